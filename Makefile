@@ -1,0 +1,51 @@
+# simgui — the two commands of the README's quick start are `make run` and `make test`.
+GO      ?= go
+BIN     := bin/simgui
+XVFB    := xvfb-run -a -s "-screen 0 1920x1080x24"
+# The headless core: everything but the window and the editor, which need a display.
+CORE    := $(shell $(GO) list ./... 2>/dev/null | grep -v -E '/(app/window|editor)(/|$$)')
+GUI     := $(shell $(GO) list ./app/window/... ./editor/... 2>/dev/null)
+
+.PHONY: all setup build run test vet fmt-check test-core test-gui bench generate clean
+
+all: build
+
+setup:
+	@build/setup.sh
+
+build: setup
+	$(GO) build -o $(BIN) ./cmd/simgui
+
+# make run            window with the default scenario (a clear message where there is no display)
+# make run HEADLESS=1 the same scenario headless, 10 simulated seconds, JSON summary
+run: build
+ifeq ($(HEADLESS),1)
+	./$(BIN) run --headless --duration 10 --json $(ARGS)
+else
+	./$(BIN) $(ARGS)
+endif
+
+test: setup fmt-check vet test-core test-gui
+
+fmt-check:
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+
+vet:
+	$(GO) vet ./...
+
+test-core:
+	$(GO) test -race -timeout 15m $(CORE)
+
+test-gui:
+ifneq ($(strip $(GUI)),)
+	$(XVFB) $(GO) test -timeout 10m $(GUI)
+endif
+
+bench: build
+	./$(BIN) bench
+
+generate: setup
+	$(GO) generate ./...
+
+clean:
+	rm -rf bin out

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# setup.sh installs the Debian packages simgui needs to build, test and run.
+# It is idempotent and quiet when everything is already present.
+#   build/setup.sh          everything (build, window tests, client tests)
+set -euo pipefail
+
+pkgs=(
+  # cgo build of the window (Ebiten/GLFW) and native dialogs (GTK)
+  pkg-config libx11-dev libxrandr-dev libxcursor-dev libxinerama-dev libxi-dev
+  libxxf86vm-dev libgl1-mesa-dev libgtk-3-dev
+  # window tests: virtual display, key input, screenshots
+  xvfb libgl1-mesa-dri xdotool imagemagick
+  # protobuf code generation (go generate)
+  protobuf-compiler golang-goprotobuf-dev
+  # fast JPEG for camera frames (loaded at run time through purego)
+  libturbojpeg0
+  # real outside clients used by the tests (run with /usr/bin/python3)
+  python3-websockets python3-zmq python3-protobuf python3-requests python3-numpy python3-pil
+)
+
+missing=()
+for p in "${pkgs[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "setup: installing ${#missing[@]} Debian package(s): ${missing[*]}" >&2
+sudo=""
+[ "$(id -u)" -ne 0 ] && sudo="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq >/dev/null
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+echo "setup: done" >&2
