@@ -9,12 +9,12 @@ import (
 func TestRunComputesRatioAgainstBaseline(t *testing.T) {
 	Register(Case{Name: "test/slow", Baseline: "test/fast", F: func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
-			time.Sleep(200 * time.Microsecond)
+			spin(200 * time.Microsecond)
 		}
 	}})
 	Register(Case{Name: "test/fast", F: func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
-			time.Sleep(50 * time.Microsecond)
+			spin(50 * time.Microsecond)
 		}
 	}})
 	res, err := Run(regexp.MustCompile(`^test/slow$`), nil)
@@ -43,4 +43,10 @@ func TestRegisterRejectsDuplicates(t *testing.T) {
 		}
 	}()
 	Register(Case{Name: "test/dup", F: func(b *testing.B) {}})
+}
+
+// spin busy-waits: sleeps are too coarse on a loaded machine to tell 50µs from 200µs.
+func spin(d time.Duration) {
+	for start := time.Now(); time.Since(start) < d; {
+	}
 }
