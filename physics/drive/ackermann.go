@@ -1,0 +1,81 @@
+package drive
+
+import (
+	"math"
+
+	"simgui/physics"
+)
+
+func init() {
+	Register("ackermann", []Param{
+		{"maxSpeed", 3.0, "top forward speed at full throttle, m/s"},
+		{"reverseSpeed", 1.2, "top reverse speed at full reverse throttle, m/s"},
+		{"accel", 3.0, "acceleration toward the commanded speed, m/s²"},
+		{"brakeDecel", 8.0, "deceleration at full brake, m/s²"},
+		{"wheelBase", 0.32, "distance between front and rear axles, m"},
+		{"maxSteerDeg", 28, "front wheel angle at full steer, deg"},
+		{"steerRateDeg", 180, "how fast the front wheels turn, deg/s"},
+		{"lateralFriction", 1.0, "tyre friction coefficient against sideways sliding"},
+		{"latency", 0, "command latency, s"},
+	}, newAckermann)
+}
+
+// ackermann is a car-like drive (kinematic bicycle): throttle sets the target speed, steer the
+// front wheel angle δ (reached at steerRate), and the yaw rate follows v·tan(δ)/wheelBase, so a
+// car cannot turn on the spot.
+type ackermann struct {
+	p                  Params
+	maxSteer, steerAcc float64
+	delta              float64
+	latency            *latency
+}
+
+func newAckermann(p Params) (Model, error) {
+	if err := positive(p, "maxSpeed", "reverseSpeed", "accel", "brakeDecel", "wheelBase", "maxSteerDeg", "steerRateDeg"); err != nil {
+		return nil, err
+	}
+	return &ackermann{
+		p:        p,
+		maxSteer: p["maxSteerDeg"] * math.Pi / 180,
+		steerAcc: p["steerRateDeg"] * math.Pi / 180,
+		latency:  newLatency(p["latency"]),
+	}, nil
+}
+
+func (a *ackermann) Reset() {
+	a.delta = 0
+	a.latency.reset()
+}
+
+func (a *ackermann) Update(b *physics.Body, cmd Command, dt float64) {
+	cmd = a.latency.delay(cmd, dt)
+	fwd, lat := b.LocalVelocity()
+
+	var vTarget, deltaTarget float64
+	if cmd.Twist {
+		vTarget = clamp(cmd.Linear[0], -a.p["reverseSpeed"], a.p["maxSpeed"])
+		deltaTarget = a.delta
+		if v := math.Abs(vTarget); v > 0.05 {
+			deltaTarget = math.Atan(cmd.Angular * a.p["wheelBase"] / vTarget)
+		}
+	} else {
+		t := clamp(cmd.Throttle, -1, 1)
+		if t >= 0 {
+			vTarget = t * a.p["maxSpeed"]
+		} else {
+			vTarget = t * a.p["reverseSpeed"]
+		}
+		deltaTarget = clamp(cmd.Steer, -1, 1) * a.maxSteer
+	}
+	deltaTarget = clamp(deltaTarget, -a.maxSteer, a.maxSteer)
+	a.delta = approach(a.delta, deltaTarget, a.steerAcc*dt)
+
+	if brake := clamp(cmd.Brake, 0, 1); brake > 0 {
+		fwd = approach(fwd, 0, brake*a.p["brakeDecel"]*dt)
+		vTarget = approach(vTarget, 0, math.Abs(vTarget)*brake)
+	}
+	fwd = approach(fwd, vTarget, a.p["accel"]*dt)
+	lat = lateralGrip(lat, a.p["lateralFriction"], dt)
+	b.SetLocalVelocity(fwd, lat)
+	b.SetAngularVelocity(fwd * math.Tan(a.delta) / a.p["wheelBase"])
+}

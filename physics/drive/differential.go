@@ -1,0 +1,77 @@
+package drive
+
+import (
+	"math"
+
+	"simgui/physics"
+)
+
+func init() {
+	Register("differential", []Param{
+		{"maxSpeed", 0.73, "top forward speed at full command, m/s"},
+		{"accel", 4.0, "motor-limited acceleration toward the commanded speed, m/s²"},
+		{"brakeDecel", 6.5, "deceleration at full brake, m/s²"},
+		{"maxYawRateDeg", 380, "yaw rate at full differential command, deg/s"},
+		{"yawAccelDeg", 1900, "yaw acceleration limit, deg/s²"},
+		{"motorGainLeft", 1, "left motor gain (calibration, domain randomization)"},
+		{"motorGainRight", 1, "right motor gain"},
+		{"lateralFriction", 0.9, "tyre friction coefficient against sideways sliding"},
+		{"latency", 0, "command latency, s"},
+	}, newDifferential)
+}
+
+// differential is the KS0223 drive (reference ks0223-and-tracks.md §1): left and right motors
+// L, R in [-1, 1] (from seed 002's mixing L = throttle − steer, R = throttle + steer, or given
+// directly), scaled by the motor gains; v_cmd = (L+R)/2, w_cmd = (R−L)/2, clamped to [-1, 1].
+// Forward speed ramps toward maxSpeed·v_cmd at accel (toward 0 at brake·brakeDecel when braking),
+// yaw rate toward maxYawRate·w_cmd at yawAccel; sideways speed is bled off by tyre friction.
+type differential struct {
+	p       Params
+	maxYaw  float64
+	yawAcc  float64
+	latency *latency
+}
+
+func newDifferential(p Params) (Model, error) {
+	if err := positive(p, "maxSpeed", "accel", "brakeDecel", "maxYawRateDeg", "yawAccelDeg"); err != nil {
+		return nil, err
+	}
+	return &differential{
+		p:       p,
+		maxYaw:  p["maxYawRateDeg"] * math.Pi / 180,
+		yawAcc:  p["yawAccelDeg"] * math.Pi / 180,
+		latency: newLatency(p["latency"]),
+	}, nil
+}
+
+func (d *differential) Reset() { d.latency.reset() }
+
+func (d *differential) Update(b *physics.Body, cmd Command, dt float64) {
+	cmd = d.latency.delay(cmd, dt)
+	fwd, lat := b.LocalVelocity()
+	w := b.AngularVelocity()
+
+	var vTarget, wTarget float64
+	if cmd.Twist {
+		vTarget = clamp(cmd.Linear[0], -d.p["maxSpeed"], d.p["maxSpeed"])
+		wTarget = clamp(cmd.Angular, -d.maxYaw, d.maxYaw)
+	} else {
+		l, r := cmd.Throttle-cmd.Steer, cmd.Throttle+cmd.Steer
+		if cmd.Wheels {
+			l, r = cmd.Left, cmd.Right
+		}
+		l = clamp(l, -1, 1) * d.p["motorGainLeft"]
+		r = clamp(r, -1, 1) * d.p["motorGainRight"]
+		vTarget = clamp((l+r)/2, -1, 1) * d.p["maxSpeed"]
+		wTarget = clamp((r-l)/2, -1, 1) * d.maxYaw
+	}
+	brake := clamp(cmd.Brake, 0, 1)
+	if brake > 0 {
+		fwd = approach(fwd, 0, brake*d.p["brakeDecel"]*dt)
+		vTarget = approach(vTarget, 0, math.Abs(vTarget)*brake)
+	}
+	fwd = approach(fwd, vTarget, d.p["accel"]*dt)
+	lat = lateralGrip(lat, d.p["lateralFriction"], dt)
+	b.SetLocalVelocity(fwd, lat)
+	b.SetAngularVelocity(approach(w, wTarget, d.yawAcc*dt))
+}

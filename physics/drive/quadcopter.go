@@ -1,0 +1,84 @@
+package drive
+
+import (
+	"errors"
+	"math"
+
+	"simgui/physics"
+)
+
+func init() {
+	Register("quadcopter", []Param{
+		{"maxSpeed", 4.0, "top horizontal speed, m/s"},
+		{"maxVertical", 2.5, "top climb or descent rate, m/s"},
+		{"maxYawRateDeg", 110, "top yaw rate, deg/s"},
+		{"accel", 3.0, "horizontal and vertical acceleration limit, m/s²"},
+		{"minAltitude", 0.35, "lowest altitude of the body's base, m"},
+		{"maxAltitude", 10, "highest altitude, m"},
+		{"startAltitude", 1.0, "altitude at spawn and reset, m"},
+		{"latency", 0, "command latency, s"},
+	}, newQuadcopter)
+}
+
+// quadcopter is a kinematic multirotor (vehicle.drone.simple.v1): throttle flies forward,
+// steer yaws, vertical climbs; with Twist, linear x/y/z and angular z are velocity targets.
+// Velocities approach their targets at accel; altitude stays within [minAltitude, maxAltitude].
+// Its body is flying: it collides only with what is taller than its altitude.
+type quadcopter struct {
+	p       Params
+	maxYaw  float64
+	climb   float64
+	latency *latency
+}
+
+func newQuadcopter(p Params) (Model, error) {
+	if err := positive(p, "maxSpeed", "maxVertical", "maxYawRateDeg", "accel"); err != nil {
+		return nil, err
+	}
+	if p["minAltitude"] > p["maxAltitude"] || p["startAltitude"] < p["minAltitude"] || p["startAltitude"] > p["maxAltitude"] {
+		return nil, errAltitudes
+	}
+	return &quadcopter{p: p, maxYaw: p["maxYawRateDeg"] * math.Pi / 180, latency: newLatency(p["latency"])}, nil
+}
+
+var errAltitudes = errors.New("altitudes must satisfy minAltitude <= startAltitude <= maxAltitude")
+
+func (q *quadcopter) StartAltitude() float64 { return q.p["startAltitude"] }
+
+func (q *quadcopter) Reset() {
+	q.climb = 0
+	q.latency.reset()
+}
+
+func (q *quadcopter) Update(b *physics.Body, cmd Command, dt float64) {
+	cmd = q.latency.delay(cmd, dt)
+	fwd, lat := b.LocalVelocity()
+	var fT, lT, zT, wT float64
+	if cmd.Twist {
+		fT, lT, zT, wT = cmd.Linear[0], cmd.Linear[1], cmd.Linear[2], cmd.Angular
+	} else {
+		fT = clamp(cmd.Throttle, -1, 1) * q.p["maxSpeed"]
+		wT = clamp(cmd.Steer, -1, 1) * q.maxYaw
+		zT = clamp(cmd.Vertical, -1, 1) * q.p["maxVertical"]
+	}
+	// Limit the horizontal target to maxSpeed in any direction.
+	if sp := math.Hypot(fT, lT); sp > q.p["maxSpeed"] {
+		fT, lT = fT*q.p["maxSpeed"]/sp, lT*q.p["maxSpeed"]/sp
+	}
+	zT = clamp(zT, -q.p["maxVertical"], q.p["maxVertical"])
+	wT = clamp(wT, -q.maxYaw, q.maxYaw)
+	if brake := clamp(cmd.Brake, 0, 1); brake > 0 {
+		fT, lT = fT*(1-brake), lT*(1-brake)
+	}
+	step := q.p["accel"] * dt
+	b.SetLocalVelocity(approach(fwd, fT, step), approach(lat, lT, step))
+	b.SetAngularVelocity(approach(b.AngularVelocity(), wT, q.maxYaw*4*dt))
+
+	q.climb = approach(q.climb, zT, step)
+	alt := b.Base + q.climb*dt
+	if alt <= q.p["minAltitude"] || alt >= q.p["maxAltitude"] {
+		alt = clamp(alt, q.p["minAltitude"], q.p["maxAltitude"])
+		q.climb = 0
+	}
+	b.Base = alt
+}
