@@ -1,0 +1,34 @@
+// Package world is simgui's simulation core: a World of vehicles, boxes and track geometry that
+// advances in fixed steps of simulation time, and a Loop goroutine that owns it.
+//
+// # The step
+//
+// World.Step follows seed 003's two-phase step. Phase 1: the PRE_STEP event, actuator commands
+// (each vehicle's drive model sets its body velocities), callbacks, then systems' Step hooks.
+// SetPose calls made in phase 1 are buffered and World.Pose already returns them. Phase 2: the
+// buffered poses are written to the bodies, physics steps, contacts that started or ended emit
+// COLLISION_STARTED / COLLISION_ENDED, the clock advances, POST_STEP is emitted and systems'
+// PostStep hooks run (sensors read the settled state there).
+//
+// # Systems
+//
+// A system (seed 003's SimPlugin) is any value implementing some of Initer, Stepper,
+// PostStepper, Resetter and Shutdowner. With a frequency, Step is called once the accumulated
+// sim time reaches 1/frequency, with that accumulated time as dt, and the accumulator restarts
+// at zero. A panic in Step or PostStep is recovered and logged with the system's name; after
+// MaxPanics consecutive panicking calls the system is disabled for the rest of the run (until
+// the world is reset) and an error says so. Callbacks (AddCallback) are the light alternative.
+//
+// # Concurrency
+//
+// A World is owned by one goroutine, the Loop's: every method of World must be called there —
+// from systems, callbacks, event handlers, or functions passed to Loop.Do. Other goroutines
+// send such functions with Loop.Do / Loop.Call and read Loop.Snapshot, an immutable value
+// published after each step.
+//
+// # Determinism
+//
+// Sim time is integer nanoseconds. Random numbers come from World.Rand streams seeded from the
+// world seed and the stream's name, re-seeded on Reset. The same scenario and seed produce the
+// same StateHash.
+package world

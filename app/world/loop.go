@@ -1,0 +1,335 @@
+package world
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"simgui/app/events"
+)
+
+// ErrStopped is returned by Loop methods once Run has returned.
+var ErrStopped = errors.New("world loop stopped")
+
+// LoopOptions configures a Loop.
+type LoopOptions struct {
+	// TimeScale paces sim time at TimeScale × wall time; 0 runs as fast as possible.
+	TimeScale float64
+	// Lockstep advances only when told (Step); otherwise the loop runs on its own.
+	Lockstep bool
+	// Paused starts the loop paused.
+	Paused bool
+	// MaxSteps makes Run return after this many steps (0: no limit).
+	MaxSteps uint64
+	// MaxLag is how far paced sim time may fall behind before the loop gives up catching up
+	// (default 0.25 s of sim time).
+	MaxLag time.Duration
+}
+
+// Loop owns a World on its own goroutine (Run). Other goroutines talk to it through Do, Call,
+// Step, Pause, Resume, SetTimeScale and Reset, and read Snapshot. Queued work runs in FIFO
+// order at the start of the next step.
+type Loop struct {
+	w    *World
+	opts LoopOptions
+
+	mu      sync.Mutex
+	queue   []item
+	updated chan struct{}
+	stopped bool
+	wake    chan struct{}
+	done    chan struct{}
+
+	snap atomic.Pointer[Snapshot]
+
+	// Loop-goroutine state.
+	paused, lockstep bool
+	timeScale        float64
+	total            uint64
+	anchorWall       time.Time
+	anchorSim        time.Duration
+	start            time.Time
+	rtfWall          time.Time
+	rtfSim           time.Duration
+	rtf              float64
+}
+
+type item struct {
+	fn    func()
+	steps int
+	done  chan *Snapshot
+}
+
+// NewLoop returns a loop for w; call Run to start it.
+func NewLoop(w *World, opts LoopOptions) *Loop {
+	if opts.MaxLag == 0 {
+		opts.MaxLag = 250 * time.Millisecond
+	}
+	l := &Loop{
+		w: w, opts: opts, paused: opts.Paused, lockstep: opts.Lockstep, timeScale: opts.TimeScale,
+		updated: make(chan struct{}), wake: make(chan struct{}, 1), done: make(chan struct{}),
+	}
+	l.snap.Store(l.decorate(w.Snapshot()))
+	return l
+}
+
+// Snapshot returns the latest published snapshot (never nil).
+func (l *Loop) Snapshot() *Snapshot { return l.snap.Load() }
+
+// Updated returns a channel that is closed when the next snapshot is published.
+func (l *Loop) Updated() <-chan struct{} {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.updated
+}
+
+// Done is closed when Run has returned.
+func (l *Loop) Done() <-chan struct{} { return l.done }
+
+func (l *Loop) enqueue(it item) error {
+	l.mu.Lock()
+	if l.stopped {
+		l.mu.Unlock()
+		return ErrStopped
+	}
+	l.queue = append(l.queue, it)
+	l.mu.Unlock()
+	select {
+	case l.wake <- struct{}{}:
+	default:
+	}
+	return nil
+}
+
+// Do queues fn to run on the loop goroutine at the start of the next step. It does not wait.
+func (l *Loop) Do(fn func(w *World)) error {
+	return l.enqueue(item{fn: func() { fn(l.w) }})
+}
+
+// Call runs fn on the loop goroutine at the start of the next step and waits for its result.
+func (l *Loop) Call(ctx context.Context, fn func(w *World) error) error {
+	res := make(chan error, 1)
+	if err := l.enqueue(item{fn: func() { res <- fn(l.w) }}); err != nil {
+		return err
+	}
+	select {
+	case err := <-res:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-l.done:
+		select {
+		case err := <-res:
+			return err
+		default:
+			return ErrStopped
+		}
+	}
+}
+
+// Step runs n steps as soon as the work queued before it has run — also while paused or in
+// lockstep — and returns the snapshot after the last one. Work queued after it waits until
+// the n steps are done.
+func (l *Loop) Step(ctx context.Context, n int) (*Snapshot, error) {
+	if n <= 0 {
+		return l.Snapshot(), nil
+	}
+	done := make(chan *Snapshot, 1)
+	if err := l.enqueue(item{steps: n, done: done}); err != nil {
+		return nil, err
+	}
+	select {
+	case s := <-done:
+		return s, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-l.done:
+		return nil, ErrStopped
+	}
+}
+
+// Pause stops free-running steps (Step still works) and emits PAUSED.
+func (l *Loop) Pause() error { return l.setPaused(true) }
+
+// Resume restarts free-running steps and emits RESUMED.
+func (l *Loop) Resume() error { return l.setPaused(false) }
+
+func (l *Loop) setPaused(p bool) error {
+	return l.Call(context.Background(), func(w *World) error {
+		if l.paused == p {
+			return nil
+		}
+		l.paused = p
+		l.reanchor()
+		info := events.StepInfo{Step: w.step, Dt: w.dt, SimTime: int64(w.simTime)}
+		if p {
+			w.bus.Emit(events.Paused, info)
+		} else {
+			w.bus.Emit(events.Resumed, info)
+		}
+		l.publish()
+		return nil
+	})
+}
+
+// SetTimeScale changes the pace: sim time runs at x × wall time; 0 is as fast as possible.
+func (l *Loop) SetTimeScale(x float64) error {
+	if x < 0 {
+		return errors.New("time scale must not be negative")
+	}
+	return l.Call(context.Background(), func(*World) error {
+		l.timeScale = x
+		l.reanchor()
+		l.publish()
+		return nil
+	})
+}
+
+// SetLockstep switches between lockstep (advance only on Step) and free running.
+func (l *Loop) SetLockstep(on bool) error {
+	return l.Call(context.Background(), func(*World) error {
+		l.lockstep = on
+		l.reanchor()
+		l.publish()
+		return nil
+	})
+}
+
+// Reset resets the world with seed (see World.Reset) and publishes the new state.
+func (l *Loop) Reset(ctx context.Context, seed int64) error {
+	return l.Call(ctx, func(w *World) error {
+		err := w.Reset(seed)
+		l.reanchor()
+		l.publish()
+		return err
+	})
+}
+
+// Run starts the world's systems and runs the loop until ctx is cancelled (returns
+// ctx.Err()) or MaxSteps steps have run (returns nil).
+func (l *Loop) Run(ctx context.Context) error {
+	defer func() {
+		l.mu.Lock()
+		l.stopped = true
+		l.mu.Unlock()
+		close(l.done)
+	}()
+	if err := l.w.Start(); err != nil {
+		return err
+	}
+	l.start = time.Now()
+	l.rtfWall = l.start
+	l.reanchor()
+	l.publish()
+	timer := time.NewTimer(time.Hour)
+	defer timer.Stop()
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if l.opts.MaxSteps > 0 && l.total >= l.opts.MaxSteps {
+			return nil
+		}
+		if it, ok := l.next(); ok {
+			if it.steps == 0 {
+				it.fn()
+				continue
+			}
+			for i := 0; i < it.steps && ctx.Err() == nil; i++ {
+				l.stepOnce()
+			}
+			l.reanchor()
+			it.done <- l.Snapshot()
+			continue
+		}
+		if l.paused || l.lockstep {
+			select {
+			case <-ctx.Done():
+			case <-l.wake:
+			}
+			continue
+		}
+		if l.timeScale == 0 {
+			l.stepOnce()
+			continue
+		}
+		now := time.Now()
+		due := l.anchorSim + time.Duration(float64(now.Sub(l.anchorWall))*l.timeScale)
+		next := l.w.simTime + l.w.stepNs
+		if next <= due {
+			if due-next > l.opts.MaxLag {
+				l.reanchor() // too far behind: drop the backlog instead of spiralling
+			}
+			l.stepOnce()
+			continue
+		}
+		wait := time.Duration(float64(next-due) / l.timeScale)
+		timer.Reset(wait)
+		select {
+		case <-ctx.Done():
+		case <-l.wake:
+		case <-timer.C:
+		}
+		if !timer.Stop() {
+			select {
+			case <-timer.C:
+			default:
+			}
+		}
+	}
+}
+
+// next pops the head of the queue.
+func (l *Loop) next() (item, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.queue) == 0 {
+		return item{}, false
+	}
+	it := l.queue[0]
+	l.queue[0] = item{}
+	l.queue = l.queue[1:]
+	return it, true
+}
+
+func (l *Loop) stepOnce() {
+	l.w.Step()
+	l.total++
+	l.publish()
+}
+
+func (l *Loop) reanchor() {
+	l.anchorWall = time.Now()
+	l.anchorSim = l.w.simTime
+}
+
+// decorate adds the loop's state to a world snapshot.
+func (l *Loop) decorate(s *Snapshot) *Snapshot {
+	s.Paused, s.Lockstep, s.TimeScale = l.paused, l.lockstep, l.timeScale
+	if !l.start.IsZero() {
+		now := time.Now()
+		s.RealTime = now.Sub(l.start)
+		if el := now.Sub(l.rtfWall); el >= 500*time.Millisecond {
+			l.rtf = float64(l.w.simTime-l.rtfSim) / float64(el)
+			if l.rtf < 0 { // a reset went back in time
+				l.rtf = 0
+			}
+			l.rtfWall, l.rtfSim = now, l.w.simTime
+		}
+	}
+	s.RealTimeFactor = l.rtf
+	return s
+}
+
+func (l *Loop) publish() {
+	l.snap.Store(l.decorate(l.w.Snapshot()))
+	l.mu.Lock()
+	close(l.updated)
+	l.updated = make(chan struct{})
+	l.mu.Unlock()
+}
+
+// Steps returns the number of steps this loop has run (across resets). Loop goroutine only.
+func (l *Loop) Steps() uint64 { return l.total }

@@ -1,0 +1,149 @@
+package world
+
+import (
+	"fmt"
+
+	"simgui/app/events"
+	"simgui/physics"
+	"simgui/physics/drive"
+)
+
+// Spawn adds a vehicle now (outside the configured agents: a reset removes it again) and
+// emits AGENT_SPAWNED.
+func (w *World) Spawn(a AgentSpec) (*Model, error) {
+	if a.Spawn == nil {
+		p := w.spawnPoint(len(w.models))
+		a.Spawn = &p
+	}
+	return w.spawn(a, true)
+}
+
+func (w *World) spawn(a AgentSpec, emit bool) (*Model, error) {
+	if a.Name == "" {
+		return nil, fmt.Errorf("spawn: the agent needs a name")
+	}
+	if _, dup := w.byName[a.Name]; dup {
+		return nil, fmt.Errorf("spawn %s: a model with that name exists", a.Name)
+	}
+	v := a.Vehicle
+	if v == nil || v.Body == nil || v.Drive == nil {
+		return nil, fmt.Errorf("spawn %s: vehicle descriptor lacks body or drive data", a.Name)
+	}
+	dm, err := drive.New(v.Drive.Model, v.Drive.Params)
+	if err != nil {
+		return nil, fmt.Errorf("spawn %s (%s): %w", a.Name, v.ID, err)
+	}
+	spec := physics.VehicleSpec{
+		Name: a.Name, Body: *v.Body,
+		Pose: physics.Pose{X: a.Spawn.X, Y: a.Spawn.Y, Yaw: a.Spawn.Yaw},
+		Base: a.Spawn.Z,
+	}
+	if f, ok := dm.(drive.Flyer); ok {
+		spec.Flying = true
+		if spec.Base == 0 {
+			spec.Base = f.StartAltitude()
+		}
+	}
+	body, err := w.space.AddVehicle(spec)
+	if err != nil {
+		return nil, fmt.Errorf("spawn %s (%s): %w", a.Name, v.ID, err)
+	}
+	m := &Model{
+		ID: body.ID, Name: a.Name, Vehicle: v, Body: body, Drive: dm,
+		Initial:   Pose{X: spec.Pose.X, Y: spec.Pose.Y, Z: spec.Base, Yaw: spec.Pose.Yaw},
+		SpawnStep: w.step,
+	}
+	w.models = append(w.models, m)
+	w.byName[m.Name] = m
+	if emit {
+		ent := events.Entity{ID: m.ID, Name: m.Name, Kind: "vehicle"}
+		w.bus.Emit(events.ObjectSpawned, ent)
+		w.bus.Emit(events.AgentSpawned, ent)
+	}
+	return m, nil
+}
+
+// Remove takes a vehicle out of the world and emits AGENT_REMOVED.
+func (w *World) Remove(name string) error {
+	m := w.byName[name]
+	if m == nil {
+		return fmt.Errorf("remove: no model %q", name)
+	}
+	w.space.Remove(m.Body)
+	delete(w.byName, name)
+	for i, x := range w.models {
+		if x == m {
+			w.models = append(w.models[:i:i], w.models[i+1:]...)
+			break
+		}
+	}
+	for i := range w.pending {
+		if w.pending[i].m == m {
+			w.pending = append(w.pending[:i:i], w.pending[i+1:]...)
+			break
+		}
+	}
+	ent := events.Entity{ID: m.ID, Name: m.Name, Kind: "vehicle"}
+	w.bus.Emit(events.AgentRemoved, ent)
+	w.bus.Emit(events.ObjectRemoved, ent)
+	delete(w.entities, m.ID)
+	return nil
+}
+
+// Pose returns a vehicle's pose as the framework sees it: a pose set earlier in this step's
+// phase 1 is returned even though the body has not moved yet.
+func (w *World) Pose(name string) (Pose, error) {
+	m := w.byName[name]
+	if m == nil {
+		return Pose{}, fmt.Errorf("no model %q", name)
+	}
+	for i := len(w.pending) - 1; i >= 0; i-- {
+		if w.pending[i].m == m {
+			return w.pending[i].pose, nil
+		}
+	}
+	return bodyPose(m.Body), nil
+}
+
+func bodyPose(b *physics.Body) Pose {
+	p := b.Pose()
+	return Pose{X: p.X, Y: p.Y, Z: b.Base, Yaw: p.Yaw}
+}
+
+// SetPose teleports a vehicle and stops it. During a step (phase 1) the pose is buffered and
+// written to the body in phase 2; outside a step it applies at once.
+func (w *World) SetPose(name string, p Pose) error {
+	m := w.byName[name]
+	if m == nil {
+		return fmt.Errorf("no model %q", name)
+	}
+	if !w.inStep {
+		applyPose(m, p)
+		return nil
+	}
+	for i := range w.pending {
+		if w.pending[i].m == m {
+			w.pending[i].pose = p
+			return nil
+		}
+	}
+	w.pending = append(w.pending, pendingPose{m: m, pose: p})
+	return nil
+}
+
+func applyPose(m *Model, p Pose) {
+	m.Body.SetPose(physics.Pose{X: p.X, Y: p.Y, Yaw: p.Yaw})
+	m.Body.SetVelocity(0, 0)
+	m.Body.SetAngularVelocity(0)
+	if m.Body.Flying {
+		m.Body.Base = p.Z
+	}
+}
+
+// flushPoses is phase 2: buffered poses reach the bodies in the order they were set.
+func (w *World) flushPoses() {
+	for _, pp := range w.pending {
+		applyPose(pp.m, pp.pose)
+	}
+	w.pending = w.pending[:0]
+}

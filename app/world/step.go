@@ -1,0 +1,72 @@
+package world
+
+import (
+	"simgui/app/events"
+	"simgui/physics"
+)
+
+// Step advances the world by one fixed step (see the package doc for the order).
+func (w *World) Step() {
+	if !w.started {
+		// Systems must see Init before their first Step, even when a caller forgot Start.
+		if err := w.Start(); err != nil {
+			w.log.Error("starting systems", "err", err)
+		}
+	}
+	info := events.StepInfo{Step: w.step, Dt: w.dt, SimTime: int64(w.simTime)}
+
+	// Phase 1.
+	w.inStep = true
+	w.bus.Emit(events.PreStep, info)
+	for _, m := range w.models {
+		m.Drive.Update(m.Body, m.Command, w.dt)
+	}
+	w.runCallbacks()
+	w.stepSystems()
+	w.inStep = false
+
+	// Phase 2.
+	w.flushPoses()
+	w.space.Step(w.dt)
+	w.emitContacts()
+	w.step++
+	w.simTime += w.stepNs
+	info.Step, info.SimTime = w.step, int64(w.simTime)
+	w.bus.Emit(events.PostStep, info)
+	w.postStepSystems()
+}
+
+// emitContacts turns the contacts that started or ended in this physics step into events on
+// the global bus and on both entities' buses.
+func (w *World) emitContacts() {
+	started, ended := w.space.Contacts()
+	w.emitPairs(events.CollisionStarted, started)
+	w.emitPairs(events.CollisionEnded, ended)
+}
+
+func (w *World) emitPairs(name events.Name, pairs []physics.Contact) {
+	if len(pairs) == 0 {
+		return
+	}
+	global := w.bus.HasHandlers(name)
+	for _, c := range pairs {
+		ev := events.Collision{A: entityOf(c.A), B: entityOf(c.B)}
+		if global {
+			w.bus.Emit(name, ev)
+		}
+		for _, id := range [2]uint32{ev.A.ID, ev.B.ID} {
+			if b, ok := w.entities[id]; ok {
+				b.Emit(name, ev)
+			}
+		}
+	}
+}
+
+// entityOf names a body for events. Static track elements report ID 0: they are not entities
+// with buses of their own.
+func entityOf(b *physics.Body) events.Entity {
+	if b.Kind == physics.KindStatic {
+		return events.Entity{ID: 0, Name: b.Name, Kind: "static"}
+	}
+	return events.Entity{ID: b.ID, Name: b.Name, Kind: b.Kind.String()}
+}

@@ -1,0 +1,260 @@
+package world
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"math"
+	"time"
+
+	"simgui/app/events"
+	"simgui/physics"
+	"simgui/physics/drive"
+	"simgui/plugins"
+)
+
+// DefaultStepSize is the step used when Config.StepSize is zero, in seconds.
+const DefaultStepSize = 0.005
+
+// LayoutBuilder makes a track concrete for a seed (trackgen.Build in the app).
+type LayoutBuilder func(t *plugins.TrackDescriptor, params map[string]any, seed int64) (*plugins.Layout, error)
+
+// Config is everything a World is built from. Reset rebuilds the world from it.
+type Config struct {
+	// Name is the world's name in topics and services (/world/<name>/...); default "default".
+	Name string
+	// StepSize is the fixed step in seconds (scenario runtime.stepSize).
+	StepSize float64
+	// Seed seeds every random source; Reset may replace it.
+	Seed int64
+	// Track and TrackParams describe the track; BuildLayout makes it concrete.
+	Track       *plugins.TrackDescriptor
+	TrackParams map[string]any
+	BuildLayout LayoutBuilder
+	// Agents are spawned in order at start and at every reset.
+	Agents []AgentSpec
+	// VehicleCollisions lets vehicles collide with each other (agents.collisionsEnabled).
+	VehicleCollisions bool
+	// Logger receives warnings and recovered panics; default slog.Default().
+	Logger *slog.Logger
+}
+
+// AgentSpec is a vehicle to spawn.
+type AgentSpec struct {
+	Name string
+	// Vehicle is the descriptor with vehicle params already applied; it must not be modified
+	// after it is handed to the world (snapshots share it).
+	Vehicle *plugins.VehicleDescriptor
+	// Spawn is where to start; nil takes the track's spawn point with the agent's index.
+	Spawn *Pose
+}
+
+// Pose is a pose in the world frame: X, Y, Z (altitude of the base) in metres, Yaw in radians.
+type Pose struct {
+	X, Y, Z, Yaw float64
+}
+
+// Model is a spawned vehicle.
+type Model struct {
+	ID      uint32
+	Name    string
+	Vehicle *plugins.VehicleDescriptor
+	Body    *physics.Body
+	Drive   drive.Model
+	// Command is held until replaced.
+	Command drive.Command
+	// Initial is where the model spawned.
+	Initial Pose
+	// SpawnStep is the step count at which the model appeared.
+	SpawnStep uint64
+}
+
+// World is the simulation state. See the package doc: only the loop goroutine may call its
+// methods.
+type World struct {
+	cfg  Config
+	log  *slog.Logger
+	step uint64
+	// simTime in nanoseconds; stepNs is the step in nanoseconds (exact).
+	simTime time.Duration
+	stepNs  time.Duration
+	dt      float64
+	seed    int64
+
+	space  *physics.Space
+	layout *plugins.Layout
+	// layoutVersion changes whenever layout is rebuilt, so readers can cache derived data.
+	layoutVersion uint64
+
+	models []*Model
+	byName map[string]*Model
+	boxes  []*physics.Body
+	// boxElems[i] is the element boxes[i] was built from.
+	boxElems []plugins.Element
+	pending  []pendingPose
+	inStep   bool
+
+	bus      *events.Bus
+	entities map[uint32]*events.Bus
+
+	systems   []*systemEntry
+	callbacks []*callback
+	nextCB    uint64
+	started   bool
+
+	rng      rngSet
+	overlays map[string]any
+}
+
+type pendingPose struct {
+	m    *Model
+	pose Pose
+}
+
+// New builds a world from cfg: lays out the track for cfg.Seed and spawns the agents.
+func New(cfg Config) (*World, error) {
+	if cfg.Name == "" {
+		cfg.Name = "default"
+	}
+	if cfg.StepSize == 0 {
+		cfg.StepSize = DefaultStepSize
+	}
+	if cfg.StepSize < 1e-5 || cfg.StepSize > 0.1 || math.IsNaN(cfg.StepSize) {
+		return nil, fmt.Errorf("step size %g s is outside 0.00001..0.1", cfg.StepSize)
+	}
+	if cfg.Track == nil {
+		return nil, errors.New("world needs a track")
+	}
+	if cfg.BuildLayout == nil {
+		return nil, errors.New("world needs a layout builder")
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	w := &World{
+		cfg:      cfg,
+		log:      cfg.Logger,
+		stepNs:   time.Duration(math.Round(cfg.StepSize * 1e9)),
+		bus:      events.NewBus(cfg.Logger),
+		entities: map[uint32]*events.Bus{},
+	}
+	w.dt = w.stepNs.Seconds()
+	if err := w.build(cfg.Seed); err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+// build lays out the track and spawns the configured agents into a fresh physics space.
+func (w *World) build(seed int64) error {
+	layout, err := w.cfg.BuildLayout(w.cfg.Track, w.cfg.TrackParams, seed)
+	if err != nil {
+		return fmt.Errorf("track %s: %w", w.cfg.Track.ID, err)
+	}
+	w.seed = seed
+	w.rng.reseed(seed)
+	w.space = physics.NewSpace(physics.Options{VehicleCollisions: w.cfg.VehicleCollisions})
+	w.layout = layout
+	w.layoutVersion++
+	w.models, w.byName, w.boxes, w.boxElems, w.pending = nil, map[string]*Model{}, nil, nil, nil
+	w.step, w.simTime = 0, 0
+	for _, e := range layout.Elements {
+		b, err := w.space.AddElement(e)
+		if err != nil {
+			return fmt.Errorf("track %s: %w", w.cfg.Track.ID, err)
+		}
+		if b != nil && b.Kind == physics.KindBox {
+			w.boxes = append(w.boxes, b)
+			w.boxElems = append(w.boxElems, e)
+		}
+	}
+	for i, a := range w.cfg.Agents {
+		if a.Spawn == nil {
+			p := w.spawnPoint(i)
+			a.Spawn = &p
+		}
+		if _, err := w.spawn(a, false); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// spawnPoint returns the track's i-th spawn point; agents beyond the list line up behind the
+// last one, 0.5 m apart, so they do not start inside each other.
+func (w *World) spawnPoint(i int) Pose {
+	sp := w.layout.SpawnPoints
+	if len(sp) == 0 {
+		return Pose{Y: -0.5 * float64(i)}
+	}
+	if i < len(sp) {
+		return Pose{X: sp[i].X, Y: sp[i].Y, Yaw: sp[i].YawDeg * math.Pi / 180}
+	}
+	last := sp[len(sp)-1]
+	yaw := last.YawDeg * math.Pi / 180
+	k := float64(i - len(sp) + 1)
+	return Pose{X: last.X - 0.5*k*math.Cos(yaw), Y: last.Y - 0.5*k*math.Sin(yaw), Yaw: yaw}
+}
+
+// Name returns the world's name.
+func (w *World) Name() string { return w.cfg.Name }
+
+// Step returns the number of steps taken since the start or the last reset.
+func (w *World) StepCount() uint64 { return w.step }
+
+// SimTime returns the simulation time since the start or the last reset.
+func (w *World) SimTime() time.Duration { return w.simTime }
+
+// StepSize returns the fixed step in seconds.
+func (w *World) StepSize() float64 { return w.dt }
+
+// Seed returns the seed of the current episode.
+func (w *World) Seed() int64 { return w.seed }
+
+// Events returns the world's global event bus.
+func (w *World) Events() *events.Bus { return w.bus }
+
+// EntityEvents returns the event bus of one entity, creating it on first use.
+func (w *World) EntityEvents(id uint32) *events.Bus {
+	b, ok := w.entities[id]
+	if !ok {
+		b = events.NewBus(w.log)
+		w.entities[id] = b
+	}
+	return b
+}
+
+// Space returns the physics space, for ray queries and contact state. Systems must not add or
+// remove bodies through it; use Spawn and Remove.
+func (w *World) Space() *physics.Space { return w.space }
+
+// Layout returns the concrete track of this episode. It must not be modified.
+func (w *World) Layout() *plugins.Layout { return w.layout }
+
+// LayoutVersion changes every time the layout is rebuilt (at reset).
+func (w *World) LayoutVersion() uint64 { return w.layoutVersion }
+
+// Track returns the track descriptor.
+func (w *World) Track() *plugins.TrackDescriptor { return w.cfg.Track }
+
+// Models returns the spawned vehicles in spawn order. The slice is the world's own.
+func (w *World) Models() []*Model { return w.models }
+
+// Model returns the vehicle called name, or nil.
+func (w *World) Model(name string) *Model { return w.byName[name] }
+
+// Boxes returns the pushable boxes.
+func (w *World) Boxes() []*physics.Body { return w.boxes }
+
+// Logger returns the world's logger.
+func (w *World) Logger() *slog.Logger { return w.log }
+
+// SetCommand replaces the held command of a vehicle.
+func (w *World) SetCommand(name string, cmd drive.Command) error {
+	m := w.byName[name]
+	if m == nil {
+		return fmt.Errorf("no model %q", name)
+	}
+	m.Command = cmd
+	return nil
+}
