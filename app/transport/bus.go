@@ -1,0 +1,275 @@
+package transport
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+
+	"simgui/app/transport/msgs"
+)
+
+// Sentinel errors; the bus wraps them with the topic or service name, so test
+// them with errors.Is.
+var (
+	// ErrClosed is returned by every call on a closed Bus.
+	ErrClosed = errors.New("transport: bus closed")
+	// ErrTypeMismatch is returned when a message's type differs from the type
+	// its topic or service was fixed to.
+	ErrTypeMismatch = errors.New("transport: message type mismatch")
+	// ErrNoService is returned by Call for a service nobody advertises.
+	ErrNoService = errors.New("transport: no such service")
+	// ErrServiceExists is returned by Advertise for a name already advertised.
+	ErrServiceExists = errors.New("transport: service already advertised")
+	// ErrTimeout is returned by Call when the handler did not answer in time.
+	ErrTimeout = errors.New("transport: service call timed out")
+)
+
+// DefaultQueueLen is the subscriber queue length used when Options.QueueLen is 0.
+const DefaultQueueLen = 64
+
+// Options configures a Bus. The zero value is usable.
+type Options struct {
+	// QueueLen is the default number of messages a subscription buffers before
+	// the oldest is dropped; 0 means DefaultQueueLen.
+	QueueLen int
+	// Logger receives handler panics and first drops; nil means slog.Default().
+	Logger *slog.Logger
+}
+
+// Bus carries typed topics (publish/subscribe) and services (request/reply)
+// between the goroutines of one process. Make it with NewBus. All methods are
+// safe for concurrent use; see the package doc for the guarantees.
+type Bus struct {
+	log      *slog.Logger
+	queueLen int
+
+	// mu guards everything below. Slices of subscriptions are copy-on-write,
+	// so Publish can deliver from a snapshot after releasing the read lock.
+	mu       sync.RWMutex
+	closed   bool
+	topics   map[string]*topic
+	all      []*Subscription
+	services map[string]*service
+}
+
+// topic is one named, typed stream.
+type topic struct {
+	name string
+	// typ (full message name, "" until fixed) and mt are written once under
+	// Bus.mu and read under it.
+	typ  string
+	mt   protoreflect.MessageType
+	subs []*Subscription // copy-on-write under Bus.mu
+
+	published atomic.Uint64
+	dropped   atomic.Uint64
+}
+
+// TopicInfo describes a topic at the moment Topics was called.
+type TopicInfo struct {
+	Name string
+	// Type is the full message name, "" if nothing fixed it yet (only subscribed).
+	Type string
+	// Published counts messages published on the topic.
+	Published uint64
+	// Subscribers counts subscriptions receiving the topic, SubscribeAll ones included.
+	Subscribers int
+	// Dropped counts this topic's messages dropped from full subscriber queues.
+	Dropped uint64
+}
+
+// NewBus returns an empty bus.
+func NewBus(opts Options) *Bus {
+	b := &Bus{
+		log:      opts.Logger,
+		queueLen: opts.QueueLen,
+		topics:   map[string]*topic{},
+		services: map[string]*service{},
+	}
+	if b.log == nil {
+		b.log = slog.Default()
+	}
+	if b.queueLen <= 0 {
+		b.queueLen = DefaultQueueLen
+	}
+	return b
+}
+
+// Publish sends m, stamped with sim time stamp, to every current subscriber of
+// topic and to every SubscribeAll subscription. The first Publish (or
+// DeclareTopic) fixes the topic's type; publishing another type returns
+// ErrTypeMismatch. Publish never blocks on a subscriber: a full queue drops
+// its oldest message.
+//
+// All subscribers share m itself, so the caller must not modify m after
+// Publish, and subscribers must treat it as read-only (clone to change it).
+func (b *Bus) Publish(topicName string, m proto.Message, stamp time.Duration) error {
+	if m == nil {
+		return fmt.Errorf("publish %s: nil message", topicName)
+	}
+	if topicName == "" {
+		return errors.New("publish: empty topic name")
+	}
+	mt := m.ProtoReflect().Type()
+
+	b.mu.RLock()
+	if b.closed {
+		b.mu.RUnlock()
+		return fmt.Errorf("publish %s: %w", topicName, ErrClosed)
+	}
+	t := b.topics[topicName]
+	var subs, all []*Subscription
+	var err error
+	if t != nil && t.mt != nil {
+		err = t.check(mt)
+		subs, all = t.subs, b.all
+	}
+	b.mu.RUnlock()
+
+	if t == nil || t.mt == nil {
+		// First publish on this topic: create or type it under the write lock.
+		b.mu.Lock()
+		if b.closed {
+			b.mu.Unlock()
+			return fmt.Errorf("publish %s: %w", topicName, ErrClosed)
+		}
+		t = b.topicLocked(topicName)
+		if t.mt == nil {
+			t.mt, t.typ = mt, string(mt.Descriptor().FullName())
+		}
+		err = t.check(mt)
+		subs, all = t.subs, b.all
+		b.mu.Unlock()
+	}
+	if err != nil {
+		return fmt.Errorf("publish %s: %w", topicName, err)
+	}
+
+	msg := Message{Topic: topicName, Type: t.typ, Stamp: stamp, Msg: m, t: t}
+	t.published.Add(1)
+	for _, s := range subs {
+		s.deliver(msg)
+	}
+	for _, s := range all {
+		s.deliver(msg)
+	}
+	return nil
+}
+
+// DeclareTopic fixes the type of topic to the full message name typeName
+// without publishing, so that subscribers and Topics see it before the first
+// message. It fails for an unknown type name or a topic already fixed to
+// another type.
+func (b *Bus) DeclareTopic(topicName, typeName string) error {
+	if topicName == "" {
+		return errors.New("declare topic: empty topic name")
+	}
+	mt, err := msgs.Lookup(typeName)
+	if err != nil {
+		return fmt.Errorf("declare topic %s: %w", topicName, err)
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.closed {
+		return fmt.Errorf("declare topic %s: %w", topicName, ErrClosed)
+	}
+	t := b.topicLocked(topicName)
+	if t.mt == nil {
+		t.mt, t.typ = mt, string(mt.Descriptor().FullName())
+	}
+	if err := t.check(mt); err != nil {
+		return fmt.Errorf("declare topic %s: %w", topicName, err)
+	}
+	return nil
+}
+
+// check reports whether a message of type mt may go on t. Types are compared
+// by full name; the pointer comparison is the fast path.
+func (t *topic) check(mt protoreflect.MessageType) error {
+	if mt == t.mt {
+		return nil
+	}
+	if got := string(mt.Descriptor().FullName()); got != t.typ {
+		return fmt.Errorf("%w: topic carries %s, got %s", ErrTypeMismatch, t.typ, got)
+	}
+	return nil
+}
+
+// topicLocked returns the topic named name, creating an untyped one. Bus.mu
+// must be held for writing.
+func (b *Bus) topicLocked(name string) *topic {
+	t := b.topics[name]
+	if t == nil {
+		t = &topic{name: name}
+		b.topics[name] = t
+	}
+	return t
+}
+
+// HasSubscribers reports whether a message published on topic now would reach
+// anyone: a subscription to topic or any SubscribeAll subscription. It is a
+// read-locked map lookup, cheap enough to ask per robot per step before
+// building a message. False after Close.
+func (b *Bus) HasSubscribers(topicName string) bool {
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	if b.closed {
+		return false
+	}
+	if len(b.all) > 0 {
+		return true
+	}
+	t := b.topics[topicName]
+	return t != nil && len(t.subs) > 0
+}
+
+// Topics returns every topic published, declared or subscribed to, sorted by name.
+func (b *Bus) Topics() []TopicInfo {
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	out := make([]TopicInfo, 0, len(b.topics))
+	for _, t := range b.topics {
+		out = append(out, TopicInfo{
+			Name:        t.name,
+			Type:        t.typ,
+			Published:   t.published.Load(),
+			Subscribers: len(t.subs) + len(b.all),
+			Dropped:     t.dropped.Load(),
+		})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// Close closes every subscription's channel and forgets all services; later
+// calls return ErrClosed (Subscribe returns an already closed subscription).
+// Service calls in progress run to their end. Close is idempotent.
+func (b *Bus) Close() {
+	b.mu.Lock()
+	if b.closed {
+		b.mu.Unlock()
+		return
+	}
+	b.closed = true
+	subs := b.all
+	for _, t := range b.topics {
+		subs = append(subs[:len(subs):len(subs)], t.subs...)
+		t.subs = nil
+	}
+	b.all = nil
+	b.services = map[string]*service{}
+	b.mu.Unlock()
+
+	// Closed outside b.mu: deliver holds a subscription's lock and never takes b.mu,
+	// but keeping the two locks unnested makes that obvious.
+	for _, s := range subs {
+		s.closeChan()
+	}
+}

@@ -1,0 +1,3 @@
+package msgs
+
+//go:generate sh ./generate.sh

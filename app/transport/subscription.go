@@ -1,0 +1,178 @@
+package transport
+
+import (
+	"log/slog"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"google.golang.org/protobuf/proto"
+)
+
+// Message is one published message as a subscriber receives it.
+type Message struct {
+	// Topic is the topic it was published on.
+	Topic string
+	// Type is the full message name, for example "gz.msgs.Twist".
+	Type string
+	// Stamp is the sim time the publisher gave.
+	Stamp time.Duration
+	// Msg is the message; shared by all subscribers, so read-only.
+	Msg proto.Message
+
+	t *topic // for drop accounting when the message is dropped from a queue
+}
+
+// Subscription is a bounded queue of messages from one topic (Subscribe) or
+// from all topics (SubscribeAll). Read it through C; close it with Close.
+type Subscription struct {
+	bus   *Bus
+	topic string // "" for SubscribeAll
+	ch    chan Message
+
+	// mu serialises deliveries and Close, so the drop-oldest step is atomic
+	// and nothing is sent on a closed channel.
+	mu      sync.Mutex
+	closed  bool
+	dropped atomic.Uint64
+}
+
+// SubscribeOption configures one subscription.
+type SubscribeOption func(*subscribeConfig)
+
+type subscribeConfig struct {
+	queueLen int
+}
+
+// WithQueueLen sets how many messages the subscription buffers before the
+// oldest is dropped; values below 1 are raised to 1.
+func WithQueueLen(n int) SubscribeOption {
+	return func(c *subscribeConfig) { c.queueLen = max(n, 1) }
+}
+
+// Subscribe returns a subscription to topic. The topic need not exist yet;
+// messages published from now on are delivered. On a closed bus the returned
+// subscription is already closed. It panics on an empty topic name, a
+// programming error.
+func (b *Bus) Subscribe(topicName string, opts ...SubscribeOption) *Subscription {
+	if topicName == "" {
+		panic("transport: Subscribe with an empty topic name")
+	}
+	s := b.newSubscription(topicName, opts)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.closed {
+		s.closeChan()
+		return s
+	}
+	t := b.topicLocked(topicName)
+	t.subs = append(slices.Clip(t.subs), s)
+	return s
+}
+
+// SubscribeAll returns a subscription receiving every message published on
+// any topic, including topics created after this call (the recorder uses
+// it). While it is open HasSubscribers reports true for every topic.
+func (b *Bus) SubscribeAll(opts ...SubscribeOption) *Subscription {
+	s := b.newSubscription("", opts)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.closed {
+		s.closeChan()
+		return s
+	}
+	b.all = append(slices.Clip(b.all), s)
+	return s
+}
+
+func (b *Bus) newSubscription(topicName string, opts []SubscribeOption) *Subscription {
+	cfg := subscribeConfig{queueLen: b.queueLen}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	return &Subscription{bus: b, topic: topicName, ch: make(chan Message, cfg.queueLen)}
+}
+
+// C returns the channel messages arrive on, in publish order per publishing
+// goroutine. It is closed by Close or Bus.Close; messages still buffered can
+// be read after that. Read with select and default to drain without blocking.
+func (s *Subscription) C() <-chan Message { return s.ch }
+
+// Topic returns the subscribed topic, "" for a SubscribeAll subscription.
+func (s *Subscription) Topic() string { return s.topic }
+
+// Dropped returns how many messages were dropped because the queue was full.
+func (s *Subscription) Dropped() uint64 { return s.dropped.Load() }
+
+// Close stops deliveries and closes C. It is idempotent and safe to call from
+// any goroutine, including while publishers deliver.
+func (s *Subscription) Close() {
+	s.bus.remove(s)
+	s.closeChan()
+}
+
+func (s *Subscription) closeChan() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.closed {
+		s.closed = true
+		close(s.ch)
+	}
+}
+
+// deliver enqueues m, dropping the oldest queued message while the queue is
+// full. It never blocks on the reader: under s.mu only the reader can remove
+// messages, so after one successful drop the send succeeds.
+func (s *Subscription) deliver(m Message) {
+	first := false
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return
+	}
+	for {
+		select {
+		case s.ch <- m:
+			s.mu.Unlock()
+			if first {
+				s.bus.log.Debug("transport: subscriber queue full, dropping oldest messages",
+					slog.String("topic", m.Topic), slog.Int("queue", cap(s.ch)))
+			}
+			return
+		default:
+		}
+		select {
+		case old := <-s.ch:
+			first = s.dropped.Add(1) == 1
+			old.t.dropped.Add(1)
+		default:
+			// The reader emptied a slot meanwhile; try the send again.
+		}
+	}
+}
+
+// remove takes s out of the bus's delivery lists.
+func (b *Bus) remove(s *Subscription) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if s.topic == "" {
+		b.all = without(b.all, s)
+		return
+	}
+	if t := b.topics[s.topic]; t != nil {
+		t.subs = without(t.subs, s)
+	}
+}
+
+// without returns a new slice of list minus s (copy-on-write: a publisher may
+// be iterating the old one).
+func without(list []*Subscription, s *Subscription) []*Subscription {
+	i := slices.Index(list, s)
+	if i < 0 {
+		return list
+	}
+	out := make([]*Subscription, 0, len(list)-1)
+	out = append(out, list[:i]...)
+	return append(out, list[i+1:]...)
+}
