@@ -10,8 +10,8 @@ pkgs=(
   libxxf86vm-dev libgl1-mesa-dev libgtk-3-dev
   # window tests: virtual display, key input, screenshots
   xvfb libgl1-mesa-dri xdotool imagemagick
-  # protobuf code generation (go generate)
-  protobuf-compiler golang-goprotobuf-dev
+  # protobuf code generation (go generate builds protoc-gen-go from go.mod)
+  protobuf-compiler
   # fast JPEG for camera frames (loaded at run time through purego)
   libturbojpeg0
   # real outside clients used by the tests (run with /usr/bin/python3)

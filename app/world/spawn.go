@@ -55,6 +55,7 @@ func (w *World) spawn(a AgentSpec, emit bool) (*Model, error) {
 	}
 	w.models = append(w.models, m)
 	w.byName[m.Name] = m
+	w.link.watch(m.Name)
 	if emit {
 		ent := events.Entity{ID: m.ID, Name: m.Name, Kind: "vehicle"}
 		w.bus.Emit(events.ObjectSpawned, ent)
@@ -70,6 +71,7 @@ func (w *World) Remove(name string) error {
 		return fmt.Errorf("remove: no model %q", name)
 	}
 	w.space.Remove(m.Body)
+	w.link.forget(name)
 	delete(w.byName, name)
 	for i, x := range w.models {
 		if x == m {

@@ -16,6 +16,7 @@ func (w *World) Step() {
 	info := events.StepInfo{Step: w.step, Dt: w.dt, SimTime: int64(w.simTime)}
 
 	// Phase 1.
+	w.applyInputs()
 	w.inStep = true
 	w.bus.Emit(events.PreStep, info)
 	for _, m := range w.models {
@@ -32,6 +33,7 @@ func (w *World) Step() {
 	w.step++
 	w.simTime += w.stepNs
 	info.Step, info.SimTime = w.step, int64(w.simTime)
+	w.publishPoses()
 	w.bus.Emit(events.PostStep, info)
 	w.postStepSystems()
 }

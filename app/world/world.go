@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"simgui/app/events"
+	"simgui/app/transport"
 	"simgui/physics"
 	"simgui/physics/drive"
 	"simgui/plugins"
@@ -37,6 +38,8 @@ type Config struct {
 	VehicleCollisions bool
 	// Logger receives warnings and recovered panics; default slog.Default().
 	Logger *slog.Logger
+	// Bus, when set, carries vehicle commands in (cmd_vel, cmd_drive) and poses out.
+	Bus *transport.Bus
 }
 
 // AgentSpec is a vehicle to spawn.
@@ -104,6 +107,7 @@ type World struct {
 
 	rng      rngSet
 	overlays map[string]any
+	link     *link
 }
 
 type pendingPose struct {
@@ -139,6 +143,9 @@ func New(cfg Config) (*World, error) {
 		entities: map[uint32]*events.Bus{},
 	}
 	w.dt = w.stepNs.Seconds()
+	if cfg.Bus != nil {
+		w.link = newLink(cfg.Bus)
+	}
 	if err := w.build(cfg.Seed); err != nil {
 		return nil, err
 	}
@@ -156,6 +163,7 @@ func (w *World) build(seed int64) error {
 	w.space = physics.NewSpace(physics.Options{VehicleCollisions: w.cfg.VehicleCollisions})
 	w.layout = layout
 	w.layoutVersion++
+	w.link.forgetAll()
 	w.models, w.byName, w.boxes, w.boxElems, w.pending = nil, map[string]*Model{}, nil, nil, nil
 	w.step, w.simTime = 0, 0
 	for _, e := range layout.Elements {
