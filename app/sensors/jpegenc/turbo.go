@@ -119,7 +119,7 @@ func (t *Turbo) Encode(dst, pix []byte, w, h, stride, quality int) ([]byte, erro
 	cells := (*[2]uintptr)(cPtr(c.cells))
 	cells[0], cells[1] = c.out, c.outCap
 	// The arguments go through a slice kept in the compressor: a variadic call would allocate
-	// its argument array on every frame. pix's address is taken out of a uintptr, so it must
+	// its argument array on every frame. pix's address travels as a plain uintptr, so it must
 	// stay alive and unmoved until the call returns: c.pin makes it escape (Go's heap does not
 	// move objects) and KeepAlive keeps it reachable.
 	c.pin = pix
