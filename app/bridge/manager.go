@@ -1,0 +1,264 @@
+package bridge
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"net"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// Defaults of [Options].
+const (
+	DefaultBindIP    = "127.0.0.1"
+	DefaultFirstPort = 49152 // start of the IANA dynamic range, as CLOiSim
+	DefaultLastPort  = 65535
+)
+
+// Errors returned by [Manager.AllocateDevice], for errors.Is.
+var (
+	ErrHashKeyInUse = errors.New("hashKey already allocated")
+	ErrNoFreePort   = errors.New("no free port")
+)
+
+// Options configure a [Manager]. The zero value gives CLOiSim's range on 127.0.0.1.
+type Options struct {
+	// BindIP is the address ports are probed on (and the device endpoints will bind). Default
+	// 127.0.0.1; "0.0.0.0" serves other machines, as CLOiSim's tcp://*:port does.
+	BindIP string
+	// FirstPort and LastPort bound the scan, inclusive. Zero means 49152 and 65535.
+	FirstPort, LastPort uint16
+}
+
+// DeviceMap is the four-level device map: model name → device type → parts → key → port. It
+// marshals to JSON exactly as CLOiSim's device_list result.
+type DeviceMap map[string]map[DeviceType]map[string]map[string]uint16
+
+// Manager is CLOiSim's BridgeManager: it hands out one TCP port per device channel and answers
+// the lookups behind the /control device_list and port_list commands. Safe for concurrent use.
+type Manager struct {
+	bindIP      string
+	first, last uint16
+
+	mu        sync.Mutex
+	byKey     map[string]uint16 // flat hashKey → port
+	keyOfPort map[uint16]string // reverse of byKey
+	devices   DeviceMap
+	routes    map[uint16]route // where each port sits in devices
+}
+
+// route is a port's place in the device map.
+type route struct {
+	model    string
+	typ      DeviceType
+	partsKey string
+	key      string
+}
+
+// NewManager returns an empty registry. It fails on a BindIP that is not an IP address or an
+// empty port range.
+func NewManager(opts Options) (*Manager, error) {
+	m := &Manager{
+		bindIP: opts.BindIP, first: opts.FirstPort, last: opts.LastPort,
+		byKey: map[string]uint16{}, keyOfPort: map[uint16]string{},
+		devices: DeviceMap{}, routes: map[uint16]route{},
+	}
+	if m.bindIP == "" {
+		m.bindIP = DefaultBindIP
+	}
+	if m.first == 0 {
+		m.first = DefaultFirstPort
+	}
+	if m.last == 0 {
+		m.last = DefaultLastPort
+	}
+	if net.ParseIP(m.bindIP) == nil {
+		return nil, fmt.Errorf("bridge: bind IP %q is not an IP address (for example 127.0.0.1 or 0.0.0.0)", m.bindIP)
+	}
+	if m.first > m.last {
+		return nil, fmt.Errorf("bridge: empty port range %d-%d", m.first, m.last)
+	}
+	return m, nil
+}
+
+// BindIP returns the address ports are probed on.
+func (m *Manager) BindIP() string { return m.bindIP }
+
+// AllocateDevice gives the channel controlKey of a device its port: the first port from
+// FirstPort upward that is neither allocated here nor bindable by us on BindIP right now. The
+// hashKey is modelName + partsName + subPartsName + controlKey. An empty hashKey, an unknown
+// device type or a hashKey already allocated (ErrHashKeyInUse) is refused; ErrNoFreePort when
+// the range is exhausted.
+//
+// In the device map the port goes under parts partsName+subPartsName with key controlKey; if
+// the model already has parts named partsName under this device type (a multi-camera's parent),
+// it goes there with key subPartsName+controlKey, as CLOiSim does, so that cloisim_ros groups the
+// sub-devices under one node. Either way parts + key + modelName rebuild the hashKey.
+//
+// The port is probed, not held: another program may take it before the endpoint binds, which
+// the endpoint then reports.
+func (m *Manager) AllocateDevice(deviceType DeviceType, modelName, partsName, subPartsName, controlKey string) (hashKey string, port uint16, err error) {
+	hashKey = modelName + partsName + subPartsName + controlKey
+	if hashKey == "" {
+		return "", 0, errors.New("bridge: allocate device: empty hashKey (model, parts, sub-parts and control key are all empty)")
+	}
+	if !deviceType.Valid() {
+		_, err := ParseDeviceType(string(deviceType))
+		return hashKey, 0, fmt.Errorf("bridge: allocate %s: %w", hashKey, err)
+	}
+
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if p, dup := m.byKey[hashKey]; dup {
+		return hashKey, 0, fmt.Errorf("bridge: allocate %s: %w (port %d)", hashKey, ErrHashKeyInUse, p)
+	}
+	port, err = m.freePortLocked()
+	if err != nil {
+		return hashKey, 0, fmt.Errorf("bridge: allocate %s: %w", hashKey, err)
+	}
+	m.byKey[hashKey] = port
+	m.keyOfPort[port] = hashKey
+
+	r := route{model: modelName, typ: deviceType, partsKey: partsName + subPartsName, key: controlKey}
+	if _, ok := m.devices[modelName][deviceType][partsName]; ok {
+		r.partsKey, r.key = partsName, subPartsName+controlKey
+	}
+	types := m.devices[r.model]
+	if types == nil {
+		types = map[DeviceType]map[string]map[string]uint16{}
+		m.devices[r.model] = types
+	}
+	parts := types[r.typ]
+	if parts == nil {
+		parts = map[string]map[string]uint16{}
+		types[r.typ] = parts
+	}
+	keys := parts[r.partsKey]
+	if keys == nil {
+		keys = map[string]uint16{}
+		parts[r.partsKey] = keys
+	}
+	keys[r.key] = port
+	m.routes[port] = r
+	return hashKey, port, nil
+}
+
+// freePortLocked scans the range for a port that is not ours and that we can bind.
+func (m *Manager) freePortLocked() (uint16, error) {
+	for p := int(m.first); p <= int(m.last); p++ {
+		port := uint16(p)
+		if _, ours := m.keyOfPort[port]; ours {
+			continue
+		}
+		if _, ours := m.routes[port]; ours {
+			continue
+		}
+		if canBind(m.bindIP, port) {
+			return port, nil
+		}
+	}
+	return 0, fmt.Errorf("%w in %d-%d on %s", ErrNoFreePort, m.first, m.last, m.bindIP)
+}
+
+// canBind reports whether a TCP listener can be opened on ip:port now. Go sets SO_REUSEADDR, as
+// libzmq does, so a port left in TIME_WAIT counts as free, and a listening one does not.
+func canBind(ip string, port uint16) bool {
+	ln, err := net.Listen("tcp", net.JoinHostPort(ip, strconv.Itoa(int(port))))
+	if err != nil {
+		return false
+	}
+	ln.Close()
+	return true
+}
+
+// DeallocateDevice removes ports from the device map and hashKeys from the flat map, as
+// CLOiSim's DeallocateDevice; a device's owner passes all its ports and keys. A port is free again
+// once it is in neither map. The error lists ports and keys that were not allocated; the rest
+// are removed regardless.
+func (m *Manager) DeallocateDevice(ports []uint16, hashKeys []string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var errs []string
+	for _, port := range ports {
+		r, ok := m.routes[port]
+		if !ok {
+			errs = append(errs, fmt.Sprintf("port %d is not in the device map", port))
+			continue
+		}
+		delete(m.routes, port)
+		types := m.devices[r.model]
+		parts := types[r.typ]
+		keys := parts[r.partsKey]
+		delete(keys, r.key)
+		if len(keys) == 0 {
+			delete(parts, r.partsKey)
+		}
+		if len(parts) == 0 {
+			delete(types, r.typ)
+		}
+		if len(types) == 0 {
+			delete(m.devices, r.model)
+		}
+	}
+	for _, k := range hashKeys {
+		port, ok := m.byKey[k]
+		if !ok {
+			errs = append(errs, fmt.Sprintf("hashKey %q is not allocated", k))
+			continue
+		}
+		delete(m.byKey, k)
+		delete(m.keyOfPort, port)
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("bridge: deallocate: %s", strings.Join(errs, "; "))
+	}
+	return nil
+}
+
+// SearchSensorPort returns the port allocated to hashKey; ok is false if there is none (CLOiSim
+// returns port 0 then).
+func (m *Manager) SearchSensorPort(hashKey string) (port uint16, ok bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	port, ok = m.byKey[hashKey]
+	return port, ok
+}
+
+// GetDeviceMapList returns a copy of the device map restricted to models whose name starts with
+// filter ("" for all): the /control device_list result.
+func (m *Manager) GetDeviceMapList(filter string) DeviceMap {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := DeviceMap{}
+	for model, types := range m.devices {
+		if !strings.HasPrefix(model, filter) {
+			continue
+		}
+		tc := make(map[DeviceType]map[string]map[string]uint16, len(types))
+		for typ, parts := range types {
+			pc := make(map[string]map[string]uint16, len(parts))
+			for name, keys := range parts {
+				pc[name] = maps.Clone(keys)
+			}
+			tc[typ] = pc
+		}
+		out[model] = tc
+	}
+	return out
+}
+
+// GetDevicePortList returns a copy of the flat hashKey → port map restricted to keys starting
+// with filter ("" for all): the /control port_list result.
+func (m *Manager) GetDevicePortList(filter string) map[string]uint16 {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := make(map[string]uint16)
+	for k, p := range m.byKey {
+		if strings.HasPrefix(k, filter) {
+			out[k] = p
+		}
+	}
+	return out
+}

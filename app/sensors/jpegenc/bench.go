@@ -1,0 +1,110 @@
+package jpegenc
+
+import (
+	"fmt"
+	"testing"
+
+	"simgui/app/bench"
+)
+
+// benchQuality is the quality the camera sensor uses by default.
+const benchQuality = 85
+
+func init() {
+	for _, sz := range [][2]int{{640, 480}, {84, 84}} {
+		w, h := sz[0], sz[1]
+		goName := fmt.Sprintf("jpeg/go/%dx%d", w, h)
+		bench.Register(bench.Case{
+			Name: goName,
+			Doc:  fmt.Sprintf("image/jpeg encode of a %dx%d RGB scene at q%d, 4:2:0", w, h, benchQuality),
+			F:    BenchmarkFunc(func() (Encoder, error) { return NewStdlib(), nil }, w, h),
+		})
+		bench.Register(bench.Case{
+			Name:     fmt.Sprintf("jpeg/turbo/%dx%d", w, h),
+			Baseline: goName,
+			Doc:      fmt.Sprintf("libturbojpeg (purego) encode of a %dx%d RGB scene at q%d, 4:2:0", w, h, benchQuality),
+			F:        BenchmarkFunc(func() (Encoder, error) { return NewTurbo("") }, w, h),
+		})
+	}
+}
+
+// BenchmarkFunc returns a benchmark that encodes a w×h synthetic scene with the encoder from
+// newEnc at quality 85 into a reused buffer, reporting allocations and the JPEG size. It skips
+// when newEnc fails (libturbojpeg missing).
+func BenchmarkFunc(newEnc func() (Encoder, error), w, h int) func(b *testing.B) {
+	return func(b *testing.B) {
+		enc, err := newEnc()
+		if err != nil {
+			b.Skip(err)
+		}
+		if c, ok := enc.(interface{ Close() error }); ok {
+			defer c.Close()
+		}
+		pix := Scene(w, h)
+		dst, err := enc.Encode(nil, pix, w, h, 3*w, benchQuality)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportAllocs()
+		b.SetBytes(int64(3 * w * h))
+		b.ResetTimer()
+		for b.Loop() {
+			dst, err = enc.Encode(dst[:0], pix, w, h, 3*w, benchQuality)
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(len(dst)), "jpeg-bytes")
+	}
+}
+
+// Scene returns a w×h packed RGB test frame that looks like what the renderer produces: a sky
+// gradient, a ground gradient, flat-coloured boxes with hard edges, a checkerboard and a thin
+// diagonal line. Deterministic.
+func Scene(w, h int) []byte {
+	pix := make([]byte, 3*w*h)
+	set := func(x, y int, r, g, b byte) {
+		i := 3 * (y*w + x)
+		pix[i], pix[i+1], pix[i+2] = r, g, b
+	}
+	horizon := h * 2 / 5
+	for y := range h {
+		for x := range w {
+			if y < horizon { // sky: light blue fading to white at the horizon
+				t := y * 255 / max(horizon, 1)
+				set(x, y, byte(120+t*100/255), byte(170+t*70/255), 240)
+			} else { // ground: brownish, darker to the right and nearer
+				t := (y - horizon) * 80 / max(h-horizon, 1)
+				u := x * 40 / max(w, 1)
+				set(x, y, byte(150-t/2-u/2), byte(130-t/2-u/3), byte(90-t/3))
+			}
+		}
+	}
+	box := func(x0, y0, x1, y1 int, r, g, b byte) {
+		for y := max(y0, 0); y < min(y1, h); y++ {
+			for x := max(x0, 0); x < min(x1, w); x++ {
+				set(x, y, r, g, b)
+			}
+		}
+	}
+	box(w/10, h/2, w/10+w/5, h/2+h/4, 200, 30, 30)       // red box
+	box(w/2, h/3, w/2+w/8, h/3+h/2, 40, 160, 60)         // green pillar
+	box(w*3/4, h*3/5, w*3/4+w/6, h*3/5+h/8, 240, 220, 0) // yellow crate
+	// Checkerboard track marking, 4-pixel squares.
+	for y := h * 4 / 5; y < h*9/10; y++ {
+		for x := w / 5; x < w*4/5; x++ {
+			if (x/4+y/4)%2 == 0 {
+				set(x, y, 245, 245, 245)
+			} else {
+				set(x, y, 20, 20, 20)
+			}
+		}
+	}
+	// One-pixel dark diagonal line (a cable or lane edge).
+	for x := range w {
+		if y := horizon + x*(h-horizon-1)/max(w, 1); y < h {
+			set(x, y, 10, 10, 40)
+		}
+	}
+	return pix
+}
