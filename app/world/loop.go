@@ -324,7 +324,9 @@ func (l *Loop) decorate(s *Snapshot) *Snapshot {
 }
 
 func (l *Loop) publish() {
-	l.snap.Store(l.decorate(l.w.Snapshot()))
+	s := l.decorate(l.w.Snapshot())
+	l.snap.Store(s)
+	publishClock(l.w.Bus(), s)
 	l.mu.Lock()
 	close(l.updated)
 	l.updated = make(chan struct{})
