@@ -1,8 +1,6 @@
 package physics
 
 import (
-	"math"
-
 	"github.com/jakecoffman/cp/v2"
 )
 
@@ -85,15 +83,19 @@ func (b *Body) SetAngularVelocity(w float64) { b.cp.SetAngularVelocity(w) }
 // LocalVelocity returns the velocity in the body frame: forward (along +x of the body) and
 // lateral (to the left) components in m/s.
 func (b *Body) LocalVelocity() (forward, lateral float64) {
-	vx, vy := b.Velocity()
-	s, c := math.Sincos(b.cp.Angle())
-	return vx*c + vy*s, -vx*s + vy*c
+	v := b.cp.Velocity()
+	r := b.rotation()
+	return v.X*r.X + v.Y*r.Y, -v.X*r.Y + v.Y*r.X
 }
+
+// rotation is (cos yaw, sin yaw), cached by cp with the body's transform (SetAngle and each
+// step refresh it).
+func (b *Body) rotation() cp.Vector { return b.cp.Rotation() }
 
 // SetLocalVelocity sets the velocity from body-frame components in m/s.
 func (b *Body) SetLocalVelocity(forward, lateral float64) {
-	s, c := math.Sincos(b.cp.Angle())
-	b.cp.SetVelocity(forward*c-lateral*s, forward*s+lateral*c)
+	r := b.rotation()
+	b.cp.SetVelocity(forward*r.X-lateral*r.Y, forward*r.Y+lateral*r.X)
 }
 
 // Mass returns the body's mass in kg (0 for static bodies).

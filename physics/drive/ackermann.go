@@ -24,10 +24,11 @@ func init() {
 // front wheel angle δ (reached at steerRate), and the yaw rate follows v·tan(δ)/wheelBase, so a
 // car cannot turn on the spot.
 type ackermann struct {
-	p                  Params
-	maxSteer, steerAcc float64
-	delta              float64
-	latency            *latency
+	maxSpeed, reverseSpeed, accel, brakeDecel float64
+	wheelBase, grip                           float64
+	maxSteer, steerAcc                        float64 // rad, rad/s
+	delta                                     float64
+	latency                                   *latency
 }
 
 func newAckermann(p Params) (Model, error) {
@@ -35,10 +36,10 @@ func newAckermann(p Params) (Model, error) {
 		return nil, err
 	}
 	return &ackermann{
-		p:        p,
-		maxSteer: p["maxSteerDeg"] * math.Pi / 180,
-		steerAcc: p["steerRateDeg"] * math.Pi / 180,
-		latency:  newLatency(p["latency"]),
+		maxSpeed: p["maxSpeed"], reverseSpeed: p["reverseSpeed"], accel: p["accel"], brakeDecel: p["brakeDecel"],
+		wheelBase: p["wheelBase"], grip: p["lateralFriction"],
+		maxSteer: p["maxSteerDeg"] * math.Pi / 180, steerAcc: p["steerRateDeg"] * math.Pi / 180,
+		latency: newLatency(p["latency"]),
 	}, nil
 }
 
@@ -53,17 +54,17 @@ func (a *ackermann) Update(b *physics.Body, cmd Command, dt float64) {
 
 	var vTarget, deltaTarget float64
 	if cmd.Twist {
-		vTarget = clamp(cmd.Linear[0], -a.p["reverseSpeed"], a.p["maxSpeed"])
+		vTarget = clamp(cmd.Linear[0], -a.reverseSpeed, a.maxSpeed)
 		deltaTarget = a.delta
 		if v := math.Abs(vTarget); v > 0.05 {
-			deltaTarget = math.Atan(cmd.Angular * a.p["wheelBase"] / vTarget)
+			deltaTarget = math.Atan(cmd.Angular * a.wheelBase / vTarget)
 		}
 	} else {
 		t := clamp(cmd.Throttle, -1, 1)
 		if t >= 0 {
-			vTarget = t * a.p["maxSpeed"]
+			vTarget = t * a.maxSpeed
 		} else {
-			vTarget = t * a.p["reverseSpeed"]
+			vTarget = t * a.reverseSpeed
 		}
 		deltaTarget = clamp(cmd.Steer, -1, 1) * a.maxSteer
 	}
@@ -71,11 +72,11 @@ func (a *ackermann) Update(b *physics.Body, cmd Command, dt float64) {
 	a.delta = approach(a.delta, deltaTarget, a.steerAcc*dt)
 
 	if brake := clamp(cmd.Brake, 0, 1); brake > 0 {
-		fwd = approach(fwd, 0, brake*a.p["brakeDecel"]*dt)
+		fwd = approach(fwd, 0, brake*a.brakeDecel*dt)
 		vTarget = approach(vTarget, 0, math.Abs(vTarget)*brake)
 	}
-	fwd = approach(fwd, vTarget, a.p["accel"]*dt)
-	lat = lateralGrip(lat, a.p["lateralFriction"], dt)
+	fwd = approach(fwd, vTarget, a.accel*dt)
+	lat = lateralGrip(lat, a.grip, dt)
 	b.SetLocalVelocity(fwd, lat)
-	b.SetAngularVelocity(fwd * math.Tan(a.delta) / a.p["wheelBase"])
+	b.SetAngularVelocity(fwd * math.Tan(a.delta) / a.wheelBase)
 }

@@ -26,10 +26,10 @@ func init() {
 // Forward speed ramps toward maxSpeed·v_cmd at accel (toward 0 at brake·brakeDecel when braking),
 // yaw rate toward maxYawRate·w_cmd at yawAccel; sideways speed is bled off by tyre friction.
 type differential struct {
-	p       Params
-	maxYaw  float64
-	yawAcc  float64
-	latency *latency
+	maxSpeed, accel, brakeDecel float64
+	maxYaw, yawAcc              float64 // rad/s, rad/s²
+	gainL, gainR, grip          float64
+	latency                     *latency
 }
 
 func newDifferential(p Params) (Model, error) {
@@ -37,9 +37,9 @@ func newDifferential(p Params) (Model, error) {
 		return nil, err
 	}
 	return &differential{
-		p:       p,
-		maxYaw:  p["maxYawRateDeg"] * math.Pi / 180,
-		yawAcc:  p["yawAccelDeg"] * math.Pi / 180,
+		maxSpeed: p["maxSpeed"], accel: p["accel"], brakeDecel: p["brakeDecel"],
+		maxYaw: p["maxYawRateDeg"] * math.Pi / 180, yawAcc: p["yawAccelDeg"] * math.Pi / 180,
+		gainL: p["motorGainLeft"], gainR: p["motorGainRight"], grip: p["lateralFriction"],
 		latency: newLatency(p["latency"]),
 	}, nil
 }
@@ -53,25 +53,25 @@ func (d *differential) Update(b *physics.Body, cmd Command, dt float64) {
 
 	var vTarget, wTarget float64
 	if cmd.Twist {
-		vTarget = clamp(cmd.Linear[0], -d.p["maxSpeed"], d.p["maxSpeed"])
+		vTarget = clamp(cmd.Linear[0], -d.maxSpeed, d.maxSpeed)
 		wTarget = clamp(cmd.Angular, -d.maxYaw, d.maxYaw)
 	} else {
 		l, r := cmd.Throttle-cmd.Steer, cmd.Throttle+cmd.Steer
 		if cmd.Wheels {
 			l, r = cmd.Left, cmd.Right
 		}
-		l = clamp(l, -1, 1) * d.p["motorGainLeft"]
-		r = clamp(r, -1, 1) * d.p["motorGainRight"]
-		vTarget = clamp((l+r)/2, -1, 1) * d.p["maxSpeed"]
+		l = clamp(l, -1, 1) * d.gainL
+		r = clamp(r, -1, 1) * d.gainR
+		vTarget = clamp((l+r)/2, -1, 1) * d.maxSpeed
 		wTarget = clamp((r-l)/2, -1, 1) * d.maxYaw
 	}
 	brake := clamp(cmd.Brake, 0, 1)
 	if brake > 0 {
-		fwd = approach(fwd, 0, brake*d.p["brakeDecel"]*dt)
+		fwd = approach(fwd, 0, brake*d.brakeDecel*dt)
 		vTarget = approach(vTarget, 0, math.Abs(vTarget)*brake)
 	}
-	fwd = approach(fwd, vTarget, d.p["accel"]*dt)
-	lat = lateralGrip(lat, d.p["lateralFriction"], dt)
+	fwd = approach(fwd, vTarget, d.accel*dt)
+	lat = lateralGrip(lat, d.grip, dt)
 	b.SetLocalVelocity(fwd, lat)
 	b.SetAngularVelocity(approach(w, wTarget, d.yawAcc*dt))
 }

@@ -25,10 +25,11 @@ func init() {
 // Velocities approach their targets at accel; altitude stays within [minAltitude, maxAltitude].
 // Its body is flying: it collides only with what is taller than its altitude.
 type quadcopter struct {
-	p       Params
-	maxYaw  float64
-	climb   float64
-	latency *latency
+	maxSpeed, maxVertical, accel float64
+	minAlt, maxAlt, startAlt     float64
+	maxYaw                       float64 // rad/s
+	climb                        float64
+	latency                      *latency
 }
 
 func newQuadcopter(p Params) (Model, error) {
@@ -38,12 +39,16 @@ func newQuadcopter(p Params) (Model, error) {
 	if p["minAltitude"] > p["maxAltitude"] || p["startAltitude"] < p["minAltitude"] || p["startAltitude"] > p["maxAltitude"] {
 		return nil, errAltitudes
 	}
-	return &quadcopter{p: p, maxYaw: p["maxYawRateDeg"] * math.Pi / 180, latency: newLatency(p["latency"])}, nil
+	return &quadcopter{
+		maxSpeed: p["maxSpeed"], maxVertical: p["maxVertical"], accel: p["accel"],
+		minAlt: p["minAltitude"], maxAlt: p["maxAltitude"], startAlt: p["startAltitude"],
+		maxYaw: p["maxYawRateDeg"] * math.Pi / 180, latency: newLatency(p["latency"]),
+	}, nil
 }
 
 var errAltitudes = errors.New("altitudes must satisfy minAltitude <= startAltitude <= maxAltitude")
 
-func (q *quadcopter) StartAltitude() float64 { return q.p["startAltitude"] }
+func (q *quadcopter) StartAltitude() float64 { return q.startAlt }
 
 func (q *quadcopter) Reset() {
 	q.climb = 0
@@ -57,27 +62,27 @@ func (q *quadcopter) Update(b *physics.Body, cmd Command, dt float64) {
 	if cmd.Twist {
 		fT, lT, zT, wT = cmd.Linear[0], cmd.Linear[1], cmd.Linear[2], cmd.Angular
 	} else {
-		fT = clamp(cmd.Throttle, -1, 1) * q.p["maxSpeed"]
+		fT = clamp(cmd.Throttle, -1, 1) * q.maxSpeed
 		wT = clamp(cmd.Steer, -1, 1) * q.maxYaw
-		zT = clamp(cmd.Vertical, -1, 1) * q.p["maxVertical"]
+		zT = clamp(cmd.Vertical, -1, 1) * q.maxVertical
 	}
 	// Limit the horizontal target to maxSpeed in any direction.
-	if sp := math.Hypot(fT, lT); sp > q.p["maxSpeed"] {
-		fT, lT = fT*q.p["maxSpeed"]/sp, lT*q.p["maxSpeed"]/sp
+	if sp := math.Hypot(fT, lT); sp > q.maxSpeed {
+		fT, lT = fT*q.maxSpeed/sp, lT*q.maxSpeed/sp
 	}
-	zT = clamp(zT, -q.p["maxVertical"], q.p["maxVertical"])
+	zT = clamp(zT, -q.maxVertical, q.maxVertical)
 	wT = clamp(wT, -q.maxYaw, q.maxYaw)
 	if brake := clamp(cmd.Brake, 0, 1); brake > 0 {
 		fT, lT = fT*(1-brake), lT*(1-brake)
 	}
-	step := q.p["accel"] * dt
+	step := q.accel * dt
 	b.SetLocalVelocity(approach(fwd, fT, step), approach(lat, lT, step))
 	b.SetAngularVelocity(approach(b.AngularVelocity(), wT, q.maxYaw*4*dt))
 
 	q.climb = approach(q.climb, zT, step)
 	alt := b.Base + q.climb*dt
-	if alt <= q.p["minAltitude"] || alt >= q.p["maxAltitude"] {
-		alt = clamp(alt, q.p["minAltitude"], q.p["maxAltitude"])
+	if alt <= q.minAlt || alt >= q.maxAlt {
+		alt = clamp(alt, q.minAlt, q.maxAlt)
 		q.climb = 0
 	}
 	b.Base = alt

@@ -1,0 +1,113 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+
+	"simgui/app/scenario"
+	"simgui/app/transport"
+	"simgui/app/world"
+	"simgui/physics/drive"
+	"simgui/plugins/trackgen"
+)
+
+// Version is the simgui runtime version (plugins' compatibleRuntime is checked against it).
+const Version = "0.1.0"
+
+// Options configures a Sim beyond what the scenario says.
+type Options struct {
+	// TimeScale overrides the scenario's runtime.timeScale when not nil (0 = as fast as
+	// possible).
+	TimeScale *float64
+	// Lockstep overrides the scenario's runtime.lockstep when true.
+	Lockstep bool
+	// Paused starts the loop paused.
+	Paused bool
+	// MaxSteps stops Run after that many steps (0: run until cancelled).
+	MaxSteps uint64
+	// Hold, when not nil, is a command held on every agent from the first step (`--cmd`).
+	Hold *drive.Command
+	// Logger; default slog.Default().
+	Logger *slog.Logger
+}
+
+// Sim is one running simulation: bus, world, loop and services.
+type Sim struct {
+	Plan  *scenario.Plan
+	Bus   *transport.Bus
+	World *world.World
+	Loop  *world.Loop
+
+	log   *slog.Logger
+	stops []func()
+}
+
+// New builds a simulation from a plan. Nothing runs until Run.
+func New(plan *scenario.Plan, opts Options) (*Sim, error) {
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	bus := transport.NewBus(transport.Options{Logger: opts.Logger})
+	w, err := world.New(world.Config{
+		Name: plan.WorldName, StepSize: plan.StepSize, Seed: plan.Seed,
+		Track: plan.Track, TrackParams: plan.TrackParams, BuildLayout: trackgen.Build,
+		Agents: plan.Agents, VehicleCollisions: plan.VehicleCollisions,
+		Logger: opts.Logger, Bus: bus,
+	})
+	if err != nil {
+		bus.Close()
+		return nil, fmt.Errorf("%s: %w", plan.Scenario.Source, err)
+	}
+	s := &Sim{Plan: plan, Bus: bus, World: w, log: opts.Logger}
+	for _, b := range plan.Systems {
+		if err := w.AddSystem(b.System, b.Options); err != nil {
+			s.Close()
+			return nil, err
+		}
+	}
+	if opts.Hold != nil {
+		for _, m := range w.Models() {
+			m.Command = *opts.Hold
+		}
+	}
+	timeScale := plan.TimeScale
+	if opts.TimeScale != nil {
+		timeScale = *opts.TimeScale
+	}
+	s.Loop = world.NewLoop(w, world.LoopOptions{
+		TimeScale: timeScale, Lockstep: plan.Lockstep || opts.Lockstep, Paused: opts.Paused, MaxSteps: opts.MaxSteps,
+	})
+	stop, err := s.Loop.Advertise(bus)
+	if err != nil {
+		s.Close()
+		return nil, err
+	}
+	s.stops = append(s.stops, stop)
+	return s, nil
+}
+
+// Run runs the loop until ctx is cancelled or MaxSteps steps have run. Cancellation is not an
+// error.
+func (s *Sim) Run(ctx context.Context) error {
+	err := s.Loop.Run(ctx)
+	if errors.Is(err, context.Canceled) {
+		return nil
+	}
+	return err
+}
+
+// Close shuts systems and services down and closes the bus. Call it after Run returned.
+func (s *Sim) Close() error {
+	for i := len(s.stops) - 1; i >= 0; i-- {
+		s.stops[i]()
+	}
+	s.stops = nil
+	var err error
+	if s.World != nil {
+		err = s.World.Close()
+	}
+	s.Bus.Close()
+	return err
+}

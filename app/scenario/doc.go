@@ -1,0 +1,7 @@
+// Package scenario reads scenario YAML files in rusim's shape (runtime, world, vehicle or
+// agents, sensors, route, logging) plus simgui's plugins list, checks them against the plugin
+// catalog and the track's JSON Schema, and turns them into a Plan the app builds a world from.
+//
+// Decoding is strict: an unknown key is an error naming the file, the key and where it was.
+// Positions are in the world frame (x east, y north, z up; docs/ARCHITECTURE.md).
+package scenario

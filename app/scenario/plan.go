@@ -1,0 +1,296 @@
+package scenario
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"simgui/app/systems"
+	"simgui/app/world"
+	"simgui/plugins"
+)
+
+// Plan is a checked scenario, ready to build a world from.
+type Plan struct {
+	Scenario    *Scenario
+	WorldName   string
+	Track       *plugins.TrackDescriptor
+	TrackParams map[string]any
+	// Agents with vehicle params applied, in spawn order. The first is the primary unless an
+	// agent says primary.
+	Agents  []world.AgentSpec
+	Primary string
+	// AgentParams keeps each agent's raw vehicle params (for re-applying after randomization).
+	AgentParams [][2]map[string]any
+	Systems     []systems.Built
+
+	Seed              int64
+	StepSize          float64
+	TimeScale         float64
+	ActionPeriod      float64
+	Lockstep          bool
+	Headless          bool
+	VehicleCollisions bool
+	Isolated          bool
+	SeeEachOther      bool
+}
+
+// Defaults used when a scenario leaves them out.
+const (
+	DefaultTimeScale    = 1.0
+	DefaultActionPeriod = 0.05
+)
+
+// Resolve checks a scenario against the plugins r knows and returns its plan. Errors name the
+// scenario's source and the key.
+func Resolve(s *Scenario, r plugins.Resolver) (*Plan, error) {
+	p, err := resolve(s, r)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", s.Source, err)
+	}
+	return p, nil
+}
+
+func resolve(s *Scenario, r plugins.Resolver) (*Plan, error) {
+	p := &Plan{
+		Scenario: s, WorldName: s.World.Name, Seed: s.Runtime.Seed, StepSize: s.Runtime.StepSize,
+		TimeScale: DefaultTimeScale, ActionPeriod: s.Runtime.ActionPeriod,
+		Lockstep: s.Runtime.Lockstep, Headless: s.Runtime.Headless, VehicleCollisions: true,
+	}
+	if p.WorldName == "" {
+		p.WorldName = "default"
+	}
+	if !validName(p.WorldName) {
+		return nil, fmt.Errorf("world.name: %q must be letters, digits, '_' or '-'", p.WorldName)
+	}
+	if s.Runtime.TimeScale != nil {
+		p.TimeScale = *s.Runtime.TimeScale
+		if p.TimeScale < 0 || math.IsNaN(p.TimeScale) || p.TimeScale > 1000 {
+			return nil, fmt.Errorf("runtime.timeScale: %g is outside 0..1000 (0 = as fast as possible)", p.TimeScale)
+		}
+	}
+	if p.StepSize == 0 {
+		p.StepSize = world.DefaultStepSize
+	}
+	if p.StepSize < 1e-5 || p.StepSize > 0.1 {
+		return nil, fmt.Errorf("runtime.stepSize: %g s is outside 0.00001..0.1", p.StepSize)
+	}
+	if p.ActionPeriod == 0 {
+		p.ActionPeriod = DefaultActionPeriod
+	}
+	if p.ActionPeriod < p.StepSize {
+		return nil, fmt.Errorf("runtime.actionPeriod: %g s is shorter than the step %g s", p.ActionPeriod, p.StepSize)
+	}
+
+	// Track.
+	if s.World.TrackID == "" {
+		return nil, errors.New("world.trackId is required (for example track.cardboard_corridor.v1)")
+	}
+	t, err := r.Track(s.World.TrackID)
+	if err != nil {
+		return nil, fmt.Errorf("world.trackId: %w", err)
+	}
+	p.Track = t
+	p.TrackParams = map[string]any{}
+	for k, v := range s.World.Params {
+		p.TrackParams[k] = v
+	}
+	if err := routeParams(s.Route, p.TrackParams); err != nil {
+		return nil, err
+	}
+	if err := plugins.ValidateTrackParams(t, p.TrackParams); err != nil {
+		return nil, fmt.Errorf("world.params: %w", err)
+	}
+
+	// Agents.
+	if err := resolveAgents(s, r, p); err != nil {
+		return nil, err
+	}
+
+	// Systems.
+	for i, e := range s.Plugins {
+		b, err := systems.Build(e)
+		if err != nil {
+			return nil, fmt.Errorf("plugins[%d]: %w", i, err)
+		}
+		p.Systems = append(p.Systems, b)
+	}
+	return p, nil
+}
+
+func resolveAgents(s *Scenario, r plugins.Resolver, p *Plan) error {
+	type want struct {
+		name, vehicleID, key string
+		params              map[string]any
+		trackParams         map[string]any
+		spawn               *SpawnPose
+		primary             bool
+	}
+	var wants []want
+	a := s.Agents
+	switch {
+	case a != nil && len(a.Vehicles) > 0:
+		if a.Count != 0 && a.Count != len(a.Vehicles) {
+			return fmt.Errorf("agents.count: %d, but agents.vehicles lists %d", a.Count, len(a.Vehicles))
+		}
+		for i, v := range a.Vehicles {
+			name := v.AgentID
+			if name == "" {
+				name = "agent-" + strconv.Itoa(i+1)
+			}
+			id := v.VehicleID
+			if id == "" && s.Vehicle != nil {
+				id = s.Vehicle.VehicleID
+			}
+			params := map[string]any{}
+			if s.Vehicle != nil {
+				for k, x := range s.Vehicle.Params {
+					params[k] = x
+				}
+			}
+			for k, x := range v.Params {
+				params[k] = x
+			}
+			wants = append(wants, want{name: name, vehicleID: id, key: fmt.Sprintf("agents.vehicles[%d]", i),
+				params: params, trackParams: v.TrackParams, spawn: v.SpawnPose, primary: v.Primary || v.IsPrimary})
+		}
+	case s.Vehicle != nil:
+		n := 1
+		if a != nil && a.Count > 0 {
+			n = a.Count
+		}
+		if n > 10000 {
+			return fmt.Errorf("agents.count: %d is over the limit of 10000", n)
+		}
+		for i := 0; i < n; i++ {
+			name := "ego"
+			if i > 0 {
+				name = "agent-" + strconv.Itoa(i+1)
+			}
+			wants = append(wants, want{name: name, vehicleID: s.Vehicle.VehicleID, key: "vehicle", params: s.Vehicle.Params})
+		}
+	default:
+		return errors.New("the scenario needs vehicle.vehicleId or agents.vehicles")
+	}
+	if a != nil {
+		if a.CollisionsEnabled != nil {
+			p.VehicleCollisions = *a.CollisionsEnabled
+		}
+		p.Isolated = a.Isolated
+		p.SeeEachOther = a.SeeEachOther == nil || *a.SeeEachOther
+	} else {
+		p.SeeEachOther = true
+	}
+	camera := ""
+	if s.Sensors != nil && s.Sensors.Camera != nil {
+		camera = s.Sensors.Camera.Profile
+	}
+	seen := map[string]bool{}
+	for _, w := range wants {
+		if !validName(w.name) {
+			return fmt.Errorf("%s.agentId: %q must be letters, digits, '_' or '-'", w.key, w.name)
+		}
+		if seen[w.name] {
+			return fmt.Errorf("%s.agentId: %q is used twice", w.key, w.name)
+		}
+		seen[w.name] = true
+		if w.vehicleID == "" {
+			return fmt.Errorf("%s.vehicleId is required (for example vehicle.ks0223.v1)", w.key)
+		}
+		v, err := r.Vehicle(w.vehicleID)
+		if err != nil {
+			return fmt.Errorf("%s.vehicleId: %w", w.key, err)
+		}
+		params := w.params
+		if camera != "" {
+			params = withDefault(params, "camera.profile", camera)
+		}
+		v, err = plugins.ApplyVehicleConfig(v, params)
+		if err != nil {
+			return fmt.Errorf("%s.params: %w", w.key, err)
+		}
+		if w.trackParams != nil {
+			if err := plugins.ValidateTrackParams(p.Track, merge(p.TrackParams, w.trackParams)); err != nil {
+				return fmt.Errorf("%s.trackParams: %w", w.key, err)
+			}
+		}
+		spec := world.AgentSpec{Name: w.name, Vehicle: v}
+		if w.spawn != nil {
+			spec.Spawn = &world.Pose{X: w.spawn.Position[0], Y: w.spawn.Position[1], Z: w.spawn.Position[2],
+				Yaw: w.spawn.YawDeg * math.Pi / 180}
+		}
+		p.Agents = append(p.Agents, spec)
+		p.AgentParams = append(p.AgentParams, [2]map[string]any{w.params, w.trackParams})
+		if w.primary && p.Primary == "" {
+			p.Primary = w.name
+		}
+	}
+	if p.Primary == "" {
+		p.Primary = p.Agents[0].Name
+	}
+	return nil
+}
+
+// routeParams moves rusim's route block into track params (route.waypoints "x,y;x,y", ...).
+func routeParams(r *Route, into map[string]any) error {
+	if r == nil {
+		return nil
+	}
+	for k, v := range r.Params {
+		into[k] = v
+	}
+	if len(r.Waypoints) > 0 {
+		var parts []string
+		for i, wp := range r.Waypoints {
+			if len(wp) != 2 {
+				return fmt.Errorf("route.waypoints[%d]: want [x, y], got %d numbers", i, len(wp))
+			}
+			parts = append(parts, strconv.FormatFloat(wp[0], 'g', -1, 64)+","+strconv.FormatFloat(wp[1], 'g', -1, 64))
+		}
+		into["route.waypoints"] = strings.Join(parts, ";")
+	}
+	if r.Loop != nil {
+		into["route.loop"] = *r.Loop
+	}
+	if r.ReachDistanceM > 0 {
+		into["route.reach_distance_m"] = r.ReachDistanceM
+	}
+	return nil
+}
+
+func withDefault(m map[string]any, k string, v any) map[string]any {
+	if _, ok := m[k]; ok {
+		return m
+	}
+	out := map[string]any{k: v}
+	for kk, vv := range m {
+		out[kk] = vv
+	}
+	return out
+}
+
+func merge(a, b map[string]any) map[string]any {
+	out := make(map[string]any, len(a)+len(b))
+	for k, v := range a {
+		out[k] = v
+	}
+	for k, v := range b {
+		out[k] = v
+	}
+	return out
+}
+
+// validName accepts names safe in topic paths.
+func validName(s string) bool {
+	if s == "" || len(s) > 64 {
+		return false
+	}
+	for _, c := range s {
+		if !(c == '_' || c == '-' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+			return false
+		}
+	}
+	return true
+}

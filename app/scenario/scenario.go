@@ -1,0 +1,218 @@
+package scenario
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"simgui/app/systems"
+	"simgui/assets"
+)
+
+// Scenario is one scenario file.
+type Scenario struct {
+	ScenarioID  string         `yaml:"scenarioId"`
+	Description string         `yaml:"description"`
+	Runtime     Runtime        `yaml:"runtime"`
+	World       WorldSpec      `yaml:"world"`
+	Vehicle     *VehicleSpec   `yaml:"vehicle"`
+	Agents      *Agents        `yaml:"agents"`
+	Sensors     *Sensors       `yaml:"sensors"`
+	Route       *Route         `yaml:"route"`
+	Logging     map[string]any `yaml:"logging"`
+	// Plugins are systems to load (seed 003's plugins: entries).
+	Plugins []systems.Entry `yaml:"plugins"`
+	// Randomization is domain randomization (see the training API); kept raw here.
+	Randomization yaml.Node `yaml:"randomization"`
+
+	// Source names where the scenario came from, for error messages.
+	Source string `yaml:"-"`
+}
+
+// Runtime holds the run's clock settings.
+type Runtime struct {
+	// RuntimeMode is rusim's mode label (training, demo, ...); informational.
+	RuntimeMode string `yaml:"runtimeMode"`
+	// Headless asks for no window when the scenario is run with plain `simgui run`.
+	Headless bool `yaml:"headless"`
+	// Seed seeds every random source (default 0).
+	Seed int64 `yaml:"seed"`
+	// TimeScale paces sim time against wall time in the window and paced runs (default 1;
+	// 0 = as fast as possible).
+	TimeScale *float64 `yaml:"timeScale"`
+	// StepSize is the fixed physics step in seconds (default 0.005).
+	StepSize float64 `yaml:"stepSize"`
+	// ActionPeriod is the sim time one training-API step advances, in seconds (default 0.05).
+	ActionPeriod float64 `yaml:"actionPeriod"`
+	// Lockstep starts the world in lockstep: it advances only when a client steps it.
+	Lockstep bool `yaml:"lockstep"`
+}
+
+// WorldSpec selects the track.
+type WorldSpec struct {
+	// Name is the world's name in topics and services (default "default").
+	Name    string         `yaml:"name"`
+	TrackID string         `yaml:"trackId"`
+	Params  map[string]any `yaml:"params"`
+}
+
+// VehicleSpec selects the vehicle of a single-agent scenario (agent "ego").
+type VehicleSpec struct {
+	VehicleID string         `yaml:"vehicleId"`
+	Params    map[string]any `yaml:"params"`
+}
+
+// Agents describes a multi-agent scenario.
+type Agents struct {
+	Count             int            `yaml:"count"`
+	Isolated          bool           `yaml:"isolated"`
+	SeeEachOther      *bool          `yaml:"seeEachOther"`
+	CollisionsEnabled *bool          `yaml:"collisionsEnabled"`
+	Vehicles          []AgentVehicle `yaml:"vehicles"`
+}
+
+// AgentVehicle is one agent of agents.vehicles.
+type AgentVehicle struct {
+	AgentID     string         `yaml:"agentId"`
+	VehicleID   string         `yaml:"vehicleId"`
+	Primary     bool           `yaml:"primary"`
+	IsPrimary   bool           `yaml:"isPrimary"`
+	Params      map[string]any `yaml:"params"`
+	TrackParams map[string]any `yaml:"trackParams"`
+	SpawnPose   *SpawnPose     `yaml:"spawnPose"`
+}
+
+// SpawnPose places an agent: position [x, y, z] (also {x, y, z} or "x,y,z"), yaw in degrees.
+type SpawnPose struct {
+	Position Vec3    `yaml:"position"`
+	YawDeg   float64 `yaml:"yawDeg"`
+}
+
+// Sensors holds scenario-wide sensor settings (rusim: sensors.camera.profile).
+type Sensors struct {
+	Camera *struct {
+		Profile string `yaml:"profile"`
+	} `yaml:"camera"`
+}
+
+// Route is rusim's route block; its values become track params (route.*).
+type Route struct {
+	Params         map[string]any `yaml:"params"`
+	Waypoints      [][]float64    `yaml:"waypoints"`
+	Loop           *bool          `yaml:"loop"`
+	ReachDistanceM float64        `yaml:"reachDistanceM"`
+}
+
+// Vec3 is a position that accepts a list, a map or a "x,y,z" string in YAML.
+type Vec3 [3]float64
+
+// UnmarshalYAML implements yaml.Unmarshaler.
+func (v *Vec3) UnmarshalYAML(n *yaml.Node) error {
+	switch n.Kind {
+	case yaml.SequenceNode:
+		var xs []float64
+		if err := n.Decode(&xs); err != nil {
+			return err
+		}
+		if len(xs) < 2 || len(xs) > 3 {
+			return fmt.Errorf("line %d: position needs 2 or 3 numbers, got %d", n.Line, len(xs))
+		}
+		copy(v[:], xs)
+	case yaml.MappingNode:
+		var m struct{ X, Y, Z float64 }
+		dec := n
+		if err := dec.Decode(&m); err != nil {
+			return err
+		}
+		*v = Vec3{m.X, m.Y, m.Z}
+	case yaml.ScalarNode:
+		parts := strings.Split(n.Value, ",")
+		if len(parts) < 2 || len(parts) > 3 {
+			return fmt.Errorf("line %d: position %q needs \"x,y\" or \"x,y,z\"", n.Line, n.Value)
+		}
+		for i, p := range parts {
+			f, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
+			if err != nil {
+				return fmt.Errorf("line %d: position %q: %q is not a number", n.Line, n.Value, p)
+			}
+			v[i] = f
+		}
+	default:
+		return fmt.Errorf("line %d: position must be [x, y, z]", n.Line)
+	}
+	return nil
+}
+
+// DefaultName is the embedded default scenario's source name.
+const DefaultName = "default scenario"
+
+// Default returns the embedded default scenario: a KS0223 in the cardboard corridor.
+func Default() *Scenario {
+	data, err := assets.Scenarios.ReadFile("scenarios/default.yaml")
+	if err != nil {
+		panic("scenario: embedded default missing: " + err.Error())
+	}
+	s, err := Parse(data, DefaultName)
+	if err != nil {
+		panic("scenario: embedded default broken: " + err.Error())
+	}
+	return s
+}
+
+// Load reads a scenario file.
+func Load(path string) (*Scenario, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("scenario file %s not found", path)
+		}
+		return nil, fmt.Errorf("read scenario %s: %w", path, err)
+	}
+	return Parse(data, path)
+}
+
+// Parse decodes a scenario; source names it in errors.
+func Parse(data []byte, source string) (*Scenario, error) {
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, fmt.Errorf("%s: the scenario is empty", source)
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	var s Scenario
+	if err := dec.Decode(&s); err != nil {
+		return nil, fmt.Errorf("%s: %s", source, explainYAML(err))
+	}
+	s.Source = source
+	return &s, nil
+}
+
+var (
+	notFoundRE = regexp.MustCompile(`line (\d+): field (\S+) not found in type scenario\.(\w+)`)
+	sections   = map[string]string{
+		"Scenario": "the top level", "Runtime": "runtime", "WorldSpec": "world", "VehicleSpec": "vehicle",
+		"Agents": "agents", "AgentVehicle": "agents.vehicles[]", "SpawnPose": "spawnPose", "Sensors": "sensors",
+		"Route": "route",
+	}
+)
+
+// explainYAML rewrites yaml.v3's errors into one line naming the key and what was expected.
+func explainYAML(err error) string {
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	msg = strings.ReplaceAll(msg, "unmarshal errors:\n  ", "")
+	msg = strings.ReplaceAll(msg, "\n  ", "; ")
+	msg = notFoundRE.ReplaceAllStringFunc(msg, func(m string) string {
+		p := notFoundRE.FindStringSubmatch(m)
+		where := sections[p[3]]
+		if where == "" {
+			where = p[3]
+		}
+		return fmt.Sprintf("line %s: unknown key %q in %s", p[1], p[2], where)
+	})
+	return msg
+}

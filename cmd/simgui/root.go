@@ -1,0 +1,25 @@
+package main
+
+import (
+	"github.com/spf13/cobra"
+)
+
+func newRoot() *cobra.Command {
+	var scenarioPath string
+	root := &cobra.Command{
+		Use:   "simgui",
+		Short: "simgui — a robot simulator for sim-to-real work on small robots",
+		Long: `simgui simulates small robots (KS0223 differential-drive cars, arcade cars, quadcopters)
+on tracks described as data. With no arguments it opens a window running the default
+scenario; "simgui run --headless" runs the same simulation without a display.`,
+		Args:          cobra.NoArgs,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runWindow(cmd.Context(), windowOptions{scenario: scenarioPath})
+		},
+	}
+	root.Flags().StringVar(&scenarioPath, "scenario", "", "scenario YAML file to open (default: the embedded KS0223 corridor)")
+	root.AddCommand(newRunCmd(), newVersionCmd(), newBenchCmd())
+	return root
+}

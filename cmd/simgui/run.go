@@ -1,0 +1,259 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"simgui/app"
+	"simgui/app/scenario"
+	"simgui/app/sensors/jpegenc"
+	"simgui/app/world"
+	"simgui/physics/drive"
+	"simgui/plugins"
+)
+
+type runFlags struct {
+	headless  bool
+	scenario  string
+	steps     uint64
+	duration  float64
+	seed      int64
+	timeScale float64
+	cmd       string
+	json      bool
+	goJPEG    bool
+}
+
+func newRunCmd() *cobra.Command {
+	var f runFlags
+	cmd := &cobra.Command{
+		Use:   "run",
+		Short: "Run a scenario (in the window, or headless with --headless)",
+		Long: `Run a scenario. Without --headless it opens the window. Headless runs go as fast as
+possible unless --time-scale is given, and stop after --steps or --duration (simulated
+seconds), or on Ctrl-C. --cmd holds one command on every agent so a headless run moves:
+  simgui run --headless --steps 2000 --seed 7 --cmd throttle=0.5,steer=0.1 --json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			set := func(name string) bool { return cmd.Flags().Changed(name) }
+			if !f.headless {
+				return runWindow(cmd.Context(), windowOptions{scenario: f.scenario, seed: f.seed, seedSet: set("seed")})
+			}
+			return runHeadless(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), f, set)
+		},
+	}
+	fl := cmd.Flags()
+	fl.BoolVar(&f.headless, "headless", false, "run without a window")
+	fl.StringVar(&f.scenario, "scenario", "", "scenario YAML file (default: the embedded KS0223 corridor)")
+	fl.Uint64Var(&f.steps, "steps", 0, "stop after this many steps")
+	fl.Float64Var(&f.duration, "duration", 0, "stop after this much simulated time, in seconds")
+	fl.Int64Var(&f.seed, "seed", 0, "seed for every random source (default: the scenario's runtime.seed)")
+	fl.Float64Var(&f.timeScale, "time-scale", 0, "pace at this multiple of real time (0 = as fast as possible)")
+	fl.StringVar(&f.cmd, "cmd", "", "hold a command on every agent: throttle=T,steer=S,brake=B,vertical=V (each -1..1)")
+	fl.BoolVar(&f.json, "json", false, "print the run summary as JSON")
+	fl.BoolVar(&f.goJPEG, "go-jpeg", false, "use Go's image/jpeg instead of libturbojpeg (also SIMGUI_JPEG=go)")
+	return cmd
+}
+
+// loadPlan reads the scenario (or the default) and resolves it against the plugins.
+func loadPlan(path string, seed *int64) (*scenario.Plan, error) {
+	var sc *scenario.Scenario
+	if path == "" {
+		sc = scenario.Default()
+	} else {
+		var err error
+		if sc, err = scenario.Load(path); err != nil {
+			return nil, err
+		}
+	}
+	if seed != nil {
+		sc.Runtime.Seed = *seed
+	}
+	return scenario.Resolve(sc, plugins.Builtin())
+}
+
+// parseCmd parses "throttle=0.5,steer=-0.2".
+func parseCmd(s string) (*drive.Command, error) {
+	if strings.TrimSpace(s) == "" {
+		return nil, nil
+	}
+	c := &drive.Command{}
+	for _, kv := range strings.Split(s, ",") {
+		k, v, ok := strings.Cut(strings.TrimSpace(kv), "=")
+		if !ok {
+			return nil, fmt.Errorf("--cmd: %q is not key=value (keys: throttle, steer, brake, vertical)", kv)
+		}
+		x, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+		if err != nil || math.IsNaN(x) {
+			return nil, fmt.Errorf("--cmd: %s=%q is not a number", k, v)
+		}
+		lo := -1.0
+		var dst *float64
+		switch strings.TrimSpace(k) {
+		case "throttle":
+			dst = &c.Throttle
+		case "steer":
+			dst = &c.Steer
+		case "brake":
+			dst, lo = &c.Brake, 0
+		case "vertical":
+			dst = &c.Vertical
+		default:
+			return nil, fmt.Errorf("--cmd: unknown key %q (keys: throttle, steer, brake, vertical)", k)
+		}
+		if x < lo || x > 1 {
+			return nil, fmt.Errorf("--cmd: %s=%g is outside %g..1", k, x, lo)
+		}
+		*dst = x
+	}
+	return c, nil
+}
+
+// runSummary is the --json output.
+type runSummary struct {
+	Scenario       string         `json:"scenario"`
+	Seed           int64          `json:"seed"`
+	Steps          uint64         `json:"steps"`
+	SimTime        float64        `json:"simTime"`
+	WallTime       float64        `json:"wallTime"`
+	RealTimeFactor float64        `json:"realTimeFactor"`
+	Models         []modelSummary `json:"models"`
+	StateHash      string         `json:"stateHash"`
+	JPEGEncoder    string         `json:"jpegEncoder"`
+}
+
+type modelSummary struct {
+	Name      string      `json:"name"`
+	VehicleID string      `json:"vehicleId"`
+	Pose      poseSummary `json:"pose"`
+	Speed     float64     `json:"speed"`
+}
+
+type poseSummary struct {
+	X   float64 `json:"x"`
+	Y   float64 `json:"y"`
+	Z   float64 `json:"z"`
+	Yaw float64 `json:"yaw"`
+}
+
+func runHeadless(ctx context.Context, stdout, stderr io.Writer, f runFlags, set func(string) bool) error {
+	if f.goJPEG {
+		jpegenc.ForceFallback()
+	}
+	if set("steps") && set("duration") {
+		return errors.New("give --steps or --duration, not both")
+	}
+	if f.duration < 0 || math.IsNaN(f.duration) {
+		return fmt.Errorf("--duration %g must be positive", f.duration)
+	}
+	if f.timeScale < 0 {
+		return fmt.Errorf("--time-scale %g must not be negative", f.timeScale)
+	}
+	hold, err := parseCmd(f.cmd)
+	if err != nil {
+		return err
+	}
+	var seed *int64
+	if set("seed") {
+		seed = &f.seed
+	}
+	plan, err := loadPlan(f.scenario, seed)
+	if err != nil {
+		return err
+	}
+	maxSteps := f.steps
+	if f.duration > 0 {
+		maxSteps = uint64(math.Ceil(f.duration/plan.StepSize - 1e-9))
+	}
+	timeScale := 0.0
+	if set("time-scale") {
+		timeScale = f.timeScale
+	}
+	sim, err := app.New(plan, app.Options{TimeScale: &timeScale, MaxSteps: maxSteps, Hold: hold})
+	if err != nil {
+		return err
+	}
+	defer sim.Close()
+
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if maxSteps > 0 && isTerminal(stderr) {
+		go showProgress(ctx, sim.Loop, maxSteps, stderr)
+	}
+	start := time.Now()
+	if err := sim.Run(ctx); err != nil {
+		return err
+	}
+	wall := time.Since(start)
+	var sum runSummary
+	var hash string
+	if err := sim.Loop.Call(context.Background(), func(w *world.World) error { hash = w.StateHash(); return nil }); err != nil {
+		// The loop has stopped: the world is ours now.
+		hash = sim.World.StateHash()
+	}
+	snap := sim.Loop.Snapshot()
+	sum = runSummary{
+		Scenario: plan.Scenario.Source, Seed: snap.Seed, Steps: snap.Step,
+		SimTime: snap.SimTime.Seconds(), WallTime: wall.Seconds(), StateHash: hash,
+		JPEGEncoder: jpegenc.Default().Name(), Models: []modelSummary{},
+	}
+	if wall > 0 {
+		sum.RealTimeFactor = snap.SimTime.Seconds() / wall.Seconds()
+	}
+	for _, m := range snap.Models {
+		sum.Models = append(sum.Models, modelSummary{Name: m.Name, VehicleID: m.VehicleID,
+			Pose: poseSummary{m.Pose.X, m.Pose.Y, m.Pose.Z, m.Pose.Yaw}, Speed: m.Speed})
+	}
+	if f.json {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(sum)
+	}
+	fmt.Fprintf(stdout, "%s: %d steps, %.3f s simulated in %.3f s (%.1f× real time), seed %d, state %s\n",
+		sum.Scenario, sum.Steps, sum.SimTime, sum.WallTime, sum.RealTimeFactor, sum.Seed, sum.StateHash)
+	for _, m := range sum.Models {
+		fmt.Fprintf(stdout, "  %-12s %-28s x=%7.3f y=%7.3f yaw=%6.1f° speed=%.3f m/s\n",
+			m.Name, m.VehicleID, m.Pose.X, m.Pose.Y, m.Pose.Yaw*180/math.Pi, m.Speed)
+	}
+	return nil
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// showProgress draws a progress bar of steps on w until the run ends.
+func showProgress(ctx context.Context, loop *world.Loop, total uint64, w io.Writer) {
+	bar := progressbar.NewOptions64(int64(total), progressbar.OptionSetWriter(w),
+		progressbar.OptionSetDescription("simulating"), progressbar.OptionShowCount(),
+		progressbar.OptionSetPredictTime(true), progressbar.OptionClearOnFinish(),
+		progressbar.OptionThrottle(100*time.Millisecond))
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-loop.Done():
+			bar.Finish()
+			return
+		case <-tick.C:
+			bar.Set64(int64(loop.Snapshot().Step))
+		}
+	}
+}

@@ -1,0 +1,51 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"runtime"
+
+	"github.com/spf13/cobra"
+
+	"simgui/app"
+	"simgui/app/sensors/jpegenc"
+)
+
+type versionInfo struct {
+	Version     string `json:"version"`
+	Go          string `json:"go"`
+	Platform    string `json:"platform"`
+	JPEGEncoder string `json:"jpegEncoder"`
+}
+
+func currentVersion() versionInfo {
+	return versionInfo{
+		Version:     app.Version,
+		Go:          runtime.Version(),
+		Platform:    runtime.GOOS + "/" + runtime.GOARCH,
+		JPEGEncoder: jpegenc.Default().Name(),
+	}
+}
+
+func newVersionCmd() *cobra.Command {
+	var asJSON, goJPEG bool
+	cmd := &cobra.Command{
+		Use:   "version",
+		Short: "Print the simgui version and the JPEG encoder in use",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if goJPEG {
+				jpegenc.ForceFallback()
+			}
+			v := currentVersion()
+			if asJSON {
+				return json.NewEncoder(cmd.OutOrStdout()).Encode(v)
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "simgui %s (%s, %s)\njpeg encoder: %s\n", v.Version, v.Go, v.Platform, v.JPEGEncoder)
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	cmd.Flags().BoolVar(&goJPEG, "go-jpeg", false, "use Go's image/jpeg instead of libturbojpeg (also SIMGUI_JPEG=go)")
+	return cmd
+}
