@@ -281,7 +281,7 @@ func (v *VehicleDescriptor) setSensorParam(id, name string, x float64) error {
 		return nil
 	}
 	known := slices.Concat(specNames(kindSpecs), specNames(mountPoseParams), specNames(sensorExtraKeys))
-	return fmt.Errorf("a %s sensor has no parameter %q (known: %s)", m.Kind, name, strings.Join(known, ", "))
+	return fmt.Errorf("sensor %q (%s) has no parameter %q (known: %s)", id, m.Kind, name, strings.Join(known, ", "))
 }
 
 func (c *DeviceContract) sensorOrNil(id string) *SensorDescriptor {
