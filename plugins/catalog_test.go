@@ -360,9 +360,9 @@ func TestLoadCatalogReportsBrokenPlugins(t *testing.T) {
 		m[p] = &fstest.MapFile{Data: bytes.Replace(m[p].Data, []byte(old), []byte(new), 1)}
 	}
 	for _, tc := range []struct {
-		name  string
+		name   string
 		break_ func(fstest.MapFS)
-		want  string
+		want   string
 	}{
 		{"folder name", func(m fstest.MapFS) {
 			m["plugins/renamed/manifest.json"] = m["plugins/track.maze.v1/manifest.json"]
