@@ -360,9 +360,9 @@ func TestLoadCatalogReportsBrokenPlugins(t *testing.T) {
 		m[p] = &fstest.MapFile{Data: bytes.Replace(m[p].Data, []byte(old), []byte(new), 1)}
 	}
 	for _, tc := range []struct {
-		name   string
-		break_ func(fstest.MapFS)
-		want   string
+		name  string
+		spoil func(fstest.MapFS)
+		want  string
 	}{
 		{"folder name", func(m fstest.MapFS) {
 			m["plugins/renamed/manifest.json"] = m["plugins/track.maze.v1/manifest.json"]
@@ -386,7 +386,7 @@ func TestLoadCatalogReportsBrokenPlugins(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m := builtinFS(t)
-			tc.break_(m)
+			tc.spoil(m)
 			_, err := LoadCatalog(m, "plugins")
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("err = %v\nwant it to contain %q", err, tc.want)

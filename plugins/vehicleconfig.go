@@ -13,12 +13,19 @@ type CameraProfile struct {
 	Width, Height, JPEGQuality int
 }
 
-// CameraProfiles are rusim's sensors.camera.profile presets plus "high".
-var CameraProfiles = map[string]CameraProfile{
+// cameraProfiles are rusim's sensors.camera.profile presets plus "high".
+var cameraProfiles = map[string]CameraProfile{
 	"performance": {640, 360, 72},
 	"balanced":    {960, 540, 84},
 	"high":        {1280, 720, 92},
 	"ultra":       {1600, 900, 96},
+}
+
+// LookupCameraProfile returns the camera.profile preset with the name: performance (640×360,
+// quality 72), balanced (960×540, 84), high (1280×720, 92) or ultra (1600×900, 96).
+func LookupCameraProfile(name string) (CameraProfile, bool) {
+	p, ok := cameraProfiles[name]
+	return p, ok
 }
 
 // vehicleKey is one flat vehicle parameter: num applies a number checked against spec, str a
@@ -82,9 +89,9 @@ var vehicleKeys = map[string]vehicleKey{
 		m.Pose.PitchDeg = x
 	}),
 	"camera.profile": {str: func(v *VehicleDescriptor, name string) error {
-		p, ok := CameraProfiles[name]
+		p, ok := cameraProfiles[name]
 		if !ok {
-			return fmt.Errorf("%q is not one of %s", name, strings.Join(sortedKeys(CameraProfiles), ", "))
+			return fmt.Errorf("%q is not one of %s", name, strings.Join(sortedKeys(cameraProfiles), ", "))
 		}
 		m, s, err := v.firstCamera()
 		if err != nil {
@@ -259,8 +266,7 @@ func (v *VehicleDescriptor) setSensorParam(id, name string, x float64) error {
 		if err := spec.check(x); err != nil {
 			return err
 		}
-		p := &m.Pose
-		*map[string]*float64{"x": &p.X, "y": &p.Y, "z": &p.Z, "rollDeg": &p.RollDeg, "pitchDeg": &p.PitchDeg, "yawDeg": &p.YawDeg}[name] = x
+		*m.Pose.field(name) = x
 		return nil
 	}
 	if spec, ok := findSpec(sensorExtraKeys, name); ok {
@@ -282,6 +288,11 @@ func (v *VehicleDescriptor) setSensorParam(id, name string, x float64) error {
 	}
 	known := slices.Concat(specNames(kindSpecs), specNames(mountPoseParams), specNames(sensorExtraKeys))
 	return fmt.Errorf("sensor %q (%s) has no parameter %q (known: %s)", id, m.Kind, name, strings.Join(known, ", "))
+}
+
+// field returns the pose component named as in mountPoseParams.
+func (p *Pose3) field(name string) *float64 {
+	return map[string]*float64{"x": &p.X, "y": &p.Y, "z": &p.Z, "rollDeg": &p.RollDeg, "pitchDeg": &p.PitchDeg, "yawDeg": &p.YawDeg}[name]
 }
 
 func (c *DeviceContract) sensorOrNil(id string) *SensorDescriptor {
