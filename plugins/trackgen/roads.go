@@ -56,6 +56,7 @@ func roads(t *plugins.TrackDescriptor, p Params, _ int64) (*plugins.Layout, erro
 		}
 		all = append(all, line...)
 		e.Points, e.Width = line, width
+		grid := newSegGrid(line, width/2+barrierThickness)
 		elements = append(elements, e)
 		for _, side := range []struct {
 			name string
@@ -63,7 +64,7 @@ func roads(t *plugins.TrackDescriptor, p Params, _ int64) (*plugins.Layout, erro
 		}{{"left", 1}, {"right", -1}} {
 			d := side.sign * (width/2 + barrierThickness/2)
 			n := 0
-			for _, run := range trimFolds(resample(offset(line, d), edgeSpacing), line, math.Abs(d)) {
+			for _, run := range trimFolds(resample(offset(line, d), edgeSpacing), grid, math.Abs(d)) {
 				for _, piece := range pieces(run, barrierSegment, barrierSag) {
 					a, b := vec(piece[0]), vec(piece[len(piece)-1])
 					mid, dir := a.add(b).scale(0.5), b.sub(a)
@@ -78,7 +79,7 @@ func roads(t *plugins.TrackDescriptor, p Params, _ int64) (*plugins.Layout, erro
 			if curbs {
 				cd := side.sign * (width/2 - curbWidth/2)
 				n := 0
-				for _, run := range trimFolds(resample(offset(line, cd), edgeSpacing), line, math.Abs(cd)) {
+				for _, run := range trimFolds(resample(offset(line, cd), edgeSpacing), grid, math.Abs(cd)) {
 					for _, piece := range chunks(run, curbStripe) {
 						extras = append(extras, plugins.Element{Kind: plugins.ElementRoad,
 							Name: fmt.Sprintf("%s.curb.%s.%d", e.Name, side.name, n), Points: slices.Clone(piece),
@@ -116,11 +117,11 @@ func roads(t *plugins.TrackDescriptor, p Params, _ int64) (*plugins.Layout, erro
 // returns the runs of consecutive vertices left: where the road bends tighter than d, the inner
 // offset folds over itself, and the fold would put barrier pieces on the road. The 0.5 % slack
 // absorbs rounding in the resampled edge.
-func trimFolds(edge, centre [][2]float64, d float64) [][][2]float64 {
+func trimFolds(edge [][2]float64, centre *segGrid, d float64) [][][2]float64 {
 	var runs [][][2]float64
 	var run [][2]float64
 	for _, q := range edge {
-		if distToPolyline(q, centre) >= 0.995*d {
+		if !centre.closer(q, 0.995*d) {
 			run = append(run, q)
 			continue
 		}

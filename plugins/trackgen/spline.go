@@ -106,14 +106,19 @@ func distToPolyline(q [2]float64, line [][2]float64) float64 {
 	return best
 }
 
-func distToSegment(q, a, b vec) float64 {
-	ab := b.sub(a)
-	l2 := ab[0]*ab[0] + ab[1]*ab[1]
-	if l2 == 0 {
-		return q.sub(a).len()
+func distToSegment(q, a, b vec) float64 { return math.Sqrt(distSqToSegment(q, a, b)) }
+
+// distSqToSegment is the squared distance from q to the segment ab.
+func distSqToSegment(q, a, b vec) float64 {
+	abx, aby := b[0]-a[0], b[1]-a[1]
+	aqx, aqy := q[0]-a[0], q[1]-a[1]
+	l2 := abx*abx + aby*aby
+	t := 0.0
+	if l2 > 0 {
+		t = min(1, max(0, (aqx*abx+aqy*aby)/l2))
 	}
-	t := math.Max(0, math.Min(1, ((q[0]-a[0])*ab[0]+(q[1]-a[1])*ab[1])/l2))
-	return q.sub(a.add(ab.scale(t))).len()
+	dx, dy := aqx-t*abx, aqy-t*aby
+	return dx*dx + dy*dy
 }
 
 // chunks splits a polyline into consecutive pieces of about step arc length each, sharing end
@@ -182,4 +187,45 @@ func fits(run [][2]float64, maxLen, sag float64) bool {
 		}
 	}
 	return true
+}
+
+// segGrid finds the segments of a polyline near a point: each segment is listed in every cell
+// of a square grid that its bounding box touches.
+type segGrid struct {
+	line  [][2]float64
+	size  float64
+	cells map[[2]int][]int
+}
+
+func newSegGrid(line [][2]float64, size float64) *segGrid {
+	g := &segGrid{line: line, size: size, cells: map[[2]int][]int{}}
+	for i := 0; i+1 < len(line); i++ {
+		lo, hi := g.cell(vec{math.Min(line[i][0], line[i+1][0]), math.Min(line[i][1], line[i+1][1])}),
+			g.cell(vec{math.Max(line[i][0], line[i+1][0]), math.Max(line[i][1], line[i+1][1])})
+		for cx := lo[0]; cx <= hi[0]; cx++ {
+			for cy := lo[1]; cy <= hi[1]; cy++ {
+				g.cells[[2]int{cx, cy}] = append(g.cells[[2]int{cx, cy}], i)
+			}
+		}
+	}
+	return g
+}
+
+func (g *segGrid) cell(p vec) [2]int {
+	return [2]int{int(math.Floor(p[0] / g.size)), int(math.Floor(p[1] / g.size))}
+}
+
+// closer reports whether some segment passes closer than r to q.
+func (g *segGrid) closer(q [2]float64, r float64) bool {
+	lo, hi := g.cell(vec{q[0] - r, q[1] - r}), g.cell(vec{q[0] + r, q[1] + r})
+	for cx := lo[0]; cx <= hi[0]; cx++ {
+		for cy := lo[1]; cy <= hi[1]; cy++ {
+			for _, i := range g.cells[[2]int{cx, cy}] {
+				if distSqToSegment(vec(q), vec(g.line[i]), vec(g.line[i+1])) < r*r {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
