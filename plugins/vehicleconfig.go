@@ -146,7 +146,8 @@ func VehicleParamKeys() []string {
 //
 // camera.profile is applied before the other keys so that camera.width and camera.height refine
 // it. An unknown key or a value out of range is a ParamErrors naming each key (prefix
-// "vehicle.params").
+// "vehicle.params"); so is a set of values that are each fine but together fail
+// CheckSimulation (minAltitude above maxAltitude).
 func ApplyVehicleConfig(v *VehicleDescriptor, params map[string]any) (*VehicleDescriptor, error) {
 	if v == nil {
 		return nil, errors.New("no vehicle descriptor")
@@ -165,6 +166,13 @@ func ApplyVehicleConfig(v *VehicleDescriptor, params map[string]any) (*VehicleDe
 	if len(errs) > 0 {
 		return nil, errs
 	}
+	// Each key is in range on its own; together they may still clash (minAltitude above
+	// maxAltitude). Descriptors that did not check before are not blamed on the params.
+	if len(params) > 0 && v.CheckSimulation() == nil {
+		if err := out.CheckSimulation(); err != nil {
+			return nil, ParamErrors{{Prefix: "vehicle.params", Problem: "together they make an invalid vehicle: " + strings.ReplaceAll(err.Error(), "\n", "; ")}}
+		}
+	}
 	return out, nil
 }
 
@@ -181,7 +189,7 @@ func (v *VehicleDescriptor) applyParam(key string, val any) error {
 		if err != nil {
 			return err
 		}
-		if vk.spec.Max > vk.spec.Min {
+		if vk.spec.Max > vk.spec.Min { // drive aliases have no range here: the model's spec checks them
 			if err := vk.spec.check(x); err != nil {
 				return err
 			}
