@@ -84,8 +84,9 @@ func (w *World) Rand(name string) *rand.Rand {
 	return st.r
 }
 
-// StateHash hashes every dynamic body's state (position, yaw, velocities, altitude) in ID
-// order together with the step count: equal hashes mean bit-identical runs.
+// StateHash hashes every body's state (position, yaw, velocities, altitude) in ID order —
+// track geometry included, so differently generated tracks differ — together with the step
+// count: equal hashes mean bit-identical runs.
 func (w *World) StateHash() string {
 	h := fnv.New64a()
 	var buf [8]byte
@@ -99,10 +100,8 @@ func (w *World) StateHash() string {
 	put(float64(w.step))
 	bodies := w.space.Bodies()
 	ids := make([]int, 0, len(bodies))
-	for i, b := range bodies {
-		if b.Mass() > 0 {
-			ids = append(ids, i)
-		}
+	for i := range bodies {
+		ids = append(ids, i)
 	}
 	sort.Slice(ids, func(i, j int) bool { return bodies[ids[i]].ID < bodies[ids[j]].ID })
 	for _, i := range ids {

@@ -1,0 +1,132 @@
+package scenario
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"simgui/plugins"
+)
+
+func resolveText(t *testing.T, src string) (*Plan, error) {
+	t.Helper()
+	sc, err := Parse([]byte(src), "test.yaml")
+	if err != nil {
+		return nil, err
+	}
+	return Resolve(sc, plugins.Builtin())
+}
+
+func TestDefaultScenarioResolves(t *testing.T) {
+	p, err := Resolve(Default(), plugins.Builtin())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Track.ID != "track.cardboard_corridor.v1" || len(p.Agents) != 1 || p.Agents[0].Name != "ego" ||
+		p.Agents[0].Vehicle.ID != "vehicle.ks0223.v1" || p.StepSize != 0.005 || p.TimeScale != 1 {
+		t.Fatalf("default plan: track %s agents %d step %g scale %g", p.Track.ID, len(p.Agents), p.StepSize, p.TimeScale)
+	}
+}
+
+func TestMultiAgentNamesPrimaryAndSpawnForms(t *testing.T) {
+	p, err := resolveText(t, `
+world: {trackId: track.basic_arena.v1}
+agents:
+  collisionsEnabled: false
+  vehicles:
+    - {agentId: ego, vehicleId: vehicle.ks0223.v1, spawnPose: {position: [1, 2, 0], yawDeg: 90}}
+    - {vehicleId: vehicle.arcade.red.v1, primary: true, spawnPose: {position: "3,4"}}
+    - {vehicleId: vehicle.drone.simple.v1, params: {max_speed: 2}, spawnPose: {position: {x: 5, y: 6}}}
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := []string{p.Agents[0].Name, p.Agents[1].Name, p.Agents[2].Name}
+	if strings.Join(names, ",") != "ego,agent-2,agent-3" || p.Primary != "agent-2" || p.VehicleCollisions {
+		t.Fatalf("names %v primary %s collisions %v", names, p.Primary, p.VehicleCollisions)
+	}
+	if s := p.Agents[0].Spawn; s.X != 1 || s.Y != 2 || s.Yaw < 1.57 || s.Yaw > 1.571 {
+		t.Fatalf("spawn %+v", s)
+	}
+	if s := p.Agents[2].Spawn; s.X != 5 || s.Y != 6 {
+		t.Fatalf("map spawn %+v", s)
+	}
+	if got := p.Agents[2].Vehicle.Drive.Params["maxSpeed"]; got != 2 {
+		t.Fatalf("vehicle params not applied: maxSpeed %v", got)
+	}
+}
+
+func TestCountAndRoute(t *testing.T) {
+	p, err := resolveText(t, `
+world: {trackId: track.basic_arena.v1}
+vehicle: {vehicleId: vehicle.ks0223.v1}
+agents: {count: 3}
+route: {waypoints: [[0, -7.5], [0, -1]], loop: true, reachDistanceM: 1.2}
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Agents) != 3 || p.Agents[2].Name != "agent-3" {
+		t.Fatalf("%d agents", len(p.Agents))
+	}
+	if p.TrackParams["route.waypoints"] != "0,-7.5;0,-1" || p.TrackParams["route.loop"] != true {
+		t.Fatalf("route params %v", p.TrackParams)
+	}
+}
+
+func TestErrorsNameFileKeyAndExpectation(t *testing.T) {
+	for _, tc := range []struct{ name, src, want string }{
+		{"unknown track", "world: {trackId: track.nope.v1}\nvehicle: {vehicleId: vehicle.ks0223.v1}",
+			`test.yaml: world.trackId: unknown trackId "track.nope.v1" (known: track.basic_arena.v1`},
+		{"unknown vehicle", "world: {trackId: track.basic_arena.v1}\nvehicle: {vehicleId: vehicle.nope.v1}",
+			`test.yaml: vehicle.vehicleId: unknown vehicleId "vehicle.nope.v1"`},
+		{"schema", "world: {trackId: track.cardboard_corridor.v1, params: {length: 2, width: 5}}\nvehicle: {vehicleId: vehicle.ks0223.v1}",
+			"test.yaml: world.params: world.params.width: 5 is above the maximum"},
+		{"enum", "world: {trackId: track.cardboard_corridor.v1, params: {length: 2, width: 0.6, floor_texture: marble}}\nvehicle: {vehicleId: vehicle.ks0223.v1}",
+			"floor_texture"},
+		{"unknown plugin", "world: {trackId: track.basic_arena.v1}\nvehicle: {vehicleId: vehicle.ks0223.v1}\nplugins: [{type: systems.nope}]",
+			`test.yaml: plugins[0]: unknown system type "systems.nope"`},
+		{"unknown vehicle param", "world: {trackId: track.basic_arena.v1}\nvehicle: {vehicleId: vehicle.ks0223.v1, params: {masss: 2}}",
+			`test.yaml: vehicle.params:`},
+		{"unknown key", "world: {trackId: track.basic_arena.v1}\nvehicel: {vehicleId: vehicle.ks0223.v1}",
+			`test.yaml: line 2: unknown key "vehicel" in the top level`},
+		{"nested unknown key", "runtime: {sed: 3}\nworld: {trackId: track.basic_arena.v1}",
+			`test.yaml: line 1: unknown key "sed" in runtime`},
+		{"malformed", "world: {trackId: [", "test.yaml: line"},
+		{"wrong type", "runtime: {seed: abc}", "test.yaml: line 1: cannot unmarshal"},
+		{"no vehicle", "world: {trackId: track.basic_arena.v1}", "needs vehicle.vehicleId or agents.vehicles"},
+		{"no track", "vehicle: {vehicleId: vehicle.ks0223.v1}", "world.trackId is required"},
+		{"bad step", "runtime: {stepSize: 1}\nworld: {trackId: track.basic_arena.v1}\nvehicle: {vehicleId: vehicle.ks0223.v1}", "runtime.stepSize"},
+		{"count mismatch", "world: {trackId: track.basic_arena.v1}\nagents: {count: 2, vehicles: [{vehicleId: vehicle.ks0223.v1}]}", "agents.count"},
+		{"duplicate agent", "world: {trackId: track.basic_arena.v1}\nagents: {vehicles: [{agentId: a, vehicleId: vehicle.ks0223.v1}, {agentId: a, vehicleId: vehicle.ks0223.v1}]}", `"a" is used twice`},
+		{"bad position", "world: {trackId: track.basic_arena.v1}\nagents: {vehicles: [{vehicleId: vehicle.ks0223.v1, spawnPose: {position: [1]}}]}", "position needs 2 or 3 numbers"},
+		{"empty", "  \n", "test.yaml: the scenario is empty"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := resolveText(t, tc.src)
+			if err == nil {
+				t.Fatal("accepted")
+			}
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error\n  %v\nwant it to contain\n  %s", err, tc.want)
+			}
+			if strings.Contains(err.Error(), "\n") {
+				t.Fatalf("error spans lines: %q", err)
+			}
+		})
+	}
+}
+
+func TestLoadMissingFile(t *testing.T) {
+	_, err := Load(filepath.Join(t.TempDir(), "nope.yaml"))
+	if err == nil || !strings.Contains(err.Error(), "nope.yaml not found") {
+		t.Fatalf("error %v", err)
+	}
+	path := filepath.Join(t.TempDir(), "s.yaml")
+	os.WriteFile(path, []byte("world: {trackId: track.basic_arena.v1}\nvehicle: {vehicleId: vehicle.ks0223.v1}\n"), 0o644)
+	sc, err := Load(path)
+	if err != nil || sc.Source != path {
+		t.Fatalf("load: %v %v", sc, err)
+	}
+}

@@ -1,0 +1,162 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// bin is the simgui binary built once for these tests: they run the real command line.
+var bin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "simgui-cli")
+	if err != nil {
+		panic(err)
+	}
+	bin = filepath.Join(dir, "simgui")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		panic("build simgui: " + err.Error() + "\n" + string(out))
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// simgui runs the binary with args and returns stdout, stderr and the exit code.
+func simgui(t *testing.T, env []string, args ...string) (string, string, int) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append(os.Environ(), env...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return out.String(), errb.String(), code
+}
+
+func runJSON(t *testing.T, args ...string) runSummary {
+	t.Helper()
+	out, errOut, code := simgui(t, nil, append([]string{"run", "--headless", "--json"}, args...)...)
+	if code != 0 {
+		t.Fatalf("simgui %v: exit %d: %s", args, code, errOut)
+	}
+	var s runSummary
+	if err := json.Unmarshal([]byte(out), &s); err != nil {
+		t.Fatalf("bad JSON %q: %v", out, err)
+	}
+	return s
+}
+
+func TestRunIsDeterministic(t *testing.T) {
+	a := runJSON(t, "--steps", "2000", "--seed", "7", "--cmd", "throttle=0.5,steer=0.2")
+	b := runJSON(t, "--steps", "2000", "--seed", "7", "--cmd", "throttle=0.5,steer=0.2")
+	if a.StateHash != b.StateHash || a.Steps != 2000 || a.SimTime != 10 {
+		t.Fatalf("runs differ: %s vs %s (steps %d, simTime %g)", a.StateHash, b.StateHash, a.Steps, a.SimTime)
+	}
+	maze := filepath.Join("..", "..", "examples", "maze", "scenario.yaml")
+	m7 := runJSON(t, "--scenario", maze, "--steps", "2000", "--seed", "7")
+	m8 := runJSON(t, "--scenario", maze, "--steps", "2000", "--seed", "8")
+	m7b := runJSON(t, "--scenario", maze, "--steps", "2000", "--seed", "7")
+	if m7.StateHash == m8.StateHash || m7.StateHash != m7b.StateHash {
+		t.Fatalf("maze hashes: seed 7 %s / %s, seed 8 %s", m7.StateHash, m7b.StateHash, m8.StateHash)
+	}
+}
+
+// The KS0223 in the corridor starts at (0, −0.85) facing +y. Its model: speed ramps to
+// 0.73·throttle at 4 m/s², so after T seconds it has gone v·(T − v/8).
+func TestKS0223FollowsItsModelTurnsAndStopsAtTheWall(t *testing.T) {
+	s := runJSON(t, "--duration", "1.5", "--cmd", "throttle=0.5")
+	v := 0.5 * 0.73
+	want := v * (1.5 - v/8)
+	got := s.Models[0].Pose.Y - (-0.85)
+	if math.Abs(got-want)/want > 0.10 {
+		t.Fatalf("drove %.3f m in 1.5 s, the model says %.3f m", got, want)
+	}
+	if math.Abs(s.Models[0].Pose.X) > 1e-6 {
+		t.Fatalf("drifted sideways to x=%.4f", s.Models[0].Pose.X)
+	}
+
+	turn := runJSON(t, "--duration", "0.5", "--cmd", "throttle=0.2,steer=0.3")
+	if yaw := turn.Models[0].Pose.Yaw; yaw < math.Pi/2+0.3 {
+		t.Fatalf("steer 0.3 for 0.5 s: yaw %.3f rad, want well left of the start (π/2)", yaw)
+	}
+
+	// Leg A ends at the corner wall 0.30 m past y=0 (inner face 0.29); the nose is 0.125 m ahead.
+	stop := runJSON(t, "--duration", "10", "--cmd", "throttle=0.5")
+	y, speed := stop.Models[0].Pose.Y, stop.Models[0].Speed
+	if y > 0.29-0.125+0.02 || y < 0.29-0.125-0.05 || speed > 0.01 {
+		t.Fatalf("after 10 s: y=%.3f speed=%.3f, want resting against the wall near y=0.165", y, speed)
+	}
+}
+
+func TestBadInputExitsWithOneLine(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	good := "vehicle: {vehicleId: vehicle.ks0223.v1}\n"
+	for _, tc := range []struct{ name, args, want string }{
+		{"missing file", "--scenario " + filepath.Join(dir, "none.yaml"), "none.yaml not found"},
+		{"unknown track", "--scenario " + write("t.yaml", "world: {trackId: track.nope.v1}\n"+good), `unknown trackId "track.nope.v1"`},
+		{"unknown vehicle", "--scenario " + write("v.yaml", "world: {trackId: track.basic_arena.v1}\nvehicle: {vehicleId: vehicle.nope.v1}\n"), `unknown vehicleId "vehicle.nope.v1"`},
+		{"schema", "--scenario " + write("s.yaml", "world: {trackId: track.maze.v1, params: {rows: 500}}\n"+good), "world.params.rows: 500"},
+		{"unknown plugin", "--scenario " + write("p.yaml", "world: {trackId: track.basic_arena.v1}\n"+good+"plugins: [{type: systems.nope}]\n"), `unknown system type "systems.nope"`},
+		{"unknown config key", "--scenario " + write("c.yaml", "world: {trackId: track.basic_arena.v1}\n"+good+"plugins: [{type: systems.timeline_publisher, config: {loops: true}}]\n"), `unknown config key "loops"`},
+		{"malformed yaml", "--scenario " + write("m.yaml", "world: {trackId: [\n"), "m.yaml: line"},
+		{"both stops", "--steps 1 --duration 1", "not both"},
+		{"bad cmd", "--cmd throttle=fast", `throttle="fast" is not a number`},
+		{"cmd range", "--cmd throttle=2", "outside -1..1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, errOut, code := simgui(t, nil, append([]string{"run", "--headless", "--steps", "10"}, strings.Fields(tc.args)...)...)
+			if tc.name == "both stops" {
+				out, errOut, code = simgui(t, nil, append([]string{"run", "--headless"}, strings.Fields(tc.args)...)...)
+			}
+			if code != 1 {
+				t.Fatalf("exit %d, want 1 (stdout %q)", code, out)
+			}
+			lines := strings.Split(strings.TrimRight(errOut, "\n"), "\n")
+			if len(lines) != 1 || !strings.HasPrefix(lines[0], "error: ") || !strings.Contains(lines[0], tc.want) {
+				t.Fatalf("stderr %q, want one line \"error: ...%s...\"", errOut, tc.want)
+			}
+			if strings.Contains(errOut, "panic") || strings.Contains(errOut, "goroutine") {
+				t.Fatalf("panicked: %s", errOut)
+			}
+		})
+	}
+}
+
+func TestNoDisplayMessage(t *testing.T) {
+	_, errOut, code := simgui(t, []string{"DISPLAY=", "WAYLAND_DISPLAY="})
+	if code != 1 || !strings.Contains(errOut, "simgui run --headless") || strings.Count(errOut, "\n") != 1 {
+		t.Fatalf("exit %d stderr %q", code, errOut)
+	}
+}
+
+func TestVersion(t *testing.T) {
+	out, _, code := simgui(t, nil, "version", "--json")
+	var v versionInfo
+	if code != 0 || json.Unmarshal([]byte(out), &v) != nil || v.Version == "" || v.JPEGEncoder == "" {
+		t.Fatalf("version: %d %q", code, out)
+	}
+	out, _, _ = simgui(t, []string{"SIMGUI_JPEG=go"}, "version", "--json")
+	json.Unmarshal([]byte(out), &v)
+	if v.JPEGEncoder != "image/jpeg" {
+		t.Fatalf("SIMGUI_JPEG=go: encoder %q", v.JPEGEncoder)
+	}
+}
