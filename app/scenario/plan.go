@@ -123,10 +123,10 @@ func resolve(s *Scenario, r plugins.Resolver) (*Plan, error) {
 func resolveAgents(s *Scenario, r plugins.Resolver, p *Plan) error {
 	type want struct {
 		name, vehicleID, key string
-		params              map[string]any
-		trackParams         map[string]any
-		spawn               *SpawnPose
-		primary             bool
+		params               map[string]any
+		trackParams          map[string]any
+		spawn                *SpawnPose
+		primary              bool
 	}
 	var wants []want
 	a := s.Agents
