@@ -96,7 +96,7 @@ type recorder struct {
 
 func record(t *testing.T, bus *transport.Bus, topic string) *recorder {
 	t.Helper()
-	r := &recorder{sub: bus.Subscribe(topic, transport.WithQueueLen(1 << 16))}
+	r := &recorder{sub: bus.Subscribe(topic, transport.WithQueueLen(1<<16))}
 	t.Cleanup(r.sub.Close)
 	return r
 }

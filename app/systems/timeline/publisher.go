@@ -16,8 +16,9 @@ import (
 // ID is the registry name; Aliases are the names Gazebo snippets use.
 const ID = "systems.timeline_publisher"
 
-// Aliases resolve to ID: the seed's plugin name and file name.
-var Aliases = []string{"systems::TimelinePublisher", "gz-sim-timeline-publisher-system"}
+// Aliases resolve to ID: the seed's plugin name and file name, and the fully qualified class
+// name Gazebo worlds often give.
+var Aliases = []string{"systems::TimelinePublisher", "gz-sim-timeline-publisher-system", "gz::sim::systems::TimelinePublisher"}
 
 func init() {
 	systems.Register(systems.Module{
@@ -180,7 +181,9 @@ func (p *Publisher) fire(cycle int64, lo, hi, stamp time.Duration) {
 			p.publish(&f.outs[j], stamp)
 		}
 		for j := range f.calls {
-			p.work.enqueue(pending{c: &f.calls[j], cycle: cycle})
+			if p.work != nil { // nil only once the system was shut down
+				p.work.enqueue(pending{c: &f.calls[j], cycle: cycle})
+			}
 		}
 		p.maxTag = max(p.maxTag, cycle)
 	}
