@@ -1,0 +1,6 @@
+package standard
+
+import (
+	// Built-in systems, one per line, sorted.
+	_ "simgui/app/systems/timeline"
+)

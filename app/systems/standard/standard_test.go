@@ -1,0 +1,17 @@
+package standard
+
+import (
+	"slices"
+	"testing"
+
+	"simgui/app/systems"
+)
+
+// Importing the package registers every built-in system.
+func TestBuiltinsRegistered(t *testing.T) {
+	for _, id := range []string{"systems.timeline_publisher"} {
+		if !slices.Contains(systems.IDs(), id) {
+			t.Errorf("%s is not registered (have %v)", id, systems.IDs())
+		}
+	}
+}
