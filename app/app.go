@@ -7,6 +7,7 @@ import (
 	"log/slog"
 
 	"simgui/app/scenario"
+	_ "simgui/app/systems/standard" // built-in systems register themselves
 	"simgui/app/transport"
 	"simgui/app/world"
 	"simgui/physics/drive"

@@ -181,6 +181,12 @@ func xmlPluginName(x string) string {
 	if _, err := Lookup(name); name != "" && err == nil {
 		return name
 	}
+	// Gazebo accepts filenames with or without the lib prefix and .so suffix.
+	if bare := strings.TrimSuffix(strings.TrimPrefix(file, "lib"), ".so"); bare != file {
+		if _, err := Lookup(bare); err == nil {
+			return bare
+		}
+	}
 	if file != "" {
 		return file
 	}

@@ -2,6 +2,7 @@ package world
 
 import (
 	"fmt"
+	"math"
 
 	"simgui/app/events"
 	"simgui/physics"
@@ -109,7 +110,19 @@ func (w *World) Pose(name string) (Pose, error) {
 
 func bodyPose(b *physics.Body) Pose {
 	p := b.Pose()
-	return Pose{X: p.X, Y: p.Y, Z: b.Base, Yaw: p.Yaw}
+	return Pose{X: p.X, Y: p.Y, Z: b.Base, Yaw: wrapAngle(p.Yaw)}
+}
+
+// wrapAngle maps an angle to (-π, π]: cp accumulates turns, readers want a heading.
+func wrapAngle(a float64) float64 {
+	a = math.Mod(a, 2*math.Pi)
+	switch {
+	case a > math.Pi:
+		a -= 2 * math.Pi
+	case a <= -math.Pi:
+		a += 2 * math.Pi
+	}
+	return a
 }
 
 // SetPose teleports a vehicle and stops it. During a step (phase 1) the pose is buffered and

@@ -160,3 +160,19 @@ func TestVersion(t *testing.T) {
 		t.Fatalf("SIMGUI_JPEG=go: encoder %q", v.JPEGEncoder)
 	}
 }
+
+// The timeline example drives a 1 m square in 16 s from (0, −7.5) facing +y.
+func TestTimelineExampleClosesItsSquare(t *testing.T) {
+	ex := filepath.Join("..", "..", "examples", "timeline_square", "scenario.yaml")
+	one := runJSON(t, "--scenario", ex, "--duration", "16")
+	p := one.Models[0].Pose
+	if d := math.Hypot(p.X-0, p.Y+7.5); d > 0.01 || math.Abs(p.Yaw-math.Pi/2) > 0.01 {
+		t.Fatalf("after one period at (%.4f, %.4f) yaw %.3f, want back at the start (0, -7.5) facing +y", p.X, p.Y, p.Yaw)
+	}
+	// 2.5 periods: two full squares, then two sides: the far corner (-1, -6.5) facing -y.
+	half := runJSON(t, "--scenario", ex, "--duration", "40")
+	p = half.Models[0].Pose
+	if d := math.Hypot(p.X+1, p.Y+6.5); d > 0.01 || math.Abs(math.Abs(p.Yaw)-math.Pi/2) > 0.01 || p.Yaw > 0 {
+		t.Fatalf("after 2.5 periods at (%.4f, %.4f) yaw %.3f, want (-1, -6.5) facing -y", p.X, p.Y, p.Yaw)
+	}
+}
