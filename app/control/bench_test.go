@@ -1,0 +1,8 @@
+package control
+
+import "testing"
+
+func BenchmarkGorillaEcho(b *testing.B)     { benchEcho(b) }
+func BenchmarkStepRoundTrip(b *testing.B)   { benchStepRoundTrip(b) }
+func BenchmarkLoopStepIdle(b *testing.B)    { benchLoopSteps(0)(b) }
+func BenchmarkLoopStepFlood16(b *testing.B) { benchLoopSteps(16)(b) }
