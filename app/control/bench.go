@@ -23,10 +23,15 @@ import (
 // gorilla server over the same loopback, so the ratio is the cost of the service and one world
 // step over the WebSocket round trip itself.
 //
+// control/handoff-echo is the echo with one hand-off to another goroutine and back per message,
+// the floor for any service whose world is owned by another goroutine (the loop): on two or
+// more cores the Go scheduler's cross-thread wake-ups cost more than the step itself.
+//
 // control/loop-step/flood16 times world steps while 16 clients send commands as fast as they
 // can; control/loop-step/idle is the same without clients.
 func init() {
 	bench.Register(bench.Case{Name: "control/gorilla-echo", Doc: "baseline: WebSocket round trip of a step request to a bare gorilla echo server", F: benchEcho})
+	bench.Register(bench.Case{Name: "control/handoff-echo", Baseline: "control/gorilla-echo", Doc: "the echo with a hand-off to another goroutine and back, the floor for /control world commands", F: benchHandoffEcho})
 	bench.Register(bench.Case{Name: "control/step-roundtrip", Baseline: "control/gorilla-echo", Doc: "step command over /control, answered after one world step (lockstep)", F: benchStepRoundTrip})
 	bench.Register(bench.Case{Name: "control/loop-step/idle", Doc: "baseline: one world step of the control test world, no clients", F: benchLoopSteps(0)})
 	bench.Register(bench.Case{Name: "control/loop-step/flood16", Baseline: "control/loop-step/idle", Doc: "one world step while 16 /control clients flood commands", F: benchLoopSteps(16)})
@@ -101,7 +106,22 @@ func roundTrips(b *testing.B, c *websocket.Conn) {
 	b.StopTimer()
 }
 
-func benchEcho(b *testing.B) {
+func benchEcho(b *testing.B) { echo(b, nil) }
+
+func benchHandoffEcho(b *testing.B) {
+	req := make(chan chan struct{})
+	defer close(req)
+	go func() {
+		for r := range req {
+			r <- struct{}{}
+		}
+	}()
+	echo(b, req)
+}
+
+// echo measures round trips to a bare gorilla echo server; with handoff, the server passes
+// each message's turn to another goroutine and waits for it before answering.
+func echo(b *testing.B, handoff chan chan struct{}) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		b.Fatal(err)
@@ -113,9 +133,17 @@ func benchEcho(b *testing.B) {
 			return
 		}
 		defer c.Close()
+		done := make(chan struct{}, 1)
 		for {
 			mt, m, err := c.ReadMessage()
-			if err != nil || c.WriteMessage(mt, m) != nil {
+			if err != nil {
+				return
+			}
+			if handoff != nil {
+				handoff <- done
+				<-done
+			}
+			if c.WriteMessage(mt, m) != nil {
 				return
 			}
 		}

@@ -28,14 +28,17 @@ const (
 	MaxSteps = 1_000_000
 )
 
-// request holds the fields every /control request may carry. Command-specific fields (teleport
-// targets, steps, scale) are decoded by their command from the raw request.
+// request holds the fields of a /control request. The fields of simgui's own commands are kept
+// raw so that a wrong type is reported by their command, as CLOiSim reports teleport's;
+// teleport decodes its fields from the whole request.
 type request struct {
-	Command     string `json:"command"`
-	Indent      bool   `json:"indent"`
-	Filter      string `json:"filter"`
-	Filename    string `json:"filename"`
-	TargetModel string `json:"target_model"`
+	Command     string          `json:"command"`
+	Indent      bool            `json:"indent"`
+	Filter      string          `json:"filter"`
+	Filename    string          `json:"filename"`
+	TargetModel string          `json:"target_model"`
+	Steps       json.RawMessage `json:"steps"`
+	Scale       json.RawMessage `json:"scale"`
 }
 
 // response is CLOiSim's answer: sim_version first, then command and result.
@@ -207,16 +210,10 @@ type stepResult struct {
 
 // cmdStep runs {steps: N} steps (default 1), also while paused or in lockstep, and answers once
 // they have run.
-func cmdStep(s *Service, ctx context.Context, _ *request, raw []byte) any {
-	var r struct {
-		Steps *json.Number `json:"steps"`
-	}
-	if err := json.Unmarshal(raw, &r); err != nil {
-		return "invalid step request: " + err.Error()
-	}
+func cmdStep(s *Service, ctx context.Context, req *request, _ []byte) any {
 	n := 1
-	if r.Steps != nil {
-		v, err := strconv.Atoi(r.Steps.String())
+	if len(req.Steps) > 0 && string(req.Steps) != "null" {
+		v, err := strconv.Atoi(string(req.Steps))
 		if err != nil || v < 1 || v > MaxSteps {
 			return fmt.Sprintf("steps must be a whole number from 1 to %d", MaxSteps)
 		}
@@ -231,15 +228,13 @@ func cmdStep(s *Service, ctx context.Context, _ *request, raw []byte) any {
 	})
 }
 
-func cmdSetTimeScale(s *Service, ctx context.Context, _ *request, raw []byte) any {
+func cmdSetTimeScale(s *Service, ctx context.Context, req *request, _ []byte) any {
 	const usage = "set_time_scale needs scale: a number of 0 or more (1 is real time, 0 as fast as possible)"
-	var r struct {
-		Scale *float64 `json:"scale"`
-	}
-	if err := json.Unmarshal(raw, &r); err != nil || r.Scale == nil || *r.Scale < 0 || math.IsInf(*r.Scale, 0) {
+	x, err := strconv.ParseFloat(string(req.Scale), 64)
+	if err != nil || x < 0 || math.IsInf(x, 0) {
 		return usage
 	}
-	return s.withLoop(ctx, func(l *world.Loop) any { return okOr(l.SetTimeScale(*r.Scale)) })
+	return s.withLoop(ctx, func(l *world.Loop) any { return okOr(l.SetTimeScale(x)) })
 }
 
 // modelInfo is the answer to get_model_info.

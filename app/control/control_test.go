@@ -105,7 +105,8 @@ func TestLockstepStep(t *testing.T) {
 		{`{"command":"fps"}`, "0"},
 		{`{"command":"step","steps":0}`, "steps must be a whole number from 1 to 1000000"},
 		{`{"command":"step","steps":1.5}`, "steps must be a whole number from 1 to 1000000"},
-		{`{"command":"step","steps":"many"}`, "invalid step request: json: invalid number literal, trying to unmarshal \"\\\"many\\\"\" into Number"},
+		{`{"command":"step","steps":"many"}`, "steps must be a whole number from 1 to 1000000"},
+		{`{"command":"step","steps":1e3}`, "steps must be a whole number from 1 to 1000000"},
 		{`{"command":"set_time_scale","scale":-1}`, "set_time_scale needs scale: a number of 0 or more (1 is real time, 0 as fast as possible)"},
 		{`{"command":"set_time_scale"}`, "set_time_scale needs scale: a number of 0 or more (1 is real time, 0 as fast as possible)"},
 	} {
@@ -504,4 +505,31 @@ func wantCommand(req []byte) string {
 		return ""
 	}
 	return r.Command
+}
+
+func TestMaxSessions(t *testing.T) {
+	e := start(t, Options{MaxSessions: 2})
+	a := e.dial(t, "/control", nil)
+	e.dial(t, "/markers", nil)
+	_, resp, err := websocket.DefaultDialer.Dial("ws://"+e.addr+"/control", nil)
+	if err == nil || resp == nil || resp.StatusCode != http.StatusServiceUnavailable {
+		t.Fatalf("third session: %v %v", err, resp)
+	}
+	a.WriteMessage(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseNormalClosure, ""))
+	a.Close()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		c, _, err := websocket.DefaultDialer.Dial("ws://"+e.addr+"/control", nil)
+		if err == nil {
+			if r := askJSON(t, c, `{"command":"fps"}`); r["command"] != "fps" {
+				t.Fatalf("answer %v", r)
+			}
+			c.Close()
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no session after one closed: %v", err)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }

@@ -120,6 +120,7 @@ type Service struct {
 	mu       sync.Mutex
 	closed   bool
 	sessions map[*websocket.Conn]struct{}
+	upgrades int // sessions being opened, counted against MaxSessions
 	wg       sync.WaitGroup
 }
 
@@ -148,9 +149,11 @@ func New(opts Options) (*Service, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
+	origins := make([]string, len(opts.AllowOrigins))
 	for i, o := range opts.AllowOrigins {
-		opts.AllowOrigins[i] = strings.TrimSuffix(o, "/")
+		origins[i] = strings.TrimSuffix(o, "/")
 	}
+	opts.AllowOrigins = origins
 	if opts.StartRecording == nil && opts.Bus != nil {
 		bus := opts.Bus
 		opts.StartRecording = func(path string) (func() error, error) {
@@ -260,17 +263,20 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.mu.Lock()
-	if s.closed || len(s.sessions) >= s.opts.MaxSessions {
+	if s.closed || len(s.sessions)+s.upgrades >= s.opts.MaxSessions {
 		s.mu.Unlock()
 		http.Error(w, "too many sessions or shutting down; try again later", http.StatusServiceUnavailable)
 		return
 	}
+	s.upgrades++
 	s.mu.Unlock()
 	conn, err := s.upgrader.Upgrade(w, r, nil)
+	s.mu.Lock()
+	s.upgrades--
 	if err != nil {
+		s.mu.Unlock()
 		return // the upgrader has answered
 	}
-	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
 		conn.Close()
