@@ -1,0 +1,355 @@
+package control
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"simgui/app/bridge"
+	"simgui/app/world"
+	"simgui/physics/drive"
+)
+
+// Answers and limits of CLOiSim's SimulationControlService.
+const (
+	resultOK   = "ok"   // SimulationService.SUCCESS
+	resultFail = "fail" // SimulationService.FAIL
+	resultTrue = "True" // C#'s true.ToString(), start_record and stop_record
+
+	maxFilterLength   = 256
+	maxFilenameLength = 512
+	// MaxSteps is the most steps one step command may ask for.
+	MaxSteps = 1_000_000
+)
+
+// request holds the fields of a /control request. The fields of simgui's own commands are kept
+// raw so that a wrong type is reported by their command, as CLOiSim reports teleport's;
+// teleport decodes its fields from the whole request.
+type request struct {
+	Command     string          `json:"command"`
+	Indent      bool            `json:"indent"`
+	Filter      string          `json:"filter"`
+	Filename    string          `json:"filename"`
+	TargetModel string          `json:"target_model"`
+	Steps       json.RawMessage `json:"steps"`
+	Scale       json.RawMessage `json:"scale"`
+}
+
+// response is CLOiSim's answer: sim_version first, then command and result.
+type response struct {
+	SimVersion string `json:"sim_version"`
+	Command    string `json:"command"`
+	Result     any    `json:"result"`
+}
+
+// commandFunc answers one /control command. raw is the whole request (quotes fixed), for
+// commands with fields of their own. The result is marshalled as the answer's "result".
+type commandFunc func(s *Service, ctx context.Context, req *request, raw []byte) any
+
+var commands = map[string]commandFunc{}
+
+// registerCommand adds a /control command; it panics on a duplicate name.
+func registerCommand(name string, fn commandFunc) {
+	if _, dup := commands[name]; dup {
+		panic("control: duplicate command " + name)
+	}
+	commands[name] = fn
+}
+
+// control answers one /control request.
+func (s *Service) control(ctx context.Context, data []byte) []byte {
+	data = fixQuotes(data)
+	trimmed := bytes.TrimSpace(data)
+	if len(trimmed) == 0 || bytes.Equal(trimmed, []byte("null")) {
+		return s.controlError("request body is empty")
+	}
+	var req request
+	if err := json.Unmarshal(data, &req); err != nil {
+		return s.controlError("invalid json: " + err.Error())
+	}
+	if strings.TrimSpace(req.Command) == "" {
+		return s.reply(&req, "command is empty")
+	}
+	fn, ok := commands[req.Command]
+	if !ok {
+		return s.reply(&req, fmt.Sprintf("unsupported command '%s'", req.Command))
+	}
+	return s.reply(&req, fn(s, ctx, &req, data))
+}
+
+// controlError answers a request that could not be read: no command, no indent.
+func (s *Service) controlError(msg string) []byte { return s.reply(nil, msg) }
+
+func (s *Service) reply(req *request, result any) []byte {
+	r := response{SimVersion: s.opts.SimVersion, Result: result}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if req != nil {
+		r.Command = req.Command
+		if req.Indent {
+			enc.SetIndent("", "  ")
+		}
+	}
+	if err := enc.Encode(r); err != nil {
+		s.log.Error("control: encoding an answer", "command", r.Command, "err", err)
+		return s.controlError("internal error: " + err.Error())
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+}
+
+// errNoWorld answers world commands of a service without a loop.
+const errNoWorld = "world is unavailable"
+
+// withLoop runs fn holding one of the service's loop slots, so that however many sessions send
+// world commands, at most loopSlots of them wait in the loop's queue.
+func (s *Service) withLoop(ctx context.Context, fn func(l *world.Loop) any) any {
+	if s.opts.Loop == nil {
+		return errNoWorld
+	}
+	select {
+	case s.slots <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err().Error()
+	}
+	defer func() { <-s.slots }()
+	return fn(s.opts.Loop)
+}
+
+func filterOK(f string) bool { return utf8.RuneCountInString(f) <= maxFilterLength }
+
+const filterTooLong = "filter is too long (max 256 characters)"
+
+func init() {
+	registerCommand("device_list", func(s *Service, _ context.Context, req *request, _ []byte) any {
+		if !filterOK(req.Filter) {
+			return filterTooLong
+		}
+		if s.opts.Bridge == nil {
+			return bridge.DeviceMap{}
+		}
+		return s.opts.Bridge.GetDeviceMapList(req.Filter)
+	})
+	registerCommand("port_list", func(s *Service, _ context.Context, req *request, _ []byte) any {
+		if !filterOK(req.Filter) {
+			return filterTooLong
+		}
+		if s.opts.Bridge == nil {
+			return map[string]uint16{}
+		}
+		return s.opts.Bridge.GetDevicePortList(req.Filter)
+	})
+	registerCommand("fps", cmdFPS)
+	registerCommand("reset", cmdReset)
+	registerCommand("start_record", cmdStartRecord)
+	registerCommand("stop_record", cmdStopRecord)
+	registerCommand("get_model_info", cmdModelInfo)
+	registerCommand("teleport", cmdTeleport)
+	registerCommand("pause", func(s *Service, ctx context.Context, _ *request, _ []byte) any {
+		return s.withLoop(ctx, func(l *world.Loop) any { return okOr(l.Pause()) })
+	})
+	registerCommand("resume", func(s *Service, ctx context.Context, _ *request, _ []byte) any {
+		return s.withLoop(ctx, func(l *world.Loop) any { return okOr(l.Resume()) })
+	})
+	registerCommand("step", cmdStep)
+	registerCommand("set_time_scale", cmdSetTimeScale)
+}
+
+func okOr(err error) any {
+	if err != nil {
+		return err.Error()
+	}
+	return resultOK
+}
+
+// cmdFPS answers the achieved simulation rate in steps per wall-clock second (sim time per wall
+// time over the last half second or so, divided by the step size), as a number in a string like
+// CLOiSim's rendering FPS; "0" while paused or before the first measurement.
+func cmdFPS(s *Service, _ context.Context, _ *request, _ []byte) any {
+	if s.opts.Loop == nil {
+		return "fps service is unavailable"
+	}
+	snap := s.opts.Loop.Snapshot()
+	rate := 0.0
+	if snap.StepSize > 0 && !snap.Paused {
+		rate = snap.RealTimeFactor / snap.StepSize
+	}
+	return strconv.FormatFloat(math.Round(rate*100)/100, 'f', -1, 64)
+}
+
+// cmdReset resets the world (same seed) and answers when it is done: "ok", or "fail" when
+// another reset is running or the reset failed.
+func cmdReset(s *Service, ctx context.Context, _ *request, _ []byte) any {
+	if !s.resetting.CompareAndSwap(false, true) {
+		return resultFail
+	}
+	defer s.resetting.Store(false)
+	return s.withLoop(ctx, func(l *world.Loop) any {
+		if err := l.Reset(ctx, l.Snapshot().Seed); err != nil {
+			s.log.Error("control: reset", "err", err)
+			return resultFail
+		}
+		return resultOK
+	})
+}
+
+// stepResult is the answer to step.
+type stepResult struct {
+	// Steps is how many steps ran; Iterations the world's step count after them.
+	Steps      int    `json:"steps"`
+	Iterations uint64 `json:"iterations"`
+	// SimTime is the sim time after the steps, in seconds.
+	SimTime float64 `json:"sim_time"`
+}
+
+// cmdStep runs {steps: N} steps (default 1), also while paused or in lockstep, and answers once
+// they have run.
+func cmdStep(s *Service, ctx context.Context, req *request, _ []byte) any {
+	n := 1
+	if len(req.Steps) > 0 && string(req.Steps) != "null" {
+		v, err := strconv.Atoi(string(req.Steps))
+		if err != nil || v < 1 || v > MaxSteps {
+			return fmt.Sprintf("steps must be a whole number from 1 to %d", MaxSteps)
+		}
+		n = v
+	}
+	return s.withLoop(ctx, func(l *world.Loop) any {
+		snap, err := l.Step(ctx, n)
+		if err != nil {
+			return "step: " + err.Error()
+		}
+		return stepResult{Steps: n, Iterations: snap.Step, SimTime: snap.SimTime.Seconds()}
+	})
+}
+
+func cmdSetTimeScale(s *Service, ctx context.Context, req *request, _ []byte) any {
+	const usage = "set_time_scale needs scale: a number of 0 or more (1 is real time, 0 as fast as possible)"
+	x, err := strconv.ParseFloat(string(req.Scale), 64)
+	if err != nil || x < 0 || math.IsInf(x, 0) {
+		return usage
+	}
+	return s.withLoop(ctx, func(l *world.Loop) any { return okOr(l.SetTimeScale(x)) })
+}
+
+// modelInfo is the answer to get_model_info.
+type modelInfo struct {
+	Name string `json:"name"`
+	Pose struct {
+		Position struct {
+			X float64 `json:"x"`
+			Y float64 `json:"y"`
+			Z float64 `json:"z"`
+		} `json:"position"`
+		Orientation struct {
+			Roll  float64 `json:"roll"`
+			Pitch float64 `json:"pitch"`
+			Yaw   float64 `json:"yaw"`
+		} `json:"orientation"`
+	} `json:"pose"`
+}
+
+// cmdModelInfo answers a model's pose in the world frame (metres, radians; roll and pitch are 0
+// in simgui's planar world). It asks the loop rather than the snapshot so that a teleport just
+// made is seen even in lockstep, before the next step publishes a snapshot.
+func cmdModelInfo(s *Service, ctx context.Context, req *request, _ []byte) any {
+	if req.TargetModel == "" {
+		return "target_model is empty"
+	}
+	return s.withLoop(ctx, func(l *world.Loop) any {
+		var p world.Pose
+		err := l.Call(ctx, func(w *world.World) error {
+			var err error
+			p, err = w.Pose(req.TargetModel)
+			return err
+		})
+		if err != nil {
+			return fmt.Sprintf("model '%s' not found", req.TargetModel)
+		}
+		var info modelInfo
+		info.Name = req.TargetModel
+		info.Pose.Position.X, info.Pose.Position.Y, info.Pose.Position.Z = p.X, p.Y, p.Z
+		info.Pose.Orientation.Yaw = p.Yaw
+		return info
+	})
+}
+
+type teleportRequest struct {
+	WorldReset bool `json:"world_reset"`
+	Targets    []struct {
+		Target string `json:"target"`
+		Pose   *struct {
+			X     float64 `json:"x"`
+			Y     float64 `json:"y"`
+			Z     float64 `json:"z"`
+			Roll  float64 `json:"roll"`
+			Pitch float64 `json:"pitch"`
+			Yaw   float64 `json:"yaw"`
+		} `json:"pose"`
+		Reset bool `json:"reset"`
+	} `json:"targets"`
+}
+
+var errUnknownModel = errors.New("unknown model")
+
+// cmdTeleport places models: {targets:[{target, pose:{x,y,z,roll,pitch,yaw}, reset}],
+// world_reset}. With world_reset the world is reset first (CLOiSim resets after teleporting,
+// which puts the models back); reset on a target clears its command and drive state. Roll and
+// pitch are ignored; z is the altitude of flying vehicles. All targets must exist, else nothing
+// moves.
+func cmdTeleport(s *Service, ctx context.Context, _ *request, raw []byte) any {
+	var tr teleportRequest
+	if err := json.Unmarshal(raw, &tr); err != nil {
+		return "invalid teleport request: " + err.Error()
+	}
+	if len(tr.Targets) == 0 {
+		return "targets list is empty"
+	}
+	for _, t := range tr.Targets {
+		if t.Target == "" {
+			return "one or more target model names are empty"
+		}
+		if t.Pose == nil {
+			return "one or more pose information is null"
+		}
+	}
+	return s.withLoop(ctx, func(l *world.Loop) any {
+		if tr.WorldReset {
+			if err := l.Reset(ctx, l.Snapshot().Seed); err != nil {
+				return "teleport: world reset: " + err.Error()
+			}
+		}
+		missing := ""
+		err := l.Call(ctx, func(w *world.World) error {
+			for _, t := range tr.Targets {
+				if w.Model(t.Target) == nil {
+					missing = t.Target
+					return errUnknownModel
+				}
+			}
+			for _, t := range tr.Targets {
+				m := w.Model(t.Target)
+				if t.Reset {
+					m.Drive.Reset()
+					m.Command = drive.Command{}
+				}
+				if err := w.SetPose(t.Target, world.Pose{X: t.Pose.X, Y: t.Pose.Y, Z: t.Pose.Z, Yaw: t.Pose.Yaw}); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		switch {
+		case errors.Is(err, errUnknownModel):
+			return fmt.Sprintf("model '%s' not found", missing)
+		case err != nil:
+			return "teleport: " + err.Error()
+		}
+		return resultOK
+	})
+}

@@ -1,0 +1,390 @@
+package control
+
+import (
+	"bytes"
+	"context"
+	"crypto/subtle"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gorilla/websocket"
+
+	"simgui/app/bridge"
+	"simgui/app/markers"
+	"simgui/app/record"
+	"simgui/app/transport"
+	"simgui/app/world"
+)
+
+// Defaults of Options.
+const (
+	// DefaultPort is CLOiSim's SimulationService port; PortEnv overrides it.
+	DefaultPort = 8080
+	PortEnv     = "CLOISIM_SERVICE_PORT"
+	// DefaultMaxMessage is the largest request accepted, in bytes.
+	DefaultMaxMessage = 1 << 20
+	// DefaultSimVersion is the sim_version answered; cloisim_ros refuses versions below 5.3.1.
+	DefaultSimVersion = "5.4.2"
+	// DefaultMaxSessions bounds the open WebSocket sessions.
+	DefaultMaxSessions = 64
+	// loopSlots bounds the commands of all sessions waiting on the world loop at once, so that
+	// flooding clients add at most this many queued items to a step.
+	loopSlots = 4
+	// writeTimeout is how long a reply may take to reach a client before the session is closed.
+	writeTimeout = 10 * time.Second
+)
+
+// Options configure a Service. Only Loop is needed for the world commands; without Bus there
+// is no recording and markers are not published on the bus; without Bridge device_list and
+// port_list answer empty maps.
+type Options struct {
+	// Addr is the listen address; "" means 127.0.0.1 and DefaultPort, or the port in the
+	// CLOISIM_SERVICE_PORT environment variable (see DefaultAddr). Port 0 picks a free port.
+	Addr string
+	// AllowOrigins are browser origins (scheme://host[:port]) allowed to open a session besides
+	// same-host ones; "*" allows any.
+	AllowOrigins []string
+	// Token, when set, must come as ?token= or "Authorization: Bearer <token>".
+	Token string
+	// MaxMessage is the largest request in bytes (default 1 MiB); larger ones are answered with
+	// an error, and ones over 8 × MaxMessage close the session.
+	MaxMessage int64
+	// SimVersion is the sim_version in every /control answer (default "5.4.2").
+	SimVersion string
+	// MaxSessions bounds open sessions (default 64); more are refused with 503.
+	MaxSessions int
+
+	Loop   *world.Loop
+	Bus    *transport.Bus
+	Bridge *bridge.Manager
+
+	// RecordDir is where start_record files go (default the working directory). Filenames must be
+	// relative paths inside it; ".mcap" is added when missing.
+	RecordDir string
+	// StartRecording starts recording to path and returns the function that stops it; default
+	// record.Start on Bus.
+	StartRecording func(path string) (stop func() error, err error)
+
+	// Logger receives session and command errors; default slog.Default().
+	Logger *slog.Logger
+}
+
+// DefaultAddr returns 127.0.0.1 with DefaultPort or the port in CLOISIM_SERVICE_PORT.
+func DefaultAddr() (string, error) {
+	port := DefaultPort
+	if v := os.Getenv(PortEnv); v != "" {
+		p, err := strconv.Atoi(v)
+		if err != nil || p < 1 || p > 65535 {
+			return "", fmt.Errorf("%s=%q is not a port number (1-65535)", PortEnv, v)
+		}
+		port = p
+	}
+	return net.JoinHostPort("127.0.0.1", strconv.Itoa(port)), nil
+}
+
+// ErrClosed is returned by Serve after Shutdown.
+var ErrClosed = errors.New("control: service closed")
+
+// Service is the WebSocket SimulationService: /control and /markers. Make it with New, run it
+// with Serve, stop it with Shutdown (or by cancelling Serve's context).
+type Service struct {
+	opts     Options
+	log      *slog.Logger
+	ln       net.Listener
+	srv      *http.Server
+	upgrader websocket.Upgrader
+	markers  *markers.Store
+
+	// ctx ends at Shutdown and cancels the commands sessions are waiting on.
+	ctx    context.Context
+	cancel context.CancelFunc
+
+	slots     chan struct{}
+	resetting atomic.Bool
+
+	recMu   sync.Mutex
+	recStop func() error
+	recPath string
+
+	mu       sync.Mutex
+	closed   bool
+	sessions map[*websocket.Conn]struct{}
+	upgrades int // sessions being opened, counted against MaxSessions
+	wg       sync.WaitGroup
+}
+
+// New checks opts and opens the listener, so that a port in use is reported here and Addr is
+// known before Serve.
+func New(opts Options) (*Service, error) {
+	if opts.Addr == "" {
+		addr, err := DefaultAddr()
+		if err != nil {
+			return nil, err
+		}
+		opts.Addr = addr
+	}
+	if opts.MaxMessage <= 0 {
+		opts.MaxMessage = DefaultMaxMessage
+	}
+	if opts.SimVersion == "" {
+		opts.SimVersion = DefaultSimVersion
+	}
+	if opts.MaxSessions <= 0 {
+		opts.MaxSessions = DefaultMaxSessions
+	}
+	if opts.RecordDir == "" {
+		opts.RecordDir = "."
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	origins := make([]string, len(opts.AllowOrigins))
+	for i, o := range opts.AllowOrigins {
+		origins[i] = strings.TrimSuffix(o, "/")
+	}
+	opts.AllowOrigins = origins
+	if opts.StartRecording == nil && opts.Bus != nil {
+		bus := opts.Bus
+		opts.StartRecording = func(path string) (func() error, error) {
+			r, err := record.Start(bus, path, record.Options{Logger: opts.Logger})
+			if err != nil {
+				return nil, err
+			}
+			return func() error { _, err := r.Stop(); return err }, nil
+		}
+	}
+	ln, err := net.Listen("tcp", opts.Addr)
+	if err != nil {
+		return nil, fmt.Errorf("control service: listen on %s: %w (set --control-port or %s to use another port)", opts.Addr, err, PortEnv)
+	}
+	s := &Service{
+		opts: opts, log: opts.Logger, ln: ln,
+		slots:    make(chan struct{}, loopSlots),
+		sessions: map[*websocket.Conn]struct{}{},
+	}
+	s.ctx, s.cancel = context.WithCancel(context.Background())
+	// Origin and token are checked before Upgrade; the upgrader's own check would refuse
+	// the origins AllowOrigins lets in.
+	s.upgrader = websocket.Upgrader{CheckOrigin: func(*http.Request) bool { return true }}
+	s.markers = markers.NewStore(s.publishMarkers)
+	s.srv = &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(s.log.Handler(), slog.LevelWarn)}
+	return s, nil
+}
+
+// Addr returns the address the service listens on.
+func (s *Service) Addr() net.Addr { return s.ln.Addr() }
+
+// Markers returns the marker store behind /markers.
+func (s *Service) Markers() *markers.Store { return s.markers }
+
+// Serve answers connections until ctx is cancelled or Shutdown is called; then it shuts the
+// service down and returns nil. It returns other errors of the listener.
+func (s *Service) Serve(ctx context.Context) error {
+	stop := context.AfterFunc(ctx, func() {
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		s.Shutdown(sctx)
+	})
+	defer stop()
+	err := s.srv.Serve(s.ln)
+	if errors.Is(err, http.ErrServerClosed) {
+		return nil
+	}
+	return err
+}
+
+// Shutdown closes the listener and every session (with a going-away close frame), cancels the
+// commands they wait on, stops a running recording cleanly, and waits for the sessions to end
+// or ctx to expire. It is idempotent.
+func (s *Service) Shutdown(ctx context.Context) error {
+	s.mu.Lock()
+	already := s.closed
+	s.closed = true
+	conns := make([]*websocket.Conn, 0, len(s.sessions))
+	for c := range s.sessions {
+		conns = append(conns, c)
+	}
+	s.mu.Unlock()
+	err := s.srv.Shutdown(ctx)
+	if already {
+		return err
+	}
+	s.cancel()
+	msg := websocket.FormatCloseMessage(websocket.CloseGoingAway, "simulator shutting down")
+	for _, c := range conns {
+		c.WriteControl(websocket.CloseMessage, msg, time.Now().Add(time.Second))
+		c.Close()
+	}
+	done := make(chan struct{})
+	go func() { s.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-ctx.Done():
+		if err == nil {
+			err = ctx.Err()
+		}
+	}
+	if rerr := s.stopRecording(); rerr != nil && err == nil {
+		err = rerr
+	}
+	return err
+}
+
+// ServeHTTP routes /control and /markers after the token and origin checks.
+func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	var ep endpoint
+	switch r.URL.Path {
+	case "/control":
+		ep = endpoint{handle: s.control, fail: s.controlError}
+	case "/markers":
+		ep = endpoint{handle: s.markersRequest, fail: markersError}
+	default:
+		http.Error(w, "not found: the endpoints are /control and /markers", http.StatusNotFound)
+		return
+	}
+	if !s.tokenOK(r) {
+		http.Error(w, "missing or wrong token: pass ?token=<token> or an Authorization: Bearer <token> header", http.StatusUnauthorized)
+		return
+	}
+	if origin := r.Header.Get("Origin"); !s.originOK(origin, r.Host) {
+		s.log.Warn("control: refused a cross-origin session", "origin", origin, "host", r.Host)
+		http.Error(w, fmt.Sprintf("origin %s may not open a session; start simgui with --allow-origin %s to allow it", origin, origin), http.StatusForbidden)
+		return
+	}
+	s.mu.Lock()
+	if s.closed || len(s.sessions)+s.upgrades >= s.opts.MaxSessions {
+		s.mu.Unlock()
+		http.Error(w, "too many sessions or shutting down; try again later", http.StatusServiceUnavailable)
+		return
+	}
+	s.upgrades++
+	s.mu.Unlock()
+	conn, err := s.upgrader.Upgrade(w, r, nil)
+	s.mu.Lock()
+	s.upgrades--
+	if err != nil {
+		s.mu.Unlock()
+		return // the upgrader has answered
+	}
+	if s.closed {
+		s.mu.Unlock()
+		conn.Close()
+		return
+	}
+	s.sessions[conn] = struct{}{}
+	s.wg.Add(1)
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		delete(s.sessions, conn)
+		s.mu.Unlock()
+		conn.Close()
+		s.wg.Done()
+	}()
+	s.session(conn, ep)
+}
+
+func (s *Service) tokenOK(r *http.Request) bool {
+	if s.opts.Token == "" {
+		return true
+	}
+	got := r.URL.Query().Get("token")
+	if h, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok {
+		got = strings.TrimSpace(h)
+	}
+	return subtle.ConstantTimeCompare([]byte(got), []byte(s.opts.Token)) == 1
+}
+
+// originOK allows non-browser clients (no Origin), allowed origins, and pages served from the
+// same host — but only where that host is an IP address or localhost: a DNS name could be
+// rebound to 127.0.0.1 by a hostile page, which would then pass a same-host check.
+func (s *Service) originOK(origin, host string) bool {
+	if origin == "" {
+		return true
+	}
+	for _, a := range s.opts.AllowOrigins {
+		if a == "*" || strings.EqualFold(a, origin) {
+			return true
+		}
+	}
+	u, err := url.Parse(origin)
+	if err != nil || !strings.EqualFold(u.Host, host) {
+		return false
+	}
+	name := u.Hostname()
+	return strings.EqualFold(name, "localhost") || net.ParseIP(name) != nil
+}
+
+// endpoint is what a session serves: handle answers a request, fail answers one that could not
+// be read.
+type endpoint struct {
+	handle func(ctx context.Context, request []byte) []byte
+	fail   func(msg string) []byte
+}
+
+var errTooLarge = errors.New("message too large")
+
+// readLimited appends rd to buf up to max bytes. A longer message is read to its end and
+// dropped (errTooLarge), so the session can go on; the connection's read limit still ends a
+// session whose message is far too large.
+func readLimited(rd io.Reader, buf []byte, max int64) ([]byte, error) {
+	b := bytes.NewBuffer(buf)
+	n, err := b.ReadFrom(io.LimitReader(rd, max+1))
+	if err != nil {
+		return b.Bytes(), err
+	}
+	if n > max {
+		if _, err := io.Copy(io.Discard, rd); err != nil {
+			return b.Bytes(), err
+		}
+		return b.Bytes(), errTooLarge
+	}
+	return b.Bytes(), nil
+}
+
+// session reads requests one at a time and answers each in order.
+func (s *Service) session(conn *websocket.Conn, ep endpoint) {
+	ctx, cancel := context.WithCancel(s.ctx)
+	defer cancel()
+	max := s.opts.MaxMessage
+	conn.SetReadLimit(8 * max)
+	buf := make([]byte, 0, 4096)
+	for {
+		_, rd, err := conn.NextReader()
+		if err != nil {
+			if !websocket.IsCloseError(err, websocket.CloseNormalClosure, websocket.CloseGoingAway, websocket.CloseNoStatusReceived) &&
+				!errors.Is(err, net.ErrClosed) {
+				s.log.Debug("control: session ended", "err", err)
+			}
+			return
+		}
+		buf, err = readLimited(rd, buf[:0], max)
+		var reply []byte
+		switch {
+		case errors.Is(err, errTooLarge):
+			reply = ep.fail(fmt.Sprintf("message too large (max %d bytes)", max))
+		case err != nil:
+			return // read limit or broken connection
+		default:
+			reply = ep.handle(ctx, buf)
+		}
+		if cap(buf) > 64<<10 {
+			buf = make([]byte, 0, 4096) // do not keep a large request's buffer per idle session
+		}
+		conn.SetWriteDeadline(time.Now().Add(writeTimeout))
+		if err := conn.WriteMessage(websocket.TextMessage, reply); err != nil {
+			return
+		}
+	}
+}

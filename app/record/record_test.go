@@ -1,0 +1,312 @@
+package record
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/foxglove/mcap/go/mcap"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/descriptorpb"
+
+	"simgui/app/transport"
+	"simgui/app/transport/msgs"
+	"simgui/app/world"
+	"simgui/plugins"
+)
+
+var testVehicle = &plugins.VehicleDescriptor{
+	ID: "vehicle.test.car.v1", Version: plugins.ContractVersion{Major: 1},
+	Body:  &plugins.Body{Shape: "box", Length: 0.25, Width: 0.15, Height: 0.12, Mass: 1, Friction: 0.9},
+	Drive: &plugins.Drive{Model: "differential"},
+}
+
+var testTrack = &plugins.TrackDescriptor{
+	ID:          "track.test.v1",
+	Elements:    []plugins.Element{{Kind: "wall", Name: "north", X: 0, Y: 2, Length: 4, Width: 0.02, Height: 0.25}},
+	SpawnPoints: []plugins.SpawnPoint{{X: 0, Y: 0, YawDeg: 90}},
+}
+
+func staticLayout(t *plugins.TrackDescriptor, _ map[string]any, _ int64) (*plugins.Layout, error) {
+	return &plugins.Layout{Elements: t.Elements, SpawnPoints: t.SpawnPoints}, nil
+}
+
+// runWorld records a lockstep world for steps steps (5 ms each) with a command published every
+// 100 steps, and returns the stopped recorder's stats and the bus's topic counters.
+func runWorld(t *testing.T, path string, steps int, opts Options) (Stats, map[string]uint64) {
+	t.Helper()
+	bus := transport.NewBus(transport.Options{Logger: slog.New(slog.DiscardHandler)})
+	defer bus.Close()
+	w, err := world.New(world.Config{
+		Track: testTrack, BuildLayout: staticLayout, Bus: bus, Logger: slog.New(slog.DiscardHandler),
+		Agents: []world.AgentSpec{{Name: "car0", Vehicle: testVehicle}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := Start(bus, path, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	loop := world.NewLoop(w, world.LoopOptions{Lockstep: true})
+	ctx, cancel := context.WithCancel(context.Background())
+	runDone := make(chan error, 1)
+	go func() { runDone <- loop.Run(ctx) }()
+	for done := 0; done < steps; done += 100 {
+		s := loop.Snapshot()
+		if err := bus.Publish(world.CmdVelTopic("car0"), &msgs.Twist{Linear: &msgs.Vector3D{X: 0.2}}, s.SimTime); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := loop.Step(ctx, 100); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cancel()
+	<-runDone
+	st, err := rec.Stop()
+	if err != nil {
+		t.Fatal(err)
+	}
+	published := map[string]uint64{}
+	for _, ti := range bus.Topics() {
+		if ti.Published > 0 {
+			published[ti.Name] = ti.Published
+		}
+	}
+	return st, published
+}
+
+func TestRecordTenSeconds(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "run.mcap")
+	st, published := runWorld(t, path, 2000, Options{})
+	if st.Dropped != 0 {
+		t.Fatalf("%d messages dropped", st.Dropped)
+	}
+	// The loop publishes the clock and stats once at start and after each step; poses after
+	// each step; the test sent 20 commands.
+	want := map[string]int{
+		"/clock": 2001, "/world/default/stats": 2001, "/model/car0/pose": 2000,
+		"/world/default/pose/info": 2000, "/model/car0/cmd_vel": 20,
+	}
+	rec, err := ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rec.Complete || rec.Truncated {
+		t.Fatalf("complete=%v truncated=%v (%v)", rec.Complete, rec.Truncated, rec.Reason)
+	}
+	got := rec.Counts()
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("topics and counts in the file:\n%v\nwant\n%v", got, want)
+	}
+	for topic, n := range published {
+		if uint64(got[topic]) != n || st.PerTopic[topic] != n {
+			t.Errorf("%s: file %d, recorder %d, bus published %d", topic, got[topic], st.PerTopic[topic], n)
+		}
+	}
+	if st.Messages != uint64(len(rec.Messages)) || st.Topics != len(want) {
+		t.Fatalf("stats %+v, file has %d messages", st, len(rec.Messages))
+	}
+
+	// Log times are sim time: the last clock message is at 10 s and agrees with its payload,
+	// decoded with the schema stored in the file.
+	var last Message
+	var prev time.Duration
+	for _, m := range rec.Messages {
+		if m.Topic == "/clock" {
+			if m.LogTime < prev {
+				t.Fatalf("clock log time went back from %v to %v", prev, m.LogTime)
+			}
+			prev, last = m.LogTime, m
+		}
+	}
+	if last.LogTime != 10*time.Second || last.Type != "gz.msgs.Clock" || last.Sequence != 2001 {
+		t.Fatalf("last clock message %+v", last)
+	}
+	dm, err := rec.Decode(last)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var clock msgs.Clock
+	b, _ := proto.Marshal(dm)
+	if err := proto.Unmarshal(b, &clock); err != nil || clock.GetSim().AsDuration() != 10*time.Second {
+		t.Fatalf("decoded clock %v (%v)", &clock, err)
+	}
+
+	// The summary section agrees, and the run spans several chunks.
+	info := readInfo(t, path)
+	if info.Statistics.MessageCount != uint64(len(rec.Messages)) || len(info.ChunkIndexes) < 4 {
+		t.Fatalf("summary: %d messages in %d chunks", info.Statistics.MessageCount, len(info.ChunkIndexes))
+	}
+	for topic, n := range info.ChannelCounts() {
+		if int(n) != want[topic] {
+			t.Errorf("summary count of %s = %d, want %d", topic, n, want[topic])
+		}
+	}
+	for _, s := range info.Schemas {
+		if s.Encoding != "protobuf" {
+			t.Errorf("schema %s encoding %q", s.Name, s.Encoding)
+		}
+	}
+	for _, c := range info.Channels {
+		if c.MessageEncoding != "protobuf" {
+			t.Errorf("channel %s encoding %q", c.Topic, c.MessageEncoding)
+		}
+	}
+}
+
+func readInfo(t *testing.T, path string) *mcap.Info {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r, err := mcap.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := r.Info()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return info
+}
+
+func TestTruncatedFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "run.mcap")
+	runWorld(t, path, 2000, Options{ChunkSize: 16 << 10})
+	full, err := ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	chunks := readInfo(t, path).ChunkIndexes
+	if len(chunks) < 4 {
+		t.Fatalf("only %d chunks", len(chunks))
+	}
+	cut := func(name string, n uint64) *Recording {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, data[:n], 0o644); err != nil {
+			t.Fatal(err)
+		}
+		r, err := ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !r.Truncated || r.Complete || r.Reason == nil {
+			t.Fatalf("%s: truncated=%v complete=%v reason=%v", name, r.Truncated, r.Complete, r.Reason)
+		}
+		for i, m := range r.Messages {
+			if m.Topic != full.Messages[i].Topic || string(m.Data) != string(full.Messages[i].Data) {
+				t.Fatalf("%s: message %d differs from the full file", name, i)
+			}
+		}
+		return r
+	}
+	k := len(chunks) / 2
+	c := chunks[k]
+	atStart := cut("start.mcap", c.ChunkStartOffset)
+	mid := cut("mid.mcap", c.ChunkStartOffset+c.ChunkLength/2)
+	atEnd := cut("end.mcap", c.ChunkStartOffset+c.ChunkLength)
+	// Cutting inside chunk k yields exactly the chunks before it: nothing of the broken one.
+	if len(mid.Messages) != len(atStart.Messages) || len(atStart.Messages) == 0 {
+		t.Fatalf("mid-chunk cut gave %d messages, the chunks before it hold %d", len(mid.Messages), len(atStart.Messages))
+	}
+	if len(atEnd.Messages) <= len(mid.Messages) || len(atEnd.Messages) >= len(full.Messages) {
+		t.Fatalf("cut after chunk %d gave %d messages (mid %d, full %d)", k, len(atEnd.Messages), len(mid.Messages), len(full.Messages))
+	}
+	// A damaged byte inside a chunk stops reading there too (CRC check).
+	bad := append([]byte(nil), data...)
+	bad[c.ChunkStartOffset+c.ChunkLength-10] ^= 0xff
+	p := filepath.Join(dir, "bad.mcap")
+	os.WriteFile(p, bad, 0o644)
+	r, err := ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Truncated || len(r.Messages) != len(atStart.Messages) {
+		t.Fatalf("damaged chunk: truncated=%v, %d messages, want %d", r.Truncated, len(r.Messages), len(atStart.Messages))
+	}
+}
+
+func TestDropsAreCounted(t *testing.T) {
+	bus := transport.NewBus(transport.Options{Logger: slog.New(slog.DiscardHandler)})
+	defer bus.Close()
+	path := filepath.Join(t.TempDir(), "drops.mcap")
+	rec, err := Start(bus, path, Options{QueueLen: 1, Compression: "none"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 20000
+	for i := range n {
+		bus.Publish("/flood", &msgs.Double{Data: float64(i)}, time.Duration(i))
+	}
+	st, err := rec.Stop()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Messages+st.Dropped != n {
+		t.Fatalf("written %d + dropped %d != published %d", st.Messages, st.Dropped, n)
+	}
+	r, err := ReadFile(path)
+	if err != nil || uint64(len(r.Messages)) != st.Messages {
+		t.Fatalf("file has %d messages, recorder wrote %d (%v)", len(r.Messages), st.Messages, err)
+	}
+	// Later publishes do not reach a stopped recorder.
+	bus.Publish("/flood", &msgs.Double{}, 0)
+	if again, _ := rec.Stop(); again.Messages != st.Messages {
+		t.Fatalf("stopped recorder grew to %d", again.Messages)
+	}
+}
+
+func TestStartRefusals(t *testing.T) {
+	bus := transport.NewBus(transport.Options{})
+	defer bus.Close()
+	dir := t.TempDir()
+	existing := filepath.Join(dir, "x.mcap")
+	os.WriteFile(existing, []byte("keep"), 0o644)
+	if _, err := Start(bus, existing, Options{}); err == nil || !strings.Contains(err.Error(), "exists") {
+		t.Fatalf("overwrite: %v", err)
+	}
+	if b, _ := os.ReadFile(existing); string(b) != "keep" {
+		t.Fatal("existing file was changed")
+	}
+	if _, err := Start(bus, filepath.Join(dir, "y.mcap"), Options{Compression: "bz2"}); err == nil || !strings.Contains(err.Error(), "zstd, lz4, none") {
+		t.Fatalf("bad compression: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "y.mcap")); err == nil {
+		t.Fatal("refused recording left a file")
+	}
+	if _, err := ReadFile(existing); err == nil {
+		t.Fatal("a non-MCAP file was read without error")
+	}
+}
+
+func TestSchemaHasImports(t *testing.T) {
+	data, err := schemaData((&msgs.Marker_V{}).ProtoReflect().Descriptor())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var set descriptorpb.FileDescriptorSet
+	if err := proto.Unmarshal(data, &set); err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, f := range set.File {
+		names = append(names, f.GetName())
+	}
+	// Dependencies come before the files importing them; marker.proto last.
+	if got := strings.Join(names, " "); got != "gz/msgs/header.proto gz/msgs/geometry.proto gz/msgs/marker.proto" {
+		t.Fatalf("files in the set: %s", got)
+	}
+}
