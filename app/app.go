@@ -5,7 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync"
+	"time"
 
+	"simgui/app/bridge"
+	"simgui/app/control"
 	"simgui/app/scenario"
 	_ "simgui/app/systems/standard" // built-in systems register themselves
 	"simgui/app/transport"
@@ -30,8 +34,16 @@ type Options struct {
 	MaxSteps uint64
 	// Hold, when not nil, is a command held on every agent from the first step (`--cmd`).
 	Hold *drive.Command
+	// Control configures the WebSocket control service.
+	Control ControlOptions
 	// Logger; default slog.Default().
 	Logger *slog.Logger
+}
+
+// service is an outside face served while the loop runs.
+type service interface {
+	Serve(ctx context.Context) error
+	Shutdown(ctx context.Context) error
 }
 
 // Sim is one running simulation: bus, world, loop and services.
@@ -40,9 +52,14 @@ type Sim struct {
 	Bus   *transport.Bus
 	World *world.World
 	Loop  *world.Loop
+	// Bridge is the device port registry (nil when the bridge is off).
+	Bridge *bridge.Manager
+	// Control is the WebSocket service (nil when off).
+	Control *control.Service
 
-	log   *slog.Logger
-	stops []func()
+	log      *slog.Logger
+	stops    []func()
+	services []service
 }
 
 // New builds a simulation from a plan. Nothing runs until Run.
@@ -86,13 +103,36 @@ func New(plan *scenario.Plan, opts Options) (*Sim, error) {
 		return nil, err
 	}
 	s.stops = append(s.stops, stop)
+	if err := s.startControl(opts.Control); err != nil {
+		s.Close()
+		return nil, err
+	}
 	return s, nil
 }
 
 // Run runs the loop until ctx is cancelled or MaxSteps steps have run. Cancellation is not an
 // error.
 func (s *Sim) Run(ctx context.Context) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var wg sync.WaitGroup
+	for _, svc := range s.services {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := svc.Serve(ctx); err != nil && !errors.Is(err, context.Canceled) {
+				s.log.Error("service stopped", "err", err)
+			}
+		}()
+	}
 	err := s.Loop.Run(ctx)
+	cancel()
+	shut, done := context.WithTimeout(context.Background(), 5*time.Second)
+	defer done()
+	for _, svc := range s.services {
+		svc.Shutdown(shut)
+	}
+	wg.Wait()
 	if errors.Is(err, context.Canceled) {
 		return nil
 	}
@@ -101,6 +141,12 @@ func (s *Sim) Run(ctx context.Context) error {
 
 // Close shuts systems and services down and closes the bus. Call it after Run returned.
 func (s *Sim) Close() error {
+	shut, done := context.WithTimeout(context.Background(), 5*time.Second)
+	defer done()
+	for _, svc := range s.services {
+		svc.Shutdown(shut)
+	}
+	s.services = nil
 	for i := len(s.stops) - 1; i >= 0; i-- {
 		s.stops[i]()
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"golang.org/x/term"
 
 	"simgui/app"
@@ -36,6 +37,36 @@ type runFlags struct {
 	cmd       string
 	json      bool
 	goJPEG    bool
+	services  serviceFlags
+}
+
+// serviceFlags configure the process's outside faces; the window and headless runs share them.
+type serviceFlags struct {
+	controlPort  int
+	noControl    bool
+	allowOrigins []string
+	token        string
+	recordDir    string
+}
+
+func (sf *serviceFlags) register(fl *pflag.FlagSet) {
+	fl.IntVar(&sf.controlPort, "control-port", 0, "WebSocket control service port (default 8080 or $CLOISIM_SERVICE_PORT)")
+	fl.BoolVar(&sf.noControl, "no-control", false, "do not serve the WebSocket control service")
+	fl.StringSliceVar(&sf.allowOrigins, "allow-origin", nil, "browser origin allowed to open the control socket (repeatable; * = any)")
+	fl.StringVar(&sf.token, "token", "", "require this token from control clients (?token= or Authorization: Bearer)")
+	fl.StringVar(&sf.recordDir, "record-dir", "", "directory start_record writes MCAP files to (default: the working directory)")
+}
+
+// options turns the flags into app options; set reports whether a flag was given.
+func (sf *serviceFlags) options(set func(string) bool) app.ControlOptions {
+	o := app.ControlOptions{AllowOrigins: sf.allowOrigins, Token: sf.token, RecordDir: sf.recordDir}
+	switch {
+	case sf.noControl:
+		o.Addr = "off"
+	case set("control-port"):
+		o.Addr, o.Required = fmt.Sprintf("127.0.0.1:%d", sf.controlPort), true
+	}
+	return o
 }
 
 func newRunCmd() *cobra.Command {
@@ -66,6 +97,7 @@ seconds), or on Ctrl-C. --cmd holds one command on every agent so a headless run
 	fl.StringVar(&f.cmd, "cmd", "", "hold a command on every agent: throttle=T,steer=S,brake=B,vertical=V (each -1..1)")
 	fl.BoolVar(&f.json, "json", false, "print the run summary as JSON")
 	fl.BoolVar(&f.goJPEG, "go-jpeg", false, "use Go's image/jpeg instead of libturbojpeg (also SIMGUI_JPEG=go)")
+	f.services.register(fl)
 	return cmd
 }
 
@@ -183,7 +215,8 @@ func runHeadless(ctx context.Context, stdout, stderr io.Writer, f runFlags, set 
 	if set("time-scale") {
 		timeScale = f.timeScale
 	}
-	sim, err := app.New(plan, app.Options{TimeScale: &timeScale, MaxSteps: maxSteps, Hold: hold})
+	sim, err := app.New(plan, app.Options{TimeScale: &timeScale, MaxSteps: maxSteps, Hold: hold,
+		Control: f.services.options(set)})
 	if err != nil {
 		return err
 	}
