@@ -2,7 +2,6 @@ package render
 
 import (
 	"fmt"
-	"math"
 	"strconv"
 )
 
@@ -49,13 +48,13 @@ func (c RGB) Lerp(d RGB, t float64) RGB {
 
 func scale8(v uint8, k float64) uint8 { return clamp8(float64(v) * k) }
 
+// clamp8 rounds x to nearest (halves up) and clamps it to 0..255; NaN gives 0.
 func clamp8(x float64) uint8 {
-	x = math.Round(x)
-	if x <= 0 {
+	if !(x > 0) {
 		return 0
 	}
-	if x >= 255 {
+	if x >= 254.5 {
 		return 255
 	}
-	return uint8(x)
+	return uint8(x + 0.5)
 }

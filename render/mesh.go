@@ -16,7 +16,16 @@ import (
 type Mesh struct {
 	verts    []mgl32.Vec3
 	tris     []meshTri
+	parts    []meshPart
 	min, max mgl32.Vec3 // bounding box of verts
+}
+
+// meshPart is what one builder primitive added: a run of triangles using a run of vertices,
+// with their bounding box, so that the renderer can cull a vehicle's parts one by one (most of
+// the vehicle carrying a camera is behind it).
+type meshPart struct {
+	v0, v1, t0, t1 int32
+	lo, hi         mgl32.Vec3
 }
 
 type meshTri struct {
@@ -41,7 +50,11 @@ func vec32(v mgl64.Vec3) mgl32.Vec3 { return mgl32.Vec3{float32(v[0]), float32(v
 type MeshBuilder struct {
 	verts []mgl32.Vec3
 	tris  []meshTri
+	marks []int32 // triangle counts where primitives began
 }
+
+// mark starts a primitive (a part of the mesh).
+func (b *MeshBuilder) mark() { b.marks = append(b.marks, int32(len(b.tris))) }
 
 // Mesh returns the mesh built so far. The builder may be reused afterwards; the returned Mesh
 // does not share memory with it.
@@ -51,15 +64,35 @@ func (b *MeshBuilder) Mesh() *Mesh {
 		tris:  append([]meshTri(nil), b.tris...),
 	}
 	if len(m.verts) > 0 {
-		m.min, m.max = m.verts[0], m.verts[0]
-		for _, v := range m.verts[1:] {
-			for k := range 3 {
-				m.min[k] = min(m.min[k], v[k])
-				m.max[k] = max(m.max[k], v[k])
+		m.min, m.max = bounds(m.verts)
+	}
+	t0 := int32(0)
+	for _, t1 := range append(b.marks, int32(len(b.tris))) {
+		if t1 <= t0 {
+			continue
+		}
+		p := meshPart{t0: t0, t1: t1, v0: math.MaxInt32}
+		for _, t := range m.tris[t0:t1] {
+			for _, v := range t.v {
+				p.v0, p.v1 = min(p.v0, v), max(p.v1, v+1)
 			}
 		}
+		p.lo, p.hi = bounds(m.verts[p.v0:p.v1])
+		m.parts = append(m.parts, p)
+		t0 = t1
 	}
 	return m
+}
+
+func bounds(vs []mgl32.Vec3) (lo, hi mgl32.Vec3) {
+	lo, hi = vs[0], vs[0]
+	for _, v := range vs[1:] {
+		for k := range 3 {
+			lo[k] = min(lo[k], v[k])
+			hi[k] = max(hi[k], v[k])
+		}
+	}
+	return lo, hi
 }
 
 func (b *MeshBuilder) vertex(p mgl64.Vec3) int32 {
@@ -92,11 +125,13 @@ func (b *MeshBuilder) quad(i0, i1, i2, i3 int32, out mgl64.Vec3, c RGB) {
 
 // Triangle adds one triangle seen from the side where p0, p1, p2 run counter-clockwise.
 func (b *MeshBuilder) Triangle(p0, p1, p2 mgl64.Vec3, c RGB) {
+	b.mark()
 	b.tri(b.vertex(p0), b.vertex(p1), b.vertex(p2), mgl64.Vec3{}, c)
 }
 
 // Quad adds a planar quad seen from the side where p0..p3 run counter-clockwise.
 func (b *MeshBuilder) Quad(p0, p1, p2, p3 mgl64.Vec3, c RGB) {
+	b.mark()
 	i0, i1, i2, i3 := b.vertex(p0), b.vertex(p1), b.vertex(p2), b.vertex(p3)
 	b.tri(i0, i1, i2, mgl64.Vec3{}, c)
 	b.tri(i0, i2, i3, mgl64.Vec3{}, c)
@@ -105,6 +140,7 @@ func (b *MeshBuilder) Quad(p0, p1, p2, p3 mgl64.Vec3, c RGB) {
 // Cuboid adds a box centred at centre whose edges run along the columns of axes (unit,
 // orthogonal) with half-extents half along each.
 func (b *MeshBuilder) Cuboid(centre mgl64.Vec3, axes mgl64.Mat3, half mgl64.Vec3, c RGB) {
+	b.mark()
 	ax := [3]mgl64.Vec3{axes.Col(0), axes.Col(1), axes.Col(2)}
 	var idx [8]int32
 	for i := range 8 {
@@ -145,6 +181,7 @@ func (b *MeshBuilder) Span(x0, x1, y0, y1, z0, z1 float64, c RGB) {
 // Cylinder adds a closed cylinder of the given radius from the centre of its base cap to the
 // centre of its top cap, its round side approximated by segments flat facets (at least 3).
 func (b *MeshBuilder) Cylinder(base, top mgl64.Vec3, radius float64, segments int, c RGB) {
+	b.mark()
 	axis := top.Sub(base)
 	if axis.Len() == 0 || radius <= 0 {
 		return
@@ -185,6 +222,7 @@ func perpendicular(n mgl64.Vec3) (u, v mgl64.Vec3) {
 
 // Sphere adds a sphere as a latitude-longitude mesh of 8 bands and 12 meridians.
 func (b *MeshBuilder) Sphere(centre mgl64.Vec3, radius float64, c RGB) {
+	b.mark()
 	const stacks, slices = 8, 12
 	if radius <= 0 {
 		return
@@ -210,6 +248,7 @@ func (b *MeshBuilder) Sphere(centre mgl64.Vec3, radius float64, c RGB) {
 // FlatPolygon adds the simple polygon pts (x, y in metres, either winding) at height z, facing
 // up.
 func (b *MeshBuilder) FlatPolygon(pts [][2]float64, z float64, c RGB) error {
+	b.mark()
 	ccw, tris, err := triangulate(pts)
 	if err != nil {
 		return err
@@ -229,6 +268,7 @@ func (b *MeshBuilder) FlatPolygon(pts [][2]float64, z float64, c RGB) error {
 // its side walls and top. The bottom is left out when z0 <= 0, as it could only be seen from
 // under the floor.
 func (b *MeshBuilder) Prism(pts [][2]float64, z0, z1 float64, c RGB) error {
+	b.mark()
 	ccw, tris, err := triangulate(pts)
 	if err != nil {
 		return err

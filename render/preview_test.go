@@ -7,6 +7,10 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/go-gl/mathgl/mgl64"
+
+	"simgui/plugins"
 )
 
 // previewDir is where TestPreview also writes its images, for people to look at.
@@ -64,5 +68,43 @@ func TestPreview(t *testing.T) {
 		}
 		writePNG(t, f.Image(), c.name+".png", tmp, previewDir)
 		writePNG(t, f.DepthImage(3), c.name+"-depth.png", tmp, previewDir)
+	}
+	gallery(t, r, tmp)
+}
+
+// gallery draws every vehicle shape at its default size, and the marker primitives, on a
+// tiled floor from a three-quarter view.
+func gallery(t *testing.T, r *Renderer, tmp string) {
+	s, err := NewStatic(&plugins.Layout{Floor: plugins.Floor{X: 0.6, Y: 0, Length: 3, Width: 2, Texture: "tile"}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dyn []Object
+	for i, name := range ShapeNames() {
+		m, err := NewVehicleMesh(VehicleSpec{Shape: name})
+		if err != nil {
+			t.Fatal(err)
+		}
+		dyn = append(dyn, Object{Mesh: m, Pose: Pose{X: float64(i) * 0.55, Yaw: 0.5}})
+	}
+	dyn[2].Z = 0.15 // the drone hovers
+	var b MeshBuilder
+	b.Sphere(mgl64.Vec3{0.2, 0.5, 0.1}, 0.08, RGB{255, 120, 0})
+	b.Box(mgl64.Vec3{0.6, 0.5, 0.05}, mgl64.Vec3{0.1, 0.1, 0.1}, 0.3, RGB{0, 200, 120})
+	b.Segment(mgl64.Vec3{0.9, 0.4, 0.02}, mgl64.Vec3{1.6, 0.6, 0.25}, 0.015, RGB{220, 0, 220})
+	dyn = append(dyn, Object{Mesh: b.Mesh()})
+	for _, c := range []struct {
+		name string
+		cam  Camera
+	}{
+		{"vehicles-side", Camera{Pose: Pose{X: 0.8, Y: -1.7, Z: 0.75, Yaw: math.Pi / 2, Pitch: 0.38}, FovYDeg: 40, Near: 0.05, Far: 50, Width: 800, Height: 400}},
+		{"vehicles-front", Camera{Pose: Pose{X: 2.7, Y: 1.1, Z: 0.6, Yaw: math.Atan2(-1.1, -1.9), Pitch: 0.3}, FovYDeg: 40, Near: 0.05, Far: 50, Width: 800, Height: 400}},
+		{"ks0223-closeup", Camera{Pose: Pose{X: 2.05, Y: 0.05, Z: 0.25, Yaw: math.Atan2(0.05, -0.4), Pitch: 0.45}, FovYDeg: 50, Near: 0.02, Far: 50, Width: 640, Height: 480}},
+	} {
+		f := NewFrame(c.cam.Width, c.cam.Height, true, false)
+		if err := r.Render(f, c.cam, s, dyn); err != nil {
+			t.Fatal(err)
+		}
+		writePNG(t, f.Image(), c.name+".png", tmp, previewDir)
 	}
 }

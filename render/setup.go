@@ -124,18 +124,15 @@ type rtri struct {
 	zt, zx, zy        float64 // 1/depth at (xt, yt) and its change per pixel right and down
 }
 
-// transform puts the mesh's vertices into the camera frame via a (mesh → camera rotation) and
-// t (mesh origin in the camera frame), computing outcodes and projections.
-func (r *Renderer) transform(m *Mesh, a mgl64.Mat3, t mgl64.Vec3) []cvert {
+// transform puts vertices v0..v1-1 of m into the camera frame via a (mesh → camera rotation)
+// and t (mesh origin in the camera frame), with outcodes and projections.
+func (r *Renderer) transform(m *Mesh, cv []cvert, v0, v1 int32, a mgl64.Mat3, t mgl64.Vec3) {
 	v := &r.fs.view
-	if cap(r.cv) < len(m.verts) {
-		r.cv = make([]cvert, len(m.verts)*2)
-	}
-	cv := r.cv[:len(m.verts)]
 	a00, a01, a02 := a[0], a[3], a[6]
 	a10, a11, a12 := a[1], a[4], a[7]
 	a20, a21, a22 := a[2], a[5], a[8]
-	for i, p := range m.verts {
+	for i := v0; i < v1; i++ {
+		p := m.verts[i]
 		x, y, z := float64(p[0]), float64(p[1]), float64(p[2])
 		d := a00*x + a01*y + a02*z + t[0]
 		l := a10*x + a11*y + a12*z + t[1]
@@ -167,7 +164,14 @@ func (r *Renderer) transform(m *Mesh, a mgl64.Mat3, t mgl64.Vec3) []cvert {
 		}
 		cv[i] = c
 	}
-	return cv
+}
+
+// scratch returns the camera-frame vertex buffer for a mesh of n vertices.
+func (r *Renderer) scratch(n int) []cvert {
+	if cap(r.cv) < n {
+		r.cv = make([]cvert, n*2)
+	}
+	return r.cv[:n]
 }
 
 func (r *Renderer) setupStatic(s *Static) {
@@ -178,28 +182,42 @@ func (r *Renderer) setupStatic(s *Static) {
 		if v.boxOutside(c.lo, c.hi) {
 			continue
 		}
-		cv := r.transform(c.mesh, v.rt, t)
-		r.setupTris(c.mesh, cv, c.cols, mgl64.Mat3{}, s)
+		cv := r.scratch(len(c.mesh.verts))
+		for _, p := range c.mesh.parts {
+			if len(c.mesh.parts) > 1 && v.boxOutside(vec64(p.lo), vec64(p.hi)) {
+				continue
+			}
+			r.transform(c.mesh, cv, p.v0, p.v1, v.rt, t)
+			r.setupTris(c.mesh, cv, p.t0, p.t1, c.cols, mgl64.Mat3{}, s)
+		}
 	}
 }
 
 func (r *Renderer) setupObject(o *Object, s *Static) {
 	v := &r.fs.view
 	rot := o.Rotation()
+	pos := o.Pos()
 	lo, hi := o.Mesh.Bounds()
-	centre := o.Pos().Add(rot.Mul3x1(lo.Add(hi).Mul(0.5)))
-	radius := hi.Sub(lo).Len() / 2
-	if math.IsNaN(centre.Len()) || math.IsInf(centre.Len(), 0) || v.sphereOutside(centre, radius) {
+	centre := pos.Add(rot.Mul3x1(lo.Add(hi).Mul(0.5)))
+	if math.IsNaN(centre.Len()) || math.IsInf(centre.Len(), 0) || v.sphereOutside(centre, hi.Sub(lo).Len()/2) {
 		return
 	}
-	cv := r.transform(o.Mesh, v.rt.Mul3(rot), v.rt.Mul3x1(o.Pos().Sub(v.pos)))
-	r.setupTris(o.Mesh, cv, nil, rot, s)
+	a, t := v.rt.Mul3(rot), v.rt.Mul3x1(pos.Sub(v.pos))
+	cv := r.scratch(len(o.Mesh.verts))
+	for _, p := range o.Mesh.parts {
+		plo, phi := vec64(p.lo), vec64(p.hi)
+		if v.sphereOutside(pos.Add(rot.Mul3x1(plo.Add(phi).Mul(0.5))), phi.Sub(plo).Len()/2) {
+			continue
+		}
+		r.transform(o.Mesh, cv, p.v0, p.v1, a, t)
+		r.setupTris(o.Mesh, cv, p.t0, p.t1, nil, rot, s)
+	}
 }
 
-// setupTris culls, clips and queues the triangles of m. Colours come from lit (static meshes)
-// or are lit here with the object rotation rot.
-func (r *Renderer) setupTris(m *Mesh, cv []cvert, lit []RGB, rot mgl64.Mat3, s *Static) {
-	for i := range m.tris {
+// setupTris culls, clips and queues triangles t0..t1-1 of m. Colours come from lit (static
+// meshes) or are lit here with the object rotation rot.
+func (r *Renderer) setupTris(m *Mesh, cv []cvert, t0, t1 int32, lit []RGB, rot mgl64.Mat3, s *Static) {
+	for i := t0; i < t1; i++ {
 		t := &m.tris[i]
 		a, b, c := &cv[t.v[0]], &cv[t.v[1]], &cv[t.v[2]]
 		if a.code&b.code&c.code != 0 {
