@@ -47,7 +47,9 @@ func (bg *background) skyAt(d mgl64.Vec3) RGB {
 }
 
 // backgroundRow fills row y wherever the plane is nearer than what is drawn (or nothing is
-// drawn), and the sky wherever nothing is drawn.
+// drawn) and the sky wherever nothing is drawn; with a depth buffer it also turns the row's
+// 1/depth into metres (+Inf for sky), the plane's own depth being exact rather than inverted
+// twice.
 func (fs *frameState) backgroundRow(y int) {
 	bg := &fs.background
 	w := fs.w
@@ -69,14 +71,67 @@ func (fs *frameState) backgroundRow(y int) {
 			return
 		}
 	}
-	if cr == nil {
+	skyRow(zr, cr, bg.skyAt(rd.Add(bg.dx.Mul(float64(w)/2))), fs.depth)
+}
+
+var inf32 = float32(math.Inf(1))
+
+// skyRow paints c where nothing is drawn and, if depth, converts the row to metres. Sky comes
+// in long runs, painted by doubling copies rather than pixel by pixel.
+func skyRow(zr []float32, cr []byte, c RGB, depth bool) {
+	w := len(zr)
+	for x := 0; x < w; {
+		if z := zr[x]; z != 0 {
+			if depth {
+				zr[x] = 1 / z
+			}
+			x++
+			continue
+		}
+		a := x
+		for x < w && zr[x] == 0 {
+			x++
+		}
+		if cr != nil {
+			fillRGB(cr[3*a:3*x], c)
+		}
+		if depth {
+			run := zr[a:x]
+			for i := range run {
+				run[i] = inf32
+			}
+		}
+	}
+}
+
+// fillRGB paints every pixel of dst (3 bytes each) in c.
+func fillRGB(dst []byte, c RGB) {
+	if len(dst) < 3 {
 		return
 	}
-	c := bg.skyAt(rd.Add(bg.dx.Mul(float64(w) / 2)))
-	for x := range zr {
-		if zr[x] == 0 {
-			p := cr[3*x : 3*x+3 : 3*x+3]
-			p[0], p[1], p[2] = c.R, c.G, c.B
+	dst[0], dst[1], dst[2] = c.R, c.G, c.B
+	for n := 3; n < len(dst); n *= 2 {
+		copy(dst[n:], dst[:n])
+	}
+}
+
+// plainSpan draws the plane in one colour at 1/depth iz (depth t) where it is nearer, and
+// converts the span to metres if depth.
+func plainSpan(zr []float32, cr []byte, iz, t float32, c RGB, depth bool) {
+	if cr != nil {
+		cr = cr[:3*len(zr)]
+	}
+	for x, z := range zr {
+		if iz > z {
+			if cr != nil {
+				p := cr[3*x : 3*x+3 : 3*x+3]
+				p[0], p[1], p[2] = c.R, c.G, c.B
+			}
+			if depth {
+				zr[x] = t
+			}
+		} else if depth {
+			zr[x] = 1 / z
 		}
 	}
 }
@@ -85,7 +140,7 @@ func (fs *frameState) backgroundRow(y int) {
 func (fs *frameState) floorRow(rd mgl64.Vec3, t float64, zr []float32, cr []byte) {
 	bg := &fs.background
 	w := len(zr)
-	iz := float32(1 / t)
+	iz, t32 := float32(1/t), float32(t)
 	depth := fs.depth
 	// Hit point of column x: (px0 + x·pdx, py0 + x·pdy).
 	px0, py0 := bg.cam[0]+t*rd[0], bg.cam[1]+t*rd[1]
@@ -100,26 +155,21 @@ func (fs *frameState) floorRow(rd mgl64.Vec3, t float64, zr []float32, cr []byte
 			xb = max(xa, xb)
 		}
 	}
-	fill := func(x0, x1 int, c RGB) {
-		for x := x0; x < x1; x++ {
-			if iz > zr[x] {
-				if cr != nil {
-					p := cr[3*x : 3*x+3 : 3*x+3]
-					p[0], p[1], p[2] = c.R, c.G, c.B
-				}
-				if depth {
-					zr[x] = iz
-				}
-			}
-		}
+	var ca, cb []byte
+	if cr != nil {
+		ca, cb = cr[:3*xa], cr[3*xb:]
 	}
-	fill(0, xa, bg.ground)
-	fill(xb, w, bg.ground)
+	plainSpan(zr[:xa], ca, iz, t32, bg.ground, depth)
+	plainSpan(zr[xb:], cb, iz, t32, bg.ground, depth)
 	if xa >= xb {
 		return
 	}
+	zr = zr[xa:xb]
+	if cr != nil {
+		cr = cr[3*xa : 3*xb]
+	}
 	if f.tex == nil || cr == nil {
-		fill(xa, xb, f.plain)
+		plainSpan(zr, cr, iz, t32, f.plain, depth)
 		return
 	}
 	// Texel footprint of a pixel across the row and down to the next row (at mid-row); the
@@ -139,14 +189,16 @@ func (fs *frameState) floorRow(rd mgl64.Vec3, t float64, zr []float32, cr []byte
 	sh := lv.shift
 	mask := int64(1)<<sh - 1
 	tx := lv.texels
-	for x := xa; x < xb; x++ {
-		if iz > zr[x] {
+	for x, z := range zr {
+		if iz > z {
 			c := tx[((v>>16)&mask)<<sh|(u>>16)&mask]
 			p := cr[3*x : 3*x+3 : 3*x+3]
 			p[0], p[1], p[2] = c.R, c.G, c.B
 			if depth {
-				zr[x] = iz
+				zr[x] = t32
 			}
+		} else if depth {
+			zr[x] = 1 / z
 		}
 		u += du
 		v += dv
@@ -159,12 +211,11 @@ func (fs *frameState) backgroundRowRolled(rd mgl64.Vec3, zr []float32, cr []byte
 	bg := &fs.background
 	f := bg.floor
 	dxLen := bg.dx.Len()
-	for x := range zr {
+	for x, z := range zr {
 		d := rd.Add(bg.dx.Mul(float64(x)))
 		if bg.above && d[2] < 0 {
 			if t := bg.cam[2] / -d[2]; t >= bg.near && t <= bg.far {
-				iz := float32(1 / t)
-				if iz > zr[x] {
+				if float32(1/t) > z {
 					if cr != nil {
 						c := bg.ground
 						px, py := bg.cam[0]+t*d[0]-f.x0, bg.cam[1]+t*d[1]-f.y0
@@ -180,16 +231,24 @@ func (fs *frameState) backgroundRowRolled(rd mgl64.Vec3, zr []float32, cr []byte
 						p[0], p[1], p[2] = c.R, c.G, c.B
 					}
 					if fs.depth {
-						zr[x] = iz
+						zr[x] = float32(t)
 					}
+					continue
 				}
-				continue
 			}
 		}
-		if zr[x] == 0 && cr != nil {
+		switch {
+		case z == 0 && cr != nil:
 			c := bg.skyAt(d)
 			p := cr[3*x : 3*x+3 : 3*x+3]
 			p[0], p[1], p[2] = c.R, c.G, c.B
+			if fs.depth {
+				zr[x] = inf32
+			}
+		case z == 0 && fs.depth:
+			zr[x] = inf32
+		case fs.depth:
+			zr[x] = 1 / z
 		}
 	}
 }

@@ -1,7 +1,5 @@
 package render
 
-import "math"
-
 // span returns the pixel columns [a, b) row y of t covers, clamped to the image, and the
 // row's pixel-centre y.
 func (t *rtri) span(y, w int) (a, b int, yc float64) {
@@ -61,18 +59,6 @@ func (fs *frameState) rasterDepth(t *rtri, y0, y1 int) {
 				zr[i] = z
 			}
 			zv += t.zx
-		}
-	}
-}
-
-// toDepth turns 1/depth into depth in metres in place; 0 (nothing drawn) becomes +Inf.
-func toDepth(z []float32) {
-	inf := float32(math.Inf(1))
-	for i, v := range z {
-		if v > 0 {
-			z[i] = 1 / v
-		} else {
-			z[i] = inf
 		}
 	}
 }

@@ -183,7 +183,7 @@ func (r *Renderer) drawTiles() {
 	}
 }
 
-// drawBand draws rows y0..y1-1 completely: triangles, then floor and sky, then depth.
+// drawBand draws rows y0..y1-1 completely: triangles, then floor, sky and depth in metres.
 func (fs *frameState) drawBand(y0, y1 int) {
 	w := fs.w
 	clear(fs.z[y0*w : y1*w])
@@ -201,8 +201,5 @@ func (fs *frameState) drawBand(y0, y1 int) {
 	}
 	for y := y0; y < y1; y++ {
 		fs.backgroundRow(y)
-	}
-	if fs.depth {
-		toDepth(fs.z[y0*w : y1*w])
 	}
 }

@@ -220,3 +220,48 @@ func TestRoadAndMarker(t *testing.T) {
 		t.Errorf("marker seen through its wall: %d pixels", n)
 	}
 }
+
+// TestSolidsFromAbove checks the pixel area of a polygon prism's and a cylinder's tops seen
+// straight down against their true areas, and that a prism is not inside out: the face seen
+// is the near one.
+func TestSolidsFromAbove(t *testing.T) {
+	const h = 0.2
+	l := [][2]float64{{0, 0}, {0, 1}, {0.5, 1}, {0.5, 0.5}, {1, 0.5}, {1, 0}} // an L of 0.75 m²
+	s := mustStatic(t, &plugins.Layout{Elements: []plugins.Element{
+		{Kind: plugins.ElementPolygon, Points: l, Height: h, Color: "#ff8000"},
+		{Kind: plugins.ElementCylinder, X: -1, Y: 0.5, Radius: 0.3, Height: h, Color: "#00a0ff"},
+	}}, &flatLight)
+	cam := topDown(-0.25, 0.5, 5, 240)
+	f := render(t, cam, s, nil, Options{Workers: 1})
+	scale := cam.Focal() / (5 - h) // pixels per metre at the tops' height
+	count := func(c RGB) int {
+		n := 0
+		for i := range cam.Width * cam.Height {
+			if f.At(i%cam.Width, i/cam.Width) == c {
+				n++
+			}
+		}
+		return n
+	}
+	cylArea := 0.5 * 24 * 0.3 * 0.3 * math.Sin(2*math.Pi/24) // the 24-sided prism drawn
+	for _, c := range []struct {
+		name string
+		col  RGB
+		area float64
+	}{{"polygon", RGB{255, 128, 0}, 0.75}, {"cylinder", RGB{0, 160, 255}, cylArea}} {
+		want := c.area * scale * scale
+		if got := float64(count(c.col)); math.Abs(got-want) > 0.03*want {
+			t.Errorf("%s top covers %.0f pixels, want %.0f ± 3%%", c.name, got, want)
+		}
+	}
+	// From the south at the prism's mid-height, the centre column sees its south face at
+	// y = 0, 1 m away, not the far faces.
+	side := Camera{Pose: Pose{X: 0.25, Y: -1, Z: h / 2, Yaw: math.Pi / 2}, FovYDeg: 40, Near: 0.05, Far: 50, Width: 64, Height: 48}
+	g := render(t, side, s, nil, Options{Workers: 1})
+	if d := g.DepthAt(32, 24); math.Abs(float64(d)-1) > 1e-4 {
+		t.Errorf("prism seen from the south: depth %g, want 1 (its near face)", d)
+	}
+	if c := g.At(32, 24); c != (RGB{153, 77, 0}) {
+		t.Errorf("prism's south face %v, want the ambient-lit colour {153 77 0}", c)
+	}
+}
