@@ -114,6 +114,9 @@ func (r *Renderer) Render(dst *Frame, cam Camera, static *Static, dyn []Object) 
 	if static == nil {
 		return errors.New("render: nil Static (build one with NewStatic)")
 	}
+	if dst == nil {
+		return errors.New("render: nil Frame (make one with NewFrame)")
+	}
 	w, h := cam.Width, cam.Height
 	if dst.Width != w || dst.Height != h ||
 		(dst.RGB != nil && len(dst.RGB) != w*h*3) || (dst.Depth != nil && len(dst.Depth) != w*h) {

@@ -22,16 +22,15 @@ type frameState struct {
 
 // view is a camera prepared for a frame.
 type view struct {
-	pos        mgl64.Vec3
-	fwd, left  mgl64.Vec3 // camera axes in the world frame
-	up         mgl64.Vec3
-	rt         mgl64.Mat3 // world → camera frame (d, l, u) = rt·(p − pos)
-	focal      float64
-	cx, cy     float64 // principal point
-	tx, ty     float64 // cx/focal, cy/focal: tangents of the half fields of view
-	near, far  float64
-	planes     [6]plane // inward, unit normals, in the world frame
-	wantColour bool
+	pos       mgl64.Vec3
+	fwd, left mgl64.Vec3 // camera axes in the world frame
+	up        mgl64.Vec3
+	rt        mgl64.Mat3 // world → camera frame (d, l, u) = rt·(p − pos)
+	focal     float64
+	cx, cy    float64 // principal point
+	tx, ty    float64 // cx/focal, cy/focal: tangents of the half fields of view
+	near, far float64
+	planes    [6]plane // inward, unit normals, in the world frame
 }
 
 // plane is {p : n·p + c >= 0}.
