@@ -46,7 +46,11 @@ func (e *Environment) lightDir() mgl64.Vec3 {
 
 // shadeFactor is Ambient + Diffuse·max(0, n·L) for a unit normal n and unit light l.
 func (e *Environment) shadeFactor(n, l mgl64.Vec3) float64 {
-	return e.Ambient + e.Diffuse*math.Max(0, n.Dot(l))
+	d := n[0]*l[0] + n[1]*l[1] + n[2]*l[2]
+	if d < 0 {
+		d = 0
+	}
+	return e.Ambient + e.Diffuse*d
 }
 
 // skyLUTSize is the number of entries of the sky gradient table, indexed by the sine of the

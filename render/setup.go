@@ -187,7 +187,7 @@ func (r *Renderer) setupStatic(s *Static) {
 				continue
 			}
 			r.transform(c.mesh, cv, p.v0, p.v1, v.rt, t)
-			r.setupTris(c.mesh, cv, p.t0, p.t1, c.cols, mgl64.Mat3{}, s)
+			r.setupTris(c.mesh, cv, p.t0, p.t1, c.cols, mgl64.Vec3{}, s)
 		}
 	}
 }
@@ -202,6 +202,7 @@ func (r *Renderer) setupObject(o *Object, s *Static) {
 		return
 	}
 	a, t := v.rt.Mul3(rot), v.rt.Mul3x1(pos.Sub(v.pos))
+	lightObj := rot.Transpose().Mul3x1(s.light) // n·l is the same in the mesh frame
 	cv := r.scratch(len(o.Mesh.verts))
 	for _, p := range o.Mesh.parts {
 		plo, phi := vec64(p.lo), vec64(p.hi)
@@ -209,13 +210,13 @@ func (r *Renderer) setupObject(o *Object, s *Static) {
 			continue
 		}
 		r.transform(o.Mesh, cv, p.v0, p.v1, a, t)
-		r.setupTris(o.Mesh, cv, p.t0, p.t1, nil, rot, s)
+		r.setupTris(o.Mesh, cv, p.t0, p.t1, nil, lightObj, s)
 	}
 }
 
 // setupTris culls, clips and queues triangles t0..t1-1 of m. Colours come from lit (static
-// meshes) or are lit here with the object rotation rot.
-func (r *Renderer) setupTris(m *Mesh, cv []cvert, t0, t1 int32, lit []RGB, rot mgl64.Mat3, s *Static) {
+// meshes) or are lit here by the light direction in the mesh frame, light.
+func (r *Renderer) setupTris(m *Mesh, cv []cvert, t0, t1 int32, lit []RGB, light mgl64.Vec3, s *Static) {
 	for i := t0; i < t1; i++ {
 		t := &m.tris[i]
 		a, b, c := &cv[t.v[0]], &cv[t.v[1]], &cv[t.v[2]]
@@ -235,8 +236,7 @@ func (r *Renderer) setupTris(m *Mesh, cv []cvert, t0, t1 int32, lit []RGB, rot m
 		if lit != nil {
 			col = lit[i]
 		} else {
-			n := rot.Mul3x1(vec64(t.n))
-			col = t.col.Scale(s.env.shadeFactor(n, s.light))
+			col = t.col.Scale(s.env.shadeFactor(vec64(t.n), light))
 		}
 		if (a.code|b.code|c.code)&outClip == 0 {
 			r.fs.emit(a, b, c, col)
