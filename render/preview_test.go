@@ -70,6 +70,36 @@ func TestPreview(t *testing.T) {
 		writePNG(t, f.DepthImage(3), c.name+"-depth.png", tmp, previewDir)
 	}
 	gallery(t, r, tmp)
+	arena(t, r, tmp)
+}
+
+// arena is basic_arena-like: a carpet floor, a road with two bends, a polygon block, a
+// cylinder, a floor marker and a car, seen by a chase camera.
+func arena(t *testing.T, r *Renderer, tmp string) {
+	s, err := NewStatic(&plugins.Layout{
+		Floor: plugins.Floor{X: 3, Y: -1, Length: 20, Width: 20, Texture: "carpet"},
+		Elements: []plugins.Element{
+			{Kind: plugins.ElementRoad, Points: [][2]float64{{0, -8}, {0, -1}, {6, -1}, {6, 5}}, Width: 3},
+			{Kind: plugins.ElementPolygon, Points: [][2]float64{{2, -6}, {4, -6}, {4, -4}, {3, -3}, {2, -4}}, Height: 0.8, Color: "#8a5a9a"},
+			{Kind: plugins.ElementCylinder, X: -2.5, Y: -3, Radius: 0.5, Height: 1.2, Color: "#d08030"},
+			{Kind: plugins.ElementMarker, X: 0, Y: -2.5, Length: 1, YawDeg: 90, Color: "#f0f0f0"},
+			{Kind: plugins.ElementPolygon, Points: [][2]float64{{-1.5, -7}, {-1, -7}, {-1, -5}, {-1.5, -5}}, Color: "#e0e040"},
+		},
+	}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	car, err := NewVehicleMesh(VehicleSpec{Shape: "car", Length: 1.6, Width: 0.9, Height: 0.6})
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := Pose{X: 0, Y: -6, Yaw: math.Pi / 2}
+	cam := Camera{Pose: body.Compose(Pose{X: -3, Z: 1.6, Pitch: 0.25}), FovYDeg: 55, Near: 0.05, Far: 60, Width: 800, Height: 450}
+	f := NewFrame(cam.Width, cam.Height, true, false)
+	if err := r.Render(f, cam, s, []Object{{Mesh: car, Pose: body}}); err != nil {
+		t.Fatal(err)
+	}
+	writePNG(t, f.Image(), "arena-chase.png", tmp, previewDir)
 }
 
 // gallery draws every vehicle shape at its default size, and the marker primitives, on a
