@@ -1,0 +1,65 @@
+// Package render is simgui's software 3D renderer: it draws what a camera sees — a track, its
+// floor and sky, vehicles and markers — into an RGB image and a depth image, with no GPU and no
+// display, deterministically, spread over a fixed pool of goroutines. Camera sensors use it,
+// and so does the window's 3D chase view, so a person sees what a camera sees.
+//
+// # Usage
+//
+//	static, err := render.NewStatic(&layout, nil) // once per track layout
+//	ks, err := render.NewVehicleMesh(render.VehicleSpec{Shape: "ks0223"}) // once per vehicle
+//	r := render.NewRenderer(render.Options{Workers: 1})
+//	defer r.Close()
+//	cam := render.Camera{Pose: body.Compose(mount), FovYDeg: 68, Near: 0.03, Far: 50, Width: 84, Height: 84}
+//	frame := render.NewFrame(84, 84, true, true)
+//	err = r.Render(frame, cam, static, []render.Object{{Mesh: ks, Pose: body}})
+//
+// # Scene
+//
+// A Static holds what does not move: the floor rectangle (z = 0, a procedural texture by name
+// — plywood, carpet, tile, checker — or a plain colour), the ground plane beyond it, the sky,
+// one directional light, and every non-movable plugins.Element as lit world-frame triangles.
+// Element kinds: wall and box (Length along YawDeg, Width across, Height up from Z), cylinder
+// (Radius, Height), polygon (Points extruded from Z to Z+Height; flat on the floor when Height
+// is 0), road (a strip of Width along Points, 1 mm above the floor, with round joints), marker
+// (a square tag of side Length: upright at centre height Z > 0 facing YawDeg, 1 mm proud of a
+// wall, or flat on the floor when Z = 0). Vehicles ("ks0223", "car", "drone", "box"; others
+// can be registered), movable boxes (NewElementMesh) and markers (MeshBuilder: Sphere, Box,
+// Segment) are Meshes drawn each frame as Objects at a Pose.
+//
+// Lighting is Lambert plus ambient, flat per face, no shadows; see Environment. Static faces
+// are lit once when the Static is built, objects' faces each frame.
+//
+// # Frames and units
+//
+// World frame as in docs/ARCHITECTURE.md: x east, y north, z up, metres. A Pose's rotation is
+// Rz(Yaw)·Ry(Pitch)·Rx(Roll) in radians about the body's axes x forward, y left, z up (REP-103):
+// positive Pitch looks DOWN, positive Roll lowers the right side. A camera looks along its
+// forward axis; the KS0223 camera "pitched 6° down" has Pitch = +6° (in radians). The image has
+// row 0 at the top and column 0 at the left; see Camera for the projection. Depth is planar
+// (along the optical axis) in metres, float32, +Inf where nothing is hit within Far.
+//
+// # How it draws
+//
+// Per frame, serially: the camera's frustum culls whole elements (boxes) and objects
+// (spheres); vertices go to the camera frame; back faces and triangles outside one frustum
+// plane are dropped; triangles crossing the near or far plane are clipped; the rest are
+// projected and queued. Then bands of 16 rows are drawn by the pool, each band completely:
+// triangles scanned row by row with a 1/depth buffer (1/depth is affine in screen space, so
+// interpolating it is perspective-correct), then the floor, ground and sky behind them, which
+// pass also turns 1/depth into metres. The floor is not triangles: each row is ray-cast
+// against z = 0, and with a camera that does not roll the hit point moves linearly along a row
+// ("mode 7"), so a floor pixel costs a texel fetch from the mip level matching the row's
+// footprint. Vehicles are culled part by part (a wheel, a plate), so the vehicle carrying the
+// camera costs little.
+//
+// Speed is measured by the benchmarks registered with simgui/app/bench (render/rgb/...,
+// render/rgbd/..., render/depth/...), also run by go test -bench Render.
+//
+// # Determinism and concurrency
+//
+// The same inputs give byte-identical output whatever the number of workers: the triangle
+// queue is built in one goroutine in input order, and every row is computed from the queue by
+// the same arithmetic whichever worker draws it (no value is carried from one row to the
+// next). Static, Mesh and Texture are immutable and safe to share. A Renderer renders one frame
+// at a time; use one per goroutine that renders.
+package render

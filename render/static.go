@@ -1,0 +1,112 @@
+package render
+
+import (
+	"fmt"
+
+	"github.com/go-gl/mathgl/mgl64"
+
+	"simgui/plugins"
+)
+
+// Static is the part of a scene that does not move: the floor, the ground beyond it, the sky,
+// the light and every non-movable element of a track, built once into world-frame triangles
+// with their lighting baked in. It is immutable and may be shared by any number of Renderers,
+// cameras and goroutines.
+type Static struct {
+	env    Environment
+	light  mgl64.Vec3 // unit, towards the light
+	sky    [skyLUTSize]RGB
+	ground RGB // lit
+	floor  floorRect
+	chunks []chunk
+}
+
+// floorRect is the textured floor rectangle on z = 0.
+type floorRect struct {
+	ok                    bool
+	x0, y0, length, width float64  // corner (min x, min y) and extent along x, y
+	tex                   *Texture // lit; nil for a plain floor
+	plain                 RGB      // lit
+}
+
+// chunk is one element's triangles with a world bounding box for frustum culling.
+type chunk struct {
+	mesh   *Mesh
+	cols   []RGB // lit colour per triangle
+	lo, hi mgl64.Vec3
+}
+
+// Default floor colour when a floor has neither texture nor colour.
+var colorFloor = RGB{170, 170, 164}
+
+// NewStatic builds the static scene of a track layout. Movable elements are left out: draw them
+// each frame as Objects (see NewElementMesh). env nil means DefaultEnvironment(). Errors name
+// the element at fault.
+func NewStatic(layout *plugins.Layout, env *Environment) (*Static, error) {
+	s := &Static{env: DefaultEnvironment()}
+	if env != nil {
+		s.env = *env
+	}
+	s.light = s.env.lightDir()
+	s.sky = s.env.skyLUT()
+	up := s.env.shadeFactor(mgl64.Vec3{0, 0, 1}, s.light)
+	s.ground = s.env.Ground.Scale(up)
+	if layout == nil {
+		return s, nil
+	}
+	if f := layout.Floor; f.Length > 0 && f.Width > 0 {
+		s.floor = floorRect{ok: true, x0: f.X - f.Length/2, y0: f.Y - f.Width/2, length: f.Length, width: f.Width}
+		if f.Texture == "" {
+			c, err := colorOr(f.Color, colorFloor)
+			if err != nil {
+				return nil, fmt.Errorf("floor: %w", err)
+			}
+			s.floor.plain = c.Scale(up)
+		} else {
+			t, err := NewNamedTexture(f.Texture, f.Color)
+			if err != nil {
+				return nil, fmt.Errorf("floor: %w", err)
+			}
+			s.floor.tex = t.shaded(up)
+		}
+	}
+	var b MeshBuilder
+	for i := range layout.Elements {
+		e := &layout.Elements[i]
+		if e.Movable {
+			continue
+		}
+		b = MeshBuilder{verts: b.verts[:0], tris: b.tris[:0], marks: b.marks[:0]}
+		if err := buildElement(&b, e); err != nil {
+			return nil, fmt.Errorf("element %d %s: %w", i, elementName(e), err)
+		}
+		s.AddMesh(b.Mesh())
+	}
+	return s, nil
+}
+
+// AddMesh adds a mesh given in the world frame, lit by the scene's light. It is for building
+// a Static beyond what a Layout describes (a scenario's decorations); call it before the
+// Static is shared.
+func (s *Static) AddMesh(m *Mesh) {
+	if len(m.tris) == 0 {
+		return
+	}
+	c := chunk{mesh: m, cols: make([]RGB, len(m.tris)), lo: vec64(m.min), hi: vec64(m.max)}
+	for i, t := range m.tris {
+		c.cols[i] = t.col.Scale(s.env.shadeFactor(vec64(t.n), s.light))
+	}
+	s.chunks = append(s.chunks, c)
+}
+
+// Triangles is the number of static triangles (the floor and ground are not triangles).
+func (s *Static) Triangles() int {
+	n := 0
+	for _, c := range s.chunks {
+		n += len(c.mesh.tris)
+	}
+	return n
+}
+
+// Environment returns the sky, ground and light the scene was built with.
+func (s *Static) Environment() Environment { return s.env }
