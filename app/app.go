@@ -16,6 +16,7 @@ import (
 	"simgui/app/world"
 	"simgui/physics/drive"
 	"simgui/plugins/trackgen"
+	_ "simgui/render" // its benchmarks join simgui bench
 )
 
 // Version is the simgui runtime version (plugins' compatibleRuntime is checked against it).
