@@ -6,6 +6,8 @@ import (
 
 func newRoot() *cobra.Command {
 	var scenarioPath string
+	var services serviceFlags
+	var wf windowFlags
 	root := &cobra.Command{
 		Use:   "simgui",
 		Short: "simgui — a robot simulator for sim-to-real work on small robots",
@@ -16,10 +18,13 @@ scenario; "simgui run --headless" runs the same simulation without a display.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runWindow(cmd.Context(), windowOptions{scenario: scenarioPath})
+			return runWindow(cmd.Context(), windowOptions{scenario: scenarioPath, services: services, window: wf,
+				set: func(name string) bool { return cmd.Flags().Changed(name) }})
 		},
 	}
 	root.Flags().StringVar(&scenarioPath, "scenario", "", "scenario YAML file to open (default: the embedded KS0223 corridor)")
+	services.register(root.Flags())
+	wf.register(root.Flags())
 	root.AddCommand(newRunCmd(), newVersionCmd(), newBenchCmd())
 	return root
 }

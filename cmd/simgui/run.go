@@ -38,6 +38,7 @@ type runFlags struct {
 	json      bool
 	goJPEG    bool
 	services  serviceFlags
+	window    windowFlags
 }
 
 // serviceFlags configure the process's outside faces; the window and headless runs share them.
@@ -82,7 +83,8 @@ seconds), or on Ctrl-C. --cmd holds one command on every agent so a headless run
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			set := func(name string) bool { return cmd.Flags().Changed(name) }
 			if !f.headless {
-				return runWindow(cmd.Context(), windowOptions{scenario: f.scenario, seed: f.seed, seedSet: set("seed")})
+				return runWindow(cmd.Context(), windowOptions{scenario: f.scenario, seed: f.seed, seedSet: set("seed"),
+					services: f.services, window: f.window, set: set})
 			}
 			return runHeadless(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), f, set)
 		},
@@ -98,6 +100,7 @@ seconds), or on Ctrl-C. --cmd holds one command on every agent so a headless run
 	fl.BoolVar(&f.json, "json", false, "print the run summary as JSON")
 	fl.BoolVar(&f.goJPEG, "go-jpeg", false, "use Go's image/jpeg instead of libturbojpeg (also SIMGUI_JPEG=go)")
 	f.services.register(fl)
+	f.window.register(fl)
 	return cmd
 }
 

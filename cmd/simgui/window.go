@@ -3,25 +3,114 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"simgui/app"
+	"simgui/app/scenario"
+	"simgui/app/window"
 )
+
+// windowFlags are the window's own flags (the scenario, seed and service flags are shared with
+// headless runs).
+type windowFlags struct {
+	screenshotDir string
+	stateFile     string
+}
+
+func (wf *windowFlags) register(fl *pflag.FlagSet) {
+	fl.StringVar(&wf.screenshotDir, "screenshot-dir", "", "directory F12 writes screenshots to (default: the working directory)")
+	fl.StringVar(&wf.stateFile, "state-file", "", "write the window's state as JSON to this file ten times a second (a test hook)")
+	fl.MarkHidden("state-file")
+}
 
 type windowOptions struct {
 	scenario string
 	seed     int64
 	seedSet  bool
+	services serviceFlags
+	window   windowFlags
+	// set reports whether a flag was given on the command line.
+	set func(string) bool
 }
 
 // errNoDisplay is what a machine without a display gets from `simgui`.
 var errNoDisplay = errors.New("no display found (DISPLAY is not set); run headless instead: simgui run --headless --duration 10")
 
-// runWindow opens the window. Until the window lands it only reports what it would need.
+// runWindow opens the window on the scenario and serves the same outside faces as a headless
+// run. It returns when the window is closed.
 func runWindow(ctx context.Context, o windowOptions) error {
+	start := processStart()
 	if os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" {
 		return errNoDisplay
 	}
-	if _, err := loadPlan(o.scenario, nil); err != nil {
+	var seed *int64
+	if o.seedSet {
+		seed = &o.seed
+	}
+	plan, err := loadPlan(o.scenario, seed)
+	if err != nil {
 		return err
 	}
-	return errors.New("the window is not built yet; run headless instead: simgui run --headless --duration 10")
+	if o.set == nil {
+		o.set = func(string) bool { return false }
+	}
+	newSim := func(p *scenario.Plan) (*app.Sim, error) {
+		return app.New(p, app.Options{Control: o.services.options(o.set)})
+	}
+	sim, err := newSim(plan)
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	err = window.Run(ctx, sim, window.Options{
+		Load:          func(path string) (*scenario.Plan, error) { return loadPlan(path, nil) },
+		New:           newSim,
+		ScreenshotDir: o.window.screenshotDir,
+		StateFile:     o.window.stateFile,
+		Start:         start,
+	})
+	if errors.Is(err, window.ErrNoDisplay) {
+		cause := strings.Join(strings.Fields(strings.TrimPrefix(err.Error(), window.ErrNoDisplay.Error()+": ")), " ")
+		return fmt.Errorf("no display could be opened (%s); run headless instead: simgui run --headless --duration 10", cause)
+	}
+	return err
+}
+
+// processStart is when this process started, from /proc (10 ms resolution), so that the
+// startup trace includes loading the binary and initialising packages; now where /proc is
+// missing.
+func processStart() time.Time {
+	now := time.Now()
+	stat, err1 := os.ReadFile("/proc/self/stat")
+	up, err2 := os.ReadFile("/proc/uptime")
+	if err1 != nil || err2 != nil {
+		return now
+	}
+	// Fields after the command name (which may hold spaces) start at the last ')'.
+	i := strings.LastIndexByte(string(stat), ')')
+	f := strings.Fields(string(stat[i+1:]))
+	u := strings.Fields(string(up))
+	if len(f) < 20 || len(u) < 1 {
+		return now
+	}
+	ticks, err1 := strconv.ParseFloat(f[19], 64) // field 22, starttime, in clock ticks after boot
+	uptime, err2 := strconv.ParseFloat(u[0], 64)
+	if err1 != nil || err2 != nil {
+		return now
+	}
+	const clkTck = 100 // USER_HZ on Linux
+	age := uptime - ticks/clkTck
+	if age < 0 || age > 60 {
+		return now
+	}
+	return now.Add(-time.Duration(age * float64(time.Second)))
 }

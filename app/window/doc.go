@@ -1,0 +1,44 @@
+// Package window is simgui's desktop face: an Ebiten game that shows a running simulation — a
+// top-down world view (or a 3D chase view drawn by simgui/render), live camera panels of the
+// selected robot, a HUD — and lets a person drive a robot with the keyboard, pause, step, reset,
+// change the time scale, spawn plugins and open or save scenarios. It is the only package
+// besides editor/ that imports Ebiten.
+//
+// # Usage
+//
+//	sim, err := app.New(plan, app.Options{...})
+//	err = window.Run(ctx, sim, window.Options{Open: open}) // on the main goroutine
+//
+// Run owns the simulation from then on: it runs the loop on a goroutine, Ebiten on the calling
+// (main) thread, and closes the simulation when the window is closed or ctx is cancelled.
+//
+// # Screens
+//
+// The window hosts full-window Screens (Options.Screens): the simulator screen first, then any
+// others (the descriptor editor). F2 cycles through them. A Screen has ebiten.Game's three
+// methods; a Screen that also implements Attacher receives the Host, through which it reaches
+// the running simulation (see Host).
+//
+// # Keys
+//
+// W/S or ↑/↓ throttle, A/D or ←/→ steer, Space brake, Q/E climb and sink (drones) — smoothed at
+// rates per second of wall time; Tab / Shift+Tab select the next / previous robot (or click
+// one); F follow the selected robot; C 3D chase view; V sensor frusta; L lidar rays; G grid;
+// M markers; P pause/resume; N one step; R reset with the same seed; + / − time scale (0 back
+// to 1×); I spawn list; Ctrl+O open, Ctrl+S save a scenario; F12 screenshot; F1 all keys; F2
+// next screen; Esc closes what is open. Mouse: drag to pan, wheel to zoom, click a panel to
+// enlarge it.
+//
+// # Concurrency
+//
+// Update, Draw and Layout run on Ebiten's game goroutine. They never block on the loop: drive
+// commands go through world.Loop.Do, and everything that waits (pause, step, reset, time scale,
+// spawn, open, save, native file dialogs) runs on a worker goroutine whose results Update
+// picks up. Camera frames are received and converted on one goroutine per camera; the chase
+// view is rendered on its own goroutine. Draw only draws the latest snapshot and images.
+//
+// # Environment variables
+//
+//	SIMGUI_TRACE_STARTUP=1   print the time from process start to the first drawn frame
+//	                         to stderr ("simgui: first frame 0.412 s after launch")
+package window

@@ -1,0 +1,129 @@
+package window
+
+import (
+	"fmt"
+	"image"
+	"math"
+	"strings"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"simgui/app/world"
+)
+
+// toolbarHeight is the height of the button row at the bottom of the window, pixels.
+const toolbarHeight = 28
+
+// button is a clickable label in the toolbar or a list.
+type button struct {
+	label  string
+	r      image.Rectangle
+	on     bool // drawn highlighted (a toggle that is on)
+	action func()
+}
+
+// hit returns the button under (x, y), or nil.
+func hit(bs []button, x, y int) *button {
+	for i := range bs {
+		if image.Pt(x, y).In(bs[i].r) {
+			return &bs[i]
+		}
+	}
+	return nil
+}
+
+// layoutRow places buttons left to right from (x, y), each as wide as its label plus padding.
+func layoutRow(bs []button, x, y, h int) {
+	for i := range bs {
+		w := int(textWidth(bs[i].label)) + 16
+		bs[i].r = image.Rect(x, y, x+w, y+h)
+		x += w + 4
+	}
+}
+
+var (
+	colorButton   = rgba{0.20, 0.23, 0.28, 0.92}
+	colorButtonOn = rgba{0.22, 0.45, 0.75, 0.95}
+	colorBar      = rgba{0.06, 0.07, 0.09, 0.88}
+)
+
+// drawButtons draws a row or list of buttons.
+func drawButtons(dst *ebiten.Image, b *batch, bs []button) {
+	for _, bt := range bs {
+		c := colorButton
+		if bt.on {
+			c = colorButtonOn
+		}
+		b.rect(float32(bt.r.Min.X), float32(bt.r.Min.Y), float32(bt.r.Dx()), float32(bt.r.Dy()), c)
+	}
+	b.draw(dst)
+	for _, bt := range bs {
+		drawText(dst, bt.label, float32(bt.r.Min.X+8), float32(bt.r.Min.Y+(bt.r.Dy()-lineHeight)/2), textColor)
+	}
+}
+
+// hudLines formats the HUD: sim time and pace, tick and frame rates, and the selected robot.
+func hudLines(snap *world.Snapshot, selected string, tps, fps, chaseFPS float64) []string {
+	pace := fmt.Sprintf("×%g", snap.TimeScale)
+	if snap.TimeScale == 0 {
+		pace = "as fast as possible"
+	}
+	state := ""
+	switch {
+	case snap.Paused:
+		state = "   PAUSED"
+	case snap.Lockstep:
+		state = "   LOCKSTEP"
+	}
+	lines := []string{
+		fmt.Sprintf("sim %.3f s   step %d   %s   real-time factor %.2f%s", snap.SimTime.Seconds(), snap.Step, pace, snap.RealTimeFactor, state),
+		fmt.Sprintf("TPS %.0f   FPS %.0f", tps, fps),
+	}
+	if chaseFPS > 0 {
+		lines[1] += fmt.Sprintf("   3D %.0f fps", chaseFPS)
+	}
+	if m, ok := snap.Model(selected); ok {
+		lines = append(lines,
+			fmt.Sprintf("%s  %s", m.Name, m.VehicleID),
+			fmt.Sprintf("x %.3f  y %.3f  z %.2f m   yaw %.1f°   speed %.2f m/s", m.Pose.X, m.Pose.Y, m.Pose.Z, m.Pose.Yaw*180/math.Pi, m.Forward),
+			fmt.Sprintf("throttle %+.2f  steer %+.2f  brake %.0f", m.Command.Throttle, m.Command.Steer, m.Command.Brake))
+	} else {
+		lines = append(lines, "no robot selected (Tab or click one)")
+	}
+	return lines
+}
+
+// drawBox draws lines of text on a translucent panel at (x, y) and returns its size.
+func drawBox(dst *ebiten.Image, b *batch, lines []string, x, y float32) (float32, float32) {
+	w := float32(0)
+	for _, l := range lines {
+		w = max(w, textWidth(l))
+	}
+	h := float32(len(lines)*lineHeight + 8)
+	b.rect(x, y, w+16, h, panelBG)
+	b.draw(dst)
+	for i, l := range lines {
+		drawText(dst, l, x+8, y+4+float32(i*lineHeight), textColor)
+	}
+	return w + 16, h
+}
+
+// helpText is the F1 overlay.
+var helpText = strings.Split(strings.TrimSpace(`
+Driving (selected robot)
+  W / ↑   throttle forward        S / ↓   throttle back
+  A / ←   steer left               D / →   steer right
+  Space   brake                    Q / E   climb / sink (drones)
+Selecting and viewing
+  Tab / Shift+Tab  next / previous robot     click  select a robot
+  F  follow the selected robot     C  3D chase view (render/)
+  V  sensor frusta    L  lidar rays    G  grid    M  markers
+  drag  pan     wheel  zoom     click a camera panel  enlarge it
+World
+  P  pause / resume     N  one step (while paused)     R  reset, same seed
+  +  faster     −  slower     0  real time (×1)
+  I  spawn list: pick a plugin, then click (drag to aim) in the world
+  Ctrl+O  open a scenario     Ctrl+S  save the world as a scenario
+Window
+  F1  this help     F2  next screen (editor)     F12  screenshot     Esc  close
+`), "\n")

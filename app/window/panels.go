@@ -1,0 +1,221 @@
+package window
+
+import (
+	"fmt"
+	"image"
+	"time"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"simgui/app/transport"
+	"simgui/plugins"
+)
+
+// panels shows the live cameras (and depth cameras) of the selected robot in a column at the
+// right of the window, each labelled with its sensor id and the rate frames arrive at; a click
+// enlarges one. It also holds the lidar feeds whose rays the world view draws.
+type panels struct {
+	bus   *transport.Bus
+	model string
+	desc  *plugins.VehicleDescriptor
+	lidar bool
+
+	cams   []*feed
+	lidars []*feed
+	imgs   []*ebiten.Image // per camera, nil until the first frame
+	labels []string
+	rects  []image.Rectangle // per camera, in screen pixels
+
+	enlarged int // index of the enlarged camera, -1 for none
+}
+
+func newPanels() *panels { return &panels{enlarged: -1} }
+
+// sync opens the feeds of model's sensors on bus, closing those of a previous robot or bus.
+// It does nothing when nothing changed. Game goroutine.
+func (p *panels) sync(bus *transport.Bus, model string, desc *plugins.VehicleDescriptor, lidar bool) {
+	if bus == p.bus && model == p.model && desc == p.desc && lidar == p.lidar {
+		return
+	}
+	p.close()
+	p.bus, p.model, p.desc, p.lidar = bus, model, desc, lidar
+	if bus == nil || model == "" {
+		return
+	}
+	for _, s := range feedsFor(model, desc, lidar) {
+		f := openFeed(bus, s.sensor, s.kind, s.topic, s.far)
+		if s.kind == plugins.SensorLidar {
+			p.lidars = append(p.lidars, f)
+		} else {
+			p.cams = append(p.cams, f)
+		}
+	}
+	p.imgs = make([]*ebiten.Image, len(p.cams))
+	p.labels = make([]string, len(p.cams))
+}
+
+// close closes every feed.
+func (p *panels) close() {
+	for _, f := range p.cams {
+		f.close()
+	}
+	for _, f := range p.lidars {
+		f.close()
+	}
+	for _, img := range p.imgs {
+		if img != nil {
+			img.Deallocate()
+		}
+	}
+	p.cams, p.lidars, p.imgs, p.labels, p.rects = nil, nil, nil, nil, nil
+	p.bus, p.model, p.desc = nil, "", nil
+	p.enlarged = -1
+}
+
+// update uploads new frames and refreshes the labels. Game goroutine.
+func (p *panels) update(now time.Time) {
+	for i, f := range p.cams {
+		if fr := f.next(); fr != nil {
+			if img := p.imgs[i]; img == nil || img.Bounds().Dx() != fr.W || img.Bounds().Dy() != fr.H {
+				if img != nil {
+					img.Deallocate()
+				}
+				p.imgs[i] = ebiten.NewImage(fr.W, fr.H)
+			}
+			p.imgs[i].WritePixels(fr.Pix)
+			f.recycle(fr.Pix)
+		}
+		n, hz, err := f.status(now)
+		switch {
+		case err != "":
+			p.labels[i] = f.Sensor + "  " + err
+		case n == 0:
+			p.labels[i] = f.Sensor + "  waiting for frames"
+		default:
+			p.labels[i] = fmt.Sprintf("%s  %.1f Hz", f.Sensor, hz)
+		}
+	}
+}
+
+// scans returns the newest scan of every lidar feed.
+func (p *panels) scans() []*scan {
+	var out []*scan
+	for _, f := range p.lidars {
+		if s := f.lastScan(); s != nil {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// layout places the panels in a column at the right of a w×h window, above the toolbar.
+func (p *panels) layout(w, h int) {
+	const margin, label, gap, maxW = 8, 18, 6, 320
+	p.rects = p.rects[:0]
+	if len(p.cams) == 0 {
+		return
+	}
+	ratios := make([]float64, len(p.cams))
+	sum := 0.0
+	for i := range p.cams {
+		ratios[i] = 0.75
+		if img := p.imgs[i]; img != nil {
+			ratios[i] = float64(img.Bounds().Dy()) / float64(img.Bounds().Dx())
+		} else if p.desc != nil {
+			cw, ch := sensorSize(p.desc, p.cams[i].Sensor)
+			ratios[i] = float64(ch) / float64(cw)
+		}
+		sum += ratios[i]
+	}
+	avail := float64(h - 2*margin - toolbarHeight - len(p.cams)*(label+gap))
+	pw := min(float64(maxW), float64(w)/4, avail/sum)
+	pw = max(pw, 80)
+	x := w - margin - int(pw)
+	y := margin
+	for i := range p.cams {
+		ph := int(pw * ratios[i])
+		p.rects = append(p.rects, image.Rect(x, y, x+int(pw), y+label+ph))
+		y += label + ph + gap
+	}
+}
+
+// click handles a click at (x, y): it enlarges the panel under it, or shrinks the enlarged
+// one. It reports whether the click was used.
+func (p *panels) click(x, y int) bool {
+	if p.enlarged >= 0 {
+		p.enlarged = -1
+		return true
+	}
+	pt := image.Pt(x, y)
+	for i, r := range p.rects {
+		if pt.In(r) {
+			p.enlarged = i
+			return true
+		}
+	}
+	return false
+}
+
+// contains reports whether (x, y) is on a panel.
+func (p *panels) contains(x, y int) bool {
+	if p.enlarged >= 0 {
+		return true
+	}
+	for _, r := range p.rects {
+		if image.Pt(x, y).In(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// draw draws the column, and the enlarged panel over the middle of the window.
+func (p *panels) draw(dst *ebiten.Image, b *batch) {
+	for i, r := range p.rects {
+		if i == p.enlarged {
+			continue
+		}
+		p.drawPanel(dst, b, i, r)
+	}
+	if p.enlarged >= 0 && p.enlarged < len(p.cams) {
+		sw, sh := dst.Bounds().Dx(), dst.Bounds().Dy()
+		ratio := 0.75
+		if img := p.imgs[p.enlarged]; img != nil {
+			ratio = float64(img.Bounds().Dy()) / float64(img.Bounds().Dx())
+		}
+		pw := min(float64(sw)*0.8, (float64(sh)*0.85-18)/ratio)
+		ph := int(pw*ratio) + 18
+		x, y := (sw-int(pw))/2, (sh-ph)/2
+		b.rect(0, 0, float32(sw), float32(sh), rgba{0, 0, 0, 0.45})
+		b.draw(dst)
+		p.drawPanel(dst, b, p.enlarged, image.Rect(x, y, x+int(pw), y+ph))
+	}
+}
+
+func (p *panels) drawPanel(dst *ebiten.Image, b *batch, i int, r image.Rectangle) {
+	const label = 18
+	b.rect(float32(r.Min.X-2), float32(r.Min.Y-2), float32(r.Dx()+4), float32(r.Dy()+4), panelBG)
+	b.draw(dst)
+	drawText(dst, p.labels[i], float32(r.Min.X+4), float32(r.Min.Y), textColor)
+	area := image.Rect(r.Min.X, r.Min.Y+label, r.Max.X, r.Max.Y)
+	img := p.imgs[i]
+	if img == nil {
+		drawText(dst, "no image yet", float32(area.Min.X+8), float32(area.Min.Y+8), dimColor)
+		return
+	}
+	op := &ebiten.DrawImageOptions{Filter: ebiten.FilterLinear}
+	op.GeoM.Scale(float64(area.Dx())/float64(img.Bounds().Dx()), float64(area.Dy())/float64(img.Bounds().Dy()))
+	op.GeoM.Translate(float64(area.Min.X), float64(area.Min.Y))
+	dst.DrawImage(img, op)
+}
+
+// frameCounts returns frames received per camera sensor (for the state hook).
+func (p *panels) frameCounts() map[string]uint64 {
+	out := map[string]uint64{}
+	now := time.Now()
+	for _, f := range p.cams {
+		n, _, _ := f.status(now)
+		out[f.Sensor] = n
+	}
+	return out
+}

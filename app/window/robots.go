@@ -1,0 +1,240 @@
+package window
+
+import (
+	"math"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"simgui/app/markers"
+	"simgui/app/world"
+	"simgui/plugins"
+)
+
+// Robot colours when a descriptor has no visual.
+var (
+	colorRobot     = rgb8(80, 150, 230)
+	colorAccent    = rgb8(250, 210, 70)
+	colorSelected  = rgba{1, 1, 1, 0.9}
+	colorFrustum   = rgba{1, 0.85, 0.3, 0.16}
+	colorFrustumLn = rgba{1, 0.85, 0.3, 0.55}
+	colorDepthFr   = rgba{0.4, 0.9, 1, 0.14}
+	colorRangeFr   = rgba{0.6, 1, 0.6, 0.14}
+	colorRay       = rgba{1, 0.3, 0.3, 0.35}
+	colorHit       = rgba{1, 0.35, 0.3, 0.95}
+	colorBoxDyn    = rgb8(166, 124, 82)
+)
+
+// footprint returns a vehicle's half length and half width in metres (a circle body is as
+// long as wide).
+func footprint(v *plugins.VehicleDescriptor) (hl, hw float64, round bool) {
+	hl, hw = 0.15, 0.1
+	if v == nil || v.Body == nil {
+		return hl, hw, false
+	}
+	if v.Body.Shape == "circle" {
+		return v.Body.Radius, v.Body.Radius, true
+	}
+	if v.Body.Length > 0 && v.Body.Width > 0 {
+		hl, hw = v.Body.Length/2, v.Body.Width/2
+	}
+	return hl, hw, false
+}
+
+// robotColors returns a vehicle's main and accent colours.
+func robotColors(v *plugins.VehicleDescriptor) (rgba, rgba) {
+	if v == nil || v.Visual == nil {
+		return colorRobot, colorAccent
+	}
+	return parseColor(v.Visual.Color, colorRobot), parseColor(v.Visual.Accent, colorAccent)
+}
+
+// drawBoxes draws the movable boxes at their poses.
+func drawBoxes(v *view, b *batch, boxes []world.BoxState) {
+	for _, bx := range boxes {
+		e := plugins.Element{X: bx.Pose.X, Y: bx.Pose.Y, Length: bx.Length, Width: bx.Width, YawDeg: bx.Pose.Yaw * 180 / math.Pi}
+		quadOf(v, b, &e, colorBoxDyn)
+	}
+}
+
+// quadOf adds the rectangle of an element-like box.
+func quadOf(v *view, b *batch, e *plugins.Element, c rgba) {
+	s, co := math.Sincos(e.YawDeg * math.Pi / 180)
+	hl, hw := e.Length/2, e.Width/2
+	pt := func(a, d float64) (float32, float32) { return v.toScreen(e.X+a*co-d*s, e.Y+a*s+d*co) }
+	x0, y0 := pt(-hl, -hw)
+	x1, y1 := pt(hl, -hw)
+	x2, y2 := pt(hl, hw)
+	x3, y3 := pt(-hl, hw)
+	b.quad(x0, y0, x1, y1, x2, y2, x3, y3, c)
+}
+
+// drawRobot adds one robot: its footprint in its colour, a wedge at the front in its accent
+// colour (so the heading shows at any zoom), and a ring when it is selected. Robots smaller
+// than a few pixels are drawn at a minimum size.
+func drawRobot(v *view, b *batch, m *world.ModelState, selected bool) {
+	hl, hw, round := footprint(m.Vehicle)
+	main, accent := robotColors(m.Vehicle)
+	const minPx = 5.0
+	if k := minPx / (math.Max(hl, hw) * v.Scale); k > 1 {
+		hl, hw = hl*k, hw*k
+	}
+	s, c := math.Sincos(m.Pose.Yaw)
+	pt := func(a, d float64) (float32, float32) {
+		return v.toScreen(m.Pose.X+a*c-d*s, m.Pose.Y+a*s+d*c)
+	}
+	cx, cy := v.toScreen(m.Pose.X, m.Pose.Y)
+	r := float32(math.Max(hl, hw) * v.Scale)
+	if selected {
+		b.ring(cx, cy, r*1.45+3, 2, colorSelected)
+	}
+	if round {
+		b.circle(cx, cy, float32(hl*v.Scale), main)
+	} else {
+		x0, y0 := pt(-hl, -hw)
+		x1, y1 := pt(hl, -hw)
+		x2, y2 := pt(hl, hw)
+		x3, y3 := pt(-hl, hw)
+		b.quad(x0, y0, x1, y1, x2, y2, x3, y3, main)
+	}
+	// Heading wedge: from 40 % of the length to the nose.
+	ax, ay := pt(hl, 0)
+	bx, by := pt(-0.1*hl, hw*0.75)
+	dx, dy := pt(-0.1*hl, -hw*0.75)
+	b.tri(ax, ay, bx, by, dx, dy, accent)
+}
+
+// sensorFans adds every camera, depth, ultrasonic and lidar mount of m as a translucent wedge
+// seen from above, at most maxRange metres long.
+func sensorFans(v *view, b *batch, m *world.ModelState) {
+	d := m.Vehicle
+	if d == nil {
+		return
+	}
+	const maxRange = 1.5
+	for i := range d.Sensors {
+		s := &d.Sensors[i]
+		var half, rng float64
+		col := colorFrustum
+		switch s.Kind {
+		case plugins.SensorCamera, plugins.SensorDepth:
+			w, h := sensorSize(d, s.ID)
+			fov := param(s, "fovDeg", 60) * math.Pi / 180
+			half = math.Atan(math.Tan(fov/2) * float64(w) / float64(h))
+			rng = param(s, "far", 10)
+			if s.Kind == plugins.SensorDepth {
+				col = colorDepthFr
+			}
+		case "ultrasonic":
+			half = param(s, "coneDeg", 15) * math.Pi / 360
+			rng = param(s, "rangeMax", 3.5)
+			col = colorRangeFr
+		case plugins.SensorLidar:
+			a0, a1 := param(s, "angleMinDeg", -180)*math.Pi/180, param(s, "angleMaxDeg", 180)*math.Pi/180
+			rng = math.Min(param(s, "rangeMax", 12), maxRange)
+			x, y, yaw := mountPose(m, s)
+			sx, sy := v.toScreen(x, y)
+			b.fan(sx, sy, float32(rng*v.Scale), yaw+a0, yaw+a1, 48, colorRangeFr)
+			continue
+		default:
+			continue
+		}
+		rng = math.Min(rng, maxRange)
+		x, y, yaw := mountPose(m, s)
+		sx, sy := v.toScreen(x, y)
+		b.fan(sx, sy, float32(rng*v.Scale), yaw-half, yaw+half, 12, col)
+		for _, a := range []float64{yaw - half, yaw + half} {
+			ex, ey := v.toScreen(x+rng*math.Cos(a), y+rng*math.Sin(a))
+			b.line(sx, sy, ex, ey, 1, colorFrustumLn)
+		}
+	}
+}
+
+// mountPose is a sensor's position and heading in the world frame.
+func mountPose(m *world.ModelState, s *plugins.SensorMount) (x, y, yaw float64) {
+	sn, cs := math.Sincos(m.Pose.Yaw)
+	x = m.Pose.X + s.Pose.X*cs - s.Pose.Y*sn
+	y = m.Pose.Y + s.Pose.X*sn + s.Pose.Y*cs
+	return x, y, m.Pose.Yaw + s.Pose.YawDeg*math.Pi/180
+}
+
+// param is a sensor mount parameter or its default.
+func param(s *plugins.SensorMount, name string, def float64) float64 {
+	if v, ok := s.Params[name]; ok {
+		return v
+	}
+	return def
+}
+
+// sensorSize is a camera's frame size from the device contract (shape [h, w, c]); 640×480 when
+// the contract does not say.
+func sensorSize(d *plugins.VehicleDescriptor, id string) (w, h int) {
+	if d.Contract != nil {
+		for _, c := range d.Contract.Sensors {
+			if c.ID == id && len(c.Shape) >= 2 && c.Shape[0] > 0 && c.Shape[1] > 0 {
+				return c.Shape[1], c.Shape[0]
+			}
+		}
+	}
+	return 640, 480
+}
+
+// drawScan adds the rays of a lidar scan taken at the sensor pose (x, y, yaw).
+func drawScan(v *view, b *batch, sc *scan) {
+	sx, sy := v.toScreen(sc.x, sc.y)
+	for i, r := range sc.ranges {
+		a := sc.yaw + sc.angleMin + float64(i)*sc.step
+		hit := r < sc.rangeMax && !math.IsInf(r, 0) && !math.IsNaN(r)
+		if !hit {
+			r = sc.rangeMax
+		}
+		ex, ey := v.toScreen(sc.x+r*math.Cos(a), sc.y+r*math.Sin(a))
+		b.line(sx, sy, ex, ey, 1, colorRay)
+		if hit {
+			b.rect(ex-1.5, ey-1.5, 3, 3, colorHit)
+		}
+	}
+}
+
+// drawMarkers adds the /markers overlay: lines, boxes and spheres (text is drawn by
+// markerTexts). Sizes are metres; lines are at least one pixel wide.
+func drawMarkers(v *view, b *batch, set *markers.Set) {
+	for m := range set.All() {
+		c := fromNRGBA(m.RGBA.NRGBA())
+		x, y := v.toScreen(m.Point.X, m.Point.Y)
+		size := float32(m.Size * v.Scale)
+		switch m.Kind {
+		case "Line":
+			ex, ey := v.toScreen(m.End.X, m.End.Y)
+			b.line(x, y, ex, ey, max(size, 1), c)
+		case "Box":
+			size = max(size, 2)
+			b.rect(x-size/2, y-size/2, size, size, c)
+		case "Sphere":
+			b.circle(x, y, max(size/2, 1.5), c)
+		}
+	}
+}
+
+// markerTexts draws the text markers, following their model when they name one.
+func markerTexts(dst *ebiten.Image, v *view, set *markers.Set, snap *world.Snapshot) {
+	for m := range set.All() {
+		if m.Kind != "Text" || m.Text == "" {
+			continue
+		}
+		px, py := m.Point.X, m.Point.Y
+		if m.Following != "" {
+			if st, ok := snap.Model(m.Following); ok {
+				px, py = st.Pose.X+px, st.Pose.Y+py
+			}
+		}
+		x, y := v.toScreen(px, py)
+		w := textWidth(m.Text)
+		switch m.Align {
+		case markers.AlignCenter:
+			x -= w / 2
+		case markers.AlignRight:
+			x -= w
+		}
+		drawText(dst, m.Text, x, y-lineHeight/2, m.RGBA.NRGBA())
+	}
+}

@@ -1,0 +1,99 @@
+package window
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+
+	"gopkg.in/yaml.v3"
+
+	"simgui/app/scenario"
+	"simgui/app/world"
+)
+
+// scenarioFromWorld returns sc rewritten to start where the world is now: every robot on show
+// (configured or spawned since) becomes an agents.vehicles entry at its current pose, with
+// the vehicle params it was configured with, and the seed is the current episode's. Track,
+// systems, runtime and the rest are kept.
+func scenarioFromWorld(plan *scenario.Plan, snap *world.Snapshot) *scenario.Scenario {
+	sc := *plan.Scenario
+	sc.Runtime.Seed = snap.Seed
+	params := map[string]map[string]any{}
+	for i, a := range plan.Agents {
+		if i < len(plan.AgentParams) {
+			params[a.Name] = plan.AgentParams[i][0]
+		}
+	}
+	agents := &scenario.Agents{}
+	if sc.Agents != nil {
+		agents.Isolated = sc.Agents.Isolated
+		agents.SeeEachOther = sc.Agents.SeeEachOther
+		agents.CollisionsEnabled = sc.Agents.CollisionsEnabled
+	}
+	for _, m := range snap.Models {
+		agents.Vehicles = append(agents.Vehicles, scenario.AgentVehicle{
+			AgentID: m.Name, VehicleID: m.VehicleID, Primary: m.Name == plan.Primary,
+			Params: params[m.Name],
+			SpawnPose: &scenario.SpawnPose{
+				Position: scenario.Vec3{round(m.Pose.X, 1e4), round(m.Pose.Y, 1e4), round(m.Pose.Z, 1e4)},
+				YawDeg:   round(m.Pose.Yaw*180/math.Pi, 1e3),
+			},
+		})
+	}
+	if len(agents.Vehicles) > 0 {
+		// vehicle: stays; its params are already part of each agent's, and merging them
+		// again changes nothing.
+		sc.Agents = agents
+	}
+	return &sc
+}
+
+func round(x, k float64) float64 { return math.Round(x*k) / k }
+
+// marshalScenario writes a scenario as YAML in the shape scenario.Parse reads.
+func marshalScenario(sc *scenario.Scenario) ([]byte, error) {
+	data, err := yaml.Marshal(sc)
+	if err != nil {
+		return nil, fmt.Errorf("encode scenario: %w", err)
+	}
+	header := "# Saved by the simgui window: the world as it was, robots at their poses then.\n"
+	return append([]byte(header), data...), nil
+}
+
+// saveScenario writes sc to path atomically: a temporary file beside it, synced, renamed.
+func saveScenario(path string, sc *scenario.Scenario) error {
+	data, err := marshalScenario(sc)
+	if err != nil {
+		return err
+	}
+	if _, err := scenario.Parse(data, path); err != nil {
+		return fmt.Errorf("save %s: the scenario would not read back: %w", path, err)
+	}
+	return writeAtomic(path, data)
+}
+
+// writeAtomic writes data to path through a synced temporary file and a rename, so that a
+// failure never leaves a half-written file.
+func writeAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return fmt.Errorf("save %s: %w", path, err)
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return fmt.Errorf("save %s: %w", path, err)
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return fmt.Errorf("save %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("save %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("save %s: %w", path, err)
+	}
+	return nil
+}

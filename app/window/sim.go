@@ -1,0 +1,269 @@
+package window
+
+import (
+	"time"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"simgui/app/world"
+	"simgui/physics/drive"
+	"simgui/plugins"
+)
+
+// simScreen is the simulator screen: the world view (top-down or 3D chase), the camera
+// panels, the HUD, the toolbar and the overlays (help, spawn list, file prompt).
+type simScreen struct {
+	g    *game
+	w, h int
+
+	snap  *world.Snapshot // taken at the start of each Update
+	view  view
+	fit   bool // the view has been fitted to a layout
+	track *trackGeom
+
+	selected string
+	follow   bool
+	show     struct{ frusta, lidar, grid, markers, help, chase bool }
+
+	drv      driver
+	lastTick time.Time
+	lastSent drive.Command
+	sentTo   string
+	sentAt   time.Time
+
+	mouse   mouseState
+	spawnOn bool
+	spawn   spawnList
+	prompt  *prompt
+
+	statusMsg string
+	statusAt  time.Time
+
+	panels *panels
+	chase  *chaseView
+	tools  []button
+	hud    []string
+	b      batch
+
+	stateW *stateWriter
+	shots  []string
+}
+
+// mouseState follows a left-button press: a click if it does not move, a drag (pan, or aim
+// a spawn) if it does.
+type mouseState struct {
+	down, moved bool
+	// sx, sy is where the press started, lx, ly the last position (screen pixels).
+	sx, sy, lx, ly int
+}
+
+func newSimScreen(g *game) *simScreen {
+	s := &simScreen{g: g, panels: newPanels(), follow: true, lastTick: time.Now()}
+	s.show.grid, s.show.markers = true, true
+	if g.opts.StateFile != "" {
+		s.stateW = newStateWriter(g.opts.StateFile)
+	}
+	s.selected = g.sess.sim.Plan.Primary
+	return s
+}
+
+// Name implements Named.
+func (s *simScreen) Name() string { return "sim" }
+
+// Layout implements Screen: one logical pixel per device-independent pixel, so a bigger
+// window shows more of the world.
+func (s *simScreen) Layout(w, h int) (int, int) {
+	s.w, s.h = max(w, 1), max(h, 1)
+	return s.w, s.h
+}
+
+// Update implements Screen.
+func (s *simScreen) Update() error {
+	now := time.Now()
+	dt := now.Sub(s.lastTick)
+	s.lastTick = now
+	sim := s.g.sess.sim
+	s.snap = sim.Loop.Snapshot()
+	s.view.W, s.view.H = s.w, s.h
+	if s.track == nil || s.track.version != s.snap.LayoutVersion || s.track.layout != s.snap.Layout {
+		s.track = newTrackGeom(s.snap.Layout, s.snap.LayoutVersion)
+		if !s.fit {
+			s.view.fit(s.snap.Layout)
+			s.fit = true
+		}
+	}
+	if _, ok := s.snap.Model(s.selected); !ok {
+		s.selectModel(s.firstModel())
+	}
+
+	k := keys{}
+	if s.prompt != nil {
+		s.prompt.layout(s.w, s.h)
+		if !s.prompt.update(s.g.Files) {
+			s.prompt = nil
+		}
+	} else {
+		k = s.handleKeys()
+		s.handleMouse()
+	}
+	s.drive(k, dt, now)
+
+	if s.follow {
+		if m, ok := s.snap.Model(s.selected); ok {
+			s.view.CX, s.view.CY = m.Pose.X, m.Pose.Y
+		}
+	}
+	var desc *plugins.VehicleDescriptor
+	if m, ok := s.snap.Model(s.selected); ok {
+		desc = m.Vehicle
+	}
+	s.panels.sync(sim.Bus, s.selected, desc, s.show.lidar)
+	s.panels.update(now)
+	s.panels.layout(s.w, s.h)
+	if s.show.chase {
+		if s.chase == nil {
+			s.chase = newChaseView()
+		}
+		s.chase.request(s.snap, s.selected, s.w/2, s.h/2)
+		s.chase.update()
+	}
+	if s.spawnOn && s.spawn.refreshDue(now) {
+		s.refreshSpawnList()
+	}
+	s.spawn.layout(s.hudBottom())
+	s.tools = s.toolbar()
+	layoutRow(s.tools, 6, s.h-toolbarHeight+3, toolbarHeight-6)
+	chaseFPS := 0.0
+	if s.show.chase && s.chase != nil {
+		chaseFPS, _ = s.chase.status()
+	}
+	s.hud = hudLines(s.snap, s.selected, ebiten.ActualTPS(), ebiten.ActualFPS(), chaseFPS)
+	if s.stateW != nil && s.stateW.due(now) {
+		s.stateW.put(s.state())
+	}
+	return nil
+}
+
+// drive turns the driving keys into commands for the selected robot. A command goes to the
+// loop when it changes, and again every quarter second while keys are held (so a command
+// another client set is taken back); nothing is sent while the robot is left alone, so the
+// window never fights a control client or a system that drives it.
+func (s *simScreen) drive(k keys, dt time.Duration, now time.Time) {
+	cmd := s.drv.update(k, dt)
+	if s.selected == "" {
+		return
+	}
+	changed := cmd != s.lastSent || s.sentTo != s.selected
+	resend := k.any() && now.Sub(s.sentAt) >= 250*time.Millisecond
+	if !changed && !resend {
+		return
+	}
+	name := s.selected
+	if err := s.g.sess.sim.Loop.Do(func(w *world.World) { w.SetCommand(name, cmd) }); err == nil {
+		s.lastSent, s.sentTo, s.sentAt = cmd, name, now
+	}
+}
+
+// selectModel selects a robot by name ("" for none) and resets the driving state.
+func (s *simScreen) selectModel(name string) {
+	if name == s.selected {
+		return
+	}
+	s.selected = name
+	s.drv.reset()
+	s.lastSent, s.sentTo = drive.Command{}, name
+}
+
+// firstModel is the plan's primary robot if it exists, else the first one, else "".
+func (s *simScreen) firstModel() string {
+	if p := s.g.sess.sim.Plan.Primary; p != "" {
+		if _, ok := s.snap.Model(p); ok {
+			return p
+		}
+	}
+	if len(s.snap.Models) > 0 {
+		return s.snap.Models[0].Name
+	}
+	return ""
+}
+
+// cycle selects the next (step 1) or previous (step -1) robot.
+func (s *simScreen) cycle(step int) {
+	n := len(s.snap.Models)
+	if n == 0 {
+		return
+	}
+	i := 0
+	for j, m := range s.snap.Models {
+		if m.Name == s.selected {
+			i = (j + step + n) % n
+			break
+		}
+	}
+	s.selectModel(s.snap.Models[i].Name)
+}
+
+// status shows msg in the status line for a few seconds.
+func (s *simScreen) status(msg string) {
+	s.statusMsg, s.statusAt = msg, time.Now()
+	s.g.log.Info("window: " + msg)
+}
+
+// statusLine is the status message while it is fresh.
+func (s *simScreen) statusLine() string {
+	if time.Since(s.statusAt) > 6*time.Second {
+		return ""
+	}
+	return s.statusMsg
+}
+
+// onSession is called after a scenario was opened: everything tied to the old simulation is
+// dropped and the view refits.
+func (s *simScreen) onSession() {
+	s.panels.close()
+	if s.chase != nil {
+		s.chase.close()
+		s.chase = nil
+	}
+	s.track, s.fit = nil, false
+	s.selected, s.sentTo = "", ""
+	s.drv.reset()
+	s.lastSent = drive.Command{}
+	s.snap = s.g.sess.sim.Loop.Snapshot()
+	s.selectModel(s.firstModel())
+}
+
+func (s *simScreen) close() {
+	s.panels.close()
+	if s.chase != nil {
+		s.chase.close()
+		s.chase = nil
+	}
+	if s.stateW != nil {
+		if s.snap != nil {
+			s.stateW.put(s.state())
+		}
+		s.stateW.close()
+	}
+}
+
+// state is the window's state for Options.StateFile.
+func (s *simScreen) state() State {
+	st := State{
+		SimTime: s.snap.SimTime.Seconds(), Step: s.snap.Step, Paused: s.snap.Paused, TimeScale: s.snap.TimeScale,
+		Selected: s.selected, Models: len(s.snap.Models), Frames: s.panels.frameCounts(),
+		Chase: s.show.chase, Screen: screenName(s.g.screens[s.g.active], s.g.active),
+		TPS: ebiten.ActualTPS(), FPS: ebiten.ActualFPS(), Shots: s.shots, Status: s.statusLine(),
+	}
+	if m, ok := s.snap.Model(s.selected); ok {
+		st.Pose = [3]float64{m.Pose.X, m.Pose.Y, m.Pose.Yaw}
+		st.Forward, st.Throttle = m.Forward, m.Command.Throttle
+	}
+	if i := s.panels.enlarged; i >= 0 && i < len(s.panels.cams) {
+		st.Enlarged = s.panels.cams[i].Sensor
+	}
+	return st
+}
+
+// hudBottom is the y just below the HUD box.
+func (s *simScreen) hudBottom() int { return 8 + len(s.hud)*lineHeight + 8 + 6 }

@@ -1,0 +1,121 @@
+package window
+
+import (
+	"math"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"simgui/app/markers"
+)
+
+// Draw implements Screen: it draws the snapshot taken in Update and the images uploaded there.
+func (s *simScreen) Draw(dst *ebiten.Image) {
+	if s.snap == nil {
+		return
+	}
+	dst.Fill(toColor(colorGround))
+	b := &s.b
+	if s.show.chase && s.chase != nil {
+		s.chase.draw(dst, s.w, s.h)
+	} else {
+		s.drawWorld(dst, b)
+	}
+	s.panels.draw(dst, b)
+	drawBox(dst, b, s.hud, 8, 8)
+	if s.spawnOn {
+		s.spawn.draw(dst, b, s.hudBottom())
+	}
+	// Toolbar and status line.
+	b.rect(0, float32(s.h-toolbarHeight), float32(s.w), toolbarHeight, colorBar)
+	b.draw(dst)
+	drawButtons(dst, b, s.tools)
+	if msg := s.statusLine(); msg != "" {
+		drawBox(dst, b, []string{msg}, 8, float32(s.h-toolbarHeight-lineHeight-14))
+	} else if s.spawn.picked != "" {
+		drawBox(dst, b, []string{"click in the world to place " + s.spawn.picked + " (drag to aim, right click or Esc to cancel)"}, 8, float32(s.h-toolbarHeight-lineHeight-14))
+	}
+	if s.prompt != nil {
+		s.prompt.draw(dst, b)
+	}
+	if s.show.help {
+		lines := append([]string{"Keys (F1 closes)", ""}, helpText...)
+		w := float32(0)
+		for _, l := range lines {
+			w = max(w, textWidth(l))
+		}
+		h := float32(len(lines)*lineHeight + 8)
+		drawBox(dst, b, lines, (float32(s.w)-w)/2, (float32(s.h)-h)/2)
+	}
+}
+
+// drawWorld draws the top-down view: track, grid, route and spawn points, boxes, sensor
+// frusta, robots with names, lidar rays and markers.
+func (s *simScreen) drawWorld(dst *ebiten.Image, b *batch) {
+	v := &s.view
+	s.track.draw(dst, v, b)
+	if s.show.grid {
+		s.drawGrid(b)
+	}
+	s.track.drawOverlay(v, b)
+	drawBoxes(v, b, s.snap.Boxes)
+	if s.show.frusta {
+		for i := range s.snap.Models {
+			sensorFans(v, b, &s.snap.Models[i])
+		}
+	}
+	for i := range s.snap.Models {
+		m := &s.snap.Models[i]
+		drawRobot(v, b, m, m.Name == s.selected)
+	}
+	if s.show.lidar {
+		for _, sc := range s.panels.scans() {
+			if !sc.hasPose {
+				continue
+			}
+			drawScan(v, b, sc)
+		}
+	}
+	set, _ := s.snap.Overlays[markers.OverlayKey].(*markers.Set)
+	if s.show.markers {
+		drawMarkers(v, b, set)
+	}
+	b.draw(dst)
+	for i := range s.snap.Models {
+		m := &s.snap.Models[i]
+		x, y := v.toScreen(m.Pose.X, m.Pose.Y)
+		hl, hw, _ := footprint(m.Vehicle)
+		r := float32(max(math.Max(hl, hw)*v.Scale, 5))
+		c := dimColor
+		if m.Name == s.selected {
+			c = textColor
+		}
+		drawText(dst, m.Name, x-textWidth(m.Name)/2, y+r+4, c)
+	}
+	if s.show.markers && set.Len() > 0 {
+		markerTexts(dst, v, set, s.snap)
+	}
+}
+
+// drawGrid adds the metre grid over the visible part of the world, with the axes brighter.
+func (s *simScreen) drawGrid(b *batch) {
+	v := &s.view
+	step := gridStep(v.Scale)
+	x0, y1 := v.toWorld(0, 0)
+	x1, y0 := v.toWorld(float64(s.w), float64(s.h))
+	for x := math.Floor(x0/step) * step; x <= x1; x += step {
+		sx, _ := v.toScreen(x, 0)
+		c := colorGrid
+		if math.Abs(x) < step/2 {
+			c = colorGridAxis
+		}
+		b.line(sx, 0, sx, float32(s.h), 1, c)
+	}
+	for y := math.Floor(y0/step) * step; y <= y1; y += step {
+		_, sy := v.toScreen(0, y)
+		c := colorGrid
+		if math.Abs(y) < step/2 {
+			c = colorGridAxis
+		}
+		b.line(0, sy, float32(s.w), sy, 1, c)
+	}
+}

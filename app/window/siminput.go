@@ -1,0 +1,445 @@
+package window
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/inpututil"
+
+	"simgui/app/world"
+	"simgui/plugins"
+)
+
+// timeScales are the steps + and − move through.
+var timeScales = []float64{0.1, 0.25, 0.5, 1, 2, 4, 8, 16, 32}
+
+// pressed reports a key that went down this tick.
+func pressed(k ebiten.Key) bool { return inpututil.IsKeyJustPressed(k) }
+
+func held(ks ...ebiten.Key) bool {
+	for _, k := range ks {
+		if ebiten.IsKeyPressed(k) {
+			return true
+		}
+	}
+	return false
+}
+
+// handleKeys applies the keys pressed this tick and returns the driving keys held.
+func (s *simScreen) handleKeys() keys {
+	ctrl := held(ebiten.KeyControl, ebiten.KeyMeta)
+	shift := held(ebiten.KeyShift)
+	switch {
+	case ctrl && pressed(ebiten.KeyO):
+		s.openPrompt()
+		return keys{}
+	case ctrl && pressed(ebiten.KeyS):
+		s.savePrompt()
+		return keys{}
+	case ctrl:
+		return keys{} // Ctrl with a driving key is not driving
+	}
+	if pressed(ebiten.KeyF1) {
+		s.show.help = !s.show.help
+	}
+	if pressed(ebiten.KeyEscape) {
+		switch {
+		case s.show.help:
+			s.show.help = false
+		case s.panels.enlarged >= 0:
+			s.panels.enlarged = -1
+		case s.spawn.picked != "":
+			s.spawn.picked = ""
+		case s.spawnOn:
+			s.spawnOn = false
+		}
+	}
+	if pressed(ebiten.KeyTab) {
+		if shift {
+			s.cycle(-1)
+		} else {
+			s.cycle(1)
+		}
+	}
+	toggles := []struct {
+		k ebiten.Key
+		v *bool
+	}{{ebiten.KeyF, &s.follow}, {ebiten.KeyC, &s.show.chase}, {ebiten.KeyV, &s.show.frusta},
+		{ebiten.KeyL, &s.show.lidar}, {ebiten.KeyG, &s.show.grid}, {ebiten.KeyM, &s.show.markers}}
+	for _, t := range toggles {
+		if pressed(t.k) {
+			*t.v = !*t.v
+		}
+	}
+	if pressed(ebiten.KeyI) {
+		s.toggleSpawn()
+	}
+	if pressed(ebiten.KeyP) {
+		s.pauseResume()
+	}
+	if pressed(ebiten.KeyN) {
+		s.stepOnce()
+	}
+	if pressed(ebiten.KeyR) {
+		s.reset()
+	}
+	if pressed(ebiten.KeyEqual) || pressed(ebiten.KeyNumpadAdd) {
+		s.scaleTime(1)
+	}
+	if pressed(ebiten.KeyMinus) || pressed(ebiten.KeyNumpadSubtract) {
+		s.scaleTime(-1)
+	}
+	if pressed(ebiten.Key0) || pressed(ebiten.KeyNumpad0) {
+		s.setTimeScale(1)
+	}
+	return keys{
+		Forward: held(ebiten.KeyW, ebiten.KeyArrowUp),
+		Back:    held(ebiten.KeyS, ebiten.KeyArrowDown),
+		Left:    held(ebiten.KeyA, ebiten.KeyArrowLeft),
+		Right:   held(ebiten.KeyD, ebiten.KeyArrowRight),
+		Brake:   held(ebiten.KeySpace),
+		Up:      held(ebiten.KeyQ),
+		Down:    held(ebiten.KeyE),
+	}
+}
+
+// handleMouse: the wheel zooms at the cursor; a left click uses the toolbar, a panel, the
+// spawn list, places an armed spawn or selects a robot; a left drag pans (or aims a spawn);
+// a right click disarms a spawn.
+func (s *simScreen) handleMouse() {
+	x, y := ebiten.CursorPosition()
+	if _, wy := ebiten.Wheel(); wy != 0 && !s.show.chase && !s.panels.contains(x, y) {
+		s.view.zoomAt(float64(x), float64(y), math.Pow(1.15, wy))
+	}
+	if inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonRight) {
+		s.spawn.picked = ""
+	}
+	if inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft) {
+		if b := hit(s.tools, x, y); b != nil {
+			b.action()
+			return
+		}
+		if s.panels.click(x, y) {
+			return
+		}
+		if s.spawnOn && s.spawn.click(x, y) {
+			return
+		}
+		s.mouse = mouseState{down: true, sx: x, sy: y, lx: x, ly: y}
+		return
+	}
+	if !s.mouse.down {
+		return
+	}
+	if ebiten.IsMouseButtonPressed(ebiten.MouseButtonLeft) {
+		if !s.mouse.moved && math.Hypot(float64(x-s.mouse.sx), float64(y-s.mouse.sy)) > 4 {
+			s.mouse.moved = true
+		}
+		if s.mouse.moved && s.spawn.picked == "" && !s.show.chase {
+			s.view.pan(float64(x-s.mouse.lx), float64(y-s.mouse.ly))
+			s.follow = false
+		}
+		s.mouse.lx, s.mouse.ly = x, y
+		return
+	}
+	// Released.
+	s.mouse.down = false
+	if s.show.chase {
+		return
+	}
+	wx, wy := s.view.toWorld(float64(s.mouse.sx), float64(s.mouse.sy))
+	if s.spawn.picked != "" {
+		yaw := 0.0
+		if s.mouse.moved {
+			ex, ey := s.view.toWorld(float64(x), float64(y))
+			yaw = math.Atan2(ey-wy, ex-wx)
+		}
+		s.spawnPicked(&world.Pose{X: wx, Y: wy, Yaw: yaw})
+		return
+	}
+	if !s.mouse.moved {
+		if name := s.robotAt(x, y); name != "" {
+			s.selectModel(name)
+		}
+	}
+}
+
+// robotAt returns the robot under screen point (x, y) — within its footprint or 10 pixels of
+// its centre, the nearest one — or "".
+func (s *simScreen) robotAt(x, y int) string {
+	best, bestD := "", math.Inf(1)
+	wx, wy := s.view.toWorld(float64(x), float64(y))
+	for _, m := range s.snap.Models {
+		hl, hw, _ := footprint(m.Vehicle)
+		d := math.Hypot(m.Pose.X-wx, m.Pose.Y-wy)
+		if d <= math.Max(hl, hw) || d*s.view.Scale <= 10 {
+			if d < bestD {
+				best, bestD = m.Name, d
+			}
+		}
+	}
+	return best
+}
+
+// toolbar is the button row at the bottom of the window.
+func (s *simScreen) toolbar() []button {
+	pause := "Pause (P)"
+	if s.snap.Paused {
+		pause = "Resume (P)"
+	}
+	return []button{
+		{label: pause, on: s.snap.Paused, action: s.pauseResume},
+		{label: "Step (N)", action: s.stepOnce},
+		{label: "Reset (R)", action: s.reset},
+		{label: "−", action: func() { s.scaleTime(-1) }},
+		{label: fmt.Sprintf("×%g", s.snap.TimeScale), action: func() { s.setTimeScale(1) }},
+		{label: "+", action: func() { s.scaleTime(1) }},
+		{label: "Spawn (I)", on: s.spawnOn, action: s.toggleSpawn},
+		{label: "Open… (Ctrl+O)", action: s.openPrompt},
+		{label: "Save… (Ctrl+S)", action: s.savePrompt},
+		{label: "3D (C)", on: s.show.chase, action: func() { s.show.chase = !s.show.chase }},
+		{label: "Frusta (V)", on: s.show.frusta, action: func() { s.show.frusta = !s.show.frusta }},
+		{label: "Lidar (L)", on: s.show.lidar, action: func() { s.show.lidar = !s.show.lidar }},
+		{label: "Follow (F)", on: s.follow, action: func() { s.follow = !s.follow }},
+		{label: "Keys (F1)", on: s.show.help, action: func() { s.show.help = !s.show.help }},
+	}
+}
+
+// World controls. Each runs on the worker (the loop methods wait for the loop) and reports in
+// the status line.
+
+func (s *simScreen) pauseResume() {
+	loop, paused := s.g.sess.sim.Loop, s.snap.Paused
+	s.g.async(func() func() {
+		var err error
+		if paused {
+			err = loop.Resume()
+		} else {
+			err = loop.Pause()
+		}
+		return func() {
+			switch {
+			case err != nil:
+				s.status("pause: " + err.Error())
+			case paused:
+				s.status("resumed")
+			default:
+				s.status("paused")
+			}
+		}
+	})
+}
+
+func (s *simScreen) stepOnce() {
+	loop, paused, ctx := s.g.sess.sim.Loop, s.snap.Paused, s.g.ctx
+	s.g.async(func() func() {
+		if !paused {
+			if err := loop.Pause(); err != nil {
+				return func() { s.status("step: " + err.Error()) }
+			}
+		}
+		snap, err := loop.Step(ctx, 1)
+		return func() {
+			if err != nil {
+				s.status("step: " + err.Error())
+				return
+			}
+			s.status(fmt.Sprintf("stepped to %.3f s (step %d)", snap.SimTime.Seconds(), snap.Step))
+		}
+	})
+}
+
+func (s *simScreen) reset() {
+	loop, seed, ctx := s.g.sess.sim.Loop, s.snap.Seed, s.g.ctx
+	s.drv.reset()
+	s.g.async(func() func() {
+		err := loop.Reset(ctx, seed)
+		return func() {
+			if err != nil {
+				s.status("reset: " + err.Error())
+				return
+			}
+			s.status(fmt.Sprintf("reset with seed %d", seed))
+		}
+	})
+}
+
+// scaleTime moves the time scale one step up (dir 1) or down (dir -1).
+func (s *simScreen) scaleTime(dir int) {
+	cur := s.snap.TimeScale
+	next := cur
+	if dir > 0 {
+		next = timeScales[len(timeScales)-1]
+		for _, x := range timeScales {
+			if x > cur+1e-9 {
+				next = x
+				break
+			}
+		}
+		if cur == 0 {
+			next = 0
+		}
+	} else {
+		next = timeScales[0]
+		for i := len(timeScales) - 1; i >= 0; i-- {
+			if timeScales[i] < cur-1e-9 {
+				next = timeScales[i]
+				break
+			}
+		}
+		if cur == 0 {
+			next = timeScales[len(timeScales)-1]
+		}
+	}
+	s.setTimeScale(next)
+}
+
+func (s *simScreen) setTimeScale(x float64) {
+	loop := s.g.sess.sim.Loop
+	s.g.async(func() func() {
+		err := loop.SetTimeScale(x)
+		return func() {
+			if err != nil {
+				s.status("time scale: " + err.Error())
+				return
+			}
+			s.status(fmt.Sprintf("time scale ×%g", x))
+		}
+	})
+}
+
+// Spawning.
+
+func (s *simScreen) toggleSpawn() {
+	s.spawnOn = !s.spawnOn
+	s.spawn.picked = ""
+	if s.spawnOn {
+		s.refreshSpawnList()
+	}
+}
+
+// refreshSpawnList asks the catalog for its vehicles on the worker.
+func (s *simScreen) refreshSpawnList() {
+	cat := s.g.opts.Plugins
+	s.spawn.loading = true
+	s.g.async(func() func() {
+		ids := cat.Vehicles()
+		return func() {
+			s.spawn.ids, s.spawn.listed, s.spawn.loading = ids, time.Now(), false
+		}
+	})
+}
+
+// spawnPicked spawns the picked vehicle at pose.
+func (s *simScreen) spawnPicked(pose *world.Pose) {
+	id := s.spawn.picked
+	cat := s.g.opts.Plugins
+	ctx, loop, name := s.g.ctx, s.g.sess.sim.Loop, spawnName(id, s.snap)
+	s.g.async(func() func() {
+		v, err := cat.Vehicle(id)
+		if err == nil {
+			err = spawnVehicle(ctx, loop, v, name, pose)
+		}
+		return func() { s.spawned(name, err) }
+	})
+}
+
+// testDrive spawns a descriptor handed over by another screen (Host.TestDrive).
+func (s *simScreen) testDrive(v *plugins.VehicleDescriptor, at *world.Pose) {
+	ctx, loop, name := s.g.ctx, s.g.sess.sim.Loop, spawnName(v.ID, s.snap)
+	s.g.async(func() func() {
+		err := spawnVehicle(ctx, loop, v, name, at)
+		return func() { s.spawned(name, err) }
+	})
+}
+
+func (s *simScreen) spawned(name string, err error) {
+	if err != nil {
+		s.status("spawn: " + err.Error())
+		return
+	}
+	s.selectModel(name)
+	s.follow = true
+	s.status("spawned " + name)
+}
+
+// Scenarios.
+
+func (s *simScreen) openPrompt() {
+	if s.g.opts.Load == nil || s.g.opts.New == nil {
+		s.status("opening scenarios is not available here")
+		return
+	}
+	initial := ""
+	if src := s.g.sess.sim.Plan.Scenario.Source; fileExists(src) {
+		initial = src
+	}
+	req := FileRequest{Title: "Open scenario", Filter: "Scenario (YAML)", Extensions: []string{"yaml", "yml"}, StartDir: dirOf(initial)}
+	s.prompt = newPrompt("Open scenario", req, initial, s.g.openScenario)
+}
+
+func (s *simScreen) savePrompt() {
+	initial := "scenario.yaml"
+	if src := s.g.sess.sim.Plan.Scenario.Source; fileExists(src) {
+		initial = src
+	}
+	req := FileRequest{Title: "Save scenario", Save: true, Filter: "Scenario (YAML)", Extensions: []string{"yaml", "yml"}, StartDir: dirOf(initial)}
+	plan, snap := s.g.sess.sim.Plan, s.snap
+	s.prompt = newPrompt("Save the world as a scenario", req, initial, func(path string) {
+		s.g.async(func() func() {
+			err := saveScenario(path, scenarioFromWorld(plan, snap))
+			return func() {
+				if err != nil {
+					s.status(err.Error())
+					return
+				}
+				s.status("saved " + path)
+			}
+		})
+	})
+}
+
+// openScenario loads path and, if it checks out, replaces the running simulation with it
+// (the old one is closed first so its ports are free). If the new one cannot be built, the
+// old scenario is built again.
+func (g *game) openScenario(path string) {
+	old := g.sess
+	g.async(func() func() {
+		plan, err := g.opts.Load(path)
+		if err != nil {
+			return func() { g.Status("open: " + err.Error()) }
+		}
+		if err := old.close(); err != nil {
+			g.log.Warn("window: closing the previous simulation", "err", err)
+		}
+		sim, err := g.opts.New(plan)
+		msg := "opened " + path
+		if err != nil {
+			msg = "open " + path + ": " + err.Error()
+			if sim, err = g.opts.New(old.sim.Plan); err != nil {
+				return func() { g.Status(msg + "; the previous scenario could not be restarted: " + err.Error()) }
+			}
+		}
+		return func() {
+			g.sess = startSession(g.ctx, sim)
+			g.sim.onSession()
+			g.Status(msg)
+		}
+	})
+}
+
+func fileExists(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && !st.IsDir()
+}
+
+func dirOf(p string) string {
+	if p == "" {
+		return ""
+	}
+	return filepath.Dir(p)
+}

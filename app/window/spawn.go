@@ -1,0 +1,107 @@
+package window
+
+import (
+	"context"
+	"fmt"
+	"image"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"simgui/app/world"
+	"simgui/plugins"
+)
+
+// spawnList is the list of every vehicle plugin the catalog offers. Picking one arms the
+// world view: the next click spawns it there (dragging aims it).
+type spawnList struct {
+	ids     []string
+	rows    []button
+	picked  string // vehicle id waiting for a click in the world, "" for none
+	listed  time.Time
+	loading bool
+}
+
+// refreshDue reports whether the list should be asked for again (every second while open).
+func (s *spawnList) refreshDue(now time.Time) bool {
+	return !s.loading && now.Sub(s.listed) >= time.Second
+}
+
+// layout places the rows in a column at the left of the window, under the HUD.
+func (s *spawnList) layout(top int) {
+	s.rows = s.rows[:0]
+	w := 0
+	for _, id := range s.ids {
+		w = max(w, int(textWidth(id)))
+	}
+	y := top + lineHeight + 10
+	for _, id := range s.ids {
+		s.rows = append(s.rows, button{label: id, r: image.Rect(8, y, 8+w+16, y+20), on: id == s.picked})
+		y += 22
+	}
+}
+
+// click picks the row under (x, y); it reports whether the click was on the list.
+func (s *spawnList) click(x, y int) bool {
+	if b := hit(s.rows, x, y); b != nil {
+		if s.picked == b.label {
+			s.picked = ""
+		} else {
+			s.picked = b.label
+		}
+		return true
+	}
+	return false
+}
+
+func (s *spawnList) draw(dst *ebiten.Image, b *batch, top int) {
+	title := "Spawn: pick a plugin, then click in the world (drag to aim)"
+	if len(s.ids) == 0 {
+		title = "Spawn: no vehicle plugins found"
+	}
+	b.rect(4, float32(top), textWidth(title)+16, lineHeight+6, panelBG)
+	b.draw(dst)
+	drawText(dst, title, 12, float32(top+2), textColor)
+	drawButtons(dst, b, s.rows)
+}
+
+// spawnName picks a model name for a vehicle id that no model in snap has: the id's middle
+// part ("ks0223" for vehicle.ks0223.v1) and a number.
+func spawnName(id string, snap *world.Snapshot) string {
+	base := id
+	parts := strings.Split(id, ".")
+	if len(parts) >= 3 {
+		base = strings.Join(parts[1:len(parts)-1], "_")
+	}
+	base = strings.Map(func(r rune) rune {
+		if r == '_' || r == '-' || (r >= '0' && r <= '9') || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') {
+			return r
+		}
+		return '_'
+	}, base)
+	if base == "" {
+		base = "robot"
+	}
+	for n := 1; ; n++ {
+		name := base + "-" + strconv.Itoa(n)
+		if _, taken := snap.Model(name); !taken {
+			return name
+		}
+	}
+}
+
+// spawnVehicle spawns v as name at pose (nil: the track's next spawn point) through the loop
+// and waits for the result. Worker goroutine.
+func spawnVehicle(ctx context.Context, loop *world.Loop, v *plugins.VehicleDescriptor, name string, pose *world.Pose) error {
+	if err := v.CheckSimulation(); err != nil {
+		return fmt.Errorf("%s cannot be simulated: %w", v.ID, err)
+	}
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	return loop.Call(ctx, func(w *world.World) error {
+		_, err := w.Spawn(world.AgentSpec{Name: name, Vehicle: v, Spawn: pose})
+		return err
+	})
+}

@@ -1,0 +1,107 @@
+package window
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"image"
+	"image/png"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// State is what the window writes to Options.StateFile: enough for a test that drives the
+// window with real key events to check what happened.
+type State struct {
+	// SimTime in seconds, Step the world's step count.
+	SimTime   float64 `json:"simTime"`
+	Step      uint64  `json:"step"`
+	Paused    bool    `json:"paused"`
+	TimeScale float64 `json:"timeScale"`
+	// Selected is the selected robot ("" for none) and Pose its pose: x, y metres, yaw radians.
+	Selected string     `json:"selected"`
+	Pose     [3]float64 `json:"pose"`
+	Forward  float64    `json:"forward"`
+	Throttle float64    `json:"throttle"`
+	Models   int        `json:"models"`
+	// Frames counts camera frames received per sensor of the selected robot.
+	Frames map[string]uint64 `json:"frames"`
+	// Enlarged is the sensor of the enlarged camera panel, "" for none.
+	Enlarged string  `json:"enlarged"`
+	Chase    bool    `json:"chase"`
+	Screen   string  `json:"screen"`
+	TPS      float64 `json:"tps"`
+	FPS      float64 `json:"fps"`
+	// Shots lists the screenshots written, in order.
+	Shots []string `json:"shots"`
+	// Status is the status line.
+	Status string `json:"status"`
+}
+
+// stateWriter writes states to a file on its own goroutine, the newest one winning.
+type stateWriter struct {
+	path string
+	ch   chan State
+	done chan struct{}
+	last time.Time
+}
+
+func newStateWriter(path string) *stateWriter {
+	w := &stateWriter{path: path, ch: make(chan State, 1), done: make(chan struct{})}
+	go func() {
+		defer close(w.done)
+		for s := range w.ch {
+			data, err := json.Marshal(s)
+			if err == nil {
+				err = writeAtomic(w.path, data)
+			}
+			if err != nil {
+				fmt.Fprintln(os.Stderr, "window state:", err)
+			}
+		}
+	}()
+	return w
+}
+
+// due reports whether a tenth of a second has passed since the last write.
+func (w *stateWriter) due(now time.Time) bool {
+	if now.Sub(w.last) < 100*time.Millisecond {
+		return false
+	}
+	w.last = now
+	return true
+}
+
+// put queues s, replacing a state not yet written.
+func (w *stateWriter) put(s State) {
+	select {
+	case <-w.ch:
+	default:
+	}
+	select {
+	case w.ch <- s:
+	default:
+	}
+}
+
+func (w *stateWriter) close() {
+	close(w.ch)
+	<-w.done
+}
+
+// writePNG encodes RGBA pixels (premultiplied, opaque here) to a PNG file atomically.
+func writePNG(path string, w, h int, pix []byte) error {
+	img := &image.RGBA{Pix: pix, Stride: 4 * w, Rect: image.Rect(0, 0, w, h)}
+	for i := 3; i < len(pix); i += 4 {
+		pix[i] = 255 // the screen is opaque; do not let stray alpha show through in viewers
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		return fmt.Errorf("encode %s: %w", path, err)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("save %s: %w", path, err)
+	}
+	return writeAtomic(path, buf.Bytes())
+}

@@ -1,0 +1,268 @@
+package window
+
+import (
+	"image/color"
+	"math"
+
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/vector"
+
+	"simgui/plugins"
+	"simgui/render"
+)
+
+// Default colours of elements that give none (render's, so both views agree).
+var (
+	colorCardboard = rgb8(186, 150, 106)
+	colorBox       = rgb8(166, 124, 82)
+	colorSolid     = rgb8(150, 150, 150)
+	colorRoad      = rgb8(62, 62, 66)
+	colorMarker    = rgb8(20, 20, 20)
+	colorFloor     = rgb8(170, 170, 164)
+	colorGround    = rgb8(46, 50, 46)
+	colorGrid      = rgba{1, 1, 1, 0.10}
+	colorGridAxis  = rgba{1, 1, 1, 0.22}
+	colorRoute     = rgba{0.3, 0.8, 1, 0.55}
+	colorSpawn     = rgba{0.4, 1, 0.5, 0.7}
+)
+
+// parseColor reads "#rrggbb", falling back to def.
+func parseColor(s string, def rgba) rgba {
+	if s == "" {
+		return def
+	}
+	c, err := render.ParseColor(s)
+	if err != nil {
+		return def
+	}
+	return rgb8(c.R, c.G, c.B)
+}
+
+// worldTri is a triangle of the track in world coordinates.
+type worldTri struct {
+	p [3][2]float64
+	c rgba
+}
+
+// trackGeom is a layout prepared for the top-down view: solid shapes as world-frame
+// triangles, roads and flat polygons as vector paths (they may be concave and have round
+// joints), the floor with its texture. Built once per layout (Snapshot.LayoutVersion).
+type trackGeom struct {
+	version uint64
+	layout  *plugins.Layout
+
+	floor     bool
+	floorRect [4]float64 // x0, y0, x1, y1
+	floorCol  rgba
+	floorTex  *ebiten.Image // nil for a plain floor
+	texPeriod float64       // metres per texture repeat
+
+	roads []strokePath
+	flats []fillPath
+	solid []worldTri
+
+	// scratch path for transformed paths
+	scratch vector.Path
+}
+
+type strokePath struct {
+	path  vector.Path
+	width float64 // metres
+	c     rgba
+}
+
+type fillPath struct {
+	path vector.Path
+	c    rgba
+}
+
+// newTrackGeom prepares l. It is called on the game goroutine (it may create an image).
+func newTrackGeom(l *plugins.Layout, version uint64) *trackGeom {
+	t := &trackGeom{version: version, layout: l}
+	if l == nil {
+		return t
+	}
+	if f := l.Floor; f.Length > 0 && f.Width > 0 {
+		t.floor = true
+		t.floorRect = [4]float64{f.X - f.Length/2, f.Y - f.Width/2, f.X + f.Length/2, f.Y + f.Width/2}
+		t.floorCol = parseColor(f.Color, colorFloor)
+		if f.Texture != "" {
+			if tex, err := render.NewNamedTexture(f.Texture, f.Color); err == nil {
+				t.floorTex, t.texPeriod = textureImage(tex), tex.Period()
+			}
+		}
+	}
+	for i := range l.Elements {
+		t.add(&l.Elements[i])
+	}
+	return t
+}
+
+// textureImage samples a floor texture's level 0 into an image.
+func textureImage(tex *render.Texture) *ebiten.Image {
+	n := tex.Size()
+	px := make([]byte, 4*n*n)
+	for row := range n {
+		for col := range n {
+			// Row 0 of the image is the far (north) edge of one repeat: v grows north.
+			c := tex.At((float64(col)+0.5)/float64(n)*tex.Period(), (float64(n-1-row)+0.5)/float64(n)*tex.Period())
+			o := 4 * (row*n + col)
+			px[o], px[o+1], px[o+2], px[o+3] = c.R, c.G, c.B, 255
+		}
+	}
+	img := ebiten.NewImage(n, n)
+	img.WritePixels(px)
+	return img
+}
+
+func (t *trackGeom) add(e *plugins.Element) {
+	switch e.Kind {
+	case plugins.ElementWall:
+		t.box(e, parseColor(e.Color, colorCardboard))
+	case plugins.ElementBox:
+		if !e.Movable { // movable boxes come from the snapshot with their poses
+			t.box(e, parseColor(e.Color, colorBox))
+		}
+	case plugins.ElementCylinder:
+		c := parseColor(e.Color, colorSolid)
+		const n = 24
+		for k := range n {
+			a0, a1 := 2*math.Pi*float64(k)/n, 2*math.Pi*float64(k+1)/n
+			t.solid = append(t.solid, worldTri{p: [3][2]float64{{e.X, e.Y},
+				{e.X + e.Radius*math.Cos(a0), e.Y + e.Radius*math.Sin(a0)},
+				{e.X + e.Radius*math.Cos(a1), e.Y + e.Radius*math.Sin(a1)}}, c: c})
+		}
+	case plugins.ElementPolygon:
+		if len(e.Points) < 3 {
+			return
+		}
+		f := fillPath{c: parseColor(e.Color, colorSolid)}
+		if e.Height > 0 { // solid blocks read darker than flat paint
+			f.c = rgba{f.c.R * 0.8, f.c.G * 0.8, f.c.B * 0.8, 1}
+		}
+		f.path.MoveTo(float32(e.Points[0][0]), float32(e.Points[0][1]))
+		for _, p := range e.Points[1:] {
+			f.path.LineTo(float32(p[0]), float32(p[1]))
+		}
+		f.path.Close()
+		t.flats = append(t.flats, f)
+	case plugins.ElementRoad:
+		if len(e.Points) < 2 || e.Width <= 0 {
+			return
+		}
+		r := strokePath{width: e.Width, c: parseColor(e.Color, colorRoad)}
+		r.path.MoveTo(float32(e.Points[0][0]), float32(e.Points[0][1]))
+		for _, p := range e.Points[1:] {
+			r.path.LineTo(float32(p[0]), float32(p[1]))
+		}
+		t.roads = append(t.roads, r)
+	case plugins.ElementMarker:
+		w := e.Width
+		if w == 0 {
+			w = e.Length
+		}
+		if e.Z > 0 { // standing against a wall: seen from above as a thin strip
+			w = math.Min(w, 0.02)
+		}
+		m := *e
+		m.Width = w
+		t.box(&m, parseColor(e.Color, colorMarker))
+	}
+}
+
+// box adds a rectangle of Length along YawDeg and Width across, centred at (X, Y).
+func (t *trackGeom) box(e *plugins.Element, c rgba) {
+	if e.Length <= 0 || e.Width <= 0 {
+		return
+	}
+	s, co := math.Sincos(e.YawDeg * math.Pi / 180)
+	hl, hw := e.Length/2, e.Width/2
+	corner := func(a, b float64) [2]float64 { return [2]float64{e.X + a*co - b*s, e.Y + a*s + b*co} }
+	p0, p1, p2, p3 := corner(-hl, -hw), corner(hl, -hw), corner(hl, hw), corner(-hl, hw)
+	t.solid = append(t.solid, worldTri{p: [3][2]float64{p0, p1, p2}, c: c}, worldTri{p: [3][2]float64{p0, p2, p3}, c: c})
+}
+
+// draw draws the floor, roads, flat shapes and solids of the track onto dst through v.
+func (t *trackGeom) draw(dst *ebiten.Image, v *view, b *batch) {
+	if t.floor {
+		x0, y0 := v.toScreen(t.floorRect[0], t.floorRect[3])
+		x1, y1 := v.toScreen(t.floorRect[2], t.floorRect[1])
+		if t.floorTex != nil {
+			t.drawFloorTexture(dst, x0, y0, x1, y1)
+		} else {
+			b.rect(x0, y0, x1-x0, y1-y0, t.floorCol)
+			b.draw(dst)
+		}
+	}
+	geo := v.geoM()
+	for i := range t.roads {
+		r := &t.roads[i]
+		t.scratch.Reset()
+		t.scratch.AddPath(&r.path, &vector.AddPathOptions{GeoM: geo})
+		so := &vector.StrokeOptions{Width: float32(r.width * v.Scale), LineJoin: vector.LineJoinRound, LineCap: vector.LineCapRound}
+		op := &vector.DrawPathOptions{AntiAlias: true}
+		op.ColorScale.ScaleWithColor(toColor(r.c))
+		vector.StrokePath(dst, &t.scratch, so, op)
+	}
+	for i := range t.flats {
+		f := &t.flats[i]
+		t.scratch.Reset()
+		t.scratch.AddPath(&f.path, &vector.AddPathOptions{GeoM: geo})
+		op := &vector.DrawPathOptions{AntiAlias: true}
+		op.ColorScale.ScaleWithColor(toColor(f.c))
+		vector.FillPath(dst, &t.scratch, nil, op)
+	}
+	for _, tr := range t.solid {
+		x0, y0 := v.toScreen(tr.p[0][0], tr.p[0][1])
+		x1, y1 := v.toScreen(tr.p[1][0], tr.p[1][1])
+		x2, y2 := v.toScreen(tr.p[2][0], tr.p[2][1])
+		b.tri(x0, y0, x1, y1, x2, y2, tr.c)
+	}
+	b.draw(dst)
+}
+
+// drawFloorTexture draws the repeating floor texture over the screen rectangle of the floor.
+func (t *trackGeom) drawFloorTexture(dst *ebiten.Image, x0, y0, x1, y1 float32) {
+	n := float32(t.floorTex.Bounds().Dx())
+	// Texture coordinates in texels: one repeat is Period metres, anchored at the world origin.
+	u := func(x float64) float32 { return float32(x/t.texPeriod) * n }
+	v := func(y float64) float32 { return -float32(y/t.texPeriod) * n }
+	r := t.floorRect
+	vs := []ebiten.Vertex{
+		{DstX: x0, DstY: y0, SrcX: u(r[0]), SrcY: v(r[3]), ColorR: 1, ColorG: 1, ColorB: 1, ColorA: 1},
+		{DstX: x1, DstY: y0, SrcX: u(r[2]), SrcY: v(r[3]), ColorR: 1, ColorG: 1, ColorB: 1, ColorA: 1},
+		{DstX: x1, DstY: y1, SrcX: u(r[2]), SrcY: v(r[1]), ColorR: 1, ColorG: 1, ColorB: 1, ColorA: 1},
+		{DstX: x0, DstY: y1, SrcX: u(r[0]), SrcY: v(r[1]), ColorR: 1, ColorG: 1, ColorB: 1, ColorA: 1},
+	}
+	dst.DrawTriangles32(vs, []uint32{0, 1, 2, 0, 2, 3}, t.floorTex, &ebiten.DrawTrianglesOptions{Address: ebiten.AddressRepeat, Filter: ebiten.FilterLinear})
+}
+
+// drawOverlay draws the route and the spawn points.
+func (t *trackGeom) drawOverlay(v *view, b *batch) {
+	if t.layout == nil {
+		return
+	}
+	if r := t.layout.Route; r != nil && len(r.Waypoints) > 1 {
+		pts := r.Waypoints
+		for i := 1; i < len(pts); i++ {
+			x0, y0 := v.toScreen(pts[i-1][0], pts[i-1][1])
+			x1, y1 := v.toScreen(pts[i][0], pts[i][1])
+			b.line(x0, y0, x1, y1, 1.5, colorRoute)
+		}
+		if r.Loop {
+			x0, y0 := v.toScreen(pts[len(pts)-1][0], pts[len(pts)-1][1])
+			x1, y1 := v.toScreen(pts[0][0], pts[0][1])
+			b.line(x0, y0, x1, y1, 1.5, colorRoute)
+		}
+	}
+	for _, s := range t.layout.SpawnPoints {
+		x, y := v.toScreen(s.X, s.Y)
+		yaw := s.YawDeg * math.Pi / 180
+		dx, dy := float32(math.Cos(yaw))*8, -float32(math.Sin(yaw))*8
+		b.tri(x+dx, y+dy, x-dx/2-dy/2, y-dy/2+dx/2, x-dx/2+dy/2, y-dy/2-dx/2, colorSpawn)
+	}
+}
+
+func toColor(c rgba) color.Color {
+	return color.NRGBA{uint8(c.R*255 + 0.5), uint8(c.G*255 + 0.5), uint8(c.B*255 + 0.5), uint8(c.A*255 + 0.5)}
+}

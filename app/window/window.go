@@ -1,0 +1,340 @@
+package window
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/inpututil"
+
+	"simgui/app"
+	"simgui/app/scenario"
+	"simgui/app/world"
+	"simgui/plugins"
+)
+
+// ErrNoDisplay is matched (errors.Is) by Run's error when no window could be opened: no X or
+// Wayland display, or one that refused the connection.
+var ErrNoDisplay = errors.New("no display")
+
+// Default window size in device-independent pixels.
+const (
+	DefaultWidth  = 1280
+	DefaultHeight = 800
+)
+
+// Options configures the window.
+type Options struct {
+	// Title is the window title; default "simgui — <scenario>".
+	Title string
+	// Width and Height are the initial window size (default 1280×800); the window is resizable.
+	Width, Height int
+	// Plugins is what the spawn list offers; default plugins.Builtin().
+	Plugins Catalog
+	// Screens are hosted after the simulator screen (the descriptor editor); F2 cycles.
+	Screens []Screen
+	// Load reads and checks a scenario file for Open; nil disables opening scenarios.
+	Load func(path string) (*scenario.Plan, error)
+	// New builds a simulation from a plan the way the first one was built (same service
+	// options); nil disables opening scenarios.
+	New func(plan *scenario.Plan) (*app.Sim, error)
+	// ScreenshotDir is where F12 writes PNGs; default the working directory.
+	ScreenshotDir string
+	// StateFile, when set, receives the window's state as JSON about ten times a second of
+	// wall time (sim time, pause, the selected robot, camera frames, TPS, FPS): a hook for
+	// tests that drive the window with real key events and check the outcome.
+	StateFile string
+	// Start is when the process started, for SIMGUI_TRACE_STARTUP; zero means unknown (the
+	// trace then measures from Run).
+	Start time.Time
+	// Logger; default slog.Default().
+	Logger *slog.Logger
+}
+
+// Run shows the window for sim until the window is closed or ctx is cancelled, and returns
+// after the simulation has stopped and been closed. It takes sim over: it runs sim's loop on a
+// goroutine and closes it (and any simulation opened later) before returning. It must be
+// called on the main goroutine (Ebiten's rule); it can be called once per process.
+func Run(ctx context.Context, sim *app.Sim, opts Options) error {
+	if opts.Width <= 0 || opts.Height <= 0 {
+		opts.Width, opts.Height = DefaultWidth, DefaultHeight
+	}
+	if opts.Plugins == nil {
+		opts.Plugins = plugins.Builtin()
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	if opts.Start.IsZero() {
+		opts.Start = time.Now()
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	g := newGame(ctx, sim, opts)
+	ebiten.SetWindowSize(opts.Width, opts.Height)
+	ebiten.SetWindowResizingMode(ebiten.WindowResizingModeEnabled)
+	ebiten.SetWindowTitle(g.title())
+	err := ebiten.RunGameWithOptions(g, &ebiten.RunGameOptions{X11ClassName: "simgui", X11InstanceName: "simgui"})
+	cerr := g.close()
+	if err != nil && !g.drawn {
+		return fmt.Errorf("%w: %v", ErrNoDisplay, err)
+	}
+	return errors.Join(err, cerr)
+}
+
+// game is the ebiten.Game: it hosts the screens, owns the running session and the worker that
+// does everything that waits.
+type game struct {
+	ctx  context.Context
+	opts Options
+	log  *slog.Logger
+
+	sess *session // game goroutine only
+
+	screens []Screen
+	active  int
+	sim     *simScreen
+
+	jobs    chan func() func()
+	results chan func()
+	workers chan struct{} // closed when the worker has returned
+
+	drawn      bool
+	shot       bool // a screenshot is due at the end of this Draw
+	lastTitle  string
+	dialogBusy bool
+}
+
+func newGame(ctx context.Context, sim *app.Sim, opts Options) *game {
+	g := &game{
+		ctx: ctx, opts: opts, log: opts.Logger,
+		jobs: make(chan func() func(), 16), results: make(chan func(), 64), workers: make(chan struct{}),
+	}
+	g.sess = startSession(ctx, sim)
+	g.sim = newSimScreen(g)
+	g.screens = append([]Screen{g.sim}, opts.Screens...)
+	for _, s := range g.screens[1:] {
+		if a, ok := s.(Attacher); ok {
+			a.Attach(g)
+		}
+	}
+	go g.work()
+	return g
+}
+
+// work runs queued jobs one after another; each returns what to apply on the game goroutine.
+// It returns when jobs is closed.
+func (g *game) work() {
+	defer close(g.workers)
+	for job := range g.jobs {
+		if apply := job(); apply != nil {
+			g.results <- apply
+		}
+	}
+}
+
+// async queues work for the worker; apply (if returned) runs later in Update. It never blocks:
+// when the queue is full the request is dropped with a message. Game goroutine only.
+func (g *game) async(work func() func()) {
+	select {
+	case g.jobs <- work:
+	default:
+		g.Status("busy: the last request is still running")
+	}
+}
+
+// deliver hands apply to the game goroutine from any goroutine (dialogs).
+func (g *game) deliver(apply func()) {
+	select {
+	case g.results <- apply:
+	case <-g.ctx.Done():
+	}
+}
+
+// close runs after Ebiten has returned: it lets the worker finish (applying what it produces,
+// so a simulation it opened is not lost), then closes the simulation on show.
+func (g *game) close() error {
+	close(g.jobs)
+	for {
+		select {
+		case apply := <-g.results:
+			apply()
+			continue
+		case <-g.workers:
+		}
+		break
+	}
+	for drained := false; !drained; {
+		select {
+		case apply := <-g.results:
+			apply()
+		default:
+			drained = true
+		}
+	}
+	g.sim.close()
+	return g.sess.close()
+}
+
+// Update implements ebiten.Game.
+func (g *game) Update() error {
+	select {
+	case <-g.ctx.Done():
+		return ebiten.Termination
+	default:
+	}
+	for drained := false; !drained; {
+		select {
+		case apply := <-g.results:
+			apply()
+		default:
+			drained = true
+		}
+	}
+	if inpututil.IsKeyJustPressed(ebiten.KeyF2) && len(g.screens) > 1 {
+		g.show((g.active + 1) % len(g.screens))
+	}
+	if inpututil.IsKeyJustPressed(ebiten.KeyF12) {
+		g.shot = true
+	}
+	if t := g.title(); t != g.lastTitle {
+		ebiten.SetWindowTitle(t)
+		g.lastTitle = t
+	}
+	return g.screens[g.active].Update()
+}
+
+// Draw implements ebiten.Game.
+func (g *game) Draw(screen *ebiten.Image) {
+	g.screens[g.active].Draw(screen)
+	if !g.drawn {
+		g.drawn = true
+		if os.Getenv("SIMGUI_TRACE_STARTUP") != "" {
+			fmt.Fprintf(os.Stderr, "simgui: first frame %.3f s after launch\n", time.Since(g.opts.Start).Seconds())
+		}
+	}
+	if g.shot {
+		g.shot = false
+		g.screenshot(screen)
+	}
+}
+
+// Layout implements ebiten.Game.
+func (g *game) Layout(w, h int) (int, int) { return g.screens[g.active].Layout(w, h) }
+
+func (g *game) show(i int) {
+	if i == g.active {
+		return
+	}
+	if s, ok := g.screens[g.active].(Shower); ok {
+		s.Shown(false)
+	}
+	g.active = i
+	if s, ok := g.screens[i].(Shower); ok {
+		s.Shown(true)
+	}
+}
+
+func (g *game) title() string {
+	if g.opts.Title != "" {
+		return g.opts.Title
+	}
+	sc := g.sess.sim.Plan.Scenario
+	name := sc.ScenarioID
+	if name == "" {
+		name = sc.Source
+	}
+	t := "simgui — " + name
+	if g.active > 0 {
+		t += " — " + screenName(g.screens[g.active], g.active)
+	}
+	return t
+}
+
+func screenName(s Screen, i int) string {
+	if n, ok := s.(Named); ok {
+		return n.Name()
+	}
+	if i == 0 {
+		return "sim"
+	}
+	return fmt.Sprintf("screen %d", i+1)
+}
+
+// Host implementation.
+
+var _ Host = (*game)(nil)
+
+func (g *game) Sim() *app.Sim             { return g.sess.sim }
+func (g *game) Snapshot() *world.Snapshot { return g.sess.sim.Loop.Snapshot() }
+func (g *game) Plugins() Catalog          { return g.opts.Plugins }
+func (g *game) Status(msg string)         { g.sim.status(msg) }
+
+func (g *game) ShowScreen(name string) bool {
+	for i, s := range g.screens {
+		if screenName(s, i) == name {
+			g.show(i)
+			return true
+		}
+	}
+	return false
+}
+
+func (g *game) TestDrive(v *plugins.VehicleDescriptor, at *world.Pose) {
+	g.show(0)
+	g.sim.testDrive(v, at)
+}
+
+// session is one running simulation.
+type session struct {
+	sim    *app.Sim
+	cancel context.CancelFunc
+	done   chan struct{}
+	err    error // set before done is closed
+}
+
+func startSession(ctx context.Context, sim *app.Sim) *session {
+	ctx, cancel := context.WithCancel(ctx)
+	s := &session{sim: sim, cancel: cancel, done: make(chan struct{})}
+	go func() {
+		defer close(s.done)
+		s.err = sim.Run(ctx)
+	}()
+	return s
+}
+
+// close stops the loop and closes the simulation. It waits for Run to return.
+func (s *session) close() error {
+	s.cancel()
+	<-s.done
+	return errors.Join(s.err, s.sim.Close())
+}
+
+// screenshot saves the screen as drawn to a PNG in Options.ScreenshotDir, off the game
+// goroutine. Draw only.
+func (g *game) screenshot(screen *ebiten.Image) {
+	b := screen.Bounds()
+	pix := make([]byte, 4*b.Dx()*b.Dy())
+	screen.ReadPixels(pix)
+	dir := g.opts.ScreenshotDir
+	if dir == "" {
+		dir = "."
+	}
+	path := filepath.Join(dir, "simgui-"+time.Now().Format("20060102-150405.000")+".png")
+	go func() {
+		err := writePNG(path, b.Dx(), b.Dy(), pix)
+		g.deliver(func() {
+			if err != nil {
+				g.Status("screenshot: " + err.Error())
+				return
+			}
+			g.sim.shots = append(g.sim.shots, path)
+			g.Status("screenshot saved to " + path)
+		})
+	}()
+}
