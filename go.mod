@@ -7,7 +7,9 @@ require (
 	github.com/ebitengine/debugui v0.3.0
 	github.com/ebitengine/purego v0.11.3
 	github.com/foxglove/mcap/go/mcap v1.9.0
+	github.com/go-gl/mathgl v1.2.0
 	github.com/gorilla/websocket v1.5.3
+	github.com/hajimehoshi/bitmapfont/v4 v4.2.0
 	github.com/hajimehoshi/ebiten/v2 v2.10.4
 	github.com/jakecoffman/cp/v2 v2.4.0
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
@@ -15,6 +17,7 @@ require (
 	github.com/spf13/cobra v1.10.2
 	github.com/spf13/pflag v1.0.9
 	github.com/sqweek/dialog v0.0.0-20260123140253-64c163d53aac
+	golang.org/x/sys v0.49.0
 	golang.org/x/term v0.44.0
 	golang.org/x/text v0.41.0
 	google.golang.org/protobuf v1.36.12
@@ -25,9 +28,7 @@ require (
 	github.com/TheTitanrain/w32 v0.0.0-20180517000239-4f5cfb03fabf // indirect
 	github.com/ebitengine/gomobile v0.0.0-20260820040257-d11f821a26a6 // indirect
 	github.com/ebitengine/hideconsole v1.0.0 // indirect
-	github.com/go-gl/mathgl v1.2.0 // indirect
 	github.com/go-text/typesetting v0.3.5 // indirect
-	github.com/hajimehoshi/bitmapfont/v4 v4.2.0 // indirect
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
 	github.com/klauspost/compress v1.16.7 // indirect
 	github.com/kr/text v0.2.0 // indirect
@@ -40,7 +41,6 @@ require (
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
 	golang.org/x/image v0.45.0 // indirect
 	golang.org/x/sync v0.22.0 // indirect
-	golang.org/x/sys v0.49.0 // indirect
 )
 
 replace github.com/ebitengine/debugui => github.com/ebitengine/debugui v0.2.0

@@ -169,7 +169,7 @@ func (p *panels) contains(x, y int) bool {
 	return false
 }
 
-// draw draws the column, and the enlarged panel over the middle of the window.
+// draw draws the column.
 func (p *panels) draw(dst *ebiten.Image, b *batch) {
 	for i, r := range p.rects {
 		if i == p.enlarged {
@@ -177,6 +177,10 @@ func (p *panels) draw(dst *ebiten.Image, b *batch) {
 		}
 		p.drawPanel(dst, b, i, r)
 	}
+}
+
+// drawEnlarged draws the enlarged panel over the middle of the window, dimming the rest.
+func (p *panels) drawEnlarged(dst *ebiten.Image, b *batch) {
 	if p.enlarged >= 0 && p.enlarged < len(p.cams) {
 		sw, sh := dst.Bounds().Dx(), dst.Bounds().Dy()
 		ratio := 0.75
@@ -209,13 +213,13 @@ func (p *panels) drawPanel(dst *ebiten.Image, b *batch, i int, r image.Rectangle
 	dst.DrawImage(img, op)
 }
 
-// frameCounts returns frames received per camera sensor (for the state hook).
-func (p *panels) frameCounts() map[string]uint64 {
-	out := map[string]uint64{}
+// counts returns frames received and their rate per camera sensor (for the state hook).
+func (p *panels) counts() (map[string]uint64, map[string]float64) {
+	frames, rates := map[string]uint64{}, map[string]float64{}
 	now := time.Now()
 	for _, f := range p.cams {
-		n, _, _ := f.status(now)
-		out[f.Sensor] = n
+		n, hz, _ := f.status(now)
+		frames[f.Sensor], rates[f.Sensor] = n, hz
 	}
-	return out
+	return frames, rates
 }

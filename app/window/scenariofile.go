@@ -49,11 +49,54 @@ func scenarioFromWorld(plan *scenario.Plan, snap *world.Snapshot) *scenario.Scen
 	return &sc
 }
 
+// prune drops empty mapping values below n and puts scalar lists in flow style.
+func prune(n *yaml.Node) {
+	switch n.Kind {
+	case yaml.MappingNode:
+		kept := n.Content[:0]
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i], n.Content[i+1]
+			prune(v)
+			if empty(v) {
+				continue
+			}
+			kept = append(kept, k, v)
+		}
+		n.Content = kept
+	case yaml.SequenceNode:
+		flat := true
+		for _, c := range n.Content {
+			prune(c)
+			flat = flat && c.Kind == yaml.ScalarNode
+		}
+		if flat {
+			n.Style = yaml.FlowStyle
+		}
+	}
+}
+
+func empty(n *yaml.Node) bool {
+	switch n.Kind {
+	case yaml.MappingNode, yaml.SequenceNode:
+		return len(n.Content) == 0
+	case yaml.ScalarNode:
+		return n.Tag == "!!null" || (n.Tag == "!!str" && n.Value == "") || (n.Tag == "!!bool" && n.Value == "false")
+	}
+	return false
+}
+
 func round(x, k float64) float64 { return math.Round(x*k) / k }
 
-// marshalScenario writes a scenario as YAML in the shape scenario.Parse reads.
+// marshalScenario writes a scenario as YAML in the shape scenario.Parse reads, leaving out
+// keys that say nothing (null, "", false, empty lists and maps) and writing short lists of
+// numbers on one line.
 func marshalScenario(sc *scenario.Scenario) ([]byte, error) {
-	data, err := yaml.Marshal(sc)
+	var n yaml.Node
+	if err := n.Encode(sc); err != nil {
+		return nil, fmt.Errorf("encode scenario: %w", err)
+	}
+	prune(&n)
+	data, err := yaml.Marshal(&n)
 	if err != nil {
 		return nil, fmt.Errorf("encode scenario: %w", err)
 	}

@@ -1,6 +1,7 @@
 package window
 
 import (
+	"image"
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -28,7 +29,6 @@ type simScreen struct {
 	drv      driver
 	lastTick time.Time
 	lastSent drive.Command
-	sentTo   string
 	sentAt   time.Time
 
 	mouse   mouseState
@@ -153,25 +153,29 @@ func (s *simScreen) drive(k keys, dt time.Duration, now time.Time) {
 	if s.selected == "" {
 		return
 	}
-	changed := cmd != s.lastSent || s.sentTo != s.selected
+	changed := cmd != s.lastSent
 	resend := k.any() && now.Sub(s.sentAt) >= 250*time.Millisecond
 	if !changed && !resend {
 		return
 	}
 	name := s.selected
 	if err := s.g.sess.sim.Loop.Do(func(w *world.World) { w.SetCommand(name, cmd) }); err == nil {
-		s.lastSent, s.sentTo, s.sentAt = cmd, name, now
+		s.lastSent, s.sentAt = cmd, now
 	}
 }
 
-// selectModel selects a robot by name ("" for none) and resets the driving state.
+// selectModel selects a robot by name ("" for none) and resets the driving state; a robot
+// the keys were driving is brought to rest.
 func (s *simScreen) selectModel(name string) {
 	if name == s.selected {
 		return
 	}
+	if old := s.selected; old != "" && s.lastSent != (drive.Command{}) {
+		s.g.sess.sim.Loop.Do(func(w *world.World) { w.SetCommand(old, drive.Command{}) })
+	}
 	s.selected = name
 	s.drv.reset()
-	s.lastSent, s.sentTo = drive.Command{}, name
+	s.lastSent = drive.Command{}
 }
 
 // firstModel is the plan's primary robot if it exists, else the first one, else "".
@@ -226,7 +230,7 @@ func (s *simScreen) onSession() {
 		s.chase = nil
 	}
 	s.track, s.fit = nil, false
-	s.selected, s.sentTo = "", ""
+	s.selected = ""
 	s.drv.reset()
 	s.lastSent = drive.Command{}
 	s.snap = s.g.sess.sim.Loop.Snapshot()
@@ -251,9 +255,25 @@ func (s *simScreen) close() {
 func (s *simScreen) state() State {
 	st := State{
 		SimTime: s.snap.SimTime.Seconds(), Step: s.snap.Step, Paused: s.snap.Paused, TimeScale: s.snap.TimeScale,
-		Selected: s.selected, Models: len(s.snap.Models), Frames: s.panels.frameCounts(),
+		Selected: s.selected, Models: len(s.snap.Models),
 		Chase: s.show.chase, Screen: screenName(s.g.screens[s.g.active], s.g.active),
 		TPS: ebiten.ActualTPS(), FPS: ebiten.ActualFPS(), Shots: s.shots, Status: s.statusLine(),
+		Scenario: s.g.sess.sim.Plan.Scenario.Source, Targets: map[string][4]int{},
+	}
+	st.Frames, st.Rates = s.panels.counts()
+	if s.prompt != nil {
+		st.Prompt = s.prompt.title
+	}
+	for _, b := range s.tools {
+		st.Targets["tool:"+b.label] = rectOf(b.r)
+	}
+	if s.spawnOn {
+		for _, b := range s.spawn.rows {
+			st.Targets["spawn:"+b.label] = rectOf(b.r)
+		}
+	}
+	for i, r := range s.panels.rects {
+		st.Targets["panel:"+s.panels.cams[i].Sensor] = rectOf(r)
 	}
 	if m, ok := s.snap.Model(s.selected); ok {
 		st.Pose = [3]float64{m.Pose.X, m.Pose.Y, m.Pose.Yaw}
@@ -264,6 +284,8 @@ func (s *simScreen) state() State {
 	}
 	return st
 }
+
+func rectOf(r image.Rectangle) [4]int { return [4]int{r.Min.X, r.Min.Y, r.Max.X, r.Max.Y} }
 
 // hudBottom is the y just below the HUD box.
 func (s *simScreen) hudBottom() int { return 8 + len(s.hud)*lineHeight + 8 + 6 }

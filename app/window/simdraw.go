@@ -34,6 +34,7 @@ func (s *simScreen) Draw(dst *ebiten.Image) {
 	} else if s.spawn.picked != "" {
 		drawBox(dst, b, []string{"click in the world to place " + s.spawn.picked + " (drag to aim, right click or Esc to cancel)"}, 8, float32(s.h-toolbarHeight-lineHeight-14))
 	}
+	s.panels.drawEnlarged(dst, b)
 	if s.prompt != nil {
 		s.prompt.draw(dst, b)
 	}
@@ -84,12 +85,16 @@ func (s *simScreen) drawWorld(dst *ebiten.Image, b *batch) {
 		m := &s.snap.Models[i]
 		x, y := v.toScreen(m.Pose.X, m.Pose.Y)
 		hl, hw, _ := footprint(m.Vehicle)
+		if 2*math.Max(hl, hw)*v.Scale < 12 && m.Name != s.selected {
+			continue // too small to label without the names covering each other
+		}
 		r := float32(max(math.Max(hl, hw)*v.Scale, 5))
 		c := dimColor
 		if m.Name == s.selected {
 			c = textColor
+			r = r*1.45 + 4 // below the selection ring
 		}
-		drawText(dst, m.Name, x-textWidth(m.Name)/2, y+r+4, c)
+		drawText(dst, m.Name, x-textWidth(m.Name)/2, y+r+2, c)
 	}
 	if s.show.markers && set.Len() > 0 {
 		markerTexts(dst, v, set, s.snap)

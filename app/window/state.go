@@ -27,6 +27,10 @@ type State struct {
 	Models   int        `json:"models"`
 	// Frames counts camera frames received per sensor of the selected robot.
 	Frames map[string]uint64 `json:"frames"`
+	// Rates is the rate camera frames arrive at per sensor, Hz of wall time.
+	Rates map[string]float64 `json:"rates"`
+	// Prompt is the title of the open file prompt, "" for none.
+	Prompt string `json:"prompt"`
 	// Enlarged is the sensor of the enlarged camera panel, "" for none.
 	Enlarged string  `json:"enlarged"`
 	Chase    bool    `json:"chase"`
@@ -37,6 +41,12 @@ type State struct {
 	Shots []string `json:"shots"`
 	// Status is the status line.
 	Status string `json:"status"`
+	// Scenario is the source of the scenario on show.
+	Scenario string `json:"scenario"`
+	// Targets are the clickable things on the screen, by name ("tool:Pause (P)",
+	// "spawn:vehicle.ks0223.v1", "panel:camera.front.rgb"), as [x0, y0, x1, y1] in window
+	// pixels, so that a test can click them with real mouse events.
+	Targets map[string][4]int `json:"targets"`
 }
 
 // stateWriter writes states to a file on its own goroutine, the newest one winning.

@@ -1,0 +1,339 @@
+package window
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"image"
+	"math"
+	"os"
+	"os/signal"
+	"runtime"
+	"slices"
+	"strconv"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/hajimehoshi/ebiten/v2"
+	"golang.org/x/sys/unix"
+
+	"simgui/app"
+	"simgui/app/scenario"
+	"simgui/app/transport/msgs"
+	"simgui/app/world"
+	"simgui/physics/drive"
+	"simgui/plugins"
+	"simgui/render"
+)
+
+// The GUI tests start window programs in processes of their own — Ebiten must own the main
+// thread, and the tests drive the window from outside with real X input events — by running
+// this test binary with childEnv set to the program's name.
+const childEnv = "SIMGUI_WINDOW_CHILD"
+
+// Environment of a child: where to write its state, screenshots and results.
+const (
+	envState   = "SIMGUI_CHILD_STATE"
+	envShots   = "SIMGUI_CHILD_SHOTS"
+	envResult  = "SIMGUI_CHILD_RESULT"
+	envSeconds = "SIMGUI_CHILD_SECONDS"
+)
+
+func TestMain(m *testing.M) {
+	if kind := os.Getenv(childEnv); kind != "" {
+		if err := runChild(kind); err != nil {
+			fmt.Fprintln(os.Stderr, "child "+kind+":", err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+func runChild(kind string) error {
+	switch kind {
+	case "camera":
+		return cameraChild()
+	case "bench":
+		return benchChild()
+	}
+	return fmt.Errorf("unknown child %q", kind)
+}
+
+// cameraChild is the default scenario with a stand-in for the KS0223's camera sensor: until
+// app/sensors lands, frames are rendered here with simgui/render from the camera's mount, at
+// the contract's size and rate (640×480, 15 Hz of sim time), and published on the sensor's
+// topic like the real sensor will. The newest frame is also written to the shots directory
+// as standin.png, so that the test can compare the panel with what was sent.
+func cameraChild() error {
+	plan, err := scenario.Resolve(scenario.Default(), plugins.Builtin())
+	if err != nil {
+		return err
+	}
+	sim, err := app.New(plan, app.Options{Control: app.ControlOptions{Addr: "off"}})
+	if err != nil {
+		return err
+	}
+	ctx, cancel := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
+	defer cancel()
+	go standInCamera(ctx, sim, "ego", "camera.front.rgb", os.Getenv(envShots))
+	return Run(ctx, sim, Options{StateFile: os.Getenv(envState), ScreenshotDir: os.Getenv(envShots)})
+}
+
+// standInCamera renders model's camera sensor from the loop's snapshots at the sensor's rate.
+func standInCamera(ctx context.Context, sim *app.Sim, model, sensor, dir string) {
+	snap := sim.Loop.Snapshot()
+	m, _ := snap.Model(model)
+	var mount *plugins.SensorMount
+	for i := range m.Vehicle.Sensors {
+		if m.Vehicle.Sensors[i].ID == sensor {
+			mount = &m.Vehicle.Sensors[i]
+		}
+	}
+	w, h := sensorSize(m.Vehicle, sensor)
+	rate := 15.0
+	for _, c := range m.Vehicle.Contract.Sensors {
+		if c.ID == sensor && c.RateHz > 0 {
+			rate = c.RateHz
+		}
+	}
+	period := time.Duration(float64(time.Second) / rate)
+	r := render.NewRenderer(render.Options{Workers: 1})
+	defer r.Close()
+	sc := newScene3d()
+	f := render.NewFrame(w, h, true, false)
+	next := time.Duration(0)
+	lastPNG := time.Time{}
+	topic := imageTopic(model, sensor)
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-sim.Loop.Done():
+			return
+		case <-sim.Loop.Updated():
+		}
+		snap := sim.Loop.Snapshot()
+		if snap.SimTime < next-period { // reset went back in time
+			next = snap.SimTime
+		}
+		if snap.SimTime < next {
+			continue
+		}
+		next += period
+		m, ok := snap.Model(model)
+		if !ok {
+			continue
+		}
+		static, objs, err := sc.update(snap)
+		if err != nil {
+			continue
+		}
+		body := render.Pose{X: m.Pose.X, Y: m.Pose.Y, Z: m.Pose.Z, Yaw: m.Pose.Yaw}
+		cam := render.Camera{Pose: body.Compose(render.PoseFromPose3(mount.Pose)), FovYDeg: param(mount, "fovDeg", 68),
+			Near: param(mount, "near", 0.03), Far: param(mount, "far", 30), Width: w, Height: h}
+		if err := r.Render(f, cam, static, objs); err != nil {
+			continue
+		}
+		img := &msgs.Image{Header: &msgs.Header{Stamp: msgs.NewTime(snap.SimTime)}, Width: uint32(w), Height: uint32(h),
+			Step: uint32(3 * w), Data: slices.Clone(f.RGB), PixelFormatType: msgs.PixelFormatType_RGB_INT8}
+		sim.Bus.Publish(topic, img, snap.SimTime)
+		if dir != "" && time.Since(lastPNG) > 500*time.Millisecond {
+			lastPNG = time.Now()
+			rgba := f.Image()
+			writePNG(dir+"/standin.png", w, h, rgba.Pix)
+		}
+	}
+}
+
+// benchChild runs the window on 100 KS0223s driving in the basic arena, the selected one
+// carrying four cameras (two RGB, two depth) whose frames arrive at 15 Hz each, for
+// SIMGUI_CHILD_SECONDS of wall time, and writes drawMetrics as JSON to SIMGUI_CHILD_RESULT.
+func benchChild() error {
+	sc := scenario.Default()
+	sc.World = scenario.WorldSpec{TrackID: "track.basic_arena.v1"}
+	sc.Agents = &scenario.Agents{Count: 100}
+	plan, err := scenario.Resolve(sc, plugins.Builtin())
+	if err != nil {
+		return err
+	}
+	for i := range plan.Agents {
+		plan.Agents[i].Spawn = &world.Pose{X: -4.5 + float64(i%10), Y: -8 + float64(i/10), Yaw: float64(i%8) * math.Pi / 4}
+	}
+	ego := plan.Agents[0].Vehicle.Clone()
+	ego.Sensors = append(ego.Sensors,
+		plugins.SensorMount{ID: "camera.rear.rgb", Kind: plugins.SensorCamera, Pose: plugins.Pose3{X: -0.12, Z: 0.09, YawDeg: 180}},
+		plugins.SensorMount{ID: "depth.front", Kind: plugins.SensorDepth, Pose: plugins.Pose3{X: 0.12, Z: 0.08}, Params: map[string]float64{"far": 5}},
+		plugins.SensorMount{ID: "depth.rear", Kind: plugins.SensorDepth, Pose: plugins.Pose3{X: -0.12, Z: 0.08, YawDeg: 180}, Params: map[string]float64{"far": 5}})
+	plan.Agents[0].Vehicle = ego
+	sim, err := app.New(plan, app.Options{Control: app.ControlOptions{Addr: "off"},
+		Hold: &drive.Command{Throttle: 0.4, Steer: 0.25}})
+	if err != nil {
+		return err
+	}
+	secs, _ := strconv.ParseFloat(os.Getenv(envSeconds), 64)
+	if secs <= 0 {
+		secs = 6
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Duration(secs*float64(time.Second)))
+	defer cancel()
+	for _, s := range ego.Sensors {
+		switch s.Kind {
+		case plugins.SensorCamera:
+			go syntheticFrames(ctx, sim, imageTopic("ego", s.ID), false)
+		case plugins.SensorDepth:
+			go syntheticFrames(ctx, sim, depthTopic("ego", s.ID), true)
+		}
+	}
+	tg := &timedGame{}
+	err = run(ctx, sim, Options{ScreenshotDir: os.Getenv(envShots)}, func(g ebiten.Game) ebiten.Game {
+		// Look at the whole crowd, close enough that every robot is labelled.
+		s := g.(*game).sim
+		s.fit, s.follow = true, false
+		s.view = view{CX: 0, CY: -3.5, Scale: 62}
+		tg.Game = g
+		return tg
+	})
+	if err != nil {
+		return err
+	}
+	res := tg.metrics()
+	data, _ := json.Marshal(res)
+	return os.WriteFile(os.Getenv(envResult), data, 0o644)
+}
+
+// syntheticFrames publishes 640×480 frames on topic at 15 Hz of wall time: a moving gradient,
+// RGB or depth. The content does not matter to the window; the size, format and rate do.
+func syntheticFrames(ctx context.Context, sim *app.Sim, topic string, depth bool) {
+	const w, h = 640, 480
+	tick := time.NewTicker(time.Second / 15)
+	defer tick.Stop()
+	for k := 0; ; k++ {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+		img := &msgs.Image{Width: w, Height: h}
+		if depth {
+			img.PixelFormatType, img.Step = msgs.PixelFormatType_R_FLOAT32, 4*w
+			img.Data = make([]byte, 4*w*h)
+			for i := range w * h {
+				d := float32(0.2 + 4*float64((i%w+k*8)%w)/w)
+				b := math.Float32bits(d)
+				img.Data[4*i], img.Data[4*i+1], img.Data[4*i+2], img.Data[4*i+3] = byte(b), byte(b>>8), byte(b>>16), byte(b>>24)
+			}
+		} else {
+			img.PixelFormatType, img.Step = msgs.PixelFormatType_RGB_INT8, 3*w
+			img.Data = make([]byte, 3*w*h)
+			for i := range w * h {
+				img.Data[3*i], img.Data[3*i+1], img.Data[3*i+2] = byte(i%w+k*4), byte(i/w), 128
+			}
+		}
+		sim.Bus.Publish(topic, img, sim.Loop.Snapshot().SimTime)
+	}
+}
+
+// timedGame measures the CPU time of each Draw and Update on its thread
+// (CLOCK_THREAD_CPUTIME_ID, the goroutine locked to its thread while measured).
+type timedGame struct {
+	ebiten.Game
+	draws, updates []time.Duration
+	start          time.Time
+	tps, fps       []float64
+	// Process CPU time (all threads: the loop, the renderer's GL) over the measured frames.
+	cpu0, cpu1 time.Duration
+	shot       bool
+}
+
+func processCPU() time.Duration {
+	var ru unix.Rusage
+	unix.Getrusage(unix.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+func threadCPU() time.Duration {
+	var ts unix.Timespec
+	unix.ClockGettime(unix.CLOCK_THREAD_CPUTIME_ID, &ts)
+	return time.Duration(ts.Nano())
+}
+
+func (t *timedGame) Update() error {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	if t.start.IsZero() {
+		t.start = time.Now()
+	}
+	c := threadCPU()
+	err := t.Game.Update()
+	// The first two seconds warm up (fonts, atlases, the first frames); then measure.
+	if time.Since(t.start) > 2*time.Second {
+		if t.cpu0 == 0 {
+			t.cpu0 = processCPU()
+		}
+		t.cpu1 = processCPU()
+		if g, ok := t.Game.(*game); ok && !t.shot && g.opts.ScreenshotDir != "" {
+			g.shot, t.shot = true, true // one screenshot of the scene measured
+		}
+		t.updates = append(t.updates, threadCPU()-c)
+		t.tps = append(t.tps, ebiten.ActualTPS())
+		t.fps = append(t.fps, ebiten.ActualFPS())
+	}
+	return err
+}
+
+func (t *timedGame) Draw(screen *ebiten.Image) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	c := threadCPU()
+	t.Game.Draw(screen)
+	if !t.start.IsZero() && time.Since(t.start) > 2*time.Second {
+		t.draws = append(t.draws, threadCPU()-c)
+	}
+}
+
+// drawMetrics is what the bench child reports.
+type drawMetrics struct {
+	Frames, Ticks   int
+	DrawMeanNs      float64
+	DrawP95Ns       float64
+	UpdateMeanNs    float64
+	TPSMean, TPSMin float64
+	FPSMean         float64
+	Screen          image.Point
+	// ProcessCPUPerFrameNs is the whole process's CPU time per frame drawn (the step loop
+	// with 100 robots, the camera feeds, Ebiten and the software GL driver).
+	ProcessCPUPerFrameNs float64
+}
+
+func (t *timedGame) metrics() drawMetrics {
+	m := drawMetrics{Frames: len(t.draws), Ticks: len(t.updates)}
+	mean := func(xs []time.Duration) float64 {
+		s := 0.0
+		for _, x := range xs {
+			s += float64(x)
+		}
+		return s / float64(max(len(xs), 1))
+	}
+	m.DrawMeanNs, m.UpdateMeanNs = mean(t.draws), mean(t.updates)
+	if len(t.draws) > 0 {
+		d := slices.Clone(t.draws)
+		slices.Sort(d)
+		m.DrawP95Ns = float64(d[len(d)*95/100])
+	}
+	m.TPSMin = math.Inf(1)
+	for i, x := range t.tps {
+		m.TPSMean += x
+		m.FPSMean += t.fps[i]
+		if i > 60 { // ActualTPS averages over the last second; skip its warm-up
+			m.TPSMin = min(m.TPSMin, x)
+		}
+	}
+	m.TPSMean /= float64(max(len(t.tps), 1))
+	m.FPSMean /= float64(max(len(t.fps), 1))
+	m.ProcessCPUPerFrameNs = float64(t.cpu1-t.cpu0) / float64(max(len(t.draws), 1))
+	w, h := ebiten.WindowSize()
+	m.Screen = image.Pt(w, h)
+	return m
+}

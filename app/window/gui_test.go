@@ -1,0 +1,256 @@
+package window
+
+import (
+	"encoding/json"
+	"fmt"
+	"image"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+
+	"simgui/app/scenario"
+	"simgui/plugins"
+)
+
+// controlCall sends one request to the control service and returns its result.
+func controlCall(t *testing.T, port int, req map[string]any) json.RawMessage {
+	t.Helper()
+	c, _, err := websocket.DefaultDialer.Dial(fmt.Sprintf("ws://127.0.0.1:%d/control", port), nil)
+	if err != nil {
+		t.Fatalf("control service: %v", err)
+	}
+	defer c.Close()
+	if err := c.WriteJSON(req); err != nil {
+		t.Fatal(err)
+	}
+	var rep struct {
+		Result json.RawMessage `json:"result"`
+	}
+	c.SetReadDeadline(time.Now().Add(10 * time.Second))
+	if err := c.ReadJSON(&rep); err != nil {
+		t.Fatal(err)
+	}
+	return rep.Result
+}
+
+// TestWindowDriveAndPause runs the simgui binary (the default scenario, its control service on
+// a free port), holds W for two seconds of sim time with real key events and checks the robot
+// moved forward; then P pauses (sim time stops), N steps once, P resumes, C shows the 3D
+// view and R resets with the same seed. It saves screenshots of the main and 3D views and
+// reports the time from launch to the first frame.
+func TestWindowDriveAndPause(t *testing.T) {
+	needDisplay(t)
+	bin := buildSimgui(t)
+	port := freePort(t)
+	g := startGUI(t, bin, []string{"--control-port", strconv.Itoa(port)}, "SIMGUI_TRACE_STARTUP=1")
+	reportFirstFrame(t, g)
+
+	start := g.waitState("the robot at rest", 10*time.Second, func(s State) bool { return s.Selected == "ego" && s.SimTime > 0.3 })
+	yaw := start.Pose[2]
+	g.keyDown("w")
+	top := 0.0 // the fastest the robot went; it may reach the corridor's end wall
+	held := g.waitState("2 s of sim time with W held", 20*time.Second, func(s State) bool {
+		top = max(top, s.Forward)
+		return s.SimTime >= start.SimTime+2
+	})
+	g.keyUp("w")
+	along := (held.Pose[0]-start.Pose[0])*math.Cos(yaw) + (held.Pose[1]-start.Pose[1])*math.Sin(yaw)
+	across := -(held.Pose[0]-start.Pose[0])*math.Sin(yaw) + (held.Pose[1]-start.Pose[1])*math.Cos(yaw)
+	t.Logf("W held %.2f s of sim time: moved %.3f m forward, %.3f m sideways, top speed %.2f m/s, throttle %.2f",
+		held.SimTime-start.SimTime, along, across, top, held.Throttle)
+	// The KS0223 tops out at 0.73 m/s and reaches it in a fraction of a second.
+	if along < 0.8 || math.Abs(across) > 0.1 || held.Throttle < 0.99 || top < 0.6 {
+		t.Fatalf("after holding W: moved %.3f m forward, %.3f m sideways, throttle %.2f, top speed %.2f; want > 0.8 m straight ahead at full throttle",
+			along, across, held.Throttle, top)
+	}
+	// The control service is served as in headless runs, and sees the same robot.
+	var info struct {
+		Pose struct{ Position struct{ X, Y float64 } }
+	}
+	if err := json.Unmarshal(controlCall(t, port, map[string]any{"command": "get_model_info", "target_model": "ego"}), &info); err != nil {
+		t.Fatal(err)
+	}
+	if d := math.Hypot(info.Pose.Position.X-held.Pose[0], info.Pose.Position.Y-held.Pose[1]); d > 0.3 {
+		t.Errorf("control service says ego is at (%.3f, %.3f), the window (%.3f, %.3f)", info.Pose.Position.X, info.Pose.Position.Y, held.Pose[0], held.Pose[1])
+	}
+	g.waitState("the throttle released", 5*time.Second, func(s State) bool { return s.Throttle == 0 })
+
+	g.key("p")
+	paused := g.waitState("paused", 5*time.Second, func(s State) bool { return s.Paused })
+	time.Sleep(time.Second)
+	later, _ := g.readState()
+	if later.SimTime != paused.SimTime || later.Step != paused.Step || !later.Paused {
+		t.Fatalf("paused at %.3f s (step %d), a second later %.3f s (step %d)", paused.SimTime, paused.Step, later.SimTime, later.Step)
+	}
+	if fps := string(controlCall(t, port, map[string]any{"command": "fps"})); fps != `"0"` {
+		t.Errorf("control fps while paused = %s, want \"0\"", fps)
+	}
+	g.key("n")
+	stepped := g.waitState("one step", 5*time.Second, func(s State) bool { return s.Step != paused.Step })
+	if stepped.Step != paused.Step+1 || !stepped.Paused {
+		t.Fatalf("N from step %d went to step %d (paused %v), want one step", paused.Step, stepped.Step, stepped.Paused)
+	}
+	main := g.shot("main-view.png")
+	notBlank(t, "the main view", main, main.Bounds())
+	// The plywood floor fills the middle of the top-down view around the robot.
+	mid := image.Rect(560, 300, 720, 500)
+	if s := regionStats(main, mid); !(s.R > s.B+30) {
+		t.Errorf("the middle of the main view is not the plywood floor: %+v", s)
+	}
+	g.key("p")
+	g.waitState("running again", 5*time.Second, func(s State) bool { return !s.Paused && s.SimTime > stepped.SimTime+0.3 })
+
+	g.key("c")
+	g.waitState("the 3D view", 5*time.Second, func(s State) bool { return s.Chase })
+	time.Sleep(1500 * time.Millisecond)
+	chase := g.shot("chase-view.png")
+	sky := regionStats(chase, image.Rect(400, 0, 900, 60))
+	floor := regionStats(chase, image.Rect(400, 620, 900, 740))
+	if !(sky.B > sky.R+20) || !(floor.R > floor.B+30) {
+		t.Errorf("3D view: want sky (blue) at the top and plywood at the bottom, got top %+v, bottom %+v", sky, floor)
+	}
+	g.key("c")
+
+	before, _ := g.readState()
+	g.key("r")
+	reset := g.waitState("the reset", 5*time.Second, func(s State) bool { return s.SimTime < before.SimTime-1 })
+	if d := math.Hypot(reset.Pose[0]-start.Pose[0], reset.Pose[1]-start.Pose[1]); d > 0.05 {
+		t.Errorf("after R the robot is %.3f m from where it started", d)
+	}
+}
+
+// reportFirstFrame logs the time from launch to the first drawn frame, as the process measured
+// it (SIMGUI_TRACE_STARTUP) and as seen from here (start of the process to the trace line).
+func reportFirstFrame(t *testing.T, g *gui) {
+	re := regexp.MustCompile(`first frame ([0-9.]+) s after launch`)
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if m := re.FindStringSubmatch(g.errText()); m != nil {
+			outside := time.Since(g.started)
+			t.Logf("first frame %s s after launch (measured by the process); trace line seen %.3f s after exec", m[1], outside.Seconds())
+			os.MkdirAll(previewDir, 0o755)
+			os.WriteFile(filepath.Join(previewDir, "first-frame.txt"), []byte(m[0]+"\n"), 0o644)
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Errorf("no first-frame trace on stderr:\n%s", g.errText())
+}
+
+// TestWindowCameraPanel runs the window with a stand-in for the KS0223's camera sensor
+// (frames rendered by simgui/render at 640×480, 15 Hz, published on the sensor topic), checks
+// the panel receives them at that rate, clicks it to enlarge it and compares what it shows
+// with the frames sent.
+func TestWindowCameraPanel(t *testing.T) {
+	needDisplay(t)
+	g := startGUI(t, "", nil, childEnv+"=camera")
+	const sensor = "camera.front.rgb"
+	s := g.waitState("camera frames", 20*time.Second, func(s State) bool { return s.Frames[sensor] >= 20 })
+	t.Logf("camera panel: %d frames, %.1f Hz", s.Frames[sensor], s.Rates[sensor])
+	if s.Rates[sensor] < 5 || s.Rates[sensor] > 30 {
+		t.Errorf("frames arrive at %.1f Hz; the stand-in sends 15 per second of sim time", s.Rates[sensor])
+	}
+	main := g.shot("main-view-with-camera.png")
+	r := s.Targets["panel:"+sensor]
+	panel := image.Rect(r[0], r[1]+20, r[2], r[3])
+	notBlank(t, "the camera panel", main, panel)
+
+	g.clickTarget("panel:" + sensor)
+	g.waitState("the panel enlarged", 5*time.Second, func(s State) bool { return s.Enlarged == sensor })
+	g.key("p") // hold the picture still so that the screenshot and the sent frame agree
+	g.waitState("paused", 5*time.Second, func(s State) bool { return s.Paused })
+	time.Sleep(1200 * time.Millisecond) // the stand-in writes its newest frame every 0.5 s
+	big := g.shot("camera-panel.png")
+	w, h := big.Bounds().Dx(), big.Bounds().Dy()
+	centre := image.Rect(w/2-200, h/2-120, w/2+200, h/2+120)
+	got := notBlank(t, "the enlarged camera panel", big, centre)
+	data, err := os.ReadFile(filepath.Join(g.dir, "standin.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sent, err := decodePNG(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sw, sh := sent.Bounds().Dx(), sent.Bounds().Dy()
+	// The enlarged panel keeps the frame's aspect and is centred: the middle of the screen
+	// shows the middle of the frame at the panel's scale (80 % of the window's width, or
+	// what fits in 85 % of its height).
+	scale := math.Min(float64(w)*0.8/float64(sw), (float64(h)*0.85-18)/float64(sh))
+	half := image.Pt(int(200/scale), int(120/scale))
+	want := regionStats(sent, image.Rect(sw/2-half.X, sh/2-half.Y+int(9/scale), sw/2+half.X, sh/2+half.Y+int(9/scale)))
+	if d := math.Abs(got.R-want.R) + math.Abs(got.G-want.G) + math.Abs(got.B-want.B); d > 30 {
+		t.Errorf("the enlarged panel shows mean colour (%.0f, %.0f, %.0f), the frame sent (%.0f, %.0f, %.0f)", got.R, got.G, got.B, want.R, want.G, want.B)
+	}
+	os.WriteFile(filepath.Join(previewDir, "camera-frame-sent.png"), data, 0o644)
+	g.clickTarget("tool:Resume (P)")
+	g.waitState("resumed by the toolbar", 5*time.Second, func(s State) bool { return !s.Paused })
+}
+
+// TestWindowSpawnSaveOpen spawns a plugin from the spawn list with real clicks, saves the
+// world as a scenario through the typed path, and opens it again: the spawned robot is back
+// where it was.
+func TestWindowSpawnSaveOpen(t *testing.T) {
+	needDisplay(t)
+	bin := buildSimgui(t)
+	g := startGUI(t, bin, []string{"--no-control"})
+	g.key("i")
+	const id = "vehicle.arcade.red.v1"
+	g.clickTarget("spawn:" + id)
+	// Click in the world, away from the HUD, the panels and the toolbar.
+	g.click(420, 600)
+	spawned := g.waitState("the spawned robot", 10*time.Second, func(s State) bool { return s.Models == 2 && strings.HasPrefix(s.Selected, "arcade_red") })
+	if !strings.Contains(spawned.Status, "spawned") {
+		t.Errorf("status %q", spawned.Status)
+	}
+	g.key("p")
+	g.waitState("paused", 5*time.Second, func(s State) bool { return s.Paused })
+	at, _ := g.readState()
+
+	path := filepath.Join(t.TempDir(), "saved.yaml")
+	g.key("ctrl+s")
+	g.waitState("the save prompt", 5*time.Second, func(s State) bool { return s.Prompt != "" })
+	for range 20 { // clear the suggested name
+		g.key("BackSpace")
+	}
+	g.typeText(path)
+	g.key("Return")
+	g.waitState("saved", 10*time.Second, func(s State) bool { return strings.HasPrefix(s.Status, "saved ") })
+	sc, err := scenario.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := scenario.Resolve(sc, plugins.Builtin())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(plan.Agents) != 2 || plan.Agents[1].Vehicle.ID != id || plan.Agents[1].Spawn == nil {
+		t.Fatalf("saved scenario has agents %+v", plan.Agents)
+	}
+	p := plan.Agents[1].Spawn
+	if math.Hypot(p.X-at.Pose[0], p.Y-at.Pose[1]) > 0.01 {
+		t.Errorf("saved %s at (%.3f, %.3f), it was at (%.3f, %.3f)", plan.Agents[1].Name, p.X, p.Y, at.Pose[0], at.Pose[1])
+	}
+
+	g.key("ctrl+o")
+	g.waitState("the open prompt", 5*time.Second, func(s State) bool { return s.Prompt != "" })
+	g.typeText(path)
+	g.key("Return")
+	opened := g.waitState("the saved scenario", 15*time.Second, func(s State) bool { return s.Scenario == path && s.Models == 2 })
+	if !strings.HasPrefix(opened.Status, "opened") {
+		t.Errorf("status %q", opened.Status)
+	}
+	g.key("Tab")
+	back := g.waitState("the spawned robot again", 5*time.Second, func(s State) bool { return s.Selected == at.Selected })
+	if math.Hypot(back.Pose[0]-at.Pose[0], back.Pose[1]-at.Pose[1]) > 0.05 {
+		t.Errorf("reopened: %s at (%.3f, %.3f), saved at (%.3f, %.3f)", back.Selected, back.Pose[0], back.Pose[1], at.Pose[0], at.Pose[1])
+	}
+	g.shot("spawned-and-reopened.png")
+}

@@ -1,0 +1,135 @@
+package window
+
+import (
+	"math"
+	"testing"
+
+	"simgui/app/scenario"
+	"simgui/app/world"
+	"simgui/plugins"
+)
+
+func TestViewMapsBothWays(t *testing.T) {
+	v := view{CX: 2, CY: -1, Scale: 50, W: 800, H: 600}
+	x, y := v.toScreen(2, -1)
+	if x != 400 || y != 300 {
+		t.Fatalf("centre maps to (%g, %g)", x, y)
+	}
+	// North is up, east is right.
+	if x, y := v.toScreen(3, 0); x != 450 || y != 250 {
+		t.Fatalf("(3, 0) maps to (%g, %g)", x, y)
+	}
+	wx, wy := v.toWorld(123, 456)
+	sx, sy := v.toScreen(wx, wy)
+	if math.Abs(float64(sx)-123) > 1e-3 || math.Abs(float64(sy)-456) > 1e-3 {
+		t.Fatalf("round trip gives (%g, %g)", sx, sy)
+	}
+	// Zooming keeps the point under the cursor in place.
+	px, py := v.toWorld(100, 80)
+	v.zoomAt(100, 80, 1.7)
+	qx, qy := v.toWorld(100, 80)
+	if v.Scale != 85 || math.Hypot(px-qx, py-qy) > 1e-9 {
+		t.Fatalf("zoom moved the point under the cursor: (%g, %g) → (%g, %g), scale %g", px, py, qx, qy, v.Scale)
+	}
+	v.zoomAt(0, 0, 1e9)
+	if v.Scale != maxScale {
+		t.Fatalf("zoom not clamped: %g", v.Scale)
+	}
+	// Dragging by (50, -20) pixels moves the world with the cursor.
+	ax, ay := v.toWorld(100, 80)
+	v.pan(50, -20)
+	if sx, sy := v.toScreen(ax, ay); math.Abs(float64(sx)-150) > 1e-3 || math.Abs(float64(sy)-60) > 1e-3 {
+		t.Fatalf("after the drag the point is at (%g, %g), want (150, 60)", sx, sy)
+	}
+}
+
+func TestViewFitsTheTrack(t *testing.T) {
+	l := &plugins.Layout{Floor: plugins.Floor{X: 1, Y: 2, Length: 10, Width: 4}}
+	v := view{W: 1000, H: 500}
+	v.fit(l)
+	if v.CX != 1 || v.CY != 2 {
+		t.Fatalf("centre (%g, %g)", v.CX, v.CY)
+	}
+	// 10 m across 1000 px with a 15 % margin.
+	if math.Abs(v.Scale-1000/11.5) > 1e-9 {
+		t.Fatalf("scale %g", v.Scale)
+	}
+	x0, _ := v.toScreen(-4, 2)
+	x1, _ := v.toScreen(6, 2)
+	if x0 < 0 || x1 > 1000 {
+		t.Fatalf("floor spans %g..%g px", x0, x1)
+	}
+}
+
+func TestGridStep(t *testing.T) {
+	for _, tc := range []struct{ scale, want float64 }{{300, 1}, {12, 1}, {11, 10}, {1.5, 10}, {1, 100}} {
+		if got := gridStep(tc.scale); got != tc.want {
+			t.Errorf("gridStep(%g) = %g, want %g", tc.scale, got, tc.want)
+		}
+	}
+}
+
+func TestSpawnName(t *testing.T) {
+	snap := &world.Snapshot{Models: []world.ModelState{{Name: "ks0223-1"}, {Name: "ks0223-2"}}}
+	for _, tc := range []struct{ id, want string }{
+		{"vehicle.ks0223.v1", "ks0223-3"},
+		{"vehicle.arcade.red.v1", "arcade_red-1"},
+		{"my robot", "my_robot-1"},
+	} {
+		if got := spawnName(tc.id, snap); got != tc.want {
+			t.Errorf("spawnName(%q) = %q, want %q", tc.id, got, tc.want)
+		}
+	}
+}
+
+// TestScenarioFromWorld saves a world with a spawned robot and checks the file reads back
+// into the same robots, poses and params.
+func TestScenarioFromWorld(t *testing.T) {
+	sc, err := scenario.Parse([]byte(`scenarioId: t
+runtime: {seed: 3}
+world: {trackId: track.cardboard_corridor.v1, params: {length: 2.0, width: 0.6}}
+vehicle: {vehicleId: vehicle.ks0223.v1, params: {mass: 1.1}}
+plugins:
+  - type: systems.timeline_publisher
+    config:
+      keyframes:
+        - {time: 1, outputs: [{topic: /model/ego/cmd_vel, type: gz.msgs.Twist, content: "linear { x: 0.5 }"}]}
+`), "t.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := scenario.Resolve(sc, plugins.Builtin())
+	if err != nil {
+		t.Fatal(err)
+	}
+	red, _ := plugins.Builtin().Vehicle("vehicle.arcade.red.v1")
+	snap := &world.Snapshot{Seed: 9, Models: []world.ModelState{
+		{Name: "ego", VehicleID: "vehicle.ks0223.v1", Pose: world.Pose{X: 0.1, Y: 0.25, Yaw: math.Pi / 2}},
+		{Name: "arcade_red-1", VehicleID: red.ID, Vehicle: red, Pose: world.Pose{X: -1, Y: 2, Yaw: -0.5}},
+	}}
+	path := t.TempDir() + "/saved.yaml"
+	if err := saveScenario(path, scenarioFromWorld(plan, snap)); err != nil {
+		t.Fatal(err)
+	}
+	back, err := scenario.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p2, err := scenario.Resolve(back, plugins.Builtin())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p2.Seed != 9 || len(p2.Agents) != 2 || p2.Primary != "ego" || len(p2.Systems) != 1 {
+		t.Fatalf("read back: seed %d, %d agents, primary %q, %d systems", p2.Seed, len(p2.Agents), p2.Primary, len(p2.Systems))
+	}
+	for i, m := range snap.Models {
+		a := p2.Agents[i]
+		if a.Name != m.Name || a.Vehicle.ID != m.VehicleID || a.Spawn == nil ||
+			math.Abs(a.Spawn.X-m.Pose.X) > 1e-4 || math.Abs(a.Spawn.Y-m.Pose.Y) > 1e-4 || math.Abs(a.Spawn.Yaw-m.Pose.Yaw) > 1e-4 {
+			t.Errorf("agent %d: %+v spawn %+v, want %s at %+v", i, a, a.Spawn, m.Name, m.Pose)
+		}
+	}
+	if got := p2.Agents[0].Vehicle.Body.Mass; got != 1.1 {
+		t.Errorf("ego's mass %g, want the configured 1.1", got)
+	}
+}
