@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"image"
+	"image/color"
 	"math"
 	"os"
 	"os/signal"
@@ -16,6 +17,7 @@ import (
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/inpututil"
 	"golang.org/x/sys/unix"
 
 	"simgui/app"
@@ -57,6 +59,8 @@ func runChild(kind string) error {
 		return cameraChild()
 	case "bench":
 		return benchChild()
+	case "screens":
+		return screensChild()
 	}
 	return fmt.Errorf("unknown child %q", kind)
 }
@@ -145,6 +149,50 @@ func standInCamera(ctx context.Context, sim *app.Sim, model, sensor, dir string)
 			writePNG(dir+"/standin.png", w, h, rgba.Pix)
 		}
 	}
+}
+
+// screensChild hosts a second screen, as the descriptor editor will be hosted: F2 shows it,
+// and T on it test-drives an arcade car through the Host (spawned at (-1.5, -1.5) facing north, in the open,
+// the simulator screen back on show).
+func screensChild() error {
+	plan, err := scenario.Resolve(scenario.Default(), plugins.Builtin())
+	if err != nil {
+		return err
+	}
+	sim, err := app.New(plan, app.Options{Control: app.ControlOptions{Addr: "off"}})
+	if err != nil {
+		return err
+	}
+	ctx, cancel := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
+	defer cancel()
+	return Run(ctx, sim, Options{StateFile: os.Getenv(envState), ScreenshotDir: os.Getenv(envShots), Screens: []Screen{&testScreen{}}})
+}
+
+// testScreen is a minimal hosted screen: a magenta page that test-drives a plugin on T.
+type testScreen struct {
+	host  Host
+	shown int
+}
+
+func (s *testScreen) Name() string               { return "editor" }
+func (s *testScreen) Attach(h Host)              { s.host = h }
+func (s *testScreen) Shown(on bool)              { s.shown++ }
+func (s *testScreen) Layout(w, h int) (int, int) { return w, h }
+
+func (s *testScreen) Update() error {
+	if inpututil.IsKeyJustPressed(ebiten.KeyT) {
+		v, err := s.host.Plugins().Vehicle("vehicle.arcade.blue.v1")
+		if err != nil {
+			return err
+		}
+		s.host.TestDrive(v, &world.Pose{X: -1.5, Y: -1.5, Yaw: math.Pi / 2})
+	}
+	return nil
+}
+
+func (s *testScreen) Draw(dst *ebiten.Image) {
+	dst.Fill(color.NRGBA{200, 0, 200, 255})
+	drawText(dst, fmt.Sprintf("hosted screen, sim time %.2f s", s.host.Snapshot().SimTime.Seconds()), 20, 20, textColor)
 }
 
 // benchChild runs the window on 100 KS0223s driving in the basic arena, the selected one

@@ -30,10 +30,13 @@ type frame struct {
 
 // scan is a lidar reading with the sensor pose it was taken from (world frame).
 type scan struct {
+	sensor                   string
 	x, y, yaw                float64
 	angleMin, step, rangeMax float64
 	ranges                   []float64
-	hasPose                  bool
+	// hasPose says the reading carried its world pose; otherwise the window places it at the
+	// sensor's mount on the robot as it is now.
+	hasPose bool
 }
 
 // feed receives one sensor topic on its own goroutine and keeps the newest reading converted
@@ -83,6 +86,7 @@ func (f *feed) run() {
 			f.mu.Unlock()
 		case *msgs.LaserScan:
 			sc := convertScan(msg)
+			sc.sensor = f.Sensor
 			f.mu.Lock()
 			f.scan = sc
 			f.frames++

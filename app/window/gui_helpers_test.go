@@ -49,7 +49,11 @@ func buildSimgui(t *testing.T) string {
 			return
 		}
 		simguiBin = filepath.Join(dir, "simgui")
-		out, err := exec.Command("go", "build", "-o", simguiBin, "simgui/cmd/simgui").CombinedOutput()
+		args := []string{"build", "-o", simguiBin}
+		if raceEnabled {
+			args = append(args, "-race")
+		}
+		out, err := exec.Command("go", append(args, "simgui/cmd/simgui")...).CombinedOutput()
 		if err != nil {
 			buildErr = fmt.Errorf("build simgui: %v\n%s", err, out)
 		}

@@ -6,6 +6,7 @@ import (
 	"image"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -123,6 +124,93 @@ func TestWindowDriveAndPause(t *testing.T) {
 	reset := g.waitState("the reset", 5*time.Second, func(s State) bool { return s.SimTime < before.SimTime-1 })
 	if d := math.Hypot(reset.Pose[0]-start.Pose[0], reset.Pose[1]-start.Pose[1]); d > 0.05 {
 		t.Errorf("after R the robot is %.3f m from where it started", d)
+	}
+}
+
+// markersCall sends one request to the /markers service and checks it succeeded.
+func markersCall(t *testing.T, port int, req string) {
+	t.Helper()
+	c, _, err := websocket.DefaultDialer.Dial(fmt.Sprintf("ws://127.0.0.1:%d/markers", port), nil)
+	if err != nil {
+		t.Fatalf("markers service: %v", err)
+	}
+	defer c.Close()
+	if err := c.WriteMessage(websocket.TextMessage, []byte(req)); err != nil {
+		t.Fatal(err)
+	}
+	var rep struct{ Result, Error string }
+	c.SetReadDeadline(time.Now().Add(10 * time.Second))
+	if err := c.ReadJSON(&rep); err != nil || rep.Result != "ok" {
+		t.Fatalf("markers %s: %+v %v", req, rep, err)
+	}
+}
+
+// toScreen maps a world point to screenshot pixels through the view the window reported.
+func toScreen(img image.Image, s State, x, y float64) image.Point {
+	w, h := img.Bounds().Dx(), img.Bounds().Dy()
+	return image.Pt(int(float64(w)/2+(x-s.View[0])*s.View[2]), int(float64(h)/2-(y-s.View[1])*s.View[2]))
+}
+
+// TestWindowMarkers adds a sphere and a line through the control service's /markers and
+// finds them in the top-down view where the window says those world points are.
+func TestWindowMarkers(t *testing.T) {
+	needDisplay(t)
+	port := freePort(t)
+	g := startGUI(t, buildSimgui(t), []string{"--control-port", strconv.Itoa(port)})
+	s := g.waitState("the robot", 10*time.Second, func(s State) bool { return s.Selected == "ego" && s.View[2] > 0 })
+	x, y := s.Pose[0], s.Pose[1]
+	markersCall(t, port, fmt.Sprintf(`{"command":"Add","markers":[
+		{"group":"t","id":0,"type":"Sphere","color":"Magenta","sphere":{"size":0.12,"point":{"x":%g,"y":%g,"z":0}}},
+		{"group":"t","id":1,"type":"Line","color":"Lime","line":{"size":0.03,"point":{"x":%g,"y":%g,"z":0},"endpoint":{"x":%g,"y":%g,"z":0}}}]}`,
+		x+0.25, y, x-0.2, y-0.3, x+0.2, y-0.3))
+	time.Sleep(300 * time.Millisecond)
+	s, _ = g.readState()
+	img := g.shot("markers.png")
+	sphere := toScreen(img, s, x+0.25, y)
+	line := toScreen(img, s, x, y-0.3)
+	if c := regionStats(img, image.Rectangle{sphere.Sub(image.Pt(3, 3)), sphere.Add(image.Pt(3, 3))}); !(c.R > 200 && c.G < 60 && c.B > 200) {
+		t.Errorf("no magenta sphere at %v: %+v", sphere, c)
+	}
+	if c := regionStats(img, image.Rectangle{line.Sub(image.Pt(10, 1)), line.Add(image.Pt(10, 1))}); !(c.G > 200 && c.B < 80 && c.R > 120) {
+		t.Errorf("no lime line at %v: %+v", line, c)
+	}
+}
+
+// TestWindowHostsScreens shows a hosted screen with F2 (the simulation keeps running behind
+// it) and lets it test-drive a plugin through the Host: the simulator screen comes back with
+// the new robot selected where it was asked for.
+func TestWindowHostsScreens(t *testing.T) {
+	needDisplay(t)
+	g := startGUI(t, "", nil, childEnv+"=screens")
+	g.key("F2")
+	s := g.waitState("the hosted screen", 5*time.Second, func(s State) bool { return s.Screen == "editor" })
+	later := g.waitState("sim time going on", 5*time.Second, func(st State) bool { return st.SimTime > s.SimTime+0.5 })
+	img := g.shot("hosted-screen.png")
+	if c := regionStats(img, image.Rect(600, 380, 680, 420)); !(c.R > 190 && c.G < 20 && c.B > 190) {
+		t.Errorf("the hosted screen is not on show: %+v", c)
+	}
+	g.key("t")
+	back := g.waitState("the test drive", 10*time.Second, func(st State) bool { return st.Screen == "sim" && st.Models == 2 })
+	if back.Selected != "arcade_blue-1" || math.Hypot(back.Pose[0]+1.5, back.Pose[1]+1.5) > 0.05 || back.SimTime < later.SimTime {
+		t.Errorf("after T: selected %q at (%.3f, %.3f)", back.Selected, back.Pose[0], back.Pose[1])
+	}
+}
+
+// TestNoDisplayOneLine: with a display that cannot be opened, simgui says so in one line and
+// points at the headless run.
+func TestNoDisplayOneLine(t *testing.T) {
+	bin := buildSimgui(t)
+	for _, display := range []string{"", ":987"} {
+		cmd := exec.Command(bin)
+		cmd.Env = append(os.Environ(), "DISPLAY="+display, "WAYLAND_DISPLAY=")
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		err := cmd.Run()
+		out := stderr.String()
+		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 || strings.Count(out, "\n") != 1 ||
+			!strings.HasPrefix(out, "error: no display") || !strings.Contains(out, "simgui run --headless") {
+			t.Errorf("DISPLAY=%q: %v, stderr %q", display, err, out)
+		}
 	}
 }
 

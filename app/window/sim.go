@@ -138,10 +138,28 @@ func (s *simScreen) Update() error {
 		chaseFPS, _ = s.chase.status()
 	}
 	s.hud = hudLines(s.snap, s.selected, ebiten.ActualTPS(), ebiten.ActualFPS(), chaseFPS)
-	if s.stateW != nil && s.stateW.due(now) {
-		s.stateW.put(s.state())
-	}
 	return nil
+}
+
+// writeState hands the state to Options.StateFile's writer about ten times a second. The game
+// calls it every tick, whichever screen is on show.
+func (s *simScreen) writeState(now time.Time) {
+	if s.stateW == nil || !s.stateW.due(now) {
+		return
+	}
+	s.snap = s.g.sess.sim.Loop.Snapshot()
+	s.stateW.put(s.state())
+}
+
+// release brings the robot the keys were driving to rest (the screen goes out of view, so its
+// keys are no longer read).
+func (s *simScreen) release() {
+	if s.selected != "" && s.lastSent != (drive.Command{}) {
+		name := s.selected
+		s.g.sess.sim.Loop.Do(func(w *world.World) { w.SetCommand(name, drive.Command{}) })
+	}
+	s.drv.reset()
+	s.lastSent = drive.Command{}
 }
 
 // drive turns the driving keys into commands for the selected robot. A command goes to the
@@ -244,9 +262,8 @@ func (s *simScreen) close() {
 		s.chase = nil
 	}
 	if s.stateW != nil {
-		if s.snap != nil {
-			s.stateW.put(s.state())
-		}
+		s.snap = s.g.sess.sim.Loop.Snapshot()
+		s.stateW.put(s.state())
 		s.stateW.close()
 	}
 }
@@ -282,6 +299,7 @@ func (s *simScreen) state() State {
 	if i := s.panels.enlarged; i >= 0 && i < len(s.panels.cams) {
 		st.Enlarged = s.panels.cams[i].Sensor
 	}
+	st.View = [3]float64{s.view.CX, s.view.CY, s.view.Scale}
 	return st
 }
 

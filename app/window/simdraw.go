@@ -68,10 +68,16 @@ func (s *simScreen) drawWorld(dst *ebiten.Image, b *batch) {
 		m := &s.snap.Models[i]
 		drawRobot(v, b, m, m.Name == s.selected)
 	}
-	if s.show.lidar {
+	if m, ok := s.snap.Model(s.selected); ok && s.show.lidar {
 		for _, sc := range s.panels.scans() {
 			if !sc.hasPose {
-				continue
+				placed := *sc
+				for i := range m.Vehicle.Sensors {
+					if mt := &m.Vehicle.Sensors[i]; mt.ID == sc.sensor {
+						placed.x, placed.y, placed.yaw = mountPose(&m, mt)
+					}
+				}
+				sc = &placed
 			}
 			drawScan(v, b, sc)
 		}

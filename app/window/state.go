@@ -32,11 +32,14 @@ type State struct {
 	// Prompt is the title of the open file prompt, "" for none.
 	Prompt string `json:"prompt"`
 	// Enlarged is the sensor of the enlarged camera panel, "" for none.
-	Enlarged string  `json:"enlarged"`
-	Chase    bool    `json:"chase"`
-	Screen   string  `json:"screen"`
-	TPS      float64 `json:"tps"`
-	FPS      float64 `json:"fps"`
+	Enlarged string `json:"enlarged"`
+	Chase    bool   `json:"chase"`
+	// View is the top-down view: the world point at the window's centre (metres) and the
+	// scale (pixels per metre).
+	View   [3]float64 `json:"view"`
+	Screen string     `json:"screen"`
+	TPS    float64    `json:"tps"`
+	FPS    float64    `json:"fps"`
 	// Shots lists the screenshots written, in order.
 	Shots []string `json:"shots"`
 	// Status is the status line.

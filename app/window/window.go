@@ -215,7 +215,9 @@ func (g *game) Update() error {
 		ebiten.SetWindowTitle(t)
 		g.lastTitle = t
 	}
-	return g.screens[g.active].Update()
+	err := g.screens[g.active].Update()
+	g.sim.writeState(time.Now())
+	return err
 }
 
 // Draw implements ebiten.Game.
@@ -242,6 +244,9 @@ func (g *game) show(i int) {
 	}
 	if s, ok := g.screens[g.active].(Shower); ok {
 		s.Shown(false)
+	}
+	if g.active == 0 {
+		g.sim.release()
 	}
 	g.active = i
 	if s, ok := g.screens[i].(Shower); ok {
