@@ -136,10 +136,14 @@ func (c *chaseView) update() {
 	c.mu.Unlock()
 }
 
-// draw scales the newest picture over w×h pixels of dst.
-func (c *chaseView) draw(dst *ebiten.Image, w, h int) {
+// draw scales the newest picture over w×h pixels of dst; msg (a rendering error) is shown in
+// the middle when there is no picture.
+func (c *chaseView) draw(dst *ebiten.Image, w, h int, msg string) {
 	if c.img == nil {
-		drawText(dst, "3D view: rendering…", 20, 40, dimColor)
+		if msg == "" {
+			msg = "3D view: rendering…"
+		}
+		drawText(dst, msg, (float32(w)-textWidth(msg))/2, float32(h)/2, dimColor)
 		return
 	}
 	op := &ebiten.DrawImageOptions{Filter: ebiten.FilterLinear}

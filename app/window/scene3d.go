@@ -30,6 +30,13 @@ func newScene3d() *scene3d {
 func (s *scene3d) update(snap *world.Snapshot) (*render.Static, []render.Object, error) {
 	if s.static == nil || snap.LayoutVersion != s.layoutVersion {
 		st, err := render.NewStatic(snap.Layout, nil)
+		if err != nil && snap.Layout != nil && snap.Layout.Floor.Texture != "" {
+			// A floor texture render does not know (yet): draw the floor in its plain colour
+			// rather than nothing at all.
+			l := *snap.Layout
+			l.Floor.Texture = ""
+			st, err = render.NewStatic(&l, nil)
+		}
 		if err != nil {
 			return nil, nil, err
 		}

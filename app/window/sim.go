@@ -2,6 +2,7 @@ package window
 
 import (
 	"image"
+	"math"
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -39,11 +40,13 @@ type simScreen struct {
 	statusMsg string
 	statusAt  time.Time
 
-	panels *panels
-	chase  *chaseView
-	tools  []button
-	hud    []string
-	b      batch
+	panels   *panels
+	chase    *chaseView
+	chaseErr string
+	tools    []button
+	hud      []string
+	b        batch
+	labels   []label // scratch for Draw
 
 	stateW *stateWriter
 	shots  []string
@@ -87,13 +90,18 @@ func (s *simScreen) Update() error {
 	s.view.W, s.view.H = s.w, s.h
 	if s.track == nil || s.track.version != s.snap.LayoutVersion || s.track.layout != s.snap.Layout {
 		s.track = newTrackGeom(s.snap.Layout, s.snap.LayoutVersion)
-		if !s.fit {
-			s.view.fit(s.snap.Layout)
-			s.fit = true
-		}
 	}
 	if _, ok := s.snap.Model(s.selected); !ok {
 		s.selectModel(s.firstModel())
+	}
+	if !s.fit {
+		// The whole track, but close enough that the robot followed is 40 pixels long.
+		s.view.fit(s.snap.Layout)
+		if m, ok := s.snap.Model(s.selected); ok {
+			hl, hw, _ := footprint(m.Vehicle)
+			s.view.Scale = min(maxScale, max(s.view.Scale, 40/(2*math.Max(hl, hw))))
+		}
+		s.fit = true
 	}
 
 	k := keys{}
@@ -135,7 +143,10 @@ func (s *simScreen) Update() error {
 	layoutRow(s.tools, 6, s.h-toolbarHeight+3, toolbarHeight-6)
 	chaseFPS := 0.0
 	if s.show.chase && s.chase != nil {
-		chaseFPS, _ = s.chase.status()
+		chaseFPS, s.chaseErr = s.chase.status()
+		if s.chaseErr != "" {
+			s.chaseErr = "3D view: " + s.chaseErr
+		}
 	}
 	s.hud = hudLines(s.snap, s.selected, ebiten.ActualTPS(), ebiten.ActualFPS(), chaseFPS)
 	return nil

@@ -1,6 +1,7 @@
 package window
 
 import (
+	"image/color"
 	"math"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -16,7 +17,7 @@ func (s *simScreen) Draw(dst *ebiten.Image) {
 	dst.Fill(toColor(colorGround))
 	b := &s.b
 	if s.show.chase && s.chase != nil {
-		s.chase.draw(dst, s.w, s.h)
+		s.chase.draw(dst, s.w, s.h, s.chaseErr)
 	} else {
 		s.drawWorld(dst, b)
 	}
@@ -86,21 +87,29 @@ func (s *simScreen) drawWorld(dst *ebiten.Image, b *batch) {
 	if s.show.markers {
 		drawMarkers(v, b, set)
 	}
-	b.draw(dst)
+	// Names on dark tags (one batch), then the text.
+	s.labels = s.labels[:0]
 	for i := range s.snap.Models {
 		m := &s.snap.Models[i]
-		x, y := v.toScreen(m.Pose.X, m.Pose.Y)
 		hl, hw, _ := footprint(m.Vehicle)
 		if 2*math.Max(hl, hw)*v.Scale < 12 && m.Name != s.selected {
 			continue // too small to label without the names covering each other
 		}
+		x, y := v.toScreen(m.Pose.X, m.Pose.Y)
 		r := float32(max(math.Max(hl, hw)*v.Scale, 5))
 		c := dimColor
 		if m.Name == s.selected {
 			c = textColor
 			r = r*1.45 + 4 // below the selection ring
 		}
-		drawText(dst, m.Name, x-textWidth(m.Name)/2, y+r+2, c)
+		w := textWidth(m.Name)
+		l := label{text: m.Name, x: x - w/2, y: y + r + 2, c: c}
+		b.rect(l.x-3, l.y+1, w+6, lineHeight, rgba{0, 0, 0, 0.45})
+		s.labels = append(s.labels, l)
+	}
+	b.draw(dst)
+	for _, l := range s.labels {
+		drawText(dst, l.text, l.x, l.y, l.c)
 	}
 	if s.show.markers && set.Len() > 0 {
 		markerTexts(dst, v, set, s.snap)
@@ -129,4 +138,11 @@ func (s *simScreen) drawGrid(b *batch) {
 		}
 		b.line(0, sy, float32(s.w), sy, 1, c)
 	}
+}
+
+// label is a robot's name placed for drawing.
+type label struct {
+	text string
+	x, y float32
+	c    color.NRGBA
 }
