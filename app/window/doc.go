@@ -37,6 +37,16 @@
 // picks up. Camera frames are received and converted on one goroutine per camera; the chase
 // view is rendered on its own goroutine. Draw only draws the latest snapshot and images.
 //
+// # Tests and measurements
+//
+// The GUI tests (make test runs them under xvfb-run) start the simgui binary, or this package's
+// test binary as a window program, in a process of its own and drive it with real X events
+// from xdotool; they read the outcome from the state file (Options.StateFile, the hidden
+// --state-file flag) and the control service, and save screenshots to /tmp/window-preview.
+// The Draw benchmark needs a display too, so it is not part of `simgui bench`:
+//
+//	xvfb-run -a -s "-screen 0 1920x1080x24" go test -run XXX -bench Draw ./app/window
+//
 // # Environment variables
 //
 //	SIMGUI_TRACE_STARTUP=1   print the time from process start to the first drawn frame

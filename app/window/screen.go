@@ -25,8 +25,8 @@ type Named interface {
 	Name() string
 }
 
-// Attacher is implemented by screens that need the running simulation. Attach is called once
-// on Ebiten's goroutine before the screen's first Update.
+// Attacher is implemented by screens that need the running simulation. Attach is called once,
+// before the window opens; the Host's methods may be called from Update and Draw on.
 type Attacher interface {
 	Attach(h Host)
 }

@@ -83,8 +83,12 @@ seconds), or on Ctrl-C. --cmd holds one command on every agent so a headless run
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			set := func(name string) bool { return cmd.Flags().Changed(name) }
 			if !f.headless {
-				return runWindow(cmd.Context(), windowOptions{scenario: f.scenario, seed: f.seed, seedSet: set("seed"),
-					services: f.services, window: f.window, set: set})
+				o := windowOptions{scenario: f.scenario, seed: f.seed, seedSet: set("seed"),
+					services: f.services, window: f.window, set: set}
+				if set("time-scale") {
+					o.timeScale = &f.timeScale
+				}
+				return runWindow(cmd.Context(), o)
 			}
 			return runHeadless(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), f, set)
 		},

@@ -35,8 +35,10 @@ type windowOptions struct {
 	scenario string
 	seed     int64
 	seedSet  bool
-	services serviceFlags
-	window   windowFlags
+	// timeScale overrides the scenario's runtime.timeScale when not nil.
+	timeScale *float64
+	services  serviceFlags
+	window    windowFlags
 	// set reports whether a flag was given on the command line.
 	set func(string) bool
 }
@@ -63,7 +65,7 @@ func runWindow(ctx context.Context, o windowOptions) error {
 		o.set = func(string) bool { return false }
 	}
 	newSim := func(p *scenario.Plan) (*app.Sim, error) {
-		return app.New(p, app.Options{Control: o.services.options(o.set)})
+		return app.New(p, app.Options{TimeScale: o.timeScale, Control: o.services.options(o.set)})
 	}
 	sim, err := newSim(plan)
 	if err != nil {
