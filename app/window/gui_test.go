@@ -196,6 +196,45 @@ func TestWindowHostsScreens(t *testing.T) {
 	}
 }
 
+// TestWindowNativeDialog opens a scenario through Browse…: the GTK file chooser opens while the
+// window keeps running, a path typed into it comes back to the prompt, and Enter opens it.
+func TestWindowNativeDialog(t *testing.T) {
+	needDisplay(t)
+	g := startGUI(t, buildSimgui(t), []string{"--no-control"})
+	path, err := filepath.Abs(filepath.Join("..", "..", "examples", "maze", "scenario.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.key("ctrl+o")
+	g.clickTarget("prompt:browse")
+	var ids []string
+	for deadline := time.Now().Add(10 * time.Second); len(ids) == 0 && time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		out, _ := exec.Command("xdotool", "search", "--onlyvisible", "--name", "^Open File$").Output()
+		ids = strings.Fields(string(out))
+	}
+	if len(ids) == 0 {
+		s, _ := g.readState()
+		t.Fatalf("no native file dialog within 10 s; state %+v", s)
+	}
+	before, _ := g.readState()
+	time.Sleep(500 * time.Millisecond)
+	running, _ := g.readState()
+	if running.SimTime <= before.SimTime {
+		t.Errorf("the simulation stopped while the dialog is open: %.3f s then %.3f s", before.SimTime, running.SimTime)
+	}
+	time.Sleep(time.Second) // let GTK settle before typing into it
+	g.xdo("windowfocus", "--sync", ids[0])
+	g.key("ctrl+l")
+	time.Sleep(300 * time.Millisecond)
+	g.typeText(path)
+	time.Sleep(300 * time.Millisecond)
+	g.key("Return")
+	g.waitState("the chosen path", 10*time.Second, func(s State) bool { return s.PromptText == path })
+	g.xdo("windowfocus", "--sync", g.win)
+	g.key("Return")
+	g.waitState("the maze", 15*time.Second, func(s State) bool { return s.Scenario == path })
+}
+
 // TestNoDisplayOneLine: with a display that cannot be opened, simgui says so in one line and
 // points at the headless run.
 func TestNoDisplayOneLine(t *testing.T) {

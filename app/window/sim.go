@@ -158,7 +158,9 @@ func (s *simScreen) writeState(now time.Time) {
 	if s.stateW == nil || !s.stateW.due(now) {
 		return
 	}
-	s.snap = s.g.sess.sim.Loop.Snapshot()
+	if s.g.active != 0 || s.snap == nil { // Update did not take one this tick
+		s.snap = s.g.sess.sim.Loop.Snapshot()
+	}
 	s.stateW.put(s.state())
 }
 
@@ -291,6 +293,11 @@ func (s *simScreen) state() State {
 	st.Frames, st.Rates = s.panels.counts()
 	if s.prompt != nil {
 		st.Prompt = s.prompt.title
+		if !s.prompt.browse.r.Empty() {
+			st.Targets["prompt:browse"] = rectOf(s.prompt.browse.r)
+			st.Targets["prompt:ok"] = rectOf(s.prompt.ok.r)
+		}
+		st.PromptText = string(s.prompt.text)
 	}
 	for _, b := range s.tools {
 		st.Targets["tool:"+b.label] = rectOf(b.r)

@@ -380,6 +380,7 @@ func (s *simScreen) openPrompt() {
 	}
 	req := FileRequest{Title: "Open scenario", Filter: "Scenario (YAML)", Extensions: []string{"yaml", "yml"}, StartDir: dirOf(initial)}
 	s.prompt = newPrompt("Open scenario", req, initial, s.g.openScenario)
+	s.prompt.layout(s.w, s.h)
 }
 
 func (s *simScreen) savePrompt() {
@@ -401,6 +402,7 @@ func (s *simScreen) savePrompt() {
 			}
 		})
 	})
+	s.prompt.layout(s.w, s.h)
 }
 
 // openScenario loads path and, if it checks out, replaces the running simulation with it

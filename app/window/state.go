@@ -31,6 +31,8 @@ type State struct {
 	Rates map[string]float64 `json:"rates"`
 	// Prompt is the title of the open file prompt, "" for none.
 	Prompt string `json:"prompt"`
+	// PromptText is the path typed (or chosen) in it.
+	PromptText string `json:"promptText"`
 	// Enlarged is the sensor of the enlarged camera panel, "" for none.
 	Enlarged string `json:"enlarged"`
 	Chase    bool   `json:"chase"`

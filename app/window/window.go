@@ -90,7 +90,7 @@ func run(ctx context.Context, sim *app.Sim, opts Options, wrap func(ebiten.Game)
 	}
 	err := ebiten.RunGameWithOptions(eg, &ebiten.RunGameOptions{X11ClassName: "simgui", X11InstanceName: "simgui"})
 	cerr := g.close()
-	if err != nil && !g.drawn {
+	if err != nil && !g.updated { // the window never came up
 		return fmt.Errorf("%w: %v", ErrNoDisplay, err)
 	}
 	return errors.Join(err, cerr)
@@ -113,6 +113,7 @@ type game struct {
 	results chan func()
 	workers chan struct{} // closed when the worker has returned
 
+	updated    bool // Update has run: the window is up
 	drawn      bool
 	shot       bool // a screenshot is due at the end of this Draw
 	lastTitle  string
@@ -192,6 +193,7 @@ func (g *game) close() error {
 
 // Update implements ebiten.Game.
 func (g *game) Update() error {
+	g.updated = true
 	select {
 	case <-g.ctx.Done():
 		return ebiten.Termination
