@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"simgui/app/api"
 	"simgui/app/bridge"
 	"simgui/app/control"
 	"simgui/app/scenario"
@@ -37,6 +38,8 @@ type Options struct {
 	Hold *drive.Command
 	// Control configures the WebSocket control service.
 	Control ControlOptions
+	// API configures the training HTTP API.
+	API APIOptions
 	// Logger; default slog.Default().
 	Logger *slog.Logger
 }
@@ -57,10 +60,13 @@ type Sim struct {
 	Bridge *bridge.Manager
 	// Control is the WebSocket service (nil when off).
 	Control *control.Service
+	// API is the training HTTP API (nil when off); see ViewLoop.
+	API *api.Service
 
-	log      *slog.Logger
-	stops    []func()
-	services []service
+	log       *slog.Logger
+	stops     []func()
+	services  []service
+	pauseOnce sync.Once
 }
 
 // New builds a simulation from a plan. Nothing runs until Run.
@@ -105,6 +111,10 @@ func New(plan *scenario.Plan, opts Options) (*Sim, error) {
 	}
 	s.stops = append(s.stops, stop)
 	if err := s.startControl(opts.Control); err != nil {
+		s.Close()
+		return nil, err
+	}
+	if err := s.startAPI(opts.API); err != nil {
 		s.Close()
 		return nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"simgui/app/scenario"
 	"simgui/app/sensors/jpegenc"
@@ -112,7 +113,7 @@ func (c *cameraRig) Close() { c.r.Close() }
 // the agent's image-noise stream. Loop goroutine only.
 func (c *cameraRig) render(dst []byte, w *world.World, name string, spec *cameraSpec, seePeers bool, noise *rand.Rand) ([]byte, error) {
 	if c.static == nil || c.layoutVersion != w.LayoutVersion() {
-		s, err := render.NewStatic(w.Layout(), nil)
+		s, err := render.NewStatic(drawableLayout(w.Layout()), nil)
 		if err != nil {
 			return dst, fmt.Errorf("camera: %w", err)
 		}
@@ -154,6 +155,17 @@ func (c *cameraRig) render(dst []byte, w *world.World, name string, spec *camera
 		c.postProcess(f.RGB, spec, noise)
 	}
 	return jpegenc.Default().Encode(dst, f.RGB, spec.width, spec.height, 3*spec.width, spec.quality)
+}
+
+// drawableLayout returns l, or a copy with a plain floor when the renderer does not know its
+// floor texture (basic_arena's "grass"): the floor keeps its colour.
+func drawableLayout(l *plugins.Layout) *plugins.Layout {
+	if l == nil || l.Floor.Texture == "" || slices.Contains(render.TextureNames(), l.Floor.Texture) {
+		return l
+	}
+	c := *l
+	c.Floor.Texture = ""
+	return &c
 }
 
 // bodyPose is a body's pose for the renderer: on the ground (or at its altitude), upright.

@@ -149,6 +149,8 @@ func commandFrom(throttle, steer, brake float64, discrete string, ext []KV) (dri
 			return drive.Command{}, motorEcho{}, err
 		}
 		cmd.Wheels, cmd.Left, cmd.Right = true, r, l
+		// Drives without motors of their own (ackermann, quadcopter) take the mix instead.
+		cmd.Throttle, cmd.Steer = (l+r)/2, (l-r)/2
 		echo = motorEcho{left: l, right: r}
 	}
 	if vs, ok := kvLookup(ext, extVertical); ok {

@@ -193,7 +193,7 @@ func (s *Service) planReset(req *ResetRequest) (*episodePlan, error) {
 			ap := &ep.agents[i]
 			av := scenario.AgentVehicle{AgentID: ap.id, VehicleID: ap.vehicleID, IsPrimary: ap.primary, Params: ap.vehicleParams}
 			if !isolated {
-				av.SpawnPose = spawnPose(ap.trackParams)
+				av.SpawnPose = spawnPose(ap.trackParams, track)
 			}
 			sc.Agents.Vehicles = append(sc.Agents.Vehicles, av)
 		}
@@ -339,10 +339,23 @@ func (ap *agentPlan) splitVehicleParams(kvs []KV) error {
 			ap.image[lower] = x
 			continue
 		}
+		if knownVehicleKeys[lower] {
+			key = lower
+		}
 		ap.vehicleParams[key] = val
 	}
 	return nil
 }
+
+// knownVehicleKeys are plugins' fixed vehicle param keys, matched in any case as rusim's
+// keys are.
+var knownVehicleKeys = func() map[string]bool {
+	m := map[string]bool{}
+	for _, k := range plugins.VehicleParamKeys() {
+		m[k] = true
+	}
+	return m
+}()
 
 // worldTrackParams converts rusim trackParams (Unity axes) into world-frame track params:
 // positions "x,y,z" or "x,z" become "x,y", spawn.yaw_deg turns from clockwise-from-north to
@@ -352,25 +365,26 @@ func worldTrackParams(kvs []KV) (map[string]any, error) {
 	out := map[string]any{}
 	for _, kv := range mergeKVs(nil, kvs) {
 		key, val := kv.Key, string(kv.Value)
-		switch strings.ToLower(key) {
+		lower := strings.ToLower(key)
+		switch lower {
 		case "route.waypoints", "maze.path_encoded":
 			pts, err := unityPointList(val)
 			if err != nil {
 				return nil, badRequest("trackParams %s: %v.", key, err)
 			}
-			out[key] = pts
+			out[lower] = pts
 		case "spawn.position":
 			x, y, err := unityPoint(val)
 			if err != nil {
 				return nil, badRequest("trackParams %s: %v.", key, err)
 			}
-			out[key] = fmtExact(x) + "," + fmtExact(y)
+			out[lower] = fmtExact(x) + "," + fmtExact(y)
 		case "spawn.yaw_deg":
 			d, err := strconv.ParseFloat(strings.TrimSpace(val), 64)
 			if err != nil || math.IsNaN(d) || math.IsInf(d, 0) {
 				return nil, badRequest("trackParams %s: '%s' is not a number.", key, val)
 			}
-			out[key] = unityYawDeg(d)
+			out[lower] = unityYawDeg(d)
 		default:
 			out[key] = val
 		}
@@ -379,8 +393,9 @@ func worldTrackParams(kvs []KV) (map[string]any, error) {
 }
 
 // spawnPose reads an agent's own spawn.position and spawn.yaw_deg (already in the world frame)
-// for a shared world, where the track's spawn parameters place only the first agent.
-func spawnPose(tp map[string]any) *scenario.SpawnPose {
+// for a shared world, where the track's spawn parameters place only the first agent. Without
+// spawn.yaw_deg the agent faces as the track's first spawn point, or north.
+func spawnPose(tp map[string]any, t *plugins.TrackDescriptor) *scenario.SpawnPose {
 	pos, ok := tp["spawn.position"].(string)
 	if !ok {
 		return nil
@@ -389,7 +404,10 @@ func spawnPose(tp map[string]any) *scenario.SpawnPose {
 	if err != nil {
 		return nil
 	}
-	sp := &scenario.SpawnPose{Position: scenario.Vec3{x, y, 0}}
+	sp := &scenario.SpawnPose{Position: scenario.Vec3{x, y, 0}, YawDeg: 90}
+	if len(t.SpawnPoints) > 0 {
+		sp.YawDeg = t.SpawnPoints[0].YawDeg
+	}
 	if yaw, ok := tp["spawn.yaw_deg"].(float64); ok {
 		sp.YawDeg = yaw
 	}

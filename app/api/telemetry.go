@@ -85,6 +85,18 @@ func newSensorRig(v *plugins.VehicleDescriptor) sensorRig {
 			}
 		}
 	}
+	// rusim reports the KS0223's telemetry for every ground car: vehicles without a sonar or a
+	// line tracker get the KS0223's, placed at the front of their body.
+	if r.sonar == nil {
+		front := 0.125
+		if b := v.Body; b != nil {
+			front = max(b.Length/2, b.Radius)
+		}
+		r.sonar = &plugins.SensorMount{ID: "ultrasonic.front", Kind: "ultrasonic", Pose: plugins.Pose3{X: front, Z: 0.07}}
+	}
+	if r.line == nil {
+		r.line = &plugins.SensorMount{ID: "line_tracker.front", Kind: "line_tracker", Pose: plugins.Pose3{Z: 0.01}}
+	}
 	if v.Drive != nil {
 		if g, ok := v.Drive.Params["motorGainLeft"]; ok {
 			r.gainL = g
@@ -119,10 +131,8 @@ func (r *sensorRig) read(w *world.World, m *world.Model, echo motorEcho, lines [
 		KV{telRightPWM, KVValue(fmt3(echo.right))},
 		KV{telSpeed, KVValue(fmt3(speed))},
 	)
-	if r.sonar != nil {
-		kv = append(kv, KV{telSonar, KVValue(fmt3(r.sonarRange(w, m, p, rng)))})
-	}
-	if r.line != nil {
+	kv = append(kv, KV{telSonar, KVValue(fmt3(r.sonarRange(w, m, p, rng)))})
+	{
 		sin, cos := math.Sincos(p.Yaw)
 		n := min(r.lineCount, len(lineKeys))
 		for j := range n {

@@ -273,7 +273,7 @@ func mergeKVs(base, over []KV) []KV {
 	for _, kv := range over {
 		kv.Key = strings.TrimSpace(kv.Key)
 		if i := indexFold(out, kv.Key); i >= 0 {
-			out[i] = kv
+			out[i].Value = kv.Value // the base's spelling of the key stays
 			continue
 		}
 		out = append(out, kv)

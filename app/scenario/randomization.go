@@ -107,58 +107,43 @@ func ParseRandomization(n *yaml.Node) (*Randomization, error) {
 	if n == nil || n.Kind == 0 {
 		return r, nil
 	}
-	var raw struct {
-		Enabled *bool                `yaml:"enabled"`
-		Vehicle map[string]yaml.Node `yaml:"vehicle"`
-		Sensors map[string]yaml.Node `yaml:"sensors"`
-		Track   map[string]yaml.Node `yaml:"track"`
+	if n.Kind != yaml.MappingNode {
+		return nil, fmt.Errorf("randomization (line %d): want a mapping with enabled, vehicle, sensors, track", n.Line)
 	}
-	if err := strictDecode(n, &raw); err != nil {
-		return nil, fmt.Errorf("randomization: %w", err)
-	}
-	r.Enabled = raw.Enabled == nil || *raw.Enabled
+	r.Enabled = true
 	var errs []error
-	for _, g := range []struct {
-		group string
-		m     map[string]yaml.Node
-	}{{"vehicle", raw.Vehicle}, {"sensors", raw.Sensors}, {"track", raw.Track}} {
-		for _, k := range sortedNodeKeys(g.m) {
-			v := g.m[k]
-			text, err := rangeText(&v)
-			if err == nil {
-				err = r.Set(g.group+"."+k, text)
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		switch k.Value {
+		case "enabled":
+			var b bool
+			if err := v.Decode(&b); err != nil {
+				errs = append(errs, fmt.Errorf("randomization.enabled (line %d): want true or false", v.Line))
 			}
-			if err != nil {
-				errs = append(errs, fmt.Errorf("randomization.%s.%s (line %d): %w", g.group, k, v.Line, err))
+			r.Enabled = b
+		case "vehicle", "sensors", "track":
+			if v.Kind != yaml.MappingNode {
+				errs = append(errs, fmt.Errorf("randomization.%s (line %d): want a mapping of parameter: range", k.Value, v.Line))
+				continue
 			}
+			for j := 0; j+1 < len(v.Content); j += 2 {
+				name, val := v.Content[j].Value, v.Content[j+1]
+				text, err := rangeText(val)
+				if err == nil {
+					err = r.Set(k.Value+"."+name, text)
+				}
+				if err != nil {
+					errs = append(errs, fmt.Errorf("randomization.%s.%s (line %d): %w", k.Value, name, val.Line, err))
+				}
+			}
+		default:
+			errs = append(errs, fmt.Errorf("line %d: unknown key %q in randomization (known: enabled, vehicle, sensors, track)", k.Line, k.Value))
 		}
 	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
 	return r, nil
-}
-
-func strictDecode(n *yaml.Node, out any) error {
-	b, err := yaml.Marshal(n)
-	if err != nil {
-		return err
-	}
-	dec := yaml.NewDecoder(strings.NewReader(string(b)))
-	dec.KnownFields(true)
-	if err := dec.Decode(out); err != nil {
-		return errors.New(explainYAML(err))
-	}
-	return nil
-}
-
-func sortedNodeKeys(m map[string]yaml.Node) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
 }
 
 // rangeText turns a YAML range (number, [lo, hi] or a string) into Set's text form.

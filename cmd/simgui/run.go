@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"net"
 	"os"
 	"os/signal"
 	"strconv"
@@ -20,6 +21,7 @@ import (
 	"golang.org/x/term"
 
 	"simgui/app"
+	"simgui/app/api"
 	"simgui/app/scenario"
 	"simgui/app/sensors/jpegenc"
 	"simgui/app/world"
@@ -47,6 +49,8 @@ type serviceFlags struct {
 	allowOrigins []string
 	token        string
 	recordDir    string
+	apiPort      int
+	noAPI        bool
 }
 
 func (sf *serviceFlags) register(fl *pflag.FlagSet) {
@@ -55,6 +59,25 @@ func (sf *serviceFlags) register(fl *pflag.FlagSet) {
 	fl.StringSliceVar(&sf.allowOrigins, "allow-origin", nil, "browser origin allowed to open the control socket (repeatable; * = any)")
 	fl.StringVar(&sf.token, "token", "", "require this token from control clients (?token= or Authorization: Bearer)")
 	fl.StringVar(&sf.recordDir, "record-dir", "", "directory start_record writes MCAP files to (default: the working directory)")
+	fl.IntVar(&sf.apiPort, "api-port", 0, "training HTTP API port (rusim's /health /contract /reset /step; default 8000 or $UAVSIM_API_PORT)")
+	fl.BoolVar(&sf.noAPI, "no-api", false, "do not serve the training HTTP API")
+}
+
+// apiOptions turns the flags into the training API's options; set reports whether a flag was
+// given.
+func (sf *serviceFlags) apiOptions(set func(string) bool) app.APIOptions {
+	var o app.APIOptions
+	switch {
+	case sf.noAPI:
+		o.Addr = "off"
+	case set("api-port"):
+		host := os.Getenv(api.HostEnv)
+		if host == "" {
+			host = api.DefaultHost
+		}
+		o.Addr, o.Required = net.JoinHostPort(host, strconv.Itoa(sf.apiPort)), true
+	}
+	return o
 }
 
 // options turns the flags into app options; set reports whether a flag was given.
@@ -216,7 +239,7 @@ func runHeadless(ctx context.Context, stdout, stderr io.Writer, f runFlags, set 
 		timeScale = f.timeScale
 	}
 	sim, err := app.New(plan, app.Options{TimeScale: &timeScale, MaxSteps: maxSteps, Hold: hold,
-		Control: f.services.options(set)})
+		Control: f.services.options(set), API: f.services.apiOptions(set)})
 	if err != nil {
 		return err
 	}
