@@ -1,10 +1,13 @@
 package api
 
 import (
+	"crypto/sha256"
+	"encoding/json"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sync"
 
 	"simgui/app/scenario"
 	"simgui/app/sensors/jpegenc"
@@ -85,6 +88,7 @@ func valueOr(m map[string]float64, k string, def float64) float64 {
 // world's loop goroutine (it is used inside Loop.Call) and caches what does not change per
 // frame: the static scene per layout, meshes per vehicle and box, the frame buffers.
 type cameraRig struct {
+	statics       *staticCache
 	r             *render.Renderer
 	static        *render.Static
 	layoutVersion uint64
@@ -96,8 +100,9 @@ type cameraRig struct {
 	lutGain       [3]float64
 }
 
-func newCameraRig() *cameraRig {
+func newCameraRig(statics *staticCache) *cameraRig {
 	return &cameraRig{
+		statics:  statics,
 		r:        render.NewRenderer(render.Options{}),
 		vehicles: map[*plugins.VehicleDescriptor]*render.Mesh{},
 		boxes:    map[string]*render.Mesh{},
@@ -113,7 +118,7 @@ func (c *cameraRig) Close() { c.r.Close() }
 // the agent's image-noise stream. Loop goroutine only.
 func (c *cameraRig) render(dst []byte, w *world.World, name string, spec *cameraSpec, seePeers bool, noise *rand.Rand) ([]byte, error) {
 	if c.static == nil || c.layoutVersion != w.LayoutVersion() {
-		s, err := render.NewStatic(drawableLayout(w.Layout()), nil)
+		s, err := c.statics.get(drawableLayout(w.Layout()))
 		if err != nil {
 			return dst, fmt.Errorf("camera: %w", err)
 		}
@@ -247,4 +252,48 @@ func clamp8(x float64) byte {
 		return 255
 	}
 	return byte(x)
+}
+
+// staticCache shares static scenes between worlds and episodes: a track's textures take
+// milliseconds to build, and every reset builds new worlds of mostly the same layouts. Keyed
+// by the layout's content; safe for concurrent use (render.Static is immutable).
+type staticCache struct {
+	mu    sync.Mutex
+	m     map[[sha256.Size]byte]*render.Static
+	order [][sha256.Size]byte
+}
+
+// staticCacheSize bounds the cache: a few tracks with a few generated variants each.
+const staticCacheSize = 32
+
+func newStaticCache() *staticCache {
+	return &staticCache{m: map[[sha256.Size]byte]*render.Static{}}
+}
+
+func (c *staticCache) get(l *plugins.Layout) (*render.Static, error) {
+	b, err := json.Marshal(l)
+	if err != nil {
+		return nil, err
+	}
+	key := sha256.Sum256(b)
+	c.mu.Lock()
+	s, ok := c.m[key]
+	c.mu.Unlock()
+	if ok {
+		return s, nil
+	}
+	if s, err = render.NewStatic(l, nil); err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.m[key]; !ok {
+		if len(c.order) >= staticCacheSize {
+			delete(c.m, c.order[0])
+			c.order = c.order[1:]
+		}
+		c.m[key] = s
+		c.order = append(c.order, key)
+	}
+	return s, nil
 }

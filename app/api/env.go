@@ -72,12 +72,12 @@ type reading struct {
 }
 
 // newEnv builds and starts one world.
-func newEnv(build func(*scenario.Plan) (Instance, error), plan *scenario.Plan, seePeers bool) (*env, error) {
+func newEnv(build func(*scenario.Plan) (Instance, error), plan *scenario.Plan, seePeers bool, statics *staticCache) (*env, error) {
 	inst, err := build(plan)
 	if err != nil {
 		return nil, err
 	}
-	e := &env{inst: inst, plan: plan, seePeers: seePeers, rig: newCameraRig(), done: make(chan struct{})}
+	e := &env{inst: inst, plan: plan, seePeers: seePeers, rig: newCameraRig(statics), done: make(chan struct{})}
 	e.steps = max(1, int(math.Round(plan.ActionPeriod/plan.StepSize)))
 	ctx, cancel := context.WithCancel(context.Background())
 	e.cancel = cancel
@@ -191,10 +191,10 @@ type episode struct {
 }
 
 // buildEpisode builds and starts the worlds of ep. On error nothing is left running.
-func buildEpisode(build func(*scenario.Plan) (Instance, error), ep *episodePlan) (*episode, error) {
+func buildEpisode(build func(*scenario.Plan) (Instance, error), ep *episodePlan, statics *staticCache) (*episode, error) {
 	out := &episode{seed: ep.seed, isolated: ep.isolated, trackID: ep.track.ID, agents: make([]*agent, len(ep.agents))}
 	for w, plan := range ep.worlds {
-		e, err := newEnv(build, plan, ep.seePeers && !ep.isolated)
+		e, err := newEnv(build, plan, ep.seePeers && !ep.isolated, statics)
 		if err != nil {
 			out.stop()
 			return nil, err

@@ -25,7 +25,7 @@ func (s *Service) Reset(req *ResetRequest) (*StepResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	ep, err := buildEpisode(s.opts.Build, plan)
+	ep, err := buildEpisode(s.opts.Build, plan, s.statics)
 	if err != nil {
 		var pe plugins.ParamErrors
 		var one *plugins.ParamError

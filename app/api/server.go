@@ -128,6 +128,8 @@ type Service struct {
 	ln     net.Listener
 	srv    *http.Server
 	random *scenario.Randomization
+	// statics holds the static scenes of recent layouts for every episode's cameras.
+	statics *staticCache
 
 	// mu is held shared by steps and exclusively by resets and Shutdown.
 	mu      sync.RWMutex
@@ -173,7 +175,7 @@ func New(opts Options) (*Service, error) {
 	if err != nil {
 		return nil, fmt.Errorf("training API: listen on %s: %w", opts.Addr, err)
 	}
-	s := &Service{opts: opts, log: opts.Logger, ln: ln, random: random}
+	s := &Service{opts: opts, log: opts.Logger, ln: ln, random: random, statics: newStaticCache()}
 	s.srv = &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 5 * time.Minute}
 	ch := make(chan struct{})
 	s.changed.Store(&ch)
