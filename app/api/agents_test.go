@@ -1,9 +1,12 @@
 package api
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
+	"net/http"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -117,4 +120,84 @@ func TestDrawsReplay(t *testing.T) {
 		t.Errorf("randomization off still drew: %s", got[0])
 	}
 	sameReplies(t, "replay", want, got[1:])
+}
+
+// TestConcurrentClients steps four isolated agents from four clients at once, with /health and
+// /contract polled alongside and resets racing the steps at the end: every reply is whole, and
+// each agent's world advanced exactly by its own steps.
+func TestConcurrentClients(t *testing.T) {
+	s := startServer(t, Options{})
+	s.ok("/reset", `{"seed": 2, "flags": [{"key": "agents.isolated", "value": "true"}],
+	  "vehicleParams": [{"key": "camera.width", "value": "32"}, {"key": "camera.height", "value": "32"}],
+	  "agents": [{"agentId": "a"}, {"agentId": "b"}, {"agentId": "c"}, {"agentId": "d"}]}`)
+	const n = 25
+	var wg sync.WaitGroup
+	errs := make(chan string, 100)
+	for _, id := range []string{"a", "b", "c", "d"} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c := &http.Client{}
+			for range n {
+				r, err := c.Post(s.base+"/step", "application/json", strings.NewReader(fmt.Sprintf(`{"targetAgentId": %q, "throttle": 0.5}`, id)))
+				if err != nil {
+					errs <- err.Error()
+					return
+				}
+				var res StepResult
+				err = json.NewDecoder(r.Body).Decode(&res)
+				r.Body.Close()
+				if err != nil || r.StatusCode != 200 || res.ActiveAgentID != id || res.Frame.Width != 32 {
+					errs <- fmt.Sprintf("%s: %d %v %s", id, r.StatusCode, err, res.ActiveAgentID)
+				}
+			}
+		}()
+	}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for range 10 {
+			for _, p := range []string{"/health", "/contract"} {
+				if code, _, _ := s.do(http.MethodGet, p, ""); code != 200 {
+					errs <- fmt.Sprintf("GET %s: %d", p, code)
+				}
+			}
+		}
+	}()
+	wg.Wait()
+	res, _ := s.ok("/step", `{"actions": [{"targetAgentId": "a"}, {"targetAgentId": "b"}, {"targetAgentId": "c"}, {"targetAgentId": "d"}]}`)
+	for _, a := range res.Agents {
+		if a.State.Speed == 0 {
+			t.Errorf("agent %s did not move", a.AgentID)
+		}
+	}
+	if got := kv(t, res.Info, "sim.step"); got != fmt.Sprint((n+1)*10) {
+		t.Errorf("agent a's world ran %s steps, want %d", got, (n+1)*10)
+	}
+
+	// Resets racing steps: every reply is a whole 200 reply.
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		for i := range 5 {
+			if code, _, b := s.do(http.MethodPost, "/reset", fmt.Sprintf(`{"seed": %d}`, i)); code != 200 {
+				errs <- fmt.Sprintf("reset: %d %s", code, b)
+			}
+		}
+	}()
+	go func() {
+		defer wg.Done()
+		for range 30 {
+			code, _, b := s.do(http.MethodPost, "/step", `{"throttle": 1}`)
+			var res StepResult
+			if code != 200 || json.Unmarshal(b, &res) != nil || len(res.Agents) == 0 {
+				errs <- fmt.Sprintf("step during resets: %d %s", code, b)
+			}
+		}
+	}()
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
 }
