@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"simgui/app/scenario"
 )
 
 // TestPythonExample runs examples/python/random_policy.py (Debian's python3 with requests,
@@ -20,7 +22,11 @@ func TestPythonExample(t *testing.T) {
 	if err := exec.Command(py, "-c", "import requests, numpy, PIL").Run(); err != nil {
 		t.Skip("python3-requests, python3-numpy or python3-pil missing")
 	}
-	s := startServer(t, Options{})
+	sc, err := scenario.Load(filepath.Join("..", "..", "examples", "python", "training.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := startServer(t, Options{Scenario: sc})
 	out := t.TempDir()
 	cmd := exec.Command(py, filepath.Join("..", "..", "examples", "python", "random_policy.py"),
 		"--url", s.base, "--steps", "150", "--episode-steps", "60", "--save", "3", "--out", out)
@@ -46,7 +52,12 @@ func TestPythonExample(t *testing.T) {
 			t.Errorf("%s: %v %v", f, err, img.Bounds())
 		}
 	}
-	if ep := s.svc.Current(); ep == nil || ep.Seed != 2 {
-		t.Errorf("after 150 steps of 60-step episodes the seed should be 2: %+v", ep)
+	ep := s.svc.Current()
+	if ep == nil || ep.Seed != 2 {
+		t.Fatalf("after 150 steps of 60-step episodes the seed should be 2: %+v", ep)
+	}
+	// The scenario's randomization applies: the vehicle is not the catalog's.
+	if m := ep.Agents[0].Vehicle.Body.Mass; m == 1 || m < 0.8 || m > 1.2 {
+		t.Errorf("randomized mass %g", m)
 	}
 }
