@@ -37,7 +37,6 @@ type env struct {
 // agent is one agent of an episode.
 type agent struct {
 	id, vehicleID string
-	index         int
 	primary       bool
 	env           *env
 	draw          scenario.Draw
@@ -203,7 +202,7 @@ func buildEpisode(build func(*scenario.Plan) (Instance, error), ep *episodePlan,
 		for k, i := range ep.owners[w] {
 			ap := &ep.agents[i]
 			v := plan.Agents[k].Vehicle
-			a := &agent{id: ap.id, vehicleID: ap.vehicleID, index: i, primary: ap.primary, env: e,
+			a := &agent{id: ap.id, vehicleID: ap.vehicleID, primary: ap.primary, env: e,
 				draw: ep.draws[i], sensors: newSensorRig(v)}
 			a.camera, a.hasCamera = newCameraSpec(v, ap.image)
 			e.agents = append(e.agents, a)
