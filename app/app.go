@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 
+	"simgui/app/bridge"
 	"simgui/app/scenario"
 	"simgui/app/transport"
 	"simgui/app/world"
@@ -31,6 +32,8 @@ type Options struct {
 	Hold *drive.Command
 	// Logger; default slog.Default().
 	Logger *slog.Logger
+	// Bridge configures the CLOiSim device bridge (off by default).
+	Bridge BridgeOptions
 }
 
 // Sim is one running simulation: bus, world, loop and services.
@@ -39,6 +42,8 @@ type Sim struct {
 	Bus   *transport.Bus
 	World *world.World
 	Loop  *world.Loop
+	// Bridge serves the devices on CLOiSim's wire; nil unless Options.Bridge.Enabled.
+	Bridge *bridge.Bridge
 
 	log   *slog.Logger
 	stops []func()
@@ -85,6 +90,10 @@ func New(plan *scenario.Plan, opts Options) (*Sim, error) {
 		return nil, err
 	}
 	s.stops = append(s.stops, stop)
+	if err := s.startBridge(opts.Bridge); err != nil {
+		s.Close()
+		return nil, err
+	}
 	return s, nil
 }
 

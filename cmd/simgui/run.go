@@ -19,6 +19,7 @@ import (
 	"golang.org/x/term"
 
 	"simgui/app"
+	"simgui/app/bridge"
 	"simgui/app/scenario"
 	"simgui/app/sensors/jpegenc"
 	"simgui/app/world"
@@ -36,6 +37,8 @@ type runFlags struct {
 	cmd       string
 	json      bool
 	goJPEG    bool
+	noBridge  bool
+	bridgeIP  string
 }
 
 func newRunCmd() *cobra.Command {
@@ -66,6 +69,8 @@ seconds), or on Ctrl-C. --cmd holds one command on every agent so a headless run
 	fl.StringVar(&f.cmd, "cmd", "", "hold a command on every agent: throttle=T,steer=S,brake=B,vertical=V (each -1..1)")
 	fl.BoolVar(&f.json, "json", false, "print the run summary as JSON")
 	fl.BoolVar(&f.goJPEG, "go-jpeg", false, "use Go's image/jpeg instead of libturbojpeg (also SIMGUI_JPEG=go)")
+	fl.BoolVar(&f.noBridge, "no-bridge", false, "do not serve the devices on CLOiSim's ZeroMQ ports")
+	fl.StringVar(&f.bridgeIP, "bridge-ip", bridge.DefaultBindIP, "address the device ports bind (0.0.0.0: every interface)")
 	return cmd
 }
 
@@ -183,7 +188,8 @@ func runHeadless(ctx context.Context, stdout, stderr io.Writer, f runFlags, set 
 	if set("time-scale") {
 		timeScale = f.timeScale
 	}
-	sim, err := app.New(plan, app.Options{TimeScale: &timeScale, MaxSteps: maxSteps, Hold: hold})
+	sim, err := app.New(plan, app.Options{TimeScale: &timeScale, MaxSteps: maxSteps, Hold: hold,
+		Bridge: app.BridgeOptions{Enabled: !f.noBridge, IP: f.bridgeIP}})
 	if err != nil {
 		return err
 	}
