@@ -354,7 +354,8 @@ func (r *robot) close() error {
 	return errors.Join(errs...)
 }
 
-// openRobot opens the micom and one node per supported sensor mount of m.
+// openRobot opens the micom and one node per served sensor mount of m; it fails (closing
+// what it opened) when ports run out.
 func (b *Bridge) openRobot(m world.ModelState) (*robot, error) {
 	r := &robot{id: robotID{m.Name, m.Vehicle}}
 	mc, err := b.openMicom(m)
@@ -369,6 +370,12 @@ func (b *Bridge) openRobot(m world.ModelState) (*robot, error) {
 				continue
 			}
 			n, err := b.openSensor(m, mount, kind)
+			if errors.Is(err, ErrHashKeyInUse) {
+				// Two sensor ids that differ only in characters partsName replaces: serve
+				// the first, say why the other is missing.
+				b.log.Error("bridge: sensor not served", "model", m.Name, "sensor", mount.ID, "err", err)
+				continue
+			}
 			if err != nil {
 				r.close()
 				return nil, err

@@ -16,6 +16,7 @@ import (
 
 	"simgui/app/transport/msgs"
 	"simgui/app/world"
+	"simgui/plugins"
 )
 
 // TestDevicesFollowModels: the device map lists the world clock and car0's micom and served
@@ -81,9 +82,10 @@ func TestDevicesFollowModels(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "car1's devices", func() bool { _, ok := m.SearchSensorPort("car1MicomRx"); return ok })
-	if n := len(m.GetDevicePortList("car1")); n != 12 {
-		t.Errorf("car1 has %d ports, want 12", n)
+	// A robot's ports appear one after the other; car1 has 12 when it is complete.
+	waitFor(t, "car1's 12 ports", func() bool { return len(m.GetDevicePortList("car1")) == 12 })
+	if _, ok := m.SearchSensorPort("car1MicomRx"); !ok {
+		t.Error("no car1MicomRx")
 	}
 
 	// Remove car0: its ports leave both maps and stop listening.
@@ -337,5 +339,24 @@ func TestCameraForwarding(t *testing.T) {
 	}
 	if v := math.Float32frombits(le.Uint32(df[32:])); !math.IsNaN(float64(v)) {
 		t.Errorf("depth[1] %v, want NaN", v)
+	}
+}
+
+// TestPartsNameCollision: two sensor ids that sanitise to the same parts name leave the
+// second unserved; the rest of the robot is served.
+func TestPartsNameCollision(t *testing.T) {
+	v := *testCar
+	v.Sensors = []plugins.SensorMount{
+		{ID: "cam.a", Kind: "camera"},
+		{ID: "cam_a", Kind: "camera"},
+		{ID: "lidar", Kind: "lidar"},
+	}
+	tw := startWorldWith(t, &v)
+	dm := tw.bridge.Manager().GetDeviceMapList("car0")["car0"]
+	if len(dm[DeviceCamera]) != 1 || dm[DeviceCamera]["cam_a"]["Data"] == 0 {
+		t.Errorf("cameras %v, want one cam_a", dm[DeviceCamera])
+	}
+	if dm[DeviceMicom]["Micom"]["Rx"] == 0 || dm[DeviceLaser]["lidar"]["Data"] == 0 {
+		t.Errorf("device map %v lacks the micom or the lidar", dm)
 	}
 }

@@ -100,7 +100,7 @@ func TestPubPrefixAndCancel(t *testing.T) {
 func TestSlowSubscriberCostsOnlyItself(t *testing.T) {
 	const key = "botcamData"
 	cfg := testConfig()
-	cfg.queueLen = 4
+	cfg.queueLen = 16              // room for a busy machine to delay the fast reader
 	cfg.writeTimeout = time.Minute // the stalled client must stay connected for this test
 	s := bindTest(t, kindPub, key, cfg, handlers{})
 	tag := TagBytes(key)
@@ -113,7 +113,7 @@ func TestSlowSubscriberCostsOnlyItself(t *testing.T) {
 	fast := dialSub(t, s.Port(), tag[:])
 	waitFor(t, "two subscribers", func() bool { return s.subscribed.Load() == 2 })
 
-	const frames, size = 40, 1 << 20 // 40 MiB: more than loopback socket buffers hold
+	const frames, size = 60, 1 << 20 // 60 MiB: more than loopback buffers and the queue hold
 	got := make(chan int, 1)
 	go func() {
 		n := 0

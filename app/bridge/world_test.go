@@ -50,12 +50,15 @@ type testWorld struct {
 	bridge *Bridge
 }
 
-func startWorld(t *testing.T) *testWorld {
+func startWorld(t *testing.T) *testWorld { t.Helper(); return startWorldWith(t, testCar) }
+
+// startWorldWith is startWorld with car0 driving vehicle v.
+func startWorldWith(t *testing.T, v *plugins.VehicleDescriptor) *testWorld {
 	t.Helper()
 	bus := transport.NewBus(transport.Options{Logger: quiet})
 	w, err := world.New(world.Config{
 		Name: "test", Track: testTrack, BuildLayout: staticLayout, Logger: quiet, Bus: bus,
-		Agents: []world.AgentSpec{{Name: "car0", Vehicle: testCar}},
+		Agents: []world.AgentSpec{{Name: "car0", Vehicle: v}},
 	})
 	if err != nil {
 		t.Fatal(err)
