@@ -20,6 +20,7 @@ import (
 	"golang.org/x/term"
 
 	"simgui/app"
+	"simgui/app/bridge"
 	"simgui/app/scenario"
 	"simgui/app/sensors/jpegenc"
 	"simgui/app/world"
@@ -47,6 +48,8 @@ type serviceFlags struct {
 	allowOrigins []string
 	token        string
 	recordDir    string
+	noBridge     bool
+	bridgeIP     string
 }
 
 func (sf *serviceFlags) register(fl *pflag.FlagSet) {
@@ -55,18 +58,20 @@ func (sf *serviceFlags) register(fl *pflag.FlagSet) {
 	fl.StringSliceVar(&sf.allowOrigins, "allow-origin", nil, "browser origin allowed to open the control socket (repeatable; * = any)")
 	fl.StringVar(&sf.token, "token", "", "require this token from control clients (?token= or Authorization: Bearer)")
 	fl.StringVar(&sf.recordDir, "record-dir", "", "directory start_record writes MCAP files to (default: the working directory)")
+	fl.BoolVar(&sf.noBridge, "no-bridge", false, "do not serve the devices on CLOiSim's ZeroMQ ports")
+	fl.StringVar(&sf.bridgeIP, "bridge-ip", bridge.DefaultBindIP, "address the device ports bind (0.0.0.0: every interface)")
 }
 
-// options turns the flags into app options; set reports whether a flag was given.
-func (sf *serviceFlags) options(set func(string) bool) app.ControlOptions {
-	o := app.ControlOptions{AllowOrigins: sf.allowOrigins, Token: sf.token, RecordDir: sf.recordDir}
+// apply puts the flags into app options; set reports whether a flag was given.
+func (sf *serviceFlags) apply(o *app.Options, set func(string) bool) {
+	o.Control = app.ControlOptions{AllowOrigins: sf.allowOrigins, Token: sf.token, RecordDir: sf.recordDir}
 	switch {
 	case sf.noControl:
-		o.Addr = "off"
+		o.Control.Addr = "off"
 	case set("control-port"):
-		o.Addr, o.Required = fmt.Sprintf("127.0.0.1:%d", sf.controlPort), true
+		o.Control.Addr, o.Control.Required = fmt.Sprintf("127.0.0.1:%d", sf.controlPort), true
 	}
-	return o
+	o.Bridge = app.BridgeOptions{Enabled: !sf.noBridge, IP: sf.bridgeIP}
 }
 
 func newRunCmd() *cobra.Command {
@@ -215,8 +220,9 @@ func runHeadless(ctx context.Context, stdout, stderr io.Writer, f runFlags, set 
 	if set("time-scale") {
 		timeScale = f.timeScale
 	}
-	sim, err := app.New(plan, app.Options{TimeScale: &timeScale, MaxSteps: maxSteps, Hold: hold,
-		Control: f.services.options(set)})
+	opts := app.Options{TimeScale: &timeScale, MaxSteps: maxSteps, Hold: hold}
+	f.services.apply(&opts, set)
+	sim, err := app.New(plan, opts)
 	if err != nil {
 		return err
 	}
