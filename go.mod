@@ -27,6 +27,8 @@ require (
 	github.com/ebitengine/hideconsole v1.0.0 // indirect
 	github.com/go-gl/mathgl v1.2.0 // indirect
 	github.com/go-text/typesetting v0.3.5 // indirect
+	github.com/go-zeromq/goczmq/v4 v4.2.2 // indirect
+	github.com/go-zeromq/zmq4 v0.17.0 // indirect
 	github.com/hajimehoshi/bitmapfont/v4 v4.2.0 // indirect
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
 	github.com/klauspost/compress v1.16.7 // indirect

@@ -42,6 +42,8 @@ type Options struct {
 	API APIOptions
 	// Logger; default slog.Default().
 	Logger *slog.Logger
+	// Bridge configures the CLOiSim device bridge (off by default).
+	Bridge BridgeOptions
 }
 
 // service is an outside face served while the loop runs.
@@ -56,8 +58,8 @@ type Sim struct {
 	Bus   *transport.Bus
 	World *world.World
 	Loop  *world.Loop
-	// Bridge is the device port registry (nil when the bridge is off).
-	Bridge *bridge.Manager
+	// Bridge serves the devices on CLOiSim's wire; nil unless Options.Bridge.Enabled.
+	Bridge *bridge.Bridge
 	// Control is the WebSocket service (nil when off).
 	Control *control.Service
 	// API is the training HTTP API (nil when off); see ViewLoop.
@@ -110,6 +112,10 @@ func New(plan *scenario.Plan, opts Options) (*Sim, error) {
 		return nil, err
 	}
 	s.stops = append(s.stops, stop)
+	if err := s.startBridge(opts.Bridge); err != nil {
+		s.Close()
+		return nil, err
+	}
 	if err := s.startControl(opts.Control); err != nil {
 		s.Close()
 		return nil, err

@@ -22,6 +22,7 @@ import (
 
 	"simgui/app"
 	"simgui/app/api"
+	"simgui/app/bridge"
 	"simgui/app/scenario"
 	"simgui/app/sensors/jpegenc"
 	"simgui/app/world"
@@ -49,6 +50,8 @@ type serviceFlags struct {
 	allowOrigins []string
 	token        string
 	recordDir    string
+	noBridge     bool
+	bridgeIP     string
 	apiPort      int
 	noAPI        bool
 }
@@ -59,37 +62,32 @@ func (sf *serviceFlags) register(fl *pflag.FlagSet) {
 	fl.StringSliceVar(&sf.allowOrigins, "allow-origin", nil, "browser origin allowed to open the control socket (repeatable; * = any)")
 	fl.StringVar(&sf.token, "token", "", "require this token from control clients (?token= or Authorization: Bearer)")
 	fl.StringVar(&sf.recordDir, "record-dir", "", "directory start_record writes MCAP files to (default: the working directory)")
+	fl.BoolVar(&sf.noBridge, "no-bridge", false, "do not serve the devices on CLOiSim's ZeroMQ ports")
+	fl.StringVar(&sf.bridgeIP, "bridge-ip", bridge.DefaultBindIP, "address the device ports bind (0.0.0.0: every interface)")
 	fl.IntVar(&sf.apiPort, "api-port", 0, "training HTTP API port (rusim's /health /contract /reset /step; default 8000 or $UAVSIM_API_PORT)")
 	fl.BoolVar(&sf.noAPI, "no-api", false, "do not serve the training HTTP API")
 }
 
-// apiOptions turns the flags into the training API's options; set reports whether a flag was
-// given.
-func (sf *serviceFlags) apiOptions(set func(string) bool) app.APIOptions {
-	var o app.APIOptions
+// apply puts the flags into app options; set reports whether a flag was given.
+func (sf *serviceFlags) apply(o *app.Options, set func(string) bool) {
+	o.Control = app.ControlOptions{AllowOrigins: sf.allowOrigins, Token: sf.token, RecordDir: sf.recordDir}
+	switch {
+	case sf.noControl:
+		o.Control.Addr = "off"
+	case set("control-port"):
+		o.Control.Addr, o.Control.Required = fmt.Sprintf("127.0.0.1:%d", sf.controlPort), true
+	}
+	o.Bridge = app.BridgeOptions{Enabled: !sf.noBridge, IP: sf.bridgeIP}
 	switch {
 	case sf.noAPI:
-		o.Addr = "off"
+		o.API.Addr = "off"
 	case set("api-port"):
 		host := os.Getenv(api.HostEnv)
 		if host == "" {
 			host = api.DefaultHost
 		}
-		o.Addr, o.Required = net.JoinHostPort(host, strconv.Itoa(sf.apiPort)), true
+		o.API.Addr, o.API.Required = net.JoinHostPort(host, strconv.Itoa(sf.apiPort)), true
 	}
-	return o
-}
-
-// options turns the flags into app options; set reports whether a flag was given.
-func (sf *serviceFlags) options(set func(string) bool) app.ControlOptions {
-	o := app.ControlOptions{AllowOrigins: sf.allowOrigins, Token: sf.token, RecordDir: sf.recordDir}
-	switch {
-	case sf.noControl:
-		o.Addr = "off"
-	case set("control-port"):
-		o.Addr, o.Required = fmt.Sprintf("127.0.0.1:%d", sf.controlPort), true
-	}
-	return o
 }
 
 func newRunCmd() *cobra.Command {
@@ -238,8 +236,9 @@ func runHeadless(ctx context.Context, stdout, stderr io.Writer, f runFlags, set 
 	if set("time-scale") {
 		timeScale = f.timeScale
 	}
-	sim, err := app.New(plan, app.Options{TimeScale: &timeScale, MaxSteps: maxSteps, Hold: hold,
-		Control: f.services.options(set), API: f.services.apiOptions(set)})
+	opts := app.Options{TimeScale: &timeScale, MaxSteps: maxSteps, Hold: hold}
+	f.services.apply(&opts, set)
+	sim, err := app.New(plan, opts)
 	if err != nil {
 		return err
 	}
