@@ -30,7 +30,7 @@ type cameraSpec struct {
 	fovDeg         float64
 	near, far      float64
 	gain           [3]float64 // brightness × colour gain per channel
-	noise          float64    // Gaussian stddev, 0..255
+	noise          float64    // Gaussian stddev, 0..255 (the contract's noise)
 	hasPostProcess bool
 }
 
@@ -72,7 +72,13 @@ func newCameraSpec(v *plugins.VehicleDescriptor, image map[string]float64) (came
 		b * valueOr(image, scenario.KeyColorGainG, 1),
 		b * valueOr(image, scenario.KeyColorGainB, 1),
 	}
-	c.noise = valueOr(image, scenario.KeyImageNoise, 0)
+	if v.Contract != nil {
+		for _, s := range v.Contract.Sensors {
+			if s.ID == c.mount.ID && s.Noise != nil {
+				c.noise = s.Noise.Stddev
+			}
+		}
+	}
 	c.hasPostProcess = c.gain != [3]float64{1, 1, 1} || c.noise > 0
 	return c, true
 }

@@ -91,7 +91,8 @@
 // noise and numeric track params within their JSON Schema range. The reply to the reset lists
 // every draw in info as randomization.<agentId>.<key> = value, where key is the vehicle param
 // (or track.<param>) that replays it with randomization off; camera.brightness,
-// camera.color_gain_r/g/b and camera.noise_stddev are vehicle params of this API.
+// camera.color_gain_r/g/b are vehicle params of this API (image noise is the camera's contract
+// noise, sensor.<camera id>.noiseStddev).
 //
 // # Concurrency
 //

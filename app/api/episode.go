@@ -327,11 +327,8 @@ func (ap *agentPlan) splitVehicleParams(kvs []KV) error {
 				ap.height = n
 			}
 			continue
-		case scenario.KeyBrightness, scenario.KeyColorGainR, scenario.KeyColorGainG, scenario.KeyColorGainB, scenario.KeyImageNoise:
-			limit := 4.0
-			if lower == scenario.KeyImageNoise {
-				limit = 255
-			}
+		case scenario.KeyBrightness, scenario.KeyColorGainR, scenario.KeyColorGainG, scenario.KeyColorGainB:
+			const limit = 4.0
 			x, err := strconv.ParseFloat(val, 64)
 			if err != nil || !(x >= 0 && x <= limit) {
 				return badRequest("vehicleParams %s: '%s' is not a number in 0..%g.", key, val, limit)

@@ -57,22 +57,22 @@ var RandomParams = []RandomParam{
 	{Name: "vehicle.latency", Mode: Absolute, Doc: "command latency, seconds"},
 	{Name: "sensors.camera_pitch_deg", Mode: Offset, Default: [2]float64{-4, 4}, Doc: "camera pitch, degrees added (positive looks down)"},
 	{Name: "sensors.camera_fov_deg", Mode: Offset, Doc: "camera vertical field of view, degrees added"},
-	{Name: "sensors.image_noise", Mode: Absolute, Doc: "Gaussian pixel noise stddev, 0..255 intensity"},
+	{Name: "sensors.image_noise", Mode: Absolute, Doc: "camera noise stddev (its contract noise), 0..255 intensity"},
 	{Name: "sensors.brightness", Mode: Scale, Default: [2]float64{1, 1}, Doc: "image brightness gain, factor of 1"},
 	{Name: "sensors.color_jitter", Mode: Scale, Default: [2]float64{1, 1}, Doc: "per-channel colour gain (r, g, b drawn apart), factor of 1"},
 	{Name: "sensors.sonar_noise", Mode: Absolute, Doc: "ultrasonic range noise stddev, metres"},
 }
 
 // Image parameter keys: vehicle params the training API takes besides plugins'
-// ApplyVehicleConfig keys. They post-process camera frames.
+// ApplyVehicleConfig keys. They post-process camera frames. (Image noise is the camera's
+// contract noise, sensor.<camera id>.noiseStddev.)
 const (
-	KeyImageNoise  = "camera.noise_stddev"
 	KeyBrightness  = "camera.brightness"
 	KeyColorGainR  = "camera.color_gain_r"
 	KeyColorGainG  = "camera.color_gain_g"
 	KeyColorGainB  = "camera.color_gain_b"
 	maxImageGain   = 4.0
-	maxImageNoise  = 255.0
+	maxImageNoise  = 255.0 // stddev in 0..255 intensity
 	trackKeyPrefix = "track."
 )
 
@@ -461,7 +461,7 @@ func vehicleTargets(name string, v *plugins.VehicleDescriptor) []target {
 		}
 	case "sensors.image_noise":
 		if cam != nil {
-			return []target{{key: KeyImageNoise, min: 0, max: maxImageNoise, image: true}}
+			return []target{{key: "sensor." + cam.ID + ".noiseStddev", min: 0, max: maxImageNoise}}
 		}
 	case "sensors.brightness":
 		if cam != nil {

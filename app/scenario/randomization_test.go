@@ -53,7 +53,7 @@ func TestSampleSeedsAndRanges(t *testing.T) {
 		"mass": {0.8, 1.2}, "linear_damping": {0.1, 0.3}, "angular_damping": {1.2, 1.8},
 		"motor_gain_left": {0.9, 1.1}, "motor_gain_right": {0.9, 1.1}, "max_speed": {0.73 * 0.95, 0.73 * 1.05},
 		"latency": {0.01, 0.05}, "camera.pitch_deg": {2, 10}, "camera.fov_deg": {66, 74},
-		KeyImageNoise: {0, 5}, KeyBrightness: {0.8, 1.2}, KeyColorGainR: {0.9, 1.1}, KeyColorGainG: {0.9, 1.1},
+		"sensor.camera.front.rgb.noiseStddev": {0, 5}, KeyBrightness: {0.8, 1.2}, KeyColorGainR: {0.9, 1.1}, KeyColorGainG: {0.9, 1.1},
 		KeyColorGainB: {0.9, 1.1}, "sensor.ultrasonic.front.noiseStddev": {0, 0.02},
 		"track.width": {0.4, 0.9}, "track.length": {1, 20},
 	}
@@ -106,7 +106,7 @@ func TestSampleSeedsAndRanges(t *testing.T) {
 	if _, err := plugins.ApplyVehicleConfig(v, d.Vehicle); err != nil {
 		t.Errorf("drawn vehicle params do not apply: %v", err)
 	}
-	if len(d.Image) != 5 || len(d.Track) != 2 {
+	if len(d.Image) != 4 || len(d.Track) != 2 {
 		t.Errorf("image %v track %v", d.Image, d.Track)
 	}
 	if err := plugins.ValidateTrackParams(tr, d.Track); err != nil {
