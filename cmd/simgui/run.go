@@ -23,7 +23,6 @@ import (
 	"simgui/app/sensors/jpegenc"
 	"simgui/app/world"
 	"simgui/physics/drive"
-	"simgui/plugins"
 )
 
 type runFlags struct {
@@ -83,7 +82,7 @@ func loadPlan(path string, seed *int64) (*scenario.Plan, error) {
 	if seed != nil {
 		sc.Runtime.Seed = *seed
 	}
-	return scenario.Resolve(sc, plugins.Builtin())
+	return scenario.Resolve(sc, pluginResolver())
 }
 
 // parseCmd parses "throttle=0.5,steer=-0.2".
@@ -183,7 +182,7 @@ func runHeadless(ctx context.Context, stdout, stderr io.Writer, f runFlags, set 
 	if set("time-scale") {
 		timeScale = f.timeScale
 	}
-	sim, err := app.New(plan, app.Options{TimeScale: &timeScale, MaxSteps: maxSteps, Hold: hold})
+	sim, err := app.New(plan, app.Options{TimeScale: &timeScale, MaxSteps: maxSteps, Hold: hold, Plugins: pluginResolver()})
 	if err != nil {
 		return err
 	}
