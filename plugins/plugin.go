@@ -107,12 +107,12 @@ func ReadPlugin(files map[string][]byte) (*Plugin, Problems) {
 }
 
 // ForSimulation returns the vehicle as the runtime spawns it: a copy of p.Vehicle, filled by
-// WithFallback when it lacks simulation data. Nil for tracks.
+// WithFallback when it has no simulation data. Nil for tracks.
 func (p *Plugin) ForSimulation() *VehicleDescriptor {
 	if p.Vehicle == nil {
 		return nil
 	}
-	if len(p.Vehicle.MissingSimulation()) > 0 {
+	if !p.Vehicle.HasSimulationData() {
 		return p.Vehicle.WithFallback()
 	}
 	return p.Vehicle.Clone()

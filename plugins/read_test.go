@@ -11,7 +11,7 @@ import (
 )
 
 // readZip returns the files of an archive in testdata by name.
-func readZip(t *testing.T, name string) map[string][]byte {
+func readZip(t testing.TB, name string) map[string][]byte {
 	t.Helper()
 	zr, err := zip.OpenReader("testdata/" + name)
 	if err != nil {

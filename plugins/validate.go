@@ -44,8 +44,8 @@ func ValidateManifest(m Manifest) Problems {
 // plugin id; unique sensor and actuator ids; a sensorType the runtime handles with a matching
 // format and shape; rateHz > 0; actuator min < max) and the simulation data (body, drive,
 // visual, one mount per contract sensor of a kind that produces it). A descriptor without
-// simulation data (a rusim Unity export) gets a warning and is checked as WithFallback fills
-// it.
+// any simulation data (a rusim Unity export) gets a warning and is checked as WithFallback
+// fills it.
 func ValidateVehicle(m *Manifest, v *VehicleDescriptor) Problems {
 	var ps Problems
 	if v == nil {
@@ -59,13 +59,13 @@ func ValidateVehicle(m *Manifest, v *VehicleDescriptor) Problems {
 	ps.base(TypeVehicle, v.ID, v.DisplayName, v.Version, true)
 	ps.contract(v)
 	sim := v
-	if missing := v.MissingSimulation(); len(missing) > 0 {
+	if !v.HasSimulationData() {
 		dt := v.DeviceType
 		if dt == "" && v.Contract != nil {
 			dt = v.Contract.DeviceType
 		}
-		ps.warn("descriptor", "no simulation data for %s: simgui uses those of %s, the fallback for deviceType %q",
-			strings.Join(missing, ", "), fallbackID(dt), dt)
+		ps.warn("descriptor", "no simulation data (body, drive, visual, sensor mounts): simgui simulates it with those of %s, the fallback for deviceType %q",
+			fallbackID(dt), dt)
 		sim = v.WithFallback()
 	}
 	ps.vehicleSimulation(sim)
@@ -146,31 +146,11 @@ func (ps *Problems) base(typ Type, id, displayName string, v ContractVersion, co
 	}
 }
 
-// MissingSimulation names the simulation data v lacks and WithFallback would fill: "body",
-// "drive", "visual" and "sensor mounts (ids)". Nil means v carries its own.
-func (v *VehicleDescriptor) MissingSimulation() []string {
-	var out []string
-	if v.Body == nil {
-		out = append(out, "body")
-	}
-	if v.Drive == nil {
-		out = append(out, "drive")
-	}
-	if v.Visual == nil {
-		out = append(out, "visual")
-	}
-	if v.Contract != nil {
-		var unmounted []string
-		for _, s := range v.Contract.Sensors {
-			if !slices.ContainsFunc(v.Sensors, func(m SensorMount) bool { return m.ID == s.ID }) {
-				unmounted = append(unmounted, s.ID)
-			}
-		}
-		if len(unmounted) > 0 {
-			out = append(out, "sensor mounts ("+strings.Join(unmounted, ", ")+")")
-		}
-	}
-	return out
+// HasSimulationData reports whether v carries any simulation data of its own (body, drive,
+// visual or sensor mounts). Descriptors exported by rusim's Unity SDK carry none; they are
+// simulated as WithFallback fills them. A descriptor with some must carry all.
+func (v *VehicleDescriptor) HasSimulationData() bool {
+	return v.Body != nil || v.Drive != nil || v.Visual != nil || len(v.Sensors) > 0
 }
 
 // HasLayout reports whether t describes geometry of its own: a generator, a floor or

@@ -377,7 +377,7 @@ func (in *Info) describe(p *plugins.Plugin) {
 				in.Actuators = append(in.Actuators, a.ID)
 			}
 		}
-		if len(v.MissingSimulation()) > 0 {
+		if !v.HasSimulationData() {
 			in.Fallback = plugins.FallbackVehicle(v.DeviceType).ID
 		}
 	}
