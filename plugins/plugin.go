@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -103,7 +104,12 @@ func ReadPlugin(files map[string][]byte) (*Plugin, Problems) {
 	if p == nil {
 		return nil, ps
 	}
-	return p, append(ps, p.Validate()...)
+	vps := p.Validate()
+	if slices.ContainsFunc(ps.Errors(), func(pr Problem) bool { return strings.HasPrefix(pr.Path, "device-contract") }) {
+		// The contract is there but did not decode: that was said; "missing" would mislead.
+		vps = slices.DeleteFunc(vps, func(pr Problem) bool { return pr.Path == ContractFile })
+	}
+	return p, append(ps, vps...)
 }
 
 // ForSimulation returns the vehicle as the runtime spawns it: a copy of p.Vehicle, filled by
