@@ -64,11 +64,15 @@ func TestSignVerifyAndTamper(t *testing.T) {
 		t.Fatalf("Verify = %+v, %v", got, err)
 	}
 	for name, tamper := range map[string]func(m map[string][]byte){
-		"changed byte":  func(m map[string][]byte) { m["README.md"] = []byte("# C\n") },
-		"added file":    func(m map[string][]byte) { m["assets/q.png"] = nil },
-		"removed file":  func(m map[string][]byte) { delete(m, "assets/p.png") },
-		"renamed file":  func(m map[string][]byte) { m["assets/q.png"] = m["assets/p.png"]; delete(m, "assets/p.png") },
-		"other key's":   func(m map[string][]byte) { _, k, _ := newKey(t); m[plugins.SignatureFile], _ = Sign(m, k); m["README.md"] = nil },
+		"changed byte": func(m map[string][]byte) { m["README.md"] = []byte("# C\n") },
+		"added file":   func(m map[string][]byte) { m["assets/q.png"] = nil },
+		"removed file": func(m map[string][]byte) { delete(m, "assets/p.png") },
+		"renamed file": func(m map[string][]byte) { m["assets/q.png"] = m["assets/p.png"]; delete(m, "assets/p.png") },
+		"other key's": func(m map[string][]byte) {
+			_, k, _ := newKey(t)
+			m[plugins.SignatureFile], _ = Sign(m, k)
+			m["README.md"] = nil
+		},
 		"swapped files": func(m map[string][]byte) { m["README.md"], m["assets/p.png"] = m["assets/p.png"], m["README.md"] },
 	} {
 		m := map[string][]byte{}
