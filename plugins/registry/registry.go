@@ -280,7 +280,7 @@ func (r *Registry) load(e Entry) *loaded {
 		return fail(fmt.Errorf("its folder holds the %s plugin %s", p.Manifest.Type, p.ID()))
 	}
 	if err := plugins.CheckRuntime(p.Manifest, r.opts.Runtime); err != nil {
-		return fail(err)
+		return &loaded{err: err} // it names the plugin
 	}
 	l := &loaded{plugin: p, vehicle: p.ForSimulation(), files: a.Names(), warnings: ps.Warnings(), signedBy: e.SignedBy}
 	if r.data.RequireSigned {

@@ -151,7 +151,7 @@ func TestRuntimeCheckedAtInstallAndLoad(t *testing.T) {
 	}
 	_, err := r.Track("track.future.v1")
 	var ie *plugins.IncompatibleRuntimeError
-	if !errors.As(err, &ie) || err.Error() != "plugin track.future.v1: plugin track.future.v1 needs runtime >=0.9.0; this is "+plugins.RuntimeVersion {
+	if !errors.As(err, &ie) || err.Error() != "plugin track.future.v1 needs runtime >=0.9.0; this is "+plugins.RuntimeVersion {
 		t.Errorf("load: %v", err)
 	}
 	if in, _ := r.Info("track.future.v1"); in == nil || !strings.Contains(in.Error, "needs runtime >=0.9.0") {
