@@ -6,7 +6,7 @@ XVFB    := xvfb-run -a -s "-screen 0 1920x1080x24"
 CORE    := $(shell $(GO) list ./... 2>/dev/null | grep -v -E '/(app/window|editor)(/|$$)')
 GUI     := $(shell $(GO) list ./app/window/... ./editor/... 2>/dev/null)
 
-.PHONY: all setup build run test vet fmt-check test-core test-gui bench generate clean
+.PHONY: all setup build run test vet fmt-check test-core test-gui fuzz bench generate clean
 
 all: build
 
@@ -25,7 +25,7 @@ else
 	./$(BIN) $(ARGS)
 endif
 
-test: setup fmt-check vet test-core test-gui
+test: setup fmt-check vet test-core test-gui fuzz
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
@@ -40,6 +40,12 @@ test-gui:
 ifneq ($(strip $(GUI)),)
 	$(XVFB) $(GO) test -timeout 10m $(GUI)
 endif
+
+# Short fuzzing of the plugin readers (archives come from strangers); FUZZTIME=5m for a longer run.
+FUZZTIME ?= 15s
+fuzz:
+	$(GO) test -run '^$$' -fuzz '^FuzzReadPlugin$$' -fuzztime $(FUZZTIME) ./plugins
+	$(GO) test -run '^$$' -fuzz '^FuzzRead$$' -fuzztime $(FUZZTIME) ./plugins/archive
 
 bench: build
 	./$(BIN) bench

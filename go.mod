@@ -29,6 +29,7 @@ require (
 	github.com/go-text/typesetting v0.3.5 // indirect
 	github.com/go-zeromq/goczmq/v4 v4.2.2 // indirect
 	github.com/go-zeromq/zmq4 v0.17.0 // indirect
+	github.com/gofrs/flock v0.13.2 // indirect
 	github.com/hajimehoshi/bitmapfont/v4 v4.2.0 // indirect
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
 	github.com/klauspost/compress v1.16.7 // indirect

@@ -16,12 +16,14 @@ import (
 	"simgui/app/transport"
 	"simgui/app/world"
 	"simgui/physics/drive"
+	"simgui/plugins"
 	"simgui/plugins/trackgen"
 	_ "simgui/render" // its benchmarks join simgui bench
 )
 
-// Version is the simgui runtime version (plugins' compatibleRuntime is checked against it).
-const Version = "0.1.0"
+// Version is the simgui runtime version (plugins' compatibleRuntime is checked against it);
+// it lives in package plugins so that the plugin SDK can check it without importing app.
+const Version = plugins.RuntimeVersion
 
 // Options configures a Sim beyond what the scenario says.
 type Options struct {
@@ -44,6 +46,10 @@ type Options struct {
 	Logger *slog.Logger
 	// Bridge configures the CLOiSim device bridge (off by default).
 	Bridge BridgeOptions
+	// Plugins, when set, is asked at every world reset whether the plan's track and vehicles
+	// are still installed: a plugin removed while the simulation runs keeps running until the
+	// next reset, which then fails with an error naming it (the world keeps its state).
+	Plugins plugins.Resolver
 }
 
 // service is an outside face served while the loop runs.
@@ -81,7 +87,7 @@ func New(plan *scenario.Plan, opts Options) (*Sim, error) {
 		Name: plan.WorldName, StepSize: plan.StepSize, Seed: plan.Seed,
 		Track: plan.Track, TrackParams: plan.TrackParams, BuildLayout: trackgen.Build,
 		Agents: plan.Agents, VehicleCollisions: plan.VehicleCollisions,
-		Logger: opts.Logger, Bus: bus,
+		Logger: opts.Logger, Bus: bus, BeforeReset: pluginsCheck(opts.Plugins),
 	})
 	if err != nil {
 		bus.Close()
@@ -174,4 +180,19 @@ func (s *Sim) Close() error {
 	}
 	s.Bus.Close()
 	return err
+}
+
+// pluginsCheck returns the world's BeforeReset hook that checks the plugins in use against r,
+// or nil without r.
+func pluginsCheck(r plugins.Resolver) func(*world.Config) error {
+	if r == nil {
+		return nil
+	}
+	return func(c *world.Config) error {
+		ids := make([]string, len(c.Agents))
+		for i, a := range c.Agents {
+			ids[i] = a.Vehicle.ID
+		}
+		return plugins.StillAvailable(r, c.Track.ID, ids)
+	}
 }

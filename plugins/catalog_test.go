@@ -373,16 +373,16 @@ func TestLoadCatalogReportsBrokenPlugins(t *testing.T) {
 		}, "manifest version 1.2.0 differs from the descriptor version 1.0.0"},
 		{"unmounted sensor", func(m fstest.MapFS) {
 			edit(m, "plugins/vehicle.ks0223.v1/descriptor.json", `"id": "odometry.wheel"`, `"id": "odometry.other"`)
-		}, `contract sensor "odometry.wheel" has no mount`},
+		}, `device-contract.sensors[5]: sensor "odometry.wheel" is not mounted on the vehicle`},
 		{"repeated sensor", func(m fstest.MapFS) {
 			edit(m, "plugins/vehicle.ks0223.v1/device-contract.json", `"id": "speedometer"`, `"id": "ultrasonic.front"`)
-		}, `sensor id "ultrasonic.front" is empty or repeated`},
+		}, `device-contract.sensors[2].id: "ultrasonic.front" is already the id of sensors[1]`},
 		{"drive param", func(m fstest.MapFS) {
 			edit(m, "plugins/vehicle.ks0223.v1/descriptor.json", `"latency"`, `"lag"`)
 		}, `differential has no parameter "lag"`},
 		{"manifest type", func(m fstest.MapFS) {
 			edit(m, "plugins/track.maze.v1/manifest.json", `"track"`, `"robot"`)
-		}, `invalid plugin type: "robot"`},
+		}, `Invalid plugin type: 'robot'`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m := builtinFS(t)

@@ -160,7 +160,7 @@ func TestApplyVehicleConfigErrors(t *testing.T) {
 
 func TestApplyVehicleConfigCrossCheck(t *testing.T) {
 	_, err := ApplyVehicleConfig(builtinVehicle(t, "vehicle.drone.simple.v1"), map[string]any{"drive.minAltitude": 5, "drive.maxAltitude": "2"})
-	if err == nil || !strings.HasPrefix(err.Error(), "vehicle.params: together they make an invalid vehicle: drive: need minAltitude ≤ startAltitude ≤ maxAltitude, got 5, 1, 2") {
+	if err == nil || !strings.HasPrefix(err.Error(), "vehicle.params: together they make an invalid vehicle: descriptor.drive.params: need minAltitude ≤ startAltitude ≤ maxAltitude, got 5, 1, 2") {
 		t.Errorf("err = %v", err)
 	}
 }

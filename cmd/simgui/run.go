@@ -27,7 +27,6 @@ import (
 	"simgui/app/sensors/jpegenc"
 	"simgui/app/world"
 	"simgui/physics/drive"
-	"simgui/plugins"
 )
 
 type runFlags struct {
@@ -136,7 +135,7 @@ func loadPlan(path string, seed *int64) (*scenario.Plan, error) {
 	if seed != nil {
 		sc.Runtime.Seed = *seed
 	}
-	return scenario.Resolve(sc, plugins.Builtin())
+	return scenario.Resolve(sc, pluginResolver())
 }
 
 // parseCmd parses "throttle=0.5,steer=-0.2".
@@ -236,7 +235,7 @@ func runHeadless(ctx context.Context, stdout, stderr io.Writer, f runFlags, set 
 	if set("time-scale") {
 		timeScale = f.timeScale
 	}
-	opts := app.Options{TimeScale: &timeScale, MaxSteps: maxSteps, Hold: hold}
+	opts := app.Options{TimeScale: &timeScale, MaxSteps: maxSteps, Hold: hold, Plugins: pluginResolver()}
 	f.services.apply(&opts, set)
 	sim, err := app.New(plan, opts)
 	if err != nil {
