@@ -3,12 +3,14 @@ package app
 import (
 	"errors"
 	"net"
+	"slices"
 	"syscall"
 
 	"simgui/app/api"
 	"simgui/app/scenario"
 	"simgui/app/world"
 	"simgui/plugins"
+	"simgui/plugins/registry"
 )
 
 // APIOptions configures the training HTTP API (rusim's runtime API).
@@ -24,13 +26,14 @@ type APIOptions struct {
 // worlds of their own, built by New from the plans the API resolves (lockstep, no control
 // service, no API of their own). The first reset pauses the scenario's own world, which the
 // episodes replace as far as a viewer is concerned (see ViewLoop).
-func (s *Sim) startAPI(o APIOptions) error {
+func (s *Sim) startAPI(o APIOptions, r plugins.Resolver) error {
 	if o.Addr == "off" {
 		return nil
 	}
 	log := s.log
+	cat, source := apiCatalog(r)
 	svc, err := api.New(api.Options{
-		Addr: o.Addr, Scenario: s.Plan.Scenario, Plugins: plugins.Builtin(), Logger: log,
+		Addr: o.Addr, Scenario: s.Plan.Scenario, Plugins: cat, RegistrySource: source, Logger: log,
 		Build: func(p *scenario.Plan) (api.Instance, error) {
 			sim, err := New(p, Options{Lockstep: true, Control: ControlOptions{Addr: "off"}, API: APIOptions{Addr: "off"}, Logger: log})
 			if err != nil {
@@ -55,6 +58,37 @@ func (s *Sim) startAPI(o APIOptions) error {
 	s.API = svc
 	s.services = append(s.services, svc)
 	return nil
+}
+
+// apiCatalog returns what the API resolves and lists plugins with: the built-ins, or the
+// built-ins and the user registry when r is one, and /health's pluginRegistrySource.
+func apiCatalog(r plugins.Resolver) (api.Catalog, string) {
+	switch c := r.(type) {
+	case api.Catalog:
+		return c, "builtin"
+	case *registry.Registry:
+		return registryCatalog{c}, "builtin+user:" + c.Home()
+	}
+	return plugins.Builtin(), "builtin"
+}
+
+// registryCatalog lists the plugins of both tiers of a user registry.
+type registryCatalog struct{ *registry.Registry }
+
+func (c registryCatalog) Vehicles() []string { return c.ids(plugins.TypeVehicle) }
+func (c registryCatalog) Tracks() []string   { return c.ids(plugins.TypeTrack) }
+
+// ids lists the plugins of type t; a registry file that cannot be read leaves the built-ins.
+func (c registryCatalog) ids(t plugins.Type) []string {
+	items, _ := c.List()
+	var out []string
+	for _, it := range items {
+		if it.Type == string(t) {
+			out = append(out, it.PluginID)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // APIAddr returns the training API's address, or nil when it is not running.

@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"simgui/app/api"
 	"simgui/app/scenario"
 	"simgui/plugins"
+	"simgui/plugins/registry"
 )
 
 // TestAPIServedBySim runs a Sim as the CLI does and trains over its API: the first reset
@@ -79,5 +81,59 @@ func TestAPIServedBySim(t *testing.T) {
 			t.Fatal("the scenario's world was not paused by the first reset")
 		}
 		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// TestAPIWithUserPlugins serves the API over a user registry: an installed rusim export is in
+// /contract and /health counts it, and a reset drives it (simulated with the fallback body).
+func TestAPIWithUserPlugins(t *testing.T) {
+	reg := registry.Open(t.TempDir(), registry.Options{})
+	if _, err := reg.Install(filepath.Join("..", "plugins", "testdata", "vehicle.arcade.green.v1.rusim-plugin.zip"), registry.InstallOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	plan, err := scenario.Resolve(scenario.Default(), reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sim, err := New(plan, Options{Control: ControlOptions{Addr: "off"}, Plugins: reg,
+		API: APIOptions{Addr: "127.0.0.1:0", Required: true}, Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sim.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go sim.Run(ctx)
+	base := "http://" + sim.APIAddr().String()
+	get := func(path string, v any) {
+		r, err := http.Get(base + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Body.Close()
+		if err := json.NewDecoder(r.Body).Decode(v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var c api.Contract
+	get("/contract", &c)
+	found := false
+	for _, d := range c.AvailableVehicles {
+		found = found || d.DeviceID == "vehicle.arcade.green.v1"
+	}
+	var h api.Health
+	get("/health", &h)
+	builtin := len(plugins.Builtin().Vehicles())
+	if !found || h.AvailableVehicles != builtin+1 || !strings.HasPrefix(h.PluginRegistrySource, "builtin+user") {
+		t.Fatalf("green car listed %v, health %+v (built-in vehicles %d)", found, h, builtin)
+	}
+	r, err := http.Post(base+"/reset", "application/json", strings.NewReader(`{"seed": 1, "selectedVehicleId": "vehicle.arcade.green.v1"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Body.Close()
+	var res api.StepResult
+	if err := json.NewDecoder(r.Body).Decode(&res); err != nil || r.StatusCode != 200 || res.ActiveVehicleID != "vehicle.arcade.green.v1" {
+		t.Fatalf("reset with the user plugin: %d %v %s", r.StatusCode, err, res.ActiveVehicleID)
 	}
 }

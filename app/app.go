@@ -126,7 +126,7 @@ func New(plan *scenario.Plan, opts Options) (*Sim, error) {
 		s.Close()
 		return nil, err
 	}
-	if err := s.startAPI(opts.API); err != nil {
+	if err := s.startAPI(opts.API, opts.Plugins); err != nil {
 		s.Close()
 		return nil, err
 	}
