@@ -104,7 +104,7 @@ func TestHorizonRow(t *testing.T) {
 	first := -1
 	for row := range h {
 		alpha := math.Atan((float64(row) + 0.5 - float64(h)/2) / f) // below the optical axis
-		theta := 6*math.Pi/180 + alpha                               // below the horizontal
+		theta := 6*math.Pi/180 + alpha                              // below the horizontal
 		if theta > 0 && 0.09/math.Sin(theta)*math.Cos(alpha) <= 30 {
 			first = row
 			break
