@@ -7,7 +7,7 @@ import (
 )
 
 // UltrasonicRays is how many rays sample an ultrasonic cone wider than 0°.
-const UltrasonicRays = 5
+const UltrasonicRays = 7
 
 func init() {
 	register("ultrasonic", "range in m to the nearest echo in a narrow cone, rangeMax when none", newUltrasonic)
