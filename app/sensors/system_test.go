@@ -179,7 +179,9 @@ func TestUnknownKind(t *testing.T) {
 		Contract: plugins.SensorDescriptor{ID: "x", SensorType: "scalar", RateHz: 10},
 	})
 	w, err := world.New(world.Config{Track: &plugins.TrackDescriptor{ID: "t"}, Agents: []world.AgentSpec{{Name: "ego", Vehicle: v}},
-		BuildLayout: func(*plugins.TrackDescriptor, map[string]any, int64) (*plugins.Layout, error) { return &plugins.Layout{}, nil }})
+		BuildLayout: func(*plugins.TrackDescriptor, map[string]any, int64) (*plugins.Layout, error) {
+			return &plugins.Layout{}, nil
+		}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -170,7 +170,9 @@ func TestAltimeter(t *testing.T) {
 func TestShapeChecked(t *testing.T) {
 	v := sensortest.KS0223(t, sensor("odo", "odometry", 3, plugins.Pose3{}, nil))
 	w, err := world.New(world.Config{Track: &plugins.TrackDescriptor{ID: "t"}, Agents: []world.AgentSpec{{Name: "ego", Vehicle: v}},
-		BuildLayout: func(*plugins.TrackDescriptor, map[string]any, int64) (*plugins.Layout, error) { return &plugins.Layout{}, nil }})
+		BuildLayout: func(*plugins.TrackDescriptor, map[string]any, int64) (*plugins.Layout, error) {
+			return &plugins.Layout{}, nil
+		}})
 	if err != nil {
 		t.Fatal(err)
 	}
