@@ -60,18 +60,21 @@ func (s *System) StopDump() (DumpSummary, error) {
 
 // DumpStat is what a dump wrote for one sensor.
 type DumpStat struct {
-	Model, Sensor, Kind string
+	Model  string `json:"model"`
+	Sensor string `json:"sensor"`
+	Kind   string `json:"kind"`
 	// Path is the JSON-lines file, or the pattern of the PNG files.
-	Path string
+	Path string `json:"path"`
 	// Files counts PNG files, Lines JSON lines; Bytes is their total size.
-	Files, Lines int
-	Bytes        int64
+	Files int   `json:"files,omitempty"`
+	Lines int   `json:"lines,omitempty"`
+	Bytes int64 `json:"bytes"`
 }
 
 // DumpSummary is what a dump wrote, sensor by sensor in the order they first wrote.
 type DumpSummary struct {
-	Dir     string
-	Sensors []DumpStat
+	Dir     string     `json:"dir"`
+	Sensors []DumpStat `json:"sensors"`
 }
 
 // String says in a few lines what was written where.

@@ -65,6 +65,16 @@ func (sc *scene) update(w *world.World) error {
 	}
 	sc.version, sc.static, sc.err, sc.boxes, sc.fresh = w.LayoutVersion(), nil, nil, nil, false
 	st, err := render.NewStatic(w.Layout(), sc.sys.opts.Environment)
+	if err != nil && w.Layout().Floor.Texture != "" {
+		// A floor texture the renderer lacks should not blind every camera: draw the floor
+		// in its plain colour instead.
+		l := *w.Layout()
+		l.Floor.Texture = ""
+		if st, err = render.NewStatic(&l, sc.sys.opts.Environment); err == nil {
+			sc.sys.warnOnce("floor "+w.Layout().Floor.Texture, "camera scene: floor drawn in plain colour",
+				fmt.Errorf("render has no floor texture %q (known: %v)", w.Layout().Floor.Texture, render.TextureNames()))
+		}
+	}
 	if err != nil {
 		sc.err = fmt.Errorf("camera scene: %w", err)
 		return sc.err

@@ -362,6 +362,22 @@ func (s *System) Frame(model, id string, dst *Image) error {
 	return sn.Snap(&c, dst)
 }
 
+// FireNow fires a sensor at once, outside its schedule, from the world as it is (for tools and
+// benchmarks): the reading goes out as a scheduled one would, and the sensor's random stream
+// advances, so later scheduled readings differ from a run without the call.
+func (s *System) FireNow(model, id string) error {
+	if s.w == nil {
+		return errors.New("sensors: FireNow before Init")
+	}
+	ms, e, err := s.find(model, id)
+	if err != nil {
+		return err
+	}
+	c := Context{World: s.w, Model: ms.model, Step: s.w.StepCount(), Stamp: s.w.SimTime(), sys: s}
+	e.sensor.Fire(&c)
+	return nil
+}
+
 // Flush waits until every queued image frame has been rendered and delivered. Call it from
 // the loop goroutine or when the loop is not running.
 func (s *System) Flush() {
