@@ -55,7 +55,8 @@ type System struct {
 
 	scene    scene
 	rays     rays
-	ctx      Context
+	ctx      Context // PostStep's
+	callCtx  Context // Frame's and FireNow's
 	renderer *render.Renderer
 
 	dump atomic.Pointer[dump]
@@ -358,8 +359,10 @@ func (s *System) Frame(model, id string, dst *Image) error {
 	if !ok {
 		return fmt.Errorf("sensor %s of %s is a %s sensor; only cameras and depth cameras render frames", id, model, e.kind.Name)
 	}
-	c := Context{World: s.w, Model: ms.model, Step: s.w.StepCount(), Stamp: s.w.SimTime(), sys: s}
-	return sn.Snap(&c, dst)
+	c := &s.callCtx // a local would escape through the interface call
+	*c = Context{World: s.w, Model: ms.model, Step: s.w.StepCount(), Stamp: s.w.SimTime(), sys: s}
+	defer func() { c.World, c.Model = nil, nil }()
+	return sn.Snap(c, dst)
 }
 
 // FireNow fires a sensor at once, outside its schedule, from the world as it is (for tools and
@@ -373,8 +376,10 @@ func (s *System) FireNow(model, id string) error {
 	if err != nil {
 		return err
 	}
-	c := Context{World: s.w, Model: ms.model, Step: s.w.StepCount(), Stamp: s.w.SimTime(), sys: s}
-	e.sensor.Fire(&c)
+	c := &s.callCtx
+	*c = Context{World: s.w, Model: ms.model, Step: s.w.StepCount(), Stamp: s.w.SimTime(), sys: s}
+	e.sensor.Fire(c)
+	c.World, c.Model = nil, nil
 	return nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"simgui/app/sensors"
+	"simgui/app/sensors/raycast"
 	"simgui/app/transport/msgs"
 	"simgui/plugins"
 )
@@ -22,7 +23,7 @@ type Lidar struct {
 	samples                  int
 	angleMin, angleMax, step float64 // radians
 	rangeMin, rangeMax       float64
-	cosA, sinA               []float64
+	fan                      *raycast.Fan
 	hits                     []float64
 }
 
@@ -46,10 +47,7 @@ func New(spec *sensors.Spec) (sensors.Sensor, error) {
 	if l.samples > 1 {
 		l.step = (l.angleMax - l.angleMin) / float64(l.samples-1)
 	}
-	l.cosA, l.sinA, l.hits = make([]float64, l.samples), make([]float64, l.samples), make([]float64, l.samples)
-	for i := range l.samples {
-		l.sinA[i], l.cosA[i] = math.Sincos(l.angleMin + float64(i)*l.step)
-	}
+	l.fan, l.hits = raycast.NewFan(l.angleMin, l.step, l.samples), make([]float64, l.samples)
 	return l, nil
 }
 
@@ -61,7 +59,7 @@ func (l *Lidar) Fire(c *sensors.Context) {
 		return
 	}
 	mp := c.MountPose(l.spec.Mount.Pose)
-	caster.Scan(mp.X, mp.Y, mp.Z, mp.Yaw, l.cosA, l.sinA, l.rangeMax, c.Model.ID, l.hits)
+	caster.ScanFan(mp.X, mp.Y, mp.Z, mp.Yaw, l.fan, l.rangeMax, c.Model.ID, l.hits)
 	ranges := make([]float64, l.samples) // the message keeps it
 	noise := &l.spec.Noise
 	for i, d := range l.hits {

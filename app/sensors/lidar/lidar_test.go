@@ -41,7 +41,7 @@ func roomRange(x, y, a float64) float64 {
 	return t
 }
 
-func lidar(rangeMax, stddev float64) sensortest.Sensor {
+func mountLidar(rangeMax, stddev float64) sensortest.Sensor {
 	s := sensortest.Sensor{
 		Mount: plugins.SensorMount{ID: "lidar", Kind: "lidar", Pose: plugins.Pose3{X: 0.05, Z: 0.1, YawDeg: 10},
 			Params: map[string]float64{"samples": 360, "angleMinDeg": -180, "angleMaxDeg": 179, "rangeMin": 0.1, "rangeMax": rangeMax}},
@@ -73,7 +73,7 @@ func scan(t *testing.T, s sensortest.Sensor, pose world.Pose, extra ...world.Age
 func TestRangesToWalls(t *testing.T) {
 	const sigma = 0.01
 	pose := world.Pose{X: 0.3, Y: 0.2, Yaw: 0.5}
-	ls := scan(t, lidar(12, sigma), pose)
+	ls := scan(t, mountLidar(12, sigma), pose)
 	yaw := pose.Yaw + 10*math.Pi/180
 	mx, my := pose.X+0.05*math.Cos(pose.Yaw), pose.Y+0.05*math.Sin(pose.Yaw)
 	var sum, sum2 float64
@@ -96,7 +96,7 @@ func TestRangesToWalls(t *testing.T) {
 // lidar's car, 9.5 cm from the lidar), −Inf.
 func TestOutOfRange(t *testing.T) {
 	pose := world.Pose{X: 1.6, Y: 0} // 0.35 m from the east wall at the mount, 1.5 m from the others
-	ls := scan(t, lidar(1.0, 0), pose, world.AgentSpec{Name: "close", Vehicle: sensortest.KS0223(t), Spawn: &world.Pose{X: 1.6, Y: -0.17}})
+	ls := scan(t, mountLidar(1.0, 0), pose, world.AgentSpec{Name: "close", Vehicle: sensortest.KS0223(t), Spawn: &world.Pose{X: 1.6, Y: -0.17}})
 	yaw := 10 * math.Pi / 180
 	inf, finite, neg := 0, 0, 0
 	for i, r := range ls.GetRanges() {
@@ -129,7 +129,7 @@ func TestOutOfRange(t *testing.T) {
 // that cross it.
 func TestSeesOtherVehicles(t *testing.T) {
 	pose := world.Pose{X: -1, Y: 0}
-	ls := scan(t, lidar(12, 0), pose, world.AgentSpec{Name: "other", Vehicle: sensortest.KS0223(t), Spawn: &world.Pose{X: 0, Y: 0}})
+	ls := scan(t, mountLidar(12, 0), pose, world.AgentSpec{Name: "other", Vehicle: sensortest.KS0223(t), Spawn: &world.Pose{X: 0, Y: 0}})
 	// Ray at −10° from the mount's yaw looks along +x: the other car's rear face is at x = −0.125.
 	i := int(math.Round((0 - 10*math.Pi/180 - ls.GetAngleMin()) / ls.GetAngleStep()))
 	if r, want := ls.GetRanges()[i], -0.125-(-0.95); math.Abs(r-want) > 1e-9 {

@@ -108,6 +108,8 @@ type Caster struct {
 	// Mailbox: stamp[i] == ray when static shape i was already tested by this ray.
 	stamp []uint32
 	ray   uint32
+	// ScanFan's ray directions.
+	dx, dy []float64
 }
 
 // NewCaster returns a caster over s (nil means no static shapes).
@@ -143,18 +145,6 @@ func (c *Caster) Cast(x, y, z, angle, maxDist float64, ignore uint32) float64 {
 	dy, dx := math.Sincos(angle)
 	c.near = c.filterDyn(c.near[:0], x, y, z, maxDist, ignore)
 	return c.cast(x, y, z, dx, dy, maxDist)
-}
-
-// Scan casts one ray per direction: ray i leaves (x, y) at angle yaw + a_i, where cosA[i] and
-// sinA[i] are cos a_i and sin a_i, and out[i] receives its distance (+Inf for a miss within
-// maxDist). Shapes with ID ignore are not seen.
-func (c *Caster) Scan(x, y, z, yaw float64, cosA, sinA []float64, maxDist float64, ignore uint32, out []float64) {
-	c.near = c.filterDyn(c.near[:0], x, y, z, maxDist, ignore)
-	sy, cy := math.Sincos(yaw)
-	for i := range out {
-		ca, sa := cosA[i], sinA[i]
-		out[i] = c.cast(x, y, z, cy*ca-sy*sa, sy*ca+cy*sa, maxDist)
-	}
 }
 
 // filterDyn keeps the moving shapes a ray from (x, y) at altitude z within maxDist can hit.

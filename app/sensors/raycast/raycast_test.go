@@ -116,6 +116,51 @@ func TestAgreesWithPhysics(t *testing.T) {
 	t.Logf("%d rays, %d hits, all agree", rays, hits)
 }
 
+// A fan scan gives, ray for ray, what Cast gives, on random scenes large and small (grid and
+// all-shapes paths), from random origins, fans of any extent and range.
+func TestScanFanAgreesWithCast(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	rays, hits := 0, 0
+	for scene := range 30 {
+		_, c, bodies := randomScene(t, r, 5+scene*6)
+		for range 20 {
+			x, y, z := -9+18*r.Float64(), -9+18*r.Float64(), 1.2*r.Float64()
+			n := 1 + r.IntN(720)
+			span := 2 * math.Pi * r.Float64()
+			if r.IntN(3) == 0 {
+				span = 2 * math.Pi * float64(n-1) / float64(n)
+			}
+			step := 0.0
+			if n > 1 {
+				step = span / float64(n-1)
+			}
+			fan := raycast.NewFan(-math.Pi+2*math.Pi*r.Float64(), step, n)
+			yaw, maxDist := 20*r.Float64()-10, 0.5+12*r.Float64()
+			var ignore uint32
+			if len(bodies) > 0 && r.IntN(2) == 0 {
+				ignore = bodies[r.IntN(len(bodies))].ID
+			}
+			out := make([]float64, n)
+			c.ScanFan(x, y, z, yaw, fan, maxDist, ignore, out)
+			for i, got := range out {
+				want := c.Cast(x, y, z, yaw+fan.Min+float64(i)*fan.Step, maxDist, ignore)
+				if got != want && math.Abs(got-want) > 1e-9 {
+					t.Fatalf("scene %d, fan of %d from %.3f step %.5f, yaw %.3f: ray %d scans %.9f, casts %.9f",
+						scene, n, fan.Min, fan.Step, yaw, i, got, want)
+				}
+				rays++
+				if !math.IsInf(got, 1) {
+					hits++
+				}
+			}
+		}
+	}
+	if hits < rays/10 || hits == rays {
+		t.Fatalf("%d of %d rays hit: the scenes do not exercise both outcomes", hits, rays)
+	}
+	t.Logf("%d rays, %d hits, all agree", rays, hits)
+}
+
 // A scan of a square room from its centre reads the distance to the walls.
 func TestScanSquareRoom(t *testing.T) {
 	shapes, err := raycast.LayoutShapes(&plugins.Layout{Elements: []plugins.Element{
@@ -129,11 +174,9 @@ func TestScanSquareRoom(t *testing.T) {
 	}
 	c := raycast.NewCaster(raycast.NewStatic(shapes))
 	const n = 360
-	cosA, sinA, out := make([]float64, n), make([]float64, n), make([]float64, n)
-	for i := range n {
-		sinA[i], cosA[i] = math.Sincos(float64(i) * 2 * math.Pi / n)
-	}
-	c.Scan(0, 0, 0.1, 0.3, cosA, sinA, 10, 0, out)
+	fan := raycast.NewFan(0, 2*math.Pi/n, n)
+	out := make([]float64, n)
+	c.ScanFan(0, 0, 0.1, 0.3, fan, 10, 0, out)
 	for i, d := range out {
 		a := 0.3 + float64(i)*2*math.Pi/n
 		want := 2 / math.Max(math.Abs(math.Cos(a)), math.Abs(math.Sin(a)))
@@ -142,7 +185,7 @@ func TestScanSquareRoom(t *testing.T) {
 		}
 	}
 	// Above the walls, nothing.
-	c.Scan(0, 0, 0.31, 0, cosA, sinA, 10, 0, out)
+	c.ScanFan(0, 0, 0.31, 0, fan, 10, 0, out)
 	for i, d := range out {
 		if !math.IsInf(d, 1) {
 			t.Fatalf("ray %d above the walls hit at %g m", i, d)
