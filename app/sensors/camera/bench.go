@@ -25,10 +25,10 @@ func init() {
 			F:   Benchmark(w, h, sensors.FormatRaw, nil),
 			Doc: fmt.Sprintf("a %dx%d RGB frame of the default scenario's camera through the sensor path (System.Frame)", w, h)})
 		bench.Register(bench.Case{Name: turbo, Baseline: rgb,
-			F: Benchmark(w, h, sensors.FormatJPEGBase64, func() (jpegenc.Encoder, error) { return jpegenc.NewTurbo("") }),
+			F:   Benchmark(w, h, sensors.FormatJPEGBase64, func() (jpegenc.Encoder, error) { return jpegenc.NewTurbo("") }),
 			Doc: fmt.Sprintf("a %dx%d frame as base64 JPEG (q84) encoded by libturbojpeg", w, h)})
 		bench.Register(bench.Case{Name: fmt.Sprintf("sensors/camera/%dx%d/jpeg_base64/go", w, h), Baseline: turbo,
-			F: Benchmark(w, h, sensors.FormatJPEGBase64, func() (jpegenc.Encoder, error) { return jpegenc.NewStdlib(), nil }),
+			F:   Benchmark(w, h, sensors.FormatJPEGBase64, func() (jpegenc.Encoder, error) { return jpegenc.NewStdlib(), nil }),
 			Doc: fmt.Sprintf("a %dx%d frame as base64 JPEG (q84) encoded by Go's image/jpeg", w, h)})
 	}
 }
