@@ -365,6 +365,21 @@ func (s *System) Frame(model, id string, dst *Image) error {
 	return sn.Snap(c, dst)
 }
 
+// View captures what a camera on model sees now, as its camera sensors do (its own vehicle,
+// the other vehicles unless hidden for it, pushable boxes, markers, the layout's static
+// scene), appending the objects to dst[:0]; render it with a render.Renderer at a camera pose
+// of your choosing (a chase view, say) on any goroutine.
+func (s *System) View(model string, dst []render.Object) (View, error) {
+	if s.w == nil {
+		return View{}, errors.New("sensors: View before Init")
+	}
+	m := s.w.Model(model)
+	if m == nil {
+		return View{}, fmt.Errorf("no model %q", model)
+	}
+	return s.scene.view(s.w, m, s.PeersVisible(model), dst)
+}
+
 // FireNow fires a sensor at once, outside its schedule, from the world as it is (for tools and
 // benchmarks): the reading goes out as a scheduled one would, and the sensor's random stream
 // advances, so later scheduled readings differ from a run without the call.
