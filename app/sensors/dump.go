@@ -20,14 +20,15 @@ import (
 )
 
 // StartDump writes every reading from now on into dir, which is created if needed: each
-// camera and depth frame as a PNG file <model>__<sensor>__step<step>_t<simTime>s.png (depth
+// camera and depth frame as a PNG file <model>__<sensor>__step<step>_t<simTime>s.png, with
+// ep<n>_ before "step" in the n-th episode after a reset (depth
 // false-coloured with Turbo from blue at the sensor's near range to red at its far range,
 // black where nothing was hit), and the readings of every other sensor as JSON lines in
 // <model>__<sensor>.jsonl, one line per reading:
 //
-//	{"step":12,"simTime":0.06,"model":"ego","sensor":"imu","msg":{...}}
+//	{"episode":0,"step":12,"simTime":0.06,"model":"ego","sensor":"imu","msg":{...}}
 //
-// where msg is the topic message in protobuf's JSON mapping (non-finite numbers as the
+// (episode counts resets since the system started) where msg is the topic message in protobuf's JSON mapping (non-finite numbers as the
 // strings "Infinity", "-Infinity", "NaN"). While a dump runs, image sensors render every
 // frame (none is dropped, so a slow disk slows the loop down). Call it before the loop runs or
 // on the loop goroutine.
@@ -35,7 +36,7 @@ func (s *System) StartDump(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("sensor dump: %w", err)
 	}
-	d := &dump{dir: dir, sensors: map[*Output]*dumpSensor{}}
+	d := &dump{dir: dir, sensors: map[string]*dumpSensor{}}
 	if old := s.dump.Swap(d); old != nil {
 		s.Flush()
 		old.close()
@@ -103,8 +104,8 @@ func (d DumpSummary) String() string {
 type dump struct {
 	dir     string
 	mu      sync.Mutex
-	sensors map[*Output]*dumpSensor
-	order   []*Output
+	sensors map[string]*dumpSensor // by topic: a sensor rebuilt at reset keeps its file
+	order   []string
 	err     error
 	closed  bool
 }
@@ -127,13 +128,13 @@ func fileSafe(s string) string {
 
 // sensorLocked returns the bookkeeping of o, creating it (and its JSON-lines file) on first use.
 func (d *dump) sensorLocked(o *Output, image bool) (*dumpSensor, error) {
-	if ds, ok := d.sensors[o]; ok {
+	if ds, ok := d.sensors[o.Topic]; ok {
 		return ds, nil
 	}
 	base := fileSafe(o.Model) + "__" + fileSafe(o.Sensor)
 	ds := &dumpSensor{stat: DumpStat{Model: o.Model, Sensor: o.Sensor, Kind: o.Kind}}
 	if image {
-		ds.stat.Path = filepath.Join(d.dir, base+"__step*.png")
+		ds.stat.Path = filepath.Join(d.dir, base+"__*step*.png")
 	} else {
 		ds.stat.Path = filepath.Join(d.dir, base+".jsonl")
 		f, err := os.Create(ds.stat.Path)
@@ -142,8 +143,8 @@ func (d *dump) sensorLocked(o *Output, image bool) (*dumpSensor, error) {
 		}
 		ds.f, ds.bw = f, bufio.NewWriterSize(f, 64<<10)
 	}
-	d.sensors[o] = ds
-	d.order = append(d.order, o)
+	d.sensors[o.Topic] = ds
+	d.order = append(d.order, o.Topic)
 	return ds, nil
 }
 
@@ -190,11 +191,12 @@ func jsonLine(o *Output, r Reading) ([]byte, error) {
 		return nil, fmt.Errorf("sensor dump %s: %w", o.Topic, err)
 	}
 	head, _ := json.Marshal(struct {
+		Episode int     `json:"episode"`
 		Step    uint64  `json:"step"`
 		SimTime float64 `json:"simTime"`
 		Model   string  `json:"model"`
 		Sensor  string  `json:"sensor"`
-	}{r.Step, r.Stamp.Seconds(), o.Model, o.Sensor})
+	}{o.Episode, r.Step, r.Stamp.Seconds(), o.Model, o.Sensor})
 	var b bytes.Buffer
 	b.Write(head[:len(head)-1])
 	b.WriteString(`,"msg":`)
@@ -210,7 +212,11 @@ func jsonLine(o *Output, r Reading) ([]byte, error) {
 // an fsync per frame would make it crawl.
 func (d *dump) writeImage(o *Output, r Reading, im *msgs.Image) {
 	data, err := framePNG(o, im)
-	name := fmt.Sprintf("%s__%s__step%08d_t%.6fs.png", fileSafe(o.Model), fileSafe(o.Sensor), r.Step, r.Stamp.Seconds())
+	episode := ""
+	if o.Episode > 0 {
+		episode = fmt.Sprintf("ep%d_", o.Episode)
+	}
+	name := fmt.Sprintf("%s__%s__%sstep%08d_t%.6fs.png", fileSafe(o.Model), fileSafe(o.Sensor), episode, r.Step, r.Stamp.Seconds())
 	path := filepath.Join(d.dir, name)
 	if err == nil {
 		tmp := path + ".tmp"
@@ -275,8 +281,8 @@ func (d *dump) close() (DumpSummary, error) {
 	if d.err != nil {
 		errs = append(errs, d.err)
 	}
-	for _, o := range d.order {
-		ds := d.sensors[o]
+	for _, topic := range d.order {
+		ds := d.sensors[topic]
 		if ds.f != nil {
 			if err := ds.bw.Flush(); err != nil {
 				errs = append(errs, fmt.Errorf("sensor dump: %w", err))

@@ -33,6 +33,8 @@ type Reading struct {
 type Output struct {
 	// Model, Sensor and Kind (the topic kind) name the output; Topic is the full topic.
 	Model, Sensor, Kind, Topic string
+	// Episode counts the world resets before the sensor was built (dump file names).
+	Episode int
 	// DepthRange is the [near, far] range in metres a depth image is false-coloured over in
 	// dumps; set by depth sensors.
 	DepthRange [2]float64

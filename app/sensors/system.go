@@ -49,9 +49,10 @@ type System struct {
 	log  *slog.Logger
 	w    *world.World
 
-	models []*modelSensors
-	byName map[string]*modelSensors
-	peers  map[string]bool
+	models  []*modelSensors
+	byName  map[string]*modelSensors
+	episode int // resets seen
+	peers   map[string]bool
 
 	scene    scene
 	rays     rays
@@ -127,6 +128,7 @@ func (s *System) PostStep(w *world.World) {
 func (s *System) Reset(w *world.World) {
 	s.w = w
 	s.closeAll()
+	s.episode++
 	s.scene.fresh, s.rays.fresh = false, false
 	if err := s.sync(w); err != nil {
 		s.log.Error("sensors not built", "err", err)
@@ -252,7 +254,7 @@ func (s *System) newEntry(w *world.World, m *world.Model, mount plugins.SensorMo
 	spec := &Spec{
 		Model: m.Name, Vehicle: m.Vehicle, Mount: mount, Contract: cs, Params: params,
 		Rand: w.Rand(name), SyncRand: w.Rand(name + "/sync"), sys: s,
-		Out: &Output{Model: m.Name, Sensor: cs.ID, Kind: kind.Topic, Topic: Topic(m.Name, cs.ID, kind.Topic), sys: s},
+		Out: &Output{Model: m.Name, Sensor: cs.ID, Kind: kind.Topic, Topic: Topic(m.Name, cs.ID, kind.Topic), Episode: s.episode, sys: s},
 	}
 	if n := cs.Noise; n != nil {
 		if !(n.Stddev >= 0) || n.Mean != n.Mean {
@@ -333,8 +335,8 @@ func (s *System) find(model, id string) (*modelSensors, *entry, error) {
 	return nil, nil, fmt.Errorf("model %s has no sensor %q (it has %v)", model, id, ids)
 }
 
-// Latest returns the most recent reading of a sensor. Safe on any goroutine once the sensor
-// exists; the Reading's message must not be modified.
+// Latest returns the most recent reading of a sensor; the Reading's message must not be
+// modified.
 func (s *System) Latest(model, id string) (Reading, bool) {
 	_, e, err := s.find(model, id)
 	if err != nil {

@@ -300,3 +300,36 @@ func TestSlowWorkerDropsOldestFrames(t *testing.T) {
 	}
 	t.Logf("%d of 400 frames published, %d dropped", len(ms), info.Dropped)
 }
+
+// A dump across a reset keeps both episodes: the JSON lines go on in the same file with the
+// episode number, and the frames of the second episode are named ep1_.
+func TestDumpAcrossReset(t *testing.T) {
+	v := sensortest.KS0223(t, tinyCamera("cam", 10, 0), speedometer(10))
+	env := sensortest.New(t, corridor(), []world.AgentSpec{{Name: "ego", Vehicle: v, Spawn: &world.Pose{}}}, sensors.Options{})
+	dir := t.TempDir()
+	if err := env.System.StartDump(dir); err != nil {
+		t.Fatal(err)
+	}
+	env.Step(20)
+	if err := env.World.Reset(2); err != nil {
+		t.Fatal(err)
+	}
+	env.Step(20)
+	sum, err := env.System.StopDump()
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, _ := filepath.Glob(filepath.Join(dir, "ego__cam__step*.png"))
+	second, _ := filepath.Glob(filepath.Join(dir, "ego__cam__ep1_step*.png"))
+	if len(first) != 2 || len(second) != 2 {
+		t.Fatalf("frames: %d of the first episode, %d of the second; want 2 and 2 (%v)", len(first), len(second), sum)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "ego__speed.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	if len(lines) != 4 || !strings.HasPrefix(lines[0], `{"episode":0,"step":1,`) || !strings.HasPrefix(lines[2], `{"episode":1,"step":1,`) {
+		t.Fatalf("speed lines:\n%s", data)
+	}
+}
