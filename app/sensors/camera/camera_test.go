@@ -12,6 +12,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 
+	"simgui/app/markers"
 	"simgui/app/sensors"
 	"simgui/app/sensors/sensortest"
 	_ "simgui/app/sensors/standard"
@@ -249,5 +250,56 @@ func TestFrameFormats(t *testing.T) {
 	}
 	if err := env.System.Frame("ego", "depth", &im); err != nil || len(im.Depth) != w*h || len(im.Data) != 4*w*h {
 		t.Fatalf("depth Frame: %v, %d depths, %d bytes", err, len(im.Depth), len(im.Data))
+	}
+}
+
+// Markers of the control service (a box, a sphere and a line) appear in camera frames, and go
+// when they are removed.
+func TestMarkersAreDrawn(t *testing.T) {
+	store := markers.NewStore(nil)
+	v := sensortest.KS0223(t, rig(ks0223Mount, "raw")...)
+	env := sensortest.New(t, &plugins.Layout{}, []world.AgentSpec{{Name: "ego", Vehicle: v, Spawn: &world.Pose{}}},
+		sensors.Options{Markers: store.Set})
+	_, magenta, err := markers.LookupColor("Magenta")
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = store.Add([]markers.Marker{
+		{Group: "goal", ID: 0, Kind: "Box", Color: "Magenta", RGBA: magenta, Size: 0.2, Point: markers.Vec3{X: 1.5, Y: 0.3, Z: 0.1}},
+		{Group: "goal", ID: 1, Kind: "Sphere", Color: "Magenta", RGBA: magenta, Size: 0.2, Point: markers.Vec3{X: 1.5, Y: -0.3, Z: 0.1}},
+		{Group: "path", ID: 0, Kind: "Line", Color: "Magenta", RGBA: magenta, Size: 0.03, Point: markers.Vec3{X: 0.6, Z: 0.01}, End: markers.Vec3{X: 3, Z: 0.01}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub := env.Subscribe("ego", "cam", sensors.TopicImage)
+	count := func() (left, centre, right int) {
+		img := env.Last(sub).Msg.(*msgs.Image)
+		for row := range h {
+			for col := range w {
+				if c := pixel(img, col, row); c.R > 100 && c.B > 100 && c.G < 40 {
+					switch {
+					case col < w*2/5:
+						left++
+					case col < w*3/5:
+						centre++
+					default:
+						right++
+					}
+				}
+			}
+		}
+		return
+	}
+	env.Step(1)
+	if l, c, r := count(); l < 10 || c < 5 || r < 10 {
+		t.Fatalf("magenta pixels left %d (box), centre %d (line), right %d (sphere); want all three", l, c, r)
+	}
+	if _, err := store.Remove([]string{markers.Name("goal", 0, "Box"), markers.Name("goal", 1, "Sphere"), markers.Name("path", 0, "Line")}); err != nil {
+		t.Fatal(err)
+	}
+	env.Step(20)
+	if l, c, r := count(); l+c+r != 0 {
+		t.Fatalf("markers removed, yet %d magenta pixels", l+c+r)
 	}
 }
