@@ -11,6 +11,7 @@ import (
 	"simgui/app/bridge"
 	"simgui/app/control"
 	"simgui/app/scenario"
+	"simgui/app/sensors"
 	_ "simgui/app/systems/standard" // built-in systems register themselves
 	"simgui/app/transport"
 	"simgui/app/world"
@@ -65,6 +66,8 @@ type Sim struct {
 	Bridge *bridge.Bridge
 	// Control is the WebSocket service (nil when off).
 	Control *control.Service
+	// Sensors runs the vehicles' sensors (app/sensors).
+	Sensors *sensors.System
 
 	log      *slog.Logger
 	stops    []func()
@@ -93,6 +96,10 @@ func New(plan *scenario.Plan, opts Options) (*Sim, error) {
 			s.Close()
 			return nil, err
 		}
+	}
+	if err := s.startSensors(); err != nil {
+		s.Close()
+		return nil, err
 	}
 	if opts.Hold != nil {
 		for _, m := range w.Models() {
