@@ -12,6 +12,7 @@ import (
 	"simgui/app/bridge"
 	"simgui/app/control"
 	"simgui/app/scenario"
+	"simgui/app/sensors"
 	_ "simgui/app/systems/standard" // built-in systems register themselves
 	"simgui/app/transport"
 	"simgui/app/world"
@@ -68,6 +69,8 @@ type Sim struct {
 	Bridge *bridge.Bridge
 	// Control is the WebSocket service (nil when off).
 	Control *control.Service
+	// Sensors runs the vehicles' sensors (app/sensors).
+	Sensors *sensors.System
 	// API is the training HTTP API (nil when off); see ViewLoop.
 	API *api.Service
 
@@ -99,6 +102,10 @@ func New(plan *scenario.Plan, opts Options) (*Sim, error) {
 			s.Close()
 			return nil, err
 		}
+	}
+	if err := s.startSensors(); err != nil {
+		s.Close()
+		return nil, err
 	}
 	if opts.Hold != nil {
 		for _, m := range w.Models() {

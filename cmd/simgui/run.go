@@ -24,6 +24,7 @@ import (
 	"simgui/app/api"
 	"simgui/app/bridge"
 	"simgui/app/scenario"
+	"simgui/app/sensors"
 	"simgui/app/sensors/jpegenc"
 	"simgui/app/world"
 	"simgui/physics/drive"
@@ -39,6 +40,7 @@ type runFlags struct {
 	cmd       string
 	json      bool
 	goJPEG    bool
+	dumpDir   string
 	services  serviceFlags
 }
 
@@ -102,6 +104,9 @@ seconds), or on Ctrl-C. --cmd holds one command on every agent so a headless run
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			set := func(name string) bool { return cmd.Flags().Changed(name) }
 			if !f.headless {
+				if f.dumpDir != "" {
+					return errors.New("--dump-sensors works with --headless")
+				}
 				return runWindow(cmd.Context(), windowOptions{scenario: f.scenario, seed: f.seed, seedSet: set("seed")})
 			}
 			return runHeadless(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), f, set)
@@ -117,6 +122,7 @@ seconds), or on Ctrl-C. --cmd holds one command on every agent so a headless run
 	fl.StringVar(&f.cmd, "cmd", "", "hold a command on every agent: throttle=T,steer=S,brake=B,vertical=V (each -1..1)")
 	fl.BoolVar(&f.json, "json", false, "print the run summary as JSON")
 	fl.BoolVar(&f.goJPEG, "go-jpeg", false, "use Go's image/jpeg instead of libturbojpeg (also SIMGUI_JPEG=go)")
+	fl.StringVar(&f.dumpDir, "dump-sensors", "", "write camera and depth frames as PNG and other sensor readings as JSON lines into this directory (headless)")
 	f.services.register(fl)
 	return cmd
 }
@@ -177,15 +183,16 @@ func parseCmd(s string) (*drive.Command, error) {
 
 // runSummary is the --json output.
 type runSummary struct {
-	Scenario       string         `json:"scenario"`
-	Seed           int64          `json:"seed"`
-	Steps          uint64         `json:"steps"`
-	SimTime        float64        `json:"simTime"`
-	WallTime       float64        `json:"wallTime"`
-	RealTimeFactor float64        `json:"realTimeFactor"`
-	Models         []modelSummary `json:"models"`
-	StateHash      string         `json:"stateHash"`
-	JPEGEncoder    string         `json:"jpegEncoder"`
+	Scenario       string               `json:"scenario"`
+	Seed           int64                `json:"seed"`
+	Steps          uint64               `json:"steps"`
+	SimTime        float64              `json:"simTime"`
+	WallTime       float64              `json:"wallTime"`
+	RealTimeFactor float64              `json:"realTimeFactor"`
+	Models         []modelSummary       `json:"models"`
+	StateHash      string               `json:"stateHash"`
+	JPEGEncoder    string               `json:"jpegEncoder"`
+	SensorDump     *sensors.DumpSummary `json:"sensorDump,omitempty"`
 }
 
 type modelSummary struct {
@@ -242,6 +249,11 @@ func runHeadless(ctx context.Context, stdout, stderr io.Writer, f runFlags, set 
 		return err
 	}
 	defer sim.Close()
+	if f.dumpDir != "" {
+		if err := sim.DumpSensors(f.dumpDir); err != nil {
+			return err
+		}
+	}
 
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -253,6 +265,14 @@ func runHeadless(ctx context.Context, stdout, stderr io.Writer, f runFlags, set 
 		return err
 	}
 	wall := time.Since(start)
+	var dump *sensors.DumpSummary
+	if f.dumpDir != "" {
+		d, err := sim.StopSensorDump()
+		if err != nil {
+			return err
+		}
+		dump = &d
+	}
 	var sum runSummary
 	var hash string
 	if err := sim.Loop.Call(context.Background(), func(w *world.World) error { hash = w.StateHash(); return nil }); err != nil {
@@ -263,7 +283,7 @@ func runHeadless(ctx context.Context, stdout, stderr io.Writer, f runFlags, set 
 	sum = runSummary{
 		Scenario: plan.Scenario.Source, Seed: snap.Seed, Steps: snap.Step,
 		SimTime: snap.SimTime.Seconds(), WallTime: wall.Seconds(), StateHash: hash,
-		JPEGEncoder: jpegenc.Default().Name(), Models: []modelSummary{},
+		JPEGEncoder: jpegenc.Default().Name(), Models: []modelSummary{}, SensorDump: dump,
 	}
 	if wall > 0 {
 		sum.RealTimeFactor = snap.SimTime.Seconds() / wall.Seconds()
@@ -282,6 +302,9 @@ func runHeadless(ctx context.Context, stdout, stderr io.Writer, f runFlags, set 
 	for _, m := range sum.Models {
 		fmt.Fprintf(stdout, "  %-12s %-28s x=%7.3f y=%7.3f yaw=%6.1f° speed=%.3f m/s\n",
 			m.Name, m.VehicleID, m.Pose.X, m.Pose.Y, m.Pose.Yaw*180/math.Pi, m.Speed)
+	}
+	if dump != nil {
+		fmt.Fprintln(stdout, dump)
 	}
 	return nil
 }
