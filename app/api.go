@@ -39,7 +39,7 @@ func (s *Sim) startAPI(o APIOptions, r plugins.Resolver) error {
 			if err != nil {
 				return api.Instance{}, err
 			}
-			return api.Instance{Loop: sim.Loop, Run: sim.Run, Close: sim.Close}, nil
+			return api.Instance{Loop: sim.Loop, Run: sim.Run, Close: sim.Close, Sensors: sim.Sensors}, nil
 		},
 		OnReset: func(*api.Episode) {
 			s.pauseOnce.Do(func() {

@@ -141,8 +141,10 @@ func TestRusimResetAndStepShapes(t *testing.T) {
 	if res.State.TimeBase != "unix_ms" || res.State.Timestamp < 1.7e12 {
 		t.Errorf("state time %d %s", res.State.Timestamp, res.State.TimeBase)
 	}
-	if got := keys(res.State.Telemetry); !slices.Equal(got, wantTelemetry) {
-		t.Errorf("telemetry keys %v, want %v", got, wantTelemetry)
+	// simgui's prometeo is an Ackermann car with a speedometer, lidar and depth camera: its
+	// telemetry has the PWM echo and the speed (rusim's KS0223 keys come with KS0223 sensors).
+	if got := keys(res.State.Telemetry); !slices.Equal(got, wantTelemetry[:3]) {
+		t.Errorf("telemetry keys %v, want %v", got, wantTelemetry[:3])
 	}
 	f := res.Frame
 	if f.FrameID != "camera/front/image_raw" || f.Format != "jpeg" || f.Encoding != "base64" || f.TimeBase != "unix_ms" ||
@@ -163,6 +165,15 @@ func TestRusimResetAndStepShapes(t *testing.T) {
 	}
 	if len(res.Agents) != 1 || res.Agents[0].AgentID != "ego" || res.Agents[0].Frame != res.Frame {
 		t.Errorf("agents %d, first %s, frame repeated %v", len(res.Agents), res.Agents[0].AgentID, res.Agents[0].Frame == res.Frame)
+	}
+
+	res, b = s.ok("/reset", strings.Replace(rusimReset, "vehicle.prometeo.sport.v1", "vehicle.ks0223.v1", 1))
+	checkShape(t, b, stepResultShape)
+	if got := keys(res.State.Telemetry); !slices.Equal(got, wantTelemetry) {
+		t.Errorf("KS0223 telemetry keys %v, want %v", got, wantTelemetry)
+	}
+	if kv(t, res.State.Telemetry, "sensor.ultrasonic.front.m") != "3.5" {
+		t.Errorf("open arena: sonar %s, want 3.5 (no echo)", kv(t, res.State.Telemetry, "sensor.ultrasonic.front.m"))
 	}
 
 	res, b = s.ok("/step", rusimStep)

@@ -48,20 +48,25 @@
 // which rusim's multi-agent env sends and Unity ignores, is honoured when throttle and steer
 // are 0. control.vertical_norm in extensions climbs a flying vehicle.
 //
-// Telemetry (strings with at most three decimals): drive.left_pwm_norm, drive.right_pwm_norm,
-// sensor.speedometer.mps, sensor.ultrasonic.front.m (a ray from the sonar mount; rangeMax,
-// 3.5 m, when nothing echoes), sensor.line_tracker.s1_norm..s5_norm (1 − d/0.12 m from the
-// nearest road centreline, or the route on tracks without roads; s1 leftmost),
-// power.battery.voltage_v, power.battery.current_a, power.motor.estimated_w (an estimate: a
-// 7.4 V pack with 0.25 Ω, 0.12 A idle, 1.6 A at full load). Contract noise of the
-// speedometer and the sonar is added from the world's seeded streams.
+// Telemetry (strings with at most three decimals): drive.left_pwm_norm and
+// drive.right_pwm_norm (the command, echoed), then the latest reading of each sensor the
+// vehicle mounts (app/sensors, at its contract rate, with its contract noise; a sensor with no
+// reading yet, at reset, is fired once): sensor.speedometer.mps (forward speed),
+// sensor.ultrasonic.front.m (rangeMax, 3.5 m, when nothing echoes),
+// sensor.line_tracker.s1_norm..s5_norm (1 − d/0.12 m from the nearest centreline; s1 leftmost),
+// power.battery.voltage_v, power.battery.current_a, power.motor.estimated_w. A vehicle without
+// one of these sensors leaves its keys out (rusim's clients read a missing sonar as 0).
 //
 // # Frames
 //
-// Each reply carries the target's camera frame: JPEG, base64, at the camera's size (the
-// vehicle's contract shape, camera.profile, or camera.width and camera.height, which here go
-// down to 16 px so that an 84×84 observation is rendered directly), frameId
-// "camera/front/image_raw". Other agents' entries carry a zero frame.
+// Each reply carries the target's camera frame, drawn by the world's sensors system
+// (sensors.System.Frame: the vehicle's first camera mount, its field of view, clip range and
+// contract noise, other vehicles as agents.see_each_other says), JPEG in base64, at the
+// camera's size: its contract shape, camera.profile, or camera.width and camera.height, which
+// here go down to 16 px so that an 84×84 observation is rendered directly. frameId is
+// "camera/front/image_raw". Brightness and colour gains (camera.brightness,
+// camera.color_gain_r/g/b, drawn by domain randomization) are applied before the JPEG. Other
+// agents' entries carry a zero frame.
 //
 // # Agents
 //

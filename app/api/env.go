@@ -2,8 +2,10 @@ package api
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -21,17 +23,10 @@ type env struct {
 	plan   *scenario.Plan
 	steps  int // world steps per API step
 	agents []*agent
-	// seePeers draws the other agents in each agent's camera (SetPeerVisibility).
-	seePeers bool
 
 	mu     sync.Mutex
 	cancel context.CancelFunc
 	done   chan struct{}
-
-	// Loop goroutine only.
-	rig          *cameraRig
-	lines        [][2][2]float64
-	linesVersion uint64
 }
 
 // agent is one agent of an episode.
@@ -41,9 +36,8 @@ type agent struct {
 	env           *env
 	draw          scenario.Draw
 
-	camera    cameraSpec
-	hasCamera bool
-	sensors   sensorRig
+	camera  *cameraSpec // nil without a camera
+	sensors sensorRig
 
 	// echo is the last motor command in rusim's naming; set under env.mu before a step, read
 	// by the capture on the loop goroutine (ordered by the loop's queue).
@@ -51,7 +45,6 @@ type agent struct {
 
 	// Loop goroutine only.
 	route *routeProgress
-	jpeg  []byte
 
 	// last is the reading after the latest step, immutable once stored.
 	last atomic.Pointer[reading]
@@ -66,17 +59,24 @@ type reading struct {
 	done                   bool
 	simTime                time.Duration
 	step                   uint64
-	frame                  []byte // JPEG; nil when no frame was rendered
+	frame                  string // JPEG in base64; "" when no frame was drawn
+	frameBytes             int    // the JPEG's length
 	frameW, frameH         int
 }
 
 // newEnv builds and starts one world.
-func newEnv(build func(*scenario.Plan) (Instance, error), plan *scenario.Plan, seePeers bool, statics *staticCache) (*env, error) {
+func newEnv(build func(*scenario.Plan) (Instance, error), plan *scenario.Plan) (*env, error) {
 	inst, err := build(plan)
 	if err != nil {
 		return nil, err
 	}
-	e := &env{inst: inst, plan: plan, seePeers: seePeers, rig: newCameraRig(statics), done: make(chan struct{})}
+	if inst.Sensors == nil {
+		if inst.Close != nil {
+			inst.Close()
+		}
+		return nil, errors.New("the world has no sensors system (Instance.Sensors)")
+	}
+	e := &env{inst: inst, plan: plan, done: make(chan struct{})}
 	e.steps = max(1, int(math.Round(plan.ActionPeriod/plan.StepSize)))
 	ctx, cancel := context.WithCancel(context.Background())
 	e.cancel = cancel
@@ -91,7 +91,6 @@ func newEnv(build func(*scenario.Plan) (Instance, error), plan *scenario.Plan, s
 func (e *env) stop() {
 	e.cancel()
 	<-e.done
-	e.rig.Close()
 	if e.inst.Close != nil {
 		_ = e.inst.Close()
 	}
@@ -138,9 +137,7 @@ type agentCommand struct {
 
 // capture reads every agent of the env. Loop goroutine only.
 func (e *env) capture(w *world.World, frames []*agent) error {
-	if e.lines == nil || e.linesVersion != w.LayoutVersion() {
-		e.lines, e.linesVersion = centrelines(w.Layout()), w.LayoutVersion()
-	}
+	sys := e.inst.Sensors
 	for _, a := range e.agents {
 		m := w.Model(a.id)
 		if m == nil {
@@ -160,18 +157,14 @@ func (e *env) capture(w *world.World, frames []*agent) error {
 			a.route.update(p.X, p.Y)
 			rd.route, rd.done = a.route.info(), a.route.completed
 		}
-		rd.telemetry = a.sensors.read(w, m, a.echo, e.lines, w.Rand("api/sensors/"+a.id))
-		for _, f := range frames {
-			if f != a || !a.hasCamera {
-				continue
-			}
-			jpeg, err := e.rig.render(a.jpeg[:0], w, a.id, &a.camera, e.seePeers, w.Rand("api/camera/"+a.id))
-			if err != nil {
+		var err error
+		if rd.telemetry, err = a.sensors.read(sys, a.id, a.echo); err != nil {
+			return err
+		}
+		if a.camera != nil && slices.Contains(frames, a) {
+			if rd.frame, rd.frameBytes, rd.frameW, rd.frameH, err = a.camera.frame(sys, a.id); err != nil {
 				return err
 			}
-			a.jpeg = jpeg
-			rd.frame = append([]byte(nil), jpeg...)
-			rd.frameW, rd.frameH = a.camera.width, a.camera.height
 		}
 		a.last.Store(rd)
 	}
@@ -190,10 +183,10 @@ type episode struct {
 }
 
 // buildEpisode builds and starts the worlds of ep. On error nothing is left running.
-func buildEpisode(build func(*scenario.Plan) (Instance, error), ep *episodePlan, statics *staticCache) (*episode, error) {
+func buildEpisode(build func(*scenario.Plan) (Instance, error), ep *episodePlan) (*episode, error) {
 	out := &episode{seed: ep.seed, isolated: ep.isolated, trackID: ep.track.ID, agents: make([]*agent, len(ep.agents))}
 	for w, plan := range ep.worlds {
-		e, err := newEnv(build, plan, ep.seePeers && !ep.isolated, statics)
+		e, err := newEnv(build, plan)
 		if err != nil {
 			out.stop()
 			return nil, err
@@ -204,7 +197,7 @@ func buildEpisode(build func(*scenario.Plan) (Instance, error), ep *episodePlan,
 			v := plan.Agents[k].Vehicle
 			a := &agent{id: ap.id, vehicleID: ap.vehicleID, primary: ap.primary, env: e,
 				draw: ep.draws[i], sensors: newSensorRig(v)}
-			a.camera, a.hasCamera = newCameraSpec(v, ap.image)
+			a.camera, _ = newCameraSpec(v, ap.image)
 			e.agents = append(e.agents, a)
 			out.agents[i] = a
 			if a.primary {

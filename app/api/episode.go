@@ -45,7 +45,6 @@ type agentPlan struct {
 type episodePlan struct {
 	seed     int64
 	isolated bool
-	seePeers bool
 	track    *plugins.TrackDescriptor
 	agents   []agentPlan
 	// worlds holds one plan per world: one per agent when isolated, else one for all; owners
@@ -83,7 +82,7 @@ func (s *Service) planReset(req *ResetRequest) (*episodePlan, error) {
 			*f.dst = b
 		}
 	}
-	ep.isolated, ep.seePeers = isolated, seePeers
+	ep.isolated = isolated
 
 	// Track.
 	trackID := req.SelectedTrackID

@@ -1,7 +1,6 @@
 package api
 
 import (
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"slices"
@@ -25,7 +24,7 @@ func (s *Service) Reset(req *ResetRequest) (*StepResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	ep, err := buildEpisode(s.opts.Build, plan, s.statics)
+	ep, err := buildEpisode(s.opts.Build, plan)
 	if err != nil {
 		var pe plugins.ParamErrors
 		var one *plugins.ParamError
@@ -156,9 +155,9 @@ func (s *Service) result(ep *episode, active *agent, framed []*agent, extra []KV
 	for i, a := range ep.agents {
 		rd := a.last.Load()
 		as := AgentState{AgentID: a.id, VehicleID: a.vehicleID, State: stateOf(rd, now)}
-		if slices.Contains(framed, a) && rd.frame != nil {
+		if slices.Contains(framed, a) && rd.frame != "" {
 			as.Frame = Frame{FrameID: frameID, Width: rd.frameW, Height: rd.frameH, Format: "jpeg", Encoding: "base64",
-				Timestamp: now, TimeBase: timeBase, BytesLength: len(rd.frame), DataBase64: base64.StdEncoding.EncodeToString(rd.frame)}
+				Timestamp: now, TimeBase: timeBase, BytesLength: rd.frameBytes, DataBase64: rd.frame}
 		}
 		res.Agents[i] = as
 		if a == active {

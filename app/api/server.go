@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"simgui/app/scenario"
+	"simgui/app/sensors"
+	_ "simgui/app/sensors/standard" // the sensor kinds NewInstance's worlds use
 	"simgui/app/world"
 	"simgui/plugins"
 	"simgui/plugins/trackgen"
@@ -49,10 +51,12 @@ type Catalog interface {
 // Instance is one world the API drives, built by Options.Build from a plan. The API runs Run
 // on a goroutine of its own, stops it by cancelling Run's context and then calls Close (which
 // may be nil). The loop must be in lockstep: the world advances only when the API steps it.
+// Sensors is the world's sensors system: frames and telemetry come from it.
 type Instance struct {
-	Loop  *world.Loop
-	Run   func(ctx context.Context) error
-	Close func() error
+	Loop    *world.Loop
+	Run     func(ctx context.Context) error
+	Close   func() error
+	Sensors *sensors.System
 }
 
 // Options configure a Service.
@@ -96,7 +100,8 @@ func DefaultAddr() (string, error) {
 }
 
 // NewInstance builds a world for plan without the rest of a process: the track, the agents,
-// the scenario's systems and a lockstep loop. The app passes its own builder.
+// the scenario's systems, the sensors (other vehicles hidden from cameras unless the plan's
+// agents see each other) and a lockstep loop. The app passes its own builder.
 func NewInstance(plan *scenario.Plan, log *slog.Logger) (Instance, error) {
 	w, err := world.New(world.Config{
 		Name: plan.WorldName, StepSize: plan.StepSize, Seed: plan.Seed,
@@ -112,8 +117,13 @@ func NewInstance(plan *scenario.Plan, log *slog.Logger) (Instance, error) {
 			return Instance{}, err
 		}
 	}
+	sys := sensors.New(sensors.Options{Logger: log, HidePeers: !plan.SeeEachOther})
+	if err := w.AddSystem(sys, world.SystemOptions{Name: "sensors"}); err != nil {
+		w.Close()
+		return Instance{}, err
+	}
 	loop := world.NewLoop(w, world.LoopOptions{Lockstep: true})
-	return Instance{Loop: loop, Run: loop.Run, Close: w.Close}, nil
+	return Instance{Loop: loop, Run: loop.Run, Close: w.Close, Sensors: sys}, nil
 }
 
 // ErrClosed is returned by Serve after Shutdown.
@@ -128,8 +138,6 @@ type Service struct {
 	ln     net.Listener
 	srv    *http.Server
 	random *scenario.Randomization
-	// statics holds the static scenes of recent layouts for every episode's cameras.
-	statics *staticCache
 
 	// mu is held shared by steps and exclusively by resets and Shutdown.
 	mu      sync.RWMutex
@@ -175,7 +183,7 @@ func New(opts Options) (*Service, error) {
 	if err != nil {
 		return nil, fmt.Errorf("training API: listen on %s: %w", opts.Addr, err)
 	}
-	s := &Service{opts: opts, log: opts.Logger, ln: ln, random: random, statics: newStaticCache()}
+	s := &Service{opts: opts, log: opts.Logger, ln: ln, random: random}
 	s.srv = &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 5 * time.Minute}
 	ch := make(chan struct{})
 	s.changed.Store(&ch)
