@@ -294,3 +294,35 @@ func must[T any](v T, err error) T {
 	}
 	return v
 }
+
+// TestImageGains: camera.brightness and the colour gains scale the frame's channels.
+func TestImageGains(t *testing.T) {
+	s := startServer(t, Options{})
+	mean := func(params string) [3]float64 {
+		res, _ := s.ok("/reset", `{"seed": 1, "vehicleParams": [{"key": "camera.width", "value": "64"}, {"key": "camera.height", "value": "48"}`+params+`]}`)
+		img := decodeFrame(t, res.Frame)
+		var sum [3]float64
+		b := img.Bounds()
+		for y := b.Min.Y; y < b.Max.Y; y++ {
+			for x := b.Min.X; x < b.Max.X; x++ {
+				r, g, bl, _ := img.At(x, y).RGBA()
+				sum[0] += float64(r >> 8)
+				sum[1] += float64(g >> 8)
+				sum[2] += float64(bl >> 8)
+			}
+		}
+		n := float64(b.Dx() * b.Dy())
+		return [3]float64{sum[0] / n, sum[1] / n, sum[2] / n}
+	}
+	plain := mean("")
+	dim := mean(`, {"key": "camera.brightness", "value": "0.5"}`)
+	red := mean(`, {"key": "camera.color_gain_r", "value": "0"}, {"key": "camera.color_gain_b", "value": "1.2"}`)
+	for ch := range 3 {
+		if r := dim[ch] / plain[ch]; r < 0.45 || r > 0.55 {
+			t.Errorf("brightness 0.5: channel %d mean %.1f -> %.1f", ch, plain[ch], dim[ch])
+		}
+	}
+	if red[0] > 3 || red[1] < plain[1]-3 || red[1] > plain[1]+3 || red[2] < plain[2]*1.1 {
+		t.Errorf("colour gains r=0 b=1.2: means %v, plain %v", red, plain)
+	}
+}
