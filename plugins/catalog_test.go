@@ -222,7 +222,7 @@ func TestKS0223Numbers(t *testing.T) {
 		t.Errorf("drive %+v", *v.Drive)
 	}
 	cam := v.Sensors[slices.IndexFunc(v.Sensors, func(m SensorMount) bool { return m.ID == "camera.front.rgb" })]
-	if cam.Pose != (Pose3{X: 0.12, Z: 0.09, PitchDeg: 6}) || cam.Params["fovDeg"] != 68 || cam.Params["near"] != 0.03 {
+	if cam.Pose != (Pose3{X: 0.115, Z: 0.09, PitchDeg: 6}) || cam.Params["fovDeg"] != 68 || cam.Params["near"] != 0.002 {
 		t.Errorf("camera mount %+v", cam)
 	}
 	want := map[string]struct {

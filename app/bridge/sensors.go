@@ -158,14 +158,14 @@ var errWrongType = errors.New("unexpected message type")
 
 // encodeScan writes a LaserScan as CLOiSim does: misses (+Inf here) as NaN, intensities as
 // long as ranges (cloisim_ros indexes both alike), count and vertical_count filled in, frame
-// named after the device when the sensor left it empty.
+// named after the device (the ROS frame id cloisim_ros announces for it).
 func encodeScan(d *sensorDevice, s *socket, m transport.Message) ([]byte, error) {
 	in, ok := m.Msg.(*msgs.LaserScan)
 	if !ok {
 		return nil, fmt.Errorf("%w %s on a lidar topic", errWrongType, m.Type)
 	}
 	out := &msgs.LaserScan{
-		Header: in.Header, Frame: in.Frame, WorldPose: in.WorldPose,
+		Header: in.Header, WorldPose: in.WorldPose,
 		AngleMin: in.AngleMin, AngleMax: in.AngleMax, AngleStep: in.AngleStep,
 		RangeMin: in.RangeMin, RangeMax: in.RangeMax, Count: in.Count,
 		VerticalAngleMin: in.VerticalAngleMin, VerticalAngleMax: in.VerticalAngleMax,
@@ -176,9 +176,7 @@ func encodeScan(d *sensorDevice, s *socket, m transport.Message) ([]byte, error)
 	if out.Header == nil {
 		out.Header = &msgs.Header{Stamp: msgs.NewTime(m.Stamp)}
 	}
-	if out.Frame == "" {
-		out.Frame = d.parts
-	}
+	out.Frame = d.parts
 	if out.VerticalCount == 0 {
 		out.VerticalCount = 1
 	}
