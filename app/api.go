@@ -10,7 +10,6 @@ import (
 	"simgui/app/scenario"
 	"simgui/app/world"
 	"simgui/plugins"
-	"simgui/plugins/registry"
 )
 
 // APIOptions configures the training HTTP API (rusim's runtime API).
@@ -60,35 +59,47 @@ func (s *Sim) startAPI(o APIOptions, r plugins.Resolver) error {
 	return nil
 }
 
-// apiCatalog returns what the API resolves and lists plugins with: the built-ins, or the
-// built-ins and the user registry when r is one, and /health's pluginRegistrySource.
+// apiCatalog returns what the API resolves and lists plugins with — the built-ins, or r
+// (the user registry over the built-ins) — and /health's pluginRegistrySource.
 func apiCatalog(r plugins.Resolver) (api.Catalog, string) {
 	switch c := r.(type) {
+	case nil:
+		return plugins.Builtin(), "builtin"
 	case api.Catalog:
 		return c, "builtin"
-	case *registry.Registry:
-		return registryCatalog{c}, "builtin+user:" + c.Home()
 	}
-	return plugins.Builtin(), "builtin"
+	source := "builtin+user"
+	if h, ok := r.(interface{ Home() string }); ok {
+		source += ":" + h.Home()
+	}
+	return resolverCatalog{r}, source
 }
 
-// registryCatalog lists the plugins of both tiers of a user registry.
-type registryCatalog struct{ *registry.Registry }
+// resolverCatalog lists a Resolver's plugins through its lookup errors: a Resolver answers an
+// unknown id with a *plugins.UnknownPluginError whose Known lists every id of the type (the
+// user registry: both tiers). This keeps app free of the registry package, whose tests import
+// app.
+type resolverCatalog struct{ plugins.Resolver }
 
-func (c registryCatalog) Vehicles() []string { return c.ids(plugins.TypeVehicle) }
-func (c registryCatalog) Tracks() []string   { return c.ids(plugins.TypeTrack) }
+// noSuchPlugin is an id no plugin has (ids are dotted names without control characters).
+const noSuchPlugin = "\x00"
 
-// ids lists the plugins of type t; a registry file that cannot be read leaves the built-ins.
-func (c registryCatalog) ids(t plugins.Type) []string {
-	items, _ := c.List()
-	var out []string
-	for _, it := range items {
-		if it.Type == string(t) {
-			out = append(out, it.PluginID)
-		}
+func (c resolverCatalog) Vehicles() []string {
+	_, err := c.Vehicle(noSuchPlugin)
+	return knownIDs(err)
+}
+
+func (c resolverCatalog) Tracks() []string {
+	_, err := c.Track(noSuchPlugin)
+	return knownIDs(err)
+}
+
+func knownIDs(err error) []string {
+	var u *plugins.UnknownPluginError
+	if !errors.As(err, &u) {
+		return nil
 	}
-	slices.Sort(out)
-	return out
+	return slices.Sorted(slices.Values(u.Known))
 }
 
 // APIAddr returns the training API's address, or nil when it is not running.
