@@ -119,7 +119,7 @@ func TestApplyVehicleConfigErrors(t *testing.T) {
 		{"sensor range", "vehicle.ks0223.v1", map[string]any{"sensor.line_tracker.front.count": 2.5}, "vehicle.params.sensor.line_tracker.front.count: 2.5 is not a whole number"},
 		{"sensor form", "vehicle.ks0223.v1", map[string]any{"sensor.speedometer": 1}, "vehicle.params.sensor.speedometer: expected sensor.<id>.<param>"},
 		{"profile", "vehicle.ks0223.v1", map[string]any{"camera.profile": "max"}, `vehicle.params.camera.profile: "max" is not one of balanced, high, performance, ultra`},
-		{"width range", "vehicle.ks0223.v1", map[string]any{"camera.width": 4000}, "vehicle.params.camera.width: 4000 is outside the range 320..1920 px"},
+		{"width range", "vehicle.ks0223.v1", map[string]any{"camera.width": 4000}, "vehicle.params.camera.width: 4000 is outside the range 16..1920 px"},
 		{"height integer", "vehicle.ks0223.v1", map[string]any{"camera.height": "480.5"}, "vehicle.params.camera.height: 480.5 is not a whole number"},
 		{"quality range", "vehicle.ks0223.v1", map[string]any{"camera.jpeg_quality": 10}, "vehicle.params.camera.jpeg_quality: 10 is outside the range 20..100"},
 		{"empty params", "vehicle.ks0223.v1", map[string]any{}, ""},
