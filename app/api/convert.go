@@ -21,25 +21,13 @@ func unityPosition(p world.Pose) Vec3 { return Vec3{X: p.X, Y: p.Z, Z: p.Y} }
 // yaw_unity = π/2 − yaw about Unity's +y, with w ≥ 0. rusim's clients read the heading back as
 // atan2(2(wy+xz), 1−2(y²+z²)) = yaw_unity.
 func unityRotation(yaw float64) Quat {
-	yu := wrapPi(math.Pi/2 - yaw)
+	yu := world.WrapAngle(math.Pi/2 - yaw)
 	s, c := math.Sincos(yu / 2)
 	return Quat{Y: s, W: c}
 }
 
 // unityYawDeg converts a world yaw in degrees to Unity's, and back (the map is its own inverse).
 func unityYawDeg(deg float64) float64 { return 90 - deg }
-
-// wrapPi maps an angle to (−π, π].
-func wrapPi(a float64) float64 {
-	a = math.Mod(a, 2*math.Pi)
-	switch {
-	case a > math.Pi:
-		a -= 2 * math.Pi
-	case a <= -math.Pi:
-		a += 2 * math.Pi
-	}
-	return a
-}
 
 // unityVelocity returns a world velocity (vx east, vy north, climb) in Unity axes.
 func unityVelocity(vx, vy, climb float64) Vec3 { return Vec3{X: vx, Y: climb, Z: vy} }

@@ -146,7 +146,7 @@ func (e *env) capture(w *world.World, frames []*agent) error {
 		p := m.Body.Pose()
 		vx, vy := m.Body.Velocity()
 		rd := &reading{
-			pose: world.Pose{X: p.X, Y: p.Y, Z: m.Body.Base, Yaw: wrapPi(p.Yaw)},
+			pose: world.Pose{X: p.X, Y: p.Y, Z: m.Body.Base, Yaw: world.WrapAngle(p.Yaw)},
 			vx:   vx, vy: vy, yawRate: m.Body.AngularVelocity(), speed: math.Hypot(vx, vy),
 			simTime: w.SimTime(), step: w.StepCount(),
 		}
