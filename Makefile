@@ -7,7 +7,7 @@ CORE    := $(shell $(GO) list ./... 2>/dev/null | grep -v -E '/(app/window|edito
 # Only the GUI folders that exist: go list fails outright on a pattern that matches no folder.
 GUI     := $(shell $(GO) list $(patsubst %,./%/...,$(wildcard app/window editor)) 2>/dev/null)
 
-.PHONY: all setup build run test vet fmt-check test-core test-gui bench generate clean
+.PHONY: all setup build run test vet fmt-check test-core test-gui fuzz bench generate clean
 
 all: build
 
@@ -26,7 +26,7 @@ else
 	./$(BIN) $(ARGS)
 endif
 
-test: setup fmt-check vet test-core test-gui
+test: setup fmt-check vet test-core test-gui fuzz
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
@@ -41,6 +41,12 @@ test-gui:
 ifneq ($(strip $(GUI)),)
 	$(XVFB) $(GO) test -timeout 10m $(GUI)
 endif
+
+# Short fuzzing of the plugin readers (archives come from strangers); FUZZTIME=5m for a longer run.
+FUZZTIME ?= 15s
+fuzz:
+	$(GO) test -run '^$$' -fuzz '^FuzzReadPlugin$$' -fuzztime $(FUZZTIME) ./plugins
+	$(GO) test -run '^$$' -fuzz '^FuzzRead$$' -fuzztime $(FUZZTIME) ./plugins/archive
 
 bench: build
 	./$(BIN) bench

@@ -8,6 +8,8 @@ require (
 	github.com/ebitengine/purego v0.11.3
 	github.com/foxglove/mcap/go/mcap v1.9.0
 	github.com/go-gl/mathgl v1.2.0
+	github.com/go-zeromq/zmq4 v0.17.0
+	github.com/gofrs/flock v0.13.2
 	github.com/gorilla/websocket v1.5.3
 	github.com/hajimehoshi/bitmapfont/v4 v4.2.0
 	github.com/hajimehoshi/ebiten/v2 v2.10.4
@@ -29,6 +31,7 @@ require (
 	github.com/ebitengine/gomobile v0.0.0-20260820040257-d11f821a26a6 // indirect
 	github.com/ebitengine/hideconsole v1.0.0 // indirect
 	github.com/go-text/typesetting v0.3.5 // indirect
+	github.com/go-zeromq/goczmq/v4 v4.2.2 // indirect
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
 	github.com/klauspost/compress v1.16.7 // indirect
 	github.com/kr/text v0.2.0 // indirect

@@ -8,19 +8,23 @@ import (
 	"sync"
 	"time"
 
+	"simgui/app/api"
 	"simgui/app/bridge"
 	"simgui/app/control"
 	"simgui/app/scenario"
+	"simgui/app/sensors"
 	_ "simgui/app/systems/standard" // built-in systems register themselves
 	"simgui/app/transport"
 	"simgui/app/world"
 	"simgui/physics/drive"
+	"simgui/plugins"
 	"simgui/plugins/trackgen"
 	_ "simgui/render" // its benchmarks join simgui bench
 )
 
-// Version is the simgui runtime version (plugins' compatibleRuntime is checked against it).
-const Version = "0.1.0"
+// Version is the simgui runtime version (plugins' compatibleRuntime is checked against it);
+// it lives in package plugins so that the plugin SDK can check it without importing app.
+const Version = plugins.RuntimeVersion
 
 // Options configures a Sim beyond what the scenario says.
 type Options struct {
@@ -37,8 +41,16 @@ type Options struct {
 	Hold *drive.Command
 	// Control configures the WebSocket control service.
 	Control ControlOptions
+	// API configures the training HTTP API.
+	API APIOptions
 	// Logger; default slog.Default().
 	Logger *slog.Logger
+	// Bridge configures the CLOiSim device bridge (off by default).
+	Bridge BridgeOptions
+	// Plugins, when set, is asked at every world reset whether the plan's track and vehicles
+	// are still installed: a plugin removed while the simulation runs keeps running until the
+	// next reset, which then fails with an error naming it (the world keeps its state).
+	Plugins plugins.Resolver
 }
 
 // service is an outside face served while the loop runs.
@@ -53,14 +65,19 @@ type Sim struct {
 	Bus   *transport.Bus
 	World *world.World
 	Loop  *world.Loop
-	// Bridge is the device port registry (nil when the bridge is off).
-	Bridge *bridge.Manager
+	// Bridge serves the devices on CLOiSim's wire; nil unless Options.Bridge.Enabled.
+	Bridge *bridge.Bridge
 	// Control is the WebSocket service (nil when off).
 	Control *control.Service
+	// Sensors runs the vehicles' sensors (app/sensors).
+	Sensors *sensors.System
+	// API is the training HTTP API (nil when off); see ViewLoop.
+	API *api.Service
 
-	log      *slog.Logger
-	stops    []func()
-	services []service
+	log       *slog.Logger
+	stops     []func()
+	services  []service
+	pauseOnce sync.Once
 }
 
 // New builds a simulation from a plan. Nothing runs until Run.
@@ -73,7 +90,7 @@ func New(plan *scenario.Plan, opts Options) (*Sim, error) {
 		Name: plan.WorldName, StepSize: plan.StepSize, Seed: plan.Seed,
 		Track: plan.Track, TrackParams: plan.TrackParams, BuildLayout: trackgen.Build,
 		Agents: plan.Agents, VehicleCollisions: plan.VehicleCollisions,
-		Logger: opts.Logger, Bus: bus,
+		Logger: opts.Logger, Bus: bus, BeforeReset: pluginsCheck(opts.Plugins),
 	})
 	if err != nil {
 		bus.Close()
@@ -85,6 +102,10 @@ func New(plan *scenario.Plan, opts Options) (*Sim, error) {
 			s.Close()
 			return nil, err
 		}
+	}
+	if err := s.startSensors(); err != nil {
+		s.Close()
+		return nil, err
 	}
 	if opts.Hold != nil {
 		for _, m := range w.Models() {
@@ -104,7 +125,15 @@ func New(plan *scenario.Plan, opts Options) (*Sim, error) {
 		return nil, err
 	}
 	s.stops = append(s.stops, stop)
+	if err := s.startBridge(opts.Bridge); err != nil {
+		s.Close()
+		return nil, err
+	}
 	if err := s.startControl(opts.Control); err != nil {
+		s.Close()
+		return nil, err
+	}
+	if err := s.startAPI(opts.API, opts.Plugins); err != nil {
 		s.Close()
 		return nil, err
 	}
@@ -158,4 +187,19 @@ func (s *Sim) Close() error {
 	}
 	s.Bus.Close()
 	return err
+}
+
+// pluginsCheck returns the world's BeforeReset hook that checks the plugins in use against r,
+// or nil without r.
+func pluginsCheck(r plugins.Resolver) func(*world.Config) error {
+	if r == nil {
+		return nil
+	}
+	return func(c *world.Config) error {
+		ids := make([]string, len(c.Agents))
+		for i, a := range c.Agents {
+			ids[i] = a.Vehicle.ID
+		}
+		return plugins.StillAvailable(r, c.Track.ID, ids)
+	}
 }

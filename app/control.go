@@ -5,6 +5,7 @@ import (
 	"net"
 	"syscall"
 
+	"simgui/app/bridge"
 	"simgui/app/control"
 )
 
@@ -26,9 +27,13 @@ func (s *Sim) startControl(o ControlOptions) error {
 	if o.Addr == "off" {
 		return nil
 	}
+	var ports *bridge.Manager
+	if s.Bridge != nil {
+		ports = s.Bridge.Manager()
+	}
 	svc, err := control.New(control.Options{
 		Addr: o.Addr, AllowOrigins: o.AllowOrigins, Token: o.Token, RecordDir: o.RecordDir,
-		Loop: s.Loop, Bus: s.Bus, Bridge: s.Bridge, Logger: s.log,
+		Loop: s.Loop, Bus: s.Bus, Bridge: ports, Logger: s.log,
 	})
 	if err != nil {
 		if !o.Required && errors.Is(err, syscall.EADDRINUSE) {

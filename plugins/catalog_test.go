@@ -222,7 +222,7 @@ func TestKS0223Numbers(t *testing.T) {
 		t.Errorf("drive %+v", *v.Drive)
 	}
 	cam := v.Sensors[slices.IndexFunc(v.Sensors, func(m SensorMount) bool { return m.ID == "camera.front.rgb" })]
-	if cam.Pose != (Pose3{X: 0.12, Z: 0.09, PitchDeg: 6}) || cam.Params["fovDeg"] != 68 || cam.Params["near"] != 0.03 {
+	if cam.Pose != (Pose3{X: 0.115, Z: 0.09, PitchDeg: 6}) || cam.Params["fovDeg"] != 68 || cam.Params["near"] != 0.002 {
 		t.Errorf("camera mount %+v", cam)
 	}
 	want := map[string]struct {
@@ -373,16 +373,16 @@ func TestLoadCatalogReportsBrokenPlugins(t *testing.T) {
 		}, "manifest version 1.2.0 differs from the descriptor version 1.0.0"},
 		{"unmounted sensor", func(m fstest.MapFS) {
 			edit(m, "plugins/vehicle.ks0223.v1/descriptor.json", `"id": "odometry.wheel"`, `"id": "odometry.other"`)
-		}, `contract sensor "odometry.wheel" has no mount`},
+		}, `device-contract.sensors[5]: sensor "odometry.wheel" is not mounted on the vehicle`},
 		{"repeated sensor", func(m fstest.MapFS) {
 			edit(m, "plugins/vehicle.ks0223.v1/device-contract.json", `"id": "speedometer"`, `"id": "ultrasonic.front"`)
-		}, `sensor id "ultrasonic.front" is empty or repeated`},
+		}, `device-contract.sensors[2].id: "ultrasonic.front" is already the id of sensors[1]`},
 		{"drive param", func(m fstest.MapFS) {
 			edit(m, "plugins/vehicle.ks0223.v1/descriptor.json", `"latency"`, `"lag"`)
 		}, `differential has no parameter "lag"`},
 		{"manifest type", func(m fstest.MapFS) {
 			edit(m, "plugins/track.maze.v1/manifest.json", `"track"`, `"robot"`)
-		}, `invalid plugin type: "robot"`},
+		}, `Invalid plugin type: 'robot'`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m := builtinFS(t)

@@ -7,6 +7,19 @@
 // that rusim's Unity SDK does not export (body, drive, visual, sensors, elements, ...) are
 // simgui extensions; an archive without them loads with a fallback body for its device type.
 //
+// # Validation
+//
+// ValidateManifest, ValidateVehicle and ValidateTrack check values — what the editor calls on
+// descriptors in memory; ReadPlugin decodes a plugin's files and validates them — what the CLI
+// and the registry call. Both return Problems: every problem with its field path
+// ("descriptor.sensors[2].pose.x"), warnings apart. CheckRuntime checks a manifest's
+// compatibleRuntime against RuntimeVersion. See docs/PLUGINS.md for the rules.
+//
+// Sub-packages: archive reads and writes archives and plugin folders, refusing hostile ones;
+// signing signs and verifies them; registry is the two-tier registry (built-in catalog and
+// $RUSIM_HOME) with side-loading; scaffold makes new plugin projects; trackgen builds track
+// layouts.
+//
 // # Units
 //
 // Lengths in metres, masses in kilograms, angles in degrees where the field name ends in Deg,

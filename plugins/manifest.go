@@ -1,11 +1,8 @@
 package plugins
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
-
-	"github.com/Masterminds/semver/v3"
 )
 
 // Manifest is an archive's manifest.json (seed 002 §5.6.1): who the plugin is, its version as
@@ -28,37 +25,31 @@ func (m Manifest) ContractVersion() ContractVersion {
 	return v
 }
 
-// ReadManifest parses manifest.json and checks what rusim's CLI checks on install: the required
-// keys pluginId, type, displayName and version are present, type is vehicle or track, version
-// is "major.minor.patch", and compatibleRuntime (when set) is a valid version constraint.
+// ReadManifest parses manifest.json and checks what rusim's CLI checks on install, with its
+// error texts: the required keys pluginId, type, displayName and version are present and not
+// empty ("manifest.json missing required keys: ..."), type is vehicle or track ("Invalid
+// plugin type: 'robot' (expected 'vehicle' or 'track')"); and then that version is
+// "major.minor.patch" and compatibleRuntime (when set) a valid version constraint.
+// DecodePlugin reports the same with field paths.
 func ReadManifest(b []byte) (Manifest, error) {
-	var raw map[string]json.RawMessage
-	if err := json.Unmarshal(b, &raw); err != nil {
-		return Manifest{}, fmt.Errorf("manifest.json: %w", err)
+	m, ps := decodeManifest(b)
+	errs := ps.Errors()
+	if len(errs) == 0 {
+		return m, nil
 	}
 	var missing []string
-	for _, k := range []string{"pluginId", "type", "displayName", "version"} {
-		if v, ok := raw[k]; !ok || string(v) == "null" || string(v) == `""` {
-			missing = append(missing, k)
+	for _, p := range errs {
+		if p.Message == missingKey {
+			missing = append(missing, strings.TrimPrefix(p.Path, "manifest."))
 		}
 	}
 	if len(missing) > 0 {
 		return Manifest{}, fmt.Errorf("manifest.json missing required keys: %s", strings.Join(missing, ", "))
 	}
-	var m Manifest
-	if err := json.Unmarshal(b, &m); err != nil {
-		return Manifest{}, fmt.Errorf("manifest.json: %w", err)
-	}
-	if m.Type != TypeVehicle && m.Type != TypeTrack {
-		return Manifest{}, fmt.Errorf("manifest.json: invalid plugin type: %q (expected 'vehicle' or 'track')", m.Type)
-	}
-	if _, ok := ParseContractVersion(m.Version); !ok {
-		return Manifest{}, fmt.Errorf("manifest.json: version %q is not major.minor.patch", m.Version)
-	}
-	if m.CompatibleRuntime != "" {
-		if _, err := semver.NewConstraint(m.CompatibleRuntime); err != nil {
-			return Manifest{}, fmt.Errorf("manifest.json: compatibleRuntime %q: %w", m.CompatibleRuntime, err)
+	for _, p := range errs {
+		if p.Path == "manifest.type" && m.Type != "" {
+			return Manifest{}, fmt.Errorf("Invalid plugin type: %s (expected 'vehicle' or 'track')", pyRepr(string(m.Type))) // rusim's text, capitalised
 		}
 	}
-	return m, nil
+	return Manifest{}, errs.Err()
 }

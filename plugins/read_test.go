@@ -11,7 +11,7 @@ import (
 )
 
 // readZip returns the files of an archive in testdata by name.
-func readZip(t *testing.T, name string) map[string][]byte {
+func readZip(t testing.TB, name string) map[string][]byte {
 	t.Helper()
 	zr, err := zip.OpenReader("testdata/" + name)
 	if err != nil {
@@ -63,8 +63,8 @@ func TestRusimVehicleArchiveParses(t *testing.T) {
 	if !slices.Equal(acts, []string{"throttle", "steer", "brake"}) || v.Contract.Actuators[2].Min != 0 {
 		t.Errorf("actuators = %+v", v.Contract.Actuators)
 	}
-	if err := v.CheckSimulation(); err == nil || !strings.Contains(err.Error(), "body is missing") {
-		t.Errorf("CheckSimulation before fallback = %v, want body is missing", err)
+	if err := v.CheckSimulation(); err == nil || !strings.Contains(err.Error(), "descriptor.body: missing") {
+		t.Errorf("CheckSimulation before fallback = %v, want descriptor.body: missing", err)
 	}
 
 	f := v.WithFallback()
@@ -82,7 +82,7 @@ func TestRusimVehicleArchiveParses(t *testing.T) {
 	if !slices.Equal(kinds, []string{"camera=camera", "speedometer=speedometer"}) {
 		t.Errorf("mounts = %v", kinds)
 	}
-	if f.Sensors[0].Pose != (Pose3{X: 0.12, Z: 0.09, PitchDeg: 6}) {
+	if f.Sensors[0].Pose != (Pose3{X: 0.115, Z: 0.09, PitchDeg: 6}) {
 		t.Errorf("camera mount pose %+v, want the KS0223 camera's", f.Sensors[0].Pose)
 	}
 	if v.Body != nil || len(v.Sensors) != 0 {
@@ -144,10 +144,10 @@ func TestReadDeviceContractAcceptsBothShapes(t *testing.T) {
 func TestReadManifestErrors(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{`{"type": "vehicle", "version": "1.0.0"}`, "manifest.json missing required keys: pluginId, displayName"},
-		{`{"pluginId": "a", "type": "robot", "displayName": "A", "version": "1.0.0"}`, `invalid plugin type: "robot" (expected 'vehicle' or 'track')`},
-		{`{"pluginId": "a", "type": "track", "displayName": "A", "version": "1.0"}`, `version "1.0" is not major.minor.patch`},
-		{`{"pluginId": "a", "type": "track", "displayName": "A", "version": "1.0.0", "compatibleRuntime": ">>1"}`, `compatibleRuntime ">>1"`},
-		{`{`, "manifest.json: unexpected end of JSON input"},
+		{`{"pluginId": "a", "type": "robot", "displayName": "A", "version": "1.0.0"}`, `Invalid plugin type: 'robot' (expected 'vehicle' or 'track')`},
+		{`{"pluginId": "a", "type": "track", "displayName": "A", "version": "1.0"}`, `manifest.version: "1.0" is not major.minor.patch`},
+		{`{"pluginId": "a", "type": "track", "displayName": "A", "version": "1.0.0", "compatibleRuntime": ">>1"}`, `manifest.compatibleRuntime: ">>1" is not a version constraint`},
+		{`{`, "manifest.json: malformed JSON at line 1, column 1: unexpected end of JSON input"},
 	} {
 		_, err := ReadManifest([]byte(tc.in))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -184,9 +184,9 @@ func TestFallbackVehicleByDeviceType(t *testing.T) {
 	v := &VehicleDescriptor{ID: "vehicle.x.v1", DisplayName: "X", Contract: &DeviceContract{
 		DeviceID: "vehicle.x.v1", DeviceType: "quadcopter",
 		Sensors: []SensorDescriptor{
-			{ID: "cam", SensorType: "camera", Shape: []int{120, 160, 3}, RateHz: 10},
-			{ID: "baro_altitude", SensorType: "scalar", Shape: []int{1}, RateHz: 10},
-			{ID: "battery", SensorType: "scalar", Shape: []int{1}, RateHz: 1},
+			{ID: "cam", SensorType: "camera", Format: "jpeg_base64", Shape: []int{120, 160, 3}, RateHz: 10},
+			{ID: "baro_altitude", SensorType: "scalar", Format: "float32", Shape: []int{1}, RateHz: 10},
+			{ID: "battery", SensorType: "scalar", Format: "float32", Shape: []int{1}, RateHz: 1},
 		},
 		Actuators: []ActuatorDescriptor{{ID: "throttle", Min: -1, Max: 1}},
 	}}
@@ -198,7 +198,7 @@ func TestFallbackVehicleByDeviceType(t *testing.T) {
 	if !slices.Equal(kinds, []string{"cam=camera", "baro_altitude=altimeter"}) {
 		t.Errorf("mounts %v", kinds)
 	}
-	if err := f.CheckSimulation(); err == nil || !strings.Contains(err.Error(), `contract sensor "battery" has no mount`) {
+	if err := f.CheckSimulation(); err == nil || err.Error() != `device-contract.sensors[2]: sensor "battery" is not mounted on the vehicle: add a descriptor.sensors entry with this id` {
 		t.Errorf("CheckSimulation = %v", err)
 	}
 }

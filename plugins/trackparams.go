@@ -62,6 +62,7 @@ func compiledSchema(text string) (*trackSchema, error) {
 		return nil, fmt.Errorf("not JSON: %w", err)
 	}
 	c := jsonschema.NewCompiler()
+	c.UseLoader(noLoader{}) // a plugin's schema must not make us read files or the network
 	const url = "mem:///track-params.json"
 	if err := c.AddResource(url, doc); err != nil {
 		return nil, err
@@ -80,6 +81,14 @@ func compiledSchema(text string) (*trackSchema, error) {
 	}
 	schemaCache.m[text] = ts
 	return ts, nil
+}
+
+// noLoader refuses every reference outside the schema document itself; the metaschemas of
+// the drafts are built into the compiler and need no loader.
+type noLoader struct{}
+
+func (noLoader) Load(url string) (any, error) {
+	return nil, fmt.Errorf("references outside the schema are not allowed (%s)", url)
 }
 
 // ValidateTrackParams checks scenario parameters against t's parametersSchemaJson (the common

@@ -73,10 +73,10 @@ var vehicleKeys = map[string]vehicleKey{
 	"motor_gain_left":  driveAlias("motorGainLeft"),
 	"motor_gain_right": driveAlias("motorGainRight"),
 	"latency":          driveAlias("latency"),
-	"camera.width": cameraKey(320, 1920, true, "px", func(_ *SensorMount, s *SensorDescriptor, x float64) {
+	"camera.width": cameraKey(16, 1920, true, "px", func(_ *SensorMount, s *SensorDescriptor, x float64) {
 		s.Shape = frameShape(s.Shape, -1, int(x))
 	}),
-	"camera.height": cameraKey(240, 1080, true, "px", func(_ *SensorMount, s *SensorDescriptor, x float64) {
+	"camera.height": cameraKey(16, 1080, true, "px", func(_ *SensorMount, s *SensorDescriptor, x float64) {
 		s.Shape = frameShape(s.Shape, int(x), -1)
 	}),
 	"camera.jpeg_quality": cameraKey(20, 100, true, "", func(m *SensorMount, _ *SensorDescriptor, x float64) {
@@ -139,7 +139,7 @@ func VehicleParamKeys() []string {
 //	                                                  yawDeg, or the contract's rateHz, noiseStddev
 //	camera.profile                                    performance|balanced|high|ultra: frame size and
 //	                                                  JPEG quality of the first camera
-//	camera.width, camera.height                       first camera frame, 320–1920 × 240–1080 px
+//	camera.width, camera.height                       first camera frame, 16–1920 × 16–1080 px
 //	camera.jpeg_quality, camera.fov_deg,              first camera, 20–100, degrees (vertical),
 //	camera.pitch_deg                                  degrees (positive looks down)
 //	visual.color                                      "#rrggbb"

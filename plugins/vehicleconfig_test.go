@@ -53,7 +53,7 @@ func TestApplyVehicleConfig(t *testing.T) {
 		{"sensor pose", "vehicle.ks0223.v1", map[string]any{"sensor.camera.front.rgb.pitchDeg": 10, "sensor.camera.front.rgb.z": 0.1},
 			func(v *VehicleDescriptor) bool {
 				p := mountOf(v, "camera.front.rgb").Pose
-				return p.PitchDeg == 10 && p.Z == 0.1 && p.X == 0.12
+				return p.PitchDeg == 10 && p.Z == 0.1 && p.X == 0.115
 			}},
 		{"sensor rate and noise", "vehicle.ks0223.v1", map[string]any{"sensor.speedometer.rateHz": 50, "sensor.line_tracker.front.noiseStddev": 0.05},
 			func(v *VehicleDescriptor) bool {
@@ -119,7 +119,7 @@ func TestApplyVehicleConfigErrors(t *testing.T) {
 		{"sensor range", "vehicle.ks0223.v1", map[string]any{"sensor.line_tracker.front.count": 2.5}, "vehicle.params.sensor.line_tracker.front.count: 2.5 is not a whole number"},
 		{"sensor form", "vehicle.ks0223.v1", map[string]any{"sensor.speedometer": 1}, "vehicle.params.sensor.speedometer: expected sensor.<id>.<param>"},
 		{"profile", "vehicle.ks0223.v1", map[string]any{"camera.profile": "max"}, `vehicle.params.camera.profile: "max" is not one of balanced, high, performance, ultra`},
-		{"width range", "vehicle.ks0223.v1", map[string]any{"camera.width": 4000}, "vehicle.params.camera.width: 4000 is outside the range 320..1920 px"},
+		{"width range", "vehicle.ks0223.v1", map[string]any{"camera.width": 4000}, "vehicle.params.camera.width: 4000 is outside the range 16..1920 px"},
 		{"height integer", "vehicle.ks0223.v1", map[string]any{"camera.height": "480.5"}, "vehicle.params.camera.height: 480.5 is not a whole number"},
 		{"quality range", "vehicle.ks0223.v1", map[string]any{"camera.jpeg_quality": 10}, "vehicle.params.camera.jpeg_quality: 10 is outside the range 20..100"},
 		{"empty params", "vehicle.ks0223.v1", map[string]any{}, ""},
@@ -160,7 +160,7 @@ func TestApplyVehicleConfigErrors(t *testing.T) {
 
 func TestApplyVehicleConfigCrossCheck(t *testing.T) {
 	_, err := ApplyVehicleConfig(builtinVehicle(t, "vehicle.drone.simple.v1"), map[string]any{"drive.minAltitude": 5, "drive.maxAltitude": "2"})
-	if err == nil || !strings.HasPrefix(err.Error(), "vehicle.params: together they make an invalid vehicle: drive: need minAltitude ≤ startAltitude ≤ maxAltitude, got 5, 1, 2") {
+	if err == nil || !strings.HasPrefix(err.Error(), "vehicle.params: together they make an invalid vehicle: descriptor.drive.params: need minAltitude ≤ startAltitude ≤ maxAltitude, got 5, 1, 2") {
 		t.Errorf("err = %v", err)
 	}
 }

@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/go-gl/mathgl/mgl64"
 
@@ -63,11 +64,11 @@ func NewStatic(layout *plugins.Layout, env *Environment) (*Static, error) {
 			}
 			s.floor.plain = c.Scale(up)
 		} else {
-			t, err := NewNamedTexture(f.Texture, f.Color)
+			t, err := litFloorTexture(f.Texture, f.Color, up)
 			if err != nil {
 				return nil, fmt.Errorf("floor: %w", err)
 			}
-			s.floor.tex = t.shaded(up)
+			s.floor.tex = t
 		}
 	}
 	var b MeshBuilder
@@ -110,3 +111,38 @@ func (s *Static) Triangles() int {
 
 // Environment returns the sky, ground and light the scene was built with.
 func (s *Static) Environment() Environment { return s.env }
+
+// litFloors caches lit floor textures: generating one takes milliseconds, and training
+// resets build a new Static for every episode with the same few floors. Textures are
+// immutable, so sharing them is safe.
+var litFloors struct {
+	sync.Mutex
+	m map[litFloorKey]*Texture
+}
+
+type litFloorKey struct {
+	name, color string
+	light       float64
+}
+
+func litFloorTexture(name, color string, light float64) (*Texture, error) {
+	k := litFloorKey{name, color, light}
+	litFloors.Lock()
+	t := litFloors.m[k]
+	litFloors.Unlock()
+	if t != nil {
+		return t, nil
+	}
+	base, err := NewNamedTexture(name, color)
+	if err != nil {
+		return nil, err
+	}
+	t = base.shaded(light)
+	litFloors.Lock()
+	defer litFloors.Unlock()
+	if litFloors.m == nil || len(litFloors.m) >= 64 { // a handful in practice; bound it anyway
+		litFloors.m = map[litFloorKey]*Texture{}
+	}
+	litFloors.m[k] = t
+	return t, nil
+}

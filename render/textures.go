@@ -9,6 +9,32 @@ func init() {
 	RegisterTexture("carpet", RGB{92, 102, 118}, carpet)
 	RegisterTexture("tile", RGB{222, 220, 210}, tile)
 	RegisterTexture("checker", RGB{200, 200, 200}, checker)
+	RegisterTexture("grass", RGB{96, 140, 70}, grass)
+	RegisterTexture("asphalt", RGB{78, 80, 84}, asphalt)
+}
+
+// grass is blades of fine noise over broad patches of lighter and darker growth, every 2 m.
+func grass(base RGB) (*Texture, error) {
+	const period, size = 2.0, 256
+	return NewTexture(size, period, func(u, v float64) RGB {
+		i, j := int(u/period*size), int(v/period*size)
+		blade := hash2(i, j, 41)
+		patch := fbm(u/period, v/period, 3, 3, 3, 42)
+		c := base.Scale(0.78 + 0.18*blade + 0.22*patch)
+		// Dry patches lean yellow.
+		return c.Lerp(RGB{150, 150, 80}, 0.25*math.Max(0, patch-0.55))
+	})
+}
+
+// asphalt is a dark speckled surface with faint aggregate, every 1 m.
+func asphalt(base RGB) (*Texture, error) {
+	const period, size = 1.0, 256
+	return NewTexture(size, period, func(u, v float64) RGB {
+		i, j := int(u/period*size), int(v/period*size)
+		speck := hash2(i, j, 51)
+		wear := fbm(u/period, v/period, 4, 4, 2, 52)
+		return base.Scale(0.85 + 0.15*speck + 0.08*wear)
+	})
 }
 
 // plywood is a pale sheet with long grain along x and a dark seam every 1.2 m (a sheet's width).

@@ -1,6 +1,6 @@
 // Package bridge is simgui's CLOiSim-compatible device bridge: the port registry that CLOiSim
-// calls BridgeManager ([Manager]) and the 8-byte message tag ([Tag]). The per-device ZeroMQ
-// endpoints will live here too.
+// calls BridgeManager ([Manager]), the 8-byte message tag ([Tag]) and the device endpoints
+// ([Bridge]) that cloisim_ros and other CLOiSim clients connect to.
 //
 // # Port registry
 //
@@ -13,9 +13,55 @@
 //
 // Unlike CLOiSim, which only looks at active TCP connections, a port counts as free only if
 // we can bind it on the configured IP (default 127.0.0.1), so ports other programs listen on
-// are skipped.
+// are skipped, and simgui processes running side by side (parallel CI jobs) do not collide.
+//
+// # Device endpoints
+//
+// [Start] serves, on the Manager's ports:
+//
+//   - World / WORLD / SimulationWorld: Clock (PUB) — WorldStatistics from /world/<name>/stats,
+//     50 times a second of wall time, skipped while sim time stands still.
+//   - <model> / MICOM / Micom: Rx (SUB) — Twist commands (a Joystick decodes as one), published
+//     on /model/<model>/cmd_vel; Tx (PUB) — Micom odometry from the snapshot, in the frame of
+//     the model's pose at start or at the last reset_odometry; Tf (PUB) — the wheel links as
+//     Poses with "parent_frame_id" in the header; Info (REP) — request_static_transforms,
+//     request_ros2, request_transform, reset_odometry.
+//   - <model> / LASER, IMU, CAMERA, DEPTHCAMERA / <sensor id>: Data (PUB) from
+//     /model/<model>/sensor/<id>/scan, imu, image, depth_image ([SensorTopic]); Info (REP) —
+//     request_ros2, request_transform, and request_output_type (lidar) or request_camera_info
+//     (cameras, answered with a bare CameraSensor). Lidar misses and depth +Inf go out as NaN,
+//     as CLOiSim sends them; images go out as RAWI frames (28-byte little-endian header, then
+//     the pixels), not protobuf.
+//
+// The parts name of a sensor is its id with every character other than letters, digits and
+// '_' replaced by '_' ("lidar.top" → "lidar_top"): cloisim_ros names a ROS node after it.
+// The same name is the device's ROS topic name and frame id; its parent frame is base_link,
+// which sits on base_footprint (the vehicle's centre on the ground).
+//
+// The bridge reads topics and the loop's immutable snapshots and sends commands on topics;
+// it never touches the world. Nodes follow the snapshot: a spawned model gets ports, a removed
+// one loses them (both maps of the Manager stay exact). A data port reads its topic only while
+// a client subscribes, so sensors that render for subscribers do no work for nobody.
+//
+// # Wire
+//
+// ZeroMQ ZMTP 3.0 over TCP with the NULL mechanism, one frame per message: the 8-byte tag,
+// then the payload. go-zeromq/zmq4 provides the protocol (handshake and framing, zmq4.Open);
+// the sockets around it are this package's, so that
+//
+//   - each connection does its handshake on its own goroutine under a deadline, and a client
+//     that connects and says nothing delays nobody;
+//   - each subscriber of a PUB port has its own queue (Config.QueueLen messages) that drops its
+//     oldest message when full, like libzmq's per-pipe high-water mark: a slow or stalled
+//     subscriber loses frames, others on the same port and the simulation do not notice; a
+//     subscriber that accepts nothing for Config.WriteTimeout is disconnected (libzmq clients
+//     reconnect by themselves);
+//   - REP answers each connection's requests in order and echoes the request envelope up to
+//     the empty delimiter, as libzmq's REP does, so REQ clients with ZMQ_REQ_CORRELATE and
+//     ZMQ_REQ_RELAXED (cloisim_ros) accept the replies. Unknown requests get an empty reply.
 //
 // # Concurrency
 //
-// A [Manager] is safe for concurrent use; getters return copies.
+// A [Manager] and a [Bridge] are safe for concurrent use; getters return copies. The bridge
+// runs a goroutine per socket connection and per fed port, all stopped by Close.
 package bridge

@@ -109,6 +109,12 @@ func resolve(s *Scenario, r plugins.Resolver) (*Plan, error) {
 		return nil, err
 	}
 
+	// Randomization is applied per reset by the training API; a broken block is an error for
+	// every run, not only for training.
+	if _, err := ParseRandomization(&s.Randomization); err != nil {
+		return nil, err
+	}
+
 	// Systems.
 	for i, e := range s.Plugins {
 		b, err := systems.Build(e)

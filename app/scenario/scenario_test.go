@@ -102,6 +102,7 @@ func TestErrorsNameFileKeyAndExpectation(t *testing.T) {
 		{"duplicate agent", "world: {trackId: track.basic_arena.v1}\nagents: {vehicles: [{agentId: a, vehicleId: vehicle.ks0223.v1}, {agentId: a, vehicleId: vehicle.ks0223.v1}]}", `"a" is used twice`},
 		{"bad position", "world: {trackId: track.basic_arena.v1}\nagents: {vehicles: [{vehicleId: vehicle.ks0223.v1, spawnPose: {position: [1]}}]}", "position needs 2 or 3 numbers"},
 		{"empty", "  \n", "test.yaml: the scenario is empty"},
+		{"randomization", "world: {trackId: track.basic_arena.v1}\nvehicle: {vehicleId: vehicle.ks0223.v1}\nrandomization: {vehicle: {mass: lots}}", "randomization"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := resolveText(t, tc.src)

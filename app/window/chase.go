@@ -1,19 +1,27 @@
 package window
 
 import (
+	"context"
+	"errors"
+	"fmt"
 	"math"
 	"sync"
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"simgui/app"
+	"simgui/app/sensors"
 	"simgui/app/world"
+	"simgui/plugins"
 	"simgui/render"
 )
 
 // chaseView is the 3D view: simgui/render draws the scene from behind the selected robot, on a
 // goroutine of its own, at half the window's resolution, as fast as it can up to 30 frames a
-// second. The game hands it snapshots and shows the newest picture.
+// second. The scene is the one the robot's cameras see — the sensors system captures it on
+// the loop goroutine (sensors.System.View) — so a person sees what a camera sees. The game
+// hands it requests and shows the newest picture.
 type chaseView struct {
 	req  chan chaseReq
 	done chan struct{}
@@ -28,7 +36,7 @@ type chaseView struct {
 }
 
 type chaseReq struct {
-	snap   *world.Snapshot
+	sim    *app.Sim
 	target string
 	w, h   int
 }
@@ -39,10 +47,10 @@ func newChaseView() *chaseView {
 	return c
 }
 
-// request asks for a picture of snap from behind target at w×h pixels. It never blocks: while
+// request asks for a picture of sim from behind target at w×h pixels. It never blocks: while
 // a picture is being drawn, the newest request waits and older ones are dropped.
-func (c *chaseView) request(snap *world.Snapshot, target string, w, h int) {
-	r := chaseReq{snap: snap, target: target, w: max(w, 16), h: max(h, 16)}
+func (c *chaseView) request(sim *app.Sim, target string, w, h int) {
+	r := chaseReq{sim: sim, target: target, w: max(w, 16), h: max(h, 16)}
 	select {
 	case c.req <- r:
 	default:
@@ -61,7 +69,6 @@ func (c *chaseView) run() {
 	defer close(c.done)
 	r := render.NewRenderer(render.Options{})
 	defer r.Close()
-	sc := newScene3d()
 	var f *render.Frame
 	const minPeriod = time.Second / 30
 	last := time.Time{}
@@ -70,7 +77,7 @@ func (c *chaseView) run() {
 			time.Sleep(minPeriod - d)
 		}
 		last = time.Now()
-		static, objs, err := sc.update(req.snap)
+		view, cam, err := capture(req)
 		if err != nil {
 			c.setErr(err.Error())
 			continue
@@ -78,12 +85,37 @@ func (c *chaseView) run() {
 		if f == nil || f.Width != req.w || f.Height != req.h {
 			f = render.NewFrame(req.w, req.h, true, false)
 		}
-		if err := r.Render(f, chaseCamera(req.snap, req.target, req.w, req.h), static, objs); err != nil {
+		if err := r.Render(f, cam, view.Static, view.Objects); err != nil {
 			c.setErr(err.Error())
 			continue
 		}
 		c.publish(f)
 	}
+}
+
+// capture asks the loop for the scene the target's cameras see and a chase camera behind it.
+func capture(req chaseReq) (sensors.View, render.Camera, error) {
+	var view sensors.View
+	var cam render.Camera
+	if req.target == "" {
+		return view, cam, errors.New("select a robot to follow (Tab)")
+	}
+	if req.sim.Sensors == nil {
+		return view, cam, errors.New("the simulation has no sensors system")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	err := req.sim.Loop.Call(ctx, func(w *world.World) error {
+		m := w.Model(req.target)
+		if m == nil {
+			return fmt.Errorf("no robot %q", req.target)
+		}
+		var err error
+		view, err = req.sim.Sensors.View(req.target, nil)
+		cam = chaseCamera(m.Vehicle, sensors.BodyPose(m), req.w, req.h)
+		return err
+	})
+	return view, cam, err
 }
 
 func (c *chaseView) setErr(s string) {
@@ -166,30 +198,17 @@ func (c *chaseView) close() {
 	}
 }
 
-// chaseCamera is a camera behind and above the target robot looking down at it, its distance
-// scaled to the robot's size; without a target it looks over the track from the south.
-func chaseCamera(snap *world.Snapshot, target string, w, h int) render.Camera {
-	cam := render.Camera{FovYDeg: 55, Near: 0.03, Far: 200, Width: w, Height: h}
-	m, ok := snap.Model(target)
-	if !ok {
-		lo, hi, ok := layoutBounds(snap.Layout)
-		cx, cy, span := 0.0, 0.0, 4.0
-		if ok {
-			cx, cy = (lo[0]+hi[0])/2, (lo[1]+hi[1])/2
-			span = math.Max(hi[0]-lo[0], hi[1]-lo[1])
-		}
-		cam.Pose = render.Pose{X: cx, Y: cy - span*0.9, Z: span * 0.8, Yaw: math.Pi / 2, Pitch: 0.72}
-		return cam
-	}
-	hl, _, _ := footprint(m.Vehicle)
+// chaseCamera is a camera behind and above a robot at body looking down at it, its distance
+// scaled to the robot's size.
+func chaseCamera(v *plugins.VehicleDescriptor, body render.Pose, w, h int) render.Camera {
+	hl, _, _ := footprint(v)
 	height := 0.1
-	if m.Vehicle != nil && m.Vehicle.Body != nil && m.Vehicle.Body.Height > 0 {
-		height = m.Vehicle.Body.Height
+	if v != nil && v.Body != nil && v.Body.Height > 0 {
+		height = v.Body.Height
 	}
 	dist := math.Max(0.7, 6.5*hl)
 	up := 0.5 * dist
 	pitch := math.Atan2(up-0.5*height, dist) * 0.85
-	body := render.Pose{X: m.Pose.X, Y: m.Pose.Y, Z: m.Pose.Z, Yaw: m.Pose.Yaw}
-	cam.Pose = body.Compose(render.Pose{X: -dist, Z: up, Pitch: pitch})
-	return cam
+	return render.Camera{Pose: body.Compose(render.Pose{X: -dist, Z: up, Pitch: pitch}),
+		FovYDeg: 55, Near: 0.03, Far: 200, Width: w, Height: h}
 }

@@ -22,11 +22,11 @@ import (
 
 	"simgui/app"
 	"simgui/app/scenario"
+	"simgui/app/transport"
 	"simgui/app/transport/msgs"
 	"simgui/app/world"
 	"simgui/physics/drive"
 	"simgui/plugins"
-	"simgui/render"
 )
 
 // The GUI tests start window programs in processes of their own — Ebiten must own the main
@@ -65,88 +65,44 @@ func runChild(kind string) error {
 	return fmt.Errorf("unknown child %q", kind)
 }
 
-// cameraChild is the default scenario with a stand-in for the KS0223's camera sensor: until
-// app/sensors lands, frames are rendered here with simgui/render from the camera's mount, at
-// the contract's size and rate (640×480, 15 Hz of sim time), and published on the sensor's
-// topic like the real sensor will. The newest frame is also written to the shots directory
-// as standin.png, so that the test can compare the panel with what was sent.
+// cameraChild is the default scenario, whose KS0223 carries a real camera sensor (640×480,
+// 15 Hz of sim time). A tap on the sensor's topic writes the newest frame sent to the shots
+// directory as sent.png every half second, so that the test can compare the panel with it.
 func cameraChild() error {
 	plan, err := scenario.Resolve(scenario.Default(), plugins.Builtin())
 	if err != nil {
 		return err
 	}
-	sim, err := app.New(plan, app.Options{Control: app.ControlOptions{Addr: "off"}})
+	sim, err := app.New(plan, app.Options{Control: app.ControlOptions{Addr: "off"}, API: app.APIOptions{Addr: "off"}})
 	if err != nil {
 		return err
 	}
 	ctx, cancel := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 	defer cancel()
-	go standInCamera(ctx, sim, "ego", "camera.front.rgb", os.Getenv(envShots))
+	go tap(ctx, sim, imageTopic("ego", "camera.front.rgb"), os.Getenv(envShots))
 	return Run(ctx, sim, Options{StateFile: os.Getenv(envState), ScreenshotDir: os.Getenv(envShots)})
 }
 
-// standInCamera renders model's camera sensor from the loop's snapshots at the sensor's rate.
-func standInCamera(ctx context.Context, sim *app.Sim, model, sensor, dir string) {
-	snap := sim.Loop.Snapshot()
-	m, _ := snap.Model(model)
-	var mount *plugins.SensorMount
-	for i := range m.Vehicle.Sensors {
-		if m.Vehicle.Sensors[i].ID == sensor {
-			mount = &m.Vehicle.Sensors[i]
-		}
-	}
-	w, h := sensorSize(m.Vehicle, sensor)
-	rate := 15.0
-	for _, c := range m.Vehicle.Contract.Sensors {
-		if c.ID == sensor && c.RateHz > 0 {
-			rate = c.RateHz
-		}
-	}
-	period := time.Duration(float64(time.Second) / rate)
-	r := render.NewRenderer(render.Options{Workers: 1})
-	defer r.Close()
-	sc := newScene3d()
-	f := render.NewFrame(w, h, true, false)
-	next := time.Duration(0)
-	lastPNG := time.Time{}
-	topic := imageTopic(model, sensor)
+// tap writes the newest image published on topic to dir/sent.png every half second.
+func tap(ctx context.Context, sim *app.Sim, topic, dir string) {
+	sub := sim.Bus.Subscribe(topic, transport.WithQueueLen(1))
+	defer sub.Close()
+	last := time.Time{}
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case <-sim.Loop.Done():
-			return
-		case <-sim.Loop.Updated():
-		}
-		snap := sim.Loop.Snapshot()
-		if snap.SimTime < next-period { // reset went back in time
-			next = snap.SimTime
-		}
-		if snap.SimTime < next {
-			continue
-		}
-		next += period
-		m, ok := snap.Model(model)
-		if !ok {
-			continue
-		}
-		static, objs, err := sc.update(snap)
-		if err != nil {
-			continue
-		}
-		body := render.Pose{X: m.Pose.X, Y: m.Pose.Y, Z: m.Pose.Z, Yaw: m.Pose.Yaw}
-		cam := render.Camera{Pose: body.Compose(render.PoseFromPose3(mount.Pose)), FovYDeg: param(mount, "fovDeg", 68),
-			Near: param(mount, "near", 0.03), Far: param(mount, "far", 30), Width: w, Height: h}
-		if err := r.Render(f, cam, static, objs); err != nil {
-			continue
-		}
-		img := &msgs.Image{Header: &msgs.Header{Stamp: msgs.NewTime(snap.SimTime)}, Width: uint32(w), Height: uint32(h),
-			Step: uint32(3 * w), Data: slices.Clone(f.RGB), PixelFormatType: msgs.PixelFormatType_RGB_INT8}
-		sim.Bus.Publish(topic, img, snap.SimTime)
-		if dir != "" && time.Since(lastPNG) > 500*time.Millisecond {
-			lastPNG = time.Now()
-			rgba := f.Image()
-			writePNG(dir+"/standin.png", w, h, rgba.Pix)
+		case m, ok := <-sub.C():
+			if !ok {
+				return
+			}
+			if time.Since(last) < 500*time.Millisecond {
+				continue
+			}
+			last = time.Now()
+			if fr, err := convertImage(m.Msg.(*msgs.Image), 0, nil); err == nil {
+				writePNG(dir+"/sent.png", fr.W, fr.H, fr.Pix)
+			}
 		}
 	}
 }
@@ -159,7 +115,7 @@ func screensChild() error {
 	if err != nil {
 		return err
 	}
-	sim, err := app.New(plan, app.Options{Control: app.ControlOptions{Addr: "off"}})
+	sim, err := app.New(plan, app.Options{Control: app.ControlOptions{Addr: "off"}, API: app.APIOptions{Addr: "off"}})
 	if err != nil {
 		return err
 	}
@@ -209,13 +165,16 @@ func benchChild() error {
 	for i := range plan.Agents {
 		plan.Agents[i].Spawn = &world.Pose{X: -4.5 + float64(i%10), Y: -8 + float64(i/10), Yaw: float64(i%8) * math.Pi / 4}
 	}
+	// The panels' frames come from syntheticFrames: the real camera is taken out of the
+	// contract, so that the window's cost is measured, not four 640×480 renders a frame.
 	ego := plan.Agents[0].Vehicle.Clone()
+	ego.Contract.Sensors = slices.DeleteFunc(ego.Contract.Sensors, func(s plugins.SensorDescriptor) bool { return s.SensorType == plugins.SensorCamera })
 	ego.Sensors = append(ego.Sensors,
 		plugins.SensorMount{ID: "camera.rear.rgb", Kind: plugins.SensorCamera, Pose: plugins.Pose3{X: -0.12, Z: 0.09, YawDeg: 180}},
 		plugins.SensorMount{ID: "depth.front", Kind: plugins.SensorDepth, Pose: plugins.Pose3{X: 0.12, Z: 0.08}, Params: map[string]float64{"far": 5}},
 		plugins.SensorMount{ID: "depth.rear", Kind: plugins.SensorDepth, Pose: plugins.Pose3{X: -0.12, Z: 0.08, YawDeg: 180}, Params: map[string]float64{"far": 5}})
 	plan.Agents[0].Vehicle = ego
-	sim, err := app.New(plan, app.Options{Control: app.ControlOptions{Addr: "off"},
+	sim, err := app.New(plan, app.Options{Control: app.ControlOptions{Addr: "off"}, API: app.APIOptions{Addr: "off"},
 		Hold: &drive.Command{Throttle: 0.4, Steer: 0.25}})
 	if err != nil {
 		return err

@@ -69,6 +69,7 @@ type gui struct {
 	t       *testing.T
 	cmd     *exec.Cmd
 	dir     string // screenshots and state
+	home    string // RUSIM_HOME: the user plugin registry, empty at start
 	state   string
 	win     string // X window id
 	stderr  *bytes.Buffer
@@ -81,7 +82,8 @@ type gui struct {
 func startGUI(t *testing.T, bin string, args []string, env ...string) *gui {
 	t.Helper()
 	dir := t.TempDir()
-	g := &gui{t: t, dir: dir, state: filepath.Join(dir, "state.json"), stderr: &bytes.Buffer{}}
+	g := &gui{t: t, dir: dir, home: t.TempDir(), state: filepath.Join(dir, "state.json"), stderr: &bytes.Buffer{}}
+	env = append(env, "RUSIM_HOME="+g.home)
 	if bin != "" {
 		args = append(args, "--state-file", g.state, "--screenshot-dir", dir)
 	} else {

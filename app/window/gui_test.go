@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image"
 	"math"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,7 +18,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"simgui/app/scenario"
-	"simgui/plugins"
+	"simgui/plugins/registry"
 )
 
 // controlCall sends one request to the control service and returns its result.
@@ -49,8 +50,9 @@ func controlCall(t *testing.T, port int, req map[string]any) json.RawMessage {
 func TestWindowDriveAndPause(t *testing.T) {
 	needDisplay(t)
 	bin := buildSimgui(t)
-	port := freePort(t)
-	g := startGUI(t, bin, []string{"--control-port", strconv.Itoa(port)}, "SIMGUI_TRACE_STARTUP=1")
+	port, apiPort := freePort(t), freePort(t)
+	g := startGUI(t, bin, []string{"--control-port", strconv.Itoa(port), "--api-port", strconv.Itoa(apiPort), "--no-bridge"},
+		"SIMGUI_TRACE_STARTUP=1")
 	reportFirstFrame(t, g)
 
 	start := g.waitState("the robot at rest", 10*time.Second, func(s State) bool { return s.Selected == "ego" && s.SimTime > 0.3 })
@@ -80,6 +82,12 @@ func TestWindowDriveAndPause(t *testing.T) {
 	}
 	if d := math.Hypot(info.Pose.Position.X-held.Pose[0], info.Pose.Position.Y-held.Pose[1]); d > 0.3 {
 		t.Errorf("control service says ego is at (%.3f, %.3f), the window (%.3f, %.3f)", info.Pose.Position.X, info.Pose.Position.Y, held.Pose[0], held.Pose[1])
+	}
+	// So is the training API.
+	if resp, err := http.Get(fmt.Sprintf("http://127.0.0.1:%d/health", apiPort)); err != nil || resp.StatusCode != http.StatusOK {
+		t.Errorf("training API /health: %v %v", resp, err)
+	} else {
+		resp.Body.Close()
 	}
 	g.waitState("the throttle released", 5*time.Second, func(s State) bool { return s.Throttle == 0 })
 
@@ -156,7 +164,7 @@ func toScreen(img image.Image, s State, x, y float64) image.Point {
 func TestWindowMarkers(t *testing.T) {
 	needDisplay(t)
 	port := freePort(t)
-	g := startGUI(t, buildSimgui(t), []string{"--control-port", strconv.Itoa(port)})
+	g := startGUI(t, buildSimgui(t), []string{"--control-port", strconv.Itoa(port), "--no-api", "--no-bridge"})
 	s := g.waitState("the robot", 10*time.Second, func(s State) bool { return s.Selected == "ego" && s.View[2] > 0 })
 	x, y := s.Pose[0], s.Pose[1]
 	markersCall(t, port, fmt.Sprintf(`{"command":"Add","markers":[
@@ -200,7 +208,7 @@ func TestWindowHostsScreens(t *testing.T) {
 // window keeps running, a path typed into it comes back to the prompt, and Enter opens it.
 func TestWindowNativeDialog(t *testing.T) {
 	needDisplay(t)
-	g := startGUI(t, buildSimgui(t), []string{"--no-control"})
+	g := startGUI(t, buildSimgui(t), []string{"--no-control", "--no-api", "--no-bridge"})
 	path, err := filepath.Abs(filepath.Join("..", "..", "examples", "maze", "scenario.yaml"))
 	if err != nil {
 		t.Fatal(err)
@@ -271,10 +279,9 @@ func reportFirstFrame(t *testing.T, g *gui) {
 	t.Errorf("no first-frame trace on stderr:\n%s", g.errText())
 }
 
-// TestWindowCameraPanel runs the window with a stand-in for the KS0223's camera sensor
-// (frames rendered by simgui/render at 640×480, 15 Hz, published on the sensor topic), checks
-// the panel receives them at that rate, clicks it to enlarge it and compares what it shows
-// with the frames sent.
+// TestWindowCameraPanel runs the window on the default scenario, whose KS0223 camera sensor
+// sends 640×480 frames at 15 Hz of sim time, checks the panel receives them at that rate,
+// clicks it to enlarge it and compares what it shows with the frames sent.
 func TestWindowCameraPanel(t *testing.T) {
 	needDisplay(t)
 	g := startGUI(t, "", nil, childEnv+"=camera")
@@ -282,7 +289,7 @@ func TestWindowCameraPanel(t *testing.T) {
 	s := g.waitState("camera frames", 20*time.Second, func(s State) bool { return s.Frames[sensor] >= 20 })
 	t.Logf("camera panel: %d frames, %.1f Hz", s.Frames[sensor], s.Rates[sensor])
 	if s.Rates[sensor] < 5 || s.Rates[sensor] > 30 {
-		t.Errorf("frames arrive at %.1f Hz; the stand-in sends 15 per second of sim time", s.Rates[sensor])
+		t.Errorf("frames arrive at %.1f Hz; the sensor sends 15 per second of sim time", s.Rates[sensor])
 	}
 	main := g.shot("main-view-with-camera.png")
 	r := s.Targets["panel:"+sensor]
@@ -293,12 +300,12 @@ func TestWindowCameraPanel(t *testing.T) {
 	g.waitState("the panel enlarged", 5*time.Second, func(s State) bool { return s.Enlarged == sensor })
 	g.key("p") // hold the picture still so that the screenshot and the sent frame agree
 	g.waitState("paused", 5*time.Second, func(s State) bool { return s.Paused })
-	time.Sleep(1200 * time.Millisecond) // the stand-in writes its newest frame every 0.5 s
+	time.Sleep(1200 * time.Millisecond) // the tap writes the newest frame every 0.5 s
 	big := g.shot("camera-panel.png")
 	w, h := big.Bounds().Dx(), big.Bounds().Dy()
 	centre := image.Rect(w/2-200, h/2-120, w/2+200, h/2+120)
 	got := notBlank(t, "the enlarged camera panel", big, centre)
-	data, err := os.ReadFile(filepath.Join(g.dir, "standin.png"))
+	data, err := os.ReadFile(filepath.Join(g.dir, "sent.png"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -321,13 +328,13 @@ func TestWindowCameraPanel(t *testing.T) {
 	g.waitState("resumed by the toolbar", 5*time.Second, func(s State) bool { return !s.Paused })
 }
 
-// TestWindowSpawnSaveOpen spawns a plugin from the spawn list with real clicks, saves the
-// world as a scenario through the typed path, and opens it again: the spawned robot is back
-// where it was.
+// TestWindowSpawnSaveOpen spawns a plugin from the spawn list with real clicks, installs a
+// user plugin while the window is open and spawns that too, saves the world as a scenario
+// through the typed path, and opens it again: the spawned robots are back where they were.
 func TestWindowSpawnSaveOpen(t *testing.T) {
 	needDisplay(t)
 	bin := buildSimgui(t)
-	g := startGUI(t, bin, []string{"--no-control"})
+	g := startGUI(t, bin, []string{"--no-control", "--no-api", "--no-bridge"})
 	g.key("i")
 	const id = "vehicle.arcade.red.v1"
 	g.clickTarget("spawn:" + id)
@@ -337,9 +344,22 @@ func TestWindowSpawnSaveOpen(t *testing.T) {
 	if !strings.Contains(spawned.Status, "spawned") {
 		t.Errorf("status %q", spawned.Status)
 	}
+	// A plugin installed while the window is open joins the list.
+	const user = "vehicle.arcade.green.v1"
+	if s, _ := g.readState(); s.Targets["spawn:"+user] != [4]int{} {
+		t.Fatalf("%s listed before it was installed", user)
+	}
+	install := exec.Command(bin, "plugin", "install", filepath.Join("..", "..", "plugins", "testdata", user+".rusim-plugin.zip"))
+	install.Env = append(os.Environ(), "RUSIM_HOME="+g.home)
+	if out, err := install.CombinedOutput(); err != nil {
+		t.Fatalf("plugin install: %v\n%s", err, out)
+	}
+	g.clickTarget("spawn:" + user)
+	g.click(420, 680)
+	g.waitState("the user plugin spawned", 10*time.Second, func(s State) bool { return s.Models == 3 && strings.HasPrefix(s.Selected, "arcade_green") })
+	g.key("Tab", "Tab") // back to the red one: ego, arcade_red-1, arcade_green-1
 	g.key("p")
-	g.waitState("paused", 5*time.Second, func(s State) bool { return s.Paused })
-	at, _ := g.readState()
+	at := g.waitState("paused", 5*time.Second, func(s State) bool { return s.Paused && strings.HasPrefix(s.Selected, "arcade_red") })
 
 	path := filepath.Join(t.TempDir(), "saved.yaml")
 	g.key("ctrl+s")
@@ -354,11 +374,11 @@ func TestWindowSpawnSaveOpen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	plan, err := scenario.Resolve(sc, plugins.Builtin())
+	plan, err := scenario.Resolve(sc, registry.Open(g.home, registry.Options{}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(plan.Agents) != 2 || plan.Agents[1].Vehicle.ID != id || plan.Agents[1].Spawn == nil {
+	if len(plan.Agents) != 3 || plan.Agents[1].Vehicle.ID != id || plan.Agents[1].Spawn == nil || plan.Agents[2].Vehicle.ID != user {
 		t.Fatalf("saved scenario has agents %+v", plan.Agents)
 	}
 	p := plan.Agents[1].Spawn
@@ -370,7 +390,7 @@ func TestWindowSpawnSaveOpen(t *testing.T) {
 	g.waitState("the open prompt", 5*time.Second, func(s State) bool { return s.Prompt != "" })
 	g.typeText(path)
 	g.key("Return")
-	opened := g.waitState("the saved scenario", 15*time.Second, func(s State) bool { return s.Scenario == path && s.Models == 2 })
+	opened := g.waitState("the saved scenario", 15*time.Second, func(s State) bool { return s.Scenario == path && s.Models == 3 })
 	if !strings.HasPrefix(opened.Status, "opened") {
 		t.Errorf("status %q", opened.Status)
 	}

@@ -132,7 +132,7 @@ func (s *simScreen) Update() error {
 		if s.chase == nil {
 			s.chase = newChaseView()
 		}
-		s.chase.request(s.snap, s.selected, s.w/2, s.h/2)
+		s.chase.request(sim, s.selected, s.w/2, s.h/2)
 		s.chase.update()
 	}
 	if s.spawnOn && s.spawn.refreshDue(now) {

@@ -14,9 +14,15 @@ import (
 // configured agents respawn (vehicles spawned later are gone), sim time and the step count go
 // to zero, every random stream is re-seeded, callbacks and frequency accumulators restart,
 // systems disabled by panics are enabled again, systems' Reset hooks run, and RESET is emitted.
-// On error the world keeps its previous state.
+// Config.BeforeReset runs first. On error the world keeps its previous state.
 func (w *World) Reset(seed int64) error {
 	saved := *w
+	if w.cfg.BeforeReset != nil {
+		if err := w.cfg.BeforeReset(&w.cfg); err != nil {
+			*w = saved
+			return fmt.Errorf("reset: %w", err)
+		}
+	}
 	if err := w.build(seed); err != nil {
 		*w = saved
 		return fmt.Errorf("reset: %w", err)

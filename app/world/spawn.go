@@ -110,11 +110,11 @@ func (w *World) Pose(name string) (Pose, error) {
 
 func bodyPose(b *physics.Body) Pose {
 	p := b.Pose()
-	return Pose{X: p.X, Y: p.Y, Z: b.Base, Yaw: wrapAngle(p.Yaw)}
+	return Pose{X: p.X, Y: p.Y, Z: b.Base, Yaw: WrapAngle(p.Yaw)}
 }
 
-// wrapAngle maps an angle to (-π, π]: cp accumulates turns, readers want a heading.
-func wrapAngle(a float64) float64 {
+// WrapAngle maps an angle in radians to (-π, π]: cp accumulates turns, readers want a heading.
+func WrapAngle(a float64) float64 {
 	a = math.Mod(a, 2*math.Pi)
 	switch {
 	case a > math.Pi:

@@ -18,7 +18,9 @@ func (w *World) Step() {
 	// Phase 1.
 	w.applyInputs()
 	w.inStep = true
-	w.bus.Emit(events.PreStep, info)
+	if w.bus.HasHandlers(events.PreStep) { // boxing the payload allocates; skip it when nobody listens
+		w.bus.Emit(events.PreStep, info)
+	}
 	for _, m := range w.models {
 		m.Drive.Update(m.Body, m.Command, w.dt)
 	}
@@ -34,7 +36,9 @@ func (w *World) Step() {
 	w.simTime += w.stepNs
 	info.Step, info.SimTime = w.step, int64(w.simTime)
 	w.publishPoses()
-	w.bus.Emit(events.PostStep, info)
+	if w.bus.HasHandlers(events.PostStep) {
+		w.bus.Emit(events.PostStep, info)
+	}
 	w.postStepSystems()
 }
 

@@ -40,6 +40,11 @@ type Config struct {
 	Logger *slog.Logger
 	// Bus, when set, carries vehicle commands in (cmd_vel, cmd_drive) and poses out.
 	Bus *transport.Bus
+	// BeforeReset, when set, runs at the start of every Reset with the world's config (on the
+	// loop goroutine). It may replace Track, TrackParams or Agents; an error fails the reset and
+	// the world keeps its state. The app checks with it that the plugins in use are still
+	// installed.
+	BeforeReset func(cfg *Config) error
 }
 
 // AgentSpec is a vehicle to spawn.

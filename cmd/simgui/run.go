@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"net"
 	"os"
 	"os/signal"
 	"strconv"
@@ -20,11 +21,13 @@ import (
 	"golang.org/x/term"
 
 	"simgui/app"
+	"simgui/app/api"
+	"simgui/app/bridge"
 	"simgui/app/scenario"
+	"simgui/app/sensors"
 	"simgui/app/sensors/jpegenc"
 	"simgui/app/world"
 	"simgui/physics/drive"
-	"simgui/plugins"
 )
 
 type runFlags struct {
@@ -37,6 +40,7 @@ type runFlags struct {
 	cmd       string
 	json      bool
 	goJPEG    bool
+	dumpDir   string
 	services  serviceFlags
 	window    windowFlags
 }
@@ -48,6 +52,10 @@ type serviceFlags struct {
 	allowOrigins []string
 	token        string
 	recordDir    string
+	noBridge     bool
+	bridgeIP     string
+	apiPort      int
+	noAPI        bool
 }
 
 func (sf *serviceFlags) register(fl *pflag.FlagSet) {
@@ -56,18 +64,32 @@ func (sf *serviceFlags) register(fl *pflag.FlagSet) {
 	fl.StringSliceVar(&sf.allowOrigins, "allow-origin", nil, "browser origin allowed to open the control socket (repeatable; * = any)")
 	fl.StringVar(&sf.token, "token", "", "require this token from control clients (?token= or Authorization: Bearer)")
 	fl.StringVar(&sf.recordDir, "record-dir", "", "directory start_record writes MCAP files to (default: the working directory)")
+	fl.BoolVar(&sf.noBridge, "no-bridge", false, "do not serve the devices on CLOiSim's ZeroMQ ports")
+	fl.StringVar(&sf.bridgeIP, "bridge-ip", bridge.DefaultBindIP, "address the device ports bind (0.0.0.0: every interface)")
+	fl.IntVar(&sf.apiPort, "api-port", 0, "training HTTP API port (rusim's /health /contract /reset /step; default 8000 or $UAVSIM_API_PORT)")
+	fl.BoolVar(&sf.noAPI, "no-api", false, "do not serve the training HTTP API")
 }
 
-// options turns the flags into app options; set reports whether a flag was given.
-func (sf *serviceFlags) options(set func(string) bool) app.ControlOptions {
-	o := app.ControlOptions{AllowOrigins: sf.allowOrigins, Token: sf.token, RecordDir: sf.recordDir}
+// apply puts the flags into app options; set reports whether a flag was given.
+func (sf *serviceFlags) apply(o *app.Options, set func(string) bool) {
+	o.Control = app.ControlOptions{AllowOrigins: sf.allowOrigins, Token: sf.token, RecordDir: sf.recordDir}
 	switch {
 	case sf.noControl:
-		o.Addr = "off"
+		o.Control.Addr = "off"
 	case set("control-port"):
-		o.Addr, o.Required = fmt.Sprintf("127.0.0.1:%d", sf.controlPort), true
+		o.Control.Addr, o.Control.Required = fmt.Sprintf("127.0.0.1:%d", sf.controlPort), true
 	}
-	return o
+	o.Bridge = app.BridgeOptions{Enabled: !sf.noBridge, IP: sf.bridgeIP}
+	switch {
+	case sf.noAPI:
+		o.API.Addr = "off"
+	case set("api-port"):
+		host := os.Getenv(api.HostEnv)
+		if host == "" {
+			host = api.DefaultHost
+		}
+		o.API.Addr, o.API.Required = net.JoinHostPort(host, strconv.Itoa(sf.apiPort)), true
+	}
 }
 
 func newRunCmd() *cobra.Command {
@@ -83,6 +105,9 @@ seconds), or on Ctrl-C. --cmd holds one command on every agent so a headless run
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			set := func(name string) bool { return cmd.Flags().Changed(name) }
 			if !f.headless {
+				if f.dumpDir != "" {
+					return errors.New("--dump-sensors works with --headless")
+				}
 				o := windowOptions{scenario: f.scenario, seed: f.seed, seedSet: set("seed"),
 					services: f.services, window: f.window, set: set}
 				if set("time-scale") {
@@ -103,6 +128,7 @@ seconds), or on Ctrl-C. --cmd holds one command on every agent so a headless run
 	fl.StringVar(&f.cmd, "cmd", "", "hold a command on every agent: throttle=T,steer=S,brake=B,vertical=V (each -1..1)")
 	fl.BoolVar(&f.json, "json", false, "print the run summary as JSON")
 	fl.BoolVar(&f.goJPEG, "go-jpeg", false, "use Go's image/jpeg instead of libturbojpeg (also SIMGUI_JPEG=go)")
+	fl.StringVar(&f.dumpDir, "dump-sensors", "", "write camera and depth frames as PNG and other sensor readings as JSON lines into this directory (headless)")
 	f.services.register(fl)
 	f.window.register(fl)
 	return cmd
@@ -122,7 +148,7 @@ func loadPlan(path string, seed *int64) (*scenario.Plan, error) {
 	if seed != nil {
 		sc.Runtime.Seed = *seed
 	}
-	return scenario.Resolve(sc, plugins.Builtin())
+	return scenario.Resolve(sc, pluginResolver())
 }
 
 // parseCmd parses "throttle=0.5,steer=-0.2".
@@ -164,15 +190,16 @@ func parseCmd(s string) (*drive.Command, error) {
 
 // runSummary is the --json output.
 type runSummary struct {
-	Scenario       string         `json:"scenario"`
-	Seed           int64          `json:"seed"`
-	Steps          uint64         `json:"steps"`
-	SimTime        float64        `json:"simTime"`
-	WallTime       float64        `json:"wallTime"`
-	RealTimeFactor float64        `json:"realTimeFactor"`
-	Models         []modelSummary `json:"models"`
-	StateHash      string         `json:"stateHash"`
-	JPEGEncoder    string         `json:"jpegEncoder"`
+	Scenario       string               `json:"scenario"`
+	Seed           int64                `json:"seed"`
+	Steps          uint64               `json:"steps"`
+	SimTime        float64              `json:"simTime"`
+	WallTime       float64              `json:"wallTime"`
+	RealTimeFactor float64              `json:"realTimeFactor"`
+	Models         []modelSummary       `json:"models"`
+	StateHash      string               `json:"stateHash"`
+	JPEGEncoder    string               `json:"jpegEncoder"`
+	SensorDump     *sensors.DumpSummary `json:"sensorDump,omitempty"`
 }
 
 type modelSummary struct {
@@ -222,12 +249,18 @@ func runHeadless(ctx context.Context, stdout, stderr io.Writer, f runFlags, set 
 	if set("time-scale") {
 		timeScale = f.timeScale
 	}
-	sim, err := app.New(plan, app.Options{TimeScale: &timeScale, MaxSteps: maxSteps, Hold: hold,
-		Control: f.services.options(set)})
+	opts := app.Options{TimeScale: &timeScale, MaxSteps: maxSteps, Hold: hold, Plugins: pluginResolver()}
+	f.services.apply(&opts, set)
+	sim, err := app.New(plan, opts)
 	if err != nil {
 		return err
 	}
 	defer sim.Close()
+	if f.dumpDir != "" {
+		if err := sim.DumpSensors(f.dumpDir); err != nil {
+			return err
+		}
+	}
 
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -239,6 +272,14 @@ func runHeadless(ctx context.Context, stdout, stderr io.Writer, f runFlags, set 
 		return err
 	}
 	wall := time.Since(start)
+	var dump *sensors.DumpSummary
+	if f.dumpDir != "" {
+		d, err := sim.StopSensorDump()
+		if err != nil {
+			return err
+		}
+		dump = &d
+	}
 	var sum runSummary
 	var hash string
 	if err := sim.Loop.Call(context.Background(), func(w *world.World) error { hash = w.StateHash(); return nil }); err != nil {
@@ -249,7 +290,7 @@ func runHeadless(ctx context.Context, stdout, stderr io.Writer, f runFlags, set 
 	sum = runSummary{
 		Scenario: plan.Scenario.Source, Seed: snap.Seed, Steps: snap.Step,
 		SimTime: snap.SimTime.Seconds(), WallTime: wall.Seconds(), StateHash: hash,
-		JPEGEncoder: jpegenc.Default().Name(), Models: []modelSummary{},
+		JPEGEncoder: jpegenc.Default().Name(), Models: []modelSummary{}, SensorDump: dump,
 	}
 	if wall > 0 {
 		sum.RealTimeFactor = snap.SimTime.Seconds() / wall.Seconds()
@@ -268,6 +309,9 @@ func runHeadless(ctx context.Context, stdout, stderr io.Writer, f runFlags, set 
 	for _, m := range sum.Models {
 		fmt.Fprintf(stdout, "  %-12s %-28s x=%7.3f y=%7.3f yaw=%6.1f° speed=%.3f m/s\n",
 			m.Name, m.VehicleID, m.Pose.X, m.Pose.Y, m.Pose.Yaw*180/math.Pi, m.Speed)
+	}
+	if dump != nil {
+		fmt.Fprintln(stdout, dump)
 	}
 	return nil
 }

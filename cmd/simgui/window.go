@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"os/signal"
 	"strconv"
@@ -16,6 +17,8 @@ import (
 	"simgui/app"
 	"simgui/app/scenario"
 	"simgui/app/window"
+	"simgui/plugins"
+	"simgui/plugins/registry"
 )
 
 // windowFlags are the window's own flags (the scenario, seed and service flags are shared with
@@ -65,7 +68,9 @@ func runWindow(ctx context.Context, o windowOptions) error {
 		o.set = func(string) bool { return false }
 	}
 	newSim := func(p *scenario.Plan) (*app.Sim, error) {
-		return app.New(p, app.Options{TimeScale: o.timeScale, Control: o.services.options(o.set)})
+		opts := app.Options{TimeScale: o.timeScale, Plugins: pluginResolver()}
+		o.services.apply(&opts, o.set)
+		return app.New(p, opts)
 	}
 	sim, err := newSim(plan)
 	if err != nil {
@@ -76,6 +81,7 @@ func runWindow(ctx context.Context, o windowOptions) error {
 	err = window.Run(ctx, sim, window.Options{
 		Load:          func(path string) (*scenario.Plan, error) { return loadPlan(path, nil) },
 		New:           newSim,
+		Plugins:       spawnCatalog(pluginResolver()),
 		ScreenshotDir: o.window.screenshotDir,
 		StateFile:     o.window.stateFile,
 		Start:         start,
@@ -85,6 +91,36 @@ func runWindow(ctx context.Context, o windowOptions) error {
 		return fmt.Errorf("no display could be opened (%s); run headless instead: simgui run --headless --duration 10", cause)
 	}
 	return err
+}
+
+// spawnCatalog offers the window's spawn list every vehicle scenarios can use: the built-in
+// and installed ones when the user registry is open (listed afresh each time, so a plugin
+// installed while the window is open appears), else the built-ins.
+func spawnCatalog(r plugins.Resolver) window.Catalog {
+	switch r := r.(type) {
+	case *registry.Registry:
+		return registryVehicles{r}
+	case window.Catalog:
+		return r
+	}
+	return plugins.Builtin()
+}
+
+// registryVehicles lists the registry's vehicles, both tiers.
+type registryVehicles struct{ *registry.Registry }
+
+func (r registryVehicles) Vehicles() []string {
+	items, err := r.List()
+	if err != nil {
+		slog.Warn("listing installed plugins", "error", err)
+	}
+	var ids []string
+	for _, it := range items {
+		if it.Type == string(plugins.TypeVehicle) {
+			ids = append(ids, it.PluginID)
+		}
+	}
+	return ids
 }
 
 // processStart is when this process started, from /proc (10 ms resolution), so that the

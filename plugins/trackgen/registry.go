@@ -28,7 +28,7 @@ var registry = struct {
 	m map[string]Generator
 }{m: map[string]Generator{}}
 
-// Register adds a generator under name. It panics on an empty name, a nil generator or a
+// Register adds a generator under name and declares the name to plugins' validation. It panics on an empty name, a nil generator or a
 // duplicate: all programming errors found at init.
 func Register(name string, g Generator) {
 	if name == "" || g == nil {
@@ -40,6 +40,7 @@ func Register(name string, g Generator) {
 		panic("trackgen: duplicate generator " + name)
 	}
 	registry.m[name] = g
+	plugins.DeclareGenerator(name)
 }
 
 // Lookup returns the generator registered under name, or an error listing the known names.

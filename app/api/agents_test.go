@@ -1,0 +1,203 @@
+package api
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// Two KS0223s on the basic arena, ego at Unity (0, -7.5) and peer 0.5 m ahead of it, both
+// facing +z (north): the peer fills the middle of ego's camera.
+const twoAgentsReset = `{"seed": 4, "selectedTrackId": "track.basic_arena.v1", "selectedVehicleId": "vehicle.ks0223.v1",
+  "vehicleParams": [{"key": "camera.width", "value": "84"}, {"key": "camera.height", "value": "84"}],
+  "flags": [%s],
+  "agents": [
+    {"agentId": "ego", "isPrimary": true, "trackParams": [{"key": "spawn.position", "value": "0,0,-7.5"}, {"key": "spawn.yaw_deg", "value": "0"}]}%s]}`
+
+const peerAgent = `,
+    {"agentId": "peer", "trackParams": [{"key": "spawn.position", "value": "0,0.2,-7.0"}, {"key": "spawn.yaw_deg", "value": "0"}]}`
+
+func flags(kv ...string) string {
+	var out []string
+	for i := 0; i+1 < len(kv); i += 2 {
+		out = append(out, fmt.Sprintf(`{"key": %q, "value": %q}`, kv[i], kv[i+1]))
+	}
+	return strings.Join(out, ", ")
+}
+
+func TestPeersInCameraAndCollisions(t *testing.T) {
+	s := startServer(t, Options{Now: fixedClock})
+	alone, _ := s.ok("/reset", fmt.Sprintf(twoAgentsReset, "", ""))
+	if p := alone.State.Pose.Position; p.X != 0 || p.Z != -7.5 || math.Abs(unityYaw(alone.State.Pose.Rotation)) > 1e-9 {
+		t.Fatalf("ego spawned at %+v yaw %g", p, unityYaw(alone.State.Pose.Rotation))
+	}
+	aloneImg := decodeFrame(t, alone.Frame)
+
+	seen, _ := s.ok("/reset", fmt.Sprintf(twoAgentsReset, flags("agents.see_each_other", "true"), peerAgent))
+	if p := seen.Agents[1].State.Pose.Position; p.X != 0 || p.Z != -7 {
+		t.Fatalf("peer spawned at %+v", p)
+	}
+	if n := changedPixels(aloneImg, decodeFrame(t, seen.Frame), 40); n < 150 {
+		t.Errorf("see_each_other: the peer changed only %d pixels of ego's frame", n)
+	}
+
+	for _, f := range []string{
+		flags("agents.see_each_other", "false"),
+		flags("agents.isolated", "true"),
+		flags("agents.isolated", "true", "agents.see_each_other", "true"),
+	} {
+		res, _ := s.ok("/reset", fmt.Sprintf(twoAgentsReset, f, peerAgent))
+		if res.Frame.DataBase64 != alone.Frame.DataBase64 {
+			t.Errorf("flags [%s]: ego's frame differs from its frame alone (%d pixels)", f,
+				changedPixels(aloneImg, decodeFrame(t, res.Frame), 40))
+		}
+		if p := res.Agents[1].State.Pose.Position; p.X != 0 || p.Z != -7 {
+			t.Errorf("flags [%s]: peer at %+v", f, p)
+		}
+	}
+
+	// Drive ego 20 steps (1 s at 0.73 m/s) into the peer's spot.
+	drive := func(f string) (ego, peer Vec3) {
+		s.ok("/reset", fmt.Sprintf(twoAgentsReset, f, peerAgent))
+		var res *StepResult
+		for range 20 {
+			res, _ = s.ok("/step", `{"throttle": 1, "targetAgentId": "ego"}`)
+		}
+		return res.Agents[0].State.Pose.Position, res.Agents[1].State.Pose.Position
+	}
+	ego, peer := drive(flags("agents.isolated", "true"))
+	if ego.Z < -6.9 || peer.Z != -7 || peer.X != 0 {
+		t.Errorf("isolated: ego at z %.3f should have driven through the peer's spot; peer at %+v", ego.Z, peer)
+	}
+	egoColl, peerColl := drive(flags("agents.collisions_enabled", "true"))
+	if peerColl.Z <= -7+0.05 && egoColl.Z > -7.5+0.26 {
+		t.Errorf("shared world with collisions: ego at z %.3f passed the peer, which stayed at %.3f", egoColl.Z, peerColl.Z)
+	}
+	if peerColl == peer {
+		t.Errorf("shared world with collisions: the peer was not pushed (%+v)", peerColl)
+	}
+	egoOff, peerOff := drive(flags("agents.collisions_enabled", "false"))
+	if egoOff.Z != ego.Z || peerOff.Z != -7 {
+		t.Errorf("collisions off: ego z %.4f (isolated %.4f), peer z %.4f", egoOff.Z, ego.Z, peerOff.Z)
+	}
+}
+
+// TestDrawsReplay checks that the draws a reset reports replay the episode: the same seed with
+// randomization off and the drawn values as params gives the same step replies.
+func TestDrawsReplay(t *testing.T) {
+	s := startServer(t, Options{Scenario: randomizedScenario(t), Now: fixedClock})
+	steps := actions(30, "ego")
+	res, _ := s.ok("/reset", fmt.Sprintf(detReset, 21))
+	var vp, tp []string
+	for _, kv := range res.Info {
+		key, ok := strings.CutPrefix(kv.Key, "randomization.ego.")
+		if !ok || key == "seed" {
+			continue
+		}
+		pair := fmt.Sprintf(`{"key": %q, "value": %q}`, strings.TrimPrefix(key, "track."), kv.Value)
+		if strings.HasPrefix(key, "track.") {
+			tp = append(tp, pair)
+		} else {
+			vp = append(vp, pair)
+		}
+	}
+	if len(vp) < 10 || len(tp) != 1 {
+		t.Fatalf("draws: vehicle %v, track %v", vp, tp)
+	}
+	var want [][]byte
+	for _, st := range steps {
+		_, b := s.ok("/step", st)
+		want = append(want, b)
+	}
+	replay := fmt.Sprintf(`{"seed": 21, "vehicleParams": [{"key": "camera.width", "value": "84"}, {"key": "camera.height", "value": "84"}, %s],
+	  "trackParams": [%s], "flags": [{"key": "randomization.enabled", "value": "false"}]}`, strings.Join(vp, ", "), strings.Join(tp, ", "))
+	got := episodeReplies(s, replay, steps)
+	if strings.Contains(string(got[0]), "randomization.ego") {
+		t.Errorf("randomization off still drew: %s", got[0])
+	}
+	sameReplies(t, "replay", want, got[1:])
+}
+
+// TestConcurrentClients steps four isolated agents from four clients at once, with /health and
+// /contract polled alongside and resets racing the steps at the end: every reply is whole, and
+// each agent's world advanced exactly by its own steps.
+func TestConcurrentClients(t *testing.T) {
+	s := startServer(t, Options{})
+	s.ok("/reset", `{"seed": 2, "flags": [{"key": "agents.isolated", "value": "true"}],
+	  "vehicleParams": [{"key": "camera.width", "value": "32"}, {"key": "camera.height", "value": "32"}],
+	  "agents": [{"agentId": "a"}, {"agentId": "b"}, {"agentId": "c"}, {"agentId": "d"}]}`)
+	const n = 25
+	var wg sync.WaitGroup
+	errs := make(chan string, 100)
+	for _, id := range []string{"a", "b", "c", "d"} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c := &http.Client{}
+			for range n {
+				r, err := c.Post(s.base+"/step", "application/json", strings.NewReader(fmt.Sprintf(`{"targetAgentId": %q, "throttle": 0.5}`, id)))
+				if err != nil {
+					errs <- err.Error()
+					return
+				}
+				var res StepResult
+				err = json.NewDecoder(r.Body).Decode(&res)
+				r.Body.Close()
+				if err != nil || r.StatusCode != 200 || res.ActiveAgentID != id || res.Frame.Width != 32 {
+					errs <- fmt.Sprintf("%s: %d %v %s", id, r.StatusCode, err, res.ActiveAgentID)
+				}
+			}
+		}()
+	}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for range 10 {
+			for _, p := range []string{"/health", "/contract"} {
+				if code, _, _ := s.do(http.MethodGet, p, ""); code != 200 {
+					errs <- fmt.Sprintf("GET %s: %d", p, code)
+				}
+			}
+		}
+	}()
+	wg.Wait()
+	res, _ := s.ok("/step", `{"actions": [{"targetAgentId": "a"}, {"targetAgentId": "b"}, {"targetAgentId": "c"}, {"targetAgentId": "d"}]}`)
+	for _, a := range res.Agents {
+		if a.State.Speed == 0 {
+			t.Errorf("agent %s did not move", a.AgentID)
+		}
+	}
+	if got := kv(t, res.Info, "sim.step"); got != fmt.Sprint((n+1)*10) {
+		t.Errorf("agent a's world ran %s steps, want %d", got, (n+1)*10)
+	}
+
+	// Resets racing steps: every reply is a whole 200 reply.
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		for i := range 5 {
+			if code, _, b := s.do(http.MethodPost, "/reset", fmt.Sprintf(`{"seed": %d}`, i)); code != 200 {
+				errs <- fmt.Sprintf("reset: %d %s", code, b)
+			}
+		}
+	}()
+	go func() {
+		defer wg.Done()
+		for range 30 {
+			code, _, b := s.do(http.MethodPost, "/step", `{"throttle": 1}`)
+			var res StepResult
+			if code != 200 || json.Unmarshal(b, &res) != nil || len(res.Agents) == 0 {
+				errs <- fmt.Sprintf("step during resets: %d %s", code, b)
+			}
+		}
+	}()
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+}

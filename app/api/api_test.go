@@ -1,0 +1,328 @@
+package api
+
+import (
+	"encoding/json"
+	"math"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// rusimReset is the body rusim's single-agent Gymnasium env sends (its defaults), with fields
+// rusim's server does not know, which must be ignored.
+const rusimReset = `{"seed": 42, "timeScale": 2.0, "selectedTrackId": "track.basic_arena.v1",
+ "selectedVehicleId": "vehicle.prometeo.sport.v1", "trackParams": [],
+ "vehicleParams": [{"key": "camera.profile", "value": "high"}], "flags": [], "agents": [],
+ "clientVersion": "9.9", "nested": {"unknown": [1, 2]}}`
+
+// rusimStep is a KS0223 PWM command as rusim's client sends it: values as "%.6f" strings.
+const rusimStep = `{"throttle": 0.0, "steer": 0.0, "brake": 0.0, "targetAgentId": "ego", "targetVehicleId": "",
+ "timestamp": 0, "timeBase": "unix_ms",
+ "extensions": [{"key": "drive.left_pwm_norm", "value": "0.500000"}, {"key": "drive.right_pwm_norm", "value": "0.300000"}],
+ "futureField": true}`
+
+var wantTelemetry = []string{
+	"drive.left_pwm_norm", "drive.right_pwm_norm", "sensor.speedometer.mps", "sensor.ultrasonic.front.m",
+	"sensor.line_tracker.s1_norm", "sensor.line_tracker.s2_norm", "sensor.line_tracker.s3_norm",
+	"sensor.line_tracker.s4_norm", "sensor.line_tracker.s5_norm",
+	"power.battery.voltage_v", "power.battery.current_a", "power.motor.estimated_w",
+}
+
+func TestErrorsAndStatusCodes(t *testing.T) {
+	s := startServer(t, Options{})
+	s.wantError(http.MethodPost, "/step", `{"throttle": 1}`, 500, "Active vehicle is not initialized. Call ResetSimulation first.")
+	s.wantError(http.MethodGet, "/nope", "", 404, "not_found")
+	s.wantError(http.MethodGet, "/step", "", 404, "not_found")
+	s.wantError(http.MethodPost, "/health", "{}", 404, "not_found")
+	s.wantError(http.MethodGet, "/api/models", "", 404, "not_found")
+	s.wantError(http.MethodPost, "/reset", "", 400, "Request body is empty.")
+	s.wantError(http.MethodPost, "/reset", `{"seed": 1, "selectedVehicleId": "x"}`, 400, "Unknown vehicle id: 'x'.")
+	s.wantError(http.MethodPost, "/reset", `{"selectedTrackId": "track.nope.v1"}`, 400, "Unknown track id: 'track.nope.v1'.")
+	s.wantError(http.MethodPost, "/reset", `{"agents": [{"agentId": "a", "vehicleId": "vehicle.nope.v1"}]}`, 500, "Unknown vehicle id: 'vehicle.nope.v1'.")
+
+	// Malformed JSON and bad parameters are argument errors too; their text is ours.
+	for _, body := range []string{`{"seed": `, `[1,2]`, `{"seed": "x"}`,
+		`{"vehicleParams": [{"key": "mass", "value": "-3"}]}`,
+		`{"vehicleParams": [{"key": "camera.width", "value": "8"}]}`,
+		`{"trackParams": [{"key": "width", "value": "50"}]}`,
+		`{"flags": [{"key": "agents.isolated", "value": "maybe"}]}`,
+		`{"flags": [{"key": "randomization.vehicle.nope", "value": "0.1"}]}`,
+	} {
+		code, _, b := s.do(http.MethodPost, "/reset", body)
+		var e map[string]string
+		if code != 400 || json.Unmarshal(b, &e) != nil || e["error"] == "" || len(e) != 1 {
+			t.Errorf("reset %s: %d %s, want 400 {\"error\": ...}", body, code, b)
+		}
+	}
+	// A failed reset leaves no episode behind.
+	s.wantError(http.MethodPost, "/step", `{}`, 500, "Active vehicle is not initialized. Call ResetSimulation first.")
+
+	s.ok("/reset", `{"agents": [{"agentId": "a", "vehicleId": "vehicle.ks0223.v1"}, {"agentId": "b", "vehicleId": "vehicle.ks0223.v1"}]}`)
+	s.wantError(http.MethodPost, "/step", `{"targetVehicleId": "vehicle.ks0223.v1"}`, 500,
+		"Ambiguous targetVehicleId 'vehicle.ks0223.v1': 2 agents drive it; use targetAgentId.")
+	s.wantError(http.MethodPost, "/step", `{"discreteAction": "DirUp"}`, 400,
+		"Unknown discreteAction 'DirUp' (known: DirStop, DirForward, DirBack, DirLeft, DirRight).")
+	s.wantError(http.MethodPost, "/step", `{"extensions": [{"key": "drive.left_pwm_norm", "value": "fast"}, {"key": "drive.right_pwm_norm", "value": "0"}]}`, 400,
+		"Extension drive.left_pwm_norm: 'fast' is not a number.")
+}
+
+func TestHealthAndContract(t *testing.T) {
+	s := startServer(t, Options{})
+	code, ct, b := s.do(http.MethodGet, "/health", "")
+	if code != 200 || ct != "application/json; charset=utf-8" {
+		t.Fatalf("health: %d %s", code, ct)
+	}
+	checkShape(t, b, healthShape)
+	var h Health
+	json.Unmarshal(b, &h)
+	if h.Status != "ok" || h.ActiveAgentID != "" || h.ActiveVehicleCount != 0 || h.AvailableVehicles < 7 || h.AvailableTracks < 5 {
+		t.Errorf("health before reset: %+v", h)
+	}
+
+	code, _, b = s.do(http.MethodGet, "/contract", "")
+	if code != 200 {
+		t.Fatalf("contract: %d", code)
+	}
+	checkShape(t, b, contractShape)
+	var c Contract
+	json.Unmarshal(b, &c)
+	if c.SimulatorID == "" || c.SimulatorName == "" || !strings.HasPrefix(c.ContractVersion, "0.") {
+		t.Errorf("contract head: %q %q %q (rusim's client needs major 0)", c.SimulatorID, c.SimulatorName, c.ContractVersion)
+	}
+	var ks *Device
+	for i := range c.AvailableVehicles {
+		if c.AvailableVehicles[i].DeviceID == "vehicle.ks0223.v1" {
+			ks = &c.AvailableVehicles[i]
+		}
+	}
+	if ks == nil || ks.DeviceType != "ground_robot_differential" {
+		t.Fatalf("no KS0223 ground_robot_differential in %v", c.AvailableVehicles)
+	}
+	var acts []string
+	for _, a := range ks.Actuators {
+		acts = append(acts, a.ID)
+	}
+	for _, want := range []string{"control.throttle_norm", "control.steer_norm", "control.brake_norm", "drive.left_pwm_norm", "drive.right_pwm_norm"} {
+		if !slices.Contains(acts, want) {
+			t.Errorf("KS0223 actuators %v lack %s", acts, want)
+		}
+	}
+	tracks := map[string]string{}
+	for _, tr := range c.AvailableTracks {
+		tracks[tr.TrackID] = tr.ParametersSchemaJSON
+	}
+	if !strings.Contains(tracks["track.cardboard_corridor.v1"], `"width"`) {
+		t.Errorf("corridor schema missing from %v", tracks)
+	}
+
+	s.ok("/reset", `{"seed": 1}`)
+	_, _, b = s.do(http.MethodGet, "/health", "")
+	checkShape(t, b, healthShape)
+	json.Unmarshal(b, &h)
+	if h.ActiveAgentID != "ego" || h.ActiveVehicleID != "vehicle.ks0223.v1" || h.ActiveTrackID != "track.cardboard_corridor.v1" ||
+		h.ActiveVehicleCount != 1 || !slices.Equal(h.ActiveAgentIDs, []string{"ego"}) {
+		t.Errorf("health after reset: %+v", h)
+	}
+}
+
+func TestRusimResetAndStepShapes(t *testing.T) {
+	s := startServer(t, Options{})
+	res, b := s.ok("/reset", rusimReset)
+	checkShape(t, b, stepResultShape)
+	if res.ActiveAgentID != "ego" || res.ActiveVehicleID != "vehicle.prometeo.sport.v1" || res.Reward != 0 || res.Done {
+		t.Errorf("reset head: %s %s reward %g done %v", res.ActiveAgentID, res.ActiveVehicleID, res.Reward, res.Done)
+	}
+	// basic_arena spawns at Unity (0, 0.2, -7.5) facing +z: world (0, -7.5), yaw 90°.
+	p := res.State.Pose
+	if p.Position.X != 0 || p.Position.Y != 0 || p.Position.Z != -7.5 || math.Abs(unityYaw(p.Rotation)) > 1e-9 || p.Rotation.W != 1 {
+		t.Errorf("spawn pose %+v", p)
+	}
+	if res.State.TimeBase != "unix_ms" || res.State.Timestamp < 1.7e12 {
+		t.Errorf("state time %d %s", res.State.Timestamp, res.State.TimeBase)
+	}
+	// simgui's prometeo is an Ackermann car with a speedometer, lidar and depth camera: its
+	// telemetry has the PWM echo and the speed (rusim's KS0223 keys come with KS0223 sensors).
+	if got := keys(res.State.Telemetry); !slices.Equal(got, wantTelemetry[:3]) {
+		t.Errorf("telemetry keys %v, want %v", got, wantTelemetry[:3])
+	}
+	f := res.Frame
+	if f.FrameID != "camera/front/image_raw" || f.Format != "jpeg" || f.Encoding != "base64" || f.TimeBase != "unix_ms" ||
+		f.Width != 1280 || f.Height != 720 || f.DataRef != "" || f.Timestamp != res.State.Timestamp {
+		t.Errorf("frame head %+v", Frame{FrameID: f.FrameID, Width: f.Width, Height: f.Height, Format: f.Format, Encoding: f.Encoding, TimeBase: f.TimeBase})
+	}
+	decodeFrame(t, f)
+	info := keys(res.Info)
+	wantInfo := []string{"route.total_waypoints", "route.current_index", "route.remaining_waypoints", "route.reach_distance_m",
+		"route.loop", "route.completed", "route.distance_to_target_m", "agent.id", "agent.vehicle_id", "agents.active_count"}
+	if len(info) < len(wantInfo) || !slices.Equal(info[:len(wantInfo)], wantInfo) {
+		t.Errorf("info keys %v, want %v first", info, wantInfo)
+	}
+	// The route's first waypoint is the spawn: reached at once.
+	if kv(t, res.Info, "route.total_waypoints") != "4" || kv(t, res.Info, "route.current_index") != "1" ||
+		kv(t, res.Info, "route.reach_distance_m") != "1.5" || kv(t, res.Info, "agents.active_count") != "1" {
+		t.Errorf("route info %v", res.Info)
+	}
+	if len(res.Agents) != 1 || res.Agents[0].AgentID != "ego" || res.Agents[0].Frame != res.Frame {
+		t.Errorf("agents %d, first %s, frame repeated %v", len(res.Agents), res.Agents[0].AgentID, res.Agents[0].Frame == res.Frame)
+	}
+
+	res, b = s.ok("/reset", strings.Replace(rusimReset, "vehicle.prometeo.sport.v1", "vehicle.ks0223.v1", 1))
+	checkShape(t, b, stepResultShape)
+	if got := keys(res.State.Telemetry); !slices.Equal(got, wantTelemetry) {
+		t.Errorf("KS0223 telemetry keys %v, want %v", got, wantTelemetry)
+	}
+	if kv(t, res.State.Telemetry, "sensor.ultrasonic.front.m") != "3.5" {
+		t.Errorf("open arena: sonar %s, want 3.5 (no echo)", kv(t, res.State.Telemetry, "sensor.ultrasonic.front.m"))
+	}
+
+	res, b = s.ok("/step", rusimStep)
+	checkShape(t, b, stepResultShape)
+	if kv(t, res.State.Telemetry, "drive.left_pwm_norm") != "0.5" || kv(t, res.State.Telemetry, "drive.right_pwm_norm") != "0.3" {
+		t.Errorf("PWM echo %v", res.State.Telemetry)
+	}
+	for _, x := range res.State.Telemetry {
+		if i := strings.IndexByte(string(x.Value), '.'); i >= 0 && len(x.Value)-i-1 > 3 {
+			t.Errorf("telemetry %s = %q has more than three decimals", x.Key, x.Value)
+		}
+	}
+	if res.State.Speed <= 0 || kv(t, res.Info, "sim.time_s") != "0.05" || kv(t, res.Info, "sim.step") != "10" {
+		t.Errorf("after one step: speed %g, info %v", res.State.Speed, res.Info)
+	}
+	decodeFrame(t, res.Frame)
+}
+
+func TestSteerAndPWMTurnAsInRusim(t *testing.T) {
+	s := startServer(t, Options{})
+	reset := `{"seed": 3, "selectedTrackId": "track.basic_arena.v1", "vehicleParams": [{"key": "camera.width", "value": "32"}, {"key": "camera.height", "value": "32"}]}`
+	for _, tc := range []struct {
+		name  string
+		step  string
+		right bool
+	}{
+		{"steer>0", `{"throttle": 0.5, "steer": 0.6}`, true},
+		{"steer<0", `{"throttle": 0.5, "steer": -0.6}`, false},
+		{"pwm right>left", `{"extensions": [{"key": "drive.left_pwm_norm", "value": "0.1"}, {"key": "drive.right_pwm_norm", "value": "0.9"}]}`, true},
+		{"pwm left>right", `{"extensions": [{"key": "drive.left_pwm_norm", "value": "0.9"}, {"key": "drive.right_pwm_norm", "value": "0.1"}]}`, false},
+		{"DirRight", `{"discreteAction": "DirRight"}`, true},
+		{"DirLeft", `{"discreteAction": "DirLeft"}`, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s.ok("/reset", reset)
+			var res *StepResult
+			for range 5 {
+				res, _ = s.ok("/step", tc.step)
+			}
+			yaw := unityYaw(res.State.Pose.Rotation) // 0 at spawn (north), positive clockwise
+			w := res.State.AngularVelocity.Y
+			if tc.right != (yaw > 5) || tc.right != (w > 0) || !tc.right && (yaw > -5 || w >= 0) {
+				t.Errorf("yaw %.1f°, angularVelocity.y %.3f: want a %s turn", yaw, w, map[bool]string{true: "right", false: "left"}[tc.right])
+			}
+			// Heading north and turning right moves the car east (+x).
+			if x := res.State.Pose.Position.X; tc.right != (x > 0) {
+				t.Errorf("x %.4f after the turn", x)
+			}
+		})
+	}
+}
+
+func TestAgentsParamsAndTargets(t *testing.T) {
+	s := startServer(t, Options{Now: fixedClock})
+	res, b := s.ok("/reset", `{"seed": 10, "selectedVehicleId": "vehicle.ks0223.v1",
+	  "vehicleParams": [{"key": "camera.width", "value": "84"}, {"key": "camera.height", "value": "84"}],
+	  "flags": [{"key": "agents.isolated", "value": "TRUE"}],
+	  "agents": [
+	    {"agentId": "", "vehicleId": "", "isPrimary": false, "trackParams": [], "vehicleParams": [], "flags": []},
+	    {"agentId": "", "vehicleId": "vehicle.arcade.red.v1", "isPrimary": true,
+	     "vehicleParams": [{"key": "Camera.Width", "value": "96"}], "extra": 1},
+	    {"agentId": "scout", "vehicleId": "vehicle.ks0223.v1"}]}`)
+	checkShape(t, b, stepResultShape)
+	if res.ActiveAgentID != "agent-2" || res.ActiveVehicleID != "vehicle.arcade.red.v1" || res.Frame.Width != 96 || res.Frame.Height != 84 {
+		t.Fatalf("primary %s %s frame %dx%d", res.ActiveAgentID, res.ActiveVehicleID, res.Frame.Width, res.Frame.Height)
+	}
+	var ids []string
+	for _, a := range res.Agents {
+		ids = append(ids, a.AgentID)
+		if (a.AgentID == "agent-2") != (a.Frame.DataBase64 != "") {
+			t.Errorf("agent %s frame %dx%d", a.AgentID, a.Frame.Width, a.Frame.Height)
+		}
+	}
+	if !slices.Equal(ids, []string{"agent-1", "agent-2", "scout"}) {
+		t.Fatalf("agent ids %v", ids)
+	}
+	if got := s.svc.Current(); got == nil || !got.Isolated || len(got.Agents) != 3 || got.Primary != 1 ||
+		got.Agents[0].Loop == got.Agents[2].Loop {
+		t.Fatalf("Current() = %+v", got)
+	}
+
+	var agent1 State
+	for _, tc := range []struct{ body, agent string }{
+		{`{"targetAgentId": "scout", "throttle": 1}`, "scout"},
+		{`{"targetVehicleId": "vehicle.arcade.red.v1", "throttle": 1}`, "agent-2"},
+		{`{"targetAgentId": "nobody", "throttle": 1}`, "agent-2"},
+		{`{"targetAgentId": "agent-1", "throttle": 1}`, "agent-1"},
+	} {
+		res, _ := s.ok("/step", tc.body)
+		if res.ActiveAgentID != tc.agent || kv(t, res.Info, "agent.id") != tc.agent || res.Frame.DataBase64 == "" {
+			t.Errorf("%s went to %s", tc.body, res.ActiveAgentID)
+		}
+		agent1 = res.Agents[0].State
+	}
+	// Isolated worlds advance only when their agent is stepped.
+	res, _ = s.ok("/step", `{"targetAgentId": "scout", "throttle": 1}`)
+	if kv(t, res.Info, "sim.step") != "20" || res.Agents[2].State.Speed <= res.Agents[0].State.Speed {
+		t.Errorf("scout's world after two steps: %v, speeds %g %g", res.Info, res.Agents[2].State.Speed, res.Agents[0].State.Speed)
+	}
+	if a, _ := json.Marshal(agent1); string(a) != string(must(json.Marshal(res.Agents[0].State))) {
+		t.Errorf("agent-1 moved while scout stepped:\n%s\n%s", a, must(json.Marshal(res.Agents[0].State)))
+	}
+
+	// The actions extension steps several agents at once and frames each.
+	res, b = s.ok("/step", `{"actions": [{"targetAgentId": "scout", "throttle": 1}, {"targetAgentId": "agent-1", "discreteAction": "DirBack"}]}`)
+	checkShape(t, b, stepResultShape)
+	if res.ActiveAgentID != "scout" || res.Agents[0].Frame.DataBase64 == "" || res.Agents[1].Frame.DataBase64 != "" || res.Agents[2].Frame.DataBase64 == "" {
+		t.Errorf("batch step: active %s, frames %v %v %v", res.ActiveAgentID, res.Agents[0].Frame.Width, res.Agents[1].Frame.Width, res.Agents[2].Frame.Width)
+	}
+	if kv(t, res.Agents[0].State.Telemetry, "drive.left_pwm_norm") != "-1" {
+		t.Errorf("DirBack telemetry %v", res.Agents[0].State.Telemetry)
+	}
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+// TestImageGains: camera.brightness and the colour gains scale the frame's channels.
+func TestImageGains(t *testing.T) {
+	s := startServer(t, Options{})
+	mean := func(params string) [3]float64 {
+		res, _ := s.ok("/reset", `{"seed": 1, "vehicleParams": [{"key": "camera.width", "value": "64"}, {"key": "camera.height", "value": "48"}`+params+`]}`)
+		img := decodeFrame(t, res.Frame)
+		var sum [3]float64
+		b := img.Bounds()
+		for y := b.Min.Y; y < b.Max.Y; y++ {
+			for x := b.Min.X; x < b.Max.X; x++ {
+				r, g, bl, _ := img.At(x, y).RGBA()
+				sum[0] += float64(r >> 8)
+				sum[1] += float64(g >> 8)
+				sum[2] += float64(bl >> 8)
+			}
+		}
+		n := float64(b.Dx() * b.Dy())
+		return [3]float64{sum[0] / n, sum[1] / n, sum[2] / n}
+	}
+	plain := mean("")
+	dim := mean(`, {"key": "camera.brightness", "value": "0.5"}`)
+	red := mean(`, {"key": "camera.color_gain_r", "value": "0"}, {"key": "camera.color_gain_b", "value": "1.2"}`)
+	for ch := range 3 {
+		if r := dim[ch] / plain[ch]; r < 0.45 || r > 0.55 {
+			t.Errorf("brightness 0.5: channel %d mean %.1f -> %.1f", ch, plain[ch], dim[ch])
+		}
+	}
+	if red[0] > 8 || red[1] < plain[1]-4 || red[1] > plain[1]+4 || red[2] < plain[2]*1.1 {
+		t.Errorf("colour gains r=0 b=1.2: means %v, plain %v", red, plain)
+	}
+}

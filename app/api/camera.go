@@ -1,0 +1,119 @@
+package api
+
+import (
+	"encoding/base64"
+	"fmt"
+	"math"
+
+	"simgui/app/scenario"
+	"simgui/app/sensors"
+	"simgui/app/sensors/jpegenc"
+	"simgui/plugins"
+)
+
+// frameID is the frameId of every rusim camera frame.
+const frameID = "camera/front/image_raw"
+
+// cameraSpec is an agent's front camera: the vehicle's first camera mount, drawn by the
+// world's sensors system (sensors.System.Frame: the mount's pose, field of view, clip range,
+// frame size, JPEG quality and contract noise, the peers as SetPeerVisibility says), then the
+// brightness and colour gains of domain randomization.
+type cameraSpec struct {
+	id      string
+	quality int
+	gain    [3]float64 // brightness × colour gain per channel
+	lut     *[3][256]byte
+
+	img sensors.Image // loop goroutine only
+}
+
+// newCameraSpec reads v's first camera; ok is false for a vehicle without one.
+func newCameraSpec(v *plugins.VehicleDescriptor, image map[string]float64) (*cameraSpec, bool) {
+	for _, m := range v.Sensors {
+		if m.Kind != plugins.SensorCamera {
+			continue
+		}
+		c := &cameraSpec{id: m.ID, quality: 84}
+		if q, ok := m.Params["jpegQuality"]; ok {
+			c.quality = int(q)
+		}
+		b := valueOr(image, scenario.KeyBrightness, 1)
+		c.gain = [3]float64{
+			b * valueOr(image, scenario.KeyColorGainR, 1),
+			b * valueOr(image, scenario.KeyColorGainG, 1),
+			b * valueOr(image, scenario.KeyColorGainB, 1),
+		}
+		if c.gain != [3]float64{1, 1, 1} {
+			c.lut = new([3][256]byte)
+			for ch := range 3 {
+				for x := range 256 {
+					c.lut[ch][x] = clamp8(float64(x) * c.gain[ch])
+				}
+			}
+		}
+		return c, true
+	}
+	return nil, false
+}
+
+func valueOr(m map[string]float64, k string, def float64) float64 {
+	if x, ok := m[k]; ok {
+		return x
+	}
+	return def
+}
+
+// frame draws what agent sees now and returns the JPEG in base64, its decoded length and the
+// frame size. Loop goroutine only.
+func (c *cameraSpec) frame(sys *sensors.System, agent string) (b64 string, n, w, h int, err error) {
+	img := &c.img
+	if err := sys.Frame(agent, c.id, img); err != nil {
+		return "", 0, 0, 0, fmt.Errorf("camera %s of %s: %w", c.id, agent, err)
+	}
+	w, h = img.Width, img.Height
+	if c.lut == nil && img.Format == sensors.FormatJPEGBase64 {
+		return string(img.Data), base64.StdEncoding.DecodedLen(len(img.Data)) - padding(img.Data), w, h, nil
+	}
+	if c.lut == nil && img.Format == sensors.FormatJPEG {
+		return base64.StdEncoding.EncodeToString(img.Data), len(img.Data), w, h, nil
+	}
+	// Another format, or gains to apply: encode the pixels here.
+	pix := img.Pixels
+	if img.Channels == 1 {
+		rgb := make([]byte, 3*w*h)
+		for i, g := range pix[:w*h] {
+			rgb[3*i], rgb[3*i+1], rgb[3*i+2] = g, g, g
+		}
+		pix = rgb
+	}
+	if c.lut != nil {
+		for i := 0; i+2 < len(pix); i += 3 {
+			pix[i], pix[i+1], pix[i+2] = c.lut[0][pix[i]], c.lut[1][pix[i+1]], c.lut[2][pix[i+2]]
+		}
+	}
+	jpeg, err := jpegenc.Default().Encode(nil, pix, w, h, 3*w, c.quality)
+	if err != nil {
+		return "", 0, 0, 0, fmt.Errorf("camera %s of %s: %w", c.id, agent, err)
+	}
+	return base64.StdEncoding.EncodeToString(jpeg), len(jpeg), w, h, nil
+}
+
+// padding counts the '=' at the end of base64 text.
+func padding(b []byte) int {
+	n := 0
+	for i := len(b) - 1; i >= 0 && b[i] == '='; i-- {
+		n++
+	}
+	return n
+}
+
+func clamp8(x float64) byte {
+	x = math.Round(x)
+	switch {
+	case x <= 0:
+		return 0
+	case x >= 255:
+		return 255
+	}
+	return byte(x)
+}

@@ -1,0 +1,107 @@
+// Package api is the training HTTP API: rusim's runtime API (reference rusim-http.md) served by
+// simgui, so rusim's SimClient and Gymnasium envs run unchanged — deterministically and many
+// times faster than rusim's free-running Unity runtime.
+//
+// # Endpoints
+//
+// On 127.0.0.1:8000 (UAVSIM_API_HOST, UAVSIM_API_PORT, the CLI's --api-port):
+//
+//	GET  /health    {"status":"ok", ...active agents and counts}
+//	GET  /contract  simulator id, contractVersion "0.1.0", device contracts, tracks and schemas
+//	POST /reset     {seed, selectedTrackId, selectedVehicleId, trackParams, vehicleParams, flags, agents}
+//	POST /step      {throttle, steer, brake, targetAgentId, targetVehicleId, extensions, ...}
+//
+// Anything else is 404 {"error":"not_found"}. Replies are application/json; every field is
+// always present. Unknown request fields are ignored; key/value lists take strings (numbers and
+// booleans are accepted too). Errors are {"error": msg}: 400 for bad arguments ("Request body
+// is empty.", "Unknown vehicle id: 'x'.", "Unknown track id: 'x'.", invalid JSON or params),
+// 500 for invalid states (a step before any reset: "Active vehicle is not initialized. Call
+// ResetSimulation first.", an unknown agent vehicle, an ambiguous targetVehicleId).
+//
+// # Stepping
+//
+// Unlike rusim's Unity physics, which runs freely while the client thinks, every POST /step
+// applies the command, advances the target's world by one action period (the scenario's
+// runtime.actionPeriod, default 0.05 s, in fixed steps of runtime.stepSize), then reads the
+// state and renders the frame. A reset with a seed followed by the same requests gives the
+// same replies byte for byte, except the wall-clock timestamps (state.timestamp,
+// frame.timestamp: unix ms, as rusim). info adds sim.time_s and sim.step.
+//
+// A reset builds new worlds (one per agent when agents.isolated, else one for all) from the
+// process's scenario with the request on top: selectedTrackId and selectedVehicleId default to
+// the scenario's track and vehicle, whose scenario params are the base the request's params
+// override. The worlds' loops run in lockstep; Current and Changed let the window follow them.
+//
+// # Axes and controls
+//
+// States are in rusim's Unity axes: position {x, y up, z north}, rotation a quaternion about
+// Unity's +y (yaw_unity = 90° − yaw), linearVelocity likewise, angularVelocity.y = −yaw rate
+// (positive turns right), speed the planar speed. Track params in requests are converted the
+// same way: "x,y,z" and "x,z" positions become world "x,y", spawn.yaw_deg becomes 90° − yaw.
+//
+// rusim's steer > 0 turns right (its left = throttle − steer, right = throttle + steer drive a
+// car that turns right when right > left); simgui's drive models turn left for steer > 0. The
+// API flips steer's sign and feeds rusim's drive.left_pwm_norm to the right motor and
+// drive.right_pwm_norm to the left one, so a rusim client's command turns the car the way it
+// did in rusim. Telemetry echoes the PWM values in rusim's naming. discreteAction (DirStop,
+// DirForward, DirBack, DirLeft, DirRight: rusim's (0,0), (1,0), (−1,0), (0.5,−1), (0.5,1)),
+// which rusim's multi-agent env sends and Unity ignores, is honoured when throttle and steer
+// are 0. control.vertical_norm in extensions climbs a flying vehicle.
+//
+// Telemetry (strings with at most three decimals): drive.left_pwm_norm and
+// drive.right_pwm_norm (the command, echoed), then the latest reading of each sensor the
+// vehicle mounts (app/sensors, at its contract rate, with its contract noise; a sensor with no
+// reading yet, at reset, is fired once): sensor.speedometer.mps (forward speed),
+// sensor.ultrasonic.front.m (rangeMax, 3.5 m, when nothing echoes),
+// sensor.line_tracker.s1_norm..s5_norm (1 − d/0.12 m from the nearest centreline; s1 leftmost),
+// power.battery.voltage_v, power.battery.current_a, power.motor.estimated_w. A vehicle without
+// one of these sensors leaves its keys out (rusim's clients read a missing sonar as 0).
+//
+// # Frames
+//
+// Each reply carries the target's camera frame, drawn by the world's sensors system
+// (sensors.System.Frame: the vehicle's first camera mount, its field of view, clip range and
+// contract noise, other vehicles as agents.see_each_other says), JPEG in base64, at the
+// camera's size: its contract shape, camera.profile, or camera.width and camera.height, which
+// here go down to 16 px so that an 84×84 observation is rendered directly. frameId is
+// "camera/front/image_raw". Brightness and colour gains (camera.brightness,
+// camera.color_gain_r/g/b, drawn by domain randomization) are applied before the JPEG. Other
+// agents' entries carry a zero frame.
+//
+// # Agents
+//
+// agents[] as rusim: agentId ("agent-<i+1>" when blank), vehicleId (the selected vehicle when
+// blank), isPrimary (else the first), per-agent trackParams, vehicleParams and flags over the
+// global ones (case-insensitive keys), agent i seeded seed+i. A step goes to targetAgentId,
+// else the only agent with targetVehicleId, else the primary; its reply has every agent's
+// state in agents[].
+//
+// Flags: agents.isolated gives each agent a world of its own (N independent environments in
+// one process, stepped on their own goroutines: a step advances only its target's world, and
+// steps for different agents run in parallel); agents.see_each_other draws the other agents in
+// each camera of a shared world; agents.collisions_enabled lets vehicles of a shared world
+// collide. Defaults come from the scenario's agents block (false, true, true).
+//
+// The actions extension steps several agents together: {"actions": [{targetAgentId, throttle,
+// steer, brake, extensions, discreteAction}, ...]} applies every action, steps each world
+// concerned once (in parallel), and returns the first action's agent as the active one with
+// frames for every agent in the list.
+//
+// # Domain randomization
+//
+// The scenario's randomization block (app/scenario.ParseRandomization) and reset flags
+// randomization.enabled and randomization.<group>.<param> ("0.2", "lo,hi", "schema") draw, per
+// reset and per agent from seed+i, the vehicle's mass, damping, motor gains, top speed and
+// latency, the camera's pitch, field of view, noise, brightness and colour gains, the sonar's
+// noise and numeric track params within their JSON Schema range. The reply to the reset lists
+// every draw in info as randomization.<agentId>.<key> = value, where key is the vehicle param
+// (or track.<param>) that replays it with randomization off; camera.brightness,
+// camera.color_gain_r/g/b are vehicle params of this API (image noise is the camera's contract
+// noise, sensor.<camera id>.noiseStddev).
+//
+// # Concurrency
+//
+// A Service answers requests on net/http's goroutines. A reset is exclusive; steps share the
+// episode, each world's steps are serialized, and the world itself is touched only on its
+// loop's goroutine (through world.Loop's Do, Step and Call).
+package api

@@ -1,0 +1,465 @@
+package api
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"math"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+
+	"simgui/app/scenario"
+	"simgui/plugins"
+)
+
+// Vehicle params the API handles itself instead of passing them to plugins.ApplyVehicleConfig.
+const (
+	keyCameraWidth  = "camera.width"
+	keyCameraHeight = "camera.height"
+	keyCameraMode   = "camera.mode" // rusim's; accepted and ignored
+)
+
+// Frame size limits of camera.width and camera.height. rusim takes 320–1920 × 240–1080; simgui
+// also renders the small frames a policy consumes (84×84) directly.
+const (
+	minFrameSide   = 16
+	maxFrameWidth  = 1920
+	maxFrameHeight = 1080
+)
+
+// agentPlan is one agent of a reset, before any world is built.
+type agentPlan struct {
+	id, vehicleID string
+	primary       bool
+	seed          int64
+	vehicleParams map[string]any
+	width, height int // 0 keeps the camera's size
+	image         map[string]float64
+	trackParams   map[string]any // the agent's own, world frame
+	random        *scenario.Randomization
+}
+
+// episodePlan is a checked reset request: the plans of the worlds to build and their agents.
+type episodePlan struct {
+	seed     int64
+	isolated bool
+	track    *plugins.TrackDescriptor
+	agents   []agentPlan
+	// worlds holds one plan per world: one per agent when isolated, else one for all; owners
+	// lists the agent indexes each world holds.
+	worlds []*scenario.Plan
+	owners [][]int
+	draws  []scenario.Draw
+}
+
+// planReset turns a reset request into world plans. Errors are *Error with rusim's status.
+func (s *Service) planReset(req *ResetRequest) (*episodePlan, error) {
+	base := s.opts.Scenario
+	ep := &episodePlan{seed: req.Seed}
+
+	// Flags: episode-wide ones from the global list, scenario values as defaults.
+	isolated, seePeers, collisions := false, true, true
+	if a := base.Agents; a != nil {
+		isolated = a.Isolated
+		if a.SeeEachOther != nil {
+			seePeers = *a.SeeEachOther
+		}
+		if a.CollisionsEnabled != nil {
+			collisions = *a.CollisionsEnabled
+		}
+	}
+	for _, f := range []struct {
+		key string
+		dst *bool
+	}{{"agents.isolated", &isolated}, {"agents.see_each_other", &seePeers}, {"agents.collisions_enabled", &collisions}} {
+		if v, ok := kvLookup(req.Flags, f.key); ok {
+			b, err := scenario.ParseBool(v)
+			if err != nil {
+				return nil, badRequest("Flag %s: %v.", f.key, err)
+			}
+			*f.dst = b
+		}
+	}
+	ep.isolated = isolated
+
+	// Track.
+	trackID := req.SelectedTrackID
+	if trackID == "" {
+		trackID = base.World.TrackID
+	}
+	track, err := s.opts.Plugins.Track(trackID)
+	if err != nil {
+		if errors.Is(err, plugins.ErrUnknownPlugin) {
+			return nil, badRequest("Unknown track id: '%s'.", trackID)
+		}
+		return nil, internalError("Track %s: %v", trackID, err)
+	}
+	ep.track = track
+	trackParams := map[string]any{}
+	sameTrack := trackID == base.World.TrackID
+	if sameTrack {
+		maps.Copy(trackParams, base.World.Params)
+	}
+	reqTrack, err := worldTrackParams(req.TrackParams)
+	if err != nil {
+		return nil, err
+	}
+	maps.Copy(trackParams, reqTrack)
+
+	// Vehicles and agents.
+	defaultVehicle := s.defaultVehicle()
+	globalVehicle := req.SelectedVehicleID
+	if globalVehicle == "" {
+		globalVehicle = defaultVehicle
+	}
+	if _, err := s.opts.Plugins.Vehicle(globalVehicle); err != nil {
+		if errors.Is(err, plugins.ErrUnknownPlugin) {
+			return nil, badRequest("Unknown vehicle id: '%s'.", globalVehicle)
+		}
+		return nil, internalError("Vehicle %s: %v", globalVehicle, err)
+	}
+	agents := req.Agents
+	if len(agents) == 0 {
+		agents = []AgentRequest{{AgentID: "ego", VehicleID: globalVehicle, IsPrimary: true}}
+	}
+	seen := map[string]bool{}
+	primary := -1
+	for i, ar := range agents {
+		ap := agentPlan{id: strings.TrimSpace(ar.AgentID), vehicleID: strings.TrimSpace(ar.VehicleID), seed: req.Seed + int64(i)}
+		if ap.id == "" {
+			ap.id = "agent-" + strconv.Itoa(i+1)
+		}
+		if seen[ap.id] {
+			return nil, badRequest("Duplicate agentId '%s'.", ap.id)
+		}
+		seen[ap.id] = true
+		if ap.vehicleID == "" {
+			ap.vehicleID = globalVehicle
+		}
+		if _, err := s.opts.Plugins.Vehicle(ap.vehicleID); err != nil {
+			// rusim answers an unknown agent vehicle with 500 (an invalid state), unlike the
+			// selected vehicle.
+			return nil, internalError("Unknown vehicle id: '%s'.", ap.vehicleID)
+		}
+		if ar.IsPrimary && primary < 0 {
+			primary = i
+		}
+		// Vehicle params: the scenario's for its own vehicle, then the request's, then the agent's.
+		var kvs []KV
+		if sv := base.Vehicle; sv != nil && sv.VehicleID == ap.vehicleID {
+			kvs = kvsFromMap(sv.Params)
+		}
+		kvs = mergeKVs(mergeKVs(kvs, req.VehicleParams), ar.VehicleParams)
+		if err := ap.splitVehicleParams(kvs); err != nil {
+			return nil, err
+		}
+		if ap.trackParams, err = worldTrackParams(ar.TrackParams); err != nil {
+			return nil, err
+		}
+		ap.random = s.random.Clone()
+		for _, kv := range mergeKVs(req.Flags, ar.Flags) {
+			name, ok := strings.CutPrefix(strings.ToLower(kv.Key), "randomization.")
+			if !ok {
+				continue
+			}
+			if err := ap.random.Set(name, string(kv.Value)); err != nil {
+				return nil, badRequest("Flag %s: %v.", kv.Key, err)
+			}
+		}
+		ep.agents = append(ep.agents, ap)
+	}
+	if primary < 0 {
+		primary = 0
+	}
+	ep.agents[primary].primary = true
+
+	// Scenarios, resolved by the scenario package (strict checks, camera profile, params).
+	scenarioFor := func(idx []int, params map[string]any, seed int64) *scenario.Scenario {
+		sc := *base
+		sc.Source = "reset"
+		sc.Runtime.Seed = seed
+		sc.World = scenario.WorldSpec{Name: base.World.Name, TrackID: trackID, Params: params}
+		if !sameTrack {
+			sc.Route = nil
+		}
+		sc.Vehicle = nil
+		coll := collisions
+		see := seePeers
+		sc.Agents = &scenario.Agents{Isolated: isolated, CollisionsEnabled: &coll, SeeEachOther: &see}
+		for _, i := range idx {
+			ap := &ep.agents[i]
+			av := scenario.AgentVehicle{AgentID: ap.id, VehicleID: ap.vehicleID, IsPrimary: ap.primary, Params: ap.vehicleParams}
+			if !isolated {
+				av.SpawnPose = spawnPose(ap.trackParams, track)
+			}
+			sc.Agents.Vehicles = append(sc.Agents.Vehicles, av)
+		}
+		return &sc
+	}
+	var scenarios []*scenario.Scenario
+	if isolated {
+		for i := range ep.agents {
+			params := map[string]any{}
+			maps.Copy(params, trackParams)
+			maps.Copy(params, ep.agents[i].trackParams)
+			scenarios = append(scenarios, scenarioFor([]int{i}, params, ep.agents[i].seed))
+			ep.owners = append(ep.owners, []int{i})
+		}
+	} else {
+		all := make([]int, len(ep.agents))
+		for i := range all {
+			all[i] = i
+		}
+		scenarios = append(scenarios, scenarioFor(all, trackParams, req.Seed))
+		ep.owners = append(ep.owners, all)
+	}
+	ep.draws = make([]scenario.Draw, len(ep.agents))
+	for w, sc := range scenarios {
+		plan, err := scenario.Resolve(sc, s.opts.Plugins)
+		if err != nil {
+			return nil, badRequest("%v", err)
+		}
+		if err := ep.randomize(plan, ep.owners[w]); err != nil {
+			return nil, err
+		}
+		ep.worlds = append(ep.worlds, plan)
+	}
+	return ep, nil
+}
+
+// randomize draws each agent's values in plan (seed+i), applies them to its vehicle and the
+// world's track params, then applies the API's own camera keys.
+func (ep *episodePlan) randomize(plan *scenario.Plan, owners []int) error {
+	for k, i := range owners {
+		ap := &ep.agents[i]
+		spec := &plan.Agents[k]
+		track := ep.track
+		if k > 0 {
+			track = nil // a shared world's track is drawn once, with the first agent's seed
+		}
+		d, err := ap.random.Sample(ap.seed, spec.Vehicle, track)
+		if err != nil {
+			return badRequest("Randomization: %v.", err)
+		}
+		ep.draws[i] = d
+		if len(d.Vehicle) > 0 {
+			v, err := plugins.ApplyVehicleConfig(spec.Vehicle, d.Vehicle)
+			if err != nil {
+				return internalError("Randomization of %s: %v", ap.id, err)
+			}
+			spec.Vehicle = v
+		}
+		if len(d.Track) > 0 {
+			params := maps.Clone(plan.TrackParams)
+			maps.Copy(params, d.Track)
+			if err := plugins.ValidateTrackParams(plan.Track, params); err != nil {
+				return badRequest("Randomization: %v.", err)
+			}
+			plan.TrackParams = params
+		}
+		maps.Copy(ap.image, d.Image)
+		if ap.width > 0 || ap.height > 0 {
+			v := spec.Vehicle.Clone()
+			if !setFrameSize(v, ap.width, ap.height) {
+				return badRequest("Vehicle %s has no camera for camera.width/camera.height.", ap.vehicleID)
+			}
+			spec.Vehicle = v
+		}
+	}
+	return nil
+}
+
+// setFrameSize sets the first camera's contract shape; 0 keeps a side.
+func setFrameSize(v *plugins.VehicleDescriptor, w, h int) bool {
+	if v.Contract == nil {
+		return false
+	}
+	for _, m := range v.Sensors {
+		if m.Kind != plugins.SensorCamera {
+			continue
+		}
+		for i := range v.Contract.Sensors {
+			s := &v.Contract.Sensors[i]
+			if s.ID != m.ID {
+				continue
+			}
+			shape := []int{480, 640, 3}
+			copy(shape, s.Shape)
+			if h > 0 {
+				shape[0] = h
+			}
+			if w > 0 {
+				shape[1] = w
+			}
+			s.Shape = shape
+			return true
+		}
+	}
+	return false
+}
+
+// splitVehicleParams separates the keys the API handles (frame size, image post-processing,
+// camera.mode) from those for plugins.ApplyVehicleConfig.
+func (ap *agentPlan) splitVehicleParams(kvs []KV) error {
+	ap.vehicleParams = map[string]any{}
+	ap.image = map[string]float64{}
+	for _, kv := range kvs {
+		key, val := kv.Key, strings.TrimSpace(string(kv.Value))
+		lower := strings.ToLower(key)
+		switch lower {
+		case keyCameraMode:
+			continue
+		case keyCameraWidth, keyCameraHeight:
+			limit := maxFrameWidth
+			if lower == keyCameraHeight {
+				limit = maxFrameHeight
+			}
+			n, err := strconv.Atoi(val)
+			if err != nil || n < minFrameSide || n > limit {
+				return badRequest("vehicleParams %s: '%s' is not a whole number in %d..%d.", key, val, minFrameSide, limit)
+			}
+			if lower == keyCameraWidth {
+				ap.width = n
+			} else {
+				ap.height = n
+			}
+			continue
+		case scenario.KeyBrightness, scenario.KeyColorGainR, scenario.KeyColorGainG, scenario.KeyColorGainB:
+			const limit = 4.0
+			x, err := strconv.ParseFloat(val, 64)
+			if err != nil || !(x >= 0 && x <= limit) {
+				return badRequest("vehicleParams %s: '%s' is not a number in 0..%g.", key, val, limit)
+			}
+			ap.image[lower] = x
+			continue
+		}
+		if knownVehicleKeys[lower] {
+			key = lower
+		}
+		ap.vehicleParams[key] = val
+	}
+	return nil
+}
+
+// knownVehicleKeys are plugins' fixed vehicle param keys, matched in any case as rusim's
+// keys are.
+var knownVehicleKeys = func() map[string]bool {
+	m := map[string]bool{}
+	for _, k := range plugins.VehicleParamKeys() {
+		m[k] = true
+	}
+	return m
+}()
+
+// worldTrackParams converts rusim trackParams (Unity axes) into world-frame track params:
+// positions "x,y,z" or "x,z" become "x,y", spawn.yaw_deg turns from clockwise-from-north to
+// counter-clockwise-from-east. Other values pass through as strings (the track's schema
+// coerces them).
+func worldTrackParams(kvs []KV) (map[string]any, error) {
+	out := map[string]any{}
+	for _, kv := range mergeKVs(nil, kvs) {
+		key, val := kv.Key, string(kv.Value)
+		lower := strings.ToLower(key)
+		switch lower {
+		case "route.waypoints", "maze.path_encoded":
+			pts, err := unityPointList(val)
+			if err != nil {
+				return nil, badRequest("trackParams %s: %v.", key, err)
+			}
+			out[lower] = pts
+		case "spawn.position":
+			x, y, err := unityPoint(val)
+			if err != nil {
+				return nil, badRequest("trackParams %s: %v.", key, err)
+			}
+			out[lower] = fmtExact(x) + "," + fmtExact(y)
+		case "spawn.yaw_deg":
+			d, err := strconv.ParseFloat(strings.TrimSpace(val), 64)
+			if err != nil || math.IsNaN(d) || math.IsInf(d, 0) {
+				return nil, badRequest("trackParams %s: '%s' is not a number.", key, val)
+			}
+			out[lower] = unityYawDeg(d)
+		default:
+			out[key] = val
+		}
+	}
+	return out, nil
+}
+
+// spawnPose reads an agent's own spawn.position and spawn.yaw_deg (already in the world frame)
+// for a shared world, where the track's spawn parameters place only the first agent. Without
+// spawn.yaw_deg the agent faces as the track's first spawn point, or north.
+func spawnPose(tp map[string]any, t *plugins.TrackDescriptor) *scenario.SpawnPose {
+	pos, ok := tp["spawn.position"].(string)
+	if !ok {
+		return nil
+	}
+	x, y, err := unityPoint(pos) // "x,y" in the world frame here: two components pass through
+	if err != nil {
+		return nil
+	}
+	sp := &scenario.SpawnPose{Position: scenario.Vec3{x, y, 0}, YawDeg: 90}
+	if len(t.SpawnPoints) > 0 {
+		sp.YawDeg = t.SpawnPoints[0].YawDeg
+	}
+	if yaw, ok := tp["spawn.yaw_deg"].(float64); ok {
+		sp.YawDeg = yaw
+	}
+	return sp
+}
+
+// kvsFromMap turns scenario params into KVs, sorted by key.
+func kvsFromMap(m map[string]any) []KV {
+	out := make([]KV, 0, len(m))
+	for _, k := range sortedKeys(m) {
+		out = append(out, KV{Key: k, Value: KVValue(fmt.Sprint(m[k]))})
+	}
+	return out
+}
+
+// defaultVehicle is the vehicle of a reset that names none: the scenario's, else the first
+// registered.
+func (s *Service) defaultVehicle() string {
+	sc := s.opts.Scenario
+	if sc.Vehicle != nil && sc.Vehicle.VehicleID != "" {
+		return sc.Vehicle.VehicleID
+	}
+	if sc.Agents != nil {
+		for _, v := range sc.Agents.Vehicles {
+			if v.VehicleID != "" {
+				return v.VehicleID
+			}
+		}
+	}
+	if ids := s.opts.Plugins.Vehicles(); len(ids) > 0 {
+		return ids[0]
+	}
+	return ""
+}
+
+// Error is an error answered to a client: its status and rusim's {"error": Message}.
+type Error struct {
+	Status  int
+	Message string
+}
+
+func (e *Error) Error() string { return e.Message }
+
+func badRequest(format string, args ...any) *Error {
+	return &Error{Status: http.StatusBadRequest, Message: fmt.Sprintf(format, args...)}
+}
+
+func internalError(format string, args ...any) *Error {
+	return &Error{Status: http.StatusInternalServerError, Message: fmt.Sprintf(format, args...)}
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}

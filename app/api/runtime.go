@@ -1,0 +1,212 @@
+package api
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"sync"
+
+	"simgui/plugins"
+)
+
+// Messages rusim's runtime answers, word for word.
+const (
+	msgNotInitialized = "Active vehicle is not initialized. Call ResetSimulation first."
+	timeBase          = "unix_ms"
+)
+
+// Reset builds a new episode as req asks (track, vehicles, params, agents, flags, seed),
+// replaces the current one and returns the primary agent's first observation with a frame.
+// The draws of domain randomization are in the reply's info. Errors are *Error.
+func (s *Service) Reset(req *ResetRequest) (*StepResult, error) {
+	plan, err := s.planReset(req)
+	if err != nil {
+		return nil, err
+	}
+	ep, err := buildEpisode(s.opts.Build, plan)
+	if err != nil {
+		var pe plugins.ParamErrors
+		var one *plugins.ParamError
+		if errors.As(err, &pe) || errors.As(err, &one) {
+			return nil, badRequest("%v", err)
+		}
+		return nil, internalError("Building the episode failed: %v", err)
+	}
+	if err := ep.readAll(ep.primary); err != nil {
+		ep.stop()
+		return nil, internalError("Reading the first state failed: %v", err)
+	}
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		ep.stop()
+		return nil, internalError("The runtime is shutting down.")
+	}
+	old := s.current
+	s.current = ep
+	s.mu.Unlock()
+	s.view.Store(ep.view)
+	next := make(chan struct{})
+	close(*s.changed.Swap(&next))
+	if old != nil {
+		old.stop()
+	}
+	if s.opts.OnReset != nil {
+		s.opts.OnReset(ep.view)
+	}
+	return s.result(ep, ep.primary, []*agent{ep.primary}, ep.drawInfo()), nil
+}
+
+// readAll reads every world of the episode in parallel; framed gets a frame.
+func (ep *episode) readAll(framed *agent) error {
+	return parallel(ep.envs, func(e *env) error {
+		if framed != nil && framed.env == e {
+			return e.read([]*agent{framed})
+		}
+		return e.read(nil)
+	})
+}
+
+// Step applies the command to its target agent (or, with the Actions extension, each action
+// to its agent), advances the worlds concerned by one action period and returns the target's
+// observation; every agent's state is in Agents, with frames for the agents commanded. Before
+// any reset it fails with rusim's 500. Errors are *Error.
+func (s *Service) Step(req *StepRequest) (*StepResult, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	ep := s.current
+	if ep == nil {
+		return nil, internalError(msgNotInitialized)
+	}
+	actions := req.Actions
+	if len(actions) == 0 {
+		actions = []StepAction{{Throttle: req.Throttle, Steer: req.Steer, Brake: req.Brake,
+			TargetAgentID: req.TargetAgentID, TargetVehicleID: req.TargetVehicleID,
+			Extensions: req.Extensions, DiscreteAction: req.DiscreteAction}}
+	}
+	byEnv := map[*env]*envWork{}
+	var order []*envWork
+	var targets []*agent
+	for _, act := range actions {
+		a, err := ep.target(act.TargetAgentID, act.TargetVehicleID)
+		if err != nil {
+			return nil, err
+		}
+		if slices.Contains(targets, a) {
+			return nil, badRequest("Two actions target agent '%s'.", a.id)
+		}
+		cmd, echo, err := commandFrom(act.Throttle, act.Steer, act.Brake, act.DiscreteAction, act.Extensions)
+		if err != nil {
+			var e *Error
+			if errors.As(err, &e) {
+				return nil, e
+			}
+			return nil, badRequest("%s", err.Error())
+		}
+		targets = append(targets, a)
+		wk := byEnv[a.env]
+		if wk == nil {
+			wk = &envWork{env: a.env}
+			byEnv[a.env] = wk
+			order = append(order, wk)
+		}
+		wk.cmds = append(wk.cmds, agentCommand{agent: a, cmd: cmd, echo: echo})
+		wk.frames = append(wk.frames, a)
+	}
+	err := parallel(order, func(wk *envWork) error { return wk.env.step(wk.cmds, wk.frames) })
+	if err != nil {
+		return nil, internalError("Step failed: %v", err)
+	}
+	return s.result(ep, targets[0], targets, nil), nil
+}
+
+// envWork is what one step does to one world.
+type envWork struct {
+	env    *env
+	cmds   []agentCommand
+	frames []*agent
+}
+
+// parallel runs fn for every item, on their own goroutines when there are several, and
+// returns the first error.
+func parallel[T any](items []T, fn func(T) error) error {
+	if len(items) == 1 {
+		return fn(items[0])
+	}
+	errs := make([]error, len(items))
+	var wg sync.WaitGroup
+	for i, it := range items {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = fn(it)
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// result builds a StepResult for active from the agents' latest readings; framed agents carry
+// their frame. extra is appended to info.
+func (s *Service) result(ep *episode, active *agent, framed []*agent, extra []KV) *StepResult {
+	now := s.opts.Now().UnixMilli()
+	res := &StepResult{ActiveAgentID: active.id, ActiveVehicleID: active.vehicleID, Agents: make([]AgentState, len(ep.agents))}
+	for i, a := range ep.agents {
+		rd := a.last.Load()
+		as := AgentState{AgentID: a.id, VehicleID: a.vehicleID, State: stateOf(rd, now)}
+		if slices.Contains(framed, a) && rd.frame != "" {
+			as.Frame = Frame{FrameID: frameID, Width: rd.frameW, Height: rd.frameH, Format: "jpeg", Encoding: "base64",
+				Timestamp: now, TimeBase: timeBase, BytesLength: rd.frameBytes, DataBase64: rd.frame}
+		}
+		res.Agents[i] = as
+		if a == active {
+			res.State, res.Frame = as.State, as.Frame
+		}
+	}
+	prim := ep.primary.last.Load()
+	res.Done = prim.done
+	act := active.last.Load()
+	info := make([]KV, 0, len(prim.route)+5+len(extra))
+	info = append(info, prim.route...)
+	info = append(info,
+		KV{"agent.id", KVValue(active.id)},
+		KV{"agent.vehicle_id", KVValue(active.vehicleID)},
+		KV{"agents.active_count", KVValue(strconv.Itoa(len(ep.agents)))},
+		KV{"sim.time_s", KVValue(fmtExact(act.simTime.Seconds()))},
+		KV{"sim.step", KVValue(strconv.FormatUint(act.step, 10))},
+	)
+	res.Info = append(info, extra...)
+	return res
+}
+
+// stateOf turns a reading into rusim's VehicleState, in Unity axes.
+func stateOf(rd *reading, now int64) State {
+	return State{
+		Pose:            Pose{Position: unityPosition(rd.pose), Rotation: unityRotation(rd.pose.Yaw)},
+		LinearVelocity:  unityVelocity(rd.vx, rd.vy, 0),
+		AngularVelocity: unityAngularVelocity(rd.yawRate),
+		Speed:           rd.speed,
+		Timestamp:       now,
+		TimeBase:        timeBase,
+		Telemetry:       rd.telemetry,
+	}
+}
+
+// drawInfo lists the episode's seed and each randomized agent's draws as info entries:
+// randomization.<agentId>.seed, then randomization.<agentId>.<key> for every value, where key
+// is the vehicle param (or track.<param>) that replays it.
+func (ep *episode) drawInfo() []KV {
+	out := []KV{{"episode.seed", KVValue(strconv.FormatInt(ep.seed, 10))}}
+	for _, a := range ep.agents {
+		if len(a.draw.Values) == 0 {
+			continue
+		}
+		p := fmt.Sprintf("randomization.%s.", a.id)
+		out = append(out, KV{p + "seed", KVValue(strconv.FormatInt(a.draw.Seed, 10))})
+		for _, v := range a.draw.Values {
+			out = append(out, KV{p + v.Key, KVValue(fmtExact(v.Value))})
+		}
+	}
+	return out
+}

@@ -1,0 +1,376 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"simgui/app/scenario"
+	"simgui/app/sensors"
+	_ "simgui/app/sensors/standard" // the sensor kinds NewInstance's worlds use
+	"simgui/app/world"
+	"simgui/plugins"
+	"simgui/plugins/trackgen"
+)
+
+// Defaults of Options, as rusim's runtime.
+const (
+	DefaultHost = "127.0.0.1"
+	DefaultPort = 8000
+	// HostEnv and PortEnv override the default address.
+	HostEnv = "UAVSIM_API_HOST"
+	PortEnv = "UAVSIM_API_PORT"
+	// ContractVersion is the contractVersion answered; rusim's client accepts major 0 only.
+	ContractVersion = "0.1.0"
+	// SimulatorID and SimulatorName identify simgui in /contract.
+	SimulatorID   = "simgui"
+	SimulatorName = "simgui"
+	// MaxBody is the largest request body accepted, in bytes.
+	MaxBody = 4 << 20
+)
+
+// Catalog is what the API needs from the plugins: lookups (plugins.Resolver) and the lists
+// /contract and /health report. plugins.Catalog implements it.
+type Catalog interface {
+	plugins.Resolver
+	Vehicles() []string
+	Tracks() []string
+}
+
+// Instance is one world the API drives, built by Options.Build from a plan. The API runs Run
+// on a goroutine of its own, stops it by cancelling Run's context and then calls Close (which
+// may be nil). The loop must be in lockstep: the world advances only when the API steps it.
+// Sensors is the world's sensors system: frames and telemetry come from it.
+type Instance struct {
+	Loop    *world.Loop
+	Run     func(ctx context.Context) error
+	Close   func() error
+	Sensors *sensors.System
+}
+
+// Options configure a Service.
+type Options struct {
+	// Addr is the listen address; "" means DefaultAddr(). Port 0 picks a free port.
+	Addr string
+	// Scenario is the process's scenario: what a reset that names no track or vehicle gets,
+	// the step size, action period, randomization block and agent flags.
+	Scenario *scenario.Scenario
+	// Plugins resolves vehicle and track ids; default plugins.Builtin().
+	Plugins Catalog
+	// RegistrySource is /health's pluginRegistrySource (default "builtin").
+	RegistrySource string
+	// Build makes a world for a plan; default NewInstance.
+	Build func(plan *scenario.Plan) (Instance, error)
+	// OnReset, when set, is called after each reset has swapped in a new episode, on the
+	// request's goroutine.
+	OnReset func(*Episode)
+	// Now stamps states and frames (unix ms); default time.Now.
+	Now func() time.Time
+	// Logger; default slog.Default().
+	Logger *slog.Logger
+}
+
+// DefaultAddr returns the address rusim's runtime listens on: 127.0.0.1:8000, or
+// UAVSIM_API_HOST and UAVSIM_API_PORT.
+func DefaultAddr() (string, error) {
+	host := DefaultHost
+	if v := os.Getenv(HostEnv); v != "" {
+		host = v
+	}
+	port := DefaultPort
+	if v := os.Getenv(PortEnv); v != "" {
+		p, err := strconv.Atoi(v)
+		if err != nil || p < 0 || p > 65535 {
+			return "", fmt.Errorf("%s=%q is not a port number (0-65535)", PortEnv, v)
+		}
+		port = p
+	}
+	return net.JoinHostPort(host, strconv.Itoa(port)), nil
+}
+
+// NewInstance builds a world for plan without the rest of a process: the track, the agents,
+// the scenario's systems, the sensors (other vehicles hidden from cameras unless the plan's
+// agents see each other) and a lockstep loop. The app passes its own builder.
+func NewInstance(plan *scenario.Plan, log *slog.Logger) (Instance, error) {
+	w, err := world.New(world.Config{
+		Name: plan.WorldName, StepSize: plan.StepSize, Seed: plan.Seed,
+		Track: plan.Track, TrackParams: plan.TrackParams, BuildLayout: trackgen.Build,
+		Agents: plan.Agents, VehicleCollisions: plan.VehicleCollisions, Logger: log,
+	})
+	if err != nil {
+		return Instance{}, err
+	}
+	for _, b := range plan.Systems {
+		if err := w.AddSystem(b.System, b.Options); err != nil {
+			w.Close()
+			return Instance{}, err
+		}
+	}
+	sys := sensors.New(sensors.Options{Logger: log, HidePeers: !plan.SeeEachOther})
+	if err := w.AddSystem(sys, world.SystemOptions{Name: "sensors"}); err != nil {
+		w.Close()
+		return Instance{}, err
+	}
+	loop := world.NewLoop(w, world.LoopOptions{Lockstep: true})
+	return Instance{Loop: loop, Run: loop.Run, Close: w.Close, Sensors: sys}, nil
+}
+
+// ErrClosed is returned by Serve after Shutdown.
+var ErrClosed = errors.New("api: service closed")
+
+// Service is the training HTTP API. Make it with New, run it with Serve, stop it with
+// Shutdown. Requests may come concurrently: resets are exclusive, steps of different worlds
+// (isolated agents) run in parallel, steps of one world one after the other.
+type Service struct {
+	opts   Options
+	log    *slog.Logger
+	ln     net.Listener
+	srv    *http.Server
+	random *scenario.Randomization
+
+	// mu is held shared by steps and exclusively by resets and Shutdown.
+	mu      sync.RWMutex
+	current *episode
+	closed  bool
+
+	view    atomic.Pointer[Episode]
+	changed atomic.Pointer[chan struct{}]
+}
+
+// New checks opts and opens the listener, so that a port in use is reported here and Addr is
+// known before Serve.
+func New(opts Options) (*Service, error) {
+	if opts.Scenario == nil {
+		return nil, errors.New("api: no scenario")
+	}
+	if opts.Plugins == nil {
+		opts.Plugins = plugins.Builtin()
+	}
+	if opts.RegistrySource == "" {
+		opts.RegistrySource = "builtin"
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	if opts.Build == nil {
+		log := opts.Logger
+		opts.Build = func(p *scenario.Plan) (Instance, error) { return NewInstance(p, log) }
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	random, err := scenario.ParseRandomization(&opts.Scenario.Randomization)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", opts.Scenario.Source, err)
+	}
+	if opts.Addr == "" {
+		if opts.Addr, err = DefaultAddr(); err != nil {
+			return nil, err
+		}
+	}
+	ln, err := net.Listen("tcp", opts.Addr)
+	if err != nil {
+		return nil, fmt.Errorf("training API: listen on %s: %w", opts.Addr, err)
+	}
+	s := &Service{opts: opts, log: opts.Logger, ln: ln, random: random}
+	s.srv = &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 5 * time.Minute}
+	ch := make(chan struct{})
+	s.changed.Store(&ch)
+	return s, nil
+}
+
+// Addr returns the address the service listens on.
+func (s *Service) Addr() net.Addr { return s.ln.Addr() }
+
+// Serve answers requests until ctx is cancelled or Shutdown is called; then it returns
+// ErrClosed (or ctx's error).
+func (s *Service) Serve(ctx context.Context) error {
+	stop := context.AfterFunc(ctx, func() {
+		shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		s.Shutdown(shut)
+	})
+	defer stop()
+	err := s.srv.Serve(s.ln)
+	if errors.Is(err, http.ErrServerClosed) {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return ErrClosed
+	}
+	return err
+}
+
+// Shutdown stops accepting requests, waits for those in flight (up to ctx) and stops the
+// episode's worlds. Safe to call more than once.
+func (s *Service) Shutdown(ctx context.Context) error {
+	err := s.srv.Shutdown(ctx)
+	s.mu.Lock()
+	ep := s.current
+	s.current, s.closed = nil, true
+	s.mu.Unlock()
+	if ep != nil {
+		ep.stop()
+	}
+	return err
+}
+
+// Current returns the episode built by the latest reset, or nil before the first. Safe from
+// any goroutine; the window reads it each frame to show the training run.
+func (s *Service) Current() *Episode { return s.view.Load() }
+
+// Changed returns a channel closed at the next reset (when Current changes).
+func (s *Service) Changed() <-chan struct{} { return *s.changed.Load() }
+
+// ServeHTTP routes rusim's four endpoints; anything else is 404 {"error":"not_found"}.
+func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	switch {
+	case r.URL.Path == "/health" && r.Method == http.MethodGet:
+		s.writeJSON(w, http.StatusOK, s.health())
+	case r.URL.Path == "/contract" && r.Method == http.MethodGet:
+		s.writeJSON(w, http.StatusOK, s.contract())
+	case r.URL.Path == "/reset" && r.Method == http.MethodPost:
+		var req ResetRequest
+		if !s.decode(w, r, &req) {
+			return
+		}
+		res, err := s.Reset(&req)
+		s.reply(w, res, err)
+	case r.URL.Path == "/step" && r.Method == http.MethodPost:
+		var req StepRequest
+		if !s.decode(w, r, &req) {
+			return
+		}
+		res, err := s.Step(&req)
+		s.reply(w, res, err)
+	default:
+		s.writeJSON(w, http.StatusNotFound, errorBody{"not_found"})
+	}
+}
+
+var bodyPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// decode reads a JSON body; empty or malformed bodies are answered with 400.
+func (s *Service) decode(w http.ResponseWriter, r *http.Request, dst any) bool {
+	buf := bodyPool.Get().(*bytes.Buffer)
+	defer bodyPool.Put(buf)
+	buf.Reset()
+	if _, err := buf.ReadFrom(io.LimitReader(r.Body, MaxBody+1)); err != nil {
+		s.writeJSON(w, http.StatusBadRequest, errorBody{"Could not read the request body: " + err.Error()})
+		return false
+	}
+	body := bytes.TrimSpace(buf.Bytes())
+	switch {
+	case len(body) == 0:
+		s.writeJSON(w, http.StatusBadRequest, errorBody{"Request body is empty."})
+		return false
+	case len(body) > MaxBody:
+		s.writeJSON(w, http.StatusBadRequest, errorBody{fmt.Sprintf("Request body is larger than %d bytes.", MaxBody)})
+		return false
+	}
+	if err := json.Unmarshal(body, dst); err != nil {
+		s.writeJSON(w, http.StatusBadRequest, errorBody{"Invalid JSON: " + err.Error()})
+		return false
+	}
+	return true
+}
+
+func (s *Service) reply(w http.ResponseWriter, res *StepResult, err error) {
+	if err != nil {
+		var e *Error
+		if !errors.As(err, &e) {
+			e = internalError("%v", err)
+		}
+		s.writeJSON(w, e.Status, errorBody{e.Message})
+		return
+	}
+	s.writeJSON(w, http.StatusOK, res)
+}
+
+func (s *Service) writeJSON(w http.ResponseWriter, status int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		s.log.Error("training API: encode reply", "err", err)
+		status, b = http.StatusInternalServerError, []byte(`{"error":"encoding the reply failed"}`)
+	}
+	h := w.Header()
+	h["Content-Type"] = []string{"application/json; charset=utf-8"}
+	h["Content-Length"] = []string{strconv.Itoa(len(b))}
+	w.WriteHeader(status)
+	w.Write(b)
+}
+
+// health answers /health.
+func (s *Service) health() Health {
+	h := Health{Status: "ok", PluginRegistrySource: s.opts.RegistrySource,
+		AvailableVehicles: len(s.opts.Plugins.Vehicles()), AvailableTracks: len(s.opts.Plugins.Tracks()),
+		ActiveAgentIDs: []string{}, ActiveVehicleIDs: []string{}}
+	if v := s.Current(); v != nil {
+		p := v.Agents[v.Primary]
+		h.ActiveAgentID, h.ActiveVehicleID, h.ActiveTrackID = p.ID, p.VehicleID, v.TrackID
+		h.ActiveVehicleCount = len(v.Agents)
+		for _, a := range v.Agents {
+			h.ActiveAgentIDs = append(h.ActiveAgentIDs, a.ID)
+			h.ActiveVehicleIDs = append(h.ActiveVehicleIDs, a.VehicleID)
+		}
+	}
+	return h
+}
+
+// contract answers /contract from the plugins' device contracts.
+func (s *Service) contract() Contract {
+	c := Contract{SimulatorID: SimulatorID, SimulatorName: SimulatorName, ContractVersion: ContractVersion,
+		TransportInfo: "http://" + s.Addr().String(), AvailableVehicles: []Device{}, AvailableTracks: []TrackInfo{}}
+	for _, id := range s.opts.Plugins.Vehicles() {
+		v, err := s.opts.Plugins.Vehicle(id)
+		if err != nil {
+			continue
+		}
+		c.AvailableVehicles = append(c.AvailableVehicles, deviceOf(v))
+	}
+	for _, id := range s.opts.Plugins.Tracks() {
+		t, err := s.opts.Plugins.Track(id)
+		if err != nil {
+			continue
+		}
+		c.AvailableTracks = append(c.AvailableTracks, TrackInfo{TrackID: t.ID, DisplayName: t.DisplayName, ParametersSchemaJSON: t.ParametersSchemaJSON})
+	}
+	return c
+}
+
+func deviceOf(v *plugins.VehicleDescriptor) Device {
+	d := Device{DeviceID: v.ID, DeviceType: v.DeviceType, Sensors: []Sensor{}, Actuators: []Actuator{}}
+	ct := v.Contract
+	if ct == nil {
+		return d
+	}
+	if ct.DeviceID != "" {
+		d.DeviceID = ct.DeviceID
+	}
+	if ct.DeviceType != "" {
+		d.DeviceType = ct.DeviceType
+	}
+	d.ObservationSchemaJSON, d.ActionSchemaJSON = ct.ObservationSchemaJSON, ct.ActionSchemaJSON
+	for _, x := range ct.Sensors {
+		shape := x.Shape
+		if shape == nil {
+			shape = []int{}
+		}
+		d.Sensors = append(d.Sensors, Sensor{ID: x.ID, SensorType: x.SensorType, Format: x.Format, Unit: x.Unit, Shape: shape, RateHz: x.RateHz})
+	}
+	for _, x := range ct.Actuators {
+		d.Actuators = append(d.Actuators, Actuator{ID: x.ID, ActuatorType: x.ActuatorType, Unit: x.Unit, Min: x.Min, Max: x.Max})
+	}
+	return d
+}

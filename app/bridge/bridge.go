@@ -1,0 +1,387 @@
+package bridge
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"sort"
+	"sync"
+	"time"
+
+	"simgui/app/transport"
+	"simgui/app/world"
+	"simgui/plugins"
+)
+
+// Defaults of [Config].
+const (
+	DefaultClockRate         = 50 // Hz, as CLOiSim's world clock
+	DefaultOdometryRate      = 50 // Hz, micom Tx and Tf
+	DefaultQueueLen          = 8  // messages per subscriber of a data port
+	DefaultWheelRadius       = 0.0325
+	DefaultHandshakeTimeout  = 5 * time.Second
+	DefaultWriteTimeout      = 10 * time.Second
+	DefaultDiscoveryInterval = 100 * time.Millisecond
+)
+
+// Source is where the bridge reads the world: the latest immutable snapshot. *world.Loop is
+// one. The bridge calls it from its own goroutines.
+type Source interface {
+	Snapshot() *world.Snapshot
+}
+
+// Config configures a [Bridge]. Bus and Source are required.
+type Config struct {
+	// Bus carries sensor readings and the world statistics in, commands out.
+	Bus *transport.Bus
+	// Source gives the models to serve and their poses (odometry).
+	Source Source
+	// Manager allocates the ports; nil makes one on BindIP. The Manager's maps list exactly
+	// the ports the bridge serves.
+	Manager *Manager
+	// BindIP is the address ports bind when Manager is nil (default 127.0.0.1).
+	BindIP string
+	// Logger; default slog.Default().
+	Logger *slog.Logger
+
+	// ClockRate is the world clock rate in Hz of wall time (default 50); a tick on which sim
+	// time has not changed sends nothing.
+	ClockRate float64
+	// OdometryRate is the micom Tx/Tf rate in Hz of wall time (default 50), skipped likewise.
+	OdometryRate float64
+	// QueueLen is how many messages each subscriber of a data port may have waiting before
+	// its oldest is dropped (default 8): libzmq's send high-water mark, per subscriber.
+	QueueLen int
+	// WheelRadius in metres turns wheel speeds (m/s) into the micom's wheel rates (rad/s);
+	// descriptors do not give one (default 0.0325, the KS0223's 65 mm wheels).
+	WheelRadius float64
+	// HandshakeTimeout bounds a client's ZMTP handshake (default 5 s); WriteTimeout bounds
+	// one message write, after which the client is disconnected (default 10 s).
+	HandshakeTimeout, WriteTimeout time.Duration
+	// DiscoveryInterval is how often the snapshot is checked for spawned and removed models
+	// (default 100 ms).
+	DiscoveryInterval time.Duration
+}
+
+// Bridge serves the world's devices on CLOiSim's wire: one ZeroMQ socket per port, with the
+// world clock on "WorldSimulationWorldClock" and per model a micom (Info, Rx, Tx, Tf) and a
+// node for each lidar, IMU, camera and depth camera (Info, Data). Nodes follow the models in
+// the snapshot: spawned models get ports, removed ones lose them. Safe for concurrent use.
+type Bridge struct {
+	opts Config
+	mgr  *Manager
+	bus  *transport.Bus
+	src  Source
+	log  *slog.Logger
+	cfg  socketConfig
+
+	mu     sync.Mutex
+	closed bool
+	clock  *node
+	robots map[string]*robot  // by model name
+	failed map[robotID]string // models whose nodes could not be opened, not retried
+
+	done chan struct{}
+	wg   sync.WaitGroup
+}
+
+// robotID identifies a model across snapshots: a model re-spawned with another vehicle is a
+// new robot.
+type robotID struct {
+	name    string
+	vehicle *plugins.VehicleDescriptor
+}
+
+// Start opens the world clock and the nodes of every model in the current snapshot (so their
+// ports are in the Manager when it returns), then follows the snapshot on a goroutine of its
+// own. Close stops it.
+func Start(opts Config) (*Bridge, error) {
+	if opts.Bus == nil || opts.Source == nil {
+		return nil, errors.New("bridge: Config.Bus and Config.Source are required")
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	setDefault(&opts.ClockRate, DefaultClockRate)
+	setDefault(&opts.OdometryRate, DefaultOdometryRate)
+	setDefault(&opts.QueueLen, DefaultQueueLen)
+	setDefault(&opts.WheelRadius, DefaultWheelRadius)
+	setDefault(&opts.HandshakeTimeout, DefaultHandshakeTimeout)
+	setDefault(&opts.WriteTimeout, DefaultWriteTimeout)
+	setDefault(&opts.DiscoveryInterval, DefaultDiscoveryInterval)
+	mgr := opts.Manager
+	if mgr == nil {
+		var err error
+		if mgr, err = NewManager(Options{BindIP: opts.BindIP}); err != nil {
+			return nil, err
+		}
+	}
+	b := &Bridge{
+		opts: opts, mgr: mgr, bus: opts.Bus, src: opts.Source, log: opts.Logger,
+		cfg: socketConfig{
+			queueLen: opts.QueueLen, handshakeTimeout: opts.HandshakeTimeout,
+			writeTimeout: opts.WriteTimeout, log: opts.Logger,
+		},
+		robots: map[string]*robot{}, failed: map[robotID]string{},
+		done: make(chan struct{}),
+	}
+	clock, err := b.openClock()
+	if err != nil {
+		return nil, err
+	}
+	b.clock = clock
+	b.sync(b.src.Snapshot())
+	b.wg.Add(1)
+	go b.discover()
+	return b, nil
+}
+
+func setDefault[T int | float64 | time.Duration](v *T, def T) {
+	if *v <= 0 {
+		*v = def
+	}
+}
+
+// Manager returns the port registry (the /control device_list and port_list answers).
+func (b *Bridge) Manager() *Manager { return b.mgr }
+
+// discover follows spawned and removed models.
+func (b *Bridge) discover() {
+	defer b.wg.Done()
+	t := time.NewTicker(b.opts.DiscoveryInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-b.done:
+			return
+		case <-t.C:
+			b.sync(b.src.Snapshot())
+		}
+	}
+}
+
+// sync opens nodes for new models and closes those of models that are gone, in snapshot order.
+func (b *Bridge) sync(s *world.Snapshot) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.closed {
+		return
+	}
+	present := make(map[robotID]bool, len(s.Models))
+	for _, m := range s.Models {
+		present[robotID{m.Name, m.Vehicle}] = true
+	}
+	for name, r := range b.robots {
+		if !present[r.id] {
+			r.close()
+			delete(b.robots, name)
+			b.log.Debug("bridge: model gone, ports released", "model", name)
+		}
+	}
+	for id := range b.failed {
+		if !present[id] {
+			delete(b.failed, id)
+		}
+	}
+	for _, m := range s.Models {
+		id := robotID{m.Name, m.Vehicle}
+		if _, ok := b.robots[m.Name]; ok {
+			continue
+		}
+		if _, ok := b.failed[id]; ok {
+			continue
+		}
+		r, err := b.openRobot(m)
+		if err != nil {
+			b.failed[id] = err.Error()
+			b.log.Error("bridge: cannot serve model's devices", "model", m.Name, "err", err)
+			continue
+		}
+		b.robots[m.Name] = r
+	}
+}
+
+// Close closes every socket, releases the ports and waits for the bridge's goroutines.
+func (b *Bridge) Close() error {
+	b.mu.Lock()
+	if b.closed {
+		b.mu.Unlock()
+		return nil
+	}
+	b.closed = true
+	close(b.done)
+	b.mu.Unlock()
+	b.wg.Wait()
+
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var errs []error
+	for name, r := range b.robots {
+		errs = append(errs, r.close())
+		delete(b.robots, name)
+	}
+	errs = append(errs, b.clock.close())
+	return errors.Join(errs...)
+}
+
+// EndpointStats describes one served port.
+type EndpointStats struct {
+	HashKey string
+	Port    uint16
+	// Kind is the simulator's socket type: "PUB", "SUB" or "REP".
+	Kind string
+	// Peers counts connected clients.
+	Peers int
+	// Sent counts messages written to clients (each subscriber counts), Dropped those a
+	// subscriber's full queue dropped.
+	Sent, Dropped uint64
+}
+
+// Stats returns every served port, sorted by hashKey.
+func (b *Bridge) Stats() []EndpointStats {
+	b.mu.Lock()
+	nodes := []*node{b.clock}
+	for _, r := range b.robots {
+		nodes = append(nodes, r.nodes...)
+	}
+	b.mu.Unlock()
+	var out []EndpointStats
+	for _, n := range nodes {
+		if n == nil {
+			continue
+		}
+		for _, s := range n.socks {
+			out = append(out, EndpointStats{
+				HashKey: s.hashKey, Port: s.Port(), Kind: s.kind.String(), Peers: s.Peers(),
+				Sent: s.sent.Load(), Dropped: s.dropped.Load(),
+			})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].HashKey < out[j].HashKey })
+	return out
+}
+
+// node is one CLOiSim device: a socket per control key, registered in the Manager, and the
+// goroutines that feed them.
+type node struct {
+	b                *Bridge
+	typ              DeviceType
+	model, partsName string
+	socks            map[string]*socket // by control key
+	ports            []uint16
+	keys             []string
+	done             chan struct{}
+	wg               sync.WaitGroup
+	closeOnce        sync.Once
+	closeErr         error
+}
+
+// channel is one control key of a node: its socket kind and callbacks.
+type channel struct {
+	key  string
+	kind socketKind
+	h    handlers
+}
+
+// openNode allocates and binds a port for each channel. If another program binds an allocated
+// port first, the port is released and the allocation retried a few times.
+func (b *Bridge) openNode(typ DeviceType, model, parts string, chans ...channel) (*node, error) {
+	n := &node{b: b, typ: typ, model: model, partsName: parts, socks: map[string]*socket{}, done: make(chan struct{})}
+	for _, c := range chans {
+		var s *socket
+		var err error
+		for attempt := 0; attempt < 5; attempt++ {
+			var key string
+			var port uint16
+			key, port, err = b.mgr.AllocateDevice(typ, model, parts, "", c.key)
+			if err != nil {
+				break
+			}
+			s, err = bindSocket(c.kind, b.mgr.BindIP(), port, key, b.cfg, c.h)
+			if err == nil {
+				n.ports = append(n.ports, port)
+				n.keys = append(n.keys, key)
+				break
+			}
+			b.mgr.DeallocateDevice([]uint16{port}, []string{key})
+		}
+		if err != nil {
+			n.close()
+			return nil, fmt.Errorf("%s %s: %w", typ, model+parts, err)
+		}
+		n.socks[c.key] = s
+	}
+	return n, nil
+}
+
+// run starts f on a goroutine that close waits for; f must return when n.done closes.
+func (n *node) run(f func()) {
+	n.wg.Add(1)
+	go func() {
+		defer n.wg.Done()
+		f()
+	}()
+}
+
+// close stops the node's goroutines, closes its sockets and releases its ports.
+func (n *node) close() error {
+	n.closeOnce.Do(func() {
+		close(n.done)
+		n.wg.Wait()
+		var errs []error
+		for _, s := range n.socks {
+			errs = append(errs, s.Close())
+		}
+		if len(n.ports) > 0 {
+			errs = append(errs, n.b.mgr.DeallocateDevice(n.ports, n.keys))
+		}
+		n.closeErr = errors.Join(errs...)
+	})
+	return n.closeErr
+}
+
+// robot is the nodes of one model.
+type robot struct {
+	id    robotID
+	nodes []*node
+}
+
+func (r *robot) close() error {
+	var errs []error
+	for i := len(r.nodes) - 1; i >= 0; i-- {
+		errs = append(errs, r.nodes[i].close())
+	}
+	return errors.Join(errs...)
+}
+
+// openRobot opens the micom and one node per served sensor mount of m; it fails (closing
+// what it opened) when ports run out.
+func (b *Bridge) openRobot(m world.ModelState) (*robot, error) {
+	r := &robot{id: robotID{m.Name, m.Vehicle}}
+	mc, err := b.openMicom(m)
+	if err != nil {
+		return nil, err
+	}
+	r.nodes = append(r.nodes, mc)
+	if m.Vehicle != nil {
+		for _, mount := range m.Vehicle.Sensors {
+			kind, ok := sensorKinds[mount.Kind]
+			if !ok {
+				continue
+			}
+			n, err := b.openSensor(m, mount, kind)
+			if errors.Is(err, ErrHashKeyInUse) {
+				// Two sensor ids that differ only in characters partsName replaces: serve
+				// the first, say why the other is missing.
+				b.log.Error("bridge: sensor not served", "model", m.Name, "sensor", mount.ID, "err", err)
+				continue
+			}
+			if err != nil {
+				r.close()
+				return nil, err
+			}
+			r.nodes = append(r.nodes, n)
+		}
+	}
+	return r, nil
+}

@@ -1,0 +1,286 @@
+package bridge
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sync"
+
+	"google.golang.org/protobuf/proto"
+
+	"simgui/app/transport"
+	"simgui/app/transport/msgs"
+	"simgui/app/world"
+	"simgui/plugins"
+)
+
+// sensorKind says how a sensor mount kind appears on CLOiSim's wire.
+type sensorKind struct {
+	typ DeviceType
+	// reading is the last element of the sensor topic /model/<model>/sensor/<id>/<reading>.
+	reading string
+	// queue is the bus subscription's length: small for big frames, longer for fast IMUs.
+	queue int
+	// encode makes the Data frame (s.Frame and the payload) of one reading.
+	encode func(d *sensorDevice, s *socket, m transport.Message) ([]byte, error)
+	// info answers the kind's own Info requests (besides request_ros2 and request_transform).
+	info func(d *sensorDevice, req infoRequest) proto.Message
+}
+
+// sensorKinds maps mount kinds (plugins.Sensor*) to their bridge. Other kinds (speedometer,
+// ultrasonic, ...) have no CLOiSim device here and are not served.
+var sensorKinds = map[string]sensorKind{
+	plugins.SensorLidar:  {typ: DeviceLaser, reading: "scan", queue: 4, encode: encodeScan, info: lidarInfo},
+	plugins.SensorIMU:    {typ: DeviceIMU, reading: "imu", queue: 16, encode: encodeIMU},
+	plugins.SensorCamera: {typ: DeviceCamera, reading: "image", queue: 2, encode: encodeImage, info: cameraInfo},
+	plugins.SensorDepth:  {typ: DeviceDepthCamera, reading: "depth_image", queue: 2, encode: encodeImage, info: cameraInfo},
+}
+
+// SensorTopic is the bus topic of a sensor's readings (docs/ARCHITECTURE.md, "Topics").
+func SensorTopic(model, sensorID, reading string) string {
+	return "/model/" + model + "/sensor/" + sensorID + "/" + reading
+}
+
+// sensorDevice is one served sensor. Its parts name (the sanitised sensor id) is also its
+// ROS topic name and frame id.
+type sensorDevice struct {
+	kind     sensorKind
+	model    string
+	parts    string
+	mount    plugins.SensorMount
+	contract *plugins.SensorDescriptor // nil if the contract does not list the sensor
+
+	mu   sync.Mutex
+	w, h uint32 // last frame size (cameras); from the contract until a frame arrives
+}
+
+// openSensor opens a sensor's Info (REP) and Data (PUB) ports and its forwarder.
+func (b *Bridge) openSensor(m world.ModelState, mount plugins.SensorMount, kind sensorKind) (*node, error) {
+	d := &sensorDevice{kind: kind, model: m.Name, parts: partsName(mount.ID), mount: mount}
+	if c := m.Vehicle.Contract; c != nil {
+		for i := range c.Sensors {
+			if c.Sensors[i].ID == mount.ID {
+				d.contract = &c.Sensors[i]
+			}
+		}
+	}
+	d.w, d.h = d.contractSize()
+	n, err := b.openNode(kind.typ, m.Name, d.parts,
+		channel{key: "Info", kind: kindRep, h: handlers{onRequest: serveInfo(d.info)}},
+		channel{key: "Data", kind: kindPub})
+	if err != nil {
+		return nil, err
+	}
+	s := n.socks["Data"]
+	topic := SensorTopic(m.Name, mount.ID, kind.reading)
+	n.run(func() {
+		b.forward(n, s, topic, kind.queue, func(msg transport.Message) ([]byte, error) {
+			return kind.encode(d, s, msg)
+		})
+	})
+	return n, nil
+}
+
+// contractSize is the image size the contract gives (shape [height, width, ...]), 640×480
+// if it gives none.
+func (d *sensorDevice) contractSize() (w, h uint32) {
+	if d.contract != nil && len(d.contract.Shape) >= 2 && d.contract.Shape[0] > 0 && d.contract.Shape[1] > 0 {
+		return uint32(d.contract.Shape[1]), uint32(d.contract.Shape[0])
+	}
+	return 640, 480
+}
+
+// info answers request_ros2 and request_transform for every kind and hands the rest to the
+// kind.
+func (d *sensorDevice) info(req infoRequest) proto.Message {
+	switch req.name {
+	case reqROS2:
+		return ros2Reply(d.parts, d.parts)
+	case reqTransform:
+		return transformReply(mountPose(d.parts, d.mount.Pose), "base_link")
+	}
+	if d.kind.info != nil {
+		return d.kind.info(d, req)
+	}
+	return nil
+}
+
+// param returns a mount parameter, or the kind's documented default.
+func (d *sensorDevice) param(name string) float64 {
+	if v, ok := d.mount.Params[name]; ok {
+		return v
+	}
+	specs, _ := plugins.SensorParams(d.mount.Kind)
+	for _, s := range specs {
+		if s.Name == name {
+			return s.Default
+		}
+	}
+	return 0
+}
+
+func lidarInfo(_ *sensorDevice, req infoRequest) proto.Message {
+	if req.name == reqOutputType {
+		return param("output_type", anyString("LaserScan"))
+	}
+	return nil
+}
+
+// cameraInfo answers request_camera_info with a bare CameraSensor. Mounts give the vertical
+// field of view; CameraSensor wants the horizontal one, which follows from the aspect ratio.
+func cameraInfo(d *sensorDevice, req infoRequest) proto.Message {
+	if req.name != reqCameraInfo {
+		return nil
+	}
+	d.mu.Lock()
+	w, h := d.w, d.h
+	d.mu.Unlock()
+	vfov := d.param("fovDeg") * math.Pi / 180
+	hfov := 2 * math.Atan(math.Tan(vfov/2)*float64(w)/float64(h))
+	near, far := d.param("near"), d.param("far")
+	cs := &msgs.CameraSensor{
+		HorizontalFov: hfov,
+		ImageSize:     &msgs.Vector2D{X: float64(w), Y: float64(h)},
+		NearClip:      near,
+		FarClip:       far,
+		PixelFormat:   msgs.PixelFormatType_RGB_INT8,
+	}
+	if d.kind.typ == DeviceDepthCamera {
+		cs.IsDepthCamera = true
+		cs.PixelFormat = msgs.PixelFormatType_R_FLOAT32
+		cs.DepthNearClip = &msgs.Double{Data: near}
+		cs.DepthFarClip = &msgs.Double{Data: far}
+	}
+	return cs
+}
+
+var errWrongType = errors.New("unexpected message type")
+
+// encodeScan writes a LaserScan as CLOiSim does: misses (+Inf here) as NaN, intensities as
+// long as ranges (cloisim_ros indexes both alike), count and vertical_count filled in, frame
+// named after the device (the ROS frame id cloisim_ros announces for it).
+func encodeScan(d *sensorDevice, s *socket, m transport.Message) ([]byte, error) {
+	in, ok := m.Msg.(*msgs.LaserScan)
+	if !ok {
+		return nil, fmt.Errorf("%w %s on a lidar topic", errWrongType, m.Type)
+	}
+	out := &msgs.LaserScan{
+		Header: in.Header, WorldPose: in.WorldPose,
+		AngleMin: in.AngleMin, AngleMax: in.AngleMax, AngleStep: in.AngleStep,
+		RangeMin: in.RangeMin, RangeMax: in.RangeMax, Count: in.Count,
+		VerticalAngleMin: in.VerticalAngleMin, VerticalAngleMax: in.VerticalAngleMax,
+		VerticalAngleStep: in.VerticalAngleStep, VerticalCount: in.VerticalCount,
+		Ranges:      make([]float64, len(in.Ranges)),
+		Intensities: make([]float64, len(in.Ranges)),
+	}
+	if out.Header == nil {
+		out.Header = &msgs.Header{Stamp: msgs.NewTime(m.Stamp)}
+	}
+	out.Frame = d.parts
+	if out.VerticalCount == 0 {
+		out.VerticalCount = 1
+	}
+	if out.Count == 0 {
+		out.Count = uint32(len(in.Ranges)) / out.VerticalCount
+	}
+	nan := math.NaN()
+	for i, r := range in.Ranges {
+		if math.IsInf(r, 1) {
+			r = nan
+		}
+		out.Ranges[i] = r
+	}
+	n := copy(out.Intensities, in.Intensities)
+	for i := n; i < len(out.Intensities); i++ {
+		out.Intensities[i] = nan
+	}
+	return s.frameOf(out)
+}
+
+// encodeIMU passes the reading through, stamped and named after the device if the sensor
+// left those empty.
+func encodeIMU(d *sensorDevice, s *socket, m transport.Message) ([]byte, error) {
+	in, ok := m.Msg.(*msgs.IMU)
+	if !ok {
+		return nil, fmt.Errorf("%w %s on an IMU topic", errWrongType, m.Type)
+	}
+	if in.Header == nil || in.EntityName == "" {
+		c := &msgs.IMU{
+			Header: in.Header, EntityName: in.EntityName, Orientation: in.Orientation,
+			OrientationCovariance: in.OrientationCovariance, AngularVelocity: in.AngularVelocity,
+			AngularVelocityCovariance: in.AngularVelocityCovariance, LinearAcceleration: in.LinearAcceleration,
+			LinearAccelerationCovariance: in.LinearAccelerationCovariance,
+		}
+		if c.Header == nil {
+			c.Header = &msgs.Header{Stamp: msgs.NewTime(m.Stamp)}
+		}
+		if c.EntityName == "" {
+			c.EntityName = d.parts
+		}
+		in = c
+	}
+	return s.frameOf(in)
+}
+
+// encodeImage writes a camera or depth frame as RAWI and remembers its size for
+// request_camera_info.
+func encodeImage(d *sensorDevice, s *socket, m transport.Message) ([]byte, error) {
+	img, ok := m.Msg.(*msgs.Image)
+	if !ok {
+		return nil, fmt.Errorf("%w %s on an image topic", errWrongType, m.Type)
+	}
+	out, err := appendRAWI(s.Frame(rawiHeaderSize+len(img.GetData())), stampOf(img.GetHeader(), m.Stamp), img)
+	if err != nil {
+		return nil, err
+	}
+	d.mu.Lock()
+	d.w, d.h = img.GetWidth(), img.GetHeight()
+	d.mu.Unlock()
+	return out, nil
+}
+
+// forward feeds a PUB port from a bus topic while a client subscribes to the port: the topic
+// is subscribed only then, so sensors that render only for subscribers (cameras) do no work
+// for nobody. The bus subscription's bounded queue drops its oldest reading if encoding falls
+// behind; the socket never blocks.
+func (b *Bridge) forward(n *node, s *socket, topic string, queue int, encode func(m transport.Message) ([]byte, error)) {
+	var sub *transport.Subscription
+	defer func() {
+		if sub != nil {
+			sub.Close()
+		}
+	}()
+	warned := false
+	for {
+		var in <-chan transport.Message
+		if sub != nil {
+			in = sub.C()
+		}
+		select {
+		case <-n.done:
+			return
+		case <-s.Demand():
+			switch want := s.Subscribed(); {
+			case want && sub == nil:
+				sub = b.bus.Subscribe(topic, transport.WithQueueLen(queue))
+			case !want && sub != nil:
+				sub.Close()
+				sub = nil
+			}
+		case m, ok := <-in:
+			if !ok { // the bus closed
+				sub = nil
+				continue
+			}
+			frame, err := encode(m)
+			if err != nil {
+				if !warned {
+					b.log.Warn("bridge: cannot forward reading", "topic", topic, "err", err)
+					warned = true
+				}
+				continue
+			}
+			s.Publish(frame)
+		}
+	}
+}

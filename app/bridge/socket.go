@@ -1,0 +1,441 @@
+package bridge
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/go-zeromq/zmq4"
+	"github.com/go-zeromq/zmq4/security/null"
+	"google.golang.org/protobuf/proto"
+)
+
+// socketKind is the role of a device port, seen from the simulator.
+type socketKind int
+
+const (
+	kindPub socketKind = iota // sensor data out; clients connect SUB sockets
+	kindSub                   // commands in; clients connect PUB sockets
+	kindRep                   // Info requests; clients connect REQ sockets
+)
+
+func (k socketKind) zmqType() zmq4.SocketType {
+	switch k {
+	case kindPub:
+		return zmq4.Pub
+	case kindSub:
+		return zmq4.Sub
+	default:
+		return zmq4.Rep
+	}
+}
+
+func (k socketKind) String() string { return string(k.zmqType()) }
+
+// socketConfig is what every socket of a bridge shares.
+type socketConfig struct {
+	queueLen         int           // per-subscriber send queue of a PUB port, in messages
+	handshakeTimeout time.Duration // ZMTP greeting and READY exchange
+	writeTimeout     time.Duration // a peer that takes longer to accept one message is dropped
+	log              *slog.Logger
+}
+
+// socket is one bound device port speaking ZMTP 3.0 with the NULL mechanism, as libzmq's
+// tcp://*:port sockets do. go-zeromq/zmq4 does the wire protocol (greeting, handshake,
+// framing); the socket-level fan-out is ours, because zmq4's own PUB writes every subscriber
+// from one goroutine with no write deadline, queues without bound unless given a high-water
+// mark, and then drops for everyone alike; its listener also performs each handshake on the
+// accept goroutine. Here every connection does its handshake on its own goroutine under a
+// deadline, and each subscriber has its own bounded queue that drops its oldest message when
+// full (libzmq's per-pipe high-water mark), so a slow or vanished client costs only itself.
+//
+// Every frame is the 8-byte tag of hashKey followed by the payload.
+type socket struct {
+	kind    socketKind
+	hashKey string
+	tag     [8]byte
+	ln      net.Listener
+	cfg     socketConfig
+
+	h handlers
+
+	mu     sync.Mutex
+	closed bool
+	conns  map[net.Conn]struct{} // accepted, including those still in the handshake
+	peers  map[*peer]struct{}    // handshake done
+	wg     sync.WaitGroup
+
+	// demand receives a value whenever the number of subscribed peers of a PUB port changes.
+	demand     chan struct{}
+	subscribed atomic.Int32
+
+	sent, dropped atomic.Uint64
+}
+
+// handlers are a socket's callbacks; they run on the peer's goroutine, concurrently for
+// different clients.
+type handlers struct {
+	// onRequest (REP) maps a request payload (after the tag) to a reply payload.
+	onRequest func(payload []byte) []byte
+	// onMessage (SUB) takes a command payload (after the tag).
+	onMessage func(payload []byte)
+}
+
+// bindSocket binds a socket of kind on ip:port and starts accepting.
+func bindSocket(kind socketKind, ip string, port uint16, hashKey string, cfg socketConfig, h handlers) (*socket, error) {
+	ln, err := net.Listen("tcp", net.JoinHostPort(ip, strconv.Itoa(int(port))))
+	if err != nil {
+		return nil, fmt.Errorf("bridge: bind %s port for %s: %w", kind, hashKey, err)
+	}
+	s := &socket{
+		kind: kind, hashKey: hashKey, tag: TagBytes(hashKey), ln: ln, cfg: cfg, h: h,
+		conns: map[net.Conn]struct{}{}, peers: map[*peer]struct{}{},
+		demand: make(chan struct{}, 1),
+	}
+	s.wg.Add(1)
+	go s.accept()
+	return s, nil
+}
+
+// Port returns the bound TCP port.
+func (s *socket) Port() uint16 { return uint16(s.ln.Addr().(*net.TCPAddr).Port) }
+
+// Subscribed reports whether a client subscribes to this PUB port's tag now.
+func (s *socket) Subscribed() bool { return s.subscribed.Load() > 0 }
+
+// Demand signals (capacity 1, never closed) when Subscribed may have changed.
+func (s *socket) Demand() <-chan struct{} { return s.demand }
+
+// Frame returns an empty frame: the tag, with room for n payload bytes.
+func (s *socket) Frame(n int) []byte {
+	f := make([]byte, 8, 8+n)
+	copy(f, s.tag[:])
+	return f
+}
+
+// frameOf returns a frame carrying m.
+func (s *socket) frameOf(m proto.Message) ([]byte, error) {
+	return proto.MarshalOptions{}.MarshalAppend(s.Frame(proto.Size(m)), m)
+}
+
+// Publish queues frame (from Frame, tag included) for every subscribed peer and returns at
+// once. The frame is shared by the peers' queues: the caller must not modify it afterwards.
+func (s *socket) Publish(frame []byte) {
+	s.mu.Lock()
+	for p := range s.peers {
+		if p.wants {
+			p.enqueue(frame)
+		}
+	}
+	s.mu.Unlock()
+}
+
+func (s *socket) accept() {
+	defer s.wg.Done()
+	for {
+		c, err := s.ln.Accept()
+		if err != nil {
+			if errors.Is(err, net.ErrClosed) {
+				return
+			}
+			s.cfg.log.Debug("bridge: accept", "key", s.hashKey, "err", err)
+			time.Sleep(10 * time.Millisecond) // for example EMFILE: do not spin
+			continue
+		}
+		s.mu.Lock()
+		if s.closed {
+			s.mu.Unlock()
+			c.Close()
+			return
+		}
+		s.conns[c] = struct{}{}
+		s.wg.Add(1)
+		s.mu.Unlock()
+		go s.serve(c)
+	}
+}
+
+// serve runs one connection: handshake, then the role's loop.
+func (s *socket) serve(c net.Conn) {
+	defer s.wg.Done()
+	defer func() {
+		c.Close()
+		s.mu.Lock()
+		delete(s.conns, c)
+		s.mu.Unlock()
+	}()
+	c.SetDeadline(time.Now().Add(s.cfg.handshakeTimeout))
+	zc, err := zmq4.Open(c, null.Security(), s.kind.zmqType(), nil, true, nil)
+	if err != nil {
+		s.cfg.log.Debug("bridge: handshake failed", "key", s.hashKey, "peer", c.RemoteAddr(), "err", err)
+		return
+	}
+	c.SetDeadline(time.Time{})
+	p := &peer{s: s, raw: c, zc: zc, wake: make(chan struct{}, 1), done: make(chan struct{})}
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return
+	}
+	s.peers[p] = struct{}{}
+	s.mu.Unlock()
+	defer s.removePeer(p)
+
+	switch s.kind {
+	case kindPub:
+		s.wg.Add(1)
+		go func() {
+			defer s.wg.Done()
+			p.writeLoop()
+		}()
+		p.readSubscriptions()
+	case kindSub:
+		p.receive()
+	case kindRep:
+		p.reply()
+	}
+}
+
+func (s *socket) removePeer(p *peer) {
+	p.close()
+	s.mu.Lock()
+	delete(s.peers, p)
+	if p.wants {
+		p.wants = false
+		s.subscribed.Add(-1)
+		s.signal()
+	}
+	s.mu.Unlock()
+}
+
+func (s *socket) signal() {
+	select {
+	case s.demand <- struct{}{}:
+	default:
+	}
+}
+
+// Close stops accepting, disconnects every client and waits for the connection goroutines
+// (and so for running handlers) to end.
+func (s *socket) Close() error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil
+	}
+	s.closed = true
+	err := s.ln.Close()
+	for c := range s.conns {
+		c.Close()
+	}
+	for p := range s.peers {
+		p.close()
+	}
+	s.mu.Unlock()
+	s.wg.Wait()
+	return err
+}
+
+// Peers returns the number of connected clients that completed the handshake.
+func (s *socket) Peers() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.peers)
+}
+
+// peer is one connected client.
+type peer struct {
+	s   *socket
+	raw net.Conn
+	zc  *zmq4.Conn
+
+	// PUB: subscriptions and the send queue, under s.mu (subs, wants) and qmu (queue).
+	subs  map[string]int
+	wants bool
+
+	qmu   sync.Mutex
+	queue [][]byte
+	wake  chan struct{}
+
+	done      chan struct{}
+	closeOnce sync.Once
+}
+
+func (p *peer) close() {
+	p.closeOnce.Do(func() {
+		close(p.done)
+		p.raw.Close()
+	})
+}
+
+// send writes one message under the write deadline.
+func (p *peer) send(frames ...[]byte) error {
+	p.raw.SetWriteDeadline(time.Now().Add(p.s.cfg.writeTimeout))
+	return p.zc.SendMsg(zmq4.NewMsgFrom(frames...))
+}
+
+// enqueue adds frame to the send queue, dropping the oldest message if the queue is full.
+func (p *peer) enqueue(frame []byte) {
+	p.qmu.Lock()
+	if len(p.queue) >= p.s.cfg.queueLen {
+		p.queue[0] = nil
+		p.queue = p.queue[1:]
+		p.s.dropped.Add(1)
+	}
+	p.queue = append(p.queue, frame)
+	p.qmu.Unlock()
+	select {
+	case p.wake <- struct{}{}:
+	default:
+	}
+}
+
+// writeLoop sends queued messages until the peer is closed or a write fails.
+func (p *peer) writeLoop() {
+	defer p.close()
+	for {
+		p.qmu.Lock()
+		if len(p.queue) == 0 {
+			p.qmu.Unlock()
+			select {
+			case <-p.done:
+				return
+			case <-p.wake:
+				continue
+			}
+		}
+		frame := p.queue[0]
+		p.queue[0] = nil
+		p.queue = p.queue[1:]
+		p.qmu.Unlock()
+		if err := p.send(frame); err != nil {
+			p.s.cfg.log.Debug("bridge: dropping subscriber", "key", p.s.hashKey, "peer", p.raw.RemoteAddr(), "err", err)
+			return
+		}
+		p.s.sent.Add(1)
+	}
+}
+
+// readSubscriptions tracks the SUBSCRIBE (0x01 prefix) and CANCEL (0x00 prefix) messages a
+// ZMTP 3.0 subscriber sends. Prefix matching and counting follow libzmq: "" subscribes to
+// everything, and a prefix subscribed twice needs two cancels.
+func (p *peer) readSubscriptions() {
+	for {
+		msg, err := p.zc.RecvMsg()
+		if err != nil {
+			return
+		}
+		if msg.Type != zmq4.UsrMsg || len(msg.Frames) != 1 || len(msg.Frames[0]) == 0 {
+			continue
+		}
+		f := msg.Frames[0]
+		topic := string(f[1:])
+		s := p.s
+		s.mu.Lock()
+		if p.subs == nil {
+			p.subs = map[string]int{}
+		}
+		switch f[0] {
+		case 1:
+			p.subs[topic]++
+		case 0:
+			if p.subs[topic] > 1 {
+				p.subs[topic]--
+			} else {
+				delete(p.subs, topic)
+			}
+		}
+		wants := false
+		for t := range p.subs {
+			if bytes.HasPrefix(s.tag[:], []byte(t)) {
+				wants = true
+				break
+			}
+		}
+		if wants != p.wants {
+			p.wants = wants
+			if wants {
+				s.subscribed.Add(1)
+			} else {
+				s.subscribed.Add(-1)
+			}
+			s.signal()
+		}
+		s.mu.Unlock()
+	}
+}
+
+// receive subscribes the connected publisher to our tag and hands each tagged message's
+// payload to onMessage. Frames with another tag are ignored, as a libzmq SUB filters them.
+func (p *peer) receive() {
+	if err := p.send(append([]byte{1}, p.s.tag[:]...)); err != nil {
+		return
+	}
+	p.raw.SetWriteDeadline(time.Time{})
+	for {
+		msg, err := p.zc.RecvMsg()
+		if err != nil {
+			return
+		}
+		if msg.Type != zmq4.UsrMsg || len(msg.Frames) != 1 {
+			continue
+		}
+		f := msg.Frames[0]
+		if len(f) < 8 || !bytes.Equal(f[:8], p.s.tag[:]) {
+			continue
+		}
+		if p.s.h.onMessage != nil {
+			p.s.h.onMessage(f[8:])
+		}
+	}
+}
+
+// reply answers requests one at a time. A request is [envelope..., empty delimiter, body]: a
+// plain REQ sends only the delimiter before the body, one with ZMQ_REQ_CORRELATE a request id
+// and the delimiter. The reply echoes the envelope up to and including the delimiter, as a
+// libzmq REP does, so correlating clients accept it. The body's tag is not checked (CLOiSim
+// does not check it either); the reply carries ours.
+func (p *peer) reply() {
+	for {
+		msg, err := p.zc.RecvMsg()
+		if err != nil {
+			return
+		}
+		if msg.Type != zmq4.UsrMsg {
+			continue
+		}
+		delim := -1
+		for i, f := range msg.Frames {
+			if len(f) == 0 {
+				delim = i
+				break
+			}
+		}
+		if delim < 0 || delim+1 >= len(msg.Frames) {
+			p.s.cfg.log.Debug("bridge: malformed request (no delimiter or no body)", "key", p.s.hashKey, "frames", len(msg.Frames))
+			continue
+		}
+		body := msg.Frames[delim+1]
+		var payload []byte
+		if len(body) > 8 {
+			payload = body[8:]
+		}
+		var rep []byte
+		if p.s.h.onRequest != nil {
+			rep = p.s.h.onRequest(payload)
+		}
+		out := p.s.Frame(len(rep))
+		out = append(out, rep...)
+		frames := append(msg.Frames[:delim+1:delim+1], out)
+		if err := p.send(frames...); err != nil {
+			return
+		}
+		p.s.sent.Add(1)
+	}
+}

@@ -1,0 +1,134 @@
+package bridge
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/go-zeromq/zmq4"
+	"google.golang.org/protobuf/proto"
+
+	"simgui/app/transport"
+	"simgui/app/transport/msgs"
+	"simgui/app/world"
+	"simgui/plugins"
+)
+
+// testCar has one sensor of every served kind and one (speedometer) that is not served.
+var testCar = &plugins.VehicleDescriptor{
+	ID: "vehicle.test.car.v1", DisplayName: "Test car", Version: plugins.ContractVersion{Major: 1},
+	Body:  &plugins.Body{Shape: "box", Length: 0.25, Width: 0.15, Height: 0.12, Mass: 1, Friction: 0.9},
+	Drive: &plugins.Drive{Model: "differential"},
+	Sensors: []plugins.SensorMount{
+		{ID: "lidar.top", Kind: "lidar", Pose: plugins.Pose3{Z: 0.2}, Params: map[string]float64{"samples": 8}},
+		{ID: "imu", Kind: "imu", Pose: plugins.Pose3{Z: 0.05}},
+		{ID: "camera.front", Kind: "camera", Pose: plugins.Pose3{X: 0.1, Z: 0.1, PitchDeg: 5}, Params: map[string]float64{"fovDeg": 60, "near": 0.05, "far": 20}},
+		{ID: "depth.front", Kind: "depth", Pose: plugins.Pose3{X: 0.1, Z: 0.1}},
+		{ID: "speedometer", Kind: "speedometer"},
+	},
+	Contract: &plugins.DeviceContract{Sensors: []plugins.SensorDescriptor{
+		{ID: "camera.front", SensorType: "camera", Shape: []int{48, 64, 3}, RateHz: 30},
+		{ID: "depth.front", SensorType: "depth", Shape: []int{12, 16}, RateHz: 15},
+	}},
+}
+
+var testTrack = &plugins.TrackDescriptor{
+	ID:          "track.test.v1",
+	SpawnPoints: []plugins.SpawnPoint{{X: 0, Y: 0}, {X: 0, Y: 1}},
+}
+
+func staticLayout(t *plugins.TrackDescriptor, _ map[string]any, _ int64) (*plugins.Layout, error) {
+	return &plugins.Layout{SpawnPoints: t.SpawnPoints}, nil
+}
+
+// testWorld is a real world and loop running at real time with one agent, car0, and a bridge
+// serving it.
+type testWorld struct {
+	bus    *transport.Bus
+	w      *world.World
+	loop   *world.Loop
+	bridge *Bridge
+}
+
+func startWorld(t *testing.T) *testWorld { t.Helper(); return startWorldWith(t, testCar) }
+
+// startWorldWith is startWorld with car0 driving vehicle v.
+func startWorldWith(t *testing.T, v *plugins.VehicleDescriptor) *testWorld {
+	t.Helper()
+	bus := transport.NewBus(transport.Options{Logger: quiet})
+	w, err := world.New(world.Config{
+		Name: "test", Track: testTrack, BuildLayout: staticLayout, Logger: quiet, Bus: bus,
+		Agents: []world.AgentSpec{{Name: "car0", Vehicle: v}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	loop := world.NewLoop(w, world.LoopOptions{TimeScale: 1})
+	ctx, cancel := context.WithCancel(context.Background())
+	go loop.Run(ctx)
+	b, err := Start(Config{Bus: bus, Source: loop, Logger: quiet, DiscoveryInterval: 20 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		b.Close()
+		cancel()
+		<-loop.Done()
+		w.Close()
+		bus.Close()
+	})
+	return &testWorld{bus: bus, w: w, loop: loop, bridge: b}
+}
+
+func (tw *testWorld) port(t *testing.T, key string) uint16 {
+	t.Helper()
+	p, ok := tw.bridge.Manager().SearchSensorPort(key)
+	if !ok {
+		t.Fatalf("no port for %s (ports: %v)", key, tw.bridge.Manager().GetDevicePortList(""))
+	}
+	return p
+}
+
+// info sends one Info request with a zmq4 REQ and returns the reply payload after the tag.
+func (tw *testWorld) info(t *testing.T, key, request string, value *msgs.Any) []byte {
+	t.Helper()
+	req := zmq4.NewReq(context.Background(), zmq4.WithLogger(zlog))
+	defer req.Close()
+	if err := req.Dial(endpoint(tw.port(t, key))); err != nil {
+		t.Fatal(err)
+	}
+	if value == nil {
+		value = &msgs.Any{}
+	}
+	b, err := proto.Marshal(param(request, value))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := req.Send(zmq4.NewMsg(tagged("anything", b))); err != nil {
+		t.Fatal(err)
+	}
+	m := recvTimeout(t, req, 3*time.Second)
+	if len(m.Frames) != 1 || !hasTag(m.Frames[0], key) {
+		t.Fatalf("%s reply: %s", request, fmtFrames(m))
+	}
+	return m.Frames[0][8:]
+}
+
+// subscribe connects a zmq4 SUB to key's port, subscribed to key's tag.
+func (tw *testWorld) subscribe(t *testing.T, key string) zmq4.Socket {
+	t.Helper()
+	tag := TagBytes(key)
+	return dialSub(t, tw.port(t, key), tag[:])
+}
+
+// recvProto receives one message on sub and decodes its payload into m.
+func recvProto(t *testing.T, sub zmq4.Socket, key string, m proto.Message) {
+	t.Helper()
+	msg := recvTimeout(t, sub, 3*time.Second)
+	if len(msg.Frames) != 1 || !hasTag(msg.Frames[0], key) {
+		t.Fatalf("%s: %s", key, fmtFrames(msg))
+	}
+	if err := proto.Unmarshal(msg.Frames[0][8:], m); err != nil {
+		t.Fatalf("%s: %v", key, err)
+	}
+}

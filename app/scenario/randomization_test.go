@@ -1,0 +1,198 @@
+package scenario
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"gopkg.in/yaml.v3"
+
+	"simgui/plugins"
+)
+
+func parseBlock(t *testing.T, src string) *Randomization {
+	t.Helper()
+	sc, err := Parse([]byte("world: {trackId: track.cardboard_corridor.v1}\nvehicle: {vehicleId: vehicle.ks0223.v1}\n"+src), "r.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := ParseRandomization(&sc.Randomization)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+const everything = `randomization:
+  vehicle: {mass: 0.2, linear_damping: [0.5, 1.5], angular_damping: 0.2, motor_gain_left: 0.1, motor_gain_right: 0.1, max_speed: 0.05, latency: [0.01, 0.05]}
+  sensors: {camera_pitch_deg: 4, camera_fov_deg: [-2, 6], image_noise: 5, brightness: 0.2, color_jitter: 0.1, sonar_noise: [0, 0.02]}
+  track: {width: [0.4, 0.9], length: schema}
+`
+
+func ks0223(t *testing.T) (*plugins.VehicleDescriptor, *plugins.TrackDescriptor) {
+	t.Helper()
+	v, err := plugins.Builtin().Vehicle("vehicle.ks0223.v1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := plugins.Builtin().Track("track.cardboard_corridor.v1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v, tr
+}
+
+// TestSampleSeedsAndRanges: the same seed draws the same values, different seeds different
+// ones, and every draw lies in its range around the vehicle's own value.
+func TestSampleSeedsAndRanges(t *testing.T) {
+	r := parseBlock(t, everything)
+	v, tr := ks0223(t)
+	// Absolute ranges each draw must fall in, from the KS0223's values (mass 1, damping 0.2 and
+	// 1.5, gains 1, top speed 0.73, pitch 6°, fov 68°) and the corridor's schema (length 1..20).
+	want := map[string][2]float64{
+		"mass": {0.8, 1.2}, "linear_damping": {0.1, 0.3}, "angular_damping": {1.2, 1.8},
+		"motor_gain_left": {0.9, 1.1}, "motor_gain_right": {0.9, 1.1}, "max_speed": {0.73 * 0.95, 0.73 * 1.05},
+		"latency": {0.01, 0.05}, "camera.pitch_deg": {2, 10}, "camera.fov_deg": {66, 74},
+		"sensor.camera.front.rgb.noiseStddev": {0, 5}, KeyBrightness: {0.8, 1.2}, KeyColorGainR: {0.9, 1.1}, KeyColorGainG: {0.9, 1.1},
+		KeyColorGainB: {0.9, 1.1}, "sensor.ultrasonic.front.noiseStddev": {0, 0.02},
+		"track.width": {0.4, 0.9}, "track.length": {1, 20},
+	}
+	draws := map[int64]Draw{}
+	for seed := int64(0); seed < 200; seed++ {
+		d, err := r.Sample(seed, v, tr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(d.Values) != len(want) {
+			t.Fatalf("seed %d drew %d values, want %d: %v", seed, len(d.Values), len(want), d.Values)
+		}
+		for _, x := range d.Values {
+			rg, ok := want[x.Key]
+			if !ok {
+				t.Fatalf("unexpected key %s", x.Key)
+			}
+			if x.Value < rg[0]-1e-12 || x.Value > rg[1]+1e-12 {
+				t.Errorf("seed %d: %s = %g outside %g..%g", seed, x.Key, x.Value, rg[0], rg[1])
+			}
+		}
+		again, _ := r.Sample(seed, v, tr)
+		for i := range d.Values {
+			if again.Values[i] != d.Values[i] {
+				t.Fatalf("seed %d drew %v then %v", seed, d.Values[i], again.Values[i])
+			}
+		}
+		draws[seed] = d
+	}
+	// Different seeds: every parameter differs between any two seeds checked.
+	for _, pair := range [][2]int64{{0, 1}, {1, 2}, {7, 107}, {42, 43}} {
+		a, b := draws[pair[0]], draws[pair[1]]
+		for i := range a.Values {
+			if a.Values[i].Value == b.Values[i].Value {
+				t.Errorf("seeds %v drew the same %s = %g", pair, a.Values[i].Key, a.Values[i].Value)
+			}
+		}
+	}
+	// The draws spread over their range (not stuck at one end).
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, d := range draws {
+		m := d.Vehicle["mass"].(float64)
+		lo, hi = math.Min(lo, m), math.Max(hi, m)
+	}
+	if lo > 0.82 || hi < 1.18 {
+		t.Errorf("200 mass draws span only %g..%g of 0.8..1.2", lo, hi)
+	}
+	// The values land where they apply: vehicle params, image keys, track params.
+	d := draws[3]
+	if _, err := plugins.ApplyVehicleConfig(v, d.Vehicle); err != nil {
+		t.Errorf("drawn vehicle params do not apply: %v", err)
+	}
+	if len(d.Image) != 4 || len(d.Track) != 2 {
+		t.Errorf("image %v track %v", d.Image, d.Track)
+	}
+	if err := plugins.ValidateTrackParams(tr, d.Track); err != nil {
+		t.Errorf("drawn track params invalid: %v", err)
+	}
+}
+
+// TestParamsDrawIndependently: switching one parameter on does not change another's draw.
+func TestParamsDrawIndependently(t *testing.T) {
+	v, tr := ks0223(t)
+	a, err := parseBlock(t, "randomization: {vehicle: {mass: 0.2}}").Sample(9, v, tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := parseBlock(t, "randomization: {vehicle: {mass: 0.2, latency: 0.1}, sensors: {brightness: 0.3}}").Sample(9, v, tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Vehicle["mass"] != b.Vehicle["mass"] {
+		t.Errorf("mass %v became %v when other draws were added", a.Vehicle["mass"], b.Vehicle["mass"])
+	}
+}
+
+func TestDefaultsAndOff(t *testing.T) {
+	v, tr := ks0223(t)
+	off, err := ParseRandomization(&yaml.Node{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d, _ := off.Sample(1, v, tr); off.Enabled || len(d.Values) != 0 {
+		t.Errorf("no block: enabled %v, draws %v", off.Enabled, d.Values)
+	}
+	on := parseBlock(t, "randomization: {}")
+	d, err := on.Sample(1, v, tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, x := range d.Values {
+		got = append(got, x.Key)
+	}
+	// rusim's defaults: mass, damping ±20 %, motor gains ±10 %, camera pitch ±4°.
+	if strings.Join(got, ",") != "mass,linear_damping,angular_damping,motor_gain_left,motor_gain_right,camera.pitch_deg" {
+		t.Errorf("default draws %v", got)
+	}
+	if p := d.Vehicle["camera.pitch_deg"].(float64); p < 2 || p > 10 {
+		t.Errorf("pitch %g outside 6±4", p)
+	}
+	disabled := parseBlock(t, "randomization: {enabled: false, vehicle: {mass: 0.5}}")
+	if disabled.Enabled {
+		t.Error("enabled: false is on")
+	}
+	if err := disabled.Set("enabled", "1"); err != nil || !disabled.Enabled {
+		t.Errorf("Set enabled: %v", err)
+	}
+	if rg := disabled.RangeOf("vehicle.mass"); rg.Lo != 0.5 || rg.Hi != 1.5 {
+		t.Errorf("mass range %+v", rg)
+	}
+}
+
+func TestRandomizationErrors(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{"randomization: {vehicle: {mas: 0.2}}", `unknown parameter "vehicle.mas"`},
+		{"randomization: {vehicle: {mass: -0.2}}", "must not be negative"},
+		{"randomization: {vehicle: {mass: 1.5}}", "negative factor"},
+		{"randomization: {vehicle: {latency: [0.5, 0.1]}}", "lo 0.5 is above hi 0.1"},
+		{"randomization: {sensors: {brightness: [a, b]}}", "is not a number"},
+		{"randomization: {enabled: true, colour: {}}", `unknown key "colour"`},
+	} {
+		sc, err := Parse([]byte(tc.src), "r.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = ParseRandomization(&sc.Randomization)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want %q", tc.src, err, tc.want)
+		}
+	}
+	v, tr := ks0223(t)
+	for _, tc := range []struct{ src, want string }{
+		{"randomization: {track: {width: [0.1, 0.5]}}", "outside the schema's 0.3..2"},
+		{"randomization: {track: {floor_texture: schema}}", `no numeric parameter "floor_texture"`},
+	} {
+		_, err := parseBlock(t, tc.src).Sample(1, v, tr)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want %q", tc.src, err, tc.want)
+		}
+	}
+}

@@ -1,0 +1,170 @@
+package camera
+
+import (
+	"fmt"
+	"time"
+
+	"simgui/app/sensors"
+	"simgui/app/transport/msgs"
+	"simgui/plugins"
+	"simgui/render"
+)
+
+func init() {
+	sensors.Register(sensors.Kind{
+		Name: "camera", Topic: sensors.TopicImage, SensorTypes: []string{plugins.SensorCamera}, New: New,
+		Doc: "RGB or grey image from the mount, rendered in software (raw, png, jpeg_base64)",
+	})
+}
+
+// MaxSide is the largest frame width or height accepted, in pixels.
+const MaxSide = 8192
+
+// Camera is one mounted camera.
+type Camera struct {
+	spec                    *sensors.Spec
+	width, height, channels int
+	quality                 int
+	lens                    render.Camera // intrinsics; the pose is set per frame
+	noise                   *sensors.PixelNoise
+	pipe                    *sensors.Pipeline[*job]
+
+	r    *render.Renderer // the worker's
+	objs []render.Object  // Snap's scratch
+}
+
+// job is one frame captured on the loop goroutine.
+type job struct {
+	step  uint64
+	stamp time.Duration
+	cam   render.Camera
+	view  sensors.View
+	seed  uint64
+}
+
+// FrameShape reads a contract shape [H, W, C] or [H, W] (C = 3) and checks it.
+func FrameShape(shape []int) (w, h, c int, err error) {
+	switch len(shape) {
+	case 2:
+		h, w, c = shape[0], shape[1], 3
+	case 3:
+		h, w, c = shape[0], shape[1], shape[2]
+	default:
+		return 0, 0, 0, fmt.Errorf("contract shape %v: want [H, W, C] or [H, W]", shape)
+	}
+	if w < 1 || h < 1 || w > MaxSide || h > MaxSide {
+		return 0, 0, 0, fmt.Errorf("contract shape %v: frame %dx%d is outside 1..%d pixels a side", shape, w, h, MaxSide)
+	}
+	if c != 1 && c != 3 {
+		return 0, 0, 0, fmt.Errorf("contract shape %v: %d channels; want 3 (RGB) or 1 (grey)", shape, c)
+	}
+	return w, h, c, nil
+}
+
+// New builds a camera from its spec.
+func New(spec *sensors.Spec) (sensors.Sensor, error) {
+	w, h, ch, err := FrameShape(spec.Contract.Shape)
+	if err != nil {
+		return nil, err
+	}
+	if spec.Contract.Format == "" {
+		spec.Contract.Format = sensors.FormatRaw
+	}
+	if err := sensors.CheckCameraFormat(spec.Contract.Format); err != nil {
+		return nil, err
+	}
+	p := spec.Params
+	c := &Camera{
+		spec: spec, width: w, height: h, channels: ch, quality: p.Int("jpegQuality"),
+		lens:  render.Camera{FovYDeg: p.Get("fovDeg"), Near: p.Get("near"), Far: p.Get("far"), Width: w, Height: h},
+		noise: sensors.NewPixelNoise(spec.Noise),
+	}
+	if err := c.lens.Validate(); err != nil {
+		return nil, err
+	}
+	c.pipe = sensors.NewPipeline(spec, c.render, nil)
+	return c, nil
+}
+
+// Fire captures the scene for a frame and hands it to the worker. The frame's noise seed is
+// drawn whether or not anyone wants the frame, so the stream does not depend on subscribers.
+func (c *Camera) Fire(ctx *sensors.Context) {
+	var seed uint64
+	if c.noise != nil {
+		seed = c.spec.Rand.Uint64()
+	}
+	if !c.spec.Out.Wanted() {
+		return
+	}
+	view, err := ctx.View(nil)
+	if err != nil {
+		c.spec.Warn(err)
+		return
+	}
+	cam := c.lens
+	cam.Pose = ctx.MountPose(c.spec.Mount.Pose)
+	c.pipe.Submit(&job{step: ctx.Step, stamp: ctx.Stamp, cam: cam, view: view, seed: seed})
+}
+
+// render draws a frame on the worker goroutine and emits it.
+func (c *Camera) render(j *job) {
+	if c.r == nil {
+		c.r = render.NewRenderer(render.Options{})
+	}
+	n := c.width * c.height
+	pix := make([]byte, 3*n) // the message keeps it
+	f := render.Frame{Width: c.width, Height: c.height, RGB: pix}
+	if err := c.r.Render(&f, j.cam, j.view.Static, j.view.Objects); err != nil {
+		c.spec.Warn(err)
+		return
+	}
+	c.noise.Apply(pix, j.seed)
+	format := msgs.PixelFormatType_RGB_INT8
+	if c.channels == 1 {
+		pix, format = sensors.Gray(pix, n), msgs.PixelFormatType_L_INT8
+	}
+	c.spec.Out.Emit(sensors.Reading{Step: j.step, Stamp: j.stamp, Msg: &msgs.Image{
+		Header: sensors.Header(j.stamp), Width: uint32(c.width), Height: uint32(c.height),
+		Step: uint32(c.width * c.channels), Data: pix, PixelFormatType: format,
+	}})
+}
+
+// Snap renders the camera's view of the world now into dst, in the contract's format, on the
+// loop goroutine. Its noise comes from the sensor's sync stream.
+func (c *Camera) Snap(ctx *sensors.Context, dst *sensors.Image) error {
+	var seed uint64
+	if c.noise != nil {
+		seed = c.spec.SyncRand.Uint64()
+	}
+	view, err := ctx.View(c.objs)
+	if err != nil {
+		return err
+	}
+	c.objs = view.Objects
+	cam := c.lens
+	cam.Pose = ctx.MountPose(c.spec.Mount.Pose)
+	n := c.width * c.height
+	if cap(dst.Pixels) < 3*n {
+		dst.Pixels = make([]byte, 3*n)
+	}
+	dst.Pixels = dst.Pixels[:3*n]
+	f := render.Frame{Width: c.width, Height: c.height, RGB: dst.Pixels}
+	if err := ctx.Renderer().Render(&f, cam, view.Static, view.Objects); err != nil {
+		return err
+	}
+	c.noise.Apply(dst.Pixels, seed)
+	if c.channels == 1 {
+		dst.Pixels = sensors.Gray(dst.Pixels, n)
+	}
+	dst.Width, dst.Height, dst.Channels, dst.Format = c.width, c.height, c.channels, c.spec.Contract.Format
+	dst.Depth, dst.Step, dst.Stamp = nil, ctx.Step, ctx.Stamp
+	return sensors.EncodeCamera(dst, c.quality, c.spec.Encoder())
+}
+
+// Close renders what is queued and stops the worker.
+func (c *Camera) Close() {
+	c.pipe.Close()
+	if c.r != nil {
+		c.r.Close()
+	}
+}

@@ -1,0 +1,85 @@
+package sensors
+
+import (
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"google.golang.org/protobuf/proto"
+
+	"simgui/app/transport/msgs"
+)
+
+// Topic returns the topic a sensor publishes on: /model/<model>/sensor/<sensorID>/<kind>, kind
+// being a topic kind (TopicImage, TopicScan, ...).
+func Topic(model, sensorID, kind string) string {
+	return "/model/" + model + "/sensor/" + sensorID + "/" + kind
+}
+
+// Header returns a message header stamped with sim time.
+func Header(stamp time.Duration) *msgs.Header { return &msgs.Header{Stamp: msgs.NewTime(stamp)} }
+
+// Reading is one output of a sensor: the message published on its topic, with the step and the
+// sim time it was taken at. Msg is shared with subscribers and must not be modified.
+type Reading struct {
+	Step  uint64
+	Stamp time.Duration
+	Msg   proto.Message
+}
+
+// Output is where a sensor's readings go: its topic on the bus (when someone subscribes), the
+// sensor dump (when one is running) and the latest-reading slot (Latest). Its methods are safe
+// for concurrent use, so image sensors emit from their worker goroutines.
+type Output struct {
+	// Model, Sensor and Kind (the topic kind) name the output; Topic is the full topic.
+	Model, Sensor, Kind, Topic string
+	// Episode counts the world resets before the sensor was built (dump file names).
+	Episode int
+	// DepthRange is the [near, far] range in metres a depth image is false-coloured over in
+	// dumps; set by depth sensors.
+	DepthRange [2]float64
+
+	sys     *System
+	mu      sync.Mutex
+	latest  Reading
+	count   atomic.Uint64
+	dropped atomic.Uint64
+}
+
+// Wanted reports whether a reading would go anywhere but the latest slot: a subscriber to the
+// topic or a running dump. Image sensors skip rendering when it is false.
+func (o *Output) Wanted() bool {
+	s := o.sys
+	return s.dump.Load() != nil || s.opts.Bus != nil && s.opts.Bus.HasSubscribers(o.Topic)
+}
+
+// Emit delivers a reading: it becomes the latest, is published when the topic has subscribers
+// and written when a dump runs. Readings of one sensor must be emitted in order.
+func (o *Output) Emit(r Reading) {
+	o.mu.Lock()
+	o.latest = r
+	o.mu.Unlock()
+	o.count.Add(1)
+	s := o.sys
+	if b := s.opts.Bus; b != nil && b.HasSubscribers(o.Topic) {
+		if err := b.Publish(o.Topic, r.Msg, r.Stamp); err != nil {
+			s.warnOnce(o.Topic, "sensor reading not published", err)
+		}
+	}
+	if d := s.dump.Load(); d != nil {
+		d.write(o, r)
+	}
+}
+
+// Latest returns the most recent reading, if any.
+func (o *Output) Latest() (Reading, bool) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.latest, o.latest.Msg != nil
+}
+
+// Count returns how many readings were emitted.
+func (o *Output) Count() uint64 { return o.count.Load() }
+
+// Dropped returns how many readings were dropped because their consumer fell behind.
+func (o *Output) Dropped() uint64 { return o.dropped.Load() }

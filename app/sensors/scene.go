@@ -1,0 +1,210 @@
+package sensors
+
+import (
+	"fmt"
+
+	"github.com/go-gl/mathgl/mgl64"
+
+	"simgui/app/markers"
+	"simgui/app/world"
+	"simgui/plugins"
+	"simgui/render"
+)
+
+// View is what a camera needs to draw one frame, captured on the loop goroutine: the static
+// scene and the dynamic objects at their poses of that step. It shares only immutable data
+// (Static, Meshes) with the world, so it may be rendered on any goroutine.
+type View struct {
+	Static  *render.Static
+	Objects []render.Object
+}
+
+// scene keeps what cameras draw, built from the world and cached: the render.Static of the
+// current layout (rebuilt when World.LayoutVersion changes), one mesh per vehicle descriptor,
+// one per pushable box, one for the current marker set, and the objects of the current step.
+// Loop goroutine only.
+type scene struct {
+	sys *System
+
+	version uint64
+	static  *render.Static
+	err     error
+	boxes   []*render.Mesh // meshes of World.Boxes(), in order
+
+	vehicles map[*plugins.VehicleDescriptor]*render.Mesh
+
+	markerSet  *markers.Set
+	markerMesh *render.Mesh
+
+	// Objects of the step stepObjs was captured at: one per model (in world order), then
+	// boxes and markers.
+	step    uint64
+	fresh   bool
+	models  []*world.Model
+	objs    []render.Object
+	nModels int
+}
+
+// movableBoxes returns the layout elements World.Boxes() were built from, in order: boxes
+// marked movable with a height (physics.Space.AddElement makes a pushable body of exactly those).
+func movableBoxes(l *plugins.Layout) []*plugins.Element {
+	var out []*plugins.Element
+	for i := range l.Elements {
+		e := &l.Elements[i]
+		if e.Kind == plugins.ElementBox && e.Movable && e.Height > 0 {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// update rebuilds the static scene when the layout changed.
+func (sc *scene) update(w *world.World) error {
+	if sc.static != nil && sc.version == w.LayoutVersion() || sc.err != nil && sc.version == w.LayoutVersion() {
+		return sc.err
+	}
+	sc.version, sc.static, sc.err, sc.boxes, sc.fresh = w.LayoutVersion(), nil, nil, nil, false
+	st, err := render.NewStatic(w.Layout(), sc.sys.opts.Environment)
+	if err != nil && w.Layout().Floor.Texture != "" {
+		// A floor texture the renderer lacks should not blind every camera: draw the floor
+		// in its plain colour instead.
+		l := *w.Layout()
+		l.Floor.Texture = ""
+		if st, err = render.NewStatic(&l, sc.sys.opts.Environment); err == nil {
+			sc.sys.warnOnce("floor "+w.Layout().Floor.Texture, "camera scene: floor drawn in plain colour",
+				fmt.Errorf("render has no floor texture %q (known: %v)", w.Layout().Floor.Texture, render.TextureNames()))
+		}
+	}
+	if err != nil {
+		sc.err = fmt.Errorf("camera scene: %w", err)
+		return sc.err
+	}
+	for _, e := range movableBoxes(w.Layout()) {
+		m, err := render.NewElementMesh(e)
+		if err != nil {
+			sc.err = fmt.Errorf("camera scene: %w", err)
+			return sc.err
+		}
+		sc.boxes = append(sc.boxes, m)
+	}
+	sc.static = st
+	return nil
+}
+
+// vehicleMesh returns the mesh of a vehicle descriptor, built on first use. A visual shape the
+// renderer does not know is drawn as a box, with a warning.
+func (sc *scene) vehicleMesh(v *plugins.VehicleDescriptor) *render.Mesh {
+	if m, ok := sc.vehicles[v]; ok {
+		return m
+	}
+	spec := render.VehicleSpecFor(v)
+	m, err := render.NewVehicleMesh(spec)
+	if err != nil {
+		sc.sys.warnOnce("mesh "+v.ID, "vehicle drawn as a box", err)
+		spec.Shape = "box"
+		m, err = render.NewVehicleMesh(spec)
+		if err != nil {
+			spec.Color, spec.Accent = "", ""
+			m, _ = render.NewVehicleMesh(spec)
+		}
+	}
+	if sc.vehicles == nil {
+		sc.vehicles = map[*plugins.VehicleDescriptor]*render.Mesh{}
+	}
+	sc.vehicles[v] = m
+	return m
+}
+
+// markers returns the mesh of the current markers (nil when there are none).
+func (sc *scene) markers() *render.Mesh {
+	if sc.sys.opts.Markers == nil {
+		return nil
+	}
+	set := sc.sys.opts.Markers()
+	if set == sc.markerSet {
+		return sc.markerMesh
+	}
+	sc.markerSet, sc.markerMesh = set, markerMesh(set)
+	return sc.markerMesh
+}
+
+// markerMesh draws boxes, spheres and lines of a marker set in the world frame; text markers
+// are for the window and are not drawn.
+func markerMesh(set *markers.Set) *render.Mesh {
+	if set.Len() == 0 {
+		return nil
+	}
+	var b render.MeshBuilder
+	n := 0
+	for m := range set.All() {
+		c := m.RGBA.NRGBA()
+		col := render.RGB{R: c.R, G: c.G, B: c.B}
+		p := mgl64.Vec3{m.Point.X, m.Point.Y, m.Point.Z}
+		if !(m.Size > 0) {
+			continue
+		}
+		switch m.Kind {
+		case "Box":
+			b.Box(p, mgl64.Vec3{m.Size, m.Size, m.Size}, 0, col)
+		case "Sphere":
+			b.Sphere(p, m.Size/2, col)
+		case "Line":
+			b.Segment(p, mgl64.Vec3{m.End.X, m.End.Y, m.End.Z}, m.Size, col)
+		default:
+			continue
+		}
+		n++
+	}
+	if n == 0 {
+		return nil
+	}
+	return b.Mesh()
+}
+
+// BodyPose returns a model's pose for rendering: its centre on the ground, the altitude of its
+// base and its yaw.
+func BodyPose(m *world.Model) render.Pose {
+	p := m.Body.Pose()
+	return render.Pose{X: p.X, Y: p.Y, Z: m.Body.Base, Yaw: p.Yaw}
+}
+
+// capture fills the objects of the current step once per step.
+func (sc *scene) capture(w *world.World) {
+	if sc.fresh && sc.step == w.StepCount() {
+		return
+	}
+	sc.step, sc.fresh = w.StepCount(), true
+	sc.models = append(sc.models[:0], w.Models()...)
+	sc.objs = sc.objs[:0]
+	for _, m := range sc.models {
+		sc.objs = append(sc.objs, render.Object{Mesh: sc.vehicleMesh(m.Vehicle), Pose: BodyPose(m)})
+	}
+	sc.nModels = len(sc.models)
+	for i, b := range w.Boxes() {
+		if i >= len(sc.boxes) {
+			break
+		}
+		p := b.Pose()
+		sc.objs = append(sc.objs, render.Object{Mesh: sc.boxes[i], Pose: render.Pose{X: p.X, Y: p.Y, Z: b.Base, Yaw: p.Yaw}})
+	}
+	if mm := sc.markers(); mm != nil {
+		sc.objs = append(sc.objs, render.Object{Mesh: mm})
+	}
+}
+
+// view returns what a camera on observer sees: its own vehicle, the other vehicles when peers
+// are visible, pushable boxes and markers, appended to dst[:0].
+func (sc *scene) view(w *world.World, observer *world.Model, peers bool, dst []render.Object) (View, error) {
+	if err := sc.update(w); err != nil {
+		return View{}, err
+	}
+	sc.capture(w)
+	dst = dst[:0]
+	for i, m := range sc.models {
+		if m == observer || peers {
+			dst = append(dst, sc.objs[i])
+		}
+	}
+	dst = append(dst, sc.objs[sc.nModels:]...)
+	return View{Static: sc.static, Objects: dst}, nil
+}

@@ -1,0 +1,440 @@
+package sensors
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"simgui/app/markers"
+	"simgui/app/sensors/jpegenc"
+	"simgui/app/transport"
+	"simgui/app/world"
+	"simgui/plugins"
+	"simgui/render"
+)
+
+// Options configures a System.
+type Options struct {
+	// Bus carries the readings (topics /model/<model>/sensor/<id>/<kind>); nil publishes nothing
+	// (Latest, Frame and dumps still work).
+	Bus *transport.Bus
+	// Logger receives warnings; default slog.Default().
+	Logger *slog.Logger
+	// Encoder encodes JPEG frames; nil means jpegenc.Default().
+	Encoder jpegenc.Encoder
+	// Environment is the cameras' sky, ground and light; nil means render.DefaultEnvironment().
+	Environment *render.Environment
+	// Markers returns the current marker set (the world overlay markers.OverlayKey) for
+	// cameras to draw; nil draws no markers. Called on the loop goroutine.
+	Markers func() *markers.Set
+	// Lossless makes image sensors wait for their workers instead of dropping frames when
+	// the workers fall behind (always so while a dump runs).
+	Lossless bool
+	// QueueLen is how many frames per image sensor may wait; 0 means DefaultQueueLen.
+	QueueLen int
+	// HidePeers hides other vehicles from every camera unless SetPeerVisibility says otherwise
+	// (scenario agents.seeEachOther: false).
+	HidePeers bool
+}
+
+// System runs the sensors of every model in a world. Add it with World.AddSystem: at Init and
+// whenever the world's models change (spawn, removal, reset) it builds each model's sensors
+// from the vehicle's device contract and mounts, and after every step (PostStep) it fires the
+// sensors that are due. Its methods are called on the loop goroutine unless they say otherwise.
+type System struct {
+	opts Options
+	log  *slog.Logger
+	w    *world.World
+
+	models  []*modelSensors
+	byName  map[string]*modelSensors
+	episode int // resets seen
+	peers   map[string]bool
+
+	scene    scene
+	rays     rays
+	ctx      Context // PostStep's
+	callCtx  Context // Frame's and FireNow's
+	renderer *render.Renderer
+
+	dump atomic.Pointer[dump]
+
+	flushMu  sync.Mutex
+	flushers map[flusher]struct{}
+
+	warnMu sync.Mutex
+	warned map[string]bool
+}
+
+type modelSensors struct {
+	model   *world.Model
+	entries []*entry
+}
+
+type entry struct {
+	spec    *Spec
+	kind    Kind
+	sensor  Sensor
+	tracker Tracker
+	sched   Schedule
+}
+
+// New returns a system; add it to a world with World.AddSystem.
+func New(opts Options) *System {
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	s := &System{opts: opts, log: opts.Logger, byName: map[string]*modelSensors{}, flushers: map[flusher]struct{}{},
+		warned: map[string]bool{}}
+	s.scene.sys = s
+	s.ctx.sys = s
+	return s
+}
+
+// Init builds the sensors of the world's models; an error (an unknown sensor kind, a bad
+// parameter or contract entry) aborts loading.
+func (s *System) Init(w *world.World) error {
+	s.w = w
+	return s.sync(w)
+}
+
+// PostStep fires the sensors that are due, in model order then contract order.
+func (s *System) PostStep(w *world.World) {
+	s.w = w
+	if err := s.sync(w); err != nil {
+		s.log.Error("sensors not built", "err", err)
+	}
+	c := &s.ctx
+	c.World, c.Step, c.Stamp = w, w.StepCount(), w.SimTime()
+	for _, ms := range s.models {
+		c.Model = ms.model
+		for _, e := range ms.entries {
+			if e.tracker != nil {
+				e.tracker.Track(c)
+			}
+			if e.sched.Due(c.Stamp) {
+				e.sensor.Fire(c)
+			}
+		}
+	}
+	c.World, c.Model = nil, nil
+}
+
+// Reset discards every sensor (waiting for queued frames) and builds them again for the new
+// episode: schedules restart at sim time 0.
+func (s *System) Reset(w *world.World) {
+	s.w = w
+	s.closeAll()
+	s.episode++
+	s.scene.fresh, s.rays.fresh = false, false
+	if err := s.sync(w); err != nil {
+		s.log.Error("sensors not built", "err", err)
+	}
+}
+
+// Shutdown closes every sensor after publishing what is queued and ends a running dump.
+func (s *System) Shutdown() error {
+	s.closeAll()
+	if s.renderer != nil {
+		s.renderer.Close()
+		s.renderer = nil
+	}
+	if d := s.dump.Swap(nil); d != nil {
+		_, err := d.close()
+		return err
+	}
+	return nil
+}
+
+func (s *System) closeAll() {
+	for _, ms := range s.models {
+		ms.close()
+	}
+	s.models, s.byName = nil, map[string]*modelSensors{}
+}
+
+func (ms *modelSensors) close() {
+	for _, e := range ms.entries {
+		if c, ok := e.sensor.(Closer); ok {
+			c.Close()
+		}
+	}
+}
+
+// sync builds sensors for models that appeared and closes those of models that went.
+func (s *System) sync(w *world.World) error {
+	ms := w.Models()
+	if len(ms) == len(s.models) {
+		same := true
+		for i, m := range ms {
+			if s.models[i].model != m {
+				same = false
+				break
+			}
+		}
+		if same {
+			return nil
+		}
+	}
+	old := map[*world.Model]*modelSensors{}
+	for _, x := range s.models {
+		old[x.model] = x
+	}
+	var errs []error
+	next := make([]*modelSensors, 0, len(ms))
+	for _, m := range ms {
+		x, ok := old[m]
+		if ok {
+			delete(old, m)
+		} else {
+			var err error
+			if x, err = s.build(w, m); err != nil {
+				errs = append(errs, err)
+			}
+		}
+		next = append(next, x)
+	}
+	for _, x := range s.models { // in order, so that closing is deterministic
+		if _, gone := old[x.model]; gone {
+			x.close()
+		}
+	}
+	s.models = next
+	s.byName = make(map[string]*modelSensors, len(next))
+	for _, x := range next {
+		s.byName[x.model.Name] = x
+	}
+	return errors.Join(errs...)
+}
+
+// build makes the sensors of one model: one per contract sensor that has a mount, in contract
+// order. On error the model gets no sensors.
+func (s *System) build(w *world.World, m *world.Model) (*modelSensors, error) {
+	ms := &modelSensors{model: m}
+	v := m.Vehicle
+	if v.Contract == nil {
+		return ms, nil
+	}
+	for _, cs := range v.Contract.Sensors {
+		i := slices.IndexFunc(v.Sensors, func(mt plugins.SensorMount) bool { return mt.ID == cs.ID })
+		if i < 0 {
+			s.warnOnce("mount "+v.ID+"/"+cs.ID, "contract sensor has no mount; it gives no readings",
+				fmt.Errorf("vehicle %s sensor %s", v.ID, cs.ID))
+			continue
+		}
+		e, err := s.newEntry(w, m, v.Sensors[i], cs)
+		if err != nil {
+			ms.close()
+			return &modelSensors{model: m}, fmt.Errorf("model %s sensor %s (%s): %w", m.Name, cs.ID, v.Sensors[i].Kind, err)
+		}
+		ms.entries = append(ms.entries, e)
+	}
+	return ms, nil
+}
+
+func (s *System) newEntry(w *world.World, m *world.Model, mount plugins.SensorMount, cs plugins.SensorDescriptor) (*entry, error) {
+	kind, err := LookupKind(mount.Kind)
+	if err != nil {
+		return nil, err
+	}
+	if len(kind.SensorTypes) > 0 && !slices.Contains(kind.SensorTypes, cs.SensorType) {
+		return nil, fmt.Errorf("contract sensorType %q does not fit mount kind %s (want %v)", cs.SensorType, kind.Name, kind.SensorTypes)
+	}
+	if !(cs.RateHz >= 0) || cs.RateHz > 1e6 {
+		return nil, fmt.Errorf("contract rateHz %g: want 0..1e6 (0 = only on request)", cs.RateHz)
+	}
+	params, err := resolveParams(mount.Kind, mount.Params)
+	if err != nil {
+		return nil, err
+	}
+	name := "sensor/" + m.Name + "/" + cs.ID
+	spec := &Spec{
+		Model: m.Name, Vehicle: m.Vehicle, Mount: mount, Contract: cs, Params: params,
+		Rand: w.Rand(name), SyncRand: w.Rand(name + "/sync"), sys: s,
+		Out: &Output{Model: m.Name, Sensor: cs.ID, Kind: kind.Topic, Topic: Topic(m.Name, cs.ID, kind.Topic), Episode: s.episode, sys: s},
+	}
+	if n := cs.Noise; n != nil {
+		if !(n.Stddev >= 0) || n.Mean != n.Mean {
+			return nil, fmt.Errorf("contract noise mean %g, stddev %g: want a number and stddev >= 0", n.Mean, n.Stddev)
+		}
+		spec.Noise = Noise{Mean: n.Mean, Stddev: n.Stddev}
+	}
+	spec.Noise.r = spec.Rand
+	sen, err := kind.New(spec)
+	if err != nil {
+		return nil, err
+	}
+	e := &entry{spec: spec, kind: kind, sensor: sen, sched: NewSchedule(cs.RateHz)}
+	e.tracker, _ = sen.(Tracker)
+	return e, nil
+}
+
+// SetPeerVisibility decides whether the cameras of observer draw the other vehicles; observer
+// "" sets the default for every model without a setting of its own. Vehicles are visible
+// unless Options.HidePeers says otherwise.
+func (s *System) SetPeerVisibility(observer string, visible bool) {
+	if observer == "" {
+		s.opts.HidePeers = !visible
+		return
+	}
+	if s.peers == nil {
+		s.peers = map[string]bool{}
+	}
+	s.peers[observer] = visible
+}
+
+// PeersVisible reports whether the cameras of observer draw the other vehicles.
+func (s *System) PeersVisible(observer string) bool {
+	if v, ok := s.peers[observer]; ok {
+		return v
+	}
+	return !s.opts.HidePeers
+}
+
+// Info describes one running sensor.
+type Info struct {
+	Model, ID, Kind string
+	// Topic is where its readings are published.
+	Topic string
+	// RateHz is how often it fires; 0 for sensors read only on request.
+	RateHz float64
+	// Readings and Dropped count emitted and dropped readings.
+	Readings, Dropped uint64
+}
+
+// Sensors lists the running sensors in model order, then contract order.
+func (s *System) Sensors() []Info {
+	var out []Info
+	for _, ms := range s.models {
+		for _, e := range ms.entries {
+			o := e.spec.Out
+			out = append(out, Info{Model: o.Model, ID: o.Sensor, Kind: e.kind.Name, Topic: o.Topic,
+				RateHz: e.sched.Rate(), Readings: o.Count(), Dropped: o.Dropped()})
+		}
+	}
+	return out
+}
+
+func (s *System) find(model, id string) (*modelSensors, *entry, error) {
+	ms, ok := s.byName[model]
+	if !ok {
+		return nil, nil, fmt.Errorf("no model %q with sensors", model)
+	}
+	for _, e := range ms.entries {
+		if e.spec.Mount.ID == id {
+			return ms, e, nil
+		}
+	}
+	ids := make([]string, len(ms.entries))
+	for i, e := range ms.entries {
+		ids[i] = e.spec.Mount.ID
+	}
+	return nil, nil, fmt.Errorf("model %s has no sensor %q (it has %v)", model, id, ids)
+}
+
+// Latest returns the most recent reading of a sensor; the Reading's message must not be
+// modified.
+func (s *System) Latest(model, id string) (Reading, bool) {
+	_, e, err := s.find(model, id)
+	if err != nil {
+		return Reading{}, false
+	}
+	return e.spec.Out.Latest()
+}
+
+// Frame renders what a camera or depth sensor of model sees now, from the world as it is,
+// into dst, encoded in the sensor's contract format. It runs synchronously on the loop
+// goroutine (after a step, for a training API) and leaves the sensor's scheduled readings and
+// random stream alone; dst's buffers are reused from call to call.
+func (s *System) Frame(model, id string, dst *Image) error {
+	if s.w == nil {
+		return errors.New("sensors: Frame before Init")
+	}
+	ms, e, err := s.find(model, id)
+	if err != nil {
+		return err
+	}
+	sn, ok := e.sensor.(Snapper)
+	if !ok {
+		return fmt.Errorf("sensor %s of %s is a %s sensor; only cameras and depth cameras render frames", id, model, e.kind.Name)
+	}
+	c := &s.callCtx // a local would escape through the interface call
+	*c = Context{World: s.w, Model: ms.model, Step: s.w.StepCount(), Stamp: s.w.SimTime(), sys: s}
+	defer func() { c.World, c.Model = nil, nil }()
+	return sn.Snap(c, dst)
+}
+
+// View captures what a camera on model sees now, as its camera sensors do (its own vehicle,
+// the other vehicles unless hidden for it, pushable boxes, markers, the layout's static
+// scene), appending the objects to dst[:0]; render it with a render.Renderer at a camera pose
+// of your choosing (a chase view, say) on any goroutine.
+func (s *System) View(model string, dst []render.Object) (View, error) {
+	if s.w == nil {
+		return View{}, errors.New("sensors: View before Init")
+	}
+	m := s.w.Model(model)
+	if m == nil {
+		return View{}, fmt.Errorf("no model %q", model)
+	}
+	return s.scene.view(s.w, m, s.PeersVisible(model), dst)
+}
+
+// FireNow fires a sensor at once, outside its schedule, from the world as it is (for tools and
+// benchmarks): the reading goes out as a scheduled one would, and the sensor's random stream
+// advances, so later scheduled readings differ from a run without the call.
+func (s *System) FireNow(model, id string) error {
+	if s.w == nil {
+		return errors.New("sensors: FireNow before Init")
+	}
+	ms, e, err := s.find(model, id)
+	if err != nil {
+		return err
+	}
+	c := &s.callCtx
+	*c = Context{World: s.w, Model: ms.model, Step: s.w.StepCount(), Stamp: s.w.SimTime(), sys: s}
+	e.sensor.Fire(c)
+	c.World, c.Model = nil, nil
+	return nil
+}
+
+// Flush waits until every queued image frame has been rendered and delivered. Call it from
+// the loop goroutine or when the loop is not running.
+func (s *System) Flush() {
+	s.flushMu.Lock()
+	fs := make([]flusher, 0, len(s.flushers))
+	for f := range s.flushers {
+		fs = append(fs, f)
+	}
+	s.flushMu.Unlock()
+	for _, f := range fs {
+		f.Flush()
+	}
+}
+
+func (s *System) addFlusher(f flusher) {
+	s.flushMu.Lock()
+	s.flushers[f] = struct{}{}
+	s.flushMu.Unlock()
+}
+
+func (s *System) removeFlusher(f flusher) {
+	s.flushMu.Lock()
+	delete(s.flushers, f)
+	s.flushMu.Unlock()
+}
+
+func (s *System) lossless() bool { return s.opts.Lossless || s.dump.Load() != nil }
+
+// warnOnce logs a warning the first time key is seen.
+func (s *System) warnOnce(key, msg string, err error) {
+	s.warnMu.Lock()
+	seen := s.warned[key]
+	s.warned[key] = true
+	s.warnMu.Unlock()
+	if !seen {
+		s.log.Warn(msg, "err", err)
+	}
+}

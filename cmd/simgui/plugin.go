@@ -1,0 +1,386 @@
+package main
+
+import (
+	"crypto/ed25519"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"simgui/plugins"
+	"simgui/plugins/archive"
+	"simgui/plugins/registry"
+	"simgui/plugins/scaffold"
+	"simgui/plugins/signing"
+)
+
+func newPluginCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "plugin",
+		Short: "Make, check, pack, sign, install and remove plugins (vehicles and tracks)",
+		Long: `Plugins are vehicles and tracks packed as <pluginId>.rusim-plugin.zip archives. The user
+registry lives in $RUSIM_HOME (default ~/.rusim): plugin-registry.json and plugins/<id>/.
+A running simgui sees installs and removals without a restart.
+
+  simgui plugin new --type vehicle vehicle.acme.rover.v1    a project to edit
+  simgui plugin validate vehicle.acme.rover.v1              check it
+  simgui plugin export vehicle.acme.rover.v1                pack it (validates first)
+  simgui plugin install vehicle.acme.rover.v1.rusim-plugin.zip
+  simgui plugin list --json
+  simgui plugin remove vehicle.acme.rover.v1`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
+	}
+	cmd.AddCommand(newPluginNewCmd(), newPluginInstallCmd(), newPluginListCmd(), newPluginRemoveCmd(),
+		newPluginValidateCmd(), newPluginExportCmd(), newPluginInfoCmd(), newPluginKeygenCmd(),
+		newPluginTrustCmd(), newPluginPolicyCmd())
+	return cmd
+}
+
+func newPluginNewCmd() *cobra.Command {
+	var o scaffold.Options
+	var typ string
+	cmd := &cobra.Command{
+		Use:   "new --type vehicle|track <id>",
+		Short: "Make a plugin project from the built-in template",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.Type, o.ID = plugins.Type(typ), args[0]
+			rep, err := scaffold.New(o)
+			if err != nil {
+				return err
+			}
+			return printJSON(cmd.OutOrStdout(), rep)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&typ, "type", "", "plugin type: vehicle or track")
+	f.StringVar(&o.OutputDir, "output-dir", ".", "folder to create the project folder <id> in")
+	f.StringVar(&o.DisplayName, "display-name", "", "human-readable name (default: from the id)")
+	f.StringVar(&o.Description, "description", "", "description")
+	f.StringVar(&o.Author, "author", "", "author name or email")
+	cmd.MarkFlagRequired("type")
+	return cmd
+}
+
+func newPluginInstallCmd() *cobra.Command {
+	var requireSigned bool
+	cmd := &cobra.Command{
+		Use:   "install <archive>",
+		Short: "Install a .rusim-plugin.zip archive into the user registry",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			reg, err := openRegistry(nil)
+			if err != nil {
+				return err
+			}
+			rep, err := reg.Install(args[0], registry.InstallOptions{RequireSigned: requireSigned})
+			if err != nil {
+				return err
+			}
+			warn(cmd.ErrOrStderr(), rep.Warnings)
+			return printJSON(cmd.OutOrStdout(), rep)
+		},
+	}
+	cmd.Flags().BoolVar(&requireSigned, "require-signed", false, "refuse archives without a valid signature by a key in $RUSIM_HOME/trusted-keys")
+	return cmd
+}
+
+func newPluginListCmd() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "List built-in and installed plugins",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			reg, err := openRegistry(nil)
+			if err != nil {
+				return err
+			}
+			items, err := reg.List()
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return printJSON(cmd.OutOrStdout(), map[string]any{"count": len(items), "items": items})
+			}
+			for _, it := range items {
+				fmt.Fprintf(cmd.OutOrStdout(), "  %-12s %-40s %-35s %s\n", "["+it.Source+"]", it.PluginID, it.DisplayName, it.Version)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	return cmd
+}
+
+func newPluginRemoveCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "remove <id>",
+		Short: "Remove an installed plugin (simulations using it keep it until they reset)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			reg, err := openRegistry(nil)
+			if err != nil {
+				return err
+			}
+			rep, err := reg.Remove(args[0])
+			if err != nil {
+				return err
+			}
+			return printJSON(cmd.OutOrStdout(), rep)
+		},
+	}
+}
+
+// validateReport is what `simgui plugin validate --json` prints.
+type validateReport struct {
+	Path     string           `json:"path"`
+	PluginID string           `json:"pluginId"`
+	Valid    bool             `json:"valid"`
+	Problems plugins.Problems `json:"problems"`
+}
+
+func newPluginValidateCmd() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "validate <dir|archive>",
+		Short: "Check a plugin project or archive; lists every problem with its field path",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			a, err := readSource(args[0])
+			if err != nil {
+				return err
+			}
+			p, ps := a.Plugin()
+			rep := validateReport{Path: args[0], Valid: len(ps.Errors()) == 0, Problems: ps}
+			if p != nil {
+				rep.PluginID = p.ID()
+			}
+			out := cmd.OutOrStdout()
+			if asJSON {
+				if rep.Problems == nil {
+					rep.Problems = plugins.Problems{}
+				}
+				if err := printJSON(out, rep); err != nil {
+					return err
+				}
+			} else {
+				for _, pr := range ps {
+					if pr.Warning {
+						fmt.Fprintln(out, "warning: "+pr.String())
+					} else {
+						fmt.Fprintln(out, pr.String())
+					}
+				}
+				if rep.Valid {
+					fmt.Fprintf(out, "%s: valid %s %s, %d files\n", p.ID(), p.Manifest.Type, p.Manifest.Version, len(a.Names()))
+				}
+			}
+			if !rep.Valid {
+				name := rep.PluginID
+				if name == "" {
+					name = args[0]
+				}
+				return fmt.Errorf("%s: %s", name, count(len(ps.Errors()), "problem"))
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	return cmd
+}
+
+// readSource reads a plugin folder or archive.
+func readSource(path string) (*archive.Archive, error) {
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return archive.ReadDir(path)
+	}
+	return archive.Open(path)
+}
+
+// exportReport is what `simgui plugin export` prints.
+type exportReport struct {
+	Action   string   `json:"action"`
+	PluginID string   `json:"pluginId"`
+	Type     string   `json:"type"`
+	Version  string   `json:"version"`
+	Archive  string   `json:"archive"`
+	SHA256   string   `json:"sha256"`
+	Files    []string `json:"files"`
+	SignedBy string   `json:"signedBy,omitempty"`
+}
+
+func newPluginExportCmd() *cobra.Command {
+	var out, key string
+	cmd := &cobra.Command{
+		Use:   "export <dir> [-o FILE] [--sign KEY]",
+		Short: "Validate a plugin project and pack it as <pluginId>.rusim-plugin.zip",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			dir := args[0]
+			a, err := archive.ReadDir(dir)
+			if err != nil {
+				return err
+			}
+			if _, ok := a.File(plugins.SignatureFile); ok {
+				a = a.Without(plugins.SignatureFile)
+				warn(cmd.ErrOrStderr(), []string{plugins.SignatureFile + " in the project is left out; sign the export with --sign KEY"})
+			}
+			p, ps := a.Plugin()
+			if err := ps.Err(); err != nil {
+				return fmt.Errorf("%s: nothing exported: %w", dir, err)
+			}
+			warn(cmd.ErrOrStderr(), problemStrings(ps.Warnings()))
+			if out == "" {
+				out = p.ID() + ".rusim-plugin.zip"
+			}
+			absOut, err := filepath.Abs(out)
+			if err != nil {
+				return err
+			}
+			if absDir, _ := filepath.Abs(dir); strings.HasPrefix(absOut, absDir+string(filepath.Separator)) {
+				return fmt.Errorf("-o %s is inside the project folder; write the archive elsewhere", out)
+			}
+			rep := exportReport{Action: "export", PluginID: p.ID(), Type: string(p.Manifest.Type), Version: p.Manifest.Version, Archive: absOut}
+			if key != "" {
+				priv, err := signing.ReadPrivateKey(key)
+				if err != nil {
+					return err
+				}
+				sig, err := signing.Sign(a.Files(), priv)
+				if err != nil {
+					return err
+				}
+				if a, err = a.With(plugins.SignatureFile, sig); err != nil {
+					return err
+				}
+				rep.SignedBy = signing.KeyID(priv.Public().(ed25519.PublicKey))
+			}
+			if err := a.WriteFile(absOut); err != nil {
+				return err
+			}
+			b, err := os.ReadFile(absOut)
+			if err != nil {
+				return err
+			}
+			sum := sha256.Sum256(b)
+			rep.SHA256, rep.Files = hex.EncodeToString(sum[:]), a.Names()
+			return printJSON(cmd.OutOrStdout(), rep)
+		},
+	}
+	cmd.Flags().StringVarP(&out, "output", "o", "", "archive to write (default: ./<pluginId>.rusim-plugin.zip)")
+	cmd.Flags().StringVar(&key, "sign", "", "sign with this ed25519 private key file (from simgui plugin keygen)")
+	return cmd
+}
+
+func newPluginInfoCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "info <id>",
+		Short: "Describe a built-in or installed plugin (JSON)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			reg, err := openRegistry(nil)
+			if err != nil {
+				return err
+			}
+			in, err := reg.Info(args[0])
+			if err != nil {
+				return err
+			}
+			return printJSON(cmd.OutOrStdout(), in)
+		},
+	}
+}
+
+func newPluginKeygenCmd() *cobra.Command {
+	var prefix string
+	cmd := &cobra.Command{
+		Use:   "keygen [-o PREFIX]",
+		Short: "Make an ed25519 key pair for signing plugins: PREFIX.key (private) and PREFIX.pub",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			id, err := signing.GenerateKeyFiles(prefix)
+			if err != nil {
+				return err
+			}
+			return printJSON(cmd.OutOrStdout(), map[string]string{"action": "keygen", "keyId": id,
+				"privateKey": prefix + signing.PrivateKeyExt, "publicKey": prefix + signing.PublicKeyExt})
+		},
+	}
+	cmd.Flags().StringVarP(&prefix, "output", "o", "plugin-signing", "path prefix of the two key files")
+	return cmd
+}
+
+func newPluginTrustCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "trust <KEY.pub>",
+		Short: "Trust a public key: copy it into $RUSIM_HOME/trusted-keys",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			reg, err := openRegistry(nil)
+			if err != nil {
+				return err
+			}
+			id, path, err := reg.Trust(args[0])
+			if err != nil {
+				return err
+			}
+			return printJSON(cmd.OutOrStdout(), map[string]string{"action": "trust", "keyId": id, "installedTo": path})
+		},
+	}
+}
+
+func newPluginPolicyCmd() *cobra.Command {
+	var requireSigned bool
+	cmd := &cobra.Command{
+		Use:   "policy [--require-signed=true|false]",
+		Short: "Show or set the registry's policy: whether every plugin must be signed by a trusted key",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			reg, err := openRegistry(nil)
+			if err != nil {
+				return err
+			}
+			if cmd.Flags().Changed("require-signed") {
+				if err := reg.SetRequireSigned(requireSigned); err != nil {
+					return err
+				}
+			}
+			on, err := reg.RequireSigned()
+			if err != nil {
+				return err
+			}
+			return printJSON(cmd.OutOrStdout(), map[string]bool{"requireSigned": on})
+		},
+	}
+	cmd.Flags().BoolVar(&requireSigned, "require-signed", false, "refuse unsigned, untrusted or tampered plugins at install and load")
+	return cmd
+}
+
+// warn prints each warning on its own stderr line.
+func warn(w io.Writer, warnings []string) {
+	for _, s := range warnings {
+		fmt.Fprintln(w, "warning: "+s)
+	}
+}
+
+func problemStrings(ps plugins.Problems) []string {
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = p.String()
+	}
+	return out
+}
+
+func count(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}

@@ -1,0 +1,281 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"simgui/plugins"
+	"simgui/plugins/archive"
+	"simgui/plugins/registry"
+	"simgui/plugins/scaffold"
+)
+
+// The CLI tests must never see the real ~/.rusim: every simgui they start inherits a
+// RUSIM_HOME that does not exist unless a test sets its own.
+func init() {
+	os.Setenv("RUSIM_HOME", filepath.Join(os.TempDir(), fmt.Sprintf("simgui-test-no-home-%d", os.Getpid())))
+}
+
+// pluginCLI runs simgui with RUSIM_HOME=home and fails the test unless it exits 0.
+func pluginCLI(t *testing.T, home string, args ...string) (string, string) {
+	t.Helper()
+	out, errOut, code := simgui(t, []string{"RUSIM_HOME=" + home}, args...)
+	if code != 0 {
+		t.Fatalf("simgui %s: exit %d\n%s", strings.Join(args, " "), code, errOut)
+	}
+	return out, errOut
+}
+
+// pluginFails runs simgui and checks it exits 1 with one stderr line "error: ...want...".
+func pluginFails(t *testing.T, home, want string, args ...string) {
+	t.Helper()
+	out, errOut, code := simgui(t, []string{"RUSIM_HOME=" + home}, args...)
+	lines := strings.Split(strings.TrimRight(errOut, "\n"), "\n")
+	if code != 1 || len(lines) != 1 || !strings.HasPrefix(lines[0], "error: ") || !strings.Contains(lines[0], want) {
+		t.Errorf("simgui %s: exit %d, stdout %q, stderr %q; want one line error: ...%s", strings.Join(args, " "), code, out, errOut, want)
+	}
+}
+
+func editJSON(t *testing.T, path string, f func(m map[string]any)) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	f(m)
+	b, _ = json.MarshalIndent(m, "", "  ")
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// The round trip of the README: new → edit → validate → export → install → list --json →
+// a headless run of a scenario that uses it → remove.
+func TestPluginRoundTrip(t *testing.T) {
+	home, work := filepath.Join(t.TempDir(), "rusim"), t.TempDir()
+	const id = "vehicle.acme.rover.v1"
+	out, _ := pluginCLI(t, home, "plugin", "new", "--type", "vehicle", id, "--output-dir", work, "--display-name", "Acme Rover", "--author", "Ann")
+	var created scaffold.Report
+	if err := json.Unmarshal([]byte(out), &created); err != nil || created.PluginID != id || created.CreatedAt != filepath.Join(work, id) {
+		t.Fatalf("new: %s", out)
+	}
+	project := created.CreatedAt
+
+	// Edit: a slower, red rover.
+	editJSON(t, filepath.Join(project, "descriptor.json"), func(m map[string]any) {
+		m["drive"].(map[string]any)["params"].(map[string]any)["maxSpeed"] = 0.4
+		m["visual"].(map[string]any)["color"] = "#c8302c"
+	})
+	out, _ = pluginCLI(t, home, "plugin", "validate", project)
+	if out != id+": valid vehicle 1.0.0, 4 files\n" {
+		t.Errorf("validate: %q", out)
+	}
+	zip := filepath.Join(work, id+".rusim-plugin.zip")
+	out, _ = pluginCLI(t, home, "plugin", "export", project, "-o", zip)
+	var exp exportReport
+	if err := json.Unmarshal([]byte(out), &exp); err != nil || exp.Archive != zip || len(exp.Files) != 4 || len(exp.SHA256) != 64 {
+		t.Fatalf("export: %s", out)
+	}
+	out, errOut := pluginCLI(t, home, "plugin", "install", zip)
+	var inst registry.InstallReport
+	if err := json.Unmarshal([]byte(out), &inst); err != nil || inst.PluginID != id || inst.InstalledTo != filepath.Join(home, "plugins", id) || errOut != "" {
+		t.Fatalf("install: %s %s", out, errOut)
+	}
+	out, _ = pluginCLI(t, home, "plugin", "list", "--json")
+	var list struct {
+		Count int             `json:"count"`
+		Items []registry.Item `json:"items"`
+	}
+	if err := json.Unmarshal([]byte(out), &list); err != nil || list.Count != 13 || list.Items[12] != (registry.Item{PluginID: id, Type: "vehicle", DisplayName: "Acme Rover", Version: "1.0.0", Source: "user"}) {
+		t.Fatalf("list: %s", out)
+	}
+
+	scenario := filepath.Join(work, "scenario.yaml")
+	os.WriteFile(scenario, []byte("world: {trackId: track.basic_arena.v1}\nvehicle: {vehicleId: "+id+"}\n"), 0o644)
+	out, errOut = pluginCLI(t, home, "run", "--headless", "--json", "--scenario", scenario, "--duration", "3", "--cmd", "throttle=1")
+	var run runSummary
+	if err := json.Unmarshal([]byte(out), &run); err != nil || len(run.Models) != 1 || run.Models[0].VehicleID != id {
+		t.Fatalf("run: %s %s", out, errOut)
+	}
+	if math.Abs(run.Models[0].Speed-0.4) > 0.02 {
+		t.Errorf("the edited rover runs at %.3f m/s, its maxSpeed is 0.4", run.Models[0].Speed)
+	}
+
+	out, _ = pluginCLI(t, home, "plugin", "remove", id)
+	if out != "{\n  \"action\": \"remove\",\n  \"pluginId\": \""+id+"\",\n  \"removed\": true\n}\n" {
+		t.Errorf("remove: %q", out)
+	}
+	pluginFails(t, home, `vehicle.vehicleId: unknown vehicleId "`+id+`"`, "run", "--headless", "--scenario", scenario, "--steps", "1")
+}
+
+// 20 installs run as separate processes at once leave a registry listing all 20.
+func TestPluginConcurrentInstalls(t *testing.T) {
+	home, work := filepath.Join(t.TempDir(), "rusim"), t.TempDir()
+	var ids, zips []string
+	for i := range 20 {
+		id := fmt.Sprintf("vehicle.load.car%02d.v1", i)
+		if _, err := scaffold.New(scaffold.Options{Type: plugins.TypeVehicle, ID: id, OutputDir: work}); err != nil {
+			t.Fatal(err)
+		}
+		a, err := archive.ReadDir(filepath.Join(work, id))
+		if err != nil {
+			t.Fatal(err)
+		}
+		zip := filepath.Join(work, id+".rusim-plugin.zip")
+		if err := a.WriteFile(zip); err != nil {
+			t.Fatal(err)
+		}
+		ids, zips = append(ids, id), append(zips, zip)
+	}
+	var wg sync.WaitGroup
+	errs := make([]error, len(zips))
+	for i, zip := range zips {
+		wg.Go(func() {
+			cmd := exec.Command(bin, "plugin", "install", zip)
+			cmd.Env = append(os.Environ(), "RUSIM_HOME="+home)
+			if out, err := cmd.CombinedOutput(); err != nil {
+				errs[i] = fmt.Errorf("%s: %v\n%s", filepath.Base(zip), err, out)
+			}
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			t.Error(err)
+		}
+	}
+	out, _ := pluginCLI(t, home, "plugin", "list", "--json")
+	var list struct {
+		Items []registry.Item `json:"items"`
+	}
+	json.Unmarshal([]byte(out), &list)
+	var user []string
+	for _, it := range list.Items {
+		if it.Source == "user" {
+			user = append(user, it.PluginID)
+		}
+	}
+	slices.Sort(user)
+	if !slices.Equal(user, ids) {
+		t.Errorf("registry lists %d user plugins: %v", len(user), user)
+	}
+	dirs, _ := os.ReadDir(filepath.Join(home, "plugins"))
+	if len(dirs) != 20 {
+		t.Errorf("plugins/ holds %d folders", len(dirs))
+	}
+	for _, pat := range []string{".staging-*", ".removed-*", ".plugin-registry.json.tmp-*"} {
+		if left, _ := filepath.Glob(filepath.Join(home, pat)); len(left) > 0 {
+			t.Errorf("left behind: %v", left)
+		}
+	}
+}
+
+// Errors are rusim's texts on one stderr line, exit 1.
+func TestPluginCLIErrors(t *testing.T) {
+	home, work := filepath.Join(t.TempDir(), "rusim"), t.TempDir()
+	pluginFails(t, home, "Plugin archive not found: "+filepath.Join(work, "none.zip"), "plugin", "install", filepath.Join(work, "none.zip"))
+	os.WriteFile(filepath.Join(work, "text.zip"), []byte("text"), 0o644)
+	pluginFails(t, home, "Not a valid zip archive: "+filepath.Join(work, "text.zip"), "plugin", "install", filepath.Join(work, "text.zip"))
+	pluginFails(t, home, "Cannot remove built-in plugin: vehicle.ks0223.v1", "plugin", "remove", "vehicle.ks0223.v1")
+	pluginFails(t, home, "Plugin not found in registry: vehicle.acme.rover.v1", "plugin", "remove", "vehicle.acme.rover.v1")
+	pluginCLI(t, home, "plugin", "new", "--type", "track", "track.yard.v1", "--output-dir", work)
+	pluginFails(t, home, "Output directory already exists: "+filepath.Join(work, "track.yard.v1"), "plugin", "new", "--type", "track", "track.yard.v1", "--output-dir", work)
+	pluginFails(t, home, `plugin id "vehicle.rover.v1" does not follow`, "plugin", "new", "--type", "vehicle", "vehicle.rover.v1", "--output-dir", work)
+	pluginFails(t, home, `unknown pluginId "track.nope.v1"`, "plugin", "info", "track.nope.v1")
+
+	// A broken project: validate lists each problem with its path on stdout, then fails.
+	project := filepath.Join(work, "track.yard.v1")
+	editJSON(t, filepath.Join(project, "manifest.json"), func(m map[string]any) { m["version"] = "1.1.0" })
+	editJSON(t, filepath.Join(project, "descriptor.json"), func(m map[string]any) {
+		m["elements"].([]any)[0].(map[string]any)["height"] = -1
+	})
+	out, errOut, code := simgui(t, []string{"RUSIM_HOME=" + home}, "plugin", "validate", project)
+	want := "manifest.version: \"1.1.0\" differs from descriptor.version 1.0.0\n" +
+		"descriptor.elements[0]: wall.north: size 6.1×0.1×-1 is not positive\n"
+	if code != 1 || out != want || errOut != "error: track.yard.v1: 2 problems\n" {
+		t.Errorf("validate: exit %d\nstdout %q\nstderr %q", code, out, errOut)
+	}
+	pluginFails(t, home, "track.yard.v1: nothing exported: 2 problems: manifest.version:", "plugin", "export", project, "-o", filepath.Join(work, "x.zip"))
+	if _, err := os.Stat(filepath.Join(work, "x.zip")); !os.IsNotExist(err) {
+		t.Error("an invalid project was exported")
+	}
+	if _, err := os.Stat(home); !os.IsNotExist(err) {
+		t.Errorf("failed commands created RUSIM_HOME: %v", err)
+	}
+}
+
+// rusim's Unity exports install with a warning on stderr and run with the fallback body.
+func TestPluginRusimExports(t *testing.T) {
+	home, work := filepath.Join(t.TempDir(), "rusim"), t.TempDir()
+	_, errOut := pluginCLI(t, home, "plugin", "install", filepath.Join("..", "..", "plugins", "testdata", "vehicle.arcade.green.v1.rusim-plugin.zip"))
+	if !strings.HasPrefix(errOut, "warning: descriptor: no simulation data") || strings.Count(errOut, "\n") != 1 {
+		t.Errorf("stderr %q", errOut)
+	}
+	pluginCLI(t, home, "plugin", "install", filepath.Join("..", "..", "plugins", "testdata", "track.city_demo.v1.rusim-plugin.zip"))
+	scenario := filepath.Join(work, "s.yaml")
+	os.WriteFile(scenario, []byte("world: {trackId: track.city_demo.v1}\nvehicle: {vehicleId: vehicle.arcade.green.v1}\n"), 0o644)
+	out, _ := pluginCLI(t, home, "run", "--headless", "--json", "--scenario", scenario, "--duration", "2", "--cmd", "throttle=0.5")
+	var run runSummary
+	if json.Unmarshal([]byte(out), &run) != nil || run.Models[0].VehicleID != "vehicle.arcade.green.v1" || run.Models[0].Speed < 0.3 {
+		t.Errorf("run: %s", out)
+	}
+}
+
+// Signing through the CLI: keygen, trust, export --sign; a tampered signed archive is refused
+// under --require-signed, the untampered one installs; the registry policy.
+func TestPluginSigning(t *testing.T) {
+	home, work := filepath.Join(t.TempDir(), "rusim"), t.TempDir()
+	key := filepath.Join(work, "ann")
+	out, _ := pluginCLI(t, home, "plugin", "keygen", "-o", key)
+	var kg map[string]string
+	json.Unmarshal([]byte(out), &kg)
+	if len(kg["keyId"]) != 16 || kg["privateKey"] != key+".key" || kg["publicKey"] != key+".pub" {
+		t.Fatalf("keygen: %s", out)
+	}
+	pluginCLI(t, home, "plugin", "trust", key+".pub")
+	pluginCLI(t, home, "plugin", "new", "--type", "vehicle", "vehicle.acme.rover.v1", "--output-dir", work)
+	zip := filepath.Join(work, "vehicle.acme.rover.v1.rusim-plugin.zip")
+	out, _ = pluginCLI(t, home, "plugin", "export", filepath.Join(work, "vehicle.acme.rover.v1"), "-o", zip, "--sign", key+".key")
+	var exp exportReport
+	if json.Unmarshal([]byte(out), &exp) != nil || exp.SignedBy != kg["keyId"] || !slices.Contains(exp.Files, "SIGNATURE.json") {
+		t.Fatalf("export: %s", out)
+	}
+
+	// Tamper: same files and signature, one byte of the README changed.
+	a, err := archive.Open(zip)
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme, _ := a.File("README.md")
+	tampered, _ := a.With("README.md", append([]byte("!"), readme...))
+	tamperedZip := filepath.Join(t.TempDir(), "vehicle.acme.rover.v1.rusim-plugin.zip")
+	tampered.WriteFile(tamperedZip)
+	pluginFails(t, home, "signature check failed: the signature does not match the plugin's files", "plugin", "install", "--require-signed", tamperedZip)
+
+	out, _ = pluginCLI(t, home, "plugin", "install", "--require-signed", zip)
+	var inst registry.InstallReport
+	if json.Unmarshal([]byte(out), &inst) != nil || inst.SignedBy != kg["keyId"] {
+		t.Errorf("install: %s", out)
+	}
+
+	out, _ = pluginCLI(t, home, "plugin", "policy", "--require-signed=true")
+	if out != "{\n  \"requireSigned\": true\n}\n" {
+		t.Errorf("policy: %q", out)
+	}
+	pluginCLI(t, home, "plugin", "new", "--type", "track", "track.yard.v1", "--output-dir", work)
+	trackZip := filepath.Join(work, "track.yard.v1.rusim-plugin.zip")
+	pluginCLI(t, home, "plugin", "export", filepath.Join(work, "track.yard.v1"), "-o", trackZip)
+	pluginFails(t, home, "the plugin is not signed, and signatures are required", "plugin", "install", trackZip)
+}

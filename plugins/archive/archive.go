@@ -1,0 +1,332 @@
+package archive
+
+import (
+	"archive/zip"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"simgui/plugins"
+)
+
+// Limits bound what Read, ReadDir and FromFiles accept.
+type Limits struct {
+	// MaxEntries is the most entries (files and folders) an archive may have.
+	MaxEntries int
+	// MaxTotal is the most uncompressed bytes of all files together.
+	MaxTotal int64
+	// MaxJSON is the most bytes of one .json file.
+	MaxJSON int64
+	// BombSize and MaxRatio: an entry larger than BombSize bytes may expand at most MaxRatio
+	// times its compressed size.
+	BombSize int64
+	MaxRatio float64
+}
+
+// DefaultLimits are the limits of plugin archives: 512 entries, 64 MiB in all, 1 MiB per JSON
+// file, at most 100× expansion of entries over 1 MiB.
+var DefaultLimits = Limits{MaxEntries: 512, MaxTotal: 64 << 20, MaxJSON: 1 << 20, BombSize: 1 << 20, MaxRatio: 100}
+
+// ErrNotZip is wrapped by Read's error for bytes that are not a zip archive.
+var ErrNotZip = errors.New("not a valid zip archive")
+
+// EntryError is an entry a plugin archive may not hold, and why.
+type EntryError struct {
+	Name   string
+	Reason string
+}
+
+func (e *EntryError) Error() string { return fmt.Sprintf("archive entry %q: %s", e.Name, e.Reason) }
+
+// Archive is the checked content of a plugin archive or folder: file names (slash-separated,
+// relative to the root) and their bytes. It is immutable and safe for concurrent use.
+type Archive struct {
+	files map[string][]byte
+}
+
+// Names returns the file names, sorted.
+func (a *Archive) Names() []string { return slices.Sorted(maps.Keys(a.files)) }
+
+// File returns the bytes of a file; the caller must not modify them.
+func (a *Archive) File(name string) ([]byte, bool) {
+	b, ok := a.files[name]
+	return b, ok
+}
+
+// Files returns a new map of the files; the caller must not modify the bytes.
+func (a *Archive) Files() map[string][]byte { return maps.Clone(a.files) }
+
+// Size returns the total bytes of the files.
+func (a *Archive) Size() int64 {
+	var n int64
+	for _, b := range a.files {
+		n += int64(len(b))
+	}
+	return n
+}
+
+// Plugin decodes and validates the plugin the archive holds (plugins.ReadPlugin).
+func (a *Archive) Plugin() (*plugins.Plugin, plugins.Problems) { return plugins.ReadPlugin(a.files) }
+
+// With returns a copy of a with the file name set to b (SIGNATURE.json, after signing).
+func (a *Archive) With(name string, b []byte) (*Archive, error) {
+	files := a.Files()
+	files[name] = b
+	return DefaultLimits.FromFiles(files)
+}
+
+// Without returns a copy of a without the file name.
+func (a *Archive) Without(name string) *Archive {
+	files := a.Files()
+	delete(files, name)
+	return &Archive{files: files}
+}
+
+// FromFiles checks files by name as Read checks an archive's entries and returns them as an
+// Archive. The bytes are copied.
+func (l Limits) FromFiles(files map[string][]byte) (*Archive, error) {
+	if len(files) > l.MaxEntries {
+		return nil, fmt.Errorf("the archive has %d entries; a plugin may have at most %d", len(files), l.MaxEntries)
+	}
+	var total int64
+	seen := map[string]string{}
+	out := map[string][]byte{}
+	for _, name := range slices.Sorted(maps.Keys(files)) {
+		b := files[name]
+		if err := l.checkEntry(name, uint64(len(b)), seen, &total); err != nil {
+			return nil, err
+		}
+		out[name] = bytes.Clone(b)
+	}
+	return &Archive{files: out}, nil
+}
+
+// checkEntry checks one file's name against the rules and the names seen so far (by folded
+// case), and its size against the limits.
+func (l Limits) checkEntry(name string, size uint64, seen map[string]string, total *int64) error {
+	if reason := checkName(name); reason != "" {
+		return &EntryError{name, reason}
+	}
+	if strings.HasSuffix(name, "/") {
+		return &EntryError{name, "a folder where a file is expected"}
+	}
+	if first, dup := seen[strings.ToLower(name)]; dup {
+		if first == name {
+			return &EntryError{name, "the name appears twice"}
+		}
+		return &EntryError{name, fmt.Sprintf("the name differs only in case from %q", first)}
+	}
+	seen[strings.ToLower(name)] = name
+	if isJSON(name) && size > uint64(l.MaxJSON) {
+		return &EntryError{name, fmt.Sprintf("%s; a JSON file may be at most %s", mib(size), mib(uint64(l.MaxJSON)))}
+	}
+	if size > uint64(l.MaxTotal) || *total+int64(size) > l.MaxTotal {
+		return fmt.Errorf("the archive's uncompressed size is over %s (at entry %q)", mib(uint64(l.MaxTotal)), name)
+	}
+	*total += int64(size)
+	return nil
+}
+
+// Read reads a plugin archive of size bytes from r with DefaultLimits.
+func Read(r io.ReaderAt, size int64) (*Archive, error) { return DefaultLimits.Read(r, size) }
+
+// Read reads a plugin archive of size bytes from r, refusing hostile entries (see the package
+// doc). It checks every entry's header before inflating any.
+func (l Limits) Read(r io.ReaderAt, size int64) (*Archive, error) {
+	zr, err := zip.NewReader(r, size)
+	if err != nil && !errors.Is(err, zip.ErrInsecurePath) { // insecure names get our own messages below
+		return nil, fmt.Errorf("%w: %v", ErrNotZip, err)
+	}
+	if len(zr.File) > l.MaxEntries {
+		return nil, fmt.Errorf("the archive has %d entries; a plugin may have at most %d", len(zr.File), l.MaxEntries)
+	}
+	var total int64
+	seen := map[string]string{}
+	var files []*zip.File
+	for _, f := range zr.File {
+		name := f.Name
+		if reason := checkName(name); reason != "" {
+			return nil, &EntryError{name, reason}
+		}
+		mode := f.Mode()
+		switch {
+		case mode&fs.ModeSymlink != 0:
+			return nil, &EntryError{name, "a symbolic link"}
+		case strings.HasSuffix(name, "/"):
+			if first, dup := seen[strings.ToLower(name)]; dup {
+				return nil, &EntryError{name, fmt.Sprintf("the folder appears twice (as %q)", first)}
+			}
+			seen[strings.ToLower(name)] = name
+			if f.UncompressedSize64 > 0 {
+				return nil, &EntryError{name, "a folder with data"}
+			}
+			continue
+		case !mode.IsRegular():
+			return nil, &EntryError{name, fmt.Sprintf("not a regular file (mode %v)", mode)}
+		case f.Flags&0x1 != 0:
+			return nil, &EntryError{name, "encrypted"}
+		case f.Method != zip.Store && f.Method != zip.Deflate:
+			return nil, &EntryError{name, fmt.Sprintf("compression method %d; only store (0) and deflate (8) are allowed", f.Method)}
+		}
+		if err := l.checkEntry(name, f.UncompressedSize64, seen, &total); err != nil {
+			return nil, err
+		}
+		if f.UncompressedSize64 > uint64(l.BombSize) &&
+			(f.CompressedSize64 == 0 || float64(f.UncompressedSize64)/float64(f.CompressedSize64) > l.MaxRatio) {
+			return nil, &EntryError{name, fmt.Sprintf("%s that expand from %d bytes, over %g times (a compression bomb)",
+				mib(f.UncompressedSize64), f.CompressedSize64, l.MaxRatio)}
+		}
+		files = append(files, f)
+	}
+	out := make(map[string][]byte, len(files))
+	for _, f := range files {
+		b, err := inflate(f)
+		if err != nil {
+			return nil, &EntryError{f.Name, "corrupt: " + err.Error()}
+		}
+		out[f.Name] = b
+	}
+	return &Archive{files: out}, nil
+}
+
+// inflate reads an entry's data, never more than its header declares.
+func inflate(f *zip.File) ([]byte, error) {
+	rc, err := f.Open()
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	b, err := io.ReadAll(io.LimitReader(rc, int64(f.UncompressedSize64)+1))
+	if err != nil {
+		return nil, err
+	}
+	if uint64(len(b)) != f.UncompressedSize64 {
+		return nil, fmt.Errorf("%d bytes where the header says %d", len(b), f.UncompressedSize64)
+	}
+	return b, nil
+}
+
+// Open reads the archive file at path. Its errors are rusim's: "Plugin archive not found:
+// <path>" and "Not a valid zip archive: <path>", with the absolute path; an *EntryError or a
+// limit for hostile content.
+func Open(path string) (*Archive, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, err
+	}
+	f, err := os.Open(abs)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("Plugin archive not found: %s", abs) // rusim's text
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("Not a valid zip archive: %s", abs) // rusim's text
+	}
+	a, err := Read(f, st.Size())
+	if errors.Is(err, ErrNotZip) {
+		return nil, fmt.Errorf("Not a valid zip archive: %s", abs) // rusim's text
+	}
+	return a, err
+}
+
+// ReadDir reads a plugin folder (a project made by `simgui plugin new`, or an installed
+// plugin) with the archive's rules: the same allowed names, sizes and refusals, symbolic
+// links included. Files and folders whose names start with "." (.git, .DS_Store) are
+// skipped.
+func ReadDir(dir string) (*Archive, error) { return DefaultLimits.ReadDir(dir) }
+
+// ReadDir reads a plugin folder with the limits l.
+func (l Limits) ReadDir(dir string) (*Archive, error) {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	var total int64
+	seen := map[string]string{}
+	files := map[string][]byte{}
+	err = fs.WalkDir(root.FS(), ".", func(name string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if name == "." {
+			return nil
+		}
+		if strings.HasPrefix(d.Name(), ".") {
+			if d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		switch t := d.Type(); {
+		case t&fs.ModeSymlink != 0:
+			return &EntryError{name, "a symbolic link"}
+		case d.IsDir():
+			if reason := checkName(name + "/"); reason != "" {
+				return &EntryError{name + "/", reason}
+			}
+			return nil
+		case !t.IsRegular():
+			return &EntryError{name, fmt.Sprintf("not a regular file (mode %v)", t)}
+		}
+		if len(files) >= l.MaxEntries {
+			return fmt.Errorf("the folder has more than %d files; a plugin may have at most %d", l.MaxEntries, l.MaxEntries)
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		if err := l.checkEntry(name, uint64(info.Size()), seen, &total); err != nil {
+			return err
+		}
+		b, err := readLimited(root, name, info.Size())
+		if err != nil {
+			return err
+		}
+		files[name] = b
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &Archive{files: files}, nil
+}
+
+// readLimited reads a file of the size checked, failing if it grew since.
+func readLimited(root *os.Root, name string, size int64) ([]byte, error) {
+	f, err := root.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, size+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(b)) != size {
+		return nil, fmt.Errorf("%s changed while it was read", name)
+	}
+	return b, nil
+}
+
+// mib formats a size in MiB.
+func mib(n uint64) string {
+	if n%(1<<20) == 0 {
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+}

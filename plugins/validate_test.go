@@ -1,0 +1,317 @@
+package plugins
+
+import (
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"path"
+	"slices"
+	"strings"
+	"testing"
+
+	"simgui/assets"
+)
+
+// builtinFiles returns the files of one built-in plugin folder by name.
+func builtinFiles(t testing.TB, id string) map[string][]byte {
+	t.Helper()
+	files := map[string][]byte{}
+	entries, err := fs.ReadDir(assets.Plugins, path.Join("plugins", id))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		b, err := fs.ReadFile(assets.Plugins, path.Join("plugins", id, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[e.Name()] = b
+	}
+	return files
+}
+
+// edited returns a copy of files with file's JSON changed by f.
+func edited(t *testing.T, files map[string][]byte, file string, f func(m map[string]any)) map[string][]byte {
+	t.Helper()
+	out := map[string][]byte{}
+	for k, v := range files {
+		out[k] = v
+	}
+	var m map[string]any
+	if err := json.Unmarshal(files[file], &m); err != nil {
+		t.Fatal(err)
+	}
+	f(m)
+	b, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out[file] = b
+	return out
+}
+
+func paths(ps Problems) []string {
+	return mapSlice(ps, func(p Problem) string { return p.Path })
+}
+
+func TestBuiltinsAndFixturesValidate(t *testing.T) {
+	for _, id := range Builtin().IDs() {
+		p, ps := ReadPlugin(builtinFiles(t, id))
+		if len(ps) != 0 || p == nil || p.ID() != id {
+			t.Errorf("%s: %v", id, ps)
+		}
+	}
+	for _, name := range []string{"vehicle.arcade.green.v1.rusim-plugin.zip", "track.city_demo.v1.rusim-plugin.zip"} {
+		p, ps := ReadPlugin(readZip(t, name))
+		if p == nil || len(ps.Errors()) != 0 || len(ps.Warnings()) != 1 || ps[0].Path != "descriptor" {
+			t.Errorf("%s: %v", name, ps)
+		}
+	}
+	p, _ := ReadPlugin(readZip(t, "vehicle.arcade.green.v1.rusim-plugin.zip"))
+	v := p.ForSimulation()
+	if v.Body == nil || v.Drive.Model != "differential" || v.Visual.Color != "#2e9e48" || len(v.Sensors) != 2 || v.CheckSimulation() != nil {
+		t.Errorf("fallback vehicle: %+v", v)
+	}
+	if p.Vehicle.Body != nil {
+		t.Error("ForSimulation changed the plugin's own descriptor")
+	}
+}
+
+// Every rule of ValidateVehicle reports at its own path.
+func TestValidateVehiclePaths(t *testing.T) {
+	base := builtinFiles(t, "vehicle.arcade.blue.v1")
+	sensor := func(i int, k string, v any) func(map[string]any) {
+		return func(m map[string]any) { m["sensors"].([]any)[i].(map[string]any)[k] = v }
+	}
+	for _, tc := range []struct {
+		name, file string
+		edit       func(map[string]any)
+		want       Problem
+	}{
+		{"manifest version differs", "manifest.json", func(m map[string]any) { m["version"] = "1.2.0" },
+			Problem{Path: "manifest.version", Message: `"1.2.0" differs from descriptor.version 1.0.0`}},
+		{"manifest id differs", "manifest.json", func(m map[string]any) { m["pluginId"] = "vehicle.arcade.teal.v1" },
+			Problem{Path: "manifest.pluginId", Message: `"vehicle.arcade.teal.v1" differs from descriptor.id "vehicle.arcade.blue.v1"`}},
+		{"manifest constraint", "manifest.json", func(m map[string]any) { m["compatibleRuntime"] = ">>1" },
+			Problem{Path: "manifest.compatibleRuntime"}},
+		{"id convention", "descriptor.json", func(m map[string]any) { m["id"] = "vehicle.blue.v1" },
+			Problem{Path: "descriptor.id", Message: `"vehicle.blue.v1" does not follow vehicle.{brand}.{model}.v{major} or track.{name}.v{major} (lower-case letters, digits, '_' and '-')`}},
+		{"id major", "descriptor.json", func(m map[string]any) { m["version"] = map[string]any{"major": 2} },
+			Problem{Path: "descriptor.id", Message: `"vehicle.arcade.blue.v1" says v1, but version.major is 2`}},
+		{"id type", "descriptor.json", func(m map[string]any) { m["id"] = "track.arcade.v1" },
+			Problem{Path: "descriptor.id", Message: `"track.arcade.v1" is a track id, but this is a vehicle plugin`}},
+		{"deviceId", "device-contract.json", func(m map[string]any) { m["deviceId"] = "x" },
+			Problem{Path: "device-contract.deviceId", Message: `"x" differs from the plugin id "vehicle.arcade.blue.v1"`}},
+		{"sensor ids unique", "device-contract.json", sensor(1, "id", "camera.front.rgb"),
+			Problem{Path: "device-contract.sensors[1].id", Message: `"camera.front.rgb" is already the id of sensors[0]`}},
+		{"sensor type", "device-contract.json", sensor(1, "sensorType", "radar"),
+			Problem{Path: "device-contract.sensors[1].sensorType", Message: `"radar" is not a type the runtime handles (camera, depth, imu, lidar, scalar)`}},
+		{"sensor format", "device-contract.json", sensor(0, "format", "float32"),
+			Problem{Path: "device-contract.sensors[0].format", Message: `"float32" is not a camera format (jpeg_base64, png, raw)`}},
+		{"sensor shape", "device-contract.json", sensor(0, "shape", []int{480, 640}),
+			Problem{Path: "device-contract.sensors[0].shape", Message: "[480 640] is not a camera shape: want [height, width, channels] with 1 or 3 channels, sizes positive"}},
+		{"rateHz", "device-contract.json", sensor(1, "rateHz", 0),
+			Problem{Path: "device-contract.sensors[1].rateHz", Message: "0 is not positive"}},
+		{"actuator range", "device-contract.json", func(m map[string]any) { m["actuators"].([]any)[2].(map[string]any)["min"] = 1 },
+			Problem{Path: "device-contract.actuators[2].min", Message: "1 is not below max 1"}},
+		{"actuator ids unique", "device-contract.json", func(m map[string]any) { m["actuators"].([]any)[2].(map[string]any)["id"] = "control.steer_norm" },
+			Problem{Path: "device-contract.actuators[2].id", Message: `"control.steer_norm" is already the id of actuators[1]`}},
+		{"no actuators", "device-contract.json", func(m map[string]any) { m["actuators"] = []any{} },
+			Problem{Path: "device-contract.actuators", Message: "is empty: a vehicle needs at least one actuator"}},
+		{"unmounted sensor", "descriptor.json", func(m map[string]any) { m["sensors"] = m["sensors"].([]any)[:1] },
+			Problem{Path: "device-contract.sensors[1]", Message: `sensor "speedometer" is not mounted on the vehicle: add a descriptor.sensors entry with this id`}},
+		{"partial simulation data", "descriptor.json", func(m map[string]any) { delete(m, "drive") },
+			Problem{Path: "descriptor.drive", Message: "missing"}},
+		{"mount kind", "descriptor.json", sensor(1, "kind", "lidar"),
+			Problem{Path: "descriptor.sensors[1].kind", Message: `"lidar" does not produce a scalar sensor`}},
+		{"mount param", "descriptor.json", func(m map[string]any) {
+			m["sensors"].([]any)[0].(map[string]any)["params"].(map[string]any)["fovDeg"] = 500
+		}, Problem{Path: "descriptor.sensors[0].params.fovDeg", Message: "500 is outside the range 10..170 deg"}},
+		{"mount pose", "descriptor.json", func(m map[string]any) {
+			m["sensors"].([]any)[0].(map[string]any)["pose"].(map[string]any)["x"] = 40
+		}, Problem{Path: "descriptor.sensors[0].pose.x", Message: "40 is outside -10..10 m"}},
+		{"mass", "descriptor.json", func(m map[string]any) { m["body"].(map[string]any)["mass"] = -1 },
+			Problem{Path: "descriptor.body.mass", Message: "-1 is not positive"}},
+		{"drive param", "descriptor.json", func(m map[string]any) { m["drive"].(map[string]any)["params"].(map[string]any)["lag"] = 1 },
+			Problem{Path: "descriptor.drive.params.lag"}},
+		{"colour", "descriptor.json", func(m map[string]any) { m["visual"].(map[string]any)["color"] = "blue" },
+			Problem{Path: "descriptor.visual.color", Message: `"blue" is not #rrggbb`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, ps := ReadPlugin(edited(t, base, tc.file, tc.edit))
+			if !slices.ContainsFunc(ps.Errors(), func(p Problem) bool {
+				return p.Path == tc.want.Path && (tc.want.Message == "" || p.Message == tc.want.Message)
+			}) {
+				t.Errorf("problems %v\nwant among them %v", ps, tc.want)
+			}
+		})
+	}
+}
+
+// A rusim export whose scalar sensor's id gives no hint of its kind cannot be mounted by the
+// fallback: it is an error, after the warning.
+func TestFallbackLeavesAnUnhintedSensorUnmounted(t *testing.T) {
+	files := edited(t, readZip(t, "vehicle.arcade.green.v1.rusim-plugin.zip"), "device-contract.json", func(m map[string]any) {
+		m["descriptor"].(map[string]any)["sensors"].([]any)[1].(map[string]any)["id"] = "battery"
+	})
+	_, ps := ReadPlugin(files)
+	want := []string{"descriptor", "device-contract.sensors[1]"}
+	if !slices.Equal(paths(ps), want) || !ps[0].Warning || ps[1].Message != `sensor "battery" is not mounted on the vehicle: add a descriptor.sensors entry with this id` {
+		t.Errorf("problems %v", ps)
+	}
+}
+
+func TestValidateTrackPaths(t *testing.T) {
+	// trackgen declares the real generators; this package's tests stand in for it.
+	DeclareGenerator("static")
+	DeclareGenerator("maze")
+	base := builtinFiles(t, "track.basic_arena.v1")
+	for _, tc := range []struct {
+		name string
+		edit func(map[string]any)
+		path string
+		msg  string
+	}{
+		{"schema does not compile", func(m map[string]any) { m["parametersSchemaJson"] = `{"type": "nonsense"}` },
+			"descriptor.parametersSchemaJson", "does not compile as a JSON Schema"},
+		{"schema not JSON", func(m map[string]any) { m["parametersSchemaJson"] = `{nope` },
+			"descriptor.parametersSchemaJson", "does not compile as a JSON Schema: not JSON"},
+		{"schema reads a file", func(m map[string]any) { m["parametersSchemaJson"] = `{"$ref": "file:///dev/zero"}` },
+			"descriptor.parametersSchemaJson", "references outside the schema are not allowed"},
+		{"unknown generator", func(m map[string]any) { m["generator"] = "fractal" },
+			"descriptor.generator", `unknown track generator "fractal" (known: maze, static)`},
+		{"element", func(m map[string]any) { m["elements"].([]any)[0].(map[string]any)["width"] = 0 },
+			"descriptor.elements[0]", "road.A: a road needs at least 2 points and a positive width"},
+		{"id", func(m map[string]any) { m["id"] = "track.basic.arena.v1" }, "descriptor.id", "does not follow"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, ps := ReadPlugin(edited(t, base, "descriptor.json", tc.edit))
+			errs := ps.Errors()
+			if tc.name == "id" { // the manifest still names the old id
+				errs = slices.DeleteFunc(errs, func(p Problem) bool { return p.Path == "manifest.pluginId" })
+			}
+			if len(errs) != 1 || errs[0].Path != tc.path || !strings.Contains(errs[0].Message, tc.msg) {
+				t.Errorf("problems %v\nwant one at %s containing %q", ps, tc.path, tc.msg)
+			}
+		})
+	}
+}
+
+func TestDecodeReportsJSONProblemsWithPaths(t *testing.T) {
+	base := builtinFiles(t, "vehicle.arcade.blue.v1")
+	set := func(file, body string) map[string][]byte {
+		out := map[string][]byte{}
+		for k, v := range base {
+			out[k] = v
+		}
+		out[file] = []byte(body)
+		return out
+	}
+	for _, tc := range []struct {
+		name  string
+		files map[string][]byte
+		want  string
+	}{
+		{"malformed", set("descriptor.json", "{\n  \"id\": \"x\",\n  \"version\": {]\n}"),
+			"descriptor.json: malformed JSON at line 3, column 15: invalid character ']' looking for beginning of object key string"},
+		{"wrong type in an array", set("device-contract.json",
+			`{"deviceId": "vehicle.arcade.blue.v1", "sensors": [{"id": "a"}, {"id": "b", "rateHz": "fast"}]}`),
+			"device-contract.sensors[1].rateHz: is a string, want a number"},
+		{"wrong type in the wrapper", set("device-contract.json", `{"contractVersion": {"major": 1}, "descriptor": {"deviceId": 7}}`),
+			"device-contract.descriptor.deviceId: is a number, want a string"},
+		{"manifest type", set("manifest.json", `{"pluginId": "vehicle.arcade.blue.v1", "type": "vehicle", "displayName": "B", "version": 1}`),
+			"manifest.version: is a number, want a string"},
+		{"manifest keys", set("manifest.json", `{"pluginId": "", "type": "vehicle", "displayName": "B", "version": "1.0.0"}`),
+			"manifest.pluginId: required key is missing or empty"},
+		{"not an object", set("manifest.json", `[1]`), "manifest: is an array, want an object"},
+		{"not UTF-8", set("descriptor.json", "{\"id\": \"\xff\"}"), "descriptor.json: is not UTF-8 text"},
+		{"no manifest", func() map[string][]byte { m := set("x", ""); delete(m, "manifest.json"); return m }(),
+			"manifest.json: missing: a plugin archive has manifest.json at its root"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, ps := ReadPlugin(tc.files)
+			if errs := ps.Errors(); len(errs) == 0 || errs[0].String() != tc.want {
+				t.Errorf("problems %v\nwant first %q", ps, tc.want)
+			}
+		})
+	}
+	_, ps := ReadPlugin(set("descriptor.json", strings.Replace(string(base["descriptor.json"]), `"body"`, `"bdy"`, 1)))
+	if w, e := ps.Warnings(), ps.Errors(); len(w) != 1 || w[0].String() != `descriptor: unknown field "bdy" is ignored` ||
+		len(e) != 1 || e[0].String() != "descriptor.body: missing" {
+		t.Errorf("a misspelt field: %v", ps)
+	}
+}
+
+func TestParseIDAndSafeID(t *testing.T) {
+	for id, want := range map[string]string{
+		"vehicle.arcade.green.v1": "vehicle 1", "track.city_demo.v12": "track 12", "vehicle.ks0223.v1": "vehicle 1",
+		"vehicle.a.b.c.v1": "", "track.a.b.v1": "", "Vehicle.a.b.v1": "", "vehicle.a.b.v": "", "vehicle.a.b.1": "",
+		"track..v1": "", "track.x.v1/..": "",
+	} {
+		typ, major, err := ParseID(id)
+		got := ""
+		if err == nil {
+			got = string(typ) + " " + fmtNum(float64(major))
+		}
+		if got != want {
+			t.Errorf("ParseID(%q) = %q, %v; want %q", id, got, err, want)
+		}
+	}
+	for id, want := range map[string]bool{"vehicle.a.b.v1": true, "A-b_c.1": true, "": false, ".": false, "..": false,
+		".hidden": false, "-x": false, "a/b": false, `a\b`: false, "a b": false, strings.Repeat("a", 129): false} {
+		if SafeID(id) != want {
+			t.Errorf("SafeID(%q) = %v", id, !want)
+		}
+	}
+}
+
+func TestCheckRuntime(t *testing.T) {
+	m := Manifest{PluginID: "vehicle.x.y.v1"}
+	for _, tc := range []struct{ constraint, runtime, want string }{
+		{"", "0.1.0", ""},
+		{">=0.2.0", "0.3.0", ""},
+		{">=0.2.0", "0.1.0", "plugin vehicle.x.y.v1 needs runtime >=0.2.0; this is 0.1.0"},
+		{">=1.0.0,<2.0.0", "1.4.2", ""},
+		{">=1.0.0,<2.0.0", "2.0.0", "plugin vehicle.x.y.v1 needs runtime >=1.0.0,<2.0.0; this is 2.0.0"},
+		{">=0.3.0", "", ""},
+		{">=0.4.0", "", "plugin vehicle.x.y.v1 needs runtime >=0.4.0; this is " + RuntimeVersion},
+	} {
+		m.CompatibleRuntime = tc.constraint
+		err := CheckRuntime(m, tc.runtime)
+		got := ""
+		if err != nil {
+			got = err.Error()
+			var ie *IncompatibleRuntimeError
+			if !errors.As(err, &ie) {
+				t.Errorf("%v is not an IncompatibleRuntimeError", err)
+			}
+		}
+		if got != tc.want {
+			t.Errorf("CheckRuntime(%q, %q) = %q, want %q", tc.constraint, tc.runtime, got, tc.want)
+		}
+	}
+}
+
+func TestJSONPathAt(t *testing.T) {
+	b := []byte(`{"a": [1, {"b": [true, "x"]}, {}], "c": {"d": null}}`)
+	for _, tc := range []struct {
+		after string // the value ends just after the first occurrence of this text
+		want  string
+	}{{`1`, ".a[0]"}, {`true`, ".a[1].b[0]"}, {`"x"`, ".a[1].b[1]"}, {`"x"]}, {`, ".a[2]"}, {`null`, ".c.d"}, {`"c": {`, ".c"}} {
+		off := strings.Index(string(b), tc.after) + len(tc.after)
+		if got := jsonPathAt(b, int64(off)); got != tc.want {
+			t.Errorf("after %s: %q, want %q", tc.after, got, tc.want)
+		}
+	}
+}
+
+func TestStillAvailable(t *testing.T) {
+	c := Builtin()
+	if err := StillAvailable(c, "track.maze.v1", []string{"vehicle.ks0223.v1", "vehicle.ks0223.v1"}); err != nil {
+		t.Fatal(err)
+	}
+	err := StillAvailable(c, "track.maze.v1", []string{"vehicle.ks0223.v1", "vehicle.gone.car.v1"})
+	if err == nil || err.Error() != "plugin vehicle.gone.car.v1 is no longer installed: reinstall it (simgui plugin install) or load another scenario" {
+		t.Errorf("err = %v", err)
+	}
+}
