@@ -389,8 +389,9 @@ func (s *simScreen) savePrompt() {
 		initial = src
 	}
 	req := FileRequest{Title: "Save scenario", Save: true, Filter: "Scenario (YAML)", Extensions: []string{"yaml", "yml"}, StartDir: dirOf(initial)}
-	plan, snap := s.g.sess.sim.Plan, s.snap
 	s.prompt = newPrompt("Save the world as a scenario", req, initial, func(path string) {
+		// The world as it is when the path is given (game goroutine).
+		plan, snap := s.g.sess.sim.Plan, s.g.sess.sim.Loop.Snapshot()
 		s.g.async(func() func() {
 			err := saveScenario(path, scenarioFromWorld(plan, snap))
 			return func() {
