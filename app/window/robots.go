@@ -19,7 +19,7 @@ var (
 	colorFrustumLn = rgba{1, 0.85, 0.3, 0.55}
 	colorDepthFr   = rgba{0.4, 0.9, 1, 0.14}
 	colorRangeFr   = rgba{0.6, 1, 0.6, 0.14}
-	colorRay       = rgba{1, 0.3, 0.3, 0.35}
+	colorRay       = rgba{1, 0.3, 0.3, 0.22}
 	colorHit       = rgba{1, 0.35, 0.3, 0.95}
 	colorBoxDyn    = rgb8(166, 124, 82)
 )
@@ -178,20 +178,21 @@ func sensorSize(d *plugins.VehicleDescriptor, id string) (w, h int) {
 	return 640, 480
 }
 
-// drawScan adds the rays of a lidar scan taken at the sensor pose (x, y, yaw).
+// drawScan adds the rays of a lidar scan that hit something, each ending in a dot at the hit,
+// taken at the sensor pose (x, y, yaw). Rays that hit nothing are left out: hundreds of them
+// reaching range_max would cover the view. More than 720 rays are thinned evenly.
 func drawScan(v *view, b *batch, sc *scan) {
 	sx, sy := v.toScreen(sc.x, sc.y)
-	for i, r := range sc.ranges {
-		a := sc.yaw + sc.angleMin + float64(i)*sc.step
-		hit := r < sc.rangeMax && !math.IsInf(r, 0) && !math.IsNaN(r)
-		if !hit {
-			r = sc.rangeMax
+	stride := max(1, len(sc.ranges)/720)
+	for i := 0; i < len(sc.ranges); i += stride {
+		r := sc.ranges[i]
+		if !(r < sc.rangeMax) || math.IsInf(r, 0) || math.IsNaN(r) {
+			continue
 		}
+		a := sc.yaw + sc.angleMin + float64(i)*sc.step
 		ex, ey := v.toScreen(sc.x+r*math.Cos(a), sc.y+r*math.Sin(a))
 		b.line(sx, sy, ex, ey, 1, colorRay)
-		if hit {
-			b.rect(ex-1.5, ey-1.5, 3, 3, colorHit)
-		}
+		b.rect(ex-1.5, ey-1.5, 3, 3, colorHit)
 	}
 }
 

@@ -1,6 +1,7 @@
 package window
 
 import (
+	"image"
 	"image/color"
 	"math"
 
@@ -60,9 +61,19 @@ type trackGeom struct {
 	roads []strokePath
 	flats []fillPath
 	solid []worldTri
+	walls []wallSeg
 
-	// scratch path for transformed paths
+	// scratch for transformed paths and the floor's quads
 	scratch vector.Path
+	floorVs []ebiten.Vertex
+	floorIs []uint32
+}
+
+// wallSeg is a wall seen from above: a segment along its length, at least 2 pixels wide
+// whatever the zoom, so thin cardboard walls stay visible.
+type wallSeg struct {
+	x0, y0, x1, y1, width float64
+	c                     rgba
 }
 
 type strokePath struct {
@@ -110,7 +121,9 @@ func textureImage(tex *render.Texture) *ebiten.Image {
 			px[o], px[o+1], px[o+2], px[o+3] = c.R, c.G, c.B, 255
 		}
 	}
-	img := ebiten.NewImage(n, n)
+	// Unmanaged: outside Ebiten's texture atlas, so that linear filtering at a repeat's edge
+	// does not blend in a neighbour on the atlas.
+	img := ebiten.NewImageWithOptions(image.Rect(0, 0, n, n), &ebiten.NewImageOptions{Unmanaged: true})
 	img.WritePixels(px)
 	return img
 }
@@ -118,13 +131,16 @@ func textureImage(tex *render.Texture) *ebiten.Image {
 func (t *trackGeom) add(e *plugins.Element) {
 	switch e.Kind {
 	case plugins.ElementWall:
-		t.box(e, parseColor(e.Color, colorCardboard))
+		s, c := math.Sincos(e.YawDeg * math.Pi / 180)
+		hl := e.Length / 2
+		t.walls = append(t.walls, wallSeg{e.X - hl*c, e.Y - hl*s, e.X + hl*c, e.Y + hl*s, e.Width,
+			shade(parseColor(e.Color, colorCardboard), 0.62)})
 	case plugins.ElementBox:
 		if !e.Movable { // movable boxes come from the snapshot with their poses
-			t.box(e, parseColor(e.Color, colorBox))
+			t.box(e, shade(parseColor(e.Color, colorBox), 0.8))
 		}
 	case plugins.ElementCylinder:
-		c := parseColor(e.Color, colorSolid)
+		c := shade(parseColor(e.Color, colorSolid), 0.8)
 		const n = 24
 		for k := range n {
 			a0, a1 := 2*math.Pi*float64(k)/n, 2*math.Pi*float64(k+1)/n
@@ -138,7 +154,7 @@ func (t *trackGeom) add(e *plugins.Element) {
 		}
 		f := fillPath{c: parseColor(e.Color, colorSolid)}
 		if e.Height > 0 { // solid blocks read darker than flat paint
-			f.c = rgba{f.c.R * 0.8, f.c.G * 0.8, f.c.B * 0.8, 1}
+			f.c = shade(f.c, 0.8)
 		}
 		f.path.MoveTo(float32(e.Points[0][0]), float32(e.Points[0][1]))
 		for _, p := range e.Points[1:] {
@@ -188,7 +204,7 @@ func (t *trackGeom) draw(dst *ebiten.Image, v *view, b *batch) {
 		x0, y0 := v.toScreen(t.floorRect[0], t.floorRect[3])
 		x1, y1 := v.toScreen(t.floorRect[2], t.floorRect[1])
 		if t.floorTex != nil {
-			t.drawFloorTexture(dst, x0, y0, x1, y1)
+			t.drawFloorTexture(dst, v)
 		} else {
 			b.rect(x0, y0, x1-x0, y1-y0, t.floorCol)
 			b.draw(dst)
@@ -212,6 +228,11 @@ func (t *trackGeom) draw(dst *ebiten.Image, v *view, b *batch) {
 		op.ColorScale.ScaleWithColor(toColor(f.c))
 		vector.FillPath(dst, &t.scratch, nil, op)
 	}
+	for _, w := range t.walls {
+		x0, y0 := v.toScreen(w.x0, w.y0)
+		x1, y1 := v.toScreen(w.x1, w.y1)
+		b.line(x0, y0, x1, y1, float32(max(w.width*v.Scale, 2)), w.c)
+	}
 	for _, tr := range t.solid {
 		x0, y0 := v.toScreen(tr.p[0][0], tr.p[0][1])
 		x1, y1 := v.toScreen(tr.p[1][0], tr.p[1][1])
@@ -221,20 +242,33 @@ func (t *trackGeom) draw(dst *ebiten.Image, v *view, b *batch) {
 	b.draw(dst)
 }
 
-// drawFloorTexture draws the repeating floor texture over the screen rectangle of the floor.
-func (t *trackGeom) drawFloorTexture(dst *ebiten.Image, x0, y0, x1, y1 float32) {
+// drawFloorTexture draws the floor texture over the floor, one quad per texture repeat (the
+// texture anchored at the world origin), each sampling inside the texture: tiling by geometry
+// rather than by address wrapping keeps the result the same on every GPU driver.
+func (t *trackGeom) drawFloorTexture(dst *ebiten.Image, v *view) {
 	n := float32(t.floorTex.Bounds().Dx())
-	// Texture coordinates in texels: one repeat is Period metres, anchored at the world origin.
-	u := func(x float64) float32 { return float32(x/t.texPeriod) * n }
-	v := func(y float64) float32 { return -float32(y/t.texPeriod) * n }
+	p := t.texPeriod
 	r := t.floorRect
-	vs := []ebiten.Vertex{
-		{DstX: x0, DstY: y0, SrcX: u(r[0]), SrcY: v(r[3]), ColorR: 1, ColorG: 1, ColorB: 1, ColorA: 1},
-		{DstX: x1, DstY: y0, SrcX: u(r[2]), SrcY: v(r[3]), ColorR: 1, ColorG: 1, ColorB: 1, ColorA: 1},
-		{DstX: x1, DstY: y1, SrcX: u(r[2]), SrcY: v(r[1]), ColorR: 1, ColorG: 1, ColorB: 1, ColorA: 1},
-		{DstX: x0, DstY: y1, SrcX: u(r[0]), SrcY: v(r[1]), ColorR: 1, ColorG: 1, ColorB: 1, ColorA: 1},
+	t.floorVs, t.floorIs = t.floorVs[:0], t.floorIs[:0]
+	vert := func(x, y, u, w float64) {
+		sx, sy := v.toScreen(x, y)
+		t.floorVs = append(t.floorVs, ebiten.Vertex{DstX: sx, DstY: sy, SrcX: float32(u) * n, SrcY: (1 - float32(w)) * n,
+			ColorR: 1, ColorG: 1, ColorB: 1, ColorA: 1})
 	}
-	dst.DrawTriangles32(vs, []uint32{0, 1, 2, 0, 2, 3}, t.floorTex, &ebiten.DrawTrianglesOptions{Address: ebiten.AddressRepeat, Filter: ebiten.FilterLinear})
+	for j := math.Floor(r[1] / p); j*p < r[3]; j++ {
+		y0, y1 := math.Max(r[1], j*p), math.Min(r[3], (j+1)*p)
+		for i := math.Floor(r[0] / p); i*p < r[2]; i++ {
+			x0, x1 := math.Max(r[0], i*p), math.Min(r[2], (i+1)*p)
+			k := uint32(len(t.floorVs))
+			// u, w: position inside this repeat, 0..1 east and north.
+			vert(x0, y1, x0/p-i, y1/p-j)
+			vert(x1, y1, x1/p-i, y1/p-j)
+			vert(x1, y0, x1/p-i, y0/p-j)
+			vert(x0, y0, x0/p-i, y0/p-j)
+			t.floorIs = append(t.floorIs, k, k+1, k+2, k, k+2, k+3)
+		}
+	}
+	dst.DrawTriangles32(t.floorVs, t.floorIs, t.floorTex, &ebiten.DrawTrianglesOptions{Filter: ebiten.FilterLinear})
 }
 
 // drawOverlay draws the route and the spawn points.
@@ -262,6 +296,9 @@ func (t *trackGeom) drawOverlay(v *view, b *batch) {
 		b.tri(x+dx, y+dy, x-dx/2-dy/2, y-dy/2+dx/2, x-dx/2+dy/2, y-dy/2-dx/2, colorSpawn)
 	}
 }
+
+// shade darkens c by k: solid things seen from above stand out from the floor.
+func shade(c rgba, k float32) rgba { return rgba{c.R * k, c.G * k, c.B * k, c.A} }
 
 func toColor(c rgba) color.Color {
 	return color.NRGBA{uint8(c.R*255 + 0.5), uint8(c.G*255 + 0.5), uint8(c.B*255 + 0.5), uint8(c.A*255 + 0.5)}
