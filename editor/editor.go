@@ -338,7 +338,6 @@ func (e *Editor) export(path string) {
 				e.setStatus(err.Error())
 				return
 			}
-			e.exportPath = res.path
 			e.record.Exported = append(e.record.Exported, res.path)
 			msg := "exported " + res.path
 			if res.signedBy != "" {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -40,7 +41,7 @@ func (p *parser) optFloat(path, s string) (x float64, ok bool) {
 		return 0, false
 	}
 	x, err := strconv.ParseFloat(s, 64)
-	if err != nil {
+	if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
 		p.add(path, "%q is not a number", s)
 		return 0, false
 	}

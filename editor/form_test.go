@@ -252,6 +252,14 @@ func TestParsers(t *testing.T) {
 	if len(p.ps) != 1 || p.ps[0].Path != "p" {
 		t.Errorf("bad points: %v", p.ps)
 	}
+	for _, s := range []string{"NaN", "inf", "-Inf", "1e400", "1,5"} {
+		if x, ok := p.optFloat("x", s); ok || x != 0 {
+			t.Errorf("%q read as %v", s, x)
+		}
+	}
+	if x, ok := p.optFloat("x", " -2.5e-1 "); !ok || x != -0.25 {
+		t.Errorf("-2.5e-1 read as %v %v", x, ok)
+	}
 	if s := "a\\b\nc"; unescapeLines(escapeLines(s)) != s {
 		t.Errorf("escape round trip: %q", escapeLines(s))
 	}

@@ -146,7 +146,20 @@ func TestEditorVehicle(t *testing.T) {
 	g.set("descriptor.displayName", "Acme Rover")
 	g.set("descriptor.description", "A rover made in the editor")
 
+	// Text that is not a number is listed with its field; "go" shows the field's tab.
 	g.click("button:tab:body")
+	g.set("descriptor.body.mass", "heavy")
+	g.click("button:tab:general")
+	g.click("button:validate")
+	s = g.wait("Validate", 10*time.Second, func(s State) bool { return s.Checked == 2 })
+	i := slices.IndexFunc(s.Problems, func(p plugins.Problem) bool {
+		return p.Path == "descriptor.body.mass" && p.Message == `"heavy" is not a number`
+	})
+	if i < 0 {
+		t.Fatalf("Validate with mass %q listed %v", "heavy", s.Problems)
+	}
+	g.click(fmt.Sprintf("button:problem[%d]", i))
+	g.wait("the body tab", 5*time.Second, func(s State) bool { return s.Tab == tabBody })
 	g.set("descriptor.body.mass", "2.5")
 	g.set("descriptor.visual.color", "#c03030")
 	g.set("descriptor.drive.params.maxSpeed", "1.4")
@@ -167,7 +180,7 @@ func TestEditorVehicle(t *testing.T) {
 	g.set("device-contract.actuators[3].min", "0")
 
 	g.click("button:validate")
-	s = g.wait("Validate", 10*time.Second, func(s State) bool { return s.Checked == 2 })
+	s = g.wait("Validate", 10*time.Second, func(s State) bool { return s.Checked == 3 })
 	if len(s.Problems) > 0 {
 		t.Fatalf("the filled vehicle has problems: %v", s.Problems)
 	}

@@ -16,14 +16,14 @@ import (
 
 // The preview renders, off the game goroutine, what a plugin looks like in simgui: for a
 // vehicle, the view of its first camera (or depth camera) and a 3D view of the vehicle, both
-// standing at the start of the built-in basic arena; for a track, the view from its first
+// standing at the start of the built-in cardboard corridor (sized to the vehicle); for a track, the view from its first
 // spawn point and an overview. Requests replace each other: only the newest is rendered.
 
 // previewW and previewH are the size of the rendered views, pixels.
 const previewW, previewH = 320, 240
 
 // previewArena is the track vehicles are previewed on.
-const previewArena = "track.basic_arena.v1"
+const previewArena = "track.cardboard_corridor.v1"
 
 type previewReq struct {
 	gen     uint64
@@ -57,6 +57,7 @@ type previewer struct {
 	r           *render.Renderer
 	arena       *render.Static
 	arenaLayout *plugins.Layout
+	arenaWidth  float64 // the corridor width the arena was built for
 	arenaErr    error
 }
 
@@ -92,7 +93,7 @@ func (p *previewer) close() {
 
 func (p *previewer) run() {
 	defer close(p.done)
-	p.r = render.NewRenderer(render.Options{Workers: 1})
+	p.r = newRenderer()
 	defer p.r.Close()
 	for {
 		select {
@@ -123,10 +124,18 @@ func (p *previewer) run() {
 	}
 }
 
+// newRenderer makes the preview's renderer: one goroutine, leaving the other cores to the
+// window and the simulation.
+func newRenderer() *render.Renderer { return render.NewRenderer(render.Options{Workers: 1}) }
+
 // vehicle renders v standing at the arena's first spawn point.
 func (p *previewer) vehicle(out *previewOut, v *plugins.VehicleDescriptor) error {
-	if p.arena == nil && p.arenaErr == nil {
-		p.arena, p.arenaLayout, p.arenaErr = buildArena()
+	// A corridor two and a half vehicles wide.
+	length, height := bodySize(v)
+	width := math.Round(min(max(2.5*bodyWidth(v), 0.6), 2)*10) / 10
+	if p.arena == nil || p.arenaWidth != width {
+		p.arenaWidth = width
+		p.arena, p.arenaLayout, p.arenaErr = buildArena(width, max(2, min(20, 4*width+4*length)))
 	}
 	if p.arenaErr != nil {
 		return p.arenaErr
@@ -143,8 +152,6 @@ func (p *previewer) vehicle(out *previewOut, v *plugins.VehicleDescriptor) error
 	if mesh != nil {
 		objs = append(objs, render.Object{Mesh: mesh, Pose: pose})
 	}
-	length, height := bodySize(v)
-
 	if m, s := firstCamera(v); m != nil {
 		w, h := fitShape(s)
 		cam := render.Camera{Pose: pose.Compose(render.PoseFromPose3(m.Pose)), Width: w, Height: h,
@@ -157,10 +164,10 @@ func (p *previewer) vehicle(out *previewOut, v *plugins.VehicleDescriptor) error
 			FovYDeg: 50, Near: 0.02, Far: 100, Width: previewW, Height: previewH}
 		out.views[0] = p.shoot("no camera mounted: the front", cam, p.arena, objs, false)
 	}
-	d := max(0.7, 2.6*length)
-	chase := render.Camera{Pose: pose.Compose(render.Pose{X: -d, Y: d * 0.45, Z: height + d*0.55, Yaw: -0.4, Pitch: math.Atan2(d*0.55, d*1.1)}),
+	d := max(0.4, 2*length)
+	chase := render.Camera{Pose: pose.Compose(render.Pose{X: -d, Y: d * 0.45, Z: height/2 + d*0.8, Yaw: -0.42, Pitch: math.Atan2(d*0.8, d*1.1)}),
 		FovYDeg: 50, Near: 0.02, Far: 100, Width: previewW, Height: previewH}
-	out.views[1] = p.shoot("3D, at the start of "+previewArena, chase, p.arena, objs, false)
+	out.views[1] = p.shoot("3D view (cardboard corridor)", chase, p.arena, objs, false)
 	return err
 }
 
@@ -251,13 +258,13 @@ func (p *previewer) shoot(label string, cam render.Camera, scene *render.Static,
 	return previewView{label: label, img: frame.Image()}
 }
 
-// buildArena builds the static scene vehicles are previewed in.
-func buildArena() (*render.Static, *plugins.Layout, error) {
+// buildArena builds the corridor vehicles are previewed in.
+func buildArena(width, length float64) (*render.Static, *plugins.Layout, error) {
 	t, err := plugins.Builtin().Track(previewArena)
 	if err != nil {
 		return nil, nil, err
 	}
-	l, err := trackgen.Build(t, nil, 1)
+	l, err := trackgen.Build(t, map[string]any{"width": width, "length": length}, 1)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -339,6 +346,19 @@ func driveParam(v *plugins.VehicleDescriptor, name string) float64 {
 		}
 	}
 	return 0
+}
+
+// bodyWidth returns a vehicle's width for sizing the preview corridor.
+func bodyWidth(v *plugins.VehicleDescriptor) float64 {
+	if b := v.Body; b != nil {
+		if b.Shape == "circle" && b.Radius > 0 {
+			return min(2*b.Radius, 20)
+		}
+		if b.Width > 0 {
+			return min(b.Width, 20)
+		}
+	}
+	return 0.2
 }
 
 // bodySize returns a vehicle's length and height for framing views, with sane floors.

@@ -190,13 +190,31 @@ func (e *Editor) problemsPanel(ctx *debugui.Context) {
 	if len(e.problems) == 0 {
 		ctx.Text("No problems: ready to export and install.")
 	}
-	for _, p := range e.problems {
+	ctx.SetGridLayout([]int{36, -1}, nil)
+	for i, p := range e.problems {
 		s := p.String()
 		if p.Warning {
 			s = "warning: " + s
 		}
-		ctx.Text("- " + s)
+		tab := e.tabOf(p.Path)
+		e.button(ctx, "problem["+itoa(i)+"]", "go", func() { e.tab = tab })
+		ctx.Text(s)
 	}
+}
+
+// tabOf names the form tab that shows the field at a validator path.
+func (e *Editor) tabOf(path string) string {
+	tabs := vehicleTabs
+	if e.d.typ == plugins.TypeTrack {
+		tabs = trackTabs
+	}
+	path = canonicalPath(path)
+	for _, t := range tabs[1:] {
+		if t.owns(path) {
+			return t.name
+		}
+	}
+	return tabGeneral
 }
 
 // target lays out one widget in a grid cell and records the cell under name, so that the
@@ -246,7 +264,7 @@ func (e *Editor) choice(ctx *debugui.Context, path string, val *string, known []
 	}
 }
 
-// check is a checkbox for the value at path.
+// checkbox is a checkbox for the value at path.
 func (e *Editor) checkbox(ctx *debugui.Context, path, label string, val *bool) {
 	e.target(ctx, "field:"+path, func() { ctx.Checkbox(val, label) })
 }
