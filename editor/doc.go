@@ -26,8 +26,9 @@
 //
 // The preview shows the vehicle from above with its sensors' fields of view, and renders
 // (simgui/render) its first camera's view and a 3D view of it at the start of the built-in
-// basic arena; a track is drawn from above (plugins/trackgen.Build lays out generated
-// tracks) and rendered from its first spawn point and from above.
+// cardboard corridor, sized to the vehicle; a track is drawn from above
+// (plugins/trackgen.Build lays out generated tracks) and rendered from its first spawn point
+// and from above.
 //
 // # Running it
 //
@@ -62,6 +63,14 @@
 // its own, and native file dialogs (which block until answered) run on goroutines of their
 // own; their results are applied in Update. Always offer a typed path too: the export and open
 // paths are fields.
+//
+// # Limits
+//
+// debugui text fields are one line: JSON schemas are shown compacted (the track tab also
+// prints the schema indented under its field) and a description's line breaks as \n. Typing
+// goes through Ebiten's text input (the X input method); when a window draws slowly (software
+// GL under load, about 30 frames a second) two keys landing in one frame can lose the second,
+// so the GUI tests type a key at a time.
 //
 // # Test hook
 //
