@@ -444,3 +444,23 @@ func TestEditorOpen(t *testing.T) {
 		t.Errorf("status %q", s.Status)
 	}
 }
+
+// TestEditorNoDisplay: without a display, Run fails with one line that says what to do.
+func TestEditorNoDisplay(t *testing.T) {
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "DISPLAY=") && !strings.HasPrefix(kv, "WAYLAND_DISPLAY=") {
+			env = append(env, kv)
+		}
+	}
+	cmd.Env = append(env, childEnv+"=standalone", "RUSIM_HOME="+t.TempDir(), envExport+"="+t.TempDir())
+	out, err := cmd.CombinedOutput()
+	if err == nil {
+		t.Fatalf("the editor ran without a display:\n%s", out)
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(lines) != 1 || !strings.Contains(lines[0], "no display for the editor window (set DISPLAY, or run under xvfb-run)") {
+		t.Errorf("without a display: %q", out)
+	}
+}
