@@ -1,0 +1,81 @@
+// Package editor is simgui's visual plugin editor: a person authors a vehicle or a track as
+// data and exports it as <id>.rusim-plugin.zip — no Unity or other editor needed. It is built
+// with github.com/ebitengine/debugui and, with app/window, the only package that imports
+// Ebiten.
+//
+// # What it edits
+//
+// Every field of seed 002 §5.3: id, displayName, version and description
+// (PluginDescriptorBase), plus the manifest's author and compatibleRuntime; for a vehicle its
+// device type, drive model and parameters (the plugins.DriveParams table), body (shape, size,
+// mass, friction, damping), look (shape, colours), a sensors table with add and remove (id,
+// sensorType, format, unit, shape, rateHz, noise; the mount: kind, pose and the kind's
+// parameters from plugins.SensorParams), an actuators table (id, type, unit, min, max) and the
+// contract's observation and action schemas; for a track its generator, parametersSchemaJson
+// (checked as you type), floor, geometry elements, spawn points and route.
+//
+// Fields hold text; build turns it into descriptors, and a value that is not a number is a
+// problem at the field's validator path. Everything else is the validator's: Validate encodes
+// the files an export writes and reads them back with plugins.ReadPlugin (through
+// archive.Archive.Plugin), the check `simgui plugin validate` runs, and lists every problem
+// with its path. The same check runs whenever the form changes, framing the fields with
+// problems in red. Export and Install pack with the archive package and sign with
+// plugins/signing, as `simgui plugin export` does; Install goes through
+// registry.Registry.InstallArchive. Open reads a folder or archive (archive.ReadDir,
+// archive.Open) or an installed plugin, built-in or user.
+//
+// The preview shows the vehicle from above with its sensors' fields of view, and renders
+// (simgui/render) its first camera's view and a 3D view of it at the start of the built-in
+// cardboard corridor, sized to the vehicle; a track is drawn from above
+// (plugins/trackgen.Build lays out generated tracks) and rendered from its first spawn point
+// and from above.
+//
+// # Running it
+//
+// Standalone, in a window of its own:
+//
+//	err := editor.Run(ctx, editor.RunOptions{Options: editor.Options{Open: "vehicle.ks0223.v1"}})
+//
+// Hosted as a screen of app/window (F2 switches screens), an Editor is the Screen, and the
+// window's Host is adapted in the caller (cmd/simgui), which imports both packages:
+//
+//	ed, err := editor.New(editor.Options{Registry: reg})
+//	screens := []window.Screen{hostedEditor{ed}}
+//
+//	type hostedEditor struct{ *editor.Editor }
+//
+//	func (h hostedEditor) Attach(w window.Host) {
+//		h.SetHost(editor.Host{
+//			TestDrive: func(v *plugins.VehicleDescriptor) error { w.TestDrive(v, nil); return nil },
+//			Files: func(r editor.FileRequest, done func(string)) { w.Files(window.FileRequest(r), done) },
+//			Status: w.Status,
+//		})
+//	}
+//
+// Install & test drive then installs the plugin and spawns it in the running world at once
+// (the window queues the spawn on its loop and shows the simulator screen); standalone, it
+// installs only.
+//
+// # Concurrency
+//
+// Update, Draw and Layout run on Ebiten's game goroutine and never block: exporting,
+// installing, opening and listing run on the editor's worker goroutine, the preview renders on
+// its own, and native file dialogs (which block until answered) run on goroutines of their
+// own; their results are applied in Update. Always offer a typed path too: the export and open
+// paths are fields.
+//
+// # Limits
+//
+// debugui text fields are one line: JSON schemas are shown compacted (the track tab also
+// prints the schema indented under its field) and a description's line breaks as \n. Typing
+// goes through Ebiten's text input (the X input method); when a window draws slowly (software
+// GL under load, about 30 frames a second) two keys landing in one frame can lose the second,
+// so the GUI tests type a key at a time.
+//
+// # Test hook
+//
+// Options.StateFile receives State as JSON twenty times a second: the screen rectangles of every
+// field and button by name, the problems listed, what was exported, installed and test-driven.
+// The GUI tests run the editor in a child process under Xvfb, click and type with xdotool (real
+// X events), and read the outcome there and from the files written.
+package editor

@@ -1,0 +1,159 @@
+package editor
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"simgui/plugins"
+	"simgui/plugins/archive"
+)
+
+// draft is the plugin being edited: one form, plus the files of an opened plugin the forms do
+// not cover (assets/, its README.md), which an export carries over unchanged.
+type draft struct {
+	typ     plugins.Type
+	vehicle *vehicleForm // when typ is vehicle
+	track   *trackForm   // when typ is track
+	// extra holds other files of the opened plugin by archive name.
+	extra map[string][]byte
+	// readmeID is the id the kept README.md was written for; a README is generated again
+	// when the id changes.
+	readmeID string
+	// source says where the draft came from, for the status line and the title.
+	source string
+}
+
+// id returns the id as typed.
+func (d *draft) id() string {
+	if d.typ == plugins.TypeTrack {
+		return strings.TrimSpace(d.track.Base.ID)
+	}
+	return strings.TrimSpace(d.vehicle.Base.ID)
+}
+
+// base returns the form's PluginDescriptorBase fields.
+func (d *draft) base() *baseForm {
+	if d.typ == plugins.TypeTrack {
+		return &d.track.Base
+	}
+	return &d.vehicle.Base
+}
+
+// built is a draft turned into values: the plugin, the encoded files and the text that could
+// not be read.
+type built struct {
+	plugin *plugins.Plugin
+	files  map[string][]byte
+	parse  plugins.Problems
+}
+
+// build encodes the draft as the files of a plugin archive (seed 002 §5.6.1): manifest.json,
+// descriptor.json, device-contract.json for vehicles, README.md, and the kept extra files.
+func (d *draft) build() (*built, error) {
+	p := &plugins.Plugin{}
+	var ps plugins.Problems
+	var desc any
+	switch d.typ {
+	case plugins.TypeVehicle:
+		p.Manifest, p.Vehicle, ps = d.vehicle.build()
+		desc = p.Vehicle
+	case plugins.TypeTrack:
+		p.Manifest, p.Track, ps = d.track.build()
+		desc = p.Track
+	default:
+		return nil, fmt.Errorf("unknown plugin type %q", d.typ)
+	}
+	files := maps.Clone(d.extra)
+	if files == nil {
+		files = map[string][]byte{}
+	}
+	for name, v := range map[string]any{plugins.ManifestFile: p.Manifest, plugins.DescriptorFile: desc} {
+		b, err := encodeJSON(v)
+		if err != nil {
+			return nil, fmt.Errorf("encode %s: %w", name, err)
+		}
+		files[name] = b
+	}
+	if p.Vehicle != nil {
+		b, err := encodeJSON(p.Vehicle.Contract)
+		if err != nil {
+			return nil, fmt.Errorf("encode %s: %w", plugins.ContractFile, err)
+		}
+		files[plugins.ContractFile] = b
+	}
+	if _, kept := files[plugins.ReadmeFile]; !kept || d.readmeID != p.Manifest.PluginID {
+		files[plugins.ReadmeFile] = readme(p)
+	}
+	return &built{plugin: p, files: files, parse: ps}, nil
+}
+
+// encodeJSON is how the editor writes JSON files: indented, with a final newline, and "<",
+// ">" and "&" as themselves (JSON schemas hold them).
+func encodeJSON(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// readme writes a README.md for a plugin made in the editor.
+func readme(p *plugins.Plugin) []byte {
+	var b strings.Builder
+	name, id := p.Manifest.DisplayName, p.Manifest.PluginID
+	fmt.Fprintf(&b, "# %s (%s)\n\n", name, id)
+	desc := ""
+	if p.Vehicle != nil {
+		desc = p.Vehicle.Description
+	} else if p.Track != nil {
+		desc = p.Track.Description
+	}
+	if desc != "" {
+		b.WriteString(desc + "\n\n")
+	}
+	if p.Manifest.Author != "" {
+		fmt.Fprintf(&b, "Author: %s\n\n", p.Manifest.Author)
+	}
+	fmt.Fprintf(&b, "A simgui %s plugin made with the simgui plugin editor, version %s.\n\n", p.Manifest.Type, p.Manifest.Version)
+	fmt.Fprintf(&b, "    simgui plugin install %s.rusim-plugin.zip\n", id)
+	return []byte(b.String())
+}
+
+// validate checks the draft as `simgui plugin validate` checks an archive: the files are
+// checked by the archive's rules, then read and validated by plugins.ReadPlugin (through
+// archive.Archive.Plugin). Where reading stops early (a manifest without an id stops it
+// before the descriptor), the descriptor in memory is validated too, with the same
+// validator, so that every problem is listed. Text that is not a number comes first. The
+// archive is nil when the files break the archive's rules.
+func (b *built) validate() (*archive.Archive, plugins.Problems) {
+	ps := append(plugins.Problems(nil), b.parse...)
+	a, err := archive.DefaultLimits.FromFiles(b.files)
+	if err != nil {
+		return nil, append(ps, plugins.Problem{Message: err.Error()})
+	}
+	_, read := a.Plugin()
+	ps = append(ps, read...)
+	var mem plugins.Problems
+	if b.plugin.Vehicle != nil {
+		mem = plugins.ValidateVehicle(&b.plugin.Manifest, b.plugin.Vehicle)
+	} else {
+		mem = plugins.ValidateTrack(&b.plugin.Manifest, b.plugin.Track)
+	}
+	for _, p := range mem {
+		if slices.Contains(ps, p) {
+			continue
+		}
+		if strings.HasPrefix(p.Path, "manifest.") && slices.ContainsFunc(read, func(q plugins.Problem) bool { return q.Path == p.Path }) {
+			continue // the reader said it its own way
+		}
+		ps = append(ps, p)
+	}
+	return a, ps
+}

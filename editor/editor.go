@@ -1,0 +1,506 @@
+package editor
+
+import (
+	"errors"
+	"fmt"
+	"image"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/ebitengine/debugui"
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"simgui/plugins"
+	"simgui/plugins/registry"
+)
+
+// Host is what a window that hosts the editor lends it (see the package doc for how
+// app/window's Host maps onto it). Every func may be nil and is called on the game goroutine.
+type Host struct {
+	// TestDrive spawns v — the vehicle just installed, as the registry loads it — in the
+	// running world. It must not block: the window queues the spawn on its loop
+	// (world.Loop.Do) and reports the outcome itself. Nil: Install & test drive installs only.
+	TestDrive func(v *plugins.VehicleDescriptor) error
+	// Files shows a native file dialog off the game goroutine and calls done on the game
+	// goroutine with the chosen path ("" when cancelled or unavailable). Nil: the editor
+	// shows its own (github.com/sqweek/dialog on a goroutine of its own).
+	Files func(req FileRequest, done func(path string))
+	// Status shows a one-line message in the host's status line (install and test-drive
+	// outcomes).
+	Status func(msg string)
+}
+
+// FileRequest describes a native file dialog. It has the fields of app/window's FileRequest,
+// so a host converts it with a type conversion.
+type FileRequest struct {
+	Title string
+	// Save asks for a file to write (else one to read).
+	Save bool
+	// Filter describes the file type; Extensions are without dots.
+	Filter     string
+	Extensions []string
+	// StartDir is the folder the dialog opens in ("" for the working directory).
+	StartDir string
+}
+
+// Options configure an Editor. The zero value is the product's.
+type Options struct {
+	// Registry is where Install & test drive installs and where Installed lists plugins;
+	// default registry.Open(registry.DefaultHome(), registry.Options{}).
+	Registry *registry.Registry
+	// ExportDir is where Export writes <id>.rusim-plugin.zip while no path is typed;
+	// default the working directory.
+	ExportDir string
+	// SigningKey is an ed25519 private key file (simgui plugin keygen). When set, exports and
+	// installs are signed with it; the form's "sign with key" field starts with it.
+	SigningKey string
+	// Open is a plugin folder, archive or installed plugin id to open at start; empty starts
+	// a new plugin of type New.
+	Open string
+	// New is the type of the plugin to start with when Open is empty: vehicle (default) or
+	// track.
+	New plugins.Type
+	// Host connects the editor to a hosting window; see also SetHost.
+	Host Host
+	// StateFile, when set, receives the editor's state as JSON (State) about twenty times a
+	// second: a hook for tests that drive the editor with real key and mouse events.
+	StateFile string
+	// Logger; default slog.Default().
+	Logger *slog.Logger
+}
+
+// Editor is the descriptor editor screen: forms for a vehicle or track plugin, a live
+// preview, Validate, Export, Install & test drive and Open. It implements ebiten.Game (and
+// app/window's Screen). Update, Draw and Layout must be called on Ebiten's game goroutine;
+// they never block: file and registry work runs on a worker goroutine of the editor's own.
+type Editor struct {
+	opts Options
+	host Host
+	reg  *registry.Registry
+	log  *slog.Logger
+
+	ui     debugui.DebugUI
+	w, h   int
+	frames uint64
+
+	d        *draft
+	tab      string
+	gen      uint64 // changes whenever the built plugin changes
+	liveKey  string
+	live     plugins.Problems // the latest automatic check, for field frames and the schema line
+	current  *built
+	problems plugins.Problems // from the last Validate or Export
+	checked  int              // how many times Validate (or Export) listed problems
+	checkKey string           // liveKey when they were listed
+	status   string
+
+	exportPath, keyPath, openPath string
+	installedOpen                 bool
+	installed                     []registry.Item
+	busy                          string // what the worker is doing, "" when idle
+	focused                       bool   // a text field has the keyboard
+
+	// This frame's layout: clickable things by name, the visible body of the window being
+	// laid out, and the actions clicked (run after the layout pass).
+	targets map[string]image.Rectangle
+	values  map[string]string // text of the fields laid out
+	clip    image.Rectangle
+	later   []func()
+
+	preview *previewer
+	views   previewImages
+
+	jobs    chan func() func()
+	mu      sync.Mutex
+	results []func()
+	stopped chan struct{}
+
+	record record // what the state file reports
+	state  *stateWriter
+}
+
+// New makes an editor. It starts the editor's worker and preview goroutines; Close stops them.
+func New(opts Options) (*Editor, error) {
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	if opts.ExportDir == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, err
+		}
+		opts.ExportDir = wd
+	}
+	reg := opts.Registry
+	if reg == nil {
+		home, err := registry.DefaultHome()
+		if err != nil {
+			return nil, err
+		}
+		reg = registry.Open(home, registry.Options{})
+	}
+	e := &Editor{
+		opts: opts, host: opts.Host, reg: reg, log: opts.Logger, keyPath: opts.SigningKey,
+		targets: map[string]image.Rectangle{}, values: map[string]string{}, jobs: make(chan func() func(), 8), stopped: make(chan struct{}),
+		preview: newPreviewer(),
+	}
+	if opts.StateFile != "" {
+		e.state = newStateWriter(opts.StateFile)
+	}
+	if opts.Open != "" {
+		d, notes, err := openStart(reg, opts.Open)
+		if err != nil {
+			e.Close()
+			return nil, err
+		}
+		e.load(d, notes)
+	} else {
+		typ := opts.New
+		if typ == "" {
+			typ = plugins.TypeVehicle
+		}
+		d, err := newDraft(typ)
+		if err != nil {
+			e.Close()
+			return nil, err
+		}
+		e.load(d, nil)
+	}
+	go e.work()
+	return e, nil
+}
+
+// openStart opens Options.Open: a path when it exists, else an installed plugin id.
+func openStart(reg *registry.Registry, what string) (*draft, []string, error) {
+	if _, err := os.Stat(expandHome(what)); err == nil {
+		return openPath(what)
+	}
+	if _, _, err := plugins.ParseID(what); err == nil {
+		return openInstalled(reg, what)
+	}
+	return nil, nil, fmt.Errorf("open %s: no such file or folder, and not a plugin id", what)
+}
+
+// Name names the screen in a hosting window ("editor").
+func (e *Editor) Name() string { return "editor" }
+
+// SetHost connects the editor to a hosting window (for example from app/window's
+// Attacher.Attach). Game goroutine.
+func (e *Editor) SetHost(h Host) { e.host = h }
+
+// Shown is called by a hosting window when the editor comes on show or leaves it.
+func (e *Editor) Shown(on bool) {
+	if on {
+		e.liveKey = "" // check again: installs may have happened meanwhile
+	}
+}
+
+// Layout uses the window's size as it is.
+func (e *Editor) Layout(outsideWidth, outsideHeight int) (int, int) {
+	e.w, e.h = outsideWidth, outsideHeight
+	return outsideWidth, outsideHeight
+}
+
+// Update lays the forms out, handles their input and applies finished work.
+func (e *Editor) Update() error {
+	if e.w == 0 || e.h == 0 {
+		return nil
+	}
+
+	e.frames++
+	e.applyResults()
+	clear(e.targets)
+	clear(e.values)
+	e.later = e.later[:0]
+	capt, err := e.ui.Update(func(ctx *debugui.Context) error {
+		e.layout(ctx)
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("editor: %w", err)
+	}
+	e.focused = capt&debugui.InputCapturingStateFocus != 0
+	for _, f := range e.later {
+		f()
+	}
+	e.check()
+	e.updatePreview()
+	e.writeState()
+	return nil
+}
+
+// Draw draws the forms, the preview and the frames around fields with problems.
+func (e *Editor) Draw(screen *ebiten.Image) {
+
+	screen.Fill(backgroundColor)
+	e.ui.Draw(screen)
+	e.drawProblemFrames(screen)
+}
+
+// Close stops the editor's goroutines. The editor must not be used afterwards.
+func (e *Editor) Close() error {
+	select {
+	case <-e.stopped:
+		return nil
+	default:
+	}
+	close(e.stopped)
+	e.preview.close()
+	if e.state != nil {
+		e.state.close()
+	}
+	return nil
+}
+
+// load replaces the plugin being edited.
+func (e *Editor) load(d *draft, notes []string) {
+	e.d = d
+	e.tab = tabGeneral
+	e.problems, e.checkKey, e.liveKey = nil, "", ""
+	e.current = nil
+	e.exportPath = ""
+	msg := "editing " + d.source
+	for _, n := range notes {
+		msg += "; " + n
+	}
+	e.setStatus(msg)
+}
+
+func (e *Editor) setStatus(msg string) {
+	e.status = msg
+	e.log.Debug("editor", "status", msg)
+}
+
+// check builds the plugin from the forms when they changed and validates it as the CLI does;
+// the result frames fields with problems and feeds the preview.
+func (e *Editor) check() {
+	b, err := e.d.build()
+	if err != nil {
+		e.setStatus(err.Error())
+		return
+	}
+	// Text that is not a number leaves the files as an empty field would: it counts too.
+	key := fingerprint(b.files) + fmt.Sprint(b.parse)
+	if key == e.liveKey {
+		return
+	}
+	e.liveKey, e.current = key, b
+	_, e.live = b.validate()
+	e.gen++
+	e.preview.request(previewReq{gen: e.gen, vehicle: b.plugin.Vehicle, track: b.plugin.Track})
+}
+
+// validate lists every problem of the plugin as it stands (the Validate button).
+func (e *Editor) validate() bool {
+	e.check()
+	if e.current == nil {
+		return false
+	}
+	_, ps := e.current.validate()
+	e.problems, e.checkKey = ps, e.liveKey
+	e.checked++
+	n := len(ps.Errors())
+	switch {
+	case n == 0 && len(ps) == 0:
+		e.setStatus("valid: no problems")
+	case n == 0:
+		e.setStatus(fmt.Sprintf("valid, with %s", count(len(ps), "warning")))
+	default:
+		e.setStatus(fmt.Sprintf("%s: see Problems", count(n, "problem")))
+	}
+	return n == 0
+}
+
+// defaultExportPath is where Export writes while no path is typed.
+func (e *Editor) defaultExportPath() string {
+	id := e.d.id()
+	if id == "" {
+		id = "plugin"
+	}
+	return filepath.Join(e.opts.ExportDir, id+ArchiveExt)
+}
+
+// export validates the plugin and, when it is valid, writes it to path on the worker.
+func (e *Editor) export(path string) {
+	if !e.validate() {
+		e.setStatus("nothing exported: " + e.status)
+		return
+	}
+	a, _ := e.current.validate()
+	id, key := e.d.id(), e.keyPath
+	e.run("exporting "+id, func() func() {
+		res, err := exportArchive(a, id, path, key)
+		return func() {
+			if err != nil {
+				e.setStatus(err.Error())
+				return
+			}
+			e.record.Exported = append(e.record.Exported, res.path)
+			msg := "exported " + res.path
+			if res.signedBy != "" {
+				msg += ", signed by key " + res.signedBy
+			}
+			e.setStatus(msg)
+		}
+	})
+}
+
+// install validates the plugin, installs it into the registry on the worker and then asks the
+// host to test-drive it.
+func (e *Editor) install() {
+	if !e.validate() {
+		e.setStatus("nothing installed: " + e.status)
+		return
+	}
+	a, _ := e.current.validate()
+	id, key := e.d.id(), e.keyPath
+	e.run("installing "+id, func() func() {
+		res, err := installArchive(e.reg, a, id, key)
+		return func() {
+			if err != nil {
+				e.setStatus(err.Error())
+				e.hostStatus(err.Error())
+				return
+			}
+			e.record.Installed = append(e.record.Installed, id)
+			msg := fmt.Sprintf("installed %s %s to %s", id, res.report.Version, res.report.InstalledTo)
+			switch {
+			case res.vehicle == nil:
+				msg += "; name it as world.trackId in a scenario to drive on it"
+			case e.host.TestDrive == nil:
+				msg += "; test drive needs the simulator window (run simgui and press F2 for the editor)"
+			default:
+				if err := e.host.TestDrive(res.vehicle); err != nil {
+					msg += "; test drive: " + err.Error()
+				} else {
+					e.record.TestDriven = append(e.record.TestDriven, id)
+					msg += "; spawned in the running world"
+				}
+			}
+			e.setStatus(msg)
+			e.hostStatus(msg)
+		}
+	})
+}
+
+func (e *Editor) hostStatus(msg string) {
+	if e.host.Status != nil {
+		e.host.Status(msg)
+	}
+}
+
+// open opens a plugin folder or archive on the worker.
+func (e *Editor) open(path string) {
+	e.run("opening "+path, func() func() {
+		d, notes, err := openPath(path)
+		return func() {
+			if err != nil {
+				e.setStatus(err.Error())
+				return
+			}
+			e.load(d, notes)
+		}
+	})
+}
+
+// openID opens an installed plugin on the worker.
+func (e *Editor) openID(id string) {
+	e.run("opening "+id, func() func() {
+		d, notes, err := openInstalled(e.reg, id)
+		return func() {
+			if err != nil {
+				e.setStatus(err.Error())
+				return
+			}
+			e.installedOpen = false
+			e.load(d, notes)
+		}
+	})
+}
+
+// listInstalled refreshes the Installed list on the worker.
+func (e *Editor) listInstalled() {
+	e.run("listing plugins", func() func() {
+		items, err := e.reg.List()
+		return func() {
+			e.installed = items
+			if err != nil {
+				e.setStatus("list installed plugins: " + err.Error())
+			}
+		}
+	})
+}
+
+// files asks the host (or the editor's own dialog) for a path.
+func (e *Editor) files(req FileRequest, done func(string)) {
+	if e.host.Files != nil {
+		e.host.Files(req, done)
+		return
+	}
+	go func() {
+		path, err := nativeDialog(req)
+		e.deliver(func() {
+			if err != nil && !errors.Is(err, errCancelled) {
+				e.setStatus(err.Error() + "; type the path instead")
+			}
+			done(path)
+		})
+	}()
+}
+
+// run queues job on the worker; what it returns runs on the game goroutine.
+func (e *Editor) run(what string, job func() func()) {
+	if e.busy != "" {
+		e.setStatus("still " + e.busy + "; try again in a moment")
+		return
+	}
+	e.busy = what
+	e.setStatus(what + " ...")
+	e.jobs <- job // the worker takes one job at a time and busy admits one
+}
+
+// work runs jobs until Close.
+func (e *Editor) work() {
+	for {
+		select {
+		case <-e.stopped:
+			return
+		case job := <-e.jobs:
+			apply := job()
+			e.deliver(func() {
+				e.busy = ""
+				apply()
+			})
+		}
+	}
+}
+
+// deliver queues f for the game goroutine.
+func (e *Editor) deliver(f func()) {
+	e.mu.Lock()
+	e.results = append(e.results, f)
+	e.mu.Unlock()
+}
+
+func (e *Editor) applyResults() {
+	e.mu.Lock()
+	rs := e.results
+	e.results = nil
+	e.mu.Unlock()
+	for _, f := range rs {
+		f()
+	}
+}
+
+func count(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// stateInterval is how often the state file is written.
+const stateInterval = 50 * time.Millisecond

@@ -1,0 +1,107 @@
+package editor
+
+import (
+	"crypto/ed25519"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"simgui/plugins"
+	"simgui/plugins/archive"
+	"simgui/plugins/registry"
+	"simgui/plugins/signing"
+)
+
+// ArchiveExt ends the name of every plugin archive.
+const ArchiveExt = ".rusim-plugin.zip"
+
+// pack is the archive an export or install writes: the checked files, signed with the key
+// file when one is given — the steps of `simgui plugin export`, with the same functions.
+func pack(a *archive.Archive, keyFile string) (*archive.Archive, string, error) {
+	a = a.Without(plugins.SignatureFile)
+	if strings.TrimSpace(keyFile) == "" {
+		return a, "", nil
+	}
+	key, err := signing.ReadPrivateKey(expandHome(strings.TrimSpace(keyFile)))
+	if err != nil {
+		return nil, "", fmt.Errorf("sign: %w", err)
+	}
+	sig, err := signing.Sign(a.Files(), key)
+	if err != nil {
+		return nil, "", fmt.Errorf("sign: %w", err)
+	}
+	signed, err := a.With(plugins.SignatureFile, sig)
+	if err != nil {
+		return nil, "", err
+	}
+	return signed, signing.KeyID(key.Public().(ed25519.PublicKey)), nil
+}
+
+// exportResult is what an export did.
+type exportResult struct {
+	path     string
+	signedBy string
+}
+
+// exportArchive packs a and writes it to path atomically (archive.Archive.WriteFile). A path
+// that is a folder gets <id>.rusim-plugin.zip inside it; a path without the extension gets it.
+func exportArchive(a *archive.Archive, id, path, keyFile string) (*exportResult, error) {
+	path = expandHome(strings.TrimSpace(path))
+	if path == "" {
+		return nil, fmt.Errorf("no file to export to: type a path or choose one with Export as")
+	}
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		path = filepath.Join(path, id+ArchiveExt)
+	} else if !strings.HasSuffix(path, ArchiveExt) {
+		path += ArchiveExt
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, err
+	}
+	signed, keyID, err := pack(a, keyFile)
+	if err != nil {
+		return nil, err
+	}
+	if err := signed.WriteFile(abs); err != nil {
+		return nil, fmt.Errorf("export %s: %w", id, err)
+	}
+	return &exportResult{path: abs, signedBy: keyID}, nil
+}
+
+// installResult is what Install & test drive did before the test drive.
+type installResult struct {
+	report  *registry.InstallReport
+	vehicle *plugins.VehicleDescriptor // as the registry loads it; nil for tracks
+}
+
+// installArchive packs a and installs it into reg (registry.Registry.InstallArchive, as
+// `simgui plugin install` does), then reads the vehicle back as the runtime will spawn it.
+func installArchive(reg *registry.Registry, a *archive.Archive, id, keyFile string) (*installResult, error) {
+	signed, _, err := pack(a, keyFile)
+	if err != nil {
+		return nil, err
+	}
+	rep, err := reg.InstallArchive(signed, "simgui editor", registry.InstallOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("install %s: %w", id, err)
+	}
+	res := &installResult{report: rep}
+	if rep.Type == string(plugins.TypeVehicle) {
+		if res.vehicle, err = reg.Vehicle(id); err != nil {
+			return nil, fmt.Errorf("installed %s, but it does not load: %w", id, err)
+		}
+	}
+	return res, nil
+}
+
+// expandHome turns a leading ~/ into the home folder, as a shell would for a typed path.
+func expandHome(p string) string {
+	if rest, ok := strings.CutPrefix(p, "~/"); ok {
+		if home, err := os.UserHomeDir(); err == nil {
+			return filepath.Join(home, rest)
+		}
+	}
+	return p
+}

@@ -1,0 +1,286 @@
+package editor
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"simgui/plugins"
+	"simgui/plugins/archive"
+	"simgui/plugins/registry"
+	"simgui/plugins/signing"
+)
+
+func testRegistry(t *testing.T) *registry.Registry {
+	t.Helper()
+	return registry.Open(t.TempDir(), registry.Options{})
+}
+
+// TestBuiltinsRoundTrip opens every built-in plugin into the form and builds it back: the
+// plugin read from the built files equals the original (its schema compacted to one line),
+// and it validates.
+func TestBuiltinsRoundTrip(t *testing.T) {
+	reg := testRegistry(t)
+	for _, id := range plugins.Builtin().IDs() {
+		t.Run(id, func(t *testing.T) {
+			d, _, err := openInstalled(reg, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := d.build()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(b.parse) > 0 {
+				t.Fatalf("parse problems: %v", b.parse)
+			}
+			if _, ps := b.validate(); len(ps.Errors()) > 0 {
+				t.Fatalf("problems: %v", ps.Errors())
+			}
+			got, ps := plugins.ReadPlugin(b.files)
+			if got == nil {
+				t.Fatalf("built files do not read: %v", ps)
+			}
+			c := plugins.Builtin()
+			if v, err := c.Vehicle(id); err == nil {
+				if !reflect.DeepEqual(got.Vehicle, v) {
+					t.Errorf("vehicle differs after the round trip:\n got %s\nwant %s", js(got.Vehicle)+js(got.Vehicle.Contract), js(v)+js(v.Contract))
+				}
+			} else {
+				tr, err := c.Track(id)
+				if err != nil {
+					t.Fatal(err)
+				}
+				tr.ParametersSchemaJSON = oneLine(tr.ParametersSchemaJSON)
+				if !reflect.DeepEqual(got.Track, tr) {
+					t.Errorf("track differs after the round trip:\n got %s\nwant %s", js(got.Track), js(tr))
+				}
+			}
+			m, _ := c.Manifest(id)
+			if got.Manifest != m {
+				t.Errorf("manifest %+v, want %+v", got.Manifest, m)
+			}
+		})
+	}
+}
+
+func js(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+func problemAt(ps plugins.Problems, path, text string) bool {
+	return slices.ContainsFunc(ps, func(p plugins.Problem) bool {
+		return p.Path == path && strings.Contains(p.Message, text) && !p.Warning
+	})
+}
+
+// TestNewVehicleNeedsAnID: a new vehicle starts from the template with an empty id, which
+// Validate lists; with an id and a name it is valid.
+func TestNewVehicleNeedsAnID(t *testing.T) {
+	d, err := newDraft(plugins.TypeVehicle)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := d.build()
+	_, ps := b.validate()
+	for _, want := range []struct{ path, text string }{
+		{"descriptor.id", "is empty"}, {"descriptor.displayName", "is empty"}, {"manifest.pluginId", "missing or empty"},
+	} {
+		if !problemAt(ps, want.path, want.text) {
+			t.Errorf("no %s %q problem in %v", want.path, want.text, ps)
+		}
+	}
+	d.vehicle.Base.ID, d.vehicle.Base.DisplayName = "vehicle.acme.rover.v1", "Acme Rover"
+	b, _ = d.build()
+	if _, ps := b.validate(); len(ps) > 0 {
+		t.Fatalf("filled template: %v", ps)
+	}
+	if len(d.vehicle.Sensors) != 3 || len(d.vehicle.Actuators) == 0 {
+		t.Errorf("template rows: %d sensors, %d actuators", len(d.vehicle.Sensors), len(d.vehicle.Actuators))
+	}
+}
+
+// TestTextThatIsNotANumber reports typed text at the field's validator path; the mount path
+// counts mounts, not rows, as the validator does.
+func TestTextThatIsNotANumber(t *testing.T) {
+	d, _ := newDraft(plugins.TypeVehicle)
+	f := d.vehicle
+	f.Base.ID, f.Base.DisplayName = "vehicle.acme.rover.v1", "Acme Rover"
+	f.Mass = "heavy"
+	f.Sensors[0].Kind = "" // unmount the camera: the speedometer becomes mount 0
+	f.Sensors[1].X = "1,5"
+	f.Sensors[2].Shape = "one"
+	f.DriveParams[f.DriveModel]["maxSpeed"] = "fast"
+	b, _ := d.build()
+	_, ps := b.validate()
+	for _, want := range []struct{ path, text string }{
+		{"descriptor.body.mass", `"heavy" is not a number`},
+		{"descriptor.sensors[0].pose.x", `"1,5" is not a number`},
+		{"device-contract.sensors[2].shape", "not a list of whole numbers"},
+		{"descriptor.drive.params.maxSpeed", `"fast" is not a number`},
+		{"device-contract.sensors[0]", "not mounted"},
+	} {
+		if !problemAt(ps, want.path, want.text) {
+			t.Errorf("no %s %q problem in %v", want.path, want.text, ps)
+		}
+	}
+}
+
+func TestSensorTypeMovesDefaults(t *testing.T) {
+	r := newSensorRow()
+	r.ID, r.RateHz = "cam", "25"
+	r.setType(plugins.SensorCamera)
+	if r.Format != "jpeg_base64" || r.Shape != "240, 320, 3" || r.Kind != "camera" || r.Unit != "" {
+		t.Errorf("camera defaults not taken: %+v", r)
+	}
+	if r.RateHz != "25" {
+		t.Errorf("typed rate replaced: %q", r.RateHz)
+	}
+	r.setType(plugins.SensorLidar)
+	if r.Format != "float32" || r.Shape != "360" || r.Kind != "lidar" {
+		t.Errorf("lidar defaults not taken: %+v", r)
+	}
+}
+
+// TestExportSignedAndInstall exports a filled vehicle signed with a key: the archive reads
+// back valid and verifies; installing it makes the registry load it.
+func TestExportSignedAndInstall(t *testing.T) {
+	dir := t.TempDir()
+	keyID, err := signing.GenerateKeyFiles(filepath.Join(dir, "k"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, _ := newDraft(plugins.TypeVehicle)
+	d.vehicle.Base.ID, d.vehicle.Base.DisplayName = "vehicle.acme.rover.v1", "Acme Rover"
+	d.vehicle.Mass, d.vehicle.Color = "2.5", "#c03030"
+	b, _ := d.build()
+	a, ps := b.validate()
+	if len(ps) > 0 {
+		t.Fatal(ps)
+	}
+	res, err := exportArchive(a, d.id(), dir, filepath.Join(dir, "k.key"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := filepath.Join(dir, "vehicle.acme.rover.v1"+ArchiveExt); res.path != want || res.signedBy != keyID {
+		t.Errorf("exported %s signed by %s, want %s by %s", res.path, res.signedBy, want, keyID)
+	}
+	got, err := archive.Open(res.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, ps := got.Plugin()
+	if len(ps) > 0 || p.Vehicle.Body.Mass != 2.5 || p.Vehicle.Visual.Color != "#c03030" {
+		t.Fatalf("archive reads as %+v %v", p.Vehicle.Body, ps)
+	}
+	if sig, err := signing.Verify(got.Files()); err != nil || sig.KeyID != keyID {
+		t.Fatalf("signature: %v %v", sig, err)
+	}
+	readme, _ := got.File(plugins.ReadmeFile)
+	if !strings.Contains(string(readme), "Acme Rover (vehicle.acme.rover.v1)") {
+		t.Errorf("README.md:\n%s", readme)
+	}
+
+	reg := testRegistry(t)
+	ins, err := installArchive(reg, a, d.id(), filepath.Join(dir, "k.key"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ins.vehicle == nil || ins.vehicle.ID != "vehicle.acme.rover.v1" || ins.report.SignedBy != "" && ins.report.SignedBy != keyID {
+		t.Fatalf("install: %+v", ins)
+	}
+	if _, err := os.Stat(filepath.Join(reg.Path(d.id()), plugins.SignatureFile)); err != nil {
+		t.Errorf("installed without its signature: %v", err)
+	}
+	if _, err := exportArchive(a, d.id(), "", ""); err == nil {
+		t.Error("export to an empty path did not fail")
+	}
+}
+
+// TestOpenRusimExports opens rusim's Unity exports (no simulation data): the form shows the
+// fallback, and what it builds is valid.
+func TestOpenRusimExports(t *testing.T) {
+	for _, name := range []string{"vehicle.arcade.green.v1", "track.city_demo.v1"} {
+		t.Run(name, func(t *testing.T) {
+			d, notes, err := openPath(filepath.Join("..", "plugins", "testdata", name+ArchiveExt))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d.id() != name {
+				t.Errorf("id %q", d.id())
+			}
+			if d.typ == plugins.TypeVehicle && len(notes) == 0 {
+				t.Error("no note about the fallback data")
+			}
+			b, _ := d.build()
+			if _, ps := b.validate(); len(ps.Errors()) > 0 {
+				t.Errorf("problems: %v", ps.Errors())
+			}
+			if _, ok := b.files[plugins.ReadmeFile]; !ok {
+				t.Error("README.md not kept")
+			}
+		})
+	}
+}
+
+func TestOpenPathErrors(t *testing.T) {
+	if _, _, err := openPath(""); err == nil || !strings.Contains(err.Error(), "type a folder or archive path") {
+		t.Errorf("empty path: %v", err)
+	}
+	if _, _, err := openPath(filepath.Join(t.TempDir(), "none.zip")); err == nil {
+		t.Error("missing file opened")
+	}
+}
+
+func TestParsers(t *testing.T) {
+	var p parser
+	if got := p.ints("s", "[240, 320,3]"); !reflect.DeepEqual(got, []int{240, 320, 3}) {
+		t.Errorf("ints: %v", got)
+	}
+	if got := p.points("p", "0, -2.5; 0,2.5;"); !reflect.DeepEqual(got, [][2]float64{{0, -2.5}, {0, 2.5}}) {
+		t.Errorf("points: %v", got)
+	}
+	if len(p.ps) != 0 {
+		t.Fatal(p.ps)
+	}
+	p.points("p", "1,2,3")
+	if len(p.ps) != 1 || p.ps[0].Path != "p" {
+		t.Errorf("bad points: %v", p.ps)
+	}
+	for _, s := range []string{"NaN", "inf", "-Inf", "1e400", "1,5"} {
+		if x, ok := p.optFloat("x", s); ok || x != 0 {
+			t.Errorf("%q read as %v", s, x)
+		}
+	}
+	if x, ok := p.optFloat("x", " -2.5e-1 "); !ok || x != -0.25 {
+		t.Errorf("-2.5e-1 read as %v %v", x, ok)
+	}
+	if s := "a\\b\nc"; unescapeLines(escapeLines(s)) != s {
+		t.Errorf("escape round trip: %q", escapeLines(s))
+	}
+	if got := oneLine("{\n \"a\": [1,\n 2]\n}"); got != `{"a":[1,2]}` {
+		t.Errorf("oneLine: %q", got)
+	}
+}
+
+func TestCanonicalAndParentPaths(t *testing.T) {
+	for in, want := range map[string]string{
+		"manifest.pluginId": "descriptor.id", "device-contract.deviceId": "descriptor.id",
+		"manifest.version": "descriptor.version", "descriptor.body.mass": "descriptor.body.mass",
+	} {
+		if got := canonicalPath(in); got != want {
+			t.Errorf("canonicalPath(%s) = %s, want %s", in, got, want)
+		}
+	}
+	if got := parentPath("device-contract.sensors[2].rateHz"); got != "device-contract.sensors[2]" {
+		t.Errorf("parent: %s", got)
+	}
+	if got := parentPath("device-contract.sensors[2]"); got != "device-contract.sensors" {
+		t.Errorf("parent: %s", got)
+	}
+}

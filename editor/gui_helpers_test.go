@@ -1,0 +1,343 @@
+package editor
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"image"
+	"image/png"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// previewDir is where the GUI tests also save their screenshots, for people to look at.
+const previewDir = "/tmp/editor-preview"
+
+// The GUI tests run the editor in a child process — Ebiten must own the main thread, and the
+// tests drive the window from outside with real X events — by running this test binary with
+// childEnv set to the kind of child.
+const (
+	childEnv   = "SIMGUI_EDITOR_CHILD"
+	envState   = "SIMGUI_EDITOR_STATE"
+	envShots   = "SIMGUI_EDITOR_SHOTS"
+	envExport  = "SIMGUI_EDITOR_EXPORT"
+	envResult  = "SIMGUI_EDITOR_RESULT"
+	envNewType = "SIMGUI_EDITOR_NEW"
+)
+
+// needDisplay skips GUI tests where there is no X display (make test runs them under
+// xvfb-run) or no xdotool.
+func needDisplay(t *testing.T) {
+	t.Helper()
+	if os.Getenv("DISPLAY") == "" {
+		t.Skip("needs an X display: run under xvfb-run (make test does)")
+	}
+	if _, err := exec.LookPath("xdotool"); err != nil {
+		t.Skip("needs xdotool (build/setup.sh installs it)")
+	}
+}
+
+var (
+	buildOnce sync.Once
+	simguiBin string
+	buildErr  error
+)
+
+// buildSimgui builds cmd/simgui once per test process, for `simgui plugin ...` checks.
+func buildSimgui(t *testing.T) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "simgui-editor-test")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		simguiBin = filepath.Join(dir, "simgui")
+		if out, err := exec.Command("go", "build", "-o", simguiBin, "simgui/cmd/simgui").CombinedOutput(); err != nil {
+			buildErr = fmt.Errorf("build simgui: %v\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return simguiBin
+}
+
+// gui is an editor running in a child process, driven with xdotool.
+type gui struct {
+	t      *testing.T
+	cmd    *exec.Cmd
+	dir    string // screenshots, state, results
+	state  string
+	win    string // X window id
+	stderr *lockedBuffer
+}
+
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// startEditor starts a child of the kind with env and waits for its window and first state.
+func startEditor(t *testing.T, kind string, env ...string) *gui {
+	t.Helper()
+	dir := t.TempDir()
+	g := &gui{t: t, dir: dir, state: filepath.Join(dir, "state.json"), stderr: &lockedBuffer{}}
+	g.cmd = exec.Command(os.Args[0], "-test.run=^$")
+	g.cmd.Env = append(os.Environ(), append([]string{childEnv + "=" + kind, envState + "=" + g.state, envShots + "=" + dir,
+		envResult + "=" + filepath.Join(dir, "result.json")}, env...)...)
+	g.cmd.Stderr = g.stderr
+	if err := g.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(g.stop)
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) && g.win == "" {
+		out, _ := exec.Command("xdotool", "search", "--onlyvisible", "--pid", fmt.Sprint(g.cmd.Process.Pid)).Output()
+		if ids := strings.Fields(string(out)); len(ids) > 0 {
+			g.win = ids[len(ids)-1]
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if g.win == "" {
+		t.Fatalf("no window appeared in 30 s; stderr:\n%s", g.stderr)
+	}
+	g.wait("the first laid-out frame", 30*time.Second, func(s State) bool { return s.Frames > 2 && len(s.Targets) > 0 })
+	g.xdo("windowfocus", "--sync", g.win)
+	return g
+}
+
+// stop ends the child with SIGTERM (it closes its window) and waits.
+func (g *gui) stop() {
+	if g.cmd.ProcessState != nil {
+		return
+	}
+	g.cmd.Process.Signal(syscall.SIGTERM)
+	done := make(chan error, 1)
+	go func() { done <- g.cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			g.t.Errorf("editor exited with %v; stderr:\n%s", err, g.stderr)
+		}
+	case <-time.After(15 * time.Second):
+		g.cmd.Process.Kill()
+		<-done
+		g.t.Errorf("editor did not stop within 15 s of SIGTERM")
+	}
+}
+
+func (g *gui) xdo(args ...string) {
+	g.t.Helper()
+	if out, err := exec.Command("xdotool", args...).CombinedOutput(); err != nil {
+		g.t.Fatalf("xdotool %v: %v %s", args, err, out)
+	}
+}
+
+// otherWindow waits for a second visible window of the child (a native dialog) and returns
+// its id.
+func (g *gui) otherWindow(timeout time.Duration) string {
+	g.t.Helper()
+	deadline := time.Now().Add(timeout)
+	for time.Now().Before(deadline) {
+		out, _ := exec.Command("xdotool", "search", "--onlyvisible", "--pid", fmt.Sprint(g.cmd.Process.Pid)).Output()
+		for _, w := range strings.Fields(string(out)) {
+			if w != g.win {
+				return w
+			}
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	g.t.Fatalf("no dialog window appeared in %v; stderr:\n%s", timeout, g.stderr)
+	return ""
+}
+
+// readState reads the state file (false while there is none).
+func (g *gui) readState() (State, bool) {
+	var s State
+	b, err := os.ReadFile(g.state)
+	if err != nil || json.Unmarshal(b, &s) != nil {
+		return s, false
+	}
+	return s, true
+}
+
+// wait polls the state until ok accepts it.
+func (g *gui) wait(what string, timeout time.Duration, ok func(State) bool) State {
+	g.t.Helper()
+	deadline := time.Now().Add(timeout)
+	var last State
+	for time.Now().Before(deadline) && g.cmd.ProcessState == nil {
+		if s, read := g.readState(); read {
+			last = s
+			if ok(s) {
+				return s
+			}
+		}
+		time.Sleep(40 * time.Millisecond)
+	}
+	g.t.Fatalf("waiting for %s: timed out; status %q, problems %v; stderr:\n%s", what, last.Status, last.Problems, g.stderr)
+	return last
+}
+
+// click clicks the middle of a target with the left button.
+func (g *gui) click(name string) {
+	g.t.Helper()
+	s := g.wait("target "+name, 10*time.Second, func(s State) bool { _, ok := s.Targets[name]; return ok })
+	r := s.Targets[name]
+	g.xdo("mousemove", "--window", g.win, fmt.Sprint((r[0]+r[2])/2), fmt.Sprint((r[1]+r[3])/2))
+	time.Sleep(60 * time.Millisecond)
+	g.xdo("click", "1")
+	time.Sleep(120 * time.Millisecond)
+}
+
+// key presses and releases keys (xdotool names).
+func (g *gui) key(keys ...string) { g.xdo(append([]string{"key", "--delay", "50"}, keys...)...) }
+
+// set clicks a text field, deletes its text with BackSpace and types text, then waits until
+// the field holds it. Keys go one at a time, each after the editor has seen the one before:
+// Ebiten's text input (X input method) drops a character that arrives while the field is
+// still taking the previous one, which happens when two land in one frame (a software-
+// rendered window under load draws about 30 frames a second).
+func (g *gui) set(field, text string) {
+	g.t.Helper()
+	name := "field:" + field
+	g.click(name)
+	g.wait(name+" focused", 5*time.Second, func(s State) bool { return s.Focused })
+	if s, ok := g.readState(); ok {
+		for n := len([]rune(s.Values[name])); n > 0; n-- {
+			g.key("BackSpace")
+			g.wait(fmt.Sprintf("%s to lose a character", field), 5*time.Second, func(s State) bool { return len([]rune(s.Values[name])) < n })
+		}
+	}
+	g.typeText(field, text)
+}
+
+// typeText types text at the end of the focused field, a key at a time (see set).
+func (g *gui) typeText(field, text string) {
+	g.t.Helper()
+	name := "field:" + field
+	s, _ := g.readState()
+	typed := s.Values[name]
+	for _, r := range text {
+		typed += string(r)
+		g.xdo("type", string(r))
+		want := typed
+		g.wait(fmt.Sprintf("%s to read %q", field, want), 5*time.Second, func(s State) bool { return s.Values[name] == want })
+	}
+}
+
+// shot presses F12, waits for the screenshot and returns it; it is also copied to previewDir.
+func (g *gui) shot(name string) image.Image {
+	g.t.Helper()
+	n := 0
+	if s, ok := g.readState(); ok {
+		n = len(s.Shots)
+	}
+	g.key("F12")
+	s := g.wait("screenshot "+name, 15*time.Second, func(s State) bool { return len(s.Shots) > n })
+	b, err := os.ReadFile(s.Shots[len(s.Shots)-1])
+	if err != nil {
+		g.t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(b))
+	if err != nil {
+		g.t.Fatal(err)
+	}
+	for _, d := range []string{previewDir, g.dir} {
+		if os.MkdirAll(d, 0o755) == nil {
+			os.WriteFile(filepath.Join(d, name), b, 0o644)
+		}
+	}
+	return img
+}
+
+// stats are the mean colour and the luminance spread of a region.
+type stats struct {
+	R, G, B, Std float64
+	Colors       int
+}
+
+func regionStats(img image.Image, r image.Rectangle) stats {
+	r = r.Intersect(img.Bounds())
+	var s stats
+	var sum, sum2 float64
+	colors := map[[3]uint8]bool{}
+	n := 0
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			cr, cg, cb, _ := img.At(x, y).RGBA()
+			R, G, B := float64(cr>>8), float64(cg>>8), float64(cb>>8)
+			s.R, s.G, s.B = s.R+R, s.G+G, s.B+B
+			l := 0.3*R + 0.59*G + 0.11*B
+			sum, sum2 = sum+l, sum2+l*l
+			colors[[3]uint8{uint8(cr >> 11), uint8(cg >> 11), uint8(cb >> 11)}] = true
+			n++
+		}
+	}
+	if n == 0 {
+		return s
+	}
+	f := float64(n)
+	s.R, s.G, s.B = s.R/f, s.G/f, s.B/f
+	s.Std = math.Sqrt(max(sum2/f-(sum/f)*(sum/f), 0))
+	s.Colors = len(colors)
+	return s
+}
+
+// notBlank fails unless a region has varied content: not one colour, not black.
+func notBlank(t *testing.T, what string, img image.Image, r [4]int) stats {
+	t.Helper()
+	s := regionStats(img, image.Rect(r[0], r[1], r[2], r[3]))
+	if s.Colors < 8 || s.Std < 6 || s.R+s.G+s.B < 60 {
+		t.Errorf("%s looks blank: %+v", what, s)
+	}
+	return s
+}
+
+// framedRed reports whether the border just outside target r has the problem colour.
+func framedRed(img image.Image, r [4]int) bool {
+	red := 0
+	for x := r[0]; x < r[2]; x++ {
+		for _, y := range []int{r[1] - 1, r[3]} {
+			cr, cg, cb, _ := img.At(x, y).RGBA()
+			if cr>>8 > 180 && cg>>8 < 110 && cb>>8 < 110 {
+				red++
+			}
+		}
+	}
+	return red > (r[2]-r[0])/2
+}
+
+// brightPixels counts the pixels of a target that are light (text on the dark theme).
+func brightPixels(img image.Image, r [4]int) int {
+	n := 0
+	for y := r[1]; y < r[3]; y++ {
+		for x := r[0]; x < r[2]; x++ {
+			cr, cg, cb, _ := img.At(x, y).RGBA()
+			if 0.3*float64(cr>>8)+0.59*float64(cg>>8)+0.11*float64(cb>>8) > 150 {
+				n++
+			}
+		}
+	}
+	return n
+}

@@ -1,0 +1,137 @@
+package editor
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"strings"
+
+	"simgui/assets"
+	"simgui/plugins"
+	"simgui/plugins/archive"
+	"simgui/plugins/registry"
+)
+
+// newDraft starts a plugin of type typ from the template `simgui plugin new` uses, with the id,
+// display name and description left empty for the author to fill.
+func newDraft(typ plugins.Type) (*draft, error) {
+	if typ != plugins.TypeVehicle && typ != plugins.TypeTrack {
+		return nil, fmt.Errorf("unknown plugin type %q (expected vehicle or track)", typ)
+	}
+	// The manifest reader needs an id and a name to decode the template; both are cleared.
+	r := strings.NewReplacer("{{PLUGIN_ID}}", string(typ)+".template.v1", "{{DISPLAY_NAME}}", "template",
+		"{{DESCRIPTION}}", "", "{{AUTHOR}}", "")
+	dir := "templates/plugin-" + string(typ)
+	files := map[string][]byte{}
+	err := fs.WalkDir(assets.Templates, dir, func(p string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() {
+			return err
+		}
+		b, err := fs.ReadFile(assets.Templates, p)
+		files[strings.TrimPrefix(p, dir+"/")] = []byte(r.Replace(string(b)))
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read the %s template: %w", typ, err)
+	}
+	delete(files, plugins.ReadmeFile) // written for the id the author gives
+	d, _, err := draftFromFiles(files, "new "+string(typ))
+	if err != nil {
+		return nil, err
+	}
+	b := d.base()
+	b.ID, b.DisplayName, b.Description = "", "", ""
+	return d, nil
+}
+
+// draftFromFiles reads a plugin from its files for editing (plugins.DecodePlugin: no
+// validation, an invalid plugin opens so that it can be fixed). notes says what the form
+// changed on the way in (fallback data shown, mounts dropped).
+func draftFromFiles(files map[string][]byte, source string) (*draft, []string, error) {
+	p, ps := plugins.DecodePlugin(files)
+	if p == nil {
+		return nil, nil, fmt.Errorf("%s cannot be opened: %w", source, ps.Err())
+	}
+	d := &draft{typ: p.Manifest.Type, source: source, extra: map[string][]byte{}}
+	var notes []string
+	switch {
+	case p.Vehicle != nil:
+		if !p.Vehicle.HasSimulationData() {
+			notes = append(notes, "it had no simulation data: the form shows the fallback simgui simulates it with, and an export writes it")
+		}
+		var dropped []string
+		d.vehicle, dropped = vehicleFormFrom(p.Manifest, p.Vehicle)
+		if len(dropped) > 0 {
+			notes = append(notes, "mounts of sensors the contract does not have were left out: "+strings.Join(dropped, ", "))
+		}
+	case p.Track != nil:
+		d.track = trackFormFrom(p.Manifest, p.Track)
+	default:
+		return nil, nil, fmt.Errorf("%s: no descriptor", source)
+	}
+	for name, b := range files {
+		switch name {
+		case plugins.ManifestFile, plugins.DescriptorFile, plugins.ContractFile, plugins.SignatureFile:
+		default:
+			d.extra[name] = b
+		}
+	}
+	if _, ok := files[plugins.ReadmeFile]; ok {
+		d.readmeID = p.Manifest.PluginID
+	}
+	return d, notes, nil
+}
+
+// openPath reads a plugin folder or .rusim-plugin.zip archive (with the archive's rules, as
+// `simgui plugin validate` reads them).
+func openPath(p string) (*draft, []string, error) {
+	p = expandHome(strings.TrimSpace(p))
+	if p == "" {
+		return nil, nil, fmt.Errorf("no plugin to open: type a folder or archive path, or choose one with Browse")
+	}
+	var a *archive.Archive
+	var err error
+	if st, serr := os.Stat(p); serr == nil && st.IsDir() {
+		a, err = archive.ReadDir(p)
+	} else {
+		a, err = archive.Open(p)
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("open %s: %w", p, err)
+	}
+	return draftFromFiles(a.Files(), p)
+}
+
+// openInstalled reads an installed plugin: a built-in from the embedded catalog's files, a
+// user plugin from its folder in the registry.
+func openInstalled(reg *registry.Registry, id string) (*draft, []string, error) {
+	if plugins.Builtin().Has(id) {
+		files := map[string][]byte{}
+		dir := path.Join("plugins", id)
+		entries, err := fs.ReadDir(assets.Plugins, dir)
+		if err != nil {
+			return nil, nil, fmt.Errorf("open built-in %s: %w", id, err)
+		}
+		for _, e := range entries {
+			if e.IsDir() {
+				continue
+			}
+			b, err := fs.ReadFile(assets.Plugins, path.Join(dir, e.Name()))
+			if err != nil {
+				return nil, nil, err
+			}
+			files[e.Name()] = b
+		}
+		d, notes, err := draftFromFiles(files, "built-in "+id)
+		if err == nil {
+			notes = append(notes, "built-in plugins cannot be replaced: give it a new id before you install it")
+		}
+		return d, notes, err
+	}
+	a, err := archive.ReadDir(reg.Path(id))
+	if err != nil {
+		return nil, nil, fmt.Errorf("open installed %s: %w", id, err)
+	}
+	return draftFromFiles(a.Files(), "installed "+id)
+}

@@ -1,0 +1,386 @@
+package editor
+
+import (
+	"errors"
+	"fmt"
+	"image"
+	"image/draw"
+	"math"
+	"strings"
+	"sync"
+
+	"simgui/plugins"
+	"simgui/plugins/trackgen"
+	"simgui/render"
+)
+
+// The preview renders, off the game goroutine, what a plugin looks like in simgui: for a
+// vehicle, the view of its first camera (or depth camera) and a 3D view of the vehicle, both
+// standing at the start of the built-in cardboard corridor (sized to the vehicle); for a track, the view from its first
+// spawn point and an overview. Requests replace each other: only the newest is rendered.
+
+// previewW and previewH are the size of the rendered views, pixels.
+const previewW, previewH = 320, 240
+
+// previewArena is the track vehicles are previewed on.
+const previewArena = "track.cardboard_corridor.v1"
+
+type previewReq struct {
+	gen     uint64
+	vehicle *plugins.VehicleDescriptor
+	track   *plugins.TrackDescriptor
+}
+
+// previewOut is one rendered preview.
+type previewOut struct {
+	gen     uint64
+	vehicle *plugins.VehicleDescriptor
+	layout  *plugins.Layout // the track's layout (nil for a vehicle)
+	views   [2]previewView
+	note    string // what went wrong or was left out, for the panel
+}
+
+type previewView struct {
+	label string
+	img   *image.RGBA // nil when it could not be rendered
+}
+
+type previewer struct {
+	mu      sync.Mutex
+	pending *previewReq
+	out     *previewOut
+	wake    chan struct{}
+	stop    chan struct{}
+	done    chan struct{}
+
+	// worker state
+	r           *render.Renderer
+	arena       *render.Static
+	arenaLayout *plugins.Layout
+	arenaWidth  float64 // the corridor width the arena was built for
+	arenaErr    error
+}
+
+func newPreviewer() *previewer {
+	p := &previewer{wake: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
+	go p.run()
+	return p
+}
+
+// request asks for a preview of a vehicle or a track, replacing any request not yet started.
+// The descriptors are the caller's no more.
+func (p *previewer) request(req previewReq) {
+	p.mu.Lock()
+	p.pending = &req
+	p.mu.Unlock()
+	select {
+	case p.wake <- struct{}{}:
+	default:
+	}
+}
+
+// latest returns the newest finished preview, or nil.
+func (p *previewer) latest() *previewOut {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.out
+}
+
+func (p *previewer) close() {
+	close(p.stop)
+	<-p.done
+}
+
+func (p *previewer) run() {
+	defer close(p.done)
+	p.r = newRenderer()
+	defer p.r.Close()
+	for {
+		select {
+		case <-p.stop:
+			return
+		case <-p.wake:
+		}
+		p.mu.Lock()
+		req := p.pending
+		p.pending = nil
+		p.mu.Unlock()
+		if req == nil {
+			continue
+		}
+		out := &previewOut{gen: req.gen, vehicle: req.vehicle}
+		var err error
+		if req.track != nil {
+			err = p.track(out, req.track)
+		} else if req.vehicle != nil {
+			err = p.vehicle(out, req.vehicle)
+		}
+		if err != nil {
+			out.note = err.Error()
+		}
+		p.mu.Lock()
+		p.out = out
+		p.mu.Unlock()
+	}
+}
+
+// newRenderer makes the preview's renderer: one goroutine, leaving the other cores to the
+// window and the simulation.
+func newRenderer() *render.Renderer { return render.NewRenderer(render.Options{Workers: 1}) }
+
+// vehicle renders v standing at the arena's first spawn point.
+func (p *previewer) vehicle(out *previewOut, v *plugins.VehicleDescriptor) error {
+	// A corridor two and a half vehicles wide.
+	length, height := bodySize(v)
+	width := math.Round(min(max(2.5*bodyWidth(v), 0.6), 2)*10) / 10
+	if p.arena == nil || p.arenaWidth != width {
+		p.arenaWidth = width
+		p.arena, p.arenaLayout, p.arenaErr = buildArena(width, max(2, min(20, 4*width+4*length)))
+	}
+	if p.arenaErr != nil {
+		return p.arenaErr
+	}
+	mesh, err := vehicleMesh(v)
+	pose := render.Pose{}
+	if sp := p.arenaLayout.SpawnPoints; len(sp) > 0 {
+		pose = render.Pose{X: sp[0].X, Y: sp[0].Y, Yaw: rad(sp[0].YawDeg)}
+	}
+	if v.Drive != nil && v.Drive.Model == "quadcopter" {
+		pose.Z = driveParam(v, "startAltitude")
+	}
+	var objs []render.Object
+	if mesh != nil {
+		objs = append(objs, render.Object{Mesh: mesh, Pose: pose})
+	}
+	if m, s := firstCamera(v); m != nil {
+		w, h := fitShape(s)
+		cam := render.Camera{Pose: pose.Compose(render.PoseFromPose3(m.Pose)), Width: w, Height: h,
+			FovYDeg: mountParam(m, "fovDeg"), Near: mountParam(m, "near"), Far: mountParam(m, "far")}
+		out.views[0] = p.shoot("camera "+m.ID+" ("+m.Kind+")", cam, p.arena, objs, m.Kind == "depth")
+	} else {
+		// No camera: look at the vehicle from the front.
+		d := max(0.8, 3*length)
+		cam := render.Camera{Pose: pose.Compose(render.Pose{X: d, Z: height + d*0.35, Yaw: math.Pi, Pitch: math.Atan2(d*0.35, d)}),
+			FovYDeg: 50, Near: 0.02, Far: 100, Width: previewW, Height: previewH}
+		out.views[0] = p.shoot("no camera mounted: the front", cam, p.arena, objs, false)
+	}
+	d := max(0.4, 2*length)
+	chase := render.Camera{Pose: pose.Compose(render.Pose{X: -d, Y: d * 0.45, Z: height/2 + d*0.8, Yaw: -0.42, Pitch: math.Atan2(d*0.8, d*1.1)}),
+		FovYDeg: 50, Near: 0.02, Far: 100, Width: previewW, Height: previewH}
+	out.views[1] = p.shoot("3D view (cardboard corridor)", chase, p.arena, objs, false)
+	return err
+}
+
+// track renders t's layout (built by its generator with default parameters and seed 1).
+func (p *previewer) track(out *previewOut, t *plugins.TrackDescriptor) error {
+	layout, err := trackgen.Build(t, nil, 1)
+	note := ""
+	if err != nil && t.ParametersSchemaJSON != "" {
+		// Parameters the schema requires (or a schema being typed) should not stop the
+		// preview: lay the track out as if it took none.
+		free := t.Clone()
+		free.ParametersSchemaJSON = ""
+		if l, err2 := trackgen.Build(free, nil, 1); err2 == nil {
+			layout, note = l, "previewed without parameters ("+oneLineErr(err)+")"
+			err = nil
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("layout: %w", err)
+	}
+	out.layout = layout
+	var movable []plugins.Element
+	static := *layout
+	static.Elements = nil
+	for _, e := range layout.Elements {
+		if e.Movable {
+			movable = append(movable, e)
+		} else {
+			static.Elements = append(static.Elements, e)
+		}
+	}
+	scene, texNote, err := newStatic(&static)
+	if err != nil {
+		return fmt.Errorf("scene: %w", err)
+	}
+	out.note = strings.TrimPrefix(note+"; "+texNote, "; ")
+	out.note = strings.TrimSuffix(out.note, "; ")
+	var objs []render.Object
+	for i := range movable {
+		e := &movable[i]
+		if m, err := render.NewElementMesh(e); err == nil {
+			objs = append(objs, render.Object{Mesh: m, Pose: render.Pose{X: e.X, Y: e.Y, Z: e.Z, Yaw: rad(e.YawDeg)}})
+		}
+	}
+	f := layout.Floor
+	start, label := render.Pose{X: f.X, Y: f.Y - f.Width*0.4, Yaw: math.Pi / 2}, "from the floor's south edge"
+	if sp := layout.SpawnPoints; len(sp) > 0 {
+		start, label = render.Pose{X: sp[0].X, Y: sp[0].Y, Yaw: rad(sp[0].YawDeg)}, "from spawn point "+sp[0].Name
+	}
+	eye := render.Camera{Pose: start.Compose(render.Pose{Z: 0.25, Pitch: rad(8)}), FovYDeg: 68, Near: 0.03, Far: 200,
+		Width: previewW, Height: previewH}
+	out.views[0] = p.shoot(label, eye, scene, objs, false)
+	d := max(f.Length, f.Width, 2)
+	over := render.Camera{Pose: render.Pose{X: f.X, Y: f.Y - 0.8*d, Z: 0.65 * d, Yaw: math.Pi / 2, Pitch: math.Atan2(0.65, 0.8)},
+		FovYDeg: 60, Near: 0.05, Far: 10 * d, Width: previewW, Height: previewH}
+	out.views[1] = p.shoot("overview from the south", over, scene, objs, false)
+	return nil
+}
+
+// newStatic builds a layout's scene. A floor texture the renderer does not know is drawn in
+// the floor's plain colour, with a note saying so.
+func newStatic(l *plugins.Layout) (*render.Static, string, error) {
+	s, err := render.NewStatic(l, nil)
+	if err == nil || l.Floor.Texture == "" {
+		return s, "", err
+	}
+	plain := *l
+	plain.Floor.Texture = ""
+	s, err2 := render.NewStatic(&plain, nil)
+	if err2 != nil {
+		return nil, "", err
+	}
+	return s, fmt.Sprintf("the renderer has no floor texture %q: the preview draws the floor plain", l.Floor.Texture), nil
+}
+
+// shoot renders one view; an error becomes the view's label.
+func (p *previewer) shoot(label string, cam render.Camera, scene *render.Static, objs []render.Object, depth bool) previewView {
+	frame := render.NewFrame(cam.Width, cam.Height, !depth, depth)
+	if err := p.r.Render(frame, cam, scene, objs); err != nil {
+		return previewView{label: label + ": " + err.Error()}
+	}
+	if depth {
+		g := frame.DepthImage(math.Min(cam.Far, 5))
+		img := image.NewRGBA(g.Bounds())
+		draw.Draw(img, img.Bounds(), g, image.Point{}, draw.Src)
+		return previewView{label: label + " (depth, white = 5 m)", img: img}
+	}
+	return previewView{label: label, img: frame.Image()}
+}
+
+// buildArena builds the corridor vehicles are previewed in.
+func buildArena(width, length float64) (*render.Static, *plugins.Layout, error) {
+	t, err := plugins.Builtin().Track(previewArena)
+	if err != nil {
+		return nil, nil, err
+	}
+	l, err := trackgen.Build(t, map[string]any{"width": width, "length": length}, 1)
+	if err != nil {
+		return nil, nil, err
+	}
+	s, _, err := newStatic(l)
+	return s, l, err
+}
+
+// vehicleMesh builds v's mesh; a colour or shape the renderer does not take falls back to the
+// shape's defaults (or a box) and is reported.
+func vehicleMesh(v *plugins.VehicleDescriptor) (*render.Mesh, error) {
+	spec := render.VehicleSpecFor(v)
+	m, err := render.NewVehicleMesh(spec)
+	if err == nil {
+		return m, nil
+	}
+	spec.Color, spec.Accent = "", ""
+	if m2, err2 := render.NewVehicleMesh(spec); err2 == nil {
+		return m2, fmt.Errorf("preview: %w", err)
+	}
+	spec.Shape = "box"
+	m3, err3 := render.NewVehicleMesh(spec)
+	return m3, errors.Join(fmt.Errorf("preview: %w", err), err3)
+}
+
+// firstCamera returns the first mount that renders images (camera or depth) and its contract
+// sensor.
+func firstCamera(v *plugins.VehicleDescriptor) (*plugins.SensorMount, *plugins.SensorDescriptor) {
+	for i := range v.Sensors {
+		m := &v.Sensors[i]
+		if m.Kind != "camera" && m.Kind != "depth" {
+			continue
+		}
+		if v.Contract != nil {
+			for j := range v.Contract.Sensors {
+				if v.Contract.Sensors[j].ID == m.ID {
+					return m, &v.Contract.Sensors[j]
+				}
+			}
+		}
+		return m, nil
+	}
+	return nil, nil
+}
+
+// fitShape returns the contract's image size scaled to fit previewW × previewH.
+func fitShape(s *plugins.SensorDescriptor) (int, int) {
+	if s == nil || len(s.Shape) < 2 || s.Shape[0] <= 0 || s.Shape[1] <= 0 {
+		return previewW, previewH
+	}
+	h, w := float64(s.Shape[0]), float64(s.Shape[1])
+	k := math.Min(previewW/w, previewH/h)
+	return max(1, int(w*k)), max(1, int(h*k))
+}
+
+// mountParam returns a mount parameter or its kind's default; one out of range takes the
+// default too, so that a half-typed value does not stop the preview.
+func mountParam(m *plugins.SensorMount, name string) float64 {
+	specs, _ := plugins.SensorParams(m.Kind)
+	for _, s := range specs {
+		if s.Name == name {
+			if x, ok := m.Params[name]; ok && x >= s.Min && x <= s.Max {
+				return x
+			}
+			return s.Default
+		}
+	}
+	return 0
+}
+
+// driveParam returns a drive parameter or its model's default.
+func driveParam(v *plugins.VehicleDescriptor, name string) float64 {
+	if x, ok := v.Drive.Params[name]; ok {
+		return x
+	}
+	specs, _ := plugins.DriveParams(v.Drive.Model)
+	for _, s := range specs {
+		if s.Name == name {
+			return s.Default
+		}
+	}
+	return 0
+}
+
+// bodyWidth returns a vehicle's width for sizing the preview corridor.
+func bodyWidth(v *plugins.VehicleDescriptor) float64 {
+	if b := v.Body; b != nil {
+		if b.Shape == "circle" && b.Radius > 0 {
+			return min(2*b.Radius, 20)
+		}
+		if b.Width > 0 {
+			return min(b.Width, 20)
+		}
+	}
+	return 0.2
+}
+
+// bodySize returns a vehicle's length and height for framing views, with sane floors.
+func bodySize(v *plugins.VehicleDescriptor) (length, height float64) {
+	length, height = 0.3, 0.15
+	if b := v.Body; b != nil {
+		if b.Shape == "circle" && b.Radius > 0 {
+			length = 2 * b.Radius
+		} else if b.Length > 0 {
+			length = b.Length
+		}
+		if b.Height > 0 {
+			height = b.Height
+		}
+	}
+	return min(length, 20), min(height, 20)
+}
+
+// oneLineErr shortens an error to its first line.
+func oneLineErr(err error) string {
+	s, _, _ := strings.Cut(err.Error(), "\n")
+	return s
+}
+
+func rad(deg float64) float64 { return deg * math.Pi / 180 }

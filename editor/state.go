@@ -1,0 +1,142 @@
+package editor
+
+import (
+	"encoding/json"
+	"maps"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"simgui/plugins"
+)
+
+// State is what the editor writes to Options.StateFile: enough for a test that drives the
+// editor with real key and mouse events to find what to click and to check what happened.
+type State struct {
+	// Type is the plugin type being edited (vehicle, track); ID its id as typed; Tab the form
+	// tab on show.
+	Type string `json:"type"`
+	ID   string `json:"id"`
+	Tab  string `json:"tab"`
+	// Rows counts the table rows: sensors, actuators, elements, spawnPoints.
+	Rows map[string]int `json:"rows"`
+	// Targets are the clickable things on screen by name, as [x0, y0, x1, y1] in window
+	// pixels: "field:<validator path>" (field:descriptor.id, field:export.path, ...),
+	// "button:<name>" (button:validate, button:sensors.add, button:sensors[1].remove, ...),
+	// "button:tab:<tab>", "installed:<plugin id>", and the preview's views "preview:top",
+	// "preview:view0" (camera) and "preview:view1" (3D).
+	Targets map[string][4]int `json:"targets"`
+	// Values holds the text of the text fields on screen, by target name.
+	Values map[string]string `json:"values"`
+	// Checked counts Validate (and Export, Install) checks; Problems is what the last one
+	// listed.
+	Checked  int              `json:"checked"`
+	Problems plugins.Problems `json:"problems"`
+	// Live holds the problems of the automatic check that frames fields as you type;
+	// Framed names the fields framed in red.
+	Live   plugins.Problems `json:"live"`
+	Framed []string         `json:"framed"`
+	// Schema is the parametersSchemaJson line under a track's schema field.
+	Schema string `json:"schema,omitempty"`
+	Status string `json:"status"`
+	Busy   string `json:"busy,omitempty"`
+	// Preview says what the preview shows: the check it is of (PreviewGen, equal to Gen
+	// when up to date), its view labels and any error.
+	Gen          uint64   `json:"gen"`
+	PreviewGen   uint64   `json:"previewGen"`
+	PreviewViews []string `json:"previewViews"`
+	PreviewNote  string   `json:"previewNote,omitempty"`
+	Frames       uint64   `json:"frames"`
+	// Focused reports whether a text field has the keyboard.
+	Focused bool `json:"focused"`
+	record
+}
+
+// record is what the editor did, in order.
+type record struct {
+	Exported   []string `json:"exported"`
+	Installed  []string `json:"installed"`
+	TestDriven []string `json:"testDriven"`
+	// Shots lists the screenshots a standalone editor wrote (F12).
+	Shots []string `json:"shots"`
+}
+
+// writeState hands the state to the writer (at most every stateInterval).
+func (e *Editor) writeState() {
+	if e.state == nil || !e.state.due() {
+		return
+	}
+	s := State{Type: string(e.d.typ), ID: e.d.id(), Tab: e.tab, Rows: map[string]int{},
+		Targets: map[string][4]int{}, Values: maps.Clone(e.values), Checked: e.checked, Problems: e.problems, Live: e.live,
+		Framed: e.problemFields(), Status: e.status, Busy: e.busy, Gen: e.gen, Frames: e.frames, Focused: e.focused, record: e.record}
+	s.record.Exported = append([]string(nil), e.record.Exported...)
+	s.record.Installed = append([]string(nil), e.record.Installed...)
+	s.record.TestDriven = append([]string(nil), e.record.TestDriven...)
+	s.record.Shots = append([]string(nil), e.record.Shots...)
+	if v := e.d.vehicle; v != nil {
+		s.Rows["sensors"], s.Rows["actuators"] = len(v.Sensors), len(v.Actuators)
+	}
+	if t := e.d.track; t != nil {
+		s.Rows["elements"], s.Rows["spawnPoints"] = len(t.Elements), len(t.Spawns)
+		s.Schema = e.schemaStatus()
+	}
+	for name, r := range e.targets {
+		s.Targets[name] = [4]int{r.Min.X, r.Min.Y, r.Max.X, r.Max.Y}
+	}
+	if out := e.views.out; out != nil {
+		s.PreviewGen, s.PreviewNote = out.gen, out.note
+		for _, v := range out.views {
+			s.PreviewViews = append(s.PreviewViews, v.label)
+		}
+	}
+	e.state.put(s)
+}
+
+// stateWriter writes states to a file on a goroutine of its own, the newest winning; each
+// write replaces the file (write, rename) so that a reader never sees half of one.
+type stateWriter struct {
+	path string
+	ch   chan State
+	done chan struct{}
+	last time.Time
+}
+
+func newStateWriter(path string) *stateWriter {
+	w := &stateWriter{path: path, ch: make(chan State, 1), done: make(chan struct{})}
+	go w.run()
+	return w
+}
+
+func (w *stateWriter) due() bool { return time.Since(w.last) >= stateInterval }
+
+func (w *stateWriter) put(s State) {
+	w.last = time.Now()
+	select {
+	case <-w.ch: // drop the one not yet written
+	default:
+	}
+	w.ch <- s
+}
+
+func (w *stateWriter) run() {
+	defer close(w.done)
+	tmp := filepath.Join(filepath.Dir(w.path), "."+filepath.Base(w.path)+".tmp")
+	for s := range w.ch {
+		b, err := json.MarshalIndent(s, "", " ")
+		if err != nil {
+			continue
+		}
+		if os.WriteFile(tmp, b, 0o644) == nil {
+			os.Rename(tmp, w.path)
+		}
+	}
+}
+
+// close writes the last state given and stops.
+func (w *stateWriter) close() {
+	close(w.ch)
+	<-w.done
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }

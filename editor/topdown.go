@@ -1,0 +1,322 @@
+package editor
+
+import (
+	"image"
+	"image/color"
+	"math"
+
+	"github.com/ebitengine/debugui"
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/text/v2"
+	"github.com/hajimehoshi/ebiten/v2/vector"
+
+	"simgui/plugins"
+)
+
+// Colours of the top-down views.
+var (
+	topBackground = color.NRGBA{36, 39, 44, 255}
+	gridColor     = color.NRGBA{58, 62, 70, 255}
+	labelColor    = color.NRGBA{225, 228, 232, 255}
+	sensorColor   = color.NRGBA{255, 214, 64, 255}
+	fovColor      = color.NRGBA{255, 214, 64, 60}
+	spawnColor    = color.NRGBA{255, 170, 40, 255}
+	routeColor    = color.NRGBA{80, 200, 240, 255}
+	defaultBody   = color.NRGBA{120, 140, 160, 255}
+)
+
+// topView maps a plane onto an image: a point (u, v) in metres goes to pixel
+// (ox + u·s, oy − v·s).
+type topView struct {
+	dst    *ebiten.Image
+	ox, oy float64
+	s      float64
+	// labels are the rectangles of the labels drawn so far, so that the next one can move
+	// clear of them.
+	labels *[]image.Rectangle
+}
+
+func (t topView) at(u, v float64) (float32, float32) {
+	return float32(t.ox + u*t.s), float32(t.oy - v*t.s)
+}
+
+// fit makes a view showing [u0,u1] × [v0,v1] centred in dst with a margin.
+func fit(dst *ebiten.Image, u0, v0, u1, v1 float64) topView {
+	b := dst.Bounds()
+	w, h := float64(b.Dx()), float64(b.Dy())
+	du, dv := math.Max(u1-u0, 1e-3), math.Max(v1-v0, 1e-3)
+	s := math.Min((w-24)/du, (h-24)/dv)
+	return topView{dst: dst, s: s, ox: w/2 - (u0+u1)/2*s, oy: h/2 + (v0+v1)/2*s, labels: &[]image.Rectangle{}}
+}
+
+func (t topView) grid(step float64, u0, v0, u1, v1 float64) {
+	for u := math.Floor(u0/step) * step; u <= u1; u += step {
+		x0, y0 := t.at(u, v0)
+		x1, y1 := t.at(u, v1)
+		vector.StrokeLine(t.dst, x0, y0, x1, y1, 1, gridColor, false)
+	}
+	for v := math.Floor(v0/step) * step; v <= v1; v += step {
+		x0, y0 := t.at(u0, v)
+		x1, y1 := t.at(u1, v)
+		vector.StrokeLine(t.dst, x0, y0, x1, y1, 1, gridColor, false)
+	}
+}
+
+// poly fills (and optionally outlines) a polygon given in metres.
+func (t topView) poly(pts [][2]float64, fill color.Color, outline color.Color) {
+	if len(pts) < 3 {
+		return
+	}
+	var p vector.Path
+	for i, q := range pts {
+		x, y := t.at(q[0], q[1])
+		if i == 0 {
+			p.MoveTo(x, y)
+		} else {
+			p.LineTo(x, y)
+		}
+	}
+	p.Close()
+	op := &vector.DrawPathOptions{AntiAlias: true}
+	op.ColorScale.ScaleWithColor(fill)
+	vector.FillPath(t.dst, &p, nil, op)
+	if outline != nil {
+		sop := &vector.DrawPathOptions{AntiAlias: true}
+		sop.ColorScale.ScaleWithColor(outline)
+		vector.StrokePath(t.dst, &p, &vector.StrokeOptions{Width: 1}, sop)
+	}
+}
+
+// rect returns the corners of a length × width rectangle centred at (cu, cv), its length
+// along angle a (radians from the u axis).
+func rect(cu, cv, length, width, a float64) [][2]float64 {
+	c, s := math.Cos(a), math.Sin(a)
+	hl, hw := length/2, width/2
+	var out [][2]float64
+	for _, k := range [][2]float64{{hl, hw}, {-hl, hw}, {-hl, -hw}, {hl, -hw}} {
+		out = append(out, [2]float64{cu + k[0]*c - k[1]*s, cv + k[0]*s + k[1]*c})
+	}
+	return out
+}
+
+// fan is a circular sector at (u, v) of radius r between angles a0 and a1 (radians).
+func fan(u, v, r, a0, a1 float64) [][2]float64 {
+	pts := [][2]float64{{u, v}}
+	n := max(2, int((a1-a0)/0.1))
+	for i := 0; i <= n; i++ {
+		a := a0 + (a1-a0)*float64(i)/float64(n)
+		pts = append(pts, [2]float64{u + r*math.Cos(a), v + r*math.Sin(a)})
+	}
+	return pts
+}
+
+// label draws s at (x, y), moved down until it overlaps no label drawn before.
+func (t topView) label(s string, x, y float32, c color.Color) {
+	const lh = 14
+	r := image.Rect(int(x), int(y), int(x)+7*len(s), int(y)+lh)
+	for moved := true; moved; {
+		moved = false
+		for _, o := range *t.labels {
+			if o.Overlaps(r) {
+				r = r.Add(image.Pt(0, o.Max.Y-r.Min.Y+1))
+				moved = true
+			}
+		}
+	}
+	*t.labels = append(*t.labels, r)
+	x, y = float32(r.Min.X), float32(r.Min.Y)
+	op := &text.DrawOptions{}
+	op.GeoM.Translate(float64(x), float64(y))
+	op.ColorScale.ScaleWithColor(c)
+	debugui.DrawText(t.dst, s, op)
+}
+
+// drawVehicleTop draws a vehicle from above in its own frame: x forward is up the image, y
+// left is left, with its body, front, sensor mounts and their fields of view.
+func drawVehicleTop(dst *ebiten.Image, v *plugins.VehicleDescriptor) {
+	dst.Fill(topBackground)
+	if v == nil {
+		return
+	}
+	length, _ := bodySize(v)
+	width := length * 0.7
+	if b := v.Body; b != nil && b.Shape == "box" && b.Width > 0 {
+		width = min(b.Width, 20)
+	}
+	reach := 0.9 * length
+	for _, m := range v.Sensors {
+		reach = max(reach, math.Abs(m.Pose.X)+0.6*length, math.Abs(m.Pose.Y)+0.6*length)
+	}
+	reach = min(reach, 20)
+	// The image's u axis is the vehicle's -y (right), v its x (forward).
+	t := fit(dst, -reach, -reach*0.6, reach, reach)
+	step := 0.1
+	for step*t.s < 12 {
+		step *= 5
+	}
+	t.grid(step, -reach, -reach*0.6, reach, reach)
+	body, _ := parseColor(visualColor(v, false))
+	accent, ok := parseColor(visualColor(v, true))
+	if !ok {
+		accent = labelColor
+	}
+	if b := v.Body; b != nil && b.Shape == "circle" {
+		r := min(b.Radius, 10)
+		x, y := t.at(0, 0)
+		vector.FillCircle(dst, x, y, float32(r*t.s), body, true)
+		vector.StrokeCircle(dst, x, y, float32(r*t.s), 1.5, accent, true)
+	} else {
+		t.poly(rect(0, 0, width, length, 0), body, accent)
+	}
+	// The front: a triangle at the nose.
+	t.poly([][2]float64{{0, length / 2}, {-width / 4, length/2 - length/5}, {width / 4, length/2 - length/5}}, accent, nil)
+	for _, m := range v.Sensors {
+		u, w := -m.Pose.Y, m.Pose.X
+		heading := math.Pi/2 + rad(m.Pose.YawDeg) // yaw turns left: towards -u
+		var sector [][2]float64
+		switch m.Kind {
+		case "camera", "depth":
+			half := horizontalFOV(v, &m) / 2
+			sector = fan(u, w, 0.5*length, heading-half, heading+half)
+		case "lidar":
+			r := math.Min(mountParam(&m, "rangeMax"), 0.45*reach)
+			sector = fan(u, w, r, heading+rad(mountParam(&m, "angleMinDeg")), heading+rad(mountParam(&m, "angleMaxDeg")))
+		case "ultrasonic":
+			half := rad(mountParam(&m, "coneDeg")) / 2
+			sector = fan(u, w, 0.4*length, heading-half, heading+half)
+		}
+		if sector != nil {
+			t.poly(sector, fovColor, nil)
+		}
+		x, y := t.at(u, w)
+		hx, hy := t.at(u+0.08*length*math.Cos(heading), w+0.08*length*math.Sin(heading))
+		vector.StrokeLine(dst, x, y, hx, hy, 2, sensorColor, true)
+		vector.FillCircle(dst, x, y, 3, sensorColor, true)
+		t.label(m.ID, x+5, y-14, sensorColor)
+	}
+	t.label("x forward is up, y left is left; grid "+num(step)+" m", 6, 4, labelColor)
+}
+
+// horizontalFOV is a camera mount's horizontal field of view, radians, from its vertical one
+// and its contract image's aspect ratio.
+func horizontalFOV(v *plugins.VehicleDescriptor, m *plugins.SensorMount) float64 {
+	fy := rad(mountParam(m, "fovDeg"))
+	aspect := 4.0 / 3
+	if v.Contract != nil {
+		for _, s := range v.Contract.Sensors {
+			if s.ID == m.ID && len(s.Shape) >= 2 && s.Shape[0] > 0 && s.Shape[1] > 0 {
+				aspect = float64(s.Shape[1]) / float64(s.Shape[0])
+			}
+		}
+	}
+	return 2 * math.Atan(math.Tan(fy/2)*aspect)
+}
+
+func visualColor(v *plugins.VehicleDescriptor, accent bool) string {
+	if v.Visual == nil {
+		return ""
+	}
+	if accent {
+		return v.Visual.Accent
+	}
+	if _, ok := parseColor(v.Visual.Color); !ok {
+		return "#78808a"
+	}
+	return v.Visual.Color
+}
+
+// drawTrackTop draws a track layout from above: x east is right, y north is up.
+func drawTrackTop(dst *ebiten.Image, l *plugins.Layout) {
+	dst.Fill(topBackground)
+	if l == nil {
+		return
+	}
+	f := l.Floor
+	u0, v0, u1, v1 := f.X-f.Length/2, f.Y-f.Width/2, f.X+f.Length/2, f.Y+f.Width/2
+	grow := func(x, y float64) { u0, v0, u1, v1 = min(u0, x), min(v0, y), max(u1, x), max(v1, y) }
+	for _, e := range l.Elements {
+		grow(e.X, e.Y)
+		for _, p := range e.Points {
+			grow(p[0], p[1])
+		}
+	}
+	for _, s := range l.SpawnPoints {
+		grow(s.X, s.Y)
+	}
+	t := fit(dst, u0, v0, u1, v1)
+	floor := color.NRGBA{150, 150, 140, 255}
+	if c, ok := parseColor(f.Color); ok {
+		floor = c
+	}
+	t.poly(rect(f.X, f.Y, f.Length, f.Width, 0), floor, nil)
+	step := 1.0
+	for step*t.s < 12 {
+		step *= 5
+	}
+	t.grid(step, u0, v0, u1, v1)
+	for _, e := range l.Elements {
+		drawElementTop(t, &e)
+	}
+	if r := l.Route; r != nil && len(r.Waypoints) > 0 {
+		for i, p := range r.Waypoints {
+			x, y := t.at(p[0], p[1])
+			vector.FillCircle(dst, x, y, 3, routeColor, true)
+			if i > 0 {
+				px, py := t.at(r.Waypoints[i-1][0], r.Waypoints[i-1][1])
+				vector.StrokeLine(dst, px, py, x, y, 1.5, routeColor, true)
+			}
+		}
+	}
+	for _, s := range l.SpawnPoints {
+		a := rad(s.YawDeg)
+		size := 12 / t.s
+		tip := [2]float64{s.X + size*math.Cos(a), s.Y + size*math.Sin(a)}
+		l := [2]float64{s.X + 0.6*size*math.Cos(a+2.4), s.Y + 0.6*size*math.Sin(a+2.4)}
+		r := [2]float64{s.X + 0.6*size*math.Cos(a-2.4), s.Y + 0.6*size*math.Sin(a-2.4)}
+		t.poly([][2]float64{tip, l, r}, spawnColor, nil)
+		x, y := t.at(s.X, s.Y)
+		t.label(s.Name, x+8, y+2, spawnColor)
+	}
+	t.label("x east is right, y north is up; grid "+num(step)+" m", 6, 4, labelColor)
+}
+
+var elementColors = map[string]color.NRGBA{
+	plugins.ElementWall: {176, 138, 90, 255}, plugins.ElementBox: {217, 164, 65, 255},
+	plugins.ElementCylinder: {160, 160, 170, 255}, plugins.ElementPolygon: {140, 130, 120, 255},
+	plugins.ElementRoad: {59, 61, 64, 255}, plugins.ElementMarker: {250, 250, 250, 255},
+}
+
+func drawElementTop(t topView, e *plugins.Element) {
+	c := elementColors[e.Kind]
+	if pc, ok := parseColor(e.Color); ok {
+		c = pc
+	}
+	switch e.Kind {
+	case plugins.ElementWall, plugins.ElementBox:
+		t.poly(rect(e.X, e.Y, e.Length, e.Width, rad(e.YawDeg)), c, color.NRGBA{0, 0, 0, 120})
+	case plugins.ElementMarker:
+		side := max(e.Length, 0.05)
+		t.poly(rect(e.X, e.Y, side, side, rad(e.YawDeg)), c, color.NRGBA{0, 0, 0, 255})
+	case plugins.ElementCylinder:
+		x, y := t.at(e.X, e.Y)
+		vector.FillCircle(t.dst, x, y, float32(e.Radius*t.s), c, true)
+	case plugins.ElementPolygon:
+		t.poly(e.Points, c, color.NRGBA{0, 0, 0, 120})
+	case plugins.ElementRoad:
+		if len(e.Points) < 2 {
+			return
+		}
+		var p vector.Path
+		for i, q := range e.Points {
+			x, y := t.at(q[0], q[1])
+			if i == 0 {
+				p.MoveTo(x, y)
+			} else {
+				p.LineTo(x, y)
+			}
+		}
+		op := &vector.DrawPathOptions{AntiAlias: true}
+		op.ColorScale.ScaleWithColor(c)
+		vector.StrokePath(t.dst, &p, &vector.StrokeOptions{Width: float32(max(e.Width*t.s, 1)), LineJoin: vector.LineJoinRound, LineCap: vector.LineCapRound}, op)
+	}
+}

@@ -1,0 +1,124 @@
+package editor
+
+import (
+	"strings"
+
+	"simgui/plugins"
+)
+
+// trackForm is a track plugin as its form holds it: PluginDescriptorBase, parametersSchemaJson
+// (seed 002 §5.3.3) and simgui's geometry (generator, floor, elements, spawn points, route).
+type trackForm struct {
+	Base baseForm
+	// Schema is parametersSchemaJson, compacted to one line.
+	Schema string
+	// Generator is a registered track generator; "" means the elements are the layout.
+	Generator string
+
+	FloorOn                                 bool
+	FloorX, FloorY, FloorLength, FloorWidth string
+	FloorTexture, FloorColor                string
+	Elements                                []elementRow
+	Spawns                                  []spawnRow
+	RouteOn                                 bool
+	Waypoints, Reach                        string
+	Loop                                    bool
+}
+
+// elementRow is one piece of geometry; Points is "x,y; x,y; ..." for polygons and roads.
+type elementRow struct {
+	Kind, Name, X, Y, Z, Length, Width, Height, Radius, YawDeg, Color, Points string
+	Movable                                                                   bool
+	Mass, Friction                                                            string
+}
+
+// spawnRow is one spawn point.
+type spawnRow struct {
+	Name, X, Y, YawDeg string
+}
+
+// newElementRow is the row Add element appends: a wall 1 m long at the origin.
+func newElementRow() elementRow {
+	return elementRow{Kind: plugins.ElementWall, X: "0", Y: "0", Z: "0", Length: "1", Width: "0.1", Height: "0.3", Radius: "0",
+		YawDeg: "0", Color: "#b08a5a", Mass: "0", Friction: "0"}
+}
+
+// newSpawnRow is the row Add spawn point appends.
+func newSpawnRow() spawnRow { return spawnRow{Name: "start", X: "0", Y: "0", YawDeg: "90"} }
+
+// elementKinds are the element kinds the form offers.
+var elementKinds = []string{plugins.ElementWall, plugins.ElementBox, plugins.ElementCylinder,
+	plugins.ElementPolygon, plugins.ElementRoad, plugins.ElementMarker}
+
+func trackFormFrom(m plugins.Manifest, t *plugins.TrackDescriptor) *trackForm {
+	f := &trackForm{
+		Base:      baseFrom(m, t.ID, t.DisplayName, t.Version, t.Description),
+		Schema:    oneLine(t.ParametersSchemaJSON),
+		Generator: t.Generator,
+	}
+	if fl := t.Floor; fl != nil {
+		f.FloorOn = true
+		f.FloorX, f.FloorY, f.FloorLength, f.FloorWidth = num(fl.X), num(fl.Y), num(fl.Length), num(fl.Width)
+		f.FloorTexture, f.FloorColor = fl.Texture, fl.Color
+	} else {
+		f.FloorX, f.FloorY, f.FloorLength, f.FloorWidth = "0", "0", "10", "10"
+	}
+	for _, e := range t.Elements {
+		f.Elements = append(f.Elements, elementRow{
+			Kind: e.Kind, Name: e.Name, X: num(e.X), Y: num(e.Y), Z: num(e.Z), Length: num(e.Length), Width: num(e.Width),
+			Height: num(e.Height), Radius: num(e.Radius), YawDeg: num(e.YawDeg), Color: e.Color, Points: formatPoints(e.Points),
+			Movable: e.Movable, Mass: num(e.Mass), Friction: num(e.Friction),
+		})
+	}
+	for _, s := range t.SpawnPoints {
+		f.Spawns = append(f.Spawns, spawnRow{Name: s.Name, X: num(s.X), Y: num(s.Y), YawDeg: num(s.YawDeg)})
+	}
+	if r := t.Route; r != nil {
+		f.RouteOn, f.Waypoints, f.Reach, f.Loop = true, formatPoints(r.Waypoints), num(r.ReachDistance), r.Loop
+	}
+	return f
+}
+
+// build returns the manifest and the track the form describes, and the text that could not be
+// read.
+func (f *trackForm) build() (plugins.Manifest, *plugins.TrackDescriptor, plugins.Problems) {
+	var p parser
+	m, ver := f.Base.build(plugins.TypeTrack)
+	t := &plugins.TrackDescriptor{
+		ID: m.PluginID, DisplayName: f.Base.DisplayName, Version: ver, Description: unescapeLines(f.Base.Description),
+		ParametersSchemaJSON: f.Schema, Generator: f.Generator,
+	}
+	if f.FloorOn {
+		t.Floor = &plugins.Floor{
+			X: p.float("descriptor.floor.x", f.FloorX), Y: p.float("descriptor.floor.y", f.FloorY),
+			Length: p.float("descriptor.floor.length", f.FloorLength), Width: p.float("descriptor.floor.width", f.FloorWidth),
+			Texture: strings.TrimSpace(f.FloorTexture), Color: strings.TrimSpace(f.FloorColor),
+		}
+	}
+	for i, r := range f.Elements {
+		ep := index("descriptor.elements", i)
+		e := plugins.Element{
+			Kind: r.Kind, Name: strings.TrimSpace(r.Name),
+			X: p.float(ep+".x", r.X), Y: p.float(ep+".y", r.Y), Z: p.float(ep+".z", r.Z),
+			Length: p.float(ep+".length", r.Length), Width: p.float(ep+".width", r.Width),
+			Height: p.float(ep+".height", r.Height), Radius: p.float(ep+".radius", r.Radius),
+			YawDeg: p.float(ep+".yawDeg", r.YawDeg), Color: strings.TrimSpace(r.Color),
+			Points: p.points(ep+".points", r.Points), Movable: r.Movable,
+			Mass: p.float(ep+".mass", r.Mass), Friction: p.float(ep+".friction", r.Friction),
+		}
+		t.Elements = append(t.Elements, e)
+	}
+	for i, r := range f.Spawns {
+		sp := index("descriptor.spawnPoints", i)
+		t.SpawnPoints = append(t.SpawnPoints, plugins.SpawnPoint{Name: strings.TrimSpace(r.Name),
+			X: p.float(sp+".x", r.X), Y: p.float(sp+".y", r.Y), YawDeg: p.float(sp+".yawDeg", r.YawDeg)})
+	}
+	if f.RouteOn {
+		t.Route = &plugins.Route{Waypoints: p.points("descriptor.route.waypoints", f.Waypoints),
+			ReachDistance: p.float("descriptor.route.reachDistance", f.Reach), Loop: f.Loop}
+		if t.Route.Waypoints == nil {
+			t.Route.Waypoints = [][2]float64{}
+		}
+	}
+	return m, t, p.ps
+}

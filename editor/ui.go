@@ -1,0 +1,370 @@
+package editor
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"image"
+	"image/color"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/ebitengine/debugui"
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/vector"
+
+	"simgui/plugins"
+)
+
+var (
+	backgroundColor = color.NRGBA{24, 26, 30, 255}
+	problemColor    = color.NRGBA{235, 64, 52, 255}
+)
+
+// toolbarHeight is the height of the top window in pixels: title and four rows.
+const toolbarHeight = 124
+
+// layout lays out the editor's windows: the toolbar across the top, the form on the left, the
+// preview and the problems on the right. The windows are keyed by the screen size, so that a
+// resized window lays them out afresh.
+func (e *Editor) layout(ctx *debugui.Context) {
+	w, h := e.w, e.h
+	formW := max(w*58/100, 420)
+	previewH := (h - toolbarHeight) * 62 / 100
+	ctx.IDScope(fmt.Sprintf("%dx%d", w, h), func() {
+		ctx.Window("simgui plugin editor", image.Rect(0, 0, w, toolbarHeight), func(l debugui.ContainerLayout) {
+			e.clip = l.BodyBounds
+			e.toolbar(ctx)
+		})
+		ctx.Window(e.formTitle(), image.Rect(0, toolbarHeight, formW, h), func(l debugui.ContainerLayout) {
+			e.clip = l.BodyBounds
+			e.form(ctx)
+		})
+		ctx.Window("Preview", image.Rect(formW, toolbarHeight, w, toolbarHeight+previewH), func(l debugui.ContainerLayout) {
+			e.clip = l.BodyBounds
+			e.previewPanel(ctx, l.BodyBounds)
+		})
+		ctx.Window("Problems", image.Rect(formW, toolbarHeight+previewH, w, h), func(l debugui.ContainerLayout) {
+			e.clip = l.BodyBounds
+			e.problemsPanel(ctx)
+		})
+		if e.installedOpen {
+			r := image.Rect(w/2-260, toolbarHeight+20, w/2+260, min(h-20, toolbarHeight+20+520))
+			ctx.Window("Open an installed plugin", r, func(l debugui.ContainerLayout) {
+				e.clip = l.BodyBounds
+				e.installedPanel(ctx)
+			})
+		}
+	})
+}
+
+func (e *Editor) formTitle() string {
+	id := e.d.id()
+	if id == "" {
+		id = "(no id yet)"
+	}
+	return fmt.Sprintf("%s %s", strings.ToUpper(string(e.d.typ[:1]))+string(e.d.typ[1:]), id)
+}
+
+// toolbar is the top window: New, Validate, Export, Install & test drive, Open, and the
+// status line.
+func (e *Editor) toolbar(ctx *debugui.Context) {
+	ctx.SetGridLayout([]int{100, 90, 80, 70, 100, 160, -1}, nil)
+	e.button(ctx, "new-vehicle", "New vehicle", func() { e.startNew(plugins.TypeVehicle) })
+	e.button(ctx, "new-track", "New track", func() { e.startNew(plugins.TypeTrack) })
+	e.button(ctx, "validate", "Validate", func() { e.validate() })
+	e.button(ctx, "export", "Export", func() {
+		p := e.exportPath
+		if strings.TrimSpace(p) == "" {
+			p = e.defaultExportPath()
+		}
+		e.export(p)
+	})
+	e.button(ctx, "export-as", "Export as...", func() {
+		id := e.d.id()
+		e.files(FileRequest{Title: "Export " + id, Save: true, Filter: "simgui plugin", Extensions: []string{"zip"},
+			StartDir: e.opts.ExportDir}, func(p string) {
+			if p != "" {
+				e.exportPath = p
+				e.export(p)
+			}
+		})
+	})
+	e.button(ctx, "install", "Install & test drive", func() { e.install() })
+	busy := ""
+	if e.busy != "" {
+		busy = e.busy + " ..."
+	}
+	ctx.Text(busy)
+
+	ctx.SetGridLayout([]int{70, -3, 100, -2}, nil)
+	ctx.Text("export to")
+	e.field(ctx, "export.path", &e.exportPath)
+	ctx.Text("sign with key")
+	e.field(ctx, "export.key", &e.keyPath)
+
+	ctx.SetGridLayout([]int{70, -1, 60, 80, 100}, nil)
+	ctx.Text("open")
+	e.field(ctx, "open.path", &e.openPath)
+	e.button(ctx, "open", "Open", func() { e.open(e.openPath) })
+	e.button(ctx, "browse", "Browse...", func() {
+		e.files(FileRequest{Title: "Open a plugin archive", Filter: "simgui plugin", Extensions: []string{"zip"}}, func(p string) {
+			if p != "" {
+				e.openPath = p
+				e.open(p)
+			}
+		})
+	})
+	e.button(ctx, "installed", "Installed...", func() {
+		e.installedOpen = !e.installedOpen
+		if e.installedOpen {
+			e.listInstalled()
+		}
+	})
+
+	ctx.SetGridLayout([]int{-1}, nil)
+	line := e.status
+	if hint := "   (Export writes " + e.defaultExportPath() + ")"; e.exportPath == "" && fits(line+hint, e.w) {
+		line += hint
+	}
+	ctx.Text(fitLine(line, e.w))
+}
+
+// charWidth is the advance of debugui's bitmap font, pixels.
+const charWidth = 6
+
+// fits reports whether s fits on one line of a window w pixels wide.
+func fits(s string, w int) bool { return len([]rune(s))*charWidth <= w-24 }
+
+// fitLine shortens s to one line of a window w pixels wide.
+func fitLine(s string, w int) string {
+	if fits(s, w) {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:max(0, (w-24)/charWidth-3)]) + "..."
+}
+
+func (e *Editor) startNew(typ plugins.Type) {
+	d, err := newDraft(typ)
+	if err != nil {
+		e.setStatus(err.Error())
+		return
+	}
+	e.load(d, nil)
+}
+
+// installedPanel lists the built-in and user plugins; clicking one opens it.
+func (e *Editor) installedPanel(ctx *debugui.Context) {
+	ctx.SetGridLayout([]int{-1, 80}, nil)
+	ctx.Text("Built-in and installed plugins (RUSIM_HOME " + e.reg.Home() + ")")
+	e.button(ctx, "installed.close", "Close", func() { e.installedOpen = false })
+	ctx.SetGridLayout([]int{-1}, nil)
+	if e.installed == nil {
+		ctx.Text("reading the registry ...")
+	}
+	for _, it := range e.installed {
+		id := it.PluginID
+		label := fmt.Sprintf("%s   %s %s   [%s]", id, it.DisplayName, it.Version, it.Source)
+		e.target(ctx, "installed:"+id, func() { ctx.Button(label).On(func() { e.later = append(e.later, func() { e.openID(id) }) }) })
+	}
+}
+
+// problemsPanel lists the problems the last Validate or Export found, each with its field.
+func (e *Editor) problemsPanel(ctx *debugui.Context) {
+	ctx.SetGridLayout([]int{-1}, nil)
+	if e.checked == 0 {
+		ctx.Text("Press Validate to list every problem with its field (the check `simgui plugin validate` runs).")
+		if n := len(e.live.Errors()); n > 0 {
+			ctx.Text(fmt.Sprintf("Fields framed in red have problems (%d now).", n))
+		}
+		return
+	}
+	errs, warns := len(e.problems.Errors()), len(e.problems.Warnings())
+	head := fmt.Sprintf("Validate #%d: %s, %s", e.checked, count(errs, "problem"), count(warns, "warning"))
+	if e.checkKey != e.liveKey {
+		head += " (the plugin changed since: press Validate again)"
+	}
+	ctx.Text(head)
+	if len(e.problems) == 0 {
+		ctx.Text("No problems: ready to export and install.")
+	}
+	ctx.SetGridLayout([]int{36, -1}, nil)
+	for i, p := range e.problems {
+		s := p.String()
+		if p.Warning {
+			s = "warning: " + s
+		}
+		tab := e.tabOf(p.Path)
+		e.button(ctx, "problem["+itoa(i)+"]", "go", func() { e.tab = tab })
+		ctx.Text(s)
+	}
+}
+
+// tabOf names the form tab that shows the field at a validator path.
+func (e *Editor) tabOf(path string) string {
+	tabs := vehicleTabs
+	if e.d.typ == plugins.TypeTrack {
+		tabs = trackTabs
+	}
+	path = canonicalPath(path)
+	for _, t := range tabs[1:] {
+		if t.owns(path) {
+			return t.name
+		}
+	}
+	return tabGeneral
+}
+
+// target lays out one widget in a grid cell and records the cell under name, so that the
+// state file can tell a test where to click.
+func (e *Editor) target(ctx *debugui.Context, name string, widget func()) {
+	ctx.IDScope(name, func() {
+		ctx.GridCell(func(b image.Rectangle) {
+			if v := b.Intersect(e.clip); !v.Empty() {
+				e.targets[name] = v
+			}
+			widget()
+		})
+	})
+}
+
+// field is a text field for the value at path (a validator path such as descriptor.id).
+func (e *Editor) field(ctx *debugui.Context, path string, buf *string) {
+	e.target(ctx, "field:"+path, func() { ctx.TextField(buf) })
+	e.values["field:"+path] = *buf
+}
+
+// button is a button whose action runs after this frame's layout.
+func (e *Editor) button(ctx *debugui.Context, name, label string, f func()) {
+	e.target(ctx, "button:"+name, func() {
+		ctx.Button(label).On(func() { e.later = append(e.later, f) })
+	})
+}
+
+// choice is a drop-down of known values for the value at path. A value that is not known (from
+// an opened plugin) is offered too, so that opening and saving keeps it; "" shows as none.
+func (e *Editor) choice(ctx *debugui.Context, path string, val *string, known []string) {
+	opts := known
+	if !slices.Contains(known, *val) {
+		opts = append([]string{*val}, known...)
+	}
+	idx := slices.Index(opts, *val)
+	labels := make([]string, len(opts))
+	for i, o := range opts {
+		labels[i] = o
+		if o == "" {
+			labels[i] = "(none)"
+		}
+	}
+	e.target(ctx, "field:"+path, func() { ctx.Dropdown(&idx, labels) })
+	if idx >= 0 && idx < len(opts) {
+		*val = opts[idx]
+	}
+}
+
+// checkbox is a checkbox for the value at path.
+func (e *Editor) checkbox(ctx *debugui.Context, path, label string, val *bool) {
+	e.target(ctx, "field:"+path, func() { ctx.Checkbox(val, label) })
+}
+
+// swatch shows a "#rrggbb" colour (nothing when it is not one).
+func (e *Editor) swatch(ctx *debugui.Context, s string) {
+	ctx.GridCell(func(b image.Rectangle) {
+		c, ok := parseColor(s)
+		ctx.DrawOnlyWidget(func(dst *ebiten.Image) {
+			if ok {
+				vector.FillRect(dst, float32(b.Min.X), float32(b.Min.Y), float32(b.Dx()), float32(b.Dy()), c, false)
+			}
+		})
+	})
+}
+
+// drawProblemFrames frames the fields the latest automatic check found problems with.
+func (e *Editor) drawProblemFrames(screen *ebiten.Image) {
+	for _, name := range e.problemFields() {
+		r := e.targets[name]
+		vector.StrokeRect(screen, float32(r.Min.X)-1, float32(r.Min.Y)-1, float32(r.Dx())+2, float32(r.Dy())+2, 1.5, problemColor, false)
+	}
+}
+
+// problemFields returns the targets of the fields with live errors: a field whose path is
+// the problem's, else the fields under the problem's path, else the nearest field above it.
+func (e *Editor) problemFields() []string {
+	var out []string
+	for _, p := range e.live.Errors() {
+		path := canonicalPath(p.Path)
+		if path == "" {
+			continue
+		}
+		if _, ok := e.targets["field:"+path]; ok {
+			out = append(out, "field:"+path)
+			continue
+		}
+		found := false
+		for name := range e.targets {
+			if f, ok := strings.CutPrefix(name, "field:"); ok && (strings.HasPrefix(f, path+".") || strings.HasPrefix(f, path+"[")) {
+				out = append(out, name)
+				found = true
+			}
+		}
+		for p := parentPath(path); !found && p != ""; p = parentPath(p) {
+			if _, ok := e.targets["field:"+p]; ok {
+				out = append(out, "field:"+p)
+				found = true
+			}
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// canonicalPath maps the validator paths of values the form shows once to the field's path:
+// the manifest repeats the descriptor's id, name and version; the contract's deviceId is the
+// id; a mount's id is its sensor's.
+func canonicalPath(p string) string {
+	switch p {
+	case "manifest.pluginId", "device-contract.deviceId":
+		return "descriptor.id"
+	case "manifest.displayName":
+		return "descriptor.displayName"
+	case "manifest.version":
+		return "descriptor.version"
+	case "descriptor.deviceType":
+		return "device-contract.deviceType"
+	}
+	return p
+}
+
+// parentPath drops the last ".name" or "[i]" of a path.
+func parentPath(p string) string {
+	i := strings.LastIndexAny(p, ".[")
+	if i <= 0 {
+		return ""
+	}
+	return p[:i]
+}
+
+// fingerprint identifies a set of files.
+func fingerprint(files map[string][]byte) string {
+	h := sha256.New()
+	for _, name := range slices.Sorted(maps.Keys(files)) {
+		fmt.Fprintf(h, "%s\x00%d\x00", name, len(files[name]))
+		h.Write(files[name])
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// parseColor reads "#rrggbb".
+func parseColor(s string) (color.NRGBA, bool) {
+	s = strings.TrimSpace(s)
+	var r, g, b uint8
+	if len(s) != 7 || s[0] != '#' {
+		return color.NRGBA{}, false
+	}
+	if _, err := fmt.Sscanf(s, "#%02x%02x%02x", &r, &g, &b); err != nil {
+		return color.NRGBA{}, false
+	}
+	return color.NRGBA{r, g, b, 255}, true
+}

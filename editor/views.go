@@ -1,0 +1,117 @@
+package editor
+
+import (
+	"image"
+
+	"github.com/ebitengine/debugui"
+	"github.com/hajimehoshi/ebiten/v2"
+)
+
+// previewImages are the preview's images on the GPU, made on the game goroutine from the
+// previewer's latest output.
+type previewImages struct {
+	out     *previewOut
+	cams    [2]*ebiten.Image
+	top     *ebiten.Image
+	topGen  uint64 // gen of the output top was drawn from
+	topRect image.Rectangle
+}
+
+// previewPanel lays out the preview window: the top-down view over the two rendered views.
+func (e *Editor) previewPanel(ctx *debugui.Context, body image.Rectangle) {
+	out := e.views.out
+	ctx.SetGridLayout([]int{-1}, nil)
+	caption := "Top-down"
+	if out != nil && out.gen != e.gen {
+		caption += " (updating ...)"
+	}
+	ctx.Text(caption)
+	rowH := 22
+	topH := max(60, (body.Dy()-4*rowH)/2)
+	camH := max(60, body.Dy()-topH-4*rowH)
+	ctx.SetGridLayout([]int{-1}, []int{topH})
+	ctx.GridCell(func(b image.Rectangle) {
+		e.views.topRect = b
+		e.targets["preview:top"] = b.Intersect(e.clip)
+		ctx.DrawOnlyWidget(func(dst *ebiten.Image) { drawFitted(dst, e.views.top, b) })
+	})
+	ctx.SetGridLayout([]int{-1, -1}, nil)
+	for i := range 2 {
+		label := ""
+		if out != nil {
+			label = out.views[i].label
+		}
+		ctx.Text(label)
+	}
+	ctx.SetGridLayout([]int{-1, -1}, []int{camH})
+	for i := range 2 {
+		ctx.GridCell(func(b image.Rectangle) {
+			e.targets["preview:view"+itoa(i)] = b.Intersect(e.clip)
+			ctx.DrawOnlyWidget(func(dst *ebiten.Image) { drawFitted(dst, e.views.cams[i], b) })
+		})
+	}
+	ctx.SetGridLayout([]int{-1}, nil)
+	if out != nil && out.note != "" {
+		ctx.Text(fitLine(out.note, body.Dx()))
+	}
+}
+
+// updatePreview takes the previewer's newest output and redraws the top-down view when the
+// output or its cell changed. Game goroutine.
+func (e *Editor) updatePreview() {
+	if out := e.preview.latest(); out != nil && out != e.views.out {
+		e.views.out = out
+		for i, v := range out.views {
+			e.views.cams[i] = upload(e.views.cams[i], v.img)
+		}
+	}
+	out := e.views.out
+	r := e.views.topRect
+	if out == nil || r.Dx() <= 0 || r.Dy() <= 0 {
+		return
+	}
+	if e.views.top == nil || e.views.top.Bounds().Size() != r.Size() {
+		if e.views.top != nil {
+			e.views.top.Deallocate()
+		}
+		e.views.top = ebiten.NewImage(r.Dx(), r.Dy())
+		e.views.topGen = 0
+	}
+	if e.views.topGen == out.gen {
+		return
+	}
+	e.views.topGen = out.gen
+	if out.layout != nil {
+		drawTrackTop(e.views.top, out.layout)
+	} else {
+		drawVehicleTop(e.views.top, out.vehicle)
+	}
+}
+
+// upload copies img into a GPU image, reusing old when it has the size.
+func upload(old *ebiten.Image, img *image.RGBA) *ebiten.Image {
+	if img == nil {
+		return nil
+	}
+	if old == nil || old.Bounds().Size() != img.Bounds().Size() {
+		if old != nil {
+			old.Deallocate()
+		}
+		old = ebiten.NewImage(img.Bounds().Dx(), img.Bounds().Dy())
+	}
+	old.WritePixels(img.Pix)
+	return old
+}
+
+// drawFitted draws img into r, scaled to fit and centred.
+func drawFitted(dst, img *ebiten.Image, r image.Rectangle) {
+	if img == nil || r.Empty() {
+		return
+	}
+	iw, ih := img.Bounds().Dx(), img.Bounds().Dy()
+	k := min(float64(r.Dx())/float64(iw), float64(r.Dy())/float64(ih))
+	op := &ebiten.DrawImageOptions{Filter: ebiten.FilterLinear}
+	op.GeoM.Scale(k, k)
+	op.GeoM.Translate(float64(r.Min.X)+(float64(r.Dx())-k*float64(iw))/2, float64(r.Min.Y)+(float64(r.Dy())-k*float64(ih))/2)
+	dst.DrawImage(img, op)
+}
