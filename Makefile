@@ -37,10 +37,12 @@ vet:
 test-core:
 	$(GO) test -race -timeout 15m $(CORE)
 
+# The window, the editor, and the CLI's window tests (skipped in test-core, which has no display).
 test-gui:
 ifneq ($(strip $(GUI)),)
 	$(XVFB) $(GO) test -timeout 10m $(GUI)
 endif
+	$(XVFB) $(GO) test -timeout 5m -run '^TestGUI' ./cmd/simgui
 
 # Short fuzzing of the plugin readers (archives come from strangers); FUZZTIME=5m for a longer run.
 FUZZTIME ?= 15s

@@ -25,6 +25,6 @@ scenario; "simgui run --headless" runs the same simulation without a display.`,
 	root.Flags().StringVar(&scenarioPath, "scenario", "", "scenario YAML file to open (default: the embedded KS0223 corridor)")
 	services.register(root.Flags())
 	wf.register(root.Flags())
-	root.AddCommand(newRunCmd(), newVersionCmd(), newBenchCmd(), newPluginCmd())
+	root.AddCommand(newRunCmd(), newVersionCmd(), newBenchCmd(), newPluginCmd(), newEditCmd())
 	return root
 }

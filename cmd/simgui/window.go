@@ -76,9 +76,16 @@ func runWindow(ctx context.Context, o windowOptions) error {
 	if err != nil {
 		return err
 	}
+	ed, err := newHostedEditor(pluginResolver())
+	if err != nil {
+		sim.Close()
+		return err
+	}
+	defer ed.Close()
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	err = window.Run(ctx, sim, window.Options{
+		Screens:       []window.Screen{ed},
 		Load:          func(path string) (*scenario.Plan, error) { return loadPlan(path, nil) },
 		New:           newSim,
 		Plugins:       spawnCatalog(pluginResolver()),
