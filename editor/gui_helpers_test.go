@@ -6,13 +6,10 @@ import (
 	"fmt"
 	"image"
 	"image/png"
-	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
-	"sync"
-	"syscall"
+	"simgui/app/window/xtest"
 	"testing"
 	"time"
 )
@@ -32,143 +29,51 @@ const (
 	envNewType = "SIMGUI_EDITOR_NEW"
 )
 
-// needDisplay skips GUI tests where there is no X display (make test runs them under
-// xvfb-run) or no xdotool.
-func needDisplay(t *testing.T) {
-	t.Helper()
-	if os.Getenv("DISPLAY") == "" {
-		t.Skip("needs an X display: run under xvfb-run (make test does)")
-	}
-	if _, err := exec.LookPath("xdotool"); err != nil {
-		t.Skip("needs xdotool (build/setup.sh installs it)")
-	}
-}
-
-var (
-	buildOnce sync.Once
-	simguiBin string
-	buildErr  error
-)
+func needDisplay(t *testing.T) { xtest.NeedDisplay(t) }
 
 // buildSimgui builds cmd/simgui once per test process, for `simgui plugin ...` checks.
-func buildSimgui(t *testing.T) string {
-	t.Helper()
-	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "simgui-editor-test")
-		if err != nil {
-			buildErr = err
-			return
-		}
-		simguiBin = filepath.Join(dir, "simgui")
-		if out, err := exec.Command("go", "build", "-o", simguiBin, "simgui/cmd/simgui").CombinedOutput(); err != nil {
-			buildErr = fmt.Errorf("build simgui: %v\n%s", err, out)
-		}
-	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
-	}
-	return simguiBin
-}
+func buildSimgui(t *testing.T) string { return xtest.BuildSimgui(t, false) }
 
 // gui is an editor running in a child process, driven with xdotool.
 type gui struct {
+	*xtest.Proc
 	t      *testing.T
 	cmd    *exec.Cmd
 	dir    string // screenshots, state, results
 	state  string
 	win    string // X window id
-	stderr *lockedBuffer
-}
-
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
+	stderr *xtest.LockedBuffer
 }
 
 // startEditor starts a child of the kind with env and waits for its window and first state.
 func startEditor(t *testing.T, kind string, env ...string) *gui {
 	t.Helper()
 	dir := t.TempDir()
-	g := &gui{t: t, dir: dir, state: filepath.Join(dir, "state.json"), stderr: &lockedBuffer{}}
+	g := &gui{t: t, dir: dir, state: filepath.Join(dir, "state.json")}
 	g.cmd = exec.Command(os.Args[0], "-test.run=^$")
 	g.cmd.Env = append(os.Environ(), append([]string{childEnv + "=" + kind, envState + "=" + g.state, envShots + "=" + dir,
 		envResult + "=" + filepath.Join(dir, "result.json")}, env...)...)
-	g.cmd.Stderr = g.stderr
-	if err := g.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(g.stop)
-	deadline := time.Now().Add(30 * time.Second)
-	for time.Now().Before(deadline) && g.win == "" {
-		out, _ := exec.Command("xdotool", "search", "--onlyvisible", "--pid", fmt.Sprint(g.cmd.Process.Pid)).Output()
-		if ids := strings.Fields(string(out)); len(ids) > 0 {
-			g.win = ids[len(ids)-1]
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	if g.win == "" {
-		t.Fatalf("no window appeared in 30 s; stderr:\n%s", g.stderr)
-	}
+	g.Proc = xtest.Start(t, "editor", g.cmd, 30*time.Second)
+	g.win, g.stderr = g.Win, g.Stderr
 	g.wait("the first laid-out frame", 30*time.Second, func(s State) bool { return s.Frames > 2 && len(s.Targets) > 0 })
 	g.xdo("windowfocus", "--sync", g.win)
 	return g
 }
 
-// stop ends the child with SIGTERM (it closes its window) and waits.
-func (g *gui) stop() {
-	if g.cmd.ProcessState != nil {
-		return
-	}
-	g.cmd.Process.Signal(syscall.SIGTERM)
-	done := make(chan error, 1)
-	go func() { done <- g.cmd.Wait() }()
-	select {
-	case err := <-done:
-		if err != nil {
-			g.t.Errorf("editor exited with %v; stderr:\n%s", err, g.stderr)
-		}
-	case <-time.After(15 * time.Second):
-		g.cmd.Process.Kill()
-		<-done
-		g.t.Errorf("editor did not stop within 15 s of SIGTERM")
-	}
-}
-
 func (g *gui) xdo(args ...string) {
 	g.t.Helper()
-	if out, err := exec.Command("xdotool", args...).CombinedOutput(); err != nil {
-		g.t.Fatalf("xdotool %v: %v %s", args, err, out)
-	}
+	g.Xdo(args...)
 }
 
 // otherWindow waits for a second visible window of the child (a native dialog) and returns
 // its id.
 func (g *gui) otherWindow(timeout time.Duration) string {
 	g.t.Helper()
-	deadline := time.Now().Add(timeout)
-	for time.Now().Before(deadline) {
-		out, _ := exec.Command("xdotool", "search", "--onlyvisible", "--pid", fmt.Sprint(g.cmd.Process.Pid)).Output()
-		for _, w := range strings.Fields(string(out)) {
-			if w != g.win {
-				return w
-			}
-		}
-		time.Sleep(100 * time.Millisecond)
+	w := g.WaitWindow(timeout, g.win)
+	if w == "" {
+		g.t.Fatalf("no dialog window appeared in %v; stderr:\n%s", timeout, g.stderr)
 	}
-	g.t.Fatalf("no dialog window appeared in %v; stderr:\n%s", timeout, g.stderr)
-	return ""
+	return w
 }
 
 // readState reads the state file (false while there is none).
@@ -263,51 +168,14 @@ func (g *gui) shot(name string) image.Image {
 	if err != nil {
 		g.t.Fatal(err)
 	}
-	for _, d := range []string{previewDir, g.dir} {
-		if os.MkdirAll(d, 0o755) == nil {
-			os.WriteFile(filepath.Join(d, name), b, 0o644)
-		}
-	}
+	xtest.SavePreview(name, b, previewDir, g.dir)
 	return img
 }
 
-// stats are the mean colour and the luminance spread of a region.
-type stats struct {
-	R, G, B, Std float64
-	Colors       int
-}
-
-func regionStats(img image.Image, r image.Rectangle) stats {
-	r = r.Intersect(img.Bounds())
-	var s stats
-	var sum, sum2 float64
-	colors := map[[3]uint8]bool{}
-	n := 0
-	for y := r.Min.Y; y < r.Max.Y; y++ {
-		for x := r.Min.X; x < r.Max.X; x++ {
-			cr, cg, cb, _ := img.At(x, y).RGBA()
-			R, G, B := float64(cr>>8), float64(cg>>8), float64(cb>>8)
-			s.R, s.G, s.B = s.R+R, s.G+G, s.B+B
-			l := 0.3*R + 0.59*G + 0.11*B
-			sum, sum2 = sum+l, sum2+l*l
-			colors[[3]uint8{uint8(cr >> 11), uint8(cg >> 11), uint8(cb >> 11)}] = true
-			n++
-		}
-	}
-	if n == 0 {
-		return s
-	}
-	f := float64(n)
-	s.R, s.G, s.B = s.R/f, s.G/f, s.B/f
-	s.Std = math.Sqrt(max(sum2/f-(sum/f)*(sum/f), 0))
-	s.Colors = len(colors)
-	return s
-}
-
 // notBlank fails unless a region has varied content: not one colour, not black.
-func notBlank(t *testing.T, what string, img image.Image, r [4]int) stats {
+func notBlank(t *testing.T, what string, img image.Image, r [4]int) xtest.Stats {
 	t.Helper()
-	s := regionStats(img, image.Rect(r[0], r[1], r[2], r[3]))
+	s := xtest.RegionStats(img, image.Rect(r[0], r[1], r[2], r[3]))
 	if s.Colors < 8 || s.Std < 6 || s.R+s.G+s.B < 60 {
 		t.Errorf("%s looks blank: %+v", what, s)
 	}

@@ -6,14 +6,11 @@ import (
 	"fmt"
 	"image"
 	"image/png"
-	"math"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
-	"sync"
-	"syscall"
+	"simgui/app/window/xtest"
 	"testing"
 	"time"
 )
@@ -21,60 +18,21 @@ import (
 // previewDir is where the GUI tests also save their screenshots, for people to look at.
 const previewDir = "/tmp/window-preview"
 
-// needDisplay skips GUI tests where there is no X display (make test runs them under xvfb-run)
-// or no xdotool.
-func needDisplay(t *testing.T) {
-	t.Helper()
-	if os.Getenv("DISPLAY") == "" {
-		t.Skip("needs an X display: run under xvfb-run (make test does)")
-	}
-	if _, err := exec.LookPath("xdotool"); err != nil {
-		t.Skip("needs xdotool (build/setup.sh installs it)")
-	}
-}
+func needDisplay(t *testing.T) { xtest.NeedDisplay(t) }
 
-var (
-	buildOnce sync.Once
-	simguiBin string
-	buildErr  error
-)
-
-// buildSimgui builds cmd/simgui once per test process.
-func buildSimgui(t *testing.T) string {
-	t.Helper()
-	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "simgui-window-test")
-		if err != nil {
-			buildErr = err
-			return
-		}
-		simguiBin = filepath.Join(dir, "simgui")
-		args := []string{"build", "-o", simguiBin}
-		if raceEnabled {
-			args = append(args, "-race")
-		}
-		out, err := exec.Command("go", append(args, "simgui/cmd/simgui")...).CombinedOutput()
-		if err != nil {
-			buildErr = fmt.Errorf("build simgui: %v\n%s", err, out)
-		}
-	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
-	}
-	return simguiBin
-}
+// buildSimgui builds cmd/simgui once per test process (with -race when the tests have it).
+func buildSimgui(t *testing.T) string { return xtest.BuildSimgui(t, raceEnabled) }
 
 // gui is a window program running in its own process, driven with xdotool.
 type gui struct {
+	*xtest.Proc
 	t       *testing.T
 	cmd     *exec.Cmd
 	dir     string // screenshots and state
 	home    string // RUSIM_HOME: the user plugin registry, empty at start
 	state   string
 	win     string // X window id
-	stderr  *bytes.Buffer
 	started time.Time
-	mu      sync.Mutex
 }
 
 // startGUI starts bin with args plus --state-file and --screenshot-dir (or, for a test
@@ -82,7 +40,7 @@ type gui struct {
 func startGUI(t *testing.T, bin string, args []string, env ...string) *gui {
 	t.Helper()
 	dir := t.TempDir()
-	g := &gui{t: t, dir: dir, home: t.TempDir(), state: filepath.Join(dir, "state.json"), stderr: &bytes.Buffer{}}
+	g := &gui{t: t, dir: dir, home: t.TempDir(), state: filepath.Join(dir, "state.json")}
 	env = append(env, "RUSIM_HOME="+g.home)
 	if bin != "" {
 		args = append(args, "--state-file", g.state, "--screenshot-dir", dir)
@@ -92,71 +50,19 @@ func startGUI(t *testing.T, bin string, args []string, env ...string) *gui {
 	}
 	g.cmd = exec.Command(bin, args...)
 	g.cmd.Env = append(os.Environ(), env...)
-	g.cmd.Stderr = &lockedWriter{w: g.stderr, mu: &g.mu}
 	g.started = time.Now()
-	if err := g.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(g.stop)
-	deadline := time.Now().Add(20 * time.Second)
-	for time.Now().Before(deadline) {
-		out, _ := exec.Command("xdotool", "search", "--onlyvisible", "--pid", fmt.Sprint(g.cmd.Process.Pid)).Output()
-		if ids := strings.Fields(string(out)); len(ids) > 0 {
-			g.win = ids[len(ids)-1]
-			break
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	if g.win == "" {
-		t.Fatalf("no window appeared in 20 s; stderr:\n%s", g.errText())
-	}
+	g.Proc = xtest.Start(t, "window program", g.cmd, 20*time.Second)
+	g.win = g.Win
 	g.waitState("the first state", 20*time.Second, func(s State) bool { return s.Step > 0 })
 	g.xdo("windowfocus", "--sync", g.win)
 	return g
 }
 
-type lockedWriter struct {
-	w  *bytes.Buffer
-	mu *sync.Mutex
-}
-
-func (l *lockedWriter) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(p)
-}
-
-func (g *gui) errText() string {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return g.stderr.String()
-}
-
-// stop ends the program with SIGTERM (it closes its window and simulation) and waits.
-func (g *gui) stop() {
-	if g.cmd.ProcessState != nil {
-		return
-	}
-	g.cmd.Process.Signal(syscall.SIGTERM)
-	done := make(chan error, 1)
-	go func() { done <- g.cmd.Wait() }()
-	select {
-	case err := <-done:
-		if err != nil {
-			g.t.Errorf("window program exited with %v; stderr:\n%s", err, g.errText())
-		}
-	case <-time.After(15 * time.Second):
-		g.cmd.Process.Kill()
-		<-done
-		g.t.Errorf("window program did not stop within 15 s of SIGTERM")
-	}
-}
+func (g *gui) errText() string { return g.Stderr.String() }
 
 func (g *gui) xdo(args ...string) {
 	g.t.Helper()
-	if out, err := exec.Command("xdotool", args...).CombinedOutput(); err != nil {
-		g.t.Fatalf("xdotool %v: %v %s", args, err, out)
-	}
+	g.Xdo(args...)
 }
 
 // key presses and releases keys (xdotool names: "w", "p", "F12", "ctrl+s", "Return").
@@ -238,43 +144,10 @@ func (g *gui) shot(name string) image.Image {
 	return img
 }
 
-// stats are the mean colour and the luminance spread of a region.
-type stats struct {
-	R, G, B, Std float64
-	Colors       int
-}
-
-func regionStats(img image.Image, r image.Rectangle) stats {
-	r = r.Intersect(img.Bounds())
-	var s stats
-	var sum, sum2 float64
-	colors := map[[3]uint8]bool{}
-	n := 0
-	for y := r.Min.Y; y < r.Max.Y; y++ {
-		for x := r.Min.X; x < r.Max.X; x++ {
-			cr, cg, cb, _ := img.At(x, y).RGBA()
-			R, G, B := float64(cr>>8), float64(cg>>8), float64(cb>>8)
-			s.R, s.G, s.B = s.R+R, s.G+G, s.B+B
-			l := 0.3*R + 0.59*G + 0.11*B
-			sum, sum2 = sum+l, sum2+l*l
-			colors[[3]uint8{uint8(cr >> 11), uint8(cg >> 11), uint8(cb >> 11)}] = true
-			n++
-		}
-	}
-	if n == 0 {
-		return s
-	}
-	f := float64(n)
-	s.R, s.G, s.B = s.R/f, s.G/f, s.B/f
-	s.Std = math.Sqrt(max(sum2/f-(sum/f)*(sum/f), 0))
-	s.Colors = len(colors)
-	return s
-}
-
 // notBlank fails unless a region has varied content: not one colour, not black, not noise-free.
-func notBlank(t *testing.T, what string, img image.Image, r image.Rectangle) stats {
+func notBlank(t *testing.T, what string, img image.Image, r image.Rectangle) xtest.Stats {
 	t.Helper()
-	s := regionStats(img, r)
+	s := xtest.RegionStats(img, r)
 	if s.Colors < 12 || s.Std < 6 || s.R+s.G+s.B < 60 {
 		t.Errorf("%s looks blank: %+v", what, s)
 	}

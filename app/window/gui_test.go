@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"simgui/app/window/xtest"
 	"strconv"
 	"strings"
 	"testing"
@@ -110,7 +111,7 @@ func TestWindowDriveAndPause(t *testing.T) {
 	notBlank(t, "the main view", main, main.Bounds())
 	// The plywood floor fills the middle of the top-down view around the robot.
 	mid := image.Rect(560, 300, 720, 500)
-	if s := regionStats(main, mid); !(s.R > s.B+30) {
+	if s := xtest.RegionStats(main, mid); !(s.R > s.B+30) {
 		t.Errorf("the middle of the main view is not the plywood floor: %+v", s)
 	}
 	g.key("p")
@@ -120,8 +121,8 @@ func TestWindowDriveAndPause(t *testing.T) {
 	g.waitState("the 3D view", 5*time.Second, func(s State) bool { return s.Chase })
 	time.Sleep(1500 * time.Millisecond)
 	chase := g.shot("chase-view.png")
-	sky := regionStats(chase, image.Rect(400, 0, 900, 60))
-	floor := regionStats(chase, image.Rect(400, 620, 900, 740))
+	sky := xtest.RegionStats(chase, image.Rect(400, 0, 900, 60))
+	floor := xtest.RegionStats(chase, image.Rect(400, 620, 900, 740))
 	if !(sky.B > sky.R+20) || !(floor.R > floor.B+30) {
 		t.Errorf("3D view: want sky (blue) at the top and plywood at the bottom, got top %+v, bottom %+v", sky, floor)
 	}
@@ -176,10 +177,10 @@ func TestWindowMarkers(t *testing.T) {
 	img := g.shot("markers.png")
 	sphere := toScreen(img, s, x+0.25, y)
 	line := toScreen(img, s, x, y-0.3)
-	if c := regionStats(img, image.Rectangle{sphere.Sub(image.Pt(3, 3)), sphere.Add(image.Pt(3, 3))}); !(c.R > 200 && c.G < 60 && c.B > 200) {
+	if c := xtest.RegionStats(img, image.Rectangle{sphere.Sub(image.Pt(3, 3)), sphere.Add(image.Pt(3, 3))}); !(c.R > 200 && c.G < 60 && c.B > 200) {
 		t.Errorf("no magenta sphere at %v: %+v", sphere, c)
 	}
-	if c := regionStats(img, image.Rectangle{line.Sub(image.Pt(10, 1)), line.Add(image.Pt(10, 1))}); !(c.G > 200 && c.B < 80 && c.R > 120) {
+	if c := xtest.RegionStats(img, image.Rectangle{line.Sub(image.Pt(10, 1)), line.Add(image.Pt(10, 1))}); !(c.G > 200 && c.B < 80 && c.R > 120) {
 		t.Errorf("no lime line at %v: %+v", line, c)
 	}
 }
@@ -194,7 +195,7 @@ func TestWindowHostsScreens(t *testing.T) {
 	s := g.waitState("the hosted screen", 5*time.Second, func(s State) bool { return s.Screen == "editor" })
 	later := g.waitState("sim time going on", 5*time.Second, func(st State) bool { return st.SimTime > s.SimTime+0.5 })
 	img := g.shot("hosted-screen.png")
-	if c := regionStats(img, image.Rect(600, 380, 680, 420)); !(c.R > 190 && c.G < 20 && c.B > 190) {
+	if c := xtest.RegionStats(img, image.Rect(600, 380, 680, 420)); !(c.R > 190 && c.G < 20 && c.B > 190) {
 		t.Errorf("the hosted screen is not on show: %+v", c)
 	}
 	g.key("t")
@@ -319,7 +320,7 @@ func TestWindowCameraPanel(t *testing.T) {
 	// what fits in 85 % of its height).
 	scale := math.Min(float64(w)*0.8/float64(sw), (float64(h)*0.85-18)/float64(sh))
 	half := image.Pt(int(200/scale), int(120/scale))
-	want := regionStats(sent, image.Rect(sw/2-half.X, sh/2-half.Y+int(9/scale), sw/2+half.X, sh/2+half.Y+int(9/scale)))
+	want := xtest.RegionStats(sent, image.Rect(sw/2-half.X, sh/2-half.Y+int(9/scale), sw/2+half.X, sh/2+half.Y+int(9/scale)))
 	if d := math.Abs(got.R-want.R) + math.Abs(got.G-want.G) + math.Abs(got.B-want.B); d > 30 {
 		t.Errorf("the enlarged panel shows mean colour (%.0f, %.0f, %.0f), the frame sent (%.0f, %.0f, %.0f)", got.R, got.G, got.B, want.R, want.G, want.B)
 	}

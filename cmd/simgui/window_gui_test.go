@@ -5,8 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
-	"strings"
+	"simgui/app/window/xtest"
 	"testing"
 	"time"
 )
@@ -15,20 +14,12 @@ import (
 // test-gui` provides) and presses F2 with a real key event: the plugin editor comes up, and F2
 // again goes back to the simulation, which kept running behind it.
 func TestGUIEditorIsTheWindowsSecondScreen(t *testing.T) {
-	if os.Getenv("DISPLAY") == "" {
-		t.Skip("needs a display: make test-gui runs it under xvfb-run")
-	}
-	if _, err := exec.LookPath("xdotool"); err != nil {
-		t.Fatal("xdotool not found; build/setup.sh installs it")
-	}
+	xtest.NeedDisplay(t)
 	dir := t.TempDir()
 	stateFile := filepath.Join(dir, "state.json")
 	cmd := exec.Command(bin, "--state-file", stateFile, "--no-bridge", "--no-api", "--no-control")
 	cmd.Env = append(os.Environ(), "RUSIM_HOME="+filepath.Join(dir, "rusim"))
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	win := xtest.Start(t, "simgui", cmd, 20*time.Second)
 
 	read := func() (st struct {
 		Screen  string  `json:"screen"`
@@ -51,16 +42,7 @@ func TestGUIEditorIsTheWindowsSecondScreen(t *testing.T) {
 	}
 	waitFor("the first state", func() bool { return read().Screen != "" })
 	first := read().Screen
-	out, err := exec.Command("xdotool", "search", "--sync", "--onlyvisible", "--pid", strconv.Itoa(cmd.Process.Pid)).Output()
-	if err != nil {
-		t.Fatalf("finding the window: %v", err)
-	}
-	win := strings.Fields(string(out))[0]
-	key := func(k string) {
-		if err := exec.Command("xdotool", "key", "--window", win, k).Run(); err != nil {
-			t.Fatal(err)
-		}
-	}
+	key := func(k string) { win.Xdo("key", "--window", win.Win, k) }
 	key("F2")
 	waitFor("the editor screen", func() bool { return read().Screen == "editor" })
 	before := read().SimTime
