@@ -27,19 +27,40 @@ type Camera struct {
 	quality                 int
 	lens                    render.Camera // intrinsics; the pose is set per frame
 	noise                   *sensors.PixelNoise
-	pipe                    *sensors.Pipeline[*job]
+	pipe                    *sensors.Pipeline[*Shot]
 
 	r    *render.Renderer // the worker's
 	objs []render.Object  // Snap's scratch
 }
 
-// job is one frame captured on the loop goroutine.
-type job struct {
-	step  uint64
-	stamp time.Duration
-	cam   render.Camera
-	view  sensors.View
-	seed  uint64
+// Shot is one frame captured on the loop goroutine, to be rendered on a worker.
+type Shot struct {
+	Step  uint64
+	Stamp time.Duration
+	Cam   render.Camera
+	View  sensors.View
+	// Seed seeds the frame's noise.
+	Seed uint64
+}
+
+// Capture takes a shot for lens at the sensor's mount. The noise seed is drawn whether or not
+// anyone wants the frame, so the stream does not depend on subscribers; ok is false when
+// nobody wants it (or the scene could not be captured, which is reported).
+func Capture(ctx *sensors.Context, spec *sensors.Spec, lens render.Camera, noisy bool) (shot *Shot, ok bool) {
+	var seed uint64
+	if noisy {
+		seed = spec.Rand.Uint64()
+	}
+	if !spec.Out.Wanted() {
+		return nil, false
+	}
+	view, err := ctx.View(nil)
+	if err != nil {
+		spec.Warn(err)
+		return nil, false
+	}
+	lens.Pose = ctx.MountPose(spec.Mount.Pose)
+	return &Shot{Step: ctx.Step, Stamp: ctx.Stamp, Cam: lens, View: view, Seed: seed}, true
 }
 
 // FrameShape reads a contract shape [H, W, C] or [H, W] (C = 3) and checks it.
@@ -86,45 +107,32 @@ func New(spec *sensors.Spec) (sensors.Sensor, error) {
 	return c, nil
 }
 
-// Fire captures the scene for a frame and hands it to the worker. The frame's noise seed is
-// drawn whether or not anyone wants the frame, so the stream does not depend on subscribers.
+// Fire captures the scene for a frame and hands it to the worker.
 func (c *Camera) Fire(ctx *sensors.Context) {
-	var seed uint64
-	if c.noise != nil {
-		seed = c.spec.Rand.Uint64()
+	if shot, ok := Capture(ctx, c.spec, c.lens, c.noise != nil); ok {
+		c.pipe.Submit(shot)
 	}
-	if !c.spec.Out.Wanted() {
-		return
-	}
-	view, err := ctx.View(nil)
-	if err != nil {
-		c.spec.Warn(err)
-		return
-	}
-	cam := c.lens
-	cam.Pose = ctx.MountPose(c.spec.Mount.Pose)
-	c.pipe.Submit(&job{step: ctx.Step, stamp: ctx.Stamp, cam: cam, view: view, seed: seed})
 }
 
 // render draws a frame on the worker goroutine and emits it.
-func (c *Camera) render(j *job) {
+func (c *Camera) render(j *Shot) {
 	if c.r == nil {
 		c.r = render.NewRenderer(render.Options{})
 	}
 	n := c.width * c.height
 	pix := make([]byte, 3*n) // the message keeps it
 	f := render.Frame{Width: c.width, Height: c.height, RGB: pix}
-	if err := c.r.Render(&f, j.cam, j.view.Static, j.view.Objects); err != nil {
+	if err := c.r.Render(&f, j.Cam, j.View.Static, j.View.Objects); err != nil {
 		c.spec.Warn(err)
 		return
 	}
-	c.noise.Apply(pix, j.seed)
+	c.noise.Apply(pix, j.Seed)
 	format := msgs.PixelFormatType_RGB_INT8
 	if c.channels == 1 {
 		pix, format = sensors.Gray(pix, n), msgs.PixelFormatType_L_INT8
 	}
-	c.spec.Out.Emit(sensors.Reading{Step: j.step, Stamp: j.stamp, Msg: &msgs.Image{
-		Header: sensors.Header(j.stamp), Width: uint32(c.width), Height: uint32(c.height),
+	c.spec.Out.Emit(sensors.Reading{Step: j.Step, Stamp: j.Stamp, Msg: &msgs.Image{
+		Header: sensors.Header(j.Stamp), Width: uint32(c.width), Height: uint32(c.height),
 		Step: uint32(c.width * c.channels), Data: pix, PixelFormatType: format,
 	}})
 }

@@ -2,7 +2,6 @@ package depth
 
 import (
 	"fmt"
-	"time"
 
 	"simgui/app/sensors"
 	"simgui/app/sensors/camera"
@@ -24,19 +23,11 @@ type Depth struct {
 	width, height int
 	lens          render.Camera
 	noise         *sensors.DepthNoise
-	pipe          *sensors.Pipeline[*job]
+	pipe          *sensors.Pipeline[*camera.Shot]
 
 	r    *render.Renderer
 	buf  []float32
 	objs []render.Object
-}
-
-type job struct {
-	step  uint64
-	stamp time.Duration
-	cam   render.Camera
-	view  sensors.View
-	seed  uint64
 }
 
 // New builds a depth camera from its spec.
@@ -71,26 +62,14 @@ func New(spec *sensors.Spec) (sensors.Sensor, error) {
 	return d, nil
 }
 
-// Fire captures the scene and hands the frame to the worker (see camera.Camera.Fire).
+// Fire captures the scene and hands the frame to the worker (see camera.Capture).
 func (d *Depth) Fire(ctx *sensors.Context) {
-	var seed uint64
-	if d.noise != nil {
-		seed = d.spec.Rand.Uint64()
+	if shot, ok := camera.Capture(ctx, d.spec, d.lens, d.noise != nil); ok {
+		d.pipe.Submit(shot)
 	}
-	if !d.spec.Out.Wanted() {
-		return
-	}
-	view, err := ctx.View(nil)
-	if err != nil {
-		d.spec.Warn(err)
-		return
-	}
-	cam := d.lens
-	cam.Pose = ctx.MountPose(d.spec.Mount.Pose)
-	d.pipe.Submit(&job{step: ctx.Step, stamp: ctx.Stamp, cam: cam, view: view, seed: seed})
 }
 
-func (d *Depth) render(j *job) {
+func (d *Depth) render(j *camera.Shot) {
 	if d.r == nil {
 		d.r = render.NewRenderer(render.Options{})
 	}
@@ -99,13 +78,13 @@ func (d *Depth) render(j *job) {
 		d.buf = make([]float32, n)
 	}
 	f := render.Frame{Width: d.width, Height: d.height, Depth: d.buf}
-	if err := d.r.Render(&f, j.cam, j.view.Static, j.view.Objects); err != nil {
+	if err := d.r.Render(&f, j.Cam, j.View.Static, j.View.Objects); err != nil {
 		d.spec.Warn(err)
 		return
 	}
-	d.noise.Apply(d.buf, j.seed)
-	d.spec.Out.Emit(sensors.Reading{Step: j.step, Stamp: j.stamp, Msg: &msgs.Image{
-		Header: sensors.Header(j.stamp), Width: uint32(d.width), Height: uint32(d.height),
+	d.noise.Apply(d.buf, j.Seed)
+	d.spec.Out.Emit(sensors.Reading{Step: j.Step, Stamp: j.Stamp, Msg: &msgs.Image{
+		Header: sensors.Header(j.Stamp), Width: uint32(d.width), Height: uint32(d.height),
 		Step: uint32(4 * d.width), Data: sensors.AppendFloat32s(make([]byte, 0, 4*n), d.buf),
 		PixelFormatType: msgs.PixelFormatType_R_FLOAT32,
 	}})
