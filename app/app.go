@@ -13,6 +13,7 @@ import (
 	"simgui/app/control"
 	"simgui/app/scenario"
 	"simgui/app/sensors"
+	"simgui/app/starttrack"
 	_ "simgui/app/systems/standard" // built-in systems register themselves
 	"simgui/app/transport"
 	"simgui/app/world"
@@ -47,6 +48,9 @@ type Options struct {
 	Logger *slog.Logger
 	// Bridge configures the CLOiSim device bridge (off by default).
 	Bridge BridgeOptions
+	// StartTimeout bounds how long Run waits for every part of the world to start before it
+	// reports the missing ones (default 30 s, as CLOiSim).
+	StartTimeout time.Duration
 	// Plugins, when set, is asked at every world reset whether the plan's track and vehicles
 	// are still installed: a plugin removed while the simulation runs keeps running until the
 	// next reset, which then fails with an error naming it (the world keeps its state).
@@ -73,11 +77,15 @@ type Sim struct {
 	Sensors *sensors.System
 	// API is the training HTTP API (nil when off); see ViewLoop.
 	API *api.Service
+	// Start follows the start of the world's systems, sensors, bridge and services (CLOiSim's
+	// PluginStartTracker); its Done channel closes when the world has loaded.
+	Start *starttrack.Tracker
 
-	log       *slog.Logger
-	stops     []func()
-	services  []service
-	pauseOnce sync.Once
+	log          *slog.Logger
+	stops        []func()
+	services     []service
+	pauseOnce    sync.Once
+	startTimeout time.Duration
 }
 
 // New builds a simulation from a plan. Nothing runs until Run.
@@ -96,7 +104,8 @@ func New(plan *scenario.Plan, opts Options) (*Sim, error) {
 		bus.Close()
 		return nil, fmt.Errorf("%s: %w", plan.Scenario.Source, err)
 	}
-	s := &Sim{Plan: plan, Bus: bus, World: w, log: opts.Logger}
+	s := &Sim{Plan: plan, Bus: bus, World: w, log: opts.Logger, startTimeout: opts.StartTimeout}
+	s.Start = starttrack.New(func(p starttrack.Progress) { s.log.Debug(p.String()) })
 	for _, b := range plan.Systems {
 		if err := w.AddSystem(b.System, b.Options); err != nil {
 			s.Close()
@@ -145,11 +154,13 @@ func New(plan *scenario.Plan, opts Options) (*Sim, error) {
 func (s *Sim) Run(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	s.trackStart(ctx, s.startTimeout)
 	var wg sync.WaitGroup
 	for _, svc := range s.services {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			s.Start.Started(serviceName(svc)) // it listens since New; serving starts now
 			if err := svc.Serve(ctx); err != nil && !errors.Is(err, context.Canceled) {
 				s.log.Error("service stopped", "err", err)
 			}
