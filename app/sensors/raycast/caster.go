@@ -103,6 +103,7 @@ func (p *prim) overlapsCell(x, y, c float64) bool {
 type Caster struct {
 	static *Static
 	dyn    []prim
+	grid   dynGrid // indexes dyn when there are many
 	// Scan scratch: the moving shapes that can matter for the current scan.
 	near []prim
 	// Mailbox: stamp[i] == ray when static shape i was already tested by this ray.
@@ -136,6 +137,7 @@ func (c *Caster) SetDynamic(shapes []Shape) {
 	for _, s := range shapes {
 		c.dyn = append(c.dyn, newPrim(s))
 	}
+	c.grid.build(c.dyn)
 }
 
 // Cast returns the distance from (x, y) along the direction angle (radians, counter-clockwise
@@ -149,15 +151,20 @@ func (c *Caster) Cast(x, y, z, angle, maxDist float64, ignore uint32) float64 {
 
 // filterDyn keeps the moving shapes a ray from (x, y) at altitude z within maxDist can hit.
 func (c *Caster) filterDyn(dst []prim, x, y, z, maxDist float64, ignore uint32) []prim {
-	for i := range c.dyn {
+	keep := func(i int32) {
 		p := &c.dyn[i]
 		if p.id == ignore && ignore != 0 || z < p.zlo || z > p.zhi {
-			continue
+			return
 		}
 		if math.Hypot(p.cx-x, p.cy-y)-p.radius() > maxDist {
-			continue
+			return
 		}
 		dst = append(dst, *p)
+	}
+	if !c.grid.around(x, y, maxDist, keep) {
+		for i := range c.dyn {
+			keep(int32(i))
+		}
 	}
 	return dst
 }
