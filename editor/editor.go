@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"simgui/app/window/desktop"
 	"sync"
 	"time"
 
@@ -33,18 +34,8 @@ type Host struct {
 	Status func(msg string)
 }
 
-// FileRequest describes a native file dialog. It has the fields of app/window's FileRequest,
-// so a host converts it with a type conversion.
-type FileRequest struct {
-	Title string
-	// Save asks for a file to write (else one to read).
-	Save bool
-	// Filter describes the file type; Extensions are without dots.
-	Filter     string
-	Extensions []string
-	// StartDir is the folder the dialog opens in ("" for the working directory).
-	StartDir string
-}
+// FileRequest describes a native file dialog (the window's FileRequest; see app/window/desktop).
+type FileRequest = desktop.FileRequest
 
 // Options configure an Editor. The zero value is the product's.
 type Options struct {
@@ -119,7 +110,7 @@ type Editor struct {
 	stopped chan struct{}
 
 	record record // what the state file reports
-	state  *stateWriter
+	state  *desktop.StateFile[State]
 }
 
 // New makes an editor. It starts the editor's worker and preview goroutines; Close stops them.
@@ -148,7 +139,7 @@ func New(opts Options) (*Editor, error) {
 		preview: newPreviewer(),
 	}
 	if opts.StateFile != "" {
-		e.state = newStateWriter(opts.StateFile)
+		e.state = desktop.NewStateFile[State](opts.StateFile, stateInterval)
 	}
 	if opts.Open != "" {
 		d, notes, err := openStart(reg, opts.Open)
@@ -250,7 +241,7 @@ func (e *Editor) Close() error {
 	close(e.stopped)
 	e.preview.close()
 	if e.state != nil {
-		e.state.close()
+		e.state.Close()
 	}
 	return nil
 }
@@ -441,9 +432,9 @@ func (e *Editor) files(req FileRequest, done func(string)) {
 		return
 	}
 	go func() {
-		path, err := nativeDialog(req)
+		path, err := desktop.ShowDialog(req)
 		e.deliver(func() {
-			if err != nil && !errors.Is(err, errCancelled) {
+			if err != nil && !errors.Is(err, desktop.ErrCancelled) {
 				e.setStatus(err.Error() + "; type the path instead")
 			}
 			done(path)

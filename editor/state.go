@@ -1,10 +1,7 @@
 package editor
 
 import (
-	"encoding/json"
 	"maps"
-	"os"
-	"path/filepath"
 	"strconv"
 	"time"
 
@@ -64,7 +61,7 @@ type record struct {
 
 // writeState hands the state to the writer (at most every stateInterval).
 func (e *Editor) writeState() {
-	if e.state == nil || !e.state.due() {
+	if e.state == nil || !e.state.Due(time.Now()) {
 		return
 	}
 	s := State{Type: string(e.d.typ), ID: e.d.id(), Tab: e.tab, Rows: map[string]int{},
@@ -90,53 +87,7 @@ func (e *Editor) writeState() {
 			s.PreviewViews = append(s.PreviewViews, v.label)
 		}
 	}
-	e.state.put(s)
-}
-
-// stateWriter writes states to a file on a goroutine of its own, the newest winning; each
-// write replaces the file (write, rename) so that a reader never sees half of one.
-type stateWriter struct {
-	path string
-	ch   chan State
-	done chan struct{}
-	last time.Time
-}
-
-func newStateWriter(path string) *stateWriter {
-	w := &stateWriter{path: path, ch: make(chan State, 1), done: make(chan struct{})}
-	go w.run()
-	return w
-}
-
-func (w *stateWriter) due() bool { return time.Since(w.last) >= stateInterval }
-
-func (w *stateWriter) put(s State) {
-	w.last = time.Now()
-	select {
-	case <-w.ch: // drop the one not yet written
-	default:
-	}
-	w.ch <- s
-}
-
-func (w *stateWriter) run() {
-	defer close(w.done)
-	tmp := filepath.Join(filepath.Dir(w.path), "."+filepath.Base(w.path)+".tmp")
-	for s := range w.ch {
-		b, err := json.MarshalIndent(s, "", " ")
-		if err != nil {
-			continue
-		}
-		if os.WriteFile(tmp, b, 0o644) == nil {
-			os.Rename(tmp, w.path)
-		}
-	}
-}
-
-// close writes the last state given and stops.
-func (w *stateWriter) close() {
-	close(w.ch)
-	<-w.done
+	e.state.Put(s)
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }

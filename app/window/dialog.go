@@ -2,7 +2,7 @@ package window
 
 import (
 	"errors"
-	"fmt"
+	"simgui/app/window/desktop"
 
 	"github.com/sqweek/dialog"
 )
@@ -18,7 +18,7 @@ func (g *game) Files(req FileRequest, done func(path string)) {
 	}
 	g.dialogBusy = true
 	go func() {
-		path, err := nativeDialog(req)
+		path, err := desktop.ShowDialog(req)
 		g.deliver(func() {
 			g.dialogBusy = false
 			if err != nil && !errors.Is(err, dialog.ErrCancelled) {
@@ -27,25 +27,4 @@ func (g *game) Files(req FileRequest, done func(path string)) {
 			done(path)
 		})
 	}()
-}
-
-// nativeDialog shows the GTK file chooser. sqweek/dialog panics when GTK could not start (no
-// display for it); that is turned into an error.
-func nativeDialog(req FileRequest) (path string, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			path, err = "", fmt.Errorf("the native file dialog is unavailable (%v)", r)
-		}
-	}()
-	b := dialog.File().Title(req.Title)
-	if len(req.Extensions) > 0 {
-		b = b.Filter(req.Filter, req.Extensions...)
-	}
-	if req.StartDir != "" {
-		b = b.SetStartDir(req.StartDir)
-	}
-	if req.Save {
-		return b.Save()
-	}
-	return b.Load()
 }

@@ -2,9 +2,9 @@ package window
 
 import (
 	"fmt"
+	"io"
 	"math"
-	"os"
-	"path/filepath"
+	"simgui/plugins/archive"
 
 	"gopkg.in/yaml.v3"
 
@@ -119,23 +119,8 @@ func saveScenario(path string, sc *scenario.Scenario) error {
 // writeAtomic writes data to path through a synced temporary file and a rename, so that a
 // failure never leaves a half-written file.
 func writeAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	err := archive.WriteAtomic(path, 0o644, func(w io.Writer) error { _, err := w.Write(data); return err })
 	if err != nil {
-		return fmt.Errorf("save %s: %w", path, err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("save %s: %w", path, err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("save %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("save %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
 		return fmt.Errorf("save %s: %w", path, err)
 	}
 	return nil

@@ -2,6 +2,7 @@ package window
 
 import (
 	"github.com/hajimehoshi/ebiten/v2"
+	"simgui/app/window/desktop"
 
 	"simgui/app"
 	"simgui/app/world"
@@ -61,17 +62,8 @@ type Host interface {
 	Files(req FileRequest, done func(path string))
 }
 
-// FileRequest describes a native file dialog.
-type FileRequest struct {
-	Title string
-	// Save asks for a file to write (else one to read).
-	Save bool
-	// Filter describes the file type, for example "Scenario (YAML)"; Extensions without dots.
-	Filter     string
-	Extensions []string
-	// StartDir is the directory the dialog opens in ("" for the working directory).
-	StartDir string
-}
+// FileRequest describes a native file dialog (shared with the editor).
+type FileRequest = desktop.FileRequest
 
 // Catalog is the set of plugins the spawn list offers. plugins.Builtin() is one; the user
 // registry is another. Vehicles is asked again whenever the list is opened and every second

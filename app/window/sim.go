@@ -3,6 +3,7 @@ package window
 import (
 	"image"
 	"math"
+	"simgui/app/window/desktop"
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -48,7 +49,7 @@ type simScreen struct {
 	b        batch
 	labels   []label // scratch for Draw
 
-	stateW *stateWriter
+	stateW *desktop.StateFile[State]
 	shots  []string
 }
 
@@ -64,7 +65,7 @@ func newSimScreen(g *game) *simScreen {
 	s := &simScreen{g: g, panels: newPanels(), follow: true, lastTick: time.Now()}
 	s.show.grid, s.show.markers = true, true
 	if g.opts.StateFile != "" {
-		s.stateW = newStateWriter(g.opts.StateFile)
+		s.stateW = desktop.NewStateFile[State](g.opts.StateFile, 100*time.Millisecond)
 	}
 	s.selected = g.sess.sim.Plan.Primary
 	return s
@@ -155,13 +156,13 @@ func (s *simScreen) Update() error {
 // writeState hands the state to Options.StateFile's writer about ten times a second. The game
 // calls it every tick, whichever screen is on show.
 func (s *simScreen) writeState(now time.Time) {
-	if s.stateW == nil || !s.stateW.due(now) {
+	if s.stateW == nil || !s.stateW.Due(now) {
 		return
 	}
 	if s.g.active != 0 || s.snap == nil { // Update did not take one this tick
 		s.snap = s.g.sess.sim.Loop.Snapshot()
 	}
-	s.stateW.put(s.state())
+	s.stateW.Put(s.state())
 }
 
 // release brings the robot the keys were driving to rest (the screen goes out of view, so its
@@ -276,8 +277,8 @@ func (s *simScreen) close() {
 	}
 	if s.stateW != nil {
 		s.snap = s.g.sess.sim.Loop.Snapshot()
-		s.stateW.put(s.state())
-		s.stateW.close()
+		s.stateW.Put(s.state())
+		s.stateW.Close()
 	}
 }
 

@@ -2,13 +2,11 @@ package window
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"image"
 	"image/png"
 	"os"
 	"path/filepath"
-	"time"
 )
 
 // State is what the window writes to Options.StateFile: enough for a test that drives the
@@ -52,57 +50,6 @@ type State struct {
 	// "spawn:vehicle.ks0223.v1", "panel:camera.front.rgb"), as [x0, y0, x1, y1] in window
 	// pixels, so that a test can click them with real mouse events.
 	Targets map[string][4]int `json:"targets"`
-}
-
-// stateWriter writes states to a file on its own goroutine, the newest one winning.
-type stateWriter struct {
-	path string
-	ch   chan State
-	done chan struct{}
-	last time.Time
-}
-
-func newStateWriter(path string) *stateWriter {
-	w := &stateWriter{path: path, ch: make(chan State, 1), done: make(chan struct{})}
-	go func() {
-		defer close(w.done)
-		for s := range w.ch {
-			data, err := json.Marshal(s)
-			if err == nil {
-				err = writeAtomic(w.path, data)
-			}
-			if err != nil {
-				fmt.Fprintln(os.Stderr, "window state:", err)
-			}
-		}
-	}()
-	return w
-}
-
-// due reports whether a tenth of a second has passed since the last write.
-func (w *stateWriter) due(now time.Time) bool {
-	if now.Sub(w.last) < 100*time.Millisecond {
-		return false
-	}
-	w.last = now
-	return true
-}
-
-// put queues s, replacing a state not yet written.
-func (w *stateWriter) put(s State) {
-	select {
-	case <-w.ch:
-	default:
-	}
-	select {
-	case w.ch <- s:
-	default:
-	}
-}
-
-func (w *stateWriter) close() {
-	close(w.ch)
-	<-w.done
 }
 
 // writePNG encodes RGBA pixels (premultiplied, opaque here) to a PNG file atomically.

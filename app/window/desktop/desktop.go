@@ -1,0 +1,100 @@
+// Package desktop is the plumbing the window (app/window) and the plugin editor (editor)
+// share: the native file dialog and the state file GUI tests read.
+package desktop
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/sqweek/dialog"
+
+	"simgui/plugins/archive"
+)
+
+// FileRequest describes a native file dialog.
+type FileRequest struct {
+	Title string
+	// Save asks for a file to write (a save dialog) instead of one to open.
+	Save bool
+	// Filter names the extensions ("Scenario (YAML)"); Extensions lists them without dots.
+	Filter     string
+	Extensions []string
+	// StartDir is the folder the dialog opens in ("" = the dialog's default).
+	StartDir string
+}
+
+// ErrCancelled is returned by ShowDialog when the person cancels.
+var ErrCancelled = dialog.ErrCancelled
+
+// ShowDialog shows the GTK file chooser and blocks until it is answered: call it on a
+// goroutine of its own, never from a game's Update. sqweek/dialog panics when GTK cannot
+// start (no display for it); that becomes an error.
+func ShowDialog(req FileRequest) (path string, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			path, err = "", fmt.Errorf("the native file dialog is unavailable (%v)", r)
+		}
+	}()
+	b := dialog.File().Title(req.Title)
+	if len(req.Extensions) > 0 {
+		b = b.Filter(req.Filter, req.Extensions...)
+	}
+	if req.StartDir != "" {
+		b = b.SetStartDir(req.StartDir)
+	}
+	if req.Save {
+		return b.Save()
+	}
+	return b.Load()
+}
+
+// StateFile writes a GUI's state as JSON to a file at most once per interval, on a goroutine
+// of its own, the newest state winning; each write replaces the file atomically, so a test
+// reading it never sees half of one.
+type StateFile[T any] struct {
+	path  string
+	every time.Duration
+	ch    chan T
+	done  chan struct{}
+	last  time.Time
+}
+
+// NewStateFile starts a writer to path.
+func NewStateFile[T any](path string, every time.Duration) *StateFile[T] {
+	w := &StateFile[T]{path: path, every: every, ch: make(chan T, 1), done: make(chan struct{})}
+	go func() {
+		defer close(w.done)
+		for s := range w.ch {
+			err := archive.WriteAtomic(w.path, 0o644, func(out io.Writer) error {
+				return json.NewEncoder(out).Encode(s)
+			})
+			if err != nil {
+				fmt.Fprintln(os.Stderr, "state file:", err)
+			}
+		}
+	}()
+	return w
+}
+
+// Due reports whether the interval has passed since the last Put; call it before building a
+// state so frames in between cost nothing.
+func (w *StateFile[T]) Due(now time.Time) bool { return now.Sub(w.last) >= w.every }
+
+// Put queues s, replacing a state not yet written.
+func (w *StateFile[T]) Put(s T) {
+	w.last = time.Now()
+	select {
+	case <-w.ch:
+	default:
+	}
+	w.ch <- s
+}
+
+// Close writes the last state given and stops.
+func (w *StateFile[T]) Close() {
+	close(w.ch)
+	<-w.done
+}
