@@ -22,7 +22,6 @@ var (
 	fovColor      = color.NRGBA{255, 214, 64, 60}
 	spawnColor    = color.NRGBA{255, 170, 40, 255}
 	routeColor    = color.NRGBA{80, 200, 240, 255}
-	defaultBody   = color.NRGBA{120, 140, 160, 255}
 )
 
 // topView maps a plane onto an image: a point (u, v) in metres goes to pixel

@@ -14,9 +14,6 @@ type rgba struct{ R, G, B, A float32 }
 
 func rgb8(r, g, b uint8) rgba { return rgba{float32(r) / 255, float32(g) / 255, float32(b) / 255, 1} }
 
-// alpha returns c with alpha a.
-func (c rgba) alpha(a float32) rgba { c.A = a; return c }
-
 func fromNRGBA(c color.NRGBA) rgba {
 	return rgba{float32(c.R) / 255, float32(c.G) / 255, float32(c.B) / 255, float32(c.A) / 255}
 }

@@ -31,9 +31,7 @@ func drawText(dst *ebiten.Image, s string, x, y float32, c color.Color) {
 
 // Text colours.
 var (
-	textColor  = color.NRGBA{235, 238, 242, 255}
-	dimColor   = color.NRGBA{160, 168, 178, 255}
-	warnColor  = color.NRGBA{255, 196, 80, 255}
-	errorColor = color.NRGBA{255, 120, 110, 255}
-	panelBG    = rgba{0.07, 0.08, 0.10, 0.82}
+	textColor = color.NRGBA{235, 238, 242, 255}
+	dimColor  = color.NRGBA{160, 168, 178, 255}
+	panelBG   = rgba{0.07, 0.08, 0.10, 0.82}
 )

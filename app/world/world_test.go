@@ -178,7 +178,7 @@ func TestSystemPanicIsIsolatedAndRepeatedPanicsDisable(t *testing.T) {
 	}
 }
 
-type teleporter struct{ seenGetter, seenBody Pose }
+type teleporter struct{}
 
 func (s *teleporter) Step(w *World, _ float64) {
 	w.SetPose("car0", Pose{X: 1.5, Y: -0.5, Yaw: 1})
