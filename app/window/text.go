@@ -18,7 +18,7 @@ const lineHeight = 16
 var face = sync.OnceValue(func() text.Face { return text.NewGoXFace(bitmapfont.Face) })
 
 // textWidth returns the advance of s in pixels.
-func textWidth(s string) float32 { return float32(text.Advance(s, face())) }
+func textWidth(s string) float32 { return float32(text.AdvanceAt(s, len(s), face())) }
 
 // drawText draws s with its top-left corner at (x, y).
 func drawText(dst *ebiten.Image, s string, x, y float32, c color.Color) {
