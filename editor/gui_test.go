@@ -52,7 +52,7 @@ func runChild(kind string) error {
 		if err != nil {
 			return err
 		}
-		sim, err := app.New(plan, app.Options{Control: app.ControlOptions{Addr: "off"}})
+		sim, err := app.Build(plan, app.BuildOptions{})
 		if err != nil {
 			return err
 		}

@@ -38,6 +38,14 @@ type Resolver interface {
 	Track(id string) (*TrackDescriptor, error)
 }
 
+// Lister is a Resolver that also lists the ids it resolves, sorted. Catalog and the user
+// registry (built-in and installed plugins) are Listers.
+type Lister interface {
+	Resolver
+	Vehicles() []string
+	Tracks() []string
+}
+
 // Catalog is a read-only set of plugins loaded from folders in the archive layout
 // (<id>/manifest.json, descriptor.json, device-contract.json for vehicles, README.md). It is
 // safe for concurrent use: lookups return deep copies.

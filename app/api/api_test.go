@@ -251,7 +251,7 @@ func TestAgentsParamsAndTargets(t *testing.T) {
 		t.Fatalf("agent ids %v", ids)
 	}
 	if got := s.svc.Current(); got == nil || !got.Isolated || len(got.Agents) != 3 || got.Primary != 1 ||
-		got.Agents[0].Loop == got.Agents[2].Loop {
+		got.Agents[0].World == got.Agents[2].World || s.svc.opts.Host.World(got.Agents[2].World) == nil {
 		t.Fatalf("Current() = %+v", got)
 	}
 

@@ -2,31 +2,29 @@ package api
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"simgui/app"
 	"simgui/app/scenario"
 	"simgui/app/world"
 	"simgui/physics/drive"
-	"simgui/plugins"
 )
 
 // env is one world of an episode with the agents it holds. Steps on an env are serialized by
 // mu; different envs (isolated agents) step in parallel, each on its own loop goroutine.
 type env struct {
-	inst   Instance
+	sim    *app.Sim
 	plan   *scenario.Plan
 	steps  int // world steps per API step
 	agents []*agent
 
-	mu     sync.Mutex
-	cancel context.CancelFunc
-	done   chan struct{}
+	mu sync.Mutex
 }
 
 // agent is one agent of an episode.
@@ -64,36 +62,20 @@ type reading struct {
 	frameW, frameH         int
 }
 
-// newEnv builds and starts one world.
-func newEnv(build func(*scenario.Plan) (Instance, error), plan *scenario.Plan) (*env, error) {
-	inst, err := build(plan)
+// newEnv builds one world of an episode (in lockstep: it advances only when the API steps it);
+// the host runs it once the episode is added.
+func newEnv(h *app.Host, plan *scenario.Plan, label string) (*env, error) {
+	var names []string
+	for _, a := range plan.Agents {
+		names = append(names, a.Name)
+	}
+	sim, err := h.Build(plan, app.BuildOptions{Lockstep: true, Kind: app.KindEpisode, Label: label, Agents: names})
 	if err != nil {
 		return nil, err
 	}
-	if inst.Sensors == nil {
-		if inst.Close != nil {
-			inst.Close()
-		}
-		return nil, errors.New("the world has no sensors system (Instance.Sensors)")
-	}
-	e := &env{inst: inst, plan: plan, done: make(chan struct{})}
+	e := &env{sim: sim, plan: plan}
 	e.steps = max(1, int(math.Round(plan.ActionPeriod/plan.StepSize)))
-	ctx, cancel := context.WithCancel(context.Background())
-	e.cancel = cancel
-	go func() {
-		defer close(e.done)
-		_ = inst.Run(ctx)
-	}()
 	return e, nil
-}
-
-// stop ends the world's loop and releases it.
-func (e *env) stop() {
-	e.cancel()
-	<-e.done
-	if e.inst.Close != nil {
-		_ = e.inst.Close()
-	}
 }
 
 // step applies cmds (agents of this env), advances the world by one action period and reads
@@ -101,7 +83,7 @@ func (e *env) stop() {
 func (e *env) step(cmds []agentCommand, frames []*agent) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	loop := e.inst.Loop
+	loop := e.sim.Loop
 	if len(cmds) > 0 {
 		for _, c := range cmds {
 			c.agent.echo = c.echo
@@ -123,7 +105,7 @@ func (e *env) step(cmds []agentCommand, frames []*agent) error {
 
 // read captures every agent's reading on the loop goroutine, with frames for some.
 func (e *env) read(frames []*agent) error {
-	return e.inst.Loop.Call(context.Background(), func(w *world.World) error {
+	return e.sim.Loop.Call(context.Background(), func(w *world.World) error {
 		return e.capture(w, frames)
 	})
 }
@@ -137,7 +119,7 @@ type agentCommand struct {
 
 // capture reads every agent of the env. Loop goroutine only.
 func (e *env) capture(w *world.World, frames []*agent) error {
-	sys := e.inst.Sensors
+	sys := e.sim.Sensors
 	for _, a := range e.agents {
 		m := w.Model(a.id)
 		if m == nil {
@@ -171,22 +153,27 @@ func (e *env) capture(w *world.World, frames []*agent) error {
 	return nil
 }
 
-// episode is what one /reset built: its worlds and agents, in request order.
+// episode is what one /reset built: its worlds and agents, in request order. Its worlds are
+// an episode of the host, called id.
 type episode struct {
+	id       string
+	host     *app.Host
 	seed     int64
 	isolated bool
 	trackID  string
 	envs     []*env
 	agents   []*agent
 	primary  *agent
-	view     *Episode
+	added    bool
 }
 
-// buildEpisode builds and starts the worlds of ep. On error nothing is left running.
-func buildEpisode(build func(*scenario.Plan) (Instance, error), ep *episodePlan) (*episode, error) {
-	out := &episode{seed: ep.seed, isolated: ep.isolated, trackID: ep.track.ID, agents: make([]*agent, len(ep.agents))}
+// buildEpisode builds the worlds of ep and adds them to h as the episode called id (the host
+// starts them). On error nothing is left running.
+func buildEpisode(h *app.Host, id string, ep *episodePlan) (*episode, error) {
+	out := &episode{id: id, host: h, seed: ep.seed, isolated: ep.isolated, trackID: ep.track.ID,
+		agents: make([]*agent, len(ep.agents))}
 	for w, plan := range ep.worlds {
-		e, err := newEnv(build, plan)
+		e, err := newEnv(h, plan, worldLabel(id, ep, w))
 		if err != nil {
 			out.stop()
 			return nil, err
@@ -205,21 +192,41 @@ func buildEpisode(build func(*scenario.Plan) (Instance, error), ep *episodePlan)
 			}
 		}
 	}
-	out.view = out.newView()
+	sims := make([]*app.Sim, len(out.envs))
+	for i, e := range out.envs {
+		sims[i] = e.sim
+	}
+	if err := h.AddEpisode(id, sims, out.primary.env.sim); err != nil {
+		out.stop()
+		return nil, err
+	}
+	out.added = true
 	return out, nil
 }
 
-// stop stops every world of the episode, in parallel.
-func (ep *episode) stop() {
-	var wg sync.WaitGroup
-	for _, e := range ep.envs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			e.stop()
-		}()
+// worldLabel names world w of an episode for the window's list: "episode 3 · ego", or with
+// isolated agents "episode 3 · agent-2 (isolated)".
+func worldLabel(id string, ep *episodePlan, w int) string {
+	var names []string
+	for _, i := range ep.owners[w] {
+		names = append(names, ep.agents[i].id)
 	}
-	wg.Wait()
+	label := strings.Replace(id, "-", " ", 1) + " · " + strings.Join(names, ", ")
+	if ep.isolated {
+		label += " (isolated)"
+	}
+	return label
+}
+
+// stop stops and closes every world of the episode.
+func (ep *episode) stop() {
+	if ep.added {
+		ep.host.RemoveEpisode(ep.id)
+		return
+	}
+	for _, e := range ep.envs {
+		e.sim.Close()
+	}
 }
 
 // target finds the agent a step is for: agentId match, else the only agent driving the
@@ -249,47 +256,4 @@ func (ep *episode) target(agentID, vehicleID string) (*agent, error) {
 		}
 	}
 	return ep.primary, nil
-}
-
-// Episode describes the worlds the API drives after a reset, for readers such as the window.
-// It is immutable; its loops run until the next reset replaces the episode.
-type Episode struct {
-	// Seed is the reset's seed; agent i's world and draws use Seed+i.
-	Seed int64
-	// Isolated is true when every agent has its own world.
-	Isolated bool
-	// TrackID is the episode's track.
-	TrackID string
-	// Agents in request order; Primary indexes the primary agent.
-	Agents  []EpisodeAgent
-	Primary int
-}
-
-// EpisodeAgent is one agent of an Episode and the loop of the world it is in (agents of a
-// shared world have the same Loop).
-type EpisodeAgent struct {
-	ID, VehicleID string
-	Loop          *world.Loop
-	// Vehicle is the descriptor as spawned, randomization applied; it must not be modified.
-	Vehicle *plugins.VehicleDescriptor
-}
-
-// PrimaryLoop returns the loop of the primary agent's world.
-func (e *Episode) PrimaryLoop() *world.Loop { return e.Agents[e.Primary].Loop }
-
-func (ep *episode) newView() *Episode {
-	v := &Episode{Seed: ep.seed, Isolated: ep.isolated, TrackID: ep.trackID}
-	for i, a := range ep.agents {
-		var desc *plugins.VehicleDescriptor
-		for k, x := range a.env.agents {
-			if x == a {
-				desc = a.env.plan.Agents[k].Vehicle
-			}
-		}
-		v.Agents = append(v.Agents, EpisodeAgent{ID: a.id, VehicleID: a.vehicleID, Loop: a.env.inst.Loop, Vehicle: desc})
-		if a == ep.primary {
-			v.Primary = i
-		}
-	}
-	return v
 }

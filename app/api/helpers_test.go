@@ -17,7 +17,9 @@ import (
 	"testing"
 	"time"
 
+	"simgui/app"
 	"simgui/app/scenario"
+	"simgui/plugins"
 )
 
 // testServer is a Service on a free port with a keep-alive client.
@@ -39,6 +41,9 @@ func startServer(t *testing.T, opts Options) *testServer {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
+	if opts.Host == nil {
+		opts.Host = startHost(t, opts.Scenario)
+	}
 	svc, err := New(opts)
 	if err != nil {
 		t.Fatal(err)
@@ -54,6 +59,34 @@ func startServer(t *testing.T, opts Options) *testServer {
 		}
 	})
 	return &testServer{t: t, svc: svc, base: "http://" + svc.Addr().String(), c: &http.Client{Timeout: 30 * time.Second}}
+}
+
+// startHost runs a host whose scenario world is sc's, paused, with no faces: the API's
+// episodes run on it.
+func startHost(t *testing.T, sc *scenario.Scenario) *app.Host {
+	t.Helper()
+	plan, err := scenario.Resolve(sc, plugins.Builtin())
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := app.NewHost(app.HostOptions{Logger: slog.New(slog.DiscardHandler)})
+	sim, err := h.Build(plan, app.BuildOptions{Paused: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.SetScenario(sim)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- h.Run(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("host: %v", err)
+		}
+		h.Close()
+	})
+	<-h.Running() // episodes can start from now on
+	return h
 }
 
 func fixedClock() time.Time { return time.UnixMilli(1700000000123) }

@@ -57,7 +57,11 @@ func TestPythonExample(t *testing.T) {
 		t.Fatalf("after 150 steps of 60-step episodes the seed should be 2: %+v", ep)
 	}
 	// The scenario's randomization applies: the vehicle is not the catalog's.
-	if m := ep.Agents[0].Vehicle.Body.Mass; m == 1 || m < 0.8 || m > 1.2 {
+	w := s.svc.opts.Host.World(ep.Agents[0].World)
+	if w == nil {
+		t.Fatalf("the episode's world %q is not in the host", ep.Agents[0].World)
+	}
+	if m := w.Plan.Agents[0].Vehicle.Body.Mass; m == 1 || m < 0.8 || m > 1.2 {
 		t.Errorf("randomized mass %g", m)
 	}
 }

@@ -24,7 +24,7 @@ func (s *Service) Reset(req *ResetRequest) (*StepResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	ep, err := buildEpisode(s.opts.Build, plan)
+	ep, err := buildEpisode(s.opts.Host, fmt.Sprintf("episode-%d", s.episodes.Add(1)), plan)
 	if err != nil {
 		var pe plugins.ParamErrors
 		var one *plugins.ParamError
@@ -46,14 +46,9 @@ func (s *Service) Reset(req *ResetRequest) (*StepResult, error) {
 	old := s.current
 	s.current = ep
 	s.mu.Unlock()
-	s.view.Store(ep.view)
-	next := make(chan struct{})
-	close(*s.changed.Swap(&next))
+	s.touch()
 	if old != nil {
 		old.stop()
-	}
-	if s.opts.OnReset != nil {
-		s.opts.OnReset(ep.view)
 	}
 	return s.result(ep, ep.primary, []*agent{ep.primary}, ep.drawInfo()), nil
 }
@@ -79,6 +74,7 @@ func (s *Service) Step(req *StepRequest) (*StepResult, error) {
 	if ep == nil {
 		return nil, internalError(msgNotInitialized)
 	}
+	s.touch()
 	actions := req.Actions
 	if len(actions) == 0 {
 		actions = []StepAction{{Throttle: req.Throttle, Steer: req.Steer, Brake: req.Brake,

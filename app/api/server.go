@@ -16,12 +16,9 @@ import (
 	"sync/atomic"
 	"time"
 
+	"simgui/app"
 	"simgui/app/scenario"
-	"simgui/app/sensors"
-	_ "simgui/app/sensors/standard" // the sensor kinds NewInstance's worlds use
-	"simgui/app/world"
 	"simgui/plugins"
-	"simgui/plugins/trackgen"
 )
 
 // Defaults of Options, as rusim's runtime.
@@ -38,26 +35,9 @@ const (
 	SimulatorName = "simgui"
 	// MaxBody is the largest request body accepted, in bytes.
 	MaxBody = 4 << 20
+	// DefaultIdleTimeout is how long an episode stays the world on show without requests.
+	DefaultIdleTimeout = 10 * time.Second
 )
-
-// Catalog is what the API needs from the plugins: lookups (plugins.Resolver) and the lists
-// /contract and /health report. plugins.Catalog implements it.
-type Catalog interface {
-	plugins.Resolver
-	Vehicles() []string
-	Tracks() []string
-}
-
-// Instance is one world the API drives, built by Options.Build from a plan. The API runs Run
-// on a goroutine of its own, stops it by cancelling Run's context and then calls Close (which
-// may be nil). The loop must be in lockstep: the world advances only when the API steps it.
-// Sensors is the world's sensors system: frames and telemetry come from it.
-type Instance struct {
-	Loop    *world.Loop
-	Run     func(ctx context.Context) error
-	Close   func() error
-	Sensors *sensors.System
-}
 
 // Options configure a Service.
 type Options struct {
@@ -66,15 +46,16 @@ type Options struct {
 	// Scenario is the process's scenario: what a reset that names no track or vehicle gets,
 	// the step size, action period, randomization block and agent flags.
 	Scenario *scenario.Scenario
-	// Plugins resolves vehicle and track ids; default plugins.Builtin().
-	Plugins Catalog
+	// Host builds and runs the episodes' worlds; required. Its plugins resolve vehicle and
+	// track ids unless Plugins is set.
+	Host *app.Host
+	// Plugins resolves and lists vehicle and track ids; default the host's.
+	Plugins plugins.Lister
 	// RegistrySource is /health's pluginRegistrySource (default "builtin").
 	RegistrySource string
-	// Build makes a world for a plan; default NewInstance.
-	Build func(plan *scenario.Plan) (Instance, error)
-	// OnReset, when set, is called after each reset has swapped in a new episode, on the
-	// request's goroutine.
-	OnReset func(*Episode)
+	// IdleTimeout is how long an episode without requests stays live, the world the host
+	// shows by default (default DefaultIdleTimeout).
+	IdleTimeout time.Duration
 	// Now stamps states and frames (unix ms); default time.Now.
 	Now func() time.Time
 	// Logger; default slog.Default().
@@ -99,33 +80,6 @@ func DefaultAddr() (string, error) {
 	return net.JoinHostPort(host, strconv.Itoa(port)), nil
 }
 
-// NewInstance builds a world for plan without the rest of a process: the track, the agents,
-// the scenario's systems, the sensors (other vehicles hidden from cameras unless the plan's
-// agents see each other) and a lockstep loop. The app passes its own builder.
-func NewInstance(plan *scenario.Plan, log *slog.Logger) (Instance, error) {
-	w, err := world.New(world.Config{
-		Name: plan.WorldName, StepSize: plan.StepSize, Seed: plan.Seed,
-		Track: plan.Track, TrackParams: plan.TrackParams, BuildLayout: trackgen.Build,
-		Agents: plan.Agents, VehicleCollisions: plan.VehicleCollisions, Logger: log,
-	})
-	if err != nil {
-		return Instance{}, err
-	}
-	for _, b := range plan.Systems {
-		if err := w.AddSystem(b.System, b.Options); err != nil {
-			w.Close()
-			return Instance{}, err
-		}
-	}
-	sys := sensors.New(sensors.Options{Logger: log, HidePeers: !plan.SeeEachOther})
-	if err := w.AddSystem(sys, world.SystemOptions{Name: "sensors"}); err != nil {
-		w.Close()
-		return Instance{}, err
-	}
-	loop := world.NewLoop(w, world.LoopOptions{Lockstep: true})
-	return Instance{Loop: loop, Run: loop.Run, Close: w.Close, Sensors: sys}, nil
-}
-
 // ErrClosed is returned by Serve after Shutdown.
 var ErrClosed = errors.New("api: service closed")
 
@@ -140,12 +94,16 @@ type Service struct {
 	random *scenario.Randomization
 
 	// mu is held shared by steps and exclusively by resets and Shutdown.
-	mu      sync.RWMutex
-	current *episode
-	closed  bool
+	mu       sync.RWMutex
+	current  *episode
+	closed   bool
+	episodes atomic.Uint64 // episodes built so far, for their ids
 
-	view    atomic.Pointer[Episode]
-	changed atomic.Pointer[chan struct{}]
+	// lastUse is when the last reset or step came (unix ns); live says whether the current
+	// episode is marked live with the host.
+	lastUse atomic.Int64
+	liveMu  sync.Mutex
+	live    string // id of the episode marked live, "" for none
 }
 
 // New checks opts and opens the listener, so that a port in use is reported here and Addr is
@@ -154,18 +112,20 @@ func New(opts Options) (*Service, error) {
 	if opts.Scenario == nil {
 		return nil, errors.New("api: no scenario")
 	}
+	if opts.Host == nil {
+		return nil, errors.New("api: no host to run the episodes")
+	}
 	if opts.Plugins == nil {
-		opts.Plugins = plugins.Builtin()
+		opts.Plugins = opts.Host.Plugins()
+	}
+	if opts.IdleTimeout <= 0 {
+		opts.IdleTimeout = DefaultIdleTimeout
 	}
 	if opts.RegistrySource == "" {
 		opts.RegistrySource = "builtin"
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
-	}
-	if opts.Build == nil {
-		log := opts.Logger
-		opts.Build = func(p *scenario.Plan) (Instance, error) { return NewInstance(p, log) }
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now
@@ -185,8 +145,6 @@ func New(opts Options) (*Service, error) {
 	}
 	s := &Service{opts: opts, log: opts.Logger, ln: ln, random: random}
 	s.srv = &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 5 * time.Minute}
-	ch := make(chan struct{})
-	s.changed.Store(&ch)
 	return s, nil
 }
 
@@ -202,6 +160,9 @@ func (s *Service) Serve(ctx context.Context) error {
 		s.Shutdown(shut)
 	})
 	defer stop()
+	idle, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go s.watchIdle(idle)
 	err := s.srv.Serve(s.ln)
 	if errors.Is(err, http.ErrServerClosed) {
 		if ctx.Err() != nil {
@@ -226,12 +187,81 @@ func (s *Service) Shutdown(ctx context.Context) error {
 	return err
 }
 
-// Current returns the episode built by the latest reset, or nil before the first. Safe from
-// any goroutine; the window reads it each frame to show the training run.
-func (s *Service) Current() *Episode { return s.view.Load() }
+// touch notes a request to the current episode and marks it live with the host.
+func (s *Service) touch() {
+	s.lastUse.Store(time.Now().UnixNano())
+	s.mu.RLock()
+	ep := s.current
+	s.mu.RUnlock()
+	if ep == nil {
+		return
+	}
+	s.liveMu.Lock()
+	defer s.liveMu.Unlock()
+	if s.live != ep.id {
+		s.opts.Host.SetLive(ep.id, true)
+		s.live = ep.id
+	}
+}
 
-// Changed returns a channel closed at the next reset (when Current changes).
-func (s *Service) Changed() <-chan struct{} { return *s.changed.Load() }
+// watchIdle marks the current episode idle once no request has come for IdleTimeout, so the
+// host shows the scenario world again; the next request marks it live.
+func (s *Service) watchIdle(ctx context.Context) {
+	t := time.NewTicker(min(time.Second, s.opts.IdleTimeout/2))
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		if time.Since(time.Unix(0, s.lastUse.Load())) < s.opts.IdleTimeout {
+			continue
+		}
+		s.liveMu.Lock()
+		if s.live != "" {
+			s.opts.Host.SetLive(s.live, false)
+			s.live = ""
+		}
+		s.liveMu.Unlock()
+	}
+}
+
+// Episode describes the current episode: its id in the host, and its agents with the id of
+// the world each is in.
+type Episode struct {
+	ID       string
+	Seed     int64
+	Isolated bool
+	TrackID  string
+	Agents   []EpisodeAgent
+	Primary  int
+}
+
+// EpisodeAgent is one agent of an Episode.
+type EpisodeAgent struct {
+	ID, VehicleID string
+	// World is the ID of the host world the agent is in.
+	World string
+}
+
+// Current describes the episode built by the latest reset, or nil before the first.
+func (s *Service) Current() *Episode {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	ep := s.current
+	if ep == nil {
+		return nil
+	}
+	v := &Episode{ID: ep.id, Seed: ep.seed, Isolated: ep.isolated, TrackID: ep.trackID}
+	for i, a := range ep.agents {
+		v.Agents = append(v.Agents, EpisodeAgent{ID: a.id, VehicleID: a.vehicleID, World: a.env.sim.ID})
+		if a == ep.primary {
+			v.Primary = i
+		}
+	}
+	return v
+}
 
 // ServeHTTP routes rusim's four endpoints; anything else is 404 {"error":"not_found"}.
 func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {

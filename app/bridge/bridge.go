@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"simgui/app/transport"
@@ -16,9 +17,7 @@ import (
 // Defaults of [Config].
 const (
 	DefaultClockRate         = 50 // Hz, as CLOiSim's world clock
-	DefaultOdometryRate      = 50 // Hz, micom Tx and Tf
 	DefaultQueueLen          = 8  // messages per subscriber of a data port
-	DefaultWheelRadius       = 0.0325
 	DefaultHandshakeTimeout  = 5 * time.Second
 	DefaultWriteTimeout      = 10 * time.Second
 	DefaultDiscoveryInterval = 100 * time.Millisecond
@@ -47,14 +46,9 @@ type Config struct {
 	// ClockRate is the world clock rate in Hz of wall time (default 50); a tick on which sim
 	// time has not changed sends nothing.
 	ClockRate float64
-	// OdometryRate is the micom Tx/Tf rate in Hz of wall time (default 50), skipped likewise.
-	OdometryRate float64
 	// QueueLen is how many messages each subscriber of a data port may have waiting before
 	// its oldest is dropped (default 8): libzmq's send high-water mark, per subscriber.
 	QueueLen int
-	// WheelRadius in metres turns wheel speeds (m/s) into the micom's wheel rates (rad/s);
-	// descriptors do not give one (default 0.0325, the KS0223's 65 mm wheels).
-	WheelRadius float64
 	// HandshakeTimeout bounds a client's ZMTP handshake (default 5 s); WriteTimeout bounds
 	// one message write, after which the client is disconnected (default 10 s).
 	HandshakeTimeout, WriteTimeout time.Duration
@@ -63,17 +57,21 @@ type Config struct {
 	DiscoveryInterval time.Duration
 }
 
-// Bridge serves the world's devices on CLOiSim's wire: one ZeroMQ socket per port, with the
+// Bridge serves a world's devices on CLOiSim's wire: one ZeroMQ socket per port, with the
 // world clock on "WorldSimulationWorldClock" and per model a micom (Info, Rx, Tx, Tf) and a
 // node for each lidar, IMU, camera and depth camera (Info, Data). Nodes follow the models in
-// the snapshot: spawned models get ports, removed ones lose them. Safe for concurrent use.
+// the snapshot: spawned models get ports, removed ones lose them. Retarget moves the bridge to
+// another world. Safe for concurrent use.
 type Bridge struct {
 	opts Config
 	mgr  *Manager
-	bus  *transport.Bus
-	src  Source
 	log  *slog.Logger
 	cfg  socketConfig
+
+	// target is the world served: its bus and snapshot source. Peer handlers read it without
+	// locks (they run while nodes close under mu).
+	target   atomic.Pointer[target]
+	retarget chan struct{} // tells the clock to follow a new target
 
 	mu     sync.Mutex
 	closed bool
@@ -84,6 +82,14 @@ type Bridge struct {
 	done chan struct{}
 	wg   sync.WaitGroup
 }
+
+type target struct {
+	bus *transport.Bus
+	src Source
+}
+
+func (b *Bridge) busNow() *transport.Bus { return b.target.Load().bus }
+func (b *Bridge) source() Source         { return b.target.Load().src }
 
 // robotID identifies a model across snapshots: a model re-spawned with another vehicle is a
 // new robot.
@@ -103,9 +109,7 @@ func Start(opts Config) (*Bridge, error) {
 		opts.Logger = slog.Default()
 	}
 	setDefault(&opts.ClockRate, DefaultClockRate)
-	setDefault(&opts.OdometryRate, DefaultOdometryRate)
 	setDefault(&opts.QueueLen, DefaultQueueLen)
-	setDefault(&opts.WheelRadius, DefaultWheelRadius)
 	setDefault(&opts.HandshakeTimeout, DefaultHandshakeTimeout)
 	setDefault(&opts.WriteTimeout, DefaultWriteTimeout)
 	setDefault(&opts.DiscoveryInterval, DefaultDiscoveryInterval)
@@ -117,7 +121,7 @@ func Start(opts Config) (*Bridge, error) {
 		}
 	}
 	b := &Bridge{
-		opts: opts, mgr: mgr, bus: opts.Bus, src: opts.Source, log: opts.Logger,
+		opts: opts, mgr: mgr, log: opts.Logger, retarget: make(chan struct{}, 1),
 		cfg: socketConfig{
 			queueLen: opts.QueueLen, handshakeTimeout: opts.HandshakeTimeout,
 			writeTimeout: opts.WriteTimeout, log: opts.Logger,
@@ -125,15 +129,39 @@ func Start(opts Config) (*Bridge, error) {
 		robots: map[string]*robot{}, failed: map[robotID]string{},
 		done: make(chan struct{}),
 	}
+	b.target.Store(&target{bus: opts.Bus, src: opts.Source})
 	clock, err := b.openClock()
 	if err != nil {
 		return nil, err
 	}
 	b.clock = clock
-	b.sync(b.src.Snapshot())
+	b.sync()
 	b.wg.Add(1)
 	go b.discover()
 	return b, nil
+}
+
+// Retarget serves another world: every model's ports are released and the new world's
+// models get theirs (as CLOiSim does when a world is loaded), the world clock follows the new
+// world's time, and the Manager lists only the new devices when Retarget returns.
+func (b *Bridge) Retarget(bus *transport.Bus, src Source) {
+	b.mu.Lock()
+	if b.closed {
+		b.mu.Unlock()
+		return
+	}
+	for name, r := range b.robots {
+		r.close()
+		delete(b.robots, name)
+	}
+	clear(b.failed)
+	b.target.Store(&target{bus: bus, src: src})
+	b.mu.Unlock()
+	select {
+	case b.retarget <- struct{}{}:
+	default:
+	}
+	b.sync()
 }
 
 func setDefault[T int | float64 | time.Duration](v *T, def T) {
@@ -155,18 +183,21 @@ func (b *Bridge) discover() {
 		case <-b.done:
 			return
 		case <-t.C:
-			b.sync(b.src.Snapshot())
+			b.sync()
 		}
 	}
 }
 
-// sync opens nodes for new models and closes those of models that are gone, in snapshot order.
-func (b *Bridge) sync(s *world.Snapshot) {
+// sync opens nodes for new models of the served world and closes those of models that are
+// gone, in snapshot order. The snapshot is read under the lock, so a sync racing a Retarget
+// never opens the old world's models.
+func (b *Bridge) sync() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.closed {
 		return
 	}
+	s := b.source().Snapshot()
 	present := make(map[robotID]bool, len(s.Models))
 	for _, m := range s.Models {
 		present[robotID{m.Name, m.Vehicle}] = true
@@ -265,6 +296,7 @@ func (b *Bridge) Stats() []EndpointStats {
 // goroutines that feed them.
 type node struct {
 	b                *Bridge
+	bus              *transport.Bus // the bus of the world the node serves
 	typ              DeviceType
 	model, partsName string
 	socks            map[string]*socket // by control key
@@ -286,7 +318,7 @@ type channel struct {
 // openNode allocates and binds a port for each channel. If another program binds an allocated
 // port first, the port is released and the allocation retried a few times.
 func (b *Bridge) openNode(typ DeviceType, model, parts string, chans ...channel) (*node, error) {
-	n := &node{b: b, typ: typ, model: model, partsName: parts, socks: map[string]*socket{}, done: make(chan struct{})}
+	n := &node{b: b, bus: b.busNow(), typ: typ, model: model, partsName: parts, socks: map[string]*socket{}, done: make(chan struct{})}
 	for _, c := range chans {
 		var s *socket
 		var err error

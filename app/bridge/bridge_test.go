@@ -14,6 +14,7 @@ import (
 	"github.com/go-zeromq/zmq4"
 	"google.golang.org/protobuf/proto"
 
+	"simgui/app/systems/odometry"
 	"simgui/app/transport/msgs"
 	"simgui/app/world"
 	"simgui/plugins"
@@ -166,7 +167,7 @@ func TestClockAndMicom(t *testing.T) {
 	if l, r := o.GetLinearVelocity().GetLeft(), o.GetLinearVelocity().GetRight(); l < 0.1 || math.Abs(l-r) > 0.05 {
 		t.Errorf("wheel speeds %.3f %.3f for a straight run", l, r)
 	}
-	if got, want := o.GetAngularVelocity().GetLeft(), o.GetLinearVelocity().GetLeft()/DefaultWheelRadius; math.Abs(got-want) > 1e-9 {
+	if got, want := o.GetAngularVelocity().GetLeft(), o.GetLinearVelocity().GetLeft()/odometry.DefaultWheelRadius; math.Abs(got-want) > 1e-9 {
 		t.Errorf("left wheel rate %.3f rad/s, want %.3f", got, want)
 	}
 	var wheel msgs.Pose

@@ -5,7 +5,6 @@ import (
 
 	"simgui/app/transport"
 	"simgui/app/transport/msgs"
-	"simgui/app/world"
 )
 
 // World clock names: hashKey "WorldSimulationWorldClock", as CLOiSim's SimulationWorld.
@@ -54,19 +53,28 @@ func (b *Bridge) runClock(n *node, s *socket) {
 		if sub != nil {
 			in = sub.C()
 		}
-		select {
-		case <-n.done:
-			return
-		case <-s.Demand():
+		follow := func() {
 			switch want := s.Subscribed(); {
 			case want && sub == nil:
-				sub = b.bus.Subscribe(world.StatsTopic(b.src.Snapshot().World), transport.WithQueueLen(4))
+				t := b.target.Load()
+				sub = t.bus.Subscribe(transport.StatsTopic(t.src.Snapshot().World), transport.WithQueueLen(4))
 				ticker = time.NewTicker(period)
 				tick = ticker.C
 				haveSent = false
 			case !want && sub != nil:
 				stop()
 			}
+		}
+		select {
+		case <-n.done:
+			return
+		case <-b.retarget:
+			// Another world: its own clock from the next tick, even if its time equals the
+			// last one sent.
+			stop()
+			follow()
+		case <-s.Demand():
+			follow()
 		case m, ok := <-in:
 			if !ok { // the bus closed
 				stop()

@@ -1,15 +1,15 @@
 package bridge
 
 import (
-	"math"
-	"sync"
+	"context"
+	"fmt"
 	"time"
 
 	"google.golang.org/protobuf/proto"
 
+	"simgui/app/transport"
 	"simgui/app/transport/msgs"
 	"simgui/app/world"
-	"simgui/physics/drive"
 	"simgui/plugins"
 )
 
@@ -23,40 +23,20 @@ const (
 )
 
 // micom is a model's CLOiSim micom: Rx takes Twist commands onto the model's cmd_vel topic,
-// Tx sends Micom odometry, Tf the wheel links, Info answers static transforms, ros2 and
-// reset_odometry.
+// Tx forwards the model's odometry (gz.msgs.Micom from the world's odometry system, on sim
+// time), Tf its wheel links, Info answers static transforms, ros2 and reset_odometry.
 type micom struct {
 	b      *Bridge
+	bus    *transport.Bus
 	model  string
 	mounts []plugins.SensorMount
-	// track is the wheel separation (body width) in metres; wheels is false for flyers.
-	track  float64
-	wheels bool
-
-	mu       sync.Mutex
-	origin   world.Pose // odometry frame: the pose at start, reset or reset_odometry
-	last     time.Duration
-	haveLast bool
-	angle    [2]float64 // left and right wheel angles, rad
 }
 
 // openMicom opens a model's micom node.
 func (b *Bridge) openMicom(m world.ModelState) (*node, error) {
-	mc := &micom{b: b, model: m.Name, origin: m.Pose, wheels: true}
+	mc := &micom{b: b, bus: b.busNow(), model: m.Name}
 	if v := m.Vehicle; v != nil {
 		mc.mounts = v.Sensors
-		if body := v.Body; body != nil {
-			mc.track = body.Width
-			if body.Shape == "circle" {
-				mc.track = 2 * body.Radius
-			}
-		}
-		if v.Drive != nil {
-			if dm, err := drive.New(v.Drive.Model, v.Drive.Params); err == nil {
-				_, flyer := dm.(drive.Flyer)
-				mc.wheels = !flyer
-			}
-		}
 	}
 	n, err := b.openNode(DeviceMicom, m.Name, micomParts,
 		channel{key: "Info", kind: kindRep, h: handlers{onRequest: serveInfo(mc.info)}},
@@ -66,7 +46,32 @@ func (b *Bridge) openMicom(m world.ModelState) (*node, error) {
 	if err != nil {
 		return nil, err
 	}
-	n.run(func() { mc.run(n) })
+	tx, tf := n.socks["Tx"], n.socks["Tf"]
+	n.run(func() {
+		b.forward(n, tx, transport.OdometryTopic(m.Name), 8, func(msg transport.Message, emit func([]byte)) error {
+			frame, err := tx.frameOf(msg.Msg)
+			if err == nil {
+				emit(frame)
+			}
+			return err
+		})
+	})
+	n.run(func() {
+		b.forward(n, tf, transport.WheelsTopic(m.Name), 8, func(msg transport.Message, emit func([]byte)) error {
+			v, ok := msg.Msg.(*msgs.Pose_V)
+			if !ok {
+				return fmt.Errorf("%w %s on a wheels topic", errWrongType, msg.Type)
+			}
+			for _, p := range v.GetPose() {
+				frame, err := tf.frameOf(p)
+				if err != nil {
+					return err
+				}
+				emit(frame)
+			}
+			return nil
+		})
+	})
 	return n, nil
 }
 
@@ -88,8 +93,8 @@ func (mc *micom) command(payload []byte) {
 		mc.b.log.Debug("bridge: micom Rx: not a Twist", "model", mc.model, "err", err)
 		return
 	}
-	stamp := mc.b.src.Snapshot().SimTime
-	if err := mc.b.bus.Publish(world.CmdVelTopic(mc.model), tw, stamp); err != nil {
+	stamp := mc.b.source().Snapshot().SimTime
+	if err := mc.bus.Publish(transport.CmdVelTopic(mc.model), tw, stamp); err != nil {
 		mc.b.log.Debug("bridge: micom Rx", "model", mc.model, "err", err)
 	}
 }
@@ -111,124 +116,17 @@ func (mc *micom) info(req infoRequest) proto.Message {
 		}
 		return transformReply(identityPose(baseLink), baseFootprint)
 	case reqResetOdometry:
-		s := mc.b.src.Snapshot()
-		mc.mu.Lock()
-		if ms, ok := s.Model(mc.model); ok {
-			mc.origin = ms.Pose
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		_, err := mc.bus.Call(ctx, transport.ResetOdometryService(mc.model), &msgs.Empty{}, 2*time.Second)
+		if err != nil {
+			mc.b.log.Debug("bridge: reset_odometry", "model", mc.model, "err", err)
 		}
-		mc.angle = [2]float64{}
-		mc.mu.Unlock()
-		return param(reqResetOdometry, anyBool(true))
+		return param(reqResetOdometry, anyBool(err == nil))
 	}
 	return nil
 }
 
 func identityPose(name string) *msgs.Pose {
 	return &msgs.Pose{Name: name, Position: &msgs.Vector3D{}, Orientation: &msgs.Quaternion{W: 1}}
-}
-
-// run sends Tx and Tf at the odometry rate while either has a subscriber.
-func (mc *micom) run(n *node) {
-	tx, tf := n.socks["Tx"], n.socks["Tf"]
-	period := time.Duration(float64(time.Second) / mc.b.opts.OdometryRate)
-	var ticker *time.Ticker
-	var tick <-chan time.Time
-	defer func() {
-		if ticker != nil {
-			ticker.Stop()
-		}
-	}()
-	for {
-		select {
-		case <-n.done:
-			return
-		case <-tx.Demand():
-		case <-tf.Demand():
-		case <-tick:
-			mc.publish(tx, tf)
-			continue
-		}
-		switch want := tx.Subscribed() || tf.Subscribed(); {
-		case want && ticker == nil:
-			ticker = time.NewTicker(period)
-			tick = ticker.C
-		case !want && ticker != nil:
-			ticker.Stop()
-			ticker, tick = nil, nil
-		}
-	}
-}
-
-// publish sends one Micom on Tx and the wheel links on Tf from the latest snapshot, unless sim
-// time has not moved since the last one. Odometry is the model's true motion in the frame of
-// its pose at start (or at the last reset or reset_odometry); wheel speeds follow from the
-// forward speed and yaw rate of a differential base with the body's width as track.
-func (mc *micom) publish(tx, tf *socket) {
-	snap := mc.b.src.Snapshot()
-	ms, ok := snap.Model(mc.model)
-	if !ok {
-		return
-	}
-	mc.mu.Lock()
-	if mc.haveLast && snap.SimTime == mc.last {
-		mc.mu.Unlock()
-		return
-	}
-	dt := 0.0
-	if mc.haveLast {
-		if snap.SimTime < mc.last { // the world was reset: odometry starts again
-			mc.origin = ms.Pose
-			mc.angle = [2]float64{}
-		} else {
-			dt = (snap.SimTime - mc.last).Seconds()
-		}
-	}
-	mc.last, mc.haveLast = snap.SimTime, true
-
-	v, w := ms.Forward, ms.YawRate
-	var left, right float64 // wheel surface speeds, m/s
-	if mc.wheels {
-		left, right = v-w*mc.track/2, v+w*mc.track/2
-	}
-	r := mc.b.opts.WheelRadius
-	mc.angle[0] += left / r * dt
-	mc.angle[1] += right / r * dt
-	angle := mc.angle
-	o := mc.origin
-	mc.mu.Unlock()
-
-	dx, dy := ms.Pose.X-o.X, ms.Pose.Y-o.Y
-	s, c := math.Sincos(o.Yaw)
-	yaw := math.Remainder(ms.Pose.Yaw-o.Yaw, 2*math.Pi)
-	stamp := msgs.NewTime(snap.SimTime)
-	if tx.Subscribed() {
-		m := &msgs.Micom{
-			Time: stamp,
-			Odom: &msgs.Micom_Odometry{
-				AngularVelocity: &msgs.Micom_Wheel{Left: left / r, Right: right / r},
-				LinearVelocity:  &msgs.Micom_Wheel{Left: left, Right: right},
-				Pose:            &msgs.Vector3D{X: c*dx + s*dy, Y: -s*dx + c*dy, Z: yaw},
-				Twist:           &msgs.Twist{Linear: &msgs.Vector3D{X: v}, Angular: &msgs.Vector3D{Z: w}},
-			},
-		}
-		if frame, err := tx.frameOf(m); err == nil {
-			tx.Publish(frame)
-		}
-	}
-	if tf.Subscribed() && mc.wheels {
-		names := [2]string{"wheel_left_link", "wheel_right_link"}
-		for i, name := range names {
-			side := 1.0 - 2*float64(i) // left +y, right -y
-			p := &msgs.Pose{
-				Header: &msgs.Header{Stamp: stamp, Data: []*msgs.Header_Map{{Key: "parent_frame_id", Value: []string{baseLink}}}},
-				Name:   name,
-				// The wheel turns about its axle (y); positive pitch rolls it forward.
-				Position:    &msgs.Vector3D{Y: side * mc.track / 2, Z: r},
-				Orientation: quatRPY(0, angle[i], 0),
-			}
-			if frame, err := tf.frameOf(p); err == nil {
-				tf.Publish(frame)
-			}
-		}
-	}
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"simgui/app"
+	"simgui/app/bridge"
 	"simgui/app/scenario"
 	"simgui/plugins"
 )
@@ -46,21 +47,25 @@ func TestPythonClient(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sim, err := app.New(plan, app.Options{Bridge: app.BridgeOptions{Enabled: true}})
+	h := app.NewHost(app.HostOptions{})
+	sim, err := h.Build(plan, app.BuildOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer sim.Close()
+	h.SetScenario(sim)
+	defer h.Close()
+	face := &bridge.Face{}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	ran := make(chan error, 1)
-	go func() { ran <- sim.Run(ctx) }()
+	go func() { ran <- h.Run(ctx, face) }()
 	defer func() { cancel(); <-ran }()
+	<-h.Start.Done() // the bridge serves the world
 
 	model := plan.Agents[0].Name
 
 	start, _ := sim.Loop.Snapshot().Model(model)
-	devices, err := json.Marshal(sim.Bridge.Manager().GetDeviceMapList(""))
+	devices, err := json.Marshal(face.Bridge().Manager().GetDeviceMapList(""))
 	if err != nil {
 		t.Fatal(err)
 	}

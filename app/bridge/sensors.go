@@ -74,8 +74,12 @@ func (b *Bridge) openSensor(m world.ModelState, mount plugins.SensorMount, kind 
 	s := n.socks["Data"]
 	topic := SensorTopic(m.Name, mount.ID, kind.reading)
 	n.run(func() {
-		b.forward(n, s, topic, kind.queue, func(msg transport.Message) ([]byte, error) {
-			return kind.encode(d, s, msg)
+		b.forward(n, s, topic, kind.queue, func(msg transport.Message, emit func([]byte)) error {
+			frame, err := kind.encode(d, s, msg)
+			if err == nil {
+				emit(frame)
+			}
+			return err
 		})
 	})
 	return n, nil
@@ -239,11 +243,12 @@ func encodeImage(d *sensorDevice, s *socket, m transport.Message) ([]byte, error
 	return out, nil
 }
 
-// forward feeds a PUB port from a bus topic while a client subscribes to the port: the topic
-// is subscribed only then, so sensors that render only for subscribers (cameras) do no work
-// for nobody. The bus subscription's bounded queue drops its oldest reading if encoding falls
-// behind; the socket never blocks.
-func (b *Bridge) forward(n *node, s *socket, topic string, queue int, encode func(m transport.Message) ([]byte, error)) {
+// forward feeds a PUB port from a topic of the node's bus while a client subscribes to the
+// port: the topic is subscribed only then, so sensors that render only for subscribers
+// (cameras) do no work for nobody. encode turns one message into frames, passing each to emit.
+// The bus subscription's bounded queue drops its oldest reading if encoding falls behind; the
+// socket never blocks.
+func (b *Bridge) forward(n *node, s *socket, topic string, queue int, encode func(m transport.Message, emit func([]byte)) error) {
 	var sub *transport.Subscription
 	defer func() {
 		if sub != nil {
@@ -262,7 +267,7 @@ func (b *Bridge) forward(n *node, s *socket, topic string, queue int, encode fun
 		case <-s.Demand():
 			switch want := s.Subscribed(); {
 			case want && sub == nil:
-				sub = b.bus.Subscribe(topic, transport.WithQueueLen(queue))
+				sub = n.bus.Subscribe(topic, transport.WithQueueLen(queue))
 			case !want && sub != nil:
 				sub.Close()
 				sub = nil
@@ -272,15 +277,10 @@ func (b *Bridge) forward(n *node, s *socket, topic string, queue int, encode fun
 				sub = nil
 				continue
 			}
-			frame, err := encode(m)
-			if err != nil {
-				if !warned {
-					b.log.Warn("bridge: cannot forward reading", "topic", topic, "err", err)
-					warned = true
-				}
-				continue
+			if err := encode(m, s.Publish); err != nil && !warned {
+				b.log.Warn("bridge: cannot forward reading", "topic", topic, "err", err)
+				warned = true
 			}
-			s.Publish(frame)
 		}
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"github.com/go-zeromq/zmq4"
 	"google.golang.org/protobuf/proto"
 
+	"simgui/app"
+	"simgui/app/scenario"
 	"simgui/app/transport"
 	"simgui/app/transport/msgs"
 	"simgui/app/world"
@@ -37,8 +39,18 @@ var testTrack = &plugins.TrackDescriptor{
 	SpawnPoints: []plugins.SpawnPoint{{X: 0, Y: 0}, {X: 0, Y: 1}},
 }
 
-func staticLayout(t *plugins.TrackDescriptor, _ map[string]any, _ int64) (*plugins.Layout, error) {
-	return &plugins.Layout{SpawnPoints: t.SpawnPoints}, nil
+// testPlan is a plan for the test track with car0 driving v, at real time.
+func testPlan(v *plugins.VehicleDescriptor, names ...string) *scenario.Plan {
+	if len(names) == 0 {
+		names = []string{"car0"}
+	}
+	p := &scenario.Plan{Scenario: &scenario.Scenario{Source: "bridge test"}, WorldName: "test", Track: testTrack,
+		TrackParams: map[string]any{}, StepSize: 0.005, TimeScale: 1, ActionPeriod: 0.05, VehicleCollisions: true}
+	for _, n := range names {
+		p.Agents = append(p.Agents, world.AgentSpec{Name: n, Vehicle: v})
+	}
+	p.Primary = names[0]
+	return p
 }
 
 // testWorld is a real world and loop running at real time with one agent, car0, and a bridge
@@ -55,29 +67,24 @@ func startWorld(t *testing.T) *testWorld { t.Helper(); return startWorldWith(t, 
 // startWorldWith is startWorld with car0 driving vehicle v.
 func startWorldWith(t *testing.T, v *plugins.VehicleDescriptor) *testWorld {
 	t.Helper()
-	bus := transport.NewBus(transport.Options{Logger: quiet})
-	w, err := world.New(world.Config{
-		Name: "test", Track: testTrack, BuildLayout: staticLayout, Logger: quiet, Bus: bus,
-		Agents: []world.AgentSpec{{Name: "car0", Vehicle: v}},
-	})
+	// The app's builder: the world with its default systems (gz topics, clock, odometry).
+	sim, err := app.Build(testPlan(v), app.BuildOptions{Logger: quiet})
 	if err != nil {
 		t.Fatal(err)
 	}
-	loop := world.NewLoop(w, world.LoopOptions{TimeScale: 1})
 	ctx, cancel := context.WithCancel(context.Background())
-	go loop.Run(ctx)
-	b, err := Start(Config{Bus: bus, Source: loop, Logger: quiet, DiscoveryInterval: 20 * time.Millisecond})
+	go sim.Run(ctx)
+	b, err := Start(Config{Bus: sim.Bus, Source: sim.Loop, Logger: quiet, DiscoveryInterval: 20 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
 		b.Close()
 		cancel()
-		<-loop.Done()
-		w.Close()
-		bus.Close()
+		<-sim.Loop.Done()
+		sim.Close()
 	})
-	return &testWorld{bus: bus, w: w, loop: loop, bridge: b}
+	return &testWorld{bus: sim.Bus, w: sim.World, loop: sim.Loop, bridge: b}
 }
 
 func (tw *testWorld) port(t *testing.T, key string) uint16 {

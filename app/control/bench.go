@@ -74,7 +74,7 @@ func benchService(free bool) (svc *Service, loop *world.Loop, stop func(), err e
 		return nil, nil, nil, err
 	}
 	loop = world.NewLoop(w, world.LoopOptions{Lockstep: !free})
-	svc, err = New(Options{Addr: "127.0.0.1:0", Loop: loop, Bus: bus, Logger: slog.New(slog.DiscardHandler)})
+	svc, err = New(Options{Addr: "127.0.0.1:0", World: Fixed(loop, bus), Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		return nil, nil, nil, err
 	}

@@ -11,7 +11,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"simgui/app/bridge"
 	"simgui/app/world"
 	"simgui/physics/drive"
 )
@@ -110,7 +109,8 @@ const errNoWorld = "world is unavailable"
 // withLoop runs fn holding one of the service's loop slots, so that however many sessions send
 // world commands, at most loopSlots of them wait in the loop's queue.
 func (s *Service) withLoop(ctx context.Context, fn func(l *world.Loop) any) any {
-	if s.opts.Loop == nil {
+	loop, _ := s.world()
+	if loop == nil {
 		return errNoWorld
 	}
 	select {
@@ -119,7 +119,7 @@ func (s *Service) withLoop(ctx context.Context, fn func(l *world.Loop) any) any 
 		return ctx.Err().Error()
 	}
 	defer func() { <-s.slots }()
-	return fn(s.opts.Loop)
+	return fn(loop)
 }
 
 func filterOK(f string) bool { return utf8.RuneCountInString(f) <= maxFilterLength }
@@ -131,19 +131,21 @@ func init() {
 		if !filterOK(req.Filter) {
 			return filterTooLong
 		}
-		if s.opts.Bridge == nil {
-			return bridge.DeviceMap{}
+		d := s.devices()
+		if d == nil {
+			return map[string]any{}
 		}
-		return s.opts.Bridge.GetDeviceMapList(req.Filter)
+		return d.DeviceList(req.Filter)
 	})
 	registerCommand("port_list", func(s *Service, _ context.Context, req *request, _ []byte) any {
 		if !filterOK(req.Filter) {
 			return filterTooLong
 		}
-		if s.opts.Bridge == nil {
+		d := s.devices()
+		if d == nil {
 			return map[string]uint16{}
 		}
-		return s.opts.Bridge.GetDevicePortList(req.Filter)
+		return d.PortList(req.Filter)
 	})
 	registerCommand("fps", cmdFPS)
 	registerCommand("reset", cmdReset)
@@ -172,10 +174,11 @@ func okOr(err error) any {
 // time over the last half second or so, divided by the step size), as a number in a string like
 // CLOiSim's rendering FPS; "0" while paused or before the first measurement.
 func cmdFPS(s *Service, _ context.Context, _ *request, _ []byte) any {
-	if s.opts.Loop == nil {
+	loop, _ := s.world()
+	if loop == nil {
 		return "fps service is unavailable"
 	}
-	snap := s.opts.Loop.Snapshot()
+	snap := loop.Snapshot()
 	rate := 0.0
 	if snap.StepSize > 0 && !snap.Paused {
 		rate = snap.RealTimeFactor / snap.StepSize

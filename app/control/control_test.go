@@ -62,7 +62,7 @@ func TestDeviceListAndPortList(t *testing.T) {
 
 	// No bridge: empty maps, as cloisim_ros keeps asking until it sees devices.
 	e2 := start(t, Options{})
-	e2.svc.opts.Bridge = nil
+	e2.svc.opts.Devices = nil
 	c2 := e2.dial(t, "/control", nil)
 	if got := ask(t, c2, `{"command":"device_list"}`); string(got) != `{"sim_version":"5.4.2","command":"device_list","result":{}}` {
 		t.Fatalf("device_list without bridge: %s", got)

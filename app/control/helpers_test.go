@@ -11,9 +11,13 @@ import (
 
 	"github.com/gorilla/websocket"
 
+	"simgui/app"
 	"simgui/app/bridge"
+	"simgui/app/record"
+	"simgui/app/scenario"
 	"simgui/app/transport"
 	"simgui/app/world"
+	"simgui/plugins"
 )
 
 // env is a running world loop (lockstep) and service for a test.
@@ -29,11 +33,20 @@ type env struct {
 // service configured by opts (Loop, Bus, Bridge and Addr are filled in).
 func start(t *testing.T, opts Options) *env {
 	t.Helper()
-	bus := transport.NewBus(transport.Options{Logger: slog.New(slog.DiscardHandler)})
-	w, err := newSmallWorld(bus)
+	// The app's builder: the world with its default systems (gz topics, clock, odometry).
+	plan := &scenario.Plan{Scenario: &scenario.Scenario{Source: "control test"}, WorldName: "default",
+		Track:       &plugins.TrackDescriptor{ID: "track.test.v1", SpawnPoints: []plugins.SpawnPoint{{}}},
+		TrackParams: map[string]any{}, StepSize: 0.005, ActionPeriod: 0.05, VehicleCollisions: true,
+		Agents: []world.AgentSpec{{Name: "car0", Vehicle: &plugins.VehicleDescriptor{
+			ID: "vehicle.test.car.v1", Version: plugins.ContractVersion{Major: 1},
+			Body:  &plugins.Body{Shape: "box", Length: 0.25, Width: 0.15, Height: 0.12, Mass: 1, Friction: 0.9},
+			Drive: &plugins.Drive{Model: "differential"},
+		}}}}
+	sim, err := app.Build(plan, app.BuildOptions{Lockstep: true, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}
+	bus, loop := sim.Bus, sim.Loop
 	bm, err := bridge.NewManager(bridge.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -53,8 +66,17 @@ func start(t *testing.T, opts Options) *env {
 			t.Fatal(err)
 		}
 	}
-	loop := world.NewLoop(w, world.LoopOptions{Lockstep: true})
-	opts.Addr, opts.Loop, opts.Bus, opts.Bridge = "127.0.0.1:0", loop, bus, bm
+	opts.Addr, opts.World = "127.0.0.1:0", Fixed(loop, bus)
+	opts.Devices = func() Devices { return managerDevices{bm} }
+	if opts.StartRecording == nil {
+		opts.StartRecording = func(path string) (func() error, error) {
+			r, err := record.Start(bus, path, record.Options{})
+			if err != nil {
+				return nil, err
+			}
+			return func() error { _, err := r.Stop(); return err }, nil
+		}
+	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -72,8 +94,27 @@ func start(t *testing.T, opts Options) *env {
 			t.Errorf("serve: %v", err)
 		}
 	}()
-	t.Cleanup(func() { cancel(); wg.Wait(); bus.Close() })
+	t.Cleanup(func() { cancel(); wg.Wait(); sim.Close() })
 	return &env{svc: svc, loop: loop, bus: bus, bridge: bm, addr: svc.Addr().String()}
+}
+
+// managerDevices answers device_list and port_list from a bridge's port registry, as the
+// bridge face does.
+type managerDevices struct{ m *bridge.Manager }
+
+func (d managerDevices) DeviceList(filter string) map[string]map[string]map[string]map[string]uint16 {
+	out := map[string]map[string]map[string]map[string]uint16{}
+	for model, types := range d.m.GetDeviceMapList(filter) {
+		out[model] = map[string]map[string]map[string]uint16{}
+		for typ, parts := range types {
+			out[model][string(typ)] = parts
+		}
+	}
+	return out
+}
+
+func (d managerDevices) PortList(filter string) map[string]uint16 {
+	return d.m.GetDevicePortList(filter)
 }
 
 // dial opens a session on path with extra request headers.

@@ -34,20 +34,23 @@ func markersError(msg string) []byte {
 // publishMarkers hands the new set to the world (as an overlay, applied at the start of the
 // next step, so snapshots and the window see it) and to the bus.
 func (s *Service) publishMarkers(set *markers.Set) {
-	if l := s.opts.Loop; l != nil {
+	l, b := s.world()
+	if l != nil {
 		l.Do(func(w *world.World) { w.SetOverlay(markers.OverlayKey, set) })
 	}
-	if b := s.opts.Bus; b != nil {
-		stamp := s.simTime()
+	if b != nil {
+		var stamp time.Duration
+		if l != nil {
+			stamp = l.Snapshot().SimTime
+		}
 		if err := b.Publish(markers.Topic, set.Proto(stamp), stamp); err != nil {
 			s.log.Warn("control: publishing markers", "err", err)
 		}
 	}
 }
 
-func (s *Service) simTime() (t time.Duration) {
-	if s.opts.Loop != nil {
-		t = s.opts.Loop.Snapshot().SimTime
-	}
-	return t
+// WorldChanged hands the current markers to the world Options.World answers now: call it
+// when that world changes, so markers follow the world on show.
+func (s *Service) WorldChanged() {
+	s.publishMarkers(s.markers.Set())
 }

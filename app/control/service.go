@@ -20,9 +20,7 @@ import (
 
 	"github.com/gorilla/websocket"
 
-	"simgui/app/bridge"
 	"simgui/app/markers"
-	"simgui/app/record"
 	"simgui/app/transport"
 	"simgui/app/world"
 )
@@ -65,9 +63,12 @@ type Options struct {
 	// MaxSessions bounds open sessions (default 64); more are refused with 503.
 	MaxSessions int
 
-	Loop   *world.Loop
-	Bus    *transport.Bus
-	Bridge *bridge.Manager
+	// World returns the world the service acts on, asked at every command: its loop and bus
+	// (the host's active world). Without it world commands answer "world is unavailable".
+	World func() (*world.Loop, *transport.Bus)
+	// Devices returns the device bridge's port lists for device_list and port_list, asked at
+	// every command; nil (or a nil answer) gives empty maps.
+	Devices func() Devices
 
 	// RecordDir is where start_record files go (default the working directory). Filenames must be
 	// relative paths inside it; ".mcap" is added when missing.
@@ -78,6 +79,34 @@ type Options struct {
 
 	// Logger receives session and command errors; default slog.Default().
 	Logger *slog.Logger
+}
+
+// Devices is what device_list and port_list answer from: model → device type → parts → topic
+// → port, and hashKey → port, filtered by a hashKey prefix. app.Devices (the bridge's) is one.
+type Devices interface {
+	DeviceList(filter string) map[string]map[string]map[string]map[string]uint16
+	PortList(filter string) map[string]uint16
+}
+
+// Fixed returns an Options.World that always answers loop and bus.
+func Fixed(loop *world.Loop, bus *transport.Bus) func() (*world.Loop, *transport.Bus) {
+	return func() (*world.Loop, *transport.Bus) { return loop, bus }
+}
+
+// world returns the world to act on now (nil, nil without one).
+func (s *Service) world() (*world.Loop, *transport.Bus) {
+	if s.opts.World == nil {
+		return nil, nil
+	}
+	return s.opts.World()
+}
+
+// devices returns the port lists to answer from, or nil.
+func (s *Service) devices() Devices {
+	if s.opts.Devices == nil {
+		return nil
+	}
+	return s.opts.Devices()
 }
 
 // DefaultAddr returns 127.0.0.1 with DefaultPort or the port in CLOISIM_SERVICE_PORT.
@@ -154,16 +183,6 @@ func New(opts Options) (*Service, error) {
 		origins[i] = strings.TrimSuffix(o, "/")
 	}
 	opts.AllowOrigins = origins
-	if opts.StartRecording == nil && opts.Bus != nil {
-		bus := opts.Bus
-		opts.StartRecording = func(path string) (func() error, error) {
-			r, err := record.Start(bus, path, record.Options{Logger: opts.Logger})
-			if err != nil {
-				return nil, err
-			}
-			return func() error { _, err := r.Stop(); return err }, nil
-		}
-	}
 	ln, err := net.Listen("tcp", opts.Addr)
 	if err != nil {
 		return nil, fmt.Errorf("control service: listen on %s: %w (set --control-port or %s to use another port)", opts.Addr, err, PortEnv)

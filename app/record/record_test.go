@@ -14,6 +14,8 @@ import (
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/descriptorpb"
 
+	"simgui/app/systems/clock"
+	"simgui/app/systems/gztopics"
 	"simgui/app/transport"
 	"simgui/app/transport/msgs"
 	"simgui/app/world"
@@ -54,12 +56,18 @@ func runWorld(t *testing.T, path string, steps int, opts Options) (Stats, map[st
 		t.Fatal(err)
 	}
 	loop := world.NewLoop(w, world.LoopOptions{Lockstep: true})
+	// The topics a world of the app publishes: poses, clock and statistics.
+	for _, sys := range []any{&gztopics.Adapter{}, &clock.Clock{}} {
+		if err := w.AddSystem(sys, world.SystemOptions{Name: fmt.Sprintf("%T", sys)}); err != nil {
+			t.Fatal(err)
+		}
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	runDone := make(chan error, 1)
 	go func() { runDone <- loop.Run(ctx) }()
 	for done := 0; done < steps; done += 100 {
 		s := loop.Snapshot()
-		if err := bus.Publish(world.CmdVelTopic("car0"), &msgs.Twist{Linear: &msgs.Vector3D{X: 0.2}}, s.SimTime); err != nil {
+		if err := bus.Publish(transport.CmdVelTopic("car0"), &msgs.Twist{Linear: &msgs.Vector3D{X: 0.2}}, s.SimTime); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := loop.Step(ctx, 100); err != nil {
@@ -87,10 +95,10 @@ func TestRecordTenSeconds(t *testing.T) {
 	if st.Dropped != 0 {
 		t.Fatalf("%d messages dropped", st.Dropped)
 	}
-	// The loop publishes the clock and stats once at start and after each step; poses after
-	// each step; the test sent 20 commands.
+	// The clock system publishes the clock and stats after each step, the gz topics system the
+	// poses; the test sent 20 commands.
 	want := map[string]int{
-		"/clock": 2001, "/world/default/stats": 2001, "/model/car0/pose": 2000,
+		"/clock": 2000, "/world/default/stats": 2000, "/model/car0/pose": 2000,
 		"/world/default/pose/info": 2000, "/model/car0/cmd_vel": 20,
 	}
 	rec, err := ReadFile(path)
@@ -125,7 +133,7 @@ func TestRecordTenSeconds(t *testing.T) {
 			prev, last = m.LogTime, m
 		}
 	}
-	if last.LogTime != 10*time.Second || last.Type != "gz.msgs.Clock" || last.Sequence != 2001 {
+	if last.LogTime != 10*time.Second || last.Type != "gz.msgs.Clock" || last.Sequence != 2000 {
 		t.Fatalf("last clock message %+v", last)
 	}
 	dm, err := rec.Decode(last)

@@ -8,12 +8,17 @@ import (
 	"path/filepath"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/foxglove/mcap/go/mcap"
 	"google.golang.org/protobuf/proto"
 
 	"simgui/app/transport"
 )
+
+// rebaseAfter is how far a stamp may lie behind the last log time before the recorder takes it
+// for a world whose clock went back (a reset) rather than a late message.
+const rebaseAfter = time.Second
 
 // Defaults of Options.
 const (
@@ -48,14 +53,24 @@ type Stats struct {
 	Dropped uint64
 }
 
-// Recorder writes every message of a bus to an MCAP file until Stop.
+// Recorder writes every message of a bus to an MCAP file until Stop; Switch moves it to
+// another bus (another world) in the same file.
 type Recorder struct {
-	path string
-	f    *os.File
-	w    *mcap.Writer
-	sub  *transport.Subscription
-	log  *slog.Logger
-	done chan struct{}
+	path     string
+	f        *os.File
+	w        *mcap.Writer
+	log      *slog.Logger
+	done     chan struct{}
+	queueLen int
+
+	// subMu guards the subscriptions: sub is the newest, queued those the writer has not
+	// started on yet; dropped counts the drops of closed ones.
+	subMu   sync.Mutex
+	sub     *transport.Subscription
+	queued  []*transport.Subscription
+	stopped bool
+	dropped uint64
+	wake    chan struct{} // Switch and Stop wake a writer whose bus closed under it
 
 	messages atomic.Uint64
 
@@ -64,6 +79,11 @@ type Recorder struct {
 	channels map[string]uint16 // topic -> channel ID
 	seq      map[uint16]uint32
 	buf      []byte
+	// lastLog is the latest log time written; offset is added to the stamps of the current
+	// world's messages so that log time never goes back across a world switch or a reset.
+	lastLog  uint64
+	offset   uint64
+	rebase   bool
 	mu       sync.Mutex
 	perTopic map[string]uint64
 	err      error
@@ -119,22 +139,80 @@ func Start(bus *transport.Bus, path string, opts Options) (*Recorder, error) {
 		return nil, fmt.Errorf("record %s: %w", path, err)
 	}
 	r := &Recorder{
-		path: path, f: f, w: w, log: opts.Logger, done: make(chan struct{}),
+		path: path, f: f, w: w, log: opts.Logger, done: make(chan struct{}), queueLen: opts.QueueLen,
+		wake:    make(chan struct{}, 1),
 		sub:     bus.SubscribeAll(transport.WithQueueLen(opts.QueueLen)),
 		schemas: map[string]uint16{}, channels: map[string]uint16{}, seq: map[uint16]uint32{},
 		perTopic: map[string]uint64{},
 	}
-	go r.run()
+	go r.run(r.sub)
 	return r, nil
+}
+
+// Switch records bus from now on instead of the bus recorded so far, in the same file. The
+// messages already queued from the old bus are written first; the new world's log times
+// continue after the last one written (its publish times keep its own sim time).
+func (r *Recorder) Switch(bus *transport.Bus) {
+	next := bus.SubscribeAll(transport.WithQueueLen(r.queueLen))
+	r.subMu.Lock()
+	if r.stopped {
+		r.subMu.Unlock()
+		next.Close()
+		return
+	}
+	old := r.sub
+	r.sub = next
+	r.queued = append(r.queued, next)
+	r.subMu.Unlock()
+	old.Close()
+	r.poke()
+}
+
+func (r *Recorder) poke() {
+	select {
+	case r.wake <- struct{}{}:
+	default:
+	}
 }
 
 // Path returns the file being written.
 func (r *Recorder) Path() string { return r.path }
 
-// run is the writer goroutine: it drains the subscription until Stop closes it.
-func (r *Recorder) run() {
+// run is the writer goroutine: it drains each subscription in turn until Stop closes the
+// last one.
+func (r *Recorder) run(sub *transport.Subscription) {
 	defer close(r.done)
-	for m := range r.sub.C() {
+	for {
+		r.drain(sub)
+		// The subscription closed: Switch moved on (a queued one waits), Stop ended the
+		// recording, or the world's bus closed under it (wait for one of the two).
+		r.subMu.Lock()
+		if sub != r.sub { // Stats counts the newest subscription's drops itself
+			r.dropped += sub.Dropped()
+		}
+		r.subMu.Unlock()
+		for {
+			r.subMu.Lock()
+			next, stopped := (*transport.Subscription)(nil), r.stopped
+			if len(r.queued) > 0 {
+				next, r.queued = r.queued[0], r.queued[1:]
+				r.rebase = true
+			}
+			r.subMu.Unlock()
+			if next != nil {
+				sub = next
+				break
+			}
+			if stopped {
+				return
+			}
+			<-r.wake
+		}
+	}
+}
+
+func (r *Recorder) drain(sub *transport.Subscription) {
+	for m := range sub.C() {
 		if err := r.write(m); err != nil {
 			r.mu.Lock()
 			first := r.err == nil
@@ -169,8 +247,14 @@ func (r *Recorder) write(m transport.Message) error {
 		return fmt.Errorf("marshal %s on %s: %w", m.Type, m.Topic, err)
 	}
 	t := uint64(max(m.Stamp, 0))
+	if r.rebase || t+r.offset+uint64(rebaseAfter) < r.lastLog {
+		// Another world, or the same one reset: its time continues the file's.
+		r.offset, r.rebase = r.lastLog-min(t, r.lastLog), false
+	}
+	logTime := max(t+r.offset, r.lastLog)
+	r.lastLog = logTime
 	r.seq[ch]++
-	if err := r.w.WriteMessage(&mcap.Message{ChannelID: ch, Sequence: r.seq[ch], LogTime: t, PublishTime: t, Data: r.buf}); err != nil {
+	if err := r.w.WriteMessage(&mcap.Message{ChannelID: ch, Sequence: r.seq[ch], LogTime: logTime, PublishTime: t, Data: r.buf}); err != nil {
 		return fmt.Errorf("write %s: %w", r.path, err)
 	}
 	r.messages.Add(1)
@@ -208,7 +292,10 @@ func (r *Recorder) addChannel(m transport.Message) (uint16, error) {
 func (r *Recorder) Stats() Stats {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	s := Stats{Path: r.path, Messages: r.messages.Load(), Dropped: r.sub.Dropped(), Topics: len(r.perTopic),
+	r.subMu.Lock()
+	dropped := r.dropped + r.sub.Dropped()
+	r.subMu.Unlock()
+	s := Stats{Path: r.path, Messages: r.messages.Load(), Dropped: dropped, Topics: len(r.perTopic),
 		PerTopic: make(map[string]uint64, len(r.perTopic))}
 	for k, v := range r.perTopic {
 		s.PerTopic[k] = v
@@ -221,7 +308,12 @@ func (r *Recorder) Stats() Stats {
 // the same.
 func (r *Recorder) Stop() (Stats, error) {
 	r.stopOnce.Do(func() {
-		r.sub.Close()
+		r.subMu.Lock()
+		r.stopped = true
+		cur := r.sub
+		r.subMu.Unlock()
+		cur.Close()
+		r.poke()
 		<-r.done
 		r.mu.Lock()
 		err := r.err

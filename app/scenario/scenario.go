@@ -30,6 +30,9 @@ type Scenario struct {
 	Plugins []systems.Entry `yaml:"plugins"`
 	// Randomization is domain randomization (see the training API); kept raw here.
 	Randomization yaml.Node `yaml:"randomization"`
+	// Faces turns the process's faces on or off and configures them, by name: false, true or
+	// a mapping of the face's settings (app.FaceSettings; the command line's flags win).
+	Faces map[string]any `yaml:"faces"`
 
 	// Source names where the scenario came from, for error messages.
 	Source string `yaml:"-"`

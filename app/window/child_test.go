@@ -73,15 +73,39 @@ func cameraChild() error {
 	if err != nil {
 		return err
 	}
-	sim, err := app.New(plan, app.Options{Control: app.ControlOptions{Addr: "off"}, API: app.APIOptions{Addr: "off"}})
+	ctx, cancel := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
+	defer cancel()
+	return runHosted(ctx, plan, app.BuildOptions{}, Options{StateFile: os.Getenv(envState), ScreenshotDir: os.Getenv(envShots)}, nil,
+		func(sim *app.Sim) { go tap(ctx, sim, imageTopic("ego", "camera.front.rgb"), os.Getenv(envShots)) })
+}
+
+// runHosted runs the window as the command line does: a host with plan's world as its
+// scenario world and the window as its face. before, when set, sees the world before it runs;
+// wrap is run's benchmark hook.
+func runHosted(ctx context.Context, plan *scenario.Plan, bo app.BuildOptions, opts Options, wrap func(ebiten.Game) ebiten.Game, before func(*app.Sim)) error {
+	h := app.NewHost(app.HostOptions{})
+	sim, err := h.Build(plan, bo)
 	if err != nil {
 		return err
 	}
-	ctx, cancel := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
-	defer cancel()
-	go tap(ctx, sim, imageTopic("ego", "camera.front.rgb"), os.Getenv(envShots))
-	return Run(ctx, sim, Options{StateFile: os.Getenv(envState), ScreenshotDir: os.Getenv(envShots)})
+	h.SetScenario(sim)
+	defer h.Close()
+	if before != nil {
+		before(sim)
+	}
+	return h.Run(ctx, &testWindow{opts: opts, wrap: wrap})
 }
+
+// testWindow is the window face with the benchmark hook.
+type testWindow struct {
+	opts Options
+	wrap func(ebiten.Game) ebiten.Game
+	h    *app.Host
+}
+
+func (w *testWindow) Start(_ context.Context, h *app.Host) error { w.h = h; return nil }
+func (w *testWindow) RunMain(ctx context.Context) error          { return run(ctx, w.h, w.opts, w.wrap) }
+func (w *testWindow) Shutdown(context.Context) error             { return nil }
 
 // tap writes the newest image published on topic to dir/sent.png every half second.
 func tap(ctx context.Context, sim *app.Sim, topic, dir string) {
@@ -115,13 +139,9 @@ func screensChild() error {
 	if err != nil {
 		return err
 	}
-	sim, err := app.New(plan, app.Options{Control: app.ControlOptions{Addr: "off"}, API: app.APIOptions{Addr: "off"}})
-	if err != nil {
-		return err
-	}
 	ctx, cancel := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 	defer cancel()
-	return Run(ctx, sim, Options{StateFile: os.Getenv(envState), ScreenshotDir: os.Getenv(envShots), Screens: []Screen{&testScreen{}}})
+	return runHosted(ctx, plan, app.BuildOptions{}, Options{StateFile: os.Getenv(envState), ScreenshotDir: os.Getenv(envShots), Screens: []Screen{&testScreen{}}}, nil, nil)
 }
 
 // testScreen is a minimal hosted screen: a magenta page that test-drives a plugin on T.
@@ -174,34 +194,31 @@ func benchChild() error {
 		plugins.SensorMount{ID: "depth.front", Kind: plugins.SensorDepth, Pose: plugins.Pose3{X: 0.12, Z: 0.08}, Params: map[string]float64{"far": 5}},
 		plugins.SensorMount{ID: "depth.rear", Kind: plugins.SensorDepth, Pose: plugins.Pose3{X: -0.12, Z: 0.08, YawDeg: 180}, Params: map[string]float64{"far": 5}})
 	plan.Agents[0].Vehicle = ego
-	sim, err := app.New(plan, app.Options{Control: app.ControlOptions{Addr: "off"}, API: app.APIOptions{Addr: "off"},
-		Hold: &drive.Command{Throttle: 0.4, Steer: 0.25}})
-	if err != nil {
-		return err
-	}
 	secs, _ := strconv.ParseFloat(os.Getenv(envSeconds), 64)
 	if secs <= 0 {
 		secs = 6
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Duration(secs*float64(time.Second)))
 	defer cancel()
-	for _, s := range ego.Sensors {
-		switch s.Kind {
-		case plugins.SensorCamera:
-			go syntheticFrames(ctx, sim, imageTopic("ego", s.ID), false)
-		case plugins.SensorDepth:
-			go syntheticFrames(ctx, sim, depthTopic("ego", s.ID), true)
+	feed := func(sim *app.Sim) {
+		for _, s := range ego.Sensors {
+			switch s.Kind {
+			case plugins.SensorCamera:
+				go syntheticFrames(ctx, sim, imageTopic("ego", s.ID), false)
+			case plugins.SensorDepth:
+				go syntheticFrames(ctx, sim, depthTopic("ego", s.ID), true)
+			}
 		}
 	}
 	tg := &timedGame{}
-	err = run(ctx, sim, Options{ScreenshotDir: os.Getenv(envShots)}, func(g ebiten.Game) ebiten.Game {
+	err = runHosted(ctx, plan, app.BuildOptions{Hold: &drive.Command{Throttle: 0.4, Steer: 0.25}}, Options{ScreenshotDir: os.Getenv(envShots)}, func(g ebiten.Game) ebiten.Game {
 		// Look at the whole crowd, close enough that every robot is labelled.
 		s := g.(*game).sim
 		s.fit, s.follow = true, false
 		s.view = view{CX: 0, CY: -3.5, Scale: 62}
 		tg.Game = g
 		return tg
-	})
+	}, feed)
 	if err != nil {
 		return err
 	}

@@ -124,6 +124,7 @@ World
   +  faster     −  slower     0  real time (×1)
   I  spawn list: pick a plugin, then click (drag to aim) in the world
   Ctrl+O  open a scenario     Ctrl+S  save the world as a scenario
+  [ / ]  previous / next world (training episodes)     World…  pick the world on show
 Window
   F1  this help     F2  next screen (editor)     F12  screenshot     Esc  close
 `), "\n")

@@ -36,6 +36,7 @@ type simScreen struct {
 	mouse   mouseState
 	spawnOn bool
 	spawn   spawnList
+	worlds  worldList
 	prompt  *prompt
 
 	statusMsg string
@@ -67,7 +68,7 @@ func newSimScreen(g *game) *simScreen {
 	if g.opts.StateFile != "" {
 		s.stateW = desktop.NewStateFile[State](g.opts.StateFile, 100*time.Millisecond)
 	}
-	s.selected = g.sess.sim.Plan.Primary
+	s.selected = g.cur.Plan.Primary
 	return s
 }
 
@@ -86,7 +87,7 @@ func (s *simScreen) Update() error {
 	now := time.Now()
 	dt := now.Sub(s.lastTick)
 	s.lastTick = now
-	sim := s.g.sess.sim
+	sim := s.g.cur
 	s.snap = sim.Loop.Snapshot()
 	s.view.W, s.view.H = s.w, s.h
 	if s.track == nil || s.track.version != s.snap.LayoutVersion || s.track.layout != s.snap.Layout {
@@ -140,6 +141,9 @@ func (s *simScreen) Update() error {
 		s.refreshSpawnList()
 	}
 	s.spawn.layout(s.hudBottom())
+	if s.worlds.on {
+		s.worlds.layout(s.g.host, s.g.cur, s.hudBottom())
+	}
 	s.tools = s.toolbar()
 	layoutRow(s.tools, 6, s.h-toolbarHeight+3, toolbarHeight-6)
 	chaseFPS := 0.0
@@ -150,6 +154,7 @@ func (s *simScreen) Update() error {
 		}
 	}
 	s.hud = hudLines(s.snap, s.selected, ebiten.ActualTPS(), ebiten.ActualFPS(), chaseFPS)
+	s.hud = append([]string{"world: " + worldLabel(s.g.cur) + worldHint(s.g.host)}, s.hud...)
 	return nil
 }
 
@@ -160,7 +165,7 @@ func (s *simScreen) writeState(now time.Time) {
 		return
 	}
 	if s.g.active != 0 || s.snap == nil { // Update did not take one this tick
-		s.snap = s.g.sess.sim.Loop.Snapshot()
+		s.snap = s.g.cur.Loop.Snapshot()
 	}
 	s.stateW.Put(s.state())
 }
@@ -170,7 +175,7 @@ func (s *simScreen) writeState(now time.Time) {
 func (s *simScreen) release() {
 	if s.selected != "" && s.lastSent != (drive.Command{}) {
 		name := s.selected
-		s.g.sess.sim.Loop.Do(func(w *world.World) { w.SetCommand(name, drive.Command{}) })
+		s.g.cur.Loop.Do(func(w *world.World) { w.SetCommand(name, drive.Command{}) })
 	}
 	s.drv.reset()
 	s.lastSent = drive.Command{}
@@ -191,7 +196,7 @@ func (s *simScreen) drive(k keys, dt time.Duration, now time.Time) {
 		return
 	}
 	name := s.selected
-	if err := s.g.sess.sim.Loop.Do(func(w *world.World) { w.SetCommand(name, cmd) }); err == nil {
+	if err := s.g.cur.Loop.Do(func(w *world.World) { w.SetCommand(name, cmd) }); err == nil {
 		s.lastSent, s.sentAt = cmd, now
 	}
 }
@@ -203,7 +208,7 @@ func (s *simScreen) selectModel(name string) {
 		return
 	}
 	if old := s.selected; old != "" && s.lastSent != (drive.Command{}) {
-		s.g.sess.sim.Loop.Do(func(w *world.World) { w.SetCommand(old, drive.Command{}) })
+		s.g.cur.Loop.Do(func(w *world.World) { w.SetCommand(old, drive.Command{}) })
 	}
 	s.selected = name
 	s.drv.reset()
@@ -212,7 +217,7 @@ func (s *simScreen) selectModel(name string) {
 
 // firstModel is the plan's primary robot if it exists, else the first one, else "".
 func (s *simScreen) firstModel() string {
-	if p := s.g.sess.sim.Plan.Primary; p != "" {
+	if p := s.g.cur.Plan.Primary; p != "" {
 		if _, ok := s.snap.Model(p); ok {
 			return p
 		}
@@ -265,7 +270,7 @@ func (s *simScreen) onSession() {
 	s.selected = ""
 	s.drv.reset()
 	s.lastSent = drive.Command{}
-	s.snap = s.g.sess.sim.Loop.Snapshot()
+	s.snap = s.g.cur.Loop.Snapshot()
 	s.selectModel(s.firstModel())
 }
 
@@ -276,7 +281,7 @@ func (s *simScreen) close() {
 		s.chase = nil
 	}
 	if s.stateW != nil {
-		s.snap = s.g.sess.sim.Loop.Snapshot()
+		s.snap = s.g.cur.Loop.Snapshot()
 		s.stateW.Put(s.state())
 		s.stateW.Close()
 	}
@@ -289,7 +294,7 @@ func (s *simScreen) state() State {
 		Selected: s.selected, Models: len(s.snap.Models),
 		Chase: s.show.chase, Screen: screenName(s.g.screens[s.g.active], s.g.active),
 		TPS: ebiten.ActualTPS(), FPS: ebiten.ActualFPS(), Shots: s.shots, Status: s.statusLine(),
-		Scenario: s.g.sess.sim.Plan.Scenario.Source, Targets: map[string][4]int{},
+		Scenario: s.g.cur.Plan.Scenario.Source, Targets: map[string][4]int{},
 	}
 	st.Frames, st.Rates = s.panels.counts()
 	if s.prompt != nil {
@@ -308,6 +313,12 @@ func (s *simScreen) state() State {
 			st.Targets["spawn:"+b.label] = rectOf(b.r)
 		}
 	}
+	if s.worlds.on {
+		for i, b := range s.worlds.rows {
+			st.Targets["world:"+s.worlds.ids[i]] = rectOf(b.r)
+		}
+	}
+	st.World, st.Worlds = s.g.cur.ID, len(s.g.host.Worlds())
 	for i, r := range s.panels.rects {
 		st.Targets["panel:"+s.panels.cams[i].Sensor] = rectOf(r)
 	}

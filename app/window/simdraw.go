@@ -23,6 +23,9 @@ func (s *simScreen) Draw(dst *ebiten.Image) {
 	}
 	s.panels.draw(dst, b)
 	drawBox(dst, b, s.hud, 8, 8)
+	if s.worlds.on {
+		s.worlds.draw(dst, b, s.hudBottom())
+	}
 	if s.spawnOn {
 		s.spawn.draw(dst, b, s.hudBottom())
 	}

@@ -56,6 +56,8 @@ func (s *simScreen) handleKeys() keys {
 			s.spawn.picked = ""
 		case s.spawnOn:
 			s.spawnOn = false
+		case s.worlds.on:
+			s.worlds.on = false
 		}
 	}
 	if pressed(ebiten.KeyTab) {
@@ -77,6 +79,13 @@ func (s *simScreen) handleKeys() keys {
 	}
 	if pressed(ebiten.KeyI) {
 		s.toggleSpawn()
+		s.worlds.on = false
+	}
+	if pressed(ebiten.KeyBracketRight) {
+		s.cycleWorld(1)
+	}
+	if pressed(ebiten.KeyBracketLeft) {
+		s.cycleWorld(-1)
 	}
 	if pressed(ebiten.KeyP) {
 		s.pauseResume()
@@ -125,6 +134,12 @@ func (s *simScreen) handleMouse() {
 		}
 		if s.panels.click(x, y) {
 			return
+		}
+		if s.worlds.on {
+			if id, ok := s.worlds.click(s.g.host, x, y); ok {
+				s.pickWorld(id)
+				return
+			}
 		}
 		if s.spawnOn && s.spawn.click(x, y) {
 			return
@@ -199,6 +214,7 @@ func (s *simScreen) toolbar() []button {
 		{label: fmt.Sprintf("×%g", s.snap.TimeScale), action: func() { s.setTimeScale(1) }},
 		{label: "+", action: func() { s.scaleTime(1) }},
 		{label: "Spawn (I)", on: s.spawnOn, action: s.toggleSpawn},
+		{label: "World… ([ ])", on: s.worlds.on, action: s.toggleWorlds},
 		{label: "Open… (Ctrl+O)", action: s.openPrompt},
 		{label: "Save… (Ctrl+S)", action: s.savePrompt},
 		{label: "3D (C)", on: s.show.chase, action: func() { s.show.chase = !s.show.chase }},
@@ -213,7 +229,7 @@ func (s *simScreen) toolbar() []button {
 // the status line.
 
 func (s *simScreen) pauseResume() {
-	loop, paused := s.g.sess.sim.Loop, s.snap.Paused
+	loop, paused := s.g.cur.Loop, s.snap.Paused
 	s.g.async(func() func() {
 		var err error
 		if paused {
@@ -235,7 +251,7 @@ func (s *simScreen) pauseResume() {
 }
 
 func (s *simScreen) stepOnce() {
-	loop, paused, ctx := s.g.sess.sim.Loop, s.snap.Paused, s.g.ctx
+	loop, paused, ctx := s.g.cur.Loop, s.snap.Paused, s.g.ctx
 	s.g.async(func() func() {
 		if !paused {
 			if err := loop.Pause(); err != nil {
@@ -254,7 +270,7 @@ func (s *simScreen) stepOnce() {
 }
 
 func (s *simScreen) reset() {
-	loop, seed, ctx := s.g.sess.sim.Loop, s.snap.Seed, s.g.ctx
+	loop, seed, ctx := s.g.cur.Loop, s.snap.Seed, s.g.ctx
 	s.drv.reset()
 	s.g.async(func() func() {
 		err := loop.Reset(ctx, seed)
@@ -299,7 +315,7 @@ func (s *simScreen) scaleTime(dir int) {
 }
 
 func (s *simScreen) setTimeScale(x float64) {
-	loop := s.g.sess.sim.Loop
+	loop := s.g.cur.Loop
 	s.g.async(func() func() {
 		err := loop.SetTimeScale(x)
 		return func() {
@@ -338,7 +354,7 @@ func (s *simScreen) refreshSpawnList() {
 func (s *simScreen) spawnPicked(pose *world.Pose) {
 	id := s.spawn.picked
 	cat := s.g.opts.Plugins
-	ctx, loop, name := s.g.ctx, s.g.sess.sim.Loop, spawnName(id, s.snap)
+	ctx, loop, name := s.g.ctx, s.g.cur.Loop, spawnName(id, s.snap)
 	s.g.async(func() func() {
 		v, err := cat.Vehicle(id)
 		if err == nil {
@@ -350,7 +366,7 @@ func (s *simScreen) spawnPicked(pose *world.Pose) {
 
 // testDrive spawns a descriptor handed over by another screen (Host.TestDrive).
 func (s *simScreen) testDrive(v *plugins.VehicleDescriptor, at *world.Pose) {
-	ctx, loop, name := s.g.ctx, s.g.sess.sim.Loop, spawnName(v.ID, s.snap)
+	ctx, loop, name := s.g.ctx, s.g.cur.Loop, spawnName(v.ID, s.snap)
 	s.g.async(func() func() {
 		err := spawnVehicle(ctx, loop, v, name, at)
 		return func() { s.spawned(name, err) }
@@ -375,7 +391,7 @@ func (s *simScreen) openPrompt() {
 		return
 	}
 	initial := ""
-	if src := s.g.sess.sim.Plan.Scenario.Source; fileExists(src) {
+	if src := s.g.cur.Plan.Scenario.Source; fileExists(src) {
 		initial = src
 	}
 	req := FileRequest{Title: "Open scenario", Filter: "Scenario (YAML)", Extensions: []string{"yaml", "yml"}, StartDir: dirOf(initial)}
@@ -385,13 +401,13 @@ func (s *simScreen) openPrompt() {
 
 func (s *simScreen) savePrompt() {
 	initial := "scenario.yaml"
-	if src := s.g.sess.sim.Plan.Scenario.Source; fileExists(src) {
+	if src := s.g.cur.Plan.Scenario.Source; fileExists(src) {
 		initial = src
 	}
 	req := FileRequest{Title: "Save scenario", Save: true, Filter: "Scenario (YAML)", Extensions: []string{"yaml", "yml"}, StartDir: dirOf(initial)}
 	s.prompt = newPrompt("Save the world as a scenario", req, initial, func(path string) {
 		// The world as it is when the path is given (game goroutine).
-		plan, snap := s.g.sess.sim.Plan, s.g.sess.sim.Loop.Snapshot()
+		plan, snap := s.g.cur.Plan, s.g.cur.Loop.Snapshot()
 		s.g.async(func() func() {
 			err := saveScenario(path, scenarioFromWorld(plan, snap))
 			return func() {
@@ -406,32 +422,20 @@ func (s *simScreen) savePrompt() {
 	s.prompt.layout(s.w, s.h)
 }
 
-// openScenario loads path and, if it checks out, replaces the running simulation with it
-// (the old one is closed first so its ports are free). If the new one cannot be built, the
-// old scenario is built again.
+// openScenario loads path and, if it checks out, makes it the host's scenario world (the
+// host stops and closes the old one). If it cannot be built, the old scenario keeps running.
 func (g *game) openScenario(path string) {
-	old := g.sess
 	g.async(func() func() {
 		plan, err := g.opts.Load(path)
 		if err != nil {
 			return func() { g.Status("open: " + err.Error()) }
 		}
-		if err := old.close(); err != nil {
-			g.log.Warn("window: closing the previous simulation", "err", err)
-		}
 		sim, err := g.opts.New(plan)
-		msg := "opened " + path
 		if err != nil {
-			msg = "open " + path + ": " + err.Error()
-			if sim, err = g.opts.New(old.sim.Plan); err != nil {
-				return func() { g.Status(msg + "; the previous scenario could not be restarted: " + err.Error()) }
-			}
+			return func() { g.Status("open " + path + ": " + err.Error()) }
 		}
-		return func() {
-			g.sess = startSession(g.ctx, sim)
-			g.sim.onSession()
-			g.Status(msg)
-		}
+		g.host.SetScenario(sim)
+		return func() { g.Status("opened " + path) }
 	})
 }
 

@@ -46,6 +46,9 @@ type State struct {
 	Status string `json:"status"`
 	// Scenario is the source of the scenario on show.
 	Scenario string `json:"scenario"`
+	// World is the ID of the world on show; Worlds counts the host's worlds.
+	World  string `json:"world"`
+	Worlds int    `json:"worlds"`
 	// Targets are the clickable things on the screen, by name ("tool:Pause (P)",
 	// "spawn:vehicle.ks0223.v1", "panel:camera.front.rgb"), as [x0, y0, x1, y1] in window
 	// pixels, so that a test can click them with real mouse events.

@@ -40,8 +40,8 @@ type Options struct {
 	Screens []Screen
 	// Load reads and checks a scenario file for Open; nil disables opening scenarios.
 	Load func(path string) (*scenario.Plan, error)
-	// New builds a simulation from a plan the way the first one was built (same service
-	// options); nil disables opening scenarios.
+	// New builds a scenario world from a plan the way the first one was built (the host then
+	// runs it in place of the old one); nil disables opening scenarios.
 	New func(plan *scenario.Plan) (*app.Sim, error)
 	// ScreenshotDir is where F12 writes PNGs; default the working directory.
 	ScreenshotDir string
@@ -56,16 +56,16 @@ type Options struct {
 	Logger *slog.Logger
 }
 
-// Run shows the window for sim until the window is closed or ctx is cancelled, and returns
-// after the simulation has stopped and been closed. It takes sim over: it runs sim's loop on a
-// goroutine and closes it (and any simulation opened later) before returning. It must be
-// called on the main goroutine (Ebiten's rule); it can be called once per process.
-func Run(ctx context.Context, sim *app.Sim, opts Options) error {
-	return run(ctx, sim, opts, nil)
+// Run shows the window on the host's active world until the window is closed or ctx is
+// cancelled. The host runs the worlds (Host.Run); the window follows its active world and
+// lets the user pick another. It must be called on the main goroutine (Ebiten's rule); it can
+// be called once per process. The window face (Face) calls it from Host.Run.
+func Run(ctx context.Context, h *app.Host, opts Options) error {
+	return run(ctx, h, opts, nil)
 }
 
 // run is Run with a hook for the benchmark: wrap, when not nil, wraps the game Ebiten runs.
-func run(ctx context.Context, sim *app.Sim, opts Options, wrap func(ebiten.Game) ebiten.Game) error {
+func run(ctx context.Context, h *app.Host, opts Options, wrap func(ebiten.Game) ebiten.Game) error {
 	if opts.Width <= 0 || opts.Height <= 0 {
 		opts.Width, opts.Height = DefaultWidth, DefaultHeight
 	}
@@ -80,7 +80,7 @@ func run(ctx context.Context, sim *app.Sim, opts Options, wrap func(ebiten.Game)
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	g := newGame(ctx, sim, opts)
+	g := newGame(ctx, h, opts)
 	ebiten.SetWindowSize(opts.Width, opts.Height)
 	ebiten.SetWindowResizingMode(ebiten.WindowResizingModeEnabled)
 	ebiten.SetWindowTitle(g.title())
@@ -103,7 +103,8 @@ type game struct {
 	opts Options
 	log  *slog.Logger
 
-	sess *session // game goroutine only
+	host *app.Host
+	cur  *app.Sim // the active world as of this tick; game goroutine only
 
 	screens []Screen
 	active  int
@@ -120,12 +121,11 @@ type game struct {
 	dialogBusy bool
 }
 
-func newGame(ctx context.Context, sim *app.Sim, opts Options) *game {
+func newGame(ctx context.Context, h *app.Host, opts Options) *game {
 	g := &game{
-		ctx: ctx, opts: opts, log: opts.Logger,
+		ctx: ctx, opts: opts, log: opts.Logger, host: h, cur: h.Active(),
 		jobs: make(chan func() func(), 16), results: make(chan func(), 64), workers: make(chan struct{}),
 	}
-	g.sess = startSession(ctx, sim)
 	g.sim = newSimScreen(g)
 	g.screens = append([]Screen{g.sim}, opts.Screens...)
 	for _, s := range g.screens[1:] {
@@ -167,7 +167,7 @@ func (g *game) deliver(apply func()) {
 }
 
 // close runs after Ebiten has returned: it lets the worker finish (applying what it produces,
-// so a simulation it opened is not lost), then closes the simulation on show.
+// so a scenario it opened is not lost) and closes the screens; the host closes the worlds.
 func (g *game) close() error {
 	close(g.jobs)
 	for {
@@ -188,7 +188,7 @@ func (g *game) close() error {
 		}
 	}
 	g.sim.close()
-	return g.sess.close()
+	return nil
 }
 
 // Update implements ebiten.Game.
@@ -206,6 +206,10 @@ func (g *game) Update() error {
 		default:
 			drained = true
 		}
+	}
+	if a := g.host.Active(); a != nil && a != g.cur {
+		g.cur = a
+		g.sim.onSession()
 	}
 	if inpututil.IsKeyJustPressed(ebiten.KeyF2) && len(g.screens) > 1 {
 		g.show((g.active + 1) % len(g.screens))
@@ -260,12 +264,15 @@ func (g *game) title() string {
 	if g.opts.Title != "" {
 		return g.opts.Title
 	}
-	sc := g.sess.sim.Plan.Scenario
+	sc := g.host.Scenario().Plan.Scenario
 	name := sc.ScenarioID
 	if name == "" {
 		name = sc.Source
 	}
 	t := "simgui — " + name
+	if g.cur.Kind != app.KindScenario {
+		t += " — " + g.cur.Label
+	}
 	if g.active > 0 {
 		t += " — " + screenName(g.screens[g.active], g.active)
 	}
@@ -286,8 +293,8 @@ func screenName(s Screen, i int) string {
 
 var _ Host = (*game)(nil)
 
-func (g *game) Sim() *app.Sim             { return g.sess.sim }
-func (g *game) Snapshot() *world.Snapshot { return g.sess.sim.Loop.Snapshot() }
+func (g *game) Sim() *app.Sim             { return g.cur }
+func (g *game) Snapshot() *world.Snapshot { return g.cur.Loop.Snapshot() }
 func (g *game) Plugins() Catalog          { return g.opts.Plugins }
 func (g *game) Status(msg string)         { g.sim.status(msg) }
 
@@ -304,35 +311,6 @@ func (g *game) ShowScreen(name string) bool {
 func (g *game) TestDrive(v *plugins.VehicleDescriptor, at *world.Pose) {
 	g.show(0)
 	g.sim.testDrive(v, at)
-}
-
-// session is one running simulation.
-type session struct {
-	sim    *app.Sim
-	cancel context.CancelFunc
-	done   chan struct{}
-	err    error // set before done is closed
-}
-
-func startSession(ctx context.Context, sim *app.Sim) *session {
-	ctx, cancel := context.WithCancel(ctx)
-	s := &session{sim: sim, cancel: cancel, done: make(chan struct{})}
-	go func() {
-		defer close(s.done)
-		s.err = sim.Run(ctx)
-	}()
-	return s
-}
-
-// close stops the loop and closes the simulation. It waits for Run to return.
-func (s *session) close() error {
-	s.cancel()
-	<-s.done
-	err := s.err
-	if errors.Is(err, context.DeadlineExceeded) { // the caller's deadline ended the run
-		err = nil
-	}
-	return errors.Join(err, s.sim.Close())
 }
 
 // screenshot saves the screen as drawn to a PNG in Options.ScreenshotDir, off the game

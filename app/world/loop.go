@@ -72,8 +72,14 @@ func NewLoop(w *World, opts LoopOptions) *Loop {
 		updated: make(chan struct{}), wake: make(chan struct{}, 1), done: make(chan struct{}),
 	}
 	l.snap.Store(l.decorate(w.Snapshot()))
+	w.loop = l
 	return l
 }
+
+// Loop returns the loop that owns the world, or nil while the world is stepped by hand.
+// Systems that serve requests from other goroutines (world control services, for example)
+// reach the world through it, never directly.
+func (w *World) Loop() *Loop { return w.loop }
 
 // Snapshot returns the latest published snapshot (never nil).
 func (l *Loop) Snapshot() *Snapshot { return l.snap.Load() }
@@ -151,13 +157,15 @@ func (l *Loop) Step(ctx context.Context, n int) (*Snapshot, error) {
 }
 
 // Pause stops free-running steps (Step still works) and emits PAUSED.
-func (l *Loop) Pause() error { return l.setPaused(true) }
+func (l *Loop) Pause() error { return l.SetPaused(context.Background(), true) }
 
 // Resume restarts free-running steps and emits RESUMED.
-func (l *Loop) Resume() error { return l.setPaused(false) }
+func (l *Loop) Resume() error { return l.SetPaused(context.Background(), false) }
 
-func (l *Loop) setPaused(p bool) error {
-	return l.Call(context.Background(), func(w *World) error {
+// SetPaused pauses or resumes the loop (emitting PAUSED or RESUMED when that changes its
+// state) and waits for it, or for ctx.
+func (l *Loop) SetPaused(ctx context.Context, p bool) error {
+	return l.Call(ctx, func(w *World) error {
 		if l.paused == p {
 			return nil
 		}
@@ -326,7 +334,6 @@ func (l *Loop) decorate(s *Snapshot) *Snapshot {
 func (l *Loop) publish() {
 	s := l.decorate(l.w.Snapshot())
 	l.snap.Store(s)
-	publishClock(l.w.Bus(), s)
 	l.mu.Lock()
 	close(l.updated)
 	l.updated = make(chan struct{})
@@ -335,3 +342,23 @@ func (l *Loop) publish() {
 
 // Steps returns the number of steps this loop has run (across resets). Loop goroutine only.
 func (l *Loop) Steps() uint64 { return l.total }
+
+// Status is the loop's own state, for systems that report it (the world clock).
+type Status struct {
+	Paused, Lockstep bool
+	TimeScale        float64
+	// RealTime is wall time since Run started; RealTimeFactor is sim time over wall time
+	// across the last second or so (0 until measured).
+	RealTime       time.Duration
+	RealTimeFactor float64
+}
+
+// Status returns the loop's state now. Loop goroutine only: systems, event handlers and
+// functions passed to Do call it.
+func (l *Loop) Status() Status {
+	st := Status{Paused: l.paused, Lockstep: l.lockstep, TimeScale: l.timeScale, RealTimeFactor: l.rtf}
+	if !l.start.IsZero() {
+		st.RealTime = time.Since(l.start)
+	}
+	return st
+}

@@ -14,22 +14,26 @@ import (
 // configured agents respawn (vehicles spawned later are gone), sim time and the step count go
 // to zero, every random stream is re-seeded, callbacks and frequency accumulators restart,
 // systems disabled by panics are enabled again, systems' Reset hooks run, and RESET is emitted.
-// Config.BeforeReset runs first. On error the world keeps its previous state.
+// Config.BeforeReset runs first, on a copy of the config that is kept only if the reset
+// succeeds.
+//
+// Reset is transactional: the new episode is built aside and swapped in only when it is
+// complete, so on error the world is exactly as before — same state, same random streams, and
+// systems, subscriptions and commands untouched (no Reset hook has run).
 func (w *World) Reset(seed int64) error {
-	saved := *w
-	if w.cfg.BeforeReset != nil {
-		if err := w.cfg.BeforeReset(&w.cfg); err != nil {
-			*w = saved
+	cfg := w.cfg
+	cfg.Agents = append([]AgentSpec(nil), w.cfg.Agents...)
+	if cfg.BeforeReset != nil {
+		if err := cfg.BeforeReset(&cfg); err != nil {
 			return fmt.Errorf("reset: %w", err)
 		}
 	}
-	if err := w.build(seed); err != nil {
-		*w = saved
+	ep, err := w.build(cfg, seed)
+	if err != nil {
 		return fmt.Errorf("reset: %w", err)
 	}
-	for _, m := range w.models {
-		m.Drive.Reset()
-	}
+	w.cfg = cfg
+	w.commit(ep, seed)
 	for id := range w.entities {
 		if id != 0 && w.space.Body(id) == nil {
 			delete(w.entities, id)

@@ -13,13 +13,21 @@ import (
 // emits AGENT_SPAWNED.
 func (w *World) Spawn(a AgentSpec) (*Model, error) {
 	if a.Spawn == nil {
-		p := w.spawnPoint(len(w.models))
+		p := spawnPoint(w.layout, len(w.models))
 		a.Spawn = &p
 	}
-	return w.spawn(a, true)
+	m, err := w.episode.spawn(a, w.step)
+	if err != nil {
+		return nil, err
+	}
+	ent := events.Entity{ID: m.ID, Name: m.Name, Kind: "vehicle"}
+	w.bus.Emit(events.ObjectSpawned, ent)
+	w.bus.Emit(events.AgentSpawned, ent)
+	return m, nil
 }
 
-func (w *World) spawn(a AgentSpec, emit bool) (*Model, error) {
+// spawn adds a vehicle to the episode's space at step.
+func (w *episode) spawn(a AgentSpec, step uint64) (*Model, error) {
 	if a.Name == "" {
 		return nil, fmt.Errorf("spawn: the agent needs a name")
 	}
@@ -52,16 +60,10 @@ func (w *World) spawn(a AgentSpec, emit bool) (*Model, error) {
 	m := &Model{
 		ID: body.ID, Name: a.Name, Vehicle: v, Body: body, Drive: dm,
 		Initial:   Pose{X: spec.Pose.X, Y: spec.Pose.Y, Z: spec.Base, Yaw: spec.Pose.Yaw},
-		SpawnStep: w.step,
+		SpawnStep: step,
 	}
 	w.models = append(w.models, m)
 	w.byName[m.Name] = m
-	w.link.watch(m.Name)
-	if emit {
-		ent := events.Entity{ID: m.ID, Name: m.Name, Kind: "vehicle"}
-		w.bus.Emit(events.ObjectSpawned, ent)
-		w.bus.Emit(events.AgentSpawned, ent)
-	}
 	return m, nil
 }
 
@@ -72,7 +74,6 @@ func (w *World) Remove(name string) error {
 		return fmt.Errorf("remove: no model %q", name)
 	}
 	w.space.Remove(m.Body)
-	w.link.forget(name)
 	delete(w.byName, name)
 	for i, x := range w.models {
 		if x == m {

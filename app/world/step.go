@@ -16,7 +16,6 @@ func (w *World) Step() {
 	info := events.StepInfo{Step: w.step, Dt: w.dt, SimTime: int64(w.simTime)}
 
 	// Phase 1.
-	w.applyInputs()
 	w.inStep = true
 	if w.bus.HasHandlers(events.PreStep) { // boxing the payload allocates; skip it when nobody listens
 		w.bus.Emit(events.PreStep, info)
@@ -35,7 +34,6 @@ func (w *World) Step() {
 	w.step++
 	w.simTime += w.stepNs
 	info.Step, info.SimTime = w.step, int64(w.simTime)
-	w.publishPoses()
 	if w.bus.HasHandlers(events.PostStep) {
 		w.bus.Emit(events.PostStep, info)
 	}

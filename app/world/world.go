@@ -38,7 +38,9 @@ type Config struct {
 	VehicleCollisions bool
 	// Logger receives warnings and recovered panics; default slog.Default().
 	Logger *slog.Logger
-	// Bus, when set, carries vehicle commands in (cmd_vel, cmd_drive) and poses out.
+	// Bus, when set, is the transport bus the world's systems publish and subscribe on
+	// (World.Bus). The world itself neither publishes nor subscribes: adapters such as the gz
+	// topics system and the sensors do.
 	Bus *transport.Bus
 	// BeforeReset, when set, runs at the start of every Reset with the world's config (on the
 	// loop goroutine). It may replace Track, TrackParams or Agents; an error fails the reset and
@@ -89,18 +91,12 @@ type World struct {
 	dt      float64
 	seed    int64
 
-	space  *physics.Space
-	layout *plugins.Layout
+	// episode holds the physics space, layout, models and boxes; a reset swaps it whole.
+	episode
 	// layoutVersion changes whenever layout is rebuilt, so readers can cache derived data.
 	layoutVersion uint64
-
-	models []*Model
-	byName map[string]*Model
-	boxes  []*physics.Body
-	// boxElems[i] is the element boxes[i] was built from.
-	boxElems []plugins.Element
-	pending  []pendingPose
-	inStep   bool
+	pending       []pendingPose
+	inStep        bool
 
 	bus      *events.Bus
 	entities map[uint32]*events.Bus
@@ -112,7 +108,7 @@ type World struct {
 
 	rng      rngSet
 	overlays map[string]any
-	link     *link
+	loop     *Loop // set by NewLoop
 }
 
 type pendingPose struct {
@@ -148,55 +144,73 @@ func New(cfg Config) (*World, error) {
 		entities: map[uint32]*events.Bus{},
 	}
 	w.dt = w.stepNs.Seconds()
-	if cfg.Bus != nil {
-		w.link = newLink(cfg.Bus)
-	}
-	if err := w.build(cfg.Seed); err != nil {
+	st, err := w.build(cfg, cfg.Seed)
+	if err != nil {
 		return nil, err
 	}
+	w.commit(st, cfg.Seed)
 	return w, nil
 }
 
-// build lays out the track and spawns the configured agents into a fresh physics space.
-func (w *World) build(seed int64) error {
-	layout, err := w.cfg.BuildLayout(w.cfg.Track, w.cfg.TrackParams, seed)
-	if err != nil {
-		return fmt.Errorf("track %s: %w", w.cfg.Track.ID, err)
-	}
-	w.seed = seed
-	w.rng.reseed(seed)
-	w.space = physics.NewSpace(physics.Options{VehicleCollisions: w.cfg.VehicleCollisions})
-	w.layout = layout
-	w.layoutVersion++
-	w.link.forgetAll()
-	w.models, w.byName, w.boxes, w.boxElems, w.pending = nil, map[string]*Model{}, nil, nil, nil
-	w.step, w.simTime = 0, 0
-	for _, e := range layout.Elements {
-		b, err := w.space.AddElement(e)
-		if err != nil {
-			return fmt.Errorf("track %s: %w", w.cfg.Track.ID, err)
-		}
-		if b != nil && b.Kind == physics.KindBox {
-			w.boxes = append(w.boxes, b)
-			w.boxElems = append(w.boxElems, e)
-		}
-	}
-	for i, a := range w.cfg.Agents {
-		if a.Spawn == nil {
-			p := w.spawnPoint(i)
-			a.Spawn = &p
-		}
-		if _, err := w.spawn(a, false); err != nil {
-			return err
-		}
-	}
-	return nil
+// episode is the part of a world that a reset replaces: built aside by build and swapped in
+// by commit, so a build that fails leaves the world as it was.
+type episode struct {
+	space  *physics.Space
+	layout *plugins.Layout
+	models []*Model
+	byName map[string]*Model
+	boxes  []*physics.Body
+	// boxElems[i] is the element boxes[i] was built from.
+	boxElems []plugins.Element
 }
 
-// spawnPoint returns the track's i-th spawn point; agents beyond the list line up behind the
+// build lays out cfg's track for seed and spawns cfg's agents into a fresh physics space,
+// touching nothing of w.
+func (w *World) build(cfg Config, seed int64) (*episode, error) {
+	layout, err := cfg.BuildLayout(cfg.Track, cfg.TrackParams, seed)
+	if err != nil {
+		return nil, fmt.Errorf("track %s: %w", cfg.Track.ID, err)
+	}
+	ep := &episode{
+		space:  physics.NewSpace(physics.Options{VehicleCollisions: cfg.VehicleCollisions}),
+		layout: layout, byName: map[string]*Model{},
+	}
+	for _, e := range layout.Elements {
+		b, err := ep.space.AddElement(e)
+		if err != nil {
+			return nil, fmt.Errorf("track %s: %w", cfg.Track.ID, err)
+		}
+		if b != nil && b.Kind == physics.KindBox {
+			ep.boxes = append(ep.boxes, b)
+			ep.boxElems = append(ep.boxElems, e)
+		}
+	}
+	for i, a := range cfg.Agents {
+		if a.Spawn == nil {
+			p := spawnPoint(layout, i)
+			a.Spawn = &p
+		}
+		if _, err := ep.spawn(a, 0); err != nil {
+			return nil, err
+		}
+	}
+	return ep, nil
+}
+
+// commit makes ep the world's state at step 0 of seed and re-seeds every random stream.
+func (w *World) commit(ep *episode, seed int64) {
+	w.episode = *ep
+	w.pending = nil
+	w.layoutVersion++
+	w.step, w.simTime = 0, 0
+	w.seed = seed
+	w.rng.reseed(seed)
+}
+
+// spawnPoint returns the layout's i-th spawn point; agents beyond the list line up behind the
 // last one, 0.5 m apart, so they do not start inside each other.
-func (w *World) spawnPoint(i int) Pose {
-	sp := w.layout.SpawnPoints
+func spawnPoint(layout *plugins.Layout, i int) Pose {
+	sp := layout.SpawnPoints
 	if len(sp) == 0 {
 		return Pose{Y: -0.5 * float64(i)}
 	}
@@ -271,3 +285,6 @@ func (w *World) SetCommand(name string, cmd drive.Command) error {
 	m.Command = cmd
 	return nil
 }
+
+// Bus returns the transport bus the world's systems use (Config.Bus), or nil.
+func (w *World) Bus() *transport.Bus { return w.cfg.Bus }

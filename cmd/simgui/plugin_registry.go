@@ -23,7 +23,7 @@ func openRegistry(log *slog.Logger) (*registry.Registry, error) {
 // pluginResolver is what scenarios resolve against: built-in and installed plugins, seeing
 // installs and removals made while simgui runs. Without a home folder (no $HOME, no
 // $RUSIM_HOME) it is the built-ins alone.
-var pluginResolver = sync.OnceValue(func() plugins.Resolver {
+var pluginResolver = sync.OnceValue(func() plugins.Lister {
 	reg, err := openRegistry(slog.Default())
 	if err != nil {
 		slog.Warn("only built-in plugins are available", "error", err)

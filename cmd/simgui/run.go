@@ -70,26 +70,45 @@ func (sf *serviceFlags) register(fl *pflag.FlagSet) {
 	fl.BoolVar(&sf.noAPI, "no-api", false, "do not serve the training HTTP API")
 }
 
-// apply puts the flags into app options; set reports whether a flag was given.
-func (sf *serviceFlags) apply(o *app.Options, set func(string) bool) {
-	o.Control = app.ControlOptions{AllowOrigins: sf.allowOrigins, Token: sf.token, RecordDir: sf.recordDir}
-	switch {
-	case sf.noControl:
-		o.Control.Addr = "off"
-	case set("control-port"):
-		o.Control.Addr, o.Control.Required = fmt.Sprintf("127.0.0.1:%d", sf.controlPort), true
+// settings turns the flags into face settings (app.FaceSettings) that go over the scenario's
+// faces block; set reports whether a flag was given, so only given flags override.
+func (sf *serviceFlags) settings(set func(string) bool) app.FaceSettings {
+	control := map[string]any{}
+	if set("allow-origin") {
+		control["allowOrigins"] = sf.allowOrigins
 	}
-	o.Bridge = app.BridgeOptions{Enabled: !sf.noBridge, IP: sf.bridgeIP}
-	switch {
-	case sf.noAPI:
-		o.API.Addr = "off"
-	case set("api-port"):
+	if set("token") {
+		control["token"] = sf.token
+	}
+	if set("record-dir") {
+		control["recordDir"] = sf.recordDir
+	}
+	if set("control-port") {
+		control["listen"], control["required"] = fmt.Sprintf("127.0.0.1:%d", sf.controlPort), true
+	}
+	bridge := map[string]any{}
+	if set("bridge-ip") {
+		bridge["ip"] = sf.bridgeIP
+	}
+	training := map[string]any{}
+	if set("api-port") {
 		host := os.Getenv(api.HostEnv)
 		if host == "" {
 			host = api.DefaultHost
 		}
-		o.API.Addr, o.API.Required = net.JoinHostPort(host, strconv.Itoa(sf.apiPort)), true
+		training["listen"], training["required"] = net.JoinHostPort(host, strconv.Itoa(sf.apiPort)), true
 	}
+	out := app.FaceSettings{"control": control, "bridge": bridge, "api": training}
+	if sf.noControl {
+		out["control"] = false
+	}
+	if sf.noBridge {
+		out["bridge"] = false
+	}
+	if sf.noAPI {
+		out["api"] = false
+	}
+	return out
 }
 
 func newRunCmd() *cobra.Command {
@@ -249,13 +268,17 @@ func runHeadless(ctx context.Context, stdout, stderr io.Writer, f runFlags, set 
 	if set("time-scale") {
 		timeScale = f.timeScale
 	}
-	opts := app.Options{TimeScale: &timeScale, MaxSteps: maxSteps, Hold: hold, Plugins: pluginResolver()}
-	f.services.apply(&opts, set)
-	sim, err := app.New(plan, opts)
+	faces, err := app.Faces(plan.Scenario.Faces, f.services.settings(set))
+	if err != nil {
+		return fmt.Errorf("%s: %w", plan.Scenario.Source, err)
+	}
+	h := app.NewHost(app.HostOptions{Plugins: pluginResolver()})
+	sim, err := h.Build(plan, app.BuildOptions{TimeScale: &timeScale, MaxSteps: maxSteps, Hold: hold})
 	if err != nil {
 		return err
 	}
-	defer sim.Close()
+	h.SetScenario(sim)
+	defer h.Close()
 	if f.dumpDir != "" {
 		if err := sim.DumpSensors(f.dumpDir); err != nil {
 			return err
@@ -268,7 +291,7 @@ func runHeadless(ctx context.Context, stdout, stderr io.Writer, f runFlags, set 
 		go showProgress(ctx, sim.Loop, maxSteps, stderr)
 	}
 	start := time.Now()
-	if err := sim.Run(ctx); err != nil {
+	if err := h.Run(ctx, faces...); err != nil {
 		return err
 	}
 	wall := time.Since(start)
@@ -281,11 +304,7 @@ func runHeadless(ctx context.Context, stdout, stderr io.Writer, f runFlags, set 
 		dump = &d
 	}
 	var sum runSummary
-	var hash string
-	if err := sim.Loop.Call(context.Background(), func(w *world.World) error { hash = w.StateHash(); return nil }); err != nil {
-		// The loop has stopped: the world is ours now.
-		hash = sim.World.StateHash()
-	}
+	hash := sim.World.StateHash() // the loop has stopped: the world is ours now
 	snap := sim.Loop.Snapshot()
 	sum = runSummary{
 		Scenario: plan.Scenario.Source, Seed: snap.Seed, Steps: snap.Step,

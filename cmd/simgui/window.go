@@ -67,34 +67,44 @@ func runWindow(ctx context.Context, o windowOptions) error {
 	if o.set == nil {
 		o.set = func(string) bool { return false }
 	}
+	faces, err := app.Faces(plan.Scenario.Faces, o.services.settings(o.set), app.FaceSettings{"window": true})
+	if err != nil {
+		return fmt.Errorf("%s: %w", plan.Scenario.Source, err)
+	}
+	h := app.NewHost(app.HostOptions{Plugins: pluginResolver()})
 	newSim := func(p *scenario.Plan) (*app.Sim, error) {
-		opts := app.Options{TimeScale: o.timeScale, Plugins: pluginResolver()}
-		o.services.apply(&opts, o.set)
-		return app.New(p, opts)
+		return h.Build(p, app.BuildOptions{TimeScale: o.timeScale})
 	}
 	sim, err := newSim(plan)
 	if err != nil {
 		return err
 	}
+	h.SetScenario(sim)
+	defer h.Close()
 	ed, err := newHostedEditor(pluginResolver())
 	if err != nil {
-		sim.Close()
 		return err
 	}
 	defer ed.Close()
+	for _, f := range faces {
+		if w, ok := f.(*window.Face); ok {
+			w.Options = window.Options{
+				Screens:       []window.Screen{ed},
+				Load:          func(path string) (*scenario.Plan, error) { return loadPlan(path, nil) },
+				New:           newSim,
+				Plugins:       spawnCatalog(pluginResolver()),
+				ScreenshotDir: o.window.screenshotDir,
+				StateFile:     o.window.stateFile,
+				Start:         start,
+			}
+		}
+	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	err = window.Run(ctx, sim, window.Options{
-		Screens:       []window.Screen{ed},
-		Load:          func(path string) (*scenario.Plan, error) { return loadPlan(path, nil) },
-		New:           newSim,
-		Plugins:       spawnCatalog(pluginResolver()),
-		ScreenshotDir: o.window.screenshotDir,
-		StateFile:     o.window.stateFile,
-		Start:         start,
-	})
+	err = h.Run(ctx, faces...)
 	if errors.Is(err, window.ErrNoDisplay) {
-		cause := strings.Join(strings.Fields(strings.TrimPrefix(err.Error(), window.ErrNoDisplay.Error()+": ")), " ")
+		_, cause, _ := strings.Cut(err.Error(), window.ErrNoDisplay.Error()+": ")
+		cause = strings.Join(strings.Fields(cause), " ")
 		return fmt.Errorf("no display could be opened (%s); run headless instead: simgui run --headless --duration 10", cause)
 	}
 	return err

@@ -219,6 +219,19 @@ func (r *Registry) Track(id string) (*plugins.TrackDescriptor, error) {
 	return l.plugin.Track.Clone(), nil
 }
 
+// Vehicles lists the vehicle ids of both tiers, sorted.
+func (r *Registry) Vehicles() []string { return r.list(plugins.TypeVehicle) }
+
+// Tracks lists the track ids of both tiers, sorted.
+func (r *Registry) Tracks() []string { return r.list(plugins.TypeTrack) }
+
+func (r *Registry) list(typ plugins.Type) []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.refresh()
+	return r.known(typ)
+}
+
 // lookup finds and loads the user plugin id of type typ.
 func (r *Registry) lookup(id string, typ plugins.Type) (*loaded, error) {
 	r.mu.Lock()

@@ -61,7 +61,7 @@ func TestRemovedPluginRunsUntilReset(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := app.New(plan, app.Options{Plugins: reg, Paused: true})
+	s, err := app.Build(plan, app.BuildOptions{Plugins: reg, Paused: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"simgui/app/systems"
+	"simgui/app/systems/gztopics"
 	"simgui/app/transport"
 	"simgui/app/world"
 )
@@ -55,6 +56,10 @@ func exampleWorld(t *testing.T) *world.World {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { w.Close(); bus.Close() })
+	// Commands reach the car through the gz topics system, as in every world of the app.
+	if err := w.AddSystem(&gztopics.Adapter{}, world.SystemOptions{Name: gztopics.ID}); err != nil {
+		t.Fatal(err)
+	}
 	b, err := systems.Build(sc.Plugins[0])
 	if err != nil {
 		t.Fatal(err)

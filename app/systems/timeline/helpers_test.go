@@ -11,6 +11,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"simgui/app/systems"
+	"simgui/app/systems/gztopics"
 	"simgui/app/transport"
 	"simgui/app/transport/msgs"
 	"simgui/app/world"
@@ -30,6 +31,10 @@ func newWorld(t *testing.T) (*world.World, *transport.Bus) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { w.Close(); bus.Close() })
+	// Commands reach the car through the gz topics system, as in every world of the app.
+	if err := w.AddSystem(&gztopics.Adapter{}, world.SystemOptions{Name: gztopics.ID}); err != nil {
+		t.Fatal(err)
+	}
 	return w, bus
 }
 

@@ -248,7 +248,7 @@ config:
 // A timeline scripts a run through the world's services: it drives, teleports the car with
 // set_pose, then pauses the world with control.
 func TestScriptedRunWithWorldServices(t *testing.T) {
-	w, bus := newWorld(t)
+	w, _ := newWorld(t)
 	p := add(t, w, `
 type: systems.timeline_publisher
 config:
@@ -263,11 +263,6 @@ config:
           reqMsg: 'name: "ego" position { x: 2 y: 3 } orientation { z: 0.7071067811865476 w: 0.7071067811865476 }'
     - {time: 1.5, services: [{name: /world/default/control, reqType: gz.msgs.WorldControl, repType: gz.msgs.Boolean, reqMsg: "pause: true"}]}`)
 	l := world.NewLoop(w, world.LoopOptions{}) // free running, as fast as it can
-	stop, err := l.Advertise(bus)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stop()
 	ctx, cancel := context.WithCancel(context.Background())
 	go l.Run(ctx)
 	defer func() { cancel(); <-l.Done() }()

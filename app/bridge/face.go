@@ -1,0 +1,114 @@
+package bridge
+
+import (
+	"context"
+	"errors"
+	"net"
+	"sync"
+
+	"simgui/app"
+)
+
+// FaceID is the bridge's face in the app's registry.
+const FaceID = "faces.bridge"
+
+func init() {
+	app.RegisterFace(app.FaceModule{
+		ID: FaceID, Default: true, New: func() app.Face { return &Face{} },
+		Doc: "the active world's devices on CLOiSim's ZeroMQ ports (clock, micom, sensors)",
+	})
+}
+
+// Face is the device bridge as a face of the host: it serves the devices of the active world
+// and, when the active world changes, releases their ports and registers the new world's
+// devices, so a cloisim_ros client asking device_list sees the robots on show. It offers the
+// port lists to other faces (app.Devices).
+type Face struct {
+	// IP is the address the device ports bind (default 127.0.0.1; 0.0.0.0 serves other
+	// machines).
+	IP string `yaml:"ip"`
+
+	b    *Bridge
+	h    *app.Host
+	stop chan struct{}
+	wg   sync.WaitGroup
+}
+
+// Validate checks the bind address.
+func (f *Face) Validate() error {
+	if f.IP != "" && net.ParseIP(f.IP) == nil {
+		return errors.New("ip: " + f.IP + " is not an IP address")
+	}
+	return nil
+}
+
+// Start opens the world clock and the active world's devices, then follows the active world.
+func (f *Face) Start(_ context.Context, h *app.Host) error {
+	act := h.Active()
+	if act == nil {
+		return errors.New("the host has no world")
+	}
+	b, err := Start(Config{BindIP: f.IP, Bus: act.Bus, Source: act.Loop, Logger: h.Logger()})
+	if err != nil {
+		return err
+	}
+	f.b, f.h, f.stop = b, h, make(chan struct{})
+	h.SetDevices(devices{b.Manager()})
+	f.wg.Add(1)
+	go f.follow(act)
+	return nil
+}
+
+// follow retargets the bridge whenever the host's active world changes.
+func (f *Face) follow(cur *app.Sim) {
+	defer f.wg.Done()
+	for {
+		changed := f.h.Changed()
+		if a := f.h.Active(); a != nil && a != cur {
+			f.h.Logger().Info("bridge: serving another world", "world", a.ID)
+			f.b.Retarget(a.Bus, a.Loop)
+			cur = a
+		}
+		select {
+		case <-changed:
+		case <-f.stop:
+			return
+		}
+	}
+}
+
+// Bridge returns the running bridge (nil before Start).
+func (f *Face) Bridge() *Bridge { return f.b }
+
+// Shutdown withdraws the port lists and closes every port.
+func (f *Face) Shutdown(context.Context) error {
+	if f.b == nil {
+		return nil
+	}
+	close(f.stop)
+	f.wg.Wait()
+	f.h.SetDevices(nil)
+	return f.b.Close()
+}
+
+// devices offers the Manager's maps as app.Devices.
+type devices struct{ m *Manager }
+
+func (d devices) DeviceList(filter string) map[string]map[string]map[string]map[string]uint16 {
+	out := map[string]map[string]map[string]map[string]uint16{}
+	for model, types := range d.m.GetDeviceMapList(filter) {
+		byType := map[string]map[string]map[string]uint16{}
+		for typ, parts := range types {
+			byType[string(typ)] = parts
+		}
+		out[model] = byType
+	}
+	return out
+}
+
+func (d devices) PortList(filter string) map[string]uint16 { return d.m.GetDevicePortList(filter) }
+
+var (
+	_ app.Face          = (*Face)(nil)
+	_ app.FaceValidator = (*Face)(nil)
+)

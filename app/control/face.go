@@ -1,0 +1,126 @@
+package control
+
+import (
+	"context"
+	"errors"
+	"net"
+	"sync"
+	"syscall"
+
+	"simgui/app"
+	"simgui/app/transport"
+	"simgui/app/world"
+)
+
+// FaceID is the control service's face in the app's registry.
+const FaceID = "faces.control"
+
+func init() {
+	app.RegisterFace(app.FaceModule{
+		ID: FaceID, Default: true, New: func() app.Face { return &Face{} },
+		Doc: "CLOiSim's WebSocket SimulationService: /control and /markers on the active world",
+	})
+}
+
+// Face is the control service as a face of the host: its world commands go to the active
+// world, device_list and port_list answer from the device bridge, start_record records
+// through the recorder, and markers follow the world on show.
+type Face struct {
+	// Listen is the listen address; "" is 127.0.0.1 with DefaultPort or CLOISIM_SERVICE_PORT.
+	Listen string `yaml:"listen"`
+	// Required makes a port in use an error; otherwise the face stays off with a warning.
+	Required bool `yaml:"required"`
+	// AllowOrigins, Token and RecordDir are Options'.
+	AllowOrigins []string `yaml:"allowOrigins"`
+	Token        string   `yaml:"token"`
+	RecordDir    string   `yaml:"recordDir"`
+
+	svc  *Service
+	stop chan struct{}
+	wg   sync.WaitGroup
+}
+
+// errNoRecorder answers start_record when no recorder face runs.
+var errNoRecorder = errors.New("record service is unavailable")
+
+// Start opens the listener and serves until Shutdown.
+func (f *Face) Start(ctx context.Context, h *app.Host) error {
+	svc, err := New(Options{
+		Addr: f.Listen, AllowOrigins: f.AllowOrigins, Token: f.Token, RecordDir: f.RecordDir, Logger: h.Logger(),
+		World: func() (*world.Loop, *transport.Bus) {
+			if a := h.Active(); a != nil {
+				return a.Loop, a.Bus
+			}
+			return nil, nil
+		},
+		Devices: func() Devices {
+			if d := h.Devices(); d != nil {
+				return d
+			}
+			return nil
+		},
+		StartRecording: func(path string) (func() error, error) {
+			r := h.Recorder()
+			if r == nil {
+				return nil, errNoRecorder
+			}
+			return r.StartRecording(path)
+		},
+	})
+	if err != nil {
+		if !f.Required && errors.Is(err, syscall.EADDRINUSE) {
+			h.Logger().Warn("control service not started", "err", err)
+			return nil
+		}
+		return err
+	}
+	f.svc, f.stop = svc, make(chan struct{})
+	f.wg.Add(2)
+	go func() {
+		defer f.wg.Done()
+		if err := svc.Serve(ctx); err != nil && !errors.Is(err, ErrClosed) {
+			h.Logger().Error("control service stopped", "err", err)
+		}
+	}()
+	go func() {
+		defer f.wg.Done()
+		cur := h.Active()
+		for {
+			changed := h.Changed()
+			if a := h.Active(); a != cur {
+				svc.WorldChanged()
+				cur = a
+			}
+			select {
+			case <-changed:
+			case <-f.stop:
+				return
+			}
+		}
+	}()
+	return nil
+}
+
+// Service returns the running service, nil when it did not start.
+func (f *Face) Service() *Service { return f.svc }
+
+// Addr returns the address served, nil when the face did not start.
+func (f *Face) Addr() net.Addr {
+	if f.svc == nil {
+		return nil
+	}
+	return f.svc.Addr()
+}
+
+// Shutdown closes the listener and every session.
+func (f *Face) Shutdown(ctx context.Context) error {
+	if f.svc == nil {
+		return nil
+	}
+	close(f.stop)
+	err := f.svc.Shutdown(ctx)
+	f.wg.Wait()
+	return err
+}
+
+var _ app.Face = (*Face)(nil)

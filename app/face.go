@@ -1,0 +1,220 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"reflect"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Face is an outside face of the process — the window, the device bridge, /control, the
+// recorder, the training API. A face works on the host's worlds and nothing else: it imports
+// no other face, and meets the others through the Host.
+type Face interface {
+	// Start brings the face up: when it returns nil the face is serving (ports bound,
+	// offers registered with h). ctx ends when the host shuts down.
+	Start(ctx context.Context, h *Host) error
+	// Shutdown stops the face and waits for what it started, within ctx's deadline.
+	Shutdown(ctx context.Context) error
+}
+
+// MainRunner is a face that needs the process's main goroutine (the window, whose toolkit
+// insists on it). Host.Run calls RunMain there once every face has started; when it returns,
+// the host shuts down.
+type MainRunner interface {
+	RunMain(ctx context.Context) error
+}
+
+// FaceValidator is a face that checks its configuration after it is decoded.
+type FaceValidator interface {
+	Validate() error
+}
+
+// FaceModule describes a face type for the registry.
+type FaceModule struct {
+	// ID is the dotted registry name, "faces.<name>"; the name alone also finds it.
+	ID string
+	// New returns a face with its defaults, not yet started: a pointer to its configuration,
+	// onto which a face's settings (yaml keys) are decoded strictly.
+	New func() Face
+	// Default is whether the face is on unless its settings turn it off.
+	Default bool
+	// Doc is one line for listings.
+	Doc string
+}
+
+// Name returns the module's short name ("bridge" for "faces.bridge").
+func (m FaceModule) Name() string { return m.ID[strings.LastIndexByte(m.ID, '.')+1:] }
+
+var (
+	facesMu sync.RWMutex
+	faces   = map[string]FaceModule{}
+	faceID  = regexp.MustCompile(`^faces\.[a-z][a-z0-9_]*$`)
+)
+
+// RegisterFace adds a face type; faces register in their package's init. It panics on a
+// malformed or duplicate ID: both are programming errors found at start.
+func RegisterFace(m FaceModule) {
+	if !faceID.MatchString(m.ID) || m.New == nil {
+		panic(fmt.Sprintf("app: bad face module %q (IDs are faces.<name>; New is required)", m.ID))
+	}
+	facesMu.Lock()
+	defer facesMu.Unlock()
+	if _, dup := faces[m.ID]; dup {
+		panic("app: duplicate face " + m.ID)
+	}
+	faces[m.ID] = m
+}
+
+// FaceModules returns the registered face types, sorted by ID.
+func FaceModules() []FaceModule {
+	facesMu.RLock()
+	defer facesMu.RUnlock()
+	out := make([]FaceModule, 0, len(faces))
+	for _, id := range slices.Sorted(maps.Keys(faces)) {
+		out = append(out, faces[id])
+	}
+	return out
+}
+
+// LookupFace finds a face type by ID or short name.
+func LookupFace(name string) (FaceModule, error) {
+	facesMu.RLock()
+	defer facesMu.RUnlock()
+	if m, ok := faces[name]; ok {
+		return m, nil
+	}
+	if m, ok := faces["faces."+name]; ok {
+		return m, nil
+	}
+	return FaceModule{}, fmt.Errorf("unknown face %q (known: %s)", name, strings.Join(slices.Sorted(maps.Keys(faces)), ", "))
+}
+
+// FaceSettings turn faces on or off and configure them: by face name or ID, either false (off),
+// true (on with defaults) or a mapping of the face's settings, optionally with enabled. A
+// scenario's faces block and the command line's flags are both FaceSettings; later layers win
+// key by key.
+type FaceSettings map[string]any
+
+// Faces makes the faces the settings turn on, each with its settings decoded strictly (an
+// unknown key is an error naming the face, also for a face that stays off), in registry order.
+// A face that is off by default (the window) needs true or enabled: true to come up.
+func Faces(layers ...FaceSettings) ([]Face, error) {
+	merged := map[string]map[string]any{}
+	for _, layer := range layers {
+		for _, name := range slices.Sorted(maps.Keys(layer)) {
+			m, err := LookupFace(name)
+			if err != nil {
+				return nil, err
+			}
+			cfg := merged[m.ID]
+			if cfg == nil {
+				cfg = map[string]any{}
+				merged[m.ID] = cfg
+			}
+			switch v := layer[name].(type) {
+			case bool:
+				cfg["enabled"] = v
+			case nil:
+				cfg["enabled"] = true
+			case map[string]any:
+				maps.Copy(cfg, v)
+			default:
+				return nil, fmt.Errorf("faces.%s: want true, false or a mapping of settings, not %T", m.Name(), v)
+			}
+		}
+	}
+	var out []Face
+	for _, m := range FaceModules() {
+		cfg := maps.Clone(merged[m.ID])
+		on := m.Default
+		if e, ok := cfg["enabled"]; ok {
+			b, isBool := e.(bool)
+			if !isBool {
+				return nil, fmt.Errorf("faces.%s.enabled: want true or false", m.Name())
+			}
+			on = b
+			delete(cfg, "enabled")
+		}
+		// Settings are checked even for a face that stays off, so a typo never goes unseen.
+		f := m.New()
+		if len(cfg) > 0 {
+			if err := decodeFace(f, cfg); err != nil {
+				return nil, fmt.Errorf("faces.%s: %w", m.Name(), err)
+			}
+		}
+		if v, ok := f.(FaceValidator); ok {
+			if err := v.Validate(); err != nil {
+				return nil, fmt.Errorf("faces.%s: %w", m.Name(), err)
+			}
+		}
+		if on {
+			out = append(out, f)
+		}
+	}
+	return out, nil
+}
+
+// decodeFace decodes settings onto f through YAML, refusing unknown keys.
+func decodeFace(f Face, cfg map[string]any) error {
+	known := settingNames(f)
+	for _, k := range slices.Sorted(maps.Keys(cfg)) {
+		if !slices.Contains(known, k) {
+			return fmt.Errorf("unknown setting %q (known: %s)", k, strings.Join(append(known, "enabled"), ", "))
+		}
+	}
+	raw, err := yaml.Marshal(cfg)
+	if err != nil {
+		return err
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(raw))
+	dec.KnownFields(true)
+	if err := dec.Decode(f); err != nil {
+		var te *yaml.TypeError
+		if errors.As(err, &te) {
+			return errors.New(strings.Join(te.Errors, "; "))
+		}
+		return err
+	}
+	return nil
+}
+
+// settingNames lists the yaml keys of a face's exported fields, sorted.
+func settingNames(f Face) []string {
+	t := reflect.TypeOf(f)
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	var out []string
+	for i := range t.NumField() {
+		fl := t.Field(i)
+		name, _, _ := strings.Cut(fl.Tag.Get("yaml"), ",")
+		if !fl.IsExported() || name == "-" {
+			continue
+		}
+		if name == "" {
+			name = strings.ToLower(fl.Name)
+		}
+		out = append(out, name)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// FaceName names a face for logs and the start tracker: its registry ID.
+func FaceName(f Face) string {
+	for _, m := range FaceModules() {
+		if fmt.Sprintf("%T", m.New()) == fmt.Sprintf("%T", f) {
+			return m.ID
+		}
+	}
+	return fmt.Sprintf("face %T", f)
+}

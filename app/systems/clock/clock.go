@@ -1,0 +1,101 @@
+// Package clock is the systems.world_clock system: it publishes a world's time on its
+// transport bus, as gz-sim's world does, after every step that someone listens to and when the
+// world pauses, resumes or resets:
+//
+//   - /clock (gz.msgs.Clock): sim time and the loop's real time;
+//   - /world/<world>/stats (gz.msgs.WorldStatistics): sim and real time, paused, iterations,
+//     model count, real-time factor, step size and whether the world runs in lockstep.
+//
+// Every world the app builds has it. It runs on the loop goroutine; it has no parameters.
+package clock
+
+import (
+	"errors"
+	"math"
+	"time"
+
+	"simgui/app/events"
+	"simgui/app/systems"
+	"simgui/app/transport"
+	"simgui/app/transport/msgs"
+	"simgui/app/world"
+)
+
+// ID is the registry name.
+const ID = "systems.world_clock"
+
+func init() {
+	systems.Register(systems.Module{
+		ID:  ID,
+		New: func() any { return &Clock{} },
+		Doc: "publishes /clock and /world/<name>/stats on sim time",
+	})
+}
+
+// Clock is the systems.world_clock system.
+type Clock struct {
+	bus     *transport.Bus
+	events  *events.Bus
+	handles []events.Handle
+}
+
+// Init finds the bus and follows pause, resume and reset.
+func (c *Clock) Init(w *world.World) error {
+	c.bus = w.Bus()
+	if c.bus == nil {
+		return errors.New("the world has no transport bus (world.Config.Bus)")
+	}
+	c.events = w.Events()
+	publish := func(events.Event) { c.publish(w) }
+	for _, name := range []events.Name{events.Paused, events.Resumed, events.Reset} {
+		c.handles = append(c.handles, c.events.On(name, publish, 0))
+	}
+	return nil
+}
+
+// PostStep publishes the time after the step.
+func (c *Clock) PostStep(w *world.World) { c.publish(w) }
+
+// Shutdown stops following the world's events.
+func (c *Clock) Shutdown() error {
+	for _, h := range c.handles {
+		c.events.Off(h)
+	}
+	c.handles = nil
+	return nil
+}
+
+func (c *Clock) publish(w *world.World) {
+	clock := c.bus.HasSubscribers(transport.ClockTopic)
+	stats := transport.StatsTopic(w.Name())
+	withStats := c.bus.HasSubscribers(stats)
+	if !clock && !withStats {
+		return
+	}
+	var st world.Status
+	if l := w.Loop(); l != nil {
+		st = l.Status()
+	}
+	sim := w.SimTime()
+	if clock {
+		c.bus.Publish(transport.ClockTopic, &msgs.Clock{Sim: msgs.NewTime(sim), Real: msgs.NewTime(st.RealTime)}, sim)
+	}
+	if withStats {
+		c.bus.Publish(stats, &msgs.WorldStatistics{
+			SimTime:        msgs.NewTime(sim),
+			RealTime:       msgs.NewTime(st.RealTime),
+			Paused:         st.Paused,
+			Iterations:     w.StepCount(),
+			ModelCount:     int32(len(w.Models())),
+			RealTimeFactor: st.RealTimeFactor,
+			StepSize:       msgs.NewTime(time.Duration(math.Round(w.StepSize() * 1e9))),
+			Stepping:       st.Lockstep,
+		}, sim)
+	}
+}
+
+var (
+	_ world.Initer      = (*Clock)(nil)
+	_ world.PostStepper = (*Clock)(nil)
+	_ world.Shutdowner  = (*Clock)(nil)
+)

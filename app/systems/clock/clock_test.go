@@ -1,0 +1,61 @@
+package clock
+
+import (
+	"context"
+	"log/slog"
+	"testing"
+	"time"
+
+	"simgui/app/transport"
+	"simgui/app/transport/msgs"
+	"simgui/app/world"
+	"simgui/plugins"
+)
+
+func asIs(t *plugins.TrackDescriptor, _ map[string]any, _ int64) (*plugins.Layout, error) {
+	return &plugins.Layout{}, nil
+}
+
+func TestClockAndStats(t *testing.T) {
+	bus := transport.NewBus(transport.Options{})
+	defer bus.Close()
+	w, err := world.New(world.Config{Name: "w1", Track: &plugins.TrackDescriptor{ID: "track.t.v1"}, BuildLayout: asIs,
+		Bus: bus, Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := world.NewLoop(w, world.LoopOptions{Lockstep: true})
+	if err := w.AddSystem(&Clock{}, world.SystemOptions{Name: ID}); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer func() { cancel(); <-l.Done() }()
+	go l.Run(ctx)
+	clock := bus.Subscribe(transport.ClockTopic)
+	stats := bus.Subscribe(transport.StatsTopic("w1"))
+	l.Step(ctx, 3)
+	var c *msgs.Clock
+	for range 3 {
+		c = (<-clock.C()).Msg.(*msgs.Clock)
+	}
+	if c.GetSim().AsDuration() != 15*time.Millisecond {
+		t.Fatalf("clock after 3 steps: %v", c)
+	}
+	var st *msgs.WorldStatistics
+	for st == nil || st.GetIterations() < 3 {
+		st = (<-stats.C()).Msg.(*msgs.WorldStatistics)
+	}
+	if st.GetSimTime().AsDuration() != 15*time.Millisecond || !st.GetStepping() || st.GetPaused() ||
+		st.GetStepSize().AsDuration() != 5*time.Millisecond {
+		t.Fatalf("stats %v", st)
+	}
+	// Pausing publishes at once, with paused set and the same sim time.
+	if err := l.Pause(); err != nil {
+		t.Fatal(err)
+	}
+	for st = (<-stats.C()).Msg.(*msgs.WorldStatistics); !st.GetPaused(); st = (<-stats.C()).Msg.(*msgs.WorldStatistics) {
+	}
+	if st.GetSimTime().AsDuration() != 15*time.Millisecond {
+		t.Fatalf("stats on pause %v", st)
+	}
+}

@@ -1,0 +1,40 @@
+package transport
+
+// Topic and service names of a world on its bus, as gz-sim names them (gz-sim's DiffDrive,
+// PosePublisher and UserCommands systems) plus the micom odometry of CLOiSim robots.
+// Every part of the process that names a world's topic calls these.
+
+// CmdVelTopic carries gz.msgs.Twist velocity targets for a model.
+func CmdVelTopic(model string) string { return "/model/" + model + "/cmd_vel" }
+
+// CmdDriveTopic carries gz.msgs.Param normalised commands (throttle, steer, ...) for a model.
+func CmdDriveTopic(model string) string { return "/model/" + model + "/cmd_drive" }
+
+// PoseTopic carries a model's gz.msgs.Pose after each step.
+func PoseTopic(model string) string { return "/model/" + model + "/pose" }
+
+// OdometryTopic carries a model's gz.msgs.Micom (wheel odometry on sim time).
+func OdometryTopic(model string) string { return "/model/" + model + "/micom" }
+
+// ResetOdometryService (gz.msgs.Empty → gz.msgs.Boolean) restarts a model's odometry at its
+// current pose.
+func ResetOdometryService(model string) string { return "/model/" + model + "/reset_odometry" }
+
+// PoseInfoTopic carries gz.msgs.Pose_V with every model of a world.
+func PoseInfoTopic(world string) string { return "/world/" + world + "/pose/info" }
+
+// StatsTopic carries gz.msgs.WorldStatistics of a world.
+func StatsTopic(world string) string { return "/world/" + world + "/stats" }
+
+// ControlService is a world's gz.msgs.WorldControl → gz.msgs.Boolean service.
+func ControlService(world string) string { return "/world/" + world + "/control" }
+
+// SetPoseService is a world's gz.msgs.Pose → gz.msgs.Boolean teleport service.
+func SetPoseService(world string) string { return "/world/" + world + "/set_pose" }
+
+// ClockTopic carries gz.msgs.Clock with sim time, as in gz-sim.
+const ClockTopic = "/clock"
+
+// WheelsTopic carries a model's gz.msgs.Pose_V of wheel link poses (parent frame in each
+// header), published with its odometry.
+func WheelsTopic(model string) string { return "/model/" + model + "/wheels" }

@@ -1,0 +1,59 @@
+package world
+
+import (
+	"strings"
+	"testing"
+
+	"simgui/physics/drive"
+	"simgui/plugins"
+)
+
+// A reset that fails while spawning (here: an agent whose drive model does not exist, slipped
+// in by BeforeReset) leaves the world exactly as it was: the same state hash, the same step,
+// the commands still obeyed and every random stream where it was.
+func TestFailedResetLeavesTheWorldAsItWas(t *testing.T) {
+	broken := testVehicle.Clone()
+	broken.ID = "vehicle.test.broken.v1"
+	broken.Drive = &plugins.Drive{Model: "no_such_drive"}
+
+	run := func(failReset bool) (hash string, draws []float64) {
+		w := newTestWorld(t, 2, nil)
+		r := w.Rand("noise")
+		draws = append(draws, r.Float64())
+		if err := w.SetCommand("car0", drive.Command{Throttle: 0.5}); err != nil {
+			t.Fatal(err)
+		}
+		for range 50 {
+			w.Step()
+		}
+		if failReset {
+			w.cfg.BeforeReset = func(c *Config) error {
+				c.Agents = append(c.Agents, AgentSpec{Name: "intruder", Vehicle: broken})
+				return nil
+			}
+			before := w.StateHash()
+			err := w.Reset(99)
+			if err == nil || !strings.Contains(err.Error(), "no_such_drive") {
+				t.Fatalf("Reset = %v, want the unknown drive model", err)
+			}
+			if w.StateHash() != before || w.StepCount() != 50 || w.Seed() != 7 || len(w.Models()) != 2 || len(w.cfg.Agents) != 2 {
+				t.Fatalf("the failed reset changed the world: step %d, seed %d, %d models", w.StepCount(), w.Seed(), len(w.Models()))
+			}
+		}
+		draws = append(draws, r.Float64(), w.Rand("noise").Float64())
+		for range 50 {
+			w.Step()
+		}
+		return w.StateHash(), draws
+	}
+	wantHash, wantDraws := run(false)
+	gotHash, gotDraws := run(true)
+	if gotHash != wantHash {
+		t.Errorf("after the failed reset the run diverged: hash %s, want %s", gotHash, wantHash)
+	}
+	for i := range wantDraws {
+		if gotDraws[i] != wantDraws[i] {
+			t.Errorf("random draw %d is %v after the failed reset, want %v", i, gotDraws[i], wantDraws[i])
+		}
+	}
+}
