@@ -3,6 +3,7 @@ package bridge
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"sync"
 
@@ -27,17 +28,25 @@ type Face struct {
 	// IP is the address the device ports bind (default 127.0.0.1; 0.0.0.0 serves other
 	// machines).
 	IP string `yaml:"ip"`
+	// QueueLen is how many messages each subscriber of a port may have waiting before the
+	// oldest is dropped (libzmq's send high-water mark; default DefaultQueueLen).
+	QueueLen int `yaml:"queueLen"`
 
-	b    *Bridge
-	h    *app.Host
-	stop chan struct{}
-	wg   sync.WaitGroup
+	b        *Bridge
+	h        *app.Host
+	stop     chan struct{}
+	wg       sync.WaitGroup
+	shutOnce sync.Once
+	shutErr  error
 }
 
 // Validate checks the bind address.
 func (f *Face) Validate() error {
 	if f.IP != "" && net.ParseIP(f.IP) == nil {
 		return errors.New("ip: " + f.IP + " is not an IP address")
+	}
+	if f.QueueLen < 0 || f.QueueLen > 1<<16 {
+		return fmt.Errorf("queueLen %d is outside 0..65536 (0 = %d)", f.QueueLen, DefaultQueueLen)
 	}
 	return nil
 }
@@ -48,7 +57,7 @@ func (f *Face) Start(_ context.Context, h *app.Host) error {
 	if act == nil {
 		return errors.New("the host has no world")
 	}
-	b, err := Start(Config{BindIP: f.IP, Bus: act.Bus, Source: act.Loop, Logger: h.Logger()})
+	b, err := Start(Config{BindIP: f.IP, QueueLen: f.QueueLen, Bus: act.Bus, Source: act.Loop, Logger: h.Logger()})
 	if err != nil {
 		return err
 	}
@@ -80,15 +89,18 @@ func (f *Face) follow(cur *app.Sim) {
 // Bridge returns the running bridge (nil before Start).
 func (f *Face) Bridge() *Bridge { return f.b }
 
-// Shutdown withdraws the port lists and closes every port.
+// Shutdown withdraws the port lists and closes every port. Later calls return the same.
 func (f *Face) Shutdown(context.Context) error {
 	if f.b == nil {
 		return nil
 	}
-	close(f.stop)
-	f.wg.Wait()
-	f.h.SetDevices(nil)
-	return f.b.Close()
+	f.shutOnce.Do(func() {
+		close(f.stop)
+		f.wg.Wait()
+		f.h.SetDevices(nil)
+		f.shutErr = f.b.Close()
+	})
+	return f.shutErr
 }
 
 // devices offers the Manager's maps as app.Devices.

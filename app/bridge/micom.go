@@ -16,6 +16,10 @@ import (
 // micomParts is the micom's parts name: CLOiSim's default plugin name.
 const micomParts = "Micom"
 
+// odometryQueue is how many odometry messages wait for the forwarder: small messages, sent at
+// 50 Hz of sim time, so at high time scales several arrive between two forwards.
+const odometryQueue = 64
+
 // Frames the micom names (REP-105 as cloisim_ros uses them).
 const (
 	baseFootprint = "base_footprint"
@@ -48,7 +52,7 @@ func (b *Bridge) openMicom(m world.ModelState) (*node, error) {
 	}
 	tx, tf := n.socks["Tx"], n.socks["Tf"]
 	n.run(func() {
-		b.forward(n, tx, transport.OdometryTopic(m.Name), 8, func(msg transport.Message, emit func([]byte)) error {
+		b.forward(n, tx, transport.OdometryTopic(m.Name), odometryQueue, func(msg transport.Message, emit func([]byte)) error {
 			frame, err := tx.frameOf(msg.Msg)
 			if err == nil {
 				emit(frame)
@@ -57,7 +61,7 @@ func (b *Bridge) openMicom(m world.ModelState) (*node, error) {
 		})
 	})
 	n.run(func() {
-		b.forward(n, tf, transport.WheelsTopic(m.Name), 8, func(msg transport.Message, emit func([]byte)) error {
+		b.forward(n, tf, transport.WheelsTopic(m.Name), odometryQueue, func(msg transport.Message, emit func([]byte)) error {
 			v, ok := msg.Msg.(*msgs.Pose_V)
 			if !ok {
 				return fmt.Errorf("%w %s on a wheels topic", errWrongType, msg.Type)

@@ -35,9 +35,10 @@ type Face struct {
 	Token        string   `yaml:"token"`
 	RecordDir    string   `yaml:"recordDir"`
 
-	svc  *Service
-	stop chan struct{}
-	wg   sync.WaitGroup
+	svc      *Service
+	stop     chan struct{}
+	wg       sync.WaitGroup
+	stopOnce sync.Once
 }
 
 // errNoRecorder answers start_record when no recorder face runs.
@@ -112,12 +113,12 @@ func (f *Face) Addr() net.Addr {
 	return f.svc.Addr()
 }
 
-// Shutdown closes the listener and every session.
+// Shutdown closes the listener and every session; it may be called again.
 func (f *Face) Shutdown(ctx context.Context) error {
 	if f.svc == nil {
 		return nil
 	}
-	close(f.stop)
+	f.stopOnce.Do(func() { close(f.stop) })
 	err := f.svc.Shutdown(ctx)
 	f.wg.Wait()
 	return err

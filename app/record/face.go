@@ -25,11 +25,12 @@ type Face struct {
 	// Compression is "zstd" (default), "lz4" or "none".
 	Compression string `yaml:"compression"`
 
-	h    *app.Host
-	mu   sync.Mutex
-	recs map[*Recorder]bool
-	stop chan struct{}
-	wg   sync.WaitGroup
+	h        *app.Host
+	mu       sync.Mutex
+	recs     map[*Recorder]bool
+	stop     chan struct{}
+	wg       sync.WaitGroup
+	stopOnce sync.Once
 }
 
 // Validate checks the compression.
@@ -94,13 +95,13 @@ func (f *Face) StartRecording(path string) (func() error, error) {
 	}, nil
 }
 
-// Shutdown withdraws the recorder and closes every recording cleanly.
+// Shutdown withdraws the recorder and closes every recording cleanly; it may be called again.
 func (f *Face) Shutdown(context.Context) error {
 	if f.h == nil {
 		return nil
 	}
 	f.h.SetRecorder(nil)
-	close(f.stop)
+	f.stopOnce.Do(func() { close(f.stop) })
 	f.wg.Wait()
 	f.mu.Lock()
 	recs := f.recs

@@ -22,8 +22,9 @@ type Message struct {
 	// Type is the schema name, a full protobuf message name such as "gz.msgs.Twist".
 	Type     string
 	Sequence uint32
-	// LogTime is the sim-time stamp the message was published with.
-	LogTime time.Duration
+	// LogTime is when the recorder wrote it, on the file's clock (which never goes back);
+	// PublishTime is the sim-time stamp the message was published with.
+	LogTime, PublishTime time.Duration
 	// Data is the protobuf encoding.
 	Data []byte
 }
@@ -113,7 +114,8 @@ func ReadFile(path string) (*Recording, error) {
 				typ = s.Name
 			}
 			rec.Messages = append(rec.Messages, Message{
-				Topic: c.Topic, Type: typ, Sequence: m.Sequence, LogTime: time.Duration(m.LogTime), Data: m.Data,
+				Topic: c.Topic, Type: typ, Sequence: m.Sequence, LogTime: time.Duration(m.LogTime),
+				PublishTime: time.Duration(m.PublishTime), Data: m.Data,
 			})
 		case mcap.TokenFooter:
 			rec.Complete = true

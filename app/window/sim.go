@@ -318,7 +318,7 @@ func (s *simScreen) state() State {
 			st.Targets["world:"+s.worlds.ids[i]] = rectOf(b.r)
 		}
 	}
-	st.World, st.Worlds = s.g.cur.ID, len(s.g.host.Worlds())
+	st.World, st.Worlds, st.Follow = s.g.cur.ID, len(s.g.host.Worlds()), s.follow
 	for i, r := range s.panels.rects {
 		st.Targets["panel:"+s.panels.cams[i].Sensor] = rectOf(r)
 	}

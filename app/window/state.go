@@ -46,6 +46,8 @@ type State struct {
 	Status string `json:"status"`
 	// Scenario is the source of the scenario on show.
 	Scenario string `json:"scenario"`
+	// Follow says whether the view follows the selected robot.
+	Follow bool `json:"follow"`
 	// World is the ID of the world on show; Worlds counts the host's worlds.
 	World  string `json:"world"`
 	Worlds int    `json:"worlds"`

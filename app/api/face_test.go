@@ -1,0 +1,95 @@
+package api
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"simgui/app"
+	"simgui/app/scenario"
+	"simgui/plugins"
+)
+
+// The training API as a face: it starts with the host; a reset adds the episode's world to the
+// host, where it becomes the active world; when the client goes idle the scenario world is on
+// show again (and the next step brings the episode back); Shutdown removes the episode.
+func TestAPIFaceEpisodesAreWorldsOfTheHost(t *testing.T) {
+	plan, err := scenario.Resolve(scenario.Default(), plugins.Builtin())
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := app.NewHost(app.HostOptions{Logger: slog.New(slog.DiscardHandler)})
+	sc, err := h.Build(plan, app.BuildOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.SetScenario(sc)
+	f := &Face{Listen: "127.0.0.1:0", Required: true, IdleTimeout: 300 * time.Millisecond}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- h.Run(ctx, f) }()
+	defer func() { cancel(); <-done; h.Close() }()
+	<-h.Start.Done()
+
+	base := "http://" + f.Addr().String()
+	post := func(path, body string) string {
+		t.Helper()
+		r, err := http.Post(base+path, "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Body.Close()
+		b, _ := io.ReadAll(r.Body)
+		if r.StatusCode != 200 {
+			t.Fatalf("%s: %d %s", path, r.StatusCode, b)
+		}
+		return string(b)
+	}
+	waitActive := func(what string, want func(*app.Sim) bool) *app.Sim {
+		t.Helper()
+		deadline := time.After(20 * time.Second)
+		for {
+			ch := h.Changed()
+			if a := h.Active(); want(a) {
+				return a
+			}
+			select {
+			case <-ch:
+			case <-deadline:
+				t.Fatalf("waiting for %s: active %s", what, h.Active().ID)
+			}
+		}
+	}
+
+	post("/reset", `{"seed": 5}`)
+	ep := waitActive("the episode", func(s *app.Sim) bool { return s.ID == "episode-1" })
+	if ep.Kind != app.KindEpisode || !strings.HasPrefix(ep.Label, "episode 1 · ego") || len(h.Worlds()) != 2 {
+		t.Fatalf("episode world %q %q, %d worlds", ep.Kind, ep.Label, len(h.Worlds()))
+	}
+	post("/step", `{"throttle": 1}`)
+	if s := ep.Loop.Snapshot().Step; s != 10 {
+		t.Fatalf("one API step advanced the episode to step %d, want 10 (0.05 s of 5 ms steps)", s)
+	}
+	waitActive("the scenario after the client went idle", func(s *app.Sim) bool { return s == sc })
+	post("/step", `{"throttle": 1}`)
+	waitActive("the episode back with the next step", func(s *app.Sim) bool { return s == ep })
+
+	post("/reset", `{"seed": 6}`)
+	waitActive("the second episode", func(s *app.Sim) bool { return s.ID == "episode-2" })
+	if len(h.Worlds()) != 2 || h.World("episode-1") != nil {
+		t.Fatalf("the first episode's world is still there: %d worlds", len(h.Worlds()))
+	}
+	if err := f.Shutdown(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if len(h.Worlds()) != 1 || h.Active() != sc {
+		t.Fatalf("after Shutdown: %d worlds, active %s", len(h.Worlds()), h.Active().ID)
+	}
+	if _, err := http.Get(base + "/health"); err == nil {
+		t.Error("the API still answers after Shutdown")
+	}
+}
