@@ -21,6 +21,13 @@ const (
 	DefaultHandshakeTimeout  = 5 * time.Second
 	DefaultWriteTimeout      = 10 * time.Second
 	DefaultDiscoveryInterval = 100 * time.Millisecond
+	// DefaultResetTimeout bounds the wait for each client's answer on the world Control
+	// channel.
+	DefaultResetTimeout = 3 * time.Second
+	// DefaultKeepAlive is how often a port repeats its last message while the world's time
+	// stands still (paused, or a lockstep world nobody steps), so that clients which end
+	// themselves after a few seconds of silence (cloisim_ros nodes) stay up.
+	DefaultKeepAlive = time.Second
 )
 
 // Source is where the bridge reads the world: the latest immutable snapshot. *world.Loop is
@@ -55,6 +62,11 @@ type Config struct {
 	// DiscoveryInterval is how often the snapshot is checked for spawned and removed models
 	// (default 100 ms).
 	DiscoveryInterval time.Duration
+	// ResetTimeout bounds the wait for a world Control client's answer (default 3 s).
+	ResetTimeout time.Duration
+	// KeepAlive is how often data ports repeat their last message while sim time stands
+	// still (default 1 s).
+	KeepAlive time.Duration
 }
 
 // Bridge serves a world's devices on CLOiSim's wire: one ZeroMQ socket per port, with the
@@ -70,8 +82,18 @@ type Bridge struct {
 
 	// target is the world served: its bus and snapshot source. Peer handlers read it without
 	// locks (they run while nodes close under mu).
-	target   atomic.Pointer[target]
-	retarget chan struct{} // tells the clock to follow a new target
+	target atomic.Pointer[target]
+	// moved is closed (and replaced) at every Retarget, for the goroutines that follow the
+	// world: the clock and the world control.
+	movedMu sync.Mutex
+	moved   chan struct{}
+
+	// Resets announced on the world Control channel: how many, the last answer, and a channel
+	// closed (and replaced) at each.
+	resetMu     sync.Mutex
+	resets      uint64
+	resetResult string
+	resetDone   chan struct{}
 
 	mu     sync.Mutex
 	closed bool
@@ -89,7 +111,14 @@ type target struct {
 }
 
 func (b *Bridge) busNow() *transport.Bus { return b.target.Load().bus }
-func (b *Bridge) source() Source         { return b.target.Load().src }
+
+// retargeted returns a channel closed at the next Retarget.
+func (b *Bridge) retargeted() <-chan struct{} {
+	b.movedMu.Lock()
+	defer b.movedMu.Unlock()
+	return b.moved
+}
+func (b *Bridge) source() Source { return b.target.Load().src }
 
 // robotID identifies a model across snapshots: a model re-spawned with another vehicle is a
 // new robot.
@@ -113,6 +142,8 @@ func Start(opts Config) (*Bridge, error) {
 	setDefault(&opts.HandshakeTimeout, DefaultHandshakeTimeout)
 	setDefault(&opts.WriteTimeout, DefaultWriteTimeout)
 	setDefault(&opts.DiscoveryInterval, DefaultDiscoveryInterval)
+	setDefault(&opts.ResetTimeout, DefaultResetTimeout)
+	setDefault(&opts.KeepAlive, DefaultKeepAlive)
 	mgr := opts.Manager
 	if mgr == nil {
 		var err error
@@ -121,7 +152,7 @@ func Start(opts Config) (*Bridge, error) {
 		}
 	}
 	b := &Bridge{
-		opts: opts, mgr: mgr, log: opts.Logger, retarget: make(chan struct{}, 1),
+		opts: opts, mgr: mgr, log: opts.Logger, moved: make(chan struct{}), resetDone: make(chan struct{}),
 		cfg: socketConfig{
 			queueLen: opts.QueueLen, handshakeTimeout: opts.HandshakeTimeout,
 			writeTimeout: opts.WriteTimeout, log: opts.Logger,
@@ -157,10 +188,10 @@ func (b *Bridge) Retarget(bus *transport.Bus, src Source) {
 	clear(b.failed)
 	b.target.Store(&target{bus: bus, src: src})
 	b.mu.Unlock()
-	select {
-	case b.retarget <- struct{}{}:
-	default:
-	}
+	b.movedMu.Lock()
+	close(b.moved)
+	b.moved = make(chan struct{})
+	b.movedMu.Unlock()
 	b.sync()
 }
 

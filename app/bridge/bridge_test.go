@@ -36,7 +36,7 @@ func TestDevicesFollowModels(t *testing.T) {
 		return out
 	}
 	want := map[string]map[DeviceType]map[string][]string{
-		"World": {DeviceWorld: {"SimulationWorld": {"Clock"}}},
+		"World": {DeviceWorld: {"SimulationWorld": {"Clock", "Control"}}},
 		"car0": {
 			DeviceMicom:       {"Micom": {"Info", "Rx", "Tf", "Tx"}},
 			DeviceLaser:       {"lidar_top": {"Data", "Info"}},
@@ -61,8 +61,8 @@ func TestDevicesFollowModels(t *testing.T) {
 	}
 	// Every listed port is served: a TCP connection succeeds, and the port list agrees.
 	pl := m.GetDevicePortList("")
-	if len(pl) != 1+4+4*2 {
-		t.Errorf("port list has %d entries, want 13: %v", len(pl), pl)
+	if len(pl) != 2+4+4*2 {
+		t.Errorf("port list has %d entries, want 14 (world clock and control, micom, 4 sensors): %v", len(pl), pl)
 	}
 	for key, port := range pl {
 		c, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", port))

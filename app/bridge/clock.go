@@ -1,35 +1,44 @@
 package bridge
 
 import (
+	"context"
+	"fmt"
+	"strings"
 	"time"
+
+	"google.golang.org/protobuf/proto"
 
 	"simgui/app/transport"
 	"simgui/app/transport/msgs"
 )
 
-// World clock names: hashKey "WorldSimulationWorldClock", as CLOiSim's SimulationWorld.
+// World device names: hashKeys "WorldSimulationWorldClock" and "WorldSimulationWorldControl",
+// as CLOiSim's SimulationWorld registers them.
 const (
 	worldModel = "World"
 	worldParts = "SimulationWorld"
 )
 
-// openClock opens the world clock: a PUB port sending gz.msgs.WorldStatistics (cloisim's
-// WorldStatistics numbers) from /world/<name>/stats.
+// openClock opens the world device: Clock, a PUB port sending gz.msgs.WorldStatistics
+// (cloisim's WorldStatistics numbers) from /world/<name>/stats, and Control, the simulator's
+// REQ side of the reset handshake.
 func (b *Bridge) openClock() (*node, error) {
-	n, err := b.openNode(DeviceWorld, worldModel, worldParts, channel{key: "Clock", kind: kindPub})
+	n, err := b.openNode(DeviceWorld, worldModel, worldParts,
+		channel{key: "Clock", kind: kindPub}, channel{key: "Control", kind: kindReq})
 	if err != nil {
 		return nil, err
 	}
-	s := n.socks["Clock"]
-	n.run(func() { b.runClock(n, s) })
+	n.run(func() { b.runClock(n, n.socks["Clock"]) })
+	n.run(func() { b.runControl(n, n.socks["Control"]) })
 	return n, nil
 }
 
 // runClock sends the newest world statistics ClockRate times per second of wall time while a
-// client subscribes, skipping ticks on which sim time has not changed (paused, lockstep). A
-// client that subscribes gets the current time at the next tick even if it is not moving.
-// The stats topic is read only while someone subscribes, so the world does not build
-// statistics nobody reads.
+// client subscribes, skipping ticks on which sim time has not changed. While sim time stands
+// still (paused, or a lockstep world nobody steps) it repeats the last statistics every
+// KeepAlive, with real time advanced and paused as the world is, so clients that end after a
+// few seconds of silence stay up. The stats topic is read only while someone subscribes, so the
+// world does not build statistics nobody reads; a new world (Retarget) is followed at once.
 func (b *Bridge) runClock(n *node, s *socket) {
 	period := time.Duration(float64(time.Second) / b.opts.ClockRate)
 	var (
@@ -38,6 +47,7 @@ func (b *Bridge) runClock(n *node, s *socket) {
 		tick     <-chan time.Time
 		latest   *msgs.WorldStatistics
 		sent     time.Duration
+		sentAt   time.Time
 		haveSent bool
 	)
 	stop := func() {
@@ -48,27 +58,27 @@ func (b *Bridge) runClock(n *node, s *socket) {
 		sub, ticker, tick, latest = nil, nil, nil, nil
 	}
 	defer stop()
+	follow := func() {
+		switch want := s.Subscribed(); {
+		case want && sub == nil:
+			t := b.target.Load()
+			sub = t.bus.Subscribe(transport.StatsTopic(t.src.Snapshot().World), transport.WithQueueLen(4))
+			ticker = time.NewTicker(period)
+			tick = ticker.C
+			haveSent = false
+		case !want && sub != nil:
+			stop()
+		}
+	}
 	for {
 		var in <-chan transport.Message
 		if sub != nil {
 			in = sub.C()
 		}
-		follow := func() {
-			switch want := s.Subscribed(); {
-			case want && sub == nil:
-				t := b.target.Load()
-				sub = t.bus.Subscribe(transport.StatsTopic(t.src.Snapshot().World), transport.WithQueueLen(4))
-				ticker = time.NewTicker(period)
-				tick = ticker.C
-				haveSent = false
-			case !want && sub != nil:
-				stop()
-			}
-		}
 		select {
 		case <-n.done:
 			return
-		case <-b.retarget:
+		case <-b.retargeted():
 			// Another world: its own clock from the next tick, even if its time equals the
 			// last one sent.
 			stop()
@@ -83,21 +93,144 @@ func (b *Bridge) runClock(n *node, s *socket) {
 			if ws, ok := m.Msg.(*msgs.WorldStatistics); ok {
 				latest = ws
 			}
-		case <-tick:
+		case now := <-tick:
 			if latest == nil {
-				continue
+				latest = b.statsNow()
 			}
 			t := latest.GetSimTime().AsDuration()
+			out := latest
 			if haveSent && t == sent {
-				continue
+				if now.Sub(sentAt) < b.opts.KeepAlive {
+					continue
+				}
+				out = b.keepAliveStats(latest, now.Sub(sentAt))
+				latest = out
 			}
-			frame, err := s.frameOf(latest)
+			frame, err := s.frameOf(out)
 			if err != nil {
 				b.log.Debug("bridge: marshal clock", "err", err)
 				continue
 			}
 			s.Publish(frame)
-			sent, haveSent = t, true
+			sent, sentAt, haveSent = t, now, true
+		}
+	}
+}
+
+// statsNow builds the world statistics from the served world's snapshot, for a client that
+// subscribes while the world stands still (no step publishes any).
+func (b *Bridge) statsNow() *msgs.WorldStatistics {
+	snap := b.source().Snapshot()
+	return &msgs.WorldStatistics{
+		SimTime: msgs.NewTime(snap.SimTime), RealTime: msgs.NewTime(snap.RealTime), Paused: snap.Paused,
+		Iterations: snap.Step, ModelCount: int32(len(snap.Models)), Stepping: snap.Lockstep,
+		StepSize: msgs.NewTime(time.Duration(snap.StepSize * 1e9)),
+	}
+}
+
+// keepAliveStats repeats last with real time advanced by elapsed and paused as the world is
+// now.
+func (b *Bridge) keepAliveStats(last *msgs.WorldStatistics, elapsed time.Duration) *msgs.WorldStatistics {
+	out := proto.Clone(last).(*msgs.WorldStatistics)
+	out.RealTime = msgs.NewTime(last.GetRealTime().AsDuration() + elapsed)
+	out.Paused = b.source().Snapshot().Paused
+	return out
+}
+
+// runControl announces every reset of the served world to the clients connected to the
+// Control port, as CLOiSim does: REQ Param{reset_simulation: true}, then each client's answer
+// (its "result" string, or TIMEOUT after ResetTimeout) is logged and kept for WaitReset.
+func (b *Bridge) runControl(n *node, s *socket) {
+	var sub *transport.Subscription
+	follow := func() {
+		if sub != nil {
+			sub.Close()
+		}
+		t := b.target.Load()
+		sub = t.bus.Subscribe(transport.ResetTopic(t.src.Snapshot().World), transport.WithQueueLen(4))
+	}
+	follow()
+	defer func() { sub.Close() }()
+	for {
+		select {
+		case <-n.done:
+			return
+		case <-b.retargeted():
+			follow()
+		case _, ok := <-sub.C():
+			if !ok { // the bus closed: wait for the next world
+				select {
+				case <-n.done:
+					return
+				case <-b.retargeted():
+					follow()
+				}
+				continue
+			}
+			b.announceReset(s)
+		}
+	}
+}
+
+func (b *Bridge) announceReset(s *socket) {
+	req, _ := proto.Marshal(&msgs.Param{Params: map[string]*msgs.Any{
+		"reset_simulation": {Type: msgs.Any_BOOLEAN, Value: &msgs.Any_BoolValue{BoolValue: true}},
+	}})
+	results := s.Request(req, b.opts.ResetTimeout)
+	var parts []string
+	for _, r := range results {
+		if r.Err != nil {
+			parts = append(parts, r.Err.Error())
+			continue
+		}
+		var rep msgs.Param
+		if err := proto.Unmarshal(r.Payload, &rep); err != nil {
+			parts = append(parts, "unreadable answer")
+			continue
+		}
+		res := rep.GetParams()["result"].GetStringValue()
+		if res == "" {
+			res = "answered"
+		}
+		parts = append(parts, res)
+	}
+	summary := "no client"
+	if len(parts) > 0 {
+		summary = strings.Join(parts, "; ")
+	}
+	b.log.Info("bridge: world reset announced", "clients", len(results), "result", summary)
+	b.resetMu.Lock()
+	b.resets++
+	b.resetResult = summary
+	close(b.resetDone)
+	b.resetDone = make(chan struct{})
+	b.resetMu.Unlock()
+}
+
+// Resets returns how many world resets the Control channel has announced.
+func (b *Bridge) Resets() uint64 {
+	b.resetMu.Lock()
+	defer b.resetMu.Unlock()
+	return b.resets
+}
+
+// WaitReset waits until more than after resets have been announced and returns the clients'
+// answers to the latest: their result strings, TIMEOUT for those that did not answer, or "no
+// client".
+func (b *Bridge) WaitReset(ctx context.Context, after uint64) (string, error) {
+	for {
+		b.resetMu.Lock()
+		if b.resets > after {
+			res := b.resetResult
+			b.resetMu.Unlock()
+			return res, nil
+		}
+		done := b.resetDone
+		b.resetMu.Unlock()
+		select {
+		case <-done:
+		case <-ctx.Done():
+			return "", fmt.Errorf("world control: %w", ctx.Err())
 		}
 	}
 }

@@ -62,7 +62,7 @@ func (f *Face) Start(_ context.Context, h *app.Host) error {
 		return err
 	}
 	f.b, f.h, f.stop = b, h, make(chan struct{})
-	h.SetDevices(devices{b.Manager()})
+	h.SetDevices(devices{b.Manager(), b})
 	f.wg.Add(1)
 	go f.follow(act)
 	return nil
@@ -103,8 +103,18 @@ func (f *Face) Shutdown(context.Context) error {
 	return f.shutErr
 }
 
-// devices offers the Manager's maps as app.Devices.
-type devices struct{ m *Manager }
+// devices offers the Manager's maps as app.Devices, and the world Control channel's reset
+// announcements (Resets, WaitReset) to /control's reset.
+type devices struct {
+	m *Manager
+	b *Bridge
+}
+
+func (d devices) Resets() uint64 { return d.b.Resets() }
+
+func (d devices) WaitReset(ctx context.Context, after uint64) (string, error) {
+	return d.b.WaitReset(ctx, after)
+}
 
 func (d devices) DeviceList(filter string) map[string]map[string]map[string]map[string]uint16 {
 	out := map[string]map[string]map[string]map[string]uint16{}

@@ -3,6 +3,7 @@ package bridge
 import (
 	"context"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"google.golang.org/protobuf/proto"
@@ -34,6 +35,15 @@ type micom struct {
 	bus    *transport.Bus
 	model  string
 	mounts []plugins.SensorMount
+	// uss are the model's ultrasonic sensors, whose latest readings each Tx message carries
+	// in Micom.uss (for micom clients), in mount order.
+	uss []*ussReading
+}
+
+// ussReading is the latest reading of one ultrasonic sensor.
+type ussReading struct {
+	dev    *sensorDevice
+	latest atomic.Pointer[msgs.Sonar]
 }
 
 // openMicom opens a model's micom node.
@@ -41,6 +51,12 @@ func (b *Bridge) openMicom(m world.ModelState) (*node, error) {
 	mc := &micom{b: b, bus: b.busNow(), model: m.Name}
 	if v := m.Vehicle; v != nil {
 		mc.mounts = v.Sensors
+		for _, mount := range v.Sensors {
+			if mount.Kind == ultrasonicKind {
+				mc.uss = append(mc.uss, &ussReading{dev: &sensorDevice{kind: sensorKinds[ultrasonicKind], model: m.Name,
+					parts: partsName(mount.ID), mount: mount}})
+			}
+		}
 	}
 	n, err := b.openNode(DeviceMicom, m.Name, micomParts,
 		channel{key: "Info", kind: kindRep, h: handlers{onRequest: serveInfo(mc.info)}},
@@ -51,9 +67,16 @@ func (b *Bridge) openMicom(m world.ModelState) (*node, error) {
 		return nil, err
 	}
 	tx, tf := n.socks["Tx"], n.socks["Tf"]
+	for _, u := range mc.uss {
+		n.run(func() { mc.followUSS(n, u) })
+	}
 	n.run(func() {
 		b.forward(n, tx, transport.OdometryTopic(m.Name), odometryQueue, func(msg transport.Message, emit func([]byte)) error {
-			frame, err := tx.frameOf(msg.Msg)
+			out := msg.Msg
+			if mm, ok := out.(*msgs.Micom); ok && len(mc.uss) > 0 {
+				out = mc.withUSS(mm)
+			}
+			frame, err := tx.frameOf(out)
 			if err == nil {
 				emit(frame)
 			}
@@ -77,6 +100,38 @@ func (b *Bridge) openMicom(m world.ModelState) (*node, error) {
 		})
 	})
 	return n, nil
+}
+
+// followUSS keeps the latest reading of one ultrasonic sensor for Tx.
+func (mc *micom) followUSS(n *node, u *ussReading) {
+	sub := n.bus.Subscribe(SensorTopic(mc.model, u.dev.mount.ID, "scalar"), transport.WithQueueLen(1))
+	defer sub.Close()
+	for {
+		select {
+		case <-n.done:
+			return
+		case m, ok := <-sub.C():
+			if !ok {
+				return
+			}
+			if sn, err := u.dev.sonar(m); err == nil {
+				u.latest.Store(sn)
+			}
+		}
+	}
+}
+
+// withUSS returns m with the ultrasonic readings in uss (distance and the Sonar state).
+func (mc *micom) withUSS(m *msgs.Micom) *msgs.Micom {
+	out := proto.Clone(m).(*msgs.Micom)
+	for _, u := range mc.uss {
+		sn := u.latest.Load()
+		if sn == nil {
+			continue
+		}
+		out.Uss = append(out.Uss, &msgs.Micom_USS{Distance: sn.GetRange(), State: sn})
+	}
+	return out
 }
 
 // command publishes an Rx payload on the model's cmd_vel topic. CLOiSim tries Twist, then
@@ -111,7 +166,9 @@ func (mc *micom) info(req infoRequest) proto.Message {
 		// ground, and sensor mounts are given in it.
 		return staticTransformsReply([]link{{parent: baseFootprint, pose: identityPose(baseLink)}})
 	case reqROS2:
-		return ros2Reply("", baseFootprint)
+		// cloisim_ros's micom names its base link after this frame and adds the static
+		// transform base_footprint → it, so it must not be base_footprint itself.
+		return ros2Reply("", baseLink)
 	case reqTransform:
 		for _, m := range mc.mounts {
 			if req.value == m.ID || req.value == partsName(m.ID) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"sync"
+	"time"
 
 	"google.golang.org/protobuf/proto"
 
@@ -28,13 +29,17 @@ type sensorKind struct {
 }
 
 // sensorKinds maps mount kinds (plugins.Sensor*) to their bridge. Other kinds (speedometer,
-// ultrasonic, ...) have no CLOiSim device here and are not served.
+// line tracker, ...) have no CLOiSim device and are not served.
 var sensorKinds = map[string]sensorKind{
 	plugins.SensorLidar:  {typ: DeviceLaser, reading: "scan", queue: 4, encode: encodeScan, info: lidarInfo},
 	plugins.SensorIMU:    {typ: DeviceIMU, reading: "imu", queue: 16, encode: encodeIMU},
 	plugins.SensorCamera: {typ: DeviceCamera, reading: "image", queue: 2, encode: encodeImage, info: cameraInfo},
 	plugins.SensorDepth:  {typ: DeviceDepthCamera, reading: "depth_image", queue: 2, encode: encodeImage, info: cameraInfo},
+	ultrasonicKind:       {typ: DeviceSonar, reading: "scalar", queue: 4, encode: encodeSonar},
 }
+
+// ultrasonicKind is the mount kind of range sensors served as SONAR devices.
+const ultrasonicKind = "ultrasonic"
 
 // SensorTopic is the bus topic of a sensor's readings (docs/ARCHITECTURE.md, "Topics").
 func SensorTopic(model, sensorID, reading string) string {
@@ -160,6 +165,34 @@ func cameraInfo(d *sensorDevice, req infoRequest) proto.Message {
 
 var errWrongType = errors.New("unexpected message type")
 
+// encodeSonar turns an ultrasonic reading (Float_V with the range in metres) into CLOiSim's
+// Sonar, which cloisim_ros_range publishes as sensor_msgs/Range: range_min and range_max from
+// the mount, radius the cone's opening in radians (the Range message's field of view).
+func encodeSonar(d *sensorDevice, s *socket, m transport.Message) ([]byte, error) {
+	sn, err := d.sonar(m)
+	if err != nil {
+		return nil, err
+	}
+	return s.frameOf(sn)
+}
+
+// sonar builds the Sonar message of an ultrasonic reading.
+func (d *sensorDevice) sonar(m transport.Message) (*msgs.Sonar, error) {
+	in, ok := m.Msg.(*msgs.Float_V)
+	if !ok || len(in.GetData()) == 0 {
+		return nil, fmt.Errorf("%w %s on an ultrasonic topic", errWrongType, m.Type)
+	}
+	header := in.GetHeader()
+	if header == nil {
+		header = &msgs.Header{Stamp: msgs.NewTime(m.Stamp)}
+	}
+	return &msgs.Sonar{
+		Header: header, Frame: d.parts,
+		RangeMin: d.param("rangeMin"), RangeMax: d.param("rangeMax"),
+		Radius: d.param("coneDeg") * math.Pi / 180, Range: float64(in.GetData()[0]),
+	}, nil
+}
+
 // encodeScan writes a LaserScan as CLOiSim does: misses (+Inf here) as NaN, intensities as
 // long as ranges (cloisim_ros indexes both alike), count and vertical_count filled in, frame
 // named after the device (the ROS frame id cloisim_ros announces for it).
@@ -247,7 +280,9 @@ func encodeImage(d *sensorDevice, s *socket, m transport.Message) ([]byte, error
 // port: the topic is subscribed only then, so sensors that render only for subscribers
 // (cameras) do no work for nobody. encode turns one message into frames, passing each to emit.
 // The bus subscription's bounded queue drops its oldest reading if encoding falls behind; the
-// socket never blocks.
+// socket never blocks. While the world's sim time stands still (paused, or a lockstep world
+// nobody steps), the last frames are sent again every KeepAlive, so that clients which end
+// themselves after a few seconds of silence stay up.
 func (b *Bridge) forward(n *node, s *socket, topic string, queue int, encode func(m transport.Message, emit func([]byte)) error) {
 	var sub *transport.Subscription
 	defer func() {
@@ -255,6 +290,14 @@ func (b *Bridge) forward(n *node, s *socket, topic string, queue int, encode fun
 			sub.Close()
 		}
 	}()
+	keep := time.NewTicker(b.opts.KeepAlive)
+	defer keep.Stop()
+	var (
+		last    [][]byte // the frames of the last message
+		lastAt  time.Time
+		simTick time.Duration // the world's sim time at the previous keep-alive tick
+	)
+	collect := func(f []byte) { last = append(last, f); s.Publish(f) }
 	warned := false
 	for {
 		var in <-chan transport.Message
@@ -277,10 +320,24 @@ func (b *Bridge) forward(n *node, s *socket, topic string, queue int, encode fun
 				sub = nil
 				continue
 			}
-			if err := encode(m, s.Publish); err != nil && !warned {
+			last = last[:0]
+			if err := encode(m, collect); err != nil && !warned {
 				b.log.Warn("bridge: cannot forward reading", "topic", topic, "err", err)
 				warned = true
 			}
+			lastAt = time.Now()
+		case now := <-keep.C:
+			// Sim time that has not moved for a whole tick stands still.
+			sim := b.source().Snapshot().SimTime
+			still := sim == simTick
+			simTick = sim
+			if sub == nil || len(last) == 0 || now.Sub(lastAt) < b.opts.KeepAlive || !still {
+				continue
+			}
+			for _, f := range last {
+				s.Publish(f)
+			}
+			lastAt = now
 		}
 	}
 }

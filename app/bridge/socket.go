@@ -23,6 +23,7 @@ const (
 	kindPub socketKind = iota // sensor data out; clients connect SUB sockets
 	kindSub                   // commands in; clients connect PUB sockets
 	kindRep                   // Info requests; clients connect REQ sockets
+	kindReq                   // world Control requests to clients, which connect REP sockets
 )
 
 func (k socketKind) zmqType() zmq4.SocketType {
@@ -31,6 +32,8 @@ func (k socketKind) zmqType() zmq4.SocketType {
 		return zmq4.Pub
 	case kindSub:
 		return zmq4.Sub
+	case kindReq:
+		return zmq4.Req
 	default:
 		return zmq4.Rep
 	}
@@ -76,6 +79,10 @@ type socket struct {
 	subscribed atomic.Int32
 
 	sent, dropped atomic.Uint64
+
+	// reqMu serializes Request on a REQ port: one request at a time per client, as a REQ
+	// socket's state machine wants.
+	reqMu sync.Mutex
 }
 
 // handlers are a socket's callbacks; they run on the peer's goroutine, concurrently for
@@ -177,7 +184,7 @@ func (s *socket) serve(c net.Conn) {
 		return
 	}
 	c.SetDeadline(time.Time{})
-	p := &peer{s: s, raw: c, zc: zc, wake: make(chan struct{}, 1), done: make(chan struct{})}
+	p := &peer{s: s, raw: c, zc: zc, wake: make(chan struct{}, 1), done: make(chan struct{}), replies: make(chan []byte, 1)}
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
@@ -199,6 +206,8 @@ func (s *socket) serve(c net.Conn) {
 		p.receive()
 	case kindRep:
 		p.reply()
+	case kindReq:
+		p.readReplies()
 	}
 }
 
@@ -262,6 +271,9 @@ type peer struct {
 	qmu   sync.Mutex
 	queue [][]byte
 	wake  chan struct{}
+
+	// REQ: replies from the client, taken by Request.
+	replies chan []byte
 
 	done      chan struct{}
 	closeOnce sync.Once
@@ -439,3 +451,84 @@ func (p *peer) reply() {
 		p.s.sent.Add(1)
 	}
 }
+
+// readReplies takes a REP client's answers ([delimiter, body]) and hands the payload after the
+// tag to the Request waiting for it; an answer nobody waits for is dropped.
+func (p *peer) readReplies() {
+	for {
+		msg, err := p.zc.RecvMsg()
+		if err != nil {
+			return
+		}
+		if msg.Type != zmq4.UsrMsg || len(msg.Frames) == 0 {
+			continue
+		}
+		body := msg.Frames[len(msg.Frames)-1]
+		if len(body) >= 8 {
+			body = body[8:]
+		}
+		select {
+		case p.replies <- body:
+		default:
+		}
+	}
+}
+
+// ReqResult is one client's answer to a Request: its payload, or why there is none.
+type ReqResult struct {
+	Peer    string
+	Payload []byte
+	Err     error
+}
+
+// Request sends payload (tagged) to every client of a REQ port and waits for each one's
+// answer until timeout. Clients are asked in parallel; the results are in no set order.
+func (s *socket) Request(payload []byte, timeout time.Duration) []ReqResult {
+	s.reqMu.Lock()
+	defer s.reqMu.Unlock()
+	s.mu.Lock()
+	peers := make([]*peer, 0, len(s.peers))
+	for p := range s.peers {
+		peers = append(peers, p)
+	}
+	s.mu.Unlock()
+	out := make([]ReqResult, len(peers))
+	var wg sync.WaitGroup
+	for i, p := range peers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out[i] = p.request(payload, timeout)
+		}()
+	}
+	wg.Wait()
+	return out
+}
+
+func (p *peer) request(payload []byte, timeout time.Duration) ReqResult {
+	r := ReqResult{Peer: p.raw.RemoteAddr().String()}
+	select {
+	case <-p.replies: // a late answer to an earlier request
+	default:
+	}
+	frame := append(p.s.Frame(len(payload)), payload...)
+	if r.Err = p.send([]byte{}, frame); r.Err != nil {
+		return r
+	}
+	p.s.sent.Add(1)
+	t := time.NewTimer(timeout)
+	defer t.Stop()
+	select {
+	case r.Payload = <-p.replies:
+	case <-t.C:
+		r.Err = errReqTimeout
+		// A REQ client that never answered leaves the exchange stuck: drop it, so that it
+		// reconnects with a fresh socket.
+		p.close()
+	case <-p.done:
+		r.Err = errors.New("the client disconnected")
+	}
+	return r
+}
+
+var errReqTimeout = errors.New("TIMEOUT")

@@ -9,6 +9,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"simgui/app/world"
@@ -40,11 +41,19 @@ type request struct {
 	Scale       json.RawMessage `json:"scale"`
 }
 
-// response is CLOiSim's answer: sim_version first, then command and result.
+// response is CLOiSim's answer: sim_version first, then command and result. WorldControl is
+// simgui's addition to reset: what the world Control clients answered.
 type response struct {
-	SimVersion string `json:"sim_version"`
-	Command    string `json:"command"`
-	Result     any    `json:"result"`
+	SimVersion   string `json:"sim_version"`
+	Command      string `json:"command"`
+	Result       any    `json:"result"`
+	WorldControl string `json:"world_control,omitempty"`
+}
+
+// resetAnswer is reset's result with the world Control clients' answers.
+type resetAnswer struct {
+	result       string
+	worldControl string
 }
 
 // commandFunc answers one /control command. raw is the whole request (quotes fixed), for
@@ -87,6 +96,9 @@ func (s *Service) controlError(msg string) []byte { return s.reply(nil, msg) }
 
 func (s *Service) reply(req *request, result any) []byte {
 	r := response{SimVersion: s.opts.SimVersion, Result: result}
+	if ra, ok := result.(resetAnswer); ok {
+		r.Result, r.WorldControl = ra.result, ra.worldControl
+	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
@@ -187,20 +199,51 @@ func cmdFPS(s *Service, _ context.Context, _ *request, _ []byte) any {
 }
 
 // cmdReset resets the world (same seed) and answers when it is done: "ok", or "fail" when
-// another reset is running or the reset failed.
+// another reset is running or the reset failed. When the device bridge announces resets to
+// world Control clients (ResetAnnouncer), the answer waits for theirs and carries it in
+// world_control.
 func cmdReset(s *Service, ctx context.Context, _ *request, _ []byte) any {
 	if !s.resetting.CompareAndSwap(false, true) {
 		return resultFail
 	}
 	defer s.resetting.Store(false)
-	return s.withLoop(ctx, func(l *world.Loop) any {
+	ann, _ := s.devices().(ResetAnnouncer)
+	var before uint64
+	if ann != nil {
+		before = ann.Resets()
+	}
+	res := s.withLoop(ctx, func(l *world.Loop) any {
 		if err := l.Reset(ctx, l.Snapshot().Seed); err != nil {
 			s.log.Error("control: reset", "err", err)
 			return resultFail
 		}
 		return resultOK
 	})
+	if res != resultOK || ann == nil {
+		return res
+	}
+	wctx, cancel := context.WithTimeout(ctx, resetWait)
+	defer cancel()
+	wc, err := ann.WaitReset(wctx, before)
+	if err != nil {
+		wc = err.Error()
+	}
+	return resetAnswer{result: resultOK, worldControl: wc}
 }
+
+// ResetAnnouncer is implemented by Devices that announce world resets to their clients, as
+// the bridge's world Control channel does (CLOiSim's reset_simulation request).
+type ResetAnnouncer interface {
+	// Resets counts the resets announced so far.
+	Resets() uint64
+	// WaitReset waits for the announcement after the first after ones and returns what the
+	// clients answered.
+	WaitReset(ctx context.Context, after uint64) (string, error)
+}
+
+// resetWait bounds how long reset waits for the world Control clients (the bridge gives each
+// a few seconds).
+const resetWait = 10 * time.Second
 
 // stepResult is the answer to step.
 type stepResult struct {

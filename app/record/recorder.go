@@ -1,6 +1,7 @@
 package record
 
 import (
+	"container/heap"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -211,20 +212,87 @@ func (r *Recorder) run(sub *transport.Subscription) {
 	}
 }
 
+// drain writes a subscription's messages until it closes, through a short reorder buffer:
+// sensors that render off the loop goroutine (cameras) publish a frame some milliseconds after
+// later messages of other topics, so every message waits up to ReorderWindow of wall time and
+// the waiting ones are written in stamp order. The file's log time then follows the stamps
+// without going back.
 func (r *Recorder) drain(sub *transport.Subscription) {
-	for m := range sub.C() {
-		if err := r.write(m); err != nil {
-			r.mu.Lock()
-			first := r.err == nil
-			if first {
-				r.err = err
-			}
-			r.mu.Unlock()
-			if first {
-				r.log.Error("recording stopped writing", "path", r.path, "err", err)
-			}
+	var (
+		pending reorder
+		seq     uint64
+		timer   = time.NewTimer(time.Hour)
+	)
+	defer timer.Stop()
+	flush := func(now time.Time, all bool) {
+		for len(pending) > 0 && (all || now.Sub(pending[0].at) >= ReorderWindow || len(pending) > maxPending) {
+			r.writeOrLog(heap.Pop(&pending).(held).m)
+		}
+		if len(pending) > 0 {
+			timer.Reset(ReorderWindow - now.Sub(pending[0].at))
 		}
 	}
+	for {
+		select {
+		case m, ok := <-sub.C():
+			if !ok {
+				flush(time.Now(), true)
+				return
+			}
+			seq++
+			heap.Push(&pending, held{m: m, at: time.Now(), seq: seq})
+			flush(time.Now(), false)
+		case now := <-timer.C:
+			flush(now, false)
+		}
+	}
+}
+
+func (r *Recorder) writeOrLog(m transport.Message) {
+	if err := r.write(m); err != nil {
+		r.mu.Lock()
+		first := r.err == nil
+		if first {
+			r.err = err
+		}
+		r.mu.Unlock()
+		if first {
+			r.log.Error("recording stopped writing", "path", r.path, "err", err)
+		}
+	}
+}
+
+// ReorderWindow is how long, in wall time, a message waits for earlier-stamped ones before
+// it is written; maxPending bounds how many wait.
+const (
+	ReorderWindow = 250 * time.Millisecond
+	maxPending    = 4096
+)
+
+// held is a message waiting in the reorder buffer.
+type held struct {
+	m   transport.Message
+	at  time.Time
+	seq uint64
+}
+
+// reorder is a min-heap of held messages by stamp, then arrival.
+type reorder []held
+
+func (q reorder) Len() int { return len(q) }
+func (q reorder) Less(i, j int) bool {
+	if q[i].m.Stamp != q[j].m.Stamp {
+		return q[i].m.Stamp < q[j].m.Stamp
+	}
+	return q[i].seq < q[j].seq
+}
+func (q reorder) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
+func (q *reorder) Push(x any)   { *q = append(*q, x.(held)) }
+func (q *reorder) Pop() any {
+	old := *q
+	x := old[len(old)-1]
+	*q = old[:len(old)-1]
+	return x
 }
 
 func (r *Recorder) write(m transport.Message) error {

@@ -38,3 +38,6 @@ const ClockTopic = "/clock"
 // WheelsTopic carries a model's gz.msgs.Pose_V of wheel link poses (parent frame in each
 // header), published with its odometry.
 func WheelsTopic(model string) string { return "/model/" + model + "/wheels" }
+
+// ResetTopic carries a gz.msgs.Int64 with the seed each time the world is reset.
+func ResetTopic(world string) string { return "/world/" + world + "/reset" }

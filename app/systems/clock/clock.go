@@ -4,7 +4,8 @@
 //
 //   - /clock (gz.msgs.Clock): sim time and the loop's real time;
 //   - /world/<world>/stats (gz.msgs.WorldStatistics): sim and real time, paused, iterations,
-//     model count, real-time factor, step size and whether the world runs in lockstep.
+//     model count, real-time factor, step size and whether the world runs in lockstep;
+//   - /world/<world>/reset (gz.msgs.Int64): the seed, at every reset.
 //
 // Every world the app builds has it. It runs on the loop goroutine; it has no parameters.
 package clock
@@ -47,9 +48,16 @@ func (c *Clock) Init(w *world.World) error {
 	}
 	c.events = w.Events()
 	publish := func(events.Event) { c.publish(w) }
-	for _, name := range []events.Name{events.Paused, events.Resumed, events.Reset} {
+	for _, name := range []events.Name{events.Paused, events.Resumed} {
 		c.handles = append(c.handles, c.events.On(name, publish, 0))
 	}
+	c.handles = append(c.handles, c.events.On(events.Reset, func(ev events.Event) {
+		if topic := transport.ResetTopic(w.Name()); c.bus.HasSubscribers(topic) {
+			seed := ev.Data.(events.ResetInfo).Seed
+			c.bus.Publish(topic, &msgs.Int64{Data: seed}, w.SimTime())
+		}
+		c.publish(w)
+	}, 0))
 	return nil
 }
 

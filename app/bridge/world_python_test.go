@@ -1,0 +1,120 @@
+package bridge_test
+
+import (
+	"context"
+	"encoding/json"
+	"math"
+	"os/exec"
+	"strconv"
+	"testing"
+
+	"simgui/app"
+	"simgui/app/bridge"
+	"simgui/app/control"
+	"simgui/app/scenario"
+	"simgui/plugins"
+)
+
+// TestPythonWorldControlSonarAndPause: a cloisim_ros-style client (pyzmq and websockets,
+// written from the wire description) finds the KS0223 through /control's device_list, serves
+// the world Control channel as cloisim_ros's World node does, and reads the clock, the micom
+// and the ultrasonic as a SONAR device. A /control reset reaches it as
+// Param{reset_simulation: true} and its answer comes back in the reset reply; during a 20 s
+// pause the clock and the micom keep arriving, so no cloisim_ros node times out.
+func TestPythonWorldControlSonarAndPause(t *testing.T) {
+	sc, err := scenario.Parse([]byte(`
+runtime: {seed: 3, timeScale: 1}
+world: {trackId: track.cardboard_corridor.v1, params: {length: 2, width: 0.6}}
+vehicle: {vehicleId: vehicle.ks0223.v1}
+`), "world-control")
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := scenario.Resolve(sc, plugins.Builtin())
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := app.NewHost(app.HostOptions{})
+	sim, err := h.Build(plan, app.BuildOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.SetScenario(sim)
+	defer h.Close()
+	ctl := &control.Face{Listen: "127.0.0.1:0", Required: true}
+	ctx, cancel := context.WithCancel(context.Background())
+	ran := make(chan error, 1)
+	go func() { ran <- h.Run(ctx, &bridge.Face{}, ctl) }()
+	defer func() { cancel(); <-ran }()
+	<-h.Start.Done()
+
+	const pause = 20.0
+	cmd := exec.CommandContext(ctx, python, "testdata/cloisim_world_client.py", "../transport/msgs/proto",
+		ctl.Addr().String(), "ego", strconv.FormatFloat(pause, 'f', -1, 64))
+	out, err := cmd.Output()
+	if err != nil {
+		stderr := ""
+		if ee, ok := err.(*exec.ExitError); ok {
+			stderr = string(ee.Stderr)
+		}
+		t.Fatalf("python client: %v\n%s", err, stderr)
+	}
+	var got struct {
+		WorldKeys []string  `json:"world_keys"`
+		MicomUSS  []float64 `json:"micom_uss"`
+		Pause     string    `json:"pause"`
+		Arrivals  struct {
+			Clock []float64 `json:"clock"`
+			Micom []float64 `json:"micom"`
+		} `json:"arrivals"`
+	}
+	var raw map[string]any
+	json.Unmarshal(out, &raw)
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("client output %s: %v", out, err)
+	}
+	sonar := raw["sonar"].(map[string]any)
+	if len(got.WorldKeys) != 2 || got.WorldKeys[0] != "Clock" || got.WorldKeys[1] != "Control" {
+		t.Errorf("world device keys %v, want Clock and Control", got.WorldKeys)
+	}
+	if sonar["frame"] == "" || !(sonar["range"].(float64) >= sonar["range_min"].(float64) && sonar["range"].(float64) <= sonar["range_max"].(float64)) ||
+		sonar["radius"].(float64) <= 0 || sonar["stamped"] != true {
+		t.Errorf("sonar %v", sonar)
+	}
+	if len(got.MicomUSS) != 1 || math.Abs(got.MicomUSS[0]-sonar["range"].(float64)) > 0.5 {
+		t.Errorf("micom uss %v, sonar range %v", got.MicomUSS, sonar["range"])
+	}
+	reset := raw["reset"].(map[string]any)
+	if reset["result"] != "ok" || reset["world_control"] != "OK(1/1)" || len(raw["requests"].([]any)) != 1 {
+		t.Errorf("reset answered %v; the World node got %v", reset, raw["requests"])
+	}
+	if req := raw["requests"].([]any); len(req) == 1 {
+		if r := req[0].(map[string]any); r["tag_ok"] != true || r["reset_simulation"] != true {
+			t.Errorf("the World node's request: %v", r)
+		}
+	}
+	if got.Pause != "ok" {
+		t.Fatalf("pause answered %q", got.Pause)
+	}
+	// cloisim_ros nodes give up after about 4 s of silence and end after 7 timeouts: no gap
+	// may come near that.
+	for name, times := range map[string][]float64{"clock": got.Arrivals.Clock, "micom": got.Arrivals.Micom} {
+		last, worst := 0.0, 0.0
+		for _, at := range times {
+			worst = math.Max(worst, at-last)
+			last = at
+		}
+		worst = math.Max(worst, pause-last)
+		if worst > 2.5 {
+			t.Errorf("during the %g s pause the %s went silent for %.1f s (%d messages)", pause, name, worst, len(times))
+		}
+	}
+	clocks := raw["clocks"].([]any)
+	if len(clocks) < 10 {
+		t.Fatalf("%d clock messages in a %g s pause", len(clocks), pause)
+	}
+	first, last := clocks[0].(map[string]any), clocks[len(clocks)-1].(map[string]any)
+	if first["sim"] != last["sim"] || last["paused"] != true || last["real"].(float64)-first["real"].(float64) < pause-3 {
+		t.Errorf("paused clock went from %v to %v", first, last)
+	}
+}
