@@ -290,7 +290,8 @@ func (b *Bridge) forward(n *node, s *socket, topic string, queue int, encode fun
 			sub.Close()
 		}
 	}()
-	keep := time.NewTicker(b.opts.KeepAlive)
+	// Checked four times per KeepAlive, so the silence never lasts much longer than KeepAlive.
+	keep := time.NewTicker(b.opts.KeepAlive / 4)
 	defer keep.Stop()
 	var (
 		last    [][]byte // the frames of the last message
@@ -327,7 +328,7 @@ func (b *Bridge) forward(n *node, s *socket, topic string, queue int, encode fun
 			}
 			lastAt = time.Now()
 		case now := <-keep.C:
-			// Sim time that has not moved for a whole tick stands still.
+			// Sim time that has not moved since the previous check stands still.
 			sim := b.source().Snapshot().SimTime
 			still := sim == simTick
 			simTick = sim

@@ -96,8 +96,8 @@ vehicle: {vehicleId: vehicle.ks0223.v1}
 	if got.Pause != "ok" {
 		t.Fatalf("pause answered %q", got.Pause)
 	}
-	// cloisim_ros nodes give up after about 4 s of silence and end after 7 timeouts: no gap
-	// may come near that.
+	// cloisim_ros nodes count a timeout after about 4 s of silence and end after 7: every
+	// gap must stay below that (the bridge repeats after 1 s; a loaded machine adds some).
 	for name, times := range map[string][]float64{"clock": got.Arrivals.Clock, "micom": got.Arrivals.Micom} {
 		last, worst := 0.0, 0.0
 		for _, at := range times {
@@ -105,7 +105,7 @@ vehicle: {vehicleId: vehicle.ks0223.v1}
 			last = at
 		}
 		worst = math.Max(worst, pause-last)
-		if worst > 2.5 {
+		if worst > 3.5 {
 			t.Errorf("during the %g s pause the %s went silent for %.1f s (%d messages)", pause, name, worst, len(times))
 		}
 	}
