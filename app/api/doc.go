@@ -30,7 +30,11 @@
 // A reset builds new worlds (one per agent when agents.isolated, else one for all) from the
 // process's scenario with the request on top: selectedTrackId and selectedVehicleId default to
 // the scenario's track and vehicle, whose scenario params are the base the request's params
-// override. The worlds' loops run in lockstep; Current and Changed let the window follow them.
+// override. The worlds are built by the app's one builder and run by the host as an episode
+// ("episode-<n>", its worlds "episode-<n>/<agent>" when isolated), in lockstep; the previous
+// episode's worlds are removed. While requests keep coming the episode is live: the host shows
+// it by default, so the window, the device bridge, /control and the recorder follow it; after
+// Options.IdleTimeout (10 s) without a request the scenario world is on show again.
 //
 // # Axes and controls
 //

@@ -20,18 +20,39 @@
 // [Start] serves, on the Manager's ports:
 //
 //   - World / WORLD / SimulationWorld: Clock (PUB) — WorldStatistics from /world/<name>/stats,
-//     50 times a second of wall time, skipped while sim time stands still.
+//     50 times a second of wall time, skipped while sim time moves on too slowly to change it;
+//     Control (the simulator's REQ side, cloisim_ros's World node connects a REP socket) —
+//     at every reset of the world (/world/<name>/reset) each connected client gets
+//     Param{reset_simulation: BOOLEAN true}, as CLOiSim sends it; its answer (Param with a
+//     "result" string, or TIMEOUT after Config.ResetTimeout, the client then disconnected so
+//     it reconnects with a fresh socket) is logged and returned by [Bridge.WaitReset], which
+//     /control's reset reports in its reply.
 //   - <model> / MICOM / Micom: Rx (SUB) — Twist commands (a Joystick decodes as one), published
-//     on /model/<model>/cmd_vel; Tx (PUB) — Micom odometry from the snapshot, in the frame of
-//     the model's pose at start or at the last reset_odometry; Tf (PUB) — the wheel links as
-//     Poses with "parent_frame_id" in the header; Info (REP) — request_static_transforms,
-//     request_ros2, request_transform, reset_odometry.
-//   - <model> / LASER, IMU, CAMERA, DEPTHCAMERA / <sensor id>: Data (PUB) from
-//     /model/<model>/sensor/<id>/scan, imu, image, depth_image ([SensorTopic]); Info (REP) —
-//     request_ros2, request_transform, and request_output_type (lidar) or request_camera_info
-//     (cameras, answered with a bare CameraSensor). Lidar misses and depth +Inf go out as NaN,
-//     as CLOiSim sends them; images go out as RAWI frames (28-byte little-endian header, then
-//     the pixels), not protobuf.
+//     on /model/<model>/cmd_vel; Tx (PUB) — the model's Micom from the world's odometry system
+//     (/model/<model>/micom, on sim time), with the latest reading of each ultrasonic sensor in
+//     uss; Tf (PUB) — the wheel links (/model/<model>/wheels) as Poses with "parent_frame_id" in
+//     the header; Info (REP) — request_static_transforms, request_ros2 (frame_id base_link:
+//     cloisim_ros adds the static transform base_footprint → base_link from it),
+//     request_transform, reset_odometry (the odometry system's service).
+//   - <model> / LASER, IMU, CAMERA, DEPTHCAMERA, SONAR / <sensor id>: Data (PUB) from
+//     /model/<model>/sensor/<id>/scan, imu, image, depth_image, scalar ([SensorTopic]); Info
+//     (REP) — request_ros2, request_transform, and request_output_type (lidar) or
+//     request_camera_info (cameras, answered with a bare CameraSensor). Lidar misses and depth
+//     +Inf go out as NaN, as CLOiSim sends them; images go out as RAWI frames (28-byte
+//     little-endian header, then the pixels), not protobuf; an ultrasonic goes out as
+//     CLOiSim's Sonar (range, range_min and range_max from the mount, radius the cone's opening
+//     in radians), which cloisim_ros_range publishes as sensor_msgs/Range.
+//
+// While the served world's sim time stands still (paused, or a lockstep world nobody steps),
+// every port with a subscriber repeats its last message once a second (Config.KeepAlive) —
+// the clock with real time advanced and paused set as the world is — because cloisim_ros
+// nodes end themselves after some seconds of silence, and in bringup all of them share one
+// process.
+//
+// [Bridge.Retarget] moves the bridge to another world: every model's ports are released, the
+// new world's models get theirs, the clock and Control follow the new world. The bridge face
+// ([Face]) does this whenever the host's active world changes, so cloisim_ros sees the robots
+// of the world on show (a training episode's, for example).
 //
 // The parts name of a sensor is its id with every character other than letters, digits and
 // '_' replaced by '_' ("lidar.top" → "lidar_top"): cloisim_ros names a ROS node after it.

@@ -9,7 +9,9 @@
 // true. cloisim_ros sends single-quoted JSON ({'command':'device_list','filter':”}), which is
 // accepted. Commands (CLOiSim's first, then simgui's):
 //
-//	reset           reset the world with its seed: "ok", or "fail" while another reset runs
+//	reset           reset the world with its seed: "ok", or "fail" while another reset runs;
+//	                with the device bridge, world_control holds what its world Control clients
+//	                answered ("OK(1/1)", TIMEOUT, or "no client")
 //	device_list     {filter: model prefix} the bridge's model → type → parts → key → port map
 //	port_list       {filter: hashKey prefix} the bridge's hashKey → port map
 //	fps             the achieved step rate (steps per wall second), as a string: "200" — CLOiSim
@@ -28,6 +30,9 @@
 // characters)", "filename is empty!!", "filename is too long (max 512 characters)",
 // "target_model is empty", "model '...' not found", "targets list is empty", ... A request that
 // could not be read is answered with an empty command. The session stays open after any error.
+//
+// The world is the host's active world (Options.World, asked at every command): the scenario's,
+// or a training episode's while one is on show.
 //
 // Differences from CLOiSim, on purpose: reset, teleport and start_record answer after the work
 // is done rather than at once; a teleport with world_reset resets first, then places the models

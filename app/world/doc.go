@@ -26,6 +26,18 @@
 // send such functions with Loop.Do / Loop.Call and read Loop.Snapshot, an immutable value
 // published after each step.
 //
+// # Reset
+//
+// Reset builds the new episode (layout, physics space, models) aside and swaps it in only when
+// it is complete: a reset that fails — a plugin gone, a vehicle that cannot spawn — leaves the
+// world exactly as it was, its state, its random streams and its systems untouched.
+//
+// # Wire formats
+//
+// The world knows no topic or message. Config.Bus is handed to systems (World.Bus); the gz
+// topics, the world clock and odometry are systems (app/systems/...) that the app adds to
+// every world.
+//
 // # Determinism
 //
 // Sim time is integer nanoseconds. Random numbers come from World.Rand streams seeded from the
