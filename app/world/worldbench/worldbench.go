@@ -1,30 +1,30 @@
-package world
+// Package worldbench holds the core's benchmarks for `simgui bench` and `go test -bench`: a
+// world step with N KS0223 robots driving in a walled arena (contacts between robots and with
+// the walls, physics on), against a bare cp step of the same bodies — boxes of the same size
+// and mass, the same walls, velocities set the same way — measured in the same run.
+package worldbench
 
 import (
 	"fmt"
 	"math"
-	"testing"
 
 	"github.com/jakecoffman/cp/v2"
 
 	"simgui/app/bench"
+	"simgui/app/world"
 	"simgui/physics/drive"
 	"simgui/plugins"
 )
 
-// The core benchmarks of issue 2: a world step with N KS0223 robots driving in a walled arena
-// (contacts between robots and with the walls, physics on), against a bare cp step of the same
-// bodies — boxes of the same size and mass, the same walls, velocities set the same way —
-// measured in the same run.
 func init() {
 	for _, n := range []int{1, 100, 1000} {
 		n := n
 		bare := fmt.Sprintf("physics/bare-cp/%d", n)
 		bench.Register(bench.Case{Name: bare, Doc: fmt.Sprintf("bare cp/v2 step of %d boxes in the arena", n),
-			F: func(b *testing.B) { benchBareCP(b, n) }})
+			F: func(b bench.B) { benchBareCP(b, n) }})
 		bench.Register(bench.Case{Name: fmt.Sprintf("world/step/ks0223/%d", n), Baseline: bare,
 			Doc: fmt.Sprintf("World.Step with %d KS0223 robots driving in a walled arena", n),
-			F:   func(b *testing.B) { BenchmarkStep(b, n) }})
+			F:   func(b bench.B) { benchStep(b, n) }})
 	}
 }
 
@@ -37,12 +37,12 @@ var benchKS0223 = &plugins.VehicleDescriptor{
 }
 
 // arena returns n robot poses on a 0.5 m grid and a square of walls around them.
-func arena(n int) ([]Pose, []plugins.Element) {
+func arena(n int) ([]world.Pose, []plugins.Element) {
 	side := int(math.Ceil(math.Sqrt(float64(n))))
 	half := float64(side)*0.25 + 1
-	var poses []Pose
+	var poses []world.Pose
 	for i := 0; i < n; i++ {
-		poses = append(poses, Pose{X: -half + 1 + float64(i%side)*0.5, Y: -half + 1 + float64(i/side)*0.5, Yaw: float64(i%8) * math.Pi / 4})
+		poses = append(poses, world.Pose{X: -half + 1 + float64(i%side)*0.5, Y: -half + 1 + float64(i/side)*0.5, Yaw: float64(i%8) * math.Pi / 4})
 	}
 	walls := []plugins.Element{
 		{Kind: "wall", Name: "s", Y: -half, Length: 2 * half, Width: 0.02, Height: 0.25},
@@ -57,21 +57,22 @@ func benchCommand(i int) drive.Command {
 	return drive.Command{Throttle: 0.6 + 0.4*float64((i*37)%10)/10, Steer: float64((i*13)%21-10) / 20}
 }
 
-// BenchmarkStep measures World.Step with n KS0223 robots.
-func BenchmarkStep(b *testing.B, n int) {
+// benchStep measures World.Step with n KS0223 robots.
+func benchStep(b bench.B, n int) {
 	poses, walls := arena(n)
 	track := &plugins.TrackDescriptor{ID: "track.bench_arena.v1", Elements: walls}
-	cfg := Config{Track: track, VehicleCollisions: true,
+	cfg := world.Config{Track: track, VehicleCollisions: true,
 		BuildLayout: func(t *plugins.TrackDescriptor, _ map[string]any, _ int64) (*plugins.Layout, error) {
 			return &plugins.Layout{Elements: t.Elements}, nil
 		}}
 	for i := range poses {
-		cfg.Agents = append(cfg.Agents, AgentSpec{Name: fmt.Sprintf("r%d", i), Vehicle: benchKS0223, Spawn: &poses[i]})
+		cfg.Agents = append(cfg.Agents, world.AgentSpec{Name: fmt.Sprintf("r%d", i), Vehicle: benchKS0223, Spawn: &poses[i]})
 	}
-	w, err := New(cfg)
+	w, err := world.New(cfg)
 	if err != nil {
 		b.Fatal(err)
 	}
+	defer w.Close()
 	for i, m := range w.Models() {
 		m.Command = benchCommand(i)
 	}
@@ -79,16 +80,17 @@ func BenchmarkStep(b *testing.B, n int) {
 		w.Step()
 	}
 	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
+	ops := 0
+	for b.Loop() {
 		w.Step()
+		ops++
 	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e6, "ms/step")
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(ops)/1e6, "ms/step")
 }
 
 // benchBareCP steps the same bodies in plain cp/v2 with the same control law inline, so the
 // ratio against it is the framework's overhead, not a different amount of contact work.
-func benchBareCP(b *testing.B, n int) {
+func benchBareCP(b bench.B, n int) {
 	poses, walls := arena(n)
 	s := cp.NewSpace()
 	s.SetCollisionSlop(0.001)
@@ -136,9 +138,10 @@ func benchBareCP(b *testing.B, n int) {
 		drive()
 	}
 	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
+	ops := 0
+	for b.Loop() {
 		drive()
+		ops++
 	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e6, "ms/step")
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(ops)/1e6, "ms/step")
 }

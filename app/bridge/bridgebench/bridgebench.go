@@ -1,4 +1,13 @@
-package bridge
+// Package bridgebench holds the device bridge's benchmarks for `simgui bench` and `go test
+// -bench`. Frames are 640×480 RGB (921,600 bytes) received by a go-zeromq/zmq4 SUB client over
+// loopback TCP.
+//
+// What fails a case: an error on the way, a frame of the wrong size, a frame lost where the
+// path has room for it (at most two frames in flight against queues of two), or a camera
+// whose subscriber received nothing at all. What does not: bridge/8-cameras-30hz drops the
+// oldest frames by design when a subscriber falls behind, which on a busy machine is load, not
+// a bug, so it reports the drops (count and per cent) and the rate the publisher kept.
+package bridgebench
 
 import (
 	"context"
@@ -9,41 +18,42 @@ import (
 	"net"
 	"strconv"
 	"sync"
-	"testing"
+	"sync/atomic"
 	"time"
 
 	"github.com/go-zeromq/zmq4"
 
 	"simgui/app/bench"
+	"simgui/app/bridge"
 	"simgui/app/transport"
 	"simgui/app/transport/msgs"
 	"simgui/app/world"
 	"simgui/plugins"
 )
 
-// Benchmarks for `simgui bench` and `go test -bench` (bench_test.go). Frames are 640×480 RGB
-// (921,600 bytes) received by a go-zeromq/zmq4 SUB client over loopback TCP.
 func init() {
 	const raw = "bridge/raw-zmq4-640x480"
-	bench.Register(bench.Case{Name: raw, F: BenchRawZMQ4,
+	bench.Register(bench.Case{Name: raw, F: benchRawZMQ4,
 		Doc: "baseline: a prebuilt 640x480 RGB frame from a zmq4 PUB to a zmq4 SUB, 2 frames in flight"})
-	bench.Register(bench.Case{Name: "bridge/camera-640x480", Baseline: raw, F: BenchCamera,
+	bench.Register(bench.Case{Name: "bridge/camera-640x480", Baseline: raw, F: benchCamera,
 		Doc: "a 640x480 gz.msgs.Image on the bus to a zmq4 SUB through the bridge (RAWI), 2 frames in flight"})
-	bench.Register(bench.Case{Name: "bridge/8-cameras-30hz", F: BenchEightCameras,
-		Doc: "8 cameras publishing 640x480 at 30 Hz through the bridge to 8 SUB clients; op = one 30 Hz tick; drops must be 0"})
+	bench.Register(bench.Case{Name: "bridge/8-cameras-30hz", F: benchEightCameras,
+		Doc: "8 cameras publishing 640x480 at 30 Hz through the bridge to 8 SUB clients; op = one 30 Hz tick; reports drops"})
 }
 
 const (
 	benchW, benchH = 640, 480
 	benchFrame     = benchW * benchH * 3
 	benchInFlight  = 2 // frames published but not yet received
+	// lostAfter is how long a frame the path has room for may take before it counts as lost.
+	lostAfter = 30 * time.Second
 )
 
 var benchLog = log.New(io.Discard, "", 0)
 
-// BenchRawZMQ4 is the baseline: zmq4's own PUB sending prebuilt frames of the camera case's
+// benchRawZMQ4 is the baseline: zmq4's own PUB sending prebuilt frames of the camera case's
 // size to a zmq4 SUB.
-func BenchRawZMQ4(b *testing.B) {
+func benchRawZMQ4(b bench.B) {
 	ctx := context.Background()
 	pub := zmq4.NewPub(ctx, zmq4.WithLogger(benchLog))
 	defer pub.Close()
@@ -56,46 +66,52 @@ func BenchRawZMQ4(b *testing.B) {
 	if err := sub.Dial("tcp://127.0.0.1:" + strconv.Itoa(port)); err != nil {
 		b.Fatal(err)
 	}
-	tag := TagBytes("benchcam0Data")
+	tag := bridge.TagBytes("benchcam0Data")
 	if err := sub.SetOption(zmq4.OptionSubscribe, string(tag[:])); err != nil {
 		b.Fatal(err)
 	}
+	deadline := time.Now().Add(lostAfter)
 	for len(pub.(zmq4.Topics).Topics()) == 0 {
+		if time.Now().After(deadline) {
+			b.Fatal("the SUB never subscribed")
+		}
 		time.Sleep(time.Millisecond)
 	}
 	frame := append(tag[:], benchPixels()...)
-	frame = append(frame, make([]byte, 28)...) // the size of a RAWI frame
+	frame = append(frame, make([]byte, bridge.RAWIHeaderSize)...) // the size of a RAWI frame
 	runWindowed(b, sub, len(frame), func() error { return pub.Send(zmq4.NewMsg(frame)) })
 }
 
-// BenchCamera measures the bridge's whole path for one camera: bus → forwarder → RAWI frame →
+// benchCamera measures the bridge's whole path for one camera: bus → forwarder → RAWI frame →
 // per-subscriber queue → ZMTP → zmq4 SUB.
-func BenchCamera(b *testing.B) {
+func benchCamera(b bench.B) {
 	env := newBenchEnv(b, 1)
 	defer env.close()
 	sub := env.subscribe(b, 0)
+	defer sub.Close()
 	img := benchImage()
-	topic := SensorTopic(benchModel, "cam0", "image")
+	topic := bridge.SensorTopic(benchModel, "cam0", "image")
 	var stamp time.Duration
-	runWindowed(b, sub, 8+rawiHeaderSize+benchFrame, func() error {
+	runWindowed(b, sub, 8+bridge.RAWIHeaderSize+benchFrame, func() error {
 		stamp += time.Millisecond
 		return env.bus.Publish(topic, img, stamp)
 	})
+	// Two frames in flight against queues of two: nothing may be dropped, however slow.
 	if d := env.dropped(); d != 0 {
 		b.Fatalf("%d frames dropped with %d in flight", d, benchInFlight)
 	}
 }
 
-// runWindowed publishes b.N frames with send, keeping at most benchInFlight unreceived, and
-// checks that each received frame has size bytes.
-func runWindowed(b *testing.B, sub zmq4.Socket, size int, send func() error) {
+// runWindowed publishes one frame per op with send, keeping at most benchInFlight unreceived,
+// checks that each received frame has size bytes, and waits for the last ones.
+func runWindowed(b bench.B, sub zmq4.Socket, size int, send func() error) {
 	window := make(chan struct{}, benchInFlight)
 	errc := make(chan error, 1)
 	go func() {
-		for i := 0; i < b.N; i++ {
+		for i := 0; ; i++ {
 			m, err := sub.Recv()
 			if err != nil {
-				errc <- err
+				errc <- err // the socket closed at the end, or a real failure mid-run
 				return
 			}
 			if len(m.Frames) != 1 || len(m.Frames[0]) != size {
@@ -104,94 +120,113 @@ func runWindowed(b *testing.B, sub zmq4.Socket, size int, send func() error) {
 			}
 			<-window
 		}
-		errc <- nil
 	}()
-	b.SetBytes(benchFrame)
+	lost := time.NewTimer(lostAfter)
+	defer lost.Stop()
+	// take waits for room in the window.
+	take := func() {
+		lost.Reset(lostAfter)
+		select {
+		case window <- struct{}{}:
+		case err := <-errc:
+			b.Fatal(err)
+		case <-lost.C:
+			b.Fatalf("a frame was lost: nothing received for %v", lostAfter)
+		}
+	}
+	b.SetBytes(benchFrame) // reported as MB/s
 	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		window <- struct{}{}
+	for b.Loop() {
+		take()
 		if err := send(); err != nil {
 			b.Fatal(err)
 		}
 	}
-	select {
-	case err := <-errc:
-		if err != nil {
-			b.Fatal(err)
-		}
-	case <-time.After(30 * time.Second):
-		b.Fatal("frames lost: the receiver is still waiting")
+	for range benchInFlight { // the window is whole again once the last frames arrived
+		take()
 	}
-	b.StopTimer()
-	b.ReportMetric(float64(benchFrame)*float64(b.N)/b.Elapsed().Seconds()/1e6, "MB/s")
 }
 
-// BenchEightCameras publishes 8 cameras' frames at 30 Hz for b.N ticks to 8 subscribers and
-// reports frames dropped anywhere (bus queues, subscriber queues): received versus published.
-func BenchEightCameras(b *testing.B) {
+// benchEightCameras publishes 8 cameras' frames at 30 Hz, one tick per op, to 8 subscribers
+// and reports the frames dropped anywhere (bus queues, subscriber queues): received versus
+// published, as a count and a share.
+func benchEightCameras(b bench.B) {
 	const cams, rate = 8, 30
 	env := newBenchEnv(b, cams)
 	defer env.close()
 	subs := make([]zmq4.Socket, cams)
 	for i := range subs {
 		subs[i] = env.subscribe(b, i)
+		defer subs[i].Close()
 	}
 	img := benchImage()
 	topics := make([]string, cams)
 	for i := range topics {
-		topics[i] = SensorTopic(benchModel, "cam"+strconv.Itoa(i), "image")
+		topics[i] = bridge.SensorTopic(benchModel, "cam"+strconv.Itoa(i), "image")
 	}
 	var wg sync.WaitGroup
-	received := make([]int, cams)
+	received := make([]atomic.Int64, cams)
 	for i, s := range subs {
 		wg.Go(func() {
 			for {
 				if _, err := s.Recv(); err != nil {
-					return
+					return // closed at the end
 				}
-				received[i]++
-				if received[i] == b.N {
-					return
-				}
+				received[i].Add(1)
 			}
 		})
 	}
 	b.SetBytes(cams * benchFrame)
-	b.ResetTimer()
 	tick := time.NewTicker(time.Second / rate)
 	defer tick.Stop()
-	for i := 0; i < b.N; i++ {
+	ticks := 0
+	for b.Loop() {
 		<-tick.C
-		stamp := time.Duration(i) * time.Second / rate
+		stamp := time.Duration(ticks) * time.Second / rate
 		for _, t := range topics {
 			if err := env.bus.Publish(t, img, stamp); err != nil {
 				b.Fatal(err)
 			}
 		}
+		ticks++
 	}
-	b.StopTimer()
-	done := make(chan struct{})
-	go func() { wg.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(5 * time.Second): // whatever has not arrived by now was dropped
-		for _, s := range subs {
-			s.Close()
+	elapsed := b.Elapsed()
+	// Whatever has not arrived a few seconds after the last tick was dropped.
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		all := true
+		for i := range received {
+			all = all && received[i].Load() >= int64(ticks)
 		}
-		<-done
+		if all {
+			break
+		}
 	}
-	drops := 0
-	for _, n := range received {
-		drops += b.N - n
+	for _, s := range subs {
+		s.Close()
 	}
+	wg.Wait()
+	published := cams * ticks
+	got, starved := 0, 0
+	for i := range received {
+		n := int(received[i].Load())
+		got += n
+		if n == 0 {
+			starved++
+		}
+	}
+	drops := published - got
 	b.ReportMetric(float64(drops), "drops")
-	b.ReportMetric(float64(cams*b.N-drops)/b.Elapsed().Seconds(), "frames/s")
+	b.ReportMetric(100*float64(drops)/float64(max(published, 1)), "drop-%")
+	b.ReportMetric(float64(env.dropped()), "queue-drops")
+	b.ReportMetric(float64(got)/elapsed.Seconds(), "frames/s")
 	// Below 30 the publishing loop itself fell behind (a loaded machine): ticks were skipped,
 	// not frames dropped.
-	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "hz")
-	if drops != 0 {
-		b.Errorf("%d of %d frames dropped (bridge queue drops: %d)", drops, cams*b.N, env.dropped())
+	b.ReportMetric(float64(ticks)/elapsed.Seconds(), "hz")
+	switch {
+	case got > published:
+		b.Errorf("%d frames received of %d published", got, published)
+	case ticks > 0 && starved > 0:
+		b.Errorf("%d of %d subscribers received no frame in %d ticks", starved, cams, ticks)
 	}
 }
 
@@ -201,10 +236,10 @@ const benchModel = "bench"
 type benchEnv struct {
 	bus    *transport.Bus
 	w      *world.World
-	bridge *Bridge
+	bridge *bridge.Bridge
 }
 
-func newBenchEnv(b *testing.B, cams int) *benchEnv {
+func newBenchEnv(b bench.B, cams int) *benchEnv {
 	b.Helper()
 	quiet := slog.New(slog.DiscardHandler)
 	v := &plugins.VehicleDescriptor{
@@ -231,7 +266,7 @@ func newBenchEnv(b *testing.B, cams int) *benchEnv {
 		b.Fatal(err)
 	}
 	loop := world.NewLoop(w, world.LoopOptions{Lockstep: true})
-	br, err := Start(Config{Bus: bus, Source: loop, Logger: quiet})
+	br, err := bridge.Start(bridge.Config{Bus: bus, Source: loop, Logger: quiet})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -240,7 +275,7 @@ func newBenchEnv(b *testing.B, cams int) *benchEnv {
 
 // subscribe connects a zmq4 SUB to camera i's Data port and waits until the bridge reads the
 // camera's topic.
-func (e *benchEnv) subscribe(b *testing.B, i int) zmq4.Socket {
+func (e *benchEnv) subscribe(b bench.B, i int) zmq4.Socket {
 	b.Helper()
 	key := benchModel + "cam" + strconv.Itoa(i) + "Data"
 	port, ok := e.bridge.Manager().SearchSensorPort(key)
@@ -251,11 +286,11 @@ func (e *benchEnv) subscribe(b *testing.B, i int) zmq4.Socket {
 	if err := sub.Dial("tcp://127.0.0.1:" + strconv.Itoa(int(port))); err != nil {
 		b.Fatal(err)
 	}
-	tag := TagBytes(key)
+	tag := bridge.TagBytes(key)
 	if err := sub.SetOption(zmq4.OptionSubscribe, string(tag[:])); err != nil {
 		b.Fatal(err)
 	}
-	topic := SensorTopic(benchModel, "cam"+strconv.Itoa(i), "image")
+	topic := bridge.SensorTopic(benchModel, "cam"+strconv.Itoa(i), "image")
 	deadline := time.Now().Add(5 * time.Second)
 	for !e.bus.HasSubscribers(topic) {
 		if time.Now().After(deadline) {

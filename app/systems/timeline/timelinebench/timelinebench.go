@@ -1,10 +1,13 @@
-package timeline
+// Package timelinebench holds the timeline publisher's benchmarks for `simgui bench` and `go
+// test -bench`: the step time of a world whose timeline calls a service every cycle, against
+// the same world whose timeline only publishes. The slow service sleeps past its timeout on
+// every call; the step must not notice.
+package timelinebench
 
 import (
 	"context"
 	"fmt"
 	"log/slog"
-	"testing"
 	"time"
 
 	"google.golang.org/protobuf/proto"
@@ -12,33 +15,21 @@ import (
 
 	"simgui/app/bench"
 	"simgui/app/systems"
+	"simgui/app/systems/timeline"
 	"simgui/app/transport"
 	"simgui/app/transport/msgs"
 	"simgui/app/world"
 	"simgui/plugins"
 )
 
-// Benchmarks for `simgui bench` and `go test -bench` (see bench_test.go): the step time of a
-// world whose timeline calls a service every cycle, against the same world whose timeline
-// only publishes. The slow service sleeps past its timeout on every call; the step must not
-// notice.
 func init() {
 	const base = "timeline/step/no-service"
-	bench.Register(bench.Case{Name: base, F: BenchStep(""),
+	bench.Register(bench.Case{Name: base, F: benchStep(""),
 		Doc: "baseline: World.Step with a KS0223 and a 50 ms looping timeline publishing cmd_vel"})
-	bench.Register(bench.Case{Name: "timeline/step/fast-service", Baseline: base, F: BenchStep("fast"),
+	bench.Register(bench.Case{Name: "timeline/step/fast-service", Baseline: base, F: benchStep("fast"),
 		Doc: "World.Step, the same timeline also calling a service that answers at once every cycle"})
-	bench.Register(bench.Case{Name: "timeline/step/slow-service", Baseline: base, F: BenchStep("slow"),
+	bench.Register(bench.Case{Name: "timeline/step/slow-service", Baseline: base, F: benchStep("slow"),
 		Doc: "World.Step, the same timeline also calling a service that sleeps past its 5 ms timeout every cycle"})
-}
-
-// ks0223 is the KS0223 car (reference ks0223-and-tracks.md §1) with the differential drive's
-// default, calibrated parameters, for benchmarks and tests that need the real drive.
-var ks0223 = &plugins.VehicleDescriptor{
-	ID: "vehicle.ks0223.v1", DisplayName: "KS0223", Version: plugins.ContractVersion{Major: 1},
-	DeviceType: "ground_robot_differential",
-	Body:       &plugins.Body{Shape: "box", Length: 0.25, Width: 0.15, Height: 0.12, Mass: 1, Friction: 0.9},
-	Drive:      &plugins.Drive{Model: "differential"},
 }
 
 // flatArena is an empty floor with basic_arena's spawn point: (0, −7.5) facing north.
@@ -66,10 +57,14 @@ const benchCall = `
     services: [{name: /bench/%s, reqType: gz.msgs.Double, repType: gz.msgs.Boolean, timeout: 5, reqMsg: "data: 1"}]
 `
 
-// BenchStep measures World.Step with the benchmark timeline; service is "" (none), "fast" or
+// benchStep measures World.Step with the benchmark timeline; service is "" (none), "fast" or
 // "slow". It reports the service calls made and dropped per step.
-func BenchStep(service string) func(b *testing.B) {
-	return func(b *testing.B) {
+func benchStep(service string) func(bench.B) {
+	return func(b bench.B) {
+		ks0223, err := plugins.Builtin().Vehicle("vehicle.ks0223.v1")
+		if err != nil {
+			b.Fatal(err)
+		}
 		quiet := slog.New(slog.DiscardHandler)
 		bus := transport.NewBus(transport.Options{Logger: quiet})
 		defer bus.Close()
@@ -97,21 +92,21 @@ func BenchStep(service string) func(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if err := w.AddSystem(p, world.SystemOptions{Name: ID}); err != nil {
+		if err := w.AddSystem(p, world.SystemOptions{Name: timeline.ID}); err != nil {
 			b.Fatal(err)
 		}
 		if err := w.Start(); err != nil {
 			b.Fatal(err)
 		}
 		b.ReportAllocs()
-		b.ResetTimer()
-		for range b.N {
+		steps := 0
+		for b.Loop() {
 			w.Step()
+			steps++
 		}
-		b.StopTimer()
 		s := p.Stats()
-		b.ReportMetric(float64(s.Calls)/float64(b.N), "calls/step")
-		b.ReportMetric(float64(s.Dropped)/float64(b.N), "dropped/step")
+		b.ReportMetric(float64(s.Calls)/float64(steps), "calls/step")
+		b.ReportMetric(float64(s.Dropped)/float64(steps), "dropped/step")
 		if err := w.Close(); err != nil {
 			b.Fatal(err)
 		}
@@ -120,12 +115,12 @@ func BenchStep(service string) func(b *testing.B) {
 
 // fromYAML builds a Publisher from the `config:` body of a scenario entry, as the scenario
 // loader does (strict keys, then Validate).
-func fromYAML(config string) (*Publisher, error) {
+func fromYAML(config string) (*timeline.Publisher, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal([]byte(config), &doc); err != nil {
 		return nil, err
 	}
-	e := systems.Entry{Type: ID}
+	e := systems.Entry{Type: timeline.ID}
 	if len(doc.Content) == 1 {
 		e.Config = *doc.Content[0]
 	}
@@ -133,5 +128,5 @@ func fromYAML(config string) (*Publisher, error) {
 	if err != nil {
 		return nil, err
 	}
-	return built.System.(*Publisher), nil
+	return built.System.(*timeline.Publisher), nil
 }

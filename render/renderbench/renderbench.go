@@ -1,15 +1,15 @@
-package render
+// Package renderbench holds the renderer's speed claims, registered for `simgui bench` and
+// run by `go test -bench` too. Each render case is compared with filling the same buffers once
+// (the memory-bound floor of any renderer), and the parallel case with the serial one.
+package renderbench
 
 import (
 	"fmt"
-	"testing"
 
 	"simgui/app/bench"
+	"simgui/render"
 )
 
-// The renderer's speed claims, registered for `simgui bench` and run by `go test -bench` too.
-// Each render case is compared with filling the same buffers once (the memory-bound floor of
-// any renderer), and the parallel case with the serial one.
 func init() {
 	for _, s := range [][2]int{{84, 84}, {320, 180}, {640, 480}} {
 		w, h := s[0], s[1]
@@ -31,35 +31,39 @@ func init() {
 
 // benchRender renders the bench scene at w×h with the given workers (0 = GOMAXPROCS),
 // reporting frames/s.
-func benchRender(w, h, workers int, rgb, depth bool) func(*testing.B) {
-	return func(b *testing.B) {
-		sc, err := newBenchScene()
+func benchRender(w, h, workers int, rgb, depth bool) func(bench.B) {
+	return func(b bench.B) {
+		static, objects, err := render.BenchScene()
 		if err != nil {
 			b.Fatal(err)
 		}
-		r := NewRenderer(Options{Workers: workers})
+		r := render.NewRenderer(render.Options{Workers: workers})
 		defer r.Close()
-		f := NewFrame(w, h, rgb, depth)
-		cam := benchCamera(w, h)
+		f := render.NewFrame(w, h, rgb, depth)
+		cam := render.BenchCamera(w, h)
 		b.ReportAllocs()
+		ops := 0
 		for b.Loop() {
-			if err := r.Render(f, cam, sc.static, sc.dyn); err != nil {
+			if err := r.Render(f, cam, static, objects); err != nil {
 				b.Fatal(err)
 			}
+			ops++
 		}
-		b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "frames/s")
+		b.ReportMetric(float64(ops)/b.Elapsed().Seconds(), "frames/s")
 	}
 }
 
 // benchFill clears a frame's RGB bytes and depth values once per op: the memory-bound floor
 // under any renderer.
-func benchFill(w, h int) func(*testing.B) {
-	return func(b *testing.B) {
-		f := NewFrame(w, h, true, true)
+func benchFill(w, h int) func(bench.B) {
+	return func(b bench.B) {
+		f := render.NewFrame(w, h, true, true)
+		ops := 0
 		for b.Loop() {
 			clear(f.RGB)
 			clear(f.Depth)
+			ops++
 		}
-		b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "frames/s")
+		b.ReportMetric(float64(ops)/b.Elapsed().Seconds(), "frames/s")
 	}
 }

@@ -1,4 +1,14 @@
-package api
+// Package apibench holds the training API's benchmarks for `simgui bench` and `go test
+// -bench`.
+//
+// api/step/84x84 is one rusim step over HTTP with a keep-alive Go client: the command, an
+// action period of world steps, telemetry and an 84×84 JPEG frame in the reply. Its baseline
+// api/echo/84x84 is a bare net/http server answering the same request with a reply of the same
+// size, so the ratio is the cost of simgui over the HTTP round trip itself.
+//
+// api/step/8-isolated steps 8 isolated agents together per request (the actions extension:
+// 8 worlds stepped in parallel, 8 frames); it reports agent-steps/s.
+package apibench
 
 import (
 	"bytes"
@@ -11,33 +21,24 @@ import (
 	"net/http"
 	"strings"
 	"sync"
-	"testing"
 	"time"
 
+	"simgui/app/api"
 	"simgui/app/bench"
 	"simgui/app/scenario"
 )
 
-// Benchmarks for `simgui bench` and `go test -bench` (see bench_test.go).
-//
-// api/step/84x84 is one rusim step over HTTP with a keep-alive Go client: the command, an
-// action period of world steps, telemetry and an 84×84 JPEG frame in the reply. Its baseline
-// api/echo/84x84 is a bare net/http server answering the same request with a reply of the same
-// size, so the ratio is the cost of simgui over the HTTP round trip itself.
-//
-// api/step/8-isolated steps 8 isolated agents together per request (the actions extension:
-// 8 worlds stepped in parallel, 8 frames); it reports agent-steps/s.
 func init() {
 	bench.Register(bench.Case{Name: "api/echo/84x84", Doc: "baseline: net/http keep-alive round trip of a step request answered with a reply of the same size", F: benchEcho})
-	bench.Register(bench.Case{Name: "api/step/84x84", Baseline: "api/echo/84x84", Doc: "POST /step over HTTP: 0.05 s of sim time, telemetry, an 84x84 JPEG frame", F: BenchStep})
-	bench.Register(bench.Case{Name: "api/step/8-isolated", Baseline: "api/step/84x84", Doc: "POST /step with 8 isolated agents stepped together (actions), 84x84 frames; per request", F: BenchStepIsolated(8)})
+	bench.Register(bench.Case{Name: "api/step/84x84", Baseline: "api/echo/84x84", Doc: "POST /step over HTTP: 0.05 s of sim time, telemetry, an 84x84 JPEG frame", F: benchStep})
+	bench.Register(bench.Case{Name: "api/step/8-isolated", Baseline: "api/step/84x84", Doc: "POST /step with 8 isolated agents stepped together (actions), 84x84 frames; per request", F: benchStepIsolated(8)})
 }
 
 const benchStepBody = `{"throttle":0.6,"steer":0.3,"brake":0,"targetAgentId":"ego","timestamp":0,"timeBase":"unix_ms","extensions":[]}`
 
-// BenchReset is the reset of the benchmarks: the KS0223 in the cardboard corridor, 84×84
+// resetBody is the reset of the benchmarks: the KS0223 in the cardboard corridor, 84×84
 // frames, n agents (isolated when n > 1).
-func BenchReset(n int) string {
+func resetBody(n int) string {
 	var agents []string
 	for i := range n {
 		id := "ego"
@@ -56,7 +57,7 @@ func benchClient() *http.Client {
 	return &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 16, DisableCompression: true}, Timeout: 30 * time.Second}
 }
 
-func benchPost(b *testing.B, c *http.Client, url, body string) []byte {
+func benchPost(b bench.B, c *http.Client, url, body string) []byte {
 	r, err := c.Post(url, "application/json", strings.NewReader(body))
 	if err != nil {
 		b.Fatal(err)
@@ -72,8 +73,8 @@ func benchPost(b *testing.B, c *http.Client, url, body string) []byte {
 	return out
 }
 
-func benchService(b *testing.B) (*Service, string) {
-	svc, err := New(Options{Addr: "127.0.0.1:0", Scenario: scenario.Default(), Logger: slog.New(slog.DiscardHandler)})
+func benchService(b bench.B) (*api.Service, string) {
+	svc, err := api.New(api.Options{Addr: "127.0.0.1:0", Scenario: scenario.Default(), Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -82,27 +83,27 @@ func benchService(b *testing.B) (*Service, string) {
 	return svc, "http://" + svc.Addr().String()
 }
 
-// BenchStep measures single-agent steps with an 84×84 frame; it reports steps/s.
-func BenchStep(b *testing.B) {
+// benchStep measures single-agent steps with an 84×84 frame; it reports steps/s.
+func benchStep(b bench.B) {
 	_, base := benchService(b)
 	c := benchClient()
-	benchPost(b, c, base+"/reset", BenchReset(1))
+	benchPost(b, c, base+"/reset", resetBody(1))
 	b.ReportAllocs()
-	b.ResetTimer()
-	start := time.Now()
-	for range b.N {
+	ops := 0
+	for b.Loop() {
 		benchPost(b, c, base+"/step", benchStepBody)
+		ops++
 	}
-	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "steps/s")
+	b.ReportMetric(float64(ops)/b.Elapsed().Seconds(), "steps/s")
 }
 
-// BenchStepIsolated measures n isolated agents stepped together per request; it reports
+// benchStepIsolated measures n isolated agents stepped together per request; it reports
 // agent-steps/s.
-func BenchStepIsolated(n int) func(b *testing.B) {
-	return func(b *testing.B) {
+func benchStepIsolated(n int) func(bench.B) {
+	return func(b bench.B) {
 		_, base := benchService(b)
 		c := benchClient()
-		benchPost(b, c, base+"/reset", BenchReset(n))
+		benchPost(b, c, base+"/reset", resetBody(n))
 		acts := make([]string, n)
 		for i := range n {
 			id := "ego"
@@ -113,21 +114,21 @@ func BenchStepIsolated(n int) func(b *testing.B) {
 		}
 		body := `{"actions":[` + strings.Join(acts, ",") + `]}`
 		b.ReportAllocs()
-		b.ResetTimer()
-		start := time.Now()
-		for range b.N {
+		ops := 0
+		for b.Loop() {
 			benchPost(b, c, base+"/step", body)
+			ops++
 		}
-		b.ReportMetric(float64(n*b.N)/time.Since(start).Seconds(), "agent-steps/s")
+		b.ReportMetric(float64(n*ops)/b.Elapsed().Seconds(), "agent-steps/s")
 	}
 }
 
 // benchEcho answers the step request with a stored reply of the same size from a bare
 // net/http server: the HTTP floor.
-func benchEcho(b *testing.B) {
+func benchEcho(b bench.B) {
 	_, base := benchService(b)
 	c := benchClient()
-	benchPost(b, c, base+"/reset", BenchReset(1))
+	benchPost(b, c, base+"/reset", resetBody(1))
 	reply := benchPost(b, c, base+"/step", benchStepBody)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -135,7 +136,7 @@ func benchEcho(b *testing.B) {
 	}
 	var once sync.Once
 	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var req StepRequest
+		var req api.StepRequest
 		body, _ := io.ReadAll(r.Body)
 		if err := json.Unmarshal(body, &req); err != nil {
 			once.Do(func() { b.Error(err) })
@@ -147,8 +148,7 @@ func benchEcho(b *testing.B) {
 	defer srv.Close()
 	url := "http://" + ln.Addr().String() + "/step"
 	b.ReportAllocs()
-	b.ResetTimer()
-	for range b.N {
+	for b.Loop() {
 		benchPost(b, c, url, benchStepBody)
 	}
 }

@@ -1,19 +1,19 @@
-package transport
+// Package transportbench holds the bus's benchmarks for `simgui bench` and `go test -bench`.
+// The publish cases read every message back inline, so each op is one publish plus one
+// receive per subscriber with no goroutine scheduling in the measurement; the baseline is the
+// same on a bare buffered channel.
+package transportbench
 
 import (
 	"fmt"
 	"log/slog"
-	"testing"
 	"time"
 
 	"simgui/app/bench"
+	"simgui/app/transport"
 	"simgui/app/transport/msgs"
 )
 
-// Benchmarks for `simgui bench` and `go test -bench` (see bench_test.go). The
-// publish cases read every message back inline, so each op is one publish plus
-// one receive per subscriber with no goroutine scheduling in the measurement;
-// the baseline is the same on a bare buffered channel.
 func init() {
 	const base = "transport/publish/chan"
 	bench.Register(bench.Case{Name: base, Doc: "baseline: send and receive one Message on a buffered channel", F: benchChan})
@@ -28,62 +28,63 @@ func benchMessage() *msgs.Twist {
 	return &msgs.Twist{Linear: &msgs.Vector3D{X: 0.3}, Angular: &msgs.Vector3D{Z: 0.1}}
 }
 
-func quietBus() *Bus {
-	return NewBus(Options{Logger: slog.New(slog.DiscardHandler)})
+func quietBus() *transport.Bus {
+	return transport.NewBus(transport.Options{Logger: slog.New(slog.DiscardHandler)})
 }
 
-func benchChan(b *testing.B) {
-	ch := make(chan Message, DefaultQueueLen)
-	m := Message{Topic: "/model/car/cmd_vel", Type: "gz.msgs.Twist", Msg: benchMessage()}
+func benchChan(b bench.B) {
+	ch := make(chan transport.Message, transport.DefaultQueueLen)
+	m := transport.Message{Topic: "/model/car/cmd_vel", Type: "gz.msgs.Twist", Msg: benchMessage()}
 	b.ReportAllocs()
-	for i := range b.N {
+	for i := 0; b.Loop(); i++ {
 		m.Stamp = time.Duration(i)
 		ch <- m
 		<-ch
 	}
 }
 
-func benchPublish(subs int) func(*testing.B) {
-	return func(b *testing.B) {
+func benchPublish(subs int) func(bench.B) {
+	return func(b bench.B) {
 		bus := quietBus()
 		defer bus.Close()
-		ss := make([]*Subscription, subs)
-		for i := range ss {
-			ss[i] = bus.Subscribe("/model/car/cmd_vel")
+		cs := make([]<-chan transport.Message, subs)
+		for i := range cs {
+			cs[i] = bus.Subscribe("/model/car/cmd_vel").C()
 		}
 		m := benchMessage()
 		b.ReportAllocs()
-		b.ResetTimer()
-		for i := range b.N {
+		for i := 0; b.Loop(); i++ {
 			if err := bus.Publish("/model/car/cmd_vel", m, time.Duration(i)); err != nil {
 				b.Fatal(err)
 			}
-			for _, s := range ss {
-				<-s.ch
+			for _, c := range cs {
+				<-c
 			}
 		}
 	}
 }
 
-func benchPublishFull(b *testing.B) {
+// benchPublishFull checks the drop-oldest policy too: every publish past the queue's four
+// drops one message, whatever the machine's load.
+func benchPublishFull(b bench.B) {
 	bus := quietBus()
 	defer bus.Close()
-	s := bus.Subscribe("/model/car/cmd_vel", WithQueueLen(4))
+	s := bus.Subscribe("/model/car/cmd_vel", transport.WithQueueLen(4))
 	m := benchMessage()
 	b.ReportAllocs()
-	b.ResetTimer()
-	for i := range b.N {
-		if err := bus.Publish("/model/car/cmd_vel", m, time.Duration(i)); err != nil {
+	ops := 0
+	for b.Loop() {
+		if err := bus.Publish("/model/car/cmd_vel", m, time.Duration(ops)); err != nil {
 			b.Fatal(err)
 		}
+		ops++
 	}
-	b.StopTimer()
-	if b.N > 4 && s.Dropped() != uint64(b.N-4) {
-		b.Fatalf("dropped %d of %d", s.Dropped(), b.N)
+	if ops > 4 && s.Dropped() != uint64(ops-4) {
+		b.Fatalf("dropped %d of %d", s.Dropped(), ops)
 	}
 }
 
-func benchHasSubscribers(b *testing.B) {
+func benchHasSubscribers(b bench.B) {
 	bus := quietBus()
 	defer bus.Close()
 	names := make([]string, 1000)
@@ -94,15 +95,14 @@ func benchHasSubscribers(b *testing.B) {
 		}
 	}
 	b.ReportAllocs()
-	b.ResetTimer()
-	n := 0
-	for i := range b.N {
-		if bus.HasSubscribers(names[i%len(names)]) {
+	n, ops := 0, 0
+	for b.Loop() {
+		if bus.HasSubscribers(names[ops%len(names)]) {
 			n++
 		}
+		ops++
 	}
-	b.StopTimer()
-	if want := (b.N + 1) / 2; n != want {
+	if want := (ops + 1) / 2; n != want {
 		b.Fatalf("%d topics with subscribers, want %d", n, want)
 	}
 }

@@ -1,24 +1,5 @@
-package control
-
-import (
-	"context"
-	"log/slog"
-	"net"
-	"net/http"
-	"sync"
-	"sync/atomic"
-	"testing"
-	"time"
-
-	"github.com/gorilla/websocket"
-
-	"simgui/app/bench"
-	"simgui/app/transport"
-	"simgui/app/world"
-	"simgui/plugins"
-)
-
-// Benchmarks for `simgui bench` and `go test -bench` (see bench_test.go).
+// Package controlbench holds the /control service's benchmarks for `simgui bench` and `go
+// test -bench`.
 //
 // control/step-roundtrip is a lockstep client's cycle — send {"command":"step"}, wait for the
 // answer after the step ran — against control/gorilla-echo, the same request echoed by a bare
@@ -31,6 +12,26 @@ import (
 //
 // control/loop-step/flood16 times world steps while 16 clients send commands as fast as they
 // can; control/loop-step/idle is the same without clients.
+package controlbench
+
+import (
+	"context"
+	"log/slog"
+	"net"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gorilla/websocket"
+
+	"simgui/app/bench"
+	"simgui/app/control"
+	"simgui/app/transport"
+	"simgui/app/world"
+	"simgui/plugins"
+)
+
 func init() {
 	bench.Register(bench.Case{Name: "control/gorilla-echo", Doc: "baseline: WebSocket round trip of a step request to a bare gorilla echo server", F: benchEcho})
 	bench.Register(bench.Case{Name: "control/handoff-echo", Baseline: "control/gorilla-echo", Doc: "the echo with a hand-off to another goroutine and back, the floor for /control world commands", F: benchHandoffEcho})
@@ -67,14 +68,14 @@ func newSmallWorld(bus *transport.Bus) (*world.World, error) {
 
 // benchService starts a world loop (lockstep unless free) and a service on a free port; stop
 // ends both.
-func benchService(free bool) (svc *Service, loop *world.Loop, stop func(), err error) {
+func benchService(free bool) (svc *control.Service, loop *world.Loop, stop func(), err error) {
 	bus := transport.NewBus(transport.Options{Logger: slog.New(slog.DiscardHandler)})
 	w, err := newSmallWorld(bus)
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	loop = world.NewLoop(w, world.LoopOptions{Lockstep: !free})
-	svc, err = New(Options{Addr: "127.0.0.1:0", Loop: loop, Bus: bus, Logger: slog.New(slog.DiscardHandler)})
+	svc, err = control.New(control.Options{Addr: "127.0.0.1:0", Loop: loop, Bus: bus, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -86,7 +87,7 @@ func benchService(free bool) (svc *Service, loop *world.Loop, stop func(), err e
 	return svc, loop, func() { cancel(); wg.Wait(); bus.Close() }, nil
 }
 
-func dialBench(b *testing.B, addr string) *websocket.Conn {
+func dialBench(b bench.B, addr string) *websocket.Conn {
 	c, _, err := websocket.DefaultDialer.Dial("ws://"+addr+"/control", nil)
 	if err != nil {
 		b.Fatal(err)
@@ -94,23 +95,25 @@ func dialBench(b *testing.B, addr string) *websocket.Conn {
 	return c
 }
 
-func roundTrips(b *testing.B, c *websocket.Conn) {
+// roundTrips sends step requests and reads the answers, one per op; it returns the ops.
+func roundTrips(b bench.B, c *websocket.Conn) int {
 	b.ReportAllocs()
-	b.ResetTimer()
-	for range b.N {
+	ops := 0
+	for b.Loop() {
 		if err := c.WriteMessage(websocket.TextMessage, stepRequest); err != nil {
 			b.Fatal(err)
 		}
 		if _, _, err := c.ReadMessage(); err != nil {
 			b.Fatal(err)
 		}
+		ops++
 	}
-	b.StopTimer()
+	return ops
 }
 
-func benchEcho(b *testing.B) { echo(b, nil) }
+func benchEcho(b bench.B) { echo(b, nil) }
 
-func benchHandoffEcho(b *testing.B) {
+func benchHandoffEcho(b bench.B) {
 	req := make(chan chan struct{})
 	defer close(req)
 	go func() {
@@ -123,7 +126,7 @@ func benchHandoffEcho(b *testing.B) {
 
 // echo measures round trips to a bare gorilla echo server; with handoff, the server passes
 // each message's turn to another goroutine and waits for it before answering.
-func echo(b *testing.B, handoff chan chan struct{}) {
+func echo(b bench.B, handoff chan chan struct{}) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		b.Fatal(err)
@@ -157,7 +160,7 @@ func echo(b *testing.B, handoff chan chan struct{}) {
 	roundTrips(b, c)
 }
 
-func benchStepRoundTrip(b *testing.B) {
+func benchStepRoundTrip(b bench.B) {
 	svc, loop, stop, err := benchService(false)
 	if err != nil {
 		b.Fatal(err)
@@ -166,9 +169,10 @@ func benchStepRoundTrip(b *testing.B) {
 	c := dialBench(b, svc.Addr().String())
 	defer c.Close()
 	before := loop.Snapshot().Step
-	roundTrips(b, c)
-	if got := loop.Snapshot().Step - before; got != uint64(b.N) {
-		b.Fatalf("%d round trips ran %d steps", b.N, got)
+	ops := roundTrips(b, c)
+	// Lockstep: each answer comes after its step, whatever the load.
+	if got := loop.Snapshot().Step - before; got != uint64(ops) {
+		b.Fatalf("%d round trips ran %d steps", ops, got)
 	}
 }
 
@@ -185,8 +189,8 @@ var floodCommands = [][]byte{
 
 // benchLoopSteps times the free-running loop (as fast as possible, so queued commands run
 // between steps) while clients flood it: ns/op is wall time per step.
-func benchLoopSteps(clients int) func(*testing.B) {
-	return func(b *testing.B) {
+func benchLoopSteps(clients int) func(bench.B) {
+	return func(b bench.B) {
 		svc, loop, stop, err := benchService(true)
 		if err != nil {
 			b.Fatal(err)
@@ -212,12 +216,16 @@ func benchLoopSteps(clients int) func(*testing.B) {
 				}
 			}()
 		}
-		b.ResetTimer()
 		start := loop.Snapshot().Step
-		for loop.Snapshot().Step < start+uint64(b.N) {
-			time.Sleep(time.Millisecond)
+		target := start
+		for b.Loop() {
+			// One op is one step; the loop runs many between two polls, and the ops after a
+			// poll that found them done return at once.
+			target++
+			for loop.Snapshot().Step < target {
+				time.Sleep(time.Millisecond)
+			}
 		}
-		b.StopTimer()
 		steps := loop.Snapshot().Step - start
 		cancel()
 		wg.Wait()
