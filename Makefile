@@ -1,13 +1,15 @@
 # simgui — the two commands of the README's quick start are `make run` and `make test`.
 GO      ?= go
 BIN     := bin/simgui
+# The headless build: a static binary without the window (no Ebiten, no GTK, Go's JPEG encoder).
+HEADLESS_BIN := bin/simgui-headless
 XVFB    := xvfb-run -a -s "-screen 0 1920x1080x24"
 # The headless core: everything but the window and the editor, which need a display.
 CORE    := $(shell $(GO) list ./... 2>/dev/null | grep -v -E '/(app/window|editor)(/|$$)')
 # Only the GUI folders that exist: go list fails outright on a pattern that matches no folder.
 GUI     := $(shell $(GO) list $(patsubst %,./%/...,$(wildcard app/window editor)) 2>/dev/null)
 
-.PHONY: all setup build run test vet fmt-check test-core test-gui fuzz bench generate clean
+.PHONY: all setup build build-headless check-static run test vet fmt-check test-core test-gui fuzz bench generate clean
 
 all: build
 
@@ -16,6 +18,17 @@ setup:
 
 build: setup
 	$(GO) build -o $(BIN) ./cmd/simgui
+
+# Every headless command and face (run --headless, plugin, version, bench, the bridge, /control,
+# the training API) in one static binary for servers and containers.
+build-headless:
+	CGO_ENABLED=0 $(GO) build -tags headless -o $(HEADLESS_BIN) ./cmd/simgui
+
+# The headless binary must need no shared library at all.
+check-static: build-headless
+	@out=$$(ldd $(HEADLESS_BIN) 2>&1); case "$$out" in \
+	  *"not a dynamic executable"*) echo "$(HEADLESS_BIN): static" ;; \
+	  *) echo "$(HEADLESS_BIN) links shared libraries:"; echo "$$out"; exit 1 ;; esac
 
 # make run            window with the default scenario (a clear message where there is no display)
 # make run HEADLESS=1 the same scenario headless, 10 simulated seconds, JSON summary
@@ -26,13 +39,14 @@ else
 	./$(BIN) $(ARGS)
 endif
 
-test: setup fmt-check vet test-core test-gui fuzz
+test: setup fmt-check vet check-static test-core test-gui fuzz
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
 vet:
 	$(GO) vet ./...
+	$(GO) vet -tags headless ./cmd/simgui ./app/sensors/jpegenc/...
 
 test-core:
 	$(GO) test -race -timeout 15m $(CORE)

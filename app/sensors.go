@@ -5,7 +5,7 @@ import (
 
 	"simgui/app/markers"
 	"simgui/app/sensors"
-	_ "simgui/app/sensors/standard" // built-in sensor kinds register themselves; their benchmarks join simgui bench
+	_ "simgui/app/sensors/standard" // built-in sensor kinds register themselves
 	"simgui/app/world"
 )
 

@@ -5,9 +5,11 @@
 set -euo pipefail
 
 pkgs=(
-  # cgo build of the window (Ebiten/GLFW) and native dialogs (GTK)
+  # the window (Ebiten/GLFW)
   pkg-config libx11-dev libxrandr-dev libxcursor-dev libxinerama-dev libxi-dev
-  libxxf86vm-dev libgl1-mesa-dev libgtk-3-dev
+  libxxf86vm-dev libgl1-mesa-dev
+  # the native file dialog: GTK 3, loaded at run time (purego) when a dialog first opens
+  libgtk-3-0
   # window tests: virtual display, key input, screenshots
   xvfb libgl1-mesa-dri xdotool imagemagick
   # protobuf code generation (go generate builds protoc-gen-go from go.mod)

@@ -1,13 +1,14 @@
 package editor
 
 import (
-	"testing"
-
 	"simgui/app/bench"
 	"simgui/plugins"
 )
 
 // The editor's per-change costs, registered for `simgui bench` and run by `go test -bench` too.
+// Unlike the other areas' cases (in <area>bench packages that production code never imports),
+// these stay in the editor: they measure its unexported per-keystroke work, and they add no
+// dependency (app/bench is the harness simgui bench runs).
 // Whenever the form changes (each key typed), the game goroutine builds the plugin's files and
 // validates them; the case compares that with validating the same files alone, the part
 // `simgui plugin validate` does too. The preview renders on its own goroutine.
@@ -20,7 +21,7 @@ func init() {
 		Doc: "the preview of the KS0223: its camera's view and a 3D view, 320x240 each, on one core"})
 }
 
-func ks0223Draft(b *testing.B) *draft {
+func ks0223Draft(b bench.B) *draft {
 	d, _, err := openInstalled(nil, "vehicle.ks0223.v1")
 	if err != nil {
 		b.Fatal(err)
@@ -28,7 +29,7 @@ func ks0223Draft(b *testing.B) *draft {
 	return d
 }
 
-func benchValidate(b *testing.B) {
+func benchValidate(b bench.B) {
 	built, err := ks0223Draft(b).build()
 	if err != nil {
 		b.Fatal(err)
@@ -41,7 +42,7 @@ func benchValidate(b *testing.B) {
 	}
 }
 
-func benchCheck(b *testing.B) {
+func benchCheck(b bench.B) {
 	d := ks0223Draft(b)
 	b.ReportAllocs()
 	for b.Loop() {
@@ -56,7 +57,7 @@ func benchCheck(b *testing.B) {
 	}
 }
 
-func benchPreview(b *testing.B) {
+func benchPreview(b bench.B) {
 	built, err := ks0223Draft(b).build()
 	if err != nil {
 		b.Fatal(err)

@@ -1,7 +1,6 @@
 package editor
 
 import (
-	"strings"
 	"testing"
 
 	"simgui/app/bench"
@@ -9,10 +8,4 @@ import (
 
 // BenchmarkEditor runs the cases registered for `simgui bench`, for example
 // go test -run '^$' -bench 'Editor/editor/check' ./editor.
-func BenchmarkEditor(b *testing.B) {
-	for _, c := range bench.Cases() {
-		if strings.HasPrefix(c.Name, "editor/") {
-			b.Run(c.Name, c.F)
-		}
-	}
-}
+func BenchmarkEditor(b *testing.B) { bench.RunAll(b.Run) }

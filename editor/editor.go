@@ -27,7 +27,7 @@ type Host struct {
 	TestDrive func(v *plugins.VehicleDescriptor) error
 	// Files shows a native file dialog off the game goroutine and calls done on the game
 	// goroutine with the chosen path ("" when cancelled or unavailable). Nil: the editor
-	// shows its own (github.com/sqweek/dialog on a goroutine of its own).
+	// shows its own (desktop.ShowDialog on a goroutine of its own).
 	Files func(req FileRequest, done func(path string))
 	// Status shows a one-line message in the host's status line (install and test-drive
 	// outcomes).

@@ -64,3 +64,16 @@ func benchCamera(w, h int) Camera {
 		FovYDeg: 68, Near: 0.03, Far: 50, Width: w, Height: h,
 	}
 }
+
+// BenchScene returns the scene of the renderer's speed claims (render/renderbench): the
+// corridor's static part and the two KS0223s.
+func BenchScene() (*Static, []Object, error) {
+	sc, err := newBenchScene()
+	if err != nil {
+		return nil, nil, err
+	}
+	return sc.static, sc.dyn, nil
+}
+
+// BenchCamera is the camera of BenchScene at w×h: the first KS0223's.
+func BenchCamera(w, h int) Camera { return benchCamera(w, h) }

@@ -1,18 +1,61 @@
-// Package bench is the registry behind `simgui bench`: packages register named benchmark cases
-// (plain testing.B functions) in init, and the command runs them in one process so that a case
-// and its baseline are measured in the same run on the same machine.
+// Package bench is the registry and harness behind `simgui bench`: the benchmark packages
+// (one per area, named <area>bench, which production code never imports) register named
+// cases in init, and the command runs them in one process so that a case and its baseline are
+// measured in the same run on the same machine.
 //
 // A case names its baseline; the report gives the ratio case/baseline of ns per op, which is
-// what the issues ask for on a shared, noisy machine.
+// what matters on a shared, noisy machine.
+//
+// A case's body is written against [B], which *testing.B satisfies: `go test -bench` runs the
+// same cases through a two-line adapter in each benchmark package ([RunAll]), and `simgui
+// bench` runs them with this package's own harness ([Run]), so no production package imports
+// testing.
 package bench
 
 import (
-	"fmt"
-	"regexp"
 	"sort"
 	"sync"
-	"testing"
+	"time"
 )
+
+// TB is the part of testing.TB a case uses; *testing.B and the harness's B satisfy it.
+// Fatal, Fatalf, Skip and Skipf end the case (runtime.Goexit): call them from the case's own
+// goroutine. Error, Errorf, Log and Logf may be called from any goroutine.
+type TB interface {
+	Helper()
+	Cleanup(f func())
+	Log(args ...any)
+	Logf(format string, args ...any)
+	Error(args ...any)
+	Errorf(format string, args ...any)
+	Fatal(args ...any)
+	Fatalf(format string, args ...any)
+	Skip(args ...any)
+	Skipf(format string, args ...any)
+	Failed() bool
+}
+
+// B is what a case's body uses. A case measures its op in a `for b.Loop() { ... }` loop,
+// which returns false once enough ops have run: there is no N to read (count ops yourself
+// when a metric needs the number). The setup before the first Loop is not measured.
+type B interface {
+	TB
+	// Loop reports whether to run the op once more.
+	Loop() bool
+	// ResetTimer zeroes the elapsed time and allocation counts.
+	ResetTimer()
+	// StartTimer and StopTimer bracket what is measured; the timer runs when the body starts.
+	StartTimer()
+	StopTimer()
+	// ReportAllocs asks for allocations per op (the harness always counts them).
+	ReportAllocs()
+	// ReportMetric adds a figure to the result, for example frames/s or drops.
+	ReportMetric(n float64, unit string)
+	// SetBytes records the bytes processed per op, reported as MB/s.
+	SetBytes(n int64)
+	// Elapsed is the measured time so far.
+	Elapsed() time.Duration
+}
 
 // Case is one benchmark.
 type Case struct {
@@ -22,8 +65,8 @@ type Case struct {
 	Baseline string
 	// Doc says in one line what is measured.
 	Doc string
-	// F is the benchmark body, written as for `go test -bench`.
-	F func(b *testing.B)
+	// F is the benchmark body.
+	F func(b B)
 }
 
 var (
@@ -57,65 +100,14 @@ func Cases() []Case {
 	return out
 }
 
-// Result is one measured case.
-type Result struct {
-	Name        string             `json:"name"`
-	Doc         string             `json:"doc,omitempty"`
-	N           int                `json:"n"`
-	NsPerOp     float64            `json:"nsPerOp"`
-	AllocsPerOp int64              `json:"allocsPerOp"`
-	BytesPerOp  int64              `json:"bytesPerOp"`
-	Extra       map[string]float64 `json:"extra,omitempty"`
-	Baseline    string             `json:"baseline,omitempty"`
-	// Ratio is NsPerOp divided by the baseline's NsPerOp (0 when there is no baseline).
-	Ratio float64 `json:"ratio,omitempty"`
-}
-
-// Run measures every case whose name matches filter (nil = all), plus the baselines they need,
-// calling progress (if not nil) before each case.
-func Run(filter *regexp.Regexp, progress func(name string)) ([]Result, error) {
-	all := Cases()
-	byName := map[string]Case{}
-	for _, c := range all {
-		byName[c.Name] = c
+// RunAll runs every registered case as a sub-benchmark: the `go test -bench` adapter of a
+// benchmark package is
+//
+//	func BenchmarkCases(b *testing.B) { bench.RunAll(b.Run) }
+//
+// (run is (*testing.B).Run, whose argument type T is *testing.B, a B).
+func RunAll[T B](run func(name string, f func(T)) bool) {
+	for _, c := range Cases() {
+		run(c.Name, func(b T) { c.F(b) })
 	}
-	want := map[string]bool{}
-	for _, c := range all {
-		if filter == nil || filter.MatchString(c.Name) {
-			want[c.Name] = true
-			if c.Baseline != "" {
-				if _, ok := byName[c.Baseline]; !ok {
-					return nil, fmt.Errorf("bench: case %s names unknown baseline %s", c.Name, c.Baseline)
-				}
-				want[c.Baseline] = true
-			}
-		}
-	}
-	var results []Result
-	measured := map[string]float64{}
-	for _, c := range all {
-		if !want[c.Name] {
-			continue
-		}
-		if progress != nil {
-			progress(c.Name)
-		}
-		r := testing.Benchmark(c.F)
-		res := Result{
-			Name: c.Name, Doc: c.Doc, N: r.N,
-			AllocsPerOp: r.AllocsPerOp(), BytesPerOp: r.AllocedBytesPerOp(),
-			Baseline: c.Baseline, Extra: r.Extra,
-		}
-		if r.N > 0 {
-			res.NsPerOp = float64(r.T.Nanoseconds()) / float64(r.N)
-		}
-		measured[c.Name] = res.NsPerOp
-		results = append(results, res)
-	}
-	for i := range results {
-		if b := results[i].Baseline; b != "" && measured[b] > 0 {
-			results[i].Ratio = results[i].NsPerOp / measured[b]
-		}
-	}
-	return results, nil
 }

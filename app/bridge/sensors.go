@@ -266,7 +266,7 @@ func encodeImage(d *sensorDevice, s *socket, m transport.Message) ([]byte, error
 	if !ok {
 		return nil, fmt.Errorf("%w %s on an image topic", errWrongType, m.Type)
 	}
-	out, err := appendRAWI(s.Frame(rawiHeaderSize+len(img.GetData())), stampOf(img.GetHeader(), m.Stamp), img)
+	out, err := appendRAWI(s.Frame(RAWIHeaderSize+len(img.GetData())), stampOf(img.GetHeader(), m.Stamp), img)
 	if err != nil {
 		return nil, err
 	}

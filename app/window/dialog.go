@@ -2,9 +2,8 @@ package window
 
 import (
 	"errors"
-	"simgui/app/window/desktop"
 
-	"github.com/sqweek/dialog"
+	"simgui/app/window/desktop"
 )
 
 // Files implements Host: the native dialog runs on a goroutine of its own (it blocks until
@@ -21,7 +20,7 @@ func (g *game) Files(req FileRequest, done func(path string)) {
 		path, err := desktop.ShowDialog(req)
 		g.deliver(func() {
 			g.dialogBusy = false
-			if err != nil && !errors.Is(err, dialog.ErrCancelled) {
+			if err != nil && !errors.Is(err, desktop.ErrCancelled) {
 				g.Status(err.Error() + "; type the path instead")
 			}
 			done(path)

@@ -205,8 +205,9 @@ func TestWindowHostsScreens(t *testing.T) {
 	}
 }
 
-// TestWindowNativeDialog opens a scenario through Browse…: the GTK file chooser opens while the
-// window keeps running, a path typed into it comes back to the prompt, and Enter opens it.
+// TestWindowNativeDialog opens a scenario through Browse…: the GTK file chooser (titled "Open
+// scenario") opens while the window keeps running, a path typed into it comes back to the
+// prompt, and Enter opens it.
 func TestWindowNativeDialog(t *testing.T) {
 	needDisplay(t)
 	g := startGUI(t, buildSimgui(t), []string{"--no-control", "--no-api", "--no-bridge"})
@@ -218,7 +219,7 @@ func TestWindowNativeDialog(t *testing.T) {
 	g.clickTarget("prompt:browse")
 	var ids []string
 	for deadline := time.Now().Add(10 * time.Second); len(ids) == 0 && time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
-		out, _ := exec.Command("xdotool", "search", "--onlyvisible", "--name", "^Open File$").Output()
+		out, _ := exec.Command("xdotool", "search", "--onlyvisible", "--name", "^Open scenario$").Output()
 		ids = strings.Fields(string(out))
 	}
 	if len(ids) == 0 {

@@ -12,9 +12,11 @@ import (
 )
 
 type versionInfo struct {
-	Version     string `json:"version"`
-	Go          string `json:"go"`
-	Platform    string `json:"platform"`
+	Version  string `json:"version"`
+	Go       string `json:"go"`
+	Platform string `json:"platform"`
+	// Build is "window" or "headless (...)" (go build -tags headless).
+	Build       string `json:"build"`
 	JPEGEncoder string `json:"jpegEncoder"`
 }
 
@@ -23,6 +25,7 @@ func currentVersion() versionInfo {
 		Version:     app.Version,
 		Go:          runtime.Version(),
 		Platform:    runtime.GOOS + "/" + runtime.GOARCH,
+		Build:       buildKind,
 		JPEGEncoder: jpegenc.Default().Name(),
 	}
 }
@@ -41,7 +44,11 @@ func newVersionCmd() *cobra.Command {
 			if asJSON {
 				return json.NewEncoder(cmd.OutOrStdout()).Encode(v)
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "simgui %s (%s, %s)\njpeg encoder: %s\n", v.Version, v.Go, v.Platform, v.JPEGEncoder)
+			enc := v.JPEGEncoder
+			if !jpegenc.TurboBuilt {
+				enc += " (a static build cannot load libturbojpeg)"
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "simgui %s (%s, %s)\nbuild: %s\njpeg encoder: %s\n", v.Version, v.Go, v.Platform, v.Build, enc)
 			return nil
 		},
 	}

@@ -1,3 +1,5 @@
+//go:build !headless
+
 package main
 
 import (
@@ -12,39 +14,12 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/spf13/pflag"
-
 	"simgui/app"
 	"simgui/app/scenario"
 	"simgui/app/window"
 	"simgui/plugins"
 	"simgui/plugins/registry"
 )
-
-// windowFlags are the window's own flags (the scenario, seed and service flags are shared with
-// headless runs).
-type windowFlags struct {
-	screenshotDir string
-	stateFile     string
-}
-
-func (wf *windowFlags) register(fl *pflag.FlagSet) {
-	fl.StringVar(&wf.screenshotDir, "screenshot-dir", "", "directory F12 writes screenshots to (default: the working directory)")
-	fl.StringVar(&wf.stateFile, "state-file", "", "write the window's state as JSON to this file ten times a second (a test hook)")
-	fl.MarkHidden("state-file")
-}
-
-type windowOptions struct {
-	scenario string
-	seed     int64
-	seedSet  bool
-	// timeScale overrides the scenario's runtime.timeScale when not nil.
-	timeScale *float64
-	services  serviceFlags
-	window    windowFlags
-	// set reports whether a flag was given on the command line.
-	set func(string) bool
-}
 
 // errNoDisplay is what a machine without a display gets from `simgui`.
 var errNoDisplay = errors.New("no display found (DISPLAY is not set); run headless instead: simgui run --headless --duration 10")

@@ -11,6 +11,10 @@
 // (never a crash). The fallback can be forced with the environment variable SIMGUI_JPEG=go or
 // by calling [ForceFallback] (the CLI flag).
 //
+// The headless build (go build -tags headless, a static binary) leaves Turbo out: purego
+// loads libraries through the dynamic loader, which a static binary has not got. There
+// [NewTurbo] fails with [ErrNoTurbo] and [Default] is Stdlib without a notice.
+//
 // # Environment variables
 //
 //	SIMGUI_JPEG=go      use image/jpeg even if libturbojpeg is present

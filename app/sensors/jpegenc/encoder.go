@@ -1,6 +1,7 @@
 package jpegenc
 
 import (
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -26,6 +27,10 @@ const LibName = "libturbojpeg.so.0"
 // "turbo" or empty means libturbojpeg when it loads.
 const EnvVar = "SIMGUI_JPEG"
 
+// ErrNoTurbo is NewTurbo's error in the headless build (-tags headless), a static binary
+// that cannot load shared libraries: there, image/jpeg is the encoder and nobody is warned.
+var ErrNoTurbo = errors.New("libturbojpeg cannot be loaded by this build (headless, static): image/jpeg encodes")
+
 // Choose returns libturbojpeg loaded from libPath ("" means [LibName]) unless forceGo is set,
 // and falls back to image/jpeg when the library is missing or lacks a function we call. notice
 // is a one-line explanation of the fallback for the user, or "" when Turbo was loaded or the
@@ -35,6 +40,9 @@ func Choose(libPath string, forceGo bool) (enc Encoder, notice string) {
 		return NewStdlib(), ""
 	}
 	t, err := NewTurbo(libPath)
+	if errors.Is(err, ErrNoTurbo) {
+		return NewStdlib(), ""
+	}
 	if err != nil {
 		return NewStdlib(), fmt.Sprintf("jpeg: %v; encoding camera frames with image/jpeg "+
 			"(about 8x slower; install Debian package libturbojpeg0 or set %s=go to silence this)",

@@ -11,8 +11,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-
-	"simgui/app/bench"
 )
 
 const testQuality = 85
@@ -356,39 +354,5 @@ func TestAllocations(t *testing.T) {
 		if name == "turbo" && allocs != 0 {
 			t.Errorf("turbo: %.1f allocations per frame, want 0", allocs)
 		}
-	}
-}
-
-func BenchmarkTurbo640x480(b *testing.B) {
-	BenchmarkFunc(func() (Encoder, error) { return NewTurbo("") }, 640, 480)(b)
-}
-
-func BenchmarkGo640x480(b *testing.B) {
-	BenchmarkFunc(func() (Encoder, error) { return NewStdlib(), nil }, 640, 480)(b)
-}
-
-func BenchmarkTurbo84x84(b *testing.B) {
-	BenchmarkFunc(func() (Encoder, error) { return NewTurbo("") }, 84, 84)(b)
-}
-
-func BenchmarkGo84x84(b *testing.B) {
-	BenchmarkFunc(func() (Encoder, error) { return NewStdlib(), nil }, 84, 84)(b)
-}
-
-func TestBenchCasesRegistered(t *testing.T) {
-	want := map[string]string{
-		"jpeg/go/640x480": "", "jpeg/turbo/640x480": "jpeg/go/640x480",
-		"jpeg/go/84x84": "", "jpeg/turbo/84x84": "jpeg/go/84x84",
-	}
-	for _, c := range bench.Cases() {
-		if base, ok := want[c.Name]; ok {
-			if c.Baseline != base {
-				t.Errorf("%s: baseline %q, want %q", c.Name, c.Baseline, base)
-			}
-			delete(want, c.Name)
-		}
-	}
-	if len(want) > 0 {
-		t.Errorf("not registered: %v", want)
 	}
 }

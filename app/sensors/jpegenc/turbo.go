@@ -1,3 +1,5 @@
+//go:build !headless
+
 package jpegenc
 
 import (
@@ -15,6 +17,9 @@ import (
 
 	"github.com/ebitengine/purego"
 )
+
+// TurboBuilt reports whether this build can load libturbojpeg (false in the headless build).
+const TurboBuilt = true
 
 // TurboJPEG 2 API constants (turbojpeg.h).
 const (

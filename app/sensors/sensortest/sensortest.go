@@ -5,7 +5,6 @@ package sensortest
 
 import (
 	"fmt"
-	"testing"
 	"time"
 
 	"simgui/app/scenario"
@@ -16,6 +15,15 @@ import (
 	"simgui/plugins/trackgen"
 )
 
+// TB is what the helpers need of a test or benchmark: *testing.T and *testing.B satisfy it,
+// and so does the harness of simgui bench (app/bench).
+type TB interface {
+	Helper()
+	Fatal(args ...any)
+	Fatalf(format string, args ...any)
+	Cleanup(f func())
+}
+
 // Sensor is one sensor to put on a test vehicle: where and how it is mounted, and its
 // contract entry.
 type Sensor struct {
@@ -25,13 +33,13 @@ type Sensor struct {
 
 // KS0223 returns a copy of the built-in KS0223 (vehicle.ks0223.v1) carrying only the given
 // sensors, or all of its own when none are given.
-func KS0223(tb testing.TB, ss ...Sensor) *plugins.VehicleDescriptor {
+func KS0223(tb TB, ss ...Sensor) *plugins.VehicleDescriptor {
 	return Builtin(tb, "vehicle.ks0223.v1", ss...)
 }
 
 // Builtin returns a copy of a built-in vehicle carrying only the given sensors, or all of its
 // own when none are given.
-func Builtin(tb testing.TB, id string, ss ...Sensor) *plugins.VehicleDescriptor {
+func Builtin(tb TB, id string, ss ...Sensor) *plugins.VehicleDescriptor {
 	tb.Helper()
 	v, err := plugins.Builtin().Vehicle(id)
 	if err != nil {
@@ -53,7 +61,7 @@ func Builtin(tb testing.TB, id string, ss ...Sensor) *plugins.VehicleDescriptor 
 
 // Env is a world with a sensors system, driven by the test.
 type Env struct {
-	TB     testing.TB
+	TB     TB
 	World  *world.World
 	System *sensors.System
 	Bus    *transport.Bus
@@ -61,7 +69,7 @@ type Env struct {
 
 // New builds a world of layout with agents, adds a sensors system (opts.Bus is set to a new bus
 // when nil) and starts it. The world and bus are closed when the test ends.
-func New(tb testing.TB, layout *plugins.Layout, agents []world.AgentSpec, opts sensors.Options) *Env {
+func New(tb TB, layout *plugins.Layout, agents []world.AgentSpec, opts sensors.Options) *Env {
 	tb.Helper()
 	track := &plugins.TrackDescriptor{ID: "track.sensortest.v1"}
 	return build(tb, world.Config{
@@ -74,7 +82,7 @@ func New(tb testing.TB, layout *plugins.Layout, agents []world.AgentSpec, opts s
 // Default builds the default scenario's world (the KS0223 in the cardboard corridor, seed 0)
 // with a sensors system; vehicle, when not nil, replaces the agent's descriptor (start from
 // KS0223 to change its sensors).
-func Default(tb testing.TB, vehicle *plugins.VehicleDescriptor, opts sensors.Options) *Env {
+func Default(tb TB, vehicle *plugins.VehicleDescriptor, opts sensors.Options) *Env {
 	tb.Helper()
 	plan, err := scenario.Resolve(scenario.Default(), plugins.Builtin())
 	if err != nil {
@@ -91,7 +99,7 @@ func Default(tb testing.TB, vehicle *plugins.VehicleDescriptor, opts sensors.Opt
 	}, opts)
 }
 
-func build(tb testing.TB, cfg world.Config, opts sensors.Options) *Env {
+func build(tb TB, cfg world.Config, opts sensors.Options) *Env {
 	tb.Helper()
 	if opts.Bus == nil {
 		opts.Bus = transport.NewBus(transport.Options{})

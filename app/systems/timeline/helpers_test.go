@@ -15,6 +15,7 @@ import (
 	"simgui/app/transport"
 	"simgui/app/transport/msgs"
 	"simgui/app/world"
+	"simgui/plugins"
 )
 
 const dt = 5 * time.Millisecond // the worlds' step
@@ -120,3 +121,41 @@ func (r *recorder) take() []string {
 }
 
 func near(a, b, tol float64) bool { return math.Abs(a-b) <= tol }
+
+// ks0223 is the KS0223 car with the differential drive's default, calibrated parameters, for
+// the tests that need the real drive.
+var ks0223 = &plugins.VehicleDescriptor{
+	ID: "vehicle.ks0223.v1", DisplayName: "KS0223", Version: plugins.ContractVersion{Major: 1},
+	DeviceType: "ground_robot_differential",
+	Body:       &plugins.Body{Shape: "box", Length: 0.25, Width: 0.15, Height: 0.12, Mass: 1, Friction: 0.9},
+	Drive:      &plugins.Drive{Model: "differential"},
+}
+
+// flatArena is an empty floor with basic_arena's spawn point: (0, −7.5) facing north.
+var flatArena = &plugins.TrackDescriptor{
+	ID: "track.flat_arena.v1", DisplayName: "Flat arena", Version: plugins.ContractVersion{Major: 1},
+	SpawnPoints: []plugins.SpawnPoint{{X: 0, Y: -7.5, YawDeg: 90}},
+}
+
+// asIs lays a track out as described.
+func asIs(t *plugins.TrackDescriptor, _ map[string]any, _ int64) (*plugins.Layout, error) {
+	return &plugins.Layout{Elements: t.Elements, SpawnPoints: t.SpawnPoints}, nil
+}
+
+// fromYAML builds a Publisher from the `config:` body of a scenario entry, as the scenario
+// loader does (strict keys, then Validate).
+func fromYAML(config string) (*Publisher, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte(config), &doc); err != nil {
+		return nil, err
+	}
+	e := systems.Entry{Type: ID}
+	if len(doc.Content) == 1 {
+		e.Config = *doc.Content[0]
+	}
+	built, err := systems.Build(e)
+	if err != nil {
+		return nil, err
+	}
+	return built.System.(*Publisher), nil
+}

@@ -1,5 +1,6 @@
 // Package desktop is the plumbing the window (app/window) and the plugin editor (editor)
-// share: the native file dialog and the state file GUI tests read.
+// share: the native file dialog (GTK 3, loaded on first use) and the state file GUI tests
+// read.
 package desktop
 
 import (
@@ -9,47 +10,8 @@ import (
 	"os"
 	"time"
 
-	"github.com/sqweek/dialog"
-
 	"simgui/plugins/archive"
 )
-
-// FileRequest describes a native file dialog.
-type FileRequest struct {
-	Title string
-	// Save asks for a file to write (a save dialog) instead of one to open.
-	Save bool
-	// Filter names the extensions ("Scenario (YAML)"); Extensions lists them without dots.
-	Filter     string
-	Extensions []string
-	// StartDir is the folder the dialog opens in ("" = the dialog's default).
-	StartDir string
-}
-
-// ErrCancelled is returned by ShowDialog when the person cancels.
-var ErrCancelled = dialog.ErrCancelled
-
-// ShowDialog shows the GTK file chooser and blocks until it is answered: call it on a
-// goroutine of its own, never from a game's Update. sqweek/dialog panics when GTK cannot
-// start (no display for it); that becomes an error.
-func ShowDialog(req FileRequest) (path string, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			path, err = "", fmt.Errorf("the native file dialog is unavailable (%v)", r)
-		}
-	}()
-	b := dialog.File().Title(req.Title)
-	if len(req.Extensions) > 0 {
-		b = b.Filter(req.Filter, req.Extensions...)
-	}
-	if req.StartDir != "" {
-		b = b.SetStartDir(req.StartDir)
-	}
-	if req.Save {
-		return b.Save()
-	}
-	return b.Load()
-}
 
 // StateFile writes a GUI's state as JSON to a file at most once per interval, on a goroutine
 // of its own, the newest state winning; each write replaces the file atomically, so a test

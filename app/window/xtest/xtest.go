@@ -14,13 +14,22 @@ import (
 	"strings"
 	"sync"
 	"syscall"
-	"testing"
 	"time"
 )
 
+// TB is what the helpers need of a test: *testing.T satisfies it.
+type TB interface {
+	Helper()
+	Skip(args ...any)
+	Fatal(args ...any)
+	Fatalf(format string, args ...any)
+	Errorf(format string, args ...any)
+	Cleanup(f func())
+}
+
 // NeedDisplay skips a test where there is no X display (make test runs GUI tests under
 // xvfb-run) or no xdotool.
-func NeedDisplay(t testing.TB) {
+func NeedDisplay(t TB) {
 	t.Helper()
 	if os.Getenv("DISPLAY") == "" {
 		t.Skip("needs an X display: run under xvfb-run (make test does)")
@@ -37,7 +46,7 @@ var builds struct {
 
 // BuildSimgui builds cmd/simgui once per test process (with the race detector when race is
 // set) and returns the binary's path.
-func BuildSimgui(t testing.TB, race bool) string {
+func BuildSimgui(t TB, race bool) string {
 	t.Helper()
 	builds.Lock()
 	defer builds.Unlock()
@@ -65,7 +74,7 @@ func BuildSimgui(t testing.TB, race bool) string {
 
 // Proc is a GUI program running in its own process.
 type Proc struct {
-	t   testing.TB
+	t   TB
 	Cmd *exec.Cmd
 	// Win is the X id of its (last found) visible window.
 	Win string
@@ -77,7 +86,7 @@ type Proc struct {
 
 // Start starts cmd, waits up to timeout for a visible window of its process and registers a
 // cleanup that stops it. Its standard error goes to Proc.Stderr.
-func Start(t testing.TB, name string, cmd *exec.Cmd, timeout time.Duration) *Proc {
+func Start(t TB, name string, cmd *exec.Cmd, timeout time.Duration) *Proc {
 	t.Helper()
 	p := &Proc{t: t, Cmd: cmd, Stderr: &LockedBuffer{}, Name: name}
 	cmd.Stderr = p.Stderr

@@ -1,0 +1,109 @@
+package desktop
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"simgui/app/window/xtest"
+)
+
+// TestShowDialogWithRealKeys opens the GTK chooser under the display make test provides: a
+// path typed into the open dialog comes back, Escape cancels a save dialog, and both run on
+// GTK's one thread, one after the other.
+func TestShowDialogWithRealKeys(t *testing.T) {
+	xtest.NeedDisplay(t)
+	dir := t.TempDir()
+	want := filepath.Join(dir, "scenario.yaml")
+	if err := os.WriteFile(want, []byte("world: {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	type answer struct {
+		path string
+		err  error
+	}
+	show := func(req FileRequest) <-chan answer {
+		ch := make(chan answer, 1)
+		go func() {
+			p, err := ShowDialog(req)
+			ch <- answer{p, err}
+		}()
+		return ch
+	}
+	xdo := func(args ...string) {
+		t.Helper()
+		if out, err := exec.Command("xdotool", args...).CombinedOutput(); err != nil {
+			t.Fatalf("xdotool %v: %v %s", args, err, out)
+		}
+	}
+	// window waits for the dialog titled title to be mapped.
+	window := func(title string) string {
+		t.Helper()
+		for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+			out, _ := exec.Command("xdotool", "search", "--onlyvisible", "--name", "^"+title+"$").Output()
+			if ids := strings.Fields(string(out)); len(ids) > 0 {
+				return ids[0]
+			}
+		}
+		t.Fatalf("no dialog %q appeared", title)
+		return ""
+	}
+	wait := func(ch <-chan answer) answer {
+		t.Helper()
+		select {
+		case a := <-ch:
+			return a
+		case <-time.After(20 * time.Second):
+			t.Fatal("the dialog did not answer")
+		}
+		return answer{}
+	}
+
+	got := show(FileRequest{Title: "Open desktop test", Filter: "Scenario (YAML)", Extensions: []string{"yaml"}, StartDir: dir})
+	w := window("Open desktop test")
+	time.Sleep(500 * time.Millisecond) // GTK takes key events once its widgets are realised
+	xdo("windowfocus", "--sync", w)
+	xdo("key", "ctrl+l")
+	time.Sleep(300 * time.Millisecond)
+	xdo("type", "--delay", "10", want)
+	time.Sleep(300 * time.Millisecond)
+	xdo("key", "Return")
+	if a := wait(got); a.err != nil || a.path != want {
+		t.Fatalf("open dialog answered %q, %v; want %s", a.path, a.err, want)
+	}
+
+	got = show(FileRequest{Title: "Save desktop test", Save: true, StartDir: dir})
+	w = window("Save desktop test")
+	time.Sleep(500 * time.Millisecond)
+	xdo("windowfocus", "--sync", w)
+	xdo("key", "Escape")
+	if a := wait(got); !errors.Is(a.err, ErrCancelled) || a.path != "" {
+		t.Fatalf("cancelled save dialog answered %q, %v", a.path, a.err)
+	}
+}
+
+// TestShowDialogWithoutDisplay: where GTK cannot open a display the dialog is an error the
+// caller turns into "type the path instead", not a crash. It runs in a child process, since
+// GTK is loaded once per process.
+func TestShowDialogWithoutDisplay(t *testing.T) {
+	if os.Getenv("DESKTOP_CHILD") == "1" {
+		_, err := ShowDialog(FileRequest{Title: "x"})
+		if err == nil || !strings.HasPrefix(err.Error(), "the native file dialog is unavailable (") {
+			t.Fatalf("ShowDialog without a display: %v", err)
+		}
+		if _, again := ShowDialog(FileRequest{Title: "x"}); again == nil || again.Error() != err.Error() {
+			t.Fatalf("second call: %v, want %v", again, err)
+		}
+		return
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestShowDialogWithoutDisplay$", "-test.v")
+	cmd.Env = append(os.Environ(), "DESKTOP_CHILD=1", "DISPLAY=", "WAYLAND_DISPLAY=")
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "--- PASS: TestShowDialogWithoutDisplay") {
+		t.Fatalf("child: %v\n%s", err, out)
+	}
+}

@@ -1,0 +1,6 @@
+//go:build !headless
+
+package main
+
+// buildKind names this build in `simgui version`.
+const buildKind = "window"

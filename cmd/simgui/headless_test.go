@@ -1,0 +1,142 @@
+package main
+
+import (
+	"debug/elf"
+	"encoding/json"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+)
+
+// TestHeadlessBuild builds simgui as `make build-headless` does and runs what a server or a
+// container uses: the binary is static, its commands and faces work, its JPEG encoder is Go's
+// (said by version), and the window commands say in one line that there is no window.
+func TestHeadlessBuild(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "simgui-headless")
+	build := exec.Command("go", "build", "-tags", "headless", "-o", bin, ".")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	f, err := elf.Open(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	libs, _ := f.ImportedLibraries()
+	for _, p := range f.Progs {
+		if p.Type == elf.PT_INTERP || p.Type == elf.PT_DYNAMIC {
+			t.Errorf("the headless binary has a %v program header (libraries %v): not static", p.Type, libs)
+		}
+	}
+	f.Close()
+
+	home := t.TempDir()
+	run := func(args ...string) (string, string, int) {
+		t.Helper()
+		cmd := exec.Command(bin, args...)
+		cmd.Env = append(os.Environ(), "RUSIM_HOME="+home, "DISPLAY=:0")
+		var out, errb strings.Builder
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		err := cmd.Run()
+		if ee, ok := err.(*exec.ExitError); ok {
+			return out.String(), errb.String(), ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		return out.String(), errb.String(), 0
+	}
+
+	out, errOut, code := run("version", "--json")
+	var v versionInfo
+	if code != 0 || json.Unmarshal([]byte(out), &v) != nil || !strings.HasPrefix(v.Build, "headless") || v.JPEGEncoder != "image/jpeg" {
+		t.Errorf("version: exit %d %q %s", code, out, errOut)
+	}
+	if out, _, _ := run("version"); !strings.Contains(out, "jpeg encoder: image/jpeg (a static build cannot load libturbojpeg)") {
+		t.Errorf("version does not say why the encoder is Go's:\n%s", out)
+	}
+
+	out, errOut, code = run("run", "--headless", "--steps", "400", "--seed", "7", "--cmd", "throttle=0.5", "--json", "--no-bridge", "--no-control", "--no-api")
+	var s runSummary
+	if code != 0 || json.Unmarshal([]byte(out), &s) != nil || s.Steps != 400 || len(s.Models) == 0 || s.StateHash == "" {
+		t.Errorf("run --headless: exit %d %q %s", code, out, errOut)
+	}
+	// The same scenario and seed give the same state as the window build's headless run.
+	if want := runJSON(t, "--steps", "400", "--seed", "7", "--cmd", "throttle=0.5", "--no-bridge", "--no-control", "--no-api"); s.StateHash != want.StateHash {
+		t.Errorf("state hash %s, the window build's %s", s.StateHash, want.StateHash)
+	}
+
+	// The faces: the training API and /control answer from the static binary.
+	port := func() string {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ln.Close()
+		return strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+	}
+	apiPort, controlPort := port(), port()
+	serve := exec.Command(bin, "run", "--headless", "--time-scale", "1", "--no-bridge", "--api-port", apiPort, "--control-port", controlPort)
+	serve.Env = append(os.Environ(), "RUSIM_HOME="+home)
+	var serveErr strings.Builder
+	serve.Stderr = &serveErr
+	if err := serve.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var health *http.Response
+	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		if health, err = http.Get("http://127.0.0.1:" + apiPort + "/health"); err == nil || time.Now().After(deadline) {
+			break
+		}
+	}
+	if err != nil {
+		t.Errorf("no training API from the headless binary: %v; stderr %s", err, serveErr.String())
+	} else {
+		health.Body.Close()
+		if health.StatusCode != http.StatusOK {
+			t.Errorf("/health: %d", health.StatusCode)
+		}
+		c, _, err := websocket.DefaultDialer.Dial("ws://127.0.0.1:"+controlPort+"/control", nil)
+		if err != nil {
+			t.Errorf("/control: %v", err)
+		} else {
+			var answer map[string]any
+			if err := c.WriteMessage(websocket.TextMessage, []byte(`{"command":"device_list","filter":""}`)); err != nil || c.ReadJSON(&answer) != nil || len(answer) == 0 {
+				t.Errorf("/control device_list: %v %v", err, answer)
+			}
+			c.Close()
+		}
+	}
+	serve.Process.Signal(syscall.SIGINT)
+	if err := serve.Wait(); err != nil {
+		t.Errorf("headless serve after Ctrl-C: %v; stderr %s", err, serveErr.String())
+	}
+
+	if out, errOut, code := run("plugin", "list", "--json"); code != 0 || !strings.Contains(out, `"vehicle.ks0223.v1"`) {
+		t.Errorf("plugin list: exit %d %q %s", code, out, errOut)
+	}
+
+	out, errOut, code = run("bench", "--time", "1ns", "--filter", `^(jpeg/|transport/publish/1sub$)`)
+	if code != 0 || !strings.Contains(out, "jpeg/turbo/84x84") || !strings.Contains(out, "skipped: libturbojpeg cannot be loaded by this build") {
+		t.Errorf("bench: exit %d\n%s\n%s", code, out, errOut)
+	}
+	if list, _, _ := run("bench", "--list"); strings.Contains(list, "editor/") || !strings.Contains(list, "bridge/8-cameras-30hz") {
+		t.Errorf("bench --list: the editor's cases need the window build, the rest are here:\n%s", list)
+	}
+
+	for _, args := range [][]string{nil, {"run"}, {"--scenario", "x.yaml"}, {"edit"}, {"edit", "--track", "some.plugin"}} {
+		_, errOut, code := run(args...)
+		if code != 1 || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, "headless build") ||
+			!(strings.Contains(errOut, "simgui run --headless") || strings.Contains(errOut, "simgui plugin new")) {
+			t.Errorf("simgui %v: exit %d, stderr %q", args, code, errOut)
+		}
+	}
+}

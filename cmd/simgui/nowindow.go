@@ -1,0 +1,33 @@
+//go:build headless
+
+package main
+
+import (
+	"context"
+	"errors"
+
+	"github.com/spf13/cobra"
+)
+
+// buildKind names this build in `simgui version`.
+const buildKind = "headless (no window, static binary)"
+
+// errNoWindow is what the window commands say in a headless build.
+var errNoWindow = errors.New("this simgui is a headless build (-tags headless) and has no window; run headless instead: simgui run --headless --duration 10")
+
+// runWindow fails at once: this build has no window.
+func runWindow(context.Context, windowOptions) error { return errNoWindow }
+
+// newEditCmd is `simgui edit` saying in one line that the editor needs the window build,
+// whatever flags and arguments it is given.
+func newEditCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:                "edit [plugin folder | archive | installed id]",
+		Short:              "Open the visual plugin editor (not in this headless build)",
+		Args:               cobra.ArbitraryArgs,
+		FParseErrWhitelist: cobra.FParseErrWhitelist{UnknownFlags: true},
+		RunE: func(*cobra.Command, []string) error {
+			return errors.New("this simgui is a headless build (-tags headless) and has no editor window; plugins can be made without one: simgui plugin new, validate, export")
+		},
+	}
+}

@@ -1,0 +1,4 @@
+package mcap
+
+// Version of the MCAP library.
+var Version = "v1.9.0"
