@@ -11,6 +11,8 @@ type BridgeOptions struct {
 	Enabled bool
 	// IP is the address the ports bind; "" is 127.0.0.1, "0.0.0.0" serves other machines.
 	IP string
+	// MaxMessage is the largest message a client may send a port (0: bridge.DefaultMaxMessage).
+	MaxMessage int
 }
 
 // startBridge starts the bridge when o.Enabled: its ports are allocated and listening when it
@@ -19,7 +21,7 @@ func (s *Sim) startBridge(o BridgeOptions) error {
 	if !o.Enabled {
 		return nil
 	}
-	b, err := bridge.Start(bridge.Config{BindIP: o.IP, Bus: s.Bus, Source: s.Loop, Logger: s.log})
+	b, err := bridge.Start(bridge.Config{BindIP: o.IP, Bus: s.Bus, Source: s.Loop, Logger: s.log, MaxMessage: o.MaxMessage})
 	if err != nil {
 		return err
 	}

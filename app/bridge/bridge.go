@@ -61,6 +61,11 @@ type Config struct {
 	// DiscoveryInterval is how often the snapshot is checked for spawned and removed models
 	// (default 100 ms).
 	DiscoveryInterval time.Duration
+	// MaxMessage is the largest message in bytes a client may send a port, all frames
+	// together (default DefaultMaxMessage), as libzmq's ZMQ_MAXMSGSIZE; a client that
+	// declares more in a frame header, or more than 64 frames, is disconnected. MaxPeers
+	// bounds the connections of one port (default DefaultMaxPeers).
+	MaxMessage, MaxPeers int
 }
 
 // Bridge serves the world's devices on CLOiSim's wire: one ZeroMQ socket per port, with the
@@ -109,6 +114,11 @@ func Start(opts Config) (*Bridge, error) {
 	setDefault(&opts.HandshakeTimeout, DefaultHandshakeTimeout)
 	setDefault(&opts.WriteTimeout, DefaultWriteTimeout)
 	setDefault(&opts.DiscoveryInterval, DefaultDiscoveryInterval)
+	setDefault(&opts.MaxMessage, DefaultMaxMessage)
+	if err := CheckMaxMessage(opts.MaxMessage); err != nil {
+		return nil, fmt.Errorf("bridge: Config.MaxMessage: %w", err)
+	}
+	setDefault(&opts.MaxPeers, DefaultMaxPeers)
 	mgr := opts.Manager
 	if mgr == nil {
 		var err error
@@ -120,7 +130,7 @@ func Start(opts Config) (*Bridge, error) {
 		opts: opts, mgr: mgr, bus: opts.Bus, src: opts.Source, log: opts.Logger,
 		cfg: socketConfig{
 			queueLen: opts.QueueLen, handshakeTimeout: opts.HandshakeTimeout,
-			writeTimeout: opts.WriteTimeout, log: opts.Logger,
+			writeTimeout: opts.WriteTimeout, maxMessage: opts.MaxMessage, maxPeers: opts.MaxPeers, log: opts.Logger,
 		},
 		robots: map[string]*robot{}, failed: map[robotID]string{},
 		done: make(chan struct{}),
@@ -155,7 +165,7 @@ func (b *Bridge) discover() {
 		case <-b.done:
 			return
 		case <-t.C:
-			b.sync(b.src.Snapshot())
+			b.syncGuarded(b.src.Snapshot())
 		}
 	}
 }
@@ -319,6 +329,7 @@ func (n *node) run(f func()) {
 	n.wg.Add(1)
 	go func() {
 		defer n.wg.Done()
+		defer recovered(n.b.log, "bridge: a device's feed failed; it sends no more", "model", n.model, "device", n.typ, "parts", n.partsName)
 		f()
 	}()
 }

@@ -88,6 +88,10 @@ func (mc *micom) command(payload []byte) {
 		mc.b.log.Debug("bridge: micom Rx: not a Twist", "model", mc.model, "err", err)
 		return
 	}
+	if err := checkTwist(tw); err != nil {
+		mc.b.log.Debug("bridge: micom Rx: command refused", "model", mc.model, "err", err)
+		return
+	}
 	stamp := mc.b.src.Snapshot().SimTime
 	if err := mc.b.bus.Publish(world.CmdVelTopic(mc.model), tw, stamp); err != nil {
 		mc.b.log.Debug("bridge: micom Rx", "model", mc.model, "err", err)

@@ -2,6 +2,7 @@ package bridge
 
 import (
 	"context"
+	"log/slog"
 	"testing"
 	"time"
 
@@ -55,6 +56,17 @@ func startWorld(t *testing.T) *testWorld { t.Helper(); return startWorldWith(t, 
 // startWorldWith is startWorld with car0 driving vehicle v.
 func startWorldWith(t *testing.T, v *plugins.VehicleDescriptor) *testWorld {
 	t.Helper()
+	return startWorldOpts(t, v, quiet)
+}
+
+// startWorldLogged is startWorld with the bridge logging to log.
+func startWorldLogged(t *testing.T, log *slog.Logger) *testWorld {
+	t.Helper()
+	return startWorldOpts(t, testCar, log)
+}
+
+func startWorldOpts(t *testing.T, v *plugins.VehicleDescriptor, log *slog.Logger) *testWorld {
+	t.Helper()
 	bus := transport.NewBus(transport.Options{Logger: quiet})
 	w, err := world.New(world.Config{
 		Name: "test", Track: testTrack, BuildLayout: staticLayout, Logger: quiet, Bus: bus,
@@ -66,7 +78,7 @@ func startWorldWith(t *testing.T, v *plugins.VehicleDescriptor) *testWorld {
 	loop := world.NewLoop(w, world.LoopOptions{TimeScale: 1})
 	ctx, cancel := context.WithCancel(context.Background())
 	go loop.Run(ctx)
-	b, err := Start(Config{Bus: bus, Source: loop, Logger: quiet, DiscoveryInterval: 20 * time.Millisecond})
+	b, err := Start(Config{Bus: bus, Source: loop, Logger: log, DiscoveryInterval: 20 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
