@@ -19,6 +19,10 @@ type APIOptions struct {
 	Addr string
 	// Required makes a failure to listen fatal; otherwise a busy default port is a warning.
 	Required bool
+	// AllowOrigins, AllowHosts and Token guard the API as they guard the control service
+	// (package httpguard).
+	AllowOrigins, AllowHosts []string
+	Token                    string
 }
 
 // startAPI creates the training API; it is served while the loop runs. Its episodes are
@@ -33,6 +37,7 @@ func (s *Sim) startAPI(o APIOptions, r plugins.Resolver) error {
 	cat, source := apiCatalog(r)
 	svc, err := api.New(api.Options{
 		Addr: o.Addr, Scenario: s.Plan.Scenario, Plugins: cat, RegistrySource: source, Logger: log,
+		AllowOrigins: o.AllowOrigins, AllowHosts: o.AllowHosts, Token: o.Token,
 		Build: func(p *scenario.Plan) (api.Instance, error) {
 			sim, err := New(p, Options{Lockstep: true, Control: ControlOptions{Addr: "off"}, API: APIOptions{Addr: "off"}, Logger: log})
 			if err != nil {
@@ -68,11 +73,8 @@ func apiCatalog(r plugins.Resolver) (api.Catalog, string) {
 	case api.Catalog:
 		return c, "builtin"
 	}
-	source := "builtin+user"
-	if h, ok := r.(interface{ Home() string }); ok {
-		source += ":" + h.Home()
-	}
-	return resolverCatalog{r}, source
+	// No path: /health is readable by any client of the API.
+	return resolverCatalog{r}, "builtin+user"
 }
 
 // resolverCatalog lists a Resolver's plugins through its lookup errors: a Resolver answers an

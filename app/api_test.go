@@ -124,8 +124,12 @@ func TestAPIWithUserPlugins(t *testing.T) {
 	var h api.Health
 	get("/health", &h)
 	builtin := len(plugins.Builtin().Vehicles())
-	if !found || h.AvailableVehicles != builtin+1 || !strings.HasPrefix(h.PluginRegistrySource, "builtin+user") {
+	if !found || h.AvailableVehicles != builtin+1 || h.PluginRegistrySource != "builtin+user" {
 		t.Fatalf("green car listed %v, health %+v (built-in vehicles %d)", found, h, builtin)
+	}
+	// /health is readable by any client: it names no path (the registry's home above all).
+	if b, _ := json.Marshal(h); strings.Contains(string(b), reg.Home()) || strings.Contains(string(b), "/") {
+		t.Errorf("/health shows a path: %s", b)
 	}
 	r, err := http.Post(base+"/reset", "application/json", strings.NewReader(`{"seed": 1, "selectedVehicleId": "vehicle.arcade.green.v1"}`))
 	if err != nil {

@@ -15,9 +15,9 @@ type ControlOptions struct {
 	// "off" disables the service.
 	Addr string
 	// Required makes a failure to listen fatal; otherwise a busy default port is a warning.
-	Required     bool
-	AllowOrigins []string
-	Token        string
+	Required                 bool
+	AllowOrigins, AllowHosts []string
+	Token                    string
 	// RecordDir is where start_record writes (default the working directory).
 	RecordDir string
 }
@@ -32,7 +32,7 @@ func (s *Sim) startControl(o ControlOptions) error {
 		ports = s.Bridge.Manager()
 	}
 	svc, err := control.New(control.Options{
-		Addr: o.Addr, AllowOrigins: o.AllowOrigins, Token: o.Token, RecordDir: o.RecordDir,
+		Addr: o.Addr, AllowOrigins: o.AllowOrigins, AllowHosts: o.AllowHosts, Token: o.Token, RecordDir: o.RecordDir,
 		Loop: s.Loop, Bus: s.Bus, Bridge: ports, Logger: s.log,
 	})
 	if err != nil {
