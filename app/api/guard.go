@@ -3,7 +3,6 @@ package api
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"mime"
@@ -91,18 +90,15 @@ func readBody(w http.ResponseWriter, r *http.Request, buf *bytes.Buffer) error {
 	return nil
 }
 
-// errBodyTooLarge names the body limit.
-var errBodyTooLarge = fmt.Errorf("Request body is larger than %d bytes.", MaxBody)
-
 // decodeRequest decodes a JSON body into dst (a *ResetRequest or *StepRequest) and checks the
-// request's limits. Errors are the 400 messages.
+// request's limits. Errors are *Error (400).
 func decodeRequest(body []byte, dst any) error {
 	body = bytes.TrimSpace(body)
 	switch {
 	case len(body) == 0:
-		return errors.New("Request body is empty.")
+		return badRequest("Request body is empty.")
 	case len(body) > MaxBody:
-		return errBodyTooLarge
+		return badRequest("Request body is larger than %d bytes.", MaxBody)
 	}
 	if len(body) > walkAbove {
 		if err := countListItems(body, maxListItems); err != nil {
@@ -110,16 +106,16 @@ func decodeRequest(body []byte, dst any) error {
 		}
 	}
 	if err := json.Unmarshal(body, dst); err != nil {
-		return fmt.Errorf("Invalid JSON: %v", err)
+		return badRequest("Invalid JSON: %v", err)
 	}
 	switch req := dst.(type) {
 	case *ResetRequest:
 		if n := len(req.Agents); n > scenario.MaxAgents {
-			return fmt.Errorf("A reset may have at most %d agents; this one has %d.", scenario.MaxAgents, n)
+			return badRequest("A reset may have at most %d agents; this one has %d.", scenario.MaxAgents, n)
 		}
 	case *StepRequest:
 		if n := len(req.Actions); n > MaxActions {
-			return fmt.Errorf("A step may have at most %d actions; this one has %d.", MaxActions, n)
+			return badRequest("A step may have at most %d actions; this one has %d.", MaxActions, n)
 		}
 	}
 	return nil
@@ -137,7 +133,7 @@ func countListItems(body []byte, max int) error {
 			return nil
 		}
 		if err != nil {
-			return fmt.Errorf("Invalid JSON: %v", err)
+			return badRequest("Invalid JSON: %v", err)
 		}
 		d, isDelim := tok.(json.Delim)
 		if isDelim && (d == ']' || d == '}') {
@@ -148,7 +144,7 @@ func countListItems(body []byte, max int) error {
 		// tokens too, but only inside objects).
 		if len(open) > 0 && open[len(open)-1] {
 			if n++; n > max {
-				return fmt.Errorf("Request holds more than %d list items in all.", max)
+				return badRequest("Request holds more than %d list items in all.", max)
 			}
 		}
 		if isDelim {
