@@ -12,12 +12,31 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/gorilla/websocket"
 )
+
+// lockedBuffer is a bytes.Buffer a process writes to while the test reads it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
 
 // freePort returns a loopback port free at the moment.
 func freePort(t *testing.T) string {
@@ -70,7 +89,7 @@ func zmtpCommand(body string) []byte { return append([]byte{0x04, byte(len(body)
 func TestHostileInputsKeepTheProcessUp(t *testing.T) {
 	ctlPort, apiPort := freePort(t), freePort(t)
 	cmd := exec.Command(bin, "run", "--headless", "--time-scale", "1", "--control-port", ctlPort, "--api-port", apiPort)
-	var errb bytes.Buffer
+	var errb lockedBuffer
 	cmd.Stderr = &errb
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
