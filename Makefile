@@ -58,11 +58,14 @@ test-gui:
 	@set -e; for p in $(GUI); do $(XVFB) $(GO) test -timeout 10m $$p; done
 	$(XVFB) $(GO) test -timeout 5m -run '^TestGUI' ./cmd/simgui
 
-# Short fuzzing of the plugin readers (archives come from strangers); FUZZTIME=5m for a longer run.
+# Short fuzzing of what strangers send: plugin archives, device-port byte streams and training
+# API bodies; FUZZTIME=5m for a longer run.
 FUZZTIME ?= 15s
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzReadPlugin$$' -fuzztime $(FUZZTIME) ./plugins
 	$(GO) test -run '^$$' -fuzz '^FuzzRead$$' -fuzztime $(FUZZTIME) ./plugins/archive
+	$(GO) test -run '^$$' -fuzz '^FuzzFrameReader$$' -fuzztime $(FUZZTIME) ./app/bridge
+	$(GO) test -run '^$$' -fuzz '^FuzzDecodeRequest$$' -fuzztime $(FUZZTIME) ./app/api
 
 bench: build
 	./$(BIN) bench

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"slices"
 	"sync"
 	"time"
@@ -403,9 +404,10 @@ type Devices interface {
 }
 
 // Recorder is what the recorder offers other faces: it records the active world's topics into
-// an MCAP file until the returned stop is called.
+// f, a new file the caller opened (inside its record directory), as MCAP until the returned
+// stop is called. It owns f from then on, also when it fails.
 type Recorder interface {
-	StartRecording(path string) (stop func() error, err error)
+	StartRecording(f *os.File) (stop func() error, err error)
 }
 
 // SetDevices registers the device bridge's port lists (nil withdraws them).

@@ -103,6 +103,23 @@
 // camera.color_gain_r/g/b are vehicle params of this API (image noise is the camera's contract
 // noise, sensor.<camera id>.noiseStddev).
 //
+// # Exposure and limits
+//
+// Requests pass package httpguard as the control service's do: the Host must be an IP
+// address, localhost or a name in Options.AllowHosts (DNS rebinding), an Origin must be in
+// Options.AllowOrigins or the same IP/localhost host (403 otherwise), and with Options.Token
+// every request, /health included, must carry "Authorization: Bearer <token>" or ?token=
+// (401). A POST must declare Content-Type application/json (415 otherwise): browsers send
+// text/plain, form and multipart bodies to any site without asking, never JSON. rusim's
+// client sends JSON (requests' json=). Timeouts: header 10 s, the whole request 30 s, idle
+// keep-alive 2 min, writing a reply 30 s. Bodies are at most MaxBody (2 MiB) with at most
+// 40,000 array elements in all; a reset has at most scenario.MaxAgents (10,000) agents, or
+// MaxIsolatedAgents (256) with agents.isolated; a step at most MaxActions (256) actions.
+// camera.width and camera.height take 16..1920 and 16..1080: rusim's 320–1920 × 240–1080,
+// and the small frames policies read (84×84) rendered directly. Each refusal is a 4xx
+// naming its limit. /health names no path. A panic while answering is a 500 logged with the
+// client.
+//
 // # Concurrency
 //
 // A Service answers requests on net/http's goroutines. A reset is exclusive; steps share the

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"simgui/app"
+	"simgui/plugins"
 )
 
 // FaceID is the training API's face in the app's registry.
@@ -32,6 +33,10 @@ type Face struct {
 	Required bool `yaml:"required"`
 	// IdleTimeout is how long an episode without requests stays on show (default 10 s).
 	IdleTimeout time.Duration `yaml:"idleTimeout"`
+	// AllowOrigins, AllowHosts and Token guard the API as they guard /control (Options).
+	AllowOrigins []string `yaml:"allowOrigins"`
+	AllowHosts   []string `yaml:"allowHosts"`
+	Token        string   `yaml:"token"`
 
 	svc  *Service
 	done chan struct{}
@@ -51,7 +56,13 @@ func (f *Face) Start(ctx context.Context, h *app.Host) error {
 	if sc == nil {
 		return errors.New("the host has no scenario world")
 	}
-	svc, err := New(Options{Addr: f.Listen, Scenario: sc.Plan.Scenario, Host: h, IdleTimeout: f.IdleTimeout, Logger: h.Logger()})
+	// /health says where plugins come from, never a path.
+	source := "builtin+user"
+	if _, builtin := h.Plugins().(*plugins.Catalog); builtin {
+		source = "builtin"
+	}
+	svc, err := New(Options{Addr: f.Listen, Scenario: sc.Plan.Scenario, Host: h, IdleTimeout: f.IdleTimeout,
+		RegistrySource: source, AllowOrigins: f.AllowOrigins, AllowHosts: f.AllowHosts, Token: f.Token, Logger: h.Logger()})
 	if err != nil {
 		if !f.Required && errors.Is(err, syscall.EADDRINUSE) {
 			h.Logger().Warn("training API not started", "err", err)

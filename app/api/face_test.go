@@ -2,9 +2,11 @@ package api
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"log/slog"
 	"net/http"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -12,6 +14,7 @@ import (
 	"simgui/app"
 	"simgui/app/scenario"
 	"simgui/plugins"
+	"simgui/plugins/registry"
 )
 
 // The training API as a face: it starts with the host; a reset adds the episode's world to the
@@ -91,5 +94,66 @@ func TestAPIFaceEpisodesAreWorldsOfTheHost(t *testing.T) {
 	}
 	if _, err := http.Get(base + "/health"); err == nil {
 		t.Error("the API still answers after Shutdown")
+	}
+}
+
+// The API over a user registry (the host's plugins): an installed rusim export is in /contract
+// and /health counts it, a reset drives it (simulated with the fallback body), and /health names
+// no path.
+func TestAPIFaceWithUserPlugins(t *testing.T) {
+	reg := registry.Open(t.TempDir(), registry.Options{})
+	if _, err := reg.Install(filepath.Join("..", "..", "plugins", "testdata", "vehicle.arcade.green.v1.rusim-plugin.zip"), registry.InstallOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	plan, err := scenario.Resolve(scenario.Default(), reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := app.NewHost(app.HostOptions{Plugins: reg, Logger: slog.New(slog.DiscardHandler)})
+	sc, err := h.Build(plan, app.BuildOptions{Paused: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.SetScenario(sc)
+	f := &Face{Listen: "127.0.0.1:0", Required: true}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- h.Run(ctx, f) }()
+	defer func() { cancel(); <-done; h.Close() }()
+	<-h.Start.Done()
+	base := "http://" + f.Addr().String()
+	get := func(path string, v any) {
+		r, err := http.Get(base + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Body.Close()
+		if err := json.NewDecoder(r.Body).Decode(v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var c Contract
+	get("/contract", &c)
+	found := false
+	for _, d := range c.AvailableVehicles {
+		found = found || d.DeviceID == "vehicle.arcade.green.v1"
+	}
+	var hl Health
+	get("/health", &hl)
+	builtin := len(plugins.Builtin().Vehicles())
+	if !found || hl.AvailableVehicles != builtin+1 || hl.PluginRegistrySource != "builtin+user" {
+		t.Fatalf("green car listed %v, health %+v (built-in vehicles %d)", found, hl, builtin)
+	}
+	if b, _ := json.Marshal(hl); strings.Contains(string(b), reg.Home()) || strings.Contains(string(b), "/") {
+		t.Errorf("/health shows a path: %s", b)
+	}
+	r, err := http.Post(base+"/reset", "application/json", strings.NewReader(`{"seed": 1, "selectedVehicleId": "vehicle.arcade.green.v1"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Body.Close()
+	var res StepResult
+	if err := json.NewDecoder(r.Body).Decode(&res); err != nil || r.StatusCode != 200 || res.ActiveVehicleID != "vehicle.arcade.green.v1" {
+		t.Fatalf("reset with the user plugin: %d %v %s", r.StatusCode, err, res.ActiveVehicleID)
 	}
 }

@@ -24,6 +24,9 @@ func (s *Service) Reset(req *ResetRequest) (*StepResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkEpisode(plan); err != nil {
+		return nil, err
+	}
 	ep, err := buildEpisode(s.opts.Host, fmt.Sprintf("episode-%d", s.episodes.Add(1)), plan)
 	if err != nil {
 		var pe plugins.ParamErrors
@@ -136,6 +139,11 @@ func parallel[T any](items []T, fn func(T) error) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			defer func() {
+				if r := recover(); r != nil {
+					errs[i] = fmt.Errorf("panic: %v", r)
+				}
+			}()
 			errs[i] = fn(it)
 		}()
 	}

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -17,6 +16,7 @@ import (
 	"time"
 
 	"simgui/app"
+	"simgui/app/httpguard"
 	"simgui/app/scenario"
 	"simgui/plugins"
 )
@@ -33,8 +33,6 @@ const (
 	// SimulatorID and SimulatorName identify simgui in /contract.
 	SimulatorID   = "simgui"
 	SimulatorName = "simgui"
-	// MaxBody is the largest request body accepted, in bytes.
-	MaxBody = 4 << 20
 	// DefaultIdleTimeout is how long an episode stays the world on show without requests.
 	DefaultIdleTimeout = 10 * time.Second
 )
@@ -60,6 +58,15 @@ type Options struct {
 	Now func() time.Time
 	// Logger; default slog.Default().
 	Logger *slog.Logger
+
+	// AllowOrigins are browser origins allowed besides same-host pages ("*": any), AllowHosts
+	// host names allowed in Host besides IP addresses and localhost, and Token, when set,
+	// is required of every request as "Authorization: Bearer <token>" or ?token= (package
+	// httpguard).
+	AllowOrigins, AllowHosts []string
+	Token                    string
+	// HeaderTimeout and BodyTimeout, when not 0, replace the defaults of the same names.
+	HeaderTimeout, BodyTimeout time.Duration
 }
 
 // DefaultAddr returns the address rusim's runtime listens on: 127.0.0.1:8000, or
@@ -87,11 +94,12 @@ var ErrClosed = errors.New("api: service closed")
 // Shutdown. Requests may come concurrently: resets are exclusive, steps of different worlds
 // (isolated agents) run in parallel, steps of one world one after the other.
 type Service struct {
-	opts   Options
-	log    *slog.Logger
-	ln     net.Listener
-	srv    *http.Server
-	random *scenario.Randomization
+	opts      Options
+	log       *slog.Logger
+	ln        net.Listener
+	srv       *http.Server
+	random    *scenario.Randomization
+	httpGuard *httpguard.Guard
 
 	// mu is held shared by steps and exclusively by resets and Shutdown.
 	mu       sync.RWMutex
@@ -143,8 +151,16 @@ func New(opts Options) (*Service, error) {
 	if err != nil {
 		return nil, fmt.Errorf("training API: listen on %s: %w", opts.Addr, err)
 	}
-	s := &Service{opts: opts, log: opts.Logger, ln: ln, random: random}
-	s.srv = &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 5 * time.Minute}
+	s := &Service{opts: opts, log: opts.Logger, ln: ln, random: random,
+		httpGuard: httpguard.New(opts.AllowOrigins, opts.AllowHosts, opts.Token)}
+	if opts.HeaderTimeout <= 0 {
+		opts.HeaderTimeout = HeaderTimeout
+	}
+	if opts.BodyTimeout <= 0 {
+		opts.BodyTimeout = BodyTimeout
+	}
+	s.srv = &http.Server{Handler: s, ReadHeaderTimeout: opts.HeaderTimeout, ReadTimeout: opts.BodyTimeout, IdleTimeout: IdleTimeout,
+		MaxHeaderBytes: maxHeaderBytes, ErrorLog: slog.NewLogLogger(s.log.Handler(), slog.LevelWarn)}
 	return s, nil
 }
 
@@ -263,8 +279,13 @@ func (s *Service) Current() *Episode {
 	return v
 }
 
-// ServeHTTP routes rusim's four endpoints; anything else is 404 {"error":"not_found"}.
+// ServeHTTP routes rusim's four endpoints after the guard's checks; anything else is 404
+// {"error":"not_found"}.
 func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	defer s.recoverRequest(w, r)
+	if s.guard(w, r) {
+		return
+	}
 	switch {
 	case r.URL.Path == "/health" && r.Method == http.MethodGet:
 		s.writeJSON(w, http.StatusOK, s.health())
@@ -291,26 +312,17 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 var bodyPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
-// decode reads a JSON body; empty or malformed bodies are answered with 400.
+// decode reads and decodes a JSON body (decodeRequest); bad bodies are answered with 400.
 func (s *Service) decode(w http.ResponseWriter, r *http.Request, dst any) bool {
 	buf := bodyPool.Get().(*bytes.Buffer)
 	defer bodyPool.Put(buf)
 	buf.Reset()
-	if _, err := buf.ReadFrom(io.LimitReader(r.Body, MaxBody+1)); err != nil {
+	if err := readBody(w, r, buf); err != nil {
 		s.writeJSON(w, http.StatusBadRequest, errorBody{"Could not read the request body: " + err.Error()})
 		return false
 	}
-	body := bytes.TrimSpace(buf.Bytes())
-	switch {
-	case len(body) == 0:
-		s.writeJSON(w, http.StatusBadRequest, errorBody{"Request body is empty."})
-		return false
-	case len(body) > MaxBody:
-		s.writeJSON(w, http.StatusBadRequest, errorBody{fmt.Sprintf("Request body is larger than %d bytes.", MaxBody)})
-		return false
-	}
-	if err := json.Unmarshal(body, dst); err != nil {
-		s.writeJSON(w, http.StatusBadRequest, errorBody{"Invalid JSON: " + err.Error()})
+	if err := decodeRequest(buf.Bytes(), dst); err != nil {
+		s.writeJSON(w, http.StatusBadRequest, errorBody{err.Error()})
 		return false
 	}
 	return true
@@ -337,6 +349,8 @@ func (s *Service) writeJSON(w http.ResponseWriter, status int, v any) {
 	h := w.Header()
 	h["Content-Type"] = []string{"application/json; charset=utf-8"}
 	h["Content-Length"] = []string{strconv.Itoa(len(b))}
+	// A client that does not read its reply holds the handler no longer than ReplyTimeout.
+	http.NewResponseController(w).SetWriteDeadline(time.Now().Add(ReplyTimeout))
 	w.WriteHeader(status)
 	w.Write(b)
 }

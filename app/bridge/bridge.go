@@ -67,6 +67,11 @@ type Config struct {
 	// KeepAlive is how often data ports repeat their last message while sim time stands
 	// still (default 1 s).
 	KeepAlive time.Duration
+	// MaxMessage is the largest message in bytes a client may send a port, all frames
+	// together (default DefaultMaxMessage), as libzmq's ZMQ_MAXMSGSIZE; a client that
+	// declares more in a frame header, or more than 64 frames, is disconnected. MaxPeers
+	// bounds the connections of one port (default DefaultMaxPeers).
+	MaxMessage, MaxPeers int
 }
 
 // Bridge serves a world's devices on CLOiSim's wire: one ZeroMQ socket per port, with the
@@ -144,6 +149,11 @@ func Start(opts Config) (*Bridge, error) {
 	setDefault(&opts.DiscoveryInterval, DefaultDiscoveryInterval)
 	setDefault(&opts.ResetTimeout, DefaultResetTimeout)
 	setDefault(&opts.KeepAlive, DefaultKeepAlive)
+	setDefault(&opts.MaxMessage, DefaultMaxMessage)
+	if err := CheckMaxMessage(opts.MaxMessage); err != nil {
+		return nil, fmt.Errorf("bridge: Config.MaxMessage: %w", err)
+	}
+	setDefault(&opts.MaxPeers, DefaultMaxPeers)
 	mgr := opts.Manager
 	if mgr == nil {
 		var err error
@@ -155,7 +165,7 @@ func Start(opts Config) (*Bridge, error) {
 		opts: opts, mgr: mgr, log: opts.Logger, moved: make(chan struct{}), resetDone: make(chan struct{}),
 		cfg: socketConfig{
 			queueLen: opts.QueueLen, handshakeTimeout: opts.HandshakeTimeout,
-			writeTimeout: opts.WriteTimeout, log: opts.Logger,
+			writeTimeout: opts.WriteTimeout, maxMessage: opts.MaxMessage, maxPeers: opts.MaxPeers, log: opts.Logger,
 		},
 		robots: map[string]*robot{}, failed: map[robotID]string{},
 		done: make(chan struct{}),
@@ -214,7 +224,7 @@ func (b *Bridge) discover() {
 		case <-b.done:
 			return
 		case <-t.C:
-			b.sync()
+			b.syncGuarded()
 		}
 	}
 }
@@ -382,6 +392,7 @@ func (n *node) run(f func()) {
 	n.wg.Add(1)
 	go func() {
 		defer n.wg.Done()
+		defer recovered(n.b.log, "bridge: a device's feed failed; it sends no more", "model", n.model, "device", n.typ, "parts", n.partsName)
 		f()
 	}()
 }

@@ -31,6 +31,9 @@ type Face struct {
 	// QueueLen is how many messages each subscriber of a port may have waiting before the
 	// oldest is dropped (libzmq's send high-water mark; default DefaultQueueLen).
 	QueueLen int `yaml:"queueLen"`
+	// MaxMessage is the largest message a client may send a port (Config.MaxMessage; default
+	// DefaultMaxMessage).
+	MaxMessage int `yaml:"maxMessage"`
 
 	b        *Bridge
 	h        *app.Host
@@ -45,6 +48,11 @@ func (f *Face) Validate() error {
 	if f.IP != "" && net.ParseIP(f.IP) == nil {
 		return errors.New("ip: " + f.IP + " is not an IP address")
 	}
+	if f.MaxMessage != 0 {
+		if err := CheckMaxMessage(f.MaxMessage); err != nil {
+			return fmt.Errorf("maxMessage: %w", err)
+		}
+	}
 	if f.QueueLen < 0 || f.QueueLen > 1<<16 {
 		return fmt.Errorf("queueLen %d is outside 0..65536 (0 = %d)", f.QueueLen, DefaultQueueLen)
 	}
@@ -57,7 +65,8 @@ func (f *Face) Start(_ context.Context, h *app.Host) error {
 	if act == nil {
 		return errors.New("the host has no world")
 	}
-	b, err := Start(Config{BindIP: f.IP, QueueLen: f.QueueLen, Bus: act.Bus, Source: act.Loop, Logger: h.Logger()})
+	b, err := Start(Config{BindIP: f.IP, QueueLen: f.QueueLen, MaxMessage: f.MaxMessage, Bus: act.Bus, Source: act.Loop,
+		Logger: h.Logger()})
 	if err != nil {
 		return err
 	}

@@ -22,7 +22,8 @@ var (
 )
 
 func testConfig() socketConfig {
-	return socketConfig{queueLen: 8, handshakeTimeout: 2 * time.Second, writeTimeout: 2 * time.Second, log: quiet}
+	return socketConfig{queueLen: 8, handshakeTimeout: 2 * time.Second, writeTimeout: 2 * time.Second,
+		maxMessage: DefaultMaxMessage, maxPeers: DefaultMaxPeers, log: quiet}
 }
 
 // bindTest binds a socket on a free loopback port (port 0: the kernel picks).

@@ -152,6 +152,10 @@ func (mc *micom) command(payload []byte) {
 		mc.b.log.Debug("bridge: micom Rx: not a Twist", "model", mc.model, "err", err)
 		return
 	}
+	if err := checkTwist(tw); err != nil {
+		mc.b.log.Debug("bridge: micom Rx: command refused", "model", mc.model, "err", err)
+		return
+	}
 	stamp := mc.b.source().Snapshot().SimTime
 	if err := mc.bus.Publish(transport.CmdVelTopic(mc.model), tw, stamp); err != nil {
 		mc.b.log.Debug("bridge: micom Rx", "model", mc.model, "err", err)

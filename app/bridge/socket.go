@@ -46,6 +46,8 @@ type socketConfig struct {
 	queueLen         int           // per-subscriber send queue of a PUB port, in messages
 	handshakeTimeout time.Duration // ZMTP greeting and READY exchange
 	writeTimeout     time.Duration // a peer that takes longer to accept one message is dropped
+	maxMessage       int           // largest inbound message in bytes (frameScanner)
+	maxPeers         int           // connections served at once, handshakes included
 	log              *slog.Logger
 }
 
@@ -161,6 +163,12 @@ func (s *socket) accept() {
 			c.Close()
 			return
 		}
+		if len(s.conns) >= s.cfg.maxPeers {
+			s.mu.Unlock()
+			s.cfg.log.Warn("bridge: too many connections on a port; refused one", "key", s.hashKey, "peer", c.RemoteAddr(), "limit", s.cfg.maxPeers)
+			c.Close()
+			continue
+		}
 		s.conns[c] = struct{}{}
 		s.wg.Add(1)
 		s.mu.Unlock()
@@ -168,7 +176,9 @@ func (s *socket) accept() {
 	}
 }
 
-// serve runs one connection: handshake, then the role's loop.
+// serve runs one connection: handshake, then the role's loop. Every byte the peer sends
+// passes a frameScanner, so a message over the limit ends the connection before zmq4
+// allocates for it; a panic in zmq4 or a handler ends only this connection.
 func (s *socket) serve(c net.Conn) {
 	defer s.wg.Done()
 	defer func() {
@@ -177,10 +187,19 @@ func (s *socket) serve(c net.Conn) {
 		delete(s.conns, c)
 		s.mu.Unlock()
 	}()
+	lc := newLimitedConn(c, s.cfg.maxMessage)
+	defer recovered(s.cfg.log, "bridge: a peer's connection failed; disconnected it", "key", s.hashKey, "peer", c.RemoteAddr())
+	defer func() {
+		if lc.err != nil {
+			s.cfg.log.Warn("bridge: peer sent a message over the limit; disconnected it", "key", s.hashKey, "peer", c.RemoteAddr(), "err", lc.err)
+		}
+	}()
 	c.SetDeadline(time.Now().Add(s.cfg.handshakeTimeout))
-	zc, err := zmq4.Open(c, null.Security(), s.kind.zmqType(), nil, true, nil)
+	zc, err := zmq4.Open(lc, null.Security(), s.kind.zmqType(), nil, true, nil)
 	if err != nil {
-		s.cfg.log.Debug("bridge: handshake failed", "key", s.hashKey, "peer", c.RemoteAddr(), "err", err)
+		if lc.err == nil {
+			s.cfg.log.Debug("bridge: handshake failed", "key", s.hashKey, "peer", c.RemoteAddr(), "err", err)
+		}
 		return
 	}
 	c.SetDeadline(time.Time{})
@@ -199,7 +218,9 @@ func (s *socket) serve(c net.Conn) {
 		s.wg.Add(1)
 		go func() {
 			defer s.wg.Done()
-			p.writeLoop()
+			defer recovered(s.cfg.log, "bridge: writing to a subscriber failed; disconnected it", "key", s.hashKey, "peer", c.RemoteAddr())
+			p.writeLoop() // closes p however it ends
+
 		}()
 		p.readSubscriptions()
 	case kindSub:
@@ -336,7 +357,8 @@ func (p *peer) writeLoop() {
 
 // readSubscriptions tracks the SUBSCRIBE (0x01 prefix) and CANCEL (0x00 prefix) messages a
 // ZMTP 3.0 subscriber sends. Prefix matching and counting follow libzmq: "" subscribes to
-// everything, and a prefix subscribed twice needs two cancels.
+// everything, and a prefix subscribed twice needs two cancels. Only prefixes of the port's
+// tag can match its frames, so only those are kept: at most nine, whatever a peer sends.
 func (p *peer) readSubscriptions() {
 	for {
 		msg, err := p.zc.RecvMsg()
@@ -347,8 +369,11 @@ func (p *peer) readSubscriptions() {
 			continue
 		}
 		f := msg.Frames[0]
-		topic := string(f[1:])
 		s := p.s
+		if !bytes.HasPrefix(s.tag[:], f[1:]) {
+			continue
+		}
+		topic := string(f[1:])
 		s.mu.Lock()
 		if p.subs == nil {
 			p.subs = map[string]int{}
@@ -363,14 +388,7 @@ func (p *peer) readSubscriptions() {
 				delete(p.subs, topic)
 			}
 		}
-		wants := false
-		for t := range p.subs {
-			if bytes.HasPrefix(s.tag[:], []byte(t)) {
-				wants = true
-				break
-			}
-		}
-		if wants != p.wants {
+		if wants := len(p.subs) > 0; wants != p.wants {
 			p.wants = wants
 			if wants {
 				s.subscribed.Add(1)

@@ -2,6 +2,7 @@ package bridge
 
 import (
 	"context"
+	"log/slog"
 	"testing"
 	"time"
 
@@ -67,6 +68,17 @@ func startWorld(t *testing.T) *testWorld { t.Helper(); return startWorldWith(t, 
 // startWorldWith is startWorld with car0 driving vehicle v.
 func startWorldWith(t *testing.T, v *plugins.VehicleDescriptor) *testWorld {
 	t.Helper()
+	return startWorldOpts(t, v, quiet)
+}
+
+// startWorldLogged is startWorld with the bridge logging to log.
+func startWorldLogged(t *testing.T, log *slog.Logger) *testWorld {
+	t.Helper()
+	return startWorldOpts(t, testCar, log)
+}
+
+func startWorldOpts(t *testing.T, v *plugins.VehicleDescriptor, log *slog.Logger) *testWorld {
+	t.Helper()
 	// The app's builder: the world with its default systems (gz topics, clock, odometry).
 	sim, err := app.Build(testPlan(v), app.BuildOptions{Logger: quiet})
 	if err != nil {
@@ -74,7 +86,7 @@ func startWorldWith(t *testing.T, v *plugins.VehicleDescriptor) *testWorld {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	go sim.Run(ctx)
-	b, err := Start(Config{Bus: sim.Bus, Source: sim.Loop, Logger: quiet, DiscoveryInterval: 20 * time.Millisecond})
+	b, err := Start(Config{Bus: sim.Bus, Source: sim.Loop, Logger: log, DiscoveryInterval: 20 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -274,11 +274,15 @@ func cmdStep(s *Service, ctx context.Context, req *request, _ []byte) any {
 	})
 }
 
+// cmdSetTimeScale sets the loop's pace: {scale: x}, x as world.CheckTimeScale accepts it.
 func cmdSetTimeScale(s *Service, ctx context.Context, req *request, _ []byte) any {
-	const usage = "set_time_scale needs scale: a number of 0 or more (1 is real time, 0 as fast as possible)"
 	x, err := strconv.ParseFloat(string(req.Scale), 64)
-	if err != nil || x < 0 || math.IsInf(x, 0) {
-		return usage
+	if err == nil {
+		err = world.CheckTimeScale(x)
+	}
+	if err != nil {
+		return fmt.Sprintf("set_time_scale needs scale: 0 (as fast as possible) or a number above 0 up to %.0f (1 is real time)",
+			float64(world.MaxTimeScale))
 	}
 	return s.withLoop(ctx, func(l *world.Loop) any { return okOr(l.SetTimeScale(x)) })
 }
@@ -362,6 +366,13 @@ func cmdTeleport(s *Service, ctx context.Context, _ *request, raw []byte) any {
 		}
 		if t.Pose == nil {
 			return "one or more pose information is null"
+		}
+		p := t.Pose
+		if err := world.CheckPose(world.Pose{X: p.X, Y: p.Y, Z: p.Z, Yaw: p.Yaw}); err != nil {
+			return fmt.Sprintf("teleport %s: %v", t.Target, err)
+		}
+		if !(math.Abs(p.Roll) <= world.MaxYaw && math.Abs(p.Pitch) <= world.MaxYaw) {
+			return fmt.Sprintf("teleport %s: roll and pitch must be numbers within ±%.0f rad", t.Target, float64(world.MaxYaw))
 		}
 	}
 	return s.withLoop(ctx, func(l *world.Loop) any {

@@ -3,6 +3,8 @@ package control
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"log/slog"
 	"math"
 	"net/http"
 	"os"
@@ -17,7 +19,9 @@ import (
 	"simgui/app/bridge"
 	"simgui/app/markers"
 	"simgui/app/record"
+	"simgui/app/transport"
 	"simgui/app/transport/msgs"
+	"simgui/app/world"
 )
 
 func TestDeviceListAndPortList(t *testing.T) {
@@ -78,6 +82,9 @@ func mustJSON(t *testing.T, v any) string {
 	return string(b)
 }
 
+// badScale is the answer to a set_time_scale the loop cannot keep.
+const badScale = "set_time_scale needs scale: 0 (as fast as possible) or a number above 0 up to 1000000 (1 is real time)"
+
 func TestLockstepStep(t *testing.T) {
 	e := start(t, Options{})
 	c := e.dial(t, "/control", nil)
@@ -107,8 +114,10 @@ func TestLockstepStep(t *testing.T) {
 		{`{"command":"step","steps":1.5}`, "steps must be a whole number from 1 to 1000000"},
 		{`{"command":"step","steps":"many"}`, "steps must be a whole number from 1 to 1000000"},
 		{`{"command":"step","steps":1e3}`, "steps must be a whole number from 1 to 1000000"},
-		{`{"command":"set_time_scale","scale":-1}`, "set_time_scale needs scale: a number of 0 or more (1 is real time, 0 as fast as possible)"},
-		{`{"command":"set_time_scale"}`, "set_time_scale needs scale: a number of 0 or more (1 is real time, 0 as fast as possible)"},
+		{`{"command":"set_time_scale","scale":-1}`, badScale},
+		{`{"command":"set_time_scale"}`, badScale},
+		{`{"command":"set_time_scale","scale":1e18}`, badScale},
+		{`{"command":"set_time_scale","scale":"NaN"}`, badScale},
 	} {
 		if got := askJSON(t, c, c2.req)["result"]; got != c2.want {
 			t.Errorf("%s answered %v, want %q", c2.req, got, c2.want)
@@ -507,29 +516,83 @@ func wantCommand(req []byte) string {
 	return r.Command
 }
 
+// TestMaxSessions: with MaxSessions open, a new session closes the one idle the longest
+// (with a close frame saying why), so idle sessions never lock a client out; only when every
+// session is answering a request is a new one refused.
 func TestMaxSessions(t *testing.T) {
 	e := start(t, Options{MaxSessions: 2})
 	a := e.dial(t, "/control", nil)
-	e.dial(t, "/markers", nil)
-	_, resp, err := websocket.DefaultDialer.Dial("ws://"+e.addr+"/control", nil)
-	if err == nil || resp == nil || resp.StatusCode != http.StatusServiceUnavailable {
-		t.Fatalf("third session: %v %v", err, resp)
+	b := e.dial(t, "/markers", nil)
+	askJSON(t, b, `{"command":"list"}`) // b has been used since a opened: a is idle the longest
+	c := e.dial(t, "/control", nil)
+	if r := askJSON(t, c, `{"command":"fps"}`); r["command"] != "fps" {
+		t.Fatalf("answer %v", r)
 	}
-	a.WriteMessage(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseNormalClosure, ""))
-	a.Close()
+	a.SetReadDeadline(time.Now().Add(10 * time.Second))
+	_, _, err := a.ReadMessage()
+	var ce *websocket.CloseError
+	if !errors.As(err, &ce) || ce.Code != websocket.CloseTryAgainLater || !strings.Contains(ce.Text, "at most 2 are open") {
+		t.Fatalf("the oldest idle session got %v, want a 1013 close frame", err)
+	}
+	if r := askJSON(t, b, `{"command":"list"}`); r["result"] != "ok" {
+		t.Fatalf("the other session: %v", r)
+	}
+
+	// 64 idle sessions (the default limit) lock nobody out.
+	e64 := start(t, Options{})
+	for range DefaultMaxSessions + 10 {
+		e64.dial(t, "/control", nil)
+	}
+	if r := askJSON(t, e64.dial(t, "/control", nil), `{"command":"fps"}`); r["command"] != "fps" {
+		t.Fatalf("answer %v", r)
+	}
+	e64.svc.mu.Lock()
+	open := len(e64.svc.sessions)
+	e64.svc.mu.Unlock()
+	if open > DefaultMaxSessions {
+		t.Errorf("%d sessions open, limit %d", open, DefaultMaxSessions)
+	}
+
+	// Busy sessions are not closed: with a loop that never runs, step waits, and with both
+	// sessions waiting the third is refused.
+	bus := transport.NewBus(transport.Options{Logger: slog.New(slog.DiscardHandler)})
+	defer bus.Close()
+	w, err := newSmallWorld(bus)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc, err := New(Options{Addr: "127.0.0.1:0", MaxSessions: 2, World: Fixed(world.NewLoop(w, world.LoopOptions{}), bus), Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	go svc.Serve(context.Background())
+	defer svc.Shutdown(context.Background())
+	url := "ws://" + svc.Addr().String() + "/control"
+	for range 2 {
+		c, _, err := websocket.DefaultDialer.Dial(url, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		c.WriteMessage(websocket.TextMessage, []byte(`{"command":"step"}`))
+	}
 	deadline := time.Now().Add(10 * time.Second)
-	for {
-		c, _, err := websocket.DefaultDialer.Dial("ws://"+e.addr+"/control", nil)
-		if err == nil {
-			if r := askJSON(t, c, `{"command":"fps"}`); r["command"] != "fps" {
-				t.Fatalf("answer %v", r)
+	for busy := 0; busy < 2; {
+		svc.mu.Lock()
+		busy = 0
+		for _, st := range svc.sessions {
+			if st.busy {
+				busy++
 			}
-			c.Close()
-			return
 		}
+		svc.mu.Unlock()
 		if time.Now().After(deadline) {
-			t.Fatalf("no session after one closed: %v", err)
+			t.Fatal("the sessions never got busy")
 		}
-		time.Sleep(10 * time.Millisecond)
+		time.Sleep(5 * time.Millisecond)
+	}
+	_, resp, err := websocket.DefaultDialer.Dial(url, nil)
+	if err == nil || resp == nil || resp.StatusCode != http.StatusServiceUnavailable {
+		t.Fatalf("third session while both are busy: %v %v", err, resp)
 	}
 }

@@ -37,8 +37,8 @@
 // Differences from CLOiSim, on purpose: reset, teleport and start_record answer after the work
 // is done rather than at once; a teleport with world_reset resets first, then places the models
 // (CLOiSim resets afterwards, which undoes the teleport); a zero-length message is answered
-// "request body is empty" instead of ignored; start_record refuses absolute paths, "..", and
-// existing files.
+// "request body is empty" instead of ignored; start_record refuses absolute paths, "..",
+// symlinks and existing files.
 //
 // # /markers
 //
@@ -49,17 +49,27 @@
 //
 // # Exposure
 //
-// The service listens on loopback unless told otherwise. Browsers are kept out: a request with
-// an Origin header is refused (403) unless the origin is in Options.AllowOrigins (the CLI's
-// --allow-origin) or is the same host given as an IP address or localhost — a same-host check
-// on a DNS name would let DNS rebinding through. Non-browser clients (cloisim_ros, Python) send
-// no Origin. With Options.Token every session must present it (?token= or Authorization:
-// Bearer). Requests over Options.MaxMessage (1 MiB) are answered with an error and dropped;
-// over eight times that the session is closed (1009). Malformed requests get an error answer
-// and the session stays up. Each session is served in order, one request at a time, and world
-// commands from all sessions together hold at most four places in the loop's queue, so
-// clients flooding commands add bounded work to each step; reading commands (device_list,
-// port_list, fps) do not touch the loop at all.
+// The service listens on loopback unless told otherwise. Browsers and rebound names are kept
+// out by package httpguard: the Host must be an IP address, localhost or a name in
+// Options.AllowHosts (--allow-host), and a request with an Origin header is refused (403)
+// unless the origin is in Options.AllowOrigins (--allow-origin) or is the same host given as
+// an IP address or localhost — a same-host check on a DNS name would let DNS rebinding
+// through. Non-browser clients (cloisim_ros, Python) send no Origin. With Options.Token every
+// session must present it (?token= or Authorization: Bearer). Requests over
+// Options.MaxMessage (1 MiB) are answered with an error and dropped; over eight times that
+// the session is closed (1009). Malformed requests get an error answer and the session stays
+// up. Each session is served in order, one request at a time, and world commands from all
+// sessions together hold at most four places in the loop's queue, so clients flooding
+// commands add bounded work to each step; reading commands (device_list, port_list, fps) do
+// not touch the loop at all. With MaxSessions (64) open, a new session closes the one idle
+// the longest (close code 1013, "try again later"); it is refused (503) only while every
+// session is answering a request.
+//
+// Numbers are checked where they enter: set_time_scale takes 0 or a scale up to 1e6
+// (world.CheckTimeScale), teleport poses within ±1e6 m and yaws within ±1e6 rad
+// (world.CheckPose). start_record writes only inside RecordDir: the name must be local, every
+// folder on the way a real folder (a symlink is refused), and the file is created new with
+// O_NOFOLLOW through an os.Root. The marker store holds at most markers.MaxMarkers (4096).
 //
 // # Concurrency
 //

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net"
+	"os"
 	"sync"
 	"syscall"
 
@@ -30,8 +31,9 @@ type Face struct {
 	Listen string `yaml:"listen"`
 	// Required makes a port in use an error; otherwise the face stays off with a warning.
 	Required bool `yaml:"required"`
-	// AllowOrigins, Token and RecordDir are Options'.
+	// AllowOrigins, AllowHosts, Token and RecordDir are Options'.
 	AllowOrigins []string `yaml:"allowOrigins"`
+	AllowHosts   []string `yaml:"allowHosts"`
 	Token        string   `yaml:"token"`
 	RecordDir    string   `yaml:"recordDir"`
 
@@ -47,7 +49,8 @@ var errNoRecorder = errors.New("record service is unavailable")
 // Start opens the listener and serves until Shutdown.
 func (f *Face) Start(ctx context.Context, h *app.Host) error {
 	svc, err := New(Options{
-		Addr: f.Listen, AllowOrigins: f.AllowOrigins, Token: f.Token, RecordDir: f.RecordDir, Logger: h.Logger(),
+		Addr: f.Listen, AllowOrigins: f.AllowOrigins, AllowHosts: f.AllowHosts, Token: f.Token, RecordDir: f.RecordDir,
+		Logger: h.Logger(),
 		World: func() (*world.Loop, *transport.Bus) {
 			if a := h.Active(); a != nil {
 				return a.Loop, a.Bus
@@ -60,12 +63,13 @@ func (f *Face) Start(ctx context.Context, h *app.Host) error {
 			}
 			return nil
 		},
-		StartRecording: func(path string) (func() error, error) {
+		StartRecording: func(f *os.File) (func() error, error) {
 			r := h.Recorder()
 			if r == nil {
+				f.Close()
 				return nil, errNoRecorder
 			}
-			return r.StartRecording(path)
+			return r.StartRecording(f)
 		},
 	})
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"log/slog"
 	"net/http"
+	"os"
 	"sync"
 	"testing"
 	"time"
@@ -69,8 +70,8 @@ func start(t *testing.T, opts Options) *env {
 	opts.Addr, opts.World = "127.0.0.1:0", Fixed(loop, bus)
 	opts.Devices = func() Devices { return managerDevices{bm} }
 	if opts.StartRecording == nil {
-		opts.StartRecording = func(path string) (func() error, error) {
-			r, err := record.Start(bus, path, record.Options{})
+		opts.StartRecording = func(f *os.File) (func() error, error) {
+			r, err := record.StartFile(bus, f, record.Options{})
 			if err != nil {
 				return nil, err
 			}

@@ -2,9 +2,13 @@ package control
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"unicode/utf8"
 )
 
@@ -32,8 +36,14 @@ func cmdStartRecord(s *Service, _ context.Context, req *request, _ []byte) any {
 		return fmt.Sprintf("already recording to %s; send stop_record first", s.recPath)
 	}
 	path := filepath.Join(s.opts.RecordDir, name)
-	stop, err := s.opts.StartRecording(path)
+	f, err := openRecordFile(s.opts.RecordDir, name)
 	if err != nil {
+		return fmt.Sprintf("record %s: %v", path, err)
+	}
+	stop, err := s.opts.StartRecording(f)
+	if err != nil {
+		f.Close()
+		removeRecordFile(s.opts.RecordDir, name)
 		return err.Error()
 	}
 	s.recStop, s.recPath = stop, path
@@ -60,4 +70,50 @@ func (s *Service) stopRecording() error {
 	s.log.Info("control: recording stopped", "path", s.recPath, "err", err)
 	s.recStop, s.recPath = nil, ""
 	return err
+}
+
+// openRecordFile creates name, a local path (filepath.IsLocal), in dir without following a
+// symlink anywhere: it works through an os.Root, which refuses any path resolving outside
+// dir; every folder on the way must be a real folder (Lstat; missing ones are made), and the
+// file is created O_EXCL|O_NOFOLLOW, so neither an existing file nor a symlink in its place
+// is written through.
+func openRecordFile(dir, name string) (*os.File, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	parts := strings.Split(filepath.ToSlash(filepath.Clean(name)), "/")
+	for i := 1; i < len(parts); i++ {
+		p := filepath.Join(parts[:i]...)
+		fi, err := root.Lstat(p)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			if err := root.Mkdir(p, 0o755); err != nil {
+				return nil, err
+			}
+		case err != nil:
+			return nil, err
+		case fi.Mode()&fs.ModeSymlink != 0:
+			return nil, fmt.Errorf("%s is a symlink; recordings are not written through symlinks", p)
+		case !fi.IsDir():
+			return nil, fmt.Errorf("%s is not a folder", p)
+		}
+	}
+	f, err := root.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, 0o644)
+	if errors.Is(err, fs.ErrExist) {
+		return nil, errors.New("the file exists (or a symlink has its name); choose another name or remove it")
+	}
+	return f, err
+}
+
+// removeRecordFile removes a recording that could not start, through the same root.
+func removeRecordFile(dir, name string) {
+	if root, err := os.OpenRoot(dir); err == nil {
+		root.Remove(name)
+		root.Close()
+	}
 }

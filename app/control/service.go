@@ -3,23 +3,21 @@ package control
 import (
 	"bytes"
 	"context"
-	"crypto/subtle"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
-	"net/url"
 	"os"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/gorilla/websocket"
 
+	"simgui/app/httpguard"
 	"simgui/app/markers"
 	"simgui/app/transport"
 	"simgui/app/world"
@@ -51,8 +49,9 @@ type Options struct {
 	// CLOISIM_SERVICE_PORT environment variable (see DefaultAddr). Port 0 picks a free port.
 	Addr string
 	// AllowOrigins are browser origins (scheme://host[:port]) allowed to open a session besides
-	// same-host ones; "*" allows any.
-	AllowOrigins []string
+	// same-host ones; "*" allows any. AllowHosts are host names a request's Host may carry
+	// besides IP addresses and localhost (see package httpguard).
+	AllowOrigins, AllowHosts []string
 	// Token, when set, must come as ?token= or "Authorization: Bearer <token>".
 	Token string
 	// MaxMessage is the largest request in bytes (default 1 MiB); larger ones are answered with
@@ -60,7 +59,8 @@ type Options struct {
 	MaxMessage int64
 	// SimVersion is the sim_version in every /control answer (default "5.4.2").
 	SimVersion string
-	// MaxSessions bounds open sessions (default 64); more are refused with 503.
+	// MaxSessions bounds open sessions (default 64). A new session beyond it closes the one
+	// idle the longest; only when every session is answering a request is it refused (503).
 	MaxSessions int
 
 	// World returns the world the service acts on, asked at every command: its loop and bus
@@ -71,11 +71,12 @@ type Options struct {
 	Devices func() Devices
 
 	// RecordDir is where start_record files go (default the working directory). Filenames must be
-	// relative paths inside it; ".mcap" is added when missing.
+	// relative paths inside it; ".mcap" is added when missing. No file is written through a
+	// symlink (see openRecordFile).
 	RecordDir string
-	// StartRecording starts recording to path and returns the function that stops it; default
-	// record.Start on Bus.
-	StartRecording func(path string) (stop func() error, err error)
+	// StartRecording starts recording into f, a new file in RecordDir, and returns the
+	// function that stops it (and closes f); default record.StartFile on Bus.
+	StartRecording func(f *os.File) (stop func() error, err error)
 
 	// Logger receives session and command errors; default slog.Default().
 	Logger *slog.Logger
@@ -133,6 +134,7 @@ type Service struct {
 	ln       net.Listener
 	srv      *http.Server
 	upgrader websocket.Upgrader
+	guard    *httpguard.Guard
 	markers  *markers.Store
 
 	// ctx ends at Shutdown and cancels the commands sessions are waiting on.
@@ -148,7 +150,7 @@ type Service struct {
 
 	mu       sync.Mutex
 	closed   bool
-	sessions map[*websocket.Conn]struct{}
+	sessions map[*websocket.Conn]*sessionState
 	upgrades int // sessions being opened, counted against MaxSessions
 	wg       sync.WaitGroup
 }
@@ -178,23 +180,19 @@ func New(opts Options) (*Service, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
-	origins := make([]string, len(opts.AllowOrigins))
-	for i, o := range opts.AllowOrigins {
-		origins[i] = strings.TrimSuffix(o, "/")
-	}
-	opts.AllowOrigins = origins
 	ln, err := net.Listen("tcp", opts.Addr)
 	if err != nil {
 		return nil, fmt.Errorf("control service: listen on %s: %w (set --control-port or %s to use another port)", opts.Addr, err, PortEnv)
 	}
 	s := &Service{
 		opts: opts, log: opts.Logger, ln: ln,
+		guard:    httpguard.New(opts.AllowOrigins, opts.AllowHosts, opts.Token),
 		slots:    make(chan struct{}, loopSlots),
-		sessions: map[*websocket.Conn]struct{}{},
+		sessions: map[*websocket.Conn]*sessionState{},
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
-	// Origin and token are checked before Upgrade; the upgrader's own check would refuse
-	// the origins AllowOrigins lets in.
+	// Host, origin and token are checked before Upgrade; the upgrader's own check would
+	// refuse the origins AllowOrigins lets in.
 	s.upgrader = websocket.Upgrader{CheckOrigin: func(*http.Request) bool { return true }}
 	s.markers = markers.NewStore(s.publishMarkers)
 	s.srv = &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(s.log.Handler(), slog.LevelWarn)}
@@ -272,19 +270,16 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "not found: the endpoints are /control and /markers", http.StatusNotFound)
 		return
 	}
-	if !s.tokenOK(r) {
-		http.Error(w, "missing or wrong token: pass ?token=<token> or an Authorization: Bearer <token> header", http.StatusUnauthorized)
-		return
-	}
-	if origin := r.Header.Get("Origin"); !s.originOK(origin, r.Host) {
-		s.log.Warn("control: refused a cross-origin session", "origin", origin, "host", r.Host)
-		http.Error(w, fmt.Sprintf("origin %s may not open a session; start simgui with --allow-origin %s to allow it", origin, origin), http.StatusForbidden)
+	if ref := s.guard.Check(r); ref != nil {
+		s.log.Warn("control: refused a session", "peer", r.RemoteAddr, "host", r.Host, "origin", r.Header.Get("Origin"), "status", ref.Status)
+		http.Error(w, ref.Message, ref.Status)
 		return
 	}
 	s.mu.Lock()
-	if s.closed || len(s.sessions)+s.upgrades >= s.opts.MaxSessions {
+	if s.closed || !s.makeRoomLocked(r.RemoteAddr) {
 		s.mu.Unlock()
-		http.Error(w, "too many sessions or shutting down; try again later", http.StatusServiceUnavailable)
+		http.Error(w, fmt.Sprintf("all %d sessions are busy, or the service is shutting down; try again later", s.opts.MaxSessions),
+			http.StatusServiceUnavailable)
 		return
 	}
 	s.upgrades++
@@ -301,7 +296,8 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		conn.Close()
 		return
 	}
-	s.sessions[conn] = struct{}{}
+	state := &sessionState{lastUsed: time.Now()}
+	s.sessions[conn] = state
 	s.wg.Add(1)
 	s.mu.Unlock()
 	defer func() {
@@ -311,38 +307,8 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		conn.Close()
 		s.wg.Done()
 	}()
-	s.session(conn, ep)
-}
-
-func (s *Service) tokenOK(r *http.Request) bool {
-	if s.opts.Token == "" {
-		return true
-	}
-	got := r.URL.Query().Get("token")
-	if h, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok {
-		got = strings.TrimSpace(h)
-	}
-	return subtle.ConstantTimeCompare([]byte(got), []byte(s.opts.Token)) == 1
-}
-
-// originOK allows non-browser clients (no Origin), allowed origins, and pages served from the
-// same host — but only where that host is an IP address or localhost: a DNS name could be
-// rebound to 127.0.0.1 by a hostile page, which would then pass a same-host check.
-func (s *Service) originOK(origin, host string) bool {
-	if origin == "" {
-		return true
-	}
-	for _, a := range s.opts.AllowOrigins {
-		if a == "*" || strings.EqualFold(a, origin) {
-			return true
-		}
-	}
-	u, err := url.Parse(origin)
-	if err != nil || !strings.EqualFold(u.Host, host) {
-		return false
-	}
-	name := u.Hostname()
-	return strings.EqualFold(name, "localhost") || net.ParseIP(name) != nil
+	defer s.recoverSession(r.RemoteAddr)
+	s.session(conn, state, ep)
 }
 
 // endpoint is what a session serves: handle answers a request, fail answers one that could not
@@ -372,8 +338,9 @@ func readLimited(rd io.Reader, buf []byte, max int64) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// session reads requests one at a time and answers each in order.
-func (s *Service) session(conn *websocket.Conn, ep endpoint) {
+// session reads requests one at a time and answers each in order; state says when it is
+// answering one (a session is busy from a complete request to its answer).
+func (s *Service) session(conn *websocket.Conn, state *sessionState, ep endpoint) {
 	ctx, cancel := context.WithCancel(s.ctx)
 	defer cancel()
 	max := s.opts.MaxMessage
@@ -396,13 +363,16 @@ func (s *Service) session(conn *websocket.Conn, ep endpoint) {
 		case err != nil:
 			return // read limit or broken connection
 		default:
+			s.setBusy(state, true)
 			reply = ep.handle(ctx, buf)
 		}
 		if cap(buf) > 64<<10 {
 			buf = make([]byte, 0, 4096) // do not keep a large request's buffer per idle session
 		}
 		conn.SetWriteDeadline(time.Now().Add(writeTimeout))
-		if err := conn.WriteMessage(websocket.TextMessage, reply); err != nil {
+		err = conn.WriteMessage(websocket.TextMessage, reply)
+		s.setBusy(state, false)
+		if err != nil {
 			return
 		}
 	}

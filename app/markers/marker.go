@@ -145,6 +145,9 @@ func Name(group string, id int, kind string) string {
 
 // validate checks the parts every marker needs.
 func (m Marker) validate() error {
+	if err := m.checkLengths(); err != nil {
+		return err
+	}
 	if m.ID < 0 {
 		return fmt.Errorf("marker %s: id must be 0 or more", m.Name())
 	}

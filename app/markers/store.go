@@ -112,8 +112,9 @@ func (s *Store) Set() *Set {
 	return s.set
 }
 
-// Add adds markers. It adds none of them if one is invalid or if any name exists already
-// (ErrExists) or repeats within ms.
+// Add adds markers. It adds none of them if one is invalid, if any name exists already
+// (ErrExists) or repeats within ms, or if the store would hold more than MaxMarkers
+// (ErrTooMany).
 func (s *Store) Add(ms []Marker) error {
 	for _, m := range ms {
 		if err := m.validate(); err != nil {
@@ -128,6 +129,9 @@ func (s *Store) Add(ms []Marker) error {
 				return fmt.Errorf("add %s: %w", n, ErrExists)
 			}
 			seen[n] = true
+		}
+		if n := len(s.byName) + len(ms); n > MaxMarkers {
+			return fmt.Errorf("add: %w: %d markers would be over the limit of %d", ErrTooMany, n, MaxMarkers)
 		}
 		for _, m := range ms {
 			s.byName[m.Name()] = m

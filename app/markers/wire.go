@@ -86,6 +86,9 @@ func DecodeRequest(data []byte) (Request, error) {
 	if len(raw.Markers) == 0 {
 		return fail(fmt.Errorf("%s needs markers", strings.ToLower(req.Command)))
 	}
+	if len(raw.Markers) > MaxMarkers {
+		return fail(fmt.Errorf("%w: a request may carry at most %d markers, not %d", ErrTooMany, MaxMarkers, len(raw.Markers)))
+	}
 	for i, rm := range raw.Markers {
 		m, err := decodeMarker(rm, req.Command != CmdRemove)
 		if err != nil {

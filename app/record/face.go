@@ -3,6 +3,7 @@ package record
 import (
 	"context"
 	"errors"
+	"os"
 	"sync"
 
 	"simgui/app"
@@ -70,18 +71,20 @@ func (f *Face) Start(_ context.Context, h *app.Host) error {
 	return nil
 }
 
-// StartRecording records the active world's topics to path (see Start) until stop.
-func (f *Face) StartRecording(path string) (func() error, error) {
+// StartRecording records the active world's topics into file (see StartFile) until stop.
+func (f *Face) StartRecording(file *os.File) (func() error, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.recs == nil {
+		file.Close()
 		return nil, errors.New("the recorder is not running")
 	}
 	a := f.h.Active()
 	if a == nil {
+		file.Close()
 		return nil, errors.New("there is no world to record")
 	}
-	r, err := Start(a.Bus, path, Options{Compression: f.Compression, Logger: f.h.Logger()})
+	r, err := StartFile(a.Bus, file, Options{Compression: f.Compression, Logger: f.h.Logger()})
 	if err != nil {
 		return nil, err
 	}

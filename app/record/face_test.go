@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -48,7 +49,7 @@ func TestRecordFaceFollowsTheActiveWorld(t *testing.T) {
 	}
 
 	path := filepath.Join(t.TempDir(), "run.mcap")
-	stop, err := h.Recorder().StartRecording(path)
+	stop, err := h.Recorder().StartRecording(create(t, path))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +92,7 @@ func TestRecordFaceFollowsTheActiveWorld(t *testing.T) {
 		t.Errorf("the last message %s published at %v, want the episode's 0.5 s", last.Topic, last.PublishTime)
 	}
 
-	if _, err := h.Recorder().StartRecording(filepath.Join(t.TempDir(), "open.mcap")); err != nil {
+	if _, err := h.Recorder().StartRecording(create(t, filepath.Join(t.TempDir(), "open.mcap"))); err != nil {
 		t.Fatal(err)
 	}
 	if err := f.Shutdown(context.Background()); err != nil || h.Recorder() != nil {
@@ -120,7 +121,7 @@ func TestRecordingInLogTimeOrder(t *testing.T) {
 	defer func() { cancel(); <-done; h.Close() }()
 	<-h.Start.Done()
 	path := filepath.Join(t.TempDir(), "order.mcap")
-	stop, err := h.Recorder().StartRecording(path)
+	stop, err := h.Recorder().StartRecording(create(t, path))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,4 +190,14 @@ func TestReorderBuffer(t *testing.T) {
 	if strings.Join(got, " ") != want {
 		t.Fatalf("file order %v, want %s", got, want)
 	}
+}
+
+// create makes a new file for a recording, as /control's start_record does.
+func create(t *testing.T, path string) *os.File {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
 }

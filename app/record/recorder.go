@@ -96,25 +96,8 @@ type Recorder struct {
 // Start creates path (and its directory) and records every message published on bus from now
 // on. It refuses to overwrite an existing file.
 func Start(bus *transport.Bus, path string, opts Options) (*Recorder, error) {
-	if opts.ChunkSize <= 0 {
-		opts.ChunkSize = DefaultChunkSize
-	}
-	if opts.QueueLen <= 0 {
-		opts.QueueLen = DefaultQueueLen
-	}
-	if opts.Logger == nil {
-		opts.Logger = slog.Default()
-	}
-	var comp mcap.CompressionFormat
-	switch opts.Compression {
-	case "", "zstd":
-		comp = mcap.CompressionZSTD
-	case "lz4":
-		comp = mcap.CompressionLZ4
-	case "none":
-		comp = mcap.CompressionNone
-	default:
-		return nil, fmt.Errorf("record %s: unknown compression %q (known: zstd, lz4, none)", path, opts.Compression)
+	if _, err := compression(opts.Compression); err != nil {
+		return nil, fmt.Errorf("record %s: %w", path, err)
 	}
 	if dir := filepath.Dir(path); dir != "" {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -128,6 +111,32 @@ func Start(bus *transport.Bus, path string, opts Options) (*Recorder, error) {
 		}
 		return nil, fmt.Errorf("record %s: %w", path, err)
 	}
+	r, err := StartFile(bus, f, opts)
+	if err != nil {
+		os.Remove(path)
+	}
+	return r, err
+}
+
+// StartFile records every message published on bus from now on into f, a new empty file the
+// caller opened (for example through an os.Root). The recorder owns f: it closes it on Stop,
+// or at once when it fails, leaving the removal of the file to the caller.
+func StartFile(bus *transport.Bus, f *os.File, opts Options) (*Recorder, error) {
+	if opts.ChunkSize <= 0 {
+		opts.ChunkSize = DefaultChunkSize
+	}
+	if opts.QueueLen <= 0 {
+		opts.QueueLen = DefaultQueueLen
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	path := f.Name()
+	comp, err := compression(opts.Compression)
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("record %s: %w", path, err)
+	}
 	w, err := mcap.NewWriter(f, &mcap.WriterOptions{
 		Chunked: true, ChunkSize: opts.ChunkSize, Compression: comp, IncludeCRC: true,
 	})
@@ -136,7 +145,6 @@ func Start(bus *transport.Bus, path string, opts Options) (*Recorder, error) {
 	}
 	if err != nil {
 		f.Close()
-		os.Remove(path)
 		return nil, fmt.Errorf("record %s: %w", path, err)
 	}
 	r := &Recorder{
@@ -174,6 +182,18 @@ func (r *Recorder) poke() {
 	case r.wake <- struct{}{}:
 	default:
 	}
+}
+
+func compression(name string) (mcap.CompressionFormat, error) {
+	switch name {
+	case "", "zstd":
+		return mcap.CompressionZSTD, nil
+	case "lz4":
+		return mcap.CompressionLZ4, nil
+	case "none":
+		return mcap.CompressionNone, nil
+	}
+	return "", fmt.Errorf("unknown compression %q (known: zstd, lz4, none)", name)
 }
 
 // Path returns the file being written.

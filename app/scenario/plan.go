@@ -67,8 +67,8 @@ func resolve(s *Scenario, r plugins.Resolver) (*Plan, error) {
 	}
 	if s.Runtime.TimeScale != nil {
 		p.TimeScale = *s.Runtime.TimeScale
-		if p.TimeScale < 0 || math.IsNaN(p.TimeScale) || p.TimeScale > 1000 {
-			return nil, fmt.Errorf("runtime.timeScale: %g is outside 0..1000 (0 = as fast as possible)", p.TimeScale)
+		if err := world.CheckTimeScale(p.TimeScale); err != nil {
+			return nil, fmt.Errorf("runtime.timeScale: %w", err)
 		}
 	}
 	if p.StepSize == 0 {

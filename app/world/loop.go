@@ -3,6 +3,7 @@ package world
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -60,6 +61,8 @@ type item struct {
 	fn    func()
 	steps int
 	done  chan *Snapshot
+	// failed, when set, receives the error of an fn that panicked (Call's result).
+	failed func(error)
 }
 
 // NewLoop returns a loop for w; call Run to start it.
@@ -117,7 +120,7 @@ func (l *Loop) Do(fn func(w *World)) error {
 // Call runs fn on the loop goroutine at the start of the next step and waits for its result.
 func (l *Loop) Call(ctx context.Context, fn func(w *World) error) error {
 	res := make(chan error, 1)
-	if err := l.enqueue(item{fn: func() { res <- fn(l.w) }}); err != nil {
+	if err := l.enqueue(item{fn: func() { res <- fn(l.w) }, failed: func(err error) { res <- err }}); err != nil {
 		return err
 	}
 	select {
@@ -183,9 +186,10 @@ func (l *Loop) SetPaused(ctx context.Context, p bool) error {
 }
 
 // SetTimeScale changes the pace: sim time runs at x × wall time; 0 is as fast as possible.
+// x must pass CheckTimeScale.
 func (l *Loop) SetTimeScale(x float64) error {
-	if x < 0 {
-		return errors.New("time scale must not be negative")
+	if err := CheckTimeScale(x); err != nil {
+		return err
 	}
 	return l.Call(context.Background(), func(*World) error {
 		l.timeScale = x
@@ -216,7 +220,8 @@ func (l *Loop) Reset(ctx context.Context, seed int64) error {
 }
 
 // Run starts the world's systems and runs the loop until ctx is cancelled (returns
-// ctx.Err()) or MaxSteps steps have run (returns nil).
+// ctx.Err()) or MaxSteps steps have run (returns nil). A TimeScale that fails CheckTimeScale
+// is an error here.
 func (l *Loop) Run(ctx context.Context) error {
 	defer func() {
 		l.mu.Lock()
@@ -224,6 +229,9 @@ func (l *Loop) Run(ctx context.Context) error {
 		l.mu.Unlock()
 		close(l.done)
 	}()
+	if err := CheckTimeScale(l.timeScale); err != nil {
+		return fmt.Errorf("world loop: %w", err)
+	}
 	if err := l.w.Start(); err != nil {
 		return err
 	}
@@ -242,7 +250,7 @@ func (l *Loop) Run(ctx context.Context) error {
 		}
 		if it, ok := l.next(); ok {
 			if it.steps == 0 {
-				it.fn()
+				l.runQueued(it)
 				continue
 			}
 			for i := 0; i < it.steps && ctx.Err() == nil; i++ {
@@ -263,17 +271,18 @@ func (l *Loop) Run(ctx context.Context) error {
 			l.stepOnce()
 			continue
 		}
+		// Saturating arithmetic: see scaleDuration.
 		now := time.Now()
-		due := l.anchorSim + time.Duration(float64(now.Sub(l.anchorWall))*l.timeScale)
+		due := addDuration(l.anchorSim, scaleDuration(now.Sub(l.anchorWall), l.timeScale))
 		next := l.w.simTime + l.w.stepNs
 		if next <= due {
-			if due-next > l.opts.MaxLag {
+			if addDuration(due, -next) > l.opts.MaxLag {
 				l.reanchor() // too far behind: drop the backlog instead of spiralling
 			}
 			l.stepOnce()
 			continue
 		}
-		wait := time.Duration(float64(next-due) / l.timeScale)
+		wait := scaleDuration(next-due, 1/l.timeScale)
 		timer.Reset(wait)
 		select {
 		case <-ctx.Done():

@@ -127,11 +127,14 @@ func WrapAngle(a float64) float64 {
 }
 
 // SetPose teleports a vehicle and stops it. During a step (phase 1) the pose is buffered and
-// written to the body in phase 2; outside a step it applies at once.
+// written to the body in phase 2; outside a step it applies at once. p must pass CheckPose.
 func (w *World) SetPose(name string, p Pose) error {
 	m := w.byName[name]
 	if m == nil {
 		return fmt.Errorf("no model %q", name)
+	}
+	if err := CheckPose(p); err != nil {
+		return err
 	}
 	if !w.inStep {
 		applyPose(m, p)

@@ -121,10 +121,19 @@ func TestBadInputExitsWithOneLine(t *testing.T) {
 		{"both stops", "--steps 1 --duration 1", "not both"},
 		{"bad cmd", "--cmd throttle=fast", `throttle="fast" is not a number`},
 		{"cmd range", "--cmd throttle=2", "outside -1..1"},
+		{"cmd Inf", "--cmd steer=-Inf", "outside -1..1"},
+		{"time scale 1e19", "--time-scale 1e19", "--time-scale: time scale 1e+19 is not 0 (as fast as possible) or a number above 0 up to 1000000"},
+		{"time scale NaN", "--time-scale NaN", "--time-scale: time scale NaN"},
+		{"time scale Inf", "--time-scale Inf", "--time-scale: time scale +Inf"},
+		{"time scale negative", "--time-scale -1", "--time-scale: time scale -1"},
+		{"duration Inf", "--duration Inf", "--duration +Inf is not a number of seconds from 0 to 1e+09"},
+		{"duration NaN", "--duration NaN", "--duration NaN is not a number"},
+		{"bridge max message", "--bridge-max-msg 10", "--bridge-max-msg: 10 bytes is outside 256..1073741824"},
+		{"api port", "--api-port 70000", "--api-port 70000 is not a port number"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out, errOut, code := simgui(t, nil, append([]string{"run", "--headless", "--steps", "10"}, strings.Fields(tc.args)...)...)
-			if tc.name == "both stops" {
+			if tc.name == "both stops" || strings.HasPrefix(tc.name, "duration") {
 				out, errOut, code = simgui(t, nil, append([]string{"run", "--headless"}, strings.Fields(tc.args)...)...)
 			}
 			if code != 1 {

@@ -23,12 +23,17 @@ import (
 	"simgui/app"
 	"simgui/app/api"
 	"simgui/app/bridge"
+	"simgui/app/httpguard"
 	"simgui/app/scenario"
 	"simgui/app/sensors"
 	"simgui/app/sensors/jpegenc"
 	"simgui/app/world"
 	"simgui/physics/drive"
 )
+
+// maxDuration bounds --duration, in simulated seconds: about 32 years, whose steps still
+// count in a uint64 at the smallest step size.
+const maxDuration = 1e9
 
 type runFlags struct {
 	headless  bool
@@ -50,10 +55,12 @@ type serviceFlags struct {
 	controlPort  int
 	noControl    bool
 	allowOrigins []string
+	allowHosts   []string
 	token        string
 	recordDir    string
 	noBridge     bool
 	bridgeIP     string
+	bridgeMaxMsg int
 	apiPort      int
 	noAPI        bool
 }
@@ -61,24 +68,52 @@ type serviceFlags struct {
 func (sf *serviceFlags) register(fl *pflag.FlagSet) {
 	fl.IntVar(&sf.controlPort, "control-port", 0, "WebSocket control service port (default 8080 or $CLOISIM_SERVICE_PORT)")
 	fl.BoolVar(&sf.noControl, "no-control", false, "do not serve the WebSocket control service")
-	fl.StringSliceVar(&sf.allowOrigins, "allow-origin", nil, "browser origin allowed to open the control socket (repeatable; * = any)")
-	fl.StringVar(&sf.token, "token", "", "require this token from control clients (?token= or Authorization: Bearer)")
+	fl.StringSliceVar(&sf.allowOrigins, "allow-origin", nil, "browser origin allowed to use the control socket and the training API (repeatable; * = any)")
+	fl.StringSliceVar(&sf.allowHosts, "allow-host", nil, "host name the control socket and the training API answer to besides IP addresses and localhost (repeatable)")
+	fl.StringVar(&sf.token, "token", "", "require this token from control and training API clients (Authorization: Bearer or ?token=; default $"+httpguard.TokenEnv+")")
 	fl.StringVar(&sf.recordDir, "record-dir", "", "directory start_record writes MCAP files to (default: the working directory)")
 	fl.BoolVar(&sf.noBridge, "no-bridge", false, "do not serve the devices on CLOiSim's ZeroMQ ports")
 	fl.StringVar(&sf.bridgeIP, "bridge-ip", bridge.DefaultBindIP, "address the device ports bind (0.0.0.0: every interface)")
+	fl.IntVar(&sf.bridgeMaxMsg, "bridge-max-msg", bridge.DefaultMaxMessage, "largest message in bytes a device port accepts; a client sending more is disconnected")
 	fl.IntVar(&sf.apiPort, "api-port", 0, "training HTTP API port (rusim's /health /contract /reset /step; default 8000 or $UAVSIM_API_PORT)")
 	fl.BoolVar(&sf.noAPI, "no-api", false, "do not serve the training HTTP API")
+}
+
+// check refuses flag values the services cannot use.
+func (sf *serviceFlags) check() error {
+	for _, p := range []struct {
+		name string
+		port int
+	}{{"--control-port", sf.controlPort}, {"--api-port", sf.apiPort}} {
+		if p.port < 0 || p.port > 65535 {
+			return fmt.Errorf("%s %d is not a port number (0-65535)", p.name, p.port)
+		}
+	}
+	if err := bridge.CheckMaxMessage(sf.bridgeMaxMsg); err != nil {
+		return fmt.Errorf("--bridge-max-msg: %w", err)
+	}
+	return nil
 }
 
 // settings turns the flags into face settings (app.FaceSettings) that go over the scenario's
 // faces block; set reports whether a flag was given, so only given flags override.
 func (sf *serviceFlags) settings(set func(string) bool) app.FaceSettings {
-	control := map[string]any{}
-	if set("allow-origin") {
-		control["allowOrigins"] = sf.allowOrigins
+	// The token guards both HTTP faces; without --token it comes from $SIMGUI_TOKEN.
+	token := sf.token
+	if !set("token") {
+		token = os.Getenv(httpguard.TokenEnv)
 	}
-	if set("token") {
-		control["token"] = sf.token
+	control, training := map[string]any{}, map[string]any{}
+	for _, face := range []map[string]any{control, training} {
+		if set("allow-origin") {
+			face["allowOrigins"] = sf.allowOrigins
+		}
+		if set("allow-host") {
+			face["allowHosts"] = sf.allowHosts
+		}
+		if token != "" {
+			face["token"] = token
+		}
 	}
 	if set("record-dir") {
 		control["recordDir"] = sf.recordDir
@@ -90,7 +125,9 @@ func (sf *serviceFlags) settings(set func(string) bool) app.FaceSettings {
 	if set("bridge-ip") {
 		bridge["ip"] = sf.bridgeIP
 	}
-	training := map[string]any{}
+	if set("bridge-max-msg") {
+		bridge["maxMessage"] = sf.bridgeMaxMsg
+	}
 	if set("api-port") {
 		host := os.Getenv(api.HostEnv)
 		if host == "" {
@@ -242,11 +279,14 @@ func runHeadless(ctx context.Context, stdout, stderr io.Writer, f runFlags, set 
 	if set("steps") && set("duration") {
 		return errors.New("give --steps or --duration, not both")
 	}
-	if f.duration < 0 || math.IsNaN(f.duration) {
-		return fmt.Errorf("--duration %g must be positive", f.duration)
+	if !(f.duration >= 0 && f.duration <= maxDuration) {
+		return fmt.Errorf("--duration %g is not a number of seconds from 0 to %g", f.duration, float64(maxDuration))
 	}
-	if f.timeScale < 0 {
-		return fmt.Errorf("--time-scale %g must not be negative", f.timeScale)
+	if err := world.CheckTimeScale(f.timeScale); err != nil {
+		return fmt.Errorf("--time-scale: %w", err)
+	}
+	if err := f.services.check(); err != nil {
+		return err
 	}
 	hold, err := parseCmd(f.cmd)
 	if err != nil {

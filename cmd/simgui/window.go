@@ -17,6 +17,7 @@ import (
 	"simgui/app"
 	"simgui/app/scenario"
 	"simgui/app/window"
+	"simgui/app/world"
 	"simgui/plugins"
 	"simgui/plugins/registry"
 )
@@ -30,6 +31,14 @@ func runWindow(ctx context.Context, o windowOptions) error {
 	start := processStart()
 	if os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" {
 		return errNoDisplay
+	}
+	if o.timeScale != nil {
+		if err := world.CheckTimeScale(*o.timeScale); err != nil {
+			return fmt.Errorf("--time-scale: %w", err)
+		}
+	}
+	if err := o.services.check(); err != nil {
+		return err
 	}
 	var seed *int64
 	if o.seedSet {

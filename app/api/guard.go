@@ -1,0 +1,163 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"runtime/debug"
+	"time"
+
+	"simgui/app/scenario"
+)
+
+// Limits of the training API (docs/SECURITY.md lists them with the other faces').
+const (
+	// MaxBody is the largest request body accepted, in bytes. A reset of MaxAgents agents with
+	// ids and a vehicle each is about 0.6 MB.
+	MaxBody = 2 << 20
+	// MaxIsolatedAgents bounds the agents of a reset with agents.isolated: each is a world of
+	// its own with its loop goroutine (measured: a reset of 256 took 1.5 s and 112 MB of
+	// resident memory, the KS0223 on the default corridor). Vectorised training uses tens. A
+	// shared world takes up to scenario.MaxAgents.
+	MaxIsolatedAgents = 256
+	// MaxActions bounds the actions of one step (the actions extension): each commanded agent
+	// gets a frame, and 256 full-HD frames are some 50 MB of reply.
+	MaxActions = 256
+	// maxListItems bounds the array elements of one body, all arrays together, checked before
+	// the body is decoded into Go values (a 2 MiB body of "{}," would otherwise make 700,000
+	// agents).
+	maxListItems = 4 * scenario.MaxAgents
+	// walkAbove is the body size from which maxListItems is checked; smaller bodies cannot
+	// hold enough elements to matter, and /step bodies (a few hundred bytes) skip the walk.
+	walkAbove = 64 << 10
+
+	// HeaderTimeout bounds reading a request's header, BodyTimeout the whole request with its
+	// body, IdleTimeout a keep-alive connection between requests and ReplyTimeout writing one
+	// reply to a client that does not read.
+	HeaderTimeout = 10 * time.Second
+	BodyTimeout   = 30 * time.Second
+	IdleTimeout   = 2 * time.Minute
+	ReplyTimeout  = 30 * time.Second
+	// maxHeaderBytes bounds a request's header (net/http's default is 1 MiB).
+	maxHeaderBytes = 64 << 10
+)
+
+// guard answers a request that the Host, Origin or token check refuses, or a POST whose
+// body is not declared application/json: browsers send text/plain, form and multipart
+// bodies cross-origin without asking first (CORS "simple" requests), never JSON. It reports
+// whether it answered.
+func (s *Service) guard(w http.ResponseWriter, r *http.Request) bool {
+	if ref := s.httpGuard.Check(r); ref != nil {
+		s.log.Warn("training API: refused a request", "peer", r.RemoteAddr, "host", r.Host, "origin", r.Header.Get("Origin"), "status", ref.Status)
+		s.writeJSON(w, ref.Status, errorBody{ref.Message})
+		return true
+	}
+	if r.Method == http.MethodPost {
+		ct := r.Header.Get("Content-Type")
+		if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
+			s.writeJSON(w, http.StatusUnsupportedMediaType, errorBody{fmt.Sprintf("Content-Type must be application/json, not %q.", ct)})
+			return true
+		}
+	}
+	return false
+}
+
+// recoverRequest, deferred by ServeHTTP, turns a panic while answering into a 500 and a log
+// line naming the client, so that no request takes the process down.
+func (s *Service) recoverRequest(w http.ResponseWriter, r *http.Request) {
+	v := recover()
+	if v == nil {
+		return
+	}
+	if v == http.ErrAbortHandler {
+		panic(v)
+	}
+	s.log.Error("training API: answering a request failed", "peer", r.RemoteAddr, "path", r.URL.Path, "panic", v, "stack", string(debug.Stack()))
+	s.writeJSON(w, http.StatusInternalServerError, errorBody{"Internal error."})
+}
+
+// readBody reads a request body of at most MaxBody bytes into buf; then the read deadline
+// (BodyTimeout) is lifted, so that a long reset is not cut off by it.
+func readBody(w http.ResponseWriter, r *http.Request, buf *bytes.Buffer) error {
+	_, err := buf.ReadFrom(io.LimitReader(r.Body, MaxBody+1))
+	if err != nil {
+		return err
+	}
+	http.NewResponseController(w).SetReadDeadline(time.Time{})
+	return nil
+}
+
+// decodeRequest decodes a JSON body into dst (a *ResetRequest or *StepRequest) and checks the
+// request's limits. Errors are *Error (400).
+func decodeRequest(body []byte, dst any) error {
+	body = bytes.TrimSpace(body)
+	switch {
+	case len(body) == 0:
+		return badRequest("Request body is empty.")
+	case len(body) > MaxBody:
+		return badRequest("Request body is larger than %d bytes.", MaxBody)
+	}
+	if len(body) > walkAbove {
+		if err := countListItems(body, maxListItems); err != nil {
+			return err
+		}
+	}
+	if err := json.Unmarshal(body, dst); err != nil {
+		return badRequest("Invalid JSON: %v", err)
+	}
+	switch req := dst.(type) {
+	case *ResetRequest:
+		if n := len(req.Agents); n > scenario.MaxAgents {
+			return badRequest("A reset may have at most %d agents; this one has %d.", scenario.MaxAgents, n)
+		}
+	case *StepRequest:
+		if n := len(req.Actions); n > MaxActions {
+			return badRequest("A step may have at most %d actions; this one has %d.", MaxActions, n)
+		}
+	}
+	return nil
+}
+
+// countListItems walks body's tokens without building values and fails if its arrays hold
+// more than max elements in all.
+func countListItems(body []byte, max int) error {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	var open []bool // per open container: is it an array
+	n := 0
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return badRequest("Invalid JSON: %v", err)
+		}
+		d, isDelim := tok.(json.Delim)
+		if isDelim && (d == ']' || d == '}') {
+			open = open[:len(open)-1]
+			continue
+		}
+		// A token directly inside an array starts one of its elements (object keys are
+		// tokens too, but only inside objects).
+		if len(open) > 0 && open[len(open)-1] {
+			if n++; n > max {
+				return badRequest("Request holds more than %d list items in all.", max)
+			}
+		}
+		if isDelim {
+			open = append(open, d == '[')
+		}
+	}
+}
+
+// checkEpisode refuses an episode plan over the limits that depend on the resolved flags.
+func checkEpisode(ep *episodePlan) error {
+	if ep.isolated && len(ep.agents) > MaxIsolatedAgents {
+		return badRequest("A reset with agents.isolated may have at most %d agents (each is a world of its own); this one has %d.",
+			MaxIsolatedAgents, len(ep.agents))
+	}
+	return nil
+}

@@ -1,0 +1,222 @@
+package api
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"simgui/app/scenario"
+)
+
+// simStep reads info's sim.step from a reply.
+func simStep(t *testing.T, res *StepResult) uint64 {
+	t.Helper()
+	v, ok := kvLookup(res.Info, "sim.step")
+	if !ok {
+		t.Fatalf("no sim.step in %v", res.Info)
+	}
+	n, err := strconv.ParseUint(v, 10, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// raw sends a request with full control of its headers and returns status and body.
+func (s *testServer) raw(method, path, body string, header map[string]string) (int, string) {
+	s.t.Helper()
+	req, err := http.NewRequest(method, s.base+path, strings.NewReader(body))
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	for k, v := range header {
+		if k == "Host" {
+			req.Host = v
+			continue
+		}
+		req.Header.Set(k, v)
+	}
+	r, err := s.c.Do(req)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	defer r.Body.Close()
+	b, _ := io.ReadAll(r.Body)
+	var e errorBody
+	json.Unmarshal(b, &e)
+	return r.StatusCode, e.Error
+}
+
+// TestHostileRequests sends the training API every request the hostile probe found
+// accepted, and more; each is refused with a 4xx naming its limit, and the episode keeps
+// stepping (sim.step advances) after each. Heap use is measured around them.
+func TestHostileRequests(t *testing.T) {
+	s := startServer(t, Options{})
+	s.ok("/reset", `{"seed": 1}`)
+	port := s.svc.Addr().(*net.TCPAddr).Port
+	js := map[string]string{"Content-Type": "application/json"}
+	with := func(h map[string]string, kv ...string) map[string]string {
+		out := map[string]string{}
+		for k, v := range h {
+			out[k] = v
+		}
+		for i := 0; i < len(kv); i += 2 {
+			out[kv[i]] = kv[i+1]
+		}
+		return out
+	}
+	agents := func(n int, isolated bool) string {
+		var b strings.Builder
+		fmt.Fprintf(&b, `{"flags": [{"key": "agents.isolated", "value": "%t"}], "agents": [`, isolated)
+		for i := range n {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, `{"agentId": "a%d"}`, i)
+		}
+		b.WriteString("]}")
+		return b.String()
+	}
+	manyKVs := `{"trackParams": [` + strings.Repeat(`{},`, 50000) + `{}]}`
+	actions := `{"actions": [` + strings.Repeat(`{"targetAgentId": "ego"},`, MaxActions) + `{}]}`
+	deep := strings.Repeat("[", 20000) + strings.Repeat("]", 20000)
+
+	runtime.GC()
+	var before runtime.MemStats
+	runtime.ReadMemStats(&before)
+
+	for _, tc := range []struct {
+		name, method, path, body string
+		header                   map[string]string
+		status                   int
+		message                  string
+	}{
+		{"CORS simple text/plain reset", "POST", "/reset", `{"seed": 2}`, map[string]string{"Content-Type": "text/plain"}, 415, `not "text/plain"`},
+		{"CORS simple text/plain step", "POST", "/step", `{"throttle": 1}`,
+			map[string]string{"Content-Type": "text/plain;charset=UTF-8", "Origin": "http://evil.example"}, 403, "origin http://evil.example"},
+		{"form body", "POST", "/step", `throttle=1`, map[string]string{"Content-Type": "application/x-www-form-urlencoded"}, 415, "must be application/json"},
+		{"no content type", "POST", "/step", `{"throttle": 1}`, nil, 415, `not ""`},
+		{"cross-origin JSON", "POST", "/step", `{"throttle": 1}`, with(js, "Origin", "http://evil.example"), 403, "--allow-origin http://evil.example"},
+		{"rebound host: health", "GET", "/health", "", map[string]string{"Host": "evil.example:" + strconv.Itoa(port)}, 403, "--allow-host evil.example"},
+		{"rebound host: step", "POST", "/step", `{}`, with(js, "Host", "evil.example:"+strconv.Itoa(port), "Origin", "http://evil.example:"+strconv.Itoa(port)), 403, "is not served"},
+		{"body over the limit", "POST", "/reset", `{"seed": 1, "pad": "` + strings.Repeat("x", MaxBody) + `"}`, js, 400, "larger than 2097152 bytes"},
+		{"20,000 shared agents", "POST", "/reset", agents(20000, false), js, 400, "at most 10000 agents; this one has 20000"},
+		{"300 isolated agents", "POST", "/reset", agents(300, true), js, 400, "at most 256 agents (each is a world of its own); this one has 300"},
+		{"50,000 list items", "POST", "/reset", manyKVs, js, 400, "more than 40000 list items"},
+		{"257 actions", "POST", "/step", actions, js, 400, "at most 256 actions; this one has 257"},
+		{"camera 4000 wide", "POST", "/reset", `{"vehicleParams": [{"key": "camera.width", "value": "4000"}]}`, js, 400, "16..1920"},
+		{"camera 0 high", "POST", "/reset", `{"vehicleParams": [{"key": "camera.height", "value": "0"}]}`, js, 400, "16..1080"},
+		{"camera NaN wide", "POST", "/reset", `{"vehicleParams": [{"key": "camera.width", "value": "NaN"}]}`, js, 400, "16..1920"},
+		{"brightness NaN", "POST", "/reset", `{"vehicleParams": [{"key": "camera.brightness", "value": "NaN"}]}`, js, 400, "0..4"},
+		{"brightness Inf", "POST", "/reset", `{"vehicleParams": [{"key": "camera.color_gain_r", "value": "+Inf"}]}`, js, 400, "0..4"},
+		{"throttle 1e400", "POST", "/step", `{"throttle": 1e400}`, js, 400, "Invalid JSON"},
+		{"throttle NaN literal", "POST", "/step", `{"throttle": NaN}`, js, 400, "Invalid JSON"},
+		{"PWM NaN", "POST", "/step", `{"extensions": [{"key": "drive.left_pwm_norm", "value": "NaN"}, {"key": "drive.right_pwm_norm", "value": "0"}]}`, js, 400, "is not a number"},
+		{"vertical Inf", "POST", "/step", `{"extensions": [{"key": "control.vertical_norm", "value": "-Inf"}]}`, js, 400, "is not a number"},
+		{"spawn yaw NaN", "POST", "/reset", `{"trackParams": [{"key": "spawn.yaw_deg", "value": "NaN"}]}`, js, 400, "is not a number"},
+		{"spawn position Inf", "POST", "/reset", `{"trackParams": [{"key": "spawn.position", "value": "Inf,0,0"}]}`, js, 400, "spawn.position"},
+		{"20,000 deep", "POST", "/reset", deep, js, 400, "Invalid JSON"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			before := simStep(t, func() *StepResult { r, _ := s.ok("/step", `{}`); return r }())
+			code, msg := s.raw(tc.method, tc.path, tc.body, tc.header)
+			if code != tc.status || !strings.Contains(msg, tc.message) {
+				t.Errorf("got %d %q, want %d with %q", code, msg, tc.status, tc.message)
+			}
+			after, _ := s.ok("/step", `{"throttle": 0.5}`)
+			if simStep(t, after) <= before {
+				t.Errorf("the episode did not step on: sim.step %d then %d", before, simStep(t, after))
+			}
+		})
+	}
+
+	runtime.GC()
+	var after runtime.MemStats
+	runtime.ReadMemStats(&after)
+	t.Logf("heap in use %.1f MiB before the hostile requests, %.1f MiB after",
+		float64(before.HeapInuse)/(1<<20), float64(after.HeapInuse)/(1<<20))
+	if grew := int64(after.HeapInuse) - int64(before.HeapInuse); grew > 64<<20 {
+		t.Errorf("heap grew by %d MiB", grew>>20)
+	}
+	// The rusim reset and step still work as before.
+	s.ok("/reset", rusimReset)
+	s.ok("/step", rusimStep)
+}
+
+// TestTokenGuardsTheAPI: with a token, every endpoint needs it, as a bearer header or a query
+// parameter.
+func TestTokenGuardsTheAPI(t *testing.T) {
+	s := startServer(t, Options{Token: "s3cret"})
+	for _, path := range []string{"/health", "/contract"} {
+		if code, msg := s.raw("GET", path, "", nil); code != 401 || !strings.Contains(msg, "token") {
+			t.Errorf("GET %s without token: %d %q", path, code, msg)
+		}
+	}
+	js := map[string]string{"Content-Type": "application/json"}
+	if code, _ := s.raw("POST", "/reset", `{}`, map[string]string{"Content-Type": "application/json", "Authorization": "Bearer nope"}); code != 401 {
+		t.Errorf("wrong token: %d", code)
+	}
+	if code, msg := s.raw("POST", "/reset", `{}`, map[string]string{"Content-Type": "application/json", "Authorization": "Bearer s3cret"}); code != 200 {
+		t.Errorf("bearer token: %d %s", code, msg)
+	}
+	if code, msg := s.raw("POST", "/step?token=s3cret", `{}`, js); code != 200 {
+		t.Errorf("query token: %d %s", code, msg)
+	}
+}
+
+// TestSlowClientsAreCutOff: half-sent headers and bodies are closed after their timeouts,
+// however many there are, and the episode steps meanwhile.
+func TestSlowClientsAreCutOff(t *testing.T) {
+	s := startServer(t, Options{HeaderTimeout: 300 * time.Millisecond, BodyTimeout: 500 * time.Millisecond})
+	s.ok("/reset", `{"seed": 1}`)
+	addr := s.svc.Addr().String()
+	const n = 200
+	conns := make([]net.Conn, 0, n)
+	for i := range n {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		if i%2 == 0 {
+			fmt.Fprintf(c, "POST /step HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"thr", addr)
+		} else {
+			fmt.Fprintf(c, "POST /step HTTP/1.1\r\nHost: %s\r\nContent-Ty", addr)
+		}
+		conns = append(conns, c)
+	}
+	first, _ := s.ok("/step", `{}`)
+	second, _ := s.ok("/step", `{}`)
+	if simStep(t, second) <= simStep(t, first) {
+		t.Error("no step while slow clients wait")
+	}
+	for i, c := range conns {
+		c.SetReadDeadline(time.Now().Add(10 * time.Second))
+		// The server closes the connection (after a 400 for a body cut short, or without a
+		// word for a header), never later than the deadline above.
+		rd := bufio.NewReader(c)
+		if _, err := io.Copy(io.Discard, rd); err != nil {
+			t.Fatalf("connection %d still open: %v", i, err)
+		}
+	}
+}
+
+// TestCameraSizeRule: any frame from 16×16 to 1920×1080 renders — rusim's range, 320–1920 ×
+// 240–1080, and the small frames policies read, such as 84×84 — at exactly the size asked.
+func TestCameraSizeRule(t *testing.T) {
+	s := startServer(t, Options{Scenario: scenario.Default()})
+	for _, size := range [][2]int{{84, 84}, {16, 16}, {320, 240}, {1920, 1080}} {
+		res, _ := s.ok("/reset", fmt.Sprintf(`{"vehicleParams": [{"key": "camera.width", "value": "%d"}, {"key": "camera.height", "value": "%d"}]}`, size[0], size[1]))
+		if res.Frame.Width != size[0] || res.Frame.Height != size[1] {
+			t.Errorf("asked %v, got %d×%d", size, res.Frame.Width, res.Frame.Height)
+		}
+	}
+}

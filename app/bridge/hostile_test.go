@@ -1,0 +1,299 @@
+package bridge
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"math"
+	"net"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/go-zeromq/zmq4"
+	"google.golang.org/protobuf/proto"
+
+	"simgui/app/transport"
+	"simgui/app/transport/msgs"
+	"simgui/app/world"
+)
+
+// logRecorder is a slog.Handler keeping every record as "LEVEL msg k=v ..." lines.
+type logRecorder struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+func (r *logRecorder) Enabled(context.Context, slog.Level) bool { return true }
+func (r *logRecorder) WithAttrs([]slog.Attr) slog.Handler       { return r }
+func (r *logRecorder) WithGroup(string) slog.Handler            { return r }
+func (r *logRecorder) Handle(_ context.Context, rec slog.Record) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %s", rec.Level, rec.Message)
+	rec.Attrs(func(a slog.Attr) bool {
+		fmt.Fprintf(&b, " %s=%v", a.Key, a.Value)
+		return true
+	})
+	r.mu.Lock()
+	r.lines = append(r.lines, b.String())
+	r.mu.Unlock()
+	return nil
+}
+
+// find returns the first line containing every part.
+func (r *logRecorder) find(parts ...string) (string, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+next:
+	for _, l := range r.lines {
+		for _, p := range parts {
+			if !strings.Contains(l, p) {
+				continue next
+			}
+		}
+		return l, true
+	}
+	return "", false
+}
+
+// waitSimAdvance waits until the loop's sim time passes what it is now: the world steps.
+func waitSimAdvance(t *testing.T, loop *world.Loop) {
+	t.Helper()
+	before := loop.Snapshot().SimTime
+	waitFor(t, "sim time to advance", func() bool { return loop.Snapshot().SimTime > before })
+}
+
+// sendRaw connects to port, sends stream, and waits for the server to close the connection.
+// It returns the client's address as the server sees it.
+func sendRaw(t *testing.T, port uint16, stream []byte) string {
+	t.Helper()
+	c, err := net.Dial("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(int(port))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(5 * time.Second))
+	// The server may close before it has read everything: a failed write is expected then.
+	go c.Write(stream)
+	if _, err := io.Copy(io.Discard, c); err != nil && !isReset(err) {
+		t.Fatalf("port %d did not close the connection: %v", port, err)
+	}
+	return c.LocalAddr().String()
+}
+
+func isReset(err error) bool {
+	return strings.Contains(err.Error(), "connection reset")
+}
+
+// TestHostilePeersOnEveryPortKind sends each port kind (SUB: micom Rx, REP: micom Info, PUB:
+// camera Data and the clock) streams that crashed or exhausted the process: a frame header
+// declaring 2^62 or 2^40 bytes before and after the handshake, a message one byte over the
+// limit in one frame and across frames, 65 frames, a READY whose metadata breaks zmq4's
+// parser, and noise. Each connection is closed and logged with the peer's address, the world
+// keeps stepping after each, the port still serves a good client afterwards, and the heap
+// does not grow by what the headers declared.
+func TestHostilePeersOnEveryPortKind(t *testing.T) {
+	rec := &logRecorder{}
+	tw := startWorldLogged(t, slog.New(rec))
+	max := uint64(DefaultMaxMessage)
+	noise := bytes.Repeat([]byte{0xff}, 2048)
+
+	runtime.GC()
+	var before runtime.MemStats
+	runtime.ReadMemStats(&before)
+
+	for _, port := range []struct {
+		key, peerType string
+	}{
+		{"car0MicomRx", "PUB"},
+		{"car0MicomInfo", "REQ"},
+		{"car0camera_frontData", "SUB"},
+		{"WorldSimulationWorldClock", "SUB"},
+	} {
+		g, ready := zmtpGreeting(), zmtpReady(port.peerType)
+		for _, tc := range []struct {
+			name   string
+			stream []byte
+			log    string // what the server's log line says
+		}{
+			{"handshake: 2^62-byte command", concat(g, zmtpHeader(flagCommand|flagLong, 1<<62)), "over the limit"},
+			{"handshake: 2^40-byte command", concat(g, zmtpHeader(flagCommand|flagLong, 1<<40)), "over the limit"},
+			{"handshake: READY one byte over", concat(g, zmtpHeader(flagCommand|flagLong, max+1)), "over the limit"},
+			{"handshake: READY with broken metadata", concat(g, zmtpFrame(flagCommand, []byte("\x05READY\x01"))), "panic"},
+			{"after READY: 2^62-byte message", concat(g, ready, zmtpHeader(flagLong, 1<<62)), "over the limit"},
+			{"after READY: 2^40-byte message", concat(g, ready, zmtpHeader(flagLong, 1<<40)), "over the limit"},
+			{"after READY: one byte over", concat(g, ready, zmtpHeader(flagLong, max+1)), "over the limit"},
+			{"after READY: over across frames", concat(g, ready, zmtpFrame(flagMore, make([]byte, max/2)), zmtpHeader(flagLong, max/2+1)), "over the limit"},
+			{"after READY: 65 frames", concat(g, ready, bytes.Repeat(zmtpFrame(flagMore, nil), maxFrames+1)), "over the limit"},
+			{"noise instead of a greeting", concat(g, noise), "over the limit"},
+		} {
+			t.Run(port.key+"/"+tc.name, func(t *testing.T) {
+				addr := sendRaw(t, tw.port(t, port.key), tc.stream)
+				waitFor(t, "the log line", func() bool { _, ok := rec.find(port.key, addr, tc.log); return ok })
+				waitSimAdvance(t, tw.loop)
+			})
+		}
+	}
+
+	runtime.GC()
+	var after runtime.MemStats
+	runtime.ReadMemStats(&after)
+	grew := int64(after.HeapInuse) - int64(before.HeapInuse)
+	t.Logf("heap in use %.1f MiB before the hostile streams, %.1f MiB after (%+.1f MiB); headers declared up to 2^62 bytes",
+		float64(before.HeapInuse)/(1<<20), float64(after.HeapInuse)/(1<<20), float64(grew)/(1<<20))
+	if grew > 16<<20 {
+		t.Errorf("heap grew by %d bytes", grew)
+	}
+
+	// Every port still serves: Info answers, Rx moves the car, Data and the clock publish.
+	if rep := tw.info(t, "car0MicomInfo", reqROS2, nil); len(rep) == 0 {
+		t.Error("no ros2 answer after the hostile streams")
+	}
+	clock := tw.subscribe(t, "WorldSimulationWorldClock")
+	var stats msgs.WorldStatistics
+	recvProto(t, clock, "WorldSimulationWorldClock", &stats)
+	cam := tw.subscribe(t, "car0camera_frontData")
+	topic := SensorTopic("car0", "camera.front", "image")
+	waitFor(t, "the bridge to read the camera topic", func() bool { return tw.bus.HasSubscribers(topic) })
+	img := &msgs.Image{Width: 2, Height: 1, Step: 6, Data: make([]byte, 6), PixelFormatType: msgs.PixelFormatType_RGB_INT8}
+	if err := tw.bus.Publish(topic, img, time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if m := recvTimeout(t, cam, 5*time.Second); len(m.Frames) != 1 || !hasTag(m.Frames[0], "car0camera_frontData") {
+		t.Errorf("camera frame %s", fmtFrames(m))
+	}
+	sendTwists(t, tw, &msgs.Twist{Linear: &msgs.Vector3D{X: 0.4}}, func() bool {
+		m, _ := tw.loop.Snapshot().Model("car0")
+		return m.Pose.X > 0.05
+	})
+}
+
+// TestMicomRefusesNonFiniteTwists: NaN, ±Inf and absurd components never reach cmd_vel; a
+// sane Twist sent after them does.
+func TestMicomRefusesNonFiniteTwists(t *testing.T) {
+	tw := startWorld(t)
+	sub := tw.bus.Subscribe(transport.CmdVelTopic("car0"))
+	defer sub.Close()
+	pub := zmq4.NewPub(context.Background(), zmq4.WithLogger(zlog))
+	defer pub.Close()
+	if err := pub.Dial(endpoint(tw.port(t, "car0MicomRx"))); err != nil {
+		t.Fatal(err)
+	}
+	nan, inf := math.NaN(), math.Inf(1)
+	bad := []*msgs.Twist{
+		{Linear: &msgs.Vector3D{X: nan}},
+		{Linear: &msgs.Vector3D{Y: inf}},
+		{Angular: &msgs.Vector3D{Z: -inf}},
+		{Angular: &msgs.Vector3D{X: nan}},
+		{Linear: &msgs.Vector3D{X: 1e300}},
+		{Linear: &msgs.Vector3D{Z: -MaxTwist - 1}},
+	}
+	good := &msgs.Twist{Linear: &msgs.Vector3D{X: 0.25}, Angular: &msgs.Vector3D{Z: -MaxTwist}}
+	// The SUB side subscribes after the connection: send until the good one arrives.
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		for _, m := range append(bad, good) {
+			b, _ := proto.Marshal(m)
+			if err := pub.Send(zmq4.NewMsg(tagged("car0MicomRx", b))); err != nil {
+				t.Fatal(err)
+			}
+		}
+		select {
+		case m := <-sub.C():
+			got := m.Msg.(*msgs.Twist)
+			if !proto.Equal(got, good) {
+				t.Fatalf("cmd_vel got %v; only %v may pass", got, good)
+			}
+			waitSimAdvance(t, tw.loop)
+			if p, _ := tw.loop.Snapshot().Model("car0"); math.IsNaN(p.Pose.X) || math.IsNaN(p.Pose.Yaw) {
+				t.Fatalf("pose %v", p.Pose)
+			}
+			return
+		case <-time.After(50 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the good Twist never arrived")
+		}
+	}
+}
+
+// sendTwists sends tw's micom Rx the Twist until done holds.
+func sendTwists(t *testing.T, tw *testWorld, m *msgs.Twist, done func() bool) {
+	t.Helper()
+	pub := zmq4.NewPub(context.Background(), zmq4.WithLogger(zlog))
+	defer pub.Close()
+	if err := pub.Dial(endpoint(tw.port(t, "car0MicomRx"))); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := proto.Marshal(m)
+	waitFor(t, "the Twist to take effect", func() bool {
+		pub.Send(zmq4.NewMsg(tagged("car0MicomRx", b)))
+		return done()
+	})
+}
+
+// TestPortConnectionCap: a port serves at most maxPeers connections (handshakes included); the
+// next is closed at once and logged, and a slot freed is usable again.
+func TestPortConnectionCap(t *testing.T) {
+	rec := &logRecorder{}
+	cfg := testConfig()
+	cfg.maxPeers, cfg.log = 2, slog.New(rec)
+	s := bindTest(t, kindRep, "capInfo", cfg, handlers{onRequest: func(p []byte) []byte { return p }})
+	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(int(s.Port())))
+	var idle []net.Conn
+	for range 2 {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		idle = append(idle, c)
+	}
+	waitFor(t, "two connections", func() bool { s.mu.Lock(); defer s.mu.Unlock(); return len(s.conns) == 2 })
+	third := sendRaw(t, s.Port(), zmtpGreeting())
+	if _, ok := rec.find("too many connections", third, "limit=2"); !ok {
+		t.Errorf("no log line for the refused connection; log %q", rec.lines)
+	}
+	idle[0].Close()
+	waitFor(t, "a free slot", func() bool { s.mu.Lock(); defer s.mu.Unlock(); return len(s.conns) == 1 })
+	p := dialRaw(t, s.Port(), zmq4.Req)
+	if err := p.zc.SendMsg(zmq4.NewMsgFrom(nil, []byte("12345678hello"))); err != nil {
+		t.Fatal(err)
+	}
+	if m := p.recv(t); len(m.Frames) != 2 || string(m.Frames[1][8:]) != "hello" {
+		t.Errorf("reply %s", fmtFrames(m))
+	}
+}
+
+// TestSubscriptionsStayBounded: a subscriber sending thousands of distinct topics costs at
+// most the nine prefixes of the port's tag, and its real subscription still works.
+func TestSubscriptionsStayBounded(t *testing.T) {
+	const key = "boundData"
+	s := bindTest(t, kindPub, key, testConfig(), handlers{})
+	tag := TagBytes(key)
+	p := dialRaw(t, s.Port(), zmq4.Sub)
+	for i := range 5000 {
+		topic := append([]byte{1}, strconv.Itoa(i)...)
+		if err := p.zc.SendMsg(zmq4.NewMsg(topic)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p.zc.SendMsg(zmq4.NewMsg(append([]byte{1}, tag[:4]...)))
+	waitFor(t, "the subscription", s.Subscribed)
+	s.mu.Lock()
+	for peer := range s.peers {
+		if len(peer.subs) > 9 {
+			t.Errorf("peer keeps %d subscriptions", len(peer.subs))
+		}
+	}
+	s.mu.Unlock()
+	s.Publish(append(s.Frame(1), 42))
+	if m := p.recv(t); len(m.Frames) != 1 || !bytes.Equal(m.Frames[0], append(tag[:], 42)) {
+		t.Errorf("got %s", fmtFrames(m))
+	}
+}

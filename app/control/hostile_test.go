@@ -1,0 +1,133 @@
+package control
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"simgui/app/markers"
+)
+
+// TestHostileCommands sends /control and /markers what the hostile probe found accepted:
+// time scales and poses no loop or physics can take, recordings that would leave the record
+// folder through symlinks, and markers without end. Each is answered with what is wrong, and
+// the world steps after each (sim time advances). Heap use is measured around them.
+func TestHostileCommands(t *testing.T) {
+	dir := t.TempDir()
+	outside := t.TempDir()
+	records := filepath.Join(dir, "records")
+	os.MkdirAll(filepath.Join(records, "real"), 0o755)
+	must(t, os.Symlink(outside, filepath.Join(records, "out")))                             // a folder link leaving the folder
+	must(t, os.Symlink(filepath.Join(records, "real"), filepath.Join(records, "in")))       // one staying inside
+	must(t, os.Symlink(filepath.Join(outside, "x.mcap"), filepath.Join(records, "f.mcap"))) // a file link
+	must(t, os.WriteFile(filepath.Join(records, "plain"), nil, 0o644))
+	e := start(t, Options{RecordDir: records})
+	c := e.dial(t, "/control", nil)
+	m := e.dial(t, "/markers", nil)
+
+	box := func(id int, text string) string {
+		return fmt.Sprintf(`{"group":"g","id":%d,"type":"Text","text":{"size":1,"point":{"x":0,"y":0,"z":0},"text":%q}}`, id, text)
+	}
+	addMany := func(from, n int) string {
+		var b strings.Builder
+		b.WriteString(`{"command":"Add","markers":[`)
+		for i := range n {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(box(from+i, "t"))
+		}
+		b.WriteString("]}")
+		return b.String()
+	}
+	tooMany := fmt.Sprintf("a request may carry at most %d markers", markers.MaxMarkers)
+	if r := askJSON(t, m, addMany(0, markers.MaxMarkers-1)); r["result"] != "ok" {
+		t.Fatalf("adding %d markers: %v", markers.MaxMarkers-1, r)
+	}
+
+	runtime.GC()
+	var before runtime.MemStats
+	runtime.ReadMemStats(&before)
+
+	for _, tc := range []struct {
+		name string
+		m    bool // a /markers request
+		req  string
+		want string // in the answer
+	}{
+		{"time scale 1e18", false, `{"command":"set_time_scale","scale":1e18}`, "up to 1000000"},
+		{"time scale 1e999", false, `{"command":"set_time_scale","scale":1e999}`, "up to 1000000"},
+		{"time scale NaN", false, `{"command":"set_time_scale","scale":"NaN"}`, "up to 1000000"},
+		{"time scale -0.5", false, `{"command":"set_time_scale","scale":-0.5}`, "up to 1000000"},
+		{"teleport to 1e308", false, `{"command":"teleport","targets":[{"target":"car0","pose":{"x":1e308,"y":0,"z":0,"yaw":0}}]}`, "pose x = 1e+308 m is not a number within ±1000000 m"},
+		{"teleport yaw 1e300", false, `{"command":"teleport","targets":[{"target":"car0","pose":{"x":0,"y":0,"z":0,"yaw":1e300}}]}`, "pose yaw"},
+		{"teleport to 1e999", false, `{"command":"teleport","targets":[{"target":"car0","pose":{"x":1e999}}]}`, "invalid teleport request"},
+		{"record through a folder link out", false, `{"command":"start_record","filename":"out/run"}`, "out is a symlink"},
+		{"record through a folder link in", false, `{"command":"start_record","filename":"in/run"}`, "in is a symlink"},
+		{"record onto a file link", false, `{"command":"start_record","filename":"f.mcap"}`, "a symlink has its name"},
+		{"record under a file", false, `{"command":"start_record","filename":"plain/run"}`, "plain is not a folder"},
+		{"record with ..", false, `{"command":"start_record","filename":"real/../../x"}`, "no .. and not absolute"},
+		{"record absolute", false, `{"command":"start_record","filename":"/tmp/x"}`, "no .. and not absolute"},
+		{"markers over the cap", true, addMany(markers.MaxMarkers, 2), fmt.Sprintf("%d markers would be over the limit of %d", markers.MaxMarkers+1, markers.MaxMarkers)},
+		{"markers in one request", true, addMany(markers.MaxMarkers, markers.MaxMarkers+1), tooMany},
+		{"marker text too long", true, `{"command":"Add","markers":[` + box(99999, strings.Repeat("x", markers.MaxTextLength+1)) + `]}`, "text is 1025 bytes; the limit is 1024"},
+		{"marker group too long", true, `{"command":"Add","markers":[{"group":"` + strings.Repeat("g", 300) + `","id":1,"type":"Box","box":{"size":1,"point":{"x":0,"y":0,"z":0}}}]}`, "group is 300 bytes"},
+		{"deep JSON", false, strings.Repeat("[", 50000), "invalid json"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			before := e.loop.Snapshot().SimTime
+			conn := c
+			if tc.m {
+				conn = m
+			}
+			if got := string(ask(t, conn, tc.req)); !strings.Contains(got, tc.want) || !strings.Contains(got, "fail") && tc.m {
+				t.Errorf("answer %.300s, want %q", got, tc.want)
+			}
+			askJSON(t, c, `{"command":"step","steps":5}`)
+			if after := e.loop.Snapshot().SimTime; after <= before {
+				t.Errorf("sim time %v then %v", before, after)
+			}
+		})
+	}
+	if ents, _ := os.ReadDir(outside); len(ents) != 0 {
+		t.Errorf("a recording left the record folder: %v", ents)
+	}
+	if ents, _ := os.ReadDir(filepath.Join(records, "real")); len(ents) != 0 {
+		t.Errorf("a recording went through the inside link: %v", ents)
+	}
+	if s := e.loop.Snapshot(); s.TimeScale != 0 {
+		t.Errorf("time scale %g after refused changes", s.TimeScale)
+	}
+	if p, _ := e.loop.Snapshot().Model("car0"); p.Pose.X > 1e3 || p.Pose.Yaw > 10 {
+		t.Errorf("car0 at %+v", p.Pose)
+	}
+	if n := e.svc.Markers().Set().Len(); n != markers.MaxMarkers-1 {
+		t.Errorf("%d markers, want %d", n, markers.MaxMarkers-1)
+	}
+	// One more marker fits exactly; a recording in a real sub-folder works.
+	if r := askJSON(t, m, addMany(markers.MaxMarkers+10, 1)); r["result"] != "ok" {
+		t.Errorf("the last marker: %v", r)
+	}
+	if got := askJSON(t, c, `{"command":"start_record","filename":"real/run"}`)["result"]; got != "True" {
+		t.Errorf("start_record real/run: %v", got)
+	}
+	askJSON(t, c, `{"command":"stop_record"}`)
+
+	runtime.GC()
+	var after runtime.MemStats
+	runtime.ReadMemStats(&after)
+	t.Logf("heap in use %.1f MiB before the hostile commands, %.1f MiB after", float64(before.HeapInuse)/(1<<20), float64(after.HeapInuse)/(1<<20))
+	if grew := int64(after.HeapInuse) - int64(before.HeapInuse); grew > 64<<20 {
+		t.Errorf("heap grew by %d MiB", grew>>20)
+	}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
