@@ -122,10 +122,14 @@ func (p *Publisher) Init(w *world.World) error {
 	return nil
 }
 
-// Step plays the part of the timeline that this step covers (see the package doc).
-func (p *Publisher) Step(w *world.World, _ float64) {
-	start := w.SimTime()
-	end := start + time.Duration(math.Round(w.StepSize()*1e9))
+// Step plays the part of the timeline that this call covers: the dt sim seconds up to the end
+// of this step, which with a system frequency is every step since the last call (see the
+// package doc).
+func (p *Publisher) Step(w *world.World, dt float64) {
+	stepNs := time.Duration(math.Round(w.StepSize() * 1e9))
+	end := w.SimTime() + stepNs
+	start := max(end-time.Duration(math.Round(dt*1e9)), 0)
+	origin := start
 	if p.model != "" {
 		m := w.Model(p.model)
 		if m != p.seen {
@@ -135,13 +139,15 @@ func (p *Publisher) Step(w *world.World, _ float64) {
 			p.lastEnd = end
 			return
 		}
+		// A model spawned inside the interval starts its timeline when it appeared.
+		origin = max(origin, time.Duration(m.SpawnStep)*stepNs)
 	}
 	if p.running && start < p.lastEnd {
 		p.running = false // sim time went back
 	}
 	lo := p.lastEnd - p.origin // fire keyframes in (lo, hi]
 	if !p.running {
-		p.running, p.done, p.origin = true, false, start
+		p.running, p.done, p.origin = true, false, origin
 		p.base = p.maxTag + 1
 		lo = -1 // the first step covers time 0 itself
 	}
