@@ -107,6 +107,38 @@ func TestHookOrder(t *testing.T) {
 	}
 }
 
+// Systems run lower priority first, ties in the order added (gz-sim's system priority),
+// whether they are added before or after the world started.
+func TestSystemPriority(t *testing.T) {
+	w := newTestWorld(t, 1, nil)
+	var log []string
+	add := func(name string, prio int) {
+		t.Helper()
+		if err := w.AddSystem(&probe{name: name, log: &log}, SystemOptions{Name: name, Priority: prio}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	add("a", 0)
+	add("b", -5)
+	add("c", 10)
+	add("d", 0)
+	add("e", -5)
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	add("f", 0) // after start: Init now, then in its place
+	log = nil
+	w.Step()
+	if got, want := strings.Join(log, " "), "b.step e.step a.step d.step f.step c.step b.post e.post a.post d.post f.post c.post"; got != want {
+		t.Fatalf("systems ran as\n%s\nwant\n%s", got, want)
+	}
+	log = nil
+	w.Close()
+	if got, want := strings.Join(log, " "), "c.shutdown f.shutdown d.shutdown a.shutdown e.shutdown b.shutdown"; got != want {
+		t.Fatalf("shutdown as\n%s\nwant\n%s", got, want)
+	}
+}
+
 func TestFrequencyAccumulation(t *testing.T) {
 	w := newTestWorld(t, 0, nil)
 	var log []string
