@@ -104,8 +104,8 @@ func TestValidateVehiclePaths(t *testing.T) {
 			Problem{Path: "device-contract.deviceId", Message: `"x" differs from the plugin id "vehicle.arcade.blue.v1"`}},
 		{"sensor ids unique", "device-contract.json", sensor(1, "id", "camera.front.rgb"),
 			Problem{Path: "device-contract.sensors[1].id", Message: `"camera.front.rgb" is already the id of sensors[0]`}},
-		{"sensor type", "device-contract.json", sensor(1, "sensorType", "radar"),
-			Problem{Path: "device-contract.sensors[1].sensorType", Message: `"radar" is not a type the runtime handles (camera, depth, imu, lidar, scalar)`}},
+		{"sensor type", "device-contract.json", sensor(1, "sensorType", ""),
+			Problem{Path: "device-contract.sensors[1].sensorType", Message: `is empty (camera, depth, imu, lidar, scalar, or a type of your own)`}},
 		{"sensor format", "device-contract.json", sensor(0, "format", "float32"),
 			Problem{Path: "device-contract.sensors[0].format", Message: `"float32" is not a camera format (jpeg_base64, png, raw)`}},
 		{"sensor shape", "device-contract.json", sensor(0, "shape", []int{480, 640}),
@@ -145,6 +145,31 @@ func TestValidateVehiclePaths(t *testing.T) {
 				t.Errorf("problems %v\nwant among them %v", ps, tc.want)
 			}
 		})
+	}
+}
+
+// sensorType is an open string: a type the runtime has no special handling for is a warning,
+// not an error, its format and shape unchecked; unmounted, it is a warning too.
+func TestUnknownSensorTypeIsAWarning(t *testing.T) {
+	base := builtinFiles(t, "vehicle.ks0223.v1")
+	files := edited(t, base, "device-contract.json", func(m map[string]any) {
+		s := m["sensors"].([]any)[1].(map[string]any)
+		s["sensorType"], s["format"], s["shape"] = "thermal", "celsius16", []int{24, 32}
+	})
+	_, ps := ReadPlugin(files)
+	if len(ps.Errors()) > 0 || len(ps.Warnings()) != 1 || ps.Warnings()[0].Path != "device-contract.sensors[1].sensorType" ||
+		!strings.Contains(ps.Warnings()[0].Message, `"thermal" has no special handling`) {
+		t.Fatalf("problems %v", ps)
+	}
+	unmounted := edited(t, files, "descriptor.json", func(m map[string]any) {
+		ms := m["sensors"].([]any)
+		m["sensors"] = append(ms[:1:1], ms[2:]...)
+	})
+	_, ps = ReadPlugin(unmounted)
+	if len(ps.Errors()) > 0 || !slices.ContainsFunc(ps.Warnings(), func(p Problem) bool {
+		return p.Path == "device-contract.sensors[1]" && strings.Contains(p.Message, "gives no readings")
+	}) {
+		t.Fatalf("unmounted thermal sensor: problems %v", ps)
 	}
 }
 
