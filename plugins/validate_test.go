@@ -95,7 +95,7 @@ func TestValidateVehiclePaths(t *testing.T) {
 		{"manifest constraint", "manifest.json", func(m map[string]any) { m["compatibleRuntime"] = ">>1" },
 			Problem{Path: "manifest.compatibleRuntime"}},
 		{"id convention", "descriptor.json", func(m map[string]any) { m["id"] = "vehicle.blue.v1" },
-			Problem{Path: "descriptor.id", Message: `"vehicle.blue.v1" does not follow vehicle.{brand}.{model}.v{major} or track.{name}.v{major} (lower-case letters, digits, '_' and '-')`}},
+			Problem{Path: "descriptor.id", Message: `"vehicle.blue.v1" does not follow vehicle.{brand}.{model}.v{major} or track.{name}.v{major} (lower-case letters, digits, '_' and '-'; more dotted parts allowed before the version)`}},
 		{"id major", "descriptor.json", func(m map[string]any) { m["version"] = map[string]any{"major": 2} },
 			Problem{Path: "descriptor.id", Message: `"vehicle.arcade.blue.v1" says v1, but version.major is 2`}},
 		{"id type", "descriptor.json", func(m map[string]any) { m["id"] = "track.arcade.v1" },
@@ -207,7 +207,7 @@ func TestValidateTrackPaths(t *testing.T) {
 			"descriptor.generator", `unknown track generator "fractal" (known: maze, static)`},
 		{"element", func(m map[string]any) { m["elements"].([]any)[0].(map[string]any)["width"] = 0 },
 			"descriptor.elements[0]", "road.A: a road needs at least 2 points and a positive width"},
-		{"id", func(m map[string]any) { m["id"] = "track.basic.arena.v1" }, "descriptor.id", "does not follow"},
+		{"id", func(m map[string]any) { m["id"] = "track.Basic_Arena.v1" }, "descriptor.id", "does not follow"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, ps := ReadPlugin(edited(t, base, "descriptor.json", tc.edit))
@@ -270,8 +270,10 @@ func TestDecodeReportsJSONProblemsWithPaths(t *testing.T) {
 func TestParseIDAndSafeID(t *testing.T) {
 	for id, want := range map[string]string{
 		"vehicle.arcade.green.v1": "vehicle 1", "track.city_demo.v12": "track 12", "vehicle.ks0223.v1": "vehicle 1",
-		"vehicle.a.b.c.v1": "", "track.a.b.v1": "", "Vehicle.a.b.v1": "", "vehicle.a.b.v": "", "vehicle.a.b.1": "",
-		"track..v1": "", "track.x.v1/..": "",
+		"vehicle.a.b.c.v1": "vehicle 1", "track.a.b.v1": "track 1", "track.acme.loop.v1": "track 1",
+		"vehicle.ks0223.arcade.blue.v1": "vehicle 1", "track.a.b.c.d.e.f.v2": "track 2", "track.a.b.c.d.e.f.g.v2": "",
+		"vehicle.a.v1": "", "track.v1": "", "Vehicle.a.b.v1": "", "vehicle.a.b.v": "", "vehicle.a.b.1": "",
+		"track..v1": "", "track.a..b.v1": "", "track.x.v1/..": "", "track." + strings.Repeat("a", 130) + ".v1": "",
 	} {
 		typ, major, err := ParseID(id)
 		got := ""
