@@ -51,7 +51,7 @@ func TestValidateTrackParams(t *testing.T) {
 		{"missing required", corridor, map[string]any{"floor_texture": "tile"},
 			"world.params.length: missing; this track requires it; world.params.width: missing; this track requires it"},
 		{"unknown key", corridor, with("colour", "red"),
-			"world.params.colour: unknown parameter (known: floor_texture, length, route.loop, route.reach_distance_m, route.waypoints, spawn.position, spawn.yaw_deg, width)"},
+			"world.params.colour: unknown parameter (known: controller.profile, corridor.width_m, floor_texture, goal.radius_m, length, obstacle.count, route.loop, route.reach_distance_m, route.waypoints, spawn.position, spawn.yaw_deg, waypoint.graph, width)"},
 		{"pattern", corridor, with("spawn.position", "north"), `world.params.spawn.position: "north" is not in the form x,y or x,y,z in metres, world frame`},
 		{"waypoints pattern", corridor, with("route.waypoints", "1,2;3"), `world.params.route.waypoints: "1,2;3" is not in the form x,y;x,y;... in metres, world frame`},
 		{"integer", maze, map[string]any{"rows": 2.5}, "world.params.rows: 2.5 is a number, expected an integer"},

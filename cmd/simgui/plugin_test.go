@@ -98,7 +98,7 @@ func TestPluginRoundTrip(t *testing.T) {
 		Count int             `json:"count"`
 		Items []registry.Item `json:"items"`
 	}
-	if err := json.Unmarshal([]byte(out), &list); err != nil || list.Count != 13 || list.Items[12] != (registry.Item{PluginID: id, Type: "vehicle", DisplayName: "Acme Rover", Version: "1.0.0", Source: "user"}) {
+	if err := json.Unmarshal([]byte(out), &list); err != nil || list.Count != 15 || list.Items[14] != (registry.Item{PluginID: id, Type: "vehicle", DisplayName: "Acme Rover", Version: "1.0.0", Source: "user"}) {
 		t.Fatalf("list: %s", out)
 	}
 

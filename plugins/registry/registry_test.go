@@ -48,7 +48,7 @@ func TestInstallListInfoRemove(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(items) != 13 || items[12] != (Item{"vehicle.acme.rover.v1", "vehicle", "Vehicle Acme Rover V1", "1.0.0", "user"}) ||
+	if len(items) != 15 || items[14] != (Item{"vehicle.acme.rover.v1", "vehicle", "Vehicle Acme Rover V1", "1.0.0", "user"}) ||
 		items[0].Source != "built-in" {
 		t.Errorf("list %v", items)
 	}
