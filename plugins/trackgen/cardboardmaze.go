@@ -17,7 +17,7 @@ func init() { Register("cardboard_maze", Func(cardboardMaze)) }
 const (
 	cmGrid          = 40
 	cmStart         = 20
-	cmMaxBacktracks = 20 // in a row, before generation gives up
+	cmMaxBacktracks = 20         // in a row, before generation gives up
 	cmStream        = 0x636d617a // "cmaz": the walk's PCG stream
 	cmMarkerMax     = 0.14       // m, largest finish marker
 	cmMarkerZ       = 0.15       // m, height of the marker's centre
