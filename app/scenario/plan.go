@@ -65,6 +65,12 @@ func resolve(s *Scenario, r plugins.Resolver) (*Plan, error) {
 	if !validName(p.WorldName) {
 		return nil, fmt.Errorf("world.name: %q must be letters, digits, '_' or '-'", p.WorldName)
 	}
+	if s.Axes != "" && s.Axes != AxesWorld && s.Axes != AxesRusim {
+		return nil, fmt.Errorf("axes: %q is not %s (x east, y north) or %s (x, y up, z north)", s.Axes, AxesWorld, AxesRusim)
+	}
+	if tp := s.Sensors.telemetryProfile(); tp != "" && tp != TelemetryDefault {
+		return nil, fmt.Errorf("sensors.telemetry.profile: %q is not a telemetry profile (known: %s)", tp, TelemetryDefault)
+	}
 	if s.Runtime.TimeScale != nil {
 		p.TimeScale = *s.Runtime.TimeScale
 		if p.TimeScale < 0 || math.IsNaN(p.TimeScale) || p.TimeScale > 1000 {
@@ -93,11 +99,18 @@ func resolve(s *Scenario, r plugins.Resolver) (*Plan, error) {
 		return nil, fmt.Errorf("world.trackId: %w", err)
 	}
 	p.Track = t
+	rusim := s.RusimAxes()
 	p.TrackParams = map[string]any{}
-	for k, v := range s.World.Params {
+	worldParams := s.World.Params
+	if rusim {
+		if worldParams, err = unityTrackParams("world.params", worldParams); err != nil {
+			return nil, err
+		}
+	}
+	for k, v := range worldParams {
 		p.TrackParams[k] = v
 	}
-	if err := routeParams(s.Route, p.TrackParams); err != nil {
+	if err := routeParams(s.Route, p.TrackParams, rusim); err != nil {
 		return nil, err
 	}
 	if err := plugins.ValidateTrackParams(t, p.TrackParams); err != nil {
@@ -159,8 +172,17 @@ func resolveAgents(s *Scenario, r plugins.Resolver, p *Plan) error {
 			for k, x := range v.Params {
 				params[k] = x
 			}
-			wants = append(wants, want{name: name, vehicleID: id, key: fmt.Sprintf("agents.vehicles[%d]", i),
-				params: params, trackParams: v.TrackParams, spawn: v.SpawnPose, primary: v.Primary || v.IsPrimary})
+			key := fmt.Sprintf("agents.vehicles[%d]", i)
+			spawn, trackParams := v.SpawnPose, v.TrackParams
+			if s.RusimAxes() {
+				spawn = unityPose(spawn, defaultSpawnYaw(p.Track))
+				var err error
+				if trackParams, err = unityTrackParams(key+".trackParams", trackParams); err != nil {
+					return err
+				}
+			}
+			wants = append(wants, want{name: name, vehicleID: id, key: key,
+				params: params, trackParams: trackParams, spawn: spawn, primary: v.Primary || v.IsPrimary})
 		}
 	case s.Vehicle != nil:
 		n := 1
@@ -193,6 +215,11 @@ func resolveAgents(s *Scenario, r plugins.Resolver, p *Plan) error {
 	if s.Sensors != nil && s.Sensors.Camera != nil {
 		camera = s.Sensors.Camera.Profile
 	}
+	defController := "manual"
+	if v, ok := p.TrackParams[KeyController]; ok {
+		defController = fmt.Sprint(v)
+	}
+	var followed []string
 	seen := map[string]bool{}
 	for _, w := range wants {
 		if !validName(w.name) {
@@ -209,7 +236,13 @@ func resolveAgents(s *Scenario, r plugins.Resolver, p *Plan) error {
 		if err != nil {
 			return fmt.Errorf("%s.vehicleId: %w", w.key, err)
 		}
-		params := w.params
+		params, profile, err := takeController(w.params, defController, w.key+".params")
+		if err != nil {
+			return err
+		}
+		if profile == "waypoint_follower" {
+			followed = append(followed, w.name)
+		}
 		if camera != "" {
 			params = withDefault(params, "camera.profile", camera)
 		}
@@ -217,6 +250,7 @@ func resolveAgents(s *Scenario, r plugins.Resolver, p *Plan) error {
 		if err != nil {
 			return fmt.Errorf("%s.params: %w", w.key, err)
 		}
+		v = s.Sensors.apply(v)
 		if w.trackParams != nil {
 			if err := plugins.ValidateTrackParams(p.Track, merge(p.TrackParams, w.trackParams)); err != nil {
 				return fmt.Errorf("%s.trackParams: %w", w.key, err)
@@ -236,26 +270,59 @@ func resolveAgents(s *Scenario, r plugins.Resolver, p *Plan) error {
 	if p.Primary == "" {
 		p.Primary = p.Agents[0].Name
 	}
+	if len(followed) > 0 {
+		b, err := followerSystem(followed)
+		if err != nil {
+			return err
+		}
+		p.Systems = append(p.Systems, b)
+	}
 	return nil
 }
 
 // routeParams moves rusim's route block into track params (route.waypoints "x,y;x,y", ...).
-func routeParams(r *Route, into map[string]any) error {
+// In rusim's axes (rusim true) route.params are converted, a waypoint is [x, z] or [x, y up,
+// z], and loop and reachDistanceM belong to the waypoints: with waypoints they are always set
+// (default false and 1 m), without them they are not, as rusim's scenario_to_reset_config
+// (python/sim_client/scenario.py) sends them.
+func routeParams(r *Route, into map[string]any, rusim bool) error {
 	if r == nil {
 		return nil
 	}
-	for k, v := range r.Params {
+	params := r.Params
+	if rusim {
+		var err error
+		if params, err = unityTrackParams("route.params", params); err != nil {
+			return err
+		}
+	}
+	for k, v := range params {
 		into[k] = v
 	}
 	if len(r.Waypoints) > 0 {
 		var parts []string
 		for i, wp := range r.Waypoints {
-			if len(wp) != 2 {
+			switch {
+			case rusim && len(wp) == 3:
+				wp = []float64{wp[0], wp[2]}
+			case len(wp) != 2 && rusim:
+				return fmt.Errorf("route.waypoints[%d]: want [x, z] or [x, y, z], got %d numbers", i, len(wp))
+			case len(wp) != 2:
 				return fmt.Errorf("route.waypoints[%d]: want [x, y], got %d numbers", i, len(wp))
 			}
-			parts = append(parts, strconv.FormatFloat(wp[0], 'g', -1, 64)+","+strconv.FormatFloat(wp[1], 'g', -1, 64))
+			parts = append(parts, formatPoint(wp[0], wp[1]))
 		}
 		into["route.waypoints"] = strings.Join(parts, ";")
+	}
+	if rusim {
+		if len(r.Waypoints) > 0 {
+			into["route.loop"] = r.Loop != nil && *r.Loop
+			into["route.reach_distance_m"] = rusimReachDistance
+			if r.ReachDistanceM > 0 {
+				into["route.reach_distance_m"] = r.ReachDistanceM
+			}
+		}
+		return nil
 	}
 	if r.Loop != nil {
 		into["route.loop"] = *r.Loop
@@ -264,6 +331,18 @@ func routeParams(r *Route, into map[string]any) error {
 		into["route.reach_distance_m"] = r.ReachDistanceM
 	}
 	return nil
+}
+
+// rusimReachDistance is the reach distance rusim's clients send with waypoints that give none.
+const rusimReachDistance = 1.0
+
+// defaultSpawnYaw is the world yaw of an agent whose pose gives none: the track's first spawn
+// point's, else north (as the training API places agents).
+func defaultSpawnYaw(t *plugins.TrackDescriptor) float64 {
+	if t != nil && len(t.SpawnPoints) > 0 {
+		return t.SpawnPoints[0].YawDeg
+	}
+	return 90
 }
 
 func withDefault(m map[string]any, k string, v any) map[string]any {
