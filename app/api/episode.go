@@ -56,6 +56,13 @@ type episodePlan struct {
 // planReset turns a reset request into world plans. Errors are *Error with rusim's status.
 func (s *Service) planReset(req *ResetRequest) (*episodePlan, error) {
 	base := s.opts.Scenario
+	if base.RusimAxes() {
+		// Requests are converted to the world frame as they arrive; so is the scenario under them.
+		var err error
+		if base, err = base.InWorldAxes(nil); err != nil {
+			return nil, internalError("Scenario %s: %v", s.opts.Scenario.Source, err)
+		}
+	}
 	ep := &episodePlan{seed: req.Seed}
 
 	// Flags: episode-wide ones from the global list, scenario values as defaults.

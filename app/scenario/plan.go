@@ -99,18 +99,17 @@ func resolve(s *Scenario, r plugins.Resolver) (*Plan, error) {
 		return nil, fmt.Errorf("world.trackId: %w", err)
 	}
 	p.Track = t
-	rusim := s.RusimAxes()
-	p.TrackParams = map[string]any{}
-	worldParams := s.World.Params
-	if rusim {
-		if worldParams, err = unityTrackParams("world.params", worldParams); err != nil {
+	if s.RusimAxes() {
+		// From here on the scenario is in the world frame; p.Scenario stays as written.
+		if s, err = s.InWorldAxes(t); err != nil {
 			return nil, err
 		}
 	}
-	for k, v := range worldParams {
+	p.TrackParams = map[string]any{}
+	for k, v := range s.World.Params {
 		p.TrackParams[k] = v
 	}
-	if err := routeParams(s.Route, p.TrackParams, rusim); err != nil {
+	if err := routeParams(s.Route, p.TrackParams); err != nil {
 		return nil, err
 	}
 	if err := plugins.ValidateTrackParams(t, p.TrackParams); err != nil {
@@ -172,17 +171,8 @@ func resolveAgents(s *Scenario, r plugins.Resolver, p *Plan) error {
 			for k, x := range v.Params {
 				params[k] = x
 			}
-			key := fmt.Sprintf("agents.vehicles[%d]", i)
-			spawn, trackParams := v.SpawnPose, v.TrackParams
-			if s.RusimAxes() {
-				spawn = unityPose(spawn, defaultSpawnYaw(p.Track))
-				var err error
-				if trackParams, err = unityTrackParams(key+".trackParams", trackParams); err != nil {
-					return err
-				}
-			}
-			wants = append(wants, want{name: name, vehicleID: id, key: key,
-				params: params, trackParams: trackParams, spawn: spawn, primary: v.Primary || v.IsPrimary})
+			wants = append(wants, want{name: name, vehicleID: id, key: fmt.Sprintf("agents.vehicles[%d]", i),
+				params: params, trackParams: v.TrackParams, spawn: v.SpawnPose, primary: v.Primary || v.IsPrimary})
 		}
 	case s.Vehicle != nil:
 		n := 1
@@ -281,48 +271,22 @@ func resolveAgents(s *Scenario, r plugins.Resolver, p *Plan) error {
 }
 
 // routeParams moves rusim's route block into track params (route.waypoints "x,y;x,y", ...).
-// In rusim's axes (rusim true) route.params are converted, a waypoint is [x, z] or [x, y up,
-// z], and loop and reachDistanceM belong to the waypoints: with waypoints they are always set
-// (default false and 1 m), without them they are not, as rusim's scenario_to_reset_config
-// (python/sim_client/scenario.py) sends them.
-func routeParams(r *Route, into map[string]any, rusim bool) error {
+func routeParams(r *Route, into map[string]any) error {
 	if r == nil {
 		return nil
 	}
-	params := r.Params
-	if rusim {
-		var err error
-		if params, err = unityTrackParams("route.params", params); err != nil {
-			return err
-		}
-	}
-	for k, v := range params {
+	for k, v := range r.Params {
 		into[k] = v
 	}
 	if len(r.Waypoints) > 0 {
 		var parts []string
 		for i, wp := range r.Waypoints {
-			switch {
-			case rusim && len(wp) == 3:
-				wp = []float64{wp[0], wp[2]}
-			case len(wp) != 2 && rusim:
-				return fmt.Errorf("route.waypoints[%d]: want [x, z] or [x, y, z], got %d numbers", i, len(wp))
-			case len(wp) != 2:
+			if len(wp) != 2 {
 				return fmt.Errorf("route.waypoints[%d]: want [x, y], got %d numbers", i, len(wp))
 			}
 			parts = append(parts, formatPoint(wp[0], wp[1]))
 		}
 		into["route.waypoints"] = strings.Join(parts, ";")
-	}
-	if rusim {
-		if len(r.Waypoints) > 0 {
-			into["route.loop"] = r.Loop != nil && *r.Loop
-			into["route.reach_distance_m"] = rusimReachDistance
-			if r.ReachDistanceM > 0 {
-				into["route.reach_distance_m"] = r.ReachDistanceM
-			}
-		}
-		return nil
 	}
 	if r.Loop != nil {
 		into["route.loop"] = *r.Loop
@@ -331,18 +295,6 @@ func routeParams(r *Route, into map[string]any, rusim bool) error {
 		into["route.reach_distance_m"] = r.ReachDistanceM
 	}
 	return nil
-}
-
-// rusimReachDistance is the reach distance rusim's clients send with waypoints that give none.
-const rusimReachDistance = 1.0
-
-// defaultSpawnYaw is the world yaw of an agent whose pose gives none: the track's first spawn
-// point's, else north (as the training API places agents).
-func defaultSpawnYaw(t *plugins.TrackDescriptor) float64 {
-	if t != nil && len(t.SpawnPoints) > 0 {
-		return t.SpawnPoints[0].YawDeg
-	}
-	return 90
 }
 
 func withDefault(m map[string]any, k string, v any) map[string]any {

@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"simgui/plugins"
 )
 
 // rusim writes positions in Unity's axes: x east, y up, z north, with yaw in degrees clockwise
@@ -139,6 +141,67 @@ func unityTrackParams(where string, in map[string]any) (map[string]any, error) {
 	return out, nil
 }
 
+// rusimReachDistance is the reach distance rusim's clients send with waypoints that give none.
+const rusimReachDistance = 1.0
+
+// InWorldAxes returns a copy of a scenario written in rusim's axes with every position and
+// yaw in the world frame and Axes set to AxesWorld: world.params, route.params and each
+// agent's trackParams (UnityTrackParam), route waypoints ([x, z] or [x, y up, z]), spawn poses
+// (a pose without a yaw faces as track's first spawn point, else north, as the training API
+// places agents; track may be nil). loop and reachDistanceM belong to the waypoints, as
+// rusim's scenario_to_reset_config (python/sim_client/scenario.py) sends them: with waypoints
+// they are always set (default false and 1 m), without them they are dropped. The receiver is
+// not changed.
+func (s *Scenario) InWorldAxes(track *plugins.TrackDescriptor) (*Scenario, error) {
+	out := *s
+	out.Axes = AxesWorld
+	var err error
+	if out.World.Params, err = unityTrackParams("world.params", s.World.Params); err != nil {
+		return nil, err
+	}
+	if r := s.Route; r != nil {
+		c := Route{}
+		if c.Params, err = unityTrackParams("route.params", r.Params); err != nil {
+			return nil, err
+		}
+		for i, wp := range r.Waypoints {
+			switch len(wp) {
+			case 2:
+				c.Waypoints = append(c.Waypoints, []float64{wp[0], wp[1]})
+			case 3:
+				c.Waypoints = append(c.Waypoints, []float64{wp[0], wp[2]})
+			default:
+				return nil, fmt.Errorf("route.waypoints[%d]: want [x, z] or [x, y, z], got %d numbers", i, len(wp))
+			}
+		}
+		if len(c.Waypoints) > 0 {
+			loop := r.Loop != nil && *r.Loop
+			c.Loop, c.ReachDistanceM = &loop, r.ReachDistanceM
+			if c.ReachDistanceM <= 0 {
+				c.ReachDistanceM = rusimReachDistance
+			}
+		}
+		out.Route = &c
+	}
+	if a := s.Agents; a != nil {
+		c := *a
+		c.Vehicles = make([]AgentVehicle, len(a.Vehicles))
+		yaw := 90.0
+		if track != nil && len(track.SpawnPoints) > 0 {
+			yaw = track.SpawnPoints[0].YawDeg
+		}
+		for i, v := range a.Vehicles {
+			v.SpawnPose = unityPose(v.SpawnPose, yaw)
+			if v.TrackParams, err = unityTrackParams(fmt.Sprintf("agents.vehicles[%d].trackParams", i), v.TrackParams); err != nil {
+				return nil, err
+			}
+			c.Vehicles[i] = v
+		}
+		out.Agents = &c
+	}
+	return &out, nil
+}
+
 // unityPose converts a spawn pose written in rusim's axes: position [x, y up, z] (or [x, z])
 // to world x, y on the ground, yaw clockwise from north to counter-clockwise from east. A pose
 // without a yaw faces as defaultYaw (world degrees), as the training API does.
@@ -157,11 +220,11 @@ func unityPose(p *SpawnPose, defaultYaw float64) *SpawnPose {
 	return &SpawnPose{Position: Vec3{x, z, 0}, YawDeg: yaw, components: 3, hasYaw: true}
 }
 
-// PoseIn returns a world pose (x, y and yaw in degrees) as a spawnPose in the scenario's axes,
-// for writing it back into the file.
-func (s *Scenario) PoseIn(x, y, yawDeg float64) *SpawnPose {
+// PoseIn returns a world pose (x, y, altitude z and yaw in degrees) as a spawnPose in the
+// scenario's axes, for writing it back into the file.
+func (s *Scenario) PoseIn(x, y, z, yawDeg float64) *SpawnPose {
 	if s.RusimAxes() {
-		return &SpawnPose{Position: Vec3{x, 0, y}, YawDeg: UnityYawDeg(yawDeg), components: 3}
+		return &SpawnPose{Position: Vec3{x, z, y}, YawDeg: UnityYawDeg(yawDeg), components: 3, hasYaw: true}
 	}
-	return &SpawnPose{Position: Vec3{x, y, 0}, YawDeg: yawDeg, components: 3}
+	return &SpawnPose{Position: Vec3{x, y, z}, YawDeg: yawDeg, components: 3, hasYaw: true}
 }

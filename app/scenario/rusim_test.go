@@ -232,3 +232,22 @@ agents:
 		t.Errorf("bad gate: %v", err)
 	}
 }
+
+// A pose written back in the scenario's own axes reads back as the same world pose.
+func TestPoseInRoundTrip(t *testing.T) {
+	for _, src := range []string{rusimShaped, strings.Replace(rusimShaped, "runtimeMode: unity-sim, ", "", 1)} {
+		sc, err := Parse([]byte(src), "ab.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc.Agents.Vehicles[0].SpawnPose = sc.PoseIn(1.5, -2.5, 0, 30)
+		sc.Route.Waypoints[2] = []float64{2, 6}
+		p, err := Resolve(sc, plugins.Builtin())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s := p.Agents[0].Spawn; math.Abs(s.X-1.5) > 1e-12 || math.Abs(s.Y+2.5) > 1e-12 || math.Abs(s.Yaw-math.Pi/6) > 1e-12 {
+			t.Errorf("rusim axes %v: spawn %+v", sc.RusimAxes(), s)
+		}
+	}
+}

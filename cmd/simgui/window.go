@@ -68,7 +68,7 @@ func runWindow(ctx context.Context, o windowOptions) error {
 		o.set = func(string) bool { return false }
 	}
 	newSim := func(p *scenario.Plan) (*app.Sim, error) {
-		opts := app.Options{TimeScale: o.timeScale, Plugins: pluginResolver()}
+		opts := app.Options{TimeScale: o.timeScale, Plugins: pluginResolver(), Logger: scenarioLogger(p.Scenario)}
 		o.services.apply(&opts, o.set)
 		return app.New(p, opts)
 	}
