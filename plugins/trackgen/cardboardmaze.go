@@ -197,7 +197,7 @@ func abs(x int) int {
 }
 
 // mazeLayout lays the path out: cell (x, y) centred at ((x−20)·w, (y−20)·w), a wall of
-// cardboard on every cell side without a path neighbour, the wooden corridor floor, the
+// cardboard on every cell side without a path neighbour, a square of wooden floor per cell, the
 // finish marker on the wall the last cell is approached towards, the spawn on the first cell
 // facing the second, and a route through every cell's centre with the goal radius 0.4·w.
 func mazeLayout(path []cmCell, w, h float64) *plugins.Layout {
@@ -214,8 +214,12 @@ func mazeLayout(path []cmCell, w, h float64) *plugins.Layout {
 	for i, c := range path {
 		line[i] = centre(c)
 	}
-	elements = append(elements, plugins.Element{Kind: plugins.ElementRoad, Name: "floor.corridor", Points: line,
-		Width: w, Color: cmFloorColor})
+	for i, c := range path {
+		m := centre(c)
+		h := w / 2
+		elements = append(elements, plugins.Element{Kind: plugins.ElementPolygon, Name: fmt.Sprintf("floor.%d", i), Color: cmFloorColor,
+			Points: [][2]float64{{m[0] - h, m[1] - h}, {m[0] + h, m[1] - h}, {m[0] + h, m[1] + h}, {m[0] - h, m[1] + h}}})
+	}
 	for i, c := range path {
 		m := centre(c)
 		for d, dd := range cmDirs {

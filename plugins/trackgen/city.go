@@ -23,6 +23,7 @@ const (
 	cityLampR      = 0.1        // m, lamp post
 	cityLampH      = 4.0        // m
 	cityLineWidth  = 0.12       // m, the centre line of every road
+	cityLineLift   = 0.002      // m, the lines lie on the road, not in it
 	cityRoadColor  = "#3b3d40"
 	cityLineColor  = "#e8e4d8"
 	cityPoleColor  = "#2b2b2b"
@@ -66,8 +67,10 @@ func cityGrid(_ *plugins.TrackDescriptor, p Params, _ int64) (*plugins.Layout, e
 	for i := 1; i < cells; i += 2 {
 		v := at(i)
 		elements = append(elements,
-			plugins.Element{Kind: plugins.ElementRoad, Name: fmt.Sprintf("line.ew.%d", i), Points: [][2]float64{{-edge, v}, {edge, v}}, Width: cityLineWidth, Color: cityLineColor},
-			plugins.Element{Kind: plugins.ElementRoad, Name: fmt.Sprintf("line.ns.%d", i), Points: [][2]float64{{v, -edge}, {v, edge}}, Width: cityLineWidth, Color: cityLineColor})
+			plugins.Element{Kind: plugins.ElementRoad, Name: fmt.Sprintf("line.ew.%d", i), Points: [][2]float64{{-edge, v}, {edge, v}},
+				Z: cityLineLift, Width: cityLineWidth, Color: cityLineColor},
+			plugins.Element{Kind: plugins.ElementRoad, Name: fmt.Sprintf("line.ns.%d", i), Points: [][2]float64{{v, -edge}, {v, edge}},
+				Z: cityLineLift, Width: cityLineWidth, Color: cityLineColor})
 	}
 	rng := rand.New(rand.NewPCG(uint64(seed), cityStream))
 	side := c - 2*citySidewalk
