@@ -2,12 +2,10 @@ package app
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"io/fs"
-	"log/slog"
 	"maps"
 	"math"
 	"net/http"
@@ -155,7 +153,6 @@ func (s *startPoses) read(w *world.World) {
 // Every scenario file of rusim's repository runs headless for a few seconds as rusim means it:
 // the agents it names, on the track it names, where it puts them, in the ground plane.
 func TestRusimScenariosRun(t *testing.T) {
-	quiet := slog.New(slog.DiscardHandler)
 	files := rusimFiles(t)
 	for _, name := range slices.Sorted(maps.Keys(files)) {
 		raw := files[name]
@@ -177,25 +174,14 @@ func TestRusimScenariosRun(t *testing.T) {
 			if !sc.RusimAxes() || sc.DisplayName != raw["displayName"] || sc.Version != raw["version"] {
 				t.Errorf("metadata: rusim axes %v, displayName %q, version %d", sc.RusimAxes(), sc.DisplayName, sc.Version)
 			}
-			zero := 0.0
 			steps := uint64(math.Round(rusimRunSeconds / plan.StepSize))
-			sim, err := New(plan, Options{TimeScale: &zero, MaxSteps: steps, Control: ControlOptions{Addr: "off"},
-				API: APIOptions{Addr: "off"}, Logger: quiet})
-			if err != nil {
-				t.Fatalf("new: %v", err)
-			}
-			defer sim.Close()
-			var start startPoses
-			start.read(sim.World)
-			if err := sim.Run(context.Background()); err != nil {
-				t.Fatalf("run: %v", err)
-			}
-			checkRusimStart(t, raw, &start)
-			if s := sim.Loop.Snapshot(); s.Step != steps {
-				t.Fatalf("ran %d steps, want %d", s.Step, steps)
+			start, after, ran := runHeadless(t, plan, steps)
+			checkRusimStart(t, raw, start)
+			if ran != steps {
+				t.Fatalf("ran %d steps, want %d", ran, steps)
 			}
 			f := start.layout.Floor
-			for _, m := range sim.World.Models() {
+			for _, m := range after.Models() {
 				p := m.Body.Pose()
 				if bad := math.IsNaN(p.X + p.Y + p.Yaw); bad || m.Body.Base != 0 ||
 					math.Abs(p.X-f.X) > f.Length/2+1 || math.Abs(p.Y-f.Y) > f.Width/2+1 {
@@ -255,28 +241,7 @@ func checkRusimStart(t *testing.T, raw map[string]any, s *startPoses) {
 // /reset to a simgui serving its default scenario gives each file's world: the same agents,
 // starting poses and track layout as the file run headless.
 func TestRusimScenariosThroughReset(t *testing.T) {
-	quiet := slog.New(slog.DiscardHandler)
-	base, err := scenario.Resolve(scenario.Default(), plugins.Builtin())
-	if err != nil {
-		t.Fatal(err)
-	}
-	zero := 0.0
-	server, err := New(base, Options{TimeScale: &zero, Control: ControlOptions{Addr: "off"},
-		API: APIOptions{Addr: "127.0.0.1:0", Required: true}, Logger: quiet})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer server.Close()
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- server.Run(ctx) }()
-	defer func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("Run: %v", err)
-		}
-	}()
-	url := "http://" + server.APIAddr().String() + "/reset"
+	url, current := resetServer(t)
 	client := &http.Client{Timeout: 60 * time.Second}
 	files := rusimFiles(t)
 	for _, name := range slices.Sorted(maps.Keys(files)) {
@@ -298,40 +263,32 @@ func TestRusimScenariosThroughReset(t *testing.T) {
 			if r.StatusCode != http.StatusOK {
 				t.Fatalf("reset: %d %s\nrequest %s", r.StatusCode, reply, body)
 			}
-			ep := server.API.Current()
-			api := map[*world.Loop]*startPoses{}
-			for _, a := range ep.Agents {
-				if api[a.Loop] != nil {
-					continue
-				}
-				s := &startPoses{}
-				if err := a.Loop.Call(ctx, func(w *world.World) error { s.read(w); return nil }); err != nil {
-					t.Fatal(err)
-				}
-				api[a.Loop] = s
-			}
+			ep := current()
 			file := fileStart(t, name)
-			if ep.TrackID != file.track {
-				t.Errorf("API track %s, file %s", ep.TrackID, file.track)
+			if ep.trackID != file.track {
+				t.Errorf("API track %s, file %s", ep.trackID, file.track)
 			}
-			if len(ep.Agents) != len(file.names) {
-				t.Fatalf("API agents %d, file %d", len(ep.Agents), len(file.names))
+			if len(ep.agents) != len(file.names) {
+				t.Fatalf("API agents %d, file %d", len(ep.agents), len(file.names))
 			}
-			shared := len(api) == 1
-			for i, a := range ep.Agents {
-				s := api[a.Loop]
-				k := slices.Index(s.names, a.ID)
-				if a.ID != file.names[i] || k < 0 || s.vehicles[k] != file.vehicles[i] {
-					t.Errorf("agent %d: API %s (%s), file %s (%s)", i, a.ID, a.VehicleID, file.names[i], file.vehicles[i])
+			shared := true
+			for _, a := range ep.agents {
+				shared = shared && a.world == ep.agents[0].world
+			}
+			for i, a := range ep.agents {
+				s := a.world
+				k := slices.Index(s.names, a.id)
+				if a.id != file.names[i] || k < 0 || s.vehicles[k] != file.vehicles[i] {
+					t.Errorf("agent %d: API %s (%s), file %s (%s)", i, a.id, a.vehicleID, file.names[i], file.vehicles[i])
 					continue
 				}
 				// Isolated agents each have a world of their own, at the track's spawn: the file
 				// run's one world places the others apart, so only the primary is compared.
-				if (shared || i == ep.Primary) && !samePose(s.poses[k], file.poses[i]) {
-					t.Errorf("%s starts at %+v through /reset, at %+v from the file", a.ID, s.poses[k], file.poses[i])
+				if (shared || i == ep.primary) && !samePose(s.poses[k], file.poses[i]) {
+					t.Errorf("%s starts at %+v through /reset, at %+v from the file", a.id, s.poses[k], file.poses[i])
 				}
 			}
-			if got := api[ep.PrimaryLoop()].layout; !reflect.DeepEqual(got, file.layout) {
+			if got := ep.agents[ep.primary].world.layout; !reflect.DeepEqual(got, file.layout) {
 				t.Errorf("the track is laid out differently through /reset:\nAPI  %s\nfile %s", layoutSummary(got), layoutSummary(file.layout))
 			}
 		})
@@ -349,14 +306,7 @@ func fileStart(t *testing.T, name string) *startPoses {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sim, err := New(plan, Options{Control: ControlOptions{Addr: "off"}, API: APIOptions{Addr: "off"}, Logger: slog.New(slog.DiscardHandler)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sim.Close()
-	s := &startPoses{}
-	s.read(sim.World)
-	return s
+	return buildStart(t, plan)
 }
 
 func samePose(a, b world.Pose) bool {
