@@ -21,11 +21,11 @@ var wantVehicles = []string{
 }
 
 var wantTracks = []string{
-	"track.basic_arena.v1", "track.cardboard_corridor.v1", "track.maze.v1",
+	"track.basic_arena.v1", "track.cardboard_corridor.v1", "track.cardboard_maze.v1", "track.city_polygon.v1", "track.maze.v1",
 	"track.roadsystem_arena.v1", "track.roadsystem_realistic.v2",
 }
 
-func TestBuiltinHoldsTheTwelve(t *testing.T) {
+func TestBuiltinHoldsTheFourteen(t *testing.T) {
 	c := Builtin()
 	if got := c.Vehicles(); !slices.Equal(got, wantVehicles) {
 		t.Errorf("Vehicles() = %v, want %v", got, wantVehicles)
@@ -33,15 +33,15 @@ func TestBuiltinHoldsTheTwelve(t *testing.T) {
 	if got := c.Tracks(); !slices.Equal(got, wantTracks) {
 		t.Errorf("Tracks() = %v, want %v", got, wantTracks)
 	}
-	if got := len(c.IDs()); got != 12 {
-		t.Errorf("IDs() has %d entries, want 12", got)
+	if got := len(c.IDs()); got != 14 {
+		t.Errorf("IDs() has %d entries, want 14", got)
 	}
 	dirs, err := fs.ReadDir(assets.Plugins, "plugins")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(dirs) != 12 {
-		t.Errorf("assets/plugins has %d entries, want 12", len(dirs))
+	if len(dirs) != 14 {
+		t.Errorf("assets/plugins has %d entries, want 14", len(dirs))
 	}
 }
 

@@ -65,6 +65,15 @@ var sensorTypes = map[string]struct {
 // SensorTypes returns the contract sensor types the runtime handles, sorted.
 func SensorTypes() []string { return sortedKeys(sensorTypes) }
 
+// KnownSensorType reports whether the runtime has special handling for sensorType t. The
+// type is an open string: others are accepted with a warning, their format and shape
+// unchecked, and a mount of any kind produces their readings, published as that kind makes
+// them (raw).
+func KnownSensorType(t string) bool {
+	_, ok := sensorTypes[t]
+	return ok
+}
+
 // contract checks v's device contract.
 func (ps *Problems) contract(v *VehicleDescriptor) {
 	c := v.Contract
@@ -94,8 +103,11 @@ func (ps *Problems) contract(v *VehicleDescriptor) {
 		} else {
 			first[s.ID] = i
 		}
-		if st, ok := sensorTypes[s.SensorType]; !ok {
-			ps.add(sp+".sensorType", "%q is not a type the runtime handles (%s)", s.SensorType, strings.Join(SensorTypes(), ", "))
+		if st, ok := sensorTypes[s.SensorType]; s.SensorType == "" {
+			ps.add(sp+".sensorType", "is empty (%s, or a type of your own)", strings.Join(SensorTypes(), ", "))
+		} else if !ok {
+			ps.warn(sp+".sensorType", "%q has no special handling in the runtime (it knows %s): accepted, and its mount's readings are published raw",
+				s.SensorType, strings.Join(SensorTypes(), ", "))
 		} else {
 			if !slices.Contains(st.formats, s.Format) {
 				ps.add(sp+".format", "%q is not a %s format (%s)", s.Format, s.SensorType, strings.Join(st.formats, ", "))
@@ -220,7 +232,11 @@ func (ps *Problems) vehicleSimulation(v *VehicleDescriptor) {
 	}
 	if v.Contract != nil {
 		for i, s := range v.Contract.Sensors {
-			if s.ID != "" && !mounted[s.ID] {
+			switch {
+			case s.ID == "" || mounted[s.ID]:
+			case !KnownSensorType(s.SensorType):
+				ps.warn(index("device-contract.sensors", i), "sensor %q (%s) is not mounted on the vehicle, so it gives no readings: add a descriptor.sensors entry with this id", s.ID, s.SensorType)
+			default:
 				ps.add(index("device-contract.sensors", i), "sensor %q is not mounted on the vehicle: add a descriptor.sensors entry with this id", s.ID)
 			}
 		}

@@ -146,11 +146,22 @@ type SpawnPoint struct {
 	YawDeg float64 `json:"yawDeg"`
 }
 
-// Route is an ordered list of waypoints (world x, y) a track offers to training code.
+// Route is an ordered list of waypoints (world x, y) a track offers to training code, with
+// the metadata rusim's scenarios give it (trackgen's common parameters).
 type Route struct {
 	Waypoints     [][2]float64 `json:"waypoints"`
 	ReachDistance float64      `json:"reachDistance,omitempty"`
 	Loop          bool         `json:"loop,omitempty"`
+	// CorridorWidth bounds the route: farther than half of it from the polyline is out of
+	// bounds (0: unbounded).
+	CorridorWidth float64 `json:"corridorWidth,omitempty"`
+	// GoalRadius is how near the last waypoint counts as reaching the goal, which ends the
+	// episode (0: ReachDistance).
+	GoalRadius float64 `json:"goalRadius,omitempty"`
+	// Controller is how agents without one of their own are driven ("" or "manual": by their
+	// commands; "waypoint_follower": along the route); Graph names the route they follow.
+	Controller string `json:"controller,omitempty"`
+	Graph      string `json:"graph,omitempty"`
 }
 
 // Layout is a track made concrete for one episode: what a generator returns.

@@ -7,11 +7,14 @@ import (
 	"strings"
 )
 
-// Plugin ids follow seed 002's convention: vehicle.{brand}.{model}.v{major} and
-// track.{name}.v{major}, each part lower-case letters, digits, '_' and '-'.
+// Plugin ids follow seed 002's convention, vehicle.{brand}.{model}.v{major} and
+// track.{name}.v{major}, each part lower-case letters, digits, '_' and '-', with the further
+// dotted parts rusim's own ids use (vehicle.ks0223.arcade.blue.v1): a vehicle has a brand, a
+// model and up to four more parts, a track a name and up to five more (track.acme.loop.v1).
+// SafeID's 128 characters bound them too.
 var (
-	vehicleIDPattern = regexp.MustCompile(`^vehicle\.[a-z0-9][a-z0-9_-]*\.[a-z0-9][a-z0-9_-]*\.v([0-9]{1,9})$`)
-	trackIDPattern   = regexp.MustCompile(`^track\.[a-z0-9][a-z0-9_-]*\.v([0-9]{1,9})$`)
+	vehicleIDPattern = regexp.MustCompile(`^vehicle(\.[a-z0-9][a-z0-9_-]*){2,6}\.v([0-9]{1,9})$`)
+	trackIDPattern   = regexp.MustCompile(`^track(\.[a-z0-9][a-z0-9_-]*){1,6}\.v([0-9]{1,9})$`)
 )
 
 // legacyIDs are built-in ids that predate the convention; they cannot be installed over, so
@@ -28,12 +31,12 @@ func ParseID(id string) (Type, int, error) {
 		t  Type
 		re *regexp.Regexp
 	}{{TypeVehicle, vehicleIDPattern}, {TypeTrack, trackIDPattern}} {
-		if m := c.re.FindStringSubmatch(id); m != nil {
-			major, _ := strconv.Atoi(m[1])
+		if m := c.re.FindStringSubmatch(id); m != nil && SafeID(id) {
+			major, _ := strconv.Atoi(m[len(m)-1])
 			return c.t, major, nil
 		}
 	}
-	return "", 0, fmt.Errorf("%q does not follow vehicle.{brand}.{model}.v{major} or track.{name}.v{major} (lower-case letters, digits, '_' and '-')", id)
+	return "", 0, fmt.Errorf("%q does not follow vehicle.{brand}.{model}.v{major} or track.{name}.v{major} (lower-case letters, digits, '_' and '-'; more dotted parts allowed before the version)", id)
 }
 
 // SafeID reports whether id can name a folder on every platform: 1 to 128 characters from

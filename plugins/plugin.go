@@ -57,6 +57,11 @@ func DecodePlugin(files map[string][]byte) (*Plugin, Problems) {
 		ps.add(ReadmeFile, "missing: a plugin archive has a README.md at its root")
 	}
 	db, ok := files[DescriptorFile]
+	if !ok && m.Type == TypeTrack {
+		// rusim's track template (`rusim plugin new --type track`) has none.
+		ps.warn(DescriptorFile, "missing: simgui uses a descriptor made from manifest.json (id, displayName, version) with no layout")
+		return &Plugin{Manifest: m, Track: TrackFromManifest(m)}, ps
+	}
 	if !ok {
 		ps.add(DescriptorFile, "missing: a plugin archive has descriptor.json at its root")
 		return nil, ps
@@ -94,6 +99,14 @@ func DecodePlugin(files map[string][]byte) (*Plugin, Problems) {
 		p.Track = &t
 	}
 	return p, ps
+}
+
+// TrackFromManifest is the descriptor of a track plugin that has no descriptor.json, as
+// rusim's track template has none: the manifest's id, display name and version, no parameters
+// schema (the common parameters are checked) and no layout, which simulates as an empty floor.
+func TrackFromManifest(m Manifest) *TrackDescriptor {
+	v, _ := ParseContractVersion(m.Version)
+	return &TrackDescriptor{ID: m.PluginID, DisplayName: m.DisplayName, Version: v}
 }
 
 // ReadPlugin decodes a plugin from its files and validates it (Plugin.Validate): the one

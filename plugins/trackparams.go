@@ -17,7 +17,9 @@ import (
 )
 
 // CommonTrackProperties is the JSON Schema "properties" of the parameters every track takes
-// (rusim's trackParams): where the vehicle spawns and the route it is given. Positions are in
+// (rusim's trackParams): where the vehicle spawns, the route it is given and the route's
+// metadata rusim's scenarios carry (corridor width, goal radius, obstacle count, the
+// controller and the waypoint graph agents follow; trackgen applies them). Positions are in
 // the world frame (x east, y north) in metres; a third component (z, up) is accepted and
 // ignored, since spawn points sit on the ground. rusim scenarios written in Unity order
 // "x,up,z" must be converted to "x,z" before they reach a track.
@@ -26,7 +28,12 @@ const CommonTrackProperties = `{
   "spawn.yaw_deg": {"type": "number", "minimum": -360, "maximum": 360, "description": "heading in degrees, counter-clockwise from east"},
   "route.waypoints": {"type": "string", "pattern": "^\\s*[-+]?([0-9]+\\.?[0-9]*|\\.[0-9]+)\\s*,\\s*[-+]?([0-9]+\\.?[0-9]*|\\.[0-9]+)\\s*(,\\s*[-+]?([0-9]+\\.?[0-9]*|\\.[0-9]+)\\s*)?(;\\s*[-+]?([0-9]+\\.?[0-9]*|\\.[0-9]+)\\s*,\\s*[-+]?([0-9]+\\.?[0-9]*|\\.[0-9]+)\\s*(,\\s*[-+]?([0-9]+\\.?[0-9]*|\\.[0-9]+)\\s*)?)*;?\\s*$", "description": "x,y;x,y;... in metres, world frame"},
   "route.loop": {"type": "boolean", "description": "start over after the last waypoint"},
-  "route.reach_distance_m": {"type": "number", "exclusiveMinimum": 0, "maximum": 100, "description": "a waypoint counts as reached within this distance, metres"}
+  "route.reach_distance_m": {"type": "number", "exclusiveMinimum": 0, "maximum": 100, "description": "a waypoint counts as reached within this distance, metres"},
+  "corridor.width_m": {"type": "number", "exclusiveMinimum": 0, "maximum": 100, "description": "width of the corridor around the route, metres: an agent farther than half of it from the route is out of bounds"},
+  "goal.radius_m": {"type": "number", "exclusiveMinimum": 0, "maximum": 100, "description": "the route's last waypoint counts as reached within this distance, metres; reaching it ends the episode"},
+  "obstacle.count": {"type": "integer", "minimum": 0, "maximum": 100, "description": "obstacles placed along the route, seeded by the run seed"},
+  "controller.profile": {"type": "string", "enum": ["manual", "waypoint_follower"], "description": "how agents without a controller of their own are driven: by their commands, or along the route"},
+  "waypoint.graph": {"type": "string", "pattern": "^[A-Za-z0-9_.-]{1,64}$", "description": "the route agents follow: the track's route (rusim names the city's city.default)"}
 }`
 
 // commonOnlySchema validates tracks without a parameters schema: the common parameters are

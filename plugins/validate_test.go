@@ -95,7 +95,7 @@ func TestValidateVehiclePaths(t *testing.T) {
 		{"manifest constraint", "manifest.json", func(m map[string]any) { m["compatibleRuntime"] = ">>1" },
 			Problem{Path: "manifest.compatibleRuntime"}},
 		{"id convention", "descriptor.json", func(m map[string]any) { m["id"] = "vehicle.blue.v1" },
-			Problem{Path: "descriptor.id", Message: `"vehicle.blue.v1" does not follow vehicle.{brand}.{model}.v{major} or track.{name}.v{major} (lower-case letters, digits, '_' and '-')`}},
+			Problem{Path: "descriptor.id", Message: `"vehicle.blue.v1" does not follow vehicle.{brand}.{model}.v{major} or track.{name}.v{major} (lower-case letters, digits, '_' and '-'; more dotted parts allowed before the version)`}},
 		{"id major", "descriptor.json", func(m map[string]any) { m["version"] = map[string]any{"major": 2} },
 			Problem{Path: "descriptor.id", Message: `"vehicle.arcade.blue.v1" says v1, but version.major is 2`}},
 		{"id type", "descriptor.json", func(m map[string]any) { m["id"] = "track.arcade.v1" },
@@ -104,8 +104,8 @@ func TestValidateVehiclePaths(t *testing.T) {
 			Problem{Path: "device-contract.deviceId", Message: `"x" differs from the plugin id "vehicle.arcade.blue.v1"`}},
 		{"sensor ids unique", "device-contract.json", sensor(1, "id", "camera.front.rgb"),
 			Problem{Path: "device-contract.sensors[1].id", Message: `"camera.front.rgb" is already the id of sensors[0]`}},
-		{"sensor type", "device-contract.json", sensor(1, "sensorType", "radar"),
-			Problem{Path: "device-contract.sensors[1].sensorType", Message: `"radar" is not a type the runtime handles (camera, depth, imu, lidar, scalar)`}},
+		{"sensor type", "device-contract.json", sensor(1, "sensorType", ""),
+			Problem{Path: "device-contract.sensors[1].sensorType", Message: `is empty (camera, depth, imu, lidar, scalar, or a type of your own)`}},
 		{"sensor format", "device-contract.json", sensor(0, "format", "float32"),
 			Problem{Path: "device-contract.sensors[0].format", Message: `"float32" is not a camera format (jpeg_base64, png, raw)`}},
 		{"sensor shape", "device-contract.json", sensor(0, "shape", []int{480, 640}),
@@ -148,6 +148,31 @@ func TestValidateVehiclePaths(t *testing.T) {
 	}
 }
 
+// sensorType is an open string: a type the runtime has no special handling for is a warning,
+// not an error, its format and shape unchecked; unmounted, it is a warning too.
+func TestUnknownSensorTypeIsAWarning(t *testing.T) {
+	base := builtinFiles(t, "vehicle.ks0223.v1")
+	files := edited(t, base, "device-contract.json", func(m map[string]any) {
+		s := m["sensors"].([]any)[1].(map[string]any)
+		s["sensorType"], s["format"], s["shape"] = "thermal", "celsius16", []int{24, 32}
+	})
+	_, ps := ReadPlugin(files)
+	if len(ps.Errors()) > 0 || len(ps.Warnings()) != 1 || ps.Warnings()[0].Path != "device-contract.sensors[1].sensorType" ||
+		!strings.Contains(ps.Warnings()[0].Message, `"thermal" has no special handling`) {
+		t.Fatalf("problems %v", ps)
+	}
+	unmounted := edited(t, files, "descriptor.json", func(m map[string]any) {
+		ms := m["sensors"].([]any)
+		m["sensors"] = append(ms[:1:1], ms[2:]...)
+	})
+	_, ps = ReadPlugin(unmounted)
+	if len(ps.Errors()) > 0 || !slices.ContainsFunc(ps.Warnings(), func(p Problem) bool {
+		return p.Path == "device-contract.sensors[1]" && strings.Contains(p.Message, "gives no readings")
+	}) {
+		t.Fatalf("unmounted thermal sensor: problems %v", ps)
+	}
+}
+
 // A rusim export whose scalar sensor's id gives no hint of its kind cannot be mounted by the
 // fallback: it is an error, after the warning.
 func TestFallbackLeavesAnUnhintedSensorUnmounted(t *testing.T) {
@@ -182,7 +207,7 @@ func TestValidateTrackPaths(t *testing.T) {
 			"descriptor.generator", `unknown track generator "fractal" (known: maze, static)`},
 		{"element", func(m map[string]any) { m["elements"].([]any)[0].(map[string]any)["width"] = 0 },
 			"descriptor.elements[0]", "road.A: a road needs at least 2 points and a positive width"},
-		{"id", func(m map[string]any) { m["id"] = "track.basic.arena.v1" }, "descriptor.id", "does not follow"},
+		{"id", func(m map[string]any) { m["id"] = "track.Basic_Arena.v1" }, "descriptor.id", "does not follow"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, ps := ReadPlugin(edited(t, base, "descriptor.json", tc.edit))
@@ -245,8 +270,10 @@ func TestDecodeReportsJSONProblemsWithPaths(t *testing.T) {
 func TestParseIDAndSafeID(t *testing.T) {
 	for id, want := range map[string]string{
 		"vehicle.arcade.green.v1": "vehicle 1", "track.city_demo.v12": "track 12", "vehicle.ks0223.v1": "vehicle 1",
-		"vehicle.a.b.c.v1": "", "track.a.b.v1": "", "Vehicle.a.b.v1": "", "vehicle.a.b.v": "", "vehicle.a.b.1": "",
-		"track..v1": "", "track.x.v1/..": "",
+		"vehicle.a.b.c.v1": "vehicle 1", "track.a.b.v1": "track 1", "track.acme.loop.v1": "track 1",
+		"vehicle.ks0223.arcade.blue.v1": "vehicle 1", "track.a.b.c.d.e.f.v2": "track 2", "track.a.b.c.d.e.f.g.v2": "",
+		"vehicle.a.v1": "", "track.v1": "", "Vehicle.a.b.v1": "", "vehicle.a.b.v": "", "vehicle.a.b.1": "",
+		"track..v1": "", "track.a..b.v1": "", "track.x.v1/..": "", "track." + strings.Repeat("a", 130) + ".v1": "",
 	} {
 		typ, major, err := ParseID(id)
 		got := ""

@@ -46,9 +46,14 @@ func cmpInt(a, b int) int {
 	return 0
 }
 
+// MaxVersionComponent is the largest version component: the SDK's components are 32-bit
+// signed integers (C# int), so 1.2147483647.0 parses and 1.2147483648.0 does not.
+const MaxVersionComponent = 1<<31 - 1
+
 // ParseContractVersion parses "major.minor.patch": exactly three dot-separated non-negative
-// decimal integers. Like ContractVersion.TryParse it rejects anything else (empty string, two or
-// four parts, signs, spaces, letters, negative numbers, "v" prefixes).
+// decimal integers, each at most MaxVersionComponent (leading zeros allowed). Like
+// ContractVersion.TryParse it rejects anything else (empty string, two or four parts, signs,
+// spaces, letters, negative numbers, "v" prefixes).
 func ParseContractVersion(s string) (ContractVersion, bool) {
 	parts := strings.Split(s, ".")
 	if len(parts) != 3 {
@@ -56,7 +61,7 @@ func ParseContractVersion(s string) (ContractVersion, bool) {
 	}
 	var n [3]int
 	for i, p := range parts {
-		if p == "" || len(p) > 9 {
+		if p == "" {
 			return ContractVersion{}, false
 		}
 		for _, c := range p {
@@ -64,7 +69,11 @@ func ParseContractVersion(s string) (ContractVersion, bool) {
 				return ContractVersion{}, false
 			}
 		}
-		n[i], _ = strconv.Atoi(p)
+		x, err := strconv.ParseInt(p, 10, 32) // digits only, so the only error is the range
+		if err != nil {
+			return ContractVersion{}, false
+		}
+		n[i] = int(x)
 	}
 	return ContractVersion{n[0], n[1], n[2]}, true
 }

@@ -26,9 +26,6 @@ func unityRotation(yaw float64) Quat {
 	return Quat{Y: s, W: c}
 }
 
-// unityYawDeg converts a world yaw in degrees to Unity's, and back (the map is its own inverse).
-func unityYawDeg(deg float64) float64 { return 90 - deg }
-
 // unityVelocity returns a world velocity (vx east, vy north, climb) in Unity axes.
 func unityVelocity(vx, vy, climb float64) Vec3 { return Vec3{X: vx, Y: climb, Z: vy} }
 
@@ -42,47 +39,6 @@ func zeroSafe(x float64) float64 {
 		return 0
 	}
 	return x
-}
-
-// unityPoint parses one rusim point, "x,y,z" (Unity, y up) or "x,z", into world x, y.
-func unityPoint(s string) (x, y float64, err error) {
-	parts := strings.Split(strings.TrimSpace(s), ",")
-	var xs []float64
-	for _, p := range parts {
-		v, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
-		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-			return 0, 0, fmt.Errorf("%q is not \"x,z\" or \"x,y,z\"", s)
-		}
-		xs = append(xs, v)
-	}
-	switch len(xs) {
-	case 2:
-		return xs[0], xs[1], nil
-	case 3:
-		return xs[0], xs[2], nil
-	}
-	return 0, 0, fmt.Errorf("%q is not \"x,z\" or \"x,y,z\"", s)
-}
-
-// unityPointList converts rusim's "x,y,z;x,y,z" (also "x,z", separated by ';', '|' or
-// newlines) into the world form "x,y;x,y".
-func unityPointList(s string) (string, error) {
-	f := func(r rune) bool { return r == ';' || r == '|' || r == '\n' || r == '\r' }
-	var out []string
-	for _, p := range strings.FieldsFunc(s, f) {
-		if strings.TrimSpace(p) == "" {
-			continue
-		}
-		x, y, err := unityPoint(p)
-		if err != nil {
-			return "", err
-		}
-		out = append(out, fmtExact(x)+","+fmtExact(y))
-	}
-	if len(out) == 0 {
-		return "", fmt.Errorf("%q holds no points", s)
-	}
-	return strings.Join(out, ";"), nil
 }
 
 // rusim's discrete actions (DirStop, ...) as rusim throttle and steer (steer > 0 turns right).

@@ -25,7 +25,10 @@
 // runtime.actionPeriod, default 0.05 s, in fixed steps of runtime.stepSize), then reads the
 // state and renders the frame. A reset with a seed followed by the same requests gives the
 // same replies byte for byte, except the wall-clock timestamps (state.timestamp,
-// frame.timestamp: unix ms, as rusim). info adds sim.time_s and sim.step.
+// frame.timestamp: unix ms, as rusim). info adds sim.time_s and sim.step, and for a route with
+// rusim's metadata route.goal_radius_m (done once the primary is that near the last waypoint of
+// a route that does not loop) and route.corridor_width_m, route.lateral_offset_m and
+// route.in_corridor.
 //
 // A reset builds new worlds (one per agent when agents.isolated, else one for all) from the
 // process's scenario with the request on top: selectedTrackId and selectedVehicleId default to

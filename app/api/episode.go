@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"math"
 	"net/http"
 	"slices"
 	"strconv"
@@ -57,6 +56,13 @@ type episodePlan struct {
 // planReset turns a reset request into world plans. Errors are *Error with rusim's status.
 func (s *Service) planReset(req *ResetRequest) (*episodePlan, error) {
 	base := s.opts.Scenario
+	if base.RusimAxes() {
+		// Requests are converted to the world frame as they arrive; so is the scenario under them.
+		var err error
+		if base, err = base.InWorldAxes(nil); err != nil {
+			return nil, internalError("Scenario %s: %v", s.opts.Scenario.Source, err)
+		}
+	}
 	ep := &episodePlan{seed: req.Seed}
 
 	// Flags: episode-wide ones from the global list, scenario values as defaults.
@@ -363,24 +369,12 @@ func worldTrackParams(kvs []KV) (map[string]any, error) {
 		key, val := kv.Key, string(kv.Value)
 		lower := strings.ToLower(key)
 		switch lower {
-		case "route.waypoints", "maze.path_encoded":
-			pts, err := unityPointList(val)
+		case "route.waypoints", "maze.path_encoded", "spawn.position", "spawn.yaw_deg":
+			c, err := scenario.UnityTrackParam(lower, val)
 			if err != nil {
 				return nil, badRequest("trackParams %s: %v.", key, err)
 			}
-			out[lower] = pts
-		case "spawn.position":
-			x, y, err := unityPoint(val)
-			if err != nil {
-				return nil, badRequest("trackParams %s: %v.", key, err)
-			}
-			out[lower] = fmtExact(x) + "," + fmtExact(y)
-		case "spawn.yaw_deg":
-			d, err := strconv.ParseFloat(strings.TrimSpace(val), 64)
-			if err != nil || math.IsNaN(d) || math.IsInf(d, 0) {
-				return nil, badRequest("trackParams %s: '%s' is not a number.", key, val)
-			}
-			out[lower] = unityYawDeg(d)
+			out[lower] = c
 		default:
 			out[key] = val
 		}
@@ -396,7 +390,7 @@ func spawnPose(tp map[string]any, t *plugins.TrackDescriptor) *scenario.SpawnPos
 	if !ok {
 		return nil
 	}
-	x, y, err := unityPoint(pos) // "x,y" in the world frame here: two components pass through
+	x, y, err := scenario.UnityPoint(pos) // "x,y" in the world frame here: two components pass through
 	if err != nil {
 		return nil
 	}

@@ -17,8 +17,8 @@ const (
 	AgentRemoved     Name = "AGENT_REMOVED"     // Entity
 	CollisionStarted Name = "COLLISION_STARTED" // Collision
 	CollisionEnded   Name = "COLLISION_ENDED"   // Collision
-	ActionStarted    Name = "ACTION_STARTED"    // custom payload
-	ActionCompleted  Name = "ACTION_COMPLETED"  // custom payload
+	ActionStarted    Name = "ACTION_STARTED"    // Action, when an action begins
+	ActionCompleted  Name = "ACTION_COMPLETED"  // Action, when it has taken effect or failed
 )
 
 // StepInfo is the payload of step and pause events. Dt is in seconds; SimTime is the sim time
@@ -45,4 +45,28 @@ type Entity struct {
 // ascending ID order. A static track element has ID 0 and its element name.
 type Collision struct {
 	A, B Entity
+}
+
+// Kinds of Action.
+const (
+	// ActionSetPose is a teleport (World.SetPose: the set_pose service, the control service's
+	// teleport, a system): started when asked for, completed when the pose reaches the body
+	// (at once outside a step, in phase 2 during one).
+	ActionSetPose = "set_pose"
+	// ActionServiceCall is a service call a timeline keyframe makes: started when the keyframe
+	// fires, completed on the timeline's next step after the reply (or the failure).
+	ActionServiceCall = "service_call"
+)
+
+// Action is the payload of ACTION_STARTED and ACTION_COMPLETED. ID pairs a completion with its
+// start (unique within a world). Entity is the model acted on (ID 0 when the target is not an
+// entity); events about an entity are also emitted on its own bus.
+type Action struct {
+	ID     uint64
+	Kind   string
+	Target string // the model moved, the service called
+	Entity Entity
+	Source string // who started it: a system's name, "" when not known
+	// Err is set on ACTION_COMPLETED when the action failed; "" means it succeeded.
+	Err string
 }

@@ -65,6 +65,12 @@ func resolve(s *Scenario, r plugins.Resolver) (*Plan, error) {
 	if !validName(p.WorldName) {
 		return nil, fmt.Errorf("world.name: %q must be letters, digits, '_' or '-'", p.WorldName)
 	}
+	if s.Axes != "" && s.Axes != AxesWorld && s.Axes != AxesRusim {
+		return nil, fmt.Errorf("axes: %q is not %s (x east, y north) or %s (x, y up, z north)", s.Axes, AxesWorld, AxesRusim)
+	}
+	if tp := s.Sensors.telemetryProfile(); tp != "" && tp != TelemetryDefault {
+		return nil, fmt.Errorf("sensors.telemetry.profile: %q is not a telemetry profile (known: %s)", tp, TelemetryDefault)
+	}
 	if s.Runtime.TimeScale != nil {
 		p.TimeScale = *s.Runtime.TimeScale
 		if err := world.CheckTimeScale(p.TimeScale); err != nil {
@@ -93,6 +99,12 @@ func resolve(s *Scenario, r plugins.Resolver) (*Plan, error) {
 		return nil, fmt.Errorf("world.trackId: %w", err)
 	}
 	p.Track = t
+	if s.RusimAxes() {
+		// From here on the scenario is in the world frame; p.Scenario stays as written.
+		if s, err = s.InWorldAxes(t); err != nil {
+			return nil, err
+		}
+	}
 	p.TrackParams = map[string]any{}
 	for k, v := range s.World.Params {
 		p.TrackParams[k] = v
@@ -193,6 +205,11 @@ func resolveAgents(s *Scenario, r plugins.Resolver, p *Plan) error {
 	if s.Sensors != nil && s.Sensors.Camera != nil {
 		camera = s.Sensors.Camera.Profile
 	}
+	defController := "manual"
+	if v, ok := p.TrackParams[KeyController]; ok {
+		defController = fmt.Sprint(v)
+	}
+	var followed []string
 	seen := map[string]bool{}
 	for _, w := range wants {
 		if !validName(w.name) {
@@ -209,7 +226,13 @@ func resolveAgents(s *Scenario, r plugins.Resolver, p *Plan) error {
 		if err != nil {
 			return fmt.Errorf("%s.vehicleId: %w", w.key, err)
 		}
-		params := w.params
+		params, profile, err := takeController(w.params, defController, w.key+".params")
+		if err != nil {
+			return err
+		}
+		if profile == "waypoint_follower" {
+			followed = append(followed, w.name)
+		}
 		if camera != "" {
 			params = withDefault(params, "camera.profile", camera)
 		}
@@ -217,6 +240,7 @@ func resolveAgents(s *Scenario, r plugins.Resolver, p *Plan) error {
 		if err != nil {
 			return fmt.Errorf("%s.params: %w", w.key, err)
 		}
+		v = s.Sensors.apply(v)
 		if w.trackParams != nil {
 			if err := plugins.ValidateTrackParams(p.Track, merge(p.TrackParams, w.trackParams)); err != nil {
 				return fmt.Errorf("%s.trackParams: %w", w.key, err)
@@ -236,6 +260,13 @@ func resolveAgents(s *Scenario, r plugins.Resolver, p *Plan) error {
 	if p.Primary == "" {
 		p.Primary = p.Agents[0].Name
 	}
+	if len(followed) > 0 {
+		b, err := followerSystem(followed)
+		if err != nil {
+			return err
+		}
+		p.Systems = append(p.Systems, b)
+	}
 	return nil
 }
 
@@ -253,7 +284,7 @@ func routeParams(r *Route, into map[string]any) error {
 			if len(wp) != 2 {
 				return fmt.Errorf("route.waypoints[%d]: want [x, y], got %d numbers", i, len(wp))
 			}
-			parts = append(parts, strconv.FormatFloat(wp[0], 'g', -1, 64)+","+strconv.FormatFloat(wp[1], 'g', -1, 64))
+			parts = append(parts, formatPoint(wp[0], wp[1]))
 		}
 		into["route.waypoints"] = strings.Join(parts, ";")
 	}

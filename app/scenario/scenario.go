@@ -17,15 +17,22 @@ import (
 
 // Scenario is one scenario file.
 type Scenario struct {
-	ScenarioID  string         `yaml:"scenarioId"`
-	Description string         `yaml:"description"`
-	Runtime     Runtime        `yaml:"runtime"`
-	World       WorldSpec      `yaml:"world"`
-	Vehicle     *VehicleSpec   `yaml:"vehicle"`
-	Agents      *Agents        `yaml:"agents"`
-	Sensors     *Sensors       `yaml:"sensors"`
-	Route       *Route         `yaml:"route"`
-	Logging     map[string]any `yaml:"logging"`
+	ScenarioID string `yaml:"scenarioId"`
+	// DisplayName, Version (rusim's integer revision of the file) and Description describe
+	// the scenario to people: the window's title, `run --json`. They change nothing in the world.
+	DisplayName string `yaml:"displayName,omitempty"`
+	Version     int    `yaml:"version,omitempty"`
+	Description string `yaml:"description"`
+	// Axes says which frame positions and yaws are in: AxesWorld, AxesRusim, or "" to let the
+	// file's shape decide (RusimAxes).
+	Axes    string       `yaml:"axes,omitempty"`
+	Runtime Runtime      `yaml:"runtime"`
+	World   WorldSpec    `yaml:"world"`
+	Vehicle *VehicleSpec `yaml:"vehicle"`
+	Agents  *Agents      `yaml:"agents"`
+	Sensors *Sensors     `yaml:"sensors"`
+	Route   *Route       `yaml:"route"`
+	Logging *Logging     `yaml:"logging"`
 	// Plugins are systems to load (seed 003's plugins: entries).
 	Plugins []systems.Entry `yaml:"plugins"`
 	// Randomization is domain randomization (see the training API); kept raw here.
@@ -92,16 +99,102 @@ type AgentVehicle struct {
 }
 
 // SpawnPose places an agent: position [x, y, z] (also {x, y, z} or "x,y,z"), yaw in degrees.
+// In rusim's axes (Scenario.RusimAxes) the position is [x, y up, z north] or [x, z] and the yaw
+// is clockwise from north; yaw_deg is rusim's other spelling of yawDeg.
 type SpawnPose struct {
 	Position Vec3    `yaml:"position"`
 	YawDeg   float64 `yaml:"yawDeg"`
+	// components is how many numbers the position was written with (2 or 3); hasYaw whether
+	// the yaw was written at all.
+	components int
+	hasYaw     bool
 }
 
-// Sensors holds scenario-wide sensor settings (rusim: sensors.camera.profile).
+// UnmarshalYAML implements yaml.Unmarshaler, keeping the decoding strict.
+func (p *SpawnPose) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind != yaml.MappingNode {
+		return fmt.Errorf("line %d: spawnPose must be a mapping {position, yawDeg}", n.Line)
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		switch k.Value {
+		case "position":
+			pos, c, err := parseVec3(v)
+			if err != nil {
+				return err
+			}
+			p.Position, p.components = pos, c
+		case "yawDeg", "yaw_deg":
+			if err := v.Decode(&p.YawDeg); err != nil {
+				return err
+			}
+			p.hasYaw = true
+		default:
+			return fmt.Errorf("line %d: field %s not found in type scenario.SpawnPose", k.Line, k.Value)
+		}
+	}
+	return nil
+}
+
+// Sensors holds scenario-wide sensor settings, rusim's sensors block: each sensor can be
+// turned off for every agent (enabled: false takes it off the vehicles), and the camera's
+// profile is the default camera.profile of every vehicle.
 type Sensors struct {
-	Camera *struct {
-		Profile string `yaml:"profile"`
-	} `yaml:"camera"`
+	Camera      *CameraSettings      `yaml:"camera"`
+	Telemetry   *TelemetrySettings   `yaml:"telemetry"`
+	LineTracker *LineTrackerSettings `yaml:"lineTracker"`
+	Ultrasonic  *UltrasonicSettings  `yaml:"ultrasonic"`
+}
+
+// CameraSettings is sensors.camera.
+type CameraSettings struct {
+	Enabled *bool  `yaml:"enabled"`
+	Profile string `yaml:"profile"`
+}
+
+// TelemetrySettings is sensors.telemetry: which telemetry keys the training API reports.
+// rusim has one profile, TelemetryDefault (every key).
+type TelemetrySettings struct {
+	Profile string `yaml:"profile"`
+}
+
+// TelemetryDefault is the one telemetry profile: every telemetry key of the vehicle's sensors.
+const TelemetryDefault = "default"
+
+// LineTrackerSettings is sensors.lineTracker.
+type LineTrackerSettings struct {
+	Enabled *bool `yaml:"enabled"`
+}
+
+// UltrasonicSettings is sensors.ultrasonic.
+type UltrasonicSettings struct {
+	Enabled *bool `yaml:"enabled"`
+}
+
+// Logging is rusim's logging block: whether the run's episodes are logged, and the tag they
+// are logged under. In simgui the tag labels the run's log lines and its `run --json`
+// summary.
+type Logging struct {
+	Enabled *bool  `yaml:"enabled"`
+	Tag     string `yaml:"tag"`
+}
+
+// Title is how people see the scenario: its display name, else its id, else its source.
+func (s *Scenario) Title() string {
+	for _, t := range []string{s.DisplayName, s.ScenarioID, s.Source} {
+		if strings.TrimSpace(t) != "" {
+			return t
+		}
+	}
+	return DefaultName
+}
+
+// LogTag is the logging tag when logging is on, else "".
+func (s *Scenario) LogTag() string {
+	if s.Logging == nil || s.Logging.Enabled != nil && !*s.Logging.Enabled {
+		return ""
+	}
+	return s.Logging.Tag
 }
 
 // Route is rusim's route block; its values become track params (route.*).
@@ -117,39 +210,52 @@ type Vec3 [3]float64
 
 // UnmarshalYAML implements yaml.Unmarshaler.
 func (v *Vec3) UnmarshalYAML(n *yaml.Node) error {
+	p, _, err := parseVec3(n)
+	*v = p
+	return err
+}
+
+// parseVec3 reads [x, y] or [x, y, z], {x, y, z} or "x,y,z" and says how many numbers it had.
+func parseVec3(n *yaml.Node) (Vec3, int, error) {
+	var v Vec3
 	switch n.Kind {
 	case yaml.SequenceNode:
 		var xs []float64
 		if err := n.Decode(&xs); err != nil {
-			return err
+			return v, 0, err
 		}
 		if len(xs) < 2 || len(xs) > 3 {
-			return fmt.Errorf("line %d: position needs 2 or 3 numbers, got %d", n.Line, len(xs))
+			return v, 0, fmt.Errorf("line %d: position needs 2 or 3 numbers, got %d", n.Line, len(xs))
 		}
 		copy(v[:], xs)
+		return v, len(xs), nil
 	case yaml.MappingNode:
-		var m struct{ X, Y, Z float64 }
-		dec := n
-		if err := dec.Decode(&m); err != nil {
-			return err
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, val := n.Content[i], n.Content[i+1]
+			j := strings.Index("xyz", k.Value)
+			if len(k.Value) != 1 || j < 0 {
+				return v, 0, fmt.Errorf("line %d: position has x, y and z, not %q", k.Line, k.Value)
+			}
+			if err := val.Decode(&v[j]); err != nil {
+				return v, 0, err
+			}
 		}
-		*v = Vec3{m.X, m.Y, m.Z}
+		return v, 3, nil
 	case yaml.ScalarNode:
 		parts := strings.Split(n.Value, ",")
 		if len(parts) < 2 || len(parts) > 3 {
-			return fmt.Errorf("line %d: position %q needs \"x,y\" or \"x,y,z\"", n.Line, n.Value)
+			return v, 0, fmt.Errorf("line %d: position %q needs \"x,y\" or \"x,y,z\"", n.Line, n.Value)
 		}
 		for i, p := range parts {
 			f, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
 			if err != nil {
-				return fmt.Errorf("line %d: position %q: %q is not a number", n.Line, n.Value, p)
+				return v, 0, fmt.Errorf("line %d: position %q: %q is not a number", n.Line, n.Value, p)
 			}
 			v[i] = f
 		}
-	default:
-		return fmt.Errorf("line %d: position must be [x, y, z]", n.Line)
+		return v, len(parts), nil
 	}
-	return nil
+	return v, 0, fmt.Errorf("line %d: position must be [x, y, z]", n.Line)
 }
 
 // DefaultName is the embedded default scenario's source name.
@@ -200,7 +306,8 @@ var (
 	sections   = map[string]string{
 		"Scenario": "the top level", "Runtime": "runtime", "WorldSpec": "world", "VehicleSpec": "vehicle",
 		"Agents": "agents", "AgentVehicle": "agents.vehicles[]", "SpawnPose": "spawnPose", "Sensors": "sensors",
-		"Route": "route",
+		"Route": "route", "CameraSettings": "sensors.camera", "TelemetrySettings": "sensors.telemetry",
+		"LineTrackerSettings": "sensors.lineTracker", "UltrasonicSettings": "sensors.ultrasonic", "Logging": "logging",
 	}
 )
 

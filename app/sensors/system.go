@@ -240,7 +240,12 @@ func (s *System) newEntry(w *world.World, m *world.Model, mount plugins.SensorMo
 	if err != nil {
 		return nil, err
 	}
-	if len(kind.SensorTypes) > 0 && !slices.Contains(kind.SensorTypes, cs.SensorType) {
+	switch {
+	case !plugins.KnownSensorType(cs.SensorType):
+		// An open type: no special handling, the mount's readings go out as its kind makes them.
+		s.warnOnce("type "+m.Vehicle.ID+"/"+cs.ID, "contract sensorType has no special handling; the mount's readings are published raw",
+			fmt.Errorf("vehicle %s sensor %s: sensorType %q, mount kind %s", m.Vehicle.ID, cs.ID, cs.SensorType, kind.Name))
+	case len(kind.SensorTypes) > 0 && !slices.Contains(kind.SensorTypes, cs.SensorType):
 		return nil, fmt.Errorf("contract sensorType %q does not fit mount kind %s (want %v)", cs.SensorType, kind.Name, kind.SensorTypes)
 	}
 	if !(cs.RateHz >= 0) || cs.RateHz > 1e6 {

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"image/png"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
@@ -331,5 +332,30 @@ func TestDumpAcrossReset(t *testing.T) {
 	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
 	if len(lines) != 4 || !strings.HasPrefix(lines[0], `{"episode":0,"step":1,`) || !strings.HasPrefix(lines[2], `{"episode":1,"step":1,`) {
 		t.Fatalf("speed lines:\n%s", data)
+	}
+}
+
+// A contract sensorType the runtime has no special handling for ("thermal") is accepted: its
+// mount produces readings as its kind makes them, published raw, with a warning logged once.
+func TestUnknownSensorTypePublishedRaw(t *testing.T) {
+	var logs bytes.Buffer
+	thermal := sensortest.Sensor{
+		Mount:    plugins.SensorMount{ID: "thermal.front", Kind: "speedometer"},
+		Contract: plugins.SensorDescriptor{ID: "thermal.front", SensorType: "thermal", Format: "celsius16", Shape: []int{1}, RateHz: 20},
+	}
+	v := sensortest.KS0223(t, thermal)
+	env := sensortest.New(t, corridor(), []world.AgentSpec{{Name: "ego", Vehicle: v}},
+		sensors.Options{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	sub := env.Subscribe("ego", "thermal.front", sensors.TopicScalar)
+	env.Step(200) // 1 s at 200 Hz: readings at 0, 0.05, ..., 1.0 s
+	ms := env.Drain(sub)
+	if len(ms) != 21 {
+		t.Fatalf("%d readings in 1 s at 20 Hz, want 21", len(ms))
+	}
+	if d := ms[0].Msg.(*msgs.Float_V).GetData(); len(d) != 1 {
+		t.Fatalf("reading %v", d)
+	}
+	if n := strings.Count(logs.String(), "no special handling"); n != 1 {
+		t.Fatalf("warning logged %d times:\n%s", n, logs.String())
 	}
 }

@@ -2,12 +2,14 @@ package systems
 
 import (
 	"bytes"
+	"encoding/xml"
 	"errors"
 	"fmt"
 	"maps"
 	"reflect"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -98,8 +100,14 @@ func idsLocked() []string { return slices.Sorted(maps.Keys(modules)) }
 type Entry struct {
 	// Type is the module ID or alias.
 	Type string `yaml:"type"`
+	// Class is another spelling of Type, for entries written as PyBulletFleet's (`class:` with
+	// a dotted name); giving both with different values is an error.
+	Class string `yaml:"class"`
 	// Frequency in Hz; 0 or absent: every step.
 	Frequency float64 `yaml:"frequency"`
+	// Priority orders the systems as gz-sim does: lower first, ties in the order listed. When
+	// absent, a pasted <plugin> element's <gz:system_priority> gives it, else 0.
+	Priority *int `yaml:"priority"`
 	// Model attaches the system to one model instead of the world.
 	Model string `yaml:"model"`
 	// Config is decoded strictly onto the system.
@@ -118,11 +126,17 @@ type Built struct {
 // Build constructs the system an entry describes.
 func Build(e Entry) (Built, error) {
 	typ := e.Type
+	if e.Class != "" {
+		if typ != "" && typ != e.Class {
+			return Built{}, fmt.Errorf("plugin entry gives type %q and class %q: give one (class is another name for type)", typ, e.Class)
+		}
+		typ = e.Class
+	}
 	if typ == "" && e.XML != "" {
 		typ = xmlPluginName(e.XML)
 	}
 	if typ == "" {
-		return Built{}, errors.New("plugin entry needs a type")
+		return Built{}, errors.New("plugin entry needs a type (or class)")
 	}
 	m, err := Lookup(typ)
 	if err != nil {
@@ -160,7 +174,36 @@ func Build(e Entry) (Built, error) {
 	if e.Frequency < 0 {
 		return Built{}, fmt.Errorf("system %s: frequency %g must not be negative", m.ID, e.Frequency)
 	}
-	return Built{System: sys, Options: world.SystemOptions{Name: m.ID, Frequency: e.Frequency}}, nil
+	priority := 0
+	if e.XML != "" {
+		p, ok, err := xmlPriority(e.XML)
+		if err != nil {
+			return Built{}, fmt.Errorf("system %s: %w", m.ID, err)
+		}
+		if ok {
+			priority = p
+		}
+	}
+	if e.Priority != nil {
+		priority = *e.Priority
+	}
+	return Built{System: sys, Options: world.SystemOptions{Name: m.ID, Frequency: e.Frequency, Priority: priority}}, nil
+}
+
+// xmlPriority reads gz-sim's <gz:system_priority> child of a <plugin> element (any namespace
+// prefix): a 32-bit integer, as gz reads it.
+func xmlPriority(x string) (int, bool, error) {
+	var el struct {
+		Priority *string `xml:"system_priority"`
+	}
+	if err := xml.Unmarshal([]byte(x), &el); err != nil || el.Priority == nil {
+		return 0, false, nil // a malformed element is the system's ConfigureXML to report
+	}
+	p, err := strconv.ParseInt(strings.TrimSpace(*el.Priority), 10, 32)
+	if err != nil {
+		return 0, false, fmt.Errorf("<system_priority>%s</system_priority>: want a whole number", *el.Priority)
+	}
+	return int(p), true, nil
 }
 
 var (

@@ -63,6 +63,8 @@ func TestBuildErrors(t *testing.T) {
 		{"type: test.counter\nconfig: {every: -1}", "every must not be negative"},
 		{"type: test.counter\nconfig: {every: fast}", "cannot unmarshal"},
 		{"frequency: 2", "needs a type"},
+		{"type: test.counter\nclass: test.other", `gives type "test.counter" and class "test.other"`},
+		{"class: test.nope", `unknown system type "test.nope"`},
 		{"type: test.counter\nfrequency: -1", "must not be negative"},
 	} {
 		_, err := Build(entry(t, tc.src))
@@ -99,5 +101,44 @@ func TestRegisterPanicsOnDuplicatesAndBadIDs(t *testing.T) {
 			}()
 			Register(m)
 		}()
+	}
+}
+
+// class: is another name for type:, as PyBulletFleet's plugin entries write it.
+func TestClassIsAnAliasOfType(t *testing.T) {
+	for _, src := range []string{"class: test.counter", "class: test::Counter", "type: test.counter\nclass: test.counter"} {
+		b, err := Build(entry(t, src))
+		if err != nil {
+			t.Fatalf("%q: %v", src, err)
+		}
+		if _, ok := b.System.(*counter); !ok || b.Options.Name != "test.counter" {
+			t.Fatalf("%q built %T %+v", src, b.System, b.Options)
+		}
+	}
+}
+
+// priority: and gz's <gz:system_priority> set the system's priority; the YAML key wins.
+func TestPriority(t *testing.T) {
+	for src, want := range map[string]int{
+		"type: test.counter":                0,
+		"type: test.counter\npriority: -3":  -3,
+		"type: test.counter\npriority: 250": 250,
+	} {
+		b, err := Build(entry(t, src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b.Options.Priority != want {
+			t.Errorf("%q: priority %d, want %d", src, b.Options.Priority, want)
+		}
+	}
+	if p, ok, err := xmlPriority(`<plugin name="x"><gz:system_priority> -10 </gz:system_priority></plugin>`); p != -10 || !ok || err != nil {
+		t.Errorf("xml priority %d %v %v", p, ok, err)
+	}
+	if _, ok, _ := xmlPriority(`<plugin name="x"><loop>true</loop></plugin>`); ok {
+		t.Error("priority found where there is none")
+	}
+	if _, _, err := xmlPriority(`<plugin name="x"><gz:system_priority>high</gz:system_priority></plugin>`); err == nil {
+		t.Error("a non-number priority was accepted")
 	}
 }

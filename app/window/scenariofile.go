@@ -35,10 +35,8 @@ func scenarioFromWorld(plan *scenario.Plan, snap *world.Snapshot) *scenario.Scen
 		agents.Vehicles = append(agents.Vehicles, scenario.AgentVehicle{
 			AgentID: m.Name, VehicleID: m.VehicleID, Primary: m.Name == plan.Primary,
 			Params: params[m.Name],
-			SpawnPose: &scenario.SpawnPose{
-				Position: scenario.Vec3{round(m.Pose.X, 1e4), round(m.Pose.Y, 1e4), round(m.Pose.Z, 1e4)},
-				YawDeg:   round(m.Pose.Yaw*180/math.Pi, 1e3),
-			},
+			// In the file's own axes: a rusim-shaped scenario stays rusim-shaped.
+			SpawnPose: sc.PoseIn(round(m.Pose.X, 1e4), round(m.Pose.Y, 1e4), round(m.Pose.Z, 1e4), round(m.Pose.Yaw*180/math.Pi, 1e3)),
 		})
 	}
 	if len(agents.Vehicles) > 0 {

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strconv"
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -265,9 +266,9 @@ func (g *game) title() string {
 		return g.opts.Title
 	}
 	sc := g.host.Scenario().Plan.Scenario
-	name := sc.ScenarioID
-	if name == "" {
-		name = sc.Source
+	name := sc.Title()
+	if sc.DisplayName != "" && sc.Version > 0 {
+		name += " v" + strconv.Itoa(sc.Version)
 	}
 	t := "simgui — " + name
 	if g.cur.Kind != app.KindScenario {

@@ -3,6 +3,7 @@ package world
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"simgui/app/events"
 	"simgui/physics"
@@ -128,6 +129,7 @@ func WrapAngle(a float64) float64 {
 
 // SetPose teleports a vehicle and stops it. During a step (phase 1) the pose is buffered and
 // written to the body in phase 2; outside a step it applies at once. p must pass CheckPose.
+// It is an action: ACTION_STARTED now, ACTION_COMPLETED when the pose reaches the body.
 func (w *World) SetPose(name string, p Pose) error {
 	m := w.byName[name]
 	if m == nil {
@@ -137,16 +139,19 @@ func (w *World) SetPose(name string, p Pose) error {
 		return err
 	}
 	if !w.inStep {
+		a := w.BeginAction(events.ActionSetPose, name, "")
 		applyPose(m, p)
+		w.EndAction(a, nil)
 		return nil
 	}
-	for i := range w.pending {
-		if w.pending[i].m == m {
-			w.pending[i].pose = p
-			return nil
-		}
+	i := slices.IndexFunc(w.pending, func(pp pendingPose) bool { return pp.m == m })
+	if i < 0 {
+		i = len(w.pending)
+		w.pending = append(w.pending, pendingPose{m: m})
 	}
-	w.pending = append(w.pending, pendingPose{m: m, pose: p})
+	w.pending[i].pose = p // buffered first, so that ACTION_STARTED's handlers see it in Pose
+	a := w.BeginAction(events.ActionSetPose, name, "")
+	w.pending[i].actions = append(w.pending[i].actions, a)
 	return nil
 }
 
@@ -164,5 +169,11 @@ func (w *World) flushPoses() {
 	for _, pp := range w.pending {
 		applyPose(pp.m, pp.pose)
 	}
+	for _, pp := range w.pending {
+		for _, a := range pp.actions {
+			w.EndAction(a, nil)
+		}
+	}
+	clear(w.pending)
 	w.pending = w.pending[:0]
 }

@@ -3,6 +3,7 @@ package world
 import (
 	"fmt"
 	"runtime/debug"
+	"slices"
 	"time"
 )
 
@@ -46,6 +47,7 @@ const MaxPanics = 5
 type systemEntry struct {
 	name     string
 	sys      any
+	priority int
 	periodNs time.Duration // 0 = every step
 	accNs    time.Duration
 	panics   int
@@ -58,15 +60,18 @@ type SystemOptions struct {
 	Name string
 	// Frequency in Hz; 0 calls Step every step.
 	Frequency float64
+	// Priority orders the systems as gz-sim's <gz:system_priority> does: lower first.
+	Priority int
 }
 
 // AddSystem adds a system. If the world has already started (Init called), the system's Init
-// runs now. Systems are called in the order they were added.
+// runs now. Systems are called in priority order, lower first, and systems of equal priority
+// in the order they were added (gz-sim's rule).
 func (w *World) AddSystem(sys any, opt SystemOptions) error {
 	if opt.Frequency < 0 {
 		return fmt.Errorf("system %s: frequency %g Hz must not be negative", opt.Name, opt.Frequency)
 	}
-	e := &systemEntry{name: opt.Name, sys: sys}
+	e := &systemEntry{name: opt.Name, sys: sys, priority: opt.Priority}
 	if opt.Frequency > 0 {
 		e.periodNs = time.Duration(1e9 / opt.Frequency)
 	}
@@ -77,7 +82,11 @@ func (w *World) AddSystem(sys any, opt SystemOptions) error {
 			}
 		}
 	}
-	w.systems = append(w.systems, e)
+	at := len(w.systems) // after every system of lower or equal priority
+	for at > 0 && w.systems[at-1].priority > e.priority {
+		at--
+	}
+	w.systems = slices.Insert(w.systems, at, e)
 	return nil
 }
 

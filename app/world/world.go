@@ -98,8 +98,9 @@ type World struct {
 	pending       []pendingPose
 	inStep        bool
 
-	bus      *events.Bus
-	entities map[uint32]*events.Bus
+	bus        *events.Bus
+	entities   map[uint32]*events.Bus
+	nextAction uint64
 
 	systems   []*systemEntry
 	callbacks []*callback
@@ -112,8 +113,9 @@ type World struct {
 }
 
 type pendingPose struct {
-	m    *Model
-	pose Pose
+	m       *Model
+	pose    Pose
+	actions []events.Action // every SetPose of this step, completed together at the flush
 }
 
 // New builds a world from cfg: lays out the track for cfg.Seed and spawns the agents.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -104,6 +105,38 @@ func TestHookOrder(t *testing.T) {
 	want := "a.init b.init PRE_STEP callback(after actuators) a.step b.step POST_STEP a.post b.post a.reset b.reset b.shutdown a.shutdown"
 	if got := strings.Join(log, " "); got != want {
 		t.Fatalf("hooks ran as\n%s\nwant\n%s", got, want)
+	}
+}
+
+// Systems run lower priority first, ties in the order added (gz-sim's system priority),
+// whether they are added before or after the world started.
+func TestSystemPriority(t *testing.T) {
+	w := newTestWorld(t, 1, nil)
+	var log []string
+	add := func(name string, prio int) {
+		t.Helper()
+		if err := w.AddSystem(&probe{name: name, log: &log}, SystemOptions{Name: name, Priority: prio}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	add("a", 0)
+	add("b", -5)
+	add("c", 10)
+	add("d", 0)
+	add("e", -5)
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	add("f", 0) // after start: Init now, then in its place
+	log = nil
+	w.Step()
+	if got, want := strings.Join(log, " "), "b.step e.step a.step d.step f.step c.step b.post e.post a.post d.post f.post c.post"; got != want {
+		t.Fatalf("systems ran as\n%s\nwant\n%s", got, want)
+	}
+	log = nil
+	w.Close()
+	if got, want := strings.Join(log, " "), "c.shutdown f.shutdown d.shutdown a.shutdown e.shutdown b.shutdown"; got != want {
+		t.Fatalf("shutdown as\n%s\nwant\n%s", got, want)
 	}
 }
 
@@ -375,5 +408,48 @@ func TestSameSeedSameHashAcrossWorlds(t *testing.T) {
 	}
 	if hash(11) == hash(12) {
 		t.Fatal("seeds 11 and 12 gave the same hash although the crate moves with the seed")
+	}
+}
+
+// A teleport is an action: outside a step it starts and completes at once; during a step it
+// completes in phase 2, when the buffered pose reaches the body, on the global bus and on the
+// model's own.
+func TestSetPoseIsAnAction(t *testing.T) {
+	w := newTestWorld(t, 1, nil)
+	var got []string
+	log := func(ev events.Event) {
+		a := ev.Data.(events.Action)
+		x, _ := w.Pose(a.Target)
+		body := w.Model(a.Target).Body.Pose().X
+		got = append(got, fmt.Sprintf("%s %d %s %s %d pose=%g body=%g", ev.Name, a.ID, a.Kind, a.Target, a.Entity.ID, x.X, body))
+	}
+	w.Events().On(events.ActionStarted, log, 0)
+	w.Events().On(events.ActionCompleted, log, 0)
+	id := w.Model("car0").ID
+	var local int
+	w.EntityEvents(id).On(events.ActionCompleted, func(events.Event) { local++ }, 0)
+	if err := w.SetPose("car0", Pose{X: 1}); err != nil {
+		t.Fatal(err)
+	}
+	w.AddCallback(func(w *World, _ float64) {
+		if w.StepCount() == 0 {
+			w.SetPose("car0", Pose{X: 2})
+			w.SetPose("car0", Pose{X: 3})
+		}
+	}, 0)
+	w.Step()
+	want := []string{
+		fmt.Sprintf("ACTION_STARTED 1 set_pose car0 %d pose=0 body=0", id),
+		fmt.Sprintf("ACTION_COMPLETED 1 set_pose car0 %d pose=1 body=1", id),
+		fmt.Sprintf("ACTION_STARTED 2 set_pose car0 %d pose=2 body=1", id),
+		fmt.Sprintf("ACTION_STARTED 3 set_pose car0 %d pose=3 body=1", id),
+		fmt.Sprintf("ACTION_COMPLETED 2 set_pose car0 %d pose=3 body=3", id),
+		fmt.Sprintf("ACTION_COMPLETED 3 set_pose car0 %d pose=3 body=3", id),
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("events\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if local != 3 {
+		t.Fatalf("%d completions on the model's bus, want 3", local)
 	}
 }

@@ -185,3 +185,21 @@ func TestTimelineExampleClosesItsSquare(t *testing.T) {
 		t.Fatalf("after 2.5 periods at (%.4f, %.4f) yaw %.3f, want (-1, -6.5) facing -y", p.X, p.Y, p.Yaw)
 	}
 }
+
+// A rusim scenario file runs as rusim means it: its display metadata and logging tag in the
+// summary, its 16 cars on the 4 m circle in the ground plane (rusim's [x, y up, z] axes).
+func TestRunRusimScenario(t *testing.T) {
+	s := runJSON(t, "--scenario", filepath.Join("..", "..", "app", "testdata", "rusim-scenarios", "demo-swarm.yaml"), "--steps", "1")
+	if s.ScenarioID != "demo-swarm" || s.DisplayName != "Multi-Agent Swarm Demo" || s.Version != 1 || s.LoggingTag != "demo-swarm" ||
+		!strings.HasPrefix(s.Description, "16 arcade cars on a radius-4m circle") {
+		t.Errorf("summary %+v", s)
+	}
+	if len(s.Models) != 16 {
+		t.Fatalf("%d models", len(s.Models))
+	}
+	for _, m := range s.Models {
+		if r := math.Hypot(m.Pose.X, m.Pose.Y); math.Abs(r-4) > 0.01 || m.Pose.Z != 0 {
+			t.Errorf("%s at (%.3f, %.3f, %.3f), %.3f m from the centre", m.Name, m.Pose.X, m.Pose.Y, m.Pose.Z, r)
+		}
+	}
+}

@@ -106,6 +106,13 @@ func newPluginListCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			shadows, err := reg.Shadowing()
+			if err != nil {
+				return err
+			}
+			for _, se := range shadows {
+				warn(cmd.ErrOrStderr(), []string{se.Error()})
+			}
 			if asJSON {
 				return printJSON(cmd.OutOrStdout(), map[string]any{"count": len(items), "items": items})
 			}
@@ -204,6 +211,19 @@ func readSource(path string) (*archive.Archive, error) {
 	return archive.Open(path)
 }
 
+// archiveSuffix ends every plugin archive's name.
+const archiveSuffix = ".rusim-plugin.zip"
+
+// exportPath is where export writes the archive of plugin id: out itself when it names a
+// .zip file, else <out>/<id>.rusim-plugin.zip (out a folder, made if missing; "" the working
+// directory).
+func exportPath(out, id string) (string, error) {
+	if !strings.HasSuffix(strings.ToLower(out), ".zip") {
+		out = filepath.Join(out, id+archiveSuffix)
+	}
+	return filepath.Abs(out)
+}
+
 // exportReport is what `simgui plugin export` prints.
 type exportReport struct {
 	Action   string   `json:"action"`
@@ -237,15 +257,15 @@ func newPluginExportCmd() *cobra.Command {
 				return fmt.Errorf("%s: nothing exported: %w", dir, err)
 			}
 			warn(cmd.ErrOrStderr(), problemStrings(ps.Warnings()))
-			if out == "" {
-				out = p.ID() + ".rusim-plugin.zip"
-			}
-			absOut, err := filepath.Abs(out)
+			absOut, err := exportPath(out, p.ID())
 			if err != nil {
 				return err
 			}
 			if absDir, _ := filepath.Abs(dir); strings.HasPrefix(absOut, absDir+string(filepath.Separator)) {
 				return fmt.Errorf("-o %s is inside the project folder; write the archive elsewhere", out)
+			}
+			if err := os.MkdirAll(filepath.Dir(absOut), 0o755); err != nil {
+				return fmt.Errorf("-o %s: %w", out, err)
 			}
 			rep := exportReport{Action: "export", PluginID: p.ID(), Type: string(p.Manifest.Type), Version: p.Manifest.Version, Archive: absOut}
 			if key != "" {
@@ -274,7 +294,7 @@ func newPluginExportCmd() *cobra.Command {
 			return printJSON(cmd.OutOrStdout(), rep)
 		},
 	}
-	cmd.Flags().StringVarP(&out, "output", "o", "", "archive to write (default: ./<pluginId>.rusim-plugin.zip)")
+	cmd.Flags().StringVarP(&out, "output", "o", "", "archive to write, FILE.zip or a folder (made if missing) for <pluginId>.rusim-plugin.zip (default: the working directory)")
 	cmd.Flags().StringVar(&key, "sign", "", "sign with this ed25519 private key file (from simgui plugin keygen)")
 	return cmd
 }

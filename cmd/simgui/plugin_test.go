@@ -98,7 +98,7 @@ func TestPluginRoundTrip(t *testing.T) {
 		Count int             `json:"count"`
 		Items []registry.Item `json:"items"`
 	}
-	if err := json.Unmarshal([]byte(out), &list); err != nil || list.Count != 13 || list.Items[12] != (registry.Item{PluginID: id, Type: "vehicle", DisplayName: "Acme Rover", Version: "1.0.0", Source: "user"}) {
+	if err := json.Unmarshal([]byte(out), &list); err != nil || list.Count != 15 || list.Items[14] != (registry.Item{PluginID: id, Type: "vehicle", DisplayName: "Acme Rover", Version: "1.0.0", Source: "user"}) {
 		t.Fatalf("list: %s", out)
 	}
 
@@ -278,4 +278,83 @@ func TestPluginSigning(t *testing.T) {
 	trackZip := filepath.Join(work, "track.yard.v1.rusim-plugin.zip")
 	pluginCLI(t, home, "plugin", "export", filepath.Join(work, "track.yard.v1"), "-o", trackZip)
 	pluginFails(t, home, "the plugin is not signed, and signatures are required", "plugin", "install", trackZip)
+}
+
+// A track project in the layout of rusim's `plugin new --type track` template (manifest.json
+// and README.md, no descriptor.json) validates, exports into a folder that -o makes, installs,
+// and runs as an empty floor; the id has more dotted parts than track.{name}.v{major}.
+func TestPluginRusimTrackTemplate(t *testing.T) {
+	home, work := filepath.Join(t.TempDir(), "rusim"), t.TempDir()
+	const id = "track.acme.loop.v1"
+	project := filepath.Join(work, id)
+	os.MkdirAll(project, 0o755)
+	os.WriteFile(filepath.Join(project, "manifest.json"), []byte(`{
+  "pluginId": "`+id+`",
+  "type": "track",
+  "displayName": "Acme Loop",
+  "version": "1.0.0",
+  "compatibleRuntime": ">=0.2.0",
+  "author": ""
+}
+`), 0o644)
+	os.WriteFile(filepath.Join(project, "README.md"), []byte("# Acme Loop\n"), 0o644)
+
+	out, errOut := pluginCLI(t, home, "plugin", "validate", project)
+	if !strings.Contains(out, id+": valid track 1.0.0, 2 files") || !strings.Contains(out, "warning: descriptor.json: missing: simgui uses a descriptor made from manifest.json") {
+		t.Errorf("validate: %q %q", out, errOut)
+	}
+	dist := filepath.Join(work, "dist", "tracks") // does not exist yet
+	out, _ = pluginCLI(t, home, "plugin", "export", project, "-o", dist)
+	var exp exportReport
+	zip := filepath.Join(dist, id+".rusim-plugin.zip")
+	if err := json.Unmarshal([]byte(out), &exp); err != nil || exp.Archive != zip || !slices.Equal(exp.Files, []string{"README.md", "manifest.json"}) {
+		t.Fatalf("export: %s", out)
+	}
+	pluginCLI(t, home, "plugin", "install", zip)
+	out, _ = pluginCLI(t, home, "plugin", "info", id)
+	var in registry.Info
+	if err := json.Unmarshal([]byte(out), &in); err != nil || in.Error != "" || in.DisplayName != "Acme Loop" {
+		t.Fatalf("info: %s", out)
+	}
+	scenario := filepath.Join(work, "s.yaml")
+	os.WriteFile(scenario, []byte("world: {trackId: "+id+"}\nvehicle: {vehicleId: vehicle.ks0223.v1}\n"), 0o644)
+	run := func() runSummary {
+		out, _ := pluginCLI(t, home, "run", "--headless", "--json", "--scenario", scenario, "--duration", "1", "--cmd", "throttle=1")
+		var r runSummary
+		if err := json.Unmarshal([]byte(out), &r); err != nil || len(r.Models) != 1 {
+			t.Fatalf("run: %s", out)
+		}
+		return r
+	}
+	if r := run(); r.Models[0].Speed < 0.5 {
+		t.Errorf("on the empty floor the KS0223 runs at %.3f m/s", r.Models[0].Speed)
+	}
+}
+
+// A user plugin with a built-in's id (written by another tool into the registry) is listed
+// with a warning naming both; using the id is an error naming both; removing it removes the
+// user plugin.
+func TestPluginShadowingABuiltin(t *testing.T) {
+	home, work := filepath.Join(t.TempDir(), "rusim"), t.TempDir()
+	const id = "track.acme.loop.v1"
+	zip := filepath.Join(work, id+".rusim-plugin.zip")
+	pluginCLI(t, home, "plugin", "new", "--type", "track", id, "--output-dir", work)
+	pluginCLI(t, home, "plugin", "export", filepath.Join(work, id), "-o", zip)
+	pluginCLI(t, home, "plugin", "install", zip)
+	// What rusim's CLI would have written for a plugin called track.maze.v1, a simgui built-in.
+	reg := filepath.Join(home, registry.FileName)
+	b, _ := os.ReadFile(reg)
+	os.WriteFile(reg, []byte(strings.ReplaceAll(string(b), id, "track.maze.v1")), 0o644)
+	os.Rename(filepath.Join(home, "plugins", id), filepath.Join(home, "plugins", "track.maze.v1"))
+
+	out, errOut := pluginCLI(t, home, "plugin", "list")
+	if !strings.Contains(out, "[user]       track.maze.v1") || !strings.Contains(out, "[built-in]   track.maze.v1") ||
+		!strings.HasPrefix(errOut, `warning: track.maze.v1 is both the built-in plugin "Cardboard Maze" 1.0.0 and a user plugin`) {
+		t.Errorf("list: %q %q", out, errOut)
+	}
+	scenario := filepath.Join(work, "s.yaml")
+	os.WriteFile(scenario, []byte("world: {trackId: track.maze.v1}\nvehicle: {vehicleId: vehicle.ks0223.v1}\n"), 0o644)
+	pluginFails(t, home, "world.trackId: track.maze.v1 is both the built-in plugin", "run", "--headless", "--scenario", scenario, "--steps", "1")
+	pluginCLI(t, home, "plugin", "remove", "track.maze.v1")
+	pluginCLI(t, home, "run", "--headless", "--scenario", scenario, "--steps", "1")
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"math"
 	"net"
 	"os"
@@ -244,9 +245,25 @@ func parseCmd(s string) (*drive.Command, error) {
 	return c, nil
 }
 
+// scenarioLogger is the default logger, with the scenario's logging tag on every line when
+// its logging block is on (rusim's logging.tag).
+func scenarioLogger(sc *scenario.Scenario) *slog.Logger {
+	if tag := sc.LogTag(); tag != "" {
+		return slog.Default().With("tag", tag)
+	}
+	return slog.Default()
+}
+
 // runSummary is the --json output.
 type runSummary struct {
-	Scenario       string               `json:"scenario"`
+	Scenario string `json:"scenario"`
+	// ScenarioID, DisplayName, Version and Description are the scenario's own; LoggingTag its
+	// logging tag when logging is on.
+	ScenarioID     string               `json:"scenarioId,omitempty"`
+	DisplayName    string               `json:"displayName,omitempty"`
+	Version        int                  `json:"version,omitempty"`
+	Description    string               `json:"description,omitempty"`
+	LoggingTag     string               `json:"loggingTag,omitempty"`
 	Seed           int64                `json:"seed"`
 	Steps          uint64               `json:"steps"`
 	SimTime        float64              `json:"simTime"`
@@ -312,7 +329,7 @@ func runHeadless(ctx context.Context, stdout, stderr io.Writer, f runFlags, set 
 	if err != nil {
 		return fmt.Errorf("%s: %w", plan.Scenario.Source, err)
 	}
-	h := app.NewHost(app.HostOptions{Plugins: pluginResolver()})
+	h := app.NewHost(app.HostOptions{Plugins: pluginResolver(), Logger: scenarioLogger(plan.Scenario)})
 	sim, err := h.Build(plan, app.BuildOptions{TimeScale: &timeScale, MaxSteps: maxSteps, Hold: hold})
 	if err != nil {
 		return err
@@ -346,8 +363,10 @@ func runHeadless(ctx context.Context, stdout, stderr io.Writer, f runFlags, set 
 	var sum runSummary
 	hash := sim.World.StateHash() // the loop has stopped: the world is ours now
 	snap := sim.Loop.Snapshot()
+	sc := plan.Scenario
 	sum = runSummary{
-		Scenario: plan.Scenario.Source, Seed: snap.Seed, Steps: snap.Step,
+		Scenario: sc.Source, ScenarioID: sc.ScenarioID, DisplayName: sc.DisplayName, Version: sc.Version,
+		Description: strings.TrimSpace(sc.Description), LoggingTag: sc.LogTag(), Seed: snap.Seed, Steps: snap.Step,
 		SimTime: snap.SimTime.Seconds(), WallTime: wall.Seconds(), StateHash: hash,
 		JPEGEncoder: jpegenc.Default().Name(), Models: []modelSummary{}, SensorDump: dump,
 	}
@@ -362,6 +381,9 @@ func runHeadless(ctx context.Context, stdout, stderr io.Writer, f runFlags, set 
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(sum)
+	}
+	if sc.DisplayName != "" {
+		fmt.Fprintf(stdout, "%s (%s)\n", sc.Title(), sc.ScenarioID)
 	}
 	fmt.Fprintf(stdout, "%s: %d steps, %.3f s simulated in %.3f s (%.1f× real time), seed %d, state %s\n",
 		sum.Scenario, sum.Steps, sum.SimTime, sum.WallTime, sum.RealTimeFactor, sum.Seed, sum.StateHash)

@@ -57,7 +57,7 @@ func runWindow(ctx context.Context, o windowOptions) error {
 	}
 	h := app.NewHost(app.HostOptions{Plugins: pluginResolver()})
 	newSim := func(p *scenario.Plan) (*app.Sim, error) {
-		return h.Build(p, app.BuildOptions{TimeScale: o.timeScale})
+		return h.Build(p, app.BuildOptions{TimeScale: o.timeScale, Logger: scenarioLogger(p.Scenario)})
 	}
 	sim, err := newSim(plan)
 	if err != nil {

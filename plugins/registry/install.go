@@ -197,10 +197,11 @@ type RemoveReport struct {
 
 // Remove uninstalls a user plugin: under the lock it rewrites plugin-registry.json without
 // the entry, then deletes plugins/<id>/. Simulations using the plugin keep their copy until
-// they reset. Errors are rusim's: "Cannot remove built-in plugin: <id>", "Plugin not found in
+// they reset. A user plugin with a built-in's id (a ShadowError) is removed, the built-in
+// stays. Errors are rusim's: "Cannot remove built-in plugin: <id>", "Plugin not found in
 // registry: <id>".
 func (r *Registry) Remove(id string) (*RemoveReport, error) {
-	if r.builtin.Has(id) {
+	if r.builtin.Has(id) && r.shadowed(id) == nil {
 		return nil, fmt.Errorf("Cannot remove built-in plugin: %s", id) // rusim's text
 	}
 	notFound := fmt.Errorf("Plugin not found in registry: %s", id) // rusim's text

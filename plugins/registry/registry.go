@@ -186,18 +186,80 @@ func (r *Registry) List() ([]Item, error) {
 		return items, r.readErr
 	}
 	for _, e := range r.data.Plugins {
-		if !r.builtin.Has(e.PluginID) {
-			items = append(items, Item{e.PluginID, e.Type, e.DisplayName, e.Version, SourceUser})
-		}
+		items = append(items, Item{e.PluginID, e.Type, e.DisplayName, e.Version, SourceUser})
 	}
 	return items, nil
 }
 
+// ShadowError is a user plugin with the id of a built-in (installed by another tool, such as
+// rusim's CLI, whose built-ins differ). Neither is used in its place: a lookup of the id fails
+// with this error, which names both, until the user plugin is removed.
+type ShadowError struct {
+	ID string
+	// Builtin is the built-in's display name and version; User the user entry's, and where it
+	// was installed from.
+	Builtin, User, InstalledFrom string
+}
+
+func (e *ShadowError) Error() string {
+	return fmt.Sprintf("%s is both the built-in plugin %s and a user plugin %s installed from %s: "+
+		"remove the user plugin (simgui plugin remove %s) or reinstall it under another id",
+		e.ID, e.Builtin, e.User, e.InstalledFrom, e.ID)
+}
+
+// Shadowing returns a ShadowError for every user plugin whose id is a built-in's, in install
+// order.
+func (r *Registry) Shadowing() ([]*ShadowError, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.refresh()
+	if r.readErr != nil {
+		return nil, r.readErr
+	}
+	var out []*ShadowError
+	for _, e := range r.data.Plugins {
+		if se := r.shadow(e); se != nil {
+			out = append(out, se)
+		}
+	}
+	return out, nil
+}
+
+// shadow returns the ShadowError for entry e, or nil when its id is not a built-in's.
+func (r *Registry) shadow(e Entry) *ShadowError {
+	m, err := r.builtin.Manifest(e.PluginID)
+	if err != nil {
+		return nil
+	}
+	return &ShadowError{ID: e.PluginID, Builtin: fmt.Sprintf("%q %s", m.DisplayName, m.Version),
+		User: fmt.Sprintf("%q %s", e.DisplayName, e.Version), InstalledFrom: e.InstalledFrom}
+}
+
+// shadowed returns the ShadowError of id when a user entry has a built-in's id, else nil.
+func (r *Registry) shadowed(id string) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.refresh()
+	if r.readErr != nil {
+		return nil // the built-in stays usable while the user registry cannot be read
+	}
+	if i := r.data.find(id); i >= 0 {
+		if se := r.shadow(r.data.Plugins[i]); se != nil {
+			return se
+		}
+	}
+	return nil
+}
+
 // Vehicle returns the vehicle with the id from either tier, as it is simulated (a user
 // plugin without simulation data filled by WithFallback). A user plugin that fails to load
-// (files changed, runtime incompatible, signature required) returns why.
+// (files changed, runtime incompatible, signature required) returns why; a user plugin with a
+// built-in's id is a *ShadowError.
 func (r *Registry) Vehicle(id string) (*plugins.VehicleDescriptor, error) {
 	if v, err := r.builtin.Vehicle(id); err == nil {
+		if err := r.shadowed(id); err != nil {
+			return nil, err
+		}
 		return v, nil
 	}
 	l, err := r.lookup(id, plugins.TypeVehicle)
@@ -207,9 +269,12 @@ func (r *Registry) Vehicle(id string) (*plugins.VehicleDescriptor, error) {
 	return l.vehicle.Clone(), nil
 }
 
-// Track returns the track with the id from either tier.
+// Track returns the track with the id from either tier (see Vehicle).
 func (r *Registry) Track(id string) (*plugins.TrackDescriptor, error) {
 	if t, err := r.builtin.Track(id); err == nil {
+		if err := r.shadowed(id); err != nil {
+			return nil, err
+		}
 		return t, nil
 	}
 	l, err := r.lookup(id, plugins.TypeTrack)
@@ -344,6 +409,9 @@ func (r *Registry) Info(id string) (*Info, error) {
 		p.Vehicle, _ = r.builtin.Vehicle(id)
 		p.Track, _ = r.builtin.Track(id)
 		in.describe(p)
+		if err := r.shadowed(id); err != nil {
+			in.Error = err.Error()
+		}
 		return in, nil
 	}
 	r.mu.Lock()

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"simgui/plugins"
+	"simgui/plugins/scaffold"
 )
 
 func TestInstallListInfoRemove(t *testing.T) {
@@ -47,7 +48,7 @@ func TestInstallListInfoRemove(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(items) != 13 || items[12] != (Item{"vehicle.acme.rover.v1", "vehicle", "Vehicle Acme Rover V1", "1.0.0", "user"}) ||
+	if len(items) != 15 || items[14] != (Item{"vehicle.acme.rover.v1", "vehicle", "Vehicle Acme Rover V1", "1.0.0", "user"}) ||
 		items[0].Source != "built-in" {
 		t.Errorf("list %v", items)
 	}
@@ -242,5 +243,52 @@ func TestLoadValidatesInstalledFiles(t *testing.T) {
 	// The registry file did not change, so a fresh registry is needed to load again.
 	if _, err := Open(r.Home(), Options{}).Vehicle("vehicle.acme.rover.v1"); err == nil || !strings.Contains(err.Error(), `"notes.txt": not allowed`) {
 		t.Errorf("stray file: %v", err)
+	}
+}
+
+// A user plugin with the id of a built-in (installed by a tool whose built-ins differ, such
+// as rusim's CLI) is not hidden: both are listed, a lookup of the id is an error naming both,
+// and removing the id removes the user plugin, leaving the built-in.
+func TestUserPluginShadowingABuiltinIsAnError(t *testing.T) {
+	home := filepath.Join(t.TempDir(), "rusim-home")
+	zip := projectZip(t, plugins.TypeTrack, "track.acme.loop.v1")
+	if _, err := Open(home, Options{}).Install(zip, InstallOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	// A runtime whose built-ins include track.acme.loop.v1.
+	dir := t.TempDir()
+	if _, err := scaffold.New(scaffold.Options{Type: plugins.TypeTrack, ID: "track.acme.loop.v1", OutputDir: dir,
+		DisplayName: "Acme Loop (built in)"}); err != nil {
+		t.Fatal(err)
+	}
+	builtin, err := plugins.LoadCatalog(os.DirFS(dir), ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := Open(home, Options{Builtin: builtin})
+	items, err := r.List()
+	if err != nil || len(items) != 2 || items[0].Source != "built-in" || items[1].Source != "user" || items[1].PluginID != "track.acme.loop.v1" {
+		t.Fatalf("list %v %v", items, err)
+	}
+	_, err = r.Track("track.acme.loop.v1")
+	var se *ShadowError
+	if !errors.As(err, &se) || !strings.Contains(err.Error(), `built-in plugin "Acme Loop (built in)" 1.0.0 and a user plugin "Track Acme Loop V1" 1.0.0 installed from `+zip) {
+		t.Fatalf("lookup: %v", err)
+	}
+	shadows, err := r.Shadowing()
+	if err != nil || len(shadows) != 1 || shadows[0].ID != "track.acme.loop.v1" {
+		t.Fatalf("shadowing %v %v", shadows, err)
+	}
+	if in, err := r.Info("track.acme.loop.v1"); err != nil || in.Source != "built-in" || !strings.Contains(in.Error, "is both the built-in") {
+		t.Fatalf("info %+v %v", in, err)
+	}
+	if _, err := r.Remove("track.acme.loop.v1"); err != nil {
+		t.Fatalf("remove the user plugin: %v", err)
+	}
+	if tr, err := r.Track("track.acme.loop.v1"); err != nil || tr.DisplayName != "Acme Loop (built in)" {
+		t.Fatalf("after removing the user plugin: %+v %v", tr, err)
+	}
+	if _, err := r.Remove("track.acme.loop.v1"); err == nil || err.Error() != "Cannot remove built-in plugin: track.acme.loop.v1" {
+		t.Fatalf("remove the built-in: %v", err)
 	}
 }

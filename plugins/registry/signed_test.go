@@ -101,7 +101,7 @@ func TestSignaturePolicy(t *testing.T) {
 	if _, err := r.Track("track.field.v1"); err == nil || !strings.Contains(err.Error(), "not trusted") {
 		t.Errorf("untrusted plugin under the policy: %v", err)
 	}
-	if items, err := r.List(); err != nil || len(items) != 15 {
+	if items, err := r.List(); err != nil || len(items) != 17 {
 		t.Errorf("the setting lost entries: %d %v", len(items), err)
 	}
 }

@@ -42,6 +42,9 @@ func Build(t *plugins.TrackDescriptor, params map[string]any, seed int64) (*plug
 	if err := applyCommon(l, p); err != nil {
 		return nil, err
 	}
+	if err := applyRouteMeta(l, p, seed); err != nil {
+		return nil, err
+	}
 	return l, nil
 }
 

@@ -12,11 +12,11 @@ import (
 )
 
 func TestRegistry(t *testing.T) {
-	if got := Names(); !slices.Equal(got, []string{"cardboard_corridor", "maze", "roads", "static"}) {
+	if got := Names(); !slices.Equal(got, []string{"cardboard_corridor", "cardboard_maze", "city_grid", "maze", "roads", "static"}) {
 		t.Errorf("Names() = %v", got)
 	}
 	_, err := Lookup("spiral")
-	if err == nil || err.Error() != `unknown track generator "spiral" (known: cardboard_corridor, maze, roads, static)` {
+	if err == nil || err.Error() != `unknown track generator "spiral" (known: cardboard_corridor, cardboard_maze, city_grid, maze, roads, static)` {
 		t.Errorf("Lookup = %v", err)
 	}
 	defer func() {

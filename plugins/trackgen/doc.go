@@ -9,12 +9,20 @@
 //   - maze: a seeded perfect maze of rows × cols cells (randomized depth-first search).
 //   - roads: each road element's points smoothed by a centripetal Catmull-Rom spline, with
 //     barrier walls of short straight segments along both edges, optional curbs and markings.
+//   - cardboard_maze: rusim's procedural cardboard corridor, a walk with turn budgets on a
+//     40 × 40 grid (maze.* parameters, maze.path_encoded for an explicit path).
+//   - city_grid: rusim's city block layout, a grid of roads, intersections with traffic light
+//     poles and building blocks (city.* parameters).
 //
 // Build validates the parameters against the track's schema (plugins.ResolveTrackParams), adds
 // the schema's defaults, runs the generator and then applies the parameters every track takes:
 // spawn.position and spawn.yaw_deg override the first spawn point, route.waypoints, route.loop
 // and route.reach_distance_m override the route, and waypoints given without a spawn position
-// put the vehicle on the first waypoint facing the second.
+// put the vehicle on the first waypoint facing the second. Then the route metadata of rusim's
+// scenarios: corridor.width_m and goal.radius_m become the route's CorridorWidth and GoalRadius,
+// controller.profile and waypoint.graph its Controller and Graph, and obstacle.count places
+// that many static boxes inside the corridor along the route (from the spawn point through the
+// waypoints, clear of both ends), from the run seed.
 //
 // # Determinism
 //

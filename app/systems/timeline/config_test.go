@@ -75,9 +75,13 @@ func samePlan(a, b *plan) bool {
 }
 
 // Services in XML: reqMsg, the request as the element's content, the default timeout, legacy
-// ignition.msgs names, CDATA, and gz's <gz:system_priority> (ignored).
+// ignition.msgs names, CDATA, and gz's <gz:system_priority> (left to systems.Build).
 func TestServicesXML(t *testing.T) {
 	p := fromXMLFile(t, "services.xml")
+	src, _ := os.ReadFile("testdata/services.xml")
+	if b, err := systems.Build(systems.Entry{XML: string(src)}); err != nil || b.Options.Priority != -10 {
+		t.Fatalf("priority from <gz:system_priority>: %+v %v", b.Options, err)
+	}
 	fr := p.plan.frames
 	if len(fr) != 2 || fr[0].at != 500*time.Millisecond || fr[1].at != 1500*time.Millisecond {
 		t.Fatalf("frames not sorted by time: %+v", fr)

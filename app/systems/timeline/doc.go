@@ -36,7 +36,11 @@
 // advance sim time.
 //
 // A step covers the timeline interval (end of the previous step, end of this step]; the first
-// step of a run covers [0, end] so that a keyframe at time 0 fires on it. A keyframe fires
+// step of a run covers [0, end] so that a keyframe at time 0 fires on it. With a system
+// frequency the system is called less often, and each call covers the sim time since the
+// previous call (the dt the world hands it), so the timeline keeps sim time whatever the call
+// rate: a keyframe fires on the first call at or after its time (frequency 2 Hz in a world
+// stepping 0.1 s: keyframes at 0, 0.1 and 0.7 s fire at 0.5, 0.5 and 1.0 s). A keyframe fires
 // (its outputs are published, stamped with the sim time at the end of the step, and its
 // service calls queued) in phase 1 of the step whose interval contains its time. The world
 // applies commands received on a topic at the start of the next step, which begins at the end

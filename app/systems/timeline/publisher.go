@@ -8,6 +8,7 @@ import (
 	"sort"
 	"time"
 
+	"simgui/app/events"
 	"simgui/app/systems"
 	"simgui/app/transport"
 	"simgui/app/world"
@@ -122,10 +123,15 @@ func (p *Publisher) Init(w *world.World) error {
 	return nil
 }
 
-// Step plays the part of the timeline that this step covers (see the package doc).
-func (p *Publisher) Step(w *world.World, _ float64) {
-	start := w.SimTime()
-	end := start + time.Duration(math.Round(w.StepSize()*1e9))
+// Step plays the part of the timeline that this call covers: the dt sim seconds up to the end
+// of this step, which with a system frequency is every step since the last call (see the
+// package doc).
+func (p *Publisher) Step(w *world.World, dt float64) {
+	p.reportCalls(w)
+	stepNs := time.Duration(math.Round(w.StepSize() * 1e9))
+	end := w.SimTime() + stepNs
+	start := max(end-time.Duration(math.Round(dt*1e9)), 0)
+	origin := start
 	if p.model != "" {
 		m := w.Model(p.model)
 		if m != p.seen {
@@ -135,13 +141,15 @@ func (p *Publisher) Step(w *world.World, _ float64) {
 			p.lastEnd = end
 			return
 		}
+		// A model spawned inside the interval starts its timeline when it appeared.
+		origin = max(origin, time.Duration(m.SpawnStep)*stepNs)
 	}
 	if p.running && start < p.lastEnd {
 		p.running = false // sim time went back
 	}
 	lo := p.lastEnd - p.origin // fire keyframes in (lo, hi]
 	if !p.running {
-		p.running, p.done, p.origin = true, false, start
+		p.running, p.done, p.origin = true, false, origin
 		p.base = p.maxTag + 1
 		lo = -1 // the first step covers time 0 itself
 	}
@@ -151,7 +159,7 @@ func (p *Publisher) Step(w *world.World, _ float64) {
 		return
 	}
 	if !p.plan.loop {
-		p.fire(p.base, lo, hi, end)
+		p.fire(w, p.base, lo, hi, end)
 		p.done = hi >= p.plan.last
 		return
 	}
@@ -163,16 +171,35 @@ func (p *Publisher) Step(w *world.World, _ float64) {
 	}
 	if last > 0 && last*P > lo && p.work != nil {
 		// A cycle started in this step: calls from before the previous cycle are stale.
-		p.work.dropBefore(p.base + int64(last) - 1)
+		p.dropped(w, p.work.dropBefore(p.base+int64(last)-1), "a new cycle started")
 	}
 	for c := first; c <= last; c++ {
-		p.fire(p.base+int64(c), lo-c*P, hi-c*P, end)
+		p.fire(w, p.base+int64(c), lo-c*P, hi-c*P, end)
+	}
+}
+
+// reportCalls emits ACTION_COMPLETED for the service calls the worker made since the last
+// step: events are emitted on the loop goroutine only.
+func (p *Publisher) reportCalls(w *world.World) {
+	if p.work == nil {
+		return
+	}
+	for _, f := range p.work.takeFinished() {
+		w.EndAction(f.action, f.err)
+	}
+}
+
+// dropped completes the actions of calls dropped before they were made.
+func (p *Publisher) dropped(w *world.World, calls []pending, why string) {
+	for _, c := range calls {
+		w.EndAction(c.action, fmt.Errorf("dropped before it was made: %s", why))
 	}
 }
 
 // fire publishes the outputs and queues the calls of the keyframes at times in (lo, hi] of a
-// cycle, in order. stamp is the sim time at the end of the step.
-func (p *Publisher) fire(cycle int64, lo, hi, stamp time.Duration) {
+// cycle, in order; each queued call is an action (ACTION_STARTED now). stamp is the sim time
+// at the end of the step.
+func (p *Publisher) fire(w *world.World, cycle int64, lo, hi, stamp time.Duration) {
 	fr := p.plan.frames
 	i := sort.Search(len(fr), func(i int) bool { return fr[i].at > lo })
 	for ; i < len(fr) && fr[i].at <= hi; i++ {
@@ -182,7 +209,9 @@ func (p *Publisher) fire(cycle int64, lo, hi, stamp time.Duration) {
 		}
 		for j := range f.calls {
 			if p.work != nil { // nil only once the system was shut down
-				p.work.enqueue(pending{c: &f.calls[j], cycle: cycle})
+				c := &f.calls[j]
+				a := w.BeginAction(events.ActionServiceCall, c.name, ID)
+				p.work.enqueue(pending{c: c, cycle: cycle, action: a})
 			}
 		}
 		p.maxTag = max(p.maxTag, cycle)
@@ -202,10 +231,11 @@ func (p *Publisher) publish(o *output, stamp time.Duration) {
 }
 
 // Reset starts the timeline over on the next step and drops the calls still waiting.
-func (p *Publisher) Reset(*world.World) {
+func (p *Publisher) Reset(w *world.World) {
 	p.running = false
 	if p.work != nil {
-		p.work.dropAll()
+		p.reportCalls(w)
+		p.dropped(w, p.work.dropAll(), "the world was reset")
 	}
 }
 

@@ -2,6 +2,7 @@ package timeline
 
 import (
 	"context"
+	"log/slog"
 	"slices"
 	"strings"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"simgui/app/systems"
+	"simgui/app/transport"
 	"simgui/app/world"
 )
 
@@ -129,10 +131,44 @@ func TestFrequencyBelowPeriodFiresOnlyTheLatestCycle(t *testing.T) {
 	w, bus := newWorld(t)
 	rec := record(t, bus, "/mark")
 	add(t, w, marks("loop: true\nperiod: 0.02", "0:1", "0.01:2")+"frequency: 20\n")
-	// First call at the 10th step: the timeline starts at 45 ms and covers [0, 5] ms.
-	// Second call, step 20: (5, 55] ms, more than a cycle: only cycle 2 ([40, 60]) fires, 0 and 10.
+	// First call at the 10th step covers [0, 50] ms, more than a cycle: only cycle 2 ([40, 60])
+	// fires, 0 (at 40) and 10 (at 50). Second call, step 20: (50, 100] ms, only cycle 5 ([100,
+	// 120]) fires, its 0 at 100.
 	steps(w, 20)
-	same(t, "frequency 20 Hz, period 20 ms", rec.take(), "50:1", "100:1", "100:2")
+	same(t, "frequency 20 Hz, period 20 ms", rec.take(), "50:1", "50:2", "100:1")
+}
+
+// Keyframes follow sim time at any system frequency: called every 0.5 s in a world stepping
+// 0.1 s, keyframes at 0, 0.1 and 0.7 fire on the first calls at or after their times: 0.5, 0.5
+// and 1.0 s.
+func TestKeyframesFollowSimTimeAtAnyFrequency(t *testing.T) {
+	quiet := slog.New(slog.DiscardHandler)
+	bus := transport.NewBus(transport.Options{Logger: quiet})
+	w, err := world.New(world.Config{Track: flatArena, BuildLayout: asIs, Bus: bus, Logger: quiet, StepSize: 0.1,
+		Agents: []world.AgentSpec{{Name: "ego", Vehicle: ks0223}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { w.Close(); bus.Close() })
+	rec := record(t, bus, "/mark")
+	add(t, w, marks("", "0:1", "0.1:2", "0.7:3")+"frequency: 2\n")
+	until(w, 2*time.Second)
+	same(t, "frequency 2 Hz, step 0.1 s", rec.take(), "500:1", "500:2", "1000:3")
+
+	// At 2.5 Hz (calls at 0.4, 0.8, 1.2 s, ...), attached to a model spawned at 0.3 s: the
+	// timeline starts when the model appeared, so its 0.7 is at sim time 1.0, fired at 1.2.
+	w2, err := world.New(world.Config{Track: flatArena, BuildLayout: asIs, Bus: bus, Logger: quiet, StepSize: 0.1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { w2.Close() })
+	add(t, w2, marks("", "0:1", "0.1:2", "0.7:3")+"frequency: 2.5\nmodel: late\n")
+	until(w2, 300*time.Millisecond)
+	if _, err := w2.Spawn(world.AgentSpec{Name: "late", Vehicle: ks0223}); err != nil {
+		t.Fatal(err)
+	}
+	until(w2, 2*time.Second)
+	same(t, "2.5 Hz, model from 0.3 s", rec.take(), "400:1", "400:2", "1200:3")
 }
 
 // The timeline starts on the first step after it is loaded, not at sim time 0.

@@ -14,6 +14,7 @@ import (
 
 	"google.golang.org/protobuf/proto"
 
+	"simgui/app/events"
 	"simgui/app/transport"
 	"simgui/app/transport/msgs"
 	"simgui/app/world"
@@ -291,5 +292,45 @@ config:
 	}
 	if st := p.Stats(); st.Calls != 2 || st.CallErrors != 0 || st.Published != 2 {
 		t.Fatalf("stats %+v", st)
+	}
+}
+
+// A timeline's service call is an action: ACTION_STARTED when its keyframe fires, ACTION_COMPLETED
+// on the step after the reply (the world's events run on the loop goroutine); calls dropped at
+// a reset complete with the reason.
+func TestServiceCallsAreActions(t *testing.T) {
+	w, bus := newWorld(t)
+	g := newGate(t, bus)
+	var got []string
+	log := func(ev events.Event) {
+		a := ev.Data.(events.Action)
+		got = append(got, fmt.Sprintf("%s %d %s %s %s %q", ev.Name, a.ID, a.Kind, a.Target, a.Source, a.Err))
+	}
+	w.Events().On(events.ActionStarted, log, 0)
+	w.Events().On(events.ActionCompleted, log, 0)
+	add(t, w, calls("", 60000, "0:1", "0:2", "0:3"))
+	steps(w, 1)
+	const call = "service_call /test/svc systems.timeline_publisher"
+	if want := []string{
+		`ACTION_STARTED 1 ` + call + ` ""`, `ACTION_STARTED 2 ` + call + ` ""`, `ACTION_STARTED 3 ` + call + ` ""`,
+	}; !slices.Equal(got, want) {
+		t.Fatalf("after the keyframes fired:\n%v\nwant\n%v", got, want)
+	}
+	got = nil
+	g.next(t)
+	g.release <- struct{}{}
+	g.next(t) // the second call is in progress (and held), so the first has finished
+	for len(got) == 0 {
+		steps(w, 1)
+	}
+	if want := []string{`ACTION_COMPLETED 1 ` + call + ` ""`}; !slices.Equal(got, want) {
+		t.Fatalf("after the first reply:\n%v\nwant\n%v", got, want)
+	}
+	got = nil
+	if err := w.Reset(1); err != nil { // drops the third call, still waiting
+		t.Fatal(err)
+	}
+	if want := []string{`ACTION_COMPLETED 3 ` + call + ` "dropped before it was made: the world was reset"`}; !slices.Equal(got, want) {
+		t.Fatalf("after the reset:\n%v\nwant\n%v", got, want)
 	}
 }

@@ -2,10 +2,13 @@ package timeline
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
+	"slices"
 	"sync"
 	"sync/atomic"
 
+	"simgui/app/events"
 	"simgui/app/transport"
 )
 
@@ -27,8 +30,15 @@ type counters struct {
 // pending is a service call waiting for the worker. cycle numbers every cycle the timeline
 // played, across restarts, so that "calls from before the previous cycle" is one comparison.
 type pending struct {
-	c     *call
-	cycle int64
+	c      *call
+	cycle  int64
+	action events.Action // ACTION_STARTED was emitted for it when queued
+}
+
+// finished is a call the worker made, for the loop goroutine to report as ACTION_COMPLETED.
+type finished struct {
+	action events.Action
+	err    error
 }
 
 // worker makes service calls one at a time, in the order queued, on its own goroutine, so
@@ -45,6 +55,9 @@ type worker struct {
 	queue  []pending
 	closed bool
 	done   chan struct{}
+	// made holds the calls made since the loop goroutine last took them (takeFinished); at
+	// most the queue's length accumulates between two steps.
+	made []finished
 }
 
 func startWorker(bus *transport.Bus, log *slog.Logger, n *counters) *worker {
@@ -64,27 +77,42 @@ func (w *worker) enqueue(p pending) {
 	w.mu.Unlock()
 }
 
-// dropBefore drops the waiting calls of cycles before cycle; the call in progress goes on.
-func (w *worker) dropBefore(cycle int64) {
+// dropBefore drops the waiting calls of cycles before cycle and returns them; the call in
+// progress goes on.
+func (w *worker) dropBefore(cycle int64) []pending {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	i := 0
 	for i < len(w.queue) && w.queue[i].cycle < cycle {
 		i++
 	}
-	if i > 0 {
-		w.n.dropped.Add(uint64(i))
-		w.queue = append(w.queue[:0], w.queue[i:]...)
+	if i == 0 {
+		return nil
 	}
+	out := slices.Clone(w.queue[:i])
+	w.n.dropped.Add(uint64(i))
+	w.queue = append(w.queue[:0], w.queue[i:]...)
+	return out
 }
 
-// dropAll drops every waiting call.
-func (w *worker) dropAll() {
+// dropAll drops every waiting call and returns them.
+func (w *worker) dropAll() []pending {
 	w.mu.Lock()
+	defer w.mu.Unlock()
+	out := slices.Clone(w.queue)
 	w.n.dropped.Add(uint64(len(w.queue)))
 	clear(w.queue)
 	w.queue = w.queue[:0]
-	w.mu.Unlock()
+	return out
+}
+
+// takeFinished returns the calls made since the last take.
+func (w *worker) takeFinished() []finished {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	out := w.made
+	w.made = nil
+	return out
 }
 
 // stop drops the waiting calls and waits for the call in progress, which ends by its timeout
@@ -127,12 +155,17 @@ func (w *worker) run() {
 		w.queue[0] = pending{}
 		w.queue = w.queue[1:]
 		w.mu.Unlock()
-		w.do(p.c)
+		err := w.do(p.c)
+		w.mu.Lock()
+		if !w.closed {
+			w.made = append(w.made, finished{action: p.action, err: err})
+		}
+		w.mu.Unlock()
 	}
 }
 
 // do makes one call. The bus returns at the call's timeout even if the handler does not.
-func (w *worker) do(c *call) {
+func (w *worker) do(c *call) error {
 	w.n.calls.Add(1)
 	rep, err := w.bus.Call(context.Background(), c.name, c.req, c.timeout)
 	if err == nil {
@@ -140,10 +173,11 @@ func (w *worker) do(c *call) {
 			w.n.callErrors.Add(1)
 			w.log.Warn("timeline: service replied with another type than repType", "call", c.label,
 				"repType", c.repType, "got", got)
-			return
+			return fmt.Errorf("replied with %s, not repType %s", got, c.repType)
 		}
-		return
+		return nil
 	}
 	w.n.callErrors.Add(1)
 	w.log.Warn("timeline: service call failed", "call", c.label, "err", err)
+	return err
 }

@@ -58,8 +58,8 @@ type xmlAny struct {
 	XMLName xml.Name
 }
 
-// ignoredElements are generic gz-sim system elements that mean nothing here: simgui calls
-// systems in the order the scenario lists them.
+// ignoredElements are generic gz-sim system elements that are not the timeline's own:
+// <gz:system_priority> orders the systems and is read by systems.Build.
 var ignoredElements = []string{"system_priority"}
 
 // ConfigureXML reads seed 001's <plugin> element, pasted verbatim from a Gazebo world:
@@ -72,7 +72,7 @@ var ignoredElements = []string{"system_priority"}
 //	</plugin>
 //
 // It fills Config; Validate then checks the values. Unknown elements and attributes are
-// errors, except gz's generic <gz:system_priority>, which is ignored.
+// errors, except gz's generic <gz:system_priority>, which systems.Build reads.
 func (p *Publisher) ConfigureXML(element []byte) error {
 	var x xmlPlugin
 	dec := xml.NewDecoder(bytes.NewReader(element))

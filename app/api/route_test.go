@@ -1,0 +1,48 @@
+package api
+
+import (
+	"slices"
+	"testing"
+
+	"simgui/plugins"
+)
+
+func infoValue(kvs []KV, key string) string {
+	i := slices.IndexFunc(kvs, func(kv KV) bool { return kv.Key == key })
+	if i < 0 {
+		return "<absent>"
+	}
+	return string(kvs[i].Value)
+}
+
+// goal.radius_m ends a route that does not loop as soon as the agent is that near its last
+// waypoint; corridor.width_m reports the agent's offset from the route and whether it is
+// inside.
+func TestRouteGoalAndCorridor(t *testing.T) {
+	l := &plugins.Layout{Route: &plugins.Route{Waypoints: [][2]float64{{0, 0}, {0, 5}, {5, 5}}, ReachDistance: 0.5,
+		GoalRadius: 1.5, CorridorWidth: 1.2}}
+	r := newRouteProgress(l)
+	r.update(0.4, 2)
+	if r.completed || infoValue(r.info(), "route.lateral_offset_m") != "0.4" || infoValue(r.info(), "route.in_corridor") != "true" {
+		t.Fatalf("on the way: %v", r.info())
+	}
+	r.update(1, 3)
+	if infoValue(r.info(), "route.in_corridor") != "false" || infoValue(r.info(), "route.corridor_width_m") != "1.2" {
+		t.Fatalf("out of the corridor: %v", r.info())
+	}
+	r.update(4, 4.2) // 1.28 m from the goal; the second waypoint was never reached
+	if !r.completed || infoValue(r.info(), "route.completed") != "true" || infoValue(r.info(), "route.goal_radius_m") != "1.5" ||
+		infoValue(r.info(), "route.remaining_waypoints") != "0" {
+		t.Fatalf("at the goal: %v", r.info())
+	}
+	plain := newRouteProgress(&plugins.Layout{Route: &plugins.Route{Waypoints: [][2]float64{{0, 0}, {0, 5}}}})
+	plain.update(0, 4.2)
+	if plain.completed || infoValue(plain.info(), "route.goal_radius_m") != "<absent>" || infoValue(plain.info(), "route.in_corridor") != "<absent>" {
+		t.Fatalf("a route without metadata: %v", plain.info())
+	}
+	loop := newRouteProgress(&plugins.Layout{Route: &plugins.Route{Waypoints: [][2]float64{{0, 0}, {0, 5}}, Loop: true, GoalRadius: 2}})
+	loop.update(0, 4.5)
+	if loop.completed {
+		t.Fatal("a looping route has no goal to end at")
+	}
+}

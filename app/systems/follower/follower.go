@@ -1,0 +1,118 @@
+// Package follower is the systems.waypoint_follower system: it drives models along their
+// track's route, as rusim's controller.profile: waypoint_follower drives the city's traffic.
+// A scenario asks for it per agent (vehicle param controller.profile: waypoint_follower) or
+// for every agent (route.params controller.profile); the scenario package adds the system.
+package follower
+
+import (
+	"errors"
+	"math"
+
+	"simgui/app/systems"
+	"simgui/app/world"
+	"simgui/physics/drive"
+)
+
+// ID is the registry name.
+const ID = "systems.waypoint_follower"
+
+func init() {
+	systems.Register(systems.Module{ID: ID, New: func() any { return &Follower{} },
+		Doc: "drives models along the track's route (rusim's waypoint_follower controller)"})
+}
+
+// Defaults of Config.
+const (
+	DefaultThrottle = 0.5
+	DefaultGain     = 1.5 // steer per radian of heading error
+	defaultReach    = 1.0 // m, when the route gives no reach distance (rusim's)
+)
+
+// Follower steers each of its models towards the next waypoint of the layout's route: steer
+// proportional to the heading error, throttle reduced on sharp turns. A waypoint counts as
+// reached within the route's reach distance; after the last one a looping route starts over,
+// any other route leaves the model stopped. Its state is per episode (Reset clears it).
+type Follower struct {
+	// Models are the names of the models to drive.
+	Models []string `yaml:"models"`
+	// Throttle is the normalised throttle on a straight (default 0.5).
+	Throttle float64 `yaml:"throttle"`
+	// Gain is the steer per radian of heading error (default 1.5).
+	Gain float64 `yaml:"gain"`
+
+	next map[string]int // waypoint each model heads for
+}
+
+// Validate checks the config and fills defaults.
+func (f *Follower) Validate() error {
+	if len(f.Models) == 0 {
+		return errors.New("models is empty: name the models to drive")
+	}
+	if f.Throttle == 0 {
+		f.Throttle = DefaultThrottle
+	}
+	if f.Gain == 0 {
+		f.Gain = DefaultGain
+	}
+	if !(f.Throttle > 0 && f.Throttle <= 1) || !(f.Gain > 0 && f.Gain <= 100) {
+		return errors.New("throttle must be in (0, 1] and gain in (0, 100]")
+	}
+	return nil
+}
+
+// Reset starts every model over at the route's first waypoint.
+func (f *Follower) Reset(*world.World) { f.next = nil }
+
+// Step sets each model's command for the next step.
+func (f *Follower) Step(w *world.World, _ float64) {
+	l := w.Layout()
+	if l == nil || l.Route == nil || len(l.Route.Waypoints) == 0 {
+		return
+	}
+	r := l.Route
+	reach := r.ReachDistance
+	if reach <= 0 {
+		reach = defaultReach
+	}
+	if f.next == nil {
+		f.next = map[string]int{}
+	}
+	for _, name := range f.Models {
+		m := w.Model(name)
+		if m == nil {
+			continue
+		}
+		p := m.Body.Pose()
+		i := f.next[name]
+		for range r.Waypoints { // at most one lap per step
+			if i >= len(r.Waypoints) {
+				break
+			}
+			wp := r.Waypoints[i]
+			if math.Hypot(wp[0]-p.X, wp[1]-p.Y) > reach {
+				break
+			}
+			i++
+			if i == len(r.Waypoints) && r.Loop {
+				i = 0
+			}
+		}
+		f.next[name] = i
+		if i >= len(r.Waypoints) {
+			m.Command = drive.Command{Brake: 1}
+			continue
+		}
+		wp := r.Waypoints[i]
+		e := world.WrapAngle(math.Atan2(wp[1]-p.Y, wp[0]-p.X) - p.Yaw)
+		m.Command = drive.Command{
+			Throttle: f.Throttle * math.Max(0.2, math.Cos(e)),
+			Steer:    math.Max(-1, math.Min(1, f.Gain*e)),
+		}
+	}
+}
+
+var (
+	_ world.Stepper     = (*Follower)(nil)
+	_ world.Resetter    = (*Follower)(nil)
+	_ systems.Validator = (*Follower)(nil)
+)
