@@ -44,11 +44,14 @@ test-gui:
 	@set -e; for p in $(GUI); do $(XVFB) $(GO) test -timeout 10m $$p; done
 	$(XVFB) $(GO) test -timeout 5m -run '^TestGUI' ./cmd/simgui
 
-# Short fuzzing of the plugin readers (archives come from strangers); FUZZTIME=5m for a longer run.
+# Short fuzzing of the plugin and scenario readers (archives and scenarios come from strangers);
+# FUZZTIME=5m for a longer run. Scenario inputs that resolve are slow to minimise (each compiles
+# a track schema), so its minimisation is capped to keep the time on fuzzing.
 FUZZTIME ?= 15s
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzReadPlugin$$' -fuzztime $(FUZZTIME) ./plugins
 	$(GO) test -run '^$$' -fuzz '^FuzzRead$$' -fuzztime $(FUZZTIME) ./plugins/archive
+	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 2s ./app/scenario
 
 bench: build
 	./$(BIN) bench
