@@ -187,6 +187,9 @@ func Parse(data []byte, source string) (*Scenario, error) {
 	if err := dec.Decode(&s); err != nil {
 		return nil, fmt.Errorf("%s: %s", source, explainYAML(err))
 	}
+	if err := s.checkNumbers(); err != nil {
+		return nil, fmt.Errorf("%s: %w", source, err)
+	}
 	s.Source = source
 	return &s, nil
 }

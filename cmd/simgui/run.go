@@ -287,6 +287,9 @@ func runHeadless(ctx context.Context, stdout, stderr io.Writer, f runFlags, set 
 		hash = sim.World.StateHash()
 	}
 	snap := sim.Loop.Snapshot()
+	if err := checkFinite(snap); err != nil {
+		return err
+	}
 	sum = runSummary{
 		Scenario: plan.Scenario.Source, Seed: snap.Seed, Steps: snap.Step,
 		SimTime: snap.SimTime.Seconds(), WallTime: wall.Seconds(), StateHash: hash,

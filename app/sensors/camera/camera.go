@@ -12,13 +12,14 @@ import (
 
 func init() {
 	sensors.Register(sensors.Kind{
-		Name: "camera", Topic: sensors.TopicImage, SensorTypes: []string{plugins.SensorCamera}, New: New,
+		Name: "camera", Topic: sensors.TopicImage, New: New,
 		Doc: "RGB or grey image from the mount, rendered in software (raw, png, jpeg_base64)",
 	})
 }
 
-// MaxSide is the largest frame width or height accepted, in pixels.
-const MaxSide = 8192
+// MaxSide is the largest frame width or height accepted, in pixels: plugins.MaxFrameSide,
+// which plugin validation applies to contract shapes.
+const MaxSide = plugins.MaxFrameSide
 
 // Camera is one mounted camera.
 type Camera struct {

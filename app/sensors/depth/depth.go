@@ -6,13 +6,12 @@ import (
 	"simgui/app/sensors"
 	"simgui/app/sensors/camera"
 	"simgui/app/transport/msgs"
-	"simgui/plugins"
 	"simgui/render"
 )
 
 func init() {
 	sensors.Register(sensors.Kind{
-		Name: "depth", Topic: sensors.TopicDepthImage, SensorTypes: []string{plugins.SensorDepth}, New: New,
+		Name: "depth", Topic: sensors.TopicDepthImage, New: New,
 		Doc: "planar depth image in metres from the mount, +Inf where nothing is hit",
 	})
 }
