@@ -43,14 +43,15 @@ func (t *TrackDescriptor) CheckSimulation() error {
 }
 
 // sensorTypes are the contract sensor types the runtime handles: the formats it produces for
-// each, and the shapes those formats have. Which mount kinds fill a type is SensorKind.Types.
+// each (the first is what an empty format means: app/sensors produces it), and the shapes
+// those formats have. Which mount kinds fill a type is SensorKind.Types.
 var sensorTypes = map[string]struct {
 	formats []string
 	shape   func([]int) bool
 	form    string // the shape in words
 	frame   bool   // an image: [height, width, ...] within MaxFrameSide
 }{
-	SensorCamera: {[]string{"jpeg", "jpeg_base64", "png", "raw"}, func(s []int) bool { return len(s) == 3 && (s[2] == 1 || s[2] == 3) },
+	SensorCamera: {[]string{"raw", "jpeg", "jpeg_base64", "png"}, func(s []int) bool { return len(s) == 3 && (s[2] == 1 || s[2] == 3) },
 		"[height, width, channels] with 1 or 3 channels", true},
 	SensorDepth: {[]string{"float32", "png", "raw"}, func(s []int) bool { return len(s) == 2 || len(s) == 3 && s[2] == 1 },
 		"[height, width] or [height, width, 1]", true},
@@ -64,8 +65,8 @@ var sensorTypes = map[string]struct {
 func SensorTypes() []string { return sortedKeys(sensorTypes) }
 
 // SensorFormats returns the formats a contract sensor of the type may declare (rusim's
-// jpeg_base64 for cameras and float32 for depth, and the runtime's others), nil for an
-// unknown type. app/sensors encodes each of them.
+// jpeg_base64 for cameras and float32 for depth, and the runtime's others), the one an empty
+// format means first; nil for an unknown type. app/sensors encodes each of them.
 func SensorFormats(sensorType string) []string {
 	return slices.Clone(sensorTypes[sensorType].formats)
 }
@@ -126,8 +127,8 @@ func (ps *Problems) contractSensor(path string, s SensorDescriptor) {
 	if st, ok := sensorTypes[s.SensorType]; !ok {
 		ps.add(path+".sensorType", "%q is not a type the runtime handles (%s)", s.SensorType, strings.Join(SensorTypes(), ", "))
 	} else {
-		if !slices.Contains(st.formats, s.Format) {
-			ps.add(path+".format", "%q is not a %s format (%s)", s.Format, s.SensorType, strings.Join(st.formats, ", "))
+		if s.Format != "" && !slices.Contains(st.formats, s.Format) {
+			ps.add(path+".format", "%q is not a %s format (%s; empty: %s)", s.Format, s.SensorType, strings.Join(st.formats, ", "), st.formats[0])
 		}
 		switch {
 		case slices.ContainsFunc(s.Shape, func(n int) bool { return n <= 0 }) || !st.shape(s.Shape):

@@ -107,7 +107,7 @@ func TestValidateVehiclePaths(t *testing.T) {
 		{"sensor type", "device-contract.json", sensor(1, "sensorType", "radar"),
 			Problem{Path: "device-contract.sensors[1].sensorType", Message: `"radar" is not a type the runtime handles (camera, depth, imu, lidar, scalar)`}},
 		{"sensor format", "device-contract.json", sensor(0, "format", "float32"),
-			Problem{Path: "device-contract.sensors[0].format", Message: `"float32" is not a camera format (jpeg, jpeg_base64, png, raw)`}},
+			Problem{Path: "device-contract.sensors[0].format", Message: `"float32" is not a camera format (raw, jpeg, jpeg_base64, png; empty: raw)`}},
 		{"sensor shape", "device-contract.json", sensor(0, "shape", []int{480, 640}),
 			Problem{Path: "device-contract.sensors[0].shape", Message: "[480 640] is not a camera shape: want [height, width, channels] with 1 or 3 channels, sizes positive"}},
 		{"rateHz", "device-contract.json", sensor(1, "rateHz", 0),

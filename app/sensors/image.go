@@ -75,7 +75,7 @@ func CheckDepthFormat(f string) error { return checkFormat(plugins.SensorDepth, 
 
 func checkFormat(sensorType, f string) error {
 	formats := plugins.SensorFormats(sensorType)
-	if slices.Contains(formats, f) {
+	if f == "" || slices.Contains(formats, f) {
 		return nil
 	}
 	return fmt.Errorf("%s format %q: want one of %s", sensorType, f, strings.Join(formats, ", "))

@@ -90,7 +90,7 @@ func New(spec *sensors.Spec) (sensors.Sensor, error) {
 		return nil, err
 	}
 	if spec.Contract.Format == "" {
-		spec.Contract.Format = sensors.FormatRaw
+		spec.Contract.Format = plugins.SensorFormats(plugins.SensorCamera)[0] // what an empty format means
 	}
 	if err := sensors.CheckCameraFormat(spec.Contract.Format); err != nil {
 		return nil, err

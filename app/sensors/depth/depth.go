@@ -6,6 +6,7 @@ import (
 	"simgui/app/sensors"
 	"simgui/app/sensors/camera"
 	"simgui/app/transport/msgs"
+	"simgui/plugins"
 	"simgui/render"
 )
 
@@ -42,7 +43,7 @@ func New(spec *sensors.Spec) (sensors.Sensor, error) {
 		return nil, fmt.Errorf("contract shape %v: a depth image has one channel", spec.Contract.Shape)
 	}
 	if spec.Contract.Format == "" {
-		spec.Contract.Format = sensors.FormatFloat32
+		spec.Contract.Format = plugins.SensorFormats(plugins.SensorDepth)[0] // what an empty format means
 	}
 	if err := sensors.CheckDepthFormat(spec.Contract.Format); err != nil {
 		return nil, err
