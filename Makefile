@@ -58,14 +58,16 @@ test-gui:
 	@set -e; for p in $(GUI); do $(XVFB) $(GO) test -timeout 10m $$p; done
 	$(XVFB) $(GO) test -timeout 5m -run '^TestGUI' ./cmd/simgui
 
-# Short fuzzing of what strangers send: plugin archives, device-port byte streams and training
-# API bodies; FUZZTIME=5m for a longer run.
+# Short fuzzing of what strangers send: plugin archives, scenarios, device-port byte streams and
+# training API bodies; FUZZTIME=5m for a longer run. Scenario inputs that resolve are slow to
+# minimise (each compiles a track schema), so their minimisation is capped.
 FUZZTIME ?= 15s
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzReadPlugin$$' -fuzztime $(FUZZTIME) ./plugins
 	$(GO) test -run '^$$' -fuzz '^FuzzRead$$' -fuzztime $(FUZZTIME) ./plugins/archive
 	$(GO) test -run '^$$' -fuzz '^FuzzFrameReader$$' -fuzztime $(FUZZTIME) ./app/bridge
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeRequest$$' -fuzztime $(FUZZTIME) ./app/api
+	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 2s ./app/scenario
 
 bench: build
 	./$(BIN) bench

@@ -169,26 +169,27 @@ type VehicleSpec struct {
 // AddVehicle adds a dynamic vehicle body.
 func (s *Space) AddVehicle(v VehicleSpec) (*Body, error) {
 	bd := v.Body
-	if bd.Mass <= 0 {
-		return nil, fmt.Errorf("vehicle %s: mass must be positive, got %g", v.Name, bd.Mass)
+	// The body is checked as plugin validation checks it (plugins.Body.Check), and the pose
+	// must be finite and within the world: one NaN in the solver spreads to every body.
+	if err := bd.Check(); err != nil {
+		return nil, fmt.Errorf("vehicle %s: %w", v.Name, err)
+	}
+	for _, c := range []struct {
+		name string
+		x    float64
+	}{{"x", v.Pose.X}, {"y", v.Pose.Y}, {"z", v.Base}, {"yaw", v.Pose.Yaw}} {
+		if math.IsNaN(c.x) || math.IsInf(c.x, 0) || math.Abs(c.x) > plugins.WorldExtent {
+			return nil, fmt.Errorf("vehicle %s: pose %s = %g is not a finite number within ±%d", v.Name, c.name, c.x, plugins.WorldExtent)
+		}
 	}
 	var moment float64
 	var shape func(*cp.Body) *cp.Shape
-	switch bd.Shape {
-	case "box", "":
-		if bd.Length <= 0 || bd.Width <= 0 {
-			return nil, fmt.Errorf("vehicle %s: box body needs positive length and width", v.Name)
-		}
-		moment = cp.MomentForBox(bd.Mass, bd.Length, bd.Width)
-		shape = func(b *cp.Body) *cp.Shape { return cp.NewBox(b, bd.Length, bd.Width, 0) }
-	case "circle":
-		if bd.Radius <= 0 {
-			return nil, fmt.Errorf("vehicle %s: circle body needs a positive radius", v.Name)
-		}
+	if bd.Shape == "circle" {
 		moment = cp.MomentForCircle(bd.Mass, 0, bd.Radius, cp.Vector{})
 		shape = func(b *cp.Body) *cp.Shape { return cp.NewCircle(b, bd.Radius, cp.Vector{}) }
-	default:
-		return nil, fmt.Errorf("vehicle %s: unknown body shape %q (known: box, circle)", v.Name, bd.Shape)
+	} else {
+		moment = cp.MomentForBox(bd.Mass, bd.Length, bd.Width)
+		shape = func(b *cp.Body) *cp.Shape { return cp.NewBox(b, bd.Length, bd.Width, 0) }
 	}
 	body := s.cp.AddBody(cp.NewBody(bd.Mass, moment))
 	body.SetPosition(cp.Vector{X: v.Pose.X, Y: v.Pose.Y})

@@ -43,23 +43,22 @@ func (t *TrackDescriptor) CheckSimulation() error {
 }
 
 // sensorTypes are the contract sensor types the runtime handles: the formats it produces for
-// each, the shapes those formats have, and the mount kinds that produce the type.
+// each (the first is what an empty format means: app/sensors produces it), and the shapes
+// those formats have. Which mount kinds fill a type is SensorKind.Types.
 var sensorTypes = map[string]struct {
 	formats []string
 	shape   func([]int) bool
 	form    string // the shape in words
-	kinds   func(kind string) bool
+	frame   bool   // an image: [height, width, ...] within MaxFrameSide
 }{
-	SensorCamera: {[]string{"jpeg_base64", "png", "raw"}, func(s []int) bool { return len(s) == 3 && (s[2] == 1 || s[2] == 3) },
-		"[height, width, channels] with 1 or 3 channels", func(k string) bool { return k == "camera" }},
-	SensorDepth: {[]string{"float32"}, func(s []int) bool { return len(s) == 2 || len(s) == 3 && s[2] == 1 },
-		"[height, width] or [height, width, 1]", func(k string) bool { return k == "depth" }},
-	SensorLidar: {[]string{"float32"}, func(s []int) bool { return len(s) == 1 },
-		"[samples]", func(k string) bool { return k == "lidar" }},
-	SensorIMU: {[]string{"float32"}, func(s []int) bool { return len(s) == 1 && (s[0] == 6 || s[0] == 10) },
-		"[6] (acceleration, angular velocity) or [10] (with the orientation quaternion)", func(k string) bool { return k == "imu" }},
-	SensorScalar: {[]string{"float32", "float64"}, func(s []int) bool { return len(s) == 1 },
-		"[n]", func(k string) bool { return !slices.Contains([]string{"camera", "depth", "lidar", "imu"}, k) }},
+	SensorCamera: {[]string{"raw", "jpeg", "jpeg_base64", "png"}, func(s []int) bool { return len(s) == 3 && (s[2] == 1 || s[2] == 3) },
+		"[height, width, channels] with 1 or 3 channels", true},
+	SensorDepth: {[]string{"float32", "png", "raw"}, func(s []int) bool { return len(s) == 2 || len(s) == 3 && s[2] == 1 },
+		"[height, width] or [height, width, 1]", true},
+	SensorLidar: {[]string{"float32"}, func(s []int) bool { return len(s) == 1 }, "[samples]", false},
+	SensorIMU: {[]string{"float32"}, func(s []int) bool { return len(s) == 1 && s[0] == 6 },
+		"[6] (specific force, angular velocity)", false},
+	SensorScalar: {[]string{"float32", "float64"}, func(s []int) bool { return len(s) == 1 }, "[n]", false},
 }
 
 // SensorTypes returns the contract sensor types the runtime handles, sorted.
@@ -72,6 +71,13 @@ func SensorTypes() []string { return sortedKeys(sensorTypes) }
 func KnownSensorType(t string) bool {
 	_, ok := sensorTypes[t]
 	return ok
+}
+
+// SensorFormats returns the formats a contract sensor of the type may declare (rusim's
+// jpeg_base64 for cameras and float32 for depth, and the runtime's others), the one an empty
+// format means first; nil for an unknown type. app/sensors encodes each of them.
+func SensorFormats(sensorType string) []string {
+	return slices.Clone(sensorTypes[sensorType].formats)
 }
 
 // contract checks v's device contract.
@@ -103,25 +109,7 @@ func (ps *Problems) contract(v *VehicleDescriptor) {
 		} else {
 			first[s.ID] = i
 		}
-		if st, ok := sensorTypes[s.SensorType]; s.SensorType == "" {
-			ps.add(sp+".sensorType", "is empty (%s, or a type of your own)", strings.Join(SensorTypes(), ", "))
-		} else if !ok {
-			ps.warn(sp+".sensorType", "%q has no special handling in the runtime (it knows %s): accepted, and its mount's readings are published raw",
-				s.SensorType, strings.Join(SensorTypes(), ", "))
-		} else {
-			if !slices.Contains(st.formats, s.Format) {
-				ps.add(sp+".format", "%q is not a %s format (%s)", s.Format, s.SensorType, strings.Join(st.formats, ", "))
-			}
-			if slices.ContainsFunc(s.Shape, func(n int) bool { return n <= 0 }) || !st.shape(s.Shape) {
-				ps.add(sp+".shape", "%v is not a %s shape: want %s, sizes positive", s.Shape, s.SensorType, st.form)
-			}
-		}
-		if !(s.RateHz > 0) {
-			ps.add(sp+".rateHz", "%s is not positive", fmtNum(s.RateHz))
-		}
-		if s.Noise != nil && s.Noise.Stddev < 0 {
-			ps.add(sp+".noise.stddev", "%s is negative", fmtNum(s.Noise.Stddev))
-		}
+		ps.contractSensor(sp, s)
 	}
 	if len(c.Actuators) == 0 {
 		ps.add(p+".actuators", "is empty: a vehicle needs at least one actuator")
@@ -136,56 +124,56 @@ func (ps *Problems) contract(v *VehicleDescriptor) {
 		} else {
 			first[a.ID] = i
 		}
-		if !(a.Min < a.Max) {
+		if ps.num(ap+".min", contractParams, "actuator", a.Min) && ps.num(ap+".max", contractParams, "actuator", a.Max) && !(a.Min < a.Max) {
 			ps.add(ap+".min", "%s is not below max %s", fmtNum(a.Min), fmtNum(a.Max))
 		}
 	}
 }
 
+// contractSensor checks one sensor of a contract, reporting at path.<field>: its type (an open
+// string: one the runtime has no special handling for is a warning, its format and shape
+// unchecked), the format and shape of a known type (frames within MaxFrameSide a side), rate
+// and noise.
+func (ps *Problems) contractSensor(path string, s SensorDescriptor) {
+	if st, ok := sensorTypes[s.SensorType]; s.SensorType == "" {
+		ps.add(path+".sensorType", "is empty (%s, or a type of your own)", strings.Join(SensorTypes(), ", "))
+	} else if !ok {
+		ps.warn(path+".sensorType", "%q has no special handling in the runtime (it knows %s): accepted, and its mount's readings are published raw",
+			s.SensorType, strings.Join(SensorTypes(), ", "))
+	} else {
+		if s.Format != "" && !slices.Contains(st.formats, s.Format) {
+			ps.add(path+".format", "%q is not a %s format (%s; empty: %s)", s.Format, s.SensorType, strings.Join(st.formats, ", "), st.formats[0])
+		}
+		switch {
+		case slices.ContainsFunc(s.Shape, func(n int) bool { return n <= 0 }) || !st.shape(s.Shape):
+			ps.add(path+".shape", "%v is not a %s shape: want %s, sizes positive", s.Shape, s.SensorType, st.form)
+		case st.frame && (s.Shape[0] > MaxFrameSide || s.Shape[1] > MaxFrameSide):
+			ps.add(path+".shape", "%v: a frame of %d×%d pixels is over %d a side", s.Shape, s.Shape[1], s.Shape[0], MaxFrameSide)
+		case !st.frame && s.Shape[0] > maxShapeDim:
+			ps.add(path+".shape", "%v: %d values are over %d", s.Shape, s.Shape[0], maxShapeDim)
+		}
+	}
+	ps.num(path+".rateHz", contractParams, "rateHz", s.RateHz)
+	if s.Noise != nil {
+		ps.num(path+".noise.mean", contractParams, "noise.mean", s.Noise.Mean)
+		ps.num(path+".noise.stddev", contractParams, "noise.stddev", s.Noise.Stddev)
+	}
+}
+
 // vehicleSimulation checks v's body, drive, visual and sensor mounts.
 func (ps *Problems) vehicleSimulation(v *VehicleDescriptor) {
-	switch b := v.Body; {
-	case b == nil:
+	if v.Body == nil {
 		ps.add("descriptor.body", "missing")
-	default:
-		const p = "descriptor.body"
-		switch b.Shape {
-		case "box":
-			if !(b.Length > 0) || !(b.Width > 0) {
-				ps.add(p, "a box needs a positive length and width, got %s×%s", fmtNum(b.Length), fmtNum(b.Width))
-			}
-		case "circle":
-			if !(b.Radius > 0) {
-				ps.add(p+".radius", "%s is not positive", fmtNum(b.Radius))
-			}
-		default:
-			ps.add(p+".shape", "%q is not box or circle", b.Shape)
-		}
-		if !(b.Mass > 0) {
-			ps.add(p+".mass", "%s is not positive", fmtNum(b.Mass))
-		}
-		for _, f := range []struct {
-			name string
-			x    float64
-		}{{"height", b.Height}, {"friction", b.Friction}, {"linearDamping", b.LinearDamping}, {"angularDamping", b.AngularDamping}} {
-			if f.x < 0 {
-				ps.add(p+"."+f.name, "%s is negative", fmtNum(f.x))
-			}
-		}
+	} else {
+		ps.body("descriptor.body", v.Body)
 	}
 
 	if v.Drive == nil {
 		ps.add("descriptor.drive", "missing")
-	} else if specs, err := DriveParams(v.Drive.Model); err != nil {
-		ps.add("descriptor.drive.model", "%v", err)
+	} else if d, ok := driveModel(v.Drive.Model); !ok {
+		ps.add("descriptor.drive.model", "%v", unknownDrive(v.Drive.Model))
 	} else {
-		ps.params("descriptor.drive.params", v.Drive.Model, specs, v.Drive.Params)
-		if v.Drive.Model == "quadcopter" {
-			lo, hi, at := v.driveParam("minAltitude"), v.driveParam("maxAltitude"), v.driveParam("startAltitude")
-			if !(lo <= at && at <= hi) {
-				ps.add("descriptor.drive.params", "need minAltitude ≤ startAltitude ≤ maxAltitude, got %s, %s, %s", fmtNum(lo), fmtNum(at), fmtNum(hi))
-			}
-		}
+		ps.resolve("descriptor.drive.params", d.Name, d.Params, d.Order, v.Drive.Params)
 	}
 
 	if v.Visual == nil {
@@ -215,20 +203,7 @@ func (ps *Problems) vehicleSimulation(v *VehicleDescriptor) {
 				ps.add(p+".id", "%q names no contract sensor", m.ID)
 			}
 		}
-		specs, err := SensorParams(m.Kind)
-		if err != nil {
-			ps.add(p+".kind", "%v", err)
-			continue
-		}
-		if st, ok := sensorTypes[sensorTypeOf(s)]; ok && !st.kinds(m.Kind) {
-			ps.add(p+".kind", "%q does not produce a %s sensor", m.Kind, s.SensorType)
-		}
-		ps.params(p+".params", m.Kind, specs, m.Params)
-		for _, spec := range mountPoseParams {
-			if x := *m.Pose.field(spec.Name); x < spec.Min || x > spec.Max {
-				ps.add(p+".pose."+spec.Name, "%s is outside %s..%s%s", fmtNum(x), fmtNum(spec.Min), fmtNum(spec.Max), unitSuffix(spec.Unit))
-			}
-		}
+		ps.mount(p, m, s)
 	}
 	if v.Contract != nil {
 		for i, s := range v.Contract.Sensors {
@@ -241,37 +216,6 @@ func (ps *Problems) vehicleSimulation(v *VehicleDescriptor) {
 			}
 		}
 	}
-}
-
-func sensorTypeOf(s *SensorDescriptor) string {
-	if s == nil {
-		return ""
-	}
-	return s.SensorType
-}
-
-// params checks a parameter map against its specs; owner names the model or kind.
-func (ps *Problems) params(path, owner string, specs []ParamSpec, params map[string]float64) {
-	for _, name := range sortedKeys(params) {
-		spec, ok := findSpec(specs, name)
-		if !ok {
-			ps.add(path+"."+name, "%s has no parameter %q (known: %s)", owner, name, strings.Join(specNames(specs), ", "))
-			continue
-		}
-		if err := spec.check(params[name]); err != nil {
-			ps.add(path+"."+name, "%v", err)
-		}
-	}
-}
-
-// driveParam returns a drive parameter or the model's default.
-func (v *VehicleDescriptor) driveParam(name string) float64 {
-	if x, ok := v.Drive.Params[name]; ok {
-		return x
-	}
-	specs, _ := DriveParams(v.Drive.Model)
-	s, _ := findSpec(specs, name)
-	return s.Default
 }
 
 // sensor returns the contract sensor with the id, or nil.
@@ -295,29 +239,7 @@ func (ps *Problems) trackSimulation(t *TrackDescriptor) {
 	if _, err := compiledSchema(t.ParametersSchemaJSON); err != nil {
 		ps.add("descriptor.parametersSchemaJson", "does not compile as a JSON Schema: %s", oneLine(err.Error()))
 	}
-	if f := t.Floor; f != nil {
-		if !(f.Length > 0) || !(f.Width > 0) {
-			ps.add("descriptor.floor", "size %s×%s is not positive", fmtNum(f.Length), fmtNum(f.Width))
-		}
-		if f.Color != "" && !colorPattern.MatchString(f.Color) {
-			ps.add("descriptor.floor.color", "%q is not #rrggbb", f.Color)
-		}
-	}
-	for i, e := range t.Elements {
-		if field, msg := checkElement(e); msg != "" {
-			p := index("descriptor.elements", i)
-			if field != "" {
-				p += "." + field
-			}
-			if e.Name != "" {
-				msg = e.Name + ": " + msg
-			}
-			ps.add(p, "%s", msg)
-		}
-	}
-	if r := t.Route; r != nil && r.ReachDistance < 0 {
-		ps.add("descriptor.route.reachDistance", "%s is negative", fmtNum(r.ReachDistance))
-	}
+	ps.layout("descriptor", t.Floor, t.Elements, t.SpawnPoints, t.Route)
 }
 
 // checkElement returns the field and text of e's first problem, or "" "".
@@ -327,6 +249,9 @@ func checkElement(e Element) (field, msg string) {
 	}
 	if e.Color != "" && !colorPattern.MatchString(e.Color) {
 		return "color", strconv.Quote(e.Color) + " is not #rrggbb"
+	}
+	if field, msg := elementNumbers(e); msg != "" {
+		return field, msg
 	}
 	switch e.Kind {
 	case ElementWall, ElementBox:

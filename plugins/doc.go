@@ -15,6 +15,16 @@
 // ("descriptor.sensors[2].pose.x"), warnings apart. CheckRuntime checks a manifest's
 // compatibleRuntime against RuntimeVersion. See docs/PLUGINS.md for the rules.
 //
+// # Parameter tables
+//
+// Every number a descriptor holds has its unit, default and range stated once, here: the
+// drive models (DriveModel, ResolveDriveParams), the sensor kinds (SensorKind, SensorSetup),
+// mount poses, bodies, contracts and track geometry (ranges.go). Validation reads them, and so
+// does the runtime — physics/drive builds models from ResolveDriveParams, app/sensors mounts
+// from SensorSetup, physics bodies from Body.Check, plugins/trackgen checks generated layouts
+// with CheckLayout — so that what installs runs, and what would not run does not install. The
+// editor's forms, the window's sensor fans and docs/PLUGINS.md (go generate) read them too.
+//
 // Sub-packages: archive reads and writes archives and plugin folders, refusing hostile ones;
 // signing signs and verifies them; registry is the two-tier registry (built-in catalog and
 // $RUSIM_HOME) with side-loading; scaffold makes new plugin projects; trackgen builds track
@@ -26,3 +36,5 @@
 // rates in hertz. Positions are in the world frame (x east, y north, z up); mount poses are in
 // the vehicle frame (x forward, y left, z up). See docs/ARCHITECTURE.md.
 package plugins
+
+//go:generate go run ./internal/paramdocs ../docs/PLUGINS.md

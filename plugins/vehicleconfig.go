@@ -3,6 +3,7 @@ package plugins
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -31,15 +32,17 @@ func LookupCameraProfile(name string) (CameraProfile, bool) {
 // vehicleKey is one flat vehicle parameter: num applies a number checked against spec, str a
 // string.
 type vehicleKey struct {
-	spec ParamSpec
-	num  func(v *VehicleDescriptor, x float64) error
-	str  func(v *VehicleDescriptor, s string) error
+	spec  ParamSpec
+	num   func(v *VehicleDescriptor, x float64) error
+	str   func(v *VehicleDescriptor, s string) error
+	drive string // the drive parameter a drive alias sets
 }
 
 var errNoBody = errors.New("the vehicle has no body data (rusim export without simulation data; use WithFallback)")
 
-func bodyKey(min, max float64, unit string, set func(b *Body, x float64)) vehicleKey {
-	return vehicleKey{spec: ParamSpec{Min: min, Max: max, Unit: unit}, num: func(v *VehicleDescriptor, x float64) error {
+// bodyKey sets a body field, checked by the field's own range (bodyParams).
+func bodyKey(field string, set func(b *Body, x float64)) vehicleKey {
+	return vehicleKey{spec: mustSpec(bodyParams, field), num: func(v *VehicleDescriptor, x float64) error {
 		if v.Body == nil {
 			return errNoBody
 		}
@@ -50,11 +53,12 @@ func bodyKey(min, max float64, unit string, set func(b *Body, x float64)) vehicl
 
 // driveAlias maps a snake_case key onto a drive parameter, checked by the model's own range.
 func driveAlias(param string) vehicleKey {
-	return vehicleKey{num: func(v *VehicleDescriptor, x float64) error { return v.setDriveParam(param, x) }}
+	return vehicleKey{drive: param, num: func(v *VehicleDescriptor, x float64) error { return v.setDriveParam(param, x) }}
 }
 
-func cameraKey(min, max float64, integer bool, unit string, set func(m *SensorMount, s *SensorDescriptor, x float64)) vehicleKey {
-	return vehicleKey{spec: ParamSpec{Min: min, Max: max, Integer: integer, Unit: unit}, num: func(v *VehicleDescriptor, x float64) error {
+// cameraKey sets something of the first camera, checked against spec.
+func cameraKey(spec ParamSpec, set func(m *SensorMount, s *SensorDescriptor, x float64)) vehicleKey {
+	return vehicleKey{spec: spec, num: func(v *VehicleDescriptor, x float64) error {
 		m, s, err := v.firstCamera()
 		if err != nil {
 			return err
@@ -64,28 +68,34 @@ func cameraKey(min, max float64, integer bool, unit string, set func(m *SensorMo
 	}}
 }
 
+// cameraParam is a parameter of the camera kind's table.
+func cameraParam(name string) ParamSpec {
+	k, _ := sensorKind(SensorCamera)
+	return mustSpec(k.Params, name)
+}
+
 var vehicleKeys = map[string]vehicleKey{
-	"mass":             bodyKey(0.01, 1000, "kg", func(b *Body, x float64) { b.Mass = x }),
-	"friction":         bodyKey(0, 2, "", func(b *Body, x float64) { b.Friction = x }),
-	"linear_damping":   bodyKey(0, 100, "", func(b *Body, x float64) { b.LinearDamping = x }),
-	"angular_damping":  bodyKey(0, 100, "", func(b *Body, x float64) { b.AngularDamping = x }),
+	"mass":             bodyKey("mass", func(b *Body, x float64) { b.Mass = x }),
+	"friction":         bodyKey("friction", func(b *Body, x float64) { b.Friction = x }),
+	"linear_damping":   bodyKey("linearDamping", func(b *Body, x float64) { b.LinearDamping = x }),
+	"angular_damping":  bodyKey("angularDamping", func(b *Body, x float64) { b.AngularDamping = x }),
 	"max_speed":        driveAlias("maxSpeed"),
 	"motor_gain_left":  driveAlias("motorGainLeft"),
 	"motor_gain_right": driveAlias("motorGainRight"),
 	"latency":          driveAlias("latency"),
-	"camera.width": cameraKey(16, 1920, true, "px", func(_ *SensorMount, s *SensorDescriptor, x float64) {
+	"camera.width": cameraKey(ParamSpec{Min: 16, Max: 1920, Integer: true, Unit: "px"}, func(_ *SensorMount, s *SensorDescriptor, x float64) {
 		s.Shape = frameShape(s.Shape, -1, int(x))
 	}),
-	"camera.height": cameraKey(16, 1080, true, "px", func(_ *SensorMount, s *SensorDescriptor, x float64) {
+	"camera.height": cameraKey(ParamSpec{Min: 16, Max: 1080, Integer: true, Unit: "px"}, func(_ *SensorMount, s *SensorDescriptor, x float64) {
 		s.Shape = frameShape(s.Shape, int(x), -1)
 	}),
-	"camera.jpeg_quality": cameraKey(20, 100, true, "", func(m *SensorMount, _ *SensorDescriptor, x float64) {
+	"camera.jpeg_quality": cameraKey(cameraParam("jpegQuality"), func(m *SensorMount, _ *SensorDescriptor, x float64) {
 		m.setParam("jpegQuality", x)
 	}),
-	"camera.fov_deg": cameraKey(10, 170, false, "deg", func(m *SensorMount, _ *SensorDescriptor, x float64) {
+	"camera.fov_deg": cameraKey(cameraParam("fovDeg"), func(m *SensorMount, _ *SensorDescriptor, x float64) {
 		m.setParam("fovDeg", x)
 	}),
-	"camera.pitch_deg": cameraKey(-90, 90, false, "deg", func(m *SensorMount, _ *SensorDescriptor, x float64) {
+	"camera.pitch_deg": cameraKey(mustSpec(mountPoseParams, "pitchDeg"), func(m *SensorMount, _ *SensorDescriptor, x float64) {
 		m.Pose.PitchDeg = x
 	}),
 	"camera.profile": {str: func(v *VehicleDescriptor, name string) error {
@@ -114,10 +124,15 @@ var vehicleKeys = map[string]vehicleKey{
 }
 
 // Extra per-sensor keys besides the kind's parameters and the pose: the contract's rate and
-// noise.
+// noise, with the contract's ranges.
 var sensorExtraKeys = []ParamSpec{
-	{Name: "rateHz", Unit: "Hz", Min: 0.01, Max: 1000},
-	{Name: "noiseStddev", Min: 0, Max: 1000},
+	withName(mustSpec(contractParams, "rateHz"), "rateHz"),
+	withName(mustSpec(contractParams, "noise.stddev"), "noiseStddev"),
+}
+
+func withName(s ParamSpec, name string) ParamSpec {
+	s.Name = name
+	return s
 }
 
 // VehicleParamKeys returns the keys ApplyVehicleConfig takes, sorted, with the two families
@@ -189,7 +204,7 @@ func (v *VehicleDescriptor) applyParam(key string, val any) error {
 		if err != nil {
 			return err
 		}
-		if vk.spec.Max > vk.spec.Min { // drive aliases have no range here: the model's spec checks them
+		if vk.drive == "" { // a drive alias is checked by the model's table
 			if err := vk.spec.check(x); err != nil {
 				return err
 			}
@@ -219,15 +234,19 @@ func (v *VehicleDescriptor) applyParam(key string, val any) error {
 
 // numberParam accepts numbers of any Go type and strings that parse as a number.
 func numberParam(val any) (float64, error) {
-	if x, ok := asFloat(val); ok {
-		return x, nil
+	x, ok := asFloat(val)
+	if s, isString := val.(string); !ok && isString {
+		var err error
+		x, err = strconv.ParseFloat(strings.TrimSpace(s), 64)
+		ok = err == nil
 	}
-	if s, ok := val.(string); ok {
-		if x, err := strconv.ParseFloat(strings.TrimSpace(s), 64); err == nil {
-			return x, nil
-		}
+	switch {
+	case !ok:
+		return 0, fmt.Errorf("%s is not a number", showValue(val))
+	case math.IsNaN(x) || math.IsInf(x, 0):
+		return 0, fmt.Errorf("%s is not a finite number", showValue(val))
 	}
-	return 0, fmt.Errorf("%s is not a number", showValue(val))
+	return x, nil
 }
 
 func (v *VehicleDescriptor) setDriveParam(name string, x float64) error {
@@ -341,4 +360,45 @@ func frameShape(shape []int, h, w int) []int {
 		out[1] = w
 	}
 	return out
+}
+
+// VehicleParamSpec returns the spec a vehicle params key is checked against on v
+// (ApplyVehicleConfig): the body's field for mass, friction and the dampings, the drive
+// model's parameter for max_speed, the motor gains, latency and drive.<param>, the camera
+// kind's or the mount pose's for camera.fov_deg, camera.jpeg_quality and camera.pitch_deg,
+// and for sensor.<id>.<param> the sensor kind's parameter, the pose field or the contract's
+// rate or noise. ok is false for other keys and for keys v has nothing for.
+func VehicleParamSpec(v *VehicleDescriptor, key string) (spec ParamSpec, ok bool) {
+	vk, found := vehicleKeys[key]
+	if found && vk.drive == "" {
+		return vk.spec, vk.num != nil
+	}
+	param := vk.drive
+	if p, isDrive := strings.CutPrefix(key, "drive."); isDrive {
+		param = p
+	}
+	if param != "" {
+		if v.Drive == nil {
+			return ParamSpec{}, false
+		}
+		d, _ := driveModel(v.Drive.Model)
+		return findSpec(d.Params, param)
+	}
+	rest, isSensor := strings.CutPrefix(key, "sensor.")
+	i := strings.LastIndexByte(rest, '.')
+	if !isSensor || i <= 0 {
+		return ParamSpec{}, false
+	}
+	id, name := rest[:i], rest[i+1:]
+	j := slices.IndexFunc(v.Sensors, func(m SensorMount) bool { return m.ID == id })
+	if j < 0 {
+		return ParamSpec{}, false
+	}
+	k, _ := sensorKind(v.Sensors[j].Kind)
+	for _, specs := range [][]ParamSpec{k.Params, mountPoseParams, sensorExtraKeys} {
+		if s, found := findSpec(specs, name); found {
+			return s, true
+		}
+	}
+	return ParamSpec{}, false
 }

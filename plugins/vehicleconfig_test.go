@@ -106,14 +106,14 @@ func TestApplyVehicleConfigErrors(t *testing.T) {
 	}{
 		{"unknown key", "vehicle.ks0223.v1", map[string]any{"weight": 1},
 			"vehicle.params.weight: unknown parameter (known: angular_damping, camera.fov_deg, camera.height, camera.jpeg_quality, camera.pitch_deg, camera.profile, camera.width, friction, latency, linear_damping, mass, max_speed, motor_gain_left, motor_gain_right, visual.color, drive.<param>, sensor.<id>.<param>)"},
-		{"mass range", "vehicle.ks0223.v1", map[string]any{"mass": 0}, "vehicle.params.mass: 0 is outside the range 0.01..1000 kg"},
-		{"speed range", "vehicle.ks0223.v1", map[string]any{"max_speed": "50"}, "vehicle.params.max_speed: 50 is outside the range 0..10 m/s"},
+		{"mass range", "vehicle.ks0223.v1", map[string]any{"mass": 0}, "vehicle.params.mass: 0 is outside the range 0.01..10000 kg"},
+		{"speed range", "vehicle.ks0223.v1", map[string]any{"max_speed": "50"}, "vehicle.params.max_speed: 50 is outside the range 0.01..10 m/s"},
 		{"not a number", "vehicle.ks0223.v1", map[string]any{"friction": "sticky"}, `vehicle.params.friction: "sticky" is not a number`},
 		{"bool", "vehicle.ks0223.v1", map[string]any{"mass": true}, `vehicle.params.mass: true is not a number`},
 		{"model lacks param", "vehicle.arcade.blue.v1", map[string]any{"motor_gain_left": 1},
 			`vehicle.params.motor_gain_left: the ackermann drive has no parameter "motorGainLeft" (known: maxSpeed, reverseSpeed, accel, brakeDecel, wheelBase, maxSteerDeg, steerRateDeg, lateralFriction, latency)`},
 		{"unknown drive param", "vehicle.ks0223.v1", map[string]any{"drive.turbo": 1}, `vehicle.params.drive.turbo: the differential drive has no parameter "turbo"`},
-		{"drive range", "vehicle.drone.simple.v1", map[string]any{"drive.maxVertical": -1}, "vehicle.params.drive.maxVertical: -1 is outside the range 0..20 m/s"},
+		{"drive range", "vehicle.drone.simple.v1", map[string]any{"drive.maxVertical": -1}, "vehicle.params.drive.maxVertical: -1 is outside the range 0.01..20 m/s"},
 		{"unknown sensor", "vehicle.ks0223.v1", map[string]any{"sensor.lidar.rangeMax": 5}, `vehicle.params.sensor.lidar.rangeMax: no sensor "lidar" (mounted: camera.front.rgb, speedometer,`},
 		{"unknown sensor param", "vehicle.ks0223.v1", map[string]any{"sensor.ultrasonic.front.samples": 5}, `sensor "ultrasonic.front" (ultrasonic) has no parameter "samples" (known: rangeMin, rangeMax, coneDeg, x, y, z,`},
 		{"sensor range", "vehicle.ks0223.v1", map[string]any{"sensor.line_tracker.front.count": 2.5}, "vehicle.params.sensor.line_tracker.front.count: 2.5 is not a whole number"},
@@ -126,7 +126,7 @@ func TestApplyVehicleConfigErrors(t *testing.T) {
 		{"colour", "vehicle.ks0223.v1", map[string]any{"visual.color": "red"}, `vehicle.params.visual.color: "red" is not a colour #rrggbb`},
 		{"colour number", "vehicle.ks0223.v1", map[string]any{"visual.color": 5}, `vehicle.params.visual.color: 5 is not a string`},
 		{"all errors", "vehicle.ks0223.v1", map[string]any{"mass": -1, "friction": 9},
-			"vehicle.params.friction: 9 is outside the range 0..2; vehicle.params.mass: -1 is outside the range 0.01..1000 kg"},
+			"vehicle.params.friction: 9 is outside the range 0..2; vehicle.params.mass: -1 is outside the range 0.01..10000 kg"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := ApplyVehicleConfig(builtinVehicle(t, tc.vehicle), tc.params)
@@ -160,7 +160,7 @@ func TestApplyVehicleConfigErrors(t *testing.T) {
 
 func TestApplyVehicleConfigCrossCheck(t *testing.T) {
 	_, err := ApplyVehicleConfig(builtinVehicle(t, "vehicle.drone.simple.v1"), map[string]any{"drive.minAltitude": 5, "drive.maxAltitude": "2"})
-	if err == nil || !strings.HasPrefix(err.Error(), "vehicle.params: together they make an invalid vehicle: descriptor.drive.params: need minAltitude ≤ startAltitude ≤ maxAltitude, got 5, 1, 2") {
+	if err == nil || !strings.HasPrefix(err.Error(), "vehicle.params: together they make an invalid vehicle: descriptor.drive.params: need minAltitude ≤ startAltitude, got minAltitude = 5 and startAltitude = 1") {
 		t.Errorf("err = %v", err)
 	}
 }

@@ -399,45 +399,36 @@ type target struct {
 	image          bool
 }
 
-// vehicleTargets returns where parameter name lands on v, with the base value and valid range.
+// vehicleTargets returns where parameter name lands on v, with the base value and the valid
+// range of the vehicle params key it sets (plugins.VehicleParamSpec).
 func vehicleTargets(name string, v *plugins.VehicleDescriptor) []target {
-	body := func(key string, base float64, lo, hi float64) []target {
-		if v.Body == nil {
+	// at is a target on key with base value base, in the key's own range.
+	at := func(key string, base float64) []target {
+		spec, ok := plugins.VehicleParamSpec(v, key)
+		if !ok {
 			return nil
 		}
-		return []target{{key: key, base: base, min: lo, max: hi}}
+		return []target{{key: key, base: base, min: spec.Min, max: spec.Max}}
 	}
 	drive := func(key, param string) []target {
 		if v.Drive == nil {
 			return nil
 		}
-		specs, err := plugins.DriveParams(v.Drive.Model)
-		if err != nil {
-			return nil
-		}
-		i := slices.IndexFunc(specs, func(s plugins.ParamSpec) bool { return s.Name == param })
-		if i < 0 {
-			return nil
-		}
-		base, ok := v.Drive.Params[param]
-		if !ok {
-			base = specs[i].Default
-		}
-		return []target{{key: key, base: base, min: specs[i].Min, max: specs[i].Max}}
+		return at(key, v.Drive.Param(param))
 	}
 	cam := cameraMount(v)
 	switch name {
 	case "vehicle.mass":
 		if v.Body != nil {
-			return body("mass", v.Body.Mass, 0.01, 1000)
+			return at("mass", v.Body.Mass)
 		}
 	case "vehicle.linear_damping":
 		if v.Body != nil {
-			return body("linear_damping", v.Body.LinearDamping, 0, 100)
+			return at("linear_damping", v.Body.LinearDamping)
 		}
 	case "vehicle.angular_damping":
 		if v.Body != nil {
-			return body("angular_damping", v.Body.AngularDamping, 0, 100)
+			return at("angular_damping", v.Body.AngularDamping)
 		}
 	case "vehicle.motor_gain_left":
 		return drive("motor_gain_left", "motorGainLeft")
@@ -449,19 +440,19 @@ func vehicleTargets(name string, v *plugins.VehicleDescriptor) []target {
 		return drive("latency", "latency")
 	case "sensors.camera_pitch_deg":
 		if cam != nil {
-			return []target{{key: "camera.pitch_deg", base: cam.Pose.PitchDeg, min: -90, max: 90}}
+			return at("camera.pitch_deg", cam.Pose.PitchDeg)
 		}
 	case "sensors.camera_fov_deg":
 		if cam != nil {
-			fov, ok := cam.Params["fovDeg"]
-			if !ok {
-				fov = 68
-			}
-			return []target{{key: "camera.fov_deg", base: fov, min: 10, max: 170}}
+			return at("camera.fov_deg", cam.Param("fovDeg"))
 		}
 	case "sensors.image_noise":
 		if cam != nil {
-			return []target{{key: "sensor." + cam.ID + ".noiseStddev", min: 0, max: maxImageNoise}}
+			t := at("sensor."+cam.ID+".noiseStddev", 0)
+			for i := range t {
+				t[i].max = math.Min(t[i].max, maxImageNoise)
+			}
+			return t
 		}
 	case "sensors.brightness":
 		if cam != nil {
@@ -478,7 +469,7 @@ func vehicleTargets(name string, v *plugins.VehicleDescriptor) []target {
 	case "sensors.sonar_noise":
 		for _, m := range v.Sensors {
 			if m.Kind == "ultrasonic" {
-				return []target{{key: "sensor." + m.ID + ".noiseStddev", min: 0, max: 1000}}
+				return at("sensor."+m.ID+".noiseStddev", 0)
 			}
 		}
 	}

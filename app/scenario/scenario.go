@@ -2,9 +2,7 @@ package scenario
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
-	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -274,28 +272,32 @@ func Default() *Scenario {
 	return s
 }
 
-// Load reads a scenario file.
+// Load reads a scenario file: a regular file within the limits of limits.go.
 func Load(path string) (*Scenario, error) {
-	data, err := os.ReadFile(path)
+	data, err := readFile(path)
 	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, fmt.Errorf("scenario file %s not found", path)
-		}
-		return nil, fmt.Errorf("read scenario %s: %w", path, err)
+		return nil, err
 	}
 	return Parse(data, path)
 }
 
-// Parse decodes a scenario; source names it in errors.
+// Parse decodes a scenario; source names it in errors. The limits of limits.go are checked
+// first.
 func Parse(data []byte, source string) (*Scenario, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, fmt.Errorf("%s: the scenario is empty", source)
+	}
+	if err := checkLimits(data, source); err != nil {
+		return nil, err
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	var s Scenario
 	if err := dec.Decode(&s); err != nil {
 		return nil, fmt.Errorf("%s: %s", source, explainYAML(err))
+	}
+	if err := s.checkNumbers(); err != nil {
+		return nil, fmt.Errorf("%s: %w", source, err)
 	}
 	s.Source = source
 	return &s, nil

@@ -15,7 +15,7 @@ func TestRuntimeTimeScale(t *testing.T) {
 	}
 	for _, bad := range []string{".nan", ".inf", "-.inf", "-1", "1e18", "1000001"} {
 		_, err := resolveText(t, head+bad+"}\n")
-		if err == nil || !strings.Contains(err.Error(), "runtime.timeScale: time scale") {
+		if err == nil || !strings.Contains(err.Error(), "runtime.timeScale: ") {
 			t.Errorf("timeScale %s: %v", bad, err)
 		}
 	}

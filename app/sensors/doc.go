@@ -7,8 +7,10 @@
 // Sensor implementations register by mount kind (plugins.SensorMount.Kind) with Register, one
 // package per kind under app/sensors: camera, depth, lidar, imu and scalar (speedometer,
 // odometry, ultrasonic, line_tracker, powertrain, altimeter). Import
-// simgui/app/sensors/standard to link them all. A kind's parameters are those of
-// plugins.SensorParams(kind), with its names, units and defaults.
+// simgui/app/sensors/standard to link them all. A kind's parameters (names, units, defaults,
+// ranges, the rules between them), the contract types it fills and its values per reading are
+// declared once, in plugins' sensor kind table (plugins.LookupSensorKind); every mount is
+// built from plugins.SensorSetup, the check plugin validation applies.
 //
 // # The system
 //
@@ -22,7 +24,7 @@
 //
 // A sensor of rate f fires on the first step at or after each boundary ceil(k·1e9/f) ns of sim
 // time, k = 0, 1, 2, ... (see Schedule): no drift, whatever the step size. Schedules restart at
-// reset. A rate of 0 means the sensor is only read on request (Frame). Readings are stamped
+// reset. Readings are stamped
 // with the sim time of the step they were taken after.
 //
 // # Topics

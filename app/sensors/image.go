@@ -9,10 +9,13 @@ import (
 	"image/png"
 	"math"
 	"math/rand/v2"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
 	"simgui/app/sensors/jpegenc"
+	"simgui/plugins"
 )
 
 // Image formats of a contract's camera and depth sensors (SensorDescriptor.Format).
@@ -62,22 +65,20 @@ func (p *pngPool) Get() *png.EncoderBuffer {
 }
 func (p *pngPool) Put(b *png.EncoderBuffer) { p.p.Put(b) }
 
-// CheckCameraFormat returns an error for a camera format it cannot encode.
-func CheckCameraFormat(f string) error {
-	switch f {
-	case FormatRaw, FormatPNG, FormatJPEG, FormatJPEGBase64:
-		return nil
-	}
-	return fmt.Errorf("camera format %q: want %s, %s, %s or %s", f, FormatRaw, FormatPNG, FormatJPEG, FormatJPEGBase64)
-}
+// CheckCameraFormat returns an error for a format a camera contract may not declare
+// (plugins.SensorFormats, which EncodeCamera encodes every one of).
+func CheckCameraFormat(f string) error { return checkFormat(plugins.SensorCamera, f) }
 
-// CheckDepthFormat returns an error for a depth format it cannot encode.
-func CheckDepthFormat(f string) error {
-	switch f {
-	case FormatRaw, FormatFloat32, FormatPNG:
+// CheckDepthFormat returns an error for a format a depth contract may not declare
+// (plugins.SensorFormats, which EncodeDepth encodes every one of).
+func CheckDepthFormat(f string) error { return checkFormat(plugins.SensorDepth, f) }
+
+func checkFormat(sensorType, f string) error {
+	formats := plugins.SensorFormats(sensorType)
+	if f == "" || slices.Contains(formats, f) {
 		return nil
 	}
-	return fmt.Errorf("depth format %q: want %s, %s or %s", f, FormatFloat32, FormatRaw, FormatPNG)
+	return fmt.Errorf("%s format %q: want one of %s", sensorType, f, strings.Join(formats, ", "))
 }
 
 // EncodeCamera fills dst.Data from dst.Pixels in dst.Format; quality is the JPEG quality.

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"simgui/plugins"
 )
 
 // Topic kinds: the last element of a sensor topic /model/<model>/sensor/<id>/<kind> and the
@@ -26,9 +28,6 @@ type Kind struct {
 	// Topic is the kind's topic kind: TopicImage, TopicDepthImage, TopicScan, TopicIMU or
 	// TopicScalar.
 	Topic string
-	// SensorTypes are the contract sensorType values the kind accepts (plugins.SensorCamera,
-	// ...); empty accepts any.
-	SensorTypes []string
 	// New builds the sensor of one mount. It runs on the loop goroutine when the model appears
 	// (at start, at reset, when spawned); an error names what is wrong with the mount or its
 	// contract entry.
@@ -42,11 +41,17 @@ var (
 	kinds  = map[string]Kind{}
 )
 
-// Register makes a sensor kind available by name. Call it from init; it panics on an empty or
-// duplicate name, a missing topic or a nil New.
+// Register makes a sensor kind available by name. The kind's parameters, the contract types
+// it fills and its values per reading are declared once, in plugins' sensor kind table
+// (plugins.LookupSensorKind), which plugin validation checks mounts against. Call it from
+// init; it panics when that table has no such kind, on an empty or duplicate name, a missing
+// topic or a nil New.
 func Register(k Kind) {
 	if k.Name == "" || k.Topic == "" || k.New == nil {
 		panic("sensors: Register needs a Name, a Topic and New")
+	}
+	if _, err := plugins.LookupSensorKind(k.Name); err != nil {
+		panic("sensors: " + err.Error() + ": declare it in plugins first")
 	}
 	kindMu.Lock()
 	defer kindMu.Unlock()

@@ -2,11 +2,7 @@ package sensors
 
 import (
 	"fmt"
-	"maps"
-	"math"
 	"math/rand/v2"
-	"slices"
-	"strings"
 
 	"simgui/app/sensors/jpegenc"
 	"simgui/plugins"
@@ -51,7 +47,7 @@ type Spec struct {
 	// Contract is the sensor's entry in the device contract: format, unit, shape, rate, noise.
 	Contract plugins.SensorDescriptor
 	// Params are the mount's parameters with every parameter of the kind present: the mount's
-	// value or the default of plugins.SensorParams(kind).
+	// value or the default of plugins.SensorParams(kind), checked by plugins.SensorSetup.
 	Params Params
 	// Noise is the contract's noise drawing from Rand.
 	Noise Noise
@@ -94,36 +90,6 @@ func (p Params) Get(name string) float64 {
 
 // Int returns a whole-number parameter.
 func (p Params) Int(name string) int { return int(p.Get(name)) }
-
-// resolveParams fills in the defaults of kind's parameter table and checks the given values
-// against it. Kinds without a table take the mount's parameters as they are.
-func resolveParams(kind string, given map[string]float64) (Params, error) {
-	specs, err := plugins.SensorParams(kind)
-	if err != nil {
-		return Params(maps.Clone(given)), nil
-	}
-	out := Params{}
-	for _, sp := range specs {
-		out[sp.Name] = sp.Default
-	}
-	for _, name := range slices.Sorted(maps.Keys(given)) {
-		v := given[name]
-		i := slices.IndexFunc(specs, func(sp plugins.ParamSpec) bool { return sp.Name == name })
-		if i < 0 {
-			names := make([]string, len(specs))
-			for j, sp := range specs {
-				names[j] = sp.Name
-			}
-			return nil, fmt.Errorf("parameter %q is not one of the %s parameters (%s)", name, kind, strings.Join(names, ", "))
-		}
-		sp := specs[i]
-		if math.IsNaN(v) || v < sp.Min || v > sp.Max || sp.Integer && v != math.Trunc(v) {
-			return nil, fmt.Errorf("parameter %s = %g: want %g..%g%s", name, v, sp.Min, sp.Max, map[bool]string{true: ", whole", false: ""}[sp.Integer])
-		}
-		out[name] = v
-	}
-	return out, nil
-}
 
 // Noise is a sensor's additive Gaussian noise, Mean + Stddev·N(0, 1) per value, in the
 // sensor's unit (0..255 intensity for cameras, metres for depth), drawn from its Rand.

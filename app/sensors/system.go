@@ -240,31 +240,23 @@ func (s *System) newEntry(w *world.World, m *world.Model, mount plugins.SensorMo
 	if err != nil {
 		return nil, err
 	}
-	switch {
-	case !plugins.KnownSensorType(cs.SensorType):
+	if !plugins.KnownSensorType(cs.SensorType) {
 		// An open type: no special handling, the mount's readings go out as its kind makes them.
 		s.warnOnce("type "+m.Vehicle.ID+"/"+cs.ID, "contract sensorType has no special handling; the mount's readings are published raw",
 			fmt.Errorf("vehicle %s sensor %s: sensorType %q, mount kind %s", m.Vehicle.ID, cs.ID, cs.SensorType, kind.Name))
-	case len(kind.SensorTypes) > 0 && !slices.Contains(kind.SensorTypes, cs.SensorType):
-		return nil, fmt.Errorf("contract sensorType %q does not fit mount kind %s (want %v)", cs.SensorType, kind.Name, kind.SensorTypes)
 	}
-	if !(cs.RateHz >= 0) || cs.RateHz > 1e6 {
-		return nil, fmt.Errorf("contract rateHz %g: want 0..1e6 (0 = only on request)", cs.RateHz)
-	}
-	params, err := resolveParams(mount.Kind, mount.Params)
+	// The check plugin validation applies to this mount: what installs, builds.
+	params, err := plugins.SensorSetup(mount, cs)
 	if err != nil {
 		return nil, err
 	}
 	name := "sensor/" + m.Name + "/" + cs.ID
 	spec := &Spec{
-		Model: m.Name, Vehicle: m.Vehicle, Mount: mount, Contract: cs, Params: params,
+		Model: m.Name, Vehicle: m.Vehicle, Mount: mount, Contract: cs, Params: Params(params),
 		Rand: w.Rand(name), SyncRand: w.Rand(name + "/sync"), sys: s,
 		Out: &Output{Model: m.Name, Sensor: cs.ID, Kind: kind.Topic, Topic: Topic(m.Name, cs.ID, kind.Topic), Episode: s.episode, sys: s},
 	}
 	if n := cs.Noise; n != nil {
-		if !(n.Stddev >= 0) || n.Mean != n.Mean {
-			return nil, fmt.Errorf("contract noise mean %g, stddev %g: want a number and stddev >= 0", n.Mean, n.Stddev)
-		}
 		spec.Noise = Noise{Mean: n.Mean, Stddev: n.Stddev}
 	}
 	spec.Noise.r = spec.Rand
@@ -304,7 +296,7 @@ type Info struct {
 	Model, ID, Kind string
 	// Topic is where its readings are published.
 	Topic string
-	// RateHz is how often it fires; 0 for sensors read only on request.
+	// RateHz is how often it fires.
 	RateHz float64
 	// Readings and Dropped count emitted and dropped readings.
 	Readings, Dropped uint64

@@ -275,7 +275,7 @@ func feedsFor(model string, d *plugins.VehicleDescriptor, lidar bool) []feedSpec
 		case plugins.SensorCamera:
 			out = append(out, feedSpec{s.ID, s.Kind, imageTopic(model, s.ID), 0})
 		case plugins.SensorDepth:
-			out = append(out, feedSpec{s.ID, s.Kind, depthTopic(model, s.ID), param(&s, "far", 10)})
+			out = append(out, feedSpec{s.ID, s.Kind, depthTopic(model, s.ID), s.Param("far")})
 		case plugins.SensorLidar:
 			if lidar {
 				out = append(out, feedSpec{s.ID, s.Kind, scanTopic(model, s.ID), 0})

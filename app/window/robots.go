@@ -118,19 +118,19 @@ func sensorFans(v *view, b *batch, m *world.ModelState) {
 		switch s.Kind {
 		case plugins.SensorCamera, plugins.SensorDepth:
 			w, h := sensorSize(d, s.ID)
-			fov := param(s, "fovDeg", 60) * math.Pi / 180
+			fov := s.Param("fovDeg") * math.Pi / 180
 			half = math.Atan(math.Tan(fov/2) * float64(w) / float64(h))
-			rng = param(s, "far", 10)
+			rng = s.Param("far")
 			if s.Kind == plugins.SensorDepth {
 				col = colorDepthFr
 			}
 		case "ultrasonic":
-			half = param(s, "coneDeg", 15) * math.Pi / 360
-			rng = param(s, "rangeMax", 3.5)
+			half = s.Param("coneDeg") * math.Pi / 360
+			rng = s.Param("rangeMax")
 			col = colorRangeFr
 		case plugins.SensorLidar:
-			a0, a1 := param(s, "angleMinDeg", -180)*math.Pi/180, param(s, "angleMaxDeg", 180)*math.Pi/180
-			rng = math.Min(param(s, "rangeMax", 12), maxRange)
+			a0, a1 := s.Param("angleMinDeg")*math.Pi/180, s.Param("angleMaxDeg")*math.Pi/180
+			rng = math.Min(s.Param("rangeMax"), maxRange)
 			x, y, yaw := mountPose(m, s)
 			sx, sy := v.toScreen(x, y)
 			b.fan(sx, sy, float32(rng*v.Scale), yaw+a0, yaw+a1, 48, colorRangeFr)
@@ -155,14 +155,6 @@ func mountPose(m *world.ModelState, s *plugins.SensorMount) (x, y, yaw float64) 
 	x = m.Pose.X + s.Pose.X*cs - s.Pose.Y*sn
 	y = m.Pose.Y + s.Pose.X*sn + s.Pose.Y*cs
 	return x, y, m.Pose.Yaw + s.Pose.YawDeg*math.Pi/180
-}
-
-// param is a sensor mount parameter or its default.
-func param(s *plugins.SensorMount, name string, def float64) float64 {
-	if v, ok := s.Params[name]; ok {
-		return v
-	}
-	return def
 }
 
 // sensorSize is a camera's frame size from the device contract (shape [h, w, c]); 640×480 when

@@ -10,7 +10,7 @@ import (
 
 func main() {
 	if err := newRoot().Execute(); err != nil {
-		fmt.Fprintln(os.Stderr, "error: "+err.Error())
+		fmt.Fprintln(os.Stderr, "error: "+printable(err.Error()))
 		os.Exit(1)
 	}
 }

@@ -117,7 +117,8 @@ func newPluginListCmd() *cobra.Command {
 				return printJSON(cmd.OutOrStdout(), map[string]any{"count": len(items), "items": items})
 			}
 			for _, it := range items {
-				fmt.Fprintf(cmd.OutOrStdout(), "  %-12s %-40s %-35s %s\n", "["+it.Source+"]", it.PluginID, it.DisplayName, it.Version)
+				fmt.Fprintf(cmd.OutOrStdout(), "  %-12s %-40s %-35s %s\n", "["+it.Source+"]",
+					printable(it.PluginID), printable(it.DisplayName), printable(it.Version))
 			}
 			return nil
 		},
@@ -180,13 +181,13 @@ func newPluginValidateCmd() *cobra.Command {
 			} else {
 				for _, pr := range ps {
 					if pr.Warning {
-						fmt.Fprintln(out, "warning: "+pr.String())
+						fmt.Fprintln(out, "warning: "+printable(pr.String()))
 					} else {
-						fmt.Fprintln(out, pr.String())
+						fmt.Fprintln(out, printable(pr.String()))
 					}
 				}
 				if rep.Valid {
-					fmt.Fprintf(out, "%s: valid %s %s, %d files\n", p.ID(), p.Manifest.Type, p.Manifest.Version, len(a.Names()))
+					fmt.Fprintf(out, "%s: valid %s %s, %d files\n", p.ID(), p.Manifest.Type, printable(p.Manifest.Version), len(a.Names()))
 				}
 			}
 			if !rep.Valid {
@@ -386,7 +387,7 @@ func newPluginPolicyCmd() *cobra.Command {
 // warn prints each warning on its own stderr line.
 func warn(w io.Writer, warnings []string) {
 	for _, s := range warnings {
-		fmt.Fprintln(w, "warning: "+s)
+		fmt.Fprintln(w, "warning: "+printable(s))
 	}
 }
 

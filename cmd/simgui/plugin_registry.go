@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"io"
 	"log/slog"
@@ -32,10 +33,16 @@ var pluginResolver = sync.OnceValue(func() plugins.Lister {
 	return reg
 })
 
-// printJSON prints v as rusim's CLI does: two-space indent, non-ASCII and <>& as they are.
+// printJSON prints v as rusim's CLI does: two-space indent, non-ASCII and <>& as they are,
+// except the characters a terminal acts on (escapeJSON).
 func printJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
-	return enc.Encode(v)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := w.Write(escapeJSON(b.Bytes()))
+	return err
 }

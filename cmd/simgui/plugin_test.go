@@ -203,7 +203,7 @@ func TestPluginCLIErrors(t *testing.T) {
 	})
 	out, errOut, code := simgui(t, []string{"RUSIM_HOME=" + home}, "plugin", "validate", project)
 	want := "manifest.version: \"1.1.0\" differs from descriptor.version 1.0.0\n" +
-		"descriptor.elements[0]: wall.north: size 6.1×0.1×-1 is not positive\n"
+		"descriptor.elements[0].height: wall.north: -1 is outside the range 0..1000 m\n"
 	if code != 1 || out != want || errOut != "error: track.yard.v1: 2 problems\n" {
 		t.Errorf("validate: exit %d\nstdout %q\nstderr %q", code, out, errOut)
 	}

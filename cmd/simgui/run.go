@@ -363,6 +363,9 @@ func runHeadless(ctx context.Context, stdout, stderr io.Writer, f runFlags, set 
 	var sum runSummary
 	hash := sim.World.StateHash() // the loop has stopped: the world is ours now
 	snap := sim.Loop.Snapshot()
+	if err := checkFinite(snap); err != nil {
+		return err
+	}
 	sc := plan.Scenario
 	sum = runSummary{
 		Scenario: sc.Source, ScenarioID: sc.ScenarioID, DisplayName: sc.DisplayName, Version: sc.Version,

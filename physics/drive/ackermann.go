@@ -6,19 +6,8 @@ import (
 	"simgui/physics"
 )
 
-func init() {
-	Register("ackermann", []Param{
-		{"maxSpeed", 3.0, "top forward speed at full throttle, m/s"},
-		{"reverseSpeed", 1.2, "top reverse speed at full reverse throttle, m/s"},
-		{"accel", 3.0, "acceleration toward the commanded speed, m/s²"},
-		{"brakeDecel", 8.0, "deceleration at full brake, m/s²"},
-		{"wheelBase", 0.32, "distance between front and rear axles, m"},
-		{"maxSteerDeg", 28, "front wheel angle at full steer, deg"},
-		{"steerRateDeg", 180, "how fast the front wheels turn, deg/s"},
-		{"lateralFriction", 1.0, "tyre friction coefficient against sideways sliding"},
-		{"latency", 0, "command latency, s"},
-	}, newAckermann)
-}
+// The parameters of the ackermann model (names, units, defaults, ranges) are plugins' drive table.
+func init() { Register("ackermann", newAckermann) }
 
 // ackermann is a car-like drive (kinematic bicycle): throttle sets the target speed, steer the
 // front wheel angle δ (reached at steerRate), and the yaw rate follows v·tan(δ)/wheelBase, so a
@@ -32,9 +21,6 @@ type ackermann struct {
 }
 
 func newAckermann(p Params) (Model, error) {
-	if err := positive(p, "maxSpeed", "reverseSpeed", "accel", "brakeDecel", "wheelBase", "maxSteerDeg", "steerRateDeg"); err != nil {
-		return nil, err
-	}
 	return &ackermann{
 		maxSpeed: p["maxSpeed"], reverseSpeed: p["reverseSpeed"], accel: p["accel"], brakeDecel: p["brakeDecel"],
 		wheelBase: p["wheelBase"], grip: p["lateralFriction"],

@@ -6,19 +6,8 @@ import (
 	"simgui/physics"
 )
 
-func init() {
-	Register("differential", []Param{
-		{"maxSpeed", 0.73, "top forward speed at full command, m/s"},
-		{"accel", 4.0, "motor-limited acceleration toward the commanded speed, m/s²"},
-		{"brakeDecel", 6.5, "deceleration at full brake, m/s²"},
-		{"maxYawRateDeg", 380, "yaw rate at full differential command, deg/s"},
-		{"yawAccelDeg", 1900, "yaw acceleration limit, deg/s²"},
-		{"motorGainLeft", 1, "left motor gain (calibration, domain randomization)"},
-		{"motorGainRight", 1, "right motor gain"},
-		{"lateralFriction", 0.9, "tyre friction coefficient against sideways sliding"},
-		{"latency", 0, "command latency, s"},
-	}, newDifferential)
-}
+// The parameters of the differential model (names, units, defaults, ranges) are plugins' drive table.
+func init() { Register("differential", newDifferential) }
 
 // differential is the KS0223 drive (reference ks0223-and-tracks.md §1): left and right motors
 // L, R in [-1, 1] (from seed 002's mixing L = throttle − steer, R = throttle + steer, or given
@@ -33,9 +22,6 @@ type differential struct {
 }
 
 func newDifferential(p Params) (Model, error) {
-	if err := positive(p, "maxSpeed", "accel", "brakeDecel", "maxYawRateDeg", "yawAccelDeg"); err != nil {
-		return nil, err
-	}
 	return &differential{
 		maxSpeed: p["maxSpeed"], accel: p["accel"], brakeDecel: p["brakeDecel"],
 		maxYaw: p["maxYawRateDeg"] * math.Pi / 180, yawAcc: p["yawAccelDeg"] * math.Pi / 180,

@@ -5,11 +5,11 @@ import (
 	"maps"
 	"math"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 
 	"simgui/physics"
+	"simgui/plugins"
 )
 
 // Command is what a vehicle is told to do. Normalised fields follow rusim's ControlCommand;
@@ -46,46 +46,35 @@ type Flyer interface {
 	StartAltitude() float64
 }
 
-// Factory builds a model from complete parameters (defaults merged with the descriptor's).
+// Factory builds a model from complete parameters: every parameter of the model's table in
+// plugins (plugins.LookupDriveModel), each in its range, the table's orders holding.
 type Factory func(p Params) (Model, error)
 
 // Params are a model's parameters by name.
 type Params map[string]float64
 
-type entry struct {
-	defaults Params
-	docs     map[string]string
-	factory  Factory
-}
-
 var (
 	regMu    sync.RWMutex
-	registry = map[string]entry{}
+	registry = map[string]Factory{}
 )
 
-// Param documents one parameter of a model.
-type Param struct {
-	Name    string
-	Default float64
-	Doc     string // meaning and unit
-}
-
-// Register adds a drive model. It panics on an empty or duplicate name.
-func Register(name string, params []Param, f Factory) {
+// Register adds the implementation of the drive model called name. The model's parameters —
+// names, units, defaults, ranges — are declared once, in plugins' drive table, which
+// descriptors are validated against; Register panics when that table has no such model, on
+// an empty name, a nil factory or a duplicate.
+func Register(name string, f Factory) {
 	if name == "" || f == nil {
 		panic("drive: Register needs a name and a factory")
+	}
+	if _, err := plugins.LookupDriveModel(name); err != nil {
+		panic("drive: " + err.Error() + ": declare its parameters in plugins first")
 	}
 	regMu.Lock()
 	defer regMu.Unlock()
 	if _, dup := registry[name]; dup {
 		panic("drive: duplicate model " + name)
 	}
-	e := entry{defaults: Params{}, docs: map[string]string{}, factory: f}
-	for _, p := range params {
-		e.defaults[p.Name] = p.Default
-		e.docs[p.Name] = p.Doc
-	}
-	registry[name] = e
+	registry[name] = f
 }
 
 // Names returns the registered model names, sorted.
@@ -95,57 +84,25 @@ func Names() []string {
 	return slices.Sorted(maps.Keys(registry))
 }
 
-// Defaults returns a copy of a model's default parameters.
-func Defaults(name string) (Params, error) {
+// New builds a model from its name and the parameters that differ from its defaults, checked
+// by plugins.ResolveDriveParams — the check plugin validation applies — so that an unknown
+// parameter, a value out of range or a broken order is an error naming it.
+func New(name string, overrides map[string]float64) (Model, error) {
 	regMu.RLock()
-	e, ok := registry[name]
+	f, ok := registry[name]
 	regMu.RUnlock()
 	if !ok {
 		return nil, fmt.Errorf("unknown drive model %q (known: %s)", name, strings.Join(Names(), ", "))
 	}
-	return maps.Clone(e.defaults), nil
-}
-
-// New builds a model from its name and the parameters that differ from its defaults. An
-// unknown parameter or a non-finite value is an error naming it.
-func New(name string, overrides map[string]float64) (Model, error) {
-	p, err := Defaults(name)
+	p, err := plugins.ResolveDriveParams(name, overrides)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("drive %s: %w", name, err)
 	}
-	keys := slices.Sorted(maps.Keys(overrides))
-	for _, k := range keys {
-		v := overrides[k]
-		if _, ok := p[k]; !ok {
-			known := slices.Sorted(maps.Keys(p))
-			return nil, fmt.Errorf("drive %s: unknown parameter %q (known: %s)", name, k, strings.Join(known, ", "))
-		}
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return nil, fmt.Errorf("drive %s: parameter %s is %v", name, k, v)
-		}
-		p[k] = v
-	}
-	regMu.RLock()
-	f := registry[name].factory
-	regMu.RUnlock()
 	m, err := f(p)
 	if err != nil {
 		return nil, fmt.Errorf("drive %s: %w", name, err)
 	}
 	return m, nil
-}
-
-// Doc returns "name: doc (default d)" lines for a model's parameters, sorted.
-func Doc(name string) []string {
-	regMu.RLock()
-	defer regMu.RUnlock()
-	e := registry[name]
-	var out []string
-	for k, d := range e.docs {
-		out = append(out, fmt.Sprintf("%s: %s (default %g)", k, d, e.defaults[k]))
-	}
-	sort.Strings(out)
-	return out
 }
 
 // approach moves v toward target by at most step.
@@ -165,14 +122,4 @@ func clamp(v, lo, hi float64) float64 { return math.Max(lo, math.Min(hi, v)) }
 // sideways with Coulomb friction, so a vehicle does not drift but can still be shoved.
 func lateralGrip(lateral, mu, dt float64) float64 {
 	return approach(lateral, 0, mu*physics.Gravity*dt)
-}
-
-// positive returns an error when a parameter that must be positive is not.
-func positive(p Params, names ...string) error {
-	for _, n := range names {
-		if p[n] <= 0 {
-			return fmt.Errorf("parameter %s must be positive, got %g", n, p[n])
-		}
-	}
-	return nil
 }

@@ -202,3 +202,39 @@ func TestLatencyDelaysCommands(t *testing.T) {
 		t.Fatal("did not move after the latency")
 	}
 }
+
+// Every drive model plugins declares is implemented here, and no other: the table in plugins
+// is the one list of models and parameters.
+func TestEveryDeclaredModelIsRegistered(t *testing.T) {
+	if got, want := strings.Join(Names(), ","), strings.Join(plugins.DriveModels(), ","); got != want {
+		t.Fatalf("registered %s, plugins declares %s", got, want)
+	}
+}
+
+// New checks parameters with the validation's own function: the same values are refused with
+// the same words, and what validation accepts builds.
+func TestNewChecksParamsAsValidationDoes(t *testing.T) {
+	for _, tc := range []struct {
+		model  string
+		params map[string]float64
+		want   string
+	}{
+		{"differential", map[string]float64{"maxSpeed": 0}, "params.maxSpeed: 0 is outside the range 0.01..10 m/s"},
+		{"ackermann", map[string]float64{"wheelBase": 1e-300}, "params.wheelBase: 1e-300 is outside the range 0.05..5 m"},
+		{"ackermann", map[string]float64{"lateralFriction": math.NaN()}, "params.lateralFriction: NaN is not a finite number"},
+		{"quadcopter", map[string]float64{"minAltitude": 5, "maxAltitude": 2}, "need minAltitude ≤ startAltitude"},
+	} {
+		_, err := New(tc.model, tc.params)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s %v: %v, want %q", tc.model, tc.params, err, tc.want)
+		}
+		_, verr := plugins.ResolveDriveParams(tc.model, tc.params)
+		if verr == nil || !strings.Contains(err.Error(), verr.Error()) {
+			t.Errorf("%s %v: New says %v, validation %v", tc.model, tc.params, err, verr)
+		}
+	}
+	// The quadcopter takes a latency, as the table says.
+	if _, err := New("quadcopter", map[string]float64{"latency": 0.1}); err != nil {
+		t.Errorf("quadcopter latency: %v", err)
+	}
+}

@@ -1,24 +1,13 @@
 package drive
 
 import (
-	"errors"
 	"math"
 
 	"simgui/physics"
 )
 
-func init() {
-	Register("quadcopter", []Param{
-		{"maxSpeed", 4.0, "top horizontal speed, m/s"},
-		{"maxVertical", 2.5, "top climb or descent rate, m/s"},
-		{"maxYawRateDeg", 110, "top yaw rate, deg/s"},
-		{"accel", 3.0, "horizontal and vertical acceleration limit, m/s²"},
-		{"minAltitude", 0.35, "lowest altitude of the body's base, m"},
-		{"maxAltitude", 10, "highest altitude, m"},
-		{"startAltitude", 1.0, "altitude at spawn and reset, m"},
-		{"latency", 0, "command latency, s"},
-	}, newQuadcopter)
-}
+// The parameters of the quadcopter model (names, units, defaults, ranges) are plugins' drive table.
+func init() { Register("quadcopter", newQuadcopter) }
 
 // quadcopter is a kinematic multirotor (vehicle.drone.simple.v1): throttle flies forward,
 // steer yaws, vertical climbs; with Twist, linear x/y/z and angular z are velocity targets.
@@ -33,20 +22,12 @@ type quadcopter struct {
 }
 
 func newQuadcopter(p Params) (Model, error) {
-	if err := positive(p, "maxSpeed", "maxVertical", "maxYawRateDeg", "accel"); err != nil {
-		return nil, err
-	}
-	if p["minAltitude"] > p["maxAltitude"] || p["startAltitude"] < p["minAltitude"] || p["startAltitude"] > p["maxAltitude"] {
-		return nil, errAltitudes
-	}
 	return &quadcopter{
 		maxSpeed: p["maxSpeed"], maxVertical: p["maxVertical"], accel: p["accel"],
 		minAlt: p["minAltitude"], maxAlt: p["maxAltitude"], startAlt: p["startAltitude"],
 		maxYaw: p["maxYawRateDeg"] * math.Pi / 180, latency: newLatency(p["latency"]),
 	}, nil
 }
-
-var errAltitudes = errors.New("altitudes must satisfy minAltitude <= startAltitude <= maxAltitude")
 
 func (q *quadcopter) StartAltitude() float64 { return q.startAlt }
 

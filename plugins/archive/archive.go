@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"simgui/plugins"
+	"simgui/safefile"
 )
 
 // Limits bound what Read, ReadDir and FromFiles accept.
@@ -214,28 +215,29 @@ func inflate(f *zip.File) ([]byte, error) {
 }
 
 // Open reads the archive file at path. Its errors are rusim's: "Plugin archive not found:
-// <path>" and "Not a valid zip archive: <path>", with the absolute path; an *EntryError or a
-// limit for hostile content.
+// <path>" and "Not a valid zip archive: <path>", with the absolute path (for a folder, a named
+// pipe or a device, at once and saying which); an *EntryError or a limit for hostile content.
 func Open(path string) (*Archive, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, err
 	}
-	f, err := os.Open(abs)
+	st, err := os.Stat(abs)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("Plugin archive not found: %s", abs) // rusim's text
+	}
+	if err == nil && !st.Mode().IsRegular() {
+		// Refused before opening: opening a named pipe would wait for a writer.
+		return nil, fmt.Errorf("Not a valid zip archive: %s (%s, not a regular file)", abs, safefile.Describe(st.Mode())) // rusim's text, and why
+	}
+	f, st, err := safefile.Open(abs) // checks the file it opened again, in case it was swapped
+	if errors.Is(err, safefile.ErrNotRegular) {
+		return nil, fmt.Errorf("Not a valid zip archive: %s (not a regular file)", abs)
 	}
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("Not a valid zip archive: %s", abs) // rusim's text
-	}
 	a, err := Read(f, st.Size())
 	if errors.Is(err, ErrNotZip) {
 		return nil, fmt.Errorf("Not a valid zip archive: %s", abs) // rusim's text

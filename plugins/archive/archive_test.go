@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"syscall"
 	"testing"
 
 	"simgui/assets"
@@ -127,8 +128,17 @@ func TestOpenErrorsAreRusims(t *testing.T) {
 	if _, err := Open(notZip); err == nil || err.Error() != "Not a valid zip archive: "+notZip {
 		t.Errorf("not a zip: %v", err)
 	}
-	if _, err := Open(dir); err == nil || err.Error() != "Not a valid zip archive: "+dir {
-		t.Errorf("a folder: %v", err)
+	// Files that are not regular are refused at once, saying what they are; a named pipe
+	// without a writer would otherwise block the install forever.
+	fifo := filepath.Join(dir, "pipe.rusim-plugin.zip")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for path, what := range map[string]string{dir: "a folder", fifo: "a named pipe", "/dev/zero": "a character device"} {
+		want := "Not a valid zip archive: " + path + " (" + what + ", not a regular file)"
+		if _, err := Open(path); err == nil || err.Error() != want {
+			t.Errorf("%s: %v, want %q", what, err, want)
+		}
 	}
 }
 

@@ -8,11 +8,19 @@
 // list can poll Version. Built-in plugins cannot be overwritten or removed.
 //
 // Changes (install, remove, settings) are serialised across processes by an flock on
-// $RUSIM_HOME/.plugin-registry.lock and publish by rename: the plugin folder is unpacked into
-// a staging folder and renamed into plugins/, then plugin-registry.json is written to a
-// temporary file, synced and renamed over the old one. Concurrent installs lose nothing, and a
-// crash leaves the old registry or the new one, never a torn one (a crash between the two
-// renames leaves an unlisted folder that the next install of the id replaces).
+// $RUSIM_HOME/.plugin-registry.lock and publish by rename. An install unpacks the plugin into
+// a staging folder, writes a journal ($RUSIM_HOME/.plugin-install.json) naming that folder,
+// the name the earlier install moves to and the entry to record, then renames the earlier
+// install aside, the staged folder into plugins/<id>/, writes plugin-registry.json (a synced
+// temporary file renamed over the old one) and deletes the earlier files and the journal.
+// Once the journal is written the install rolls forward: the next command that takes the lock
+// — or reads a plugin while a journal is there or its folder is missing — completes it from
+// whatever state the folders are in. So a crash at any point leaves the plugin usable in its
+// old version (before the journal) or its new one (after), never neither, and never a torn
+// registry; an error instead of a crash puts back what was there (journal.go). A listed plugin
+// whose folder an older simgui left in a leftover folder gets it back before leftovers are
+// deleted. The file format stays rusim's: the journal and the leftovers are dot-files in the
+// home folder, which rusim's CLI does not read.
 //
 // compatibleRuntime is checked at install and again when a plugin loads; with the registry's
 // requireSigned setting, signatures are checked at both too (see plugins/signing).

@@ -5,11 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
-
-	"simgui/plugins/archive"
 )
 
 // Entry is one installed plugin in plugin-registry.json, in rusim's format (its CLI writes
@@ -64,7 +61,7 @@ func readRegistry(path string) (registryFile, error) {
 
 // writeRegistry writes plugin-registry.json atomically, formatted as rusim's CLI formats it
 // (two-space indent, non-ASCII as is, a final newline).
-func writeRegistry(path string, f registryFile) error {
+func (r *Registry) writeRegistry(f registryFile) error {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
@@ -72,10 +69,15 @@ func writeRegistry(path string, f registryFile) error {
 	if err := enc.Encode(f); err != nil {
 		return err
 	}
-	return archive.WriteAtomic(path, 0o644, func(w io.Writer) error {
-		_, err := w.Write(b.Bytes())
-		return err
-	})
+	return r.ops.WriteFile(r.file(), b.Bytes())
+}
+
+// put records e, replacing the entry of its id; it goes last, as rusim's CLI puts it.
+func (f *registryFile) put(e Entry) {
+	if i := f.find(e.PluginID); i >= 0 {
+		f.Plugins = append(f.Plugins[:i], f.Plugins[i+1:]...)
+	}
+	f.Plugins = append(f.Plugins, e)
 }
 
 // find returns the index of the entry with id, or -1.

@@ -89,10 +89,11 @@ func mustInstall(t testing.TB, r *Registry, path string, opts InstallOptions) *I
 	return rep
 }
 
-// assertNoLeftovers fails if staging, removed or temporary registry files remain in home.
+// assertNoLeftovers fails if staging, previous, removed, journal or temporary registry files
+// remain in home.
 func assertNoLeftovers(t testing.TB, home string) {
 	t.Helper()
-	for _, pat := range []string{".staging-*", ".removed-*", "." + FileName + ".tmp-*"} {
+	for _, pat := range []string{".staging-*", ".removed-*", ".previous-*", "." + FileName + ".tmp-*", journalName + "*", "." + journalName + ".tmp-*"} {
 		if left, _ := filepath.Glob(filepath.Join(home, pat)); len(left) != 0 {
 			t.Errorf("left behind: %v", left)
 		}

@@ -136,55 +136,32 @@ func (r *Registry) checkSignature(a *archive.Archive, require bool) (signedBy, n
 	return "", fmt.Sprintf("signed by key %s, which is not trusted (installed because signatures are not required)", sig.KeyID), nil
 }
 
-// commit unpacks a into plugins/<id>/ and records entry, under the lock.
+// commit unpacks a into plugins/<id>/ and records entry, under the lock: the files are
+// staged, the journal written, then the install completes (journal.go). Any error puts back
+// what was there; a crash is completed by the next command.
 func (r *Registry) commit(a *archive.Archive, entry Entry) error {
 	plugDir := filepath.Join(r.home, PluginsDir)
 	if err := os.MkdirAll(plugDir, 0o755); err != nil {
 		return err
 	}
 	return r.locked(func() error {
-		data, err := readRegistry(r.file())
+		if _, err := readRegistry(r.file()); err != nil {
+			return err
+		}
+		stage, err := r.ops.MkdirTemp(r.home, stagingPrefix)
 		if err != nil {
 			return err
 		}
-		stage, err := os.MkdirTemp(r.home, ".staging-")
-		if err != nil {
+		if err := r.ops.Unpack(a, stage); err != nil {
+			r.ops.RemoveAll(stage)
 			return err
 		}
-		defer os.RemoveAll(stage) // gone by rename on success
-		if err := a.Unpack(stage); err != nil {
+		j := &journal{PluginID: entry.PluginID, Staged: filepath.Base(stage), Previous: previousPrefix + randomSuffix(), Entry: entry}
+		if err := r.writeJournal(j); err != nil {
+			r.ops.RemoveAll(stage)
 			return err
 		}
-		dest := r.Path(entry.PluginID)
-		old := ""
-		if _, err := os.Lstat(dest); err == nil {
-			old = filepath.Join(r.home, ".removed-"+randomSuffix())
-			if err := os.Rename(dest, old); err != nil {
-				return err
-			}
-		}
-		undo := func() {
-			os.Rename(dest, stage)
-			if old != "" {
-				os.Rename(old, dest)
-			}
-		}
-		if err := os.Rename(stage, dest); err != nil {
-			undo()
-			return err
-		}
-		if i := data.find(entry.PluginID); i >= 0 {
-			data.Plugins = append(data.Plugins[:i], data.Plugins[i+1:]...)
-		}
-		data.Plugins = append(data.Plugins, entry)
-		if err := writeRegistry(r.file(), data); err != nil {
-			undo()
-			return err
-		}
-		if old != "" {
-			os.RemoveAll(old)
-		}
-		return nil
+		return r.complete(j)
 	})
 }
 
@@ -218,13 +195,15 @@ func (r *Registry) Remove(id string) (*RemoveReport, error) {
 			return notFound
 		}
 		data.Plugins = append(data.Plugins[:i], data.Plugins[i+1:]...)
-		if err := writeRegistry(r.file(), data); err != nil {
+		if err := r.writeRegistry(data); err != nil {
 			return err
 		}
 		if plugins.SafeID(id) {
-			trash := filepath.Join(r.home, ".removed-"+randomSuffix())
-			if os.Rename(r.Path(id), trash) == nil {
-				os.RemoveAll(trash)
+			// Unlisted now; a crash before the folder goes leaves files that the next install
+			// of the id replaces.
+			trash := filepath.Join(r.home, removedPrefix+randomSuffix())
+			if r.ops.Rename(r.Path(id), trash) == nil {
+				r.ops.RemoveAll(trash)
 			}
 		}
 		return nil
@@ -254,7 +233,7 @@ func (r *Registry) SetRequireSigned(on bool) error {
 			return err
 		}
 		data.RequireSigned = on
-		return writeRegistry(r.file(), data)
+		return r.writeRegistry(data)
 	})
 }
 
@@ -263,8 +242,9 @@ func (r *Registry) Trust(pub string) (string, string, error) {
 	return signing.AddTrusted(filepath.Join(r.home, TrustedKeysDir), pub)
 }
 
-// locked runs f holding the registry's file lock, after clearing what a crashed change left
-// (staging and removed folders, temporary registry files: only a lock holder makes them).
+// locked runs f holding the registry's file lock, after completing what a crashed change
+// left (recoverChanges: an interrupted install, staging and removed folders, temporary
+// registry files; only a lock holder makes them).
 func (r *Registry) locked(f func() error) error {
 	lk := flock.New(filepath.Join(r.home, lockName))
 	ctx, cancel := context.WithTimeout(context.Background(), r.opts.LockTimeout)
@@ -274,11 +254,8 @@ func (r *Registry) locked(f func() error) error {
 		return fmt.Errorf("lock the plugin registry %s: another simgui kept it for %v: %v", r.home, r.opts.LockTimeout, err)
 	}
 	defer lk.Unlock()
-	entries, _ := os.ReadDir(r.home)
-	for _, e := range entries {
-		if n := e.Name(); strings.HasPrefix(n, ".staging-") || strings.HasPrefix(n, ".removed-") || strings.HasPrefix(n, "."+FileName+".tmp-") {
-			os.RemoveAll(filepath.Join(r.home, n))
-		}
+	if err := r.recoverChanges(); err != nil {
+		return err
 	}
 	return f()
 }

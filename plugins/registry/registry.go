@@ -79,6 +79,7 @@ type Registry struct {
 	home    string
 	builtin *plugins.Catalog
 	opts    Options
+	ops     fileOps
 
 	mu      sync.Mutex
 	stat    fs.FileInfo // of plugin-registry.json when last read; nil: absent
@@ -117,7 +118,7 @@ func Open(home string, opts Options) *Registry {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	return &Registry{home: home, builtin: opts.Builtin, opts: opts}
+	return &Registry{home: home, builtin: opts.Builtin, opts: opts, ops: osOps{}}
 }
 
 // Home returns the registry's home folder.
@@ -307,13 +308,20 @@ func (r *Registry) lookup(id string, typ plugins.Type) (*loaded, error) {
 	}
 	i := r.data.find(id)
 	if i < 0 || r.data.Plugins[i].Type != string(typ) {
-		field := "vehicleId"
-		if typ == plugins.TypeTrack {
-			field = "trackId"
-		}
-		return nil, &plugins.UnknownPluginError{Field: field, ID: id, Known: r.known(typ)}
+		return nil, r.unknown(id, typ)
 	}
 	l, ok := r.loaded[id]
+	if !ok && r.interrupted(id) {
+		// A change was interrupted (or is running in another process): complete it under the
+		// lock, then read the registry again.
+		if err := r.locked(func() error { return nil }); err == nil {
+			r.refresh()
+			if i = r.data.find(id); r.readErr != nil || i < 0 || r.data.Plugins[i].Type != string(typ) {
+				return nil, r.unknown(id, typ)
+			}
+			l, ok = r.loaded[id]
+		}
+	}
 	if !ok {
 		l = r.load(r.data.Plugins[i])
 		r.loaded[id] = l
@@ -322,6 +330,24 @@ func (r *Registry) lookup(id string, typ plugins.Type) (*loaded, error) {
 		}
 	}
 	return l, l.err
+}
+
+// unknown is the error for an id the registry does not list with type typ. r.mu is held.
+func (r *Registry) unknown(id string, typ plugins.Type) error {
+	if r.readErr != nil {
+		return r.readErr
+	}
+	field := "vehicleId"
+	if typ == plugins.TypeTrack {
+		field = "trackId"
+	}
+	return &plugins.UnknownPluginError{Field: field, ID: id, Known: r.known(typ)}
+}
+
+// interrupted reports whether an install is pending (its journal is there) or the folder of
+// the listed plugin id is missing, which the lock holder's recovery may mend.
+func (r *Registry) interrupted(id string) bool {
+	return exists(r.journalPath()) || plugins.SafeID(id) && !exists(r.Path(id))
 }
 
 // known returns the ids of type typ in both tiers, sorted. r.mu is held.

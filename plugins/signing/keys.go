@@ -13,6 +13,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"simgui/safefile"
 )
 
 // Key files are PEM: the private key as PKCS #8 ("PRIVATE KEY"), the public key as PKIX
@@ -103,8 +105,11 @@ func ReadPublicKey(name string) (ed25519.PublicKey, error) {
 	return pub, nil
 }
 
+// maxKeyFile bounds a key file: a PEM ed25519 key is about 120 bytes.
+const maxKeyFile = 64 << 10
+
 func readPEM(name, typ string) ([]byte, error) {
-	b, err := os.ReadFile(name)
+	b, err := safefile.ReadFile(name, maxKeyFile)
 	if err != nil {
 		return nil, err
 	}

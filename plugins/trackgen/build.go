@@ -10,7 +10,8 @@ import (
 
 // Build makes the layout of one episode of track t: it resolves params against the track's
 // schema (coercing strings, adding defaults), runs the track's generator with the seed and
-// applies the common spawn and route parameters. Parameter problems come back as
+// applies the common spawn and route parameters, then checks the layout's numbers
+// (plugins.CheckLayout). Parameter problems come back as
 // plugins.ParamErrors, unwrapped, so a scenario loader can print them after its file name.
 // The same t, params and seed give the same Layout.
 func Build(t *plugins.TrackDescriptor, params map[string]any, seed int64) (*plugins.Layout, error) {
@@ -44,6 +45,12 @@ func Build(t *plugins.TrackDescriptor, params map[string]any, seed int64) (*plug
 	}
 	if err := applyRouteMeta(l, p, seed); err != nil {
 		return nil, err
+	}
+	// The generator's output is checked as a static track's geometry is, so that parameters a
+	// track's schema lets through (a corridor 1e300 m long) cannot make a world the physics
+	// cannot hold.
+	if err := plugins.CheckLayout(l); err != nil {
+		return nil, &plugins.ParamError{Prefix: "world.params", Problem: "the parameters make a layout out of range: " + err.Error()}
 	}
 	return l, nil
 }

@@ -2,6 +2,7 @@ package trackgen
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -45,20 +46,27 @@ func (r *Reader) Float(key string, def float64) float64 {
 	if !ok {
 		return def
 	}
+	var f float64
+	ok = true
 	switch x := v.(type) {
 	case float64:
-		return x
+		f = x
 	case int:
-		return float64(x)
+		f = float64(x)
 	case int64:
-		return float64(x)
+		f = float64(x)
 	case string:
-		if f, err := strconv.ParseFloat(strings.TrimSpace(x), 64); err == nil {
-			return f
-		}
+		var err error
+		f, err = strconv.ParseFloat(strings.TrimSpace(x), 64)
+		ok = err == nil
+	default:
+		ok = false
 	}
-	r.fail(key, v, "a number")
-	return def
+	if !ok || math.IsNaN(f) || math.IsInf(f, 0) {
+		r.fail(key, v, "a finite number")
+		return def
+	}
+	return f
 }
 
 // Int returns key as a whole number.
@@ -114,8 +122,8 @@ func parsePoint(s string) ([2]float64, error) {
 	var p [2]float64
 	for i := range 2 {
 		f, err := strconv.ParseFloat(strings.TrimSpace(parts[i]), 64)
-		if err != nil {
-			return [2]float64{}, fmt.Errorf("%q is not x,y or x,y,z", s)
+		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+			return [2]float64{}, fmt.Errorf("%q is not x,y or x,y,z with finite numbers", s)
 		}
 		p[i] = f
 	}

@@ -12,13 +12,14 @@ import (
 
 func init() {
 	sensors.Register(sensors.Kind{
-		Name: "camera", Topic: sensors.TopicImage, SensorTypes: []string{plugins.SensorCamera}, New: New,
+		Name: "camera", Topic: sensors.TopicImage, New: New,
 		Doc: "RGB or grey image from the mount, rendered in software (raw, png, jpeg_base64)",
 	})
 }
 
-// MaxSide is the largest frame width or height accepted, in pixels.
-const MaxSide = 8192
+// MaxSide is the largest frame width or height accepted, in pixels: plugins.MaxFrameSide,
+// which plugin validation applies to contract shapes.
+const MaxSide = plugins.MaxFrameSide
 
 // Camera is one mounted camera.
 type Camera struct {
@@ -89,7 +90,7 @@ func New(spec *sensors.Spec) (sensors.Sensor, error) {
 		return nil, err
 	}
 	if spec.Contract.Format == "" {
-		spec.Contract.Format = sensors.FormatRaw
+		spec.Contract.Format = plugins.SensorFormats(plugins.SensorCamera)[0] // what an empty format means
 	}
 	if err := sensors.CheckCameraFormat(spec.Contract.Format); err != nil {
 		return nil, err

@@ -9,7 +9,8 @@
 // intensity units added to each channel of each pixel. The mount places the camera (pose in
 // the vehicle frame, looking along its x axis, pitchDeg > 0 looking down) with parameters
 // fovDeg (vertical field of view, degrees), near and far (clip distances, metres) and
-// jpegQuality (1..100), defaults from plugins.SensorParams("camera").
+// jpegQuality, with their defaults and ranges in plugins' sensor kind table
+// (plugins.SensorParams("camera")).
 //
 // # Output
 //

@@ -12,7 +12,7 @@ import (
 
 func init() {
 	sensors.Register(sensors.Kind{
-		Name: "depth", Topic: sensors.TopicDepthImage, SensorTypes: []string{plugins.SensorDepth}, New: New,
+		Name: "depth", Topic: sensors.TopicDepthImage, New: New,
 		Doc: "planar depth image in metres from the mount, +Inf where nothing is hit",
 	})
 }
@@ -43,7 +43,7 @@ func New(spec *sensors.Spec) (sensors.Sensor, error) {
 		return nil, fmt.Errorf("contract shape %v: a depth image has one channel", spec.Contract.Shape)
 	}
 	if spec.Contract.Format == "" {
-		spec.Contract.Format = sensors.FormatFloat32
+		spec.Contract.Format = plugins.SensorFormats(plugins.SensorDepth)[0] // what an empty format means
 	}
 	if err := sensors.CheckDepthFormat(spec.Contract.Format); err != nil {
 		return nil, err

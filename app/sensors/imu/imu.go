@@ -8,13 +8,12 @@ import (
 	"simgui/app/sensors"
 	"simgui/app/transport/msgs"
 	"simgui/physics"
-	"simgui/plugins"
 	"simgui/render"
 )
 
 func init() {
 	sensors.Register(sensors.Kind{
-		Name: "imu", Topic: sensors.TopicIMU, SensorTypes: []string{plugins.SensorIMU, plugins.SensorScalar}, New: New,
+		Name: "imu", Topic: sensors.TopicIMU, New: New,
 		Doc: "specific force (m/s², +g on z at rest), angular velocity (rad/s) and orientation",
 	})
 }

@@ -7,12 +7,11 @@ import (
 	"simgui/app/sensors"
 	"simgui/app/sensors/raycast"
 	"simgui/app/transport/msgs"
-	"simgui/plugins"
 )
 
 func init() {
 	sensors.Register(sensors.Kind{
-		Name: "lidar", Topic: sensors.TopicScan, SensorTypes: []string{plugins.SensorLidar}, New: New,
+		Name: "lidar", Topic: sensors.TopicScan, New: New,
 		Doc: "2D laser scan: ranges in metres counter-clockwise from angleMin, +Inf beyond rangeMax",
 	})
 }

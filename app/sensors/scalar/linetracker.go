@@ -26,7 +26,7 @@ type lineTracker struct {
 func newLineTracker(spec *sensors.Spec) (sensors.Sensor, error) {
 	p := spec.Params
 	n := p.Int("count")
-	e, err := newEmitter(spec, n)
+	e, err := newEmitter(spec)
 	if err != nil {
 		return nil, err
 	}

@@ -8,15 +8,15 @@ import (
 
 func init() {
 	register("speedometer", "forward speed in m/s, signed", func(spec *sensors.Spec) (sensors.Sensor, error) {
-		e, err := newEmitter(spec, 1)
+		e, err := newEmitter(spec)
 		return &speedometer{e}, err
 	})
 	register("altimeter", "altitude of the mount in m", func(spec *sensors.Spec) (sensors.Sensor, error) {
-		e, err := newEmitter(spec, 1)
+		e, err := newEmitter(spec)
 		return &altimeter{e}, err
 	})
 	register("odometry", "left and right wheel distance in m since the model appeared", func(spec *sensors.Spec) (sensors.Sensor, error) {
-		e, err := newEmitter(spec, 2)
+		e, err := newEmitter(spec)
 		return &odometry{emitter: e, track: trackWidth(spec.Vehicle)}, err
 	})
 }

@@ -21,7 +21,7 @@ const (
 
 func init() {
 	register("powertrain", "battery voltage V, battery current A, motor power W (estimated)", func(spec *sensors.Spec) (sensors.Sensor, error) {
-		e, err := newEmitter(spec, 3)
+		e, err := newEmitter(spec)
 		mass := 1.0
 		if b := spec.Vehicle.Body; b != nil && b.Mass > 0 {
 			mass = b.Mass

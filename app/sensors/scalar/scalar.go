@@ -6,9 +6,9 @@ import (
 	"simgui/plugins"
 )
 
-// register adds a scalar kind producing n values (n = 0: the count comes from the params).
+// register adds a scalar kind.
 func register(name, doc string, newFn func(spec *sensors.Spec) (sensors.Sensor, error)) {
-	sensors.Register(sensors.Kind{Name: name, Topic: sensors.TopicScalar, SensorTypes: []string{plugins.SensorScalar},
+	sensors.Register(sensors.Kind{Name: name, Topic: sensors.TopicScalar,
 		New: newFn, Doc: doc})
 }
 
@@ -18,7 +18,15 @@ type emitter struct {
 	n    int
 }
 
-func newEmitter(spec *sensors.Spec, n int) (emitter, error) {
+// newEmitter makes the emitter of a mount; how many values it publishes is the kind's in
+// plugins' sensor kind table (SensorKind.ValueCount), which validation checks contract
+// shapes against.
+func newEmitter(spec *sensors.Spec) (emitter, error) {
+	k, err := plugins.LookupSensorKind(spec.Mount.Kind)
+	if err != nil {
+		return emitter{}, err
+	}
+	n := k.ValueCount(spec.Params)
 	return emitter{spec: spec, n: n}, sensors.CheckShape(spec.Contract, n)
 }
 

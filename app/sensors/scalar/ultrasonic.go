@@ -20,7 +20,7 @@ type ultrasonic struct {
 }
 
 func newUltrasonic(spec *sensors.Spec) (sensors.Sensor, error) {
-	e, err := newEmitter(spec, 1)
+	e, err := newEmitter(spec)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,193 @@
+package plugins
+
+import "errors"
+
+// The ranges of every other number a descriptor or a scenario holds. They keep the physics
+// and the renderers in the sizes they work at (a body of 1e-300 m or a pose of 1e308 m makes
+// NaN poses) and bound what one plugin can make the runtime allocate.
+
+// WorldExtent bounds positions: every x and y of a track, a spawn pose or a route is within
+// ±WorldExtent metres of the origin.
+const WorldExtent = 10_000
+
+// MaxFrameSide is the largest width or height of a camera or depth frame, in pixels (a
+// 4096×4096 RGB frame is 48 MiB).
+const MaxFrameSide = 4096
+
+// maxShapeDim bounds each dimension of a contract shape that is not a frame.
+const maxShapeDim = 100_000
+
+// bodyParams are the fields of Body.
+var bodyParams = []ParamSpec{
+	{Name: "length", Unit: "m", Min: 0.01, Max: 50, Doc: "box: size along the vehicle's x"},
+	{Name: "width", Unit: "m", Min: 0.01, Max: 50, Doc: "box: size across"},
+	{Name: "radius", Unit: "m", Min: 0.005, Max: 25, Doc: "circle: radius"},
+	{Name: "height", Unit: "m", Min: 0, Max: 50, Doc: "for renderers, sensors and flying vehicles' collisions"},
+	{Name: "mass", Unit: "kg", Min: 0.01, Max: 10_000, Doc: "the body's mass"},
+	{Name: "friction", Min: 0, Max: 2, Doc: "contact friction coefficient (0: the default 0.7)"},
+	{Name: "linearDamping", Min: 0, Max: 100, Doc: "rusim's linear damping, kept and randomized; simgui's physics does not apply it"},
+	{Name: "angularDamping", Min: 0, Max: 100, Doc: "rusim's angular damping, kept and randomized; simgui's physics does not apply it"},
+}
+
+// contractParams are the numbers of a device contract's sensors and actuators.
+var contractParams = []ParamSpec{
+	{Name: "rateHz", Unit: "Hz", Min: 0.01, Max: 1000, Doc: "readings per second of simulated time"},
+	{Name: "noise.mean", Min: -1000, Max: 1000, Doc: "added to every value, in the sensor's unit (0..255 intensity for cameras)"},
+	{Name: "noise.stddev", Min: 0, Max: 1000, Doc: "standard deviation of the Gaussian noise, same unit"},
+	{Name: "actuator", Min: -1e6, Max: 1e6, Doc: "an actuator's min and max (min < max)"},
+}
+
+// GeometryParams are the ranges of a track's numbers — floor, elements, spawn points, route —
+// by kind of number: "x" for positions, "z", "size", "height", "yawDeg", "mass", "friction",
+// "reachDistance".
+var GeometryParams = []ParamSpec{
+	{Name: "x", Unit: "m", Min: -WorldExtent, Max: WorldExtent, Doc: "positions (elements, points, spawn points, waypoints, floor centre)"},
+	{Name: "z", Unit: "m", Min: -1000, Max: 1000, Doc: "an element's base above the floor"},
+	{Name: "size", Unit: "m", Min: 0, Max: 2 * WorldExtent, Doc: "lengths, widths and radii (positive where the kind needs them)"},
+	{Name: "height", Unit: "m", Min: 0, Max: 1000, Doc: "element height (0: visual only)"},
+	{Name: "yawDeg", Unit: "deg", Min: -360, Max: 360, Doc: "element and spawn headings, counter-clockwise from +x"},
+	{Name: "mass", Unit: "kg", Min: 0, Max: 10_000, Doc: "a movable box's mass (positive)"},
+	{Name: "friction", Min: 0, Max: 2, Doc: "contact friction coefficient (0: the default 0.7)"},
+	{Name: "reachDistance", Unit: "m", Min: 0, Max: 1000, Doc: "route: how close counts as reaching a waypoint"},
+}
+
+// SpawnPoseParams are the ranges of a spawn pose (a scenario's spawnPose, a track's spawn
+// point), which app/scenario and app/world check.
+var SpawnPoseParams = []ParamSpec{
+	{Name: "x", Unit: "m", Min: -WorldExtent, Max: WorldExtent, Doc: "east"},
+	{Name: "y", Unit: "m", Min: -WorldExtent, Max: WorldExtent, Doc: "north"},
+	{Name: "z", Unit: "m", Min: 0, Max: 1000, Doc: "altitude of the body's base (flying vehicles)"},
+	{Name: "yawDeg", Unit: "deg", Min: -360, Max: 360, Doc: "heading, counter-clockwise from east"},
+}
+
+// CheckParam checks x against the spec called name in specs (one of the exported tables) and
+// returns an error naming the value and the range.
+func CheckParam(specs []ParamSpec, name string, x float64) error {
+	return mustSpec(specs, name).check(x)
+}
+
+// body checks b's fields, reporting at path.<field>.
+func (ps *Problems) body(path string, b *Body) {
+	switch b.Shape {
+	case "box":
+		ps.num(path+".length", bodyParams, "length", b.Length)
+		ps.num(path+".width", bodyParams, "width", b.Width)
+	case "circle":
+		ps.num(path+".radius", bodyParams, "radius", b.Radius)
+	default:
+		ps.add(path+".shape", "%q is not box or circle", b.Shape)
+	}
+	for _, f := range []struct {
+		name string
+		x    float64
+	}{{"height", b.Height}, {"mass", b.Mass}, {"friction", b.Friction}, {"linearDamping", b.LinearDamping}, {"angularDamping", b.AngularDamping}} {
+		ps.num(path+"."+f.name, bodyParams, f.name, f.x)
+	}
+}
+
+// Check checks a body as ValidateVehicle does: a box or a circle with every field in range.
+// physics adds only bodies that pass it.
+func (b *Body) Check() error {
+	var ps Problems
+	ps.body("body", b)
+	return ps.Err()
+}
+
+// num checks x against the spec called name, reporting at path.
+func (ps *Problems) num(path string, specs []ParamSpec, name string, x float64) bool {
+	if err := mustSpec(specs, name).check(x); err != nil {
+		ps.add(path, "%v", err)
+		return false
+	}
+	return true
+}
+
+// point checks a world position.
+func (ps *Problems) point(path string, x, y float64) {
+	ps.num(path+".x", GeometryParams, "x", x)
+	ps.num(path+".y", GeometryParams, "x", y)
+}
+
+// points checks a polyline's points, reporting the first bad one.
+func (ps *Problems) points(path string, pts [][2]float64) {
+	for i, p := range pts {
+		var one Problems
+		one.point(index(path, i), p[0], p[1])
+		if len(one) > 0 {
+			*ps = append(*ps, one[0])
+			return
+		}
+	}
+}
+
+// layout checks a track's geometry: floor, elements, spawn points, route.
+func (ps *Problems) layout(path string, floor *Floor, elements []Element, spawns []SpawnPoint, route *Route) {
+	if f := floor; f != nil {
+		p := path + ".floor"
+		if !(f.Length > 0) || !(f.Width > 0) {
+			ps.add(p, "size %s×%s is not positive", fmtNum(f.Length), fmtNum(f.Width))
+		} else {
+			ps.num(p+".length", GeometryParams, "size", f.Length)
+			ps.num(p+".width", GeometryParams, "size", f.Width)
+		}
+		ps.point(p, f.X, f.Y)
+		if f.Color != "" && !colorPattern.MatchString(f.Color) {
+			ps.add(p+".color", "%q is not #rrggbb", f.Color)
+		}
+	}
+	for i, e := range elements {
+		p := index(path+".elements", i)
+		if field, msg := checkElement(e); msg != "" {
+			if field != "" {
+				p += "." + field
+			}
+			if e.Name != "" {
+				msg = e.Name + ": " + msg
+			}
+			ps.add(p, "%s", msg)
+		}
+	}
+	for i, s := range spawns {
+		p := index(path+".spawnPoints", i)
+		ps.point(p, s.X, s.Y)
+		ps.num(p+".yawDeg", GeometryParams, "yawDeg", s.YawDeg)
+	}
+	if r := route; r != nil {
+		ps.points(path+".route.waypoints", r.Waypoints)
+		ps.num(path+".route.reachDistance", GeometryParams, "reachDistance", r.ReachDistance)
+	}
+}
+
+// CheckLayout checks a layout a generator made as ValidateTrack checks a static track's
+// geometry, so that track parameters cannot make a world the physics cannot hold (a corridor
+// 1e300 m long). The error is a *ValidationError with paths "layout.<field>".
+func CheckLayout(l *Layout) error {
+	if l == nil {
+		return errors.New("no layout")
+	}
+	var ps Problems
+	ps.layout("layout", &l.Floor, l.Elements, l.SpawnPoints, l.Route)
+	return ps.Err()
+}
+
+// elementNumbers checks the numbers every element kind has; "" when they are all in range.
+func elementNumbers(e Element) (field, msg string) {
+	for _, f := range []struct {
+		field, spec string
+		x           float64
+	}{
+		{"x", "x", e.X}, {"y", "x", e.Y}, {"z", "z", e.Z}, {"length", "size", e.Length}, {"width", "size", e.Width},
+		{"height", "height", e.Height}, {"radius", "size", e.Radius}, {"yawDeg", "yawDeg", e.YawDeg},
+		{"mass", "mass", e.Mass}, {"friction", "friction", e.Friction},
+	} {
+		if err := mustSpec(GeometryParams, f.spec).check(f.x); err != nil {
+			return f.field, err.Error()
+		}
+	}
+	var ps Problems
+	ps.points("points", e.Points)
+	if len(ps) > 0 {
+		return ps[0].Path, ps[0].Message
+	}
+	return "", ""
+}
