@@ -10,10 +10,13 @@ import (
 )
 
 // Spawn adds a vehicle now (outside the configured agents: a reset removes it again) and
-// emits AGENT_SPAWNED.
+// emits AGENT_SPAWNED. Without a spawn pose it goes where a vehicle fits (see place.go).
 func (w *World) Spawn(a AgentSpec) (*Model, error) {
 	if a.Spawn == nil {
-		p := w.spawnPoint(len(w.models))
+		p, err := w.freeSpawnPose(a.Vehicle)
+		if err != nil {
+			return nil, fmt.Errorf("spawn %s: %w", a.Name, err)
+		}
 		a.Spawn = &p
 	}
 	return w.spawn(a, true)

@@ -53,7 +53,9 @@ type AgentSpec struct {
 	// Vehicle is the descriptor with vehicle params already applied; it must not be modified
 	// after it is handed to the world (snapshots share it).
 	Vehicle *plugins.VehicleDescriptor
-	// Spawn is where to start; nil takes the track's spawn point with the agent's index.
+	// Spawn is where to start; nil takes the track's spawn point with the agent's index, or a
+	// free cell of a grid behind the last one when there are more agents than spawn points
+	// (see place.go).
 	Spawn *Pose
 }
 
@@ -181,32 +183,16 @@ func (w *World) build(seed int64) error {
 			w.boxElems = append(w.boxElems, e)
 		}
 	}
-	for i, a := range w.cfg.Agents {
-		if a.Spawn == nil {
-			p := w.spawnPoint(i)
-			a.Spawn = &p
-		}
+	agents, err := w.placeAgents(w.cfg.Agents)
+	if err != nil {
+		return err
+	}
+	for _, a := range agents {
 		if _, err := w.spawn(a, false); err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-// spawnPoint returns the track's i-th spawn point; agents beyond the list line up behind the
-// last one, 0.5 m apart, so they do not start inside each other.
-func (w *World) spawnPoint(i int) Pose {
-	sp := w.layout.SpawnPoints
-	if len(sp) == 0 {
-		return Pose{Y: -0.5 * float64(i)}
-	}
-	if i < len(sp) {
-		return Pose{X: sp[i].X, Y: sp[i].Y, Yaw: sp[i].YawDeg * math.Pi / 180}
-	}
-	last := sp[len(sp)-1]
-	yaw := last.YawDeg * math.Pi / 180
-	k := float64(i - len(sp) + 1)
-	return Pose{X: last.X - 0.5*k*math.Cos(yaw), Y: last.Y - 0.5*k*math.Sin(yaw), Yaw: yaw}
 }
 
 // Name returns the world's name.
