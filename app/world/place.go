@@ -133,18 +133,18 @@ func (h *cellHeap) Pop() any {
 
 // placer hands out grid cells where a vehicle fits, in rank order.
 type placer struct {
-	space      *physics.Space
-	solids     [][][2]float64 // outlines of solid polygons: a footprint inside one is not free
-	ax, ay     float64        // the anchor: the last spawn point
-	yaw        float64
-	fx, fy     float64 // forward unit vector
-	pitch, r   float64
-	top        float64    // the vehicles' height: the band checked against the track
-	area       [4]float64 // x0, y0, x1, y1 the centre of a footprint stays inside
-	others     *discIndex
-	frontier   cellHeap
-	seen       map[cell]bool
-	looked     int
+	space    *physics.Space
+	solids   [][][2]float64 // outlines of solid polygons: a footprint inside one is not free
+	ax, ay   float64        // the anchor: the last spawn point
+	yaw      float64
+	fx, fy   float64 // forward unit vector
+	pitch, r float64
+	top      float64    // the vehicles' height: the band checked against the track
+	area     [4]float64 // x0, y0, x1, y1 the centre of a footprint stays inside
+	others   *discIndex
+	frontier cellHeap
+	seen     map[cell]bool
+	looked   int
 }
 
 // newPlacer prepares a grid for vehicles of footprint radius r and height h around the last
