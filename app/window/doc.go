@@ -21,8 +21,10 @@
 //
 // # Keys
 //
-// W/S or ↑/↓ throttle, A/D or ←/→ steer, Space brake, Q/E climb and sink (drones) — smoothed at
-// rates per second of wall time; Tab / Shift+Tab select the next / previous robot (or click
+// W/S or ↑/↓ throttle, A/D or ←/→ steer, Space brake, Q/E climb and sink (drones) — smoothed
+// in wall time: steering grows with the square of the time a key is held (a 0.3 s tap is a
+// nudge of a few degrees, a second is full lock), and Shift drives gently (at most 35 %
+// throttle and 30 % steering); Tab / Shift+Tab select the next / previous robot (or click
 // one); F follow the selected robot; C 3D chase view; V sensor frusta; L lidar rays; G grid;
 // M markers; P pause/resume; N one step; R reset with the same seed; + / − time scale (0 back
 // to 1×); I spawn list; Ctrl+O open, Ctrl+S save a scenario; F12 screenshot; F1 all keys; F2

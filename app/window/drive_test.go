@@ -28,8 +28,11 @@ func TestDriverRampsInWallTime(t *testing.T) {
 		{"W for 0.2 s", keys{Forward: true}, 200 * time.Millisecond, 0.5, 0},
 		{"W for 1 s saturates", keys{Forward: true}, time.Second, 1, 0},
 		{"S for 0.2 s", keys{Back: true}, 200 * time.Millisecond, -0.5, 0},
-		{"A for 0.1 s", keys{Left: true}, 100 * time.Millisecond, 0, 0.4},
-		{"D for 1 s", keys{Right: true}, time.Second, 0, -1},
+		{"A for 0.3 s: a nudge", keys{Left: true}, 300 * time.Millisecond, 0, 0.09},
+		{"A for 0.6 s", keys{Left: true}, 600 * time.Millisecond, 0, 0.36},
+		{"D for 1 s: full lock", keys{Right: true}, time.Second, 0, -1},
+		{"fine W", keys{Forward: true, Fine: true}, time.Second, fineThrottle, 0},
+		{"fine D for 2 s", keys{Right: true, Fine: true}, 2 * time.Second, 0, -fineSteer},
 		{"W and S cancel", keys{Forward: true, Back: true}, time.Second, 0, 0},
 		{"W with brake", keys{Forward: true, Brake: true}, time.Second, 0, 0},
 	} {
@@ -38,7 +41,7 @@ func TestDriverRampsInWallTime(t *testing.T) {
 			for _, tick := range []time.Duration{time.Second / 60, time.Second / 20} {
 				var d driver
 				th, st := hold(&d, tc.k, tc.total, tick)
-				if math.Abs(th-tc.wantThrottle) > 0.06 || math.Abs(st-tc.wantSteer) > 0.06 {
+				if math.Abs(th-tc.wantThrottle) > 0.06 || math.Abs(st-tc.wantSteer) > 0.03 {
 					t.Errorf("tick %v: throttle %.3f steer %.3f, want %.2f %.2f", tick, th, st, tc.wantThrottle, tc.wantSteer)
 				}
 			}
@@ -53,6 +56,16 @@ func TestDriverReleaseAndBrake(t *testing.T) {
 	th, st := hold(&d, keys{}, 150*time.Millisecond, time.Second/60)
 	if math.Abs(th-0.4) > 0.05 || math.Abs(st-0.1) > 0.05 {
 		t.Fatalf("0.15 s after release: throttle %.3f steer %.3f, want 0.4 and 0.1", th, st)
+	}
+	// Pressed again before it settled: the steering goes on from where it is.
+	_, st = hold(&d, keys{Left: true}, time.Second/60, time.Second/60)
+	if math.Abs(st-0.1) > 0.03 {
+		t.Fatalf("pressed again at steer 0.1: %.3f", st)
+	}
+	// The other way: back through zero at the fall rate, then building up from nothing.
+	_, st = hold(&d, keys{Right: true}, 100*time.Millisecond, time.Second/60)
+	if math.Abs(st+0.01) > 0.01 {
+		t.Fatalf("0.1 s into steering the other way: %.3f, want about -0.01", st)
 	}
 	hold(&d, keys{}, time.Second, time.Second/60)
 	if !d.idle() {

@@ -114,6 +114,7 @@ Driving (selected robot)
   W / ↑   throttle forward        S / ↓   throttle back
   A / ←   steer left               D / →   steer right
   Space   brake                    Q / E   climb / sink (drones)
+  hold Shift  drive gently (less throttle and steering); steering grows the longer you hold
 Selecting and viewing
   Tab / Shift+Tab  next / previous robot     click  select a robot
   F  follow the selected robot     C  3D chase view (render/)

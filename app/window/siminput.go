@@ -104,6 +104,7 @@ func (s *simScreen) handleKeys() keys {
 		Brake:   held(ebiten.KeySpace),
 		Up:      held(ebiten.KeyQ),
 		Down:    held(ebiten.KeyE),
+		Fine:    shift,
 	}
 }
 
