@@ -3,7 +3,9 @@ package window
 import (
 	"fmt"
 	"image"
+	"maps"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -62,8 +64,9 @@ func drawButtons(dst *ebiten.Image, b *batch, bs []button) {
 	}
 }
 
-// hudLines formats the HUD: sim time and pace, tick and frame rates, and the selected robot.
-func hudLines(snap *world.Snapshot, selected string, tps, fps, chaseFPS float64) []string {
+// hudLines formats the HUD: sim time and pace, tick and frame rates, and the selected robot
+// with the readings of its range sensors (by sensor id, NaN before the first).
+func hudLines(snap *world.Snapshot, selected string, tps, fps, chaseFPS float64, ranges map[string]float64) []string {
 	pace := fmt.Sprintf("×%g", snap.TimeScale)
 	if snap.TimeScale == 0 {
 		pace = "as fast as possible"
@@ -87,6 +90,13 @@ func hudLines(snap *world.Snapshot, selected string, tps, fps, chaseFPS float64)
 			fmt.Sprintf("%s  %s", m.Name, m.VehicleID),
 			fmt.Sprintf("x %.3f  y %.3f  z %.2f m   yaw %.1f°   speed %.2f m/s", m.Pose.X, m.Pose.Y, m.Pose.Z, m.Pose.Yaw*180/math.Pi, m.Forward),
 			fmt.Sprintf("throttle %+.2f  steer %+.2f  brake %.0f", m.Command.Throttle, m.Command.Steer, m.Command.Brake))
+		for _, id := range slices.Sorted(maps.Keys(ranges)) {
+			if r := ranges[id]; math.IsNaN(r) {
+				lines = append(lines, id+"  waiting for a reading")
+			} else {
+				lines = append(lines, fmt.Sprintf("%s  %.2f m", id, r))
+			}
+		}
 	} else {
 		lines = append(lines, "no robot selected (Tab or click one)")
 	}

@@ -92,6 +92,9 @@ func (s *simScreen) Update() error {
 	if s.track == nil || s.track.version != s.snap.LayoutVersion || s.track.layout != s.snap.Layout {
 		s.track = newTrackGeom(s.snap.Layout, s.snap.LayoutVersion)
 	}
+	if s.show.frusta {
+		s.track.setMoving(s.snap)
+	}
 	if _, ok := s.snap.Model(s.selected); !ok {
 		s.selectModel(s.firstModel())
 	}
@@ -149,7 +152,7 @@ func (s *simScreen) Update() error {
 			s.chaseErr = "3D view: " + s.chaseErr
 		}
 	}
-	s.hud = hudLines(s.snap, s.selected, ebiten.ActualTPS(), ebiten.ActualFPS(), chaseFPS)
+	s.hud = hudLines(s.snap, s.selected, ebiten.ActualTPS(), ebiten.ActualFPS(), chaseFPS, s.panels.rangeReadings())
 	return nil
 }
 

@@ -60,9 +60,16 @@ func (s *simScreen) drawWorld(dst *ebiten.Image, b *batch) {
 	}
 	s.track.drawOverlay(v, b)
 	drawBoxes(v, b, s.snap.Boxes)
+	s.labels = s.labels[:0]
 	if s.show.frusta {
+		readings := s.panels.rangeReadings()
 		for i := range s.snap.Models {
-			sensorFans(v, b, &s.snap.Models[i])
+			m := &s.snap.Models[i]
+			r := readings
+			if m.Name != s.selected {
+				r = nil // the feeds are the selected robot's
+			}
+			s.labels = sensorFans(v, b, m, s.track.rays, r, s.labels)
 		}
 	}
 	for i := range s.snap.Models {
@@ -88,7 +95,6 @@ func (s *simScreen) drawWorld(dst *ebiten.Image, b *batch) {
 		drawMarkers(v, b, set)
 	}
 	// Names on dark tags (one batch), then the text.
-	s.labels = s.labels[:0]
 	for i := range s.snap.Models {
 		m := &s.snap.Models[i]
 		hl, hw, _ := footprint(m.Vehicle)

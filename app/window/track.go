@@ -9,6 +9,8 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/vector"
 
+	"simgui/app/sensors/raycast"
+	"simgui/app/world"
 	"simgui/plugins"
 	"simgui/render"
 )
@@ -59,6 +61,11 @@ type trackGeom struct {
 	floorTex  *ebiten.Image // nil for a plain floor
 	texPeriod float64       // metres per texture repeat
 
+	// rays clips the sensor wedges: the layout's obstacles and, set every tick, the boxes and
+	// robots where they are (nil when the layout has none that raycast takes).
+	rays     *raycast.Caster
+	movingSh []raycast.Shape
+
 	roads []roadMesh
 	flats []fillPath // one path per colour
 	solid []worldTri
@@ -101,7 +108,37 @@ func newTrackGeom(l *plugins.Layout, version uint64) *trackGeom {
 	for i := range l.Elements {
 		t.add(&l.Elements[i])
 	}
+	if shapes, err := raycast.LayoutShapes(l); err == nil {
+		t.rays = raycast.NewCaster(raycast.NewStatic(shapes))
+	}
 	return t
+}
+
+// setMoving gives the wedge clipping the boxes and robots of snap where they are.
+func (t *trackGeom) setMoving(snap *world.Snapshot) {
+	if t.rays == nil {
+		return
+	}
+	t.movingSh = t.movingSh[:0]
+	for _, bx := range snap.Boxes {
+		t.movingSh = append(t.movingSh, raycast.Shape{Kind: raycast.Box, X: bx.Pose.X, Y: bx.Pose.Y, Yaw: bx.Pose.Yaw,
+			HalfL: bx.Length / 2, HalfW: bx.Width / 2, ZMin: bx.Pose.Z, ZMax: bx.Pose.Z + bx.Height, ID: bx.ID})
+	}
+	for i := range snap.Models {
+		m := &snap.Models[i]
+		hl, hw, round := footprint(m.Vehicle)
+		h := 0.1
+		if m.Vehicle != nil && m.Vehicle.Body != nil && m.Vehicle.Body.Height > 0 {
+			h = m.Vehicle.Body.Height
+		}
+		sh := raycast.Shape{Kind: raycast.Box, X: m.Pose.X, Y: m.Pose.Y, Yaw: m.Pose.Yaw, HalfL: hl, HalfW: hw,
+			ZMin: m.Pose.Z, ZMax: m.Pose.Z + h, ID: m.ID}
+		if round {
+			sh.Kind, sh.Radius = raycast.Circle, hl
+		}
+		t.movingSh = append(t.movingSh, sh)
+	}
+	t.rays.SetDynamic(t.movingSh)
 }
 
 // textureImage samples a floor texture's level 0 into an image.
