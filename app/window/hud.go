@@ -13,7 +13,8 @@ import (
 	"simgui/app/world"
 )
 
-// toolbarHeight is the height of the button row at the bottom of the window, pixels.
+// toolbarHeight is the height of one row of the toolbar at the bottom of the window, pixels;
+// a narrow window wraps the buttons onto more rows (layoutBar).
 const toolbarHeight = 28
 
 // button is a clickable label in the toolbar or a list.
@@ -32,6 +33,34 @@ func hit(bs []button, x, y int) *button {
 		}
 	}
 	return nil
+}
+
+// layoutBar places the toolbar's buttons left to right across the bottom of a w×h window,
+// each as wide as its label plus padding, starting a new row where one is full, and returns
+// the height of the bar.
+func layoutBar(bs []button, w, h int) int {
+	const pad, gap, rowGap = 6, 4, 3
+	rowH := toolbarHeight - 2*rowGap
+	var rows [][]int
+	x := pad
+	for i := range bs {
+		bw := int(textWidth(bs[i].label)) + 16
+		if len(rows) == 0 || (x+bw > w-pad && x > pad) {
+			rows = append(rows, nil)
+			x = pad
+		}
+		rows[len(rows)-1] = append(rows[len(rows)-1], i)
+		bs[i].r = image.Rect(x, 0, x+bw, rowH)
+		x += bw + gap
+	}
+	height := rowGap + len(rows)*(rowH+rowGap)
+	for k, row := range rows {
+		y := h - height + rowGap + k*(rowH+rowGap)
+		for _, i := range row {
+			bs[i].r = bs[i].r.Add(image.Pt(0, y))
+		}
+	}
+	return height
 }
 
 // layoutRow places buttons left to right from (x, y), each as wide as its label plus padding.
@@ -124,7 +153,7 @@ Driving (selected robot)
   W / ↑   throttle forward        S / ↓   throttle back
   A / ←   steer left               D / →   steer right
   Space   brake                    Q / E   climb / sink (drones)
-  hold Shift  drive gently (less throttle and steering); steering grows the longer you hold
+  Shift   drive gently (less throttle and steering; steering builds up as you hold)
 Selecting and viewing
   Tab / Shift+Tab  next / previous robot     click  select a robot
   F  follow the selected robot     C  3D chase view (render/)

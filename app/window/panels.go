@@ -125,8 +125,9 @@ func (p *panels) scans() []*scan {
 	return out
 }
 
-// layout places the panels in a column at the right of a w×h window, above the toolbar.
-func (p *panels) layout(w, h int) {
+// layout places the panels in a column at the right of a w×h window, above the toolbar (bar
+// pixels high).
+func (p *panels) layout(w, h, bar int) {
 	const margin, label, gap, maxW = 8, 18, 6, 320
 	p.rects = p.rects[:0]
 	if len(p.cams) == 0 {
@@ -144,7 +145,7 @@ func (p *panels) layout(w, h int) {
 		}
 		sum += ratios[i]
 	}
-	avail := float64(h - 2*margin - toolbarHeight - len(p.cams)*(label+gap))
+	avail := float64(h - 2*margin - bar - len(p.cams)*(label+gap))
 	pw := min(float64(maxW), float64(w)/4, avail/sum)
 	pw = max(pw, 80)
 	x := w - margin - int(pw)

@@ -82,9 +82,10 @@ func repeat(k ebiten.Key) bool {
 	return d == 1 || (d > tps*3/10 && (d-tps*3/10)%(max(tps/20, 1)) == 0)
 }
 
-// layout places the prompt across the bottom of a w×h window, above the toolbar.
-func (p *prompt) layout(w, h int) {
-	y := h - toolbarHeight - 70
+// layout places the prompt across the bottom of a w×h window, above the toolbar (bar pixels
+// high).
+func (p *prompt) layout(w, h, bar int) {
+	y := h - bar - 70
 	p.box = image.Rect(40, y, w-40, y+62)
 	p.field = image.Rect(p.box.Min.X+10, y+28, p.box.Max.X-190, y+52)
 	label := "Browse…"

@@ -45,6 +45,7 @@ type simScreen struct {
 	chase    *chaseView
 	chaseErr string
 	tools    []button
+	barH     int // height of the toolbar, which wraps in a narrow window
 	hud      []string
 	b        batch
 	labels   []label // scratch for Draw
@@ -108,9 +109,11 @@ func (s *simScreen) Update() error {
 		s.fit = true
 	}
 
+	s.tools = s.toolbar()
+	s.barH = layoutBar(s.tools, s.w, s.h)
 	k := keys{}
 	if s.prompt != nil {
-		s.prompt.layout(s.w, s.h)
+		s.prompt.layout(s.w, s.h, s.barH)
 		if !s.prompt.update(s.g.Files) {
 			s.prompt = nil
 		}
@@ -131,7 +134,7 @@ func (s *simScreen) Update() error {
 	}
 	s.panels.sync(sim.Bus, s.selected, desc, s.show.lidar)
 	s.panels.update(now)
-	s.panels.layout(s.w, s.h)
+	s.panels.layout(s.w, s.h, s.barH)
 	if s.show.chase {
 		if s.chase == nil {
 			s.chase = newChaseView()
@@ -143,8 +146,6 @@ func (s *simScreen) Update() error {
 		s.refreshSpawnList()
 	}
 	s.spawn.layout(s.hudBottom())
-	s.tools = s.toolbar()
-	layoutRow(s.tools, 6, s.h-toolbarHeight+3, toolbarHeight-6)
 	chaseFPS := 0.0
 	if s.show.chase && s.chase != nil {
 		chaseFPS, s.chaseErr = s.chase.status()

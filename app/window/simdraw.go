@@ -27,13 +27,13 @@ func (s *simScreen) Draw(dst *ebiten.Image) {
 		s.spawn.draw(dst, b, s.hudBottom())
 	}
 	// Toolbar and status line.
-	b.rect(0, float32(s.h-toolbarHeight), float32(s.w), toolbarHeight, colorBar)
+	b.rect(0, float32(s.h-s.barH), float32(s.w), float32(s.barH), colorBar)
 	b.draw(dst)
 	drawButtons(dst, b, s.tools)
 	if msg := s.statusLine(); msg != "" {
-		drawBox(dst, b, []string{msg}, 8, float32(s.h-toolbarHeight-lineHeight-14))
+		drawBox(dst, b, []string{msg}, 8, float32(s.h-s.barH-lineHeight-14))
 	} else if s.spawn.picked != "" {
-		drawBox(dst, b, []string{"click in the world to place " + s.spawn.picked + " (drag to aim, right click or Esc to cancel)"}, 8, float32(s.h-toolbarHeight-lineHeight-14))
+		drawBox(dst, b, []string{"click in the world to place " + s.spawn.picked + " (drag to aim, right click or Esc to cancel)"}, 8, float32(s.h-s.barH-lineHeight-14))
 	}
 	s.panels.drawEnlarged(dst, b)
 	if s.prompt != nil {
@@ -46,7 +46,9 @@ func (s *simScreen) Draw(dst *ebiten.Image) {
 			w = max(w, textWidth(l))
 		}
 		h := float32(len(lines)*lineHeight + 8)
-		drawBox(dst, b, lines, (float32(s.w)-w)/2, (float32(s.h)-h)/2)
+		// Centred, but below the HUD, which stays readable.
+		y := max(float32(s.hudBottom()), min((float32(s.h)-h)/2, float32(s.h-s.barH)-h-4))
+		drawBox(dst, b, lines, max(4, (float32(s.w)-w)/2-8), y)
 	}
 }
 

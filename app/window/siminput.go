@@ -381,7 +381,7 @@ func (s *simScreen) openPrompt() {
 	}
 	req := FileRequest{Title: "Open scenario", Filter: "Scenario (YAML)", Extensions: []string{"yaml", "yml"}, StartDir: dirOf(initial)}
 	s.prompt = newPrompt("Open scenario", req, initial, s.g.openScenario)
-	s.prompt.layout(s.w, s.h)
+	s.prompt.layout(s.w, s.h, s.barH)
 }
 
 func (s *simScreen) savePrompt() {
@@ -404,7 +404,7 @@ func (s *simScreen) savePrompt() {
 			}
 		})
 	})
-	s.prompt.layout(s.w, s.h)
+	s.prompt.layout(s.w, s.h, s.barH)
 }
 
 // openScenario loads path and, if it checks out, replaces the running simulation with it
