@@ -92,7 +92,7 @@ type Editor struct {
 	installedOpen                 bool
 	installed                     []registry.Item
 	busy                          string // what the worker is doing, "" when idle
-	focused                       bool   // a text field has the keyboard
+	fields                        fields // the text fields' keyboard and focus
 
 	// This frame's layout: clickable things by name, the visible body of the window being
 	// laid out, and the actions clicked (run after the layout pass).
@@ -100,6 +100,10 @@ type Editor struct {
 	values  map[string]string // text of the fields laid out
 	clip    image.Rectangle
 	later   []func()
+	// overlay is the window over the others (the Installed list) as laid out last frame;
+	// inOverlay is set while it is being laid out.
+	overlay   image.Rectangle
+	inOverlay bool
 
 	preview *previewer
 	views   previewImages
@@ -206,26 +210,28 @@ func (e *Editor) Update() error {
 	clear(e.targets)
 	clear(e.values)
 	e.later = e.later[:0]
-	capt, err := e.ui.Update(func(ctx *debugui.Context) error {
+	e.beginFields(time.Now())
+	if _, err := e.ui.Update(func(ctx *debugui.Context) error {
 		e.layout(ctx)
 		return nil
-	})
-	if err != nil {
+	}); err != nil {
 		return fmt.Errorf("editor: %w", err)
 	}
-	e.focused = capt&debugui.InputCapturingStateFocus != 0
+	// The state describes the screen as just laid out: the clicks of this frame change it
+	// (rows added, tabs switched) and show in the next.
+	e.writeState()
+	e.endFields()
 	for _, f := range e.later {
 		f()
 	}
 	e.check()
 	e.updatePreview()
-	e.writeState()
 	return nil
 }
 
 // Draw draws the forms, the preview and the frames around fields with problems.
 func (e *Editor) Draw(screen *ebiten.Image) {
-
+	e.fields.kb.Drawn()
 	screen.Fill(backgroundColor)
 	e.ui.Draw(screen)
 	e.drawProblemFrames(screen)

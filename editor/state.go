@@ -45,8 +45,11 @@ type State struct {
 	PreviewViews []string `json:"previewViews"`
 	PreviewNote  string   `json:"previewNote,omitempty"`
 	Frames       uint64   `json:"frames"`
-	// Focused reports whether a text field has the keyboard.
-	Focused bool `json:"focused"`
+	// Focused reports whether a text field has the keyboard; Focus is its target name.
+	Focused bool   `json:"focused"`
+	Focus   string `json:"focus,omitempty"`
+	// Selection is the selected range of the focused field, in characters.
+	Selection [2]int `json:"selection"`
 	record
 }
 
@@ -57,6 +60,8 @@ type record struct {
 	TestDriven []string `json:"testDriven"`
 	// Shots lists the screenshots a standalone editor wrote (F12).
 	Shots []string `json:"shots"`
+	// Pressed lists the last 50 buttons pressed, by name, oldest first.
+	Pressed []string `json:"pressed"`
 }
 
 // writeState hands the state to the writer (at most every stateInterval).
@@ -66,11 +71,15 @@ func (e *Editor) writeState() {
 	}
 	s := State{Type: string(e.d.typ), ID: e.d.id(), Tab: e.tab, Rows: map[string]int{},
 		Targets: map[string][4]int{}, Values: maps.Clone(e.values), Checked: e.checked, Problems: e.problems, Live: e.live,
-		Framed: e.problemFields(), Status: e.status, Busy: e.busy, Gen: e.gen, Frames: e.frames, Focused: e.focused, record: e.record}
+		Framed: e.problemFields(), Status: e.status, Busy: e.busy, Gen: e.gen, Frames: e.frames, Focused: e.fields.focus != "", Focus: e.fields.focus, record: e.record}
 	s.record.Exported = append([]string(nil), e.record.Exported...)
 	s.record.Installed = append([]string(nil), e.record.Installed...)
 	s.record.TestDriven = append([]string(nil), e.record.TestDriven...)
 	s.record.Shots = append([]string(nil), e.record.Shots...)
+	s.record.Pressed = append([]string(nil), e.record.Pressed...)
+	if e.fields.focus != "" {
+		s.Selection[0], s.Selection[1] = e.fields.line.Selection()
+	}
 	if v := e.d.vehicle; v != nil {
 		s.Rows["sensors"], s.Rows["actuators"] = len(v.Sensors), len(v.Actuators)
 	}

@@ -49,13 +49,16 @@ func (e *Editor) layout(ctx *debugui.Context) {
 			e.clip = l.BodyBounds
 			e.problemsPanel(ctx)
 		})
+		overlay := image.Rectangle{}
 		if e.installedOpen {
 			r := image.Rect(w/2-260, toolbarHeight+20, w/2+260, min(h-20, toolbarHeight+20+520))
 			ctx.Window("Open an installed plugin", r, func(l debugui.ContainerLayout) {
-				e.clip = l.BodyBounds
+				e.clip, e.inOverlay = l.BodyBounds, true
 				e.installedPanel(ctx)
+				overlay, e.inOverlay = l.Bounds, false
 			})
 		}
+		e.overlay = overlay
 	})
 }
 
@@ -167,7 +170,9 @@ func (e *Editor) installedPanel(ctx *debugui.Context) {
 	for _, it := range e.installed {
 		id := it.PluginID
 		label := fmt.Sprintf("%s   %s %s   [%s]", id, it.DisplayName, it.Version, it.Source)
-		e.target(ctx, "installed:"+id, func() { ctx.Button(label).On(func() { e.later = append(e.later, func() { e.openID(id) }) }) })
+		e.target(ctx, "installed:"+id, func(cell image.Rectangle) {
+			ctx.Button(label).On(func() { e.clicked("installed:"+id, cell, func() { e.openID(id) }) })
+		})
 	}
 }
 
@@ -219,27 +224,40 @@ func (e *Editor) tabOf(path string) string {
 
 // target lays out one widget in a grid cell and records the cell under name, so that the
 // state file can tell a test where to click.
-func (e *Editor) target(ctx *debugui.Context, name string, widget func()) {
+func (e *Editor) target(ctx *debugui.Context, name string, widget func(cell image.Rectangle)) {
 	ctx.IDScope(name, func() {
 		ctx.GridCell(func(b image.Rectangle) {
 			if v := b.Intersect(e.clip); !v.Empty() {
 				e.targets[name] = v
 			}
-			widget()
+			widget(b)
 		})
 	})
 }
 
-// field is a text field for the value at path (a validator path such as descriptor.id).
-func (e *Editor) field(ctx *debugui.Context, path string, buf *string) {
-	e.target(ctx, "field:"+path, func() { ctx.TextField(buf) })
-	e.values["field:"+path] = *buf
+// under reports whether the pointer is on cell, and not on the window over it. debugui
+// remembers the widget last hovered until a tick without a click passes over it: a pointer
+// that moves to another button and clicks in one frame (as under load) makes both buttons
+// report the click. Only the one under the pointer is acted on.
+func (e *Editor) under(cell image.Rectangle) bool {
+	p := image.Pt(ebiten.CursorPosition())
+	return p.In(cell) && (e.inOverlay || !p.In(e.overlay))
+}
+
+// clicked is a click on the widget named name in cell: it records it and runs f after this
+// frame's layout, unless the pointer is elsewhere (see under).
+func (e *Editor) clicked(name string, cell image.Rectangle, f func()) {
+	if !e.under(cell) {
+		return
+	}
+	e.record.Pressed = append(e.record.Pressed[max(0, len(e.record.Pressed)-49):], name)
+	e.later = append(e.later, f)
 }
 
 // button is a button whose action runs after this frame's layout.
 func (e *Editor) button(ctx *debugui.Context, name, label string, f func()) {
-	e.target(ctx, "button:"+name, func() {
-		ctx.Button(label).On(func() { e.later = append(e.later, f) })
+	e.target(ctx, "button:"+name, func(cell image.Rectangle) {
+		ctx.Button(label).On(func() { e.clicked(name, cell, f) })
 	})
 }
 
@@ -258,7 +276,7 @@ func (e *Editor) choice(ctx *debugui.Context, path string, val *string, known []
 			labels[i] = "(none)"
 		}
 	}
-	e.target(ctx, "field:"+path, func() { ctx.Dropdown(&idx, labels) })
+	e.target(ctx, "field:"+path, func(image.Rectangle) { ctx.Dropdown(&idx, labels) })
 	if idx >= 0 && idx < len(opts) {
 		*val = opts[idx]
 	}
@@ -266,7 +284,13 @@ func (e *Editor) choice(ctx *debugui.Context, path string, val *string, known []
 
 // checkbox is a checkbox for the value at path.
 func (e *Editor) checkbox(ctx *debugui.Context, path, label string, val *bool) {
-	e.target(ctx, "field:"+path, func() { ctx.Checkbox(val, label) })
+	e.target(ctx, "field:"+path, func(cell image.Rectangle) {
+		v := *val
+		ctx.Checkbox(&v, label)
+		if v != *val && e.under(cell) { // see under
+			*val = v
+		}
+	})
 }
 
 // swatch shows a "#rrggbb" colour (nothing when it is not one).

@@ -39,6 +39,7 @@ type gui struct {
 // child, the same through its environment) and waits for its window.
 func startGUI(t *testing.T, bin string, args []string, env ...string) *gui {
 	t.Helper()
+	xtest.NoKeyRepeat(t)
 	dir := t.TempDir()
 	g := &gui{t: t, dir: dir, home: t.TempDir(), state: filepath.Join(dir, "state.json")}
 	env = append(env, "RUSIM_HOME="+g.home)

@@ -22,7 +22,7 @@ type panels struct {
 
 	cams   []*feed
 	lidars []*feed
-	ranges []*feed // range sensors (ultrasonic)
+	ranges []*feed         // range sensors (ultrasonic)
 	imgs   []*ebiten.Image // per camera, nil until the first frame
 	labels []string
 	rects  []image.Rectangle // per camera, in screen pixels

@@ -8,6 +8,7 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"simgui/app/window/lineedit"
 	"simgui/app/world"
 	"simgui/physics/drive"
 	"simgui/plugins"
@@ -37,6 +38,7 @@ type simScreen struct {
 	spawnOn bool
 	spawn   spawnList
 	prompt  *prompt
+	kb      lineedit.Keyboard
 
 	statusMsg string
 	statusAt  time.Time
@@ -114,7 +116,7 @@ func (s *simScreen) Update() error {
 	k := keys{}
 	if s.prompt != nil {
 		s.prompt.layout(s.w, s.h, s.barH)
-		if !s.prompt.update(s.g.Files) {
+		if !s.prompt.update(s.kb.Read(now), s.g.Files) {
 			s.prompt = nil
 		}
 	} else {
@@ -302,7 +304,8 @@ func (s *simScreen) state() State {
 			st.Targets["prompt:browse"] = rectOf(s.prompt.browse.r)
 			st.Targets["prompt:ok"] = rectOf(s.prompt.ok.r)
 		}
-		st.PromptText = string(s.prompt.text)
+		st.PromptText = s.prompt.line.Text()
+		st.PromptNote = s.prompt.note
 	}
 	for _, b := range s.tools {
 		st.Targets["tool:"+b.label] = rectOf(b.r)

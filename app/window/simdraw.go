@@ -11,6 +11,7 @@ import (
 
 // Draw implements Screen: it draws the snapshot taken in Update and the images uploaded there.
 func (s *simScreen) Draw(dst *ebiten.Image) {
+	s.kb.Drawn()
 	if s.snap == nil {
 		return
 	}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -385,10 +386,12 @@ func (s *simScreen) openPrompt() {
 }
 
 func (s *simScreen) savePrompt() {
-	initial := "scenario.yaml"
+	// Suggest a name no file has: Enter alone must not overwrite anything.
+	dir, base := "", "scenario"
 	if src := s.g.sess.sim.Plan.Scenario.Source; fileExists(src) {
-		initial = src
+		dir, base = filepath.Dir(src), strings.TrimSuffix(filepath.Base(src), filepath.Ext(src))+"-saved"
 	}
+	initial := freeName(dir, base, ".yaml")
 	req := FileRequest{Title: "Save scenario", Save: true, Filter: "Scenario (YAML)", Extensions: []string{"yaml", "yml"}, StartDir: dirOf(initial)}
 	s.prompt = newPrompt("Save the world as a scenario", req, initial, func(path string) {
 		// The world as it is when the path is given (game goroutine).
@@ -434,6 +437,18 @@ func (g *game) openScenario(path string) {
 			g.Status(msg)
 		}
 	})
+}
+
+// freeName is dir/base+ext, or dir/base-2+ext, -3, ... the first no file has.
+func freeName(dir, base, ext string) string {
+	p := filepath.Join(dir, base+ext)
+	for n := 2; n < 1000; n++ {
+		if _, err := os.Lstat(p); os.IsNotExist(err) {
+			break
+		}
+		p = filepath.Join(dir, fmt.Sprintf("%s-%d%s", base, n, ext))
+	}
+	return p
 }
 
 func fileExists(p string) bool {

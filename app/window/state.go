@@ -29,8 +29,10 @@ type State struct {
 	Rates map[string]float64 `json:"rates"`
 	// Prompt is the title of the open file prompt, "" for none.
 	Prompt string `json:"prompt"`
-	// PromptText is the path typed (or chosen) in it.
+	// PromptText is the path typed (or chosen) in it; PromptNote the line under it (asking to
+	// confirm an overwrite, for example).
 	PromptText string `json:"promptText"`
+	PromptNote string `json:"promptNote,omitempty"`
 	// Enlarged is the sensor of the enlarged camera panel, "" for none.
 	Enlarged string `json:"enlarged"`
 	Chase    bool   `json:"chase"`
