@@ -77,21 +77,25 @@ type Editor struct {
 	w, h   int
 	frames uint64
 
-	d        *draft
-	tab      string
-	gen      uint64 // changes whenever the built plugin changes
-	liveKey  string
-	live     plugins.Problems // the latest automatic check, for field frames and the schema line
-	current  *built
-	problems plugins.Problems // from the last Validate or Export
-	checked  int              // how many times Validate (or Export) listed problems
-	checkKey string           // liveKey when they were listed
-	status   string
+	d          *draft
+	tab        string
+	gen        uint64 // changes whenever the built plugin changes
+	liveKey    string
+	live       plugins.Problems // the latest automatic check, for field frames and the schema line
+	current    *built
+	problems   plugins.Problems // from the last Validate or Export
+	checked    int              // how many times Validate (or Export) listed problems
+	checkKey   string           // liveKey when they were listed
+	status     string
+	statusKind string // statusInfo, statusBusy, statusDone or statusFailed
 
 	exportPath, keyPath, openPath string
 	installedOpen                 bool
-	installed                     []registry.Item
+	installed                     []registry.Item // nil until first read
+	listErr                       string
 	busy                          string // what the worker is doing, "" when idle
+	queue                         []queued
+	listing                       bool   // the Installed list is being read
 	fields                        fields // the text fields' keyboard and focus
 
 	// This frame's layout: clickable things by name, the visible body of the window being
@@ -266,10 +270,19 @@ func (e *Editor) load(d *draft, notes []string) {
 	e.setStatus(msg)
 }
 
-func (e *Editor) setStatus(msg string) {
-	e.status = msg
-	e.log.Debug("editor", "status", msg)
+// setStatus shows msg in the status line as information.
+func (e *Editor) setStatus(msg string) { e.setOutcome(statusInfo, msg) }
+
+// setOutcome shows msg in the status line marked as kind (busy, done, failed).
+func (e *Editor) setOutcome(kind, msg string) {
+	e.status, e.statusKind = msg, kind
+	e.log.Debug("editor", "status", msg, "kind", kind)
 }
+
+// done and failed report how a job or a check ended.
+func (e *Editor) done(msg string)     { e.setOutcome(statusDone, msg) }
+func (e *Editor) failed(msg string)   { e.setOutcome(statusFailed, msg) }
+func (e *Editor) failedErr(err error) { e.failed(err.Error()) }
 
 // check builds the plugin from the forms when they changed and validates it as the CLI does;
 // the result frames fields with problems and feeds the preview.
@@ -302,11 +315,11 @@ func (e *Editor) validate() bool {
 	n := len(ps.Errors())
 	switch {
 	case n == 0 && len(ps) == 0:
-		e.setStatus("valid: no problems")
+		e.done("valid: no problems")
 	case n == 0:
-		e.setStatus(fmt.Sprintf("valid, with %s", count(len(ps), "warning")))
+		e.done(fmt.Sprintf("valid, with %s", count(len(ps), "warning")))
 	default:
-		e.setStatus(fmt.Sprintf("%s: see Problems", count(n, "problem")))
+		e.failed(fmt.Sprintf("%s: see Problems", count(n, "problem")))
 	}
 	return n == 0
 }
@@ -323,7 +336,7 @@ func (e *Editor) defaultExportPath() string {
 // export validates the plugin and, when it is valid, writes it to path on the worker.
 func (e *Editor) export(path string) {
 	if !e.validate() {
-		e.setStatus("nothing exported: " + e.status)
+		e.failed("nothing exported: " + e.status)
 		return
 	}
 	a, _ := e.current.validate()
@@ -332,7 +345,7 @@ func (e *Editor) export(path string) {
 		res, err := exportArchive(a, id, path, key)
 		return func() {
 			if err != nil {
-				e.setStatus(err.Error())
+				e.failedErr(err)
 				return
 			}
 			e.record.Exported = append(e.record.Exported, res.path)
@@ -340,7 +353,7 @@ func (e *Editor) export(path string) {
 			if res.signedBy != "" {
 				msg += ", signed by key " + res.signedBy
 			}
-			e.setStatus(msg)
+			e.done(msg)
 		}
 	})
 }
@@ -349,7 +362,7 @@ func (e *Editor) export(path string) {
 // host to test-drive it.
 func (e *Editor) install() {
 	if !e.validate() {
-		e.setStatus("nothing installed: " + e.status)
+		e.failed("nothing installed: " + e.status)
 		return
 	}
 	a, _ := e.current.validate()
@@ -358,8 +371,8 @@ func (e *Editor) install() {
 		res, err := installArchive(e.reg, a, id, key)
 		return func() {
 			if err != nil {
-				e.setStatus(err.Error())
-				e.hostStatus(err.Error())
+				e.failedErr(err)
+				e.hostStatus("install failed: " + err.Error())
 				return
 			}
 			e.record.Installed = append(e.record.Installed, id)
@@ -371,13 +384,13 @@ func (e *Editor) install() {
 				msg += "; test drive needs the simulator window (run simgui and press F2 for the editor)"
 			default:
 				if err := e.host.TestDrive(res.vehicle); err != nil {
-					msg += "; test drive: " + err.Error()
-				} else {
-					e.record.TestDriven = append(e.record.TestDriven, id)
-					msg += "; spawned in the running world"
+					e.failed(msg + "; test drive: " + err.Error())
+					return
 				}
+				e.record.TestDriven = append(e.record.TestDriven, id)
+				msg += "; spawning it in the running world"
 			}
-			e.setStatus(msg)
+			e.done(msg)
 			e.hostStatus(msg)
 		}
 	})
@@ -395,7 +408,7 @@ func (e *Editor) open(path string) {
 		d, notes, err := openPath(path)
 		return func() {
 			if err != nil {
-				e.setStatus(err.Error())
+				e.failedErr(err)
 				return
 			}
 			e.load(d, notes)
@@ -409,7 +422,7 @@ func (e *Editor) openID(id string) {
 		d, notes, err := openInstalled(e.reg, id)
 		return func() {
 			if err != nil {
-				e.setStatus(err.Error())
+				e.failedErr(err)
 				return
 			}
 			e.installedOpen = false
@@ -418,21 +431,32 @@ func (e *Editor) openID(id string) {
 	})
 }
 
-// listInstalled refreshes the Installed list on the worker.
+// listInstalled reads the Installed list afresh on the worker; the list on show stays until
+// the new one is in.
 func (e *Editor) listInstalled() {
-	e.run("listing plugins", func() func() {
+	if e.listing {
+		return
+	}
+	e.listing = true
+	e.run("reading the registry", func() func() {
 		items, err := e.reg.List()
 		return func() {
-			e.installed = items
+			e.listing = false
+			e.installed = append(make([]registry.Item, 0, len(items)), items...)
+			e.listErr = ""
 			if err != nil {
-				e.setStatus("list installed plugins: " + err.Error())
+				e.listErr = err.Error()
+				e.failed("list installed plugins: " + err.Error())
+				return
 			}
+			e.done(fmt.Sprintf("%d plugins installed", len(items)))
 		}
 	})
 }
 
 // files asks the host (or the editor's own dialog) for a path.
 func (e *Editor) files(req FileRequest, done func(string)) {
+	e.setOutcome(statusBusy, req.Title+": answer the file dialog (or type the path)")
 	if e.host.Files != nil {
 		e.host.Files(req, done)
 		return
@@ -440,56 +464,15 @@ func (e *Editor) files(req FileRequest, done func(string)) {
 	go func() {
 		path, err := desktop.ShowDialog(req)
 		e.deliver(func() {
-			if err != nil && !errors.Is(err, desktop.ErrCancelled) {
-				e.setStatus(err.Error() + "; type the path instead")
+			switch {
+			case err != nil && !errors.Is(err, desktop.ErrCancelled):
+				e.failed(err.Error() + "; type the path instead")
+			case path == "":
+				e.setStatus("dialog closed, nothing chosen")
 			}
 			done(path)
 		})
 	}()
-}
-
-// run queues job on the worker; what it returns runs on the game goroutine.
-func (e *Editor) run(what string, job func() func()) {
-	if e.busy != "" {
-		e.setStatus("still " + e.busy + "; try again in a moment")
-		return
-	}
-	e.busy = what
-	e.setStatus(what + " ...")
-	e.jobs <- job // the worker takes one job at a time and busy admits one
-}
-
-// work runs jobs until Close.
-func (e *Editor) work() {
-	for {
-		select {
-		case <-e.stopped:
-			return
-		case job := <-e.jobs:
-			apply := job()
-			e.deliver(func() {
-				e.busy = ""
-				apply()
-			})
-		}
-	}
-}
-
-// deliver queues f for the game goroutine.
-func (e *Editor) deliver(f func()) {
-	e.mu.Lock()
-	e.results = append(e.results, f)
-	e.mu.Unlock()
-}
-
-func (e *Editor) applyResults() {
-	e.mu.Lock()
-	rs := e.results
-	e.results = nil
-	e.mu.Unlock()
-	for _, f := range rs {
-		f()
-	}
 }
 
 func count(n int, what string) string {

@@ -37,7 +37,13 @@ type State struct {
 	// Schema is the parametersSchemaJson line under a track's schema field.
 	Schema string `json:"schema,omitempty"`
 	Status string `json:"status"`
-	Busy   string `json:"busy,omitempty"`
+	// StatusKind marks Status: info, busy, done or failed.
+	StatusKind string `json:"statusKind"`
+	Busy       string `json:"busy,omitempty"`
+	// Listed counts the plugins of the Installed list (-1 while it was never read); Listing
+	// is set while it is being read.
+	Listed  int  `json:"listed"`
+	Listing bool `json:"listing,omitempty"`
 	// Preview says what the preview shows: the check it is of (PreviewGen, equal to Gen
 	// when up to date), its view labels and any error.
 	Gen          uint64   `json:"gen"`
@@ -77,6 +83,13 @@ func (e *Editor) writeState() {
 	s.record.TestDriven = append([]string(nil), e.record.TestDriven...)
 	s.record.Shots = append([]string(nil), e.record.Shots...)
 	s.record.Pressed = append([]string(nil), e.record.Pressed...)
+	s.StatusKind, s.Listing, s.Listed = e.statusKind, e.listing, len(e.installed)
+	if e.busy != "" {
+		s.StatusKind = statusBusy
+	}
+	if e.installed == nil {
+		s.Listed = -1
+	}
 	if e.fields.focus != "" {
 		s.Selection[0], s.Selection[1] = e.fields.line.Selection()
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/ebitengine/debugui"
 	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/text/v2"
 	"github.com/hajimehoshi/ebiten/v2/vector"
 
 	"simgui/plugins"
@@ -98,6 +99,9 @@ func (e *Editor) toolbar(ctx *debugui.Context) {
 	busy := ""
 	if e.busy != "" {
 		busy = e.busy + " ..."
+		if n := len(e.queue); n > 0 {
+			busy += fmt.Sprintf(" (%d more waiting)", n)
+		}
 	}
 	ctx.Text(busy)
 
@@ -126,12 +130,42 @@ func (e *Editor) toolbar(ctx *debugui.Context) {
 		}
 	})
 
-	ctx.SetGridLayout([]int{-1}, nil)
+	ctx.SetGridLayout([]int{60, -1}, nil)
+	e.badge(ctx)
 	line := e.status
-	if hint := "   (Export writes " + e.defaultExportPath() + ")"; e.exportPath == "" && fits(line+hint, e.w) {
+	if hint := "   (Export writes " + e.defaultExportPath() + ")"; e.exportPath == "" && fits(line+hint, e.w-64) {
 		line += hint
 	}
-	ctx.Text(fitLine(line, e.w))
+	ctx.Text(fitLine(line, e.w-64))
+}
+
+// Badge colours by status kind.
+var badgeColors = map[string]color.NRGBA{
+	statusBusy:   {200, 150, 40, 255},
+	statusDone:   {50, 150, 70, 255},
+	statusFailed: {190, 50, 45, 255},
+}
+
+// badge marks the status line: BUSY while a job runs or a dialog is open, DONE or FAILED for
+// how the last one ended (nothing for plain information).
+func (e *Editor) badge(ctx *debugui.Context) {
+	kind := e.statusKind
+	if e.busy != "" {
+		kind = statusBusy
+	}
+	c, ok := badgeColors[kind]
+	ctx.GridCell(func(b image.Rectangle) {
+		ctx.DrawOnlyWidget(func(dst *ebiten.Image) {
+			if !ok {
+				return
+			}
+			vector.FillRect(dst, float32(b.Min.X), float32(b.Min.Y), float32(b.Dx()), float32(b.Dy()), c, false)
+			label := strings.ToUpper(kind)
+			op := &text.DrawOptions{}
+			op.GeoM.Translate(float64(b.Min.X+(b.Dx()-len(label)*charWidth)/2), float64(b.Min.Y+(b.Dy()-lineH)/2))
+			debugui.DrawText(dst, label, op)
+		})
+	})
 }
 
 // charWidth is the advance of debugui's bitmap font, pixels.
@@ -163,10 +197,21 @@ func (e *Editor) installedPanel(ctx *debugui.Context) {
 	ctx.SetGridLayout([]int{-1, 80}, nil)
 	ctx.Text("Built-in and installed plugins (RUSIM_HOME " + e.reg.Home() + ")")
 	e.button(ctx, "installed.close", "Close", func() { e.installedOpen = false })
-	ctx.SetGridLayout([]int{-1}, nil)
-	if e.installed == nil {
+	ctx.SetGridLayout([]int{-1, 80}, nil)
+	switch {
+	case e.listing:
 		ctx.Text("reading the registry ...")
+	case e.listErr != "":
+		ctx.Text("could not read the registry: " + e.listErr)
+	case e.installed == nil:
+		// Not read yet (never stuck: opening the list asks for it).
+		e.listInstalled()
+		ctx.Text("reading the registry ...")
+	default:
+		ctx.Text(fmt.Sprintf("%d plugins", len(e.installed)))
 	}
+	e.button(ctx, "installed.refresh", "Refresh", func() { e.listInstalled() })
+	ctx.SetGridLayout([]int{-1}, nil)
 	for _, it := range e.installed {
 		id := it.PluginID
 		label := fmt.Sprintf("%s   %s %s   [%s]", id, it.DisplayName, it.Version, it.Source)

@@ -358,7 +358,11 @@ func TestWindowSpawnSaveOpen(t *testing.T) {
 	g.clickTarget("spawn:" + user)
 	g.click(420, 680)
 	g.waitState("the user plugin spawned", 10*time.Second, func(s State) bool { return s.Models == 3 && strings.HasPrefix(s.Selected, "arcade_green") })
-	g.key("Tab", "Tab") // back to the red one: ego, arcade_red-1, arcade_green-1
+	// Back to the red one: ego, arcade_red-1, arcade_green-1. One Tab at a time: two presses
+	// of a key in one frame are one for Ebiten.
+	g.key("Tab")
+	g.waitState("ego selected", 5*time.Second, func(s State) bool { return s.Selected == "ego" })
+	g.key("Tab")
 	g.key("p")
 	at := g.waitState("paused", 5*time.Second, func(s State) bool { return s.Paused && strings.HasPrefix(s.Selected, "arcade_red") })
 

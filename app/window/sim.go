@@ -26,7 +26,11 @@ type simScreen struct {
 	track *trackGeom
 
 	selected string
-	follow   bool
+	// pending is a robot just spawned, to select and frame as soon as a snapshot has it
+	// (the spawn is on the loop; the snapshot after it comes a step later), until pendingBy.
+	pending   string
+	pendingBy time.Time
+	follow    bool
 	show     struct{ frusta, lidar, grid, markers, help, chase bool }
 
 	drv      driver
@@ -97,6 +101,15 @@ func (s *simScreen) Update() error {
 	}
 	if s.show.frusta {
 		s.track.setMoving(s.snap)
+	}
+	if s.pending != "" {
+		if m, ok := s.snap.Model(s.pending); ok {
+			s.selectModel(s.pending)
+			s.frame(m)
+			s.pending = ""
+		} else if now.After(s.pendingBy) {
+			s.pending = ""
+		}
 	}
 	if _, ok := s.snap.Model(s.selected); !ok {
 		s.selectModel(s.firstModel())
@@ -214,6 +227,15 @@ func (s *simScreen) selectModel(name string) {
 	s.selected = name
 	s.drv.reset()
 	s.lastSent = drive.Command{}
+}
+
+// frame follows m and zooms the top-down view in so that it is at least 40 pixels long (the
+// view a robot starts in).
+func (s *simScreen) frame(m world.ModelState) {
+	s.follow = true
+	s.view.CX, s.view.CY = m.Pose.X, m.Pose.Y
+	hl, hw, _ := footprint(m.Vehicle)
+	s.view.Scale = min(maxScale, max(s.view.Scale, 40/(2*math.Max(hl, hw))))
 }
 
 // firstModel is the plan's primary robot if it exists, else the first one, else "".

@@ -258,6 +258,7 @@ func (s *simScreen) stepOnce() {
 func (s *simScreen) reset() {
 	loop, seed, ctx := s.g.sess.sim.Loop, s.snap.Seed, s.g.ctx
 	s.drv.reset()
+	s.status("resetting …")
 	s.g.async(func() func() {
 		err := loop.Reset(ctx, seed)
 		return func() {
@@ -341,6 +342,7 @@ func (s *simScreen) spawnPicked(pose *world.Pose) {
 	id := s.spawn.picked
 	cat := s.g.opts.Plugins
 	ctx, loop, name := s.g.ctx, s.g.sess.sim.Loop, spawnName(id, s.snap)
+	s.status("spawning " + name + " …")
 	s.g.async(func() func() {
 		v, err := cat.Vehicle(id)
 		if err == nil {
@@ -353,20 +355,21 @@ func (s *simScreen) spawnPicked(pose *world.Pose) {
 // testDrive spawns a descriptor handed over by another screen (Host.TestDrive).
 func (s *simScreen) testDrive(v *plugins.VehicleDescriptor, at *world.Pose) {
 	ctx, loop, name := s.g.ctx, s.g.sess.sim.Loop, spawnName(v.ID, s.snap)
+	s.status("spawning " + name + " for a test drive …")
 	s.g.async(func() func() {
 		err := spawnVehicle(ctx, loop, v, name, at)
 		return func() { s.spawned(name, err) }
 	})
 }
 
+// spawned selects and frames a spawned robot once the snapshot has it (see pending).
 func (s *simScreen) spawned(name string, err error) {
 	if err != nil {
-		s.status("spawn: " + err.Error())
+		s.status("spawn failed: " + err.Error())
 		return
 	}
-	s.selectModel(name)
-	s.follow = true
-	s.status("spawned " + name)
+	s.pending, s.pendingBy = name, time.Now().Add(3*time.Second)
+	s.status("spawned " + name + " (selected)")
 }
 
 // Scenarios.
@@ -396,11 +399,12 @@ func (s *simScreen) savePrompt() {
 	s.prompt = newPrompt("Save the world as a scenario", req, initial, func(path string) {
 		// The world as it is when the path is given (game goroutine).
 		plan, snap := s.g.sess.sim.Plan, s.g.sess.sim.Loop.Snapshot()
+		s.status("saving " + path + " …")
 		s.g.async(func() func() {
 			err := saveScenario(path, scenarioFromWorld(plan, snap))
 			return func() {
 				if err != nil {
-					s.status(err.Error())
+					s.status("save failed: " + err.Error())
 					return
 				}
 				s.status("saved " + path)
@@ -415,10 +419,11 @@ func (s *simScreen) savePrompt() {
 // old scenario is built again.
 func (g *game) openScenario(path string) {
 	old := g.sess
+	g.Status("opening " + path + " …")
 	g.async(func() func() {
 		plan, err := g.opts.Load(path)
 		if err != nil {
-			return func() { g.Status("open: " + err.Error()) }
+			return func() { g.Status("open failed: " + err.Error()) }
 		}
 		if err := old.close(); err != nil {
 			g.log.Warn("window: closing the previous simulation", "err", err)
