@@ -31,7 +31,7 @@ type simScreen struct {
 	pending   string
 	pendingBy time.Time
 	follow    bool
-	show     struct{ frusta, lidar, grid, markers, help, chase bool }
+	show      struct{ frusta, lidar, grid, markers, help, chase bool }
 
 	drv      driver
 	lastTick time.Time
