@@ -32,6 +32,7 @@ type chaseView struct {
 	spare  []byte
 	err    string
 	meter  rateMeter
+	frames uint64 // pictures drawn
 
 	img *ebiten.Image // game goroutine
 }
@@ -195,6 +196,7 @@ func (c *chaseView) publish(f *render.Frame) {
 	c.mu.Lock()
 	c.latest = &frame{W: f.Width, H: f.Height, Pix: buf}
 	c.err = ""
+	c.frames++
 	c.meter.add(time.Now())
 	c.mu.Unlock()
 }
@@ -240,6 +242,13 @@ func (c *chaseView) status() (float64, string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.meter.rate(time.Now()), c.err
+}
+
+// count returns how many pictures were drawn.
+func (c *chaseView) count() uint64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.frames
 }
 
 func (c *chaseView) close() {

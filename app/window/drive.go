@@ -40,6 +40,7 @@ type driver struct {
 	cmd drive.Command
 	// steerHeld is how long the steer key of the current direction has been held, seconds.
 	steerHeld float64
+	prev      keys // the keys of the last update
 }
 
 // update advances the command by dt of wall time toward what the keys ask for and returns it.
@@ -53,12 +54,22 @@ func (d *driver) update(k keys, dt time.Duration) drive.Command {
 	if k.Fine {
 		maxThrottle, maxSteer = fineThrottle, fineSteer
 	}
+	// A key seen down for the first time went down somewhere in the last dt: count half of
+	// it. At a few frames a second dt is long, and a tap must not count as a long press.
+	ts, ss := s, s
+	if (k.Forward && !d.prev.Forward) || (k.Back && !d.prev.Back) {
+		ts = s / 2
+	}
+	if (k.Left && !d.prev.Left) || (k.Right && !d.prev.Right) {
+		ss = s / 2
+	}
+	d.prev = k
 	target := axis(k.Forward, k.Back) * maxThrottle
 	if k.Brake {
 		target = 0
 	}
-	d.cmd.Throttle = approach(d.cmd.Throttle, target, rate(d.cmd.Throttle, target, throttleRise, throttleFall)*s)
-	d.steer(axis(k.Left, k.Right), maxSteer, s)
+	d.cmd.Throttle = approach(d.cmd.Throttle, target, rate(d.cmd.Throttle, target, throttleRise, throttleFall)*ts)
+	d.steer(axis(k.Left, k.Right), maxSteer, ss)
 	d.cmd.Vertical = approach(d.cmd.Vertical, axis(k.Up, k.Down), verticalRate*s)
 	if k.Brake {
 		d.cmd.Brake = 1

@@ -167,3 +167,26 @@ func freePort(t *testing.T) int {
 }
 
 func decodePNG(data []byte) (image.Image, error) { return png.Decode(bytes.NewReader(data)) }
+
+// runCmd runs bin with args (on an empty user registry) and returns its standard output.
+func runCmd(t *testing.T, bin string, args ...string) ([]byte, error) {
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append(os.Environ(), "RUSIM_HOME="+t.TempDir())
+	return cmd.Output()
+}
+
+// headlessModel is a robot of `simgui run --headless --json`'s summary.
+type headlessModel struct {
+	Name string
+	Pose struct{ X, Y, Yaw float64 }
+}
+
+// headlessModels reads the robots of a headless run's JSON summary.
+func headlessModels(t *testing.T, out []byte) []headlessModel {
+	t.Helper()
+	var sum struct{ Models []headlessModel }
+	if err := json.Unmarshal(out, &sum); err != nil {
+		t.Fatalf("headless summary: %v\n%s", err, out)
+	}
+	return sum.Models
+}

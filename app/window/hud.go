@@ -132,6 +132,17 @@ func hudLines(snap *world.Snapshot, selected string, tps, fps, chaseFPS float64,
 	return lines
 }
 
+// boxSize is the size of the panel drawBox draws for lines.
+func boxSize(lines []string) (w, h float32) {
+	for _, l := range lines {
+		w = max(w, textWidth(l))
+	}
+	if len(lines) == 0 {
+		return 0, 0
+	}
+	return w + 16, float32(len(lines)*lineHeight + 8)
+}
+
 // drawBox draws lines of text on a translucent panel at (x, y) and returns its size.
 func drawBox(dst *ebiten.Image, b *batch, lines []string, x, y float32) (float32, float32) {
 	w := float32(0)

@@ -320,6 +320,9 @@ func (s *simScreen) state() State {
 		Scenario: s.g.sess.sim.Plan.Scenario.Source, Targets: map[string][4]int{},
 	}
 	st.Frames, st.Rates = s.panels.counts()
+	if s.chase != nil {
+		st.ChaseFrames = s.chase.count()
+	}
 	if s.prompt != nil {
 		st.Prompt = s.prompt.title
 		if !s.prompt.browse.r.Empty() {
@@ -342,7 +345,27 @@ func (s *simScreen) state() State {
 	}
 	if m, ok := s.snap.Model(s.selected); ok {
 		st.Pose = [3]float64{m.Pose.X, m.Pose.Y, m.Pose.Yaw}
-		st.Forward, st.Throttle = m.Forward, m.Command.Throttle
+		st.Forward, st.Throttle, st.Steer = m.Forward, m.Command.Throttle, m.Command.Steer
+	}
+	if len(s.snap.Models) <= maxStateRobots {
+		st.Robots = make(map[string][3]float64, len(s.snap.Models))
+		for _, m := range s.snap.Models {
+			st.Robots[m.Name] = [3]float64{m.Pose.X, m.Pose.Y, m.Pose.Yaw}
+		}
+	}
+	st.Ranges = map[string]float64{}
+	for id, r := range s.panels.rangeReadings() {
+		if !math.IsNaN(r) {
+			st.Ranges[id] = r
+		}
+	}
+	st.Targets["bar"] = [4]int{0, s.h - s.barH, s.w, s.h}
+	if w, h := boxSize(s.hud); w > 0 {
+		st.Targets["hud"] = [4]int{8, 8, 8 + int(w), 8 + int(h)}
+	}
+	if s.show.help {
+		x, y, w, h := s.helpBox()
+		st.Targets["help"] = [4]int{int(x), int(y), int(x + w), int(y + h)}
 	}
 	if i := s.panels.enlarged; i >= 0 && i < len(s.panels.cams) {
 		st.Enlarged = s.panels.cams[i].Sensor

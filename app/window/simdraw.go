@@ -41,16 +41,19 @@ func (s *simScreen) Draw(dst *ebiten.Image) {
 		s.prompt.draw(dst, b)
 	}
 	if s.show.help {
-		lines := append([]string{"Keys (F1 closes)", ""}, helpText...)
-		w := float32(0)
-		for _, l := range lines {
-			w = max(w, textWidth(l))
-		}
-		h := float32(len(lines)*lineHeight + 8)
-		// Centred, but below the HUD, which stays readable.
-		y := max(float32(s.hudBottom()), min((float32(s.h)-h)/2, float32(s.h-s.barH)-h-4))
-		drawBox(dst, b, lines, max(4, (float32(s.w)-w)/2-8), y)
+		x, y, _, _ := s.helpBox()
+		drawBox(dst, b, helpLines, x, y)
 	}
+}
+
+// helpLines is the F1 overlay with its title.
+var helpLines = append([]string{"Keys (F1 closes)", ""}, helpText...)
+
+// helpBox is where the F1 overlay goes: centred, but below the HUD, which stays readable.
+func (s *simScreen) helpBox() (x, y, w, h float32) {
+	w, h = boxSize(helpLines)
+	y = max(float32(s.hudBottom()), min((float32(s.h)-h)/2, float32(s.h-s.barH)-h-4))
+	return max(4, (float32(s.w)-w)/2), y, w, h
 }
 
 // drawWorld draws the top-down view: track, grid, route and spawn points, boxes, sensor

@@ -22,7 +22,13 @@ type State struct {
 	Pose     [3]float64 `json:"pose"`
 	Forward  float64    `json:"forward"`
 	Throttle float64    `json:"throttle"`
+	Steer    float64    `json:"steer"`
 	Models   int        `json:"models"`
+	// Robots holds every robot's pose (x, y metres, yaw radians) by name, for up to
+	// maxStateRobots robots.
+	Robots map[string][3]float64 `json:"robots,omitempty"`
+	// Ranges holds the selected robot's range sensor readings (metres) by sensor id.
+	Ranges map[string]float64 `json:"ranges,omitempty"`
 	// Frames counts camera frames received per sensor of the selected robot.
 	Frames map[string]uint64 `json:"frames"`
 	// Rates is the rate camera frames arrive at per sensor, Hz of wall time.
@@ -36,6 +42,8 @@ type State struct {
 	// Enlarged is the sensor of the enlarged camera panel, "" for none.
 	Enlarged string `json:"enlarged"`
 	Chase    bool   `json:"chase"`
+	// ChaseFrames counts the pictures the 3D view has drawn.
+	ChaseFrames uint64 `json:"chaseFrames"`
 	// View is the top-down view: the world point at the window's centre (metres) and the
 	// scale (pixels per metre).
 	View   [3]float64 `json:"view"`
@@ -50,9 +58,13 @@ type State struct {
 	Scenario string `json:"scenario"`
 	// Targets are the clickable things on the screen, by name ("tool:Pause (P)",
 	// "spawn:vehicle.ks0223.v1", "panel:camera.front.rgb"), as [x0, y0, x1, y1] in window
-	// pixels, so that a test can click them with real mouse events.
+	// pixels, so that a test can click them with real mouse events; "hud", "help" and "bar"
+	// are the HUD, the F1 overlay and the toolbar.
 	Targets map[string][4]int `json:"targets"`
 }
+
+// maxStateRobots bounds State.Robots.
+const maxStateRobots = 1000
 
 // writePNG encodes RGBA pixels (premultiplied, opaque here) to a PNG file atomically.
 func writePNG(path string, w, h int, pix []byte) error {
