@@ -354,6 +354,9 @@ func (e *Editor) swatch(ctx *debugui.Context, s string) {
 func (e *Editor) drawProblemFrames(screen *ebiten.Image) {
 	for _, name := range e.problemFields() {
 		r := e.targets[name]
+		if r.Overlaps(e.overlay) {
+			continue // under the Installed list
+		}
 		vector.StrokeRect(screen, float32(r.Min.X)-1, float32(r.Min.Y)-1, float32(r.Dx())+2, float32(r.Dy())+2, 1.5, problemColor, false)
 	}
 }
