@@ -30,7 +30,7 @@ type windowFlags struct {
 
 func (wf *windowFlags) register(fl *pflag.FlagSet) {
 	fl.StringVar(&wf.screenshotDir, "screenshot-dir", "", "directory F12 writes screenshots to (default: the working directory)")
-	fl.StringVar(&wf.stateFile, "state-file", "", "write the window's state as JSON to this file ten times a second (a test hook)")
+	fl.StringVar(&wf.stateFile, "state-file", "", "write the window's state as JSON to this file ten times a second, and the editor's beside it as <name>.editor.json (a test hook)")
 	fl.MarkHidden("state-file")
 }
 
@@ -76,7 +76,11 @@ func runWindow(ctx context.Context, o windowOptions) error {
 	if err != nil {
 		return err
 	}
-	ed, err := newHostedEditor(pluginResolver())
+	edState := ""
+	if f := o.window.stateFile; f != "" {
+		edState = strings.TrimSuffix(f, ".json") + ".editor.json"
+	}
+	ed, err := newHostedEditor(pluginResolver(), edState)
 	if err != nil {
 		sim.Close()
 		return err
