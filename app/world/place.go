@@ -271,12 +271,13 @@ func inPolygon(x, y float64, pts [][2]float64) bool {
 	return in
 }
 
-// placeAgents fills in the spawn poses of agents that have none: spawn points first, then the
-// grid. It fails, naming how many fit, when the grid has no room for every agent.
-func (w *World) placeAgents(agents []AgentSpec) ([]AgentSpec, error) {
+// placeAgents returns agents with the spawn poses of those that have none filled in: spawn
+// points of layout first, then the grid, clear of what space holds (the track). It fails,
+// naming how many fit, when the grid has no room for every agent.
+func placeAgents(space *physics.Space, layout *plugins.Layout, trackID string, agents []AgentSpec) ([]AgentSpec, error) {
 	out := make([]AgentSpec, len(agents))
 	copy(out, agents)
-	sp := w.layout.SpawnPoints
+	sp := layout.SpawnPoints
 	var others []disc
 	var rest []int
 	r, h := 0.0, 0.0
@@ -296,12 +297,12 @@ func (w *World) placeAgents(agents []AgentSpec) ([]AgentSpec, error) {
 	if len(rest) == 0 {
 		return out, nil
 	}
-	p := newPlacer(w.space, w.layout, r, h, others)
+	p := newPlacer(space, layout, r, h, others)
 	for n, i := range rest {
 		pose, ok := p.next()
 		if !ok {
 			return nil, fmt.Errorf("agents: %d of %d vehicles without a spawn pose fit on the free floor of track %s around (%.2f, %.2f) "+
-				"(%.2f m apart); give them agents.vehicles[].spawnPose or use fewer", n, len(rest), w.cfg.Track.ID, p.ax, p.ay, p.pitch)
+				"(%.2f m apart); give them agents.vehicles[].spawnPose or use fewer", n, len(rest), trackID, p.ax, p.ay, p.pitch)
 		}
 		out[i].Spawn = &pose
 	}

@@ -183,7 +183,7 @@ func (w *World) build(seed int64) error {
 			w.boxElems = append(w.boxElems, e)
 		}
 	}
-	agents, err := w.placeAgents(w.cfg.Agents)
+	agents, err := placeAgents(w.space, layout, w.cfg.Track.ID, w.cfg.Agents)
 	if err != nil {
 		return err
 	}
