@@ -111,10 +111,12 @@ func (g *gui) click(name string) {
 	g.t.Helper()
 	s := g.wait("target "+name, 10*time.Second, func(s State) bool { _, ok := s.Targets[name]; return ok })
 	r := s.Targets[name]
-	g.xdo("mousemove", "--window", g.win, fmt.Sprint((r[0]+r[2])/2), fmt.Sprint((r[1]+r[3])/2))
-	time.Sleep(60 * time.Millisecond)
+	x, y := (r[0]+r[2])/2, (r[1]+r[3])/2
+	g.xdo("mousemove", "--window", g.win, fmt.Sprint(x), fmt.Sprint(y))
+	// The editor reads the pointer once a frame: under load a click sent with the move can be
+	// taken where the pointer was before.
+	g.wait(fmt.Sprintf("the pointer on %s", name), 10*time.Second, func(s State) bool { return s.Cursor == [2]int{x, y} })
 	g.xdo("click", "1")
-	time.Sleep(120 * time.Millisecond)
 }
 
 // key presses and releases keys (xdotool names).

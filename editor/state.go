@@ -2,6 +2,8 @@ package editor
 
 import (
 	"maps"
+
+	"github.com/hajimehoshi/ebiten/v2"
 	"strconv"
 	"time"
 
@@ -51,6 +53,8 @@ type State struct {
 	PreviewViews []string `json:"previewViews"`
 	PreviewNote  string   `json:"previewNote,omitempty"`
 	Frames       uint64   `json:"frames"`
+	// Cursor is where the editor last saw the pointer, window pixels.
+	Cursor [2]int `json:"cursor"`
 	// Focused reports whether a text field has the keyboard; Focus is its target name.
 	Focused bool   `json:"focused"`
 	Focus   string `json:"focus,omitempty"`
@@ -84,6 +88,7 @@ func (e *Editor) writeState() {
 	s.record.Shots = append([]string(nil), e.record.Shots...)
 	s.record.Pressed = append([]string(nil), e.record.Pressed...)
 	s.StatusKind, s.Listing, s.Listed = e.statusKind, e.listing, len(e.installed)
+	s.Cursor[0], s.Cursor[1] = ebiten.CursorPosition()
 	if e.busy != "" {
 		s.StatusKind = statusBusy
 	}

@@ -77,8 +77,11 @@ func (g *gui) typeText(s string) { g.xdo("type", "--delay", "15", s) }
 
 // click clicks the left button at window pixel (x, y).
 func (g *gui) click(x, y int) {
+	g.t.Helper()
 	g.xdo("mousemove", "--window", g.win, fmt.Sprint(x), fmt.Sprint(y))
-	time.Sleep(80 * time.Millisecond)
+	// The window reads the pointer once a frame: under load a click sent with the move can be
+	// taken where the pointer was before.
+	g.waitState(fmt.Sprintf("the pointer at (%d, %d)", x, y), 10*time.Second, func(s State) bool { return s.Cursor == [2]int{x, y} })
 	g.xdo("click", "1")
 }
 

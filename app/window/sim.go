@@ -371,6 +371,7 @@ func (s *simScreen) state() State {
 		st.Enlarged = s.panels.cams[i].Sensor
 	}
 	st.View = [3]float64{s.view.CX, s.view.CY, s.view.Scale}
+	st.Cursor[0], st.Cursor[1] = ebiten.CursorPosition()
 	return st
 }
 

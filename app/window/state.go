@@ -46,10 +46,12 @@ type State struct {
 	ChaseFrames uint64 `json:"chaseFrames"`
 	// View is the top-down view: the world point at the window's centre (metres) and the
 	// scale (pixels per metre).
-	View   [3]float64 `json:"view"`
-	Screen string     `json:"screen"`
-	TPS    float64    `json:"tps"`
-	FPS    float64    `json:"fps"`
+	View [3]float64 `json:"view"`
+	// Cursor is where the window last saw the pointer, window pixels.
+	Cursor [2]int  `json:"cursor"`
+	Screen string  `json:"screen"`
+	TPS    float64 `json:"tps"`
+	FPS    float64 `json:"fps"`
 	// Shots lists the screenshots written, in order.
 	Shots []string `json:"shots"`
 	// Status is the status line.

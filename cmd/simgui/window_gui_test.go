@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"os/exec"
@@ -84,6 +85,7 @@ func TestGUIInstallAndTestDrive(t *testing.T) {
 		StatusKind string            `json:"statusKind"`
 		Status     string            `json:"status"`
 		Installed  []string          `json:"installed"`
+		Cursor     [2]int            `json:"cursor"`
 	}
 	read := func(path string, v any) {
 		if data, err := os.ReadFile(path); err == nil {
@@ -122,7 +124,10 @@ func TestGUIInstallAndTestDrive(t *testing.T) {
 		t.Helper()
 		s := waitEd("target "+target, func(s edS) bool { _, ok := s.Targets[target]; return ok })
 		r := s.Targets[target]
-		win.Click((r[0]+r[2])/2, (r[1]+r[3])/2)
+		x, y := (r[0]+r[2])/2, (r[1]+r[3])/2
+		win.Xdo("mousemove", "--window", win.Win, fmt.Sprint(x), fmt.Sprint(y))
+		waitEd("the pointer on "+target, func(s edS) bool { return s.Cursor == [2]int{x, y} })
+		win.Xdo("click", "1")
 	}
 
 	waitWin("the first state", func(s winS) bool { return s.Selected == "ego" })
