@@ -13,6 +13,7 @@ import (
 
 	"github.com/ebitengine/debugui"
 	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/inpututil"
 
 	"simgui/plugins"
 	"simgui/plugins/registry"
@@ -76,6 +77,10 @@ type Editor struct {
 	ui     debugui.DebugUI
 	w, h   int
 	frames uint64
+	// clicks counts the left-button presses seen and lastClick is where the last was, for
+	// the state file.
+	clicks    int
+	lastClick [2]int
 
 	d          *draft
 	tab        string
@@ -210,6 +215,10 @@ func (e *Editor) Update() error {
 	}
 
 	e.frames++
+	if inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft) {
+		e.clicks++
+		e.lastClick[0], e.lastClick[1] = ebiten.CursorPosition()
+	}
 	e.applyResults()
 	clear(e.targets)
 	clear(e.values)

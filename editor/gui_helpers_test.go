@@ -113,10 +113,15 @@ func (g *gui) click(name string) {
 	r := s.Targets[name]
 	x, y := (r[0]+r[2])/2, (r[1]+r[3])/2
 	g.xdo("mousemove", "--window", g.win, fmt.Sprint(x), fmt.Sprint(y))
-	// The editor reads the pointer once a frame: under load a click sent with the move can be
-	// taken where the pointer was before.
-	g.wait(fmt.Sprintf("the pointer on %s", name), 10*time.Second, func(s State) bool { return s.Cursor == [2]int{x, y} })
+	// The editor reads the pointer once a frame and takes a click where the pointer is at
+	// that frame: under load a click and the next move can be seen in one frame, the click
+	// where the pointer went next. So each waits for the one before to be seen.
+	s = g.wait(fmt.Sprintf("the pointer on %s", name), 10*time.Second, func(s State) bool { return s.Cursor == [2]int{x, y} })
 	g.xdo("click", "1")
+	s = g.wait(fmt.Sprintf("the click on %s", name), 10*time.Second, func(st State) bool { return st.Clicks > s.Clicks })
+	if s.LastClick != [2]int{x, y} {
+		g.t.Fatalf("clicked %s at (%d, %d), the editor saw the click at %v", name, x, y, s.LastClick)
+	}
 }
 
 // key presses and releases keys (xdotool names).

@@ -53,8 +53,11 @@ type State struct {
 	PreviewViews []string `json:"previewViews"`
 	PreviewNote  string   `json:"previewNote,omitempty"`
 	Frames       uint64   `json:"frames"`
-	// Cursor is where the editor last saw the pointer, window pixels.
-	Cursor [2]int `json:"cursor"`
+	// Cursor is where the editor last saw the pointer, window pixels; Clicks counts the
+	// left-button presses it saw and LastClick is where the last one was.
+	Cursor    [2]int `json:"cursor"`
+	Clicks    int    `json:"clicks"`
+	LastClick [2]int `json:"lastClick"`
 	// Focused reports whether a text field has the keyboard; Focus is its target name.
 	Focused bool   `json:"focused"`
 	Focus   string `json:"focus,omitempty"`
@@ -89,6 +92,7 @@ func (e *Editor) writeState() {
 	s.record.Pressed = append([]string(nil), e.record.Pressed...)
 	s.StatusKind, s.Listing, s.Listed = e.statusKind, e.listing, len(e.installed)
 	s.Cursor[0], s.Cursor[1] = ebiten.CursorPosition()
+	s.Clicks, s.LastClick = e.clicks, e.lastClick
 	if e.busy != "" {
 		s.StatusKind = statusBusy
 	}

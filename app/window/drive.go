@@ -40,7 +40,9 @@ type driver struct {
 	cmd drive.Command
 	// steerHeld is how long the steer key of the current direction has been held, seconds.
 	steerHeld float64
-	prev      keys // the keys of the last update
+	// lastHold is how long the last steering press that ended was held, seconds.
+	lastHold float64
+	prev     keys // the keys of the last update
 }
 
 // update advances the command by dt of wall time toward what the keys ask for and returns it.
@@ -85,6 +87,9 @@ func (d *driver) steer(dir, limit, s float64) {
 	cur := d.cmd.Steer
 	if dir == 0 || (cur != 0 && (cur > 0) != (dir > 0)) {
 		// Released, or the other way: back through zero first.
+		if d.steerHeld > 0 {
+			d.lastHold = d.steerHeld
+		}
 		d.steerHeld = 0
 		d.cmd.Steer = approach(cur, 0, steerFall*s)
 		return

@@ -79,10 +79,15 @@ func (g *gui) typeText(s string) { g.xdo("type", "--delay", "15", s) }
 func (g *gui) click(x, y int) {
 	g.t.Helper()
 	g.xdo("mousemove", "--window", g.win, fmt.Sprint(x), fmt.Sprint(y))
-	// The window reads the pointer once a frame: under load a click sent with the move can be
-	// taken where the pointer was before.
-	g.waitState(fmt.Sprintf("the pointer at (%d, %d)", x, y), 10*time.Second, func(s State) bool { return s.Cursor == [2]int{x, y} })
+	// The window reads the pointer once a frame and takes a click where the pointer is at
+	// that frame: under load a click and the next move can be seen in one frame, the click
+	// where the pointer went next. So each waits for the one before to be seen.
+	s := g.waitState(fmt.Sprintf("the pointer at (%d, %d)", x, y), 10*time.Second, func(s State) bool { return s.Cursor == [2]int{x, y} })
 	g.xdo("click", "1")
+	s = g.waitState(fmt.Sprintf("the click at (%d, %d)", x, y), 10*time.Second, func(st State) bool { return st.Clicks > s.Clicks })
+	if s.LastClick != [2]int{x, y} {
+		g.t.Fatalf("clicked at (%d, %d), the window saw the click at %v", x, y, s.LastClick)
+	}
 }
 
 // clickTarget clicks the middle of a clickable thing the window lists in its state.

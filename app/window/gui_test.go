@@ -56,9 +56,11 @@ func TestWindowDriveAndPause(t *testing.T) {
 		"SIMGUI_TRACE_STARTUP=1")
 	reportFirstFrame(t, g)
 
-	start := g.waitState("the robot at rest", 10*time.Second, func(s State) bool { return s.Selected == "ego" && s.SimTime > 0.3 })
-	yaw := start.Pose[2]
+	rest := g.waitState("the robot at rest", 10*time.Second, func(s State) bool { return s.Selected == "ego" && s.SimTime > 0.3 })
+	yaw := rest.Pose[2]
 	g.keyDown("w")
+	// From when the window has seen the key (under load that is a frame or more later).
+	start := g.waitState("the throttle", 10*time.Second, func(s State) bool { return s.Throttle > 0 })
 	top := 0.0 // the fastest the robot went; it may reach the corridor's end wall
 	held := g.waitState("2 s of sim time with W held", 20*time.Second, func(s State) bool {
 		top = max(top, s.Forward)
@@ -131,7 +133,7 @@ func TestWindowDriveAndPause(t *testing.T) {
 	before, _ := g.readState()
 	g.key("r")
 	reset := g.waitState("the reset", 5*time.Second, func(s State) bool { return s.SimTime < before.SimTime-1 })
-	if d := math.Hypot(reset.Pose[0]-start.Pose[0], reset.Pose[1]-start.Pose[1]); d > 0.05 {
+	if d := math.Hypot(reset.Pose[0]-rest.Pose[0], reset.Pose[1]-rest.Pose[1]); d > 0.05 {
 		t.Errorf("after R the robot is %.3f m from where it started", d)
 	}
 }
@@ -356,6 +358,7 @@ func TestWindowSpawnSaveOpen(t *testing.T) {
 		t.Fatalf("plugin install: %v\n%s", err, out)
 	}
 	g.clickTarget("spawn:" + user)
+	g.waitState(user+" armed", 5*time.Second, func(s State) bool { return s.Picked == user })
 	g.click(420, 680)
 	g.waitState("the user plugin spawned", 10*time.Second, func(s State) bool { return s.Models == 3 && strings.HasPrefix(s.Selected, "arcade_green") })
 	// Back to the red one: ego, arcade_red-1, arcade_green-1. One Tab at a time: two presses

@@ -209,30 +209,41 @@ func TestWindowTapTurnsAFewDegrees(t *testing.T) {
 			return s.SimTime >= ref.SimTime+0.3
 		})
 	}
-	turn := func(keys []string, hold time.Duration) (deg, peak float64) {
+	// turn holds keys for hold and returns the turn and how long the window counted the
+	// steering key held.
+	turn := func(keys []string, hold time.Duration) (deg, counted float64) {
 		start := rest()
 		for _, k := range keys {
 			g.keyDown(k)
 		}
 		// The press lasts hold: the input is a duration, not a wait for the program.
-		deadline := time.Now().Add(hold)
-		for time.Now().Before(deadline) {
-			if s, ok := g.readState(); ok {
-				peak = max(peak, math.Abs(s.Steer))
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
+		time.Sleep(hold)
 		for i := len(keys) - 1; i >= 0; i-- {
 			g.keyUp(keys[i])
 		}
 		end := rest()
 		d := math.Remainder(end.Pose[2]-start.Pose[2], 2*math.Pi)
-		return math.Abs(d) * 180 / math.Pi, peak
+		return math.Abs(d) * 180 / math.Pi, end.SteerHold
 	}
-	tap, tapPeak := turn([]string{"d"}, 300*time.Millisecond)
-	fine, finePeak := turn([]string{"shift", "d"}, 300*time.Millisecond)
-	hard, _ := turn([]string{"d"}, time.Second)
-	t.Logf("0.3 s tap of D: %.1f° (steer peaked at %.2f); with Shift %.1f° (peak %.2f); held 1 s: %.0f°", tap, tapPeak, fine, finePeak, hard)
+	// A tap that reaches the window as one: under load the press or the release can come
+	// late (the test and xdotool wait for a CPU too), and then the window rightly counts a
+	// longer press. Up to five tries for a tap the window counted under 0.45 s.
+	tapped := func(keys ...string) (deg, counted float64) {
+		for try := 1; try <= 5; try++ {
+			deg, counted = turn(keys, 300*time.Millisecond)
+			if counted < 0.45 {
+				return deg, counted
+			}
+			t.Logf("try %d: the window counted the 0.3 s tap as %.2f s (turned %.1f°)", try, counted, deg)
+		}
+		t.Fatalf("no 0.3 s tap reached the window as one in five tries")
+		return 0, 0
+	}
+	tap, tapHeld := tapped("d")
+	fine, fineHeld := tapped("shift", "d")
+	hard, hardHeld := turn([]string{"d"}, time.Second)
+	t.Logf("0.3 s tap of D (counted %.2f s): %.1f°; with Shift (%.2f s) %.1f°; held 1 s (%.2f s): %.0f°",
+		tapHeld, tap, fineHeld, fine, hardHeld, hard)
 	if tap > 10 || tap < 0.2 {
 		t.Errorf("a 0.3 s tap turned %.1f°, want a few degrees", tap)
 	}

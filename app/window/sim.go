@@ -372,6 +372,8 @@ func (s *simScreen) state() State {
 	}
 	st.View = [3]float64{s.view.CX, s.view.CY, s.view.Scale}
 	st.Cursor[0], st.Cursor[1] = ebiten.CursorPosition()
+	st.Clicks, st.LastClick = s.g.clicks, s.g.lastClick
+	st.Picked, st.SteerHold = s.spawn.picked, s.drv.lastHold
 	return st
 }
 

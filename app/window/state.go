@@ -47,11 +47,19 @@ type State struct {
 	// View is the top-down view: the world point at the window's centre (metres) and the
 	// scale (pixels per metre).
 	View [3]float64 `json:"view"`
-	// Cursor is where the window last saw the pointer, window pixels.
-	Cursor [2]int  `json:"cursor"`
-	Screen string  `json:"screen"`
-	TPS    float64 `json:"tps"`
-	FPS    float64 `json:"fps"`
+	// Cursor is where the window last saw the pointer, window pixels; Clicks counts the
+	// left-button presses it saw and LastClick is where the last one was.
+	Cursor    [2]int `json:"cursor"`
+	Clicks    int    `json:"clicks"`
+	LastClick [2]int `json:"lastClick"`
+	// Picked is the vehicle the spawn list has armed, "" for none.
+	Picked string `json:"picked,omitempty"`
+	// SteerHold is how long, in seconds of wall time, the keyboard driving counted the last
+	// steering key press that ended.
+	SteerHold float64 `json:"steerHold"`
+	Screen    string  `json:"screen"`
+	TPS       float64 `json:"tps"`
+	FPS       float64 `json:"fps"`
 	// Shots lists the screenshots written, in order.
 	Shots []string `json:"shots"`
 	// Status is the status line.

@@ -114,6 +114,8 @@ type game struct {
 	workers chan struct{} // closed when the worker has returned
 
 	updated    bool // Update has run: the window is up
+	clicks     int  // left-button presses seen, for the state file
+	lastClick  [2]int
 	drawn      bool
 	shot       bool // a screenshot is due at the end of this Draw
 	lastTitle  string
@@ -206,6 +208,10 @@ func (g *game) Update() error {
 		default:
 			drained = true
 		}
+	}
+	if inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft) {
+		g.clicks++
+		g.lastClick[0], g.lastClick[1] = ebiten.CursorPosition()
 	}
 	if inpututil.IsKeyJustPressed(ebiten.KeyF2) && len(g.screens) > 1 {
 		g.show((g.active + 1) % len(g.screens))

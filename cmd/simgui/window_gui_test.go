@@ -86,6 +86,8 @@ func TestGUIInstallAndTestDrive(t *testing.T) {
 		Status     string            `json:"status"`
 		Installed  []string          `json:"installed"`
 		Cursor     [2]int            `json:"cursor"`
+		Clicks     int               `json:"clicks"`
+		LastClick  [2]int            `json:"lastClick"`
 	}
 	read := func(path string, v any) {
 		if data, err := os.ReadFile(path); err == nil {
@@ -126,8 +128,12 @@ func TestGUIInstallAndTestDrive(t *testing.T) {
 		r := s.Targets[target]
 		x, y := (r[0]+r[2])/2, (r[1]+r[3])/2
 		win.Xdo("mousemove", "--window", win.Win, fmt.Sprint(x), fmt.Sprint(y))
-		waitEd("the pointer on "+target, func(s edS) bool { return s.Cursor == [2]int{x, y} })
+		s = waitEd("the pointer on "+target, func(s edS) bool { return s.Cursor == [2]int{x, y} })
 		win.Xdo("click", "1")
+		s = waitEd("the click on "+target, func(st edS) bool { return st.Clicks > s.Clicks })
+		if s.LastClick != [2]int{x, y} {
+			t.Fatalf("clicked %s at (%d, %d), the editor saw it at %v", target, x, y, s.LastClick)
+		}
 	}
 
 	waitWin("the first state", func(s winS) bool { return s.Selected == "ego" })
