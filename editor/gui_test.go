@@ -53,7 +53,7 @@ func runChild(kind string) error {
 		if err != nil {
 			return err
 		}
-		sim, err := app.New(plan, app.Options{Control: app.ControlOptions{Addr: "off"}})
+		sim, err := app.New(plan, app.Options{Control: app.ControlOptions{Addr: "off"}, API: app.APIOptions{Addr: "off"}})
 		if err != nil {
 			return err
 		}

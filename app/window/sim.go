@@ -4,6 +4,7 @@ import (
 	"image"
 	"math"
 	"simgui/app/window/desktop"
+	"sync"
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -33,10 +34,11 @@ type simScreen struct {
 	follow    bool
 	show      struct{ frusta, lidar, grid, markers, help, chase bool }
 
-	drv      driver
-	lastTick time.Time
-	lastSent drive.Command
-	sentAt   time.Time
+	drv        driver
+	steerClock steerClock
+	lastTick   time.Time
+	lastSent   drive.Command
+	sentAt     time.Time
 
 	mouse   mouseState
 	spawnOn bool
@@ -209,10 +211,41 @@ func (s *simScreen) drive(k keys, dt time.Duration, now time.Time) {
 	if !changed && !resend {
 		return
 	}
-	name := s.selected
-	if err := s.g.sess.sim.Loop.Do(func(w *world.World) { w.SetCommand(name, cmd) }); err == nil {
+	name, clock := s.selected, &s.steerClock
+	if err := s.g.sess.sim.Loop.Do(func(w *world.World) {
+		w.SetCommand(name, cmd)
+		clock.set(cmd.Steer != 0, w.SimTime())
+	}); err == nil {
 		s.lastSent, s.sentAt = cmd, now
 	}
+}
+
+// steerClock measures, on the loop goroutine, how long in sim time the keys' last steering
+// lasted: from the command that started it to the one that ended it (the state file reports
+// it, so that a test can tell a tap from a press the window was too busy to end in time).
+type steerClock struct {
+	mu    sync.Mutex
+	on    bool
+	since time.Duration
+	last  time.Duration
+}
+
+func (c *steerClock) set(on bool, now time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	switch {
+	case on && !c.on:
+		c.since = now
+	case !on && c.on:
+		c.last = now - c.since
+	}
+	c.on = on
+}
+
+func (c *steerClock) lastSteer() time.Duration {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.last
 }
 
 // selectModel selects a robot by name ("" for none) and resets the driving state; a robot
@@ -373,7 +406,7 @@ func (s *simScreen) state() State {
 	st.View = [3]float64{s.view.CX, s.view.CY, s.view.Scale}
 	st.Cursor[0], st.Cursor[1] = ebiten.CursorPosition()
 	st.Clicks, st.LastClick = s.g.clicks, s.g.lastClick
-	st.Picked, st.SteerHold = s.spawn.picked, s.drv.lastHold
+	st.Picked, st.SteerHold, st.SteerSim = s.spawn.picked, s.drv.lastHold, s.steerClock.lastSteer().Seconds()
 	return st
 }
 

@@ -55,8 +55,10 @@ type State struct {
 	// Picked is the vehicle the spawn list has armed, "" for none.
 	Picked string `json:"picked,omitempty"`
 	// SteerHold is how long, in seconds of wall time, the keyboard driving counted the last
-	// steering key press that ended.
+	// steering key press that ended, and SteerSim how long the simulation steered for it
+	// (sim seconds from the command that started the steering to the one that ended it).
 	SteerHold float64 `json:"steerHold"`
+	SteerSim  float64 `json:"steerSim"`
 	Screen    string  `json:"screen"`
 	TPS       float64 `json:"tps"`
 	FPS       float64 `json:"fps"`
