@@ -201,7 +201,10 @@ func TestWindowHostsScreens(t *testing.T) {
 		t.Errorf("the hosted screen is not on show: %+v", c)
 	}
 	g.key("t")
-	back := g.waitState("the test drive", 10*time.Second, func(st State) bool { return st.Screen == "sim" && st.Models == 2 })
+	// The robot is selected once a snapshot has it: a state may show it a frame before that.
+	back := g.waitState("the test drive", 10*time.Second, func(st State) bool {
+		return st.Screen == "sim" && st.Models == 2 && st.Selected == "arcade_blue-1"
+	})
 	if back.Selected != "arcade_blue-1" || math.Hypot(back.Pose[0]+1.5, back.Pose[1]+1.5) > 0.05 || back.SimTime < later.SimTime {
 		t.Errorf("after T: selected %q at (%.3f, %.3f)", back.Selected, back.Pose[0], back.Pose[1])
 	}
