@@ -66,16 +66,19 @@
 //
 // # Limits
 //
-// debugui text fields are one line: JSON schemas are shown compacted (the track tab also
-// prints the schema indented under its field) and a description's line breaks as \n. Typing
-// goes through Ebiten's text input (the X input method); when a window draws slowly (software
-// GL under load, about 30 frames a second) two keys landing in one frame can lose the second,
-// so the GUI tests type a key at a time.
+// Text fields are one line: JSON schemas are shown compacted (the track tab also prints the
+// schema indented under its field) and a description's line breaks as \n. They are the
+// editor's own (textfield.go), typed through simgui/app/window/lineedit, which takes every
+// character the system typed once, whatever the frame rate, with the usual editing keys
+// (Ctrl+A, Ctrl+U, Ctrl+W, Home, End, Tab to the next field, Enter or Esc to leave); its
+// limits are lineedit's. Clicks count for the widget under the pointer only (debugui also
+// reports one for the widget hovered before, when a pointer moves and clicks in one frame).
 //
 // # Test hook
 //
-// Options.StateFile receives State as JSON twenty times a second: the screen rectangles of every
-// field and button by name, the problems listed, what was exported, installed and test-driven.
+// Options.StateFile receives State as JSON twenty times a second, as the screen was laid out
+// (before that frame's clicks act): the screen rectangles of every field and button by name,
+// the problems listed, what was exported, installed and test-driven.
 // The GUI tests run the editor in a child process under Xvfb, click and type with xdotool (real
 // X events), and read the outcome there and from the files written.
 package editor

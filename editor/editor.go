@@ -13,6 +13,7 @@ import (
 
 	"github.com/ebitengine/debugui"
 	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/inpututil"
 
 	"simgui/plugins"
 	"simgui/plugins/registry"
@@ -76,23 +77,31 @@ type Editor struct {
 	ui     debugui.DebugUI
 	w, h   int
 	frames uint64
+	// clicks counts the left-button presses seen and lastClick is where the last was, for
+	// the state file.
+	clicks    int
+	lastClick [2]int
 
-	d        *draft
-	tab      string
-	gen      uint64 // changes whenever the built plugin changes
-	liveKey  string
-	live     plugins.Problems // the latest automatic check, for field frames and the schema line
-	current  *built
-	problems plugins.Problems // from the last Validate or Export
-	checked  int              // how many times Validate (or Export) listed problems
-	checkKey string           // liveKey when they were listed
-	status   string
+	d          *draft
+	tab        string
+	gen        uint64 // changes whenever the built plugin changes
+	liveKey    string
+	live       plugins.Problems // the latest automatic check, for field frames and the schema line
+	current    *built
+	problems   plugins.Problems // from the last Validate or Export
+	checked    int              // how many times Validate (or Export) listed problems
+	checkKey   string           // liveKey when they were listed
+	status     string
+	statusKind string // statusInfo, statusBusy, statusDone or statusFailed
 
 	exportPath, keyPath, openPath string
 	installedOpen                 bool
-	installed                     []registry.Item
+	installed                     []registry.Item // nil until first read
+	listErr                       string
 	busy                          string // what the worker is doing, "" when idle
-	focused                       bool   // a text field has the keyboard
+	queue                         []queued
+	listing                       bool   // the Installed list is being read
+	fields                        fields // the text fields' keyboard and focus
 
 	// This frame's layout: clickable things by name, the visible body of the window being
 	// laid out, and the actions clicked (run after the layout pass).
@@ -100,6 +109,10 @@ type Editor struct {
 	values  map[string]string // text of the fields laid out
 	clip    image.Rectangle
 	later   []func()
+	// overlay is the window over the others (the Installed list) as laid out last frame;
+	// inOverlay is set while it is being laid out.
+	overlay   image.Rectangle
+	inOverlay bool
 
 	preview *previewer
 	views   previewImages
@@ -202,30 +215,38 @@ func (e *Editor) Update() error {
 	}
 
 	e.frames++
-	e.applyResults()
+	if inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft) {
+		e.clicks++
+		e.lastClick[0], e.lastClick[1] = ebiten.CursorPosition()
+	}
+	// Finished work may hand the screen to the host (Install & test drive), after which this
+	// editor gets no frames: its state is written this frame, due or not.
+	applied := e.applyResults()
 	clear(e.targets)
 	clear(e.values)
 	e.later = e.later[:0]
-	capt, err := e.ui.Update(func(ctx *debugui.Context) error {
+	e.beginFields(time.Now())
+	if _, err := e.ui.Update(func(ctx *debugui.Context) error {
 		e.layout(ctx)
 		return nil
-	})
-	if err != nil {
+	}); err != nil {
 		return fmt.Errorf("editor: %w", err)
 	}
-	e.focused = capt&debugui.InputCapturingStateFocus != 0
+	// The state describes the screen as just laid out: the clicks of this frame change it
+	// (rows added, tabs switched) and show in the next.
+	e.writeState(applied)
+	e.endFields()
 	for _, f := range e.later {
 		f()
 	}
 	e.check()
 	e.updatePreview()
-	e.writeState()
 	return nil
 }
 
 // Draw draws the forms, the preview and the frames around fields with problems.
 func (e *Editor) Draw(screen *ebiten.Image) {
-
+	e.fields.kb.Drawn()
 	screen.Fill(backgroundColor)
 	e.ui.Draw(screen)
 	e.drawProblemFrames(screen)
@@ -260,10 +281,19 @@ func (e *Editor) load(d *draft, notes []string) {
 	e.setStatus(msg)
 }
 
-func (e *Editor) setStatus(msg string) {
-	e.status = msg
-	e.log.Debug("editor", "status", msg)
+// setStatus shows msg in the status line as information.
+func (e *Editor) setStatus(msg string) { e.setOutcome(statusInfo, msg) }
+
+// setOutcome shows msg in the status line marked as kind (busy, done, failed).
+func (e *Editor) setOutcome(kind, msg string) {
+	e.status, e.statusKind = msg, kind
+	e.log.Debug("editor", "status", msg, "kind", kind)
 }
+
+// done and failed report how a job or a check ended.
+func (e *Editor) done(msg string)     { e.setOutcome(statusDone, msg) }
+func (e *Editor) failed(msg string)   { e.setOutcome(statusFailed, msg) }
+func (e *Editor) failedErr(err error) { e.failed(err.Error()) }
 
 // check builds the plugin from the forms when they changed and validates it as the CLI does;
 // the result frames fields with problems and feeds the preview.
@@ -296,11 +326,11 @@ func (e *Editor) validate() bool {
 	n := len(ps.Errors())
 	switch {
 	case n == 0 && len(ps) == 0:
-		e.setStatus("valid: no problems")
+		e.done("valid: no problems")
 	case n == 0:
-		e.setStatus(fmt.Sprintf("valid, with %s", count(len(ps), "warning")))
+		e.done(fmt.Sprintf("valid, with %s", count(len(ps), "warning")))
 	default:
-		e.setStatus(fmt.Sprintf("%s: see Problems", count(n, "problem")))
+		e.failed(fmt.Sprintf("%s: see Problems", count(n, "problem")))
 	}
 	return n == 0
 }
@@ -317,7 +347,7 @@ func (e *Editor) defaultExportPath() string {
 // export validates the plugin and, when it is valid, writes it to path on the worker.
 func (e *Editor) export(path string) {
 	if !e.validate() {
-		e.setStatus("nothing exported: " + e.status)
+		e.failed("nothing exported: " + e.status)
 		return
 	}
 	a, _ := e.current.validate()
@@ -326,7 +356,7 @@ func (e *Editor) export(path string) {
 		res, err := exportArchive(a, id, path, key)
 		return func() {
 			if err != nil {
-				e.setStatus(err.Error())
+				e.failedErr(err)
 				return
 			}
 			e.record.Exported = append(e.record.Exported, res.path)
@@ -334,7 +364,7 @@ func (e *Editor) export(path string) {
 			if res.signedBy != "" {
 				msg += ", signed by key " + res.signedBy
 			}
-			e.setStatus(msg)
+			e.done(msg)
 		}
 	})
 }
@@ -343,7 +373,7 @@ func (e *Editor) export(path string) {
 // host to test-drive it.
 func (e *Editor) install() {
 	if !e.validate() {
-		e.setStatus("nothing installed: " + e.status)
+		e.failed("nothing installed: " + e.status)
 		return
 	}
 	a, _ := e.current.validate()
@@ -352,8 +382,8 @@ func (e *Editor) install() {
 		res, err := installArchive(e.reg, a, id, key)
 		return func() {
 			if err != nil {
-				e.setStatus(err.Error())
-				e.hostStatus(err.Error())
+				e.failedErr(err)
+				e.hostStatus("install failed: " + err.Error())
 				return
 			}
 			e.record.Installed = append(e.record.Installed, id)
@@ -365,13 +395,13 @@ func (e *Editor) install() {
 				msg += "; test drive needs the simulator window (run simgui and press F2 for the editor)"
 			default:
 				if err := e.host.TestDrive(res.vehicle); err != nil {
-					msg += "; test drive: " + err.Error()
-				} else {
-					e.record.TestDriven = append(e.record.TestDriven, id)
-					msg += "; spawned in the running world"
+					e.failed(msg + "; test drive: " + err.Error())
+					return
 				}
+				e.record.TestDriven = append(e.record.TestDriven, id)
+				msg += "; spawning it in the running world"
 			}
-			e.setStatus(msg)
+			e.done(msg)
 			e.hostStatus(msg)
 		}
 	})
@@ -389,7 +419,7 @@ func (e *Editor) open(path string) {
 		d, notes, err := openPath(path)
 		return func() {
 			if err != nil {
-				e.setStatus(err.Error())
+				e.failedErr(err)
 				return
 			}
 			e.load(d, notes)
@@ -403,7 +433,7 @@ func (e *Editor) openID(id string) {
 		d, notes, err := openInstalled(e.reg, id)
 		return func() {
 			if err != nil {
-				e.setStatus(err.Error())
+				e.failedErr(err)
 				return
 			}
 			e.installedOpen = false
@@ -412,21 +442,32 @@ func (e *Editor) openID(id string) {
 	})
 }
 
-// listInstalled refreshes the Installed list on the worker.
+// listInstalled reads the Installed list afresh on the worker; the list on show stays until
+// the new one is in.
 func (e *Editor) listInstalled() {
-	e.run("listing plugins", func() func() {
+	if e.listing {
+		return
+	}
+	e.listing = true
+	e.run("reading the registry", func() func() {
 		items, err := e.reg.List()
 		return func() {
-			e.installed = items
+			e.listing = false
+			e.installed = append(make([]registry.Item, 0, len(items)), items...)
+			e.listErr = ""
 			if err != nil {
-				e.setStatus("list installed plugins: " + err.Error())
+				e.listErr = err.Error()
+				e.failed("list installed plugins: " + err.Error())
+				return
 			}
+			e.done(fmt.Sprintf("%d plugins installed", len(items)))
 		}
 	})
 }
 
 // files asks the host (or the editor's own dialog) for a path.
 func (e *Editor) files(req FileRequest, done func(string)) {
+	e.setOutcome(statusBusy, req.Title+": answer the file dialog (or type the path)")
 	if e.host.Files != nil {
 		e.host.Files(req, done)
 		return
@@ -434,56 +475,15 @@ func (e *Editor) files(req FileRequest, done func(string)) {
 	go func() {
 		path, err := desktop.ShowDialog(req)
 		e.deliver(func() {
-			if err != nil && !errors.Is(err, desktop.ErrCancelled) {
-				e.setStatus(err.Error() + "; type the path instead")
+			switch {
+			case err != nil && !errors.Is(err, desktop.ErrCancelled):
+				e.failed(err.Error() + "; type the path instead")
+			case path == "":
+				e.setStatus("dialog closed, nothing chosen")
 			}
 			done(path)
 		})
 	}()
-}
-
-// run queues job on the worker; what it returns runs on the game goroutine.
-func (e *Editor) run(what string, job func() func()) {
-	if e.busy != "" {
-		e.setStatus("still " + e.busy + "; try again in a moment")
-		return
-	}
-	e.busy = what
-	e.setStatus(what + " ...")
-	e.jobs <- job // the worker takes one job at a time and busy admits one
-}
-
-// work runs jobs until Close.
-func (e *Editor) work() {
-	for {
-		select {
-		case <-e.stopped:
-			return
-		case job := <-e.jobs:
-			apply := job()
-			e.deliver(func() {
-				e.busy = ""
-				apply()
-			})
-		}
-	}
-}
-
-// deliver queues f for the game goroutine.
-func (e *Editor) deliver(f func()) {
-	e.mu.Lock()
-	e.results = append(e.results, f)
-	e.mu.Unlock()
-}
-
-func (e *Editor) applyResults() {
-	e.mu.Lock()
-	rs := e.results
-	e.results = nil
-	e.mu.Unlock()
-	for _, f := range rs {
-		f()
-	}
 }
 
 func count(n int, what string) string {

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"simgui/app/window/xtest"
+	"strings"
 	"testing"
 	"time"
 )
@@ -49,6 +50,7 @@ type gui struct {
 func startEditor(t *testing.T, kind string, env ...string) *gui {
 	t.Helper()
 	dir := t.TempDir()
+	xtest.NoKeyRepeat(t)
 	g := &gui{t: t, dir: dir, state: filepath.Join(dir, "state.json")}
 	g.cmd = exec.Command(os.Args[0], "-test.run=^$")
 	g.cmd.Env = append(os.Environ(), append([]string{childEnv + "=" + kind, envState + "=" + g.state, envShots + "=" + dir,
@@ -100,7 +102,7 @@ func (g *gui) wait(what string, timeout time.Duration, ok func(State) bool) Stat
 		}
 		time.Sleep(40 * time.Millisecond)
 	}
-	g.t.Fatalf("waiting for %s: timed out; status %q, problems %v; stderr:\n%s", what, last.Status, last.Problems, g.stderr)
+	g.t.Fatalf("waiting for %s: timed out; status %q, checked %d, focus %q holding %q, pressed %v, problems %v; stderr:\n%s", what, last.Status, last.Checked, last.Focus, last.Values[last.Focus], last.Pressed, last.Problems, g.stderr)
 	return last
 }
 
@@ -109,46 +111,49 @@ func (g *gui) click(name string) {
 	g.t.Helper()
 	s := g.wait("target "+name, 10*time.Second, func(s State) bool { _, ok := s.Targets[name]; return ok })
 	r := s.Targets[name]
-	g.xdo("mousemove", "--window", g.win, fmt.Sprint((r[0]+r[2])/2), fmt.Sprint((r[1]+r[3])/2))
-	time.Sleep(60 * time.Millisecond)
+	x, y := (r[0]+r[2])/2, (r[1]+r[3])/2
+	g.xdo("mousemove", "--window", g.win, fmt.Sprint(x), fmt.Sprint(y))
+	// The editor reads the pointer once a frame and takes a click where the pointer is at
+	// that frame: under load a click and the next move can be seen in one frame, the click
+	// where the pointer went next. So each waits for the one before to be seen.
+	s = g.wait(fmt.Sprintf("the pointer on %s", name), 10*time.Second, func(s State) bool { return s.Cursor == [2]int{x, y} })
 	g.xdo("click", "1")
-	time.Sleep(120 * time.Millisecond)
+	s = g.wait(fmt.Sprintf("the click on %s", name), 10*time.Second, func(st State) bool { return st.Clicks > s.Clicks })
+	if s.LastClick != [2]int{x, y} {
+		g.t.Fatalf("clicked %s at (%d, %d), the editor saw the click at %v", name, x, y, s.LastClick)
+	}
 }
 
 // key presses and releases keys (xdotool names).
 func (g *gui) key(keys ...string) { g.xdo(append([]string{"key", "--delay", "50"}, keys...)...) }
 
-// set clicks a text field, deletes its text with BackSpace and types text, then waits until
-// the field holds it. Keys go one at a time, each after the editor has seen the one before:
-// Ebiten's text input (X input method) drops a character that arrives while the field is
-// still taking the previous one, which happens when two land in one frame (a software-
-// rendered window under load draws about 30 frames a second).
+// set clicks a text field, selects its text (Ctrl+A) and types text over it at 20 keys a
+// second, then waits until the field holds it.
 func (g *gui) set(field, text string) {
 	g.t.Helper()
 	name := "field:" + field
 	g.click(name)
-	g.wait(name+" focused", 5*time.Second, func(s State) bool { return s.Focused })
-	if s, ok := g.readState(); ok {
-		for n := len([]rune(s.Values[name])); n > 0; n-- {
-			g.key("BackSpace")
-			g.wait(fmt.Sprintf("%s to lose a character", field), 5*time.Second, func(s State) bool { return len([]rune(s.Values[name])) < n })
-		}
+	s := g.wait(name+" focused", 5*time.Second, func(s State) bool { return s.Focus == name })
+	if n := len([]rune(s.Values[name])); n > 0 {
+		g.key("ctrl+a")
+		g.wait(name+" selected", 5*time.Second, func(s State) bool { return s.Selection == [2]int{0, n} })
+		g.key("BackSpace")
+		g.wait(name+" emptied", 5*time.Second, func(s State) bool { return s.Values[name] == "" })
 	}
 	g.typeText(field, text)
+	g.wait(fmt.Sprintf("%s to read %q", field, text), 10*time.Second, func(s State) bool { return s.Values[name] == text })
 }
 
-// typeText types text at the end of the focused field, a key at a time (see set).
+// typeText types text into the focused field at 20 keys a second and waits until the field
+// ends with it.
 func (g *gui) typeText(field, text string) {
 	g.t.Helper()
-	name := "field:" + field
-	s, _ := g.readState()
-	typed := s.Values[name]
-	for _, r := range text {
-		typed += string(r)
-		g.xdo("type", string(r))
-		want := typed
-		g.wait(fmt.Sprintf("%s to read %q", field, want), 5*time.Second, func(s State) bool { return s.Values[name] == want })
+	if text == "" {
+		return
 	}
+	name := "field:" + field
+	g.xdo("type", "--delay", "50", text)
+	g.wait(fmt.Sprintf("%s to end with %q", field, text), 10*time.Second, func(s State) bool { return strings.HasSuffix(s.Values[name], text) })
 }
 
 // shot presses F12, waits for the screenshot and returns it; it is also copied to previewDir.

@@ -16,6 +16,7 @@ import (
 
 	"simgui/app"
 	"simgui/app/scenario"
+	"simgui/app/window/xtest"
 	"simgui/app/world"
 	"simgui/plugins"
 	"simgui/plugins/archive"
@@ -463,4 +464,75 @@ func TestEditorNoDisplay(t *testing.T) {
 	if len(lines) != 1 || !strings.Contains(lines[0], "no display for the editor window (set DISPLAY, or run under xvfb-run)") {
 		t.Errorf("without a display: %q", out)
 	}
+}
+
+// TestEditorTypingUnderLoad types a 40-character id at 20 keys a second into the id field, and
+// "90" and "#3366cc" into the body, while two processes keep the CPUs busy: every key lands
+// once.
+func TestEditorTypingUnderLoad(t *testing.T) {
+	needDisplay(t)
+	xtest.CPUHogs(t, 2)
+	g := startEditor(t, "standalone", "RUSIM_HOME="+t.TempDir(), envExport+"="+t.TempDir())
+	const id = "vehicle.acme.rover_with_a_long_name42.v1"
+	if len(id) != 40 {
+		t.Fatalf("the id has %d characters", len(id))
+	}
+	start := time.Now()
+	g.set("descriptor.id", id)
+	t.Logf("typed %d characters in %.1f s", len(id), time.Since(start).Seconds())
+	g.click("button:tab:body")
+	g.set("descriptor.body.mass", "90")
+	g.set("descriptor.visual.color", "#3366cc")
+	s, _ := g.readState()
+	img := g.shot("typing-under-load.png")
+	if s.Values["field:descriptor.body.mass"] != "90" || s.Values["field:descriptor.visual.color"] != "#3366cc" {
+		t.Errorf("fields hold %q and %q", s.Values["field:descriptor.body.mass"], s.Values["field:descriptor.visual.color"])
+	}
+	if n := brightPixels(img, s.Targets["field:descriptor.visual.color"]); n < 20 {
+		t.Errorf("the colour field shows no text (%d bright pixels)", n)
+	}
+	g.click("button:tab:general")
+	s = g.wait("the general tab", 5*time.Second, func(s State) bool { return s.Tab == tabGeneral })
+	if s.ID != id {
+		t.Errorf("the id reads %q", s.ID)
+	}
+}
+
+// TestEditorInstalledList opens the Installed list right after another button (a click that
+// moves the pointer and lands in one frame), closes and opens it again: each time it lists
+// the plugins, never stuck reading.
+func TestEditorInstalledList(t *testing.T) {
+	needDisplay(t)
+	g := startEditor(t, "standalone", "RUSIM_HOME="+t.TempDir(), envExport+"="+t.TempDir())
+	s := g.wait("the toolbar", 10*time.Second, func(s State) bool {
+		_, a := s.Targets["button:open"]
+		_, b := s.Targets["button:installed"]
+		return a && b
+	})
+	at := func(name string) (string, string) {
+		r := s.Targets[name]
+		return fmt.Sprint((r[0] + r[2]) / 2), fmt.Sprint((r[1] + r[3]) / 2)
+	}
+	ox, oy := at("button:open")
+	ix, iy := at("button:installed")
+	// Hover Open, then move to Installed and click at once.
+	g.xdo("mousemove", "--window", g.win, ox, oy)
+	g.wait("a frame with the pointer on Open", 5*time.Second, func(st State) bool { return st.Frames > s.Frames+2 })
+	g.xdo("mousemove", "--window", g.win, ix, iy, "click", "1")
+	for round := 1; round <= 3; round++ {
+		s = g.wait(fmt.Sprintf("the list, round %d", round), 10*time.Second, func(s State) bool {
+			_, ok := s.Targets["installed:vehicle.ks0223.v1"]
+			return ok && s.Listed > 0 && !s.Listing
+		})
+		if round == 1 {
+			g.shot("installed-list.png")
+			if slices.Contains(s.Pressed, "open") {
+				t.Errorf("the click on Installed also pressed Open: %v", s.Pressed)
+			}
+		}
+		g.click("button:installed.close")
+		g.wait("the list closed", 5*time.Second, func(s State) bool { _, ok := s.Targets["installed:vehicle.ks0223.v1"]; return !ok })
+		g.click("button:installed")
+	}
+	t.Logf("listed %d plugins, status %q (%s)", s.Listed, s.Status, s.StatusKind)
 }

@@ -2,6 +2,8 @@ package editor
 
 import (
 	"maps"
+
+	"github.com/hajimehoshi/ebiten/v2"
 	"strconv"
 	"time"
 
@@ -37,7 +39,13 @@ type State struct {
 	// Schema is the parametersSchemaJson line under a track's schema field.
 	Schema string `json:"schema,omitempty"`
 	Status string `json:"status"`
-	Busy   string `json:"busy,omitempty"`
+	// StatusKind marks Status: info, busy, done or failed.
+	StatusKind string `json:"statusKind"`
+	Busy       string `json:"busy,omitempty"`
+	// Listed counts the plugins of the Installed list (-1 while it was never read); Listing
+	// is set while it is being read.
+	Listed  int  `json:"listed"`
+	Listing bool `json:"listing,omitempty"`
 	// Preview says what the preview shows: the check it is of (PreviewGen, equal to Gen
 	// when up to date), its view labels and any error.
 	Gen          uint64   `json:"gen"`
@@ -45,8 +53,16 @@ type State struct {
 	PreviewViews []string `json:"previewViews"`
 	PreviewNote  string   `json:"previewNote,omitempty"`
 	Frames       uint64   `json:"frames"`
-	// Focused reports whether a text field has the keyboard.
-	Focused bool `json:"focused"`
+	// Cursor is where the editor last saw the pointer, window pixels; Clicks counts the
+	// left-button presses it saw and LastClick is where the last one was.
+	Cursor    [2]int `json:"cursor"`
+	Clicks    int    `json:"clicks"`
+	LastClick [2]int `json:"lastClick"`
+	// Focused reports whether a text field has the keyboard; Focus is its target name.
+	Focused bool   `json:"focused"`
+	Focus   string `json:"focus,omitempty"`
+	// Selection is the selected range of the focused field, in characters.
+	Selection [2]int `json:"selection"`
 	record
 }
 
@@ -57,20 +73,35 @@ type record struct {
 	TestDriven []string `json:"testDriven"`
 	// Shots lists the screenshots a standalone editor wrote (F12).
 	Shots []string `json:"shots"`
+	// Pressed lists the last 50 buttons pressed, by name, oldest first.
+	Pressed []string `json:"pressed"`
 }
 
-// writeState hands the state to the writer (at most every stateInterval).
-func (e *Editor) writeState() {
-	if e.state == nil || !e.state.Due(time.Now()) {
+// writeState hands the state to the writer: at most every stateInterval unless now is set.
+func (e *Editor) writeState(now bool) {
+	if e.state == nil || (!now && !e.state.Due(time.Now())) {
 		return
 	}
 	s := State{Type: string(e.d.typ), ID: e.d.id(), Tab: e.tab, Rows: map[string]int{},
 		Targets: map[string][4]int{}, Values: maps.Clone(e.values), Checked: e.checked, Problems: e.problems, Live: e.live,
-		Framed: e.problemFields(), Status: e.status, Busy: e.busy, Gen: e.gen, Frames: e.frames, Focused: e.focused, record: e.record}
+		Framed: e.problemFields(), Status: e.status, Busy: e.busy, Gen: e.gen, Frames: e.frames, Focused: e.fields.focus != "", Focus: e.fields.focus, record: e.record}
 	s.record.Exported = append([]string(nil), e.record.Exported...)
 	s.record.Installed = append([]string(nil), e.record.Installed...)
 	s.record.TestDriven = append([]string(nil), e.record.TestDriven...)
 	s.record.Shots = append([]string(nil), e.record.Shots...)
+	s.record.Pressed = append([]string(nil), e.record.Pressed...)
+	s.StatusKind, s.Listing, s.Listed = e.statusKind, e.listing, len(e.installed)
+	s.Cursor[0], s.Cursor[1] = ebiten.CursorPosition()
+	s.Clicks, s.LastClick = e.clicks, e.lastClick
+	if e.busy != "" {
+		s.StatusKind = statusBusy
+	}
+	if e.installed == nil {
+		s.Listed = -1
+	}
+	if e.fields.focus != "" {
+		s.Selection[0], s.Selection[1] = e.fields.line.Selection()
+	}
 	if v := e.d.vehicle; v != nil {
 		s.Rows["sensors"], s.Rows["actuators"] = len(v.Sensors), len(v.Actuators)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/ebitengine/debugui"
 	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/text/v2"
 	"github.com/hajimehoshi/ebiten/v2/vector"
 
 	"simgui/plugins"
@@ -49,13 +50,16 @@ func (e *Editor) layout(ctx *debugui.Context) {
 			e.clip = l.BodyBounds
 			e.problemsPanel(ctx)
 		})
+		overlay := image.Rectangle{}
 		if e.installedOpen {
 			r := image.Rect(w/2-260, toolbarHeight+20, w/2+260, min(h-20, toolbarHeight+20+520))
 			ctx.Window("Open an installed plugin", r, func(l debugui.ContainerLayout) {
-				e.clip = l.BodyBounds
+				e.clip, e.inOverlay = l.BodyBounds, true
 				e.installedPanel(ctx)
+				overlay, e.inOverlay = l.Bounds, false
 			})
 		}
+		e.overlay = overlay
 	})
 }
 
@@ -95,6 +99,9 @@ func (e *Editor) toolbar(ctx *debugui.Context) {
 	busy := ""
 	if e.busy != "" {
 		busy = e.busy + " ..."
+		if n := len(e.queue); n > 0 {
+			busy += fmt.Sprintf(" (%d more waiting)", n)
+		}
 	}
 	ctx.Text(busy)
 
@@ -123,12 +130,42 @@ func (e *Editor) toolbar(ctx *debugui.Context) {
 		}
 	})
 
-	ctx.SetGridLayout([]int{-1}, nil)
+	ctx.SetGridLayout([]int{60, -1}, nil)
+	e.badge(ctx)
 	line := e.status
-	if hint := "   (Export writes " + e.defaultExportPath() + ")"; e.exportPath == "" && fits(line+hint, e.w) {
+	if hint := "   (Export writes " + e.defaultExportPath() + ")"; e.exportPath == "" && fits(line+hint, e.w-64) {
 		line += hint
 	}
-	ctx.Text(fitLine(line, e.w))
+	ctx.Text(fitLine(line, e.w-64))
+}
+
+// Badge colours by status kind.
+var badgeColors = map[string]color.NRGBA{
+	statusBusy:   {200, 150, 40, 255},
+	statusDone:   {50, 150, 70, 255},
+	statusFailed: {190, 50, 45, 255},
+}
+
+// badge marks the status line: BUSY while a job runs or a dialog is open, DONE or FAILED for
+// how the last one ended (nothing for plain information).
+func (e *Editor) badge(ctx *debugui.Context) {
+	kind := e.statusKind
+	if e.busy != "" {
+		kind = statusBusy
+	}
+	c, ok := badgeColors[kind]
+	ctx.GridCell(func(b image.Rectangle) {
+		ctx.DrawOnlyWidget(func(dst *ebiten.Image) {
+			if !ok {
+				return
+			}
+			vector.FillRect(dst, float32(b.Min.X), float32(b.Min.Y), float32(b.Dx()), float32(b.Dy()), c, false)
+			label := strings.ToUpper(kind)
+			op := &text.DrawOptions{}
+			op.GeoM.Translate(float64(b.Min.X+(b.Dx()-len(label)*charWidth)/2), float64(b.Min.Y+(b.Dy()-lineH)/2))
+			debugui.DrawText(dst, label, op)
+		})
+	})
 }
 
 // charWidth is the advance of debugui's bitmap font, pixels.
@@ -160,14 +197,27 @@ func (e *Editor) installedPanel(ctx *debugui.Context) {
 	ctx.SetGridLayout([]int{-1, 80}, nil)
 	ctx.Text("Built-in and installed plugins (RUSIM_HOME " + e.reg.Home() + ")")
 	e.button(ctx, "installed.close", "Close", func() { e.installedOpen = false })
-	ctx.SetGridLayout([]int{-1}, nil)
-	if e.installed == nil {
+	ctx.SetGridLayout([]int{-1, 80}, nil)
+	switch {
+	case e.listing:
 		ctx.Text("reading the registry ...")
+	case e.listErr != "":
+		ctx.Text("could not read the registry: " + e.listErr)
+	case e.installed == nil:
+		// Not read yet (never stuck: opening the list asks for it).
+		e.listInstalled()
+		ctx.Text("reading the registry ...")
+	default:
+		ctx.Text(fmt.Sprintf("%d plugins", len(e.installed)))
 	}
+	e.button(ctx, "installed.refresh", "Refresh", func() { e.listInstalled() })
+	ctx.SetGridLayout([]int{-1}, nil)
 	for _, it := range e.installed {
 		id := it.PluginID
 		label := fmt.Sprintf("%s   %s %s   [%s]", id, it.DisplayName, it.Version, it.Source)
-		e.target(ctx, "installed:"+id, func() { ctx.Button(label).On(func() { e.later = append(e.later, func() { e.openID(id) }) }) })
+		e.target(ctx, "installed:"+id, func(cell image.Rectangle) {
+			ctx.Button(label).On(func() { e.clicked("installed:"+id, cell, func() { e.openID(id) }) })
+		})
 	}
 }
 
@@ -219,27 +269,40 @@ func (e *Editor) tabOf(path string) string {
 
 // target lays out one widget in a grid cell and records the cell under name, so that the
 // state file can tell a test where to click.
-func (e *Editor) target(ctx *debugui.Context, name string, widget func()) {
+func (e *Editor) target(ctx *debugui.Context, name string, widget func(cell image.Rectangle)) {
 	ctx.IDScope(name, func() {
 		ctx.GridCell(func(b image.Rectangle) {
 			if v := b.Intersect(e.clip); !v.Empty() {
 				e.targets[name] = v
 			}
-			widget()
+			widget(b)
 		})
 	})
 }
 
-// field is a text field for the value at path (a validator path such as descriptor.id).
-func (e *Editor) field(ctx *debugui.Context, path string, buf *string) {
-	e.target(ctx, "field:"+path, func() { ctx.TextField(buf) })
-	e.values["field:"+path] = *buf
+// under reports whether the pointer is on cell, and not on the window over it. debugui
+// remembers the widget last hovered until a tick without a click passes over it: a pointer
+// that moves to another button and clicks in one frame (as under load) makes both buttons
+// report the click. Only the one under the pointer is acted on.
+func (e *Editor) under(cell image.Rectangle) bool {
+	p := image.Pt(ebiten.CursorPosition())
+	return p.In(cell) && (e.inOverlay || !p.In(e.overlay))
+}
+
+// clicked is a click on the widget named name in cell: it records it and runs f after this
+// frame's layout, unless the pointer is elsewhere (see under).
+func (e *Editor) clicked(name string, cell image.Rectangle, f func()) {
+	if !e.under(cell) {
+		return
+	}
+	e.record.Pressed = append(e.record.Pressed[max(0, len(e.record.Pressed)-49):], name)
+	e.later = append(e.later, f)
 }
 
 // button is a button whose action runs after this frame's layout.
 func (e *Editor) button(ctx *debugui.Context, name, label string, f func()) {
-	e.target(ctx, "button:"+name, func() {
-		ctx.Button(label).On(func() { e.later = append(e.later, f) })
+	e.target(ctx, "button:"+name, func(cell image.Rectangle) {
+		ctx.Button(label).On(func() { e.clicked(name, cell, f) })
 	})
 }
 
@@ -258,7 +321,7 @@ func (e *Editor) choice(ctx *debugui.Context, path string, val *string, known []
 			labels[i] = "(none)"
 		}
 	}
-	e.target(ctx, "field:"+path, func() { ctx.Dropdown(&idx, labels) })
+	e.target(ctx, "field:"+path, func(image.Rectangle) { ctx.Dropdown(&idx, labels) })
 	if idx >= 0 && idx < len(opts) {
 		*val = opts[idx]
 	}
@@ -266,7 +329,13 @@ func (e *Editor) choice(ctx *debugui.Context, path string, val *string, known []
 
 // checkbox is a checkbox for the value at path.
 func (e *Editor) checkbox(ctx *debugui.Context, path, label string, val *bool) {
-	e.target(ctx, "field:"+path, func() { ctx.Checkbox(val, label) })
+	e.target(ctx, "field:"+path, func(cell image.Rectangle) {
+		v := *val
+		ctx.Checkbox(&v, label)
+		if v != *val && e.under(cell) { // see under
+			*val = v
+		}
+	})
 }
 
 // swatch shows a "#rrggbb" colour (nothing when it is not one).
@@ -285,6 +354,9 @@ func (e *Editor) swatch(ctx *debugui.Context, s string) {
 func (e *Editor) drawProblemFrames(screen *ebiten.Image) {
 	for _, name := range e.problemFields() {
 		r := e.targets[name]
+		if r.Overlaps(e.overlay) {
+			continue // under the Installed list
+		}
 		vector.StrokeRect(screen, float32(r.Min.X)-1, float32(r.Min.Y)-1, float32(r.Dx())+2, float32(r.Dy())+2, 1.5, problemColor, false)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"simgui/app"
 	"simgui/app/sensors"
 	"simgui/app/world"
+	"simgui/physics"
 	"simgui/plugins"
 	"simgui/render"
 )
@@ -31,6 +32,7 @@ type chaseView struct {
 	spare  []byte
 	err    string
 	meter  rateMeter
+	frames uint64 // pictures drawn
 
 	img *ebiten.Image // game goroutine
 }
@@ -72,12 +74,17 @@ func (c *chaseView) run() {
 	var f *render.Frame
 	const minPeriod = time.Second / 30
 	last := time.Time{}
+	reach := 1.0
 	for req := range c.req {
 		if d := time.Since(last); d < minPeriod {
 			time.Sleep(minPeriod - d)
 		}
+		dt := min(time.Since(last), time.Second).Seconds()
 		last = time.Now()
-		view, cam, err := capture(req)
+		view, cam, clear, err := capture(req, reach)
+		// Pull in at once when something comes between the camera and the robot; back out
+		// gently once the way is clear.
+		reach = min(clear, reach+chaseEaseOut*dt)
 		if err != nil {
 			c.setErr(err.Error())
 			continue
@@ -93,15 +100,19 @@ func (c *chaseView) run() {
 	}
 }
 
-// capture asks the loop for the scene the target's cameras see and a chase camera behind it.
-func capture(req chaseReq) (sensors.View, render.Camera, error) {
+// capture asks the loop for the scene the target's cameras see and a chase camera behind it,
+// reach of the way out (see chaseCamera). It also returns how far out the camera could be
+// with nothing between it and the robot: the track's walls, boxes and solids are in the
+// way, other robots are not (they come and go).
+func capture(req chaseReq, reach float64) (sensors.View, render.Camera, float64, error) {
 	var view sensors.View
 	var cam render.Camera
+	clear := 1.0
 	if req.target == "" {
-		return view, cam, errors.New("select a robot to follow (Tab)")
+		return view, cam, clear, errors.New("select a robot to follow (Tab)")
 	}
 	if req.sim.Sensors == nil {
-		return view, cam, errors.New("the simulation has no sensors system")
+		return view, cam, clear, errors.New("the simulation has no sensors system")
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
@@ -112,10 +123,52 @@ func capture(req chaseReq) (sensors.View, render.Camera, error) {
 		}
 		var err error
 		view, err = req.sim.Sensors.View(req.target, nil)
-		cam = chaseCamera(m.Vehicle, sensors.BodyPose(m), req.w, req.h)
+		body := sensors.BodyPose(m)
+		clear = chaseClearance(w, m.Vehicle, body)
+		cam = chaseCamera(m.Vehicle, body, min(reach, clear), req.w, req.h)
 		return err
 	})
-	return view, cam, err
+	return view, cam, clear, err
+}
+
+// chaseEaseOut is how fast the chase camera moves back out, in fractions of its full distance
+// per second.
+const chaseEaseOut = 0.8
+
+// chaseClearance is the reach (see chaseCamera) at which the chase camera of a robot at body
+// has nothing of the track between it and the robot, a few centimetres short of the first
+// obstacle; 1 when the way is clear. Loop goroutine.
+func chaseClearance(w *world.World, v *plugins.VehicleDescriptor, body render.Pose) float64 {
+	target, full, dist := chaseLine(v, body)
+	alpha := w.Space().SightLine(target.X, target.Y, target.Z, full.X, full.Y, full.Z,
+		func(b *physics.Body) bool { return b.Kind == physics.KindVehicle })
+	if alpha >= 1 {
+		return 1
+	}
+	hl, _, _ := footprint(v)
+	const margin = 0.06 // m in front of the obstacle: more than the camera's near clip
+	return max((alpha*dist-margin)/dist, (hl+0.05)/dist)
+}
+
+// chaseGeometry is the chase camera's placement for a robot: dist metres behind the point it
+// looks at (the middle of the robot) and up metres above it.
+func chaseGeometry(v *plugins.VehicleDescriptor) (dist, up, mid float64) {
+	hl, _, _ := footprint(v)
+	height := 0.1
+	if v != nil && v.Body != nil && v.Body.Height > 0 {
+		height = v.Body.Height
+	}
+	dist = math.Max(0.7, 6.5*hl)
+	return dist, 0.5*dist - 0.5*height, 0.5 * height
+}
+
+// chaseLine returns the point the chase camera looks at, where the camera is at full reach,
+// and the distance between them.
+func chaseLine(v *plugins.VehicleDescriptor, body render.Pose) (target, full render.Pose, dist float64) {
+	d, up, mid := chaseGeometry(v)
+	target = body.Compose(render.Pose{Z: mid})
+	full = body.Compose(render.Pose{X: -d, Z: mid + up})
+	return target, full, math.Hypot(d, up)
 }
 
 func (c *chaseView) setErr(s string) {
@@ -143,6 +196,7 @@ func (c *chaseView) publish(f *render.Frame) {
 	c.mu.Lock()
 	c.latest = &frame{W: f.Width, H: f.Height, Pix: buf}
 	c.err = ""
+	c.frames++
 	c.meter.add(time.Now())
 	c.mu.Unlock()
 }
@@ -190,6 +244,13 @@ func (c *chaseView) status() (float64, string) {
 	return c.meter.rate(time.Now()), c.err
 }
 
+// count returns how many pictures were drawn.
+func (c *chaseView) count() uint64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.frames
+}
+
 func (c *chaseView) close() {
 	close(c.req)
 	<-c.done
@@ -199,16 +260,11 @@ func (c *chaseView) close() {
 }
 
 // chaseCamera is a camera behind and above a robot at body looking down at it, its distance
-// scaled to the robot's size.
-func chaseCamera(v *plugins.VehicleDescriptor, body render.Pose, w, h int) render.Camera {
-	hl, _, _ := footprint(v)
-	height := 0.1
-	if v != nil && v.Body != nil && v.Body.Height > 0 {
-		height = v.Body.Height
-	}
-	dist := math.Max(0.7, 6.5*hl)
-	up := 0.5 * dist
-	pitch := math.Atan2(up-0.5*height, dist) * 0.85
-	return render.Camera{Pose: body.Compose(render.Pose{X: -dist, Z: up, Pitch: pitch}),
+// scaled to the robot's size; reach in (0, 1] brings it that fraction of the way in along the
+// line to the middle of the robot, keeping the angle it looks down at.
+func chaseCamera(v *plugins.VehicleDescriptor, body render.Pose, reach float64, w, h int) render.Camera {
+	dist, up, mid := chaseGeometry(v)
+	pitch := math.Atan2(up, dist) * 0.85
+	return render.Camera{Pose: body.Compose(render.Pose{X: -reach * dist, Z: mid + reach*up, Pitch: pitch}),
 		FovYDeg: 55, Near: 0.03, Far: 200, Width: w, Height: h}
 }

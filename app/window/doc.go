@@ -21,13 +21,26 @@
 //
 // # Keys
 //
-// W/S or ↑/↓ throttle, A/D or ←/→ steer, Space brake, Q/E climb and sink (drones) — smoothed at
-// rates per second of wall time; Tab / Shift+Tab select the next / previous robot (or click
+// W/S or ↑/↓ throttle, A/D or ←/→ steer, Space brake, Q/E climb and sink (drones) — smoothed
+// in wall time: steering grows with the square of the time a key is held (a 0.3 s tap is a
+// nudge of a few degrees, a second is full lock), and Shift drives gently (at most 35 %
+// throttle and 30 % steering); Tab / Shift+Tab select the next / previous robot (or click
 // one); F follow the selected robot; C 3D chase view; V sensor frusta; L lidar rays; G grid;
 // M markers; P pause/resume; N one step; R reset with the same seed; + / − time scale (0 back
 // to 1×); I spawn list; Ctrl+O open, Ctrl+S save a scenario; F12 screenshot; F1 all keys; F2
 // next screen; Esc closes what is open. Mouse: drag to pan, wheel to zoom, click a panel to
-// enlarge it.
+// enlarge it. The file prompts take simgui/app/window/lineedit's keys (Ctrl+A selects all,
+// Ctrl+U clears to the start, Esc cancels); the save prompt suggests a file that does not
+// exist and asks before it overwrites one (Enter or Replace a second time).
+//
+// # What it shows
+//
+// The top-down view draws roads as triangles built once per layout, so memory does not grow
+// with the zoom. Sensor wedges (V) end where their rays first meet a wall, box or robot
+// (simgui/app/sensors/raycast), and a range sensor's wedge ends at its echo, labelled with
+// the distance (also in the HUD). The 3D chase camera comes in along its line to the robot
+// when the track is in the way and eases back out. The toolbar wraps onto more rows in a
+// narrow window. A spawned robot is selected and followed as soon as it appears.
 //
 // # Concurrency
 //
@@ -43,6 +56,8 @@
 // test binary as a window program, in a process of its own and drive it with real X events
 // from xdotool; they read the outcome from the state file (Options.StateFile, the hidden
 // --state-file flag) and the control service, and save screenshots to /tmp/window-preview.
+// They turn the X server's key repeat off while they type (xtest.NoKeyRepeat) and some run
+// beside CPU hogs (xtest.CPUHogs): they wait on state, never on time.
 // The Draw benchmark needs a display too, so it is not part of `simgui bench`:
 //
 //	xvfb-run -a -s "-screen 0 1920x1080x24" go test -run XXX -bench Draw ./app/window

@@ -20,6 +20,12 @@ func depthTopic(model, sensor string) string {
 	return "/model/" + model + "/sensor/" + sensor + "/depth_image"
 }
 func scanTopic(model, sensor string) string { return "/model/" + model + "/sensor/" + sensor + "/scan" }
+func scalarTopic(model, sensor string) string {
+	return "/model/" + model + "/sensor/" + sensor + "/scalar"
+}
+
+// sensorUltrasonic is the kind of the range sensors whose readings the window shows.
+const sensorUltrasonic = "ultrasonic"
 
 // frame is a camera image converted for display: RGBA, rows top first.
 type frame struct {
@@ -54,6 +60,7 @@ type feed struct {
 	latest *frame // not yet taken
 	spare  []byte // a shown frame's pixels, for reuse
 	scan   *scan
+	value  float64 // the newest scalar reading (a range, metres); NaN before the first
 	meter  rateMeter
 	frames uint64
 	err    string
@@ -61,7 +68,7 @@ type feed struct {
 
 // openFeed subscribes to topic and starts converting. Close it with close.
 func openFeed(bus *transport.Bus, sensor, kind, topic string, far float64) *feed {
-	f := &feed{Sensor: sensor, Kind: kind, Topic: topic, far: far, done: make(chan struct{}),
+	f := &feed{Sensor: sensor, Kind: kind, Topic: topic, far: far, done: make(chan struct{}), value: math.NaN(),
 		sub: bus.Subscribe(topic, transport.WithQueueLen(2))}
 	go f.run()
 	return f
@@ -92,6 +99,14 @@ func (f *feed) run() {
 			f.frames++
 			f.meter.add(now)
 			f.mu.Unlock()
+		case *msgs.Float_V:
+			if d := msg.GetData(); len(d) > 0 {
+				f.mu.Lock()
+				f.value = float64(d[0])
+				f.frames++
+				f.meter.add(now)
+				f.mu.Unlock()
+			}
 		}
 	}
 }
@@ -132,6 +147,13 @@ func (f *feed) status(now time.Time) (frames uint64, hz float64, err string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.frames, f.meter.rate(now), f.err
+}
+
+// lastValue returns the newest scalar reading, NaN before the first.
+func (f *feed) lastValue() float64 {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.value
 }
 
 // lastScan returns the newest lidar scan.
@@ -263,8 +285,8 @@ func convertScan(m *msgs.LaserScan) *scan {
 	return sc
 }
 
-// feedsFor lists the feeds a robot offers: its cameras and depth cameras (panels), and its
-// lidars (rays) when lidar is true.
+// feedsFor lists the feeds a robot offers: its cameras and depth cameras (panels), its range
+// sensors (readings in the HUD and on the frusta), and its lidars (rays) when lidar is true.
 func feedsFor(model string, d *plugins.VehicleDescriptor, lidar bool) []feedSpec {
 	var out []feedSpec
 	if d == nil {
@@ -276,6 +298,8 @@ func feedsFor(model string, d *plugins.VehicleDescriptor, lidar bool) []feedSpec
 			out = append(out, feedSpec{s.ID, s.Kind, imageTopic(model, s.ID), 0})
 		case plugins.SensorDepth:
 			out = append(out, feedSpec{s.ID, s.Kind, depthTopic(model, s.ID), s.Param("far")})
+		case sensorUltrasonic:
+			out = append(out, feedSpec{s.ID, s.Kind, scalarTopic(model, s.ID), 0})
 		case plugins.SensorLidar:
 			if lidar {
 				out = append(out, feedSpec{s.ID, s.Kind, scanTopic(model, s.ID), 0})

@@ -3,6 +3,7 @@ package window
 import (
 	"encoding/binary"
 	"math"
+	"slices"
 	"testing"
 	"time"
 
@@ -117,12 +118,13 @@ func TestFeedsFor(t *testing.T) {
 	got := feedsFor("ego", v, false)
 	want := []feedSpec{
 		{"camera.front.rgb", "camera", "/model/ego/sensor/camera.front.rgb/image", 0},
+		{"ultrasonic.front", "ultrasonic", "/model/ego/sensor/ultrasonic.front/scalar", 0},
 		{"depth.front", "depth", "/model/ego/sensor/depth.front/depth_image", 6},
 	}
-	if len(got) != len(want) || got[0] != want[0] || got[1] != want[1] {
+	if !slices.Equal(got, want) {
 		t.Fatalf("feeds %+v, want %+v", got, want)
 	}
-	if got := feedsFor("ego", v, true); len(got) != 3 || got[1].topic != "/model/ego/sensor/lidar.top/scan" {
+	if got := feedsFor("ego", v, true); len(got) != 4 || got[2].topic != "/model/ego/sensor/lidar.top/scan" {
 		t.Fatalf("with lidar: %+v", got)
 	}
 }

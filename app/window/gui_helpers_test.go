@@ -39,6 +39,7 @@ type gui struct {
 // child, the same through its environment) and waits for its window.
 func startGUI(t *testing.T, bin string, args []string, env ...string) *gui {
 	t.Helper()
+	xtest.NoKeyRepeat(t)
 	dir := t.TempDir()
 	g := &gui{t: t, dir: dir, home: t.TempDir(), state: filepath.Join(dir, "state.json")}
 	env = append(env, "RUSIM_HOME="+g.home)
@@ -76,9 +77,17 @@ func (g *gui) typeText(s string) { g.xdo("type", "--delay", "15", s) }
 
 // click clicks the left button at window pixel (x, y).
 func (g *gui) click(x, y int) {
+	g.t.Helper()
 	g.xdo("mousemove", "--window", g.win, fmt.Sprint(x), fmt.Sprint(y))
-	time.Sleep(80 * time.Millisecond)
+	// The window reads the pointer once a frame and takes a click where the pointer is at
+	// that frame: under load a click and the next move can be seen in one frame, the click
+	// where the pointer went next. So each waits for the one before to be seen.
+	s := g.waitState(fmt.Sprintf("the pointer at (%d, %d)", x, y), 10*time.Second, func(s State) bool { return s.Cursor == [2]int{x, y} })
 	g.xdo("click", "1")
+	s = g.waitState(fmt.Sprintf("the click at (%d, %d)", x, y), 10*time.Second, func(st State) bool { return st.Clicks > s.Clicks })
+	if s.LastClick != [2]int{x, y} {
+		g.t.Fatalf("clicked at (%d, %d), the window saw the click at %v", x, y, s.LastClick)
+	}
 }
 
 // clickTarget clicks the middle of a clickable thing the window lists in its state.
@@ -166,3 +175,26 @@ func freePort(t *testing.T) int {
 }
 
 func decodePNG(data []byte) (image.Image, error) { return png.Decode(bytes.NewReader(data)) }
+
+// runCmd runs bin with args (on an empty user registry) and returns its standard output.
+func runCmd(t *testing.T, bin string, args ...string) ([]byte, error) {
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append(os.Environ(), "RUSIM_HOME="+t.TempDir())
+	return cmd.Output()
+}
+
+// headlessModel is a robot of `simgui run --headless --json`'s summary.
+type headlessModel struct {
+	Name string
+	Pose struct{ X, Y, Yaw float64 }
+}
+
+// headlessModels reads the robots of a headless run's JSON summary.
+func headlessModels(t *testing.T, out []byte) []headlessModel {
+	t.Helper()
+	var sum struct{ Models []headlessModel }
+	if err := json.Unmarshal(out, &sum); err != nil {
+		t.Fatalf("headless summary: %v\n%s", err, out)
+	}
+	return sum.Models
+}

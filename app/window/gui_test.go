@@ -56,9 +56,11 @@ func TestWindowDriveAndPause(t *testing.T) {
 		"SIMGUI_TRACE_STARTUP=1")
 	reportFirstFrame(t, g)
 
-	start := g.waitState("the robot at rest", 10*time.Second, func(s State) bool { return s.Selected == "ego" && s.SimTime > 0.3 })
-	yaw := start.Pose[2]
+	rest := g.waitState("the robot at rest", 10*time.Second, func(s State) bool { return s.Selected == "ego" && s.SimTime > 0.3 })
+	yaw := rest.Pose[2]
 	g.keyDown("w")
+	// From when the window has seen the key (under load that is a frame or more later).
+	start := g.waitState("the throttle", 10*time.Second, func(s State) bool { return s.Throttle > 0 })
 	top := 0.0 // the fastest the robot went; it may reach the corridor's end wall
 	held := g.waitState("2 s of sim time with W held", 20*time.Second, func(s State) bool {
 		top = max(top, s.Forward)
@@ -131,7 +133,7 @@ func TestWindowDriveAndPause(t *testing.T) {
 	before, _ := g.readState()
 	g.key("r")
 	reset := g.waitState("the reset", 5*time.Second, func(s State) bool { return s.SimTime < before.SimTime-1 })
-	if d := math.Hypot(reset.Pose[0]-start.Pose[0], reset.Pose[1]-start.Pose[1]); d > 0.05 {
+	if d := math.Hypot(reset.Pose[0]-rest.Pose[0], reset.Pose[1]-rest.Pose[1]); d > 0.05 {
 		t.Errorf("after R the robot is %.3f m from where it started", d)
 	}
 }
@@ -199,7 +201,10 @@ func TestWindowHostsScreens(t *testing.T) {
 		t.Errorf("the hosted screen is not on show: %+v", c)
 	}
 	g.key("t")
-	back := g.waitState("the test drive", 10*time.Second, func(st State) bool { return st.Screen == "sim" && st.Models == 2 })
+	// The robot is selected once a snapshot has it: a state may show it a frame before that.
+	back := g.waitState("the test drive", 10*time.Second, func(st State) bool {
+		return st.Screen == "sim" && st.Models == 2 && st.Selected == "arcade_blue-1"
+	})
 	if back.Selected != "arcade_blue-1" || math.Hypot(back.Pose[0]+1.5, back.Pose[1]+1.5) > 0.05 || back.SimTime < later.SimTime {
 		t.Errorf("after T: selected %q at (%.3f, %.3f)", back.Selected, back.Pose[0], back.Pose[1])
 	}
@@ -246,11 +251,12 @@ func TestWindowNativeDialog(t *testing.T) {
 }
 
 // TestNoDisplayOneLine: with a display that cannot be opened, simgui says so in one line and
-// points at the headless run.
+// points at the headless run. The services are off, so that the line does not depend on the
+// machine's default ports being free (another program's, on a shared machine).
 func TestNoDisplayOneLine(t *testing.T) {
 	bin := buildSimgui(t)
 	for _, display := range []string{"", ":987"} {
-		cmd := exec.Command(bin)
+		cmd := exec.Command(bin, quiet...)
 		cmd.Env = append(os.Environ(), "DISPLAY="+display, "WAYLAND_DISPLAY=")
 		var stderr strings.Builder
 		cmd.Stderr = &stderr
@@ -357,9 +363,14 @@ func TestWindowSpawnSaveOpen(t *testing.T) {
 		t.Fatalf("plugin install: %v\n%s", err, out)
 	}
 	g.clickTarget("spawn:" + user)
+	g.waitState(user+" armed", 5*time.Second, func(s State) bool { return s.Picked == user })
 	g.click(420, 680)
 	g.waitState("the user plugin spawned", 10*time.Second, func(s State) bool { return s.Models == 3 && strings.HasPrefix(s.Selected, "arcade_green") })
-	g.key("Tab", "Tab") // back to the red one: ego, arcade_red-1, arcade_green-1
+	// Back to the red one: ego, arcade_red-1, arcade_green-1. One Tab at a time: two presses
+	// of a key in one frame are one for Ebiten.
+	g.key("Tab")
+	g.waitState("ego selected", 5*time.Second, func(s State) bool { return s.Selected == "ego" })
+	g.key("Tab")
 	g.key("p")
 	at := g.waitState("paused", 5*time.Second, func(s State) bool { return s.Paused && strings.HasPrefix(s.Selected, "arcade_red") })
 

@@ -3,7 +3,9 @@ package window
 import (
 	"fmt"
 	"image"
+	"maps"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -11,7 +13,8 @@ import (
 	"simgui/app/world"
 )
 
-// toolbarHeight is the height of the button row at the bottom of the window, pixels.
+// toolbarHeight is the height of one row of the toolbar at the bottom of the window, pixels;
+// a narrow window wraps the buttons onto more rows (layoutBar).
 const toolbarHeight = 28
 
 // button is a clickable label in the toolbar or a list.
@@ -30,6 +33,34 @@ func hit(bs []button, x, y int) *button {
 		}
 	}
 	return nil
+}
+
+// layoutBar places the toolbar's buttons left to right across the bottom of a w×h window,
+// each as wide as its label plus padding, starting a new row where one is full, and returns
+// the height of the bar.
+func layoutBar(bs []button, w, h int) int {
+	const pad, gap, rowGap = 6, 4, 3
+	rowH := toolbarHeight - 2*rowGap
+	var rows [][]int
+	x := pad
+	for i := range bs {
+		bw := int(textWidth(bs[i].label)) + 16
+		if len(rows) == 0 || (x+bw > w-pad && x > pad) {
+			rows = append(rows, nil)
+			x = pad
+		}
+		rows[len(rows)-1] = append(rows[len(rows)-1], i)
+		bs[i].r = image.Rect(x, 0, x+bw, rowH)
+		x += bw + gap
+	}
+	height := rowGap + len(rows)*(rowH+rowGap)
+	for k, row := range rows {
+		y := h - height + rowGap + k*(rowH+rowGap)
+		for _, i := range row {
+			bs[i].r = bs[i].r.Add(image.Pt(0, y))
+		}
+	}
+	return height
 }
 
 // layoutRow places buttons left to right from (x, y), each as wide as its label plus padding.
@@ -62,8 +93,9 @@ func drawButtons(dst *ebiten.Image, b *batch, bs []button) {
 	}
 }
 
-// hudLines formats the HUD: sim time and pace, tick and frame rates, and the selected robot.
-func hudLines(snap *world.Snapshot, selected string, tps, fps, chaseFPS float64) []string {
+// hudLines formats the HUD: sim time and pace, tick and frame rates, and the selected robot
+// with the readings of its range sensors (by sensor id, NaN before the first).
+func hudLines(snap *world.Snapshot, selected string, tps, fps, chaseFPS float64, ranges map[string]float64) []string {
 	pace := fmt.Sprintf("×%g", snap.TimeScale)
 	if snap.TimeScale == 0 {
 		pace = "as fast as possible"
@@ -87,10 +119,28 @@ func hudLines(snap *world.Snapshot, selected string, tps, fps, chaseFPS float64)
 			fmt.Sprintf("%s  %s", m.Name, m.VehicleID),
 			fmt.Sprintf("x %.3f  y %.3f  z %.2f m   yaw %.1f°   speed %.2f m/s", m.Pose.X, m.Pose.Y, m.Pose.Z, m.Pose.Yaw*180/math.Pi, m.Forward),
 			fmt.Sprintf("throttle %+.2f  steer %+.2f  brake %.0f", m.Command.Throttle, m.Command.Steer, m.Command.Brake))
+		for _, id := range slices.Sorted(maps.Keys(ranges)) {
+			if r := ranges[id]; math.IsNaN(r) {
+				lines = append(lines, id+"  waiting for a reading")
+			} else {
+				lines = append(lines, fmt.Sprintf("%s  %.2f m", id, r))
+			}
+		}
 	} else {
 		lines = append(lines, "no robot selected (Tab or click one)")
 	}
 	return lines
+}
+
+// boxSize is the size of the panel drawBox draws for lines.
+func boxSize(lines []string) (w, h float32) {
+	for _, l := range lines {
+		w = max(w, textWidth(l))
+	}
+	if len(lines) == 0 {
+		return 0, 0
+	}
+	return w + 16, float32(len(lines)*lineHeight + 8)
 }
 
 // drawBox draws lines of text on a translucent panel at (x, y) and returns its size.
@@ -114,6 +164,7 @@ Driving (selected robot)
   W / ↑   throttle forward        S / ↓   throttle back
   A / ←   steer left               D / →   steer right
   Space   brake                    Q / E   climb / sink (drones)
+  Shift   drive gently (less throttle and steering; steering builds up as you hold)
 Selecting and viewing
   Tab / Shift+Tab  next / previous robot     click  select a robot
   F  follow the selected robot     C  3D chase view (render/)

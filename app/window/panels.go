@@ -22,6 +22,7 @@ type panels struct {
 
 	cams   []*feed
 	lidars []*feed
+	ranges []*feed         // range sensors (ultrasonic)
 	imgs   []*ebiten.Image // per camera, nil until the first frame
 	labels []string
 	rects  []image.Rectangle // per camera, in screen pixels
@@ -44,9 +45,12 @@ func (p *panels) sync(bus *transport.Bus, model string, desc *plugins.VehicleDes
 	}
 	for _, s := range feedsFor(model, desc, lidar) {
 		f := openFeed(bus, s.sensor, s.kind, s.topic, s.far)
-		if s.kind == plugins.SensorLidar {
+		switch s.kind {
+		case plugins.SensorLidar:
 			p.lidars = append(p.lidars, f)
-		} else {
+		case sensorUltrasonic:
+			p.ranges = append(p.ranges, f)
+		default:
 			p.cams = append(p.cams, f)
 		}
 	}
@@ -62,12 +66,15 @@ func (p *panels) close() {
 	for _, f := range p.lidars {
 		f.close()
 	}
+	for _, f := range p.ranges {
+		f.close()
+	}
 	for _, img := range p.imgs {
 		if img != nil {
 			img.Deallocate()
 		}
 	}
-	p.cams, p.lidars, p.imgs, p.labels, p.rects = nil, nil, nil, nil, nil
+	p.cams, p.lidars, p.ranges, p.imgs, p.labels, p.rects = nil, nil, nil, nil, nil, nil
 	p.bus, p.model, p.desc = nil, "", nil
 	p.enlarged = -1
 }
@@ -97,6 +104,16 @@ func (p *panels) update(now time.Time) {
 	}
 }
 
+// rangeReadings returns the newest reading of each range sensor by sensor id (metres; NaN
+// before the first).
+func (p *panels) rangeReadings() map[string]float64 {
+	out := make(map[string]float64, len(p.ranges))
+	for _, f := range p.ranges {
+		out[f.Sensor] = f.lastValue()
+	}
+	return out
+}
+
 // scans returns the newest scan of every lidar feed.
 func (p *panels) scans() []*scan {
 	var out []*scan
@@ -108,8 +125,9 @@ func (p *panels) scans() []*scan {
 	return out
 }
 
-// layout places the panels in a column at the right of a w×h window, above the toolbar.
-func (p *panels) layout(w, h int) {
+// layout places the panels in a column at the right of a w×h window, above the toolbar (bar
+// pixels high).
+func (p *panels) layout(w, h, bar int) {
 	const margin, label, gap, maxW = 8, 18, 6, 320
 	p.rects = p.rects[:0]
 	if len(p.cams) == 0 {
@@ -127,7 +145,7 @@ func (p *panels) layout(w, h int) {
 		}
 		sum += ratios[i]
 	}
-	avail := float64(h - 2*margin - toolbarHeight - len(p.cams)*(label+gap))
+	avail := float64(h - 2*margin - bar - len(p.cams)*(label+gap))
 	pw := min(float64(maxW), float64(w)/4, avail/sum)
 	pw = max(pw, 80)
 	x := w - margin - int(pw)

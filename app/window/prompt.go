@@ -8,14 +8,18 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/inpututil"
+
+	"simgui/app/window/lineedit"
 )
 
 // prompt asks for a file path: it is typed (always possible) or chosen with the native dialog
-// (Browse…), which can be missing or blocked, so it never is the only way.
+// (Browse…), which can be missing or blocked, so it never is the only way. The keys are
+// lineedit's (Ctrl+A selects all, Ctrl+U clears to the start, Esc cancels). A prompt that
+// saves asks before it overwrites a file: Enter (or Replace) a second time does.
 type prompt struct {
 	title  string
 	req    FileRequest
-	text   []rune
+	line   lineedit.Line
 	submit func(path string)
 	browse button
 	ok     button
@@ -23,24 +27,33 @@ type prompt struct {
 	field  image.Rectangle
 	// waiting is set while the native dialog is open.
 	waiting bool
+	// confirm is the path of an existing file a save prompt would overwrite, after a first
+	// Enter; a second Enter with the same path overwrites it.
+	confirm string
+	note    string // a line under the field: why nothing happened yet
 	blink   time.Time
 }
 
+// newPrompt opens a prompt holding initial, selected, so that typing replaces it.
 func newPrompt(title string, req FileRequest, initial string, submit func(string)) *prompt {
-	return &prompt{title: title, req: req, text: []rune(initial), submit: submit, blink: time.Now()}
+	p := &prompt{title: title, req: req, submit: submit, blink: time.Now()}
+	p.line.SetText(initial)
+	p.line.SelectAll()
+	return p
 }
 
-// update handles typing; it returns false when the prompt is finished (submitted or
-// cancelled). files opens the native dialog.
-func (p *prompt) update(files func(FileRequest, func(string))) bool {
-	if inpututil.IsKeyJustPressed(ebiten.KeyEscape) {
+// update handles typing and clicks; it returns false when the prompt is finished (submitted
+// or cancelled). files opens the native dialog.
+func (p *prompt) update(in lineedit.Input, files func(FileRequest, func(string))) bool {
+	changed, act := p.line.Apply(in)
+	if changed {
+		p.confirm, p.note = "", ""
+		p.blink = time.Now()
+	}
+	switch act {
+	case lineedit.Cancel:
 		return false
-	}
-	p.text = ebiten.AppendInputChars(p.text)
-	if repeat(ebiten.KeyBackspace) && len(p.text) > 0 {
-		p.text = p.text[:len(p.text)-1]
-	}
-	if inpututil.IsKeyJustPressed(ebiten.KeyEnter) || inpututil.IsKeyJustPressed(ebiten.KeyNumpadEnter) {
+	case lineedit.Submit:
 		return p.done()
 	}
 	if inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft) {
@@ -53,47 +66,97 @@ func (p *prompt) update(files func(FileRequest, func(string))) bool {
 			files(p.req, func(path string) {
 				p.waiting = false
 				if path != "" {
-					p.text = []rune(path)
+					p.line.SetText(path)
+					p.confirm, p.note = "", ""
 				}
 			})
+		case image.Pt(x, y).In(p.field):
+			p.line.MoveTo(p.caretAt(x))
 		}
 	}
 	return true
 }
 
-func (p *prompt) done() bool {
-	if len(p.text) == 0 {
-		return true
-	}
-	path := string(p.text)
+// path is the typed path, with a leading ~ for the home folder.
+func (p *prompt) path() string {
+	path := p.line.Text()
 	if len(path) > 1 && path[0] == '~' {
 		if home, err := os.UserHomeDir(); err == nil {
 			path = filepath.Join(home, path[1:])
+		}
+	}
+	return path
+}
+
+// done submits the path unless there is none, or it names a file a save would overwrite and
+// has not been confirmed; it reports whether the prompt stays open.
+func (p *prompt) done() bool {
+	path := p.path()
+	if path == "" {
+		p.note = "type a path first (Esc cancels)"
+		return true
+	}
+	if p.req.Save && p.confirm != path {
+		if st, err := os.Stat(path); err == nil {
+			if st.IsDir() {
+				p.note = path + " is a folder: type a file name"
+				return true
+			}
+			p.confirm = path
+			p.note = filepath.Base(path) + " exists: Enter or Replace overwrites it; change the path to keep it"
+			return true
 		}
 	}
 	p.submit(path)
 	return false
 }
 
-// repeat reports a key press and its auto-repeat (after 300 ms, every 50 ms).
-func repeat(k ebiten.Key) bool {
-	d := inpututil.KeyPressDuration(k)
-	tps := ebiten.TPS()
-	return d == 1 || (d > tps*3/10 && (d-tps*3/10)%(max(tps/20, 1)) == 0)
-}
-
-// layout places the prompt across the bottom of a w×h window, above the toolbar.
-func (p *prompt) layout(w, h int) {
-	y := h - toolbarHeight - 70
-	p.box = image.Rect(40, y, w-40, y+62)
-	p.field = image.Rect(p.box.Min.X+10, y+28, p.box.Max.X-190, y+52)
+// layout places the prompt across the bottom of a w×h window, above the toolbar (bar pixels
+// high).
+func (p *prompt) layout(w, h, bar int) {
+	y := h - bar - 88
+	p.box = image.Rect(40, y, w-40, y+80)
+	p.field = image.Rect(p.box.Min.X+10, y+28, p.box.Max.X-200, y+52)
 	label := "Browse…"
 	if p.waiting {
 		label = "dialog open…"
 	}
-	bs := []button{{label: label}, {label: "OK"}}
+	ok := "OK"
+	if p.confirm != "" {
+		ok = "Replace"
+	}
+	bs := []button{{label: label}, {label: ok}}
 	layoutRow(bs, p.field.Max.X+10, p.field.Min.Y, p.field.Dy())
 	p.browse, p.ok = bs[0], bs[1]
+}
+
+// visible returns the part of the text the field shows, as a range of characters, keeping the
+// caret in view.
+func (p *prompt) visible() (from, to int) {
+	text := []rune(p.line.Text())
+	room := float32(p.field.Dx() - 16)
+	from = 0
+	for from < p.line.Caret() && textWidth(string(text[from:p.line.Caret()])) > room {
+		from++
+	}
+	to = len(text)
+	for to > p.line.Caret() && textWidth(string(text[from:to])) > room {
+		to--
+	}
+	return from, to
+}
+
+// caretAt is the caret position under window x in the field.
+func (p *prompt) caretAt(x int) int {
+	from, to := p.visible()
+	text := []rune(p.line.Text())
+	x0 := float32(p.field.Min.X + 6)
+	for i := from; i < to; i++ {
+		if float32(x) < x0+textWidth(string(text[from:i]))+textWidth(string(text[i]))/2 {
+			return i
+		}
+	}
+	return to
 }
 
 // draw draws the prompt where layout placed it.
@@ -102,25 +165,22 @@ func (p *prompt) draw(dst *ebiten.Image, b *batch) {
 	b.rect(float32(r.Min.X), float32(r.Min.Y), float32(r.Dx()), float32(r.Dy()), rgba{0.10, 0.12, 0.16, 0.96})
 	b.frame(float32(r.Min.X), float32(r.Min.Y), float32(r.Dx()), float32(r.Dy()), 1, rgba{0.4, 0.55, 0.8, 1})
 	b.rect(float32(f.Min.X), float32(f.Min.Y), float32(f.Dx()), float32(f.Dy()), rgba{0.02, 0.02, 0.03, 1})
-	b.draw(dst)
-	drawText(dst, p.title+" — type a path and press Enter (Esc cancels), or Browse…", float32(r.Min.X+10), float32(r.Min.Y+6), textColor)
-	s := string(p.text)
-	for len(s) > 0 && textWidth(s) > float32(f.Dx()-16) { // show the end of a long path
-		_, n := firstRune(s)
-		s = s[n:]
+	text := []rune(p.line.Text())
+	from, to := p.visible()
+	x0, ty := float32(f.Min.X+6), float32(f.Min.Y+4)
+	at := func(i int) float32 { return x0 + textWidth(string(text[from:i])) }
+	if s0, s1 := p.line.Selection(); s0 != s1 {
+		a, z := max(s0, from), min(s1, to)
+		b.rect(at(a), ty+1, at(z)-at(a), lineHeight, rgba{0.22, 0.45, 0.75, 0.9})
 	}
 	if (time.Since(p.blink)/(500*time.Millisecond))%2 == 0 {
-		s += "_"
+		b.rect(at(p.line.Caret()), ty+1, 1, lineHeight, rgba{0.92, 0.93, 0.95, 1})
 	}
-	drawText(dst, s, float32(f.Min.X+6), float32(f.Min.Y+4), textColor)
+	b.draw(dst)
+	drawText(dst, p.title+" — type a path and press Enter (Esc cancels, Ctrl+U clears), or Browse…", float32(r.Min.X+10), float32(r.Min.Y+6), textColor)
+	drawText(dst, string(text[from:to]), x0, ty, textColor)
+	if p.note != "" {
+		drawText(dst, p.note, float32(r.Min.X+10), float32(f.Max.Y+4), noteColor)
+	}
 	drawButtons(dst, b, []button{p.browse, p.ok})
-}
-
-func firstRune(s string) (rune, int) {
-	for i, r := range s {
-		if i > 0 {
-			return r, i
-		}
-	}
-	return 0, len(s)
 }

@@ -1,11 +1,14 @@
 package window
 
 import (
+	"fmt"
+	"image/color"
 	"math"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"simgui/app/markers"
+	"simgui/app/sensors/raycast"
 	"simgui/app/world"
 	"simgui/plugins"
 )
@@ -21,6 +24,8 @@ var (
 	colorRangeFr   = rgba{0.6, 1, 0.6, 0.14}
 	colorRay       = rgba{1, 0.3, 0.3, 0.22}
 	colorHit       = rgba{1, 0.35, 0.3, 0.95}
+	colorSonar     = rgba{0.55, 1, 0.55, 0.28}
+	sonarText      = color.NRGBA{170, 255, 170, 255}
 	colorBoxDyn    = rgb8(166, 124, 82)
 )
 
@@ -104,48 +109,91 @@ func drawRobot(v *view, b *batch, m *world.ModelState, selected bool) {
 }
 
 // sensorFans adds every camera, depth, ultrasonic and lidar mount of m as a translucent wedge
-// seen from above, at most maxRange metres long.
-func sensorFans(v *view, b *batch, m *world.ModelState) {
+// seen from above, as far as the sensor sees: its range (at most maxRange metres), cut short
+// where a ray of the wedge, cast at the mount's altitude, first meets a wall, a box or another
+// robot. A range sensor whose reading is in readings ends at its echo instead and is labelled
+// with the distance (added to labels).
+func sensorFans(v *view, b *batch, m *world.ModelState, rc *raycast.Caster, readings map[string]float64, labels []label) []label {
 	d := m.Vehicle
 	if d == nil {
-		return
+		return labels
 	}
 	const maxRange = 1.5
 	for i := range d.Sensors {
 		s := &d.Sensors[i]
-		var half, rng float64
+		var a0, a1, rng float64
 		col := colorFrustum
+		edges := true
+		x, y, yaw := mountPose(m, s)
 		switch s.Kind {
 		case plugins.SensorCamera, plugins.SensorDepth:
 			w, h := sensorSize(d, s.ID)
 			fov := s.Param("fovDeg") * math.Pi / 180
-			half = math.Atan(math.Tan(fov/2) * float64(w) / float64(h))
-			rng = s.Param("far")
+			half := math.Atan(math.Tan(fov/2) * float64(w) / float64(h))
+			a0, a1, rng = yaw-half, yaw+half, math.Min(s.Param("far"), maxRange)
 			if s.Kind == plugins.SensorDepth {
 				col = colorDepthFr
 			}
-		case "ultrasonic":
-			half = s.Param("coneDeg") * math.Pi / 360
-			rng = s.Param("rangeMax")
+		case sensorUltrasonic:
+			half := s.Param("coneDeg") * math.Pi / 360
+			a0, a1, rng = yaw-half, yaw+half, math.Min(s.Param("rangeMax"), maxRange)
 			col = colorRangeFr
+			if r, ok := readings[s.ID]; ok && !math.IsNaN(r) {
+				// The echo, not the geometry, says how far it sees.
+				sx, sy := v.toScreen(x, y)
+				reach := math.Min(r, s.Param("rangeMax"))
+				b.fan(sx, sy, float32(reach*v.Scale), a0, a1, 12, colorSonar)
+				ex, ey := v.toScreen(x+reach*math.Cos(yaw), y+reach*math.Sin(yaw))
+				text := fmt.Sprintf("%.2f m", r)
+				if r >= s.Param("rangeMax") {
+					text = fmt.Sprintf("no echo (%.1f m)", r)
+				}
+				l := label{text: text, x: ex + 6, y: ey - lineHeight/2, c: sonarText}
+				b.rect(l.x-3, l.y+1, textWidth(text)+6, lineHeight, rgba{0, 0, 0, 0.55})
+				labels = append(labels, l)
+				continue
+			}
 		case plugins.SensorLidar:
-			a0, a1 := s.Param("angleMinDeg")*math.Pi/180, s.Param("angleMaxDeg")*math.Pi/180
+			a0, a1 = yaw+s.Param("angleMinDeg")*math.Pi/180, yaw+s.Param("angleMaxDeg")*math.Pi/180
 			rng = math.Min(s.Param("rangeMax"), maxRange)
-			x, y, yaw := mountPose(m, s)
-			sx, sy := v.toScreen(x, y)
-			b.fan(sx, sy, float32(rng*v.Scale), yaw+a0, yaw+a1, 48, colorRangeFr)
-			continue
+			col, edges = colorRangeFr, false
 		default:
 			continue
 		}
-		rng = math.Min(rng, maxRange)
-		x, y, yaw := mountPose(m, s)
-		sx, sy := v.toScreen(x, y)
-		b.fan(sx, sy, float32(rng*v.Scale), yaw-half, yaw+half, 12, col)
-		for _, a := range []float64{yaw - half, yaw + half} {
-			ex, ey := v.toScreen(x+rng*math.Cos(a), y+rng*math.Sin(a))
-			b.line(sx, sy, ex, ey, 1, colorFrustumLn)
+		clippedFan(v, b, m, rc, x, y, m.Pose.Z+s.Pose.Z, a0, a1, rng, col, edges)
+	}
+	return labels
+}
+
+// clippedFan adds a wedge from (x, y) between angles a0 and a1, each of its rays rng metres
+// long or ending where it meets something (cast at altitude z, ignoring m itself), with its
+// two straight edges outlined when edges is set.
+func clippedFan(v *view, b *batch, m *world.ModelState, rc *raycast.Caster, x, y, z, a0, a1, rng float64, c rgba, edges bool) {
+	// A ray every 6 pixels of arc, 3 to 48.
+	n := int(min(48, max(3, rng*v.Scale*(a1-a0)/6)))
+	sx, sy := v.toScreen(x, y)
+	centre := b.vertex(sx, sy, c)
+	var first, last [2]float32
+	for k := 0; k <= n; k++ {
+		a := a0 + (a1-a0)*float64(k)/float64(n)
+		r := rng
+		if rc != nil {
+			r = math.Min(r, rc.Cast(x, y, z, a, rng, m.ID))
 		}
+		ex, ey := v.toScreen(x+r*math.Cos(a), y+r*math.Sin(a))
+		b.vertex(ex, ey, c)
+		if k > 0 {
+			i := centre + uint32(k)
+			b.is = append(b.is, centre, i, i+1)
+		}
+		if k == 0 {
+			first = [2]float32{ex, ey}
+		}
+		last = [2]float32{ex, ey}
+	}
+	if edges {
+		b.line(sx, sy, first[0], first[1], 1, colorFrustumLn)
+		b.line(sx, sy, last[0], last[1], 1, colorFrustumLn)
 	}
 }
 

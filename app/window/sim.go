@@ -4,10 +4,12 @@ import (
 	"image"
 	"math"
 	"simgui/app/window/desktop"
+	"sync"
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"simgui/app/window/lineedit"
 	"simgui/app/world"
 	"simgui/physics/drive"
 	"simgui/plugins"
@@ -25,19 +27,25 @@ type simScreen struct {
 	track *trackGeom
 
 	selected string
-	follow   bool
-	show     struct{ frusta, lidar, grid, markers, help, chase bool }
+	// pending is a robot just spawned, to select and frame as soon as a snapshot has it
+	// (the spawn is on the loop; the snapshot after it comes a step later), until pendingBy.
+	pending   string
+	pendingBy time.Time
+	follow    bool
+	show      struct{ frusta, lidar, grid, markers, help, chase bool }
 
-	drv      driver
-	lastTick time.Time
-	lastSent drive.Command
-	sentAt   time.Time
+	drv        driver
+	steerClock steerClock
+	lastTick   time.Time
+	lastSent   drive.Command
+	sentAt     time.Time
 
 	mouse   mouseState
 	spawnOn bool
 	spawn   spawnList
 	worlds  worldList
 	prompt  *prompt
+	kb      lineedit.Keyboard
 
 	statusMsg string
 	statusAt  time.Time
@@ -46,6 +54,7 @@ type simScreen struct {
 	chase    *chaseView
 	chaseErr string
 	tools    []button
+	barH     int // height of the toolbar, which wraps in a narrow window
 	hud      []string
 	b        batch
 	labels   []label // scratch for Draw
@@ -93,6 +102,18 @@ func (s *simScreen) Update() error {
 	if s.track == nil || s.track.version != s.snap.LayoutVersion || s.track.layout != s.snap.Layout {
 		s.track = newTrackGeom(s.snap.Layout, s.snap.LayoutVersion)
 	}
+	if s.show.frusta {
+		s.track.setMoving(s.snap)
+	}
+	if s.pending != "" {
+		if m, ok := s.snap.Model(s.pending); ok {
+			s.selectModel(s.pending)
+			s.frame(m)
+			s.pending = ""
+		} else if now.After(s.pendingBy) {
+			s.pending = ""
+		}
+	}
 	if _, ok := s.snap.Model(s.selected); !ok {
 		s.selectModel(s.firstModel())
 	}
@@ -106,10 +127,12 @@ func (s *simScreen) Update() error {
 		s.fit = true
 	}
 
+	s.tools = s.toolbar()
+	s.barH = layoutBar(s.tools, s.w, s.h)
 	k := keys{}
 	if s.prompt != nil {
-		s.prompt.layout(s.w, s.h)
-		if !s.prompt.update(s.g.Files) {
+		s.prompt.layout(s.w, s.h, s.barH)
+		if !s.prompt.update(s.kb.Read(now), s.g.Files) {
 			s.prompt = nil
 		}
 	} else {
@@ -129,7 +152,7 @@ func (s *simScreen) Update() error {
 	}
 	s.panels.sync(sim.Bus, s.selected, desc, s.show.lidar)
 	s.panels.update(now)
-	s.panels.layout(s.w, s.h)
+	s.panels.layout(s.w, s.h, s.barH)
 	if s.show.chase {
 		if s.chase == nil {
 			s.chase = newChaseView()
@@ -144,8 +167,6 @@ func (s *simScreen) Update() error {
 	if s.worlds.on {
 		s.worlds.layout(s.g.host, s.g.cur, s.hudBottom())
 	}
-	s.tools = s.toolbar()
-	layoutRow(s.tools, 6, s.h-toolbarHeight+3, toolbarHeight-6)
 	chaseFPS := 0.0
 	if s.show.chase && s.chase != nil {
 		chaseFPS, s.chaseErr = s.chase.status()
@@ -153,7 +174,7 @@ func (s *simScreen) Update() error {
 			s.chaseErr = "3D view: " + s.chaseErr
 		}
 	}
-	s.hud = hudLines(s.snap, s.selected, ebiten.ActualTPS(), ebiten.ActualFPS(), chaseFPS)
+	s.hud = hudLines(s.snap, s.selected, ebiten.ActualTPS(), ebiten.ActualFPS(), chaseFPS, s.panels.rangeReadings())
 	s.hud = append([]string{"world: " + worldLabel(s.g.cur) + worldHint(s.g.host)}, s.hud...)
 	return nil
 }
@@ -195,10 +216,41 @@ func (s *simScreen) drive(k keys, dt time.Duration, now time.Time) {
 	if !changed && !resend {
 		return
 	}
-	name := s.selected
-	if err := s.g.cur.Loop.Do(func(w *world.World) { w.SetCommand(name, cmd) }); err == nil {
+	name, clock := s.selected, &s.steerClock
+	if err := s.g.cur.Loop.Do(func(w *world.World) {
+		w.SetCommand(name, cmd)
+		clock.set(cmd.Steer != 0, w.SimTime())
+	}); err == nil {
 		s.lastSent, s.sentAt = cmd, now
 	}
+}
+
+// steerClock measures, on the loop goroutine, how long in sim time the keys' last steering
+// lasted: from the command that started it to the one that ended it (the state file reports
+// it, so that a test can tell a tap from a press the window was too busy to end in time).
+type steerClock struct {
+	mu    sync.Mutex
+	on    bool
+	since time.Duration
+	last  time.Duration
+}
+
+func (c *steerClock) set(on bool, now time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	switch {
+	case on && !c.on:
+		c.since = now
+	case !on && c.on:
+		c.last = now - c.since
+	}
+	c.on = on
+}
+
+func (c *steerClock) lastSteer() time.Duration {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.last
 }
 
 // selectModel selects a robot by name ("" for none) and resets the driving state; a robot
@@ -213,6 +265,15 @@ func (s *simScreen) selectModel(name string) {
 	s.selected = name
 	s.drv.reset()
 	s.lastSent = drive.Command{}
+}
+
+// frame follows m and zooms the top-down view in so that it is at least 40 pixels long (the
+// view a robot starts in).
+func (s *simScreen) frame(m world.ModelState) {
+	s.follow = true
+	s.view.CX, s.view.CY = m.Pose.X, m.Pose.Y
+	hl, hw, _ := footprint(m.Vehicle)
+	s.view.Scale = min(maxScale, max(s.view.Scale, 40/(2*math.Max(hl, hw))))
 }
 
 // firstModel is the plan's primary robot if it exists, else the first one, else "".
@@ -297,13 +358,17 @@ func (s *simScreen) state() State {
 		Scenario: s.g.cur.Plan.Scenario.Source, Targets: map[string][4]int{},
 	}
 	st.Frames, st.Rates = s.panels.counts()
+	if s.chase != nil {
+		st.ChaseFrames = s.chase.count()
+	}
 	if s.prompt != nil {
 		st.Prompt = s.prompt.title
 		if !s.prompt.browse.r.Empty() {
 			st.Targets["prompt:browse"] = rectOf(s.prompt.browse.r)
 			st.Targets["prompt:ok"] = rectOf(s.prompt.ok.r)
 		}
-		st.PromptText = string(s.prompt.text)
+		st.PromptText = s.prompt.line.Text()
+		st.PromptNote = s.prompt.note
 	}
 	for _, b := range s.tools {
 		st.Targets["tool:"+b.label] = rectOf(b.r)
@@ -324,12 +389,35 @@ func (s *simScreen) state() State {
 	}
 	if m, ok := s.snap.Model(s.selected); ok {
 		st.Pose = [3]float64{m.Pose.X, m.Pose.Y, m.Pose.Yaw}
-		st.Forward, st.Throttle = m.Forward, m.Command.Throttle
+		st.Forward, st.Throttle, st.Steer = m.Forward, m.Command.Throttle, m.Command.Steer
+	}
+	if len(s.snap.Models) <= maxStateRobots {
+		st.Robots = make(map[string][3]float64, len(s.snap.Models))
+		for _, m := range s.snap.Models {
+			st.Robots[m.Name] = [3]float64{m.Pose.X, m.Pose.Y, m.Pose.Yaw}
+		}
+	}
+	st.Ranges = map[string]float64{}
+	for id, r := range s.panels.rangeReadings() {
+		if !math.IsNaN(r) {
+			st.Ranges[id] = r
+		}
+	}
+	st.Targets["bar"] = [4]int{0, s.h - s.barH, s.w, s.h}
+	if w, h := boxSize(s.hud); w > 0 {
+		st.Targets["hud"] = [4]int{8, 8, 8 + int(w), 8 + int(h)}
+	}
+	if s.show.help {
+		x, y, w, h := s.helpBox()
+		st.Targets["help"] = [4]int{int(x), int(y), int(x + w), int(y + h)}
 	}
 	if i := s.panels.enlarged; i >= 0 && i < len(s.panels.cams) {
 		st.Enlarged = s.panels.cams[i].Sensor
 	}
 	st.View = [3]float64{s.view.CX, s.view.CY, s.view.Scale}
+	st.Cursor[0], st.Cursor[1] = ebiten.CursorPosition()
+	st.Clicks, st.LastClick = s.g.clicks, s.g.lastClick
+	st.Picked, st.SteerHold, st.SteerSim = s.spawn.picked, s.drv.lastHold, s.steerClock.lastSteer().Seconds()
 	return st
 }
 

@@ -11,6 +11,7 @@ import (
 
 // Draw implements Screen: it draws the snapshot taken in Update and the images uploaded there.
 func (s *simScreen) Draw(dst *ebiten.Image) {
+	s.kb.Drawn()
 	if s.snap == nil {
 		return
 	}
@@ -30,27 +31,32 @@ func (s *simScreen) Draw(dst *ebiten.Image) {
 		s.spawn.draw(dst, b, s.hudBottom())
 	}
 	// Toolbar and status line.
-	b.rect(0, float32(s.h-toolbarHeight), float32(s.w), toolbarHeight, colorBar)
+	b.rect(0, float32(s.h-s.barH), float32(s.w), float32(s.barH), colorBar)
 	b.draw(dst)
 	drawButtons(dst, b, s.tools)
 	if msg := s.statusLine(); msg != "" {
-		drawBox(dst, b, []string{msg}, 8, float32(s.h-toolbarHeight-lineHeight-14))
+		drawBox(dst, b, []string{msg}, 8, float32(s.h-s.barH-lineHeight-14))
 	} else if s.spawn.picked != "" {
-		drawBox(dst, b, []string{"click in the world to place " + s.spawn.picked + " (drag to aim, right click or Esc to cancel)"}, 8, float32(s.h-toolbarHeight-lineHeight-14))
+		drawBox(dst, b, []string{"click in the world to place " + s.spawn.picked + " (drag to aim, right click or Esc to cancel)"}, 8, float32(s.h-s.barH-lineHeight-14))
 	}
 	s.panels.drawEnlarged(dst, b)
 	if s.prompt != nil {
 		s.prompt.draw(dst, b)
 	}
 	if s.show.help {
-		lines := append([]string{"Keys (F1 closes)", ""}, helpText...)
-		w := float32(0)
-		for _, l := range lines {
-			w = max(w, textWidth(l))
-		}
-		h := float32(len(lines)*lineHeight + 8)
-		drawBox(dst, b, lines, (float32(s.w)-w)/2, (float32(s.h)-h)/2)
+		x, y, _, _ := s.helpBox()
+		drawBox(dst, b, helpLines, x, y)
 	}
+}
+
+// helpLines is the F1 overlay with its title.
+var helpLines = append([]string{"Keys (F1 closes)", ""}, helpText...)
+
+// helpBox is where the F1 overlay goes: centred, but below the HUD, which stays readable.
+func (s *simScreen) helpBox() (x, y, w, h float32) {
+	w, h = boxSize(helpLines)
+	y = max(float32(s.hudBottom()), min((float32(s.h)-h)/2, float32(s.h-s.barH)-h-4))
+	return max(4, (float32(s.w)-w)/2), y, w, h
 }
 
 // drawWorld draws the top-down view: track, grid, route and spawn points, boxes, sensor
@@ -63,9 +69,16 @@ func (s *simScreen) drawWorld(dst *ebiten.Image, b *batch) {
 	}
 	s.track.drawOverlay(v, b)
 	drawBoxes(v, b, s.snap.Boxes)
+	s.labels = s.labels[:0]
 	if s.show.frusta {
+		readings := s.panels.rangeReadings()
 		for i := range s.snap.Models {
-			sensorFans(v, b, &s.snap.Models[i])
+			m := &s.snap.Models[i]
+			r := readings
+			if m.Name != s.selected {
+				r = nil // the feeds are the selected robot's
+			}
+			s.labels = sensorFans(v, b, m, s.track.rays, r, s.labels)
 		}
 	}
 	for i := range s.snap.Models {
@@ -91,7 +104,6 @@ func (s *simScreen) drawWorld(dst *ebiten.Image, b *batch) {
 		drawMarkers(v, b, set)
 	}
 	// Names on dark tags (one batch), then the text.
-	s.labels = s.labels[:0]
 	for i := range s.snap.Models {
 		m := &s.snap.Models[i]
 		hl, hw, _ := footprint(m.Vehicle)

@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -113,6 +114,7 @@ func (s *simScreen) handleKeys() keys {
 		Brake:   held(ebiten.KeySpace),
 		Up:      held(ebiten.KeyQ),
 		Down:    held(ebiten.KeyE),
+		Fine:    shift,
 	}
 }
 
@@ -272,6 +274,7 @@ func (s *simScreen) stepOnce() {
 func (s *simScreen) reset() {
 	loop, seed, ctx := s.g.cur.Loop, s.snap.Seed, s.g.ctx
 	s.drv.reset()
+	s.status("resetting …")
 	s.g.async(func() func() {
 		err := loop.Reset(ctx, seed)
 		return func() {
@@ -355,6 +358,7 @@ func (s *simScreen) spawnPicked(pose *world.Pose) {
 	id := s.spawn.picked
 	cat := s.g.opts.Plugins
 	ctx, loop, name := s.g.ctx, s.g.cur.Loop, spawnName(id, s.snap)
+	s.status("spawning " + name + " …")
 	s.g.async(func() func() {
 		v, err := cat.Vehicle(id)
 		if err == nil {
@@ -367,20 +371,21 @@ func (s *simScreen) spawnPicked(pose *world.Pose) {
 // testDrive spawns a descriptor handed over by another screen (Host.TestDrive).
 func (s *simScreen) testDrive(v *plugins.VehicleDescriptor, at *world.Pose) {
 	ctx, loop, name := s.g.ctx, s.g.cur.Loop, spawnName(v.ID, s.snap)
+	s.status("spawning " + name + " for a test drive …")
 	s.g.async(func() func() {
 		err := spawnVehicle(ctx, loop, v, name, at)
 		return func() { s.spawned(name, err) }
 	})
 }
 
+// spawned selects and frames a spawned robot once the snapshot has it (see pending).
 func (s *simScreen) spawned(name string, err error) {
 	if err != nil {
-		s.status("spawn: " + err.Error())
+		s.status("spawn failed: " + err.Error())
 		return
 	}
-	s.selectModel(name)
-	s.follow = true
-	s.status("spawned " + name)
+	s.pending, s.pendingBy = name, time.Now().Add(3*time.Second)
+	s.status("spawned " + name + " (selected)")
 }
 
 // Scenarios.
@@ -396,39 +401,43 @@ func (s *simScreen) openPrompt() {
 	}
 	req := FileRequest{Title: "Open scenario", Filter: "Scenario (YAML)", Extensions: []string{"yaml", "yml"}, StartDir: dirOf(initial)}
 	s.prompt = newPrompt("Open scenario", req, initial, s.g.openScenario)
-	s.prompt.layout(s.w, s.h)
+	s.prompt.layout(s.w, s.h, s.barH)
 }
 
 func (s *simScreen) savePrompt() {
-	initial := "scenario.yaml"
+	// Suggest a name no file has: Enter alone must not overwrite anything.
+	dir, base := "", "scenario"
 	if src := s.g.cur.Plan.Scenario.Source; fileExists(src) {
-		initial = src
+		dir, base = filepath.Dir(src), strings.TrimSuffix(filepath.Base(src), filepath.Ext(src))+"-saved"
 	}
+	initial := freeName(dir, base, ".yaml")
 	req := FileRequest{Title: "Save scenario", Save: true, Filter: "Scenario (YAML)", Extensions: []string{"yaml", "yml"}, StartDir: dirOf(initial)}
 	s.prompt = newPrompt("Save the world as a scenario", req, initial, func(path string) {
 		// The world as it is when the path is given (game goroutine).
 		plan, snap := s.g.cur.Plan, s.g.cur.Loop.Snapshot()
+		s.status("saving " + path + " …")
 		s.g.async(func() func() {
 			err := saveScenario(path, scenarioFromWorld(plan, snap))
 			return func() {
 				if err != nil {
-					s.status(err.Error())
+					s.status("save failed: " + err.Error())
 					return
 				}
 				s.status("saved " + path)
 			}
 		})
 	})
-	s.prompt.layout(s.w, s.h)
+	s.prompt.layout(s.w, s.h, s.barH)
 }
 
 // openScenario loads path and, if it checks out, makes it the host's scenario world (the
 // host stops and closes the old one). If it cannot be built, the old scenario keeps running.
 func (g *game) openScenario(path string) {
+	g.Status("opening " + path + " …")
 	g.async(func() func() {
 		plan, err := g.opts.Load(path)
 		if err != nil {
-			return func() { g.Status("open: " + err.Error()) }
+			return func() { g.Status("open failed: " + err.Error()) }
 		}
 		sim, err := g.opts.New(plan)
 		if err != nil {
@@ -437,6 +446,18 @@ func (g *game) openScenario(path string) {
 		g.host.SetScenario(sim)
 		return func() { g.Status("opened " + path) }
 	})
+}
+
+// freeName is dir/base+ext, or dir/base-2+ext, -3, ... the first no file has.
+func freeName(dir, base, ext string) string {
+	p := filepath.Join(dir, base+ext)
+	for n := 2; n < 1000; n++ {
+		if _, err := os.Lstat(p); os.IsNotExist(err) {
+			break
+		}
+		p = filepath.Join(dir, fmt.Sprintf("%s-%d%s", base, n, ext))
+	}
+	return p
 }
 
 func fileExists(p string) bool {

@@ -22,24 +22,46 @@ type State struct {
 	Pose     [3]float64 `json:"pose"`
 	Forward  float64    `json:"forward"`
 	Throttle float64    `json:"throttle"`
+	Steer    float64    `json:"steer"`
 	Models   int        `json:"models"`
+	// Robots holds every robot's pose (x, y metres, yaw radians) by name, for up to
+	// maxStateRobots robots.
+	Robots map[string][3]float64 `json:"robots,omitempty"`
+	// Ranges holds the selected robot's range sensor readings (metres) by sensor id.
+	Ranges map[string]float64 `json:"ranges,omitempty"`
 	// Frames counts camera frames received per sensor of the selected robot.
 	Frames map[string]uint64 `json:"frames"`
 	// Rates is the rate camera frames arrive at per sensor, Hz of wall time.
 	Rates map[string]float64 `json:"rates"`
 	// Prompt is the title of the open file prompt, "" for none.
 	Prompt string `json:"prompt"`
-	// PromptText is the path typed (or chosen) in it.
+	// PromptText is the path typed (or chosen) in it; PromptNote the line under it (asking to
+	// confirm an overwrite, for example).
 	PromptText string `json:"promptText"`
+	PromptNote string `json:"promptNote,omitempty"`
 	// Enlarged is the sensor of the enlarged camera panel, "" for none.
 	Enlarged string `json:"enlarged"`
 	Chase    bool   `json:"chase"`
+	// ChaseFrames counts the pictures the 3D view has drawn.
+	ChaseFrames uint64 `json:"chaseFrames"`
 	// View is the top-down view: the world point at the window's centre (metres) and the
 	// scale (pixels per metre).
-	View   [3]float64 `json:"view"`
-	Screen string     `json:"screen"`
-	TPS    float64    `json:"tps"`
-	FPS    float64    `json:"fps"`
+	View [3]float64 `json:"view"`
+	// Cursor is where the window last saw the pointer, window pixels; Clicks counts the
+	// left-button presses it saw and LastClick is where the last one was.
+	Cursor    [2]int `json:"cursor"`
+	Clicks    int    `json:"clicks"`
+	LastClick [2]int `json:"lastClick"`
+	// Picked is the vehicle the spawn list has armed, "" for none.
+	Picked string `json:"picked,omitempty"`
+	// SteerHold is how long, in seconds of wall time, the keyboard driving counted the last
+	// steering key press that ended, and SteerSim how long the simulation steered for it
+	// (sim seconds from the command that started the steering to the one that ended it).
+	SteerHold float64 `json:"steerHold"`
+	SteerSim  float64 `json:"steerSim"`
+	Screen    string  `json:"screen"`
+	TPS       float64 `json:"tps"`
+	FPS       float64 `json:"fps"`
 	// Shots lists the screenshots written, in order.
 	Shots []string `json:"shots"`
 	// Status is the status line.
@@ -53,9 +75,13 @@ type State struct {
 	Worlds int    `json:"worlds"`
 	// Targets are the clickable things on the screen, by name ("tool:Pause (P)",
 	// "spawn:vehicle.ks0223.v1", "panel:camera.front.rgb"), as [x0, y0, x1, y1] in window
-	// pixels, so that a test can click them with real mouse events.
+	// pixels, so that a test can click them with real mouse events; "hud", "help" and "bar"
+	// are the HUD, the F1 overlay and the toolbar.
 	Targets map[string][4]int `json:"targets"`
 }
+
+// maxStateRobots bounds State.Robots.
+const maxStateRobots = 1000
 
 // writePNG encodes RGBA pixels (premultiplied, opaque here) to a PNG file atomically.
 func writePNG(path string, w, h int, pix []byte) error {

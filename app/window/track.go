@@ -4,10 +4,13 @@ import (
 	"image"
 	"image/color"
 	"math"
+	"slices"
 
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/vector"
 
+	"simgui/app/sensors/raycast"
+	"simgui/app/world"
 	"simgui/plugins"
 	"simgui/render"
 )
@@ -58,8 +61,13 @@ type trackGeom struct {
 	floorTex  *ebiten.Image // nil for a plain floor
 	texPeriod float64       // metres per texture repeat
 
-	roads []strokePath
-	flats []fillPath
+	// rays clips the sensor wedges: the layout's obstacles and, set every tick, the boxes and
+	// robots where they are (nil when the layout has none that raycast takes).
+	rays     *raycast.Caster
+	movingSh []raycast.Shape
+
+	roads []roadMesh
+	flats []fillPath // one path per colour
 	solid []worldTri
 	walls []wallSeg
 
@@ -74,12 +82,6 @@ type trackGeom struct {
 type wallSeg struct {
 	x0, y0, x1, y1, width float64
 	c                     rgba
-}
-
-type strokePath struct {
-	path  vector.Path
-	width float64 // metres
-	c     rgba
 }
 
 type fillPath struct {
@@ -106,7 +108,37 @@ func newTrackGeom(l *plugins.Layout, version uint64) *trackGeom {
 	for i := range l.Elements {
 		t.add(&l.Elements[i])
 	}
+	if shapes, err := raycast.LayoutShapes(l); err == nil {
+		t.rays = raycast.NewCaster(raycast.NewStatic(shapes))
+	}
 	return t
+}
+
+// setMoving gives the wedge clipping the boxes and robots of snap where they are.
+func (t *trackGeom) setMoving(snap *world.Snapshot) {
+	if t.rays == nil {
+		return
+	}
+	t.movingSh = t.movingSh[:0]
+	for _, bx := range snap.Boxes {
+		t.movingSh = append(t.movingSh, raycast.Shape{Kind: raycast.Box, X: bx.Pose.X, Y: bx.Pose.Y, Yaw: bx.Pose.Yaw,
+			HalfL: bx.Length / 2, HalfW: bx.Width / 2, ZMin: bx.Pose.Z, ZMax: bx.Pose.Z + bx.Height, ID: bx.ID})
+	}
+	for i := range snap.Models {
+		m := &snap.Models[i]
+		hl, hw, round := footprint(m.Vehicle)
+		h := 0.1
+		if m.Vehicle != nil && m.Vehicle.Body != nil && m.Vehicle.Body.Height > 0 {
+			h = m.Vehicle.Body.Height
+		}
+		sh := raycast.Shape{Kind: raycast.Box, X: m.Pose.X, Y: m.Pose.Y, Yaw: m.Pose.Yaw, HalfL: hl, HalfW: hw,
+			ZMin: m.Pose.Z, ZMax: m.Pose.Z + h, ID: m.ID}
+		if round {
+			sh.Kind, sh.Radius = raycast.Circle, hl
+		}
+		t.movingSh = append(t.movingSh, sh)
+	}
+	t.rays.SetDynamic(t.movingSh)
 }
 
 // textureImage samples a floor texture's level 0 into an image.
@@ -152,26 +184,30 @@ func (t *trackGeom) add(e *plugins.Element) {
 		if len(e.Points) < 3 {
 			return
 		}
-		f := fillPath{c: parseColor(e.Color, colorSolid)}
+		c := parseColor(e.Color, colorSolid)
 		if e.Height > 0 { // solid blocks read darker than flat paint
-			f.c = shade(f.c, 0.8)
+			c = shade(c, 0.8)
 		}
-		f.path.MoveTo(float32(e.Points[0][0]), float32(e.Points[0][1]))
+		// One path per colour: each path drawn costs the vector package a stencil image the
+		// size of what it covers on screen, so many paths cost memory at any zoom.
+		i := slices.IndexFunc(t.flats, func(f fillPath) bool { return f.c == c })
+		if i < 0 {
+			t.flats = append(t.flats, fillPath{c: c})
+			i = len(t.flats) - 1
+		}
+		f := &t.flats[i].path
+		f.MoveTo(float32(e.Points[0][0]), float32(e.Points[0][1]))
 		for _, p := range e.Points[1:] {
-			f.path.LineTo(float32(p[0]), float32(p[1]))
+			f.LineTo(float32(p[0]), float32(p[1]))
 		}
-		f.path.Close()
-		t.flats = append(t.flats, f)
+		f.Close()
 	case plugins.ElementRoad:
 		if len(e.Points) < 2 || e.Width <= 0 {
 			return
 		}
-		r := strokePath{width: e.Width, c: parseColor(e.Color, colorRoad)}
-		r.path.MoveTo(float32(e.Points[0][0]), float32(e.Points[0][1]))
-		for _, p := range e.Points[1:] {
-			r.path.LineTo(float32(p[0]), float32(p[1]))
+		if r := newRoadMesh(e.Points, e.Width, parseColor(e.Color, colorRoad)); len(r.tris) > 0 {
+			t.roads = append(t.roads, r)
 		}
-		t.roads = append(t.roads, r)
 	case plugins.ElementMarker:
 		w := e.Width
 		if w == 0 {
@@ -210,16 +246,22 @@ func (t *trackGeom) draw(dst *ebiten.Image, v *view, b *batch) {
 			b.draw(dst)
 		}
 	}
-	geo := v.geoM()
+	x0, y1 := v.toWorld(0, 0)
+	x1, y0 := v.toWorld(float64(v.W), float64(v.H))
 	for i := range t.roads {
 		r := &t.roads[i]
-		t.scratch.Reset()
-		t.scratch.AddPath(&r.path, &vector.AddPathOptions{GeoM: geo})
-		so := &vector.StrokeOptions{Width: float32(r.width * v.Scale), LineJoin: vector.LineJoinRound, LineCap: vector.LineCapRound}
-		op := &vector.DrawPathOptions{AntiAlias: true}
-		op.ColorScale.ScaleWithColor(toColor(r.c))
-		vector.StrokePath(dst, &t.scratch, so, op)
+		if r.hi[0] < x0 || r.lo[0] > x1 || r.hi[1] < y0 || r.lo[1] > y1 {
+			continue
+		}
+		for _, tr := range r.tris {
+			ax, ay := v.toScreen(tr.p[0][0], tr.p[0][1])
+			bx, by := v.toScreen(tr.p[1][0], tr.p[1][1])
+			cx, cy := v.toScreen(tr.p[2][0], tr.p[2][1])
+			b.tri(ax, ay, bx, by, cx, cy, tr.c)
+		}
 	}
+	b.draw(dst)
+	geo := v.geoM()
 	for i := range t.flats {
 		f := &t.flats[i]
 		t.scratch.Reset()

@@ -116,6 +116,8 @@ type game struct {
 	workers chan struct{} // closed when the worker has returned
 
 	updated    bool // Update has run: the window is up
+	clicks     int  // left-button presses seen, for the state file
+	lastClick  [2]int
 	drawn      bool
 	shot       bool // a screenshot is due at the end of this Draw
 	lastTitle  string
@@ -211,6 +213,10 @@ func (g *game) Update() error {
 	if a := g.host.Active(); a != nil && a != g.cur {
 		g.cur = a
 		g.sim.onSession()
+	}
+	if inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft) {
+		g.clicks++
+		g.lastClick[0], g.lastClick[1] = ebiten.CursorPosition()
 	}
 	if inpututil.IsKeyJustPressed(ebiten.KeyF2) && len(g.screens) > 1 {
 		g.show((g.active + 1) % len(g.screens))

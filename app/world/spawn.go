@@ -11,10 +11,13 @@ import (
 )
 
 // Spawn adds a vehicle now (outside the configured agents: a reset removes it again) and
-// emits AGENT_SPAWNED.
+// emits AGENT_SPAWNED. Without a spawn pose it goes where a vehicle fits (see place.go).
 func (w *World) Spawn(a AgentSpec) (*Model, error) {
 	if a.Spawn == nil {
-		p := spawnPoint(w.layout, len(w.models))
+		p, err := w.freeSpawnPose(a.Vehicle)
+		if err != nil {
+			return nil, fmt.Errorf("spawn %s: %w", a.Name, err)
+		}
 		a.Spawn = &p
 	}
 	m, err := w.episode.spawn(a, w.step)

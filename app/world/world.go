@@ -55,7 +55,9 @@ type AgentSpec struct {
 	// Vehicle is the descriptor with vehicle params already applied; it must not be modified
 	// after it is handed to the world (snapshots share it).
 	Vehicle *plugins.VehicleDescriptor
-	// Spawn is where to start; nil takes the track's spawn point with the agent's index.
+	// Spawn is where to start; nil takes the track's spawn point with the agent's index, or a
+	// free cell of a grid behind the last one when there are more agents than spawn points
+	// (see place.go).
 	Spawn *Pose
 }
 
@@ -187,11 +189,13 @@ func (w *World) build(cfg Config, seed int64) (*episode, error) {
 			ep.boxElems = append(ep.boxElems, e)
 		}
 	}
-	for i, a := range cfg.Agents {
-		if a.Spawn == nil {
-			p := spawnPoint(layout, i)
-			a.Spawn = &p
-		}
+	// Agents without a spawn pose stand on the spawn points, then on a collision-free grid
+	// behind them (placeAgents).
+	agents, err := placeAgents(ep.space, layout, cfg.Track.ID, cfg.Agents)
+	if err != nil {
+		return nil, err
+	}
+	for _, a := range agents {
 		if _, err := ep.spawn(a, 0); err != nil {
 			return nil, err
 		}
@@ -207,22 +211,6 @@ func (w *World) commit(ep *episode, seed int64) {
 	w.step, w.simTime = 0, 0
 	w.seed = seed
 	w.rng.reseed(seed)
-}
-
-// spawnPoint returns the layout's i-th spawn point; agents beyond the list line up behind the
-// last one, 0.5 m apart, so they do not start inside each other.
-func spawnPoint(layout *plugins.Layout, i int) Pose {
-	sp := layout.SpawnPoints
-	if len(sp) == 0 {
-		return Pose{Y: -0.5 * float64(i)}
-	}
-	if i < len(sp) {
-		return Pose{X: sp[i].X, Y: sp[i].Y, Yaw: sp[i].YawDeg * math.Pi / 180}
-	}
-	last := sp[len(sp)-1]
-	yaw := last.YawDeg * math.Pi / 180
-	k := float64(i - len(sp) + 1)
-	return Pose{X: last.X - 0.5*k*math.Cos(yaw), Y: last.Y - 0.5*k*math.Sin(yaw), Yaw: yaw}
 }
 
 // Name returns the world's name.

@@ -33,10 +33,10 @@ func (h hostedEditor) Attach(w window.Host) {
 }
 
 // newHostedEditor makes the editor screen for the window, on the user registry when there is
-// one.
-func newHostedEditor(r plugins.Resolver) (hostedEditor, error) {
+// one; stateFile (the test hook, "" for none) receives the editor's state.
+func newHostedEditor(r plugins.Resolver, stateFile string) (hostedEditor, error) {
 	reg, _ := r.(*registry.Registry)
-	ed, err := editor.New(editor.Options{Registry: reg, Logger: slog.Default()})
+	ed, err := editor.New(editor.Options{Registry: reg, Logger: slog.Default(), StateFile: stateFile})
 	if err != nil {
 		return hostedEditor{}, err
 	}

@@ -65,7 +65,11 @@ func runWindow(ctx context.Context, o windowOptions) error {
 	}
 	h.SetScenario(sim)
 	defer h.Close()
-	ed, err := newHostedEditor(pluginResolver())
+	edState := ""
+	if f := o.window.stateFile; f != "" {
+		edState = strings.TrimSuffix(f, ".json") + ".editor.json"
+	}
+	ed, err := newHostedEditor(pluginResolver(), edState)
 	if err != nil {
 		return err
 	}

@@ -2,10 +2,13 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"simgui/app/window/xtest"
+	"strings"
 	"testing"
 	"time"
 )
@@ -49,4 +52,122 @@ func TestGUIEditorIsTheWindowsSecondScreen(t *testing.T) {
 	waitFor("sim time to advance behind the editor", func() bool { return read().SimTime > before+0.2 })
 	key("F2")
 	waitFor("the simulation screen again", func() bool { return read().Screen == first })
+}
+
+// TestGUIInstallAndTestDrive opens the built-in KS0223 in the editor behind F2 (from the
+// Installed list), gives it a new id and presses Install & test drive with real events:
+// the window comes back with the new robot spawned, selected and followed, and the editor marks
+// the install done.
+func TestGUIInstallAndTestDrive(t *testing.T) {
+	xtest.NeedDisplay(t)
+	xtest.NoKeyRepeat(t)
+	dir := t.TempDir()
+	winState, edState := filepath.Join(dir, "state.json"), filepath.Join(dir, "state.editor.json")
+	cmd := exec.Command(bin, "--state-file", winState, "--screenshot-dir", dir, "--no-bridge", "--no-api", "--no-control")
+	cmd.Env = append(os.Environ(), "RUSIM_HOME="+filepath.Join(dir, "rusim"))
+	win := xtest.Start(t, "simgui", cmd, 20*time.Second)
+
+	type winS struct {
+		Screen   string                `json:"screen"`
+		Selected string                `json:"selected"`
+		Models   int                   `json:"models"`
+		Status   string                `json:"status"`
+		View     [3]float64            `json:"view"`
+		Robots   map[string][3]float64 `json:"robots"`
+		Shots    []string              `json:"shots"`
+	}
+	type edS struct {
+		ID         string            `json:"id"`
+		Targets    map[string][4]int `json:"targets"`
+		Values     map[string]string `json:"values"`
+		Focus      string            `json:"focus"`
+		Selection  [2]int            `json:"selection"`
+		StatusKind string            `json:"statusKind"`
+		Status     string            `json:"status"`
+		Installed  []string          `json:"installed"`
+		Cursor     [2]int            `json:"cursor"`
+		Clicks     int               `json:"clicks"`
+		LastClick  [2]int            `json:"lastClick"`
+	}
+	read := func(path string, v any) {
+		if data, err := os.ReadFile(path); err == nil {
+			json.Unmarshal(data, v)
+		}
+	}
+	waitWin := func(what string, ok func(winS) bool) winS {
+		t.Helper()
+		var s winS
+		for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+			s = winS{}
+			read(winState, &s)
+			if ok(s) {
+				return s
+			}
+		}
+		var e edS
+		read(edState, &e)
+		t.Fatalf("timed out waiting for %s (window state %+v; editor status %q; stderr %s)", what, s, e.Status, win.Stderr)
+		return s
+	}
+	waitEd := func(what string, ok func(edS) bool) edS {
+		t.Helper()
+		var s edS
+		for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+			s = edS{}
+			read(edState, &s)
+			if ok(s) {
+				return s
+			}
+		}
+		t.Fatalf("timed out waiting for %s (editor status %q, focus %q)", what, s.Status, s.Focus)
+		return s
+	}
+	click := func(target string) {
+		t.Helper()
+		s := waitEd("target "+target, func(s edS) bool { _, ok := s.Targets[target]; return ok })
+		r := s.Targets[target]
+		x, y := (r[0]+r[2])/2, (r[1]+r[3])/2
+		win.Xdo("mousemove", "--window", win.Win, fmt.Sprint(x), fmt.Sprint(y))
+		s = waitEd("the pointer on "+target, func(s edS) bool { return s.Cursor == [2]int{x, y} })
+		win.Xdo("click", "1")
+		s = waitEd("the click on "+target, func(st edS) bool { return st.Clicks > s.Clicks })
+		if s.LastClick != [2]int{x, y} {
+			t.Fatalf("clicked %s at (%d, %d), the editor saw it at %v", target, x, y, s.LastClick)
+		}
+	}
+
+	waitWin("the first state", func(s winS) bool { return s.Selected == "ego" })
+	win.Xdo("windowfocus", "--sync", win.Win)
+	win.Xdo("key", "F2")
+	waitWin("the editor screen", func(s winS) bool { return s.Screen == "editor" })
+	click("button:installed")
+	click("installed:vehicle.ks0223.v1")
+	waitEd("the KS0223 opened", func(s edS) bool { return s.ID == "vehicle.ks0223.v1" })
+	const id = "vehicle.acme.rover.v1"
+	click("field:descriptor.id")
+	waitEd("the id field focused", func(s edS) bool { return s.Focus == "field:descriptor.id" })
+	win.Xdo("key", "ctrl+a")
+	waitEd("the id selected", func(s edS) bool { return s.Selection == [2]int{0, len("vehicle.ks0223.v1")} })
+	win.Xdo("type", "--delay", "50", id)
+	waitEd("the new id", func(s edS) bool { return s.ID == id })
+	click("button:install")
+
+	s := waitWin("the test drive", func(s winS) bool { return s.Screen == "sim" && s.Selected == "acme_rover-1" && s.Models == 2 })
+	p := s.Robots["acme_rover-1"]
+	if d := math.Hypot(s.View[0]-p[0], s.View[1]-p[1]); d > 0.5 {
+		t.Errorf("the view is %.2f m from the new robot: it is not framed", d)
+	}
+	if !strings.Contains(s.Status, "spawned acme_rover-1") {
+		t.Errorf("window status %q", s.Status)
+	}
+	e := waitEd("the install marked done", func(s edS) bool { return len(s.Installed) == 1 })
+	if e.StatusKind != "done" || e.Installed[0] != id {
+		t.Errorf("editor: %s %q, installed %v", e.StatusKind, e.Status, e.Installed)
+	}
+	n := len(s.Shots)
+	win.Xdo("key", "F12")
+	s = waitWin("the screenshot", func(s winS) bool { return len(s.Shots) > n })
+	if data, err := os.ReadFile(s.Shots[len(s.Shots)-1]); err == nil {
+		xtest.SavePreview("test-drive.png", data, "/tmp/window-preview")
+	}
 }

@@ -11,7 +11,7 @@ type windowFlags struct {
 
 func (wf *windowFlags) register(fl *pflag.FlagSet) {
 	fl.StringVar(&wf.screenshotDir, "screenshot-dir", "", "directory F12 writes screenshots to (default: the working directory)")
-	fl.StringVar(&wf.stateFile, "state-file", "", "write the window's state as JSON to this file ten times a second (a test hook)")
+	fl.StringVar(&wf.stateFile, "state-file", "", "write the window's state as JSON to this file ten times a second, and the editor's beside it as <name>.editor.json (a test hook)")
 	fl.MarkHidden("state-file")
 }
 

@@ -21,7 +21,10 @@ const (
 	curbStripe       = 1.0  // m
 	dashLength       = 1.0  // m, dash and gap of the centre line
 	dashWidth        = 0.08 // m
-	floorMargin      = 3.0  // m beyond the barriers
+	// paintLift raises curbs and markings above the road they lie on: drawn at the road's
+	// height, they would lose the depth test to it in 3D and show the road's grey.
+	paintLift   = 0.005 // m
+	floorMargin = 3.0   // m beyond the barriers
 )
 
 // roads smooths every road element of t through its points and lines it with barriers; other
@@ -83,7 +86,7 @@ func roads(t *plugins.TrackDescriptor, p Params, _ int64) (*plugins.Layout, erro
 					for _, piece := range chunks(run, curbStripe) {
 						extras = append(extras, plugins.Element{Kind: plugins.ElementRoad,
 							Name: fmt.Sprintf("%s.curb.%s.%d", e.Name, side.name, n), Points: slices.Clone(piece),
-							Width: curbWidth, Color: []string{"#c0392b", "#f2f2f2"}[n%2]})
+							Z: paintLift, Width: curbWidth, Color: []string{"#c0392b", "#f2f2f2"}[n%2]})
 						n++
 					}
 				}
@@ -94,7 +97,7 @@ func roads(t *plugins.TrackDescriptor, p Params, _ int64) (*plugins.Layout, erro
 				if i%2 == 0 {
 					extras = append(extras, plugins.Element{Kind: plugins.ElementRoad,
 						Name: fmt.Sprintf("%s.dash.%d", e.Name, i/2), Points: slices.Clone(piece),
-						Width: dashWidth, Color: "#f2f2f2"})
+						Z: paintLift, Width: dashWidth, Color: "#f2f2f2"})
 				}
 			}
 		}

@@ -104,6 +104,14 @@ func TestRoadsPerReference(t *testing.T) {
 	if count(real, ".curb.left.") < 20 || count(real, ".curb.right.") < 20 || count(real, ".dash.") < 10 {
 		t.Errorf("realistic: %d/%d curbs, %d dashes", count(real, ".curb.left."), count(real, ".curb.right."), count(real, ".dash."))
 	}
+	// Curbs and dashes lie above the road, so that 3D views show their colours.
+	for _, e := range real.Elements {
+		if strings.Contains(e.Name, ".curb.") || strings.Contains(e.Name, ".dash.") {
+			if road, _ := byName(real.Elements, "road.main"); !(e.Z > road.Z) {
+				t.Fatalf("%s lies at z %g, the road at %g", e.Name, e.Z, road.Z)
+			}
+		}
+	}
 	if w, _ := byName(arena.Elements, "road.main.barrier.left.0"); w.Height != 0.28 {
 		t.Errorf("arena barrier height %v", w.Height)
 	}

@@ -215,3 +215,19 @@ func SavePreview(name string, data []byte, dirs ...string) {
 		}
 	}
 }
+
+// CPUHogs runs n processes that keep a core busy (yes > /dev/null) until the test ends, for
+// tests showing that a program does not depend on frame timing.
+func CPUHogs(t TB, n int) {
+	t.Helper()
+	for range n {
+		cmd := exec.Command("yes") // standard output goes to /dev/null
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() {
+			cmd.Process.Kill()
+			cmd.Wait()
+		})
+	}
+}

@@ -1,0 +1,429 @@
+package window
+
+import (
+	"fmt"
+	"image"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"simgui/app/window/xtest"
+	"simgui/plugins"
+	"simgui/plugins/trackgen"
+)
+
+// The GUI tests of what a newcomer found hard: where many robots start, memory while zooming,
+// the chase view near walls, keyboard steering, overlays, small windows, saving over a file
+// and kerbs in 3D. Each drives the simgui binary with real X events.
+
+// writeScenario writes a scenario file into a temporary folder and returns its path.
+func writeScenario(t *testing.T, yaml string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "scenario.yaml")
+	if err := os.WriteFile(p, []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+var quiet = []string{"--no-control", "--no-api", "--no-bridge"}
+
+// TestWindowCrowdOnAGrid opens agents: {count: 100} in the basic arena: every robot stands
+// inside the arena's walls, clear of the others, facing the spawn point's way, where a
+// headless run of the same scenario puts it.
+func TestWindowCrowdOnAGrid(t *testing.T) {
+	needDisplay(t)
+	bin := buildSimgui(t)
+	sc := writeScenario(t, "scenarioId: crowd\nworld:\n  trackId: track.basic_arena.v1\nvehicle:\n  vehicleId: vehicle.ks0223.v1\nagents:\n  count: 100\n")
+	g := startGUI(t, bin, append([]string{"--scenario", sc}, quiet...))
+	s := g.waitState("100 robots", 20*time.Second, func(s State) bool { return len(s.Robots) == 100 })
+	g.shot("crowd.png")
+
+	track, err := plugins.Builtin().Track("track.basic_arena.v1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := trackgen.Build(track, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lo, hi := [2]float64{math.Inf(1), math.Inf(1)}, [2]float64{math.Inf(-1), math.Inf(-1)}
+	for _, e := range l.Elements {
+		if e.Kind == plugins.ElementWall {
+			lo[0], lo[1] = min(lo[0], e.X), min(lo[1], e.Y)
+			hi[0], hi[1] = max(hi[0], e.X), max(hi[1], e.Y)
+		}
+	}
+	ks, _ := plugins.Builtin().Vehicle("vehicle.ks0223.v1")
+	r := math.Hypot(ks.Body.Length, ks.Body.Width) / 2
+	yaw := l.SpawnPoints[0].YawDeg * math.Pi / 180
+	outside := 0
+	for name, p := range s.Robots {
+		if p[0]-r < lo[0] || p[0]+r > hi[0] || p[1]-r < lo[1] || p[1]+r > hi[1] {
+			outside++
+			t.Errorf("%s at (%.2f, %.2f) is outside the walls (%v..%v)", name, p[0], p[1], lo, hi)
+		}
+		if math.Abs(p[2]-yaw) > 0.02 {
+			t.Errorf("%s faces %.1f°, the spawn point %.1f°", name, p[2]*180/math.Pi, yaw*180/math.Pi)
+		}
+		for other, q := range s.Robots {
+			if other > name && math.Hypot(p[0]-q[0], p[1]-q[1]) < 2*r {
+				t.Errorf("%s and %s overlap: %.3f m apart", name, other, math.Hypot(p[0]-q[0], p[1]-q[1]))
+			}
+		}
+	}
+	t.Logf("100 robots: %d outside the walls", outside)
+
+	// The same scenario headless: the same places.
+	out, err := runCmd(t, bin, append([]string{"run", "--headless", "--steps", "1", "--json", "--scenario", sc}, quiet...)...)
+	if err != nil {
+		t.Fatalf("headless run: %v\n%s", err, out)
+	}
+	for _, m := range headlessModels(t, out) {
+		p, ok := s.Robots[m.Name]
+		if !ok || math.Hypot(p[0]-m.Pose.X, p[1]-m.Pose.Y) > 0.01 {
+			t.Errorf("%s: headless at (%.3f, %.3f), the window at %v", m.Name, m.Pose.X, m.Pose.Y, p)
+		}
+	}
+}
+
+// TestWindowZoomMemoryFlat zooms all the way out and in on track.roadsystem_realistic.v2 with
+// the mouse wheel and reads the process's resident memory before and after: it stays flat.
+func TestWindowZoomMemoryFlat(t *testing.T) {
+	needDisplay(t)
+	sc := writeScenario(t, "scenarioId: real\nworld:\n  trackId: track.roadsystem_realistic.v2\nvehicle:\n  vehicleId: vehicle.ks0223.v1\n")
+	g := startGUI(t, buildSimgui(t), append([]string{"--scenario", sc}, quiet...))
+	s := g.waitState("the view", 10*time.Second, func(s State) bool { return s.View[2] > 0 && s.FPS > 0 })
+	g.key("f") // stop following, so that the wheel zooms where the pointer is
+	g.xdo("mousemove", "--window", g.win, "640", "400")
+	before := rss(t, g)
+	t.Logf("start: %.0f MB at %.1f px/m, %.0f FPS", before, s.View[2], s.FPS)
+	peak := before
+	zoom := func(button string, done func(State) bool) State {
+		for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); {
+			g.xdo("click", button)
+			if s, ok := g.readState(); ok && done(s) {
+				peak = max(peak, rss(t, g))
+				return s
+			}
+			peak = max(peak, rss(t, g))
+		}
+		t.Fatal("zooming: timed out")
+		return State{}
+	}
+	out := zoom("5", func(s State) bool { return s.View[2] <= minScale*1.01 })
+	g.waitState("frames drawn zoomed out", 10*time.Second, func(s State) bool { return s.FPS > 0 })
+	g.shot("zoomed-out.png")
+	t.Logf("zoomed out: %.0f MB at %.1f px/m", rss(t, g), out.View[2])
+	in := zoom("4", func(s State) bool { return s.View[2] >= maxScale*0.99 })
+	t.Logf("zoomed in: %.0f MB at %.0f px/m", rss(t, g), in.View[2])
+	zoom("5", func(s State) bool { return s.View[2] <= 50 })
+	after := rss(t, g)
+	t.Logf("back at 50 px/m: %.0f MB; peak %.0f MB", after, peak)
+	if peak > before+150 || after > before+100 {
+		t.Errorf("memory grew while zooming: %.0f MB at the start, %.0f MB at the peak, %.0f MB after", before, peak, after)
+	}
+}
+
+// rss is the window process's resident memory in MB.
+func rss(t *testing.T, g *gui) float64 {
+	t.Helper()
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", g.cmd.Process.Pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmRSS:" {
+			kb, _ := strconv.ParseFloat(f[1], 64)
+			return kb / 1024
+		}
+	}
+	t.Fatal("no VmRSS")
+	return 0
+}
+
+// robotPixels counts the pixels of a region that look like the KS0223 in the 3D view: dark
+// and grey (its wheels and deck), not the brown of cardboard.
+func robotPixels(img image.Image, r image.Rectangle) int {
+	n := 0
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			cr, cg, cb, _ := img.At(x, y).RGBA()
+			R, G, B := int(cr>>8), int(cg>>8), int(cb>>8)
+			if max(R, G, B) < 70 && max(R, G, B)-min(R, G, B) < 14 {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// TestWindowChaseSeesTheRobot opens the 3D view at the start of the cardboard corridor and of
+// the maze, where the back wall is closer than the chase camera's distance: the camera comes
+// in front of it and the robot fills the bottom of the view.
+func TestWindowChaseSeesTheRobot(t *testing.T) {
+	needDisplay(t)
+	bin := buildSimgui(t)
+	maze, err := filepath.Abs(filepath.Join("..", "..", "examples", "maze", "scenario.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ name, scenario string }{{"corridor", ""}, {"maze", maze}} {
+		t.Run(c.name, func(t *testing.T) {
+			args := quiet
+			if c.scenario != "" {
+				args = append([]string{"--scenario", c.scenario}, quiet...)
+			}
+			g := startGUI(t, bin, args)
+			g.key("c")
+			g.waitState("3D frames", 20*time.Second, func(s State) bool { return s.ChaseFrames >= 5 })
+			img := g.shot("chase-start-" + c.name + ".png")
+			w, h := img.Bounds().Dx(), img.Bounds().Dy()
+			n := robotPixels(img, image.Rect(w/2-200, h/2, w/2+200, h-40))
+			t.Logf("%s: %d robot-coloured pixels in the bottom middle", c.name, n)
+			if n < 4000 {
+				t.Errorf("%s: the robot is not in the 3D view (%d of its pixels)", c.name, n)
+			}
+		})
+	}
+}
+
+// TestWindowTapTurnsAFewDegrees taps D for 0.3 s of wall time, plain and with Shift, and
+// measures how far the KS0223 turned; holding D for a second still turns it hard.
+func TestWindowTapTurnsAFewDegrees(t *testing.T) {
+	needDisplay(t)
+	g := startGUI(t, buildSimgui(t), quiet)
+	// rest waits until the commands are back at zero and the heading has not changed for
+	// 0.3 s of sim time.
+	rest := func() State {
+		var ref State
+		return g.waitState("the robot at rest", 20*time.Second, func(s State) bool {
+			if s.Steer != 0 || s.Throttle != 0 || ref.SimTime == 0 || math.Abs(s.Pose[2]-ref.Pose[2]) > 1e-4 {
+				ref = s
+				return false
+			}
+			return s.SimTime >= ref.SimTime+0.3
+		})
+	}
+	// turn holds keys for hold and returns the turn, how long the window counted the steering
+	// key held and how long the simulation steered.
+	type press struct{ deg, counted, steered float64 }
+	turn := func(keys []string, hold time.Duration) press {
+		start := rest()
+		for _, k := range keys {
+			g.keyDown(k)
+		}
+		// The press lasts hold: the input is a duration, not a wait for the program.
+		time.Sleep(hold)
+		for i := len(keys) - 1; i >= 0; i-- {
+			g.keyUp(keys[i])
+		}
+		end := rest()
+		d := math.Remainder(end.Pose[2]-start.Pose[2], 2*math.Pi)
+		p := press{math.Abs(d) * 180 / math.Pi, end.SteerHold, end.SteerSim}
+		t.Logf("%v for %v: the window counted %.2f s, the simulation steered %.2f s, turned %.1f°", keys, hold, p.counted, p.steered, p.deg)
+		return p
+	}
+	// The window sees a release at its next frame, so the simulation steers a little longer
+	// than the window counted, and under load the press or the release can come late (the
+	// test, xdotool and the window wait for a CPU too). A tap is judged by the press the
+	// simulation saw: at most what the ramp gives for the time the window counted, held
+	// until the simulation stopped steering (the KS0223 turns at 380°/s at full lock). Up to
+	// five tries for a tap the window counted under 0.45 s.
+	tapped := func(keys ...string) press {
+		for try := 1; try <= 5; try++ {
+			p := turn(keys, 300*time.Millisecond)
+			if p.counted < 0.45 {
+				return p
+			}
+		}
+		t.Fatalf("no 0.3 s tap reached the window as one in five tries")
+		return press{}
+	}
+	bound := func(p press, limit float64) float64 {
+		tw := p.counted / steerFull
+		return 380*limit*(steerFull*tw*tw*tw/3+tw*tw*max(0, p.steered-p.counted)) + 2
+	}
+	tap, fine := tapped("d"), tapped("shift", "d")
+	hard := turn([]string{"d"}, time.Second)
+	t.Logf("0.3 s tap of D: %.1f° (at most %.1f° for the press seen); with Shift %.1f° (at most %.1f°); held 1 s: %.0f°",
+		tap.deg, bound(tap, 1), fine.deg, bound(fine, fineSteer), hard.deg)
+	if tap.deg > bound(tap, 1) || tap.deg < 0.2 {
+		t.Errorf("a 0.3 s tap turned %.1f°, more than the ramp gives (%.1f°)", tap.deg, bound(tap, 1))
+	}
+	if tap.steered < 0.36 && tap.deg > 8 {
+		t.Errorf("a 0.3 s tap the simulation steered for %.2f s turned %.1f°, want a few degrees", tap.steered, tap.deg)
+	}
+	if fine.deg > bound(fine, fineSteer) {
+		t.Errorf("a 0.3 s tap with Shift turned %.1f°, more than the gentle ramp gives (%.1f°)", fine.deg, bound(fine, fineSteer))
+	}
+	if hard.deg < 45 {
+		t.Errorf("holding D for a second turned only %.0f°", hard.deg)
+	}
+}
+
+// TestWindowOverlaysStopAtWalls shows the sensor wedges (V) at the start of the corridor, whose
+// first leg ends in a wall 1.15 m ahead: the camera's wedge does not reach past the wall, the
+// sonar reads the distance to it and the HUD shows the reading.
+func TestWindowOverlaysStopAtWalls(t *testing.T) {
+	needDisplay(t)
+	g := startGUI(t, buildSimgui(t), quiet)
+	g.key("p")
+	s := g.waitState("paused with a sonar reading", 10*time.Second, func(s State) bool { return s.Paused && s.Ranges["ultrasonic.front"] > 0 })
+	plain := g.shot("overlays-off.png")
+	g.key("v")
+	g.waitState("the frusta on", 5*time.Second, func(s State) bool { return len(s.Targets) > 0 })
+	fans := g.shot("overlays-on.png")
+	r := s.Ranges["ultrasonic.front"]
+	// The robot faces north at y = -0.85; the corridor's end wall faces it at y = 0.30.
+	t.Logf("sonar reads %.2f m", r)
+	if r < 0.9 || r > 1.2 {
+		t.Errorf("the sonar reads %.2f m, the wall is about 1.05 m ahead", r)
+	}
+	tint := func(x, y float64) float64 {
+		p := toScreen(fans, s, x, y)
+		a := xtest.RegionStats(plain, image.Rectangle{p.Sub(image.Pt(2, 2)), p.Add(image.Pt(2, 2))})
+		b := xtest.RegionStats(fans, image.Rectangle{p.Sub(image.Pt(2, 2)), p.Add(image.Pt(2, 2))})
+		return math.Abs(a.R-b.R) + math.Abs(a.G-b.G) + math.Abs(a.B-b.B)
+	}
+	// In the corridor, in front of the robot and round the corner to the east, the camera's
+	// wedge tints the floor; beyond the end wall (0.4 m north of it, in the wedge's 1.5 m)
+	// it does not.
+	for _, p := range [][2]float64{{0, -0.2}, {0.45, 0}} {
+		if d := tint(p[0], p[1]); d < 6 {
+			t.Errorf("no wedge at (%g, %g), inside the corridor (colour change %.1f)", p[0], p[1], d)
+		}
+	}
+	if p := toScreen(fans, s, 0, 0.4); !p.In(fans.Bounds()) {
+		t.Fatalf("(0, 0.4) is off the screen at %v", p)
+	}
+	if d := tint(0, 0.4); d > 3 {
+		t.Errorf("a wedge reaches past the wall (colour change %.1f)", d)
+	}
+	// The HUD has a line for the sonar: six lines.
+	if hud := rectOf4(s.Targets["hud"]); hud.Dy() < 6*lineHeight {
+		t.Errorf("the HUD is %d pixels high: no line for the sonar", hud.Dy())
+	}
+}
+
+func rectOf4(r [4]int) image.Rectangle { return image.Rect(r[0], r[1], r[2], r[3]) }
+
+// TestWindowSmallWindow shrinks the window to 800×600: the toolbar wraps, every button is in
+// the window and clickable (Keys opens the overlay), and the overlay leaves the HUD readable.
+func TestWindowSmallWindow(t *testing.T) {
+	needDisplay(t)
+	g := startGUI(t, buildSimgui(t), quiet)
+	// The window settles its first size after it shows: ask until the layout follows.
+	small := func(s State) bool { return s.Targets["bar"][2] == 800 && s.Targets["bar"][3] == 600 }
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); {
+		g.xdo("windowsize", "--sync", g.win, "800", "600")
+		if s, ok := g.readState(); ok && small(s) {
+			break
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	s := g.waitState("the small layout", 10*time.Second, small)
+	var tools []image.Rectangle
+	for name, r := range s.Targets {
+		if strings.HasPrefix(name, "tool:") {
+			b := rectOf4(r)
+			if !b.In(image.Rect(0, 0, 800, 600)) {
+				t.Errorf("%s at %v is outside the 800×600 window", name, b)
+			}
+			for _, o := range tools {
+				if o.Overlaps(b) {
+					t.Errorf("%s at %v overlaps another button", name, b)
+				}
+			}
+			tools = append(tools, b)
+		}
+	}
+	if len(tools) != 15 {
+		t.Errorf("%d toolbar buttons, want 15", len(tools))
+	}
+	if bar := rectOf4(s.Targets["bar"]); bar.Dy() <= toolbarHeight {
+		t.Errorf("the toolbar did not wrap: %v", bar)
+	}
+	g.clickTarget("tool:Keys (F1)")
+	s = g.waitState("the keys overlay", 5*time.Second, func(s State) bool { _, ok := s.Targets["help"]; return ok })
+	g.shot("small-window-help.png")
+	if help, hud := rectOf4(s.Targets["help"]), rectOf4(s.Targets["hud"]); help.Overlaps(hud) {
+		t.Errorf("the keys overlay %v covers the HUD %v", help, hud)
+	}
+}
+
+// TestWindowSaveAsksBeforeOverwriting saves the world over a hand-written scenario: the save
+// prompt does not suggest a file that exists, Ctrl+U clears it, the first Enter on an existing
+// path only asks, and the second overwrites. Esc closes the open prompt.
+func TestWindowSaveAsksBeforeOverwriting(t *testing.T) {
+	needDisplay(t)
+	dir := t.TempDir()
+	mine := filepath.Join(dir, "mine.yaml")
+	const hand = "# written by hand\nscenarioId: mine\nworld:\n  trackId: track.maze.v1\nvehicle:\n  vehicleId: vehicle.ks0223.v1\n"
+	if err := os.WriteFile(mine, []byte(hand), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	g := startGUI(t, buildSimgui(t), append([]string{"--scenario", mine}, quiet...))
+	g.key("ctrl+s")
+	s := g.waitState("the save prompt", 5*time.Second, func(s State) bool { return s.Prompt != "" })
+	if s.PromptText == mine || fileExists(s.PromptText) {
+		t.Errorf("the save prompt suggests %q, which exists", s.PromptText)
+	}
+	g.key("ctrl+u")
+	g.waitState("the prompt cleared", 5*time.Second, func(s State) bool { return s.PromptText == "" })
+	g.typeText(mine)
+	g.waitState("the typed path", 10*time.Second, func(s State) bool { return s.PromptText == mine })
+	g.key("Return")
+	s = g.waitState("the overwrite question", 5*time.Second, func(s State) bool { return strings.Contains(s.PromptNote, "exists") })
+	g.shot("save-overwrite-prompt.png")
+	if data, _ := os.ReadFile(mine); string(data) != hand {
+		t.Fatal("the first Enter overwrote the file")
+	}
+	if _, ok := s.Targets["prompt:ok"]; !ok {
+		t.Error("no Replace button")
+	}
+	g.key("Return")
+	g.waitState("saved", 10*time.Second, func(s State) bool { return strings.HasPrefix(s.Status, "saved ") })
+	if data, _ := os.ReadFile(mine); string(data) == hand || !strings.Contains(string(data), "Saved by the simgui window") {
+		t.Errorf("the second Enter did not save over the file:\n%s", data)
+	}
+
+	g.key("ctrl+o")
+	s = g.waitState("the open prompt", 5*time.Second, func(s State) bool { return s.Prompt != "" })
+	if s.PromptText != mine {
+		t.Errorf("the open prompt holds %q, want the scenario on show", s.PromptText)
+	}
+	g.typeText("x") // replaces the selected suggestion
+	g.waitState("the suggestion replaced", 5*time.Second, func(s State) bool { return s.PromptText == "x" })
+	g.key("Escape")
+	g.waitState("the prompt closed", 5*time.Second, func(s State) bool { return s.Prompt == "" })
+}
+
+// TestWindowKerbStripes3D looks at track.roadsystem_realistic.v2 in the 3D view: the curbs
+// beside the road show their red stripes.
+func TestWindowKerbStripes3D(t *testing.T) {
+	needDisplay(t)
+	sc := writeScenario(t, "scenarioId: real\nworld:\n  trackId: track.roadsystem_realistic.v2\nvehicle:\n  vehicleId: vehicle.ks0223.v1\n")
+	g := startGUI(t, buildSimgui(t), append([]string{"--scenario", sc}, quiet...))
+	g.key("c")
+	g.waitState("3D frames", 20*time.Second, func(s State) bool { return s.ChaseFrames >= 5 })
+	img := g.shot("kerbs-3d.png")
+	red := 0
+	b := img.Bounds()
+	for y := b.Min.Y + 100; y < b.Max.Y-40; y++ {
+		for x := b.Min.X; x < b.Max.X-340; x++ {
+			cr, cg, cb, _ := img.At(x, y).RGBA()
+			if cr>>8 > 140 && cg>>8 < 90 && cb>>8 < 80 {
+				red++
+			}
+		}
+	}
+	t.Logf("%d kerb-red pixels in the 3D view", red)
+	if red < 500 {
+		t.Errorf("no red kerb stripes in the 3D view (%d red pixels)", red)
+	}
+}

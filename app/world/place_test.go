@@ -1,0 +1,146 @@
+package world
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+
+	"simgui/plugins"
+	"simgui/plugins/trackgen"
+)
+
+// builtinWorld builds a world on a built-in track with n KS0223s that have no spawn pose.
+func builtinWorld(t *testing.T, track string, params map[string]any, n int) (*World, error) {
+	t.Helper()
+	cat := plugins.Builtin()
+	tr, err := cat.Track(track)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := cat.Vehicle("vehicle.ks0223.v1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{Track: tr, TrackParams: params, BuildLayout: trackgen.Build, Seed: 3}
+	for i := range n {
+		cfg.Agents = append(cfg.Agents, AgentSpec{Name: fmt.Sprintf("a%d", i), Vehicle: v})
+	}
+	return New(cfg)
+}
+
+// checkPlacement fails unless every robot of the snapshot stands on the floor, clear of the
+// track and of the other robots.
+func checkPlacement(t *testing.T, w *World) {
+	t.Helper()
+	snap := w.Snapshot()
+	f := snap.Layout.Floor
+	for i, m := range snap.Models {
+		r := footprintRadius(m.Vehicle)
+		if f.Length > 0 && (math.Abs(m.Pose.X-f.X) > f.Length/2-r || math.Abs(m.Pose.Y-f.Y) > f.Width/2-r) {
+			t.Errorf("%s at (%.2f, %.2f) is off the floor", m.Name, m.Pose.X, m.Pose.Y)
+		}
+		if !w.space.Clear(m.Pose.X, m.Pose.Y, r, 0, bodyHeight(m.Vehicle), onTrack) {
+			t.Errorf("%s at (%.2f, %.2f) touches the track", m.Name, m.Pose.X, m.Pose.Y)
+		}
+		for _, o := range snap.Models[i+1:] {
+			if d := math.Hypot(m.Pose.X-o.Pose.X, m.Pose.Y-o.Pose.Y); d < r+footprintRadius(o.Vehicle) {
+				t.Errorf("%s and %s are %.3f m apart", m.Name, o.Name, d)
+			}
+		}
+	}
+}
+
+// The basic arena's walls enclose x, y in ±(half their span); 100 robots stand inside them,
+// on a grid behind and beside the spawn point, all facing its way.
+func TestHundredAgentsInTheArena(t *testing.T) {
+	w, err := builtinWorld(t, "track.basic_arena.v1", nil, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkPlacement(t, w)
+	snap := w.Snapshot()
+	var lo, hi [2]float64 = [2]float64{math.Inf(1), math.Inf(1)}, [2]float64{math.Inf(-1), math.Inf(-1)}
+	for _, e := range snap.Layout.Elements {
+		if e.Kind == plugins.ElementWall {
+			lo[0], lo[1] = math.Min(lo[0], e.X), math.Min(lo[1], e.Y)
+			hi[0], hi[1] = math.Max(hi[0], e.X), math.Max(hi[1], e.Y)
+		}
+	}
+	sp := snap.Layout.SpawnPoints[0]
+	for _, m := range snap.Models {
+		if m.Pose.X <= lo[0] || m.Pose.X >= hi[0] || m.Pose.Y <= lo[1] || m.Pose.Y >= hi[1] {
+			t.Errorf("%s at (%.2f, %.2f) is outside the walls %v..%v", m.Name, m.Pose.X, m.Pose.Y, lo, hi)
+		}
+		if math.Abs(m.Pose.Yaw-sp.YawDeg*math.Pi/180) > 1e-9 {
+			t.Errorf("%s faces %.1f°, the spawn point %.1f°", m.Name, m.Pose.Yaw*180/math.Pi, sp.YawDeg)
+		}
+	}
+	if m := snap.Models[0]; m.Pose.X != sp.X || m.Pose.Y != sp.Y {
+		t.Errorf("the first robot is at (%.2f, %.2f), not on the spawn point", m.Pose.X, m.Pose.Y)
+	}
+	// Compact: the crowd fits in a square not much larger than 10 by 10 cells.
+	pitch := 2*footprintRadius(snap.Models[0].Vehicle) + placeGap
+	for _, m := range snap.Models {
+		if d := math.Max(math.Abs(m.Pose.X-sp.X), math.Abs(m.Pose.Y-sp.Y)); d > 8*pitch {
+			t.Errorf("%s is %.1f cells from the spawn point", m.Name, d/pitch)
+		}
+	}
+	// The same layout and agents place the robots the same way (a headless run included).
+	w2, err := builtinWorld(t, "track.basic_arena.v1", nil, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, m := range w2.Snapshot().Models {
+		if m.Pose != snap.Models[i].Pose {
+			t.Fatalf("%s: %+v, then %+v", m.Name, snap.Models[i].Pose, m.Pose)
+		}
+	}
+	// And a reset.
+	if err := w.Reset(3); err != nil {
+		t.Fatal(err)
+	}
+	for i, m := range w.Snapshot().Models {
+		if m.Pose != snap.Models[i].Pose {
+			t.Fatalf("after reset %s: %+v, before %+v", m.Name, m.Pose, snap.Models[i].Pose)
+		}
+	}
+}
+
+// In the cardboard corridor (0.6 m wide) robots queue behind the first; more than the
+// corridor holds is an error that says how many fit.
+func TestAgentsInTheCorridorAndTooMany(t *testing.T) {
+	params := map[string]any{"length": 3.0, "width": 0.6}
+	w, err := builtinWorld(t, "track.cardboard_corridor.v1", params, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkPlacement(t, w)
+	_, err = builtinWorld(t, "track.cardboard_corridor.v1", params, 60)
+	if err == nil || !strings.Contains(err.Error(), "of 59 vehicles without a spawn pose fit") {
+		t.Fatalf("60 robots in a 3 m corridor: %v", err)
+	}
+	t.Log(err)
+}
+
+// Spawn without a pose puts a robot where none stands now, even where earlier ones drove.
+func TestSpawnFindsAFreePlace(t *testing.T) {
+	w, err := builtinWorld(t, "track.basic_arena.v1", nil, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := w.Models()[0].Vehicle
+	for i := range 20 {
+		if _, err := w.Spawn(AgentSpec{Name: fmt.Sprintf("s%d", i), Vehicle: v}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	checkPlacement(t, w)
+	// Move the first robot onto the next free cell; the next spawn avoids it.
+	w.SetPose("a0", Pose{X: w.Models()[1].Initial.X + 0.05, Y: w.Models()[1].Initial.Y})
+	w.Remove("s0")
+	if _, err := w.Spawn(AgentSpec{Name: "again", Vehicle: v}); err != nil {
+		t.Fatal(err)
+	}
+	checkPlacement(t, w)
+}

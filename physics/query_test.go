@@ -1,0 +1,64 @@
+package physics
+
+import (
+	"math"
+	"testing"
+
+	"simgui/plugins"
+)
+
+func TestClearAndSweepClear(t *testing.T) {
+	s := NewSpace(Options{})
+	mustAdd(t, s, plugins.Element{Kind: "wall", Name: "w", X: 1, Length: 0.02, Width: 2, Height: 0.3})
+	mustAdd(t, s, plugins.Element{Kind: "wall", Name: "lintel", X: 3, Length: 0.02, Width: 2, Z: 0.5, Height: 0.1})
+	car, err := s.AddVehicle(VehicleSpec{Name: "car", Body: carBody, Pose: Pose{X: -1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	vehicles := func(b *Body) bool { return b.Kind == KindVehicle }
+	for _, c := range []struct {
+		x, r float64
+		skip func(*Body) bool
+		want bool
+	}{
+		{0, 0.2, nil, true},
+		{0.8, 0.2, nil, false}, // 0.19 m from the wall's face
+		{0.7, 0.2, nil, true},  // 0.29 m
+		{1, 0.05, nil, false},  // inside it
+		{3, 0.2, nil, true},    // under the lintel: above the vehicle's band
+		{-1, 0.2, nil, false},  // on the car
+		{-1, 0.2, vehicles, true},
+	} {
+		if got := s.Clear(c.x, 0, c.r, 0, 0.12, c.skip); got != c.want {
+			t.Errorf("Clear(%g, 0, r %g) = %v, want %v", c.x, c.r, got, c.want)
+		}
+	}
+	if s.SweepClear(0, 0, 2, 0, 0.1, 0, 0.12, nil) {
+		t.Error("a sweep through the wall is clear")
+	}
+	if !s.SweepClear(0, -0.5, 0.85, -0.5, 0.1, 0, 0.12, nil) {
+		t.Error("a sweep stopping short of the wall is not clear")
+	}
+	if !s.SweepClear(2, 0, 4, 0, 0.1, 0, 0.12, nil) {
+		t.Error("a sweep under the lintel is not clear")
+	}
+	if s.SweepClear(-2, 0, 0, 0, 0.1, 0, 0.12, nil) || !s.SweepClear(-2, 0, 0, 0, 0.1, 0, 0.12, func(b *Body) bool { return b == car }) {
+		t.Error("the skipped car still blocks a sweep, or the car does not")
+	}
+}
+
+func TestSightLine(t *testing.T) {
+	s := NewSpace(Options{})
+	mustAdd(t, s, plugins.Element{Kind: "wall", Name: "w", X: 1, Length: 0.02, Width: 2, Height: 0.3})
+	// From the floor on one side to 1 m up on the other: the line passes x = 0.99 at 0.2475 m.
+	if a := s.SightLine(0, 0, 0, 4, 0, 1, nil); math.Abs(a-0.99/4) > 1e-6 {
+		t.Errorf("sight line into the wall: %g, want %g", a, 0.99/4)
+	}
+	// Higher up it clears the wall's top.
+	if a := s.SightLine(0, 0, 0.2, 2, 0, 1, nil); a != 1 {
+		t.Errorf("sight line over the wall: %g, want 1", a)
+	}
+	if a := s.SightLine(0, 0, 0.1, 0.9, 0, 0.1, nil); a != 1 {
+		t.Errorf("sight line short of the wall: %g", a)
+	}
+}
