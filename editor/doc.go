@@ -5,7 +5,7 @@
 //
 // # What it edits
 //
-// Every field of seed 002 §5.3: id, displayName, version and description
+// Every field of rusim's plugin SDK: id, displayName, version and description
 // (PluginDescriptorBase), plus the manifest's author and compatibleRuntime; for a vehicle its
 // device type, drive model and parameters (the plugins.DriveParams table), body (shape, size,
 // mass, friction, damping), look (shape, colours), a sensors table with add and remove (id,

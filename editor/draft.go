@@ -51,7 +51,7 @@ type built struct {
 	parse  plugins.Problems
 }
 
-// build encodes the draft as the files of a plugin archive (seed 002 §5.6.1): manifest.json,
+// build encodes the draft as the files of a plugin archive: manifest.json,
 // descriptor.json, device-contract.json for vehicles, README.md, and the kept extra files.
 func (d *draft) build() (*built, error) {
 	p := &plugins.Plugin{}

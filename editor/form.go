@@ -142,7 +142,7 @@ func unescapeLines(s string) string {
 	return b.String()
 }
 
-// baseForm is PluginDescriptorBase (seed 002 §5.3.1) plus the manifest's own fields.
+// baseForm is PluginDescriptorBase (rusim's SDK) plus the manifest's own fields.
 type baseForm struct {
 	ID          string
 	DisplayName string

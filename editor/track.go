@@ -7,7 +7,7 @@ import (
 )
 
 // trackForm is a track plugin as its form holds it: PluginDescriptorBase, parametersSchemaJson
-// (seed 002 §5.3.3) and simgui's geometry (generator, floor, elements, spawn points, route).
+// and simgui's geometry (generator, floor, elements, spawn points, route).
 type trackForm struct {
 	Base baseForm
 	// Schema is parametersSchemaJson, compacted to one line.

@@ -12,7 +12,7 @@ import (
 	"simgui/render"
 )
 
-// exampleSchema is the parameters schema seed 002 §5.3.3 gives for track.cardboard_corridor.v1.
+// exampleSchema is the parameters schema of rusim's track.cardboard_corridor.v1.
 const exampleSchema = `{"type":"object","properties":{"length":{"type":"number","minimum":1.0,"maximum":20.0},` +
 	`"width":{"type":"number","minimum":0.3,"maximum":2.0},"floor_texture":{"type":"string","enum":["plywood","carpet","tile"]}},` +
 	`"required":["length","width"]}`

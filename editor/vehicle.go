@@ -8,7 +8,7 @@ import (
 	"simgui/plugins"
 )
 
-// vehicleForm is a vehicle plugin as its form holds it: every field of seed 002 §5.3
+// vehicleForm is a vehicle plugin as its form holds it: every field of rusim's plugin SDK
 // (PluginDescriptorBase, DeviceContractDescriptor with its sensors and actuators) and simgui's
 // simulation data (body, drive, visual, one mount per sensor).
 type vehicleForm struct {
@@ -32,7 +32,7 @@ type vehicleForm struct {
 	ObservationSchema, ActionSchema string
 }
 
-// sensorRow is one contract sensor (seed 002 §5.3.4) and its mount on the vehicle.
+// sensorRow is one contract sensor and its mount on the vehicle.
 type sensorRow struct {
 	ID, Type, Format, Unit, Shape, RateHz, Noise string
 	// Kind is the mount kind; "" leaves the sensor unmounted (the validator says so).
@@ -154,8 +154,8 @@ func formatParams(p map[string]float64) map[string]string {
 }
 
 // build returns the manifest and the vehicle (with its contract) the form describes, and the
-// text that could not be read. deviceId is always the plugin id (seed 002 §5.3.4: the same
-// meaning); the descriptor repeats the contract's deviceType.
+// text that could not be read. deviceId is always the plugin id (rusim's SDK gives
+// them the same meaning); the descriptor repeats the contract's deviceType.
 func (f *vehicleForm) build() (plugins.Manifest, *plugins.VehicleDescriptor, plugins.Problems) {
 	var p parser
 	m, ver := f.Base.build(plugins.TypeVehicle)

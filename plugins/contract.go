@@ -1,6 +1,6 @@
 package plugins
 
-// DeviceContract is a robot's device contract (seed 002 §5.3.4): the IDs and schemas of its
+// DeviceContract is a robot's device contract: the IDs and schemas of its
 // sensors and actuators as training code sees them.
 type DeviceContract struct {
 	DeviceID              string               `json:"deviceId"`

@@ -3,7 +3,7 @@ package plugins
 // Type is the kind of a plugin: a robot or a track.
 type Type string
 
-// The plugin types of seed 002 §5.2.
+// The plugin types of rusim's plugin SDK.
 const (
 	TypeVehicle Type = "vehicle"
 	TypeTrack   Type = "track"
@@ -20,7 +20,7 @@ type Pose3 struct {
 	YawDeg   float64 `json:"yawDeg,omitempty"`
 }
 
-// VehicleDescriptor describes a robot (seed 002 §5.3.2). The first four fields are
+// VehicleDescriptor describes a robot. The first four fields are
 // PluginDescriptorBase; the rest is the simulation data simgui needs to spawn it.
 type VehicleDescriptor struct {
 	ID          string          `json:"id"`
@@ -82,7 +82,7 @@ type SensorMount struct {
 	Params map[string]float64 `json:"params,omitempty"`
 }
 
-// TrackDescriptor describes a track (seed 002 §5.3.3). Generator names a registered track
+// TrackDescriptor describes a track. Generator names a registered track
 // generator that builds the layout from parameters and a seed; an empty Generator means the
 // static Elements are the layout.
 type TrackDescriptor struct {

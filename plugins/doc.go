@@ -1,5 +1,5 @@
 // Package plugins is simgui's plugin SDK data model: vehicle and track descriptors, device
-// contracts and ContractVersion (seed 002 §5.3), plus what the runtime needs to simulate a plugin
+// contracts and ContractVersion as rusim's plugin SDK defines them, plus what the runtime needs to simulate a plugin
 // on its own — body geometry, drive model, sensor mounts and track geometry.
 //
 // A descriptor is plain data: it is read from descriptor.json and device-contract.json, edited by

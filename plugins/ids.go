@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// Plugin ids follow seed 002's convention, vehicle.{brand}.{model}.v{major} and
+// Plugin ids follow rusim's convention, vehicle.{brand}.{model}.v{major} and
 // track.{name}.v{major}, each part lower-case letters, digits, '_' and '-', with the further
 // dotted parts rusim's own ids use (vehicle.ks0223.arcade.blue.v1): a vehicle has a brand, a
 // model and up to four more parts, a track a name and up to five more (track.acme.loop.v1).

@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// Manifest is an archive's manifest.json (seed 002 §5.6.1): who the plugin is, its version as
+// Manifest is an archive's manifest.json: who the plugin is, its version as
 // "major.minor.patch" and the runtime versions it works with.
 type Manifest struct {
 	PluginID    string `json:"pluginId"`

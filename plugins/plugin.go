@@ -12,7 +12,7 @@ import (
 	"unicode/utf8"
 )
 
-// The files of a plugin archive (seed 002 §5.6.1), all at its root, plus the optional assets
+// The files of a plugin archive, all at its root, plus the optional assets
 // folder and the signature simgui adds (see plugins/signing).
 const (
 	ManifestFile   = "manifest.json"

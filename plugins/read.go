@@ -7,7 +7,7 @@ import (
 )
 
 // ReadDeviceContract parses device-contract.json in either shape found in the wild: the bare
-// DeviceContract (what simgui writes, and what seed 002 §5.4.4 says the exporter writes) or the
+// DeviceContract (what simgui writes, and what rusim's exporter is specified to write) or the
 // Editor asset's wrapper {"contractVersion": {...}, "descriptor": {...}} that rusim's templates
 // hold. The wrapper's contractVersion is not kept: the plugin version lives in the descriptor.
 func ReadDeviceContract(b []byte) (*DeviceContract, error) {

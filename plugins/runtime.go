@@ -7,7 +7,7 @@ import (
 )
 
 // RuntimeVersion is the version of the simgui runtime, the one plugins' compatibleRuntime
-// constraints are checked against (seed 002 §5.7.2); app.Version refers to it. It is 0.3.0
+// constraints are checked against; app.Version refers to it. It is 0.3.0
 // because simgui does what rusim's roadmap puts at runtime 0.3.0 — side-loading installed
 // plugins and checking compatibleRuntime at load — and because rusim's Unity exporter writes
 // ">=0.2.0" into every archive, so a lower number would refuse them all.

@@ -38,7 +38,7 @@ func ValidateManifest(m Manifest) Problems {
 
 // ValidateVehicle checks a vehicle plugin as its values stand — what the CLI, the registry and
 // the editor all use. m may be nil (no manifest to check); the device contract is
-// v.Contract. It applies the rules of seed 002 §5.4.5 (id, displayName, version, contract with
+// v.Contract. It applies rusim's rules (id, displayName, version, contract with
 // sensors and actuators), the id convention with the id's major equal to version.major, the
 // manifest's agreement with the descriptor, the device contract's rules (deviceId is the
 // plugin id; unique sensor and actuator ids; a sensorType the runtime handles with a matching
@@ -72,8 +72,8 @@ func ValidateVehicle(m *Manifest, v *VehicleDescriptor) Problems {
 	return ps
 }
 
-// ValidateTrack checks a track plugin as its values stand. m may be nil. It applies the rules
-// of seed 002 §5.5.3 (id, displayName, version, parametersSchemaJson), the id convention, the
+// ValidateTrack checks a track plugin as its values stand. m may be nil. It applies rusim's
+// rules (id, displayName, version, parametersSchemaJson), the id convention, the
 // manifest's agreement with the descriptor, that parametersSchemaJson compiles as a JSON
 // Schema (without fetching anything it references), that the generator is one the runtime
 // registered, and the geometry (floor, elements, route). A track without any layout (a rusim

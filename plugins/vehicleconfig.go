@@ -141,7 +141,7 @@ func VehicleParamKeys() []string {
 	return append(sortedKeys(vehicleKeys), "drive.<param>", "sensor.<id>.<param>")
 }
 
-// ApplyVehicleConfig applies scenario vehicle params (seed 002 ApplyVehicleConfig) to a clone of
+// ApplyVehicleConfig applies scenario vehicle params (rusim's ApplyVehicleConfig) to a clone of
 // v and returns it; v is not changed. Values may be numbers or strings that parse as numbers.
 // Keys:
 //

@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// ContractVersion is the semantic version of a contract or plugin (seed 002 §5.3.5):
+// ContractVersion is the semantic version of a contract or plugin:
 // major.minor.patch, compared lexicographically.
 type ContractVersion struct {
 	Major int `json:"major"`

@@ -1,4 +1,4 @@
-// Package api is the training HTTP API: rusim's runtime API (reference rusim-http.md) served by
+// Package api is the training HTTP API: rusim's runtime API (uav-simulator/uavsimulator) served by
 // simgui, so rusim's SimClient and Gymnasium envs run unchanged — deterministically and many
 // times faster than rusim's free-running Unity runtime.
 //

@@ -9,7 +9,7 @@ import (
 	"strings"
 )
 
-// The wire types mirror rusim's Unity DTOs (reference rusim-http.md): every field is always
+// The wire types mirror rusim's Unity DTOs (rusim's Assets/Scripts/Contracts): every field is always
 // emitted (empty strings, empty lists, zero objects), requests may omit fields (zero values)
 // and carry unknown ones (ignored). Field order follows the reference, so the JSON of a reply
 // depends only on its values.

@@ -11,7 +11,7 @@ import (
 	"simgui/plugins"
 )
 
-// Info request names cloisim_ros sends (cloisim-msgs.md §4).
+// Info request names cloisim_ros sends (cloisim_ros's Info service).
 const (
 	reqROS2             = "request_ros2"
 	reqTransform        = "request_transform"

@@ -9,7 +9,7 @@ import (
 	"simgui/app/transport/msgs"
 )
 
-// RAWI frame layout (cloisim-msgs.md §3): a 28-byte little-endian header, then the pixels.
+// RAWI frame layout (CLOiSim's raw camera frames): a 28-byte little-endian header, then the pixels.
 const (
 	rawiMagic = 0x52415749 // "RAWI" read as a little-endian u32; bytes 49 57 41 52 on the wire
 	// RAWIHeaderSize is the size of a RAWI frame's header, before the pixels.

@@ -13,7 +13,7 @@ import (
 	"testing"
 )
 
-// Vectors from /work/shared/reference/cloisim-msgs.md §6, computed there with g++ 12.2.
+// Vectors computed with g++ 12.2 from CLOiSim's C++ tag hash (cloisim_ros).
 var tagVectors = []struct {
 	key  string
 	want uint64

@@ -1,4 +1,4 @@
-// Package events is simgui's EventBus (seed 003): named events with handlers run in ascending
+// Package events is simgui's EventBus: named events with handlers run in ascending
 // priority, ties in registration order. The world has one global bus and lazily creates one bus per
 // entity for entity-local events.
 //

@@ -45,7 +45,7 @@ type RandomParam struct {
 // RandomParams are the vehicle and sensor parameters in draw-report order. Track parameters
 // come on top: any numeric parameter of the track's JSON Schema, named track.<param>, drawn in
 // absolute values inside the schema's minimum..maximum. The defaults are rusim's per-episode
-// randomization of the KS0223 (ks0223-and-tracks.md §1): mass ±20 %, damping ±20 %, motor
+// randomization of the KS0223 (rusim's Ks0223Vehicle.cs): mass ±20 %, damping ±20 %, motor
 // gains ±10 %, camera pitch ±4°; the others are off unless named.
 var RandomParams = []RandomParam{
 	{Name: "vehicle.mass", Mode: Scale, Default: [2]float64{0.8, 1.2}, Doc: "body mass (kg), factor"},

@@ -31,7 +31,7 @@ type Scenario struct {
 	Sensors *Sensors     `yaml:"sensors"`
 	Route   *Route       `yaml:"route"`
 	Logging *Logging     `yaml:"logging"`
-	// Plugins are systems to load (seed 003's plugins: entries).
+	// Plugins are systems to load (the scenario's plugins: entries).
 	Plugins []systems.Entry `yaml:"plugins"`
 	// Randomization is domain randomization (see the training API); kept raw here.
 	Randomization yaml.Node `yaml:"randomization"`

@@ -1,4 +1,4 @@
-// Package systems is the registry of simgui's systems (seed 003's SimPlugin): behaviour that
+// Package systems is the registry of simgui's systems (simulation plugins): behaviour that
 // hooks into the world's step, registered by a dotted name with a constructor, as Caddy modules
 // are, and built from a scenario's `plugins:` entries.
 //

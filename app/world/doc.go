@@ -3,7 +3,7 @@
 //
 // # The step
 //
-// World.Step follows seed 003's two-phase step. Phase 1: the PRE_STEP event, actuator commands
+// World.Step runs in two phases. Phase 1: the PRE_STEP event, actuator commands
 // (each vehicle's drive model sets its body velocities), callbacks, then systems' Step hooks.
 // SetPose calls made in phase 1 are buffered and World.Pose already returns them. Phase 2: the
 // buffered poses are written to the bodies, physics steps, contacts that started or ended emit
@@ -12,7 +12,7 @@
 //
 // # Systems
 //
-// A system (seed 003's SimPlugin) is any value implementing some of Initer, Stepper,
+// A system is any value implementing some of Initer, Stepper,
 // PostStepper, Resetter and Shutdowner. With a frequency, Step is called once the accumulated
 // sim time reaches 1/frequency, with that accumulated time as dt, and the accumulator restarts
 // at zero. A panic in Step or PostStep is recovered and logged with the system's name; after

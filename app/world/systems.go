@@ -7,8 +7,8 @@ import (
 	"time"
 )
 
-// Initer is a system that sets itself up after the world and its robots exist (seed 003
-// on_init): inspect agents, allocate resources, subscribe to events. An error aborts loading.
+// Initer is a system that sets itself up after the world and its robots exist (an
+// on_init hook): inspect agents, allocate resources, subscribe to events. An error aborts loading.
 type Initer interface {
 	Init(w *World) error
 }

@@ -9,8 +9,8 @@ import (
 // The parameters of the differential model (names, units, defaults, ranges) are plugins' drive table.
 func init() { Register("differential", newDifferential) }
 
-// differential is the KS0223 drive (reference ks0223-and-tracks.md §1): left and right motors
-// L, R in [-1, 1] (from seed 002's mixing L = throttle − steer, R = throttle + steer, or given
+// differential is the KS0223 drive (as rusim's Ks0223Vehicle.cs drives it): left and right motors
+// L, R in [-1, 1] (from rusim's mixing L = throttle − steer, R = throttle + steer, or given
 // directly), scaled by the motor gains; v_cmd = (L+R)/2, w_cmd = (R−L)/2, clamped to [-1, 1].
 // Forward speed ramps toward maxSpeed·v_cmd at accel (toward 0 at brake·brakeDecel when braking),
 // yaw rate toward maxYawRate·w_cmd at yawAccel; sideways speed is bled off by tyre friction.

@@ -1,5 +1,4 @@
-// Package archive reads and writes plugin archives (<pluginId>.rusim-plugin.zip, seed 002
-// §5.6.1) and plugin folders in the same layout, refusing hostile input before anything else
+// Package archive reads and writes plugin archives (<pluginId>.rusim-plugin.zip) and plugin folders in the same layout, refusing hostile input before anything else
 // sees it.
 //
 // A plugin archive holds manifest.json, descriptor.json, device-contract.json (vehicles),

@@ -1,4 +1,4 @@
-// Package registry is simgui's two-tier plugin registry (seed 002 §5.3.6, §5.6.3): the
+// Package registry is simgui's two-tier plugin registry, as rusim keeps it: the
 // built-in catalog embedded in the binary, and the user registry that `simgui plugin install`
 // fills — $RUSIM_HOME/plugin-registry.json in rusim's format (schemaVersion 1) with the
 // plugins unpacked in $RUSIM_HOME/plugins/<id>/ ($RUSIM_HOME defaults to ~/.rusim).

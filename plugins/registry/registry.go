@@ -67,7 +67,7 @@ type Options struct {
 	Now func() time.Time
 }
 
-// Registry is the two-tier plugin registry of seed 002 §5.3.6: the built-in catalog and the
+// Registry is the two-tier plugin registry rusim defines: the built-in catalog and the
 // user registry in a home folder ($RUSIM_HOME): plugin-registry.json in rusim's format and the
 // unpacked plugins in plugins/<id>/. It implements plugins.Resolver over both tiers.
 //

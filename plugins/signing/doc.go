@@ -1,5 +1,5 @@
-// Package signing signs plugin archives with ed25519 and verifies them (seed 002's "signed
-// plugins" direction).
+// Package signing signs plugin archives with ed25519 and verifies them (the "signed plugins"
+// direction of rusim's plugin roadmap).
 //
 // # What is signed
 //

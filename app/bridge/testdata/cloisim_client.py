@@ -49,7 +49,7 @@ def tag(key: str) -> bytes:
     return std_hash(key).to_bytes(8, "little")
 
 
-# The reference vectors (cloisim-msgs.md §6).
+# The reference vectors (from CLOiSim's tag hash, computed with g++).
 assert std_hash("") == 0x553E93901E462A6E
 assert std_hash("WorldSimulationWorldClock") == 0x74B772C3E891192C
 assert tag("WorldSimulationWorldClock") == bytes.fromhex("2c1991e8c372b774")

@@ -1,4 +1,4 @@
-// Package timeline is the systems.timeline_publisher system (seed 001's TimelinePublisher, also
+// Package timeline is the systems.timeline_publisher system (Gazebo's TimelinePublisher, also
 // registered as "systems::TimelinePublisher" and "gz-sim-timeline-publisher-system"): it
 // publishes messages and calls services at keyframes on simulation time, optionally looping,
 // so that a scenario can script a run — velocity commands, joint targets, world control —

@@ -29,7 +29,7 @@ func init() {
 	})
 }
 
-// Publisher is the systems.timeline_publisher system (seed 001's TimelinePublisher): it
+// Publisher is the systems.timeline_publisher system (Gazebo's TimelinePublisher): it
 // publishes messages and calls services at keyframes on simulation time. Its parameters are
 // Config's, from YAML or a pasted <plugin> element. See the package doc for when keyframes
 // fire.

@@ -10,7 +10,7 @@ import (
 	"strings"
 )
 
-// The <plugin> element of seed 001, as encoding/xml reads it. Unknown elements and attributes
+// The <plugin> element of Gazebo's TimelinePublisher system, as encoding/xml reads it. Unknown elements and attributes
 // are collected so that they can be reported instead of silently ignored.
 type xmlPlugin struct {
 	XMLName   xml.Name      `xml:"plugin"`
@@ -62,7 +62,7 @@ type xmlAny struct {
 // <gz:system_priority> orders the systems and is read by systems.Build.
 var ignoredElements = []string{"system_priority"}
 
-// ConfigureXML reads seed 001's <plugin> element, pasted verbatim from a Gazebo world:
+// ConfigureXML reads the TimelinePublisher's <plugin> element, pasted verbatim from a Gazebo world:
 //
 //	<plugin filename="gz-sim-timeline-publisher-system" name="systems::TimelinePublisher">
 //	  <loop>true</loop> <period>4</period>
@@ -167,7 +167,7 @@ func unknown(where string, elems []xmlAny, attrs []xml.Attr) error {
 		}
 	}
 	if len(bad) > 0 {
-		return errors.New(where + ": unknown " + strings.Join(bad, ", ") + " (see seed 001's parameters: loop, period, keyframe, output, service)")
+		return errors.New(where + ": unknown " + strings.Join(bad, ", ") + " (the TimelinePublisher's parameters are loop, period, keyframe, output, service)")
 	}
 	return nil
 }

@@ -10,7 +10,7 @@ import (
 )
 
 // wireNumbers is cloisim.msgs' proto3 numbering as listed in
-// /work/shared/reference/cloisim-msgs.md ("name=number" per field), for the
+// CLOiSim's cloisim.msgs .proto files ("name=number" per field), for the
 // messages the bridge forwards. A schema edit that moves a number fails here.
 var wireNumbers = map[string]string{
 	"Pose":            "header=1 name=2 id=3 position=4 orientation=5",
