@@ -48,6 +48,7 @@ func ReadManifest(b []byte) (Manifest, error) {
 	}
 	for _, p := range errs {
 		if p.Path == "manifest.type" && m.Type != "" {
+			//lint:ignore ST1005 rusim's own wording, which its clients and users know
 			return Manifest{}, fmt.Errorf("Invalid plugin type: %s (expected 'vehicle' or 'track')", pyRepr(string(m.Type))) // rusim's text, capitalised
 		}
 	}

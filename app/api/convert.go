@@ -74,6 +74,7 @@ func commandFrom(throttle, steer, brake float64, discrete string, ext []KV) (dri
 	if discrete != "" && throttle == 0 && steer == 0 {
 		a, ok := discreteActions[discrete]
 		if !ok {
+			//lint:ignore ST1005 rusim's own wording, which its clients and users know
 			return drive.Command{}, motorEcho{}, fmt.Errorf("Unknown discreteAction '%s' (known: DirStop, DirForward, DirBack, DirLeft, DirRight).", discrete)
 		}
 		throttle, steer = a[0], a[1]
@@ -110,6 +111,7 @@ func commandFrom(throttle, steer, brake float64, discrete string, ext []KV) (dri
 func parseNorm(key, s string) (float64, error) {
 	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
 	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		//lint:ignore ST1005 rusim's own wording, which its clients and users know
 		return 0, fmt.Errorf("Extension %s: '%s' is not a number.", key, s)
 	}
 	return clamp(v, -1, 1), nil

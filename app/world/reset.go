@@ -129,5 +129,3 @@ func (w *World) StateHash() string {
 	}
 	return fmt.Sprintf("%016x", h.Sum64())
 }
-
-func sincosHalf(yaw float64) (s, c float64) { return math.Sincos(yaw / 2) }

@@ -228,10 +228,12 @@ func Open(path string) (*Archive, error) {
 	}
 	if err == nil && !st.Mode().IsRegular() {
 		// Refused before opening: opening a named pipe would wait for a writer.
+		//lint:ignore ST1005 rusim's own wording, which its clients and users know
 		return nil, fmt.Errorf("Not a valid zip archive: %s (%s, not a regular file)", abs, safefile.Describe(st.Mode())) // rusim's text, and why
 	}
 	f, st, err := safefile.Open(abs) // checks the file it opened again, in case it was swapped
 	if errors.Is(err, safefile.ErrNotRegular) {
+		//lint:ignore ST1005 rusim's own wording, which its clients and users know
 		return nil, fmt.Errorf("Not a valid zip archive: %s (not a regular file)", abs)
 	}
 	if err != nil {
@@ -240,6 +242,7 @@ func Open(path string) (*Archive, error) {
 	defer f.Close()
 	a, err := Read(f, st.Size())
 	if errors.Is(err, ErrNotZip) {
+		//lint:ignore ST1005 rusim's own wording, which its clients and users know
 		return nil, fmt.Errorf("Not a valid zip archive: %s", abs) // rusim's text
 	}
 	return a, err

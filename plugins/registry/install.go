@@ -65,6 +65,7 @@ func (r *Registry) Install(path string, opts InstallOptions) (*InstallReport, er
 func (r *Registry) InstallArchive(a *archive.Archive, from string, opts InstallOptions) (*InstallReport, error) {
 	mb, ok := a.File(plugins.ManifestFile)
 	if !ok {
+		//lint:ignore ST1005 rusim's own wording, which its clients and users know
 		return nil, errors.New("Plugin archive must contain manifest.json at the root") // rusim's text
 	}
 	m, err := plugins.ReadManifest(mb)
@@ -72,6 +73,7 @@ func (r *Registry) InstallArchive(a *archive.Archive, from string, opts InstallO
 		return nil, err
 	}
 	if r.builtin.Has(m.PluginID) {
+		//lint:ignore ST1005 rusim's own wording, which its clients and users know
 		return nil, fmt.Errorf("Cannot overwrite built-in plugin: %s", m.PluginID) // rusim's text
 	}
 	p, ps := a.Plugin()
@@ -179,8 +181,10 @@ type RemoveReport struct {
 // registry: <id>".
 func (r *Registry) Remove(id string) (*RemoveReport, error) {
 	if r.builtin.Has(id) && r.shadowed(id) == nil {
+		//lint:ignore ST1005 rusim's own wording, which its clients and users know
 		return nil, fmt.Errorf("Cannot remove built-in plugin: %s", id) // rusim's text
 	}
+	//lint:ignore ST1005 rusim's own wording, which its clients and users know
 	notFound := fmt.Errorf("Plugin not found in registry: %s", id) // rusim's text
 	if _, err := os.Stat(r.file()); errors.Is(err, fs.ErrNotExist) {
 		return nil, notFound

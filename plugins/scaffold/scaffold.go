@@ -46,6 +46,7 @@ type Report struct {
 // appears complete or not at all (it is written under a temporary name and renamed).
 func New(o Options) (*Report, error) {
 	if o.Type != plugins.TypeVehicle && o.Type != plugins.TypeTrack {
+		//lint:ignore ST1005 rusim's own wording, which its clients and users know
 		return nil, fmt.Errorf("Invalid plugin type: '%s' (expected 'vehicle' or 'track')", o.Type) // rusim's text
 	}
 	typ, major, err := plugins.ParseID(o.ID)
@@ -72,6 +73,7 @@ func New(o Options) (*Report, error) {
 	}
 	root := filepath.Join(out, o.ID)
 	if _, err := os.Lstat(root); err == nil {
+		//lint:ignore ST1005 rusim's own wording, which its clients and users know
 		return nil, fmt.Errorf("Output directory already exists: %s", root) // rusim's text
 	}
 	if err := os.MkdirAll(out, 0o755); err != nil {

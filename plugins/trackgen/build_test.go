@@ -65,7 +65,7 @@ func TestBuiltinTracksBuild(t *testing.T) {
 					t.Errorf("waypoint %v off the floor or in a wall", w)
 				}
 			}
-			if tr.Elements != nil && len(l.Elements) > 0 && &tr.Elements[0] == &l.Elements[0] {
+			if len(tr.Elements) > 0 && len(l.Elements) > 0 && &tr.Elements[0] == &l.Elements[0] {
 				t.Error("layout shares elements with the descriptor")
 			}
 		})
