@@ -115,3 +115,11 @@ func (s *Space) Touching(a, b *Body) bool {
 	}
 	return s.contacts.touches[pairKey{a.ID, b.ID}] > 0
 }
+
+// TouchingPairs returns how many pairs of bodies are in contact now.
+func (s *Space) TouchingPairs() int {
+	if s.kin != nil {
+		return len(s.kin.touch)
+	}
+	return len(s.contacts.touches)
+}

@@ -84,12 +84,15 @@ type kinematic struct {
 	space   *Space
 	movers  []kstate
 	statics []kstatic
-	// maxR is the largest mover's bounding radius, which sizes the grid.
-	maxR float64
+	// maxR is the largest mover's bounding radius, which sizes the grid; thinnest the smallest
+	// half extent (a box's smaller one, a circle's radius), which sets the substeps.
+	maxR, thinnest float64
 
 	grid    moverGrid
 	walls   staticGrid
-	pairs   []candidate // mover against mover, grouped by owner
+	raw     []candidate // mover against mover as the scan finds them
+	pairs   []candidate // the same, grouped by owner
+	pairAt  []int32     // owner i's pairs are pairs[pairAt[i]:pairAt[i+1]]
 	onTrack []candidate // mover against static, grouped by mover
 	// Each mover's neighbours: movers adj[adjAt[i]:adjAt[i+1]], track shapes
 	// onTrack[trackAt[i]:trackAt[i+1]].
@@ -101,7 +104,7 @@ type kinematic struct {
 }
 
 func newKinematic(s *Space) *kinematic {
-	return &kinematic{space: s}
+	return &kinematic{space: s, thinnest: math.Inf(1)}
 }
 
 // addBody gives b its kinematic state: a mover for vehicles and boxes, static shapes for the
@@ -143,6 +146,11 @@ func (k *kinematic) addBody(b *Body, pose Pose, mass float64, shapes []shapeSpec
 	}
 	m.bound()
 	k.maxR = max(k.maxR, m.r)
+	if m.circle {
+		k.thinnest = min(k.thinnest, m.hx)
+	} else {
+		k.thinnest = min(k.thinnest, m.hx, m.hy)
+	}
 	b.k = int32(len(k.movers))
 	k.movers = append(k.movers, m)
 }
@@ -194,26 +202,16 @@ func (k *kinematic) remove(b *Body) {
 	}
 }
 
-// substeps returns how many substeps dt needs so that no point of a mover moves more than a
-// quarter of the thinnest mover's smaller half extent in one: a body cannot then cross the
-// middle of a wall or of another body between two looks. reach is how far a point of a mover
-// moves in one substep at most.
-func (k *kinematic) substeps(dt float64) (n int, reach float64) {
-	var fastest, thinnest float64 = 0, math.Inf(1)
-	for i := range k.movers {
-		m := &k.movers[i]
-		d := (math.Abs(m.vx) + math.Abs(m.vy) + math.Abs(m.w)*m.r) * dt
-		fastest = max(fastest, d)
-		half := m.hx
-		if !m.circle {
-			half = min(m.hx, m.hy)
-		}
-		thinnest = min(thinnest, half)
-	}
-	if fastest == 0 || math.IsInf(thinnest, 1) {
+// substeps returns how many substeps a step of dt needs so that no point of a mover moves
+// more than a quarter of the thinnest mover's smaller half extent in one, fastest being the
+// furthest a point of a mover moves in the whole step: a body cannot then cross the middle of
+// a wall or of another body between two looks. reach is how far a point moves in one substep
+// at most.
+func (k *kinematic) substeps(fastest float64) (n int, reach float64) {
+	if fastest == 0 || math.IsInf(k.thinnest, 1) {
 		return 1, fastest
 	}
-	f := math.Ceil(fastest / (thinnest / 4))
+	f := math.Ceil(fastest / (k.thinnest / 4))
 	if !(f < maxSubsteps) { // NaN too
 		f = maxSubsteps
 	}
@@ -223,11 +221,13 @@ func (k *kinematic) substeps(dt float64) (n int, reach float64) {
 
 // step advances every mover by dt and resolves their contacts.
 func (k *kinematic) step(dt float64) {
+	fastest := 0.0
 	for i := range k.movers {
 		m := &k.movers[i]
 		m.x0, m.y0, m.corrected = m.x, m.y, false
+		fastest = max(fastest, (math.Abs(m.vx)+math.Abs(m.vy)+math.Abs(m.w)*m.r)*dt)
 	}
-	n, reach := k.substeps(dt)
+	n, reach := k.substeps(fastest)
 	h := dt / float64(n)
 	backward := k.steps%2 == 1
 	k.steps++
@@ -262,17 +262,6 @@ func (k *kinematic) step(dt float64) {
 	k.report()
 }
 
-// collides reports whether movers a and b interact at all.
-func (k *kinematic) collides(a, b *kstate) bool {
-	if a.vehicle && b.vehicle && !k.space.opts.VehicleCollisions {
-		return false
-	}
-	if a.flying || b.flying {
-		return overlapsZ(a.body, b.body)
-	}
-	return true
-}
-
 // move makes mover i's move over h seconds and slides it out of what it meets.
 func (k *kinematic) move(i int32, h float64) {
 	m := &k.movers[i]
@@ -284,6 +273,9 @@ func (k *kinematic) move(i int32, h float64) {
 	m.y += m.vy * h
 	if m.w != 0 {
 		m.setYaw(m.yaw + m.w*h)
+	}
+	if k.adjAt[i] == k.adjAt[i+1] && k.trackAt[i] == k.trackAt[i+1] {
+		return // nothing near
 	}
 	if k.clear(i, m.vehicle, -1) {
 		return
