@@ -18,6 +18,10 @@ const (
 	resolvedDepth = 0.0001
 	// broadMargin widens the broad phase beyond the substep's motion.
 	broadMargin = 0.01
+	// pairSkin is how much further apart than broadMargin the broad phase lists pairs, so that
+	// its lists serve the substeps that follow until some mover has moved half of it (see
+	// listFresh): movers of a fleet cross it in several steps.
+	pairSkin = 0.1
 	// maxPasses bounds the passes over one mover's neighbours in a substep.
 	maxPasses = 4
 	// maxSubsteps bounds the substeps of one step (fast bodies, see substeps).
@@ -25,17 +29,15 @@ const (
 )
 
 // kstate is a moving body in kinematic mode: its shape in the world frame, yaw, velocities,
-// the position it started the step at, and its grid cell.
+// the position it started the step at and the one the broad phase saw.
 type kstate struct {
 	geom
 	yaw       float64
 	vx, vy, w float64
 	x0, y0    float64 // at the start of the step
-	sx, sy    float64 // at the start of the substep
-	syaw      float64
+	bx, by    float64 // at the last broad phase
 	invMass   float64
 	body      *Body
-	cx, cy    int32
 	// corrected is set when a contact moved the body during this step.
 	corrected bool
 	// vehicle and flying are the body's, for the collision filter.
@@ -98,6 +100,12 @@ type kinematic struct {
 	// onTrack[trackAt[i]:trackAt[i+1]].
 	adjAt, adj, trackAt, adjFill []int32
 	steps                        uint64
+	// The lists above were built with this skin for listN movers; stale when the movers or the
+	// track changed since. flyers counts flying movers, whose height filter the lists bake in.
+	skin      float64
+	listN     int
+	listStale bool
+	flyers    int
 
 	touch, prev    []touchPair
 	started, ended []Contact
@@ -153,6 +161,10 @@ func (k *kinematic) addBody(b *Body, pose Pose, mass float64, shapes []shapeSpec
 	}
 	b.k = int32(len(k.movers))
 	k.movers = append(k.movers, m)
+	k.listStale = true
+	if m.flying {
+		k.flyers++
+	}
 }
 
 // place computes statics[i]'s world geometry from its body's pose.
@@ -197,6 +209,10 @@ func (k *kinematic) remove(b *Body) {
 	b.own = k.movers[i]
 	b.k = -1
 	k.movers = slices.Delete(k.movers, int(i), int(i)+1)
+	k.listStale = true
+	if b.own.flying {
+		k.flyers--
+	}
 	for j := int(i); j < len(k.movers); j++ {
 		k.movers[j].body.k = int32(j)
 	}
@@ -221,19 +237,25 @@ func (k *kinematic) substeps(fastest float64) (n int, reach float64) {
 
 // step advances every mover by dt and resolves their contacts.
 func (k *kinematic) step(dt float64) {
-	fastest := 0.0
+	fastest, centre := 0.0, 0.0
 	for i := range k.movers {
 		m := &k.movers[i]
 		m.x0, m.y0, m.corrected = m.x, m.y, false
-		fastest = max(fastest, (math.Abs(m.vx)+math.Abs(m.vy)+math.Abs(m.w)*m.r)*dt)
+		v := math.Abs(m.vx) + math.Abs(m.vy)
+		fastest = max(fastest, (v+math.Abs(m.w)*m.r)*dt)
+		centre = max(centre, v*dt)
 	}
-	n, reach := k.substeps(fastest)
+	n, _ := k.substeps(fastest)
 	h := dt / float64(n)
+	// A bounding circle turns with its body unchanged: the broad phase watches centres only.
+	reach := centre / float64(n)
 	backward := k.steps%2 == 1
 	k.steps++
 	for range n {
-		// Two bodies each moving reach toward each other: the pairs to watch start that far.
-		k.broadPhase(broadMargin + 2*reach)
+		if !k.listFresh(reach) {
+			// Two bodies each moving reach toward each other: the pairs to watch start that far.
+			k.broadPhase(max(pairSkin, 4*reach))
+		}
 		for t := range k.movers {
 			i := t
 			if backward {
@@ -262,17 +284,36 @@ func (k *kinematic) step(dt float64) {
 	k.report()
 }
 
+// listFresh reports whether the broad phase's lists still hold every pair that can come within
+// broadMargin of touching in a substep in which no centre moves further than reach: no two
+// movers listed apart have since closed their distance by more than twice the furthest any of
+// them has moved, and the rest of the skin is left for this substep's motion of both. A
+// superset of the pairs a fresh list would hold changes nothing but time: pairs that do not
+// overlap are passed over, and each mover's neighbours keep their order.
+func (k *kinematic) listFresh(reach float64) bool {
+	if k.listStale || k.flyers > 0 || k.walls.dirty || len(k.movers) != k.listN {
+		return false
+	}
+	far := 0.0
+	for i := range k.movers {
+		m := &k.movers[i]
+		dx, dy := m.x-m.bx, m.y-m.by
+		far = max(far, dx*dx+dy*dy)
+	}
+	return 2*math.Sqrt(far)+2*reach <= k.skin
+}
+
 // move makes mover i's move over h seconds and slides it out of what it meets.
 func (k *kinematic) move(i int32, h float64) {
 	m := &k.movers[i]
-	m.sx, m.sy, m.syaw = m.x, m.y, m.yaw
 	if m.vx == 0 && m.vy == 0 && m.w == 0 {
 		return // standing still: it overlaps nothing it did not overlap before
 	}
+	x, y, yaw, c, sn := m.x, m.y, m.yaw, m.c, m.s
 	m.x += m.vx * h
 	m.y += m.vy * h
 	if m.w != 0 {
-		m.setYaw(m.yaw + m.w*h)
+		m.turn(m.w * h)
 	}
 	if k.adjAt[i] == k.adjAt[i+1] && k.trackAt[i] == k.trackAt[i+1] {
 		return // nothing near
@@ -284,14 +325,13 @@ func (k *kinematic) move(i int32, h float64) {
 	// stay.
 	m.corrected = true
 	if m.w != 0 {
-		m.x, m.y = m.sx+m.vx*h, m.sy+m.vy*h
-		m.setYaw(m.syaw)
+		m.x, m.y = x+m.vx*h, y+m.vy*h
+		m.yaw, m.c, m.s = yaw, c, sn
 		if k.clear(i, m.vehicle, -1) {
 			return
 		}
 	}
-	m.x, m.y = m.sx, m.sy
-	m.setYaw(m.syaw)
+	m.x, m.y, m.yaw, m.c, m.s = x, y, yaw, c, sn
 }
 
 // clear slides mover i out of its neighbours, the track and, when it pushes, the boxes it
@@ -309,6 +349,10 @@ func (k *kinematic) clear(i int32, pushes bool, skip int32) bool {
 				continue
 			}
 			b := &k.movers[j]
+			// The bounding circles first, inline: most neighbours are not touching.
+			if dx, dy, rr := b.x-m.x, b.y-m.y, m.r+b.r; dx*dx+dy*dy > rr*rr {
+				continue
+			}
 			nx, ny, d := penetration(&m.geom, &b.geom, 0)
 			if d <= 0 {
 				continue
@@ -325,7 +369,11 @@ func (k *kinematic) clear(i int32, pushes bool, skip int32) bool {
 			worst = max(worst, d)
 		}
 		for ci := range track {
-			nx, ny, d := penetration(&m.geom, &k.statics[track[ci].b].geom, 0)
+			st := &k.statics[track[ci].b]
+			if dx, dy, rr := st.x-m.x, st.y-m.y, m.r+st.r; dx*dx+dy*dy > rr*rr {
+				continue
+			}
+			nx, ny, d := penetration(&m.geom, &st.geom, 0)
 			if d <= 0 {
 				continue
 			}

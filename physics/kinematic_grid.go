@@ -27,7 +27,8 @@ type moverGrid struct {
 	start []int32 // bucket b holds items[start[b]:start[b+1]]
 	fill  []int32
 	items []gridItem
-	at    []uint32 // each mover's bucket
+	at    []uint32   // each mover's bucket
+	cells [][2]int32 // and cell
 }
 
 // gridItem is a mover as the pair scan sees it; end is the end of its bucket in items.
@@ -72,24 +73,25 @@ func (g *moverGrid) build(movers []kstate, cell float64) {
 	n := len(movers)
 	g.inv = 1 / cell
 	g.at = grow(g.at, n)
+	g.cells = grow(g.cells, n)
 	var x0, x1, y0, y1 int32 = math.MaxInt32, math.MinInt32, math.MaxInt32, math.MinInt32
 	for i := range movers {
 		m := &movers[i]
-		m.cx, m.cy = int32(math.Floor(m.x*g.inv)), int32(math.Floor(m.y*g.inv))
-		x0, x1, y0, y1 = min(x0, m.cx), max(x1, m.cx), min(y0, m.cy), max(y1, m.cy)
+		cx, cy := int32(math.Floor(m.x*g.inv)), int32(math.Floor(m.y*g.inv))
+		g.cells[i] = [2]int32{cx, cy}
+		x0, x1, y0, y1 = min(x0, cx), max(x1, cx), min(y0, cy), max(y1, cy)
 	}
 	w, h := int64(x1)-int64(x0)+3, int64(y1)-int64(y0)+3
 	size := 0
 	if g.dense = w*h <= int64(denseCellsPerMover*n+denseCellsFloor); g.dense {
 		g.w, size = int32(w), int(w*h)
-		for i := range movers {
-			m := &movers[i]
-			g.at[i] = uint32((m.cy-y0+1)*g.w + m.cx - x0 + 1)
+		for i, c := range g.cells {
+			g.at[i] = uint32((c[1]-y0+1)*g.w + c[0] - x0 + 1)
 		}
 	} else {
 		size, g.shift = bucketsFor(n)
-		for i := range movers {
-			g.at[i] = cellHash(movers[i].cx, movers[i].cy, g.shift)
+		for i, c := range g.cells {
+			g.at[i] = cellHash(c[0], c[1], g.shift)
 		}
 	}
 	g.start = grow(g.start, size+1)
@@ -105,7 +107,7 @@ func (g *moverGrid) build(movers []kstate, cell float64) {
 	copy(g.fill, g.start[:size])
 	for i, b := range g.at {
 		m := &movers[i]
-		g.items[g.fill[b]] = gridItem{x: m.x, y: m.y, r: m.r, cx: m.cx, cy: m.cy, idx: int32(i),
+		g.items[g.fill[b]] = gridItem{x: m.x, y: m.y, r: m.r, cx: g.cells[i][0], cy: g.cells[i][1], idx: int32(i),
 			bucket: int32(b), end: g.start[b+1], vehicle: m.vehicle, flying: m.flying}
 		g.fill[b]++
 	}
@@ -195,12 +197,19 @@ func boxMeetsCell(g *geom, cx, cy int32, pad float64) bool {
 // their side.
 var halfShell = [4][2]int32{{1, 0}, {-1, 1}, {0, 1}, {1, 1}}
 
-// broadPhase lists the pairs that may touch during this substep: movers against movers
-// (each pair once, owned by the lower index) and movers against the track, grouped by owner
-// in mover order and sorted by partner ID within each group, and each mover's neighbours.
-func (k *kinematic) broadPhase(margin float64) {
+// broadPhase lists the pairs whose bounding circles are within broadMargin plus skin of each
+// other: movers against movers (each pair once, owned by the lower index) and movers against
+// the track, grouped by owner in mover order and sorted by partner ID within each group, and
+// each mover's neighbours.
+func (k *kinematic) broadPhase(skin float64) {
 	k.raw, k.pairs, k.onTrack = k.raw[:0], k.pairs[:0], k.onTrack[:0]
 	n := len(k.movers)
+	k.skin, k.listN, k.listStale = skin, n, false
+	for i := range k.movers {
+		m := &k.movers[i]
+		m.bx, m.by = m.x, m.y
+	}
+	margin := broadMargin + skin
 	if n == 0 {
 		return
 	}

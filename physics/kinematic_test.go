@@ -307,3 +307,21 @@ func TestKinematicFollowsVelocitiesExactly(t *testing.T) {
 		}
 	}
 }
+
+// A rotation turned by many small turns stays a unit rotation of the accumulated yaw (within
+// rounding), and a large turn is exact.
+func TestTurnFollowsYaw(t *testing.T) {
+	var k kstate
+	k.setYaw(0.3)
+	for i := 0; i < 200000; i++ {
+		k.turn(0.033 * math.Sin(float64(i)*0.001))
+	}
+	s, c := math.Sincos(k.yaw)
+	if math.Abs(k.c-c) > 1e-12 || math.Abs(k.s-s) > 1e-12 || math.Abs(math.Hypot(k.c, k.s)-1) > 1e-15 {
+		t.Fatalf("after 200000 turns: rotation (%.17f, %.17f), Sincos of the yaw (%.17f, %.17f)", k.c, k.s, c, s)
+	}
+	k.turn(1)
+	if s, c := math.Sincos(k.yaw); k.c != c || k.s != s {
+		t.Fatal("a large turn is not Sincos of the yaw")
+	}
+}
