@@ -89,11 +89,17 @@ func buildPeer() (*chipmunkPeer, error) {
 	return p, nil
 }
 
-// benchChipmunkC steps the scene of benchBareCP in Chipmunk 7's C library.
-func benchChipmunkC(b bench.B, n int) {
+// peerScene is the scene of benchBareCP in Chipmunk 7's C library.
+type peerScene struct {
+	p *chipmunkPeer
+	h unsafe.Pointer
+}
+
+// newPeerScene builds the scene of n robots in the C peer; close it with free.
+func newPeerScene(n int) (*peerScene, error) {
 	p, err := loadPeer()
 	if err != nil {
-		b.Skip(err)
+		return nil, err
 	}
 	sc := newScene(n)
 	robots := make([]float64, 0, 5*n)
@@ -108,19 +114,37 @@ func benchChipmunkC(b bench.B, n int) {
 	params := []float64{benchDt, ks0223Accel, ks0223YawAcc, ks0223Grip, bd.Mass, bd.Length, bd.Width, bd.Friction, wallFriction, collisionSlop, solverIterations}
 	h := p.new(int32(n), robots, int32(len(sc.walls)), walls, params)
 	if h == nil {
-		b.Fatal("peer_new: out of memory")
+		return nil, errors.New("peer_new: out of memory")
 	}
-	defer p.free(h)
-	p.step(h, settleSteps)
+	return &peerScene{p: p, h: h}, nil
+}
+
+func (ps *peerScene) step(k int) { ps.p.step(ps.h, int32(k)) }
+
+// stats returns the robots' mean planar speed and the body-arbiter links (see peer_stats).
+func (ps *peerScene) stats() (speed float64, links int) {
+	var l int32
+	ps.p.stats(ps.h, &speed, &l)
+	return speed, int(l)
+}
+
+func (ps *peerScene) free() { ps.p.free(ps.h) }
+
+// benchChipmunkC steps the scene of benchBareCP in Chipmunk 7's C library.
+func benchChipmunkC(b bench.B, n int) {
+	ps, err := newPeerScene(n)
+	if err != nil {
+		b.Skip(err)
+	}
+	defer ps.free()
+	ps.step(settleSteps)
 	ops := 0
 	for b.Loop() {
-		p.step(h, 1)
+		ps.step(1)
 		ops++
 	}
 	b.StopTimer()
-	var speed float64
-	var links int32
-	p.stats(h, &speed, &links)
+	speed, links := ps.stats()
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(ops)/1e6, "ms/step")
 	b.ReportMetric(speed, "m/s-mean")
 	b.ReportMetric(float64(links), "arbiter-links")
