@@ -68,8 +68,9 @@ type touchPair struct {
 
 // kinematic is the solver of a kinematic space: move and slide, one mover at a time.
 //
-// Each substep (a step is cut into substeps when something is fast) lists, in a uniform grid,
-// the pairs that can meet within the substep. Then each mover in turn makes its move — its
+// Each substep (a step is cut into substeps when something is fast) has the pairs that can meet
+// within it listed, from a uniform grid: the lists are built with a skin to spare and kept for
+// the substeps that follow while no mover has used up half of it (listFresh). Then each mover in turn makes its move — its
 // velocities over the substep — and is pushed back out of whatever it now overlaps, the
 // others standing still, along the normal of least overlap, for a few passes over its
 // neighbours: it slides along what it meets. A vehicle that drives into a pushable box pushes
