@@ -120,7 +120,7 @@ func Build(plan *scenario.Plan, o BuildOptions) (*Sim, error) {
 	w, err := world.New(world.Config{
 		Name: plan.WorldName, StepSize: plan.StepSize, Seed: plan.Seed,
 		Track: plan.Track, TrackParams: plan.TrackParams, BuildLayout: trackgen.Build,
-		Agents: plan.Agents, VehicleCollisions: plan.VehicleCollisions,
+		Agents: plan.Agents, VehicleCollisions: plan.VehicleCollisions, Physics: plan.Physics,
 		Logger: o.Logger, Bus: bus, BeforeReset: pluginsCheck(o.Plugins),
 	})
 	if err != nil {

@@ -16,6 +16,8 @@ pkgs=(
   protobuf-compiler
   # fast JPEG for camera frames (loaded at run time through purego)
   libturbojpeg0
+  # the Chipmunk 7 C peer of the physics benchmark (simgui bench builds it with cc at run time)
+  libchipmunk-dev gcc libc6-dev
   # real outside clients used by the tests (run with /usr/bin/python3)
   python3-websockets python3-zmq python3-protobuf python3-requests python3-numpy python3-pil
 )

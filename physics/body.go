@@ -1,6 +1,8 @@
 package physics
 
 import (
+	"math"
+
 	"github.com/jakecoffman/cp/v2"
 )
 
@@ -43,22 +45,51 @@ type Body struct {
 	// Flying bodies collide only with shapes whose top is above their Base.
 	Flying bool
 
+	space *Space
+
+	// Dynamic mode: the cp body and its shapes.
 	cp     *cp.Body
 	shapes []*cp.Shape
-	space  *Space
+
+	// Kinematic mode: a moving body's state is movers[k] of the space's kinematic solver;
+	// a static body (k < 0) keeps its pose in own, and so does a moving body once removed.
+	k       int32
+	own     kstate
+	statics []int32 // a static body's shapes in the solver's statics
+}
+
+// kin returns the body's kinematic state.
+func (b *Body) kin() *kstate {
+	if b.k >= 0 {
+		return &b.space.kin.movers[b.k]
+	}
+	return &b.own
 }
 
 // Pose returns the body's planar pose.
 func (b *Body) Pose() Pose {
+	if b.cp == nil {
+		k := b.kin()
+		return Pose{X: k.x, Y: k.y, Yaw: k.yaw}
+	}
 	p := b.cp.Position()
 	return Pose{X: p.X, Y: p.Y, Yaw: b.cp.Angle()}
 }
 
 // SetPose moves the body (teleport); velocities are kept.
 func (b *Body) SetPose(p Pose) {
+	if b.cp == nil {
+		k := b.kin()
+		k.x, k.y = p.X, p.Y
+		k.setYaw(p.Yaw)
+		if b.Kind == KindStatic && b.space != nil {
+			b.space.kin.moveStatic(b)
+		}
+		return
+	}
 	b.cp.SetPosition(cp.Vector{X: p.X, Y: p.Y})
 	b.cp.SetAngle(p.Yaw)
-	if b.cp.GetType() == cp.BODY_STATIC {
+	if b.cp.GetType() == cp.BODY_STATIC && b.space != nil {
 		for _, sh := range b.shapes {
 			b.space.cp.ReindexShape(sh)
 		}
@@ -67,41 +98,77 @@ func (b *Body) SetPose(p Pose) {
 
 // Velocity returns the world-frame linear velocity in m/s.
 func (b *Body) Velocity() (vx, vy float64) {
+	if b.cp == nil {
+		k := b.kin()
+		return k.vx, k.vy
+	}
 	v := b.cp.Velocity()
 	return v.X, v.Y
 }
 
-// SetVelocity sets the world-frame linear velocity in m/s.
-func (b *Body) SetVelocity(vx, vy float64) { b.cp.SetVelocity(vx, vy) }
+// SetVelocity sets the world-frame linear velocity in m/s. Static bodies do not move.
+func (b *Body) SetVelocity(vx, vy float64) {
+	if b.cp == nil {
+		if b.Kind != KindStatic {
+			k := b.kin()
+			k.vx, k.vy = vx, vy
+		}
+		return
+	}
+	b.cp.SetVelocity(vx, vy)
+}
 
 // AngularVelocity returns the yaw rate in rad/s.
-func (b *Body) AngularVelocity() float64 { return b.cp.AngularVelocity() }
+func (b *Body) AngularVelocity() float64 {
+	if b.cp == nil {
+		return b.kin().w
+	}
+	return b.cp.AngularVelocity()
+}
 
-// SetAngularVelocity sets the yaw rate in rad/s.
-func (b *Body) SetAngularVelocity(w float64) { b.cp.SetAngularVelocity(w) }
+// SetAngularVelocity sets the yaw rate in rad/s. Static bodies do not move.
+func (b *Body) SetAngularVelocity(w float64) {
+	if b.cp == nil {
+		if b.Kind != KindStatic {
+			b.kin().w = w
+		}
+		return
+	}
+	b.cp.SetAngularVelocity(w)
+}
 
 // LocalVelocity returns the velocity in the body frame: forward (along +x of the body) and
 // lateral (to the left) components in m/s.
 func (b *Body) LocalVelocity() (forward, lateral float64) {
-	v := b.cp.Velocity()
-	r := b.rotation()
-	return v.X*r.X + v.Y*r.Y, -v.X*r.Y + v.Y*r.X
+	vx, vy, c, s := b.velocityAndRotation()
+	return vx*c + vy*s, -vx*s + vy*c
 }
 
-// rotation is (cos yaw, sin yaw), cached by cp with the body's transform (SetAngle and each
-// step refresh it).
-func (b *Body) rotation() cp.Vector { return b.cp.Rotation() }
+// velocityAndRotation returns the world velocity and (cos yaw, sin yaw). cp caches the
+// rotation with the body's transform (SetAngle and each step refresh it); the kinematic
+// state keeps it beside the yaw.
+func (b *Body) velocityAndRotation() (vx, vy, c, s float64) {
+	if b.cp == nil {
+		k := b.kin()
+		return k.vx, k.vy, k.c, k.s
+	}
+	v, r := b.cp.Velocity(), b.cp.Rotation()
+	return v.X, v.Y, r.X, r.Y
+}
 
 // SetLocalVelocity sets the velocity from body-frame components in m/s.
 func (b *Body) SetLocalVelocity(forward, lateral float64) {
-	r := b.rotation()
-	b.cp.SetVelocity(forward*r.X-lateral*r.Y, forward*r.Y+lateral*r.X)
+	_, _, c, s := b.velocityAndRotation()
+	b.SetVelocity(forward*c-lateral*s, forward*s+lateral*c)
 }
 
 // Mass returns the body's mass in kg (0 for static bodies).
 func (b *Body) Mass() float64 {
 	if b.Kind == KindStatic {
 		return 0
+	}
+	if b.cp == nil {
+		return 1 / b.kin().invMass
 	}
 	return b.cp.Mass()
 }
@@ -112,4 +179,33 @@ func (b *Body) Top() float64 { return b.Base + b.Height }
 // overlapsZ reports whether the vertical extents of a and b overlap.
 func overlapsZ(a, b *Body) bool {
 	return a.Base < b.Top() && b.Base < a.Top()
+}
+
+// setYaw sets the yaw and its cached rotation.
+func (k *kstate) setYaw(yaw float64) {
+	k.yaw = yaw
+	k.s, k.c = math.Sincos(yaw)
+}
+
+// turnSeries is the largest turn that turn rotates by series; a larger one takes a Sincos.
+const turnSeries = 0.05
+
+// turn adds d to the yaw and rotates the cached rotation by d: by the Taylor series of
+// cos d and sin d (the first left-out term is under 1e-15 within turnSeries) and one Newton
+// step back to unit length, in place of a Sincos of the whole yaw. A substep turns a body by
+// hundredths of a radian, and a fleet turns thousands of them every step. The rotation then
+// differs from Sincos(yaw) only by rounding, which the Newton step keeps from growing in length
+// and which drifts in angle by about 1e-16 rad a turn.
+func (k *kstate) turn(d float64) {
+	if !(math.Abs(d) <= turnSeries) { // NaN too
+		k.setYaw(k.yaw + d)
+		return
+	}
+	d2 := d * d
+	cd := 1 - d2/2*(1-d2/12*(1-d2/30)) // 1 - d²/2 + d⁴/24 - d⁶/720
+	sd := d * (1 - d2/6*(1-d2/20*(1-d2/42)))
+	c, s := k.c*cd-k.s*sd, k.s*cd+k.c*sd
+	f := 1.5 - (c*c+s*s)/2
+	k.yaw += d
+	k.c, k.s = c*f, s*f
 }

@@ -94,6 +94,11 @@ func (l *contactLog) separate(arb *cp.Arbiter, _ *cp.Space, _ any) {
 // Contacts returns the contacts that started and ended since the previous call, in the order
 // the solver found them, and clears the lists. The slices are reused: copy what you keep.
 func (s *Space) Contacts() (started, ended []Contact) {
+	if k := s.kin; k != nil {
+		started, ended = k.started, k.ended
+		k.started, k.ended = k.started[:0], k.ended[:0]
+		return started, ended
+	}
 	started, ended = s.contacts.started, s.contacts.ended
 	s.contacts.started = s.contacts.started[:0]
 	s.contacts.ended = s.contacts.ended[:0]
@@ -102,8 +107,19 @@ func (s *Space) Contacts() (started, ended []Contact) {
 
 // Touching reports whether two bodies are in contact now.
 func (s *Space) Touching(a, b *Body) bool {
+	if s.kin != nil {
+		return s.kin.touching(a, b)
+	}
 	if a.ID > b.ID {
 		a, b = b, a
 	}
 	return s.contacts.touches[pairKey{a.ID, b.ID}] > 0
+}
+
+// TouchingPairs returns how many pairs of bodies are in contact now.
+func (s *Space) TouchingPairs() int {
+	if s.kin != nil {
+		return len(s.kin.touch)
+	}
+	return len(s.contacts.touches)
 }

@@ -1,20 +1,37 @@
-// Package physics is simgui's rigid-body layer over github.com/jakecoffman/cp/v2: a plane world in
-// which bodies move in x, y and yaw. Heights are carried alongside for flying vehicles, sensors
-// and renderers: a flying body collides only with shapes taller than its altitude.
+// Package physics is simgui's rigid-body layer: a plane world in which bodies move in x, y and
+// yaw. Heights are carried alongside for flying vehicles, sensors and renderers: a flying body
+// collides only with shapes taller than its altitude.
 //
 // A Space holds the static track geometry, pushable boxes and vehicles, reports contacts that
 // started and ended during each Step, and answers ray queries. Drive models in physics/drive turn
 // commands into body velocities before each step.
 //
+// # Modes
+//
+// A Space runs in one of two modes (Options.Mode), behind the same Body and Space methods:
+//
+//   - Dynamic (the default) is rigid-body dynamics by github.com/jakecoffman/cp/v2, a Go port of
+//     Chipmunk 2D: masses, impulses, friction; vehicles shove each other and push boxes with the
+//     force of their drives.
+//   - Kinematic is for large fleets: bodies move exactly as their velocities say, and contacts
+//     are resolved geometrically — move and slide, one mover at a time (see kinematic.go) — so
+//     a body stops against a wall or another body or slides along it, a vehicle pushes a box
+//     it drives into, and no two bodies end a step deeper in each other than
+//     KinematicTolerance. There are no forces, no masses at work and nothing that bounces.
+//     Every box, circle and polygon outline of the track is a shape there as in the dynamic
+//     mode (outline segments are thin boxes reaching over their round ends).
+//
 // # Determinism
 //
-// cp is deterministic for the same sequence of operations, so a Space built from the same inputs
-// in the same order and stepped with the same commands ends in the same state, bit for bit.
-// Nothing here iterates a map in an order that reaches the solver.
+// cp is deterministic for the same sequence of operations, and so is the kinematic solver, so
+// a Space built from the same inputs in the same order and stepped with the same commands ends
+// in the same state, bit for bit. Nothing here iterates a map in an order that reaches the
+// solver.
 //
 // # Concurrency
 //
-// A Space is not safe for concurrent use: only the world's step goroutine touches it.
+// A Space is not safe for concurrent use: only the world's step goroutine touches it. Spaces
+// share nothing: many may step at once on different goroutines.
 //
 // # Units
 //

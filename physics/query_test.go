@@ -7,8 +7,17 @@ import (
 	"simgui/plugins"
 )
 
-func TestClearAndSweepClear(t *testing.T) {
-	s := NewSpace(Options{})
+// bothModes runs f on a fresh space in each physics mode: the placement and sight queries
+// must answer alike in both.
+func bothModes(t *testing.T, f func(t *testing.T, s *Space)) {
+	for _, m := range []Mode{Dynamic, Kinematic} {
+		t.Run(m.String(), func(t *testing.T) { f(t, NewSpace(Options{Mode: m})) })
+	}
+}
+
+func TestClearAndSweepClear(t *testing.T) { bothModes(t, testClearAndSweepClear) }
+
+func testClearAndSweepClear(t *testing.T, s *Space) {
 	mustAdd(t, s, plugins.Element{Kind: "wall", Name: "w", X: 1, Length: 0.02, Width: 2, Height: 0.3})
 	mustAdd(t, s, plugins.Element{Kind: "wall", Name: "lintel", X: 3, Length: 0.02, Width: 2, Z: 0.5, Height: 0.1})
 	car, err := s.AddVehicle(VehicleSpec{Name: "car", Body: carBody, Pose: Pose{X: -1}})
@@ -47,8 +56,9 @@ func TestClearAndSweepClear(t *testing.T) {
 	}
 }
 
-func TestSightLine(t *testing.T) {
-	s := NewSpace(Options{})
+func TestSightLine(t *testing.T) { bothModes(t, testSightLine) }
+
+func testSightLine(t *testing.T, s *Space) {
 	mustAdd(t, s, plugins.Element{Kind: "wall", Name: "w", X: 1, Length: 0.02, Width: 2, Height: 0.3})
 	// From the floor on one side to 1 m up on the other: the line passes x = 0.99 at 0.2475 m.
 	if a := s.SightLine(0, 0, 0, 4, 0, 1, nil); math.Abs(a-0.99/4) > 1e-6 {

@@ -12,9 +12,44 @@ import (
 // Gravity is standard gravity in m/s², used for ground friction.
 const Gravity = 9.80665
 
+// Mode says how a Space moves its bodies.
+type Mode uint8
+
+// Physics modes.
+const (
+	// Dynamic is rigid-body dynamics (cp/v2): masses, impulses, friction, pushing.
+	Dynamic Mode = iota
+	// Kinematic moves bodies exactly as their velocities say and resolves contacts
+	// geometrically (see the package doc).
+	Kinematic
+)
+
+func (m Mode) String() string {
+	switch m {
+	case Dynamic:
+		return "dynamic"
+	case Kinematic:
+		return "kinematic"
+	}
+	return fmt.Sprintf("Mode(%d)", uint8(m))
+}
+
+// ParseMode returns the mode called name ("dynamic" or "kinematic"; "" is dynamic).
+func ParseMode(name string) (Mode, error) {
+	switch name {
+	case "", "dynamic":
+		return Dynamic, nil
+	case "kinematic":
+		return Kinematic, nil
+	}
+	return 0, fmt.Errorf("physics mode %q is not dynamic or kinematic", name)
+}
+
 // Options configures a Space. The zero value is usable.
 type Options struct {
-	// Iterations of the contact solver per step; 0 means 10 (cp's default).
+	// Mode is the physics mode; the zero value is Dynamic.
+	Mode Mode
+	// Iterations of the contact solver per step; 0 means 10 (cp's default). Dynamic mode only.
 	Iterations int
 	// VehicleCollisions, when false, lets vehicles pass through each other (they still collide
 	// with the track and with boxes).
@@ -23,14 +58,18 @@ type Options struct {
 
 // Space is a physics world. See the package doc for determinism and concurrency.
 type Space struct {
-	cp     *cp.Space
 	opts   Options
 	nextID uint32
 	// bodies in insertion (ID) order: the order every iteration uses.
 	bodies []*Body
 	boxes  []*Body
 
+	// Dynamic mode.
+	cp       *cp.Space
 	contacts contactLog
+
+	// Kinematic mode.
+	kin *kinematic
 }
 
 // vehicleGroup is the cp group shared by all vehicles when vehicle collisions are off.
@@ -38,7 +77,12 @@ const vehicleGroup = 1
 
 // NewSpace returns an empty space.
 func NewSpace(opts Options) *Space {
-	s := &Space{cp: cp.NewSpace(), opts: opts}
+	s := &Space{opts: opts}
+	if opts.Mode == Kinematic {
+		s.kin = newKinematic(s)
+		return s
+	}
+	s.cp = cp.NewSpace()
 	// cp's defaults suit pixel units; in metres a 0.1 slop would let a car sink 10 cm into a wall.
 	s.cp.SetCollisionSlop(0.001)
 	if opts.Iterations > 0 {
@@ -47,6 +91,9 @@ func NewSpace(opts Options) *Space {
 	s.contacts.install(s)
 	return s
 }
+
+// Mode returns the space's physics mode.
+func (s *Space) Mode() Mode { return s.opts.Mode }
 
 // Bodies returns every body in ID order. The slice is the space's own; do not modify it.
 func (s *Space) Bodies() []*Body { return s.bodies }
@@ -69,92 +116,31 @@ func (s *Space) Body(id uint32) *Body {
 	return nil
 }
 
-func (s *Space) newBody(name string, kind Kind, body *cp.Body) *Body {
+func (s *Space) newBody(name string, kind Kind) *Body {
 	s.nextID++
-	b := &Body{ID: s.nextID, Name: name, Kind: kind, cp: body, space: s}
-	body.UserData = b
+	b := &Body{ID: s.nextID, Name: name, Kind: kind, space: s, k: -1}
 	s.bodies = append(s.bodies, b)
 	return b
 }
 
-func (s *Space) addShape(b *Body, sh *cp.Shape, friction float64) {
-	sh.UserData = b
-	sh.SetFriction(friction)
-	sh.SetElasticity(0)
-	s.cp.AddShape(sh)
-	b.shapes = append(b.shapes, sh)
-}
-
 // AddElement adds a track element. Elements with no height (roads, markers, lines) are visual
-// only and return nil. Movable boxes become dynamic bodies that slide with ground friction.
+// only and return nil. Movable boxes become bodies that slide with ground friction.
 func (s *Space) AddElement(e plugins.Element) (*Body, error) {
-	if e.Height <= 0 {
-		return nil, nil
+	eb, ok, err := elementShapes(e)
+	if err != nil || !ok {
+		return nil, err
 	}
-	friction := e.Friction
-	if friction == 0 {
-		friction = 0.7
-	}
-	yaw := e.YawDeg * math.Pi / 180
-	switch e.Kind {
-	case plugins.ElementWall, plugins.ElementBox:
-		if e.Length <= 0 || e.Width <= 0 {
-			return nil, fmt.Errorf("%s %q: length and width must be positive", e.Kind, e.Name)
-		}
-		if e.Kind == plugins.ElementBox && e.Movable {
-			mass := e.Mass
-			if mass <= 0 {
-				mass = 1
-			}
-			body := s.cp.AddBody(cp.NewBody(mass, cp.MomentForBox(mass, e.Length, e.Width)))
-			body.SetPosition(cp.Vector{X: e.X, Y: e.Y})
-			body.SetAngle(yaw)
-			b := s.newBody(e.Name, KindBox, body)
-			b.Base, b.Height = e.Z, e.Height
-			s.addShape(b, cp.NewBox(body, e.Length, e.Width, 0), friction)
-			s.boxes = append(s.boxes, b)
-			return b, nil
-		}
-		return s.addStatic(e, friction, func(body *cp.Body) []*cp.Shape {
-			return []*cp.Shape{cp.NewBox(body, e.Length, e.Width, 0)}
-		}, yaw), nil
-	case plugins.ElementCylinder:
-		if e.Radius <= 0 {
-			return nil, fmt.Errorf("cylinder %q: radius must be positive", e.Name)
-		}
-		return s.addStatic(e, friction, func(body *cp.Body) []*cp.Shape {
-			return []*cp.Shape{cp.NewCircle(body, e.Radius, cp.Vector{})}
-		}, 0), nil
-	case plugins.ElementPolygon:
-		if len(e.Points) < 3 {
-			return nil, fmt.Errorf("polygon %q: needs at least 3 points", e.Name)
-		}
-		// Outline segments: correct for concave polygons, which cp's convex shapes are not.
-		return s.addStatic(plugins.Element{Name: e.Name, Z: e.Z, Height: e.Height}, friction,
-			func(body *cp.Body) []*cp.Shape {
-				var out []*cp.Shape
-				for i, p := range e.Points {
-					q := e.Points[(i+1)%len(e.Points)]
-					out = append(out, cp.NewSegment(body, cp.Vector{X: p[0], Y: p[1]}, cp.Vector{X: q[0], Y: q[1]}, 0.005))
-				}
-				return out
-			}, 0), nil
-	default:
-		// Visual kinds with a height (a raised marker, say) do not collide.
-		return nil, nil
-	}
-}
-
-func (s *Space) addStatic(e plugins.Element, friction float64, shapes func(*cp.Body) []*cp.Shape, yaw float64) *Body {
-	body := cp.NewStaticBody()
-	body.SetPosition(cp.Vector{X: e.X, Y: e.Y})
-	body.SetAngle(yaw)
-	b := s.newBody(e.Name, KindStatic, body)
+	b := s.newBody(e.Name, eb.kind)
 	b.Base, b.Height = e.Z, e.Height
-	for _, sh := range shapes(body) {
-		s.addShape(b, sh, friction)
+	if s.kin != nil {
+		s.kin.addBody(b, eb.pose, eb.mass, eb.shapes)
+	} else {
+		s.addCP(b, eb.pose, eb.mass, eb.friction, eb.shapes, false)
 	}
-	return b
+	if b.Kind == KindBox {
+		s.boxes = append(s.boxes, b)
+	}
+	return b, nil
 }
 
 // VehicleSpec describes a vehicle body to add.
@@ -166,7 +152,7 @@ type VehicleSpec struct {
 	Flying bool
 }
 
-// AddVehicle adds a dynamic vehicle body.
+// AddVehicle adds a vehicle body.
 func (s *Space) AddVehicle(v VehicleSpec) (*Body, error) {
 	bd := v.Body
 	// The body is checked as plugin validation checks it (plugins.Body.Check), and the pose
@@ -182,42 +168,36 @@ func (s *Space) AddVehicle(v VehicleSpec) (*Body, error) {
 			return nil, fmt.Errorf("vehicle %s: pose %s = %g is not a finite number within ±%d", v.Name, c.name, c.x, plugins.WorldExtent)
 		}
 	}
-	var moment float64
-	var shape func(*cp.Body) *cp.Shape
-	if bd.Shape == "circle" {
-		moment = cp.MomentForCircle(bd.Mass, 0, bd.Radius, cp.Vector{})
-		shape = func(b *cp.Body) *cp.Shape { return cp.NewCircle(b, bd.Radius, cp.Vector{}) }
-	} else {
-		moment = cp.MomentForBox(bd.Mass, bd.Length, bd.Width)
-		shape = func(b *cp.Body) *cp.Shape { return cp.NewBox(b, bd.Length, bd.Width, 0) }
-	}
-	body := s.cp.AddBody(cp.NewBody(bd.Mass, moment))
-	body.SetPosition(cp.Vector{X: v.Pose.X, Y: v.Pose.Y})
-	body.SetAngle(v.Pose.Yaw)
-	b := s.newBody(v.Name, KindVehicle, body)
+	b := s.newBody(v.Name, KindVehicle)
 	b.Base, b.Height, b.Flying = v.Base, bd.Height, v.Flying
+	shape := []shapeSpec{vehicleShape(bd)}
+	if s.kin != nil {
+		s.kin.addBody(b, v.Pose, bd.Mass, shape)
+		return b, nil
+	}
 	friction := bd.Friction
 	if friction == 0 {
-		friction = 0.7
+		friction = defaultFriction
 	}
-	sh := shape(body)
-	if !s.opts.VehicleCollisions {
-		sh.SetFilter(cp.NewShapeFilter(vehicleGroup, cp.ALL_CATEGORIES, cp.ALL_CATEGORIES))
-	}
-	s.addShape(b, sh, friction)
+	s.addCP(b, v.Pose, bd.Mass, friction, shape, !s.opts.VehicleCollisions)
 	return b, nil
 }
 
 // Remove takes a body out of the space. Contacts it had end (reported by the next Contacts).
+// The body keeps its last state for readers that still hold it.
 func (s *Space) Remove(b *Body) {
 	if b == nil || b.space != s {
 		return
 	}
-	for _, sh := range b.shapes {
-		s.cp.RemoveShape(sh)
-	}
-	if b.cp.GetType() != cp.BODY_STATIC {
-		s.cp.RemoveBody(b.cp)
+	if s.kin != nil {
+		s.kin.remove(b)
+	} else {
+		for _, sh := range b.shapes {
+			s.cp.RemoveShape(sh)
+		}
+		if b.cp.GetType() != cp.BODY_STATIC {
+			s.cp.RemoveBody(b.cp)
+		}
 	}
 	b.space = nil
 	for i, x := range s.bodies {
@@ -234,10 +214,15 @@ func (s *Space) Remove(b *Body) {
 	}
 }
 
-// Step advances the space by dt seconds: ground friction on pushable boxes, then cp's step.
+// Step advances the space by dt seconds: ground friction on pushable boxes, then the mode's
+// step (cp's, or the kinematic one).
 func (s *Space) Step(dt float64) {
 	for _, b := range s.boxes {
 		groundFriction(b, 0.5, dt)
+	}
+	if s.kin != nil {
+		s.kin.step(dt)
+		return
 	}
 	s.cp.Step(dt)
 }

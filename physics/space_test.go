@@ -18,8 +18,17 @@ func mustAdd(t *testing.T, s *Space, e plugins.Element) *Body {
 	return b
 }
 
-func TestContactsStartAndEndOncePerPair(t *testing.T) {
-	s := NewSpace(Options{})
+// modes runs f once per physics mode, as a subtest named after it.
+func modes(t *testing.T, f func(t *testing.T, mode Mode)) {
+	for _, m := range []Mode{Dynamic, Kinematic} {
+		t.Run(m.String(), func(t *testing.T) { f(t, m) })
+	}
+}
+
+func TestContactsStartAndEndOncePerPair(t *testing.T) { modes(t, testContactsStartAndEndOncePerPair) }
+
+func testContactsStartAndEndOncePerPair(t *testing.T, mode Mode) {
+	s := NewSpace(Options{Mode: mode})
 	// A polygon made of outline segments: touching two segments at a corner is one contact.
 	wall := mustAdd(t, s, plugins.Element{Kind: "polygon", Name: "block", Height: 0.3,
 		Points: [][2]float64{{1, -1}, {2, -1}, {2, 1}, {1, 1}}})
@@ -53,8 +62,10 @@ func TestContactsStartAndEndOncePerPair(t *testing.T) {
 	}
 }
 
-func TestRemovingABodyEndsItsContacts(t *testing.T) {
-	s := NewSpace(Options{VehicleCollisions: true})
+func TestRemovingABodyEndsItsContacts(t *testing.T) { modes(t, testRemovingABodyEndsItsContacts) }
+
+func testRemovingABodyEndsItsContacts(t *testing.T, mode Mode) {
+	s := NewSpace(Options{Mode: mode, VehicleCollisions: true})
 	a, _ := s.AddVehicle(VehicleSpec{Name: "a", Body: carBody, Pose: Pose{X: 0}})
 	b, _ := s.AddVehicle(VehicleSpec{Name: "b", Body: carBody, Pose: Pose{X: 0.24}})
 	s.Step(0.005)
@@ -71,8 +82,10 @@ func TestRemovingABodyEndsItsContacts(t *testing.T) {
 	}
 }
 
-func TestVehicleCollisionsOff(t *testing.T) {
-	s := NewSpace(Options{VehicleCollisions: false})
+func TestVehicleCollisionsOff(t *testing.T) { modes(t, testVehicleCollisionsOff) }
+
+func testVehicleCollisionsOff(t *testing.T, mode Mode) {
+	s := NewSpace(Options{Mode: mode, VehicleCollisions: false})
 	a, _ := s.AddVehicle(VehicleSpec{Name: "a", Body: carBody, Pose: Pose{X: 0}})
 	s.AddVehicle(VehicleSpec{Name: "b", Body: carBody, Pose: Pose{X: 0.5}})
 	for i := 0; i < 200; i++ {
@@ -84,8 +97,10 @@ func TestVehicleCollisionsOff(t *testing.T) {
 	}
 }
 
-func TestPushableBoxSlidesAndStops(t *testing.T) {
-	s := NewSpace(Options{})
+func TestPushableBoxSlidesAndStops(t *testing.T) { modes(t, testPushableBoxSlidesAndStops) }
+
+func testPushableBoxSlidesAndStops(t *testing.T, mode Mode) {
+	s := NewSpace(Options{Mode: mode})
 	box := mustAdd(t, s, plugins.Element{Kind: "box", X: 0, Length: 0.2, Width: 0.2, Height: 0.2, Movable: true, Mass: 0.5})
 	box.SetVelocity(1, 0)
 	for i := 0; i < 400; i++ {
@@ -100,8 +115,10 @@ func TestPushableBoxSlidesAndStops(t *testing.T) {
 	}
 }
 
-func TestRayCastDistanceAndHeight(t *testing.T) {
-	s := NewSpace(Options{})
+func TestRayCastDistanceAndHeight(t *testing.T) { modes(t, testRayCastDistanceAndHeight) }
+
+func testRayCastDistanceAndHeight(t *testing.T, mode Mode) {
+	s := NewSpace(Options{Mode: mode})
 	low := mustAdd(t, s, plugins.Element{Kind: "wall", Name: "low", X: 1, Length: 0.02, Width: 2, Height: 0.1})
 	high := mustAdd(t, s, plugins.Element{Kind: "wall", Name: "high", X: 2, Length: 0.02, Width: 2, Height: 0.5})
 	hit, ok := s.RayCast(0, 0, 5, 0, 0.05, nil)
@@ -120,9 +137,11 @@ func TestRayCastDistanceAndHeight(t *testing.T) {
 	}
 }
 
-func TestSameInputsSameState(t *testing.T) {
+func TestSameInputsSameState(t *testing.T) { modes(t, testSameInputsSameState) }
+
+func testSameInputsSameState(t *testing.T, mode Mode) {
 	runOnce := func() []Pose {
-		s := NewSpace(Options{VehicleCollisions: true})
+		s := NewSpace(Options{Mode: mode, VehicleCollisions: true})
 		mustAdd(t, s, plugins.Element{Kind: "wall", X: 1, Length: 0.02, Width: 3, Height: 0.3})
 		var cars []*Body
 		for i := 0; i < 20; i++ {

@@ -9,6 +9,7 @@ import (
 
 	"simgui/app/systems"
 	"simgui/app/world"
+	"simgui/physics"
 	"simgui/plugins"
 )
 
@@ -32,6 +33,7 @@ type Plan struct {
 	ActionPeriod      float64
 	Lockstep          bool
 	Headless          bool
+	Physics           physics.Mode
 	VehicleCollisions bool
 	Isolated          bool
 	SeeEachOther      bool
@@ -64,6 +66,10 @@ func resolve(s *Scenario, r plugins.Resolver) (*Plan, error) {
 	}
 	if !validName(p.WorldName) {
 		return nil, fmt.Errorf("world.name: %q must be letters, digits, '_' or '-'", p.WorldName)
+	}
+	var err error
+	if p.Physics, err = physics.ParseMode(s.Runtime.Physics); err != nil {
+		return nil, fmt.Errorf("runtime.physics: %w", err)
 	}
 	if s.Axes != "" && s.Axes != AxesWorld && s.Axes != AxesRusim {
 		return nil, fmt.Errorf("axes: %q is not %s (x east, y north) or %s (x, y up, z north)", s.Axes, AxesWorld, AxesRusim)

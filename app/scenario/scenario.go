@@ -60,6 +60,10 @@ type Runtime struct {
 	ActionPeriod float64 `yaml:"actionPeriod"`
 	// Lockstep starts the world in lockstep: it advances only when a client steps it.
 	Lockstep bool `yaml:"lockstep"`
+	// Physics is the world's physics mode: "dynamic" (rigid bodies, the default) or
+	// "kinematic" (bodies follow their drives exactly, contacts resolved geometrically: the
+	// mode for large fleets). See physics.Mode.
+	Physics string `yaml:"physics"`
 }
 
 // WorldSpec selects the track.

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"simgui/physics"
 	"simgui/plugins"
 )
 
@@ -57,6 +58,18 @@ agents:
 	}
 }
 
+func TestPhysicsMode(t *testing.T) {
+	for src, want := range map[string]physics.Mode{"": physics.Dynamic, "runtime: {physics: dynamic}\n": physics.Dynamic, "runtime: {physics: kinematic}\n": physics.Kinematic} {
+		p, err := resolveText(t, src+"world: {trackId: track.basic_arena.v1}\nvehicle: {vehicleId: vehicle.ks0223.v1}")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Physics != want {
+			t.Fatalf("%q: physics %v, want %v", src, p.Physics, want)
+		}
+	}
+}
+
 func TestCountAndRoute(t *testing.T) {
 	p, err := resolveText(t, `
 world: {trackId: track.basic_arena.v1}
@@ -97,6 +110,8 @@ func TestErrorsNameFileKeyAndExpectation(t *testing.T) {
 		{"wrong type", "runtime: {seed: abc}", "test.yaml: line 1: cannot unmarshal"},
 		{"no vehicle", "world: {trackId: track.basic_arena.v1}", "needs vehicle.vehicleId or agents.vehicles"},
 		{"no track", "vehicle: {vehicleId: vehicle.ks0223.v1}", "world.trackId is required"},
+		{"physics", "runtime: {physics: rigid}\nworld: {trackId: track.basic_arena.v1}\nvehicle: {vehicleId: vehicle.ks0223.v1}",
+			`test.yaml: runtime.physics: physics mode "rigid" is not dynamic or kinematic`},
 		{"bad step", "runtime: {stepSize: 1}\nworld: {trackId: track.basic_arena.v1}\nvehicle: {vehicleId: vehicle.ks0223.v1}", "runtime.stepSize"},
 		{"count mismatch", "world: {trackId: track.basic_arena.v1}\nagents: {count: 2, vehicles: [{vehicleId: vehicle.ks0223.v1}]}", "agents.count"},
 		{"duplicate agent", "world: {trackId: track.basic_arena.v1}\nagents: {vehicles: [{agentId: a, vehicleId: vehicle.ks0223.v1}, {agentId: a, vehicleId: vehicle.ks0223.v1}]}", `"a" is used twice`},

@@ -10,6 +10,13 @@
 // COLLISION_STARTED / COLLISION_ENDED, the clock advances, POST_STEP is emitted and systems'
 // PostStep hooks run (sensors read the settled state there).
 //
+// # Physics
+//
+// Config.Physics picks the physics mode of the world's space (scenario runtime.physics):
+// rigid-body dynamics, the default, or the kinematic mode for large fleets, in which bodies
+// follow their drive models exactly and stop or slide at contacts (physics.Kinematic). Drive
+// models, sensors, contacts and events, snapshots and StateHash work alike in both.
+//
 // # Systems
 //
 // A system is any value implementing some of Initer, Stepper,

@@ -36,6 +36,8 @@ type Config struct {
 	Agents []AgentSpec
 	// VehicleCollisions lets vehicles collide with each other (agents.collisionsEnabled).
 	VehicleCollisions bool
+	// Physics is the physics mode (scenario runtime.physics); the zero value is dynamic.
+	Physics physics.Mode
 	// Logger receives warnings and recovered panics; default slog.Default().
 	Logger *slog.Logger
 	// Bus, when set, is the transport bus the world's systems publish and subscribe on
@@ -176,7 +178,7 @@ func (w *World) build(cfg Config, seed int64) (*episode, error) {
 		return nil, fmt.Errorf("track %s: %w", cfg.Track.ID, err)
 	}
 	ep := &episode{
-		space:  physics.NewSpace(physics.Options{VehicleCollisions: cfg.VehicleCollisions}),
+		space:  physics.NewSpace(physics.Options{Mode: cfg.Physics, VehicleCollisions: cfg.VehicleCollisions}),
 		layout: layout, byName: map[string]*Model{},
 	}
 	for _, e := range layout.Elements {

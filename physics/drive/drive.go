@@ -3,7 +3,6 @@ package drive
 import (
 	"fmt"
 	"maps"
-	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -109,14 +108,16 @@ func New(name string, overrides map[string]float64) (Model, error) {
 func approach(v, target, step float64) float64 {
 	switch {
 	case v < target:
-		return math.Min(v+step, target)
+		return min(v+step, target)
 	case v > target:
-		return math.Max(v-step, target)
+		return max(v-step, target)
 	}
 	return v
 }
 
-func clamp(v, lo, hi float64) float64 { return math.Max(lo, math.Min(hi, v)) }
+// clamp bounds v to [lo, hi]. The builtins min and max treat NaN and signed zeros as math.Min
+// and math.Max do, and compile inline: drive models run for every vehicle at every step.
+func clamp(v, lo, hi float64) float64 { return max(lo, min(hi, v)) }
 
 // lateralGrip removes up to mu·g·dt of the body's sideways speed: tyres resist sliding
 // sideways with Coulomb friction, so a vehicle does not drift but can still be shoved.

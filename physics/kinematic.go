@@ -1,0 +1,527 @@
+package physics
+
+import (
+	"math"
+	"slices"
+)
+
+// The kinematic solver's tolerances, in metres.
+const (
+	// KinematicTolerance is the deepest two bodies (or a body and the track) may overlap after
+	// a kinematic step, whatever drives them together. Bodies placed overlapping (spawned or
+	// teleported into each other) are pushed apart over the following steps instead.
+	KinematicTolerance = 0.001
+	// contactMargin is how far apart two shapes may be and still count as touching: a body
+	// pressed against a wall is pushed out to exactly touching, and must stay in contact.
+	contactMargin = 0.0005
+	// resolvedDepth ends a mover's passes early: none of its overlaps is deeper.
+	resolvedDepth = 0.0001
+	// broadMargin widens the broad phase beyond the substep's motion.
+	broadMargin = 0.01
+	// pairSkin is how much further apart than broadMargin the broad phase lists pairs, so that
+	// its lists serve the substeps that follow until some mover has moved half of it (see
+	// listFresh): movers of a fleet cross it in several steps.
+	pairSkin = 0.1
+	// maxPasses bounds the passes over one mover's neighbours in a substep.
+	maxPasses = 4
+	// maxSubsteps bounds the substeps of one step (fast bodies, see substeps).
+	maxSubsteps = 64
+)
+
+// kstate is a moving body in kinematic mode: its shape in the world frame, yaw, velocities,
+// the position it started the step at and the one the broad phase saw.
+type kstate struct {
+	geom
+	yaw       float64
+	vx, vy, w float64
+	x0, y0    float64 // at the start of the step
+	bx, by    float64 // at the last broad phase
+	invMass   float64
+	body      *Body
+	// corrected is set when a contact moved the body during this step.
+	corrected bool
+	// vehicle and flying are the body's, for the collision filter.
+	vehicle, flying bool
+}
+
+// kstatic is one static shape: its world geometry and its pose in its body's frame.
+type kstatic struct {
+	geom
+	body         *Body
+	lx, ly, lyaw float64
+}
+
+// candidate is a pair found by the broad phase: movers[a] against movers[b], or against
+// statics[b] when static is set. depth is the overlap at the last pass.
+type candidate struct {
+	a, b   int32
+	static bool
+	depth  float64
+}
+
+// touchPair is a pair in contact: owner is a mover, the one with the lower ID of two movers;
+// partner is the other body. Lists of them are sorted by (owner ID, partner ID).
+type touchPair struct {
+	oid, pid       uint32
+	owner, partner *Body
+}
+
+// kinematic is the solver of a kinematic space: move and slide, one mover at a time.
+//
+// Each substep (a step is cut into substeps when something is fast) has the pairs that can meet
+// within it listed, from a uniform grid: the lists are built with a skin to spare and kept for
+// the substeps that follow while no mover has used up half of it (listFresh). Then each mover in turn makes its move — its
+// velocities over the substep — and is pushed back out of whatever it now overlaps, the
+// others standing still, along the normal of least overlap, for a few passes over its
+// neighbours: it slides along what it meets. A vehicle that drives into a pushable box pushes
+// the box along (one box deep; the box slides off the track and other bodies the same way). A
+// mover that cannot be cleared within resolvedDepth after its passes stays where the substep
+// found it (having tried the move without its turn): it stops. Since each mover either clears everything around it or stands where it
+// stood, which every mover before it cleared, no two bodies end a substep deeper in each other
+// than KinematicTolerance. Movers take turns in ID order, reversed every other step so that
+// neither end of the order always goes first.
+//
+// A mover a contact moved keeps the part of its velocity its actual motion shows (it slides
+// along a wall, it stops against one), never faster than it was going.
+type kinematic struct {
+	space   *Space
+	movers  []kstate
+	statics []kstatic
+	// maxR is the largest mover's bounding radius, which sizes the grid; thinnest the smallest
+	// half extent (a box's smaller one, a circle's radius), which sets the substeps.
+	maxR, thinnest float64
+
+	grid    moverGrid
+	walls   staticGrid
+	raw     []candidate // mover against mover as the scan finds them
+	pairs   []candidate // the same, grouped by owner
+	pairAt  []int32     // owner i's pairs are pairs[pairAt[i]:pairAt[i+1]]
+	onTrack []candidate // mover against static, grouped by mover
+	// Each mover's neighbours: movers adj[adjAt[i]:adjAt[i+1]], track shapes
+	// onTrack[trackAt[i]:trackAt[i+1]].
+	adjAt, adj, trackAt, adjFill []int32
+	steps                        uint64
+	// The lists above were built with this skin for listN movers; stale when the movers or the
+	// track changed since. flyers counts flying movers, whose height filter the lists bake in.
+	skin      float64
+	listN     int
+	listStale bool
+	flyers    int
+
+	touch, prev    []touchPair
+	started, ended []Contact
+}
+
+func newKinematic(s *Space) *kinematic {
+	return &kinematic{space: s, thinnest: math.Inf(1)}
+}
+
+// addBody gives b its kinematic state: a mover for vehicles and boxes, static shapes for the
+// track.
+func (k *kinematic) addBody(b *Body, pose Pose, mass float64, shapes []shapeSpec) {
+	if b.Kind == KindStatic {
+		b.own.x, b.own.y = pose.X, pose.Y
+		b.own.setYaw(pose.Yaw)
+		for _, sp := range shapes {
+			st := kstatic{body: b}
+			switch sp.kind {
+			case shapeBox:
+				st.hx, st.hy = sp.length/2, sp.width/2
+			case shapeCircle:
+				st.circle, st.hx, st.lx, st.ly = true, sp.radius, sp.x, sp.y
+			case shapeSegment:
+				ax, ay, bx, by := sp.a[0], sp.a[1], sp.b[0], sp.b[1]
+				// A box from end to end, as thick as the segment, reaching over the round
+				// caps so that the outline has no gaps at its corners.
+				st.lx, st.ly = (ax+bx)/2, (ay+by)/2
+				st.lyaw = math.Atan2(by-ay, bx-ax)
+				st.hx, st.hy = math.Hypot(bx-ax, by-ay)/2+sp.radius, sp.radius
+			}
+			b.statics = append(b.statics, int32(len(k.statics)))
+			k.statics = append(k.statics, st)
+			k.place(len(k.statics) - 1)
+		}
+		k.walls.dirty = true
+		return
+	}
+	sp := shapes[0]
+	m := kstate{body: b, invMass: 1 / mass, vehicle: b.Kind == KindVehicle, flying: b.Flying}
+	m.x, m.y = pose.X, pose.Y
+	m.setYaw(pose.Yaw)
+	if sp.kind == shapeCircle {
+		m.circle, m.hx = true, sp.radius
+	} else {
+		m.hx, m.hy = sp.length/2, sp.width/2
+	}
+	m.bound()
+	k.maxR = max(k.maxR, m.r)
+	if m.circle {
+		k.thinnest = min(k.thinnest, m.hx)
+	} else {
+		k.thinnest = min(k.thinnest, m.hx, m.hy)
+	}
+	b.k = int32(len(k.movers))
+	k.movers = append(k.movers, m)
+	k.listStale = true
+	if m.flying {
+		k.flyers++
+	}
+}
+
+// place computes statics[i]'s world geometry from its body's pose.
+func (k *kinematic) place(i int) {
+	st := &k.statics[i]
+	p := &st.body.own
+	st.x = p.x + st.lx*p.c - st.ly*p.s
+	st.y = p.y + st.lx*p.s + st.ly*p.c
+	st.s, st.c = math.Sincos(p.yaw + st.lyaw)
+	st.bound()
+}
+
+// moveStatic follows a static body that was teleported.
+func (k *kinematic) moveStatic(b *Body) {
+	for _, i := range b.statics {
+		k.place(int(i))
+	}
+	k.walls.dirty = true
+}
+
+// remove takes b out of the solver; b keeps its last state in own.
+func (k *kinematic) remove(b *Body) {
+	if b.Kind == KindStatic {
+		keep := k.statics[:0]
+		for _, st := range k.statics {
+			if st.body != b {
+				keep = append(keep, st)
+			}
+		}
+		clear(k.statics[len(keep):])
+		k.statics = keep
+		for _, x := range k.space.bodies {
+			x.statics = x.statics[:0]
+		}
+		for i, st := range k.statics {
+			st.body.statics = append(st.body.statics, int32(i))
+		}
+		k.walls.dirty = true
+		return
+	}
+	i := b.k
+	b.own = k.movers[i]
+	b.k = -1
+	k.movers = slices.Delete(k.movers, int(i), int(i)+1)
+	k.listStale = true
+	if b.own.flying {
+		k.flyers--
+	}
+	for j := int(i); j < len(k.movers); j++ {
+		k.movers[j].body.k = int32(j)
+	}
+}
+
+// substeps returns how many substeps a step of dt needs so that no point of a mover moves
+// more than a quarter of the thinnest mover's smaller half extent in one, fastest being the
+// furthest a point of a mover moves in the whole step: a body cannot then cross the middle of
+// a wall or of another body between two looks. reach is how far a point moves in one substep
+// at most.
+func (k *kinematic) substeps(fastest float64) (n int, reach float64) {
+	if fastest == 0 || math.IsInf(k.thinnest, 1) {
+		return 1, fastest
+	}
+	f := math.Ceil(fastest / (k.thinnest / 4))
+	if !(f < maxSubsteps) { // NaN too
+		f = maxSubsteps
+	}
+	n = max(1, int(f))
+	return n, fastest / float64(n)
+}
+
+// step advances every mover by dt and resolves their contacts.
+func (k *kinematic) step(dt float64) {
+	fastest, centre := 0.0, 0.0
+	for i := range k.movers {
+		m := &k.movers[i]
+		m.x0, m.y0, m.corrected = m.x, m.y, false
+		v := math.Abs(m.vx) + math.Abs(m.vy)
+		fastest = max(fastest, (v+math.Abs(m.w)*m.r)*dt)
+		centre = max(centre, v*dt)
+	}
+	n, _ := k.substeps(fastest)
+	h := dt / float64(n)
+	// A bounding circle turns with its body unchanged: the broad phase watches centres only.
+	reach := centre / float64(n)
+	backward := k.steps%2 == 1
+	k.steps++
+	for range n {
+		if !k.listFresh(reach) {
+			// Two bodies each moving reach toward each other: the pairs to watch start that far.
+			k.broadPhase(max(pairSkin, 4*reach))
+		}
+		for t := range k.movers {
+			i := t
+			if backward {
+				i = len(k.movers) - 1 - t
+			}
+			k.move(int32(i), h)
+		}
+	}
+	k.measure()
+	for i := range k.movers {
+		m := &k.movers[i]
+		if !m.corrected {
+			continue
+		}
+		// What the body actually did, no faster than it was asked to go.
+		vx, vy := (m.x-m.x0)/dt, (m.y-m.y0)/dt
+		if want, got := math.Hypot(m.vx, m.vy), math.Hypot(vx, vy); got > want {
+			if got == 0 || want == 0 {
+				vx, vy = 0, 0
+			} else {
+				vx, vy = vx*want/got, vy*want/got
+			}
+		}
+		m.vx, m.vy = vx, vy
+	}
+	k.report()
+}
+
+// listFresh reports whether the broad phase's lists still hold every pair that can come within
+// broadMargin of touching in a substep in which no centre moves further than reach: no two
+// movers listed apart have since closed their distance by more than twice the furthest any of
+// them has moved, and the rest of the skin is left for this substep's motion of both. A
+// superset of the pairs a fresh list would hold changes nothing but time: pairs that do not
+// overlap are passed over, and each mover's neighbours keep their order.
+func (k *kinematic) listFresh(reach float64) bool {
+	if k.listStale || k.flyers > 0 || k.walls.dirty || len(k.movers) != k.listN {
+		return false
+	}
+	far := 0.0
+	for i := range k.movers {
+		m := &k.movers[i]
+		dx, dy := m.x-m.bx, m.y-m.by
+		far = max(far, dx*dx+dy*dy)
+	}
+	return 2*math.Sqrt(far)+2*reach <= k.skin
+}
+
+// move makes mover i's move over h seconds and slides it out of what it meets.
+func (k *kinematic) move(i int32, h float64) {
+	m := &k.movers[i]
+	if m.vx == 0 && m.vy == 0 && m.w == 0 {
+		return // standing still: it overlaps nothing it did not overlap before
+	}
+	x, y, yaw, c, sn := m.x, m.y, m.yaw, m.c, m.s
+	m.x += m.vx * h
+	m.y += m.vy * h
+	if m.w != 0 {
+		m.turn(m.w * h)
+	}
+	if k.adjAt[i] == k.adjAt[i+1] && k.trackAt[i] == k.trackAt[i+1] {
+		return // nothing near
+	}
+	if k.clear(i, m.vehicle, -1) {
+		return
+	}
+	// Blocked: try the move without turning (a body wedged in a jam may still slide), then
+	// stay.
+	m.corrected = true
+	if m.w != 0 {
+		m.x, m.y = x+m.vx*h, y+m.vy*h
+		m.yaw, m.c, m.s = yaw, c, sn
+		if k.clear(i, m.vehicle, -1) {
+			return
+		}
+	}
+	m.x, m.y, m.yaw, m.c, m.s = x, y, yaw, c, sn
+}
+
+// clear slides mover i out of its neighbours, the track and, when it pushes, the boxes it
+// meets, which it pushes along; skip is a neighbour to leave out (the vehicle pushing a box).
+// It reports whether i ends within resolvedDepth of everything, or at least no deeper in
+// anything than it started the substep.
+func (k *kinematic) clear(i int32, pushes bool, skip int32) bool {
+	m := &k.movers[i]
+	adj := k.adj[k.adjAt[i]:k.adjAt[i+1]]
+	track := k.onTrack[k.trackAt[i]:k.trackAt[i+1]]
+	for pass := 0; pass < maxPasses; pass++ {
+		worst := 0.0
+		for _, j := range adj {
+			if j == skip {
+				continue
+			}
+			b := &k.movers[j]
+			// The bounding circles first, inline: most neighbours are not touching.
+			if dx, dy, rr := b.x-m.x, b.y-m.y, m.r+b.r; dx*dx+dy*dy > rr*rr {
+				continue
+			}
+			nx, ny, d := penetration(&m.geom, &b.geom, 0)
+			if d <= 0 {
+				continue
+			}
+			if pushes && !b.vehicle {
+				k.push(j, nx*d, ny*d, i)
+				if nx, ny, d = penetration(&m.geom, &b.geom, 0); d <= 0 {
+					continue
+				}
+			}
+			m.x -= nx * d
+			m.y -= ny * d
+			m.corrected = true
+			worst = max(worst, d)
+		}
+		for ci := range track {
+			st := &k.statics[track[ci].b]
+			if dx, dy, rr := st.x-m.x, st.y-m.y, m.r+st.r; dx*dx+dy*dy > rr*rr {
+				continue
+			}
+			nx, ny, d := penetration(&m.geom, &st.geom, 0)
+			if d <= 0 {
+				continue
+			}
+			m.x -= nx * d
+			m.y -= ny * d
+			m.corrected = true
+			worst = max(worst, d)
+		}
+		if worst <= resolvedDepth {
+			return true
+		}
+	}
+	// Out of passes: accept the place only if nothing overlaps deeper than allowed.
+	for _, j := range adj {
+		if j != skip {
+			if _, _, d := penetration(&m.geom, &k.movers[j].geom, 0); d > KinematicTolerance/2 {
+				return false
+			}
+		}
+	}
+	for ci := range track {
+		if _, _, d := penetration(&m.geom, &k.statics[track[ci].b].geom, 0); d > KinematicTolerance/2 {
+			return false
+		}
+	}
+	return true
+}
+
+// push moves box j by (dx, dy), as vehicle by pushes it, and slides it out of everything else
+// around it; a box that cannot be cleared stays where it was.
+func (k *kinematic) push(j int32, dx, dy float64, by int32) {
+	b := &k.movers[j]
+	px, py := b.x, b.y
+	b.x += dx
+	b.y += dy
+	if k.clear(j, false, by) {
+		b.corrected = true
+		return
+	}
+	b.x, b.y = px, py
+}
+
+// measure records every candidate pair's depth after the step's moves, for report.
+func (k *kinematic) measure() {
+	for ci := range k.pairs {
+		c := &k.pairs[ci]
+		_, _, c.depth = penetration(&k.movers[c.a].geom, &k.movers[c.b].geom, contactMargin)
+	}
+	for ci := range k.onTrack {
+		c := &k.onTrack[ci]
+		_, _, c.depth = penetration(&k.movers[c.a].geom, &k.statics[c.b].geom, contactMargin)
+	}
+}
+
+// report turns the pairs touching after the last pass into the sorted touch list and diffs
+// it against the previous step's: new pairs started, missing ones ended.
+func (k *kinematic) report() {
+	k.prev, k.touch = k.touch, k.prev[:0]
+	// Both candidate lists are grouped by owner in mover order (ID order), and each group is
+	// sorted by partner ID; merge them group by group.
+	pi, ti := 0, 0
+	add := func(owner, partner *Body) {
+		if n := len(k.touch); n > 0 && k.touch[n-1].owner == owner && k.touch[n-1].partner == partner {
+			return // another shape of the same static body
+		}
+		k.touch = append(k.touch, touchPair{oid: owner.ID, pid: partner.ID, owner: owner, partner: partner})
+	}
+	touching := func(c *candidate) bool { return c.depth > -contactMargin }
+	for pi < len(k.pairs) || ti < len(k.onTrack) {
+		var usePair bool
+		switch {
+		case ti == len(k.onTrack):
+			usePair = true
+		case pi == len(k.pairs):
+			usePair = false
+		default:
+			p, t := &k.pairs[pi], &k.onTrack[ti]
+			if p.a != t.a {
+				usePair = p.a < t.a
+			} else {
+				usePair = k.movers[p.b].body.ID < k.statics[t.b].body.ID
+			}
+		}
+		if usePair {
+			c := &k.pairs[pi]
+			pi++
+			if touching(c) {
+				add(k.movers[c.a].body, k.movers[c.b].body)
+			}
+		} else {
+			c := &k.onTrack[ti]
+			ti++
+			if touching(c) {
+				add(k.movers[c.a].body, k.statics[c.b].body)
+			}
+		}
+	}
+	// Appended: Contacts hands out (and clears) what every step since its last call found.
+	i, j := 0, 0
+	for i < len(k.prev) || j < len(k.touch) {
+		switch {
+		case j == len(k.touch) || (i < len(k.prev) && pairLess(&k.prev[i], &k.touch[j])):
+			k.ended = append(k.ended, contactOf(&k.prev[i]))
+			i++
+		case i == len(k.prev) || pairLess(&k.touch[j], &k.prev[i]):
+			k.started = append(k.started, contactOf(&k.touch[j]))
+			j++
+		default:
+			i++
+			j++
+		}
+	}
+	clear(k.prev) // drop the pointers to bodies that may be gone
+}
+
+func pairLess(a, b *touchPair) bool {
+	if a.oid != b.oid {
+		return a.oid < b.oid
+	}
+	return a.pid < b.pid
+}
+
+func contactOf(p *touchPair) Contact {
+	if p.oid < p.pid {
+		return Contact{A: p.owner, B: p.partner}
+	}
+	return Contact{A: p.partner, B: p.owner}
+}
+
+// touching reports whether a and b were in contact after the last step.
+func (k *kinematic) touching(a, b *Body) bool {
+	owner, partner := a, b
+	switch {
+	case a.Kind == KindStatic:
+		owner, partner = b, a
+	case b.Kind != KindStatic && b.ID < a.ID:
+		owner, partner = b, a
+	}
+	key := touchPair{oid: owner.ID, pid: partner.ID}
+	i, found := slices.BinarySearchFunc(k.touch, key, func(x, t touchPair) int {
+		switch {
+		case pairLess(&x, &t):
+			return -1
+		case pairLess(&t, &x):
+			return 1
+		}
+		return 0
+	})
+	return found && k.touch[i].owner == owner
+}
