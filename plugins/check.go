@@ -188,6 +188,7 @@ func (ps *Problems) vehicleSimulation(v *VehicleDescriptor) {
 		if v.Visual.Accent != "" && !colorPattern.MatchString(v.Visual.Accent) {
 			ps.add("descriptor.visual.accent", "%q is not #rrggbb", v.Visual.Accent)
 		}
+		ps.checkVisualMaterials(v.Visual)
 	}
 
 	mounted := map[string]bool{}
@@ -299,6 +300,7 @@ func (ps *Problems) trackSimulation(t *TrackDescriptor) {
 			ps.add(p, "%s", msg)
 		}
 	}
+	ps.checkMaterials(t)
 	if r := t.Route; r != nil && r.ReachDistance < 0 {
 		ps.add("descriptor.route.reachDistance", "%s is negative", fmtNum(r.ReachDistance))
 	}

@@ -42,6 +42,9 @@ func Build(t *plugins.TrackDescriptor, params map[string]any, seed int64) (*plug
 	if err := applyCommon(l, p); err != nil {
 		return nil, err
 	}
+	if l.Materials == nil {
+		l.Materials = t.Materials // the track's own materials, for renderers
+	}
 	return l, nil
 }
 

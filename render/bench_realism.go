@@ -1,0 +1,87 @@
+package render
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl64"
+
+	"simgui/app/bench"
+)
+
+// The realistic look's speed claims, each against today's flat look of the same scene and
+// size (render/rgb/<size>/serial) in the same run: materials alone, then with shadows, with
+// lens distortion, and with every realism feature on (materials, shadows, contact shadows,
+// distortion, exposure and white balance, vignetting, read and shot noise, motion blur of a
+// KS0223 driving at full speed and turning).
+func init() {
+	for _, s := range [][2]int{{84, 84}, {640, 480}} {
+		w, h := s[0], s[1]
+		flat := fmt.Sprintf("render/rgb/%dx%d/serial", w, h)
+		for _, c := range realismCases {
+			bench.Register(bench.Case{
+				Name: fmt.Sprintf("render/real/%dx%d/%s", w, h, c.name), Baseline: flat,
+				F:   benchRealism(w, h, c.shadows, c.lens, c.film),
+				Doc: fmt.Sprintf("one %dx%d frame of the corridor scene on one core, realistic: %s", w, h, c.doc),
+			})
+		}
+	}
+}
+
+var realismCases = []struct {
+	name, doc           string
+	shadows, lens, film bool
+}{
+	{"materials", "materials and sun, no shadows", false, false, false},
+	{"shadows", "materials, shadows and contact shadows", true, false, false},
+	{"distortion", "materials and plumb_bob lens distortion", false, true, false},
+	{"all", "every realism feature: shadows, distortion, film noise, vignetting, motion blur", true, true, true},
+}
+
+// benchLens is a KS0223-like USB camera lens with visible barrel distortion.
+var benchLens = Lens{Model: PlumbBob, K1: -0.28, K2: 0.08, P1: 0.001, P2: -0.0008, K3: -0.01}
+
+// benchFilm is a noisy, vignetted film exposing for 1/30 s.
+var benchFilm = Film{Exposure: 1.1, WhiteBalance: [3]float64{1.04, 1, 0.94}, Vignette: 0.35,
+	ReadNoise: 1.2, ShotNoise: 3, ShutterS: 1.0 / 30}
+
+func benchRealism(w, h int, shadows, lens, film bool) func(*testing.B) {
+	return func(b *testing.B) {
+		env := RealisticEnvironment()
+		env.Shadows = shadows
+		if !shadows {
+			env.ContactShadow = 0
+		}
+		st, err := NewStatic(corridorLayout(), &env)
+		if err != nil {
+			b.Fatal(err)
+		}
+		sc, err := newBenchScene()
+		if err != nil {
+			b.Fatal(err)
+		}
+		r := NewRenderer(Options{Workers: 1})
+		defer r.Close()
+		f := NewFrame(w, h, true, false)
+		cam := benchCamera(w, h)
+		if lens {
+			cam.Lens = benchLens
+		}
+		if film {
+			fl := benchFilm
+			cam.Film = &fl
+			// The KS0223 at full speed (0.73 m/s along +y) while turning at 1 rad/s.
+			cam.Motion = Motion{Linear: mgl64.Vec3{0, 0.73, 0}, Angular: mgl64.Vec3{0, 0, 1}}
+		}
+		b.ReportAllocs()
+		seed := uint64(0)
+		for b.Loop() {
+			seed++
+			cam.Seed = seed
+			if err := r.Render(f, cam, st, sc.dyn); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "frames/s")
+	}
+}

@@ -1,0 +1,176 @@
+package render
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sync"
+)
+
+// Film is how a camera turns light into pixels in the realistic pipeline, in this order, all in
+// linear light: motion blur over the exposure (ShutterS), exposure and white balance gains,
+// vignetting, clipping at full scale, Gaussian read noise plus shot noise (whose variance grows
+// with the signal, as photon counts do), then the transfer curve to 8 bits. The zero Film is
+// exposure 1, no noise, no vignetting, no blur, the sRGB curve.
+type Film struct {
+	// Exposure multiplies the light; 0 means 1.
+	Exposure float64
+	// WhiteBalance multiplies each channel (R, G, B); zero means {1, 1, 1}.
+	WhiteBalance [3]float64
+	// Vignette darkens towards the corners: light falls by Vignette·(r/R)², r the distance
+	// from the principal point and R the half diagonal (0..1).
+	Vignette float64
+	// ReadNoise is the standard deviation of the Gaussian read noise, in linear 0..255 units
+	// (255 = full scale).
+	ReadNoise float64
+	// ShotNoise is the standard deviation of the shot noise at full scale in linear 0..255
+	// units; at signal s (0..1) it is ShotNoise·√s.
+	ShotNoise float64
+	// Gamma is the transfer curve: 0 is sRGB, otherwise the power law v^(1/Gamma).
+	Gamma float64
+	// ShutterS is the exposure time in seconds over which the camera's Motion blurs the frame
+	// (0: no blur).
+	ShutterS float64
+}
+
+// Validate reports what is wrong with f, if anything.
+func (f *Film) Validate() error {
+	for _, x := range []float64{f.Exposure, f.WhiteBalance[0], f.WhiteBalance[1], f.WhiteBalance[2], f.Vignette, f.ReadNoise, f.ShotNoise, f.Gamma, f.ShutterS} {
+		if math.IsNaN(x) || math.IsInf(x, 0) || x < 0 {
+			return fmt.Errorf("film %+v: want finite, non-negative numbers", *f)
+		}
+	}
+	switch {
+	case f.Exposure > 64:
+		return fmt.Errorf("film exposure %g: want at most 64", f.Exposure)
+	case f.Vignette > 1:
+		return fmt.Errorf("film vignette %g: want 0..1", f.Vignette)
+	case f.ReadNoise > 255 || f.ShotNoise > 255:
+		return fmt.Errorf("film noise %g, %g: want 0..255", f.ReadNoise, f.ShotNoise)
+	case f.Gamma != 0 && (f.Gamma < 0.2 || f.Gamma > 5):
+		return fmt.Errorf("film gamma %g: want 0 (sRGB) or 0.2..5", f.Gamma)
+	case f.ShutterS > 1:
+		return fmt.Errorf("film shutter %g s: want at most 1 s", f.ShutterS)
+	}
+	for _, g := range f.WhiteBalance {
+		if g > 16 {
+			return fmt.Errorf("film white balance %v: want gains up to 16", f.WhiteBalance)
+		}
+	}
+	return nil
+}
+
+// gains returns exposure × white balance per channel.
+func (f *Film) gains() [3]float64 {
+	e := f.Exposure
+	if e == 0 {
+		e = 1
+	}
+	wb := f.WhiteBalance
+	if wb == ([3]float64{}) {
+		wb = [3]float64{1, 1, 1}
+	}
+	return [3]float64{e * wb[0], e * wb[1], e * wb[2]}
+}
+
+// filmState is a film prepared for a frame: per-signal noise deviations and the transfer curve.
+type filmState struct {
+	enc   *encodeLUT
+	noisy bool
+	// sigma[s>>4] is the noise deviation at linear signal s (linOne units), times 1024.
+	sigma [linOne>>4 + 1]int32
+	vig   []uint16 // per output pixel, linOne = no loss; nil: no vignetting
+	seed  uint64
+}
+
+// prepare sets fs up for film f on an output of w×h with principal point (cx, cy), reusing
+// the vignette table when it fits.
+func (st *filmState) prepare(f *Film, w, h int, cx, cy float64, seed uint64) {
+	st.enc = encodeTable(f.Gamma)
+	st.seed = seed
+	st.noisy = f.ReadNoise > 0 || f.ShotNoise > 0
+	if st.noisy {
+		rn, sn := f.ReadNoise/255*linOne, f.ShotNoise/255*linOne
+		for i := range st.sigma {
+			s := float64(i<<4) / linOne
+			st.sigma[i] = int32(math.Round(math.Sqrt(rn*rn+sn*sn*s) * 1024))
+		}
+	}
+	if f.Vignette <= 0 {
+		st.vig = nil
+		return
+	}
+	n := w * h
+	if cap(st.vig) < n {
+		st.vig = make([]uint16, n)
+	}
+	st.vig = st.vig[:n]
+	r2 := (float64(w)*float64(w) + float64(h)*float64(h)) / 4
+	for y := range h {
+		for x := range w {
+			dx, dy := float64(x)+0.5-cx, float64(y)+0.5-cy
+			st.vig[y*w+x] = uint16(math.Round(linOne * math.Max(0, 1-f.Vignette*(dx*dx+dy*dy)/r2)))
+		}
+	}
+}
+
+// normal1024 holds 2^16 standard normal samples times 1024, the same in every process.
+var normal1024 = sync.OnceValue(func() []int16 {
+	r := rand.New(rand.NewPCG(0x5ee4_7a61e, 0x9a55_1a4))
+	t := make([]int16, 1<<16)
+	for i := range t {
+		t[i] = int16(max(-32767, min(32767, math.Round(1024*r.NormFloat64()))))
+	}
+	return t
+})
+
+// rowNoise returns the noise generator of output row y: frames with the same seed get the
+// same noise whatever worker draws the row.
+func (st *filmState) rowNoise(y int) splitmix64 {
+	return splitmix64{st.seed ^ uint64(y+1)*0xa0761d6478bd642f}
+}
+
+// develop turns one output row of linear pixels (src, 3 values each) into 8-bit dst with
+// vignetting, clipping, noise and the transfer curve.
+func (st *filmState) develop(dst []byte, src []uint16, y, w int) {
+	enc := st.enc
+	var vig []uint16
+	if st.vig != nil {
+		vig = st.vig[y*w : y*w+w]
+	}
+	if !st.noisy {
+		for x := range w {
+			p := src[3*x : 3*x+3 : 3*x+3]
+			r, g, b := int32(p[0]), int32(p[1]), int32(p[2])
+			if vig != nil {
+				k := int32(vig[x])
+				r, g, b = r*k>>linShift, g*k>>linShift, b*k>>linShift
+			}
+			d := dst[3*x : 3*x+3 : 3*x+3]
+			d[0], d[1], d[2] = enc[min(r, linOne)], enc[min(g, linOne)], enc[min(b, linOne)]
+		}
+		return
+	}
+	tab := normal1024()
+	g := st.rowNoise(y)
+	var bits uint64
+	left := 0 // 16-bit table indexes left in bits
+	for x := range w {
+		p := src[3*x : 3*x+3 : 3*x+3]
+		d := dst[3*x : 3*x+3 : 3*x+3]
+		k := int32(linOne)
+		if vig != nil {
+			k = int32(vig[x])
+		}
+		for c := range 3 {
+			if left == 0 {
+				bits, left = g.next(), 4
+			}
+			v := min(int32(p[c])*k>>linShift, linOne)
+			n := int32(int64(st.sigma[v>>4]) * int64(tab[uint16(bits)]) >> 20)
+			bits >>= 16
+			left--
+			d[c] = enc[max(0, min(linOne, v+n))]
+		}
+	}
+}

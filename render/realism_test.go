@@ -1,0 +1,226 @@
+package render
+
+import (
+	"math"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl64"
+
+	"simgui/plugins"
+)
+
+// realEnv is the realistic environment with a sun of the given azimuth and elevation.
+func realEnv(az, el float64) Environment {
+	e := RealisticEnvironment()
+	e.LightDir = SunDirection(az, el)
+	return e
+}
+
+// stats returns the mean and standard deviation of one channel over a rectangle.
+func stats(f *Frame, x0, y0, x1, y1, ch int) (mean, sd float64) {
+	n := 0.0
+	for y := y0; y < y1; y++ {
+		for x := x0; x < x1; x++ {
+			v := float64(f.RGB[3*(y*f.Width+x)+ch])
+			mean += v
+			sd += v * v
+			n++
+		}
+	}
+	mean /= n
+	return mean, math.Sqrt(math.Max(0, sd/n-mean*mean))
+}
+
+// TestTexturedWallHasVariance looks at a cardboard wall filling the frame: flat, every pixel
+// is the same; realistic, the frame has the variance of the cardboard texture itself.
+func TestTexturedWallHasVariance(t *testing.T) {
+	layout := &plugins.Layout{Elements: []plugins.Element{{
+		Kind: plugins.ElementWall, X: 0, Y: 0.6, Length: 4, Width: 0.02, Height: 2, Color: "#b8966a", Material: "cardboard",
+	}}}
+	cam := Camera{Pose: Pose{Z: 0.3, Yaw: math.Pi / 2}, FovYDeg: 40, Near: 0.03, Far: 10, Width: 96, Height: 96}
+	flat := render(t, cam, mustStatic(t, layout, nil), nil, Options{Workers: 1})
+	if _, sd := stats(flat, 0, 0, 96, 96, 0); sd != 0 {
+		t.Fatalf("flat wall: red standard deviation %g, want 0", sd)
+	}
+	env := realEnv(270, 40) // the sun behind the camera, on the wall
+	env.Shadows, env.ContactShadow = false, 0
+	real := render(t, cam, mustStatic(t, layout, &env), nil, Options{Workers: 1})
+	_, sd := stats(real, 0, 0, 96, 96, 0)
+	// The texture's own spread, in the same 8-bit sRGB units, over the area the frame sees.
+	tex, err := NewMaterialTexture("cardboard", "#b8966a", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m, s2 float64
+	lv := tex.levels[0]
+	for _, c := range lv.texels {
+		m += float64(c.R)
+		s2 += float64(c.R) * float64(c.R)
+	}
+	m /= float64(len(lv.texels))
+	texSD := math.Sqrt(s2/float64(len(lv.texels)) - m*m)
+	// Lighting scales the texture (about 0.6..1.2 here), and mip levels average a little.
+	if !(sd > 0.4*texSD && sd < 1.6*texSD) {
+		t.Fatalf("realistic wall: red standard deviation %.2f, the texture's %.2f: want within 0.4..1.6 of it", sd, texSD)
+	}
+	t.Logf("wall red sd %.2f (texture %.2f)", sd, texSD)
+}
+
+// TestShadowLengthFromTheWest has a sun low in the west light a box on a plain floor: its
+// shadow falls east, as long as height/tan(elevation) beyond its east face within 5 %, for a
+// box of the track (static shadow map) and for a pushable one (the frame's map of moving
+// casters).
+func TestShadowLengthFromTheWest(t *testing.T) {
+	const h, side, elev = 0.3, 0.2, 35.0
+	want := h / math.Tan(elev*math.Pi/180)
+	box := plugins.Element{Kind: plugins.ElementBox, Length: side, Width: side, Height: h, Color: "#c04040"}
+	floor := plugins.Floor{X: 0.5, Length: 3, Width: 2, Color: "#c8c8c8"}
+	// Straight down from 3 m, image right = east, about 1.6 mm per pixel.
+	cam := Camera{Pose: Pose{X: 0.4, Z: 3, Yaw: math.Pi / 2, Pitch: math.Pi / 2}, FovYDeg: 16, Near: 0.1, Far: 10, Width: 640, Height: 480}
+	env := realEnv(180, elev)
+	env.ContactShadow = 0
+	mov := box
+	mov.Movable, mov.Mass = true, 1
+	movMesh, err := NewElementMesh(&mov)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name   string
+		layout *plugins.Layout
+		dyn    []Object
+	}{
+		{"track box", &plugins.Layout{Floor: floor, Elements: []plugins.Element{box}}, nil},
+		{"pushable box", &plugins.Layout{Floor: floor}, []Object{{Mesh: movMesh}}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := render(t, cam, mustStatic(t, c.layout, &env), c.dyn, Options{Workers: 1})
+			// Walk east along the row through the box's centre from its east face.
+			col0, row, _, _ := cam.Project(mgl64.Vec3{side / 2, 0, 0})
+			y := int(row)
+			lit := f.At(630, y) // far east: lit floor
+			east := -1
+			for x := int(col0) + 2; x < 640; x++ {
+				if c := f.At(x, y); int(c.G) > int(lit.G)-8 {
+					east = x
+					break
+				}
+			}
+			if east < 0 {
+				t.Fatal("no lit floor east of the box")
+			}
+			shadowed := f.At(int(col0)+5, y)
+			if int(shadowed.G) > int(lit.G)-30 {
+				t.Fatalf("floor just east of the box %v, lit floor %v: want clearly darker", shadowed, lit)
+			}
+			// Pixel x covers [x, x+1): the edge lies between east-1 and east.
+			colEnd, _, _, _ := cam.Project(mgl64.Vec3{side/2 + want, 0, 0})
+			got := (float64(east) - col0) / (colEnd - col0) * want
+			if math.Abs(got-want) > 0.05*want {
+				t.Fatalf("shadow %.3f m long east of the box, want %.3f m (h/tan %g°) within 5 %%", got, want, elev)
+			}
+			// Nothing west of the box is in shadow.
+			colW, _, _, _ := cam.Project(mgl64.Vec3{-side/2 - 0.15, 0, 0}) // clear of the box top
+			if c := f.At(int(colW), y); int(c.G) < int(lit.G)-8 {
+				t.Fatalf("floor west of the box %v, lit %v: want lit (the sun is in the west)", c, lit)
+			}
+			t.Logf("shadow %.4f m, want %.4f m", got, want)
+		})
+	}
+}
+
+// TestContactShadow checks that the floor darkens towards the foot of a wall.
+func TestContactShadow(t *testing.T) {
+	layout := &plugins.Layout{Floor: plugins.Floor{Length: 4, Width: 4, Color: "#c8c8c8"}, Elements: []plugins.Element{{
+		Kind: plugins.ElementWall, X: 0, Y: 1, Length: 4, Width: 0.02, Height: 0.3, Color: "#b8966a",
+	}}}
+	env := realEnv(270, 60)
+	env.Shadows = false
+	s := mustStatic(t, layout, &env)
+	near := s.real.floorLit.at(0, 1-0.012)
+	far := s.real.floorLit.at(0, 1-0.3)
+	if near>>4 >= far>>4 || far>>4 != 15 {
+		t.Fatalf("sky light 1 cm from the wall %d/15, 30 cm away %d/15: want darker near and full away", near>>4, far>>4)
+	}
+}
+
+// TestRealisticWorkersAndSeeds renders the corridor through every stage (shadows, a lens,
+// noise, vignetting, motion blur) with one and four workers: the same bytes. The same seeds
+// give the same bytes again; another environment seed changes the textures and colours,
+// another noise seed the noise only.
+func TestRealisticWorkersAndSeeds(t *testing.T) {
+	sc, err := newBenchScene()
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := RealisticEnvironment()
+	env.Seed, env.TextureSwap, env.ColorJitter, env.Distractors = 1, 1, 0.2, 6
+	s1 := mustStatic(t, corridorLayout(), &env)
+	env.Seed = 2
+	s2 := mustStatic(t, corridorLayout(), &env)
+	cam := benchCamera(160, 120)
+	cam.Lens = benchLens
+	film := benchFilm
+	cam.Film = &film
+	cam.Motion = Motion{Linear: mgl64.Vec3{0, 0.7, 0}, Angular: mgl64.Vec3{0, 0, 1}}
+	cam.Seed = 7
+	a := render(t, cam, s1, sc.dyn, Options{Workers: 1})
+	b := render(t, cam, s1, sc.dyn, Options{Workers: 4, MinPixelsPerWorker: 1})
+	if string(a.RGB) != string(b.RGB) {
+		t.Fatal("1 and 4 workers give different bytes")
+	}
+	for i := range a.Depth {
+		if math.Float32bits(a.Depth[i]) != math.Float32bits(b.Depth[i]) {
+			t.Fatalf("depth differs at %d", i)
+		}
+	}
+	again := render(t, cam, mustStatic(t, corridorLayout(), func() *Environment { e := env; e.Seed = 1; return &e }()), sc.dyn, Options{Workers: 1})
+	if string(a.RGB) != string(again.RGB) {
+		t.Fatal("the same seeds give different bytes")
+	}
+	other := render(t, cam, s2, sc.dyn, Options{Workers: 1})
+	if diff := meanAbsDiff(a, other); diff < 3 {
+		t.Fatalf("environment seeds 1 and 2 differ by %.2f per channel on average: want a different look", diff)
+	}
+	cam.Seed = 8
+	noise := render(t, cam, s1, sc.dyn, Options{Workers: 1})
+	if diff := meanAbsDiff(a, noise); diff == 0 || diff > 3 {
+		t.Fatalf("noise seeds 7 and 8 differ by %.2f per channel on average: want a little (the noise only)", diff)
+	}
+}
+
+func meanAbsDiff(a, b *Frame) float64 {
+	s := 0
+	for i := range a.RGB {
+		d := int(a.RGB[i]) - int(b.RGB[i])
+		s += max(d, -d)
+	}
+	return float64(s) / float64(len(a.RGB))
+}
+
+// TestFilmNoiseIsLinear checks the film's noise in linear light: a uniformly lit white card
+// decoded back to linear has the standard deviation √(read² + shot²·s).
+func TestFilmNoiseIsLinear(t *testing.T) {
+	env := RealisticEnvironment()
+	env.SkyZenith, env.SkyHorizon = RGB{128, 128, 128}, RGB{128, 128, 128}
+	env.SkyIntensity = 1
+	s := mustStatic(t, nil, &env)
+	cam := Camera{Pose: Pose{Z: 1, Pitch: -math.Pi / 2}, FovYDeg: 20, Near: 0.1, Far: 10, Width: 200, Height: 200,
+		Film: &Film{ReadNoise: 2, ShotNoise: 6}, Seed: 3}
+	f := render(t, cam, s, nil, Options{Workers: 1})
+	var sum, sum2 float64
+	for _, v := range f.RGB {
+		l := srgbToLinear(float64(v)/255) * 255
+		sum += l
+		sum2 += l * l
+	}
+	n := float64(len(f.RGB))
+	mean := sum / n
+	sd := math.Sqrt(sum2/n - mean*mean)
+	sig := srgbToLinear(128.0 / 255)
+	want := math.Sqrt(2*2 + 6*6*sig)
+	// 8-bit quantization adds about 1/√12 of a step in sRGB, more in linear near mid grey.
+	if math.Abs(mean-sig*255) > 1 || math.Abs(sd-want) > 0.15*want {
+		t.Fatalf("linear mean %.2f sd %.2f; want mean %.2f, sd %.2f within 15 %%", mean, sd, sig*255, want)
+	}
+}

@@ -1,0 +1,131 @@
+package render
+
+import (
+	"math"
+
+	"github.com/go-gl/mathgl/mgl64"
+)
+
+// Shadows are shadow maps: the sun is a directional light, so its view is an orthographic
+// projection, and a map of the depth nearest to the sun per texel says whether a point is lit
+// (its own depth is not farther) at the cost of one lookup per pixel. The static scene's map is
+// built once per Static; vehicles and other moving things are drawn each frame into a small
+// map of their own around them (dynMap), with texels a power-of-two fraction of the static
+// ones so that one set of light-space coordinates addresses both.
+
+// lightFrame is the sun's orthographic frame: s = p·e1, t = p·e2 across the light, depth
+// d = p·ld along it (ld points from the sun into the scene, so nearer the sun is smaller).
+type lightFrame struct {
+	e1, e2, ld mgl64.Vec3
+}
+
+func newLightFrame(toSun mgl64.Vec3) lightFrame {
+	ld := toSun.Mul(-1)
+	e1, e2 := perpendicular(ld)
+	return lightFrame{e1: e1, e2: e2, ld: ld}
+}
+
+func (f *lightFrame) project(p mgl64.Vec3) (s, t, d float64) {
+	return p.Dot(f.e1), p.Dot(f.e2), p.Dot(f.ld)
+}
+
+// shadowMap is a depth map over light-space texels [s0 + i·texel, ...) × [t0 + j·texel, ...).
+type shadowMap struct {
+	lightFrame
+	s0, t0 float64
+	texel  float64
+	w, h   int
+	depth  []float32 // +Inf where nothing is
+}
+
+// Limits of the static map: texels of at least minShadowTexel metres, at most maxShadowSide a
+// side (a 34 m arena gets 17 mm texels, the cardboard corridor 4 mm).
+const (
+	minShadowTexel = 0.004
+	maxShadowSide  = 2048
+)
+
+func newShadowMap(f lightFrame, s0, t0, s1, t1, texel float64, maxSide int) *shadowMap {
+	ext := math.Max(s1-s0, t1-t0)
+	texel = math.Max(texel, ext/float64(maxSide))
+	m := &shadowMap{lightFrame: f, s0: s0 - texel, t0: t0 - texel, texel: texel}
+	m.w = min(maxSide, int(math.Ceil((s1-s0)/texel))+2)
+	m.h = min(maxSide, int(math.Ceil((t1-t0)/texel))+2)
+	m.depth = make([]float32, m.w*m.h)
+	for i := range m.depth {
+		m.depth[i] = inf32
+	}
+	return m
+}
+
+// drawTriangle writes the light-space triangle (s, t, d per vertex, texel units relative to the
+// map origin) into the map, keeping the nearest depth, at every texel centre it covers.
+func (m *shadowMap) drawTriangle(a, b, c [3]float64) {
+	drawLightTri(m.depth, m.w, m.h, a, b, c)
+}
+
+// drawLightTri rasterizes a triangle given in texel coordinates (x, y, depth) into depth
+// (w × h), keeping minima. Texel (i, j) is covered when its centre is inside or on an edge.
+func drawLightTri(depth []float32, w, h int, a, b, c [3]float64) {
+	area := (b[0]-a[0])*(c[1]-a[1]) - (c[0]-a[0])*(b[1]-a[1])
+	if area == 0 || math.IsNaN(area) {
+		return
+	}
+	if area < 0 {
+		b, c = c, b
+		area = -area
+	}
+	x0 := max(0, int(math.Floor(min(a[0], b[0], c[0]))))
+	x1 := min(w-1, int(math.Ceil(max(a[0], b[0], c[0]))))
+	y0 := max(0, int(math.Floor(min(a[1], b[1], c[1]))))
+	y1 := min(h-1, int(math.Ceil(max(a[1], b[1], c[1]))))
+	inv := 1 / area
+	for y := y0; y <= y1; y++ {
+		py := float64(y) + 0.5
+		for x := x0; x <= x1; x++ {
+			px := float64(x) + 0.5
+			w0 := (b[0]-px)*(c[1]-py) - (c[0]-px)*(b[1]-py)
+			w1 := (c[0]-px)*(a[1]-py) - (a[0]-px)*(c[1]-py)
+			w2 := area - w0 - w1
+			if w0 < 0 || w1 < 0 || w2 < 0 {
+				continue
+			}
+			d := float32((w0*a[2] + w1*b[2] + w2*c[2]) * inv)
+			if i := y*w + x; d < depth[i] {
+				depth[i] = d
+			}
+		}
+	}
+}
+
+// toTexels returns a world point in the map's texel coordinates and its depth.
+func (m *shadowMap) toTexels(p mgl64.Vec3) [3]float64 {
+	s, t, d := m.project(p)
+	return [3]float64{(s - m.s0) / m.texel, (t - m.t0) / m.texel, d}
+}
+
+// visible returns the lit fraction of world point p seen by the sun with depth bias, filtered
+// over the 3×3 texels around it (for baking; frames use one lookup).
+func (m *shadowMap) visible(p mgl64.Vec3, bias float64) float64 {
+	q := m.toTexels(p)
+	cx, cy := int(math.Floor(q[0])), int(math.Floor(q[1]))
+	lit, n := 0, 0
+	for dy := -1; dy <= 1; dy++ {
+		for dx := -1; dx <= 1; dx++ {
+			x, y := cx+dx, cy+dy
+			n++
+			if x < 0 || y < 0 || x >= m.w || y >= m.h || q[2]-bias <= float64(m.depth[y*m.w+x]) {
+				lit++
+			}
+		}
+	}
+	return float64(lit) / float64(n)
+}
+
+// slopeBias is the depth bias a receiver needs against its own texels: half a texel's spread
+// of depth over its slope to the light, plus a millimetre.
+func slopeBias(cosToSun, texel float64) float64 {
+	c := math.Max(cosToSun, 0.17) // beyond 80° from the light, stop growing
+	tan := math.Sqrt(1-c*c) / c
+	return 0.001 + 1.5*texel*tan
+}
