@@ -126,6 +126,19 @@ func (c *Camera) Validate() error {
 	return nil
 }
 
+// Resized returns c drawing w × h pixels of the same view: the intrinsics of its lens scale
+// with the image (a preview of a camera's frame at another size).
+func (c Camera) Resized(w, h int) Camera {
+	if c.Lens.Fx != 0 || c.Lens.Cx != 0 || c.Lens.Cy != 0 {
+		fx, fy, cx, cy := c.intrinsics()
+		kx, ky := float64(w)/float64(c.Width), float64(h)/float64(c.Height)
+		c.Lens.Fx, c.Lens.Fy = fx*kx, fy*ky
+		c.Lens.Cx, c.Lens.Cy = (cx+0.5)*kx-0.5, (cy+0.5)*ky-0.5
+	}
+	c.Width, c.Height = w, h
+	return c
+}
+
 // Focal returns fy, the vertical focal length in pixels.
 func (c *Camera) Focal() float64 {
 	_, fy, _, _ := c.intrinsics()

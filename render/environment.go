@@ -74,26 +74,11 @@ func DefaultEnvironment() Environment {
 	}
 }
 
-// Default realistic sun: azimuth (counter-clockwise from east) and elevation in degrees.
-const (
-	DefaultSunAzimuthDeg   = 35
-	DefaultSunElevationDeg = 50
-)
-
-// RealisticEnvironment is DefaultEnvironment's sky and ground lit the realistic way: a
-// slightly warm sun at DefaultSunAzimuthDeg, DefaultSunElevationDeg, a bluish sky light, shadows
-// and contact shadows on, nothing randomized.
+// RealisticEnvironment is DefaultEnvironment's sky and ground lit the realistic way, with the
+// camera kind's default look (plugins.SensorParams("camera"): a slightly warm sun high in the
+// north-east, bluish sky light, shadows and contact shadows, nothing randomized).
 func RealisticEnvironment() Environment {
-	e := DefaultEnvironment()
-	e.Realistic = true
-	e.LightDir = SunDirection(DefaultSunAzimuthDeg, DefaultSunElevationDeg)
-	e.Ambient, e.Diffuse = 0.42, 0.85
-	e.SunColor = [3]float64{1, 0.96, 0.9}
-	e.AmbientColor = [3]float64{0.9, 0.96, 1.08}
-	e.SkyIntensity = 1
-	e.Shadows = true
-	e.ContactShadow = 0.55
-	return e
+	return lookEnvironment(DefaultEnvironment(), mountParams(nil))
 }
 
 // SunDirection returns the unit vector towards a sun at azimuth (degrees counter-clockwise from

@@ -138,7 +138,7 @@ func (l *Lens) undistort(xd, yd float64) (x, y float64, ok bool) {
 		x, y = xd*r/thd, yd*r/thd
 	} else {
 		x, y = xd, yd
-		for range 40 { // fixed point, as OpenCV's undistortPoints
+		for range 60 { // fixed point, as OpenCV's undistortPoints
 			r2 := x*x + y*y
 			k := 1 + r2*(l.K1+r2*(l.K2+r2*l.K3))
 			if !(k > 0) {
@@ -146,7 +146,12 @@ func (l *Lens) undistort(xd, yd float64) (x, y float64, ok bool) {
 			}
 			dx := 2*l.P1*x*y + l.P2*(r2+2*x*x)
 			dy := l.P1*(r2+2*y*y) + 2*l.P2*x*y
-			x, y = (xd-dx)/k, (yd-dy)/k
+			nx, ny := (xd-dx)/k, (yd-dy)/k
+			done := math.Abs(nx-x)+math.Abs(ny-y) < 1e-13
+			x, y = nx, ny
+			if done {
+				break
+			}
 		}
 		if math.Hypot(x, y) > maxTan {
 			return 0, 0, false

@@ -45,7 +45,8 @@ type rtriR struct {
 	flags     uint8
 	constant  [3]uint16 // the radiance when nothing varies across the triangle
 	staticMap bool      // look up the static shadow map
-	dynMap    bool      // look up the frame's map of moving casters
+	dynMap    bool      // look up the caster maps in casters
+	casters   uint8     // the caster maps that may shadow the triangle
 }
 
 // aplane is an attribute a·(1/depth) as a plane over the screen: a0 at the triangle's top

@@ -108,7 +108,7 @@ func (fs *frameState) floorSpanReal(rd mgl64.Vec3, xa, xb int, zr []float32, px 
 	d := &rf.dyn
 	var dynBias float32
 	if d.on {
-		dynBias = float32(slopeBias(sc.sunUp, sc.shadow.texel))
+		dynBias = float32(slopeBias(sc.sunUp, sc.shadow.texel)) // the floor casts nothing itself
 	}
 	lut := &rf.floorLUT
 	ground := rf.ground
@@ -154,7 +154,7 @@ func (fs *frameState) floorSpanReal(rd mgl64.Vec3, xa, xb int, zr []float32, px 
 			klm = int64(math.Round(65536 / lm.texel))
 			lw, lh = int64(lm.w), int64(lm.h)
 		}
-		dyn := false
+		var dyn uint8
 		var S, T, dS, dT int64
 		var D, dD float32
 		if d.on {
@@ -180,11 +180,8 @@ func (fs *frameState) floorSpanReal(rd mgl64.Vec3, xa, xb int, zr []float32, px 
 							code = lm.idx[lj*lw+li]
 						}
 					}
-					if dyn {
-						si, ti := (S<<d.shift)>>16-d.ox, (T<<d.shift)>>16-d.oy
-						if uint64(si) < uint64(d.w) && uint64(ti) < uint64(d.h) && D > d.depth[ti*int64(d.w)+si] {
-							code &^= 0x0f
-						}
+					if dyn != 0 && d.shadowed(dyn, S, T, D) {
+						code &^= 0x0f
 					}
 					L := &lut[code]
 					if lv != nil {

@@ -122,11 +122,8 @@ func (fs *frameState) realSpan(t *rtriR, zr []float32, px []uint16, zv, fx0, dy 
 						lit = false
 					}
 				}
-				if dm && lit {
-					si, ti := (S<<d.shift)>>16-d.ox, (T<<d.shift)>>16-d.oy
-					if uint64(si) < uint64(d.w) && uint64(ti) < uint64(d.h) && D > d.depth[ti*int64(d.w)+si] {
-						lit = false
-					}
+				if dm && lit && d.shadowed(t.casters, S, T, D) {
+					lit = false
 				}
 				ao := A >> 8
 				r0, g0, b0 := amb[0]*ao>>8, amb[1]*ao>>8, amb[2]*ao>>8

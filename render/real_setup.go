@@ -121,9 +121,10 @@ func (r *Renderer) setupRealTris(m *Mesh, cv []cvert, t0, t1 int32, rl []triReal
 		if shadowed && rf.dyn.on && cos > 0 {
 			s0, s1 := min(rv[0].ls, rv[1].ls, rv[2].ls), max(rv[0].ls, rv[1].ls, rv[2].ls)
 			u0, u1 := min(rv[0].lt, rv[1].lt, rv[2].lt), max(rv[0].lt, rv[1].lt, rv[2].lt)
-			q.dynMap = rf.dyn.overlaps(s0, u0, s1, u1)
-			if q.dynMap && q.bias == 0 {
-				q.bias = float32(slopeBias(cos, sc.shadow.texel))
+			q.casters = rf.dyn.overlaps(s0, u0, s1, u1)
+			q.dynMap = q.casters != 0
+			if q.dynMap {
+				q.bias = float32(max(float64(q.bias), slopeBias(cos, rf.dyn.coarsest(q.casters))))
 			}
 		}
 		if q.flags&triTextured != 0 {

@@ -66,6 +66,7 @@ func (m *shadowMap) drawTriangle(a, b, c [3]float64) {
 
 // drawLightTri rasterizes a triangle given in texel coordinates (x, y, depth) into depth
 // (w × h), keeping minima. Texel (i, j) is covered when its centre is inside or on an edge.
+// Each row's covered interval comes from the three edge functions, which are linear in x.
 func drawLightTri(depth []float32, w, h int, a, b, c [3]float64) {
 	area := (b[0]-a[0])*(c[1]-a[1]) - (c[0]-a[0])*(b[1]-a[1])
 	if area == 0 || math.IsNaN(area) {
@@ -75,25 +76,48 @@ func drawLightTri(depth []float32, w, h int, a, b, c [3]float64) {
 		b, c = c, b
 		area = -area
 	}
-	x0 := max(0, int(math.Floor(min(a[0], b[0], c[0]))))
-	x1 := min(w-1, int(math.Ceil(max(a[0], b[0], c[0]))))
 	y0 := max(0, int(math.Floor(min(a[1], b[1], c[1]))))
 	y1 := min(h-1, int(math.Ceil(max(a[1], b[1], c[1]))))
+	if y0 > y1 {
+		return
+	}
+	// Edge function k at (px, py): e_k = A_k + B_k·px + C_k·py, ≥ 0 inside.
+	type edge struct{ A, B, C float64 }
+	mk := func(p, q [3]float64) edge { // (q − p) × (x − p)
+		return edge{A: (q[0]-p[0])*(-p[1]) - (q[1]-p[1])*(-p[0]), B: -(q[1] - p[1]), C: q[0] - p[0]}
+	}
+	es := [3]edge{mk(b, c), mk(c, a), mk(a, b)}
+	// Depth is a plane: d = D0 + Dx·px + Dy·py.
 	inv := 1 / area
+	Dx := (es[0].B*a[2] + es[1].B*b[2] + es[2].B*c[2]) * inv
+	Dy := (es[0].C*a[2] + es[1].C*b[2] + es[2].C*c[2]) * inv
+	D0 := (es[0].A*a[2] + es[1].A*b[2] + es[2].A*c[2]) * inv
 	for y := y0; y <= y1; y++ {
 		py := float64(y) + 0.5
-		for x := x0; x <= x1; x++ {
-			px := float64(x) + 0.5
-			w0 := (b[0]-px)*(c[1]-py) - (c[0]-px)*(b[1]-py)
-			w1 := (c[0]-px)*(a[1]-py) - (a[0]-px)*(c[1]-py)
-			w2 := area - w0 - w1
-			if w0 < 0 || w1 < 0 || w2 < 0 {
-				continue
+		lo, hi := 0.0, float64(w) // px range, texel centres at x + 0.5
+		for _, e := range es {
+			k := e.A + e.C*py // e = k + B·px ≥ 0
+			switch {
+			case e.B > 0:
+				lo = math.Max(lo, -k/e.B)
+			case e.B < 0:
+				hi = math.Min(hi, -k/e.B)
+			case k < 0:
+				hi = -1
 			}
-			d := float32((w0*a[2] + w1*b[2] + w2*c[2]) * inv)
-			if i := y*w + x; d < depth[i] {
-				depth[i] = d
+		}
+		x0 := max(0, int(math.Ceil(lo-0.5)))
+		x1 := min(w-1, int(math.Floor(hi-0.5)))
+		if x0 > x1 {
+			continue
+		}
+		d := D0 + Dy*py + Dx*(float64(x0)+0.5)
+		row := depth[y*w+x0 : y*w+x1+1]
+		for i := range row {
+			if f := float32(d); f < row[i] {
+				row[i] = f
 			}
+			d += Dx
 		}
 	}
 }

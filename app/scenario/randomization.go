@@ -61,6 +61,30 @@ var RandomParams = []RandomParam{
 	{Name: "sensors.brightness", Mode: Scale, Default: [2]float64{1, 1}, Doc: "image brightness gain, factor of 1"},
 	{Name: "sensors.color_jitter", Mode: Scale, Default: [2]float64{1, 1}, Doc: "per-channel colour gain (r, g, b drawn apart), factor of 1"},
 	{Name: "sensors.sonar_noise", Mode: Absolute, Doc: "ultrasonic range noise stddev, metres"},
+	// Visual domain randomization (app/scenario/visual.go): the camera's lens and film, and
+	// the look its scene has.
+	{Name: "sensors.camera_position_m", Mode: Offset, Doc: "camera mount x, y, z (drawn apart), metres added"},
+	{Name: "sensors.camera_yaw_deg", Mode: Offset, Doc: "camera yaw, degrees added"},
+	{Name: "sensors.camera_roll_deg", Mode: Offset, Doc: "camera roll, degrees added"},
+	{Name: "sensors.camera_focal", Mode: Scale, Default: [2]float64{1, 1}, Doc: "focal lengths fx, fy (drawn apart), factor"},
+	{Name: "sensors.camera_principal", Mode: Offset, Doc: "principal point shift right and down (drawn apart), share of the frame size"},
+	{Name: "sensors.distortion_k1", Mode: Offset, Doc: "radial distortion k1, added"},
+	{Name: "sensors.distortion_k2", Mode: Offset, Doc: "radial distortion k2, added"},
+	{Name: "sensors.distortion_k3", Mode: Offset, Doc: "radial distortion k3, added"},
+	{Name: "sensors.distortion_p", Mode: Offset, Doc: "tangential distortion p1, p2 (drawn apart), added"},
+	{Name: "sensors.exposure", Mode: Scale, Default: [2]float64{1, 1}, Doc: "film exposure, factor"},
+	{Name: "sensors.white_balance", Mode: Scale, Default: [2]float64{1, 1}, Doc: "film white balance gains r, g, b (drawn apart), factor"},
+	{Name: "sensors.vignette", Mode: Absolute, Doc: "film vignetting, 0..1"},
+	{Name: "sensors.read_noise", Mode: Absolute, Doc: "film read noise stddev, linear 0..255"},
+	{Name: "sensors.shot_noise", Mode: Absolute, Doc: "film shot noise stddev at full scale, linear 0..255"},
+	{Name: "visual.textures", Mode: Absolute, Doc: "share of elements taking a random texture of their material's set, 0..1"},
+	{Name: "visual.color_jitter", Mode: Absolute, Doc: "per-element colour jitter, ± per channel, 0..0.5"},
+	{Name: "visual.sun_azimuth_deg", Mode: Offset, Doc: "sun azimuth, degrees added"},
+	{Name: "visual.sun_elevation_deg", Mode: Offset, Doc: "sun elevation, degrees added"},
+	{Name: "visual.sun_intensity", Mode: Scale, Default: [2]float64{1, 1}, Doc: "direct sunlight, factor"},
+	{Name: "visual.sun_color", Mode: Scale, Default: [2]float64{1, 1}, Doc: "sun colour gains r, g, b (drawn apart), factor"},
+	{Name: "visual.ambient", Mode: Scale, Default: [2]float64{1, 1}, Doc: "sky (ambient) light, factor"},
+	{Name: "visual.distractors", Mode: Absolute, Doc: "number of distractor objects off the route (rounded)"},
 }
 
 // Image parameter keys: vehicle params the training API takes besides plugins'
@@ -98,7 +122,8 @@ type Randomization struct {
 //	randomization:
 //	  enabled: true            # default true when the block is present
 //	  vehicle: {mass: 0.2, latency: [0, 0.03]}
-//	  sensors: {camera_pitch_deg: 4, brightness: 0.1, image_noise: 3}
+//	  sensors: {camera_pitch_deg: 4, brightness: 0.1, image_noise: 3, distortion_k1: 0.1}
+//	  visual: {textures: 1, sun_azimuth_deg: 180, distractors: [0, 8]}
 //	  track: {width: [0.5, 0.9], length: schema}
 //
 // A number p is ±p (Scale, Offset) or 0..p (Absolute); [lo, hi] is the range itself.
@@ -108,7 +133,7 @@ func ParseRandomization(n *yaml.Node) (*Randomization, error) {
 		return r, nil
 	}
 	if n.Kind != yaml.MappingNode {
-		return nil, fmt.Errorf("randomization (line %d): want a mapping with enabled, vehicle, sensors, track", n.Line)
+		return nil, fmt.Errorf("randomization (line %d): want a mapping with enabled, vehicle, sensors, visual, track", n.Line)
 	}
 	r.Enabled = true
 	var errs []error
@@ -121,7 +146,7 @@ func ParseRandomization(n *yaml.Node) (*Randomization, error) {
 				errs = append(errs, fmt.Errorf("randomization.enabled (line %d): want true or false", v.Line))
 			}
 			r.Enabled = b
-		case "vehicle", "sensors", "track":
+		case "vehicle", "sensors", "visual", "track":
 			if v.Kind != yaml.MappingNode {
 				errs = append(errs, fmt.Errorf("randomization.%s (line %d): want a mapping of parameter: range", k.Value, v.Line))
 				continue
@@ -137,7 +162,7 @@ func ParseRandomization(n *yaml.Node) (*Randomization, error) {
 				}
 			}
 		default:
-			errs = append(errs, fmt.Errorf("line %d: unknown key %q in randomization (known: enabled, vehicle, sensors, track)", k.Line, k.Value))
+			errs = append(errs, fmt.Errorf("line %d: unknown key %q in randomization (known: enabled, vehicle, sensors, visual, track)", k.Line, k.Value))
 		}
 	}
 	if len(errs) > 0 {
@@ -329,12 +354,19 @@ func (r *Randomization) Sample(seed int64, v *plugins.VehicleDescriptor, t *plug
 	if !r.Enabled {
 		return d, nil
 	}
+	look := false // a scene look parameter was drawn: the look gets its own seed
 	for _, p := range RandomParams {
 		rg := r.RangeOf(p.Name)
 		if p.Mode == Scale && rg.Lo == 1 && rg.Hi == 1 || p.Mode != Scale && rg.Lo == 0 && rg.Hi == 0 {
 			continue
 		}
 		targets := vehicleTargets(p.Name, v)
+		if targets == nil {
+			targets = visualTargets(p.Name, v)
+			if len(targets) > 0 {
+				look = true
+			}
+		}
 		for _, tg := range targets {
 			x := uniform(seed, tg.key, rg)
 			switch p.Mode {
@@ -344,6 +376,9 @@ func (r *Randomization) Sample(seed int64, v *plugins.VehicleDescriptor, t *plug
 				x += tg.base
 			}
 			x = math.Max(tg.min, math.Min(tg.max, x))
+			if tg.integer {
+				x = math.Round(x)
+			}
 			d.Values = append(d.Values, Drawn{Param: p.Name, Key: tg.key, Value: x})
 			if tg.image {
 				d.Image[tg.key] = x
@@ -351,6 +386,9 @@ func (r *Randomization) Sample(seed int64, v *plugins.VehicleDescriptor, t *plug
 				d.Vehicle[tg.key] = x
 			}
 		}
+	}
+	if look {
+		d.addLookSeed(seed, v)
 	}
 	if t == nil {
 		return d, nil
@@ -397,6 +435,7 @@ type target struct {
 	key            string
 	base, min, max float64
 	image          bool
+	integer        bool // round the draw (counts)
 }
 
 // vehicleTargets returns where parameter name lands on v, with the base value and valid range.

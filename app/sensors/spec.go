@@ -5,6 +5,7 @@ import (
 	"maps"
 	"math"
 	"math/rand/v2"
+	"simgui/render"
 	"slices"
 	"strings"
 
@@ -74,6 +75,16 @@ func (s *Spec) Encoder() jpegenc.Encoder {
 		return s.sys.opts.Encoder
 	}
 	return jpegenc.Default()
+}
+
+// BaseEnvironment returns the environment cameras start their look from (System Options
+// .Environment, else render.DefaultEnvironment()).
+func (s *Spec) BaseEnvironment() *render.Environment {
+	if s.sys == nil {
+		e := render.DefaultEnvironment()
+		return &e
+	}
+	return s.sys.baseEnvironment()
 }
 
 // Name returns "<model>/<id>" for messages.
