@@ -14,6 +14,14 @@ import (
 
 const maxBlurTaps = 8
 
+// tapsInv[n] is 2^16/n rounded up, so that an average of n uint16 samples is sum·tapsInv[n] >> 16.
+var tapsInv = func() (t [maxBlurTaps + 1]uint64) {
+	for n := 1; n <= maxBlurTaps; n++ {
+		t[n] = (1<<16 + uint64(n) - 1) / uint64(n)
+	}
+	return t
+}()
+
 // blurState is the reprojection of a frame: a camera-frame point q (forward, left, up) at the
 // end of the exposure was at M·q + c at its start.
 type blurState struct {
@@ -96,20 +104,23 @@ func (fs *frameState) blurRows(y0, y1 int) {
 				copy(dst[o:o+3], src[o:o+3])
 				continue
 			}
-			taps := min(maxBlurTaps, int(l)+2)
-			// Fixed-point walk from the pixel to where it was, 16 fractional bits.
+			taps := min(maxBlurTaps, int(l*0.5)+2) // a tap every two pixels or so
+			// Where the pixel was, kept inside the image: the walk between stays inside too.
+			ex := clampTo(float64(x)+mx, 0, float64(w-1))
+			ey := clampTo(float64(y)+my, 0, float64(h-1))
+			// Fixed-point walk from the pixel to there, 16 fractional bits.
 			X, Y := int64(x)<<16+1<<15, int64(y)<<16+1<<15
-			dX, dY := int64(mx*65536)/int64(taps-1), int64(my*65536)/int64(taps-1)
+			step := 65536 / float64(taps-1)
+			dX, dY := int64((ex-float64(x))*step), int64((ey-float64(y))*step)
 			var r, g, bb uint32
 			for range taps {
-				sx := max(0, min(w-1, int(X>>16)))
-				sy := max(0, min(h-1, int(Y>>16)))
-				p := src[3*(sy*w+sx) : 3*(sy*w+sx)+3 : 3*(sy*w+sx)+3]
+				i := 3 * (int(Y>>16)*w + int(X>>16))
+				p := src[i : i+3 : i+3]
 				r, g, bb = r+uint32(p[0]), g+uint32(p[1]), bb+uint32(p[2])
 				X, Y = X+dX, Y+dY
 			}
-			n := uint32(taps)
-			dst[o], dst[o+1], dst[o+2] = uint16(r/n), uint16(g/n), uint16(bb/n)
+			k := tapsInv[taps] // ·2^-16: a multiply, not a division
+			dst[o], dst[o+1], dst[o+2] = uint16(uint64(r)*k>>16), uint16(uint64(g)*k>>16), uint16(uint64(bb)*k>>16)
 		}
 	}
 }

@@ -43,8 +43,8 @@ type caster struct {
 	dist           float64 // from the camera
 }
 
-// setupDynShadows builds the frame's caster maps from the objects whose shadow volume (their
-// box swept along the light to the floor) is in view.
+// setupDynShadows builds the frame's caster maps from the objects whose shadow on the floor is
+// in view.
 func (r *Renderer) setupDynShadows(dyn []Object, sc *realScene) {
 	rf := &r.fs.real
 	d := &rf.dyn
@@ -63,7 +63,11 @@ func (r *Renderer) setupDynShadows(dyn []Object, sc *realScene) {
 		rot := o.Rotation()
 		lo, hi := o.Mesh.Bounds()
 		s0, t0, s1, t1 := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
-		wlo, whi := mgl64.Vec3{math.Inf(1), math.Inf(1), math.Inf(1)}, mgl64.Vec3{math.Inf(-1), math.Inf(-1), math.Inf(-1)}
+		// The box of the shadow on the floor (what it casts on other things lies between it
+		// and the caster, which is drawn only if the floor shadow is in view: a shadow seen
+		// on a vehicle but not on the floor next to it is rare, and skipping unseen casters
+		// keeps the cost to what the frame shows).
+		flo, fhi := mgl64.Vec3{math.Inf(1), math.Inf(1), 0}, mgl64.Vec3{math.Inf(-1), math.Inf(-1), 0.02}
 		for k := range 8 {
 			c := mgl64.Vec3{pickBit(lo[0], hi[0], k&1), pickBit(lo[1], hi[1], k&2), pickBit(lo[2], hi[2], k&4)}
 			p := o.Pos().Add(rot.Mul3x1(c))
@@ -72,14 +76,13 @@ func (r *Renderer) setupDynShadows(dyn []Object, sc *realScene) {
 				f = p.Sub(m.ld.Mul(p[2] / m.ld[2]))
 			}
 			for _, q := range [2]mgl64.Vec3{p, f} {
-				for a := range 3 {
-					wlo[a], whi[a] = math.Min(wlo[a], q[a]), math.Max(whi[a], q[a])
-				}
+				flo[0], fhi[0] = math.Min(flo[0], q[0]), math.Max(fhi[0], q[0])
+				flo[1], fhi[1] = math.Min(flo[1], q[1]), math.Max(fhi[1], q[1])
 			}
 			a, b, _ := rf.lightSpace(p)
 			s0, s1, t0, t1 = math.Min(s0, a), math.Max(s1, a), math.Min(t0, b), math.Max(t1, b)
 		}
-		if !finiteVec(wlo) || !finiteVec(whi) || v.boxOutside(wlo, whi) {
+		if !finiteVec(flo) || !finiteVec(fhi) || v.boxOutside(flo, fhi) {
 			continue
 		}
 		centre := o.Pos().Add(rot.Mul3x1(lo.Add(hi).Mul(0.5)))

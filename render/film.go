@@ -74,22 +74,35 @@ func (f *Film) gains() [3]float64 {
 }
 
 // filmState is a film prepared for a frame: per-signal noise deviations and the transfer curve.
+// What depends only on the film and the frame size is kept from frame to frame.
 type filmState struct {
 	enc   *encodeLUT
 	noisy bool
 	// sigma[s>>4] is the noise deviation at linear signal s (linOne units), times 1024.
-	sigma [linOne>>4 + 1]int32
-	vig   []uint16 // per output pixel, linOne = no loss; nil: no vignetting
-	seed  uint64
+	sigma    [linOne>>4 + 1]int32
+	sigmaFor [2]float64 // the read and shot noise sigma was made for
+	encGamma float64
+	vig      []uint16 // per output pixel, linOne = no loss; nil: no vignetting
+	vigFor   vigKey
+	vigBuf   []uint16
+	seed     uint64
+}
+
+type vigKey struct {
+	w, h             int
+	strength, cx, cy float64
 }
 
 // prepare sets fs up for film f on an output of w×h with principal point (cx, cy), reusing
 // the vignette table when it fits.
 func (st *filmState) prepare(f *Film, w, h int, cx, cy float64, seed uint64) {
-	st.enc = encodeTable(f.Gamma)
+	if st.enc == nil || f.Gamma != st.encGamma {
+		st.enc, st.encGamma = encodeTable(f.Gamma), f.Gamma
+	}
 	st.seed = seed
 	st.noisy = f.ReadNoise > 0 || f.ShotNoise > 0
-	if st.noisy {
+	if st.noisy && st.sigmaFor != [2]float64{f.ReadNoise, f.ShotNoise} {
+		st.sigmaFor = [2]float64{f.ReadNoise, f.ShotNoise}
 		rn, sn := f.ReadNoise/255*linOne, f.ShotNoise/255*linOne
 		for i := range st.sigma {
 			s := float64(i<<4) / linOne
@@ -100,18 +113,24 @@ func (st *filmState) prepare(f *Film, w, h int, cx, cy float64, seed uint64) {
 		st.vig = nil
 		return
 	}
-	n := w * h
-	if cap(st.vig) < n {
-		st.vig = make([]uint16, n)
+	k := vigKey{w: w, h: h, strength: f.Vignette, cx: cx, cy: cy}
+	if k == st.vigFor && st.vigBuf != nil {
+		st.vig = st.vigBuf
+		return
 	}
-	st.vig = st.vig[:n]
+	n := w * h
+	if cap(st.vigBuf) < n {
+		st.vigBuf = make([]uint16, n)
+	}
+	st.vigBuf, st.vigFor = st.vigBuf[:n], k
 	r2 := (float64(w)*float64(w) + float64(h)*float64(h)) / 4
 	for y := range h {
 		for x := range w {
 			dx, dy := float64(x)+0.5-cx, float64(y)+0.5-cy
-			st.vig[y*w+x] = uint16(math.Round(linOne * math.Max(0, 1-f.Vignette*(dx*dx+dy*dy)/r2)))
+			st.vigBuf[y*w+x] = uint16(math.Round(linOne * math.Max(0, 1-f.Vignette*(dx*dx+dy*dy)/r2)))
 		}
 	}
+	st.vig = st.vigBuf
 }
 
 // normal1024 holds 2^16 standard normal samples times 1024, the same in every process.

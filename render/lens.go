@@ -216,7 +216,7 @@ func (lc *lensCache) get(c *Camera) *lensMap {
 // maxInnerPixels bounds the undistorted image at this many times the output's pixels: strong
 // barrel distortion sees much more than a pinhole of the same focal length, and its edges are
 // squeezed in the output anyway.
-const maxInnerPixels = 1.6
+const maxInnerPixels = 2.0
 
 func newLensMap(c *Camera, k lensKey) *lensMap {
 	fx, fy, cx, cy := c.intrinsics()

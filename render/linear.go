@@ -78,7 +78,11 @@ func encodeTable(gamma float64) *encodeLUT {
 	return t
 }
 
-// fixed converts a linear coefficient to linOne units, clamped to what uint16 arithmetic takes.
+// fixed converts a linear coefficient to linOne units (rounded), clamped to what uint16
+// arithmetic takes.
 func fixed(x float64) int32 {
-	return int32(math.Round(clampTo(x, 0, 15.99) * linOne))
+	if !(x > 0) {
+		return 0
+	}
+	return int32(math.Min(x, 15.99)*linOne + 0.5)
 }

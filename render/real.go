@@ -13,9 +13,9 @@ import (
 
 // realFrame is the realistic part of a frame's state, set up serially by Render.
 type realFrame struct {
-	on      bool
-	lin     []uint16 // w·h·3, the drawing buffer (the lens's undistorted image)
-	blurred []uint16 // lin after motion blur
+	gain    [3]float64 // the film gains the light terms are for
+	lin     []uint16   // w·h·3, the drawing buffer (the lens's undistorted image)
+	blurred []uint16   // lin after motion blur
 	scene   *realScene
 	// amb and sun are the ambient and direct light per unit albedo, exposure and white
 	// balance included (linear, 1 = full scale).
@@ -71,9 +71,13 @@ type realVertex struct {
 	ls, lt, ld float64 // light space: static shadow-map texels, depth in metres
 }
 
-// setupFrameLight computes the frame's light terms from the scene and the film gains.
+// setupFrameLight computes the frame's light terms from the scene and the film gains (kept
+// while they stay the same, as they do for a camera frame to frame).
 func (rf *realFrame) setupFrameLight(sc *realScene, gain [3]float64) {
-	rf.scene = sc
+	if rf.scene == sc && rf.gain == gain {
+		return
+	}
+	rf.scene, rf.gain = sc, gain
 	env := &sc.env
 	for c := range 3 {
 		rf.amb[c] = env.Ambient * env.AmbientColor[c] * gain[c]

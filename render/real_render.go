@@ -136,8 +136,9 @@ func (fs *frameState) developBand(y0, y1 int) {
 				}
 				wt := lm.wt[i]
 				wx, wy := wt&0xffff, wt>>16
-				a := src[3*int(k):]
-				b := src[3*(int(k)+iw):]
+				ia, ib := 3*int(k), 3*(int(k)+iw)
+				a := src[ia : ia+6 : ia+6]
+				b := src[ib : ib+6 : ib+6]
 				for c := range 3 { // at most 65535·256·256 + 2^15 < 2^32
 					top := uint32(a[c])*(256-wx) + uint32(a[3+c])*wx
 					bot := uint32(b[c])*(256-wx) + uint32(b[3+c])*wx

@@ -1,7 +1,12 @@
 package render
 
 import (
+	"bytes"
+	"image"
+	"image/color"
+	"image/png"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl64"
@@ -222,5 +227,56 @@ func TestFilmNoiseIsLinear(t *testing.T) {
 	// 8-bit quantization adds about 1/√12 of a step in sRGB, more in linear near mid grey.
 	if math.Abs(mean-sig*255) > 1 || math.Abs(sd-want) > 0.15*want {
 		t.Fatalf("linear mean %.2f sd %.2f; want mean %.2f, sd %.2f within 15 %%", mean, sd, sig*255, want)
+	}
+}
+
+// TestTrackMaterialPNG draws a wall in a track's own material: a PNG of red and blue stripes
+// (resampled from 100 px to 64), 0.2 m a repeat, shows both colours on the wall; a PNG that is
+// too large or not square is refused.
+func TestTrackMaterialPNG(t *testing.T) {
+	img := image.NewNRGBA(image.Rect(0, 0, 100, 100))
+	for y := range 100 {
+		for x := range 100 {
+			c := color.NRGBA{220, 30, 30, 255}
+			if x >= 50 {
+				c = color.NRGBA{30, 30, 220, 255}
+			}
+			img.Set(x, y, c)
+		}
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		t.Fatal(err)
+	}
+	layout := &plugins.Layout{
+		Materials: []plugins.Material{{Name: "stripes", Textures: []string{"assets/s.png"}, SizeM: 0.2, Images: [][]byte{buf.Bytes()}}},
+		Elements: []plugins.Element{{Kind: plugins.ElementWall, X: 0, Y: 1, Length: 4, Width: 0.02, Height: 2, Material: "stripes"}},
+	}
+	env := realEnv(270, 40)
+	env.Shadows, env.ContactShadow = false, 0
+	cam := Camera{Pose: Pose{Z: 0.5, Yaw: math.Pi / 2}, FovYDeg: 40, Near: 0.03, Far: 10, Width: 96, Height: 96}
+	f := render(t, cam, mustStatic(t, layout, &env), nil, Options{Workers: 1})
+	red, blue := 0, 0
+	for i := range 96 * 96 {
+		c := f.At(i%96, i/96)
+		switch {
+		case c.R > 2*c.B:
+			red++
+		case c.B > 2*c.R:
+			blue++
+		}
+	}
+	if red < 2000 || blue < 2000 {
+		t.Fatalf("%d red and %d blue pixels of %d: want the stripes on the wall", red, blue, 96*96)
+	}
+	if _, err := DecodePNGTexture(append(buf.Bytes(), make([]byte, plugins.MaxMaterialPNGBytes)...), 1); err == nil {
+		t.Error("an oversized PNG was taken")
+	}
+	var tall bytes.Buffer
+	if err := png.Encode(&tall, image.NewGray(image.Rect(0, 0, 64, 32))); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := DecodePNGTexture(tall.Bytes(), 1); err == nil || !strings.Contains(err.Error(), "square") {
+		t.Errorf("a 64×32 PNG: %v", err)
 	}
 }
