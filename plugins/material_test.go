@@ -20,7 +20,6 @@ func pngOf(t *testing.T, w, h int) []byte {
 // TestTrackMaterials reads a track whose archive brings its own material image, and refuses
 // each broken variant with a problem at its path.
 func TestTrackMaterials(t *testing.T) {
-	DeclareGenerator("static")
 	base := builtinFiles(t, "track.basic_arena.v1")
 	base["assets/brick.png"] = pngOf(t, 64, 64)
 	with := func(mat map[string]any, elemMaterial string) func(m map[string]any) {

@@ -157,16 +157,21 @@ func (st *filmState) develop(dst []byte, src []uint16, y, w int) {
 	if st.vig != nil {
 		vig = st.vig[y*w : y*w+w]
 	}
+	src, dst = src[:3*w], dst[:3*w]
+	if !st.noisy && vig == nil {
+		for i, v := range src {
+			dst[i] = enc[min(v, linOne)]
+		}
+		return
+	}
 	if !st.noisy {
-		for x := range w {
+		for x, k := range vig {
 			p := src[3*x : 3*x+3 : 3*x+3]
-			r, g, b := int32(p[0]), int32(p[1]), int32(p[2])
-			if vig != nil {
-				k := int32(vig[x])
-				r, g, b = r*k>>linShift, g*k>>linShift, b*k>>linShift
-			}
 			d := dst[3*x : 3*x+3 : 3*x+3]
-			d[0], d[1], d[2] = enc[min(r, linOne)], enc[min(g, linOne)], enc[min(b, linOne)]
+			kk := uint32(k)
+			d[0] = enc[min(uint32(p[0])*kk>>linShift, linOne)]
+			d[1] = enc[min(uint32(p[1])*kk>>linShift, linOne)]
+			d[2] = enc[min(uint32(p[2])*kk>>linShift, linOne)]
 		}
 		return
 	}

@@ -25,7 +25,7 @@ func contactAO(strength, d float64) float64 { return 1 - strength*math.Exp(-d/co
 
 // Light map size: texels of at least minLightTexel metres, at most maxLightSide a side.
 const (
-	minLightTexel = 0.005
+	minLightTexel = 0.0025
 	maxLightSide  = 2048
 )
 
@@ -63,18 +63,41 @@ func bakeFloorLight(x0, y0, x1, y1 float64, solids []*Mesh, sm *shadowMap, env *
 	if sm != nil {
 		bias = slopeBias(sunUp, sm.texel)
 	}
+	// Contact shadow by distance in quarter texels, up to where it has faded.
+	var aoLUT []uint8
+	if env.ContactShadow > 0 {
+		for q := 0; ; q++ {
+			ao := contactAO(env.ContactShadow, float64(q)/4*texel)
+			aoLUT = append(aoLUT, uint8(math.Round(ao*15)))
+			if aoLUT[q] == 15 {
+				break
+			}
+		}
+	}
+	// Shadow-map coordinates are linear in the texel indexes.
+	var o, di, dj [3]float64
+	if sm != nil && sunUp > 0 {
+		o = sm.toTexels(mgl64.Vec3{x0 + 0.5*texel, y0 + 0.5*texel, 0})
+		a := sm.toTexels(mgl64.Vec3{x0 + 1.5*texel, y0 + 0.5*texel, 0})
+		b := sm.toTexels(mgl64.Vec3{x0 + 0.5*texel, y0 + 1.5*texel, 0})
+		for c := range 3 {
+			di[c], dj[c] = a[c]-o[c], b[c]-o[c]
+		}
+	}
 	for j := range fl.h {
 		for i := range fl.w {
 			k := j*fl.w + i
-			ao := 1.0
-			if env.ContactShadow > 0 {
-				ao = contactAO(env.ContactShadow, float64(dist[k])*texel)
+			ao := uint8(15)
+			if aoLUT != nil {
+				ao = aoLUT[min(len(aoLUT)-1, int(dist[k]*4))]
 			}
-			vis := 1.0
+			vis := uint8(15)
 			if sm != nil && sunUp > 0 {
-				vis = sm.visible(mgl64.Vec3{x0 + (float64(i)+0.5)*texel, y0 + (float64(j)+0.5)*texel, 0}, bias)
+				fi, fj := float64(i), float64(j)
+				q := [3]float64{o[0] + fi*di[0] + fj*dj[0], o[1] + fi*di[1] + fj*dj[1], o[2] + fi*di[2] + fj*dj[2]}
+				vis = uint8(math.Round(sm.visibleAt(q, bias) * 15))
 			}
-			fl.idx[k] = uint8(math.Round(ao*15))<<4 | uint8(math.Round(vis*15))
+			fl.idx[k] = ao<<4 | vis
 		}
 	}
 	return fl
@@ -113,4 +136,26 @@ func (fl *floorLight) at(x, y float64) uint8 {
 		return 0xff
 	}
 	return fl.idx[j*fl.w+i]
+}
+
+// blend returns the light at light-map coordinates (u, v) in texels with 16 fractional bits,
+// interpolated bilinearly between the four nearest texels' sky and sun levels (where a texel
+// spans several pixels, nearest sampling would show its edges as steps).
+func (fl *floorLight) blend(u, v int64) uint8 {
+	u, v = u-1<<15, v-1<<15 // texel centres
+	i, j := int(u>>16), int(v>>16)
+	fx, fy := int32(u>>8)&255, int32(v>>8)&255
+	at := func(i, j int) int32 {
+		i, j = max(0, min(fl.w-1, i)), max(0, min(fl.h-1, j))
+		return int32(fl.idx[j*fl.w+i])
+	}
+	c00, c10, c01, c11 := at(i, j), at(i+1, j), at(i, j+1), at(i+1, j+1)
+	mix := func(a, b, c, d int32) int32 { // 4-bit levels, weights in 1/256
+		top := a*(256-fx) + b*fx
+		bot := c*(256-fx) + d*fx
+		return (top*(256-fy) + bot*fy + 1<<15) >> 16
+	}
+	ao := mix(c00>>4, c10>>4, c01>>4, c11>>4)
+	vis := mix(c00&15, c10&15, c01&15, c11&15)
+	return uint8(ao<<4 | vis)
 }

@@ -124,10 +124,10 @@ func (fs *frameState) floorSpanReal(rd mgl64.Vec3, xa, xb int, zr []float32, px 
 		invM := 1 / float64(m)
 		dzi := (izb - iza) * invM
 		// Floor-local position, Q16 metres.
-		X := int64(math.Floor((pa[0] - f.x0) * 65536))
-		Y := int64(math.Floor((pa[1] - f.y0) * 65536))
-		dX := int64(math.Round((pb[0] - pa[0]) * invM * 65536))
-		dY := int64(math.Round((pb[1] - pa[1]) * invM * 65536))
+		X := int64((pa[0] - f.x0) * 65536)
+		Y := int64((pa[1] - f.y0) * 65536)
+		dX := int64((pb[0] - pa[0]) * invM * 65536)
+		dY := int64((pb[1] - pa[1]) * invM * 65536)
 		Lq, Wq := int64(f.length*65536), int64(f.width*65536)
 		var lv *texLevel
 		var kt int64
@@ -150,9 +150,11 @@ func (fs *frameState) floorSpanReal(rd mgl64.Vec3, xa, xb int, zr []float32, px 
 		}
 		var klm int64
 		var lw, lh int64
+		smooth := false // magnified: blend the light map's texels
 		if lm != nil {
 			klm = int64(math.Round(65536 / lm.texel))
 			lw, lh = int64(lm.w), int64(lm.h)
+			smooth = math.Hypot(pb[0]-pa[0], pb[1]-pa[1])*invM < 0.5*lm.texel
 		}
 		var dyn uint8
 		var S, T, dS, dT int64
@@ -161,8 +163,8 @@ func (fs *frameState) floorSpanReal(rd mgl64.Vec3, xa, xb int, zr []float32, px 
 			sa, ta, da := rf.lightSpace(pa)
 			sb, tb, db := rf.lightSpace(pb)
 			dyn = d.overlaps(math.Min(sa, sb), math.Min(ta, tb), math.Max(sa, sb), math.Max(ta, tb))
-			S, T = int64(math.Floor(sa*65536)), int64(math.Floor(ta*65536))
-			dS, dT = int64(math.Round((sb-sa)*invM*65536)), int64(math.Round((tb-ta)*invM*65536))
+			S, T = int64(sa*65536), int64(ta*65536)
+			dS, dT = int64((sb-sa)*invM*65536), int64((tb-ta)*invM*65536)
 			D, dD = float32(da)-dynBias, float32((db-da)*invM)
 		}
 		iz := iza
@@ -174,7 +176,10 @@ func (fs *frameState) floorSpanReal(rd mgl64.Vec3, xa, xb int, zr []float32, px 
 				p := pc[3*i : 3*i+3 : 3*i+3]
 				if f.ok && uint64(X) < uint64(Lq) && uint64(Y) < uint64(Wq) {
 					code := uint8(0xff)
-					if lm != nil {
+					switch {
+					case smooth:
+						code = lm.blend((X*klm)>>16, (Y*klm)>>16)
+					case lm != nil:
 						li, lj := (X*klm)>>32, (Y*klm)>>32
 						if uint64(li) < uint64(lw) && uint64(lj) < uint64(lh) {
 							code = lm.idx[lj*lw+li]

@@ -2,6 +2,9 @@ package render
 
 import "math"
 
+// Fixed-point walkers start from int64(x·2^16), truncated rather than floored: the
+// difference is one 2^-16th of a texel, and math.Floor is not an instruction on amd64 v1.
+
 // chunkPx is how many pixels of a span share one perspective division: texture and light
 // coordinates are exact at both ends of a chunk and linear in between (the error is a small
 // fraction of a texel), and the mip level is chosen per chunk.
@@ -87,8 +90,8 @@ func (fs *frameState) realSpan(t *rtriR, zr []float32, px []uint16, zv, fx0, dy 
 			var scale float64
 			lv, scale = t.tex.level(fp)
 			k := 65536 / t.texel * scale
-			U, V = int64(math.Floor(ua*k)), int64(math.Floor(va*k))
-			dU, dV = int64(math.Round(du*k)), int64(math.Round(dv*k))
+			U, V = int64(ua*k), int64(va*k)
+			dU, dV = int64(du*k), int64(dv*k)
 			sh = lv.shift
 			mask = int64(1)<<sh - 1
 		}
@@ -105,8 +108,8 @@ func (fs *frameState) realSpan(t *rtriR, zr []float32, px []uint16, zv, fx0, dy 
 			sa, sb := (sq+fa*t.s.ax)*ia, (sq+fb*t.s.ax)*ib
 			ta, tb := (tq+fa*t.t.ax)*ia, (tq+fb*t.t.ax)*ib
 			da, db := (dq+fa*t.d.ax)*ia, (dq+fb*t.d.ax)*ib
-			S, T = int64(math.Floor(sa*65536)), int64(math.Floor(ta*65536))
-			dS, dT = int64(math.Round((sb-sa)*invM*65536)), int64(math.Round((tb-ta)*invM*65536))
+			S, T = int64(sa*65536), int64(ta*65536)
+			dS, dT = int64((sb-sa)*invM*65536), int64((tb-ta)*invM*65536)
 			D, dD = float32(da)-bias, float32((db-da)*invM)
 		}
 		zc := zr[i0 : i0+m]

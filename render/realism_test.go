@@ -250,7 +250,7 @@ func TestTrackMaterialPNG(t *testing.T) {
 	}
 	layout := &plugins.Layout{
 		Materials: []plugins.Material{{Name: "stripes", Textures: []string{"assets/s.png"}, SizeM: 0.2, Images: [][]byte{buf.Bytes()}}},
-		Elements: []plugins.Element{{Kind: plugins.ElementWall, X: 0, Y: 1, Length: 4, Width: 0.02, Height: 2, Material: "stripes"}},
+		Elements:  []plugins.Element{{Kind: plugins.ElementWall, X: 0, Y: 1, Length: 4, Width: 0.02, Height: 2, Material: "stripes"}},
 	}
 	env := realEnv(270, 40)
 	env.Shadows, env.ContactShadow = false, 0

@@ -131,19 +131,31 @@ func (m *shadowMap) toTexels(p mgl64.Vec3) [3]float64 {
 // visible returns the lit fraction of world point p seen by the sun with depth bias, filtered
 // over the 3×3 texels around it (for baking; frames use one lookup).
 func (m *shadowMap) visible(p mgl64.Vec3, bias float64) float64 {
-	q := m.toTexels(p)
-	cx, cy := int(math.Floor(q[0])), int(math.Floor(q[1]))
-	lit, n := 0, 0
-	for dy := -1; dy <= 1; dy++ {
-		for dx := -1; dx <= 1; dx++ {
-			x, y := cx+dx, cy+dy
-			n++
-			if x < 0 || y < 0 || x >= m.w || y >= m.h || q[2]-bias <= float64(m.depth[y*m.w+x]) {
-				lit++
+	return m.visibleAt(m.toTexels(p), bias)
+}
+
+// visibleAt is visible for a point in texel coordinates and depth (toTexels): the lit share of
+// the 3×3 texels around it, each weighted by how much of a texel-sized box centred on the
+// point it covers, so that the result changes smoothly as the point moves (a box filter of
+// plain lookups steps at every texel edge, which shows on magnified floors).
+func (m *shadowMap) visibleAt(q [3]float64, bias float64) float64 {
+	// The box [q−1.5, q+1.5) texels overlaps texels cx−1..cx+2; the end ones partly.
+	bx, by := q[0]-1.5, q[1]-1.5
+	x0, y0 := int(math.Floor(bx)), int(math.Floor(by))
+	fx, fy := bx-float64(x0), by-float64(y0)
+	wx := [4]float64{1 - fx, 1, 1, fx}
+	wy := [4]float64{1 - fy, 1, 1, fy}
+	d := q[2] - bias
+	lit := 0.0
+	for j := range 4 {
+		for i := range 4 {
+			x, y := x0+i, y0+j
+			if x < 0 || y < 0 || x >= m.w || y >= m.h || d <= float64(m.depth[y*m.w+x]) {
+				lit += wx[i] * wy[j]
 			}
 		}
 	}
-	return float64(lit) / float64(n)
+	return lit / 9
 }
 
 // slopeBias is the depth bias a receiver needs against its own texels: half a texel's spread
