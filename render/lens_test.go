@@ -13,20 +13,31 @@ import (
 // python is Debian's interpreter, which has python3-opencv (build/setup.sh installs it).
 const python = "/usr/bin/python3"
 
-// opencvProject asks OpenCV (projectPoints, or fisheye.projectPoints) where the points of the
-// OpenCV camera frame land for camera c's lens.
-func opencvProject(t *testing.T, c *Camera, pts []mgl64.Vec3) [][2]float64 {
+// projection is one question to OpenCV: where the points (OpenCV camera frame) land for a
+// camera's lens.
+type projection struct {
+	cam *Camera
+	pts []mgl64.Vec3
+}
+
+// opencvProject asks OpenCV (projectPoints, or fisheye.projectPoints) where the points land,
+// all questions in one run of the interpreter (importing cv2 takes seconds).
+func opencvProject(t *testing.T, qs ...projection) [][][2]float64 {
 	t.Helper()
-	fx, fy, cx, cy := c.intrinsics()
-	l := c.Lens
-	req := map[string]any{
-		"model": l.Model, "K": [][]float64{{fx, 0, cx}, {0, fy, cy}, {0, 0, 1}},
-		"dist": []float64{l.K1, l.K2, l.P1, l.P2, l.K3}, "points": pts,
+	var reqs []map[string]any
+	for _, q := range qs {
+		fx, fy, cx, cy := q.cam.intrinsics()
+		l := q.cam.Lens
+		req := map[string]any{
+			"model": l.Model, "K": [][]float64{{fx, 0, cx}, {0, fy, cy}, {0, 0, 1}},
+			"dist": []float64{l.K1, l.K2, l.P1, l.P2, l.K3}, "points": q.pts,
+		}
+		if l.Model == Equidistant {
+			req["dist"] = []float64{l.K1, l.K2, l.K3, l.K4}
+		}
+		reqs = append(reqs, req)
 	}
-	if l.Model == Equidistant {
-		req["dist"] = []float64{l.K1, l.K2, l.K3, l.K4}
-	}
-	in, err := json.Marshal(req)
+	in, err := json.Marshal(reqs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,11 +50,16 @@ func opencvProject(t *testing.T, c *Camera, pts []mgl64.Vec3) [][2]float64 {
 		t.Fatalf("%s with OpenCV (python3-opencv; run build/setup.sh): %v\n%s", python, err, stderr.String())
 	}
 	var res struct {
-		Pixels [][2]float64 `json:"pixels"`
-		OpenCV string       `json:"opencv"`
+		Pixels [][][2]float64 `json:"pixels"`
+		OpenCV string         `json:"opencv"`
 	}
-	if err := json.Unmarshal(out, &res); err != nil || len(res.Pixels) != len(pts) {
+	if err := json.Unmarshal(out, &res); err != nil || len(res.Pixels) != len(qs) {
 		t.Fatalf("OpenCV answered %q: %v", out, err)
+	}
+	for i, q := range qs {
+		if len(res.Pixels[i]) != len(q.pts) {
+			t.Fatalf("OpenCV answered %d points for %d", len(res.Pixels[i]), len(q.pts))
+		}
 	}
 	t.Logf("OpenCV %s", res.OpenCV)
 	return res.Pixels
@@ -81,11 +97,15 @@ func lensTargets(n int) []mgl64.Vec3 {
 // TestProjectMatchesOpenCV compares Camera.Project with OpenCV's projections of a grid of
 // points over the field of view.
 func TestProjectMatchesOpenCV(t *testing.T) {
+	pts := lensTargets(9)
+	var qs []projection
 	for _, c := range testLenses {
+		qs = append(qs, projection{&Camera{FovYDeg: 60, Near: 0.05, Far: 20, Width: 640, Height: 480, Lens: c.lens}, pts})
+	}
+	answers := opencvProject(t, qs...)
+	for k, c := range testLenses {
 		t.Run(c.name, func(t *testing.T) {
-			cam := Camera{FovYDeg: 60, Near: 0.05, Far: 20, Width: 640, Height: 480, Lens: c.lens}
-			pts := lensTargets(9)
-			want := opencvProject(t, &cam, pts)
+			cam, want := qs[k].cam, answers[k]
 			worst := 0.0
 			for i, p := range pts {
 				col, row, _, ok := cam.Project(cvToWorld(p))
@@ -113,24 +133,31 @@ func TestDistortedFrameMatchesOpenCV(t *testing.T) {
 	env.Ambient, env.AmbientColor, env.Diffuse = 1, [3]float64{1, 1, 1}, 0
 	env.Shadows, env.ContactShadow = false, 0
 	s := mustStatic(t, nil, &env)
+	// Targets are moved to texture centres (below), then OpenCV is asked about all of them.
+	var qs []projection
+	var sidesOf [][]float64
 	for _, c := range testLenses {
+		cam := &Camera{Pose: Pose{Z: 5}, FovYDeg: 60, Near: 0.05, Far: 20, Width: 640, Height: 480, Lens: c.lens}
+		var pts []mgl64.Vec3
+		var sides []float64
+		for _, p := range lensTargets(7) {
+			// A card about 12 px across; its texture repeats every side metres, so move
+			// the card (within its plane) until its centre is a texture centre: the
+			// texture's u runs along −y (world) and v along z.
+			side := 0.04 * p[2]
+			w := cvToWorld(p)
+			u0, v0 := -w[1], w[2]+5
+			u := math.Floor(u0/side)*side + side/2
+			v := math.Floor(v0/side)*side + side/2
+			p[0], p[1] = u, -(v - 5)
+			pts, sides = append(pts, p), append(sides, side)
+		}
+		qs, sidesOf = append(qs, projection{cam, pts}), append(sidesOf, sides)
+	}
+	answers := opencvProject(t, qs...)
+	for k, c := range testLenses {
 		t.Run(c.name, func(t *testing.T) {
-			cam := Camera{Pose: Pose{Z: 5}, FovYDeg: 60, Near: 0.05, Far: 20, Width: 640, Height: 480, Lens: c.lens}
-			var pts []mgl64.Vec3
-			var sides []float64
-			for _, p := range lensTargets(7) {
-				// A card about 12 px across; its texture repeats every side metres, so move
-				// the card (within its plane) until its centre is a texture centre: the
-				// texture's u runs along −y (world) and v along z.
-				side := 0.04 * p[2]
-				w := cvToWorld(p)
-				u0, v0 := -w[1], w[2]+5
-				u := math.Floor(u0/side)*side + side/2
-				v := math.Floor(v0/side)*side + side/2
-				p[0], p[1] = u, -(v - 5)
-				pts, sides = append(pts, p), append(sides, side)
-			}
-			want := opencvProject(t, &cam, pts)
+			cam, pts, sides, want := *qs[k].cam, qs[k].pts, sidesOf[k], answers[k]
 			var b MeshBuilder
 			var px [][2]float64
 			n := 0
@@ -149,7 +176,10 @@ func TestDistortedFrameMatchesOpenCV(t *testing.T) {
 					t.Fatal(err)
 				}
 				b.SetTexture(tex)
-				b.Box(cvToWorld(p).Add(mgl64.Vec3{0, 0, 5}), mgl64.Vec3{0.0005, side, side}, 0, RGB{255, 255, 255})
+				// A card facing the camera (seen from −x, counter-clockwise): no edges that
+				// could show beside it.
+				c, h := cvToWorld(p).Add(mgl64.Vec3{0, 0, 5}), side/2
+				b.Quad(c.Add(mgl64.Vec3{0, h, -h}), c.Add(mgl64.Vec3{0, -h, -h}), c.Add(mgl64.Vec3{0, -h, h}), c.Add(mgl64.Vec3{0, h, h}), RGB{255, 255, 255})
 				px = append(px, want[i])
 				n++
 			}

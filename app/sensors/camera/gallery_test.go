@@ -21,7 +21,7 @@ const galleryBlock = `world: {trackId: track.cardboard_corridor.v1}
 vehicle: {vehicleId: vehicle.ks0223.v1}
 randomization:
   sensors: {camera_position_m: 0.005, camera_yaw_deg: 2, camera_roll_deg: 2, camera_focal: 0.05,
-            camera_principal: 0.01, distortion_k1: [-0.25, 0.02], distortion_k2: 0.05, distortion_p: 0.002,
+            camera_principal: 0.01, distortion_k1: [-0.16, 0.02], distortion_k2: [0, 0.04], distortion_p: 0.002,
             exposure: [0.6, 1.5], white_balance: 0.12, vignette: [0, 0.5], read_noise: [0, 2.5], shot_noise: [0, 5]}
   visual: {textures: [0.5, 1], color_jitter: 0.2, sun_azimuth_deg: 180, sun_elevation_deg: [-25, 25],
            sun_intensity: 0.4, sun_color: 0.12, ambient: 0.4, distractors: [2, 10]}
