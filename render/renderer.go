@@ -57,7 +57,6 @@ type Renderer struct {
 	cv      []cvert
 	zbuf    []float32
 	casters []caster
-	rv      []realVertex
 	lenses  lensCache
 }
 

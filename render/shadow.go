@@ -128,16 +128,11 @@ func (m *shadowMap) toTexels(p mgl64.Vec3) [3]float64 {
 	return [3]float64{(s - m.s0) / m.texel, (t - m.t0) / m.texel, d}
 }
 
-// visible returns the lit fraction of world point p seen by the sun with depth bias, filtered
-// over the 3×3 texels around it (for baking; frames use one lookup).
-func (m *shadowMap) visible(p mgl64.Vec3, bias float64) float64 {
-	return m.visibleAt(m.toTexels(p), bias)
-}
-
-// visibleAt is visible for a point in texel coordinates and depth (toTexels): the lit share of
-// the 3×3 texels around it, each weighted by how much of a texel-sized box centred on the
-// point it covers, so that the result changes smoothly as the point moves (a box filter of
-// plain lookups steps at every texel edge, which shows on magnified floors).
+// visibleAt returns the lit fraction (0..1) of a point given in texel coordinates and depth
+// (toTexels), with depth bias, for baking: the lit share of a 3 × 3 texel box centred on the
+// point, each texel weighted by how much of it the box covers, so that the result changes
+// smoothly as the point moves (plain lookups step at every texel edge, which shows on
+// magnified floors).
 func (m *shadowMap) visibleAt(q [3]float64, bias float64) float64 {
 	// The box [q−1.5, q+1.5) texels overlaps texels cx−1..cx+2; the end ones partly.
 	bx, by := q[0]-1.5, q[1]-1.5

@@ -173,11 +173,3 @@ func NewMaterialTexture(name, color string, variant int) (*Texture, error) {
 	}
 	return t, nil
 }
-
-// materialDefault returns the default colour of a registered material.
-func materialDefault(name string) (RGB, bool) {
-	texMu.Lock()
-	defer texMu.Unlock()
-	k, ok := texKinds[name]
-	return k.base, ok
-}

@@ -47,7 +47,7 @@ type RandomParam struct {
 // absolute values inside the schema's minimum..maximum. The defaults are rusim's per-episode
 // randomization of the KS0223 (ks0223-and-tracks.md §1): mass ±20 %, damping ±20 %, motor
 // gains ±10 %, camera pitch ±4°; the others are off unless named.
-var RandomParams = []RandomParam{
+var RandomParams = append([]RandomParam{
 	{Name: "vehicle.mass", Mode: Scale, Default: [2]float64{0.8, 1.2}, Doc: "body mass (kg), factor"},
 	{Name: "vehicle.linear_damping", Mode: Scale, Default: [2]float64{0.8, 1.2}, Doc: "linear damping, factor"},
 	{Name: "vehicle.angular_damping", Mode: Scale, Default: [2]float64{0.8, 1.2}, Doc: "angular damping, factor"},
@@ -61,31 +61,7 @@ var RandomParams = []RandomParam{
 	{Name: "sensors.brightness", Mode: Scale, Default: [2]float64{1, 1}, Doc: "image brightness gain, factor of 1"},
 	{Name: "sensors.color_jitter", Mode: Scale, Default: [2]float64{1, 1}, Doc: "per-channel colour gain (r, g, b drawn apart), factor of 1"},
 	{Name: "sensors.sonar_noise", Mode: Absolute, Doc: "ultrasonic range noise stddev, metres"},
-	// Visual domain randomization (app/scenario/visual.go): the camera's lens and film, and
-	// the look its scene has.
-	{Name: "sensors.camera_position_m", Mode: Offset, Doc: "camera mount x, y, z (drawn apart), metres added"},
-	{Name: "sensors.camera_yaw_deg", Mode: Offset, Doc: "camera yaw, degrees added"},
-	{Name: "sensors.camera_roll_deg", Mode: Offset, Doc: "camera roll, degrees added"},
-	{Name: "sensors.camera_focal", Mode: Scale, Default: [2]float64{1, 1}, Doc: "focal lengths fx, fy (drawn apart), factor"},
-	{Name: "sensors.camera_principal", Mode: Offset, Doc: "principal point shift right and down (drawn apart), share of the frame size"},
-	{Name: "sensors.distortion_k1", Mode: Offset, Doc: "radial distortion k1, added"},
-	{Name: "sensors.distortion_k2", Mode: Offset, Doc: "radial distortion k2, added"},
-	{Name: "sensors.distortion_k3", Mode: Offset, Doc: "radial distortion k3, added"},
-	{Name: "sensors.distortion_p", Mode: Offset, Doc: "tangential distortion p1, p2 (drawn apart), added"},
-	{Name: "sensors.exposure", Mode: Scale, Default: [2]float64{1, 1}, Doc: "film exposure, factor"},
-	{Name: "sensors.white_balance", Mode: Scale, Default: [2]float64{1, 1}, Doc: "film white balance gains r, g, b (drawn apart), factor"},
-	{Name: "sensors.vignette", Mode: Absolute, Doc: "film vignetting, 0..1"},
-	{Name: "sensors.read_noise", Mode: Absolute, Doc: "film read noise stddev, linear 0..255"},
-	{Name: "sensors.shot_noise", Mode: Absolute, Doc: "film shot noise stddev at full scale, linear 0..255"},
-	{Name: "visual.textures", Mode: Absolute, Doc: "share of elements taking a random texture of their material's set, 0..1"},
-	{Name: "visual.color_jitter", Mode: Absolute, Doc: "per-element colour jitter, ± per channel, 0..0.5"},
-	{Name: "visual.sun_azimuth_deg", Mode: Offset, Doc: "sun azimuth, degrees added"},
-	{Name: "visual.sun_elevation_deg", Mode: Offset, Doc: "sun elevation, degrees added"},
-	{Name: "visual.sun_intensity", Mode: Scale, Default: [2]float64{1, 1}, Doc: "direct sunlight, factor"},
-	{Name: "visual.sun_color", Mode: Scale, Default: [2]float64{1, 1}, Doc: "sun colour gains r, g, b (drawn apart), factor"},
-	{Name: "visual.ambient", Mode: Scale, Default: [2]float64{1, 1}, Doc: "sky (ambient) light, factor"},
-	{Name: "visual.distractors", Mode: Absolute, Doc: "number of distractor objects off the route (rounded)"},
-}
+}, visualParams...)
 
 // Image parameter keys: vehicle params the training API takes besides plugins'
 // ApplyVehicleConfig keys. They post-process camera frames. (Image noise is the camera's

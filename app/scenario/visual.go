@@ -13,6 +13,34 @@ import (
 // Whenever a visual.* parameter is drawn, the look also gets a seed of its own
 // (sensor.<id>.lookSeed) for the per-element choices (textures, colours, distractor places).
 
+// visualParams are the visual randomization parameters, after the vehicle and sensor ones in
+// RandomParams: the camera's extrinsics, intrinsics and distortion, its film, and the look of
+// its scene.
+var visualParams = []RandomParam{
+	{Name: "sensors.camera_position_m", Mode: Offset, Doc: "camera mount x, y, z (drawn apart), metres added"},
+	{Name: "sensors.camera_yaw_deg", Mode: Offset, Doc: "camera yaw, degrees added"},
+	{Name: "sensors.camera_roll_deg", Mode: Offset, Doc: "camera roll, degrees added"},
+	{Name: "sensors.camera_focal", Mode: Scale, Default: [2]float64{1, 1}, Doc: "focal lengths fx, fy (drawn apart), factor"},
+	{Name: "sensors.camera_principal", Mode: Offset, Doc: "principal point shift right and down (drawn apart), share of the frame size"},
+	{Name: "sensors.distortion_k1", Mode: Offset, Doc: "radial distortion k1, added"},
+	{Name: "sensors.distortion_k2", Mode: Offset, Doc: "radial distortion k2, added"},
+	{Name: "sensors.distortion_k3", Mode: Offset, Doc: "radial distortion k3, added"},
+	{Name: "sensors.distortion_p", Mode: Offset, Doc: "tangential distortion p1, p2 (drawn apart), added"},
+	{Name: "sensors.exposure", Mode: Scale, Default: [2]float64{1, 1}, Doc: "film exposure, factor"},
+	{Name: "sensors.white_balance", Mode: Scale, Default: [2]float64{1, 1}, Doc: "film white balance gains r, g, b (drawn apart), factor"},
+	{Name: "sensors.vignette", Mode: Absolute, Doc: "film vignetting, 0..1"},
+	{Name: "sensors.read_noise", Mode: Absolute, Doc: "film read noise stddev, linear 0..255"},
+	{Name: "sensors.shot_noise", Mode: Absolute, Doc: "film shot noise stddev at full scale, linear 0..255"},
+	{Name: "visual.textures", Mode: Absolute, Doc: "share of elements taking a random texture of their material's set, 0..1"},
+	{Name: "visual.color_jitter", Mode: Absolute, Doc: "per-element colour jitter, ± per channel, 0..0.5"},
+	{Name: "visual.sun_azimuth_deg", Mode: Offset, Doc: "sun azimuth, degrees added"},
+	{Name: "visual.sun_elevation_deg", Mode: Offset, Doc: "sun elevation, degrees added"},
+	{Name: "visual.sun_intensity", Mode: Scale, Default: [2]float64{1, 1}, Doc: "direct sunlight, factor"},
+	{Name: "visual.sun_color", Mode: Scale, Default: [2]float64{1, 1}, Doc: "sun colour gains r, g, b (drawn apart), factor"},
+	{Name: "visual.ambient", Mode: Scale, Default: [2]float64{1, 1}, Doc: "sky (ambient) light, factor"},
+	{Name: "visual.distractors", Mode: Absolute, Doc: "number of distractor objects off the route (rounded)"},
+}
+
 // visualTargets returns where a visual randomization parameter lands on v's first camera.
 func visualTargets(name string, v *plugins.VehicleDescriptor) []target {
 	cam := cameraMount(v)
