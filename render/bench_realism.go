@@ -28,7 +28,7 @@ func init() {
 		for _, c := range realismCases {
 			bench.Register(bench.Case{
 				Name: fmt.Sprintf("render/real/%dx%d/%s", w, h, c.name), Baseline: flat,
-				F:   benchRealism(w, h, c.shadows, c.lens, c.film),
+				F:   benchRealism(w, h, c.shadows, c.lens, c.film, c.blur),
 				Doc: fmt.Sprintf("one %dx%d frame of the corridor scene on one core, realistic: %s", w, h, c.doc),
 			})
 		}
@@ -36,23 +36,27 @@ func init() {
 }
 
 var realismCases = []struct {
-	name, doc           string
-	shadows, lens, film bool
+	name, doc                 string
+	shadows, lens, film, blur bool
 }{
-	{"materials", "materials and sun, no shadows", false, false, false},
-	{"shadows", "materials, shadows and contact shadows", true, false, false},
-	{"distortion", "materials and plumb_bob lens distortion", false, true, false},
-	{"all", "every realism feature: shadows, distortion, film noise, vignetting, motion blur", true, true, true},
+	{"materials", "materials and sun, no shadows", false, false, false, false},
+	{"shadows", "materials, shadows and contact shadows", true, false, false, false},
+	{"distortion", "materials and plumb_bob lens distortion", false, true, false, false},
+	{"film", "materials and the film: exposure, white balance, vignetting, read and shot noise", false, false, true, false},
+	{"blur", "materials and motion blur over a 1/60 s shutter", false, false, false, true},
+	{"all", "every realism feature: shadows, contact shadows, distortion, film, motion blur", true, true, true, true},
 }
 
 // benchLens is a USB webcam lens of the KS0223 kind: mild barrel distortion.
 var benchLens = Lens{Model: PlumbBob, K1: -0.12, K2: 0.02, P1: 0.001, P2: -0.0008}
 
-// benchFilm is a noisy, vignetted film exposing for 1/30 s.
-var benchFilm = Film{Exposure: 1.1, WhiteBalance: [3]float64{1.04, 1, 0.94}, Vignette: 0.35,
-	ReadNoise: 1.2, ShotNoise: 3, ShutterS: 1.0 / 30}
+// benchFilm is a noisy, vignetted film.
+var benchFilm = Film{Exposure: 1.1, WhiteBalance: [3]float64{1.04, 1, 0.94}, Vignette: 0.35, ReadNoise: 1.2, ShotNoise: 3}
 
-func benchRealism(w, h int, shadows, lens, film bool) func(*testing.B) {
+// benchShutter is the motion blur cases' exposure time, a USB camera's indoors.
+const benchShutter = 1.0 / 60
+
+func benchRealism(w, h int, shadows, lens, film, blur bool) func(*testing.B) {
 	return func(b *testing.B) {
 		env := RealisticEnvironment()
 		env.Shadows = shadows
@@ -74,12 +78,16 @@ func benchRealism(w, h int, shadows, lens, film bool) func(*testing.B) {
 		if lens {
 			cam.Lens = benchLens
 		}
+		fl := Film{}
 		if film {
-			fl := benchFilm
-			cam.Film = &fl
+			fl = benchFilm
+		}
+		if blur {
+			fl.ShutterS = benchShutter
 			// The KS0223 at full speed (0.73 m/s along +y) while turning at 1 rad/s.
 			cam.Motion = Motion{Linear: mgl64.Vec3{0, 0.73, 0}, Angular: mgl64.Vec3{0, 0, 1}}
 		}
+		cam.Film = &fl
 		// The first frame builds what later frames reuse (the lens's map, the vignette).
 		if err := r.Render(f, cam, st, sc.dyn); err != nil {
 			b.Fatal(err)

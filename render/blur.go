@@ -92,8 +92,9 @@ func (fs *frameState) blurRows(y0, y1 int) {
 			}
 			a = a.Add(a1)
 			o := 3 * (y*w + x)
+			sp, dp := src[o:o+3:o+3], dst[o:o+3:o+3]
 			if q0 <= 1e-6 {
-				copy(dst[o:o+3], src[o:o+3])
+				dp[0], dp[1], dp[2] = sp[0], sp[1], sp[2]
 				continue
 			}
 			iq := 1 / q0
@@ -101,13 +102,14 @@ func (fs *frameState) blurRows(y0, y1 int) {
 			my := v.cy - v.fy*q2*iq - 0.5 - float64(y)
 			l := math.Abs(mx) + math.Abs(my)
 			if l < 0.5 {
-				copy(dst[o:o+3], src[o:o+3])
+				dp[0], dp[1], dp[2] = sp[0], sp[1], sp[2]
 				continue
 			}
 			taps := min(maxBlurTaps, int(l*0.5)+2) // a tap every two pixels or so
 			// Where the pixel was, kept inside the image: the walk between stays inside too.
-			ex := clampTo(float64(x)+mx, 0, float64(w-1))
-			ey := clampTo(float64(y)+my, 0, float64(h-1))
+			ex, ey := float64(x)+mx, float64(y)+my
+			ex = max(0, min(ex, float64(w-1)))
+			ey = max(0, min(ey, float64(h-1)))
 			// Fixed-point walk from the pixel to there, 16 fractional bits.
 			X, Y := int64(x)<<16+1<<15, int64(y)<<16+1<<15
 			step := 65536 / float64(taps-1)
@@ -120,7 +122,7 @@ func (fs *frameState) blurRows(y0, y1 int) {
 				X, Y = X+dX, Y+dY
 			}
 			k := tapsInv[taps] // ·2^-16: a multiply, not a division
-			dst[o], dst[o+1], dst[o+2] = uint16(uint64(r)*k>>16), uint16(uint64(g)*k>>16), uint16(uint64(bb)*k>>16)
+			dp[0], dp[1], dp[2] = uint16(uint64(r)*k>>16), uint16(uint64(g)*k>>16), uint16(uint64(bb)*k>>16)
 		}
 	}
 }

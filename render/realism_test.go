@@ -166,6 +166,7 @@ func TestRealisticWorkersAndSeeds(t *testing.T) {
 	cam := benchCamera(160, 120)
 	cam.Lens = benchLens
 	film := benchFilm
+	film.ShutterS = benchShutter
 	cam.Film = &film
 	cam.Motion = Motion{Linear: mgl64.Vec3{0, 0.7, 0}, Angular: mgl64.Vec3{0, 0, 1}}
 	cam.Seed = 7
