@@ -25,7 +25,7 @@ func contactAO(strength, d float64) float64 { return 1 - strength*math.Exp(-d/co
 
 // Light map size: texels of at least minLightTexel metres, at most maxLightSide a side.
 const (
-	minLightTexel = 0.0025
+	minLightTexel = 0.005
 	maxLightSide  = 2048
 )
 

@@ -281,3 +281,54 @@ func TestTrackMaterialPNG(t *testing.T) {
 		t.Errorf("a 64×32 PNG: %v", err)
 	}
 }
+
+// TestShadowsOnEachOther has a low sun in the west behind a tall wall: the tops of a box of the
+// track and of a pushable box east of it are in the wall's shadow (the static map on a static
+// and on a moving receiver), and the pushable box shadows the top of another track box east
+// of it (a caster map on a static receiver); the same boxes out of the shadows are lit.
+func TestShadowsOnEachOther(t *testing.T) {
+	const elev = 30.0
+	box := func(x, y, h float64) plugins.Element {
+		return plugins.Element{Kind: plugins.ElementBox, X: x, Y: y, Length: 0.16, Width: 0.16, Height: h, Color: "#e0a040"}
+	}
+	wall := plugins.Element{Kind: plugins.ElementWall, X: 0, Y: 0, Length: 0.04, Width: 1.0, Height: 0.6, Color: "#808080"}
+	layout := &plugins.Layout{Floor: plugins.Floor{X: 0.8, Length: 3, Width: 3, Color: "#c8c8c8"}, Elements: []plugins.Element{
+		wall,
+		box(0.4, 0.2, 0.2),  // in the wall's shadow (0.6/tan 30° = 1.04 m long)
+		box(1.6, 0.2, 0.2),  // beyond it: lit
+		box(0.7, -0.8, 0.1), // east of the pushable box, low: in its shadow
+		box(1.6, -0.8, 0.1), // lit
+	}}
+	mov := box(0, 0, 0.3)
+	mov.Movable, mov.Mass = true, 1
+	m, err := NewElementMesh(&mov)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dyn := []Object{
+		{Mesh: m, Pose: Pose{X: 0.4, Y: -0.2}}, // in the wall's shadow: its top is dark
+		{Mesh: m, Pose: Pose{X: 0.5, Y: -0.8}}, // casts on the low box at 0.7
+		{Mesh: m, Pose: Pose{X: 1.6, Y: -0.2}}, // lit
+	}
+	env := realEnv(180, elev)
+	env.ContactShadow = 0
+	cam := Camera{Pose: Pose{X: 0.9, Y: -0.3, Z: 4, Yaw: math.Pi / 2, Pitch: math.Pi / 2}, FovYDeg: 30, Near: 0.1, Far: 10, Width: 480, Height: 480}
+	f := render(t, cam, mustStatic(t, layout, &env), dyn, Options{Workers: 1})
+	writePNG(t, f.Image(), "shadows-on-each-other.png", t.TempDir(), previewDir)
+	top := func(x, y, h float64) RGB {
+		col, row, _, _ := cam.Project(mgl64.Vec3{x, y, h})
+		return f.At(int(col), int(row))
+	}
+	for _, c := range []struct {
+		what      string
+		dark, lit RGB
+	}{
+		{"track box in the wall's shadow", top(0.4, 0.2, 0.2), top(1.6, 0.2, 0.2)},
+		{"pushable box in the wall's shadow", top(0.4, -0.2, 0.3), top(1.6, -0.2, 0.3)},
+		{"track box in the pushable box's shadow", top(0.7, -0.8, 0.1), top(1.6, -0.8, 0.1)},
+	} {
+		if int(c.dark.G) > int(c.lit.G)-30 || c.lit.R < c.lit.B+40 {
+			t.Errorf("%s: %v; the same out of shadow %v: want clearly darker, both the box's orange", c.what, c.dark, c.lit)
+		}
+	}
+}

@@ -98,7 +98,7 @@ const maxLooks = 32
 // newStatic builds the layout's Static in env. A floor texture or element material the
 // renderer lacks should not blind every camera: they are drawn plain instead, with a warning.
 func (sc *scene) newStatic(l *plugins.Layout, env *render.Environment) (*render.Static, error) {
-	st, err := render.NewStatic(l, env)
+	st, err := render.SharedStatic(l, env)
 	if err == nil {
 		return st, nil
 	}
@@ -109,7 +109,7 @@ func (sc *scene) newStatic(l *plugins.Layout, env *render.Environment) (*render.
 		e.Material = ""
 		plain.Elements[i] = e
 	}
-	st, err2 := render.NewStatic(&plain, env)
+	st, err2 := render.SharedStatic(&plain, env)
 	if err2 != nil {
 		return nil, err
 	}
