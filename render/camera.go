@@ -120,6 +120,9 @@ func (c *Camera) Validate() error {
 	if err := c.Lens.Validate(); err != nil {
 		return err
 	}
+	if c.Lens.distorted() && c.Width*c.Height > MaxDistortedPixels {
+		return fmt.Errorf("camera %dx%d with lens distortion: at most %d pixels", c.Width, c.Height, MaxDistortedPixels)
+	}
 	if c.Film != nil {
 		return c.Film.Validate()
 	}

@@ -43,6 +43,10 @@ const (
 // MaxLensAngleDeg is how far off the optical axis a distorted frame is drawn.
 const MaxLensAngleDeg = 75
 
+// MaxDistortedPixels is the largest frame (width × height) drawn with lens distortion: its
+// resampling map takes 8 bytes a pixel.
+const MaxDistortedPixels = 4096 * 4096
+
 // Validate reports what is wrong with l, if anything.
 func (l *Lens) Validate() error {
 	switch l.Model {
@@ -222,15 +226,12 @@ func newLensMap(c *Camera, k lensKey) *lensMap {
 	fx, fy, cx, cy := c.intrinsics()
 	W, H := c.Width, c.Height
 	lm := &lensMap{key: k, idx: make([]int32, W*H), wt: make([]uint32, W*H)}
-	und := make([][2]float64, W*H)
-	okv := make([]bool, W*H)
+	// First what the lens sees (the bounds of the undistorted directions), then where each
+	// pixel samples; undistorting twice costs less memory than keeping every direction.
 	x0, y0, x1, y1 := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
 	for row := range H {
 		for col := range W {
-			x, y, ok := c.Lens.undistort((float64(col)-cx)/fx, (float64(row)-cy)/fy)
-			i := row*W + col
-			und[i], okv[i] = [2]float64{x, y}, ok
-			if ok {
+			if x, y, ok := c.Lens.undistort((float64(col)-cx)/fx, (float64(row)-cy)/fy); ok {
 				x0, x1, y0, y1 = math.Min(x0, x), math.Max(x1, x), math.Min(y0, y), math.Max(y1, y)
 			}
 		}
@@ -248,13 +249,14 @@ func newLensMap(c *Camera, k lensKey) *lensMap {
 	lm.h = max(2, int(math.Ceil((y1-y0)*f)))
 	lm.inner = Lens{Fx: f, Fy: f, Cx: -x0*f - 0.5, Cy: -y0*f - 0.5}
 	for i := range lm.idx {
-		if !okv[i] {
+		ux, uy, ok := c.Lens.undistort((float64(i%W)-cx)/fx, (float64(i/W)-cy)/fy)
+		if !ok {
 			lm.idx[i] = -1
 			continue
 		}
 		// Continuous inner coordinates, then the 2×2 taps around the sample point.
-		sx := -x0*f + und[i][0]*f - 0.5
-		sy := -y0*f + und[i][1]*f - 0.5
+		sx := -x0*f + ux*f - 0.5
+		sy := -y0*f + uy*f - 0.5
 		ix, iy := int(math.Floor(sx)), int(math.Floor(sy))
 		ix, iy = max(0, min(lm.w-2, ix)), max(0, min(lm.h-2, iy))
 		wx := int(math.Round((sx - float64(ix)) * 256))

@@ -88,8 +88,9 @@ func bakeFloorLight(x0, y0, x1, y1 float64, solids []*Mesh, sm *shadowMap, env *
 		for i := range fl.w {
 			k := j*fl.w + i
 			ao := uint8(15)
-			if aoLUT != nil {
-				ao = aoLUT[min(len(aoLUT)-1, int(dist[k]*4))]
+			// Beyond the table (+Inf where nothing stands on the floor) the floor is fully lit.
+			if q := dist[k] * 4; aoLUT != nil && q >= 0 && q < float32(len(aoLUT)) {
+				ao = aoLUT[int(q)]
 			}
 			vis := uint8(15)
 			if sm != nil && sunUp > 0 {

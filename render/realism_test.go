@@ -332,3 +332,21 @@ func TestShadowsOnEachOther(t *testing.T) {
 		}
 	}
 }
+
+// TestFloorWithNothingOnIt builds realistic scenes whose floor has nothing standing on it
+// (the contact shadow's distances are all infinite) or nothing at all.
+func TestFloorWithNothingOnIt(t *testing.T) {
+	env := RealisticEnvironment()
+	for _, l := range []*plugins.Layout{
+		{Floor: plugins.Floor{X: -10, Y: -10, Length: 4, Width: 4}},
+		{Floor: plugins.Floor{Length: 4, Width: 4}, Elements: []plugins.Element{{Kind: plugins.ElementRoad, Width: 0.5, Points: [][2]float64{{-1, 0}, {1, 0}}}}},
+		{Elements: []plugins.Element{{Kind: plugins.ElementMarker, X: 1, Length: 0.1}}},
+		nil,
+	} {
+		s := mustStatic(t, l, &env)
+		f := render(t, benchCamera(64, 48), s, nil, Options{Workers: 1})
+		if c := f.At(32, 40); c == (RGB{}) {
+			t.Errorf("layout %+v: black floor", l)
+		}
+	}
+}
