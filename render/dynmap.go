@@ -76,11 +76,11 @@ func (r *Renderer) setupDynShadows(dyn []Object, sc *realScene) {
 				f = p.Sub(m.ld.Mul(p[2] / m.ld[2]))
 			}
 			for _, q := range [2]mgl64.Vec3{p, f} {
-				flo[0], fhi[0] = math.Min(flo[0], q[0]), math.Max(fhi[0], q[0])
-				flo[1], fhi[1] = math.Min(flo[1], q[1]), math.Max(fhi[1], q[1])
+				flo[0], fhi[0] = min(flo[0], q[0]), max(fhi[0], q[0])
+				flo[1], fhi[1] = min(flo[1], q[1]), max(fhi[1], q[1])
 			}
 			a, b, _ := rf.lightSpace(p)
-			s0, s1, t0, t1 = math.Min(s0, a), math.Max(s1, a), math.Min(t0, b), math.Max(t1, b)
+			s0, s1, t0, t1 = min(s0, a), max(s1, a), min(t0, b), max(t1, b)
 		}
 		if !finiteVec(flo) || !finiteVec(fhi) || v.boxOutside(flo, fhi) {
 			continue
@@ -97,7 +97,7 @@ func (r *Renderer) setupDynShadows(dyn []Object, sc *realScene) {
 	}
 	d.maps = d.maps[:0]
 	l := m.ld.Mul(-1)
-	pixel := 1 / math.Max(v.fx, v.fy) // radians a pixel spans, about
+	pixel := 1 / max(v.fx, v.fy) // radians a pixel spans, about
 	for _, c := range r.casters {
 		want := clampTo(c.dist*pixel, minDynTexel, maxDynTexel)
 		k := int(math.Round(math.Log2(m.texel / want))) // texels per static texel, log2
@@ -180,7 +180,7 @@ func (d *dynMap) overlaps(s0, t0, s1, t1 float64) uint8 {
 func (d *dynMap) coarsest(set uint8) float64 {
 	t := 0.0
 	for ; set != 0; set &= set - 1 {
-		t = math.Max(t, d.maps[bits.TrailingZeros8(set)].texel)
+		t = max(t, d.maps[bits.TrailingZeros8(set)].texel)
 	}
 	return t
 }

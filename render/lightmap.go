@@ -146,17 +146,16 @@ func (fl *floorLight) blend(u, v int64) uint8 {
 	u, v = u-1<<15, v-1<<15 // texel centres
 	i, j := int(u>>16), int(v>>16)
 	fx, fy := int32(u>>8)&255, int32(v>>8)&255
-	at := func(i, j int) int32 {
-		i, j = max(0, min(fl.w-1, i)), max(0, min(fl.h-1, j))
-		return int32(fl.idx[j*fl.w+i])
-	}
-	c00, c10, c01, c11 := at(i, j), at(i+1, j), at(i, j+1), at(i+1, j+1)
-	mix := func(a, b, c, d int32) int32 { // 4-bit levels, weights in 1/256
-		top := a*(256-fx) + b*fx
-		bot := c*(256-fx) + d*fx
-		return (top*(256-fy) + bot*fy + 1<<15) >> 16
-	}
-	ao := mix(c00>>4, c10>>4, c01>>4, c11>>4)
-	vis := mix(c00&15, c10&15, c01&15, c11&15)
+	i0, i1 := max(0, min(fl.w-1, i)), max(0, min(fl.w-1, i+1))
+	j0, j1 := max(0, min(fl.h-1, j)), max(0, min(fl.h-1, j+1))
+	r0, r1 := fl.idx[j0*fl.w:j0*fl.w+fl.w], fl.idx[j1*fl.w:j1*fl.w+fl.w]
+	c00, c10, c01, c11 := int32(r0[i0]), int32(r0[i1]), int32(r1[i0]), int32(r1[i1])
+	// Both 4-bit levels at once: sky in bits 16.., sun in bits 0.., weights in 1/256.
+	sp := func(c int32) int32 { return (c>>4)<<16 | c&15 }
+	top := sp(c00)*(256-fx) + sp(c10)*fx
+	bot := sp(c01)*(256-fx) + sp(c11)*fx
+	// Each level times 65536 fits 20 bits, so the halves do not mix.
+	ao := ((top>>16)*(256-fy) + (bot>>16)*fy + 1<<15) >> 16
+	vis := ((top&0xffff)*(256-fy) + (bot&0xffff)*fy + 1<<15) >> 16
 	return uint8(ao<<4 | vis)
 }

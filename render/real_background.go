@@ -162,7 +162,7 @@ func (fs *frameState) floorSpanReal(rd mgl64.Vec3, xa, xb int, zr []float32, px 
 		if d.on {
 			sa, ta, da := rf.lightSpace(pa)
 			sb, tb, db := rf.lightSpace(pb)
-			dyn = d.overlaps(math.Min(sa, sb), math.Min(ta, tb), math.Max(sa, sb), math.Max(ta, tb))
+			dyn = d.overlaps(min(sa, sb), min(ta, tb), max(sa, sb), max(ta, tb))
 			S, T = int64(sa*65536), int64(ta*65536)
 			dS, dT = int64((sb-sa)*invM*65536), int64((tb-ta)*invM*65536)
 			D, dD = float32(da)-dynBias, float32((db-da)*invM)

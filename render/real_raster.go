@@ -86,7 +86,7 @@ func (fs *frameState) realSpan(t *rtriR, zr []float32, px []uint16, zv, fx0, dy 
 			va, vb := (vq+fa*t.v.ax)*ia, (vq+fb*t.v.ax)*ib
 			du, dv := (ub-ua)*invM, (vb-va)*invM
 			dudy, dvdy := (t.u.ay-ua*t.zy)*ia, (t.v.ay-va*t.zy)*ia
-			fp := math.Max(math.Abs(du)+math.Abs(dv), math.Abs(dudy)+math.Abs(dvdy)) * 0.75 / t.texel
+			fp := max(math.Abs(du)+math.Abs(dv), math.Abs(dudy)+math.Abs(dvdy)) * 0.75 / t.texel
 			var scale float64
 			lv, scale = t.tex.level(fp)
 			k := 65536 / t.texel * scale

@@ -78,7 +78,7 @@ func (r *Renderer) setupRealTris(m *Mesh, cv []cvert, t0, t1 int32, rl []triReal
 			alb, cos, q.flags, q.voff, q.bias = x.alb, float64(x.cos), x.flags, x.voff, x.bias
 			q.staticMap = x.flags&triShadowTest != 0 && sc.hasShadow && x.cos > 0
 		} else {
-			cos = math.Max(0, float64(t.n[0])*lightObj[0]+float64(t.n[1])*lightObj[1]+float64(t.n[2])*lightObj[2])
+			cos = max(0, float64(t.n[0])*lightObj[0]+float64(t.n[1])*lightObj[1]+float64(t.n[2])*lightObj[2])
 			col := t.col
 			if !sc.lit { // a flat Static: the object as the flat look lights it
 				col = col.Scale(r.fs.static.env.shadeFactor(vec64(t.n), lightObj))
