@@ -16,8 +16,10 @@ pkgs=(
   protobuf-compiler
   # fast JPEG for camera frames (loaded at run time through purego)
   libturbojpeg0
-  # real outside clients used by the tests (run with /usr/bin/python3)
+  # real outside clients used by the tests (run with /usr/bin/python3); OpenCV is the
+  # reference for the renderer's lens distortion (render/lens_test.go)
   python3-websockets python3-zmq python3-protobuf python3-requests python3-numpy python3-pil
+  python3-opencv
 )
 
 missing=()

@@ -1,0 +1,119 @@
+package render
+
+import (
+	"math"
+
+	"github.com/go-gl/mathgl/mgl64"
+)
+
+// The realistic pipeline: triangles and the floor are drawn into a linear-light buffer (three
+// uint16 per pixel, linOne = film full scale), lit per pixel from the Static's light terms
+// scaled by the film's exposure and white balance, with shadow-map lookups where a shadow may
+// fall; then the film pass (film.go) resamples through the lens, adds noise and encodes.
+
+// realFrame is the realistic part of a frame's state, set up serially by Render.
+type realFrame struct {
+	gain    [3]float64 // the film gains the light terms are for
+	lin     []uint16   // w·h·3, the drawing buffer (the lens's undistorted image)
+	blurred []uint16   // lin after motion blur
+	scene   *realScene
+	// amb and sun are the ambient and direct light per unit albedo, exposure and white
+	// balance included (linear, 1 = full scale).
+	amb, sun [3]float64
+	sky      [skyLUTSize][3]uint16
+	ground   [3]uint16
+	// floorLUT is the light of a floor light-map code times the plain floor's albedo (or the
+	// floor texture's tint), linOne units.
+	floorLUT [256][3]int32
+	aoWall   [256]int32 // contact shadow by height above the floor in mm, 256 = none
+	dyn      dynMap
+	tris     []rtriR
+}
+
+// rtriR is a triangle of the realistic pipeline: its geometry as the flat pipeline scans it,
+// attribute planes (value·(1/depth) over the screen) for perspective-correct texture and light
+// space coordinates, and its light.
+type rtriR struct {
+	rtri
+	tex       *Texture
+	texel     float64 // metres per level-0 texel
+	u, v      aplane  // texture coordinates, metres
+	s, t, d   aplane  // light-space position, metres
+	amb, sun  [3]int32
+	voff      float32
+	bias      float32
+	flags     uint8
+	constant  [3]uint16 // the radiance when nothing varies across the triangle
+	staticMap bool      // look up the static shadow map
+	dynMap    bool      // look up the caster maps in casters
+	casters   uint8     // the caster maps that may shadow the triangle
+}
+
+// aplane is an attribute a·(1/depth) as a plane over the screen: a0 at the triangle's top
+// vertex (xt, yt), ax and ay its change per pixel right and down.
+type aplane struct{ a0, ax, ay float64 }
+
+// newAPlane fits the plane through three vertices' values q (already multiplied by 1/depth).
+func newAPlane(p0, p1, p2 *cvert, q0, q1, q2, det float64) aplane {
+	return aplane{
+		a0: q0,
+		ax: ((q1-q0)*(p2.sy-p0.sy) - (q2-q0)*(p1.sy-p0.sy)) / det,
+		ay: ((p1.sx-p0.sx)*(q2-q0) - (p2.sx-p0.sx)*(q1-q0)) / det,
+	}
+}
+
+func (p *aplane) at(dx, dy float64) float64 { return p.a0 + dx*p.ax + dy*p.ay }
+
+// realVertex carries what a vertex of a realistic triangle interpolates.
+type realVertex struct {
+	cvert
+	tu, tv     float64 // texture coordinates, metres
+	ls, lt, ld float64 // light space: static shadow-map texels, depth in metres
+}
+
+// setupFrameLight computes the frame's light terms from the scene and the film gains (kept
+// while they stay the same, as they do for a camera frame to frame).
+func (rf *realFrame) setupFrameLight(sc *realScene, gain [3]float64) {
+	if rf.scene == sc && rf.gain == gain {
+		return
+	}
+	rf.scene, rf.gain = sc, gain
+	env := &sc.env
+	for c := range 3 {
+		rf.amb[c] = env.Ambient * env.AmbientColor[c] * gain[c]
+		rf.sun[c] = env.Diffuse * env.SunColor[c] * gain[c]
+		if !sc.lit {
+			rf.amb[c], rf.sun[c] = gain[c], 0
+		}
+		for i := range rf.sky {
+			rf.sky[i][c] = uint16(min(linMax, math.Round(float64(sc.sky[i][c])*gain[c]*linOne)))
+		}
+		g := float64(sc.ground[c]) * (rf.amb[c] + rf.sun[c]*sc.sunUp)
+		rf.ground[c] = uint16(min(linMax, math.Round(g*linOne)))
+		for code := range 256 {
+			ao, vis := float64(code>>4)/15, float64(code&15)/15
+			rf.floorLUT[code][c] = fixed((rf.amb[c]*ao + rf.sun[c]*sc.sunUp*vis) * float64(sc.floorAlb[c]))
+		}
+	}
+	for mm := range rf.aoWall {
+		rf.aoWall[mm] = int32(math.Round(256 * contactAO(env.ContactShadow, float64(mm)/1000)))
+	}
+}
+
+// realLight fills a triangle's light terms: albedo alb (texture tint when textured), cosine
+// to the sun cos, and whether shadow maps are to be consulted.
+func (rf *realFrame) realLight(t *rtriR, alb [3]float32, cos float64) {
+	for c := range 3 {
+		t.amb[c] = fixed(rf.amb[c] * float64(alb[c]))
+		t.sun[c] = fixed(rf.sun[c] * cos * float64(alb[c]))
+		t.constant[c] = uint16(min(linMax, t.amb[c]+t.sun[c]))
+	}
+}
+
+// lightSpace returns world point p in the frame's light space: s and t in static shadow-map
+// texels, d in metres.
+func (rf *realFrame) lightSpace(p mgl64.Vec3) (s, t, d float64) {
+	m := rf.scene.shadow
+	a, b, dd := m.project(p)
+	return (a - m.s0) / m.texel, (b - m.t0) / m.texel, dd
+}
