@@ -12,15 +12,9 @@ import (
 // maxBlurTaps samples of the frame along the line between the two positions. Moving objects'
 // own motion is not included.
 
+// maxBlurTaps is the most samples a pixel averages: a power of two, as every count is, so
+// that an average of packed pixels is a shift (and the sum of 8 stays inside a lane).
 const maxBlurTaps = 8
-
-// tapsInv[n] is 2^16/n rounded up, so that an average of n uint16 samples is sum·tapsInv[n] >> 16.
-var tapsInv = func() (t [maxBlurTaps + 1]uint64) {
-	for n := 1; n <= maxBlurTaps; n++ {
-		t[n] = (1<<16 + uint64(n) - 1) / uint64(n)
-	}
-	return t
-}()
 
 // blurState is the reprojection of a frame: a camera-frame point q (forward, left, up) at the
 // end of the exposure was at M·q + c at its start.
@@ -91,10 +85,9 @@ func (fs *frameState) blurRows(y0, y1 int) {
 				q0, q1, q2 = d*a[0]+b.c[0], d*a[1]+b.c[1], d*a[2]+b.c[2]
 			}
 			a = a.Add(a1)
-			o := 3 * (y*w + x)
-			sp, dp := src[o:o+3:o+3], dst[o:o+3:o+3]
+			o := y*w + x
 			if q0 <= 1e-6 {
-				dp[0], dp[1], dp[2] = sp[0], sp[1], sp[2]
+				dst[o] = src[o]
 				continue
 			}
 			iq := 1 / q0
@@ -102,10 +95,15 @@ func (fs *frameState) blurRows(y0, y1 int) {
 			my := v.cy - v.fy*q2*iq - 0.5 - float64(y)
 			l := math.Abs(mx) + math.Abs(my)
 			if l < 0.5 {
-				dp[0], dp[1], dp[2] = sp[0], sp[1], sp[2]
+				dst[o] = src[o]
 				continue
 			}
-			taps := min(maxBlurTaps, int(l*0.5)+2) // a tap every two pixels or so
+			// A tap every two pixels or so, rounded up to a power of two.
+			lg := uint(1)
+			for lg < 3 && 1<<lg < int(l*0.5)+2 {
+				lg++
+			}
+			taps := 1 << lg
 			// Where the pixel was, kept inside the image: the walk between stays inside too.
 			ex, ey := float64(x)+mx, float64(y)+my
 			ex = max(0, min(ex, float64(w-1)))
@@ -114,15 +112,13 @@ func (fs *frameState) blurRows(y0, y1 int) {
 			X, Y := int64(x)<<16+1<<15, int64(y)<<16+1<<15
 			step := 65536 / float64(taps-1)
 			dX, dY := int64((ex-float64(x))*step), int64((ey-float64(y))*step)
-			var r, g, bb uint32
+			var sum uint64
 			for range taps {
-				i := 3 * (int(Y>>16)*w + int(X>>16))
-				p := src[i : i+3 : i+3]
-				r, g, bb = r+uint32(p[0]), g+uint32(p[1]), bb+uint32(p[2])
+				sum += src[int(Y>>16)*w+int(X>>16)]
 				X, Y = X+dX, Y+dY
 			}
-			k := tapsInv[taps] // ·2^-16: a multiply, not a division
-			dp[0], dp[1], dp[2] = uint16(uint64(r)*k>>16), uint16(uint64(g)*k>>16), uint16(uint64(bb)*k>>16)
+			half := uint64(taps/2) * (1 | 1<<laneShift | 1<<(2*laneShift))
+			dst[o] = (sum + half) >> lg & lanesLin
 		}
 	}
 }

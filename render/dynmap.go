@@ -96,7 +96,6 @@ func (r *Renderer) setupDynShadows(dyn []Object, sc *realScene) {
 		r.casters = r.casters[:maxCasters]
 	}
 	d.maps = d.maps[:0]
-	l := m.ld.Mul(-1)
 	pixel := 1 / max(v.fx, v.fy) // radians a pixel spans, about
 	for _, c := range r.casters {
 		want := clampTo(c.dist*pixel, minDynTexel, maxDynTexel)
@@ -125,21 +124,7 @@ func (r *Renderer) setupDynShadows(dyn []Object, sc *realScene) {
 		cm.texel = m.texel / scale
 		cm.s0, cm.t0 = float64(cm.ox)/scale, float64(cm.oy)/scale
 		cm.s1, cm.t1 = float64(cm.ox+int64(cm.w))/scale, float64(cm.oy+int64(cm.h))/scale
-		lightObj := c.rot.Transpose().Mul3x1(l)
-		mesh := c.o.Mesh
-		pos := c.o.Pos()
-		for _, t := range mesh.tris {
-			if float64(t.n[0])*lightObj[0]+float64(t.n[1])*lightObj[1]+float64(t.n[2])*lightObj[2] <= 0 {
-				continue // faces away from the sun: the near side casts
-			}
-			var q [3][3]float64
-			for j, vi := range t.v {
-				p := pos.Add(c.rot.Mul3x1(vec64(mesh.verts[vi])))
-				a, b, dd := rf.lightSpace(p)
-				q[j] = [3]float64{a*scale - float64(cm.ox), b*scale - float64(cm.oy), dd}
-			}
-			drawLightTri(cm.depth, cm.w, cm.h, q[0], q[1], q[2])
-		}
+		r.drawCaster(&cm, c, m, scale)
 		d.maps = append(d.maps, cm)
 	}
 	d.on = true
@@ -196,4 +181,88 @@ func (d *dynMap) shadowed(set uint8, S, T int64, D float32) bool {
 		}
 	}
 	return false
+}
+
+// lvert is a caster's vertex in its map: texel coordinates and depth along the sun (metres).
+type lvert struct{ x, y, d float32 }
+
+// drawCaster draws caster c's triangles that face the sun into its map cm, whose texels are
+// the static map's (m) divided by scale. Vertices go to the map once each.
+func (r *Renderer) drawCaster(cm *casterMap, c caster, m *shadowMap, scale float64) {
+	mesh := c.o.Mesh
+	pos := c.o.Pos()
+	k := scale / m.texel
+	// Map coordinates are linear in the mesh frame's: x = ax·v + cx and so on.
+	ax, ay, ad := c.rot.Transpose().Mul3x1(m.e1).Mul(k), c.rot.Transpose().Mul3x1(m.e2).Mul(k), c.rot.Transpose().Mul3x1(m.ld)
+	cx := (pos.Dot(m.e1)-m.s0)*k - float64(cm.ox)
+	cy := (pos.Dot(m.e2)-m.t0)*k - float64(cm.oy)
+	cd := pos.Dot(m.ld)
+	if cap(r.lverts) < len(mesh.verts) {
+		r.lverts = make([]lvert, len(mesh.verts))
+	}
+	lv := r.lverts[:len(mesh.verts)]
+	for i, v := range mesh.verts {
+		x, y, z := float64(v[0]), float64(v[1]), float64(v[2])
+		lv[i] = lvert{
+			x: float32(ax[0]*x + ax[1]*y + ax[2]*z + cx),
+			y: float32(ay[0]*x + ay[1]*y + ay[2]*z + cy),
+			d: float32(ad[0]*x + ad[1]*y + ad[2]*z + cd),
+		}
+	}
+	// The light's direction in the mesh frame (towards the sun): the near side casts.
+	l := ad.Mul(-1)
+	l0, l1, l2 := float32(l[0]), float32(l[1]), float32(l[2])
+	for i := range mesh.tris {
+		t := &mesh.tris[i]
+		if t.n[0]*l0+t.n[1]*l1+t.n[2]*l2 <= 0 {
+			continue
+		}
+		casterTri(cm.depth, cm.w, cm.h, &lv[t.v[0]], &lv[t.v[1]], &lv[t.v[2]])
+	}
+}
+
+// casterTri writes a triangle into a depth map (w × h, keeping minima) at every texel whose
+// centre it covers, edges included, as drawLightTri does: over the texels of its bounding box
+// with edge functions stepped along each row, which suits the few-texel triangles of a
+// vehicle.
+func casterTri(depth []float32, w, h int, a, b, c *lvert) {
+	area := (b.x-a.x)*(c.y-a.y) - (c.x-a.x)*(b.y-a.y)
+	if !(area > 0 || area < 0) {
+		return
+	}
+	if area < 0 {
+		b, c = c, b
+		area = -area
+	}
+	x0 := max(0, int(min(a.x, b.x, c.x)+0.5))
+	x1 := min(w-1, int(max(a.x, b.x, c.x)+0.5))
+	y0 := max(0, int(min(a.y, b.y, c.y)+0.5))
+	y1 := min(h-1, int(max(a.y, b.y, c.y)+0.5))
+	if x0 > x1 || y0 > y1 {
+		return
+	}
+	// Edge k: e = A + B·x + C·y ≥ 0 inside (x, y a texel centre).
+	B0, C0 := b.y-c.y, c.x-b.x
+	B1, C1 := c.y-a.y, a.x-c.x
+	B2, C2 := a.y-b.y, b.x-a.x
+	px, py := float32(x0)+0.5, float32(y0)+0.5
+	e0 := (px-b.x)*B0 + (py-b.y)*C0
+	e1 := (px-c.x)*B1 + (py-c.y)*C1
+	e2 := (px-a.x)*B2 + (py-a.y)*C2
+	// Depth is the barycentric blend: d = (e0·da + e1·db + e2·dc)/area.
+	inv := 1 / area
+	d0 := (e0*a.d + e1*b.d + e2*c.d) * inv
+	dx := (B0*a.d + B1*b.d + B2*c.d) * inv
+	dy := (C0*a.d + C1*b.d + C2*c.d) * inv
+	for y := y0; y <= y1; y++ {
+		f0, f1, f2, d := e0, e1, e2, d0
+		row := depth[y*w+x0 : y*w+x1+1]
+		for i := range row {
+			if f0 >= 0 && f1 >= 0 && f2 >= 0 && d < row[i] {
+				row[i] = d
+			}
+			f0, f1, f2, d = f0+B0, f1+B1, f2+B2, d+dx
+		}
+		e0, e1, e2, d0 = e0+C0, e1+C1, e2+C2, d0+dy
+	}
 }

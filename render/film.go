@@ -7,10 +7,15 @@ import (
 )
 
 // Film is how a camera turns light into pixels in the realistic pipeline, in this order, all in
-// linear light: motion blur over the exposure (ShutterS), exposure and white balance gains,
-// vignetting, clipping at full scale, Gaussian read noise plus shot noise (whose variance grows
-// with the signal, as photon counts do), then the transfer curve to 8 bits. The zero Film is
-// exposure 1, no noise, no vignetting, no blur, the sRGB curve.
+// linear light: motion blur over the exposure (ShutterS), vignetting, exposure and white
+// balance gains, clipping at full scale, Gaussian read noise plus shot noise (whose variance
+// grows with the signal, as photon counts do), then the transfer curve to 8 bits. The zero Film
+// is exposure 1, no noise, no vignetting, no blur, the sRGB curve.
+//
+// The last four steps are one table lookup per channel (two with noise), made once per film:
+// the noise takes one of 16 equally likely levels per channel (the normal distribution's
+// quantiles, scaled to its variance), and the signal is bucketed to a quarter of an output
+// level before the noise is added.
 type Film struct {
 	// Exposure multiplies the light; 0 means 1.
 	Exposure float64
@@ -72,19 +77,15 @@ func (f *Film) gains() [3]float64 {
 	return [3]float64{e * wb[0], e * wb[1], e * wb[2]}
 }
 
-// filmState is a film prepared for a frame: per-signal noise deviations and the transfer curve.
-// What depends only on the film and the frame size is kept from frame to frame.
+// filmState is a film prepared for a frame: its tables and the vignette. What depends only on
+// the film and the frame size is kept from frame to frame.
 type filmState struct {
-	enc   *encodeLUT
-	noisy bool
-	// sigma[s>>4] is the noise deviation at linear signal s (linOne units), times 1024.
-	sigma    [linOne>>4 + 1]int32
-	sigmaFor [2]float64 // the read and shot noise sigma was made for
-	encGamma float64
-	vig      []uint16 // per output pixel, linOne = no loss; nil: no vignetting
-	vigFor   vigKey
-	vigBuf   []uint16
-	seed     uint64
+	lut    *filmLUT
+	vig    []uint16 // per output pixel, linOne = no loss; nil: no vignetting
+	vigFor vigKey
+	vigBuf []uint16
+	flat   []uint16 // linOne per pixel of a row: the vignette of a film without one
+	seed   uint64
 }
 
 type vigKey struct {
@@ -95,17 +96,12 @@ type vigKey struct {
 // prepare sets fs up for film f on an output of w×h with principal point (cx, cy), reusing
 // the vignette table when it fits.
 func (st *filmState) prepare(f *Film, w, h int, cx, cy float64, seed uint64) {
-	if st.enc == nil || f.Gamma != st.encGamma {
-		st.enc, st.encGamma = encodeTable(f.Gamma), f.Gamma
-	}
+	st.lut = filmTable(f)
 	st.seed = seed
-	st.noisy = f.ReadNoise > 0 || f.ShotNoise > 0
-	if st.noisy && st.sigmaFor != [2]float64{f.ReadNoise, f.ShotNoise} {
-		st.sigmaFor = [2]float64{f.ReadNoise, f.ShotNoise}
-		rn, sn := f.ReadNoise/255*linOne, f.ShotNoise/255*linOne
-		for i := range st.sigma {
-			s := float64(i<<4) / linOne
-			st.sigma[i] = int32(math.Round(math.Sqrt(rn*rn+sn*sn*s) * 1024))
+	if st.lut.noisy && len(st.flat) < w {
+		st.flat = make([]uint16, w)
+		for i := range st.flat {
+			st.flat[i] = linOne
 		}
 	}
 	if f.Vignette <= 0 {
@@ -132,70 +128,169 @@ func (st *filmState) prepare(f *Film, w, h int, cx, cy float64, seed uint64) {
 	st.vig = st.vigBuf
 }
 
-// normalBits is how many random bits pick a noise sample.
-const normalBits = 12
-
-// normal1024 holds the 2^12 quantiles of the standard normal distribution at
-// (i + ½)/2^12, times 1024: a uniformly random index gives a Gaussian sample (to a 1/4096
-// quantile step, tails cut at 3.6σ) from a table small enough to stay in the fastest cache.
-var normal1024 = sync.OnceValue(func() *[1 << normalBits]int16 {
-	var t [1 << normalBits]int16
-	for i := range t {
-		p := (float64(i) + 0.5) / (1 << normalBits)
-		t[i] = int16(math.Round(1024 * math.Sqrt2 * math.Erfinv(2*p-1)))
-	}
-	return &t
-})
-
 // rowNoise returns the noise generator of output row y: frames with the same seed get the
 // same noise whatever worker draws the row.
 func (st *filmState) rowNoise(y int) splitmix64 {
 	return splitmix64{st.seed ^ uint64(y+1)*0xa0761d6478bd642f}
 }
 
-// develop turns one output row of linear pixels (src, 3 values each) into 8-bit dst with
-// vignetting, clipping, noise and the transfer curve.
-func (st *filmState) develop(dst []byte, src []uint16, y, w int) {
-	enc := st.enc
+// develop turns one output row of packed linear pixels (src) into 8-bit dst with
+// vignetting, gains, clipping, noise and the transfer curve. Channels are at most linMax and
+// the vignette at most linOne, so a vignetted channel is a uint16 and indexes the tables as it
+// is.
+func (st *filmState) develop(dst []byte, src []uint64, y, w int) {
+	lut := st.lut
 	var vig []uint16
 	if st.vig != nil {
 		vig = st.vig[y*w : y*w+w]
 	}
-	src, dst = src[:3*w], dst[:3*w]
-	if !st.noisy && vig == nil {
-		for i, v := range src {
-			dst[i] = enc[min(v, linOne)]
-		}
-		return
-	}
-	if !st.noisy {
-		for x, k := range vig {
-			p := src[3*x : 3*x+3 : 3*x+3]
+	src, dst = src[:w], dst[:3*w]
+	switch {
+	case !lut.noisy && vig == nil:
+		enc := lut.enc
+		for x, p := range src {
 			d := dst[3*x : 3*x+3 : 3*x+3]
-			kk := uint32(k)
-			d[0] = enc[min(uint32(p[0])*kk>>linShift, linOne)]
-			d[1] = enc[min(uint32(p[1])*kk>>linShift, linOne)]
-			d[2] = enc[min(uint32(p[2])*kk>>linShift, linOne)]
+			d[0], d[1], d[2] = enc[0][uint16(p)], enc[1][uint16(p>>laneShift)], enc[2][uint16(p>>(2*laneShift))]
 		}
-		return
+	case !lut.noisy:
+		enc := lut.enc
+		vig = vig[:len(src)]
+		for x, p := range src {
+			k := uint64(vig[x])
+			d := dst[3*x : 3*x+3 : 3*x+3]
+			d[0] = enc[0][uint16((p&laneMask)*k>>linShift)]
+			d[1] = enc[1][uint16((p>>laneShift&laneMask)*k>>linShift)]
+			d[2] = enc[2][uint16((p>>(2*laneShift))*k>>linShift)]
+		}
+	default:
+		bucket, out := lut.bucket, &lut.out
+		g := st.rowNoise(y)
+		var bits uint64
+		left := 0
+		if vig == nil {
+			vig = st.flat
+		}
+		vig = vig[:len(src)]
+		for x, p := range src {
+			if left == 0 { // 5 pixels' worth of noise levels from one draw
+				bits, left = g.next(), 5
+			}
+			left--
+			k, l := uint64(vig[x]), uint16(bits)
+			bits >>= 12
+			d := dst[3*x : 3*x+3 : 3*x+3]
+			d[0] = out[(bucket[0][uint16((p&laneMask)*k>>linShift)]|l&(noiseLevels-1))&noiseMask]
+			d[1] = out[(bucket[1][uint16((p>>laneShift&laneMask)*k>>linShift)]|l>>4&(noiseLevels-1))&noiseMask]
+			d[2] = out[(bucket[2][uint16((p>>(2*laneShift))*k>>linShift)]|l>>8&(noiseLevels-1))&noiseMask]
+		}
 	}
-	tab := normal1024()
-	sigma := &st.sigma
-	g := st.rowNoise(y)
-	const mask = 1<<normalBits - 1
-	for x := range w {
-		p := src[3*x : 3*x+3 : 3*x+3]
-		d := dst[3*x : 3*x+3 : 3*x+3]
-		k := uint32(linOne)
-		if vig != nil {
-			k = uint32(vig[x])
+}
+
+// The noise: the signal after gains (clipped) falls in one of noiseBuckets buckets spread
+// evenly over the transfer curve's output (a quarter of an output level each), and a random
+// one of noiseLevels levels picks the noise, so that out[bucket|level] is the bucket's signal
+// plus its read and shot noise at that level, clipped and encoded.
+const (
+	noiseLevels  = 16
+	noiseBuckets = 1024
+	// noiseMask keeps a bucket|level index inside the table (and tells the compiler so).
+	noiseMask = noiseBuckets*noiseLevels - 1
+	// bucketSteps is the resolution of the gain-free bucket table: quarters of a linear unit,
+	// finer than a bucket near black (where sRGB is steepest).
+	bucketSteps = 4
+)
+
+// filmLUT is a film's transfer from a vignetted channel (linOne units, any uint16) to a byte:
+// per channel, enc (without noise) gives the byte, with exposure and white balance, clipping
+// and the curve; with noise, bucket gives the bucket (times noiseLevels) of the signal after
+// gains and clipping, and out a bucket|level's byte.
+type filmLUT struct {
+	noisy  bool
+	enc    *[3][linMax + 1]uint8
+	bucket *[3][linMax + 1]uint16
+	out    [noiseBuckets * noiseLevels]uint8
+}
+
+type filmKey struct {
+	gamma, read, shot float64
+	gains             [3]float64
+}
+
+var filmLUTs struct {
+	sync.Mutex
+	m       map[filmKey]*filmLUT
+	buckets map[float64][]uint16 // per gamma: linear signal in 1/bucketSteps units to bucket
+}
+
+// noiseQuantiles are the midpoints of noiseLevels equally likely slices of the standard
+// normal distribution, scaled to unit variance.
+var noiseQuantiles = sync.OnceValue(func() (q [noiseLevels]float64) {
+	ss := 0.0
+	for i := range q {
+		p := (float64(i) + 0.5) / noiseLevels
+		q[i] = math.Sqrt2 * math.Erfinv(2*p-1)
+		ss += q[i] * q[i]
+	}
+	k := math.Sqrt(noiseLevels / ss)
+	for i := range q {
+		q[i] *= k
+	}
+	return q
+})
+
+// maxFilmLUTs bounds the films whose tables are kept (about 400 kB each): a camera keeps its
+// film, and randomized films change once per reset.
+const maxFilmLUTs = 16
+
+// filmTable returns film f's tables, cached.
+func filmTable(f *Film) *filmLUT {
+	k := filmKey{gamma: f.Gamma, read: f.ReadNoise, shot: f.ShotNoise, gains: f.gains()}
+	filmLUTs.Lock()
+	defer filmLUTs.Unlock()
+	if t := filmLUTs.m[k]; t != nil {
+		return t
+	}
+	t := &filmLUT{noisy: f.ReadNoise > 0 || f.ShotNoise > 0}
+	if !t.noisy {
+		enc := encodeTable(f.Gamma)
+		t.enc = new([3][linMax + 1]uint8)
+		for c, g := range k.gains {
+			for v := range t.enc[c] {
+				t.enc[c][v] = enc[uint16(min(linOne, math.Round(float64(v)*g)))]
+			}
 		}
-		bits := g.next() // 12 bits a channel
-		for c := range 3 {
-			v := min(uint32(p[c])*k>>linShift, linOne)
-			n := int32(int64(sigma[v>>4]) * int64(tab[bits&mask]) >> 20) // σ·1024 × N·1024 / 2^20
-			bits >>= normalBits
-			d[c] = enc[max(0, min(linOne, int32(v)+n))]
+	} else {
+		b0 := filmLUTs.buckets[f.Gamma]
+		if b0 == nil {
+			b0 = make([]uint16, bucketSteps*linOne+1)
+			for i := range b0 {
+				b0[i] = uint16(math.Round(encodeCurve(f.Gamma, float64(i)/(bucketSteps*linOne))*(noiseBuckets-1))) * noiseLevels
+			}
+			if filmLUTs.buckets == nil || len(filmLUTs.buckets) >= maxFilmLUTs {
+				filmLUTs.buckets = map[float64][]uint16{}
+			}
+			filmLUTs.buckets[f.Gamma] = b0
+		}
+		t.bucket = new([3][linMax + 1]uint16)
+		for c, g := range k.gains {
+			for v := range t.bucket[c] {
+				t.bucket[c][v] = b0[int(min(bucketSteps*linOne, math.Round(float64(v)*g*bucketSteps)))]
+			}
+		}
+		enc := encodeTable(f.Gamma)
+		rn, sn := f.ReadNoise/255*linOne, f.ShotNoise/255*linOne
+		q := noiseQuantiles()
+		for b := range noiseBuckets {
+			s := decodeCurve(f.Gamma, float64(b)/(noiseBuckets-1)) * linOne
+			sigma := math.Sqrt(rn*rn + sn*sn*s/linOne)
+			for i, n := range q {
+				t.out[b*noiseLevels+i] = enc[int(clampTo(math.Round(s+sigma*n), 0, linOne))]
+			}
 		}
 	}
+	if filmLUTs.m == nil || len(filmLUTs.m) >= maxFilmLUTs {
+		filmLUTs.m = map[filmKey]*filmLUT{}
+	}
+	filmLUTs.m[k] = t
+	return t
 }

@@ -185,7 +185,8 @@ type lensMap struct {
 	inner Lens // the undistorted image's intrinsics
 	w, h  int  // its size
 	// idx is the top-left source pixel of each output pixel's 2×2 neighbourhood (−1: black),
-	// wt its bilinear weights (x in the low 16 bits, y in the high, 0..256).
+	// wt its four bilinear weights in 32nds, one byte each (top left, top right, bottom left,
+	// bottom right from the lowest byte), summing to 32.
 	idx []int32
 	wt  []uint32
 }
@@ -259,11 +260,27 @@ func newLensMap(c *Camera, k lensKey) *lensMap {
 		sy := -y0*f + uy*f - 0.5
 		ix, iy := int(math.Floor(sx)), int(math.Floor(sy))
 		ix, iy = max(0, min(lm.w-2, ix)), max(0, min(lm.h-2, iy))
-		wx := int(math.Round((sx - float64(ix)) * 256))
-		wy := int(math.Round((sy - float64(iy)) * 256))
-		wx, wy = max(0, min(256, wx)), max(0, min(256, wy))
+		fx, fy := clampTo(sx-float64(ix), 0, 1), clampTo(sy-float64(iy), 0, 1)
 		lm.idx[i] = int32(iy*lm.w + ix)
-		lm.wt[i] = uint32(wx) | uint32(wy)<<16
+		lm.wt[i] = bilinearWeights(fx, fy)
 	}
 	return lm
+}
+
+// bilinearWeights returns the four bilinear weights of a sample at (fx, fy) from the top-left
+// tap (0..1 each) in 32nds, packed as lensMap.wt holds them: each rounded, the largest taking
+// what rounding left over so that they sum to 32.
+func bilinearWeights(fx, fy float64) uint32 {
+	f := [4]float64{(1 - fx) * (1 - fy), fx * (1 - fy), (1 - fx) * fy, fx * fy}
+	var w [4]int
+	sum, big := 0, 0
+	for k, v := range f {
+		w[k] = int(math.Round(v * 32))
+		sum += w[k]
+		if f[k] > f[big] {
+			big = k
+		}
+	}
+	w[big] += 32 - sum
+	return uint32(w[0]) | uint32(w[1])<<8 | uint32(w[2])<<16 | uint32(w[3])<<24
 }

@@ -14,6 +14,27 @@ const (
 	linMax   = 1<<16 - 1
 )
 
+// The realistic drawing buffer holds a pixel's linear R, G and B (0..linMax each) in one
+// uint64, each in a lane of laneShift bits (R lowest). A lane has room above linMax for the
+// sum of 32 samples, so the lens's bilinear taps and the blur's averages add and scale whole
+// pixels at once.
+const (
+	laneShift = 21
+	laneMask  = 1<<laneShift - 1
+	// lanesLin keeps the 16 value bits of each lane (what is left after a sum is scaled down).
+	lanesLin = uint64(linMax) | uint64(linMax)<<laneShift | uint64(linMax)<<(2*laneShift)
+)
+
+// packLin packs a pixel's channels, each at most linMax.
+func packLin(r, g, b uint32) uint64 {
+	return uint64(r) | uint64(g)<<laneShift | uint64(b)<<(2*laneShift)
+}
+
+// unpackLin returns a pixel's channels.
+func unpackLin(p uint64) (r, g, b uint32) {
+	return uint32(p & laneMask), uint32(p >> laneShift & laneMask), uint32(p >> (2 * laneShift))
+}
+
 // srgbToLinear decodes an 8-bit sRGB value to linear (IEC 61966-2-1).
 func srgbToLinear(c float64) float64 {
 	if c <= 0.04045 {
@@ -44,8 +65,9 @@ func linearOf(c RGB) [3]float64 {
 	return [3]float64{srgbToLinear(float64(c.R) / 255), srgbToLinear(float64(c.G) / 255), srgbToLinear(float64(c.B) / 255)}
 }
 
-// encodeLUT is the film's transfer curve: linear 0..linOne (inclusive; brighter clips) to 8 bits.
-type encodeLUT [linOne + 1]uint8
+// encodeLUT is the film's transfer curve: linear 0..linMax (in linOne units; above linOne
+// clips) to 8 bits, indexed by any uint16 so that no bounds or clip check is needed.
+type encodeLUT [linMax + 1]uint8
 
 var encodeLUTs struct {
 	sync.Mutex
@@ -61,21 +83,33 @@ func encodeTable(gamma float64) *encodeLUT {
 		return t
 	}
 	t := new(encodeLUT)
-	for i := range t {
-		l := float64(i) / linOne
-		var v float64
-		if gamma == 0 {
-			v = linearToSRGB(l)
-		} else {
-			v = math.Pow(l, 1/gamma)
-		}
-		t[i] = clamp8(255 * v)
+	for i := range linOne + 1 {
+		t[i] = clamp8(255 * encodeCurve(gamma, float64(i)/linOne))
 	}
-	if encodeLUTs.m == nil || len(encodeLUTs.m) >= 32 {
+	for i := linOne + 1; i < len(t); i++ {
+		t[i] = t[linOne]
+	}
+	if encodeLUTs.m == nil || len(encodeLUTs.m) >= 16 {
 		encodeLUTs.m = map[float64]*encodeLUT{}
 	}
 	encodeLUTs.m[gamma] = t
 	return t
+}
+
+// encodeCurve is the transfer curve of gamma (0: sRGB) from linear 0..1 to 0..1.
+func encodeCurve(gamma, l float64) float64 {
+	if gamma == 0 {
+		return linearToSRGB(l)
+	}
+	return math.Pow(l, 1/gamma)
+}
+
+// decodeCurve inverts encodeCurve.
+func decodeCurve(gamma, v float64) float64 {
+	if gamma == 0 {
+		return srgbToLinear(v)
+	}
+	return math.Pow(v, gamma)
 }
 
 // fixed converts a linear coefficient to linOne units (rounded), clamped to what uint16

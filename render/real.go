@@ -6,22 +6,21 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 )
 
-// The realistic pipeline: triangles and the floor are drawn into a linear-light buffer (three
-// uint16 per pixel, linOne = film full scale), lit per pixel from the Static's light terms
-// scaled by the film's exposure and white balance, with shadow-map lookups where a shadow may
-// fall; then the film pass (film.go) resamples through the lens, adds noise and encodes.
+// The realistic pipeline: triangles and the floor are drawn into a buffer of scene-linear light
+// (one packed uint64 per pixel, see packLin; linOne = the film's full scale at exposure 1), lit
+// per pixel from the Static's light terms, with shadow-map lookups where a shadow may fall;
+// then the film pass (film.go) resamples through the lens, vignettes, applies the exposure and
+// white balance, adds noise and encodes.
 
 // realFrame is the realistic part of a frame's state, set up serially by Render.
 type realFrame struct {
-	gain    [3]float64 // the film gains the light terms are for
-	lin     []uint16   // w·h·3, the drawing buffer (the lens's undistorted image)
-	blurred []uint16   // lin after motion blur
+	lin     []uint64 // w·h packed pixels, the drawing buffer (the lens's undistorted image)
+	blurred []uint64 // lin after motion blur
 	scene   *realScene
-	// amb and sun are the ambient and direct light per unit albedo, exposure and white
-	// balance included (linear, 1 = full scale).
+	// amb and sun are the ambient and direct light per unit albedo (linear, 1 = full scale).
 	amb, sun [3]float64
-	sky      [skyLUTSize][3]uint16
-	ground   [3]uint16
+	sky      [skyLUTSize]uint64 // packed
+	ground   uint64
 	// floorLUT is the light of a floor light-map code times the plain floor's albedo (or the
 	// floor texture's tint), linOne units.
 	floorLUT [256][3]int32
@@ -43,10 +42,10 @@ type rtriR struct {
 	voff      float32
 	bias      float32
 	flags     uint8
-	constant  [3]uint16 // the radiance when nothing varies across the triangle
-	staticMap bool      // look up the static shadow map
-	dynMap    bool      // look up the caster maps in casters
-	casters   uint8     // the caster maps that may shadow the triangle
+	constant  uint64 // the packed radiance when nothing varies across the triangle
+	staticMap bool   // look up the static shadow map
+	dynMap    bool   // look up the caster maps in casters
+	casters   uint8  // the caster maps that may shadow the triangle
 }
 
 // aplane is an attribute a·(1/depth) as a plane over the screen: a0 at the triangle's top
@@ -71,13 +70,14 @@ type realVertex struct {
 	ls, lt, ld float64 // light space: static shadow-map texels, depth in metres
 }
 
-// setupFrameLight computes the frame's light terms from the scene and the film gains (kept
-// while they stay the same, as they do for a camera frame to frame).
-func (rf *realFrame) setupFrameLight(sc *realScene, gain [3]float64) {
-	if rf.scene == sc && rf.gain == gain {
+// setupFrameLight computes the frame's light terms from the scene (kept while the scene stays
+// the same, as it does for a camera frame to frame).
+func (rf *realFrame) setupFrameLight(sc *realScene) {
+	if rf.scene == sc {
 		return
 	}
-	rf.scene, rf.gain = sc, gain
+	rf.scene = sc
+	gain := [3]float64{1, 1, 1}
 	env := &sc.env
 	for c := range 3 {
 		rf.amb[c] = env.Ambient * env.AmbientColor[c] * gain[c]
@@ -85,11 +85,15 @@ func (rf *realFrame) setupFrameLight(sc *realScene, gain [3]float64) {
 		if !sc.lit {
 			rf.amb[c], rf.sun[c] = gain[c], 0
 		}
+		if c == 0 {
+			clear(rf.sky[:])
+			rf.ground = 0
+		}
 		for i := range rf.sky {
-			rf.sky[i][c] = uint16(min(linMax, math.Round(float64(sc.sky[i][c])*gain[c]*linOne)))
+			rf.sky[i] |= uint64(min(linMax, math.Round(float64(sc.sky[i][c])*gain[c]*linOne))) << (c * laneShift)
 		}
 		g := float64(sc.ground[c]) * (rf.amb[c] + rf.sun[c]*sc.sunUp)
-		rf.ground[c] = uint16(min(linMax, math.Round(g*linOne)))
+		rf.ground |= uint64(min(linMax, math.Round(g*linOne))) << (c * laneShift)
 		for code := range 256 {
 			ao, vis := float64(code>>4)/15, float64(code&15)/15
 			rf.floorLUT[code][c] = fixed((rf.amb[c]*ao + rf.sun[c]*sc.sunUp*vis) * float64(sc.floorAlb[c]))
@@ -106,8 +110,8 @@ func (rf *realFrame) realLight(t *rtriR, alb [3]float32, cos float64) {
 	for c := range 3 {
 		t.amb[c] = fixed(rf.amb[c] * float64(alb[c]))
 		t.sun[c] = fixed(rf.sun[c] * cos * float64(alb[c]))
-		t.constant[c] = uint16(min(linMax, t.amb[c]+t.sun[c]))
 	}
+	t.constant = packLin(uint32(min(linMax, t.amb[0]+t.sun[0])), uint32(min(linMax, t.amb[1]+t.sun[1])), uint32(min(linMax, t.amb[2]+t.sun[2])))
 }
 
 // lightSpace returns world point p in the frame's light space: s and t in static shadow-map

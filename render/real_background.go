@@ -18,7 +18,7 @@ func (fs *frameState) backgroundRowReal(y int) {
 	w := fs.w
 	o := y * w
 	zr := fs.z[o : o+w]
-	px := rf.lin[3*o : 3*(o+w)]
+	px := rf.lin[o : o+w]
 	rd := bg.base.Add(bg.dy.Mul(float64(y)))
 	// Columns [xa, xb) see the plane within near..far: 1/t(x) = (−rd_z − x·dx_z)/z.
 	xa, xb := 0, 0
@@ -38,11 +38,11 @@ func (fs *frameState) backgroundRowReal(y int) {
 			}
 		}
 	}
-	fs.skySpan(rd, zr[:xa], px[:3*xa], 0)
+	fs.skySpan(rd, zr[:xa], px[:xa], 0)
 	if xa < xb {
-		fs.floorSpanReal(rd, xa, xb, zr[xa:xb], px[3*xa:3*xb])
+		fs.floorSpanReal(rd, xa, xb, zr[xa:xb], px[xa:xb])
 	}
-	fs.skySpan(rd, zr[xb:], px[3*xb:], xb)
+	fs.skySpan(rd, zr[xb:], px[xb:], xb)
 }
 
 // floorHit reports whether column x's ray meets the plane within near..far.
@@ -57,11 +57,11 @@ func (fs *frameState) floorHit(rd mgl64.Vec3, x int) bool {
 }
 
 // skySpan paints the sky where nothing is drawn on columns x0.. of a row and converts depths.
-func (fs *frameState) skySpan(rd mgl64.Vec3, zr []float32, px []uint16, x0 int) {
+func (fs *frameState) skySpan(rd mgl64.Vec3, zr []float32, px []uint64, x0 int) {
 	bg := &fs.background
 	rf := &fs.real
 	sky := &rf.sky
-	var c [3]uint16
+	var c uint64
 	if bg.rollFree {
 		c = sky[bg.skyIndex(rd.Add(bg.dx.Mul(float64(fs.w)/2)))]
 	}
@@ -75,8 +75,7 @@ func (fs *frameState) skySpan(rd mgl64.Vec3, zr []float32, px []uint16, x0 int) 
 		if !bg.rollFree {
 			c = sky[bg.skyIndex(rd.Add(bg.dx.Mul(float64(x0+i))))]
 		}
-		p := px[3*i : 3*i+3 : 3*i+3]
-		p[0], p[1], p[2] = c[0], c[1], c[2]
+		px[i] = c
 		if fs.depth {
 			zr[i] = inf32
 		}
@@ -92,7 +91,7 @@ func (bg *background) skyIndex(d mgl64.Vec3) int {
 
 // floorSpanReal draws the plane on columns [xa, xb) of a row where it is nearer than what is
 // drawn.
-func (fs *frameState) floorSpanReal(rd mgl64.Vec3, xa, xb int, zr []float32, px []uint16) {
+func (fs *frameState) floorSpanReal(rd mgl64.Vec3, xa, xb int, zr []float32, px []uint64) {
 	bg := &fs.background
 	rf := &fs.real
 	sc := rf.scene
@@ -169,11 +168,10 @@ func (fs *frameState) floorSpanReal(rd mgl64.Vec3, xa, xb int, zr []float32, px 
 		}
 		iz := iza
 		zc := zr[i0 : i0+m]
-		pc := px[3*i0 : 3*(i0+m)]
+		pc := px[i0 : i0+m]
 		for i, z := range zc {
 			iz32 := float32(iz)
 			if iz32 > z {
-				p := pc[3*i : 3*i+3 : 3*i+3]
 				if f.ok && uint64(X) < uint64(Lq) && uint64(Y) < uint64(Wq) {
 					code := uint8(0xff)
 					switch {
@@ -191,14 +189,13 @@ func (fs *frameState) floorSpanReal(rd mgl64.Vec3, xa, xb int, zr []float32, px 
 					L := &lut[code]
 					if lv != nil {
 						c := lv.texels[(((Y*kt)>>32)&mask)<<sh|((X*kt)>>32)&mask]
-						p[0] = uint16(min(int32(srgb[c.R])*L[0]>>linShift, linMax))
-						p[1] = uint16(min(int32(srgb[c.G])*L[1]>>linShift, linMax))
-						p[2] = uint16(min(int32(srgb[c.B])*L[2]>>linShift, linMax))
+						pc[i] = packLin(uint32(min(int32(srgb[c.R])*L[0]>>linShift, linMax)),
+							uint32(min(int32(srgb[c.G])*L[1]>>linShift, linMax)), uint32(min(int32(srgb[c.B])*L[2]>>linShift, linMax)))
 					} else {
-						p[0], p[1], p[2] = uint16(min(L[0], linMax)), uint16(min(L[1], linMax)), uint16(min(L[2], linMax))
+						pc[i] = packLin(uint32(min(L[0], linMax)), uint32(min(L[1], linMax)), uint32(min(L[2], linMax)))
 					}
 				} else {
-					p[0], p[1], p[2] = ground[0], ground[1], ground[2]
+					pc[i] = ground
 				}
 				if fs.depth {
 					zc[i] = 1 / iz32

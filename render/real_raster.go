@@ -25,14 +25,13 @@ func (fs *frameState) rasterReal(t *rtriR, y0, y1 int) {
 		zv := t.zt + fx0*t.zx + dy*t.zy
 		o := y*w + xa
 		zr := fs.z[o : xb+y*w]
-		px := lin[3*o : 3*(o+len(zr))]
+		px := lin[o : o+len(zr)]
 		if plain {
 			c := t.constant
 			for i := range zr {
 				if z := float32(zv); z > zr[i] {
 					zr[i] = z
-					p := px[3*i : 3*i+3 : 3*i+3]
-					p[0], p[1], p[2] = c[0], c[1], c[2]
+					px[i] = c
 				}
 				zv += t.zx
 			}
@@ -45,7 +44,7 @@ func (fs *frameState) rasterReal(t *rtriR, y0, y1 int) {
 // realSpan draws one span of a textured, shadowed or contact-shadowed triangle: zr and px are
 // the span's depth and linear pixels, zv its first pixel's 1/depth, (fx0, dy) that pixel's
 // offset from the triangle's top vertex.
-func (fs *frameState) realSpan(t *rtriR, zr []float32, px []uint16, zv, fx0, dy float64) {
+func (fs *frameState) realSpan(t *rtriR, zr []float32, px []uint64, zv, fx0, dy float64) {
 	rf := &fs.real
 	n := len(zr)
 	tex := t.flags&triTextured != 0
@@ -113,7 +112,7 @@ func (fs *frameState) realSpan(t *rtriR, zr []float32, px []uint16, zv, fx0, dy 
 			D, dD = float32(da)-bias, float32((db-da)*invM)
 		}
 		zc := zr[i0 : i0+m]
-		pc := px[3*i0 : 3*(i0+m)]
+		pc := px[i0 : i0+m]
 		zq := za
 		for i := range zc {
 			if z := float32(zq); z > zc[i] {
@@ -133,14 +132,13 @@ func (fs *frameState) realSpan(t *rtriR, zr []float32, px []uint16, zv, fx0, dy 
 				if lit {
 					r0, g0, b0 = r0+sun[0], g0+sun[1], b0+sun[2]
 				}
-				p := pc[3*i : 3*i+3 : 3*i+3]
 				if tex {
 					c := lv.texels[((V>>16)&mask)<<sh|(U>>16)&mask]
 					r0 = int32(srgb[c.R]) * r0 >> linShift
 					g0 = int32(srgb[c.G]) * g0 >> linShift
 					b0 = int32(srgb[c.B]) * b0 >> linShift
 				}
-				p[0], p[1], p[2] = uint16(min(r0, linMax)), uint16(min(g0, linMax)), uint16(min(b0, linMax))
+				pc[i] = packLin(uint32(min(r0, linMax)), uint32(min(g0, linMax)), uint32(min(b0, linMax)))
 			}
 			zq += t.zx
 			U, V, S, T, D, A = U+dU, V+dV, S+dS, T+dT, D+dD, A+dA

@@ -7,8 +7,8 @@ type postState struct {
 	depth  []float32 // the output depth (nil: none)
 	w, h   int       // output size
 	lens   *lensMap  // nil: the drawing is the output
-	src    []uint16  // the linear image the film develops
-	rows   []uint16  // one row of scratch per band
+	src    []uint64  // the linear image the film develops
+	rows   []uint64  // one row of scratch per band
 	fused  bool      // develop each band right after drawing it
 	innerZ []float32 // the drawing's depth in metres, for the lens's depth output
 	innerW int
@@ -50,11 +50,11 @@ func (r *Renderer) renderReal(dst *Frame, cam *Camera, static *Static, dyn []Obj
 	}
 	ps.innerZ, ps.innerW = fs.z, w
 	rf := &fs.real
-	if cap(rf.lin) < 3*w*h {
-		rf.lin = make([]uint16, 3*w*h)
+	if cap(rf.lin) < w*h {
+		rf.lin = make([]uint64, w*h)
 	}
-	rf.lin = rf.lin[:3*w*h]
-	rf.setupFrameLight(&static.real, film.gains())
+	rf.lin = rf.lin[:w*h]
+	rf.setupFrameLight(&static.real)
 	rf.tris = rf.tris[:0]
 	r.setupDynShadows(dyn, &static.real)
 	r.setupRealStatic(static)
@@ -74,7 +74,7 @@ func (r *Renderer) renderReal(dst *Frame, cam *Camera, static *Static, dyn []Obj
 	r.runPhase(h, w, (*frameState).drawBandReal)
 	if fs.blur.on {
 		if cap(rf.blurred) < len(rf.lin) {
-			rf.blurred = make([]uint16, len(rf.lin))
+			rf.blurred = make([]uint64, len(rf.lin))
 		}
 		rf.blurred = rf.blurred[:len(rf.lin)]
 		r.runPhase(h, w, (*frameState).blurRows)
@@ -82,10 +82,10 @@ func (r *Renderer) renderReal(dst *Frame, cam *Camera, static *Static, dyn []Obj
 	}
 	if !ps.fused && (dst.RGB != nil || ps.lens != nil && dst.Depth != nil) {
 		tiles := (H + tileRows - 1) / tileRows
-		if cap(ps.rows) < tiles*3*W {
-			ps.rows = make([]uint16, tiles*3*W)
+		if cap(ps.rows) < tiles*W {
+			ps.rows = make([]uint64, tiles*W)
 		}
-		ps.rows = ps.rows[:tiles*3*W]
+		ps.rows = ps.rows[:tiles*W]
 		r.runPhase(H, W, (*frameState).developBand)
 	}
 }
@@ -107,7 +107,7 @@ func (fs *frameState) drawBandReal(y0, y1 int) {
 	}
 	if ps := &fs.post; ps.fused {
 		for y := y0; y < y1; y++ {
-			fs.film.develop(ps.rgb[3*y*w:3*(y+1)*w], fs.real.lin[3*y*w:3*(y+1)*w], y, w)
+			fs.film.develop(ps.rgb[3*y*w:3*(y+1)*w], fs.real.lin[y*w:(y+1)*w], y, w)
 		}
 	}
 }
@@ -117,46 +117,46 @@ func (fs *frameState) developBand(y0, y1 int) {
 	ps := &fs.post
 	W := ps.w
 	band := y0 / tileRows
-	row := ps.rows[band*3*W : (band+1)*3*W]
+	row := ps.rows[band*W : (band+1)*W]
 	src := ps.src
 	for y := y0; y < y1; y++ {
 		line := row
 		if lm := ps.lens; lm != nil {
 			iw := lm.w
-			for x := range W {
-				i := y*W + x
-				k := lm.idx[i]
-				p := row[3*x : 3*x+3 : 3*x+3]
+			idx, wts := lm.idx[y*W:(y+1)*W], lm.wt[y*W:(y+1)*W]
+			for x, k := range idx {
 				if k < 0 {
-					p[0], p[1], p[2] = 0, 0, 0
-					if ps.depth != nil {
-						ps.depth[i] = inf32
-					}
+					row[x] = 0
 					continue
 				}
-				wt := lm.wt[i]
-				wx, wy := wt&0xffff, wt>>16
-				ia, ib := 3*int(k), 3*(int(k)+iw)
-				a := src[ia : ia+6 : ia+6]
-				b := src[ib : ib+6 : ib+6]
-				for c := range 3 { // at most 65535·256·256 + 2^15 < 2^32
-					top := uint32(a[c])*(256-wx) + uint32(a[3+c])*wx
-					bot := uint32(b[c])*(256-wx) + uint32(b[3+c])*wx
-					p[c] = uint16((top*(256-wy) + bot*wy + 1<<15) >> 16)
-				}
-				if ps.depth != nil { // the nearest sample: depth does not blend
-					j := int(k)
-					if wx >= 128 {
+				wt := wts[x]
+				a := src[k : int(k)+iw+2]
+				// Weights sum to 32: each lane's sum stays below 2^21.
+				s := a[0]*uint64(wt&255) + a[1]*uint64(wt>>8&255) + a[iw]*uint64(wt>>16&255) + a[iw+1]*uint64(wt>>24)
+				row[x] = (s + 16*(1|1<<laneShift|1<<(2*laneShift))) >> 5 & lanesLin
+			}
+			if ps.depth != nil { // the nearest sample: depth does not blend
+				dr := ps.depth[y*W : (y+1)*W]
+				for x, k := range idx {
+					if k < 0 {
+						dr[x] = inf32
+						continue
+					}
+					j, wt := int(k), wts[x]
+					// The nearest tap is the one of largest weight.
+					wx := wt>>8&255 + wt>>24
+					wy := wt>>16&255 + wt>>24
+					if wx >= 16 {
 						j++
 					}
-					if wy >= 128 {
+					if wy >= 16 {
 						j += iw
 					}
-					ps.depth[i] = ps.innerZ[j]
+					dr[x] = ps.innerZ[j]
 				}
 			}
 		} else {
-			line = src[3*y*W : 3*(y+1)*W]
+			line = src[y*W : (y+1)*W]
 		}
 		if ps.rgb != nil {
 			fs.film.develop(ps.rgb[3*y*W:3*(y+1)*W], line, y, W)

@@ -57,6 +57,7 @@ type Renderer struct {
 	cv      []cvert
 	zbuf    []float32
 	casters []caster
+	lverts  []lvert
 	lenses  lensCache
 }
 

@@ -61,8 +61,9 @@ var realismCases = []realismCase{
 	{name: "distortion", doc: "materials and plumb_bob lens distortion", lens: true},
 	{name: "film", doc: "materials and the film: exposure, white balance, vignetting, read and shot noise", film: true},
 	{name: "blur", doc: "materials and motion blur over a 1/60 s shutter", blur: true},
-	{name: "all", doc: "every realism feature: shadows, contact shadows, distortion, film, motion blur",
-		shadows: true, lens: true, film: true, blur: true},
+	{name: "all", doc: "every realism feature but the optional motion blur: shadows, contact shadows, distortion, film",
+		shadows: true, lens: true, film: true},
+	{name: "all+blur", doc: "every realism feature with motion blur over a 1/60 s shutter", shadows: true, lens: true, film: true, blur: true},
 }
 
 // benchLens is a USB webcam lens of the KS0223 kind: mild barrel distortion.
