@@ -29,12 +29,11 @@ const (
 	maxLightSide  = 2048
 )
 
-// bakeFloorLight bakes the light of the rectangle x0..x1, y0..y1 of the floor: solids are the
-// static meshes standing on the floor (their footprints give the contact shadow), sm the static
-// shadow map (nil: no shadows).
-func bakeFloorLight(x0, y0, x1, y1 float64, solids []*Mesh, sm *shadowMap, env *Environment, sunUp float64) *floorLight {
-	ext := math.Max(x1-x0, y1-y0)
-	texel := math.Max(minLightTexel, ext/maxLightSide)
+// bakeFloorLight bakes the light of the rectangle x0..x1, y0..y1 of the floor in texels of
+// texel metres (at least the rectangle's extent/maxLightSide): solids are the static meshes
+// standing on the floor (their footprints give the contact shadow), sm the static shadow map
+// (nil: no shadows).
+func bakeFloorLight(x0, y0, x1, y1, texel float64, solids []*Mesh, sm *shadowMap, env *Environment, sunUp float64) *floorLight {
 	fl := &floorLight{x0: x0, y0: y0, texel: texel}
 	fl.w = max(1, min(maxLightSide, int(math.Ceil((x1-x0)/texel))))
 	fl.h = max(1, min(maxLightSide, int(math.Ceil((y1-y0)/texel))))

@@ -17,6 +17,14 @@ type realFrame struct {
 	lin     []uint64 // w·h packed pixels, the drawing buffer (the lens's undistorted image)
 	blurred []uint64 // lin after motion blur
 	scene   *realScene
+	lt      *lightTerms // the scene's
+	dyn     dynMap
+	tris    []rtriR
+}
+
+// lightTerms are a realistic scene's light as the pipeline draws with it, made once when the
+// Static is built.
+type lightTerms struct {
 	// amb and sun are the ambient and direct light per unit albedo (linear, 1 = full scale).
 	amb, sun [3]float64
 	sky      [skyLUTSize]uint64 // packed
@@ -25,8 +33,6 @@ type realFrame struct {
 	// floor texture's tint), linOne units.
 	floorLUT [256][3]int32
 	aoWall   [256]int32 // contact shadow by height above the floor in mm, 256 = none
-	dyn      dynMap
-	tris     []rtriR
 }
 
 // rtriR is a triangle of the realistic pipeline: its geometry as the flat pipeline scans it,
@@ -70,37 +76,29 @@ type realVertex struct {
 	ls, lt, ld float64 // light space: static shadow-map texels, depth in metres
 }
 
-// setupFrameLight computes the frame's light terms from the scene (kept while the scene stays
-// the same, as it does for a camera frame to frame).
-func (rf *realFrame) setupFrameLight(sc *realScene) {
-	if rf.scene == sc {
-		return
-	}
-	rf.scene = sc
-	gain := [3]float64{1, 1, 1}
+// setupLight computes the scene's light terms.
+func (sc *realScene) setupLight() {
+	lt := &sc.light
+	*lt = lightTerms{}
 	env := &sc.env
 	for c := range 3 {
-		rf.amb[c] = env.Ambient * env.AmbientColor[c] * gain[c]
-		rf.sun[c] = env.Diffuse * env.SunColor[c] * gain[c]
+		lt.amb[c] = env.Ambient * env.AmbientColor[c]
+		lt.sun[c] = env.Diffuse * env.SunColor[c]
 		if !sc.lit {
-			rf.amb[c], rf.sun[c] = gain[c], 0
+			lt.amb[c], lt.sun[c] = 1, 0
 		}
-		if c == 0 {
-			clear(rf.sky[:])
-			rf.ground = 0
+		for i := range lt.sky {
+			lt.sky[i] |= uint64(min(linMax, math.Round(float64(sc.sky[i][c])*linOne))) << (c * laneShift)
 		}
-		for i := range rf.sky {
-			rf.sky[i] |= uint64(min(linMax, math.Round(float64(sc.sky[i][c])*gain[c]*linOne))) << (c * laneShift)
-		}
-		g := float64(sc.ground[c]) * (rf.amb[c] + rf.sun[c]*sc.sunUp)
-		rf.ground |= uint64(min(linMax, math.Round(g*linOne))) << (c * laneShift)
+		g := float64(sc.ground[c]) * (lt.amb[c] + lt.sun[c]*sc.sunUp)
+		lt.ground |= uint64(min(linMax, math.Round(g*linOne))) << (c * laneShift)
 		for code := range 256 {
 			ao, vis := float64(code>>4)/15, float64(code&15)/15
-			rf.floorLUT[code][c] = fixed((rf.amb[c]*ao + rf.sun[c]*sc.sunUp*vis) * float64(sc.floorAlb[c]))
+			lt.floorLUT[code][c] = fixed((lt.amb[c]*ao + lt.sun[c]*sc.sunUp*vis) * float64(sc.floorAlb[c]))
 		}
 	}
-	for mm := range rf.aoWall {
-		rf.aoWall[mm] = int32(math.Round(256 * contactAO(env.ContactShadow, float64(mm)/1000)))
+	for mm := range lt.aoWall {
+		lt.aoWall[mm] = int32(math.Round(256 * contactAO(env.ContactShadow, float64(mm)/1000)))
 	}
 }
 
@@ -108,8 +106,8 @@ func (rf *realFrame) setupFrameLight(sc *realScene) {
 // to the sun cos, and whether shadow maps are to be consulted.
 func (rf *realFrame) realLight(t *rtriR, alb [3]float32, cos float64) {
 	for c := range 3 {
-		t.amb[c] = fixed(rf.amb[c] * float64(alb[c]))
-		t.sun[c] = fixed(rf.sun[c] * cos * float64(alb[c]))
+		t.amb[c] = fixed(rf.lt.amb[c] * float64(alb[c]))
+		t.sun[c] = fixed(rf.lt.sun[c] * cos * float64(alb[c]))
 	}
 	t.constant = packLin(uint32(min(linMax, t.amb[0]+t.sun[0])), uint32(min(linMax, t.amb[1]+t.sun[1])), uint32(min(linMax, t.amb[2]+t.sun[2])))
 }

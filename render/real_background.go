@@ -60,7 +60,7 @@ func (fs *frameState) floorHit(rd mgl64.Vec3, x int) bool {
 func (fs *frameState) skySpan(rd mgl64.Vec3, zr []float32, px []uint64, x0 int) {
 	bg := &fs.background
 	rf := &fs.real
-	sky := &rf.sky
+	sky := &rf.lt.sky
 	var c uint64
 	if bg.rollFree {
 		c = sky[bg.skyIndex(rd.Add(bg.dx.Mul(float64(fs.w)/2)))]
@@ -109,12 +109,16 @@ func (fs *frameState) floorSpanReal(rd mgl64.Vec3, xa, xb int, zr []float32, px 
 	if d.on {
 		dynBias = float32(slopeBias(sc.sunUp, sc.shadow.texel)) // the floor casts nothing itself
 	}
-	lut := &rf.floorLUT
-	ground := rf.ground
+	lut := &rf.lt.floorLUT
+	ground := rf.lt.ground
 	hit := func(x float64) (mgl64.Vec3, float64) { // hit point and 1/t of column x
 		dd := rd.Add(bg.dx.Mul(x))
 		iz := -dd[2] / h
 		return bg.cam.Add(dd.Mul(1 / iz)), iz
+	}
+	if sc.litFloor != nil && f.ok {
+		fs.litFloorSpan(rd, xa, xb, zr, px)
+		return
 	}
 	for i0 := 0; i0 < n; i0 += chunk {
 		m := min(chunk, n-i0)

@@ -98,8 +98,8 @@ func (fs *frameState) realSpan(t *rtriR, zr []float32, px []uint64, zv, fx0, dy 
 		if foot {
 			va, vb := (vq+fa*t.v.ax)*ia, (vq+fb*t.v.ax)*ib
 			ha, hb := aoIndex(va-float64(t.voff)), aoIndex(vb-float64(t.voff))
-			A = rf.aoWall[ha] << 8
-			dA = int32(float64((rf.aoWall[hb]-rf.aoWall[ha])<<8) * invM)
+			A = rf.lt.aoWall[ha] << 8
+			dA = int32(float64((rf.lt.aoWall[hb]-rf.lt.aoWall[ha])<<8) * invM)
 		}
 		var S, T, dS, dT int64
 		var D, dD float32

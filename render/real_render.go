@@ -54,7 +54,7 @@ func (r *Renderer) renderReal(dst *Frame, cam *Camera, static *Static, dyn []Obj
 		rf.lin = make([]uint64, w*h)
 	}
 	rf.lin = rf.lin[:w*h]
-	rf.setupFrameLight(&static.real)
+	rf.scene, rf.lt = &static.real, &static.real.light
 	rf.tris = rf.tris[:0]
 	r.setupDynShadows(dyn, &static.real)
 	r.setupRealStatic(static)

@@ -24,6 +24,8 @@ type realScene struct {
 	shadow    *shadowMap
 	frame     lightFrame
 	hasShadow bool
+	light     lightTerms
+	litFloor  *litFloor // nil: the floor is drawn from its texture and light map
 }
 
 // triReal is the realistic pipeline's data of one static triangle.
@@ -65,6 +67,7 @@ func (s *Static) flatReal() {
 	if r.floorTex != nil {
 		r.floorAlb = [3]float32{1, 1, 1}
 	}
+	r.setupLight()
 }
 
 func lin32(c RGB) [3]float32 {
@@ -92,6 +95,7 @@ func newRealStatic(layout *plugins.Layout, s *Static) (*Static, error) {
 	s.ground = env.Ground.Scale(up)
 	rng := newPick(env.Seed)
 	if layout == nil {
+		r.setupLight()
 		return s, nil
 	}
 	if f := layout.Floor; f.Length > 0 && f.Width > 0 {
@@ -273,16 +277,23 @@ func (s *Static) bakeLight(layout *plugins.Layout) {
 			x1, y1 = math.Max(x1, c.hi[0]+0.5), math.Max(y1, c.hi[1]+0.5)
 		}
 	}
-	if !(x0 < x1 && y0 < y1) || env.ContactShadow == 0 && !r.hasShadow {
-		return
-	}
-	var solids []*Mesh
-	for _, c := range s.chunks {
-		if c.foot {
-			solids = append(solids, c.mesh)
+	if x0 < x1 && y0 < y1 && (env.ContactShadow > 0 || r.hasShadow) {
+		var solids []*Mesh
+		for _, c := range s.chunks {
+			if c.foot {
+				solids = append(solids, c.mesh)
+			}
 		}
+		texel := math.Max(minLightTexel, math.Max(x1-x0, y1-y0)/maxLightSide)
+		if s.floor.ok {
+			texel, _ = floorGrid(math.Max(x1-x0, y1-y0), r.floorTex)
+		}
+		r.floorLit = bakeFloorLight(x0, y0, x1, y1, texel, solids, r.shadow, env, r.sunUp)
 	}
-	r.floorLit = bakeFloorLight(x0, y0, x1, y1, solids, r.shadow, env, r.sunUp)
+	r.setupLight()
+	if s.floor.ok {
+		r.litFloor = newLitFloor(r, &s.floor)
+	}
 }
 
 // anyShadowed reports whether some texel the light-space triangle covers is nearer the sun
