@@ -53,6 +53,7 @@ type benchB interface {
 type realismCase struct {
 	name, doc                       string
 	flat, shadows, lens, film, blur bool
+	mount                           bool // the look and film of the camera's descriptor defaults
 }
 
 var realismCases = []realismCase{
@@ -63,6 +64,8 @@ var realismCases = []realismCase{
 	{name: "blur", doc: "materials and motion blur over a 1/60 s shutter", blur: true},
 	{name: "all", doc: "every realism feature but the optional motion blur: shadows, contact shadows, distortion, film",
 		shadows: true, lens: true, film: true},
+	{name: "default", doc: "the KS0223 camera's descriptor defaults (realistic 1: shadows, contact shadows, film with vignetting and noise; no distortion or blur)",
+		mount: true},
 	{name: "all+blur", doc: "every realism feature with motion blur over a 1/60 s shutter", shadows: true, lens: true, film: true, blur: true},
 }
 
@@ -77,7 +80,9 @@ const benchShutter = 1.0 / 60
 
 // realismScene is the built-in corridor (2 m long, 0.6 m wide), the KS0223 at the spawn
 // point and a second one ahead, and the first one's camera (its mount from the descriptor).
-func realismScene(w, h int, env *render.Environment) (*render.Static, []render.Object, render.Camera, error) {
+// With mount, the look and film are the mount's (its parameters' defaults) rather than env and
+// none.
+func realismScene(w, h int, env *render.Environment, mount bool) (*render.Static, []render.Object, render.Camera, error) {
 	t, err := plugins.Builtin().Track("track.cardboard_corridor.v1")
 	if err != nil {
 		return nil, nil, render.Camera{}, err
@@ -89,6 +94,24 @@ func realismScene(w, h int, env *render.Environment) (*render.Static, []render.O
 	v, err := plugins.Builtin().Vehicle("vehicle.ks0223.v1")
 	if err != nil {
 		return nil, nil, render.Camera{}, err
+	}
+	sp := l.SpawnPoints[0]
+	yaw := sp.YawDeg * math.Pi / 180
+	body := render.Pose{X: sp.X, Y: sp.Y, Yaw: yaw}
+	var cam render.Camera
+	for _, m := range v.Sensors {
+		if m.Kind == plugins.SensorCamera {
+			var look render.Environment
+			if cam, look, err = render.MountCamera(m.Params, w, h, nil); err != nil {
+				return nil, nil, render.Camera{}, err
+			}
+			if mount {
+				env = &look
+			} else {
+				cam.Film = nil
+			}
+			cam.Pose = body.Compose(render.PoseFromPose3(m.Pose))
+		}
 	}
 	st, err := render.NewStatic(l, env)
 	if err != nil {
@@ -102,20 +125,7 @@ func realismScene(w, h int, env *render.Environment) (*render.Static, []render.O
 	if err != nil {
 		return nil, nil, render.Camera{}, err
 	}
-	sp := l.SpawnPoints[0]
-	yaw := sp.YawDeg * math.Pi / 180
-	body := render.Pose{X: sp.X, Y: sp.Y, Yaw: yaw}
 	ahead := render.Pose{X: sp.X + 0.5*math.Cos(yaw), Y: sp.Y + 0.5*math.Sin(yaw), Yaw: yaw + 0.5}
-	var cam render.Camera
-	for _, m := range v.Sensors {
-		if m.Kind == plugins.SensorCamera {
-			if cam, _, err = render.MountCamera(m.Params, w, h, nil); err != nil {
-				return nil, nil, render.Camera{}, err
-			}
-			cam.Pose = body.Compose(render.PoseFromPose3(m.Pose))
-		}
-	}
-	cam.Film = nil
 	return st, []render.Object{{Mesh: own, Pose: body}, {Mesh: other, Pose: ahead}}, cam, nil
 }
 
@@ -128,7 +138,7 @@ func benchRealism(b benchB, w, h int, c realismCase) {
 	if c.flat {
 		env = render.DefaultEnvironment()
 	}
-	st, dyn, cam, err := realismScene(w, h, &env)
+	st, dyn, cam, err := realismScene(w, h, &env, c.mount)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -138,7 +148,7 @@ func benchRealism(b benchB, w, h int, c realismCase) {
 	if c.lens {
 		cam.Lens = benchLens
 	}
-	if !c.flat {
+	if !c.flat && !c.mount {
 		fl := render.Film{}
 		if c.film {
 			fl = benchFilm
