@@ -100,7 +100,7 @@ func (fs *frameState) blurRows(y0, y1 int) {
 			}
 			// A tap every two pixels or so, rounded up to a power of two.
 			lg := uint(1)
-			for lg < 3 && 1<<lg < int(l*0.5)+2 {
+			for 1<<lg < maxBlurTaps && 1<<lg < int(l*0.5)+2 {
 				lg++
 			}
 			taps := 1 << lg

@@ -30,11 +30,6 @@ func packLin(r, g, b uint32) uint64 {
 	return uint64(r) | uint64(g)<<laneShift | uint64(b)<<(2*laneShift)
 }
 
-// unpackLin returns a pixel's channels.
-func unpackLin(p uint64) (r, g, b uint32) {
-	return uint32(p & laneMask), uint32(p >> laneShift & laneMask), uint32(p >> (2 * laneShift))
-}
-
 // srgbToLinear decodes an 8-bit sRGB value to linear (IEC 61966-2-1).
 func srgbToLinear(c float64) float64 {
 	if c <= 0.04045 {
