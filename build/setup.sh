@@ -18,8 +18,10 @@ pkgs=(
   libturbojpeg0
   # the Chipmunk 7 C peer of the physics benchmark (simgui bench builds it with cc at run time)
   libchipmunk-dev gcc libc6-dev
-  # real outside clients used by the tests (run with /usr/bin/python3)
+  # real outside clients used by the tests (run with /usr/bin/python3); OpenCV is the
+  # reference for the renderer's lens distortion (render/lens_test.go)
   python3-websockets python3-zmq python3-protobuf python3-requests python3-numpy python3-pil
+  python3-opencv
 )
 
 missing=()

@@ -59,6 +59,9 @@ type previewer struct {
 	arenaLayout *plugins.Layout
 	arenaWidth  float64 // the corridor width the arena was built for
 	arenaErr    error
+	// look is the arena in the environment of the previewed camera's look parameters.
+	look    *render.Static
+	lookEnv render.Environment
 }
 
 func newPreviewer() *previewer {
@@ -134,7 +137,7 @@ func (p *previewer) vehicle(out *previewOut, v *plugins.VehicleDescriptor) error
 	length, height := bodySize(v)
 	width := math.Round(min(max(2.5*bodyWidth(v), 0.6), 2)*10) / 10
 	if p.arena == nil || p.arenaWidth != width {
-		p.arenaWidth = width
+		p.arenaWidth, p.look = width, nil
 		p.arena, p.arenaLayout, p.arenaErr = buildArena(width, max(2, min(20, 4*width+4*length)))
 	}
 	if p.arenaErr != nil {
@@ -156,7 +159,17 @@ func (p *previewer) vehicle(out *previewOut, v *plugins.VehicleDescriptor) error
 		w, h := fitShape(s)
 		cam := render.Camera{Pose: pose.Compose(render.PoseFromPose3(m.Pose)), Width: w, Height: h,
 			FovYDeg: mountParam(m, "fovDeg"), Near: mountParam(m, "near"), Far: mountParam(m, "far")}
-		out.views[0] = p.shoot("camera "+m.ID+" ("+m.Kind+")", cam, p.arena, objs, m.Kind == "depth")
+		scene := p.arena
+		if m.Kind == plugins.SensorCamera {
+			// As the camera sensor draws it: its lens, film and look (render.MountCamera).
+			cw, ch := contractSize(s, w, h)
+			if c, env, err := render.MountCamera(validParams(m), cw, ch, nil); err == nil {
+				cam = c.Resized(w, h)
+				cam.Pose = pose.Compose(render.PoseFromPose3(m.Pose))
+				scene = p.lookScene(env)
+			}
+		}
+		out.views[0] = p.shoot("camera "+m.ID+" ("+m.Kind+")", cam, scene, objs, m.Kind == "depth")
 	} else {
 		// No camera: look at the vehicle from the front.
 		d := max(0.8, 3*length)
@@ -227,20 +240,66 @@ func (p *previewer) track(out *previewOut, t *plugins.TrackDescriptor) error {
 	return nil
 }
 
-// newStatic builds a layout's scene. A floor texture the renderer does not know is drawn in
-// the floor's plain colour, with a note saying so.
-func newStatic(l *plugins.Layout) (*render.Static, string, error) {
-	s, err := render.NewStatic(l, nil)
-	if err == nil || l.Floor.Texture == "" {
-		return s, "", err
+// previewEnv is the look previews show a scene in: the camera sensors' default.
+var previewEnv = render.RealisticEnvironment()
+
+// lookScene returns the arena in env, built on first use per environment.
+func (p *previewer) lookScene(env render.Environment) *render.Static {
+	if env == previewEnv {
+		return p.arena
+	}
+	if p.look == nil || p.lookEnv != env {
+		s, _, err := newStaticIn(p.arenaLayout, &env)
+		if err != nil {
+			return p.arena
+		}
+		p.look, p.lookEnv = s, env
+	}
+	return p.look
+}
+
+// newStatic builds a layout's scene in the preview's look. A floor texture or material the
+// renderer does not know is drawn plain, with a note saying so.
+func newStatic(l *plugins.Layout) (*render.Static, string, error) { return newStaticIn(l, &previewEnv) }
+
+func newStaticIn(l *plugins.Layout, env *render.Environment) (*render.Static, string, error) {
+	s, err := render.NewStatic(l, env)
+	if err == nil {
+		return s, "", nil
 	}
 	plain := *l
 	plain.Floor.Texture = ""
-	s, err2 := render.NewStatic(&plain, nil)
+	plain.Elements = make([]plugins.Element, len(l.Elements))
+	for i, e := range l.Elements {
+		e.Material = ""
+		plain.Elements[i] = e
+	}
+	s, err2 := render.NewStatic(&plain, env)
 	if err2 != nil {
 		return nil, "", err
 	}
-	return s, fmt.Sprintf("the renderer has no floor texture %q: the preview draws the floor plain", l.Floor.Texture), nil
+	return s, fmt.Sprintf("%v: the preview draws the floor and elements plain", err), nil
+}
+
+// contractSize returns the frame size of a contract sensor (w × h when it has none).
+func contractSize(s *plugins.SensorDescriptor, w, h int) (int, int) {
+	if s == nil || len(s.Shape) < 2 || s.Shape[0] <= 0 || s.Shape[1] <= 0 {
+		return w, h
+	}
+	return s.Shape[1], s.Shape[0]
+}
+
+// validParams returns a mount's parameters that are in range (the others take their defaults,
+// as mountParam does).
+func validParams(m *plugins.SensorMount) map[string]float64 {
+	specs, _ := plugins.SensorParams(m.Kind)
+	out := map[string]float64{}
+	for _, s := range specs {
+		if x, ok := m.Params[s.Name]; ok && x >= s.Min && x <= s.Max {
+			out[s.Name] = x
+		}
+	}
+	return out
 }
 
 // shoot renders one view; an error becomes the view's label.

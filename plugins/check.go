@@ -188,6 +188,7 @@ func (ps *Problems) vehicleSimulation(v *VehicleDescriptor) {
 		if v.Visual.Accent != "" && !colorPattern.MatchString(v.Visual.Accent) {
 			ps.add("descriptor.visual.accent", "%q is not #rrggbb", v.Visual.Accent)
 		}
+		ps.checkVisualMaterials(v.Visual)
 	}
 
 	mounted := map[string]bool{}
@@ -240,6 +241,7 @@ func (ps *Problems) trackSimulation(t *TrackDescriptor) {
 		ps.add("descriptor.parametersSchemaJson", "does not compile as a JSON Schema: %s", oneLine(err.Error()))
 	}
 	ps.layout("descriptor", t.Floor, t.Elements, t.SpawnPoints, t.Route)
+	ps.checkMaterials(t)
 }
 
 // checkElement returns the field and text of e's first problem, or "" "".

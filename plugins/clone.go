@@ -49,6 +49,7 @@ func (t *TrackDescriptor) Clone() *TrackDescriptor {
 	out := *t
 	out.Floor = clonePtr(t.Floor)
 	out.Elements = cloneElements(t.Elements)
+	out.Materials = cloneMaterials(t.Materials)
 	out.SpawnPoints = cloneSlice(t.SpawnPoints, nil)
 	out.Route = t.Route.Clone()
 	return &out
@@ -71,6 +72,7 @@ func (l *Layout) Clone() *Layout {
 	}
 	out := *l
 	out.Elements = cloneElements(l.Elements)
+	out.Materials = cloneMaterials(l.Materials)
 	out.SpawnPoints = cloneSlice(l.SpawnPoints, nil)
 	out.Route = l.Route.Clone()
 	return &out
@@ -104,4 +106,13 @@ func cloneSlice[T any](s []T, deep func(T) T) []T {
 		out[i] = x
 	}
 	return out
+}
+
+// cloneMaterials copies the slices of ms; the image bytes are shared (never modified).
+func cloneMaterials(ms []Material) []Material {
+	return cloneSlice(ms, func(m Material) Material {
+		m.Textures = cloneSlice(m.Textures, nil)
+		m.Images = cloneSlice(m.Images, nil)
+		return m
+	})
 }

@@ -70,6 +70,10 @@ type Visual struct {
 	Shape  string `json:"shape"`
 	Color  string `json:"color"`
 	Accent string `json:"accent,omitempty"`
+	// Material and AccentMaterial name the materials (see Element.Material) of the parts drawn
+	// in Color and in Accent; empty means a plain colour.
+	Material       string `json:"material,omitempty"`
+	AccentMaterial string `json:"accentMaterial,omitempty"`
 }
 
 // SensorMount places a contract sensor on the vehicle. Kind selects the sensor implementation
@@ -92,8 +96,11 @@ type TrackDescriptor struct {
 	Description          string          `json:"description"`
 	ParametersSchemaJSON string          `json:"parametersSchemaJson"`
 
-	Generator   string       `json:"generator,omitempty"`
-	Floor       *Floor       `json:"floor,omitempty"`
+	Generator string `json:"generator,omitempty"`
+	Floor     *Floor `json:"floor,omitempty"`
+	// Materials are the track's own materials (textures in its archive), usable by name in its
+	// elements and floor besides the built-in ones.
+	Materials   []Material   `json:"materials,omitempty"`
 	Elements    []Element    `json:"elements,omitempty"`
 	SpawnPoints []SpawnPoint `json:"spawnPoints,omitempty"`
 	Route       *Route       `json:"route,omitempty"`
@@ -121,21 +128,27 @@ const (
 
 // Element is one piece of track geometry.
 type Element struct {
-	Kind     string       `json:"kind"`
-	Name     string       `json:"name,omitempty"`
-	X        float64      `json:"x,omitempty"`
-	Y        float64      `json:"y,omitempty"`
-	Z        float64      `json:"z,omitempty"`
-	Length   float64      `json:"length,omitempty"`
-	Width    float64      `json:"width,omitempty"`
-	Height   float64      `json:"height,omitempty"`
-	Radius   float64      `json:"radius,omitempty"`
-	YawDeg   float64      `json:"yawDeg,omitempty"`
-	Points   [][2]float64 `json:"points,omitempty"`
-	Color    string       `json:"color,omitempty"`
-	Movable  bool         `json:"movable,omitempty"`
-	Mass     float64      `json:"mass,omitempty"`
-	Friction float64      `json:"friction,omitempty"`
+	Kind   string       `json:"kind"`
+	Name   string       `json:"name,omitempty"`
+	X      float64      `json:"x,omitempty"`
+	Y      float64      `json:"y,omitempty"`
+	Z      float64      `json:"z,omitempty"`
+	Length float64      `json:"length,omitempty"`
+	Width  float64      `json:"width,omitempty"`
+	Height float64      `json:"height,omitempty"`
+	Radius float64      `json:"radius,omitempty"`
+	YawDeg float64      `json:"yawDeg,omitempty"`
+	Points [][2]float64 `json:"points,omitempty"`
+	Color  string       `json:"color,omitempty"`
+	// Material names the surface renderers draw in the realistic look: a built-in one
+	// (cardboard, painted_wood, concrete, brick, tape, plywood, carpet, tile, grass, asphalt,
+	// checker) or one of the track's Materials, tinted by Color. Empty takes the kind's
+	// default (walls and boxes cardboard, cylinders painted wood, polygons concrete, roads
+	// asphalt; markers stay plain).
+	Material string  `json:"material,omitempty"`
+	Movable  bool    `json:"movable,omitempty"`
+	Mass     float64 `json:"mass,omitempty"`
+	Friction float64 `json:"friction,omitempty"`
 }
 
 // SpawnPoint is a named place where a vehicle may start.
@@ -168,6 +181,7 @@ type Route struct {
 type Layout struct {
 	Floor       Floor
 	Elements    []Element
+	Materials   []Material // the track's own materials
 	SpawnPoints []SpawnPoint
 	Route       *Route
 }

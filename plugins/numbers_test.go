@@ -111,7 +111,7 @@ func TestSensorSetupIsValidationsCheck(t *testing.T) {
 	v := builtinVehicle(t, "vehicle.prometeo.sport.v1")
 	m, s := v.Sensors[0], *v.Contract.sensor(v.Sensors[0].ID)
 	p, err := SensorSetup(m, s)
-	if err != nil || p["far"] != 60 || p["jpegQuality"] != 84 || len(p) != 4 {
+	if err != nil || p["far"] != 60 || p["jpegQuality"] != 84 || len(p) != 4+len(cameraRealismParams) {
 		t.Fatalf("camera params %v %v", p, err)
 	}
 	delete(m.Params, "far")

@@ -25,14 +25,14 @@ type background struct {
 }
 
 func newBackground(v *view, s *Static) background {
-	inv := 1 / v.focal
+	ix, iy := 1/v.fx, 1/v.fy
 	bg := background{
-		base: v.fwd.Add(v.left.Mul((v.cx - 0.5) * inv)).Add(v.up.Mul((v.cy - 0.5) * inv)),
-		dx:   v.left.Mul(-inv), dy: v.up.Mul(-inv),
+		base: v.fwd.Add(v.left.Mul((v.cx - 0.5) * ix)).Add(v.up.Mul((v.cy - 0.5) * iy)),
+		dx:   v.left.Mul(-ix), dy: v.up.Mul(-iy),
 		cam: v.pos, above: v.pos[2] > 0, near: v.near, far: v.far,
 		sky: &s.sky, ground: s.ground, floor: &s.floor,
 	}
-	bg.rollFree = math.Abs(bg.dx[2]) < 1e-12*inv
+	bg.rollFree = math.Abs(bg.dx[2]) < 1e-12*ix
 	if s.floor.ok && s.floor.tex != nil {
 		bg.texel = s.floor.tex.period / float64(s.floor.tex.Size())
 	}

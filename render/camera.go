@@ -61,15 +61,17 @@ func PoseFromPose3(p plugins.Pose3) Pose {
 		Yaw: mgl64.DegToRad(p.YawDeg), Pitch: mgl64.DegToRad(p.PitchDeg), Roll: mgl64.DegToRad(p.RollDeg)}
 }
 
-// Camera is a pinhole camera. Its optical axis is the pose's forward (x) axis; image right is
-// the pose's -y (right) and image up its +z. Pixels are square; the principal point is the
-// image centre. Pixel (col, row) covers [col, col+1) × [row, row+1) with row 0 at the top, and
-// is sampled at its centre (col+0.5, row+0.5). A camera-frame point (forward d, left l, up u)
-// with d > 0 projects to
+// Camera is a pinhole camera, optionally with a lens (intrinsics and distortion) and a film
+// (exposure, white balance, vignetting, noise, motion blur, gamma). Its optical axis is the
+// pose's forward (x) axis; image right is the pose's -y (right) and image up its +z. Pixel
+// (col, row) covers [col, col+1) × [row, row+1) with row 0 at the top, and is sampled at its
+// centre (col+0.5, row+0.5). With the zero Lens, pixels are square and the principal point is
+// the image centre: a camera-frame point (forward d, left l, up u) with d > 0 projects to
 //
 //	col = Width/2 − f·l/d,  row = Height/2 − f·u/d,  f = (Height/2) / tan(FovYDeg/2)
 //
-// so the horizontal field of view follows from the aspect ratio.
+// so the horizontal field of view follows from the aspect ratio. A Lens gives fx, fy, cx, cy
+// and distortion in OpenCV's pixel convention instead (col = u + 0.5 for OpenCV's u).
 type Camera struct {
 	Pose
 	// FovYDeg is the vertical field of view in degrees, 0 < FovYDeg < 180.
@@ -79,6 +81,22 @@ type Camera struct {
 	Near, Far float64
 	// Width and Height are the image size in pixels.
 	Width, Height int
+
+	// Lens is the intrinsics and distortion; the zero Lens is the plain pinhole above.
+	Lens Lens
+	// Film, when set, exposes and encodes the frame the realistic way (see Film); nil draws
+	// a realistic Static with the default film and a flat one as it is.
+	Film *Film
+	// Motion is how the camera moves during the exposure, for Film.ShutterS's motion blur.
+	Motion Motion
+	// Seed seeds the film's noise for this frame: the same seed gives the same noise.
+	Seed uint64
+}
+
+// Motion is a camera's velocity in the world frame: Linear in m/s, Angular in rad/s about the
+// world axes (a vehicle turning left has Angular = (0, 0, yaw rate)).
+type Motion struct {
+	Linear, Angular mgl64.Vec3
 }
 
 // Validate reports what is wrong with c, if anything.
@@ -96,23 +114,54 @@ func (c *Camera) Validate() error {
 			return fmt.Errorf("camera pose %+v: want finite numbers", c.Pose)
 		}
 	}
+	if !finiteVec(c.Motion.Linear) || !finiteVec(c.Motion.Angular) {
+		return fmt.Errorf("camera motion %+v: want finite numbers", c.Motion)
+	}
+	if err := c.Lens.Validate(); err != nil {
+		return err
+	}
+	if c.Lens.distorted() && c.Width*c.Height > MaxDistortedPixels {
+		return fmt.Errorf("camera %dx%d with lens distortion: at most %d pixels", c.Width, c.Height, MaxDistortedPixels)
+	}
+	if c.Film != nil {
+		return c.Film.Validate()
+	}
 	return nil
 }
 
-// Focal returns f, the focal length in pixels.
-func (c *Camera) Focal() float64 {
-	return float64(c.Height) / 2 / math.Tan(mgl64.DegToRad(c.FovYDeg)/2)
+// Resized returns c drawing w × h pixels of the same view: the intrinsics of its lens scale
+// with the image (a preview of a camera's frame at another size).
+func (c Camera) Resized(w, h int) Camera {
+	if c.Lens.Fx != 0 || c.Lens.Cx != 0 || c.Lens.Cy != 0 {
+		fx, fy, cx, cy := c.intrinsics()
+		kx, ky := float64(w)/float64(c.Width), float64(h)/float64(c.Height)
+		c.Lens.Fx, c.Lens.Fy = fx*kx, fy*ky
+		c.Lens.Cx, c.Lens.Cy = (cx+0.5)*kx-0.5, (cy+0.5)*ky-0.5
+	}
+	c.Width, c.Height = w, h
+	return c
 }
 
-// Project returns the image position (col, row, in pixels, fractional) and planar depth of a
-// world point; ok is false when the point is not in front of the camera (depth <= 0).
+// Focal returns fy, the vertical focal length in pixels.
+func (c *Camera) Focal() float64 {
+	_, fy, _, _ := c.intrinsics()
+	return fy
+}
+
+// Project returns the image position (col, row, in pixels, fractional, lens distortion
+// included) and planar depth of a world point; ok is false when the point is not in front of
+// the camera (depth <= 0).
 func (c *Camera) Project(p mgl64.Vec3) (col, row, depth float64, ok bool) {
 	q := c.Rotation().Transpose().Mul3x1(p.Sub(c.Pos()))
 	if q[0] <= 0 {
 		return 0, 0, q[0], false
 	}
-	f := c.Focal()
-	return float64(c.Width)/2 - f*q[1]/q[0], float64(c.Height)/2 - f*q[2]/q[0], q[0], true
+	fx, fy, cx, cy := c.intrinsics()
+	x, y := -q[1]/q[0], -q[2]/q[0]
+	if c.Lens.distorted() {
+		x, y = c.Lens.distort(x, y)
+	}
+	return fx*x + cx + 0.5, fy*y + cy + 0.5, q[0], true
 }
 
 // Frame receives a rendered image. RGB holds Width·Height·3 bytes, rows top first, R, G, B per

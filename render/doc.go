@@ -1,7 +1,8 @@
 // Package render is simgui's software 3D renderer: it draws what a camera sees — a track, its
 // floor and sky, vehicles and markers — into an RGB image and a depth image, with no GPU and no
 // display, deterministically, spread over a fixed pool of goroutines. Camera sensors use it,
-// and so does the window's 3D chase view, so a person sees what a camera sees.
+// and so do the window's 3D chase view and the editor's preview, so a person sees what a
+// camera sees.
 //
 // # Usage
 //
@@ -26,8 +27,38 @@
 // can be registered), movable boxes (NewElementMesh) and markers (MeshBuilder: Sphere, Box,
 // Segment) are Meshes drawn each frame as Objects at a Pose.
 //
-// Lighting is Lambert plus ambient, flat per face, no shadows; see Environment. Static faces
-// are lit once when the Static is built, objects' faces each frame.
+// # Looks
+//
+// The flat look (Environment.Realistic false, DefaultEnvironment) is Lambert plus ambient, flat
+// per face, no textures on walls, no shadows: static faces are lit once when the Static is
+// built, objects' faces each frame.
+//
+// The realistic look (RealisticEnvironment, or a camera mount's parameters through
+// MountCamera) draws in linear light:
+//   - Materials: every element has a texture mapped in metres along its faces (Material,
+//     RegisterMaterial; built in: cardboard, painted_wood, concrete, brick, tape and the floor
+//     textures, each a set of variants), mip-mapped like the floor; a track's own materials
+//     are PNG images in its archive (plugins.Material, DecodePNGTexture); vehicles name a
+//     material for their main and accent parts.
+//   - Light: one sun (direction, colour, intensity), ambient sky light and the sky. Shadows
+//     are shadow maps: the static scene's built once per Static (a depth map along the sun,
+//     texels of 4 mm or more), and a small map per moving caster whose shadow is in view, drawn
+//     each frame with texels about a pixel at its distance; a pixel costs one lookup per map
+//     that may shadow it. The floor's sun and sky light are baked into a light map: shadows
+//     filtered over 3×3 texels, and contact shadow (ambient occlusion) from the distance to
+//     the foot of whatever stands on the floor; walls darken towards their foot the same way.
+//   - Randomization (Environment.Seed, TextureSwap, ColorJitter, Distractors): each element's
+//     texture variant, colour and texture offset, and distractor objects on the floor away
+//     from the route, drawn from the seed.
+//
+// A Camera's Lens gives OpenCV intrinsics and distortion (plumb_bob, equidistant): a distorted
+// frame is drawn as a pinhole image covering what the lens sees and resampled bilinearly
+// through the inverse distortion, which maps 3-D points where OpenCV's projectPoints and
+// fisheye.projectPoints do (tested against python3-opencv). Its Film exposes the linear light
+// (exposure, white balance), blurs it over the shutter time along the camera's motion,
+// vignettes, clips, adds Gaussian read noise and shot noise seeded by Camera.Seed, and encodes
+// it (sRGB or a gamma). A camera with a lens or film draws a flat Static the realistic way
+// too, with its baked colours as light.
 //
 // # Frames and units
 //
@@ -53,13 +84,14 @@
 // camera costs little.
 //
 // Speed is measured by the benchmarks registered with simgui/app/bench (render/rgb/...,
-// render/rgbd/..., render/depth/...), also run by go test -bench Render.
+// render/rgbd/..., render/depth/..., render/real/... for the realistic look against the flat
+// one), also run by go test -bench Render.
 //
 // # Determinism and concurrency
 //
 // The same inputs give byte-identical output whatever the number of workers: the triangle
 // queue is built in one goroutine in input order, and every row is computed from the queue by
 // the same arithmetic whichever worker draws it (no value is carried from one row to the
-// next). Static, Mesh and Texture are immutable and safe to share. A Renderer renders one frame
+// next); the film's noise of a row is seeded by the frame's seed and the row's index. Static, Mesh and Texture are immutable and safe to share. A Renderer renders one frame
 // at a time; use one per goroutine that renders.
 package render

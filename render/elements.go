@@ -85,10 +85,19 @@ func buildElement(b *MeshBuilder, e *plugins.Element) error {
 // movable box): the element is built as if at X = Y = Z = 0 with YawDeg = 0, so that
 // Object{Mesh: m, Pose: Pose{X: e.X, Y: e.Y, Z: e.Z, Yaw: yaw}} draws it where it is. Kinds
 // placed by Points (polygon, road) keep world coordinates and are drawn with a zero Pose.
+//
+// The mesh carries the element's material (a built-in one; its kind's default when it names
+// none or one the renderer lacks) for the realistic look.
 func NewElementMesh(e *plugins.Element) (*Mesh, error) {
 	local := *e
 	local.X, local.Y, local.Z, local.YawDeg = 0, 0, 0, 0
 	var b MeshBuilder
+	tex, err := elementTexture(nil, &local, 0)
+	if err != nil {
+		local.Material = ""
+		tex, _ = elementTexture(nil, &local, 0)
+	}
+	b.SetTexture(tex)
 	if err := buildElement(&b, &local); err != nil {
 		return nil, fmt.Errorf("element %s: %w", elementName(e), err)
 	}

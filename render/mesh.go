@@ -10,7 +10,7 @@ import (
 )
 
 // Mesh is a closed-or-open triangle mesh in its own frame (metres) with a flat colour per
-// triangle. Triangles are single-sided: they are seen from the side their counter-clockwise
+// triangle and, for the realistic look, a texture mapped in metres (MeshBuilder.SetTexture). Triangles are single-sided: they are seen from the side their counter-clockwise
 // winding faces (the builder orients every face outwards). A Mesh is immutable once built and
 // may be shared by any number of Objects, Renderers and goroutines.
 type Mesh struct {
@@ -31,7 +31,11 @@ type meshPart struct {
 type meshTri struct {
 	v   [3]int32
 	n   mgl32.Vec3 // unit normal in the mesh frame
-	col RGB        // unlit colour
+	col RGB        // unlit colour (the flat look, and the realistic look without a texture)
+	// tex is the realistic look's texture (nil: the plain colour col), sampled at uv, metres
+	// along the face (see faceUV).
+	tex *Texture
+	uv  [3][2]float32
 }
 
 // Triangles returns the number of triangles of m.
@@ -51,6 +55,25 @@ type MeshBuilder struct {
 	verts []mgl32.Vec3
 	tris  []meshTri
 	marks []int32 // triangle counts where primitives began
+
+	tex    *Texture
+	texFor map[RGB]*Texture
+}
+
+// SetTexture textures the triangles added from now on with t in the realistic look (nil: plain
+// colour), mapped in metres along each face: on a vertical face u runs horizontally (to the
+// right seen from outside) and v up from z = 0, on a horizontal face u along x and v along y.
+// Their flat colour stays the one they are given.
+func (b *MeshBuilder) SetTexture(t *Texture) { b.tex = t }
+
+// SetTextureFor textures triangles added in colour c with t (vehicle shapes draw their parts in
+// ShapeParams.Color and Accent; this puts the vehicle's materials on those parts). It takes
+// precedence over SetTexture.
+func (b *MeshBuilder) SetTextureFor(c RGB, t *Texture) {
+	if b.texFor == nil {
+		b.texFor = map[RGB]*Texture{}
+	}
+	b.texFor[c] = t
 }
 
 // mark starts a primitive (a part of the mesh).
@@ -114,7 +137,29 @@ func (b *MeshBuilder) tri(i0, i1, i2 int32, out mgl64.Vec3, c RGB) {
 		i1, i2 = i2, i1
 		n = n.Mul(-1)
 	}
-	b.tris = append(b.tris, meshTri{v: [3]int32{i0, i1, i2}, n: vec32(n), col: c})
+	t := meshTri{v: [3]int32{i0, i1, i2}, n: vec32(n), col: c, tex: b.tex}
+	if tx, ok := b.texFor[c]; ok {
+		t.tex = tx
+	}
+	if t.tex != nil {
+		tu, tv := faceAxes(n)
+		for k, i := range t.v {
+			p := vec64(b.verts[i])
+			t.uv[k] = [2]float32{float32(p.Dot(tu)), float32(p.Dot(tv))}
+		}
+	}
+	b.tris = append(b.tris, t)
+}
+
+// faceAxes returns the texture axes of a face with unit normal n: on a vertical (or slanted)
+// face u = up × n (to the right seen from outside) and v = n × u (up for a vertical face),
+// on a horizontal face u = x and v = y (mirrored underneath, which nobody sees).
+func faceAxes(n mgl64.Vec3) (u, v mgl64.Vec3) {
+	if math.Abs(n[2]) > 0.999 {
+		return mgl64.Vec3{1, 0, 0}, mgl64.Vec3{0, math.Copysign(1, n[2]), 0}
+	}
+	u = mgl64.Vec3{0, 0, 1}.Cross(n).Normalize()
+	return u, n.Cross(u)
 }
 
 // quad adds the planar quad (i0, i1, i2, i3), given in cyclic order, facing out.

@@ -13,6 +13,8 @@ import (
 type Object struct {
 	Mesh *Mesh
 	Pose
+	// NoShadow keeps the object from casting a shadow in the realistic look (overlay markers).
+	NoShadow bool
 }
 
 // Options configures a Renderer.
@@ -51,9 +53,12 @@ type Renderer struct {
 	next   atomic.Int32 // next tile to draw in the current frame
 	closed bool
 
-	fs   frameState
-	cv   []cvert
-	zbuf []float32
+	fs      frameState
+	cv      []cvert
+	zbuf    []float32
+	casters []caster
+	lverts  []lvert
+	lenses  lensCache
 }
 
 // NewRenderer starts a renderer and its worker goroutines.
@@ -138,6 +143,11 @@ func (r *Renderer) Render(dst *Frame, cam Camera, static *Static, dyn []Object) 
 		}
 		fs.z = r.zbuf[:w*h]
 	}
+	if static.env.Realistic || cam.Lens.distorted() || cam.Film != nil {
+		r.renderReal(dst, &cam, static, dyn)
+		fs.rgb, fs.z = nil, nil
+		return nil
+	}
 	fs.view = newView(&cam)
 	fs.static = static
 	fs.background = newBackground(&fs.view, static)
@@ -148,10 +158,20 @@ func (r *Renderer) Render(dst *Frame, cam Camera, static *Static, dyn []Object) 
 			r.setupObject(&dyn[i], static)
 		}
 	}
+	r.runPhase(h, w, (*frameState).drawBand)
+	fs.rgb, fs.z = nil, nil
+	return nil
+}
 
-	tiles := (h + tileRows - 1) / tileRows
-	n := min(r.workers, max(1, w*h/r.minPixels), tiles)
+// runPhase has fn draw rows 0..rows-1 of a w-pixel-wide image in bands of tileRows, spread over
+// the workers, and returns when all are drawn.
+func (r *Renderer) runPhase(rows, w int, fn func(fs *frameState, y0, y1 int)) {
+	fs := &r.fs
+	tiles := (rows + tileRows - 1) / tileRows
+	n := min(r.workers, max(1, w*rows/r.minPixels), tiles)
 	fs.tiles = int32(tiles)
+	fs.phase = fn
+	fs.phaseRows = rows
 	r.next.Store(0)
 	if n > 1 {
 		r.open.Store(true)
@@ -169,8 +189,6 @@ func (r *Renderer) Render(dst *Frame, cam Camera, static *Static, dyn []Object) 
 			runtime.Gosched() // a helper is finishing its last band
 		}
 	}
-	fs.rgb, fs.z = nil, nil
-	return nil
 }
 
 // drawTiles draws bands until none is left; it runs on the caller and on helpers at once.
@@ -182,7 +200,7 @@ func (r *Renderer) drawTiles() {
 			return
 		}
 		y0 := int(t) * tileRows
-		fs.drawBand(y0, min(y0+tileRows, fs.h))
+		fs.phase(fs, y0, min(y0+tileRows, fs.phaseRows))
 	}
 }
 

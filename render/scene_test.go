@@ -33,7 +33,7 @@ func TestParseColor(t *testing.T) {
 
 func TestUnknownNamesListKnownOnes(t *testing.T) {
 	_, err := NewStatic(&plugins.Layout{Floor: plugins.Floor{Length: 1, Width: 1, Texture: "marble"}}, nil)
-	if err == nil || !strings.Contains(err.Error(), "plywood, tile") {
+	if err == nil || !strings.Contains(err.Error(), "plywood, tape, tile") {
 		t.Errorf("unknown texture: %v", err)
 	}
 	_, err = NewStatic(&plugins.Layout{Elements: []plugins.Element{{Kind: "ramp", Name: "r1"}}}, nil)

@@ -18,6 +18,12 @@ type frameState struct {
 	background background
 	tris       []rtri
 	tiles      int32
+	phase      func(fs *frameState, y0, y1 int) // what drawTiles does with a band
+	phaseRows  int
+	real       realFrame
+	blur       blurState
+	film       filmState
+	post       postState
 }
 
 // view is a camera prepared for a frame.
@@ -26,11 +32,13 @@ type view struct {
 	fwd, left mgl64.Vec3 // camera axes in the world frame
 	up        mgl64.Vec3
 	rt        mgl64.Mat3 // world → camera frame (d, l, u) = rt·(p − pos)
-	focal     float64
-	cx, cy    float64 // principal point
-	tx, ty    float64 // cx/focal, cy/focal: tangents of the half fields of view
-	near, far float64
-	planes    [6]plane // inward, unit normals, in the world frame
+	fx, fy    float64    // focal lengths, pixels
+	cx, cy    float64    // principal point, continuous pixel coordinates
+	// tl, tr, tt, tb are the tangents of the half fields of view to the left, right, top and
+	// bottom edges.
+	tl, tr, tt, tb float64
+	near, far      float64
+	planes         [6]plane // inward, unit normals, in the world frame
 }
 
 // plane is {p : n·p + c >= 0}.
@@ -41,16 +49,18 @@ type plane struct {
 
 func newView(cam *Camera) view {
 	r := cam.Rotation()
+	fx, fy, cx, cy := cam.intrinsics()
 	v := view{
 		pos: cam.Pos(), fwd: r.Col(0), left: r.Col(1), up: r.Col(2), rt: r.Transpose(),
-		focal: cam.Focal(), cx: float64(cam.Width) / 2, cy: float64(cam.Height) / 2,
+		fx: fx, fy: fy, cx: cx + 0.5, cy: cy + 0.5,
 		near: cam.Near, far: cam.Far,
 	}
-	v.tx, v.ty = v.cx/v.focal, v.cy/v.focal
+	v.tl, v.tr = v.cx/v.fx, (float64(cam.Width)-v.cx)/v.fx
+	v.tt, v.tb = v.cy/v.fy, (float64(cam.Height)-v.cy)/v.fy
 	ns := [6]mgl64.Vec3{
 		v.fwd, v.fwd.Mul(-1),
-		v.fwd.Mul(v.tx).Sub(v.left), v.fwd.Mul(v.tx).Add(v.left),
-		v.fwd.Mul(v.ty).Sub(v.up), v.fwd.Mul(v.ty).Add(v.up),
+		v.fwd.Mul(v.tl).Sub(v.left), v.fwd.Mul(v.tr).Add(v.left),
+		v.fwd.Mul(v.tt).Sub(v.up), v.fwd.Mul(v.tb).Add(v.up),
 	}
 	cs := [6]float64{-cam.Near, cam.Far, 0, 0, 0, 0}
 	for i, n := range ns {
@@ -143,23 +153,23 @@ func (r *Renderer) transform(m *Mesh, cv []cvert, v0, v1 int32, a mgl64.Mat3, t 
 		if d > v.far {
 			code |= outFar
 		}
-		if l > d*v.tx {
+		if l > d*v.tl {
 			code |= outLeft
 		}
-		if -l > d*v.tx {
+		if -l > d*v.tr {
 			code |= outRight
 		}
-		if u > d*v.ty {
+		if u > d*v.tt {
 			code |= outTop
 		}
-		if -u > d*v.ty {
+		if -u > d*v.tb {
 			code |= outBottom
 		}
 		c := cvert{d: d, l: l, u: u, code: code}
 		if code&outNear == 0 {
 			c.iz = 1 / d
-			c.sx = v.cx - v.focal*l*c.iz
-			c.sy = v.cy - v.focal*u*c.iz
+			c.sx = v.cx - v.fx*l*c.iz
+			c.sy = v.cy - v.fy*u*c.iz
 		}
 		cv[i] = c
 	}
@@ -276,8 +286,8 @@ func (r *Renderer) clipEmit(a, b, c *cvert, col RGB) {
 	for i := range in {
 		p := &in[i]
 		p.iz = 1 / p.d
-		p.sx = v.cx - v.focal*p.l*p.iz
-		p.sy = v.cy - v.focal*p.u*p.iz
+		p.sx = v.cx - v.fx*p.l*p.iz
+		p.sy = v.cy - v.fy*p.u*p.iz
 	}
 	for i := 1; i+1 < len(in); i++ {
 		r.fs.emit(&in[0], &in[i], &in[i+1], col)

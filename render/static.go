@@ -20,6 +20,7 @@ type Static struct {
 	ground RGB // lit
 	floor  floorRect
 	chunks []chunk
+	real   realScene // what the realistic pipeline draws with
 }
 
 // floorRect is the textured floor rectangle on z = 0.
@@ -33,8 +34,11 @@ type floorRect struct {
 // chunk is one element's triangles with a world bounding box for frustum culling.
 type chunk struct {
 	mesh   *Mesh
-	cols   []RGB // lit colour per triangle
+	cols   []RGB     // lit colour per triangle
+	rl     []triReal // the realistic pipeline's per triangle
 	lo, hi mgl64.Vec3
+	// foot is set for solids standing on the floor (their footprints darken it).
+	foot bool
 }
 
 // Default floor colour when a floor has neither texture nor colour.
@@ -47,6 +51,9 @@ func NewStatic(layout *plugins.Layout, env *Environment) (*Static, error) {
 	s := &Static{env: DefaultEnvironment()}
 	if env != nil {
 		s.env = *env
+	}
+	if s.env.Realistic {
+		return newRealStatic(layout, s)
 	}
 	s.light = s.env.lightDir()
 	s.sky = s.env.skyLUT()
@@ -83,6 +90,7 @@ func NewStatic(layout *plugins.Layout, env *Environment) (*Static, error) {
 		}
 		s.AddMesh(b.Mesh())
 	}
+	s.flatReal()
 	return s, nil
 }
 
@@ -96,6 +104,11 @@ func (s *Static) AddMesh(m *Mesh) {
 	c := chunk{mesh: m, cols: make([]RGB, len(m.tris)), lo: vec64(m.min), hi: vec64(m.max)}
 	for i, t := range m.tris {
 		c.cols[i] = t.col.Scale(s.env.shadeFactor(vec64(t.n), s.light))
+	}
+	if s.env.Realistic {
+		c.rl = s.realTris(m, [3]float32{1, 1, 1}, 0)
+	} else {
+		c.rl = flatTris(c.cols)
 	}
 	s.chunks = append(s.chunks, c)
 }

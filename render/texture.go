@@ -92,9 +92,14 @@ func (t *Texture) shaded(k float64) *Texture {
 // TextureFunc makes a texture tinted from a base colour.
 type TextureFunc func(base RGB) (*Texture, error)
 
+// VariantFunc makes texture number variant (0 <= variant < the material's count) of a
+// material's set, tinted from a base colour.
+type VariantFunc func(base RGB, variant int) (*Texture, error)
+
 type textureKind struct {
-	base RGB
-	fn   TextureFunc
+	base     RGB
+	variants int
+	fn       VariantFunc
 }
 
 var (
@@ -102,42 +107,67 @@ var (
 	texKinds = map[string]textureKind{}
 )
 
-// RegisterTexture makes a floor texture available by name (plugins.Floor.Texture); base is the
-// colour used when the floor gives none. Call it from init; it panics on an empty or duplicate
-// name or a nil fn.
+// RegisterTexture makes a floor texture available by name (plugins.Floor.Texture) as a
+// material with one texture; base is the colour used when the floor gives none. Call it from
+// init; it panics on an empty or duplicate name or a nil fn.
 func RegisterTexture(name string, base RGB, fn TextureFunc) {
-	if name == "" || fn == nil {
+	if fn == nil {
 		panic("render: RegisterTexture needs a name and a func")
+	}
+	RegisterMaterial(name, base, 1, func(b RGB, _ int) (*Texture, error) { return fn(b) })
+}
+
+// RegisterMaterial makes a material available by name (plugins.Element.Material,
+// plugins.Visual.Material, plugins.Floor.Texture): a set of variants textures, each made by
+// fn, tinted from base when the element gives no colour. Domain randomization picks among the
+// variants (Environment.TextureSwap); variant 0 is the one used otherwise. Call it from init;
+// it panics on an empty or duplicate name, a nil fn or fewer than one variant.
+func RegisterMaterial(name string, base RGB, variants int, fn VariantFunc) {
+	if name == "" || fn == nil || variants < 1 {
+		panic("render: RegisterMaterial needs a name, a func and at least one variant")
 	}
 	texMu.Lock()
 	defer texMu.Unlock()
 	if _, dup := texKinds[name]; dup {
 		panic("render: duplicate texture " + name)
 	}
-	texKinds[name] = textureKind{base: base, fn: fn}
+	texKinds[name] = textureKind{base: base, variants: variants, fn: fn}
 }
 
-// TextureNames lists the registered floor textures, sorted.
+// TextureNames lists the registered materials (floor textures included), sorted.
 func TextureNames() []string {
 	texMu.Lock()
 	defer texMu.Unlock()
 	return slices.Sorted(maps.Keys(texKinds))
 }
 
+// MaterialVariants returns how many textures the material name has, 0 if it is unknown.
+func MaterialVariants(name string) int {
+	texMu.Lock()
+	defer texMu.Unlock()
+	return texKinds[name].variants
+}
+
 // NewNamedTexture builds the registered texture name, tinted from color ("#rrggbb", or "" for
 // the texture's own default).
 func NewNamedTexture(name, color string) (*Texture, error) {
+	return NewMaterialTexture(name, color, 0)
+}
+
+// NewMaterialTexture builds texture variant (taken modulo the material's count) of the
+// registered material name, tinted from color ("#rrggbb", or "" for the material's default).
+func NewMaterialTexture(name, color string, variant int) (*Texture, error) {
 	texMu.Lock()
 	k, ok := texKinds[name]
 	texMu.Unlock()
 	if !ok {
-		return nil, fmt.Errorf("unknown floor texture %q: known are %s", name, strings.Join(TextureNames(), ", "))
+		return nil, fmt.Errorf("unknown floor texture or material %q: known are %s", name, strings.Join(TextureNames(), ", "))
 	}
 	base, err := colorOr(color, k.base)
 	if err != nil {
 		return nil, fmt.Errorf("texture %s: %w", name, err)
 	}
-	t, err := k.fn(base)
+	t, err := k.fn(base, mod(variant, k.variants))
 	if err != nil {
 		return nil, fmt.Errorf("texture %s: %w", name, err)
 	}

@@ -2,24 +2,27 @@ package render
 
 import "math"
 
-// The built-in floor textures. Each is generated procedurally from a fixed seed, so a texture
-// name and base colour always give the same texels.
+// The built-in floor textures. Each is generated procedurally from a fixed seed (the variant
+// shifts it), so a texture name, variant and base colour always give the same texels.
 func init() {
-	RegisterTexture("plywood", RGB{214, 182, 136}, plywood)
-	RegisterTexture("carpet", RGB{92, 102, 118}, carpet)
-	RegisterTexture("tile", RGB{222, 220, 210}, tile)
+	RegisterMaterial("plywood", RGB{214, 182, 136}, 3, plywood)
+	RegisterMaterial("carpet", RGB{92, 102, 118}, 3, carpet)
+	RegisterMaterial("tile", RGB{222, 220, 210}, 3, tile)
 	RegisterTexture("checker", RGB{200, 200, 200}, checker)
-	RegisterTexture("grass", RGB{96, 140, 70}, grass)
-	RegisterTexture("asphalt", RGB{78, 80, 84}, asphalt)
+	RegisterMaterial("grass", RGB{96, 140, 70}, 3, grass)
+	RegisterMaterial("asphalt", RGB{78, 80, 84}, 3, asphalt)
 }
 
+// variantSeed shifts a texture's noise seeds for variant v (0 keeps them).
+func variantSeed(seed uint32, v int) uint32 { return seed + uint32(v)*7919 }
+
 // grass is blades of fine noise over broad patches of lighter and darker growth, every 2 m.
-func grass(base RGB) (*Texture, error) {
+func grass(base RGB, variant int) (*Texture, error) {
 	const period, size = 2.0, 256
 	return NewTexture(size, period, func(u, v float64) RGB {
 		i, j := int(u/period*size), int(v/period*size)
-		blade := hash2(i, j, 41)
-		patch := fbm(u/period, v/period, 3, 3, 3, 42)
+		blade := hash2(i, j, variantSeed(41, variant))
+		patch := fbm(u/period, v/period, 3, 3, 3, variantSeed(42, variant))
 		c := base.Scale(0.78 + 0.18*blade + 0.22*patch)
 		// Dry patches lean yellow.
 		return c.Lerp(RGB{150, 150, 80}, 0.25*math.Max(0, patch-0.55))
@@ -27,23 +30,23 @@ func grass(base RGB) (*Texture, error) {
 }
 
 // asphalt is a dark speckled surface with faint aggregate, every 1 m.
-func asphalt(base RGB) (*Texture, error) {
+func asphalt(base RGB, variant int) (*Texture, error) {
 	const period, size = 1.0, 256
 	return NewTexture(size, period, func(u, v float64) RGB {
 		i, j := int(u/period*size), int(v/period*size)
-		speck := hash2(i, j, 51)
-		wear := fbm(u/period, v/period, 4, 4, 2, 52)
+		speck := hash2(i, j, variantSeed(51, variant))
+		wear := fbm(u/period, v/period, 4, 4, 2, variantSeed(52, variant))
 		return base.Scale(0.85 + 0.15*speck + 0.08*wear)
 	})
 }
 
 // plywood is a pale sheet with long grain along x and a dark seam every 1.2 m (a sheet's width).
-func plywood(base RGB) (*Texture, error) {
+func plywood(base RGB, variant int) (*Texture, error) {
 	const period = 1.2
 	return NewTexture(256, period, func(u, v float64) RGB {
 		x, y := u/period, v/period
-		grain := fbm(x, y, 3, 64, 3, 11)
-		figure := math.Sin(2 * math.Pi * (y*14 + 1.8*fbm(x, y, 2, 4, 2, 12)))
+		grain := fbm(x, y, 3, 64, 3, variantSeed(11, variant))
+		figure := math.Sin(2 * math.Pi * (y*14 + 1.8*fbm(x, y, 2, 4, 2, variantSeed(12, variant))))
 		k := 0.86 + 0.16*grain + 0.04*figure
 		if u < 0.005 || v < 0.005 {
 			k *= 0.72 // the joint between sheets
@@ -53,26 +56,26 @@ func plywood(base RGB) (*Texture, error) {
 }
 
 // carpet is a fine, fuzzy noise over a slow mottle, repeating every 0.5 m.
-func carpet(base RGB) (*Texture, error) {
+func carpet(base RGB, variant int) (*Texture, error) {
 	const period, size = 0.5, 128
 	return NewTexture(size, period, func(u, v float64) RGB {
 		i, j := int(u/period*size), int(v/period*size)
-		fuzz := hash2(i, j, 21)
-		mottle := fbm(u/period, v/period, 4, 4, 2, 22)
+		fuzz := hash2(i, j, variantSeed(21, variant))
+		mottle := fbm(u/period, v/period, 4, 4, 2, variantSeed(22, variant))
 		return base.Scale(0.80 + 0.22*fuzz + 0.14*mottle)
 	})
 }
 
 // tile is 0.30 m square tiles with 6 mm grout, each tile a slightly different shade.
-func tile(base RGB) (*Texture, error) {
+func tile(base RGB, variant int) (*Texture, error) {
 	const period, side, grout = 0.6, 0.3, 0.006
 	return NewTexture(128, period, func(u, v float64) RGB {
 		tu, tv := math.Mod(u, side), math.Mod(v, side)
 		if tu < grout || tv < grout {
 			return base.Scale(0.62)
 		}
-		shade := hash2(int(u/side), int(v/side), 31)
-		speck := fbm(u/period, v/period, 16, 16, 2, 32)
+		shade := hash2(int(u/side), int(v/side), variantSeed(31, variant))
+		speck := fbm(u/period, v/period, 16, 16, 2, variantSeed(32, variant))
 		return base.Scale(0.90 + 0.08*shade + 0.05*speck)
 	})
 }

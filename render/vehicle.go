@@ -20,6 +20,9 @@ type VehicleSpec struct {
 	// Color is the main colour and Accent the secondary one, "#rrggbb"; "" takes the shape's
 	// default.
 	Color, Accent string
+	// Material and AccentMaterial name the materials (see Static's elements) of the parts drawn
+	// in the main and the accent colour in the realistic look, tinted by them; "" is plain.
+	Material, AccentMaterial string
 }
 
 // ShapeParams are a vehicle's resolved size (metres) and colours, as a ShapeFunc receives them.
@@ -94,6 +97,19 @@ func NewVehicleMesh(spec VehicleSpec) (*Mesh, error) {
 		return nil, fmt.Errorf("vehicle %s: accent: %w", spec.Shape, err)
 	}
 	var b MeshBuilder
+	for _, m := range []struct {
+		name string
+		c    RGB
+	}{{spec.Material, p.Color}, {spec.AccentMaterial, p.Accent}} {
+		if m.name == "" {
+			continue
+		}
+		t, _, err := materialTexture(nil, m.name, m.c.String(), 0)
+		if err != nil {
+			return nil, fmt.Errorf("vehicle %s: %w", spec.Shape, err)
+		}
+		b.SetTextureFor(m.c, t)
+	}
 	k.fn(&b, p)
 	return b.Mesh(), nil
 }
@@ -107,6 +123,7 @@ func VehicleSpecFor(d *plugins.VehicleDescriptor) VehicleSpec {
 			s.Shape = v.Shape
 		}
 		s.Color, s.Accent = v.Color, v.Accent
+		s.Material, s.AccentMaterial = v.Material, v.AccentMaterial
 	}
 	if b := d.Body; b != nil {
 		s.Length, s.Width, s.Height = b.Length, b.Width, b.Height

@@ -47,7 +47,7 @@ type RandomParam struct {
 // absolute values inside the schema's minimum..maximum. The defaults are rusim's per-episode
 // randomization of the KS0223 (rusim's Ks0223Vehicle.cs): mass ±20 %, damping ±20 %, motor
 // gains ±10 %, camera pitch ±4°; the others are off unless named.
-var RandomParams = []RandomParam{
+var RandomParams = append([]RandomParam{
 	{Name: "vehicle.mass", Mode: Scale, Default: [2]float64{0.8, 1.2}, Doc: "body mass (kg), factor"},
 	{Name: "vehicle.linear_damping", Mode: Scale, Default: [2]float64{0.8, 1.2}, Doc: "linear damping, factor"},
 	{Name: "vehicle.angular_damping", Mode: Scale, Default: [2]float64{0.8, 1.2}, Doc: "angular damping, factor"},
@@ -61,7 +61,7 @@ var RandomParams = []RandomParam{
 	{Name: "sensors.brightness", Mode: Scale, Default: [2]float64{1, 1}, Doc: "image brightness gain, factor of 1"},
 	{Name: "sensors.color_jitter", Mode: Scale, Default: [2]float64{1, 1}, Doc: "per-channel colour gain (r, g, b drawn apart), factor of 1"},
 	{Name: "sensors.sonar_noise", Mode: Absolute, Doc: "ultrasonic range noise stddev, metres"},
-}
+}, visualParams...)
 
 // Image parameter keys: vehicle params the training API takes besides plugins'
 // ApplyVehicleConfig keys. They post-process camera frames. (Image noise is the camera's
@@ -98,7 +98,8 @@ type Randomization struct {
 //	randomization:
 //	  enabled: true            # default true when the block is present
 //	  vehicle: {mass: 0.2, latency: [0, 0.03]}
-//	  sensors: {camera_pitch_deg: 4, brightness: 0.1, image_noise: 3}
+//	  sensors: {camera_pitch_deg: 4, brightness: 0.1, image_noise: 3, distortion_k1: 0.1}
+//	  visual: {textures: 1, sun_azimuth_deg: 180, distractors: [0, 8]}
 //	  track: {width: [0.5, 0.9], length: schema}
 //
 // A number p is ±p (Scale, Offset) or 0..p (Absolute); [lo, hi] is the range itself.
@@ -108,7 +109,7 @@ func ParseRandomization(n *yaml.Node) (*Randomization, error) {
 		return r, nil
 	}
 	if n.Kind != yaml.MappingNode {
-		return nil, fmt.Errorf("randomization (line %d): want a mapping with enabled, vehicle, sensors, track", n.Line)
+		return nil, fmt.Errorf("randomization (line %d): want a mapping with enabled, vehicle, sensors, visual, track", n.Line)
 	}
 	r.Enabled = true
 	var errs []error
@@ -121,7 +122,7 @@ func ParseRandomization(n *yaml.Node) (*Randomization, error) {
 				errs = append(errs, fmt.Errorf("randomization.enabled (line %d): want true or false", v.Line))
 			}
 			r.Enabled = b
-		case "vehicle", "sensors", "track":
+		case "vehicle", "sensors", "visual", "track":
 			if v.Kind != yaml.MappingNode {
 				errs = append(errs, fmt.Errorf("randomization.%s (line %d): want a mapping of parameter: range", k.Value, v.Line))
 				continue
@@ -137,7 +138,7 @@ func ParseRandomization(n *yaml.Node) (*Randomization, error) {
 				}
 			}
 		default:
-			errs = append(errs, fmt.Errorf("line %d: unknown key %q in randomization (known: enabled, vehicle, sensors, track)", k.Line, k.Value))
+			errs = append(errs, fmt.Errorf("line %d: unknown key %q in randomization (known: enabled, vehicle, sensors, visual, track)", k.Line, k.Value))
 		}
 	}
 	if len(errs) > 0 {
@@ -329,12 +330,19 @@ func (r *Randomization) Sample(seed int64, v *plugins.VehicleDescriptor, t *plug
 	if !r.Enabled {
 		return d, nil
 	}
+	look := false // a scene look parameter was drawn: the look gets its own seed
 	for _, p := range RandomParams {
 		rg := r.RangeOf(p.Name)
 		if p.Mode == Scale && rg.Lo == 1 && rg.Hi == 1 || p.Mode != Scale && rg.Lo == 0 && rg.Hi == 0 {
 			continue
 		}
 		targets := vehicleTargets(p.Name, v)
+		if targets == nil {
+			targets = visualTargets(p.Name, v)
+			if len(targets) > 0 {
+				look = true
+			}
+		}
 		for _, tg := range targets {
 			x := uniform(seed, tg.key, rg)
 			switch p.Mode {
@@ -344,6 +352,9 @@ func (r *Randomization) Sample(seed int64, v *plugins.VehicleDescriptor, t *plug
 				x += tg.base
 			}
 			x = math.Max(tg.min, math.Min(tg.max, x))
+			if tg.integer {
+				x = math.Round(x)
+			}
 			d.Values = append(d.Values, Drawn{Param: p.Name, Key: tg.key, Value: x})
 			if tg.image {
 				d.Image[tg.key] = x
@@ -351,6 +362,9 @@ func (r *Randomization) Sample(seed int64, v *plugins.VehicleDescriptor, t *plug
 				d.Vehicle[tg.key] = x
 			}
 		}
+	}
+	if look {
+		d.addLookSeed(seed, v)
 	}
 	if t == nil {
 		return d, nil
@@ -397,6 +411,7 @@ type target struct {
 	key            string
 	base, min, max float64
 	image          bool
+	integer        bool // round the draw (counts)
 }
 
 // vehicleTargets returns where parameter name lands on v, with the base value and the valid

@@ -40,14 +40,16 @@
 // # Cameras
 //
 // Image sensors do not stall the step loop: when one fires, the loop goroutine captures what
-// the frame needs (the static scene of the layout, built once per LayoutVersion and shared;
-// the poses of vehicles and pushable boxes; the marker mesh) and a per-sensor worker goroutine
-// renders, adds noise and publishes, frames of one sensor in order (Pipeline). Frames are
+// the frame needs (the static scene of the layout in the camera's look, built once per
+// LayoutVersion and environment and shared; the poses and velocities of vehicles and pushable
+// boxes; the marker mesh) and a per-sensor worker goroutine renders, adds noise and
+// publishes, frames of one sensor in order (Pipeline). Frames are
 // dropped, oldest first, when a worker falls behind by more than Options.QueueLen frames,
 // unless the system is lossless (Options.Lossless, or while a dump runs). Frame renders a
 // camera synchronously from the current world, in the contract's format (raw, png,
-// jpeg_base64), for a training API; View captures the same scene for a renderer of your own (a
-// chase view). SetPeerVisibility decides per observer whether other vehicles are drawn.
+// jpeg_base64), for a training API; View captures the same scene, in the look of the model's
+// first camera, for a renderer of your own (the window's chase view). SetPeerVisibility
+// decides per observer whether other vehicles are drawn.
 //
 // # Ray sensors
 //

@@ -20,16 +20,19 @@ type View struct {
 }
 
 // scene keeps what cameras draw, built from the world and cached: the render.Static of the
-// current layout (rebuilt when World.LayoutVersion changes), one mesh per vehicle descriptor,
-// one per pushable box, one for the current marker set, and the objects of the current step.
-// Loop goroutine only.
+// current layout in each environment cameras ask for (rebuilt when World.LayoutVersion
+// changes), one mesh per vehicle descriptor, one per pushable box, one for the current marker
+// set, and the objects of the current step. Loop goroutine only.
 type scene struct {
 	sys *System
 
 	version uint64
-	static  *render.Static
+	static  *render.Static // in the system's base environment
 	err     error
 	boxes   []*render.Mesh // meshes of World.Boxes(), in order
+	// looks are the layout's Statics in the environments cameras see it in (their look
+	// parameters), oldest first.
+	looks []look
 
 	vehicles map[*plugins.VehicleDescriptor]*render.Mesh
 
@@ -64,17 +67,8 @@ func (sc *scene) update(w *world.World) error {
 		return sc.err
 	}
 	sc.version, sc.static, sc.err, sc.boxes, sc.fresh = w.LayoutVersion(), nil, nil, nil, false
-	st, err := render.NewStatic(w.Layout(), sc.sys.opts.Environment)
-	if err != nil && w.Layout().Floor.Texture != "" {
-		// A floor texture the renderer lacks should not blind every camera: draw the floor
-		// in its plain colour instead.
-		l := *w.Layout()
-		l.Floor.Texture = ""
-		if st, err = render.NewStatic(&l, sc.sys.opts.Environment); err == nil {
-			sc.sys.warnOnce("floor "+w.Layout().Floor.Texture, "camera scene: floor drawn in plain colour",
-				fmt.Errorf("render has no floor texture %q (known: %v)", w.Layout().Floor.Texture, render.TextureNames()))
-		}
-	}
+	sc.looks = sc.looks[:0]
+	st, err := sc.newStatic(w.Layout(), sc.sys.baseEnvironment())
 	if err != nil {
 		sc.err = fmt.Errorf("camera scene: %w", err)
 		return sc.err
@@ -89,6 +83,63 @@ func (sc *scene) update(w *world.World) error {
 	}
 	sc.static = st
 	return nil
+}
+
+// look is a Static of the current layout in one environment.
+type look struct {
+	env    render.Environment
+	static *render.Static
+}
+
+// maxLooks bounds the environments kept per layout: one per camera in practice (each
+// randomized agent has its own look), bounded anyway.
+const maxLooks = 32
+
+// newStatic builds the layout's Static in env. A floor texture or element material the
+// renderer lacks should not blind every camera: they are drawn plain instead, with a warning.
+func (sc *scene) newStatic(l *plugins.Layout, env *render.Environment) (*render.Static, error) {
+	st, err := render.SharedStatic(l, env)
+	if err == nil {
+		return st, nil
+	}
+	plain := *l
+	plain.Floor.Texture = ""
+	plain.Elements = make([]plugins.Element, len(l.Elements))
+	for i, e := range l.Elements {
+		e.Material = ""
+		plain.Elements[i] = e
+	}
+	st, err2 := render.SharedStatic(&plain, env)
+	if err2 != nil {
+		return nil, err
+	}
+	sc.sys.warnOnce("materials "+err.Error(), "camera scene: floor and elements drawn without their textures",
+		fmt.Errorf("%w (known: %v)", err, render.TextureNames()))
+	return st, nil
+}
+
+// staticIn returns the current layout's Static in env (nil: the system's base environment).
+func (sc *scene) staticIn(w *world.World, env *render.Environment) (*render.Static, error) {
+	if err := sc.update(w); err != nil {
+		return nil, err
+	}
+	if env == nil || *env == *sc.sys.baseEnvironment() {
+		return sc.static, nil
+	}
+	for _, lk := range sc.looks {
+		if lk.env == *env {
+			return lk.static, nil
+		}
+	}
+	st, err := sc.newStatic(w.Layout(), env)
+	if err != nil {
+		return nil, fmt.Errorf("camera scene: %w", err)
+	}
+	if len(sc.looks) >= maxLooks {
+		sc.looks = append(sc.looks[:0], sc.looks[1:]...)
+	}
+	sc.looks = append(sc.looks, look{env: *env, static: st})
+	return st, nil
 }
 
 // vehicleMesh returns the mesh of a vehicle descriptor, built on first use. A visual shape the
@@ -188,14 +239,16 @@ func (sc *scene) capture(w *world.World) {
 		sc.objs = append(sc.objs, render.Object{Mesh: sc.boxes[i], Pose: render.Pose{X: p.X, Y: p.Y, Z: b.Base, Yaw: p.Yaw}})
 	}
 	if mm := sc.markers(); mm != nil {
-		sc.objs = append(sc.objs, render.Object{Mesh: mm})
+		sc.objs = append(sc.objs, render.Object{Mesh: mm, NoShadow: true})
 	}
 }
 
-// view returns what a camera on observer sees: its own vehicle, the other vehicles when peers
-// are visible, pushable boxes and markers, appended to dst[:0].
-func (sc *scene) view(w *world.World, observer *world.Model, peers bool, dst []render.Object) (View, error) {
-	if err := sc.update(w); err != nil {
+// view returns what a camera on observer sees in env (nil: the base environment): its own
+// vehicle, the other vehicles when peers are visible, pushable boxes and markers, appended to
+// dst[:0].
+func (sc *scene) view(w *world.World, observer *world.Model, peers bool, env *render.Environment, dst []render.Object) (View, error) {
+	st, err := sc.staticIn(w, env)
+	if err != nil {
 		return View{}, err
 	}
 	sc.capture(w)
@@ -206,5 +259,5 @@ func (sc *scene) view(w *world.World, observer *world.Model, peers bool, dst []r
 		}
 	}
 	dst = append(dst, sc.objs[sc.nModels:]...)
-	return View{Static: sc.static, Objects: dst}, nil
+	return View{Static: st, Objects: dst}, nil
 }

@@ -3,6 +3,7 @@ package sensors
 import (
 	"fmt"
 	"math/rand/v2"
+	"simgui/render"
 
 	"simgui/app/sensors/jpegenc"
 	"simgui/plugins"
@@ -70,6 +71,16 @@ func (s *Spec) Encoder() jpegenc.Encoder {
 		return s.sys.opts.Encoder
 	}
 	return jpegenc.Default()
+}
+
+// BaseEnvironment returns the environment cameras start their look from (System Options
+// .Environment, else render.DefaultEnvironment()).
+func (s *Spec) BaseEnvironment() *render.Environment {
+	if s.sys == nil {
+		e := render.DefaultEnvironment()
+		return &e
+	}
+	return s.sys.baseEnvironment()
 }
 
 // Name returns "<model>/<id>" for messages.

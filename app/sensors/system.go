@@ -25,7 +25,10 @@ type Options struct {
 	Logger *slog.Logger
 	// Encoder encodes JPEG frames; nil means jpegenc.Default().
 	Encoder jpegenc.Encoder
-	// Environment is the cameras' sky, ground and light; nil means render.DefaultEnvironment().
+	// Environment is the cameras' base environment: the sky and ground their look starts from
+	// and the flat look's light (cameras with realistic 0, depth cameras); nil means
+	// render.DefaultEnvironment(). A camera's look parameters (render.MountCamera) add the
+	// realistic light, shadows and randomization.
 	Environment *render.Environment
 	// Markers returns the current marker set (the world overlay markers.OverlayKey) for
 	// cameras to draw; nil draws no markers. Called on the loop goroutine.
@@ -365,9 +368,9 @@ func (s *System) Frame(model, id string, dst *Image) error {
 }
 
 // View captures what a camera on model sees now, as its camera sensors do (its own vehicle,
-// the other vehicles unless hidden for it, pushable boxes, markers, the layout's static
-// scene), appending the objects to dst[:0]; render it with a render.Renderer at a camera pose
-// of your choosing (a chase view, say) on any goroutine.
+// the other vehicles unless hidden for it, pushable boxes, markers, the layout's static scene
+// in the look of the model's first camera), appending the objects to dst[:0]; render it with a
+// render.Renderer at a camera pose of your choosing (a chase view, say) on any goroutine.
 func (s *System) View(model string, dst []render.Object) (View, error) {
 	if s.w == nil {
 		return View{}, errors.New("sensors: View before Init")
@@ -376,7 +379,32 @@ func (s *System) View(model string, dst []render.Object) (View, error) {
 	if m == nil {
 		return View{}, fmt.Errorf("no model %q", model)
 	}
-	return s.scene.view(s.w, m, s.PeersVisible(model), dst)
+	return s.scene.view(s.w, m, s.PeersVisible(model), s.lookOf(m), dst)
+}
+
+// baseEnvironment returns Options.Environment or the default.
+func (s *System) baseEnvironment() *render.Environment {
+	if s.opts.Environment == nil {
+		e := render.DefaultEnvironment()
+		s.opts.Environment = &e
+	}
+	return s.opts.Environment
+}
+
+// lookOf returns the environment model's first camera sees the scene in (nil: none, or the
+// camera's parameters do not make one), so that a view of the model looks as its camera does.
+func (s *System) lookOf(m *world.Model) *render.Environment {
+	for _, mt := range m.Vehicle.Sensors {
+		if mt.Kind != plugins.SensorCamera {
+			continue
+		}
+		_, env, err := render.MountCamera(mt.Params, 16, 16, s.baseEnvironment())
+		if err != nil {
+			return nil
+		}
+		return &env
+	}
+	return nil
 }
 
 // FireNow fires a sensor at once, outside its schedule, from the world as it is (for tools and

@@ -43,6 +43,9 @@ func Build(t *plugins.TrackDescriptor, params map[string]any, seed int64) (*plug
 	if err := applyCommon(l, p); err != nil {
 		return nil, err
 	}
+	if l.Materials == nil {
+		l.Materials = t.Materials // the track's own materials, for renderers
+	}
 	if err := applyRouteMeta(l, p, seed); err != nil {
 		return nil, err
 	}

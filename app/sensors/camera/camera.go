@@ -26,7 +26,8 @@ type Camera struct {
 	spec                    *sensors.Spec
 	width, height, channels int
 	quality                 int
-	lens                    render.Camera // intrinsics; the pose is set per frame
+	lens                    render.Camera      // intrinsics, lens and film; the pose is set per frame
+	env                     render.Environment // the look the camera sees the scene in
 	noise                   *sensors.PixelNoise
 	pipe                    *sensors.Pipeline[*Shot]
 
@@ -44,10 +45,11 @@ type Shot struct {
 	Seed uint64
 }
 
-// Capture takes a shot for lens at the sensor's mount. The noise seed is drawn whether or not
-// anyone wants the frame, so the stream does not depend on subscribers; ok is false when
-// nobody wants it (or the scene could not be captured, which is reported).
-func Capture(ctx *sensors.Context, spec *sensors.Spec, lens render.Camera, noisy bool) (shot *Shot, ok bool) {
+// Capture takes a shot for lens at the sensor's mount, of the scene in env (nil: the base
+// environment). The noise seed is drawn whether or not anyone wants the frame, so the stream
+// does not depend on subscribers; ok is false when nobody wants it (or the scene could not be
+// captured, which is reported). The film's noise is seeded from the same seed.
+func Capture(ctx *sensors.Context, spec *sensors.Spec, lens render.Camera, env *render.Environment, noisy bool) (shot *Shot, ok bool) {
 	var seed uint64
 	if noisy {
 		seed = spec.Rand.Uint64()
@@ -55,13 +57,24 @@ func Capture(ctx *sensors.Context, spec *sensors.Spec, lens render.Camera, noisy
 	if !spec.Out.Wanted() {
 		return nil, false
 	}
-	view, err := ctx.View(nil)
+	view, err := ctx.ViewIn(env, nil)
 	if err != nil {
 		spec.Warn(err)
 		return nil, false
 	}
 	lens.Pose = ctx.MountPose(spec.Mount.Pose)
+	lens.Motion = ctx.MountMotion(spec.Mount.Pose)
+	lens.Seed = filmSeed(seed)
 	return &Shot{Step: ctx.Step, Stamp: ctx.Stamp, Cam: lens, View: view, Seed: seed}, true
+}
+
+// filmSeed derives the film's noise seed from a frame's seed, apart from the contract noise's.
+func filmSeed(seed uint64) uint64 { return (seed ^ 0x6a09e667f3bcc909) * 0x9e3779b97f4a7c15 }
+
+// noisy reports whether frames draw a noise seed: contract noise or film noise.
+func (c *Camera) noisy() bool {
+	f := c.lens.Film
+	return c.noise != nil || f != nil && (f.ReadNoise > 0 || f.ShotNoise > 0)
 }
 
 // FrameShape reads a contract shape [H, W, C] or [H, W] (C = 3) and checks it.
@@ -96,13 +109,13 @@ func New(spec *sensors.Spec) (sensors.Sensor, error) {
 		return nil, err
 	}
 	p := spec.Params
+	lens, env, err := render.MountCamera(p, w, h, spec.BaseEnvironment())
+	if err != nil {
+		return nil, err
+	}
 	c := &Camera{
 		spec: spec, width: w, height: h, channels: ch, quality: p.Int("jpegQuality"),
-		lens:  render.Camera{FovYDeg: p.Get("fovDeg"), Near: p.Get("near"), Far: p.Get("far"), Width: w, Height: h},
-		noise: sensors.NewPixelNoise(spec.Noise),
-	}
-	if err := c.lens.Validate(); err != nil {
-		return nil, err
+		lens: lens, env: env, noise: sensors.NewPixelNoise(spec.Noise),
 	}
 	c.pipe = sensors.NewPipeline(spec, c.render, nil)
 	return c, nil
@@ -110,7 +123,7 @@ func New(spec *sensors.Spec) (sensors.Sensor, error) {
 
 // Fire captures the scene for a frame and hands it to the worker.
 func (c *Camera) Fire(ctx *sensors.Context) {
-	if shot, ok := Capture(ctx, c.spec, c.lens, c.noise != nil); ok {
+	if shot, ok := Capture(ctx, c.spec, c.lens, &c.env, c.noisy()); ok {
 		c.pipe.Submit(shot)
 	}
 }
@@ -142,16 +155,18 @@ func (c *Camera) render(j *Shot) {
 // loop goroutine. Its noise comes from the sensor's sync stream.
 func (c *Camera) Snap(ctx *sensors.Context, dst *sensors.Image) error {
 	var seed uint64
-	if c.noise != nil {
+	if c.noisy() {
 		seed = c.spec.SyncRand.Uint64()
 	}
-	view, err := ctx.View(c.objs)
+	view, err := ctx.ViewIn(&c.env, c.objs)
 	if err != nil {
 		return err
 	}
 	c.objs = view.Objects
 	cam := c.lens
 	cam.Pose = ctx.MountPose(c.spec.Mount.Pose)
+	cam.Motion = ctx.MountMotion(c.spec.Mount.Pose)
+	cam.Seed = filmSeed(seed)
 	n := c.width * c.height
 	if cap(dst.Pixels) < 3*n {
 		dst.Pixels = make([]byte, 3*n)

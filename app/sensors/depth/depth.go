@@ -64,7 +64,7 @@ func New(spec *sensors.Spec) (sensors.Sensor, error) {
 
 // Fire captures the scene and hands the frame to the worker (see camera.Capture).
 func (d *Depth) Fire(ctx *sensors.Context) {
-	if shot, ok := camera.Capture(ctx, d.spec, d.lens, d.noise != nil); ok {
+	if shot, ok := camera.Capture(ctx, d.spec, d.lens, nil, d.noise != nil); ok {
 		d.pipe.Submit(shot)
 	}
 }

@@ -1,0 +1,60 @@
+package plugins
+
+// The camera kind's realism parameters: lens intrinsics and distortion (OpenCV's models), the
+// film (exposure, white balance, vignetting, noise, motion blur, transfer curve) and the look
+// the camera sees the scene in (the sun, ambient light, shadows, the scene's visual domain
+// randomization). simgui/render implements them (render.MountCamera); domain randomization
+// (app/scenario) draws them per reset and per agent as sensor.<id>.<param> vehicle params.
+var cameraRealismParams = []ParamSpec{
+	// Lens, OpenCV pixel coordinates ((0, 0) is the centre of the top-left pixel) of the
+	// contract's frame size; a frame drawn at another size scales them.
+	{Name: "fx", Unit: "px", Default: 0, Min: 0, Max: 100000, Doc: "horizontal focal length (0: from fovDeg, square pixels)"},
+	{Name: "fy", Unit: "px", Default: 0, Min: 0, Max: 100000, Doc: "vertical focal length (0: from fovDeg)"},
+	{Name: "cx", Unit: "px", Default: 0, Min: 0, Max: 16384, Doc: "principal point column (cx = cy = 0: the image centre)"},
+	{Name: "cy", Unit: "px", Default: 0, Min: 0, Max: 16384, Doc: "principal point row"},
+	{Name: "fxScale", Default: 1, Min: 0.5, Max: 2, Doc: "factor on the horizontal focal length (intrinsics jitter at any frame size)"},
+	{Name: "fyScale", Default: 1, Min: 0.5, Max: 2, Doc: "factor on the vertical focal length"},
+	{Name: "cxShift", Default: 0, Min: -0.25, Max: 0.25, Doc: "principal point shift right, share of the frame width"},
+	{Name: "cyShift", Default: 0, Min: -0.25, Max: 0.25, Doc: "principal point shift down, share of the frame height"},
+	{Name: "lensModel", Default: 0, Min: 0, Max: 1, Integer: true, Doc: "distortion model: 0 plumb_bob (k1 k2 p1 p2 k3), 1 equidistant fisheye (k1..k4)"},
+	{Name: "k1", Default: 0, Min: -10, Max: 10, Doc: "radial distortion coefficient"},
+	{Name: "k2", Default: 0, Min: -10, Max: 10, Doc: "radial distortion coefficient"},
+	{Name: "k3", Default: 0, Min: -10, Max: 10, Doc: "radial distortion coefficient"},
+	{Name: "k4", Default: 0, Min: -10, Max: 10, Doc: "radial distortion coefficient (equidistant only)"},
+	{Name: "p1", Default: 0, Min: -1, Max: 1, Doc: "tangential distortion coefficient (plumb_bob only)"},
+	{Name: "p2", Default: 0, Min: -1, Max: 1, Doc: "tangential distortion coefficient (plumb_bob only)"},
+	// Film, in linear light.
+	{Name: "exposure", Default: 1, Min: 0.01, Max: 64, Doc: "exposure gain"},
+	{Name: "gamma", Default: 0, Min: 0, Max: 5, Doc: "transfer curve exponent (0: sRGB; else 0.2..5)"},
+	{Name: "wbR", Default: 1, Min: 0, Max: 16, Doc: "white balance gain, red"},
+	{Name: "wbG", Default: 1, Min: 0, Max: 16, Doc: "white balance gain, green"},
+	{Name: "wbB", Default: 1, Min: 0, Max: 16, Doc: "white balance gain, blue"},
+	{Name: "vignette", Default: 0.2, Min: 0, Max: 1, Doc: "light lost at the image corners"},
+	{Name: "readNoise", Default: 0.6, Min: 0, Max: 255, Doc: "Gaussian read noise stddev, linear 0..255 units"},
+	{Name: "shotNoise", Default: 1.5, Min: 0, Max: 255, Doc: "shot noise stddev at full scale, linear 0..255 units"},
+	{Name: "shutterS", Unit: "s", Default: 0, Min: 0, Max: 1, Doc: "exposure time for motion blur (0: none)"},
+	// Look.
+	{Name: "realistic", Default: 0, Min: 0, Max: 1, Integer: true, Doc: "1: materials, sun, shadows and film (about 5× the flat look's cost a frame); 0: the flat look"},
+	{Name: "sunAzimuthDeg", Unit: "deg", Default: 35, Min: -360, Max: 360, Doc: "sun direction, counter-clockwise from east"},
+	{Name: "sunElevationDeg", Unit: "deg", Default: 50, Min: 0, Max: 90, Doc: "sun height above the horizon"},
+	{Name: "sunIntensity", Default: 0.85, Min: 0, Max: 16, Doc: "direct light on a surface facing the sun"},
+	{Name: "sunR", Default: 1, Min: 0, Max: 16, Doc: "sun colour, red gain"},
+	{Name: "sunG", Default: 0.96, Min: 0, Max: 16, Doc: "sun colour, green gain"},
+	{Name: "sunB", Default: 0.9, Min: 0, Max: 16, Doc: "sun colour, blue gain"},
+	{Name: "ambient", Default: 0.42, Min: 0, Max: 16, Doc: "sky (ambient) light"},
+	{Name: "shadows", Default: 1, Min: 0, Max: 1, Integer: true, Doc: "1: elements and vehicles cast shadows"},
+	{Name: "contactShadow", Default: 0.55, Min: 0, Max: 1, Doc: "darkening where walls meet the floor"},
+	{Name: "lookSeed", Default: 0, Min: 0, Max: 2147483647, Integer: true, Doc: "seed of the scene's randomized textures, colours and distractors"},
+	{Name: "textureSwap", Default: 0, Min: 0, Max: 1, Doc: "share of elements taking a random texture of their material's set"},
+	{Name: "colorJitter", Default: 0, Min: 0, Max: 0.5, Doc: "per-element albedo jitter, ± per channel"},
+	{Name: "distractors", Default: 0, Min: 0, Max: 64, Integer: true, Doc: "distractor objects on the floor off the route (drawn only)"},
+}
+
+// The camera kind's table holds them after its own parameters.
+func init() {
+	for i := range sensorKinds {
+		if sensorKinds[i].Name == "camera" {
+			sensorKinds[i].Params = append(sensorKinds[i].Params, cameraRealismParams...)
+		}
+	}
+}

@@ -1,0 +1,117 @@
+package plugins
+
+import (
+	"bytes"
+	"fmt"
+	"image/png"
+	"path"
+	"regexp"
+	"strings"
+)
+
+// Material is a track's own surface: one or more PNG images in the archive's assets folder (a
+// set domain randomization picks from), each covering SizeM × SizeM metres of a face and
+// repeating. Elements name it in Element.Material.
+type Material struct {
+	Name string `json:"name"`
+	// Textures are archive paths, assets/<file>.png.
+	Textures []string `json:"textures"`
+	// SizeM is the side in metres one image covers.
+	SizeM float64 `json:"sizeM"`
+	// Images hold the PNG files of Textures, in order, read from the archive (DecodePlugin).
+	Images [][]byte `json:"-"`
+}
+
+// Limits of a material's images: a PNG file of at most MaxMaterialPNGBytes, square, with a side
+// of MinMaterialSide to MaxMaterialSide pixels; at most MaxMaterialTextures per material and
+// MaxMaterials per track.
+const (
+	MaxMaterialPNGBytes = 512 << 10
+	MinMaterialSide     = 16
+	MaxMaterialSide     = 1024
+	MaxMaterialTextures = 8
+	MaxMaterials        = 32
+)
+
+// materialName is the form of material names: lower case letters, digits and '_'.
+var materialName = regexp.MustCompile(`^[a-z0-9_]{1,64}$`)
+
+// loadMaterialImages fills each material's Images from the archive files; a missing file is
+// left nil for checkMaterials to report.
+func loadMaterialImages(t *TrackDescriptor, files map[string][]byte) {
+	for i := range t.Materials {
+		m := &t.Materials[i]
+		m.Images = make([][]byte, len(m.Textures))
+		for k, name := range m.Textures {
+			m.Images[k] = files[name]
+		}
+	}
+}
+
+// checkMaterials checks a track's materials and the material names its elements and floor use.
+func (ps *Problems) checkMaterials(t *TrackDescriptor) {
+	if len(t.Materials) > MaxMaterials {
+		ps.add("descriptor.materials", "%d materials; at most %d", len(t.Materials), MaxMaterials)
+	}
+	seen := map[string]bool{}
+	for i, m := range t.Materials {
+		p := index("descriptor.materials", i)
+		if !materialName.MatchString(m.Name) {
+			ps.add(p+".name", "%q: want 1 to 64 lower-case letters, digits or '_'", m.Name)
+		}
+		if seen[m.Name] {
+			ps.add(p+".name", "%q is declared twice", m.Name)
+		}
+		seen[m.Name] = true
+		if !(m.SizeM > 0 && m.SizeM <= 100) {
+			ps.add(p+".sizeM", "%s is outside (0, 100] metres", fmtNum(m.SizeM))
+		}
+		if len(m.Textures) == 0 || len(m.Textures) > MaxMaterialTextures {
+			ps.add(p+".textures", "%d textures; want 1 to %d", len(m.Textures), MaxMaterialTextures)
+		}
+		for k, name := range m.Textures {
+			tp := index(p+".textures", k)
+			if path.Dir(name) != AssetsDir || !strings.HasSuffix(strings.ToLower(name), ".png") {
+				ps.add(tp, "%q: want a PNG file in the archive's %s folder (%s/<name>.png)", name, AssetsDir, AssetsDir)
+				continue
+			}
+			if k >= len(m.Images) || m.Images[k] == nil {
+				ps.add(tp, "%q is not in the archive", name)
+				continue
+			}
+			if msg := checkMaterialPNG(m.Images[k]); msg != "" {
+				ps.add(tp, "%s: %s", name, msg)
+			}
+		}
+	}
+	for i, e := range t.Elements {
+		if e.Material != "" && !materialName.MatchString(e.Material) {
+			ps.add(index("descriptor.elements", i)+".material", "%q: want 1 to 64 lower-case letters, digits or '_'", e.Material)
+		}
+	}
+}
+
+// checkMaterialPNG returns what is wrong with a material image, or "". Only the header is
+// decoded here; renderers decode the pixels.
+func checkMaterialPNG(b []byte) string {
+	if len(b) > MaxMaterialPNGBytes {
+		return fmt.Sprintf("%d bytes; at most %d KiB", len(b), MaxMaterialPNGBytes>>10)
+	}
+	cfg, err := png.DecodeConfig(bytes.NewReader(b))
+	if err != nil {
+		return "not a PNG image: " + err.Error()
+	}
+	if cfg.Width != cfg.Height || cfg.Width < MinMaterialSide || cfg.Width > MaxMaterialSide {
+		return fmt.Sprintf("%d×%d pixels; want a square of %d to %d pixels", cfg.Width, cfg.Height, MinMaterialSide, MaxMaterialSide)
+	}
+	return ""
+}
+
+// checkVisualMaterials checks the form of a vehicle's material names.
+func (ps *Problems) checkVisualMaterials(v *Visual) {
+	for _, f := range []struct{ field, name string }{{"material", v.Material}, {"accentMaterial", v.AccentMaterial}} {
+		if f.name != "" && !materialName.MatchString(f.name) {
+			ps.add("descriptor.visual."+f.field, "%q: want 1 to 64 lower-case letters, digits or '_'", f.name)
+		}
+	}
+}

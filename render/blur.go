@@ -1,0 +1,124 @@
+package render
+
+import (
+	"math"
+
+	"github.com/go-gl/mathgl/mgl64"
+)
+
+// Motion blur: the film integrates light over its shutter time while the camera moves. For
+// each pixel, the point it shows (from its depth; the sky from its direction only) is projected
+// into the camera as it was at the start of the exposure, and the pixel averages up to
+// maxBlurTaps samples of the frame along the line between the two positions. Moving objects'
+// own motion is not included.
+
+// maxBlurTaps is the most samples a pixel averages: a power of two, as every count is, so
+// that an average of packed pixels is a shift (and the sum of 8 stays inside a lane).
+const maxBlurTaps = 8
+
+// blurState is the reprojection of a frame: a camera-frame point q (forward, left, up) at the
+// end of the exposure was at M·q + c at its start.
+type blurState struct {
+	on bool
+	m  mgl64.Mat3
+	c  mgl64.Vec3
+}
+
+// prepareBlur sets up the reprojection for the camera and film, or turns blur off.
+func (b *blurState) prepare(cam *Camera, film *Film) {
+	b.on = false
+	T := film.ShutterS
+	if T <= 0 {
+		return
+	}
+	w, v := cam.Motion.Angular, cam.Motion.Linear
+	if w.Len()*T < 1e-7 && v.Len()*T < 1e-7 {
+		return
+	}
+	R := cam.Rotation()
+	Q := mgl64.Ident3()
+	if a := w.Len() * T; a > 0 {
+		Q = axisAngle(w.Normalize(), -a)
+	}
+	// Start of exposure: rotation Q·R, position pos − v·T. A world point P = pos + R·q is at
+	// (Q·R)ᵀ(P − pos + v·T) = Rᵀ·Qᵀ·R·q + Rᵀ·Qᵀ·v·T in that camera's frame.
+	b.m = R.Transpose().Mul3(Q.Transpose()).Mul3(R)
+	b.c = R.Transpose().Mul3(Q.Transpose()).Mul3x1(v.Mul(T))
+	b.on = true
+}
+
+// axisAngle is the rotation by angle a about unit axis k (Rodrigues).
+func axisAngle(k mgl64.Vec3, a float64) mgl64.Mat3 {
+	s, c := math.Sincos(a)
+	x, y, z := k[0], k[1], k[2]
+	t := 1 - c
+	return mgl64.Mat3{
+		t*x*x + c, t*x*y + s*z, t*x*z - s*y,
+		t*x*y - s*z, t*y*y + c, t*y*z + s*x,
+		t*x*z + s*y, t*y*z - s*x, t*z*z + c,
+	}
+}
+
+// blurRows blurs rows [y0, y1) of the linear buffer into the blurred one, using the depths in
+// z (metres when fs.depth, else 1/depth with 0 for the sky).
+func (fs *frameState) blurRows(y0, y1 int) {
+	b := &fs.blur
+	v := &fs.view
+	w, h := fs.w, fs.h
+	src, dst := fs.real.lin, fs.real.blurred
+	// M·(1, lx, uy) is linear along a row: a0 + x·a1.
+	a1 := b.m.Mul3x1(mgl64.Vec3{0, -1 / v.fx, 0})
+	for y := y0; y < y1; y++ {
+		uy := (v.cy - (float64(y) + 0.5)) / v.fy
+		a := b.m.Mul3x1(mgl64.Vec3{1, (v.cx - 0.5) / v.fx, uy})
+		for x := range w {
+			zq := float64(fs.z[y*w+x])
+			d := 0.0
+			switch {
+			case fs.depth && zq < math.MaxFloat32:
+				d = zq
+			case !fs.depth && zq != 0:
+				d = 1 / zq
+			}
+			q0, q1, q2 := a[0], a[1], a[2] // the sky: rotation only
+			if d > 0 {
+				q0, q1, q2 = d*a[0]+b.c[0], d*a[1]+b.c[1], d*a[2]+b.c[2]
+			}
+			a = a.Add(a1)
+			o := y*w + x
+			if q0 <= 1e-6 {
+				dst[o] = src[o]
+				continue
+			}
+			iq := 1 / q0
+			mx := v.cx - v.fx*q1*iq - 0.5 - float64(x) // where the pixel was, relative to it
+			my := v.cy - v.fy*q2*iq - 0.5 - float64(y)
+			l := math.Abs(mx) + math.Abs(my)
+			if l < 0.5 {
+				dst[o] = src[o]
+				continue
+			}
+			// A tap every two pixels or so, rounded up to a power of two.
+			lg := uint(1)
+			for 1<<lg < maxBlurTaps && 1<<lg < int(l*0.5)+2 {
+				lg++
+			}
+			taps := 1 << lg
+			// Where the pixel was, kept inside the image: the walk between stays inside too.
+			ex, ey := float64(x)+mx, float64(y)+my
+			ex = max(0, min(ex, float64(w-1)))
+			ey = max(0, min(ey, float64(h-1)))
+			// Fixed-point walk from the pixel to there, 16 fractional bits.
+			X, Y := int64(x)<<16+1<<15, int64(y)<<16+1<<15
+			step := 65536 / float64(taps-1)
+			dX, dY := int64((ex-float64(x))*step), int64((ey-float64(y))*step)
+			var sum uint64
+			for range taps {
+				sum += src[int(Y>>16)*w+int(X>>16)]
+				X, Y = X+dX, Y+dY
+			}
+			half := uint64(taps/2) * (1 | 1<<laneShift | 1<<(2*laneShift))
+			dst[o] = (sum + half) >> lg & lanesLin
+		}
+	}
+}

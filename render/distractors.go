@@ -1,0 +1,220 @@
+package render
+
+import (
+	"math"
+
+	"github.com/go-gl/mathgl/mgl64"
+
+	"simgui/plugins"
+)
+
+// MaxDistractors is the most distractor objects a scene takes (Environment.Distractors).
+const MaxDistractors = 64
+
+// pick draws the scene's randomized choices from the environment's seed: each element's by its
+// index, so that one element's draws do not depend on the others'.
+type pick struct{ seed uint64 }
+
+func newPick(seed uint64) pick { return pick{seed: seed} }
+
+// unit returns a number in [0, 1) for element i, draw k.
+func (p pick) unit(i, k int) float64 {
+	g := splitmix64{p.seed ^ uint64(int64(i))*0x9e3779b97f4a7c15 ^ uint64(k)*0xd1b54a32d192ed03}
+	g.next()
+	return float64(g.next()>>11) / (1 << 53)
+}
+
+// variant returns the texture variant of element i: 0, or with probability swap a random
+// other one (variant is taken modulo the material's set size; 1 + a random number keeps it
+// from being 0 where the set has more than one).
+func (p pick) variant(i int, swap float64) int {
+	if swap <= 0 || p.unit(i, 0) >= swap {
+		return 0
+	}
+	return 1 + int(p.unit(i, 1)*1e6)
+}
+
+// jitter returns element i's colour gains in [1 − j, 1 + j].
+func (p pick) jitter(i int, j float64) [3]float32 {
+	if j <= 0 {
+		return [3]float32{1, 1, 1}
+	}
+	var g [3]float32
+	for c := range g {
+		g[c] = float32(1 + j*(2*p.unit(i, 2+c)-1))
+	}
+	return g
+}
+
+// offset returns element i's texture offset in metres, so that neighbouring walls of one
+// material do not show the same pattern; with seed 0 it depends on the index alone.
+func (p pick) offset(i int) [2]float32 {
+	return [2]float32{float32(p.unit(i, 5) * 3), float32(p.unit(i, 6) * 3)}
+}
+
+// splitmix64 is SplitMix64 (Steele, Lea, Flood 2014).
+type splitmix64 struct{ s uint64 }
+
+func (g *splitmix64) next() uint64 {
+	g.s += 0x9e3779b97f4a7c15
+	z := g.s
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	return z ^ z>>31
+}
+
+// Distractor placement: at least distractorClearance metres plus the object's radius from the
+// route (and the spawn points), clear of every element's footprint by its radius.
+const distractorClearance = 0.16
+
+var distractorMaterials = []string{"cardboard", "painted_wood", "concrete", "brick", "tape", "plywood", "carpet"}
+
+// distractors returns up to env.Distractors meshes (world frame, textured) on the floor
+// rectangle (or around the elements) away from the route and from elements.
+func distractors(l *plugins.Layout, env *Environment, p *pick) []*Mesh {
+	x0, y0, x1, y1 := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+	if f := l.Floor; f.Length > 0 && f.Width > 0 {
+		x0, y0, x1, y1 = f.X-f.Length/2, f.Y-f.Width/2, f.X+f.Length/2, f.Y+f.Width/2
+	}
+	type disc struct{ x, y, r float64 }
+	var blocked []disc // element footprints, coarsely, as discs along them
+	var rects [][4][2]float64
+	for _, e := range l.Elements {
+		if e.Height <= 0 && e.Kind != plugins.ElementMarker {
+			continue
+		}
+		switch e.Kind {
+		case plugins.ElementWall, plugins.ElementBox:
+			s, c := math.Sincos(mgl64.DegToRad(e.YawDeg))
+			hl, hw := e.Length/2, e.Width/2
+			var q [4][2]float64
+			for k, sg := range [4][2]float64{{-1, -1}, {1, -1}, {1, 1}, {-1, 1}} {
+				q[k] = [2]float64{e.X + c*sg[0]*hl - s*sg[1]*hw, e.Y + s*sg[0]*hl + c*sg[1]*hw}
+			}
+			rects = append(rects, q)
+		case plugins.ElementCylinder:
+			blocked = append(blocked, disc{e.X, e.Y, e.Radius})
+		default:
+			for _, pt := range e.Points {
+				blocked = append(blocked, disc{pt[0], pt[1], 0.05})
+			}
+			if len(e.Points) == 0 {
+				blocked = append(blocked, disc{e.X, e.Y, math.Max(e.Length, e.Width) / 2})
+			}
+		}
+		if math.IsInf(x0, 1) {
+			x0, y0 = math.Min(x0, e.X-1), math.Min(y0, e.Y-1)
+			x1, y1 = math.Max(x1, e.X+1), math.Max(y1, e.Y+1)
+		}
+	}
+	if !(x0 < x1 && y0 < y1) {
+		return nil
+	}
+	var route [][2]float64
+	if l.Route != nil {
+		route = l.Route.Waypoints
+	}
+	var spots [][2]float64
+	for _, sp := range l.SpawnPoints {
+		spots = append(spots, [2]float64{sp.X, sp.Y})
+	}
+	var placed []disc
+	var out []*Mesh
+	for k := range env.Distractors {
+		u := func(j int) float64 { return p.unit(1<<24+k, j) }
+		kind := int(u(0) * 3)
+		size := 0.03 + 0.09*u(1)
+		height := 0.04 + 0.16*u(2)
+		r := size
+		if kind == 2 {
+			r = size * 1.5 // a sheet lying flat, up to A4
+		}
+		ok := false
+		var x, y float64
+		for try := range 40 {
+			x = x0 + r + (x1-x0-2*r)*u(10+2*try)
+			y = y0 + r + (y1-y0-2*r)*u(11+2*try)
+			ok = clearOf(x, y, r+distractorClearance, route, spots)
+			for _, d := range blocked {
+				ok = ok && math.Hypot(x-d.x, y-d.y) > r+d.r
+			}
+			for _, q := range rects {
+				ok = ok && !nearRect(x, y, r, q)
+			}
+			for _, d := range placed {
+				ok = ok && math.Hypot(x-d.x, y-d.y) > r+d.r
+			}
+			if ok {
+				break
+			}
+		}
+		if !ok {
+			continue
+		}
+		placed = append(placed, disc{x, y, r})
+		name := distractorMaterials[int(u(3)*float64(len(distractorMaterials)))]
+		col := RGB{uint8(40 + 200*u(4)), uint8(40 + 200*u(5)), uint8(40 + 200*u(6))}
+		tex, _, err := materialTexture(nil, name, col.String(), int(u(7)*8))
+		if err != nil {
+			continue
+		}
+		var b MeshBuilder
+		b.SetTexture(tex)
+		yaw := u(8) * math.Pi
+		switch kind {
+		case 0:
+			b.Box(mgl64.Vec3{x, y, height / 2}, mgl64.Vec3{size * 1.4, size, height}, yaw, col)
+		case 1:
+			b.Cylinder(mgl64.Vec3{x, y, 0}, mgl64.Vec3{x, y, height}, size/2, 16, col)
+		default:
+			b.Box(mgl64.Vec3{x, y, markerLift / 2}, mgl64.Vec3{size * 2, size * 1.41, markerLift}, yaw, col)
+		}
+		out = append(out, b.Mesh())
+	}
+	return out
+}
+
+// clearOf reports whether (x, y) is farther than d from the route polyline and the spots.
+func clearOf(x, y, d float64, route, spots [][2]float64) bool {
+	for _, s := range spots {
+		if math.Hypot(x-s[0], y-s[1]) < d {
+			return false
+		}
+	}
+	for i := range route {
+		a := route[i]
+		b := a
+		if i+1 < len(route) {
+			b = route[i+1]
+		}
+		if segDist(x, y, a, b) < d {
+			return false
+		}
+	}
+	return true
+}
+
+func segDist(x, y float64, a, b [2]float64) float64 {
+	dx, dy := b[0]-a[0], b[1]-a[1]
+	l2 := dx*dx + dy*dy
+	t := 0.0
+	if l2 > 0 {
+		t = clampTo(((x-a[0])*dx+(y-a[1])*dy)/l2, 0, 1)
+	}
+	return math.Hypot(x-a[0]-t*dx, y-a[1]-t*dy)
+}
+
+// nearRect reports whether the disc (x, y, r) touches the convex quadrilateral q.
+func nearRect(x, y, r float64, q [4][2]float64) bool {
+	inside := true
+	for i := range 4 {
+		a, b := q[i], q[(i+1)%4]
+		if segDist(x, y, a, b) < r {
+			return true
+		}
+		if (b[0]-a[0])*(y-a[1])-(b[1]-a[1])*(x-a[0]) < 0 {
+			inside = false
+		}
+	}
+	return inside
+}

@@ -1,0 +1,268 @@
+package render
+
+import (
+	"math"
+	"math/bits"
+
+	"github.com/go-gl/mathgl/mgl64"
+)
+
+// dynMap is a frame's shadow maps of moving casters (vehicles, pushable boxes): one per caster
+// whose shadow may be in view, each over the light-space rectangle around it, with texels
+// sized to how large it looks (about a pixel at its distance, 4 to 32 mm) as a power of two
+// times the static map's, so that a static-map coordinate S (static texels, 16 fractional
+// bits) is texel S >> sh − o of a caster's map.
+type dynMap struct {
+	on   bool
+	maps []casterMap
+}
+
+type casterMap struct {
+	sh             uint  // S >> sh is this map's texel (sh = 16 − log2(static texel / texel))
+	ox, oy         int64 // origin, this map's texels
+	w, h           int
+	depth          []float32
+	s0, t0, s1, t1 float64 // rectangle, static texels
+	texel          float64 // metres
+}
+
+// Caster map limits: at most maxCasters maps a frame (the nearest casters), texels of
+// minDynTexel to maxDynTexel metres, at most maxDynSide texels a side.
+const (
+	maxCasters  = 8
+	minDynTexel = 0.004
+	maxDynTexel = 0.032
+	maxDynSide  = 256
+)
+
+// caster is an object whose shadow the frame draws.
+type caster struct {
+	o              *Object
+	rot            mgl64.Mat3
+	s0, t0, s1, t1 float64 // light-space rectangle, static texels
+	dist           float64 // from the camera
+}
+
+// setupDynShadows builds the frame's caster maps from the objects whose shadow on the floor is
+// in view.
+func (r *Renderer) setupDynShadows(dyn []Object, sc *realScene) {
+	rf := &r.fs.real
+	d := &rf.dyn
+	d.on = false
+	if !sc.hasShadow || sc.sunUp <= 0.02 {
+		return
+	}
+	v := &r.fs.view
+	m := sc.shadow
+	r.casters = r.casters[:0]
+	for i := range dyn {
+		o := &dyn[i]
+		if o.Mesh == nil || o.NoShadow || len(o.Mesh.tris) == 0 {
+			continue
+		}
+		rot := o.Rotation()
+		lo, hi := o.Mesh.Bounds()
+		s0, t0, s1, t1 := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+		// The box of the shadow on the floor (what it casts on other things lies between it
+		// and the caster, which is drawn only if the floor shadow is in view: a shadow seen
+		// on a vehicle but not on the floor next to it is rare, and skipping unseen casters
+		// keeps the cost to what the frame shows).
+		flo, fhi := mgl64.Vec3{math.Inf(1), math.Inf(1), 0}, mgl64.Vec3{math.Inf(-1), math.Inf(-1), 0.02}
+		for k := range 8 {
+			c := mgl64.Vec3{pickBit(lo[0], hi[0], k&1), pickBit(lo[1], hi[1], k&2), pickBit(lo[2], hi[2], k&4)}
+			p := o.Pos().Add(rot.Mul3x1(c))
+			f := p // where this corner's shadow lands on the floor
+			if m.ld[2] < 0 && p[2] > 0 {
+				f = p.Sub(m.ld.Mul(p[2] / m.ld[2]))
+			}
+			for _, q := range [2]mgl64.Vec3{p, f} {
+				flo[0], fhi[0] = min(flo[0], q[0]), max(fhi[0], q[0])
+				flo[1], fhi[1] = min(flo[1], q[1]), max(fhi[1], q[1])
+			}
+			a, b, _ := rf.lightSpace(p)
+			s0, s1, t0, t1 = min(s0, a), max(s1, a), min(t0, b), max(t1, b)
+		}
+		if !finiteVec(flo) || !finiteVec(fhi) || v.boxOutside(flo, fhi) {
+			continue
+		}
+		centre := o.Pos().Add(rot.Mul3x1(lo.Add(hi).Mul(0.5)))
+		r.casters = append(r.casters, caster{o: o, rot: rot, s0: s0, t0: t0, s1: s1, t1: t1, dist: centre.Sub(v.pos).Len()})
+	}
+	if len(r.casters) == 0 {
+		return
+	}
+	if len(r.casters) > maxCasters { // keep the nearest, in their order
+		sortByDist(r.casters)
+		r.casters = r.casters[:maxCasters]
+	}
+	d.maps = d.maps[:0]
+	pixel := 1 / max(v.fx, v.fy) // radians a pixel spans, about
+	for _, c := range r.casters {
+		want := clampTo(c.dist*pixel, minDynTexel, maxDynTexel)
+		k := int(math.Round(math.Log2(m.texel / want))) // texels per static texel, log2
+		k = max(-4, min(8, k))
+		for k > -4 && (c.s1-c.s0)*math.Exp2(float64(k)) > maxDynSide-4 || k > -4 && (c.t1-c.t0)*math.Exp2(float64(k)) > maxDynSide-4 {
+			k--
+		}
+		scale := math.Exp2(float64(k))
+		var cm casterMap
+		if len(d.maps) < cap(d.maps) {
+			cm = d.maps[:len(d.maps)+1][len(d.maps)]
+		}
+		cm.sh = uint(16 - k)
+		cm.ox, cm.oy = int64(math.Floor(c.s0*scale))-1, int64(math.Floor(c.t0*scale))-1
+		cm.w = min(maxDynSide, int(math.Ceil(c.s1*scale))-int(cm.ox)+2)
+		cm.h = min(maxDynSide, int(math.Ceil(c.t1*scale))-int(cm.oy)+2)
+		n := cm.w * cm.h
+		if cap(cm.depth) < n {
+			cm.depth = make([]float32, n)
+		}
+		cm.depth = cm.depth[:n]
+		for i := range cm.depth {
+			cm.depth[i] = inf32
+		}
+		cm.texel = m.texel / scale
+		cm.s0, cm.t0 = float64(cm.ox)/scale, float64(cm.oy)/scale
+		cm.s1, cm.t1 = float64(cm.ox+int64(cm.w))/scale, float64(cm.oy+int64(cm.h))/scale
+		r.drawCaster(&cm, c, m, scale)
+		d.maps = append(d.maps, cm)
+	}
+	d.on = true
+}
+
+func sortByDist(cs []caster) {
+	for i := 1; i < len(cs); i++ { // insertion sort: a handful, and stable
+		for j := i; j > 0 && cs[j].dist < cs[j-1].dist; j-- {
+			cs[j], cs[j-1] = cs[j-1], cs[j]
+		}
+	}
+}
+
+func pickBit(lo, hi float64, bit int) float64 {
+	if bit != 0 {
+		return hi
+	}
+	return lo
+}
+
+// overlaps returns the caster maps meeting the light-space rectangle (static texels) as a
+// bit set.
+func (d *dynMap) overlaps(s0, t0, s1, t1 float64) uint8 {
+	if !d.on {
+		return 0
+	}
+	var set uint8
+	for i := range d.maps {
+		m := &d.maps[i]
+		if s1 >= m.s0 && s0 <= m.s1 && t1 >= m.t0 && t0 <= m.t1 {
+			set |= 1 << i
+		}
+	}
+	return set
+}
+
+// coarsest returns the largest texel (metres) of the caster maps in set.
+func (d *dynMap) coarsest(set uint8) float64 {
+	t := 0.0
+	for ; set != 0; set &= set - 1 {
+		t = max(t, d.maps[bits.TrailingZeros8(set)].texel)
+	}
+	return t
+}
+
+// shadowed reports whether static-map coordinates S, T (16 fractional bits) at depth D (bias
+// taken off) are in the shadow of a caster in set.
+func (d *dynMap) shadowed(set uint8, S, T int64, D float32) bool {
+	for ; set != 0; set &= set - 1 {
+		m := &d.maps[bits.TrailingZeros8(set)]
+		si, ti := S>>m.sh-m.ox, T>>m.sh-m.oy
+		if uint64(si) < uint64(m.w) && uint64(ti) < uint64(m.h) && D > m.depth[ti*int64(m.w)+si] {
+			return true
+		}
+	}
+	return false
+}
+
+// lvert is a caster's vertex in its map: texel coordinates and depth along the sun (metres).
+type lvert struct{ x, y, d float32 }
+
+// drawCaster draws caster c's triangles that face the sun into its map cm, whose texels are
+// the static map's (m) divided by scale. Vertices go to the map once each.
+func (r *Renderer) drawCaster(cm *casterMap, c caster, m *shadowMap, scale float64) {
+	mesh := c.o.Mesh
+	pos := c.o.Pos()
+	k := scale / m.texel
+	// Map coordinates are linear in the mesh frame's: x = ax·v + cx and so on.
+	ax, ay, ad := c.rot.Transpose().Mul3x1(m.e1).Mul(k), c.rot.Transpose().Mul3x1(m.e2).Mul(k), c.rot.Transpose().Mul3x1(m.ld)
+	cx := (pos.Dot(m.e1)-m.s0)*k - float64(cm.ox)
+	cy := (pos.Dot(m.e2)-m.t0)*k - float64(cm.oy)
+	cd := pos.Dot(m.ld)
+	if cap(r.lverts) < len(mesh.verts) {
+		r.lverts = make([]lvert, len(mesh.verts))
+	}
+	lv := r.lverts[:len(mesh.verts)]
+	for i, v := range mesh.verts {
+		x, y, z := float64(v[0]), float64(v[1]), float64(v[2])
+		lv[i] = lvert{
+			x: float32(ax[0]*x + ax[1]*y + ax[2]*z + cx),
+			y: float32(ay[0]*x + ay[1]*y + ay[2]*z + cy),
+			d: float32(ad[0]*x + ad[1]*y + ad[2]*z + cd),
+		}
+	}
+	// The light's direction in the mesh frame (towards the sun): the near side casts.
+	l := ad.Mul(-1)
+	l0, l1, l2 := float32(l[0]), float32(l[1]), float32(l[2])
+	for i := range mesh.tris {
+		t := &mesh.tris[i]
+		if t.n[0]*l0+t.n[1]*l1+t.n[2]*l2 <= 0 {
+			continue
+		}
+		casterTri(cm.depth, cm.w, cm.h, &lv[t.v[0]], &lv[t.v[1]], &lv[t.v[2]])
+	}
+}
+
+// casterTri writes a triangle into a depth map (w × h, keeping minima) at every texel whose
+// centre it covers, edges included, as drawLightTri does: over the texels of its bounding box
+// with edge functions stepped along each row, which suits the few-texel triangles of a
+// vehicle.
+func casterTri(depth []float32, w, h int, a, b, c *lvert) {
+	area := (b.x-a.x)*(c.y-a.y) - (c.x-a.x)*(b.y-a.y)
+	if !(area > 0 || area < 0) {
+		return
+	}
+	if area < 0 {
+		b, c = c, b
+		area = -area
+	}
+	x0 := max(0, int(min(a.x, b.x, c.x)+0.5))
+	x1 := min(w-1, int(max(a.x, b.x, c.x)+0.5))
+	y0 := max(0, int(min(a.y, b.y, c.y)+0.5))
+	y1 := min(h-1, int(max(a.y, b.y, c.y)+0.5))
+	if x0 > x1 || y0 > y1 {
+		return
+	}
+	// Edge k: e = A + B·x + C·y ≥ 0 inside (x, y a texel centre).
+	B0, C0 := b.y-c.y, c.x-b.x
+	B1, C1 := c.y-a.y, a.x-c.x
+	B2, C2 := a.y-b.y, b.x-a.x
+	px, py := float32(x0)+0.5, float32(y0)+0.5
+	e0 := (px-b.x)*B0 + (py-b.y)*C0
+	e1 := (px-c.x)*B1 + (py-c.y)*C1
+	e2 := (px-a.x)*B2 + (py-a.y)*C2
+	// Depth is the barycentric blend: d = (e0·da + e1·db + e2·dc)/area.
+	inv := 1 / area
+	d0 := (e0*a.d + e1*b.d + e2*c.d) * inv
+	dx := (B0*a.d + B1*b.d + B2*c.d) * inv
+	dy := (C0*a.d + C1*b.d + C2*c.d) * inv
+	for y := y0; y <= y1; y++ {
+		f0, f1, f2, d := e0, e1, e2, d0
+		row := depth[y*w+x0 : y*w+x1+1]
+		for i := range row {
+			if f0 >= 0 && f1 >= 0 && f2 >= 0 && d < row[i] {
+				row[i] = d
+			}
+			f0, f1, f2, d = f0+B0, f1+B1, f2+B2, d+dx
+		}
+		e0, e1, e2, d0 = e0+C0, e1+C1, e2+C2, d0+dy
+	}
+}

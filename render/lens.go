@@ -1,0 +1,286 @@
+package render
+
+import (
+	"fmt"
+	"math"
+)
+
+// Lens is a camera's intrinsics and distortion as OpenCV calibrates them (and ROS CameraInfo
+// carries them): in pixel coordinates whose (0, 0) is the centre of the top-left pixel, a point
+// (X, Y, Z) of the camera frame (x right, y down, z forward) goes to x' = X/Z, y' = Y/Z, is
+// distorted to (x”, y”) and lands at u = Fx·x” + Cx, v = Fy·y” + Cy. The zero Lens is the
+// Camera's plain pinhole (FovYDeg, square pixels, principal point in the middle).
+//
+// plumb_bob (OpenCV projectPoints): r² = x'² + y'²,
+// x” = x'(1 + K1 r² + K2 r⁴ + K3 r⁶) + 2 P1 x'y' + P2 (r² + 2x'²), and y” likewise with P1 and P2
+// swapped. equidistant (OpenCV fisheye.projectPoints): θ = atan r,
+// θd = θ (1 + K1 θ² + K2 θ⁴ + K3 θ⁶ + K4 θ⁸), x” = (θd/r) x'.
+//
+// A distorted frame is drawn as a pinhole image covering what the lens sees, then resampled
+// (bilinearly) through the inverse of the distortion. Directions more than MaxLensAngleDeg
+// off the axis are not drawn (black), and neither are pixels where the distortion folds back
+// (its radius stops growing).
+type Lens struct {
+	// Fx and Fy are the focal lengths in pixels; 0 takes fy from the Camera's FovYDeg and
+	// fx = fy.
+	Fx, Fy float64
+	// Cx and Cy are the principal point in pixels; both 0 means the image centre,
+	// ((Width − 1)/2, (Height − 1)/2).
+	Cx, Cy float64
+	// Model is the distortion model: "" or "plumb_bob", or "equidistant".
+	Model string
+	// K1..K4, P1 and P2 are the distortion coefficients (K4 for equidistant only, P1 and P2
+	// for plumb_bob only).
+	K1, K2, K3, K4, P1, P2 float64
+}
+
+// Distortion models.
+const (
+	PlumbBob    = "plumb_bob"
+	Equidistant = "equidistant"
+)
+
+// MaxLensAngleDeg is how far off the optical axis a distorted frame is drawn.
+const MaxLensAngleDeg = 75
+
+// MaxDistortedPixels is the largest frame (width × height) drawn with lens distortion: its
+// resampling map takes 8 bytes a pixel.
+const MaxDistortedPixels = 4096 * 4096
+
+// Validate reports what is wrong with l, if anything.
+func (l *Lens) Validate() error {
+	switch l.Model {
+	case "", PlumbBob, Equidistant:
+	default:
+		return fmt.Errorf("lens model %q: want %s or %s", l.Model, PlumbBob, Equidistant)
+	}
+	for _, v := range []float64{l.Fx, l.Fy, l.Cx, l.Cy, l.K1, l.K2, l.K3, l.K4, l.P1, l.P2} {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("lens %+v: want finite numbers", *l)
+		}
+	}
+	if l.Fx < 0 || l.Fy < 0 {
+		return fmt.Errorf("lens focal lengths %g, %g px: want positive (or 0 for the field of view)", l.Fx, l.Fy)
+	}
+	if (l.Fx == 0) != (l.Fy == 0) {
+		return fmt.Errorf("lens focal lengths %g, %g px: give both or neither", l.Fx, l.Fy)
+	}
+	for _, k := range []float64{l.K1, l.K2, l.K3, l.K4, l.P1, l.P2} {
+		if math.Abs(k) > 100 {
+			return fmt.Errorf("lens distortion coefficient %g: want |k| <= 100", k)
+		}
+	}
+	return nil
+}
+
+// distorted reports whether l bends straight lines.
+func (l *Lens) distorted() bool {
+	if l.Model == Equidistant {
+		return true
+	}
+	return l.K1 != 0 || l.K2 != 0 || l.K3 != 0 || l.P1 != 0 || l.P2 != 0
+}
+
+// intrinsics returns fx, fy, cx, cy of camera c in OpenCV pixel coordinates.
+func (c *Camera) intrinsics() (fx, fy, cx, cy float64) {
+	l := &c.Lens
+	fx, fy = l.Fx, l.Fy
+	if fx == 0 {
+		fy = float64(c.Height) / 2 / math.Tan(c.FovYDeg*math.Pi/180/2)
+		fx = fy
+	}
+	cx, cy = l.Cx, l.Cy
+	if cx == 0 && cy == 0 {
+		cx, cy = float64(c.Width-1)/2, float64(c.Height-1)/2
+	}
+	return fx, fy, cx, cy
+}
+
+// distort maps an undistorted normalized point to the distorted one.
+func (l *Lens) distort(x, y float64) (float64, float64) {
+	if l.Model == Equidistant {
+		r := math.Hypot(x, y)
+		if r < 1e-12 {
+			return x, y
+		}
+		th := math.Atan(r)
+		t2 := th * th
+		thd := th * (1 + t2*(l.K1+t2*(l.K2+t2*(l.K3+t2*l.K4))))
+		return x * thd / r, y * thd / r
+	}
+	r2 := x*x + y*y
+	k := 1 + r2*(l.K1+r2*(l.K2+r2*l.K3))
+	return x*k + 2*l.P1*x*y + l.P2*(r2+2*x*x), y*k + l.P1*(r2+2*y*y) + 2*l.P2*x*y
+}
+
+// undistort inverts distort; ok is false where the lens folds back or the direction is more
+// than MaxLensAngleDeg off the axis.
+func (l *Lens) undistort(xd, yd float64) (x, y float64, ok bool) {
+	maxTan := math.Tan(MaxLensAngleDeg * math.Pi / 180)
+	if l.Model == Equidistant {
+		thd := math.Hypot(xd, yd)
+		if thd < 1e-12 {
+			return xd, yd, true
+		}
+		th := thd
+		for range 30 { // Newton on θ(1 + k1θ² + ...) − θd, as OpenCV's fisheye undistortPoints
+			t2 := th * th
+			f := th*(1+t2*(l.K1+t2*(l.K2+t2*(l.K3+t2*l.K4)))) - thd
+			df := 1 + t2*(3*l.K1+t2*(5*l.K2+t2*(7*l.K3+9*t2*l.K4)))
+			if df <= 0 {
+				return 0, 0, false
+			}
+			th -= f / df
+			if !(th > 0) || th > math.Pi/2 {
+				return 0, 0, false
+			}
+		}
+		if th > MaxLensAngleDeg*math.Pi/180 {
+			return 0, 0, false
+		}
+		r := math.Tan(th)
+		x, y = xd*r/thd, yd*r/thd
+	} else {
+		x, y = xd, yd
+		for range 60 { // fixed point, as OpenCV's undistortPoints
+			r2 := x*x + y*y
+			k := 1 + r2*(l.K1+r2*(l.K2+r2*l.K3))
+			if !(k > 0) {
+				return 0, 0, false
+			}
+			dx := 2*l.P1*x*y + l.P2*(r2+2*x*x)
+			dy := l.P1*(r2+2*y*y) + 2*l.P2*x*y
+			nx, ny := (xd-dx)/k, (yd-dy)/k
+			done := math.Abs(nx-x)+math.Abs(ny-y) < 1e-13
+			x, y = nx, ny
+			if done {
+				break
+			}
+		}
+		if math.Hypot(x, y) > maxTan {
+			return 0, 0, false
+		}
+		// Refuse where the fixed point failed or the radius stops growing (a fold).
+		ex, ey := l.distort(x, y)
+		if math.Hypot(ex-xd, ey-yd) > 1e-7 {
+			return 0, 0, false
+		}
+		r := math.Hypot(x, y)
+		const h = 1e-6
+		x2, y2 := l.distort(x*(1+h), y*(1+h))
+		if r > 0 && math.Hypot(x2, y2) <= math.Hypot(xd, yd) {
+			return 0, 0, false
+		}
+	}
+	if math.Hypot(x, y) > maxTan {
+		return 0, 0, false
+	}
+	return x, y, true
+}
+
+// lensMap is how a distorted camera is drawn: the pinhole intrinsics and size of the
+// undistorted image and, per output pixel, where to sample it.
+type lensMap struct {
+	key   lensKey
+	inner Lens // the undistorted image's intrinsics
+	w, h  int  // its size
+	// idx is the top-left source pixel of each output pixel's 2×2 neighbourhood (−1: black),
+	// wt its four bilinear weights in 32nds, one byte each (top left, top right, bottom left,
+	// bottom right from the lowest byte), summing to 32.
+	idx []int32
+	wt  []uint32
+}
+
+type lensKey struct {
+	lens          Lens
+	width, height int
+	fov           float64
+}
+
+// lensCache keeps a Renderer's last few lens maps (a camera's stay the same frame to frame).
+type lensCache struct{ maps []*lensMap }
+
+func (lc *lensCache) get(c *Camera) *lensMap {
+	k := lensKey{lens: c.Lens, width: c.Width, height: c.Height, fov: c.FovYDeg}
+	for i, m := range lc.maps {
+		if m.key == k {
+			copy(lc.maps[1:i+1], lc.maps[:i])
+			lc.maps[0] = m
+			return m
+		}
+	}
+	m := newLensMap(c, k)
+	if len(lc.maps) < 4 {
+		lc.maps = append(lc.maps, nil)
+	}
+	copy(lc.maps[1:], lc.maps)
+	lc.maps[0] = m
+	return m
+}
+
+// maxInnerPixels bounds the undistorted image at this many times the output's pixels: strong
+// barrel distortion sees much more than a pinhole of the same focal length, and its edges are
+// squeezed in the output anyway.
+const maxInnerPixels = 2.0
+
+func newLensMap(c *Camera, k lensKey) *lensMap {
+	fx, fy, cx, cy := c.intrinsics()
+	W, H := c.Width, c.Height
+	lm := &lensMap{key: k, idx: make([]int32, W*H), wt: make([]uint32, W*H)}
+	// First what the lens sees (the bounds of the undistorted directions), then where each
+	// pixel samples; undistorting twice costs less memory than keeping every direction.
+	x0, y0, x1, y1 := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+	for row := range H {
+		for col := range W {
+			if x, y, ok := c.Lens.undistort((float64(col)-cx)/fx, (float64(row)-cy)/fy); ok {
+				x0, x1, y0, y1 = math.Min(x0, x), math.Max(x1, x), math.Min(y0, y), math.Max(y1, y)
+			}
+		}
+	}
+	if !(x0 < x1 && y0 < y1) {
+		x0, y0, x1, y1 = -0.1, -0.1, 0.1, 0.1
+	}
+	// The inner image's focal length: the output's at the centre, less if that is too big.
+	f := math.Min(fx, fy)
+	x0, y0, x1, y1 = x0-1/f, y0-1/f, x1+1/f, y1+1/f // a pixel of margin for the bilinear taps
+	if n := (x1 - x0) * (y1 - y0) * f * f; n > maxInnerPixels*float64(W*H) {
+		f *= math.Sqrt(maxInnerPixels * float64(W*H) / n)
+	}
+	lm.w = max(2, int(math.Ceil((x1-x0)*f)))
+	lm.h = max(2, int(math.Ceil((y1-y0)*f)))
+	lm.inner = Lens{Fx: f, Fy: f, Cx: -x0*f - 0.5, Cy: -y0*f - 0.5}
+	for i := range lm.idx {
+		ux, uy, ok := c.Lens.undistort((float64(i%W)-cx)/fx, (float64(i/W)-cy)/fy)
+		if !ok {
+			lm.idx[i] = -1
+			continue
+		}
+		// Continuous inner coordinates, then the 2×2 taps around the sample point.
+		sx := -x0*f + ux*f - 0.5
+		sy := -y0*f + uy*f - 0.5
+		ix, iy := int(math.Floor(sx)), int(math.Floor(sy))
+		ix, iy = max(0, min(lm.w-2, ix)), max(0, min(lm.h-2, iy))
+		fx, fy := clampTo(sx-float64(ix), 0, 1), clampTo(sy-float64(iy), 0, 1)
+		lm.idx[i] = int32(iy*lm.w + ix)
+		lm.wt[i] = bilinearWeights(fx, fy)
+	}
+	return lm
+}
+
+// bilinearWeights returns the four bilinear weights of a sample at (fx, fy) from the top-left
+// tap (0..1 each) in 32nds, packed as lensMap.wt holds them: each rounded, the largest taking
+// what rounding left over so that they sum to 32.
+func bilinearWeights(fx, fy float64) uint32 {
+	f := [4]float64{(1 - fx) * (1 - fy), fx * (1 - fy), (1 - fx) * fy, fx * fy}
+	var w [4]int
+	sum, big := 0, 0
+	for k, v := range f {
+		w[k] = int(math.Round(v * 32))
+		sum += w[k]
+		if f[k] > f[big] {
+			big = k
+		}
+	}
+	w[big] += 32 - sum
+	return uint32(w[0]) | uint32(w[1])<<8 | uint32(w[2])<<16 | uint32(w[3])<<24
+}

@@ -1,0 +1,250 @@
+package render
+
+import (
+	"math"
+
+	"github.com/go-gl/mathgl/mgl64"
+)
+
+// litFloor is the floor rectangle with its static light baked in: per texel of the light map's
+// grid, the floor's albedo (its texture's texel there, or its plain colour) times the light of
+// that texel's light-map code, packed as the drawing buffer holds pixels, with mip levels. A
+// minified floor pixel is then one texel, as a textured pixel of the flat look is. The twin
+// pyramid amb is the same without the sun, for what a moving caster shadows.
+type litFloor struct {
+	texel  float64 // metres per level-0 texel
+	levels []litLevel
+}
+
+// litLevel is one level: w × h texels stored with a border of one texel repeating the edge
+// (stride w+2, texel (i, j) at (j+1)·stride + i+1), so that the bilinear taps of any point of
+// the floor are in the slice without clamping each.
+type litLevel struct {
+	w, h     int
+	sun, amb []uint64
+}
+
+// padded returns src (w × h) with a border repeating its edges.
+func padded(src []uint64, w, h int) []uint64 {
+	stride := w + 2
+	dst := make([]uint64, stride*(h+2))
+	for j := -1; j <= h; j++ {
+		row := src[max(0, min(h-1, j))*w:][:w]
+		d := dst[(j+1)*stride:][:stride]
+		d[0], d[stride-1] = row[0], row[w-1]
+		copy(d[1:], row)
+	}
+	return dst
+}
+
+// maxLitFloorTexels bounds the baked floor (16 bytes a texel and a third more for mips): a
+// floor needing more (a large arena at light-map resolution) is drawn from its texture and
+// light map.
+const maxLitFloorTexels = 1 << 20
+
+// floorGrid returns the floor light map's texel for a floor of extent ext (metres, its longer
+// side) with texture tex (nil: plain): a power-of-two multiple of the texture's texel about
+// minLightTexel or more, so that every light-map texel holds one texel of a mip level of the
+// texture; a plain floor takes minLightTexel. Either way at most maxLightSide texels a side.
+func floorGrid(ext float64, tex *Texture) (texel float64, level int) {
+	want := math.Max(minLightTexel, ext/maxLightSide)
+	if tex == nil {
+		return want, 0
+	}
+	texel = tex.period / float64(tex.Size())
+	for texel < 0.75*minLightTexel || texel < ext/maxLightSide {
+		texel *= 2
+		level++
+	}
+	return texel, level
+}
+
+// newLitFloor bakes the floor of sc (its rectangle f) on the grid of its light map, or of
+// floorGrid without one; nil when that is larger than maxLitFloorTexels.
+func newLitFloor(sc *realScene, f *floorRect) *litFloor {
+	texel, k := floorGrid(math.Max(f.length, f.width), sc.floorTex)
+	w, h := int(math.Ceil(f.length/texel)), int(math.Ceil(f.width/texel))
+	lm := sc.floorLit
+	if lm != nil {
+		texel, w, h = lm.texel, lm.w, lm.h
+	}
+	if w*h > maxLitFloorTexels || w < 1 || h < 1 {
+		return nil
+	}
+	lut := &sc.light.floorLUT
+	srgb := srgbLUT()
+	var alb *texLevel
+	if sc.floorTex != nil {
+		alb = &sc.floorTex.levels[min(k, len(sc.floorTex.levels)-1)]
+	}
+	lf := &litFloor{texel: texel}
+	l0 := litLevel{w: w, h: h, sun: make([]uint64, w*h), amb: make([]uint64, w*h)}
+	for j := range h {
+		for i := range w {
+			code := uint8(0xff)
+			if lm != nil {
+				code = lm.idx[j*w+i]
+			}
+			l0.sun[j*w+i] = floorTexel(alb, srgb, &lut[code], i, j)
+			l0.amb[j*w+i] = floorTexel(alb, srgb, &lut[code&0xf0], i, j)
+		}
+	}
+	for prev := l0; ; {
+		lf.levels = append(lf.levels, litLevel{w: prev.w, h: prev.h, sun: padded(prev.sun, prev.w, prev.h), amb: padded(prev.amb, prev.w, prev.h)})
+		if prev.w == 1 && prev.h == 1 {
+			break
+		}
+		next := litLevel{w: (prev.w + 1) / 2, h: (prev.h + 1) / 2}
+		next.sun, next.amb = boxHalf(prev.sun, prev.w, prev.h), boxHalf(prev.amb, prev.w, prev.h)
+		prev = next
+	}
+	return lf
+}
+
+// floorTexel is the packed light of texel (i, j) of the floor under light L: the texture's
+// texel there times L, or L itself on a plain floor (as floorSpanReal draws a texel).
+func floorTexel(alb *texLevel, srgb *[256]uint16, L *[3]int32, i, j int) uint64 {
+	if alb == nil {
+		return packLin(uint32(min(L[0], linMax)), uint32(min(L[1], linMax)), uint32(min(L[2], linMax)))
+	}
+	mask := 1<<alb.shift - 1
+	c := alb.texels[(j&mask)<<alb.shift|i&mask]
+	return packLin(uint32(min(int32(srgb[c.R])*L[0]>>linShift, linMax)),
+		uint32(min(int32(srgb[c.G])*L[1]>>linShift, linMax)), uint32(min(int32(srgb[c.B])*L[2]>>linShift, linMax)))
+}
+
+// boxHalf averages src (w × h packed pixels) over 2 × 2 blocks into a level half the size
+// (rounded up; a last odd row or column repeats).
+func boxHalf(src []uint64, w, h int) []uint64 {
+	nw, nh := (w+1)/2, (h+1)/2
+	dst := make([]uint64, nw*nh)
+	const two = 2 | 2<<laneShift | 2<<(2*laneShift) // rounding of the sum of four
+	for j := range nh {
+		j0, j1 := 2*j, min(2*j+1, h-1)
+		for i := range nw {
+			i0, i1 := 2*i, min(2*i+1, w-1)
+			s := src[j0*w+i0] + src[j0*w+i1] + src[j1*w+i0] + src[j1*w+i1]
+			dst[j*nw+i] = (s + two) >> 2 & lanesLin
+		}
+	}
+	return dst
+}
+
+// level returns the level for a footprint of foot level-0 texels and its texel in metres.
+func (lf *litFloor) level(foot float64) (*litLevel, float64) {
+	l, texel := 0, lf.texel
+	for foot >= 2 && l < len(lf.levels)-1 {
+		foot /= 2
+		texel *= 2
+		l++
+	}
+	return &lf.levels[l], texel
+}
+
+// litFloorSpan is floorSpanReal for a floor with its light baked (sc.litFloor): a floor pixel
+// is one texel of the level its footprint matches, or where the floor is magnified the
+// bilinear blend of level 0's four nearest texels; a moving caster's shadow takes the
+// pyramid without the sun.
+func (fs *frameState) litFloorSpan(rd mgl64.Vec3, xa, xb int, zr []float32, px []uint64) {
+	bg := &fs.background
+	rf := &fs.real
+	sc := rf.scene
+	lf := sc.litFloor
+	f := bg.floor
+	h := bg.cam[2]
+	n := xb - xa
+	chunk := n
+	if !bg.rollFree {
+		chunk = chunkPx
+	}
+	d := &rf.dyn
+	var dynBias float32
+	if d.on {
+		dynBias = float32(slopeBias(sc.sunUp, sc.shadow.texel)) // the floor casts nothing itself
+	}
+	ground := rf.lt.ground
+	Lq, Wq := int64(f.length*65536), int64(f.width*65536)
+	hit := func(x float64) (mgl64.Vec3, float64) { // hit point and 1/t of column x
+		dd := rd.Add(bg.dx.Mul(x))
+		iz := -dd[2] / h
+		return bg.cam.Add(dd.Mul(1 / iz)), iz
+	}
+	const half = 16 | 16<<laneShift | 16<<(2*laneShift) // rounding of a blend in 32nds
+	for i0 := 0; i0 < n; i0 += chunk {
+		m := min(chunk, n-i0)
+		pa, iza := hit(float64(xa + i0))
+		pb, izb := hit(float64(xa + i0 + m))
+		invM := 1 / float64(m)
+		dzi := (izb - iza) * invM
+		// Floor-local position, Q16 metres.
+		X := int64((pa[0] - f.x0) * 65536)
+		Y := int64((pa[1] - f.y0) * 65536)
+		dX := int64((pb[0] - pa[0]) * invM * 65536)
+		dY := int64((pb[1] - pa[1]) * invM * 65536)
+		// The footprint: the step along the row and to the next row, as the texture's.
+		fh := math.Hypot(pb[0]-pa[0], pb[1]-pa[1]) * invM
+		fv := math.Inf(1)
+		if rn := rd.Add(bg.dy).Add(bg.dx.Mul(float64(xa + i0))); rn[2] < 0 {
+			tn := h / -rn[2]
+			fv = math.Hypot(bg.cam[0]+tn*rn[0]-pa[0], bg.cam[1]+tn*rn[1]-pa[1])
+		}
+		foot := math.Sqrt(fh*fv) / lf.texel
+		smooth := foot < 1
+		lv, texel := lf.level(foot)
+		k := int64(math.Round(65536 / texel))
+		lw, lh := int64(lv.w), int64(lv.h)
+		stride := lw + 2
+		var dyn uint8
+		var S, T, dS, dT int64
+		var D, dD float32
+		if d.on {
+			sa, ta, da := rf.lightSpace(pa)
+			sb, tb, db := rf.lightSpace(pb)
+			dyn = d.overlaps(min(sa, sb), min(ta, tb), max(sa, sb), max(ta, tb))
+			S, T = int64(sa*65536), int64(ta*65536)
+			dS, dT = int64((sb-sa)*invM*65536), int64((tb-ta)*invM*65536)
+			D, dD = float32(da)-dynBias, float32((db-da)*invM)
+		}
+		iz := iza
+		zc := zr[i0 : i0+m]
+		pc := px[i0 : i0+m]
+		for i, z := range zc {
+			iz32 := float32(iz)
+			if iz32 > z {
+				if uint64(X) < uint64(Lq) && uint64(Y) < uint64(Wq) {
+					tx := lv.sun
+					if dyn != 0 && d.shadowed(dyn, S, T, D) {
+						tx = lv.amb
+					}
+					if smooth {
+						// Texel centres: u, v in texels with 16 fractional bits, less a half;
+						// the taps from texel (i, j) (−1 to w−1: the border) to (i+1, j+1).
+						u, v := (X*k)>>16-1<<15, (Y*k)>>16-1<<15
+						ti, tj := max(-1, min(lw-1, u>>16)), max(-1, min(lh-1, v>>16))
+						fx, fy := uint64(u>>11)&31, uint64(v>>11)&31
+						a := tx[(tj+1)*stride+ti+1:][:stride+2]
+						top := (a[0]*(32-fx) + a[1]*fx + half) >> 5 & lanesLin
+						bot := (a[stride]*(32-fx) + a[stride+1]*fx + half) >> 5 & lanesLin
+						pc[i] = (top*(32-fy) + bot*fy + half) >> 5 & lanesLin
+					} else {
+						li, lj := min(lw-1, (X*k)>>32), min(lh-1, (Y*k)>>32)
+						pc[i] = tx[(lj+1)*stride+li+1]
+					}
+				} else {
+					pc[i] = ground
+				}
+				if fs.depth {
+					zc[i] = 1 / iz32
+				}
+			} else if fs.depth {
+				if z == 0 {
+					zc[i] = inf32
+				} else {
+					zc[i] = 1 / z
+				}
+			}
+			iz += dzi
+			X, Y, S, T, D = X+dX, Y+dY, S+dS, T+dT, D+dD
+		}
+	}
+}

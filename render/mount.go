@@ -1,0 +1,93 @@
+package render
+
+import (
+	"fmt"
+
+	"simgui/plugins"
+)
+
+// mountParams returns a camera mount's parameters with every absent one at its default
+// (plugins.SensorParams("camera")).
+func mountParams(given map[string]float64) map[string]float64 {
+	specs, _ := plugins.SensorParams(plugins.SensorCamera)
+	p := make(map[string]float64, len(specs))
+	for _, s := range specs {
+		p[s.Name] = s.Default
+	}
+	for k, v := range given {
+		p[k] = v
+	}
+	return p
+}
+
+// MountCamera returns the camera a mount's parameters describe (plugins.SensorParams("camera"):
+// fovDeg, near, far, the lens, the film) at width × height (the intrinsics fx..cy are for that
+// size), without a pose, and the
+// environment it sees the scene in: base's sky and ground (nil: DefaultEnvironment's) with the
+// mount's look — realistic with its sun, ambient light, shadows and randomization, or base's
+// flat look when realistic is 0. The film is nil in the flat look.
+func MountCamera(params map[string]float64, width, height int, base *Environment) (Camera, Environment, error) {
+	p := mountParams(params)
+	cam := Camera{FovYDeg: p["fovDeg"], Near: p["near"], Far: p["far"], Width: width, Height: height}
+	cam.Lens = Lens{Fx: p["fx"], Fy: p["fy"], Cx: p["cx"], Cy: p["cy"],
+		K1: p["k1"], K2: p["k2"], K3: p["k3"], K4: p["k4"], P1: p["p1"], P2: p["p2"]}
+	switch p["lensModel"] {
+	case 0:
+		if cam.Lens.distorted() {
+			cam.Lens.Model = PlumbBob
+		}
+	case 1:
+		cam.Lens.Model = Equidistant
+	default:
+		return Camera{}, Environment{}, fmt.Errorf("camera lensModel %g: want 0 (plumb_bob) or 1 (equidistant)", p["lensModel"])
+	}
+	if cam.Lens.Fx != 0 && cam.Lens.Fy == 0 {
+		cam.Lens.Fy = cam.Lens.Fx
+	}
+	if cam.Lens.Fy != 0 && cam.Lens.Fx == 0 {
+		cam.Lens.Fx = cam.Lens.Fy
+	}
+	if sx, sy, dx, dy := p["fxScale"], p["fyScale"], p["cxShift"], p["cyShift"]; sx != 1 || sy != 1 || dx != 0 || dy != 0 {
+		fx, fy, cx, cy := cam.intrinsics()
+		cam.Lens.Fx, cam.Lens.Fy = fx*sx, fy*sy
+		cam.Lens.Cx, cam.Lens.Cy = cx+dx*float64(width), cy+dy*float64(height)
+	}
+	env := DefaultEnvironment()
+	if base != nil {
+		env = *base
+	}
+	if p["realistic"] == 0 {
+		env.Realistic = false
+		return cam, env, cam.Validate()
+	}
+	cam.Film = &Film{Exposure: p["exposure"], Gamma: p["gamma"], WhiteBalance: [3]float64{p["wbR"], p["wbG"], p["wbB"]},
+		Vignette: p["vignette"], ReadNoise: p["readNoise"], ShotNoise: p["shotNoise"], ShutterS: p["shutterS"]}
+	env = lookEnvironment(env, p)
+	return cam, env, cam.Validate()
+}
+
+// lookEnvironment is base with the realistic look of mount parameters p (all present).
+func lookEnvironment(base Environment, p map[string]float64) Environment {
+	e := base
+	e.Realistic = true
+	e.LightDir = SunDirection(p["sunAzimuthDeg"], p["sunElevationDeg"])
+	e.Diffuse = p["sunIntensity"]
+	e.SunColor = [3]float64{p["sunR"], p["sunG"], p["sunB"]}
+	e.Ambient = p["ambient"]
+	if e.AmbientColor == ([3]float64{}) {
+		e.AmbientColor = skyLight
+	}
+	if e.SkyIntensity == 0 {
+		e.SkyIntensity = 1
+	}
+	e.Shadows = p["shadows"] != 0
+	e.ContactShadow = p["contactShadow"]
+	e.Seed = uint64(p["lookSeed"])
+	e.TextureSwap = p["textureSwap"]
+	e.ColorJitter = p["colorJitter"]
+	e.Distractors = int(p["distractors"])
+	return e
+}
+
+// skyLight is the colour of the ambient (sky) light of the realistic look: a little blue.
+var skyLight = [3]float64{0.9, 0.96, 1.08}

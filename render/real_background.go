@@ -1,0 +1,218 @@
+package render
+
+import (
+	"math"
+
+	"github.com/go-gl/mathgl/mgl64"
+)
+
+// backgroundRowReal is backgroundRow for the realistic pipeline: the plane z = 0 (floor with
+// its texture, baked light and the moving casters' shadows; the plain ground beyond) and the
+// sky, in linear light. The ray through column x of the row is d(x) = rd + x·dx; where it goes
+// down, it meets the plane at planar depth t = z/−d_z, so 1/t is linear along the row even for
+// a rolled camera, while the hit point is linear only without roll (then one chunk covers the
+// row; with roll, chunks of chunkPx pixels are exact at their ends).
+func (fs *frameState) backgroundRowReal(y int) {
+	bg := &fs.background
+	rf := &fs.real
+	w := fs.w
+	o := y * w
+	zr := fs.z[o : o+w]
+	px := rf.lin[o : o+w]
+	rd := bg.base.Add(bg.dy.Mul(float64(y)))
+	// Columns [xa, xb) see the plane within near..far: 1/t(x) = (−rd_z − x·dx_z)/z.
+	xa, xb := 0, 0
+	if bg.above {
+		h := bg.cam[2]
+		a, b := -rd[2]/h, -bg.dx[2]/h // 1/t = a + b·x
+		lo, hi := linearRange(a-1/bg.far, b, 1/bg.near-1/bg.far, 0, float64(w))
+		if lo < hi {
+			// Column x is sampled at x (base is pixel 0's centre); the columns that meet the
+			// plane are contiguous, so take a little more and trim by the exact test.
+			xa, xb = max(0, int(math.Floor(lo))), min(w, int(math.Ceil(hi))+1)
+			for xa < xb && !fs.floorHit(rd, xa) {
+				xa++
+			}
+			for xb > xa && !fs.floorHit(rd, xb-1) {
+				xb--
+			}
+		}
+	}
+	fs.skySpan(rd, zr[:xa], px[:xa], 0)
+	if xa < xb {
+		fs.floorSpanReal(rd, xa, xb, zr[xa:xb], px[xa:xb])
+	}
+	fs.skySpan(rd, zr[xb:], px[xb:], xb)
+}
+
+// floorHit reports whether column x's ray meets the plane within near..far.
+func (fs *frameState) floorHit(rd mgl64.Vec3, x int) bool {
+	bg := &fs.background
+	dz := rd[2] + float64(x)*bg.dx[2]
+	if dz >= 0 {
+		return false
+	}
+	t := bg.cam[2] / -dz
+	return t >= bg.near && t <= bg.far
+}
+
+// skySpan paints the sky where nothing is drawn on columns x0.. of a row and converts depths.
+func (fs *frameState) skySpan(rd mgl64.Vec3, zr []float32, px []uint64, x0 int) {
+	bg := &fs.background
+	rf := &fs.real
+	sky := &rf.lt.sky
+	var c uint64
+	if bg.rollFree {
+		c = sky[bg.skyIndex(rd.Add(bg.dx.Mul(float64(fs.w)/2)))]
+	}
+	for i, z := range zr {
+		if z != 0 {
+			if fs.depth {
+				zr[i] = 1 / z
+			}
+			continue
+		}
+		if !bg.rollFree {
+			c = sky[bg.skyIndex(rd.Add(bg.dx.Mul(float64(x0+i))))]
+		}
+		px[i] = c
+		if fs.depth {
+			zr[i] = inf32
+		}
+	}
+}
+
+// skyIndex is skyAt's table index.
+func (bg *background) skyIndex(d mgl64.Vec3) int {
+	e := d[2] / d.Len()
+	i := int((e + 1) * 0.5 * (skyLUTSize - 1))
+	return max(0, min(skyLUTSize-1, i))
+}
+
+// floorSpanReal draws the plane on columns [xa, xb) of a row where it is nearer than what is
+// drawn.
+func (fs *frameState) floorSpanReal(rd mgl64.Vec3, xa, xb int, zr []float32, px []uint64) {
+	bg := &fs.background
+	rf := &fs.real
+	sc := rf.scene
+	f := bg.floor
+	h := bg.cam[2]
+	n := xb - xa
+	chunk := n
+	if !bg.rollFree {
+		chunk = chunkPx
+	}
+	srgb := srgbLUT()
+	lm := sc.floorLit
+	d := &rf.dyn
+	var dynBias float32
+	if d.on {
+		dynBias = float32(slopeBias(sc.sunUp, sc.shadow.texel)) // the floor casts nothing itself
+	}
+	lut := &rf.lt.floorLUT
+	ground := rf.lt.ground
+	hit := func(x float64) (mgl64.Vec3, float64) { // hit point and 1/t of column x
+		dd := rd.Add(bg.dx.Mul(x))
+		iz := -dd[2] / h
+		return bg.cam.Add(dd.Mul(1 / iz)), iz
+	}
+	if sc.litFloor != nil && f.ok {
+		fs.litFloorSpan(rd, xa, xb, zr, px)
+		return
+	}
+	for i0 := 0; i0 < n; i0 += chunk {
+		m := min(chunk, n-i0)
+		pa, iza := hit(float64(xa + i0))
+		pb, izb := hit(float64(xa + i0 + m))
+		invM := 1 / float64(m)
+		dzi := (izb - iza) * invM
+		// Floor-local position, Q16 metres.
+		X := int64((pa[0] - f.x0) * 65536)
+		Y := int64((pa[1] - f.y0) * 65536)
+		dX := int64((pb[0] - pa[0]) * invM * 65536)
+		dY := int64((pb[1] - pa[1]) * invM * 65536)
+		Lq, Wq := int64(f.length*65536), int64(f.width*65536)
+		var lv *texLevel
+		var kt int64
+		var sh uint
+		var mask int64
+		tex := sc.floorTex
+		if f.ok && tex != nil {
+			texel := tex.period / float64(tex.Size())
+			fh := math.Hypot(pb[0]-pa[0], pb[1]-pa[1]) * invM
+			fv := math.Inf(1)
+			if rn := rd.Add(bg.dy).Add(bg.dx.Mul(float64(xa + i0))); rn[2] < 0 {
+				tn := h / -rn[2]
+				fv = math.Hypot(bg.cam[0]+tn*rn[0]-pa[0], bg.cam[1]+tn*rn[1]-pa[1])
+			}
+			var scale float64
+			lv, scale = tex.level(math.Sqrt(fh*fv) / texel)
+			kt = int64(math.Round(65536 / texel * scale))
+			sh = lv.shift
+			mask = int64(1)<<sh - 1
+		}
+		var klm int64
+		var lw, lh int64
+		smooth := false // magnified: blend the light map's texels
+		if lm != nil {
+			klm = int64(math.Round(65536 / lm.texel))
+			lw, lh = int64(lm.w), int64(lm.h)
+			smooth = math.Hypot(pb[0]-pa[0], pb[1]-pa[1])*invM < 0.5*lm.texel
+		}
+		var dyn uint8
+		var S, T, dS, dT int64
+		var D, dD float32
+		if d.on {
+			sa, ta, da := rf.lightSpace(pa)
+			sb, tb, db := rf.lightSpace(pb)
+			dyn = d.overlaps(min(sa, sb), min(ta, tb), max(sa, sb), max(ta, tb))
+			S, T = int64(sa*65536), int64(ta*65536)
+			dS, dT = int64((sb-sa)*invM*65536), int64((tb-ta)*invM*65536)
+			D, dD = float32(da)-dynBias, float32((db-da)*invM)
+		}
+		iz := iza
+		zc := zr[i0 : i0+m]
+		pc := px[i0 : i0+m]
+		for i, z := range zc {
+			iz32 := float32(iz)
+			if iz32 > z {
+				if f.ok && uint64(X) < uint64(Lq) && uint64(Y) < uint64(Wq) {
+					code := uint8(0xff)
+					switch {
+					case smooth:
+						code = lm.blend((X*klm)>>16, (Y*klm)>>16)
+					case lm != nil:
+						li, lj := (X*klm)>>32, (Y*klm)>>32
+						if uint64(li) < uint64(lw) && uint64(lj) < uint64(lh) {
+							code = lm.idx[lj*lw+li]
+						}
+					}
+					if dyn != 0 && d.shadowed(dyn, S, T, D) {
+						code &^= 0x0f
+					}
+					L := &lut[code]
+					if lv != nil {
+						c := lv.texels[(((Y*kt)>>32)&mask)<<sh|((X*kt)>>32)&mask]
+						pc[i] = packLin(uint32(min(int32(srgb[c.R])*L[0]>>linShift, linMax)),
+							uint32(min(int32(srgb[c.G])*L[1]>>linShift, linMax)), uint32(min(int32(srgb[c.B])*L[2]>>linShift, linMax)))
+					} else {
+						pc[i] = packLin(uint32(min(L[0], linMax)), uint32(min(L[1], linMax)), uint32(min(L[2], linMax)))
+					}
+				} else {
+					pc[i] = ground
+				}
+				if fs.depth {
+					zc[i] = 1 / iz32
+				}
+			} else if fs.depth {
+				if z == 0 {
+					zc[i] = inf32
+				} else {
+					zc[i] = 1 / z
+				}
+			}
+			iz += dzi
+			X, Y, S, T, D = X+dX, Y+dY, S+dS, T+dT, D+dD
+		}
+	}
+}

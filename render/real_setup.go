@@ -1,0 +1,233 @@
+package render
+
+import (
+	"math"
+
+	"github.com/go-gl/mathgl/mgl64"
+)
+
+// setupRealStatic queues the visible static triangles for the realistic pipeline.
+func (r *Renderer) setupRealStatic(s *Static) {
+	v := &r.fs.view
+	t := v.rt.Mul3x1(v.pos).Mul(-1)
+	for i := range s.chunks {
+		c := &s.chunks[i]
+		if v.boxOutside(c.lo, c.hi) {
+			continue
+		}
+		cv := r.scratch(len(c.mesh.verts))
+		for _, p := range c.mesh.parts {
+			if len(c.mesh.parts) > 1 && v.boxOutside(vec64(p.lo), vec64(p.hi)) {
+				continue
+			}
+			r.transform(c.mesh, cv, p.v0, p.v1, v.rt, t)
+			r.setupRealTris(c.mesh, cv, p.t0, p.t1, c.rl, nil, mgl64.Vec3{}, mgl64.Vec3{})
+		}
+	}
+}
+
+// setupRealObject queues an object's visible triangles for the realistic pipeline.
+func (r *Renderer) setupRealObject(o *Object, s *Static) {
+	v := &r.fs.view
+	rot := o.Rotation()
+	pos := o.Pos()
+	lo, hi := o.Mesh.Bounds()
+	centre := pos.Add(rot.Mul3x1(lo.Add(hi).Mul(0.5)))
+	if math.IsNaN(centre.Len()) || math.IsInf(centre.Len(), 0) || v.sphereOutside(centre, hi.Sub(lo).Len()/2) {
+		return
+	}
+	a, t := v.rt.Mul3(rot), v.rt.Mul3x1(pos.Sub(v.pos))
+	lightObj := rot.Transpose().Mul3x1(s.light)
+	cv := r.scratch(len(o.Mesh.verts))
+	for _, p := range o.Mesh.parts {
+		plo, phi := vec64(p.lo), vec64(p.hi)
+		if v.sphereOutside(pos.Add(rot.Mul3x1(plo.Add(phi).Mul(0.5))), phi.Sub(plo).Len()/2) {
+			continue
+		}
+		r.transform(o.Mesh, cv, p.v0, p.v1, a, t)
+		r.setupRealTris(o.Mesh, cv, p.t0, p.t1, nil, &rot, pos, lightObj)
+	}
+}
+
+// setupRealTris culls, lights, clips and queues triangles t0..t1-1 of m. Static meshes come
+// with their baked data rl; objects with their rotation and position (for light-space
+// coordinates) and the light in their own frame.
+func (r *Renderer) setupRealTris(m *Mesh, cv []cvert, t0, t1 int32, rl []triReal, rot *mgl64.Mat3, pos, lightObj mgl64.Vec3) {
+	rf := &r.fs.real
+	sc := rf.scene
+	lin := srgbLUT()
+	for i := t0; i < t1; i++ {
+		t := &m.tris[i]
+		a, b, c := &cv[t.v[0]], &cv[t.v[1]], &cv[t.v[2]]
+		if a.code&b.code&c.code != 0 {
+			continue
+		}
+		e1d, e1l, e1u := b.d-a.d, b.l-a.l, b.u-a.u
+		e2d, e2l, e2u := c.d-a.d, c.l-a.l, c.u-a.u
+		nd := e1l*e2u - e1u*e2l
+		nl := e1u*e2d - e1d*e2u
+		nu := e1d*e2l - e1l*e2d
+		if nd*a.d+nl*a.l+nu*a.u >= 0 {
+			continue
+		}
+		var q rtriR
+		var alb [3]float32
+		var cos float64
+		if rl != nil {
+			x := &rl[i]
+			alb, cos, q.flags, q.voff, q.bias = x.alb, float64(x.cos), x.flags, x.voff, x.bias
+			q.staticMap = x.flags&triShadowTest != 0 && sc.hasShadow && x.cos > 0
+		} else {
+			cos = max(0, float64(t.n[0])*lightObj[0]+float64(t.n[1])*lightObj[1]+float64(t.n[2])*lightObj[2])
+			col := t.col
+			if !sc.lit { // a flat Static: the object as the flat look lights it
+				col = col.Scale(r.fs.static.env.shadeFactor(vec64(t.n), lightObj))
+			}
+			alb = [3]float32{float32(lin[col.R]) / linOne, float32(lin[col.G]) / linOne, float32(lin[col.B]) / linOne}
+			if t.tex != nil {
+				alb, q.flags = [3]float32{1, 1, 1}, triTextured
+			}
+			if sc.hasShadow && cos > 0 {
+				q.staticMap = true
+				q.bias = float32(slopeBias(cos, sc.shadow.texel))
+			}
+		}
+		if !sc.lit {
+			q.flags &^= triTextured | triWallFoot
+			q.staticMap = false
+		}
+		rf.realLight(&q, alb, cos)
+		var wp [3]mgl64.Vec3 // world positions, for light space
+		shadowed := q.staticMap || rf.dyn.on && cos > 0
+		if shadowed {
+			for k, vi := range t.v {
+				p := vec64(m.verts[vi])
+				if rot != nil {
+					p = pos.Add(rot.Mul3x1(p))
+				}
+				wp[k] = p
+			}
+		}
+		var rv [3]realVertex
+		for k, cp := range [3]*cvert{a, b, c} {
+			rv[k].cvert = *cp
+			if q.flags&triTextured != 0 {
+				rv[k].tu, rv[k].tv = float64(t.uv[k][0]), float64(t.uv[k][1])
+			}
+			if shadowed {
+				rv[k].ls, rv[k].lt, rv[k].ld = rf.lightSpace(wp[k])
+			}
+		}
+		if shadowed && rf.dyn.on && cos > 0 {
+			s0, s1 := min(rv[0].ls, rv[1].ls, rv[2].ls), max(rv[0].ls, rv[1].ls, rv[2].ls)
+			u0, u1 := min(rv[0].lt, rv[1].lt, rv[2].lt), max(rv[0].lt, rv[1].lt, rv[2].lt)
+			q.casters = rf.dyn.overlaps(s0, u0, s1, u1)
+			q.dynMap = q.casters != 0
+			if q.dynMap {
+				q.bias = float32(max(float64(q.bias), slopeBias(cos, rf.dyn.coarsest(q.casters))))
+			}
+		}
+		if q.flags&triTextured != 0 {
+			q.tex = t.tex
+			q.texel = t.tex.period / float64(t.tex.Size())
+		}
+		if (a.code|b.code|c.code)&outClip == 0 {
+			r.fs.emitReal(&rv[0], &rv[1], &rv[2], &q)
+		} else {
+			r.clipEmitReal(rv, &q)
+		}
+	}
+}
+
+// clipEmitReal clips a triangle with its attributes to near <= d <= far and queues the pieces.
+func (r *Renderer) clipEmitReal(in3 [3]realVertex, q *rtriR) {
+	v := &r.fs.view
+	var buf0, buf1 [8]realVertex
+	in := append(buf0[:0], in3[:]...)
+	out := buf1[:0]
+	for _, pl := range [2]struct {
+		sign, off float64
+	}{{1, -v.near}, {-1, v.far}} {
+		out = out[:0]
+		dist := func(p *realVertex) float64 { return pl.sign*p.cvert.d + pl.off }
+		for i := range in {
+			p, o := &in[i], &in[(i+1)%len(in)]
+			dp, dq := dist(p), dist(o)
+			if dp >= 0 {
+				out = append(out, *p)
+			}
+			if (dp >= 0) != (dq >= 0) {
+				s := dp / (dp - dq)
+				lerp := func(a, b float64) float64 { return a + (b-a)*s }
+				out = append(out, realVertex{
+					cvert: cvert{d: lerp(p.cvert.d, o.cvert.d), l: lerp(p.l, o.l), u: lerp(p.cvert.u, o.cvert.u)},
+					tu:    lerp(p.tu, o.tu), tv: lerp(p.tv, o.tv), ls: lerp(p.ls, o.ls), lt: lerp(p.lt, o.lt), ld: lerp(p.ld, o.ld),
+				})
+			}
+		}
+		if len(out) < 3 {
+			return
+		}
+		in, out = out, in
+	}
+	for i := range in {
+		p := &in[i]
+		p.iz = 1 / p.cvert.d
+		p.sx = v.cx - v.fx*p.l*p.iz
+		p.sy = v.cy - v.fy*p.cvert.u*p.iz
+	}
+	for i := 1; i+1 < len(in); i++ {
+		r.fs.emitReal(&in[0], &in[i], &in[i+1], q)
+	}
+}
+
+// emitReal queues a projected realistic triangle, or drops it when it covers no pixel centre.
+func (fs *frameState) emitReal(p0, p1, p2 *realVertex, q *rtriR) {
+	if p1.sy < p0.sy {
+		p0, p1 = p1, p0
+	}
+	if p2.sy < p1.sy {
+		p1, p2 = p2, p1
+	}
+	if p1.sy < p0.sy {
+		p0, p1 = p1, p0
+	}
+	rs := max(ceilHalf(p0.sy), 0)
+	re := min(ceilHalf(p2.sy), fs.h)
+	if rs >= re {
+		return
+	}
+	x0, y0, z0 := p0.sx, p0.sy, p0.iz
+	x1, y1, z1 := p1.sx, p1.sy, p1.iz
+	x2, y2, z2 := p2.sx, p2.sy, p2.iz
+	det := (x1-x0)*(y2-y0) - (x2-x0)*(y1-y0)
+	if det == 0 || math.IsNaN(det) {
+		return
+	}
+	t := *q
+	t.rtri = rtri{
+		rowStart: int32(rs), rowEnd: int32(re),
+		xt: x0, yt: y0, xm: x1, ym: y1, zt: z0,
+		kLong: (x2 - x0) / (y2 - y0),
+		zx:    ((z1-z0)*(y2-y0) - (z2-z0)*(y1-y0)) / det,
+		zy:    ((x1-x0)*(z2-z0) - (x2-x0)*(z1-z0)) / det,
+	}
+	if y1 > y0 {
+		t.kTop = (x1 - x0) / (y1 - y0)
+	}
+	if y2 > y1 {
+		t.kBot = (x2 - x1) / (y2 - y1)
+	}
+	t.midLeft = x1 < x0+(y1-y0)*t.kLong
+	c0, c1, c2 := &p0.cvert, &p1.cvert, &p2.cvert
+	if t.flags&triTextured != 0 {
+		t.u = newAPlane(c0, c1, c2, p0.tu*z0, p1.tu*z1, p2.tu*z2, det)
+		t.v = newAPlane(c0, c1, c2, p0.tv*z0, p1.tv*z1, p2.tv*z2, det)
+	}
+	if t.staticMap || t.dynMap {
+		t.s = newAPlane(c0, c1, c2, p0.ls*z0, p1.ls*z1, p2.ls*z2, det)
+		t.t = newAPlane(c0, c1, c2, p0.lt*z0, p1.lt*z1, p2.lt*z2, det)
+		t.d = newAPlane(c0, c1, c2, p0.ld*z0, p1.ld*z1, p2.ld*z2, det)
+	}
+	fs.real.tris = append(fs.real.tris, t)
+}

@@ -1,0 +1,126 @@
+package render
+
+import (
+	"bytes"
+	"fmt"
+	"image"
+	"image/png"
+	"math"
+	"math/bits"
+	"sync"
+
+	"golang.org/x/image/draw"
+
+	"simgui/plugins"
+)
+
+// texCache keeps built material textures: generating one takes milliseconds and every reset
+// of a randomized scene asks for the same few. Textures are immutable, so sharing is safe.
+var texCache struct {
+	sync.Mutex
+	m map[texKey]*Texture
+}
+
+type texKey struct {
+	name, color string
+	variant     int
+	png         *byte // first byte of a plugin image, for track materials
+}
+
+const texCacheMax = 128
+
+func cachedTexture(k texKey, build func() (*Texture, error)) (*Texture, error) {
+	texCache.Lock()
+	t := texCache.m[k]
+	texCache.Unlock()
+	if t != nil {
+		return t, nil
+	}
+	t, err := build()
+	if err != nil {
+		return nil, err
+	}
+	texCache.Lock()
+	defer texCache.Unlock()
+	if texCache.m == nil || len(texCache.m) >= texCacheMax {
+		texCache.m = map[texKey]*Texture{}
+	}
+	texCache.m[k] = t
+	return t, nil
+}
+
+// materialTexture returns texture variant of material name tinted from color, and how many
+// textures the material has: a layout's own material first (its PNG images, drawn as they are),
+// then a registered one.
+func materialTexture(l *plugins.Layout, name, color string, variant int) (*Texture, int, error) {
+	if l != nil {
+		for i := range l.Materials {
+			m := &l.Materials[i]
+			if m.Name != name || len(m.Images) == 0 {
+				continue
+			}
+			v := mod(variant, len(m.Images))
+			img := m.Images[v]
+			if len(img) == 0 {
+				return nil, 0, fmt.Errorf("material %s: texture %d has no image", name, v)
+			}
+			t, err := cachedTexture(texKey{name: name, variant: v, png: &img[0]}, func() (*Texture, error) {
+				return DecodePNGTexture(img, m.SizeM)
+			})
+			if err != nil {
+				return nil, 0, fmt.Errorf("material %s: %w", name, err)
+			}
+			return t, len(m.Images), nil
+		}
+	}
+	n := MaterialVariants(name)
+	if n == 0 {
+		_, err := NewMaterialTexture(name, color, 0) // for its error message
+		return nil, 0, err
+	}
+	v := mod(variant, n)
+	t, err := cachedTexture(texKey{name: name, color: color, variant: v}, func() (*Texture, error) {
+		return NewMaterialTexture(name, color, v)
+	})
+	return t, n, err
+}
+
+// DecodePNGTexture makes a texture from a material's PNG image (square, of
+// plugins.MinMaterialSide to MaxMaterialSide pixels, at most plugins.MaxMaterialPNGBytes)
+// covering sizeM metres. Images whose side is not a power of two are resampled (Catmull-Rom)
+// to the power of two below.
+func DecodePNGTexture(b []byte, sizeM float64) (*Texture, error) {
+	if len(b) > plugins.MaxMaterialPNGBytes {
+		return nil, fmt.Errorf("PNG of %d bytes: at most %d", len(b), plugins.MaxMaterialPNGBytes)
+	}
+	if !(sizeM > 0) || math.IsInf(sizeM, 0) {
+		return nil, fmt.Errorf("texture size %g m: want a positive number", sizeM)
+	}
+	cfg, err := png.DecodeConfig(bytes.NewReader(b))
+	if err != nil {
+		return nil, fmt.Errorf("not a PNG: %w", err)
+	}
+	side := cfg.Width
+	if cfg.Width != cfg.Height || side < plugins.MinMaterialSide || side > plugins.MaxMaterialSide {
+		return nil, fmt.Errorf("PNG of %d×%d pixels: want a square of %d to %d", cfg.Width, cfg.Height,
+			plugins.MinMaterialSide, plugins.MaxMaterialSide)
+	}
+	img, err := png.Decode(bytes.NewReader(b)) // the header was checked, so this allocation is bounded
+	if err != nil {
+		return nil, fmt.Errorf("not a PNG: %w", err)
+	}
+	n := 1 << (bits.Len(uint(side)) - 1)
+	dst := image.NewNRGBA(image.Rect(0, 0, n, n))
+	if n == side {
+		draw.Draw(dst, dst.Bounds(), img, img.Bounds().Min, draw.Src)
+	} else {
+		draw.CatmullRom.Scale(dst, dst.Bounds(), img, img.Bounds(), draw.Src, nil)
+	}
+	step := sizeM / float64(n)
+	return NewTexture(n, sizeM, func(u, v float64) RGB {
+		// Image rows run top down; texture v runs up (on a wall) or north (on a floor).
+		i, j := int(u/step), n-1-int(v/step)
+		o := dst.PixOffset(i, j)
+		return RGB{dst.Pix[o], dst.Pix[o+1], dst.Pix[o+2]}
+	})
+}
