@@ -56,6 +56,7 @@ func startEditor(t *testing.T, kind string, env ...string) *gui {
 	g.cmd.Env = append(os.Environ(), append([]string{childEnv + "=" + kind, envState + "=" + g.state, envShots + "=" + dir,
 		envResult + "=" + filepath.Join(dir, "result.json")}, env...)...)
 	g.Proc = xtest.Start(t, "editor", g.cmd, 30*time.Second)
+	g.cmd = g.Cmd // Start may have started a fresh copy
 	g.win, g.stderr = g.Win, g.Stderr
 	g.wait("the first laid-out frame", 30*time.Second, func(s State) bool { return s.Frames > 2 && len(s.Targets) > 0 })
 	g.xdo("windowfocus", "--sync", g.win)
@@ -93,7 +94,7 @@ func (g *gui) wait(what string, timeout time.Duration, ok func(State) bool) Stat
 	g.t.Helper()
 	deadline := time.Now().Add(timeout)
 	var last State
-	for time.Now().Before(deadline) && g.cmd.ProcessState == nil {
+	for time.Now().Before(deadline) && !g.Exited() {
 		if s, read := g.readState(); read {
 			last = s
 			if ok(s) {

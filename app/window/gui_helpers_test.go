@@ -53,6 +53,7 @@ func startGUI(t *testing.T, bin string, args []string, env ...string) *gui {
 	g.cmd.Env = append(os.Environ(), env...)
 	g.started = time.Now()
 	g.Proc = xtest.Start(t, "window program", g.cmd, 20*time.Second)
+	g.cmd = g.Cmd // Start may have started a fresh copy
 	g.win = g.Win
 	g.waitState("the first state", 20*time.Second, func(s State) bool { return s.Step > 0 })
 	g.xdo("windowfocus", "--sync", g.win)
@@ -114,7 +115,7 @@ func (g *gui) waitState(what string, timeout time.Duration, ok func(State) bool)
 	deadline := time.Now().Add(timeout)
 	var last State
 	for time.Now().Before(deadline) {
-		if g.cmd.ProcessState != nil {
+		if g.Exited() {
 			break
 		}
 		if s, read := g.readState(); read {

@@ -224,8 +224,9 @@ func TestWindowNativeDialog(t *testing.T) {
 	g.clickTarget("prompt:browse")
 	var ids []string
 	for deadline := time.Now().Add(10 * time.Second); len(ids) == 0 && time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
-		out, _ := exec.Command("xdotool", "search", "--onlyvisible", "--name", "^Open scenario$").Output()
-		ids = strings.Fields(string(out))
+		if out, err := xtest.Xdotool("search", "--onlyvisible", "--name", "^Open scenario$"); err == nil {
+			ids = strings.Fields(string(out))
+		}
 	}
 	if len(ids) == 0 {
 		s, _ := g.readState()

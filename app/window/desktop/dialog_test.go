@@ -36,7 +36,7 @@ func TestShowDialogWithRealKeys(t *testing.T) {
 	}
 	xdo := func(args ...string) {
 		t.Helper()
-		if out, err := exec.Command("xdotool", args...).CombinedOutput(); err != nil {
+		if out, err := xtest.Xdotool(args...); err != nil {
 			t.Fatalf("xdotool %v: %v %s", args, err, out)
 		}
 	}
@@ -44,8 +44,8 @@ func TestShowDialogWithRealKeys(t *testing.T) {
 	window := func(title string) string {
 		t.Helper()
 		for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-			out, _ := exec.Command("xdotool", "search", "--onlyvisible", "--name", "^"+title+"$").Output()
-			if ids := strings.Fields(string(out)); len(ids) > 0 {
+			out, err := xtest.Xdotool("search", "--onlyvisible", "--name", "^"+title+"$")
+			if ids := strings.Fields(string(out)); err == nil && len(ids) > 0 {
 				return ids[0]
 			}
 		}

@@ -82,30 +82,71 @@ type Proc struct {
 	Stderr *LockedBuffer
 	// Name names the program in failure messages.
 	Name string
+
+	exited  chan struct{} // closed once the process has ended
+	waitErr error         // how it ended, set before exited closes
 }
 
+// refused reports whether a program's or xdotool's output says the X server refused its
+// connection. A loaded Xvfb refuses a share of new connections (EAGAIN from a full accept
+// queue, or a reset) while its earlier clients keep working; such a start is tried again.
+func refused(out string) bool {
+	return strings.Contains(out, "failed to open display") || strings.Contains(out, "Can't open display") ||
+		strings.Contains(out, "Failed creating new xdo instance")
+}
+
+// connectTries bounds the attempts at a connection the X server refused.
+const connectTries = 10
+
 // Start starts cmd, waits up to timeout for a visible window of its process and registers a
-// cleanup that stops it. Its standard error goes to Proc.Stderr.
+// cleanup that stops it. Its standard error goes to Proc.Stderr. A program that ends because
+// the X server refused its connection is started again (a fresh copy of cmd).
 func Start(t TB, name string, cmd *exec.Cmd, timeout time.Duration) *Proc {
 	t.Helper()
-	p := &Proc{t: t, Cmd: cmd, Stderr: &LockedBuffer{}, Name: name}
-	cmd.Stderr = p.Stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(p.Stop)
-	p.Win = p.WaitWindow(timeout, "")
-	if p.Win == "" {
+	for try := 1; ; try++ {
+		p := &Proc{t: t, Cmd: cmd, Stderr: &LockedBuffer{}, Name: name, exited: make(chan struct{})}
+		cmd.Stderr = p.Stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		go func() {
+			p.waitErr = cmd.Wait()
+			close(p.exited)
+		}()
+		p.Win = p.WaitWindow(timeout, "")
+		if p.Win != "" {
+			t.Cleanup(p.Stop)
+			return p
+		}
+		p.end()
+		if try < connectTries && refused(p.Stderr.String()) {
+			cmd = retry(cmd)
+			continue
+		}
 		t.Fatalf("%s: no window appeared in %v; stderr:\n%s", name, timeout, p.Stderr)
 	}
-	return p
+}
+
+// retry is a fresh copy of a command that has run.
+func retry(c *exec.Cmd) *exec.Cmd {
+	n := exec.Command(c.Path, c.Args[1:]...)
+	n.Env, n.Dir, n.Stdin, n.Stdout, n.ExtraFiles = c.Env, c.Dir, c.Stdin, c.Stdout, c.ExtraFiles
+	return n
 }
 
 // WaitWindow waits up to timeout for a visible window of the process other than except and
-// returns its id, or "" when none appeared.
+// returns its id, or "" when none appeared or the process ended.
 func (p *Proc) WaitWindow(timeout time.Duration, except string) string {
 	for deadline := time.Now().Add(timeout); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		out, _ := exec.Command("xdotool", "search", "--onlyvisible", "--pid", fmt.Sprint(p.Cmd.Process.Pid)).Output()
+		select {
+		case <-p.exited:
+			return ""
+		default:
+		}
+		out, err := xdotool("search", "--onlyvisible", "--pid", fmt.Sprint(p.Cmd.Process.Pid))
+		if err != nil {
+			continue // none yet (or the server refused xdotool: its output is not ids)
+		}
 		ids := strings.Fields(string(out))
 		for i := len(ids) - 1; i >= 0; i-- {
 			if ids[i] != except {
@@ -116,10 +157,35 @@ func (p *Proc) WaitWindow(timeout time.Duration, except string) string {
 	return ""
 }
 
+// Exited reports whether the program has ended.
+func (p *Proc) Exited() bool {
+	select {
+	case <-p.exited:
+		return true
+	default:
+		return false
+	}
+}
+
+// xdotool runs xdotool with args and returns its combined output, trying again while the X
+// server refuses the connection (before xdotool has sent anything).
+func xdotool(args ...string) ([]byte, error) {
+	for try := 1; ; try++ {
+		out, err := exec.Command("xdotool", args...).CombinedOutput()
+		if err == nil || try == connectTries || !refused(string(out)) {
+			return out, err
+		}
+		time.Sleep(time.Duration(try) * 20 * time.Millisecond) // back off while the server catches up
+	}
+}
+
+// Xdotool runs xdotool as Xdo does, for tests without a Proc; it returns the output.
+func Xdotool(args ...string) ([]byte, error) { return xdotool(args...) }
+
 // Xdo runs xdotool with args and fails the test if it fails.
 func (p *Proc) Xdo(args ...string) {
 	p.t.Helper()
-	if out, err := exec.Command("xdotool", args...).CombinedOutput(); err != nil {
+	if out, err := xdotool(args...); err != nil {
 		p.t.Fatalf("xdotool %v: %v %s", args, err, out)
 	}
 }
@@ -132,23 +198,30 @@ func (p *Proc) Click(x, y int) {
 }
 
 // Stop ends the program with SIGTERM (GUI programs close their window and simulation on it)
-// and waits up to 15 s, killing it after that. An unclean exit fails the test.
+// and waits up to 15 s, killing it after that. An unclean exit fails the test, whether the
+// program ended on its own before or on the signal.
 func (p *Proc) Stop() {
-	if p.Cmd.ProcessState != nil {
-		return
+	if !p.end() {
+		p.t.Errorf("%s did not stop within 15 s of SIGTERM", p.Name)
+	} else if p.waitErr != nil {
+		p.t.Errorf("%s exited with %v; stderr:\n%s", p.Name, p.waitErr, p.Stderr)
+	}
+}
+
+// end stops the program if it still runs and reports whether it ended within 15 s of SIGTERM
+// (it is killed otherwise).
+func (p *Proc) end() bool {
+	if p.Exited() {
+		return true
 	}
 	p.Cmd.Process.Signal(syscall.SIGTERM)
-	done := make(chan error, 1)
-	go func() { done <- p.Cmd.Wait() }()
 	select {
-	case err := <-done:
-		if err != nil {
-			p.t.Errorf("%s exited with %v; stderr:\n%s", p.Name, err, p.Stderr)
-		}
+	case <-p.exited:
+		return true
 	case <-time.After(15 * time.Second):
 		p.Cmd.Process.Kill()
-		<-done
-		p.t.Errorf("%s did not stop within 15 s of SIGTERM", p.Name)
+		<-p.exited
+		return false
 	}
 }
 
