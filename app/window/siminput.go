@@ -30,10 +30,22 @@ func held(ks ...ebiten.Key) bool {
 	return false
 }
 
+// modifier reports a modifier down at any time since the last tick: held now, or released
+// this tick. A quick Ctrl+S on a busy machine can go down and up between two ticks, and the S
+// it came with must not then read as a plain S (throttle back).
+func modifier(ks ...ebiten.Key) bool {
+	for _, k := range ks {
+		if ebiten.IsKeyPressed(k) || inpututil.IsKeyJustReleased(k) {
+			return true
+		}
+	}
+	return false
+}
+
 // handleKeys applies the keys pressed this tick and returns the driving keys held.
 func (s *simScreen) handleKeys() keys {
-	ctrl := held(ebiten.KeyControl, ebiten.KeyMeta)
-	shift := held(ebiten.KeyShift)
+	ctrl := modifier(ebiten.KeyControl, ebiten.KeyMeta)
+	shift := modifier(ebiten.KeyShift)
 	switch {
 	case ctrl && pressed(ebiten.KeyO):
 		s.openPrompt()
