@@ -58,6 +58,11 @@ type BuildOptions struct {
 	// are still installed: a plugin removed while the simulation runs keeps running until the
 	// next reset, which then fails with an error naming it (the world keeps its state).
 	Plugins plugins.Resolver
+	// BeforeReset, when set, runs at the start of every world reset, before the plugins check,
+	// on the loop goroutine: it may replace the config's track params or agents (a training
+	// face draws each episode's vehicle and track this way while the world keeps its place
+	// in the host). An error fails the reset and the world keeps its state.
+	BeforeReset func(*world.Config) error
 	// Kind, Label and Agents describe the world to the host's readers (the window's world
 	// list, device_list). Kind defaults to KindScenario, Label to the scenario's name, Agents
 	// to the plan's agents.
@@ -121,7 +126,7 @@ func Build(plan *scenario.Plan, o BuildOptions) (*Sim, error) {
 		Name: plan.WorldName, StepSize: plan.StepSize, Seed: plan.Seed,
 		Track: plan.Track, TrackParams: plan.TrackParams, BuildLayout: trackgen.Build,
 		Agents: plan.Agents, VehicleCollisions: plan.VehicleCollisions, Physics: plan.Physics,
-		Logger: o.Logger, Bus: bus, BeforeReset: pluginsCheck(o.Plugins),
+		Logger: o.Logger, Bus: bus, BeforeReset: beforeReset(o.BeforeReset, pluginsCheck(o.Plugins)),
 	})
 	if err != nil {
 		bus.Close()
@@ -220,6 +225,22 @@ func (s *Sim) Close() error {
 
 // HasAgent reports whether the world holds the named agent.
 func (s *Sim) HasAgent(name string) bool { return slices.Contains(s.Agents, name) }
+
+// beforeReset chains two reset hooks; either may be nil.
+func beforeReset(first, then func(*world.Config) error) func(*world.Config) error {
+	switch {
+	case first == nil:
+		return then
+	case then == nil:
+		return first
+	}
+	return func(c *world.Config) error {
+		if err := first(c); err != nil {
+			return err
+		}
+		return then(c)
+	}
+}
 
 // pluginsCheck returns the world's BeforeReset hook that checks the plugins in use against r,
 // or nil without r.

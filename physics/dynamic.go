@@ -8,10 +8,10 @@ import "github.com/jakecoffman/cp/v2"
 func (s *Space) addCP(b *Body, pose Pose, mass, friction float64, shapes []shapeSpec, grouped bool) {
 	var body *cp.Body
 	if b.Kind == KindStatic {
-		body = cp.NewStaticBody()
+		body = newCP(cp.NewStaticBody)
 	} else {
 		// Every moving body has one shape (a vehicle's or a box's); its moment is that shape's.
-		body = s.cp.AddBody(cp.NewBody(mass, momentFor(mass, shapes[0])))
+		body = s.cp.AddBody(newCP(func() *cp.Body { return cp.NewBody(mass, momentFor(mass, shapes[0])) }))
 	}
 	body.SetPosition(cp.Vector{X: pose.X, Y: pose.Y})
 	body.SetAngle(pose.Yaw)

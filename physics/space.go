@@ -3,6 +3,7 @@ package physics
 import (
 	"fmt"
 	"math"
+	"sync"
 
 	"github.com/jakecoffman/cp/v2"
 
@@ -75,6 +76,18 @@ type Space struct {
 // vehicleGroup is the cp group shared by all vehicles when vehicle collisions are off.
 const vehicleGroup = 1
 
+// cpBodies serializes cp's body constructors: cp numbers bodies from one global counter
+// (cp/v2 body.go), so worlds built or reset on different goroutines at once would race on it.
+// The number is only used to print a body; each space's own state is untouched.
+var cpBodies sync.Mutex
+
+// newCP runs a cp constructor that makes bodies.
+func newCP[T any](f func() T) T {
+	cpBodies.Lock()
+	defer cpBodies.Unlock()
+	return f()
+}
+
 // NewSpace returns an empty space.
 func NewSpace(opts Options) *Space {
 	s := &Space{opts: opts}
@@ -82,7 +95,7 @@ func NewSpace(opts Options) *Space {
 		s.kin = newKinematic(s)
 		return s
 	}
-	s.cp = cp.NewSpace()
+	s.cp = newCP(cp.NewSpace)
 	// cp's defaults suit pixel units; in metres a 0.1 slop would let a car sink 10 cm into a wall.
 	s.cp.SetCollisionSlop(0.001)
 	if opts.Iterations > 0 {

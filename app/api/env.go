@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"simgui/app"
+	"simgui/app/route"
 	"simgui/app/scenario"
 	"simgui/app/world"
 	"simgui/physics/drive"
@@ -42,7 +43,7 @@ type agent struct {
 	echo motorEcho
 
 	// Loop goroutine only.
-	route *routeProgress
+	route *route.Progress
 
 	// last is the reading after the latest step, immutable once stored.
 	last atomic.Pointer[reading]
@@ -133,11 +134,11 @@ func (e *env) capture(w *world.World, frames []*agent) error {
 			simTime: w.SimTime(), step: w.StepCount(),
 		}
 		if a.route == nil {
-			a.route = newRouteProgress(w.Layout())
+			a.route = route.New(w.Layout())
 		}
 		if a.route != nil {
-			a.route.update(p.X, p.Y)
-			rd.route, rd.done = a.route.info(), a.route.completed
+			a.route.Update(p.X, p.Y)
+			rd.route, rd.done = routeInfo(a.route), a.route.Completed
 		}
 		var err error
 		if rd.telemetry, err = a.sensors.read(sys, a.id, a.echo); err != nil {

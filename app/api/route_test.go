@@ -4,6 +4,7 @@ import (
 	"slices"
 	"testing"
 
+	"simgui/app/route"
 	"simgui/plugins"
 )
 
@@ -21,28 +22,28 @@ func infoValue(kvs []KV, key string) string {
 func TestRouteGoalAndCorridor(t *testing.T) {
 	l := &plugins.Layout{Route: &plugins.Route{Waypoints: [][2]float64{{0, 0}, {0, 5}, {5, 5}}, ReachDistance: 0.5,
 		GoalRadius: 1.5, CorridorWidth: 1.2}}
-	r := newRouteProgress(l)
-	r.update(0.4, 2)
-	if r.completed || infoValue(r.info(), "route.lateral_offset_m") != "0.4" || infoValue(r.info(), "route.in_corridor") != "true" {
-		t.Fatalf("on the way: %v", r.info())
+	r := route.New(l)
+	r.Update(0.4, 2)
+	if r.Completed || infoValue(routeInfo(r), "route.lateral_offset_m") != "0.4" || infoValue(routeInfo(r), "route.in_corridor") != "true" {
+		t.Fatalf("on the way: %v", routeInfo(r))
 	}
-	r.update(1, 3)
-	if infoValue(r.info(), "route.in_corridor") != "false" || infoValue(r.info(), "route.corridor_width_m") != "1.2" {
-		t.Fatalf("out of the corridor: %v", r.info())
+	r.Update(1, 3)
+	if infoValue(routeInfo(r), "route.in_corridor") != "false" || infoValue(routeInfo(r), "route.corridor_width_m") != "1.2" {
+		t.Fatalf("out of the corridor: %v", routeInfo(r))
 	}
-	r.update(4, 4.2) // 1.28 m from the goal; the second waypoint was never reached
-	if !r.completed || infoValue(r.info(), "route.completed") != "true" || infoValue(r.info(), "route.goal_radius_m") != "1.5" ||
-		infoValue(r.info(), "route.remaining_waypoints") != "0" {
-		t.Fatalf("at the goal: %v", r.info())
+	r.Update(4, 4.2) // 1.28 m from the goal; the second waypoint was never reached
+	if !r.Completed || infoValue(routeInfo(r), "route.completed") != "true" || infoValue(routeInfo(r), "route.goal_radius_m") != "1.5" ||
+		infoValue(routeInfo(r), "route.remaining_waypoints") != "0" {
+		t.Fatalf("at the goal: %v", routeInfo(r))
 	}
-	plain := newRouteProgress(&plugins.Layout{Route: &plugins.Route{Waypoints: [][2]float64{{0, 0}, {0, 5}}}})
-	plain.update(0, 4.2)
-	if plain.completed || infoValue(plain.info(), "route.goal_radius_m") != "<absent>" || infoValue(plain.info(), "route.in_corridor") != "<absent>" {
-		t.Fatalf("a route without metadata: %v", plain.info())
+	plain := route.New(&plugins.Layout{Route: &plugins.Route{Waypoints: [][2]float64{{0, 0}, {0, 5}}}})
+	plain.Update(0, 4.2)
+	if plain.Completed || infoValue(routeInfo(plain), "route.goal_radius_m") != "<absent>" || infoValue(routeInfo(plain), "route.in_corridor") != "<absent>" {
+		t.Fatalf("a route without metadata: %v", routeInfo(plain))
 	}
-	loop := newRouteProgress(&plugins.Layout{Route: &plugins.Route{Waypoints: [][2]float64{{0, 0}, {0, 5}}, Loop: true, GoalRadius: 2}})
-	loop.update(0, 4.5)
-	if loop.completed {
+	loop := route.New(&plugins.Layout{Route: &plugins.Route{Waypoints: [][2]float64{{0, 0}, {0, 5}}, Loop: true, GoalRadius: 2}})
+	loop.Update(0, 4.5)
+	if loop.Completed {
 		t.Fatal("a looping route has no goal to end at")
 	}
 }

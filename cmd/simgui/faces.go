@@ -6,5 +6,6 @@ import (
 	_ "simgui/app/api"
 	_ "simgui/app/bridge"
 	_ "simgui/app/control"
+	_ "simgui/app/fastpath"
 	_ "simgui/app/record"
 )

@@ -64,6 +64,7 @@ type serviceFlags struct {
 	bridgeMaxMsg int
 	apiPort      int
 	noAPI        bool
+	fastPath     string
 }
 
 func (sf *serviceFlags) register(fl *pflag.FlagSet) {
@@ -78,6 +79,7 @@ func (sf *serviceFlags) register(fl *pflag.FlagSet) {
 	fl.IntVar(&sf.bridgeMaxMsg, "bridge-max-msg", bridge.DefaultMaxMessage, "largest message in bytes a device port accepts; a client sending more is disconnected")
 	fl.IntVar(&sf.apiPort, "api-port", 0, "training HTTP API port (rusim's /health /contract /reset /step; default 8000 or $UAVSIM_API_PORT)")
 	fl.BoolVar(&sf.noAPI, "no-api", false, "do not serve the training HTTP API")
+	fl.StringVar(&sf.fastPath, "fast-path", "", "serve the training fast path (N envs per request, frames in shared memory) on this Unix socket")
 }
 
 // check refuses flag values the services cannot use.
@@ -137,6 +139,9 @@ func (sf *serviceFlags) settings(set func(string) bool) app.FaceSettings {
 		training["listen"], training["required"] = net.JoinHostPort(host, strconv.Itoa(sf.apiPort)), true
 	}
 	out := app.FaceSettings{"control": control, "bridge": bridge, "api": training}
+	if set("fast-path") {
+		out["fastpath"] = map[string]any{"enabled": sf.fastPath != "", "socket": sf.fastPath}
+	}
 	if sf.noControl {
 		out["control"] = false
 	}

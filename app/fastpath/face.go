@@ -1,0 +1,241 @@
+package fastpath
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"simgui/app"
+)
+
+// FaceID is the fast path's face in the app's registry.
+const FaceID = "faces.fastpath"
+
+// Defaults and limits of the settings.
+const (
+	DefaultMaxEnvs     = 64
+	DefaultMaxSessions = 4
+	DefaultMaxMemoryMB = 512
+	DefaultIdleTimeout = 10 * time.Second
+	maxSocketPath      = 104 // sun_path holds 108 bytes on Linux, 104 on the BSDs
+)
+
+func init() {
+	app.RegisterFace(app.FaceModule{
+		ID: FaceID, Default: false, New: func() app.Face { return &Face{} },
+		Doc: "binary fast path for vectorized training: N envs per request, frames in shared memory (--fast-path SOCKET)",
+	})
+}
+
+// Face is the fast path as a face of the host: a Unix socket where each connection opens a
+// session of N envs — worlds of the host, added as one episode so the window can watch any of
+// them — and steps them all with one request, the frames landing in shared memory.
+type Face struct {
+	// Socket is the Unix socket's path; required. A stale socket file (nobody listening) is
+	// replaced; the file is removed at shutdown.
+	Socket string `yaml:"socket"`
+	// MaxEnvs bounds a session's envs (default 64, at most 1024).
+	MaxEnvs int `yaml:"maxEnvs"`
+	// MaxSessions bounds the sessions open at once (default 4, at most 64).
+	MaxSessions int `yaml:"maxSessions"`
+	// MaxMemoryMB bounds a session's shared memory (default 512, at most 16384).
+	MaxMemoryMB int `yaml:"maxMemoryMB"`
+	// IdleTimeout is how long a session without requests stays on show (default 10 s).
+	IdleTimeout time.Duration `yaml:"idleTimeout"`
+
+	h        *app.Host
+	ln       *net.UnixListener
+	path     string
+	sessions atomic.Uint64 // sessions opened so far, for their ids
+
+	mu   sync.Mutex
+	open map[*session]bool
+	wg   sync.WaitGroup
+	stop chan struct{}
+}
+
+// Validate checks the settings.
+func (f *Face) Validate() error {
+	switch {
+	case len(f.Socket) > maxSocketPath:
+		return fmt.Errorf("socket: %q is longer than %d bytes", f.Socket, maxSocketPath)
+	case f.MaxEnvs < 0 || f.MaxEnvs > 1024:
+		return fmt.Errorf("maxEnvs %d is outside 0..1024 (0: %d)", f.MaxEnvs, DefaultMaxEnvs)
+	case f.MaxSessions < 0 || f.MaxSessions > 64:
+		return fmt.Errorf("maxSessions %d is outside 0..64 (0: %d)", f.MaxSessions, DefaultMaxSessions)
+	case f.MaxMemoryMB < 0 || f.MaxMemoryMB > 16384:
+		return fmt.Errorf("maxMemoryMB %d is outside 0..16384 (0: %d)", f.MaxMemoryMB, DefaultMaxMemoryMB)
+	case f.IdleTimeout < 0 || f.IdleTimeout > time.Hour:
+		return fmt.Errorf("idleTimeout %v is outside 0..1h", f.IdleTimeout)
+	}
+	return nil
+}
+
+func (f *Face) maxEnvs() int     { return orDefault(f.MaxEnvs, DefaultMaxEnvs) }
+func (f *Face) maxSessions() int { return orDefault(f.MaxSessions, DefaultMaxSessions) }
+func (f *Face) maxMemory() int   { return orDefault(f.MaxMemoryMB, DefaultMaxMemoryMB) << 20 }
+
+func orDefault(v, def int) int {
+	if v == 0 {
+		return def
+	}
+	return v
+}
+
+// Start listens on the socket and serves sessions until Shutdown.
+func (f *Face) Start(ctx context.Context, h *app.Host) error {
+	if f.Socket == "" {
+		return errors.New("socket: a Unix socket path is required (--fast-path PATH)")
+	}
+	path, err := filepath.Abs(f.Socket)
+	if err != nil {
+		return err
+	}
+	if err := removeStale(path); err != nil {
+		return err
+	}
+	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
+	if err != nil {
+		return fmt.Errorf("fast path: listen on %s: %w", path, err)
+	}
+	ln.SetUnlinkOnClose(true)
+	// Only this user may connect: a session builds worlds and takes cores.
+	if err := os.Chmod(path, 0o600); err != nil {
+		ln.Close()
+		return fmt.Errorf("fast path: %w", err)
+	}
+	f.h, f.ln, f.path = h, ln, path
+	f.open, f.stop = map[*session]bool{}, make(chan struct{})
+	idle := f.IdleTimeout
+	if idle == 0 {
+		idle = DefaultIdleTimeout
+	}
+	f.wg.Add(2)
+	go func() {
+		defer f.wg.Done()
+		f.accept(ctx)
+	}()
+	go func() {
+		defer f.wg.Done()
+		f.watchIdle(idle)
+	}()
+	h.Logger().Info("fast path listening", "socket", path)
+	return nil
+}
+
+// removeStale removes a socket file nobody listens on; a live one, or another kind of file, is
+// an error.
+func removeStale(path string) error {
+	fi, err := os.Lstat(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if fi.Mode().Type() != os.ModeSocket {
+		return fmt.Errorf("fast path: %s exists and is not a socket", path)
+	}
+	if c, err := net.DialTimeout("unix", path, time.Second); err == nil {
+		c.Close()
+		return fmt.Errorf("fast path: %s is in use by another process", path)
+	}
+	return os.Remove(path)
+}
+
+// Addr returns the socket's path, "" before Start.
+func (f *Face) Addr() string { return f.path }
+
+func (f *Face) accept(ctx context.Context) {
+	for {
+		c, err := f.ln.AcceptUnix()
+		if err != nil {
+			select {
+			case <-f.stop:
+			default:
+				f.h.Logger().Error("fast path: accept", "err", err)
+			}
+			return
+		}
+		f.mu.Lock()
+		full := len(f.open) >= f.maxSessions()
+		s := &session{f: f, h: f.h, conn: c, ctx: ctx}
+		if !full {
+			f.open[s] = true
+		}
+		f.mu.Unlock()
+		if full {
+			s.fail(fmt.Errorf("%d sessions are open, the most this simgui serves (maxSessions)", f.maxSessions()))
+			c.Close()
+			continue
+		}
+		s.lastUse.Store(time.Now().UnixNano())
+		f.wg.Add(1)
+		go func() {
+			defer f.wg.Done()
+			defer func() {
+				if r := recover(); r != nil {
+					f.h.Logger().Error("fast path: session failed", "session", s.id, "panic", r)
+					s.close()
+				}
+				f.mu.Lock()
+				delete(f.open, s)
+				f.mu.Unlock()
+			}()
+			s.serve()
+		}()
+	}
+}
+
+func (f *Face) watchIdle(d time.Duration) {
+	t := time.NewTicker(min(time.Second, d/2))
+	defer t.Stop()
+	for {
+		select {
+		case <-f.stop:
+			return
+		case <-t.C:
+		}
+		f.mu.Lock()
+		for s := range f.open {
+			s.idle(d)
+		}
+		f.mu.Unlock()
+	}
+}
+
+// Shutdown stops accepting, ends every session (removing their worlds) and removes the socket.
+func (f *Face) Shutdown(ctx context.Context) error {
+	if f.ln == nil {
+		return nil
+	}
+	close(f.stop)
+	err := f.ln.Close()
+	f.mu.Lock()
+	for s := range f.open {
+		s.conn.Close()
+	}
+	f.mu.Unlock()
+	done := make(chan struct{})
+	go func() {
+		f.wg.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	return err
+}
+
+var (
+	_ app.Face          = (*Face)(nil)
+	_ app.FaceValidator = (*Face)(nil)
+)

@@ -1,0 +1,306 @@
+package fastpath
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"simgui/app/scenario"
+	"simgui/app/sensors/camera"
+	"simgui/plugins"
+)
+
+// agentName is the model every env drives. The training API names a reset's only agent "ego"
+// too; sensor noise streams are named after the model, so both faces draw the same numbers.
+const agentName = "ego"
+
+// Frame sides an open request may ask for.
+const (
+	minFrameSide = 16
+	maxFrameSide = 1024
+)
+
+// Vehicle params handled here rather than by plugins.ApplyVehicleConfig, as the training API
+// handles them: the frame size is set after randomization, the image gains post-process
+// frames.
+const (
+	keyCameraWidth  = "camera.width"
+	keyCameraHeight = "camera.height"
+	maxImageGain    = 4.0
+)
+
+// sessionPlan is a checked open request: the scenario resolved for one agent, and what every
+// episode draws on top of it.
+type sessionPlan struct {
+	base   *scenario.Plan
+	random *scenario.Randomization
+	// width, height are the frame size asked for (0: the camera's) until planSession has
+	// drawn the first episode, then the frame size; channels is 3 (RGB) or 1 (grey).
+	width, height, channels int
+	image                   map[string]float64 // image gains given in the request
+	actionPeriod            float64
+	steps                   int // world steps per action
+}
+
+// episodePlan is one episode of one env: its seed, vehicle, track params and image gains.
+type episodePlan struct {
+	seed        int64
+	vehicle     *plugins.VehicleDescriptor
+	trackParams map[string]any
+	gains       [3]float64
+	draw        scenario.Draw
+}
+
+// planSession resolves an open request against base (the scenario, parsed) and the plugins,
+// the way the training API resolves a reset with one agent: the scenario's vehicle with its
+// params and the request's, called "ego", on the scenario's track with the request's track
+// params on top.
+func planSession(sc *scenario.Scenario, req *OpenRequest, r plugins.Resolver) (*sessionPlan, error) {
+	sp := &sessionPlan{width: req.FrameWidth, height: req.FrameHeight, image: map[string]float64{}}
+	for _, side := range []int{req.FrameWidth, req.FrameHeight} {
+		if side != 0 && (side < minFrameSide || side > maxFrameSide) {
+			return nil, fmt.Errorf("frame %d×%d: each side is 0 (the camera's) or %d..%d px", req.FrameWidth, req.FrameHeight, minFrameSide, maxFrameSide)
+		}
+	}
+	vehicleID := ""
+	params := map[string]any{}
+	switch {
+	case sc.Vehicle != nil && sc.Vehicle.VehicleID != "":
+		vehicleID = sc.Vehicle.VehicleID
+		maps.Copy(params, sc.Vehicle.Params)
+	case sc.Agents != nil && len(sc.Agents.Vehicles) > 0:
+		vehicleID = sc.Agents.Vehicles[0].VehicleID
+		maps.Copy(params, sc.Agents.Vehicles[0].Params)
+	default:
+		return nil, errors.New("the scenario names no vehicle (vehicle.vehicleId)")
+	}
+	for k, v := range req.VehicleParams {
+		params[k] = v
+	}
+	for _, k := range sortedKeys(params) {
+		switch strings.ToLower(k) {
+		case keyCameraWidth, keyCameraHeight:
+			n, err := wholeNumber(params[k])
+			if err != nil || n < minFrameSide || n > maxFrameSide {
+				return nil, fmt.Errorf("vehicle param %s: want a whole number of pixels in %d..%d", k, minFrameSide, maxFrameSide)
+			}
+			if strings.EqualFold(k, keyCameraWidth) && sp.width == 0 {
+				sp.width = n
+			} else if strings.EqualFold(k, keyCameraHeight) && sp.height == 0 {
+				sp.height = n
+			}
+			delete(params, k)
+		case scenario.KeyBrightness, scenario.KeyColorGainR, scenario.KeyColorGainG, scenario.KeyColorGainB:
+			x, err := number(params[k])
+			if err != nil || !(x >= 0 && x <= maxImageGain) {
+				return nil, fmt.Errorf("vehicle param %s: want a number in 0..%g", k, maxImageGain)
+			}
+			sp.image[strings.ToLower(k)] = x
+			delete(params, k)
+		}
+	}
+
+	s := *sc
+	s.Source = "fast path session"
+	s.Faces = nil
+	s.Vehicle = nil
+	s.World.Params = maps.Clone(sc.World.Params)
+	if s.World.Params == nil {
+		s.World.Params = map[string]any{}
+	}
+	maps.Copy(s.World.Params, req.TrackParams)
+	collisions, seePeers := true, true
+	if a := sc.Agents; a != nil {
+		if a.CollisionsEnabled != nil {
+			collisions = *a.CollisionsEnabled
+		}
+		if a.SeeEachOther != nil {
+			seePeers = *a.SeeEachOther
+		}
+	}
+	s.Agents = &scenario.Agents{CollisionsEnabled: &collisions, SeeEachOther: &seePeers,
+		Vehicles: []scenario.AgentVehicle{{AgentID: agentName, VehicleID: vehicleID, IsPrimary: true, Params: params}}}
+	if req.ActionPeriod != 0 {
+		if !(req.ActionPeriod > 0 && req.ActionPeriod <= 10) {
+			return nil, fmt.Errorf("actionPeriod %g s is outside 0..10", req.ActionPeriod)
+		}
+		s.Runtime.ActionPeriod = req.ActionPeriod
+	}
+	plan, err := scenario.Resolve(&s, r)
+	if err != nil {
+		return nil, err
+	}
+	sp.base = plan
+	sp.actionPeriod = plan.ActionPeriod
+	sp.steps = max(1, int(math.Round(plan.ActionPeriod/plan.StepSize)))
+
+	random, err := scenario.ParseRandomization(&sc.Randomization)
+	if err != nil {
+		return nil, err
+	}
+	for _, k := range sortedKeys(req.Randomization) {
+		if err := random.Set(strings.ToLower(k), req.Randomization[k]); err != nil {
+			return nil, fmt.Errorf("randomization %s: %w", k, err)
+		}
+	}
+	sp.random = random
+	// A draw that cannot work (a track parameter the track lacks) fails now, not at the first
+	// reset.
+	first, err := sp.episode(0)
+	if err != nil {
+		return nil, err
+	}
+	if sp.width, sp.height, sp.channels, err = frameOf(first.vehicle); err != nil {
+		return nil, err
+	}
+	return sp, nil
+}
+
+// episode draws the episode of seed: randomization (scenario.Randomization.Sample) applied to
+// the vehicle and the track params, then the frame size, and raw frames for the shared
+// memory. The training API draws a reset with one agent in the same way.
+func (sp *sessionPlan) episode(seed int64) (*episodePlan, error) {
+	base := sp.base
+	v := base.Agents[0].Vehicle
+	d, err := sp.random.Sample(seed, v, base.Track)
+	if err != nil {
+		return nil, fmt.Errorf("randomization: %w", err)
+	}
+	if len(d.Vehicle) > 0 {
+		if v, err = plugins.ApplyVehicleConfig(v, d.Vehicle); err != nil {
+			return nil, fmt.Errorf("randomization: %w", err)
+		}
+	}
+	params := base.TrackParams
+	if len(d.Track) > 0 {
+		params = maps.Clone(base.TrackParams)
+		maps.Copy(params, d.Track)
+		if err := plugins.ValidateTrackParams(base.Track, params); err != nil {
+			return nil, fmt.Errorf("randomization: %w", err)
+		}
+	}
+	image := maps.Clone(sp.image)
+	maps.Copy(image, d.Image)
+	b := valueOr(image, scenario.KeyBrightness, 1)
+	ep := &episodePlan{seed: seed, trackParams: params, draw: d, gains: [3]float64{
+		b * valueOr(image, scenario.KeyColorGainR, 1),
+		b * valueOr(image, scenario.KeyColorGainG, 1),
+		b * valueOr(image, scenario.KeyColorGainB, 1),
+	}}
+	v = v.Clone()
+	if !rawFrames(v, sp.width, sp.height) {
+		return nil, fmt.Errorf("vehicle %s has no camera", v.ID)
+	}
+	ep.vehicle = v
+	return ep, nil
+}
+
+// rawFrames sets the first camera's contract shape (0 keeps a side) and makes it draw raw
+// pixels: the shared memory takes them as they are.
+func rawFrames(v *plugins.VehicleDescriptor, w, h int) bool {
+	if v.Contract == nil {
+		return false
+	}
+	for _, m := range v.Sensors {
+		if m.Kind != plugins.SensorCamera {
+			continue
+		}
+		for i := range v.Contract.Sensors {
+			s := &v.Contract.Sensors[i]
+			if s.ID != m.ID {
+				continue
+			}
+			shape := []int{480, 640, 3}
+			copy(shape, s.Shape)
+			if h > 0 {
+				shape[0] = h
+			}
+			if w > 0 {
+				shape[1] = w
+			}
+			s.Shape, s.Format = shape, "raw"
+			return true
+		}
+	}
+	return false
+}
+
+// frameOf returns the size of the first camera's frames.
+func frameOf(v *plugins.VehicleDescriptor) (w, h, c int, err error) {
+	for _, m := range v.Sensors {
+		if m.Kind != plugins.SensorCamera {
+			continue
+		}
+		for _, s := range v.Contract.Sensors {
+			if s.ID == m.ID {
+				return camera.FrameShape(s.Shape)
+			}
+		}
+	}
+	return 0, 0, 0, fmt.Errorf("vehicle %s has no camera", v.ID)
+}
+
+// gainTable maps each channel through its gain, rounded and clamped, as the training API's
+// frames are post-processed; nil when every gain is 1.
+func gainTable(g [3]float64) *[3][256]byte {
+	if g == [3]float64{1, 1, 1} {
+		return nil
+	}
+	t := new([3][256]byte)
+	for ch := range 3 {
+		for x := range 256 {
+			t[ch][x] = byte(math.Max(0, math.Min(255, math.Round(float64(x)*g[ch]))))
+		}
+	}
+	return t
+}
+
+func valueOr(m map[string]float64, k string, def float64) float64 {
+	if x, ok := m[k]; ok {
+		return x
+	}
+	return def
+}
+
+// number reads a param that is a number or a string holding one.
+func number(v any) (float64, error) {
+	var x float64
+	switch t := v.(type) {
+	case float64:
+		x = t
+	case int:
+		x = float64(t)
+	case string:
+		var err error
+		if x, err = strconv.ParseFloat(strings.TrimSpace(t), 64); err != nil {
+			return 0, err
+		}
+	default:
+		return 0, fmt.Errorf("%v is not a number", v)
+	}
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return 0, fmt.Errorf("%v is not finite", v)
+	}
+	return x, nil
+}
+
+func wholeNumber(v any) (int, error) {
+	x, err := number(v)
+	if err != nil || x != math.Trunc(x) || math.Abs(x) > 1<<30 {
+		return 0, fmt.Errorf("%v is not a whole number", v)
+	}
+	return int(x), nil
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}

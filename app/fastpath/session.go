@@ -1,0 +1,353 @@
+package fastpath
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+	"unicode"
+
+	"simgui/app"
+	"simgui/app/scenario"
+)
+
+// session is one client connection: the envs it opened (an episode of the host, called
+// "train-<n>", whose worlds are "train-<n>/env-<i>") and their shared memory.
+type session struct {
+	f    *Face
+	h    *app.Host
+	conn *net.UnixConn
+	ctx  context.Context
+
+	id     string
+	plan   *sessionPlan
+	envs   []*env
+	mem    *sharedMemory
+	layout bool
+	added  atomic.Bool // the worlds are in the host (set once id is)
+
+	lastUse atomic.Int64 // unix ns of the last request
+	live    atomic.Bool  // marked live with the host
+}
+
+// serve answers the client until it closes, breaks the protocol or the face shuts down.
+func (s *session) serve() {
+	defer s.close()
+	var buf []byte
+	limit := func(typ byte) (int, bool) {
+		switch {
+		case typ == msgOpen && s.envs == nil:
+			return MaxOpenBytes, true
+		case typ == msgStep && s.envs != nil:
+			return stepPayloadLen(len(s.envs)), true
+		case typ == msgClose:
+			return 0, true
+		}
+		return 0, false
+	}
+	var req stepRequest
+	for {
+		typ, payload, err := readMessage(s.conn, buf, limit)
+		if err != nil {
+			var pe *protocolError
+			if errors.As(err, &pe) {
+				s.fail(err)
+			} else if !errors.Is(err, io.EOF) && !errors.Is(err, net.ErrClosed) {
+				s.h.Logger().Debug("fast path: connection", "session", s.id, "err", err)
+			}
+			return
+		}
+		if typ != msgStep {
+			buf = payload[:0]
+		}
+		s.lastUse.Store(time.Now().UnixNano())
+		switch typ {
+		case msgOpen:
+			if err := s.open(payload); err != nil {
+				s.fail(err)
+				return
+			}
+		case msgStep:
+			s.markLive()
+			if err := decodeStep(payload, len(s.envs), &req); err != nil {
+				var pe *protocolError
+				if errors.As(err, &pe) {
+					s.fail(err)
+					return
+				}
+				if s.reply(msgError, errorBody(err)) != nil {
+					return
+				}
+				continue
+			}
+			buf = payload[:0]
+			res, err := s.step(&req)
+			if err != nil {
+				if s.reply(msgError, errorBody(err)) != nil {
+					return
+				}
+				continue
+			}
+			if s.reply(msgStepped, res) != nil {
+				return
+			}
+		case msgClose:
+			_ = writeMessage(s.conn, msgClosed, nil, nil)
+			return
+		}
+	}
+}
+
+func errorBody(err error) []byte {
+	b, _ := json.Marshal(map[string]string{"error": err.Error()})
+	return b
+}
+
+// reply writes a reply; a nil *StepReply is an empty payload.
+func (s *session) reply(typ byte, v any) error {
+	var b []byte
+	switch t := v.(type) {
+	case []byte:
+		b = t
+	case *StepReply:
+		if t != nil {
+			var err error
+			if b, err = json.Marshal(t); err != nil {
+				return err
+			}
+		}
+	}
+	return writeMessage(s.conn, typ, b, nil)
+}
+
+// fail answers an error and ends the session.
+func (s *session) fail(err error) {
+	_ = s.reply(msgError, errorBody(err))
+}
+
+// open builds the session's envs from an open request and sends the shared memory.
+func (s *session) open(payload []byte) error {
+	var req OpenRequest
+	dec := json.NewDecoder(bytes.NewReader(payload))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&req); err != nil {
+		return fmt.Errorf("open: %w", err)
+	}
+	if req.Protocol != ProtocolVersion {
+		return fmt.Errorf("open: protocol %d; this simgui speaks %d", req.Protocol, ProtocolVersion)
+	}
+	if req.Envs < 1 || req.Envs > s.f.maxEnvs() {
+		return fmt.Errorf("open: envs %d is outside 1..%d", req.Envs, s.f.maxEnvs())
+	}
+	if len(req.Label) > 64 || strings.ContainsFunc(req.Label, func(r rune) bool { return !unicode.IsPrint(r) }) {
+		return errors.New("open: label must be at most 64 printable characters")
+	}
+	sc, err := s.scenario(req.Scenario)
+	if err != nil {
+		return err
+	}
+	sp, err := planSession(sc, &req, s.h.Plugins())
+	if err != nil {
+		return fmt.Errorf("open: %w", err)
+	}
+	s.plan, s.layout = sp, req.Layout
+	frame := sp.width * sp.height * sp.channels
+	imgOff := 64
+	stateOff := imgOff + align64(req.Envs*frame)
+	stride := 8 * len(stateFields)
+	size := stateOff + align64(req.Envs*stride)
+	if size > s.f.maxMemory() {
+		return fmt.Errorf("open: %d envs of %d×%d×%d frames need %d MiB of shared memory; the limit is %d MiB",
+			req.Envs, sp.width, sp.height, sp.channels, size>>20, s.f.maxMemory()>>20)
+	}
+	s.id = fmt.Sprintf("train-%d", s.f.sessions.Add(1))
+	if s.mem, err = newSharedMemory("simgui-"+s.id, size); err != nil {
+		return err
+	}
+	writeMemHeader(s.mem.mem, req.Envs, sp, imgOff, stateOff)
+	label := strings.Replace(s.id, "-", " ", 1)
+	if req.Label != "" {
+		label += " · " + req.Label
+	}
+	var sims []*app.Sim
+	for i := range req.Envs {
+		img := s.mem.mem[imgOff+i*frame : imgOff+(i+1)*frame : imgOff+(i+1)*frame]
+		state := s.mem.mem[stateOff+i*stride : stateOff+(i+1)*stride : stateOff+(i+1)*stride]
+		e, err := newEnv(s.h, sp, i, "env-"+strconv.Itoa(i), fmt.Sprintf("%s · env %d", label, i), img, state)
+		if err != nil {
+			for _, e := range s.envs {
+				e.sim.Close()
+			}
+			s.envs = nil
+			return fmt.Errorf("open: env %d: %w", i, err)
+		}
+		s.envs = append(s.envs, e)
+		sims = append(sims, e.sim)
+	}
+	if err := s.h.AddEpisode(s.id, sims, sims[0]); err != nil {
+		for _, e := range s.envs {
+			e.sim.Close()
+		}
+		s.envs = nil
+		return fmt.Errorf("open: %w", err)
+	}
+	s.added.Store(true)
+	s.live.Store(true)
+	rep := OpenReply{Protocol: ProtocolVersion, Session: s.id, Envs: req.Envs, StepSize: sp.base.StepSize,
+		ActionPeriod: sp.actionPeriod, StepsPerAction: sp.steps, TrackID: sp.base.Track.ID,
+		VehicleID: sp.base.Agents[0].Vehicle.ID}
+	for _, e := range s.envs {
+		rep.Worlds = append(rep.Worlds, e.sim.ID)
+	}
+	rep.Frame.Width, rep.Frame.Height, rep.Frame.Channels = sp.width, sp.height, sp.channels
+	rep.Memory = MemLayout{Size: size, ImageOffset: imgOff, ImageStride: frame, StateOffset: stateOff,
+		StateStride: stride, StateFields: stateFields[:]}
+	s.h.Logger().Info("fast path session", "session", s.id, "envs", req.Envs, "track", rep.TrackID,
+		"frame", fmt.Sprintf("%dx%dx%d", sp.width, sp.height, sp.channels))
+	return writeJSON(s.conn, msgOpened, rep, s.mem.rights())
+}
+
+// scenario parses the request's scenario, or returns the process's.
+func (s *session) scenario(text string) (*scenario.Scenario, error) {
+	if text == "" {
+		sc := s.h.Scenario()
+		if sc == nil {
+			return nil, errors.New("open: the host has no scenario; send one")
+		}
+		return sc.Plan.Scenario, nil
+	}
+	if len(text) > MaxScenarioBytes {
+		return nil, fmt.Errorf("open: the scenario is %d bytes; the limit is %d", len(text), MaxScenarioBytes)
+	}
+	sc, err := scenario.Parse([]byte(text), "fast path scenario")
+	if err != nil {
+		return nil, fmt.Errorf("open: %w", err)
+	}
+	if len(sc.Faces) > 0 {
+		return nil, errors.New("open: the scenario has a faces block; faces are set where simgui starts, not per session")
+	}
+	return sc, nil
+}
+
+// memMagic opens the shared memory's header, for a client to check it mapped the right thing.
+const memMagic = "SIMGUIFP"
+
+// writeMemHeader writes the 64-byte header: magic, protocol, envs, width, height, channels,
+// state fields (uint32s), image and state offsets (uint64s).
+func writeMemHeader(m []byte, envs int, sp *sessionPlan, imgOff, stateOff int) {
+	copy(m, memMagic)
+	le := binary.LittleEndian
+	for i, v := range []int{ProtocolVersion, envs, sp.width, sp.height, sp.channels, len(stateFields)} {
+		le.PutUint32(m[8+4*i:], uint32(v))
+	}
+	le.PutUint64(m[32:], uint64(imgOff))
+	le.PutUint64(m[40:], uint64(stateOff))
+}
+
+func align64(n int) int { return (n + 63) &^ 63 }
+
+// step runs one step request: every env resets or steps in parallel, each on its own
+// goroutine handing work to its world's loop.
+func (s *session) step(req *stepRequest) (*StepReply, error) {
+	for i, k := range req.kinds {
+		if k == kindStep && !s.envs[i].reset {
+			return nil, fmt.Errorf("env %d has not been reset; reset it (kind 2) before stepping it", i)
+		}
+	}
+	var (
+		wg     sync.WaitGroup
+		mu     sync.Mutex
+		errs   []error
+		resets []ResetInfo
+	)
+	run := func(i int) {
+		e := s.envs[i]
+		var err error
+		switch req.kinds[i] {
+		case kindStep:
+			err = e.step(s.ctx, req.actions[i])
+		case kindReset:
+			var info *ResetInfo
+			if info, err = e.startEpisode(s.ctx, req.seeds[i], s.layout); err == nil {
+				mu.Lock()
+				resets = append(resets, *info)
+				mu.Unlock()
+			}
+		}
+		if err != nil {
+			mu.Lock()
+			errs = append(errs, fmt.Errorf("env %d: %w", i, err))
+			mu.Unlock()
+		}
+	}
+	last := -1
+	for i, k := range req.kinds {
+		if k == kindHold {
+			continue
+		}
+		if last >= 0 {
+			wg.Add(1)
+			go func(i int) {
+				defer wg.Done()
+				run(i)
+			}(last)
+		}
+		last = i
+	}
+	if last >= 0 {
+		run(last) // the last one on this goroutine
+	}
+	wg.Wait()
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	if len(resets) == 0 {
+		return nil, nil
+	}
+	sortResets(resets)
+	return &StepReply{Resets: resets}, nil
+}
+
+func sortResets(r []ResetInfo) {
+	for i := 1; i < len(r); i++ {
+		for j := i; j > 0 && r[j].Env < r[j-1].Env; j-- {
+			r[j], r[j-1] = r[j-1], r[j]
+		}
+	}
+}
+
+// markLive tells the host the session's envs are in use again after an idle spell.
+func (s *session) markLive() {
+	if s.added.Load() && !s.live.Swap(true) {
+		s.h.SetLive(s.id, true)
+	}
+}
+
+// idle marks the session idle with the host when no request came for d.
+func (s *session) idle(d time.Duration) {
+	if s.added.Load() && time.Since(time.Unix(0, s.lastUse.Load())) >= d && s.live.Swap(false) {
+		s.h.SetLive(s.id, false)
+	}
+}
+
+// close removes the session's worlds from the host and frees the shared memory.
+func (s *session) close() {
+	s.conn.Close()
+	if s.added.Load() {
+		s.h.RemoveEpisode(s.id)
+	}
+	if s.mem != nil {
+		if err := s.mem.close(); err != nil {
+			s.h.Logger().Warn("fast path: shared memory", "session", s.id, "err", err)
+		}
+	}
+}
