@@ -1,0 +1,50 @@
+package fastpath
+
+import (
+	"fmt"
+	"math"
+	"testing"
+	"time"
+
+	"simgui/app/scenario"
+)
+
+// BenchmarkStep steps n envs of the default corridor with 84×84 frames over the socket, as
+// the Python client does; it reports agent-steps/s. Its floor, BenchmarkStep/hold, is the
+// same request with every env held: the socket round trip alone.
+func BenchmarkStep(b *testing.B) {
+	for _, n := range []int{1, 16} {
+		b.Run(fmt.Sprintf("envs=%d", n), func(b *testing.B) { benchStep(b, n, kindStep) })
+	}
+	b.Run("hold", func(b *testing.B) { benchStep(b, 16, kindHold) })
+	b.Run("reset", func(b *testing.B) { benchStep(b, 16, kindReset) })
+}
+
+func benchStep(b *testing.B, n int, kind byte) {
+	sc := scenario.Default()
+	sc.Runtime.ActionPeriod, sc.Runtime.StepSize = 0.1, 0.01
+	_, f := startFace(b, sc)
+	c := dial(b, f.Addr())
+	c.open(OpenRequest{Envs: n, FrameWidth: 84, FrameHeight: 84})
+	c.resetAll(1)
+	kinds, acts, seeds := make([]byte, n), make([][2]float64, n), make([]int64, n)
+	for i := range n {
+		kinds[i] = kind
+		acts[i] = [2]float64{0.2, 0.3 * math.Sin(float64(i))}
+		seeds[i] = int64(i)
+	}
+	msg := stepMessage(kinds, acts, seeds)
+	b.ReportAllocs()
+	b.ResetTimer()
+	start := time.Now()
+	for k := range b.N {
+		if kind == kindStep && k%200 == 199 { // keep the cars off the walls
+			c.resetAll(int64(k))
+		}
+		c.send(msgStep, msg)
+		if _, _, _, err := c.recv(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(n*b.N)/time.Since(start).Seconds(), "agent-steps/s")
+}
