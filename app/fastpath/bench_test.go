@@ -3,6 +3,8 @@ package fastpath
 import (
 	"fmt"
 	"math"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -16,12 +18,19 @@ func BenchmarkStep(b *testing.B) {
 	for _, n := range []int{1, 16} {
 		b.Run(fmt.Sprintf("envs=%d", n), func(b *testing.B) { benchStep(b, n, kindStep) })
 	}
+	b.Run("envs=16/randomized", func(b *testing.B) { benchStep(b, 16, kindStep) })
 	b.Run("hold", func(b *testing.B) { benchStep(b, 16, kindHold) })
 	b.Run("reset", func(b *testing.B) { benchStep(b, 16, kindReset) })
 }
 
 func benchStep(b *testing.B, n int, kind byte) {
 	sc := scenario.Default()
+	if strings.HasSuffix(b.Name(), "randomized") {
+		var err error
+		if sc, err = scenario.Load(filepath.Join("..", "..", "python", "simgui", "scenarios", "ks0223_corridor.yaml")); err != nil {
+			b.Fatal(err)
+		}
+	}
 	sc.Runtime.ActionPeriod, sc.Runtime.StepSize = 0.1, 0.01
 	_, f := startFace(b, sc)
 	c := dial(b, f.Addr())

@@ -133,6 +133,9 @@ func (s *System) Reset(w *world.World) {
 	s.closeAll()
 	s.episode++
 	s.scene.fresh, s.rays.fresh = false, false
+	// A reset may bring new vehicle descriptors (a training episode's randomized vehicle):
+	// the meshes of the old ones would pile up in a world that is reset again and again.
+	s.scene.vehicles = nil
 	if err := s.sync(w); err != nil {
 		s.log.Error("sensors not built", "err", err)
 	}

@@ -1,0 +1,97 @@
+"""simgui for reinforcement learning: Gymnasium-style envs on the simgui simulator.
+
+    import simgui
+    env = simgui.make("simgui/KS0223Corridor-v0", render_mode="rgb_array")
+    obs, info = env.reset(seed=0)
+    obs, reward, terminated, truncated, info = env.step(env.action_space.sample())
+
+    envs = simgui.make_vec("simgui/KS0223Corridor-v0", num_envs=16)   # one fast path session
+
+``make`` and ``make_vec`` mirror ``gymnasium.make`` and ``gymnasium.make_vec``. With Gymnasium
+installed the envs are ``gymnasium.Env`` / ``gymnasium.vector.VectorEnv`` and the ids are
+registered with ``gymnasium.register`` too. Each env starts and owns a headless simgui
+($SIMGUI_BIN, the checkout's bin/simgui, or simgui on PATH) unless given ``simgui=`` (a fast
+path socket path, an HTTP URL, or a ``SimguiProcess`` to share).
+"""
+
+from __future__ import annotations
+
+from ._compat import HAVE_GYMNASIUM, EnvSpec
+from .envs import SimguiEnv, SimguiVectorEnv
+from .process import SimguiProcess, find_binary
+from .tasks import TASKS, Task
+
+__version__ = "0.1.0"
+
+_registry: dict[str, EnvSpec] = {}
+
+
+def register(id: str, entry_point: str = "simgui.envs:SimguiEnv", max_episode_steps=None, kwargs=None,
+             vector_entry_point: str = "simgui.envs:SimguiVectorEnv"):
+    """Registers an env id (as gymnasium.register; also with Gymnasium when it is installed)."""
+    spec = EnvSpec(id=id, entry_point=entry_point, max_episode_steps=max_episode_steps, kwargs=dict(kwargs or {}),
+                   vector_entry_point=vector_entry_point)
+    _registry[id] = spec
+    if HAVE_GYMNASIUM:  # pragma: no cover - Gymnasium is not on these machines
+        import gymnasium
+
+        if id not in gymnasium.registry:
+            # The env keeps its own time limit (TimeLimit would count the same steps again).
+            gymnasium.register(id=id, entry_point=entry_point, kwargs=dict(kwargs or {}),
+                               vector_entry_point=vector_entry_point)
+    return spec
+
+
+def registry() -> dict:
+    """The registered env specs by id."""
+    return dict(_registry)
+
+
+def spec(id: str) -> EnvSpec:
+    if id not in _registry:
+        raise KeyError(f"unknown env id {id!r} (known: {', '.join(_registry)})")
+    return _registry[id]
+
+
+def _load(entry_point: str):
+    import importlib
+
+    mod, _, name = entry_point.partition(":")
+    return getattr(importlib.import_module(mod), name)
+
+
+def make(id: str, **kwargs):
+    """Makes one env, as gymnasium.make: the registered kwargs, then yours."""
+    s = spec(id)
+    env = _load(s.entry_point)(**{**s.kwargs, **kwargs})
+    env.spec = EnvSpec(id=s.id, entry_point=s.entry_point, max_episode_steps=env.max_episode_steps,
+                       kwargs={**s.kwargs, **kwargs}, vector_entry_point=s.vector_entry_point)
+    return env
+
+
+def make_vec(id: str, num_envs: int = 1, vectorization_mode: str | None = None, vector_kwargs=None, **kwargs):
+    """Makes num_envs envs as one vector env, as gymnasium.make_vec. simgui's own vector env
+    ("vector_entry_point", the default) steps them all with one fast path request;
+    vectorization_mode="sync" builds Gymnasium's SyncVectorEnv of single envs instead (Gymnasium
+    only)."""
+    s = spec(id)
+    if vectorization_mode in (None, "vector_entry_point"):
+        env = _load(s.vector_entry_point)(num_envs=num_envs, **{**s.kwargs, **kwargs}, **dict(vector_kwargs or {}))
+    elif vectorization_mode in ("sync", "async") and HAVE_GYMNASIUM:  # pragma: no cover
+        import gymnasium
+
+        return gymnasium.make_vec(id, num_envs=num_envs, vectorization_mode=vectorization_mode,
+                                  vector_kwargs=vector_kwargs, **kwargs)
+    else:
+        raise ValueError(f"vectorization_mode {vectorization_mode!r}: without Gymnasium only the default "
+                         "(simgui's vector env) is available")
+    env.spec = EnvSpec(id=s.id, entry_point=s.entry_point, max_episode_steps=env.task.max_episode_steps,
+                       kwargs={**s.kwargs, **kwargs}, vector_entry_point=s.vector_entry_point)
+    return env
+
+
+for _t in TASKS.values():
+    register(_t.id, kwargs={"task": _t.id})
+
+__all__ = ["make", "make_vec", "register", "registry", "spec", "SimguiEnv", "SimguiVectorEnv", "SimguiProcess",
+           "Task", "TASKS", "find_binary", "HAVE_GYMNASIUM", "__version__"]

@@ -1,0 +1,180 @@
+"""Client of simgui's training fast path (the Go package simgui/app/fastpath, docs/TRAINING.md).
+
+One Unix-socket connection is a session of N envs. Step requests are a few hundred bytes of
+binary; the envs' frames and state land in a shared memory file (memfd) whose descriptor comes
+with the open reply, mapped here and read through numpy views — no JPEG, no base64, no JSON for
+pixels, no copy per pixel.
+"""
+
+from __future__ import annotations
+
+import array
+import json
+import mmap
+import os
+import socket
+import struct
+
+import numpy as np
+
+PROTOCOL = 1
+MSG_OPEN, MSG_STEP, MSG_CLOSE = 0x01, 0x02, 0x03
+MSG_OPENED, MSG_STEPPED, MSG_CLOSED, MSG_ERROR = 0x81, 0x82, 0x83, 0xEE
+KIND_HOLD, KIND_STEP, KIND_RESET = 0, 1, 2
+_HEADER = struct.Struct("<2sBBI")
+_MEM_MAGIC = b"SIMGUIFP"
+
+
+class FastPathError(RuntimeError):
+    """simgui answered a request with an error, or the session broke."""
+
+
+class FastPathClient:
+    """A session of N envs on simgui's fast path.
+
+    After open(), ``images`` is an (N, H, W, C) uint8 view and ``state`` an (N, K) float64 view
+    of the shared memory (``fields`` maps state names to columns). Both are rewritten by every
+    step(); copy what you keep.
+    """
+
+    def __init__(self, path: str, timeout: float = 120.0):
+        self.path = path
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.settimeout(timeout)
+        try:
+            self.sock.connect(path)
+        except OSError:
+            self.sock.close()
+            raise
+        self._mem = None
+        self._hdr = bytearray(_HEADER.size)
+        self.images = self.state = None
+        self.fields = {}
+        self.info = {}
+        self.num_envs = 0
+
+    # -- wire ---------------------------------------------------------------------------------
+
+    def _send(self, typ: int, payload=b""):
+        self.sock.sendall(_HEADER.pack(b"SG", typ, 0, len(payload)) + bytes(payload))
+
+    def _recv_exact(self, buf, start=0):
+        view = memoryview(buf)
+        got = start
+        while got < len(buf):
+            n = self.sock.recv_into(view[got:])
+            if n == 0:
+                raise FastPathError("simgui closed the fast path connection")
+            got += n
+
+    def _recv(self, with_fd=False):
+        fd = None
+        if with_fd:
+            msg, anc, _flags, _addr = self.sock.recvmsg(_HEADER.size, socket.CMSG_SPACE(struct.calcsize("i")))
+            for level, kind, data in anc:
+                if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
+                    fds = array.array("i")
+                    fds.frombytes(data[: len(data) - len(data) % fds.itemsize])
+                    fd = fds[0]
+                    for extra in fds[1:]:
+                        os.close(extra)
+            if not msg:
+                raise FastPathError("simgui closed the fast path connection")
+            self._hdr[: len(msg)] = msg
+            self._recv_exact(self._hdr, len(msg))
+        else:
+            self._recv_exact(self._hdr)
+        magic, typ, zero, n = _HEADER.unpack(self._hdr)
+        if magic != b"SG" or zero != 0:
+            raise FastPathError(f"not a fast path reply: {bytes(self._hdr)!r}")
+        payload = bytearray(n)
+        if n:
+            self._recv_exact(payload)
+        if typ == MSG_ERROR:
+            if fd is not None:
+                os.close(fd)
+            try:
+                msg = json.loads(payload)["error"]
+            except (ValueError, KeyError):
+                msg = payload.decode("utf-8", "replace")
+            raise FastPathError(msg)
+        return typ, payload, fd
+
+    # -- session ------------------------------------------------------------------------------
+
+    def open(self, *, envs: int, scenario: str = "", frame=(84, 84), vehicle_params=None, track_params=None,
+             randomization=None, action_period: float = 0.0, layout: bool = False, label: str = "") -> dict:
+        """Opens the session's envs; returns simgui's open reply."""
+        req = {
+            "protocol": PROTOCOL, "scenario": scenario, "envs": int(envs),
+            "frameWidth": int(frame[0]) if frame else 0, "frameHeight": int(frame[1]) if frame else 0,
+            "vehicleParams": dict(vehicle_params or {}), "trackParams": dict(track_params or {}),
+            "randomization": {k: str(v) for k, v in (randomization or {}).items()},
+            "actionPeriod": float(action_period), "layout": bool(layout), "label": label,
+        }
+        self._send(MSG_OPEN, json.dumps(req).encode())
+        typ, payload, fd = self._recv(with_fd=True)
+        if typ != MSG_OPENED or fd is None:
+            if fd is not None:
+                os.close(fd)
+            raise FastPathError(f"unexpected reply 0x{typ:02x} to open")
+        info = json.loads(payload)
+        mem = info["memory"]
+        try:
+            self._mem = mmap.mmap(fd, mem["size"], mmap.MAP_SHARED, mmap.PROT_READ | mmap.PROT_WRITE)
+        finally:
+            os.close(fd)
+        if self._mem[:8] != _MEM_MAGIC:
+            raise FastPathError("the shared memory does not start with SIMGUIFP")
+        n, fr = info["envs"], info["frame"]
+        h, w, c = fr["height"], fr["width"], fr["channels"]
+        self.images = np.frombuffer(self._mem, np.uint8, n * mem["imageStride"], mem["imageOffset"]).reshape(n, h, w, c)
+        k = len(mem["stateFields"])
+        self.state = np.frombuffer(self._mem, "<f8", n * k, mem["stateOffset"]).reshape(n, k)
+        self.fields = {name: i for i, name in enumerate(mem["stateFields"])}
+        self.num_envs, self.info = n, info
+        # The step message, built in place: header, n, 0, kinds (padded to 8), actions, seeds.
+        pad = (n + 7) & ~7
+        body = 8 + pad + 24 * n
+        h = _HEADER.size
+        self._msg = bytearray(h + body)
+        _HEADER.pack_into(self._msg, 0, b"SG", MSG_STEP, 0, body)
+        struct.pack_into("<II", self._msg, h, n, 0)
+        self.kinds = np.frombuffer(self._msg, np.uint8, n, h + 8)
+        self.actions = np.frombuffer(self._msg, "<f8", 2 * n, h + 8 + pad).reshape(n, 2)
+        self.seeds = np.frombuffer(self._msg, "<i8", n, h + 8 + pad + 16 * n)
+        return info
+
+    def step(self, kinds, actions=None, seeds=None) -> list:
+        """Runs one step request: env i holds (kind 0), steps with actions[i] (1) or resets with
+        seeds[i] (2). Returns the reset envs' episode infos (simgui's ResetInfo as dicts)."""
+        self.kinds[:] = kinds
+        if actions is not None:
+            self.actions[:] = actions
+        if seeds is not None:
+            self.seeds[:] = seeds
+        self.sock.sendall(self._msg)
+        typ, payload, _ = self._recv()
+        if typ != MSG_STEPPED:
+            raise FastPathError(f"unexpected reply 0x{typ:02x} to step")
+        if not payload:
+            return []
+        return json.loads(payload)["resets"]
+
+    def close(self):
+        """Ends the session (simgui removes its worlds) and unmaps the memory."""
+        if self.sock.fileno() >= 0:
+            try:
+                self._send(MSG_CLOSE)
+                self._recv()
+            except (OSError, FastPathError):
+                pass
+            self.sock.close()
+        self.images = self.state = None
+        self.kinds = self.actions = self.seeds = None
+        if self._mem is not None:
+            try:
+                self._mem.close()
+            except BufferError:
+                pass  # a view is still alive; the mapping goes with it
+            self._mem = None

@@ -1,0 +1,134 @@
+"""The HTTP transport: one env over simgui's rusim-compatible training API (POST /reset, /step).
+
+It is the compatibility path and the benchmarks' baseline: every step is a JSON request and a
+JSON reply with the frame as base64 JPEG, decoded here with Pillow (Debian's python3-pil). The
+process's scenario is the API's base, so simgui must run with the task's scenario
+(``simgui run --scenario``); SimguiEnv arranges that when it starts simgui itself.
+
+States are turned into the fast path's state fields (world frame: x east, y north, yaw
+counter-clockwise from east) so that both transports score alike. The API reports no contacts
+(``contacts`` and ``touching`` are NaN) and no route geometry.
+"""
+
+from __future__ import annotations
+
+import base64
+import http.client
+import io
+import json
+import math
+from urllib.parse import urlsplit
+
+import numpy as np
+
+STATE_FIELDS = ["x", "y", "yaw", "vx", "vy", "speed", "forward", "yaw_rate", "sim_time", "world_step", "actions",
+                "ultrasonic_m", "contacts", "touching", "route_index", "route_total", "route_distance",
+                "route_completed"]
+
+
+class HttpError(RuntimeError):
+    """The API answered with an error."""
+
+
+def _kvs(d: dict) -> list:
+    return [{"key": k, "value": str(v)} for k, v in d.items()]
+
+
+class HttpBackend:
+    """One env on the training API, with the fast path client's attributes (images, state,
+    fields, num_envs) so that the envs drive both alike."""
+
+    def __init__(self, url: str, *, frame=(84, 84), vehicle_params=None, track_params=None, randomization=None,
+                 timeout: float = 60.0):
+        try:
+            from PIL import Image  # noqa: F401
+        except ImportError as e:  # pragma: no cover
+            raise ImportError("the HTTP transport decodes JPEG frames with Pillow (Debian: python3-pil)") from e
+        u = urlsplit(url)
+        self.conn = http.client.HTTPConnection(u.hostname, u.port or 80, timeout=timeout)
+        self.num_envs = 1
+        self.frame = frame
+        w, h = frame
+        self.images = np.zeros((1, h, w, 3), np.uint8)
+        self.fields = {f: i for i, f in enumerate(STATE_FIELDS)}
+        self.state = np.zeros((1, len(STATE_FIELDS)))
+        vp = dict(vehicle_params or {})
+        vp.update({"camera.width": w, "camera.height": h})
+        self._vehicle = _kvs(vp)
+        # World-frame "x,y" points pass the API's Unity-axes conversion unchanged (x, z → x, y).
+        self._track = _kvs(track_params or {})
+        self._flags = _kvs({"randomization." + k: v for k, v in (randomization or {}).items()})
+        self._actions = 0
+        self.info = {"frame": {"width": w, "height": h, "channels": 3}}
+
+    def _post(self, path: str, body: dict) -> dict:
+        data = json.dumps(body).encode()
+        self.conn.request("POST", path, data, {"Content-Type": "application/json"})
+        r = self.conn.getresponse()
+        out = r.read()
+        if r.status != 200:
+            try:
+                msg = json.loads(out)["error"]
+            except (ValueError, KeyError):
+                msg = out[:200].decode("utf-8", "replace")
+            raise HttpError(f"{path}: {r.status} {msg}")
+        return json.loads(out)
+
+    def step(self, kinds, actions=None, seeds=None) -> list:
+        kind = int(kinds[0])
+        if kind == 2:
+            res = self._post("/reset", {"seed": int(seeds[0]), "vehicleParams": self._vehicle,
+                                        "trackParams": self._track, "flags": self._flags})
+            self._actions = 0
+            self._read(res)
+            draws = {}
+            for kv in res["info"]:
+                k = kv["key"]
+                if k.startswith("randomization.ego.") and k != "randomization.ego.seed":
+                    draws[k[len("randomization.ego."):]] = float(kv["value"])
+            return [{"env": 0, "seed": int(seeds[0]), "draws": draws, "route": None,
+                     "spawn": [self.state[0, 0], self.state[0, 1], self.state[0, 2]]}]
+        if kind == 1:
+            t, s = float(actions[0][0]), float(actions[0][1])
+            res = self._post("/step", {"throttle": t, "steer": s, "brake": 0.0, "targetAgentId": "ego",
+                                       "timestamp": 0, "timeBase": "unix_ms", "extensions": []})
+            self._actions += 1
+            self._read(res)
+        return []
+
+    def _read(self, res: dict):
+        st = res["state"]
+        p, q, v = st["pose"]["position"], st["pose"]["rotation"], st["linearVelocity"]
+        yaw_unity = math.atan2(2 * (q["w"] * q["y"] + q["x"] * q["z"]), 1 - 2 * (q["y"] ** 2 + q["z"] ** 2))
+        yaw = math.remainder(math.pi / 2 - yaw_unity, 2 * math.pi)
+        tel = {kv["key"]: kv["value"] for kv in st["telemetry"]}
+        info = {kv["key"]: kv["value"] for kv in res["info"]}
+        vx, vy = v["x"], v["z"]
+        row = self.state[0]
+        f = self.fields
+        row[:] = 0.0
+        row[f["x"]], row[f["y"]], row[f["yaw"]] = p["x"], p["z"], yaw
+        row[f["vx"]], row[f["vy"]], row[f["speed"]] = vx, vy, st["speed"]
+        row[f["forward"]] = vx * math.cos(yaw) + vy * math.sin(yaw)
+        row[f["yaw_rate"]] = -st["angularVelocity"]["y"]
+        row[f["sim_time"]] = float(info.get("sim.time_s", 0))
+        row[f["world_step"]] = float(info.get("sim.step", 0))
+        row[f["actions"]] = self._actions
+        row[f["ultrasonic_m"]] = float(tel["sensor.ultrasonic.front.m"]) if "sensor.ultrasonic.front.m" in tel else math.nan
+        row[f["contacts"]] = row[f["touching"]] = math.nan
+        if "route.total_waypoints" in info:
+            row[f["route_index"]] = float(info["route.current_index"])
+            row[f["route_total"]] = float(info["route.total_waypoints"])
+            row[f["route_distance"]] = float(info["route.distance_to_target_m"])
+            row[f["route_completed"]] = 1.0 if info["route.completed"] == "true" else 0.0
+        fr = res["frame"]
+        if fr.get("dataBase64"):
+            from PIL import Image
+
+            img = Image.open(io.BytesIO(base64.b64decode(fr["dataBase64"]))).convert("RGB")
+            if img.size != (self.frame[0], self.frame[1]):
+                img = img.resize((self.frame[0], self.frame[1]), Image.BILINEAR)
+            self.images[0] = np.asarray(img)
+
+    def close(self):
+        self.conn.close()

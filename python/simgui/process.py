@@ -1,0 +1,148 @@
+"""Starting and owning a headless simgui process, or finding a running one.
+
+The binary is ``$SIMGUI_BIN``, else ``bin/simgui`` of the checkout this package sits in, else
+``simgui`` on ``PATH``. An owned process serves the fast path on a socket in a private
+temporary folder (and the HTTP API on a free port when asked), is told to die with its parent,
+and is stopped by ``close()``.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+import weakref
+from pathlib import Path
+
+
+class SimguiNotFound(FileNotFoundError):
+    """No simgui binary was found."""
+
+
+def find_binary() -> str:
+    """The simgui binary to start: $SIMGUI_BIN, the checkout's bin/simgui, or simgui on PATH."""
+    env = os.environ.get("SIMGUI_BIN")
+    if env:
+        if not os.access(env, os.X_OK):
+            raise SimguiNotFound(f"SIMGUI_BIN={env!r} is not an executable file")
+        return env
+    checkout = Path(__file__).resolve().parents[2] / "bin" / "simgui"
+    if os.access(checkout, os.X_OK):
+        return str(checkout)
+    found = shutil.which("simgui")
+    if found:
+        return found
+    raise SimguiNotFound("no simgui binary: set SIMGUI_BIN, run `make build` in the checkout, or put simgui on PATH")
+
+
+def _die_with_parent():  # pragma: no cover - runs in the child between fork and exec
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG: simgui goes when Python does
+    except (OSError, AttributeError):
+        pass
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 nobody uses right now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class SimguiProcess:
+    """A headless simgui this Python process started and owns.
+
+    ``fast_path`` is the socket path of its fast path; ``http_url`` the base URL of its HTTP API
+    when ``http=True``. ``scenario`` is a scenario file for the process (the HTTP API's base
+    scenario); ``window=True`` opens simgui's window instead of running headless, so every env
+    can be watched (it needs a display).
+    """
+
+    def __init__(self, *, http: bool = False, scenario: str | None = None, window: bool = False,
+                 binary: str | None = None, extra_args=(), start_timeout: float = 60.0, gogc: int = 200):
+        self.binary = binary or find_binary()
+        self._dir = tempfile.mkdtemp(prefix="simgui-")
+        self.fast_path = os.path.join(self._dir, "fast.sock")
+        self.http_url = None
+        args = [self.binary, "run"]
+        if not window:
+            # Real time until the first session pauses it: the scenario's own world idles.
+            args += ["--headless", "--time-scale", "1"]
+        args += ["--no-bridge", "--no-control", "--fast-path", self.fast_path]
+        if http:
+            port = free_port()
+            args += ["--api-port", str(port)]
+            self.http_url = f"http://127.0.0.1:{port}"
+        else:
+            args += ["--no-api"]
+        if scenario:
+            args += ["--scenario", str(scenario)]
+        args += list(extra_args)
+        self.args = args
+        self._log = open(os.path.join(self._dir, "simgui.log"), "w+b")
+        env = dict(os.environ)
+        # Training worlds allocate per episode; a larger GC target trades memory for cores.
+        env.setdefault("GOGC", str(gogc))
+        self.proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=self._log, stderr=subprocess.STDOUT,
+                                     preexec_fn=_die_with_parent, env=env)
+        self._finalizer = weakref.finalize(self, _stop, self.proc, self._log, self._dir)
+        try:
+            self._wait_ready(start_timeout)
+        except BaseException:
+            self.close()
+            raise
+
+    def _wait_ready(self, timeout: float):
+        deadline = time.monotonic() + timeout
+        while True:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"simgui exited with status {self.proc.returncode}:\n{self.log_tail()}")
+            if os.path.exists(self.fast_path) and (self.http_url is None or self._http_up()):
+                try:
+                    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+                        s.connect(self.fast_path)
+                    return
+                except OSError:
+                    pass
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"simgui did not come up within {timeout:g} s:\n{self.log_tail()}")
+            time.sleep(0.05)
+
+    def _http_up(self) -> bool:
+        host, port = self.http_url.rsplit("/", 1)[1].split(":")
+        try:
+            with socket.create_connection((host, int(port)), timeout=0.5):
+                return True
+        except OSError:
+            return False
+
+    def log_tail(self, n: int = 4000) -> str:
+        """The end of the process's output."""
+        try:
+            self._log.flush()
+            with open(self._log.name, "rb") as f:
+                return f.read()[-n:].decode("utf-8", "replace")
+        except OSError:
+            return ""
+
+    def close(self):
+        """Stops simgui and removes its temporary folder."""
+        self._finalizer()
+
+
+def _stop(proc, log, folder):
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+    log.close()
+    shutil.rmtree(folder, ignore_errors=True)

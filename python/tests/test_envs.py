@@ -1,0 +1,255 @@
+"""The Gymnasium API contract of simgui's single and vector envs, against a real simgui.
+
+Run with Debian's python3 from the checkout (make test-python does):
+    SIMGUI_BIN=bin/simgui /usr/bin/python3 -m unittest discover -s python/tests
+"""
+
+import os
+import sys
+import unittest
+
+import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+import simgui  # noqa: E402
+from simgui import spaces as fallback_spaces  # noqa: E402
+
+ID = "simgui/KS0223Corridor-v0"
+
+
+def setUpModule():
+    global PROC
+    PROC = simgui.SimguiProcess()
+
+
+def tearDownModule():
+    PROC.close()
+
+
+def rollout(env, seed, actions):
+    obs, info = env.reset(seed=seed)
+    out = [(obs, 0.0, False, False)]
+    for a in actions:
+        obs, r, te, tr, info = env.step(a)
+        out.append((obs, r, te, tr))
+        if te or tr:
+            break
+    return out
+
+
+def same_obs(a, b):
+    return np.array_equal(a["image"], b["image"]) and np.array_equal(a["ultrasonic"], b["ultrasonic"])
+
+
+class SingleEnv(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.env = simgui.make(ID, simgui=PROC, render_mode="rgb_array")
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.env.close()
+
+    def test_spaces(self):
+        env = self.env
+        img, son = env.observation_space["image"], env.observation_space["ultrasonic"]
+        self.assertEqual((img.shape, img.dtype, int(img.low.min()), int(img.high.max())), ((84, 84, 3), np.uint8, 0, 255))
+        self.assertEqual((son.shape, son.dtype, float(son.low[0]), float(son.high[0])), ((1,), np.float32, 0.0, 1.0))
+        a = env.action_space
+        self.assertEqual((a.shape, a.dtype), ((2,), np.float32))
+        np.testing.assert_array_equal(a.low, [-1, -1])
+        np.testing.assert_array_equal(a.high, [1, 1])
+        a.seed(3)
+        s1 = [a.sample() for _ in range(5)]
+        a.seed(3)
+        s2 = [a.sample() for _ in range(5)]
+        np.testing.assert_array_equal(s1, s2)
+        self.assertTrue(all(a.contains(s) for s in s1))
+        self.assertFalse(a.contains(np.array([1.5, 0], np.float32)))
+        self.assertFalse(a.contains(np.zeros(3, np.float32)))
+        self.assertFalse(env.observation_space.contains({"image": np.zeros((84, 84, 3), np.float32), "ultrasonic": np.zeros(1, np.float32)}))
+        o = env.observation_space.sample()
+        self.assertIn(o, env.observation_space)
+
+    def test_reset_and_step_types(self):
+        env = self.env
+        obs, info = env.reset(seed=1)
+        self.assertIsInstance(info, dict)
+        self.assertTrue(env.observation_space.contains(obs), obs["ultrasonic"])
+        self.assertEqual(set(obs), {"image", "ultrasonic"})
+        env.action_space.seed(0)
+        for _ in range(40):
+            out = env.step(env.action_space.sample())
+            self.assertEqual(len(out), 5)
+            obs, r, te, tr, info = out
+            self.assertIsInstance(r, float)
+            self.assertIs(type(te), bool)
+            self.assertIs(type(tr), bool)
+            self.assertIsInstance(info, dict)
+            self.assertTrue(env.observation_space.contains(obs))
+            if te or tr:
+                obs, info = env.reset()
+                self.assertTrue(env.observation_space.contains(obs))
+
+    def test_render_metadata_spec(self):
+        env = self.env
+        obs, _ = env.reset(seed=2)
+        frame = env.render()
+        self.assertEqual((frame.shape, frame.dtype), ((84, 84, 3), np.uint8))
+        np.testing.assert_array_equal(frame, obs["image"])
+        self.assertIn("rgb_array", env.metadata["render_modes"])
+        self.assertEqual(env.metadata["render_fps"], 10)
+        self.assertEqual(env.render_mode, "rgb_array")
+        self.assertEqual(env.spec.id, ID)
+        self.assertEqual(env.spec.max_episode_steps, 100)
+        self.assertIs(env.unwrapped, env)
+        self.assertIsInstance(env.np_random, np.random.Generator)
+
+    def test_seeding_is_deterministic(self):
+        env = self.env
+        rng = np.random.default_rng(9)
+        actions = [np.array([0.8, s], np.float32) for s in rng.uniform(-0.4, 0.4, 25)]
+        a, b = rollout(env, 42, actions), rollout(env, 42, actions)
+        self.assertEqual(len(a), len(b))
+        for (oa, ra, tea, tra), (ob, rb, teb, trb) in zip(a, b):
+            self.assertTrue(same_obs(oa, ob))
+            self.assertEqual((ra, tea, tra), (rb, teb, trb))
+        c = rollout(env, 43, actions)
+        self.assertFalse(all(same_obs(x[0], y[0]) for x, y in zip(a, c)), "seeds 42 and 43 gave the same episode")
+        # Resets without a seed continue the generator seeded by the first: the same sequence.
+        seeds = []
+        for _ in range(2):
+            env.reset(seed=7)
+            seeds.append([env.reset()[1]["episode_seed"] for _ in range(3)])
+        self.assertEqual(seeds[0], seeds[1])
+        self.assertEqual(len(set(seeds[0])), 3)
+
+    def test_terminated_versus_truncated(self):
+        short = simgui.make(ID, simgui=PROC, max_episode_steps=4)
+        try:
+            short.reset(seed=3)
+            for k in range(1, 5):
+                _, _, te, tr, _ = short.step([0.0, 0.0])
+                self.assertFalse(te)
+                self.assertEqual(tr, k == 4, f"step {k}")
+            with self.assertRaises(RuntimeError):
+                short.step([0.0, 0.0])  # the episode is over
+        finally:
+            short.close()
+        env = self.env
+        env.reset(seed=3)
+        for _ in range(60):  # straight on, into the far wall of the corner
+            _, r, te, tr, info = env.step([1.0, 0.0])
+            if te or tr:
+                break
+        self.assertTrue(te and not tr, "driving into a wall must terminate, not truncate")
+        self.assertTrue(info["crash"] and not info["success"])
+        self.assertLess(r, -5)
+        with self.assertRaises(ValueError):
+            env.reset(seed=3)
+            env.step([np.nan, 0.0])
+
+
+class VectorEnv(unittest.TestCase):
+    N = 3
+
+    @classmethod
+    def setUpClass(cls):
+        cls.venv = simgui.make_vec(ID, num_envs=cls.N, simgui=PROC)
+        cls.single = simgui.make(ID, simgui=PROC)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.venv.close()
+        cls.single.close()
+
+    def test_spaces(self):
+        v, n = self.venv, self.N
+        self.assertEqual(v.num_envs, n)
+        self.assertEqual(v.single_observation_space, self.single.observation_space)
+        self.assertEqual(v.single_action_space, self.single.action_space)
+        self.assertEqual(v.observation_space["image"].shape, (n, 84, 84, 3))
+        self.assertEqual(v.observation_space["ultrasonic"].shape, (n, 1))
+        self.assertEqual((v.action_space.shape, v.action_space.dtype), ((n, 2), np.float32))
+        self.assertEqual(v.metadata["autoreset_mode"], "NextStep")
+        self.assertEqual(len(v.worlds), n)
+
+    def test_step_types(self):
+        v, n = self.venv, self.N
+        obs, info = v.reset(seed=0)
+        self.assertTrue(v.observation_space.contains(obs))
+        v.action_space.seed(1)
+        for _ in range(20):
+            obs, r, te, tr, info = v.step(v.action_space.sample())
+            self.assertTrue(v.observation_space.contains(obs))
+            self.assertEqual((r.shape, r.dtype), ((n,), np.float64))
+            self.assertEqual((te.shape, te.dtype, tr.shape, tr.dtype), ((n,), np.bool_, (n,), np.bool_))
+            self.assertIsInstance(info, dict)
+            for k in ("x", "success", "crash", "episode_seed", "_reset"):
+                self.assertEqual(np.shape(info[k]), (n,), k)
+
+    def test_env_i_is_seeded_seed_plus_i(self):
+        obs, _ = self.venv.reset(seed=10)
+        for i in range(self.N):
+            o, _ = self.single.reset(seed=10 + i)
+            self.assertTrue(same_obs({k: x[i] for k, x in obs.items()}, o), f"env {i}")
+
+    def test_next_step_autoreset(self):
+        n, steps = self.N, 3
+        v = simgui.make_vec(ID, num_envs=n, simgui=PROC, max_episode_steps=steps)
+        single = simgui.make(ID, simgui=PROC, max_episode_steps=steps)
+        try:
+            acts = np.array([[0.6, 0.1 * i] for i in range(n)])
+            v.reset(seed=20)
+            for k in range(1, steps + 1):
+                obs, r, te, tr, info = v.step(acts)
+                self.assertEqual(tr.tolist(), [k == steps] * n, f"step {k}")
+                self.assertFalse(te.any())
+            last = {k: x.copy() for k, x in obs.items()}
+            # The next call resets every env, ignoring the actions: a first observation, reward
+            # 0, neither terminated nor truncated.
+            obs, r, te, tr, info = v.step(np.ones((n, 2)))
+            self.assertTrue(info["_reset"].all())
+            np.testing.assert_array_equal(r, np.zeros(n))
+            self.assertFalse(te.any() or tr.any())
+            self.assertFalse(np.array_equal(obs["image"], last["image"]))
+            after = v.step(acts)[0]
+            for i in range(n):
+                # The same as env seed 20+i on its own: its episode, then reset() from its generator.
+                single.reset(seed=20 + i)
+                for _ in range(steps):
+                    o, *_ = single.step(acts[i])
+                self.assertTrue(same_obs(o, {k: x[i] for k, x in last.items()}), f"env {i}: last observation")
+                o, _ = single.reset()
+                self.assertTrue(same_obs(o, {k: x[i] for k, x in obs.items()}), f"env {i}: after the autoreset")
+                o, *_ = single.step(acts[i])
+                self.assertTrue(same_obs(o, {k: x[i] for k, x in after.items()}), f"env {i}: next step")
+        finally:
+            v.close()
+            single.close()
+
+
+class FallbackSpaces(unittest.TestCase):
+    """simgui.spaces, which stands in for gymnasium.spaces where Gymnasium is missing."""
+
+    def test_box_dict_discrete(self):
+        b = fallback_spaces.Box(-1, 1, (2,), np.float32, seed=4)
+        self.assertEqual(b.shape, (2,))
+        self.assertTrue(b.contains(b.sample()))
+        self.assertFalse(b.contains(np.array([2.0, 0.0], np.float32)))
+        self.assertFalse(b.contains(np.zeros(2, np.float64)))  # float64 does not cast to float32 safely
+        d = fallback_spaces.Discrete(5, seed=1)
+        self.assertTrue(all(d.contains(d.sample()) for _ in range(20)))
+        self.assertFalse(d.contains(5))
+        dd = fallback_spaces.Dict({"a": b, "b": d}, seed=3)
+        s = dd.sample()
+        self.assertTrue(dd.contains(s))
+        self.assertFalse(dd.contains({"a": s["a"]}))
+        dd.seed(3)
+        np.testing.assert_array_equal(dd.sample()["a"], s["a"])
+        batched = fallback_spaces.batch_space(dd, 4)
+        self.assertEqual(batched["a"].shape, (4, 2))
+
+
+if __name__ == "__main__":
+    unittest.main()

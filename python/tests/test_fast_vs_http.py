@@ -1,0 +1,64 @@
+"""The fast path and the HTTP path (rusim's API) give the same observations, states and rewards
+for the same seed and actions; the frames differ only by the API's JPEG."""
+
+import os
+import sys
+import unittest
+
+import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+import simgui  # noqa: E402
+
+ID = "simgui/KS0223Corridor-v0"
+
+
+class FastVersusHTTP(unittest.TestCase):
+    def test_same_observations(self):
+        # JPEG at quality 100 (the fast path's raw frames do not use the setting).
+        task = simgui.TASKS[ID].with_options(vehicle_params={"camera.jpeg_quality": 100})
+        with task.scenario_path() as scenario:
+            proc = simgui.SimguiProcess(http=True, scenario=str(scenario))
+        try:
+            fast = simgui.make(ID, task=task, simgui=proc)
+            slow = simgui.make(ID, task=task, transport="http", simgui=proc.http_url)
+            try:
+                self._compare(fast, slow)
+            finally:
+                fast.close()
+                slow.close()
+        finally:
+            proc.close()
+
+    def _compare(self, fast, slow):
+        rng = np.random.default_rng(5)
+        for seed in (7, 8):
+            of, inf = fast.reset(seed=seed)
+            oh, inh = slow.reset(seed=seed)
+            self.assertEqual(inf["reset"]["draws"], inh["reset"]["draws"], "the same randomization draws")
+            frames, worst = [of["image"]], 0.0
+            for k in range(25):
+                a = np.array([0.7, 0.25 * np.sin(k / 3) + rng.uniform(-0.05, 0.05)], np.float32)
+                of, rf, tef, trf, inf = fast.step(a)
+                oh, rh, teh, trh, inh = slow.step(a)
+                where = f"seed {seed} step {k}"
+                np.testing.assert_array_equal(of["ultrasonic"], oh["ultrasonic"], where)
+                for key in ("x", "y", "route_index", "route_distance", "sim_time"):
+                    self.assertEqual(inf[key], inh[key], f"{where}: {key}")
+                self.assertAlmostEqual(inf["yaw"], inh["yaw"], places=12, msg=where)
+                if not inf["crash"]:
+                    self.assertEqual(rf, rh, where)
+                    self.assertEqual((tef, trf), (teh, trh), where)
+                worst = max(worst, np.abs(of["image"].astype(int) - oh["image"].astype(int)).mean())
+                frames.append(of["image"])
+                if tef or trf:
+                    break
+            motion = np.mean([np.abs(a.astype(int) - b.astype(int)).mean() for a, b in zip(frames, frames[3:])])
+            # JPEG at quality 100 costs about two levels on average; three steps of driving
+            # change a frame by far more.
+            self.assertLess(worst, 3.0, f"seed {seed}")
+            self.assertGreater(motion, 3 * worst, f"seed {seed}: frames barely change, the comparison says little")
+
+
+if __name__ == "__main__":
+    unittest.main()
