@@ -54,10 +54,12 @@ type Face struct {
 	path     string
 	sessions atomic.Uint64 // sessions opened so far, for their ids
 
-	mu   sync.Mutex
-	open map[*session]bool
-	wg   sync.WaitGroup
-	stop chan struct{}
+	mu       sync.Mutex
+	open     map[*session]bool
+	wg       sync.WaitGroup
+	stop     chan struct{}
+	stopOnce sync.Once
+	closeErr error
 }
 
 // Validate checks the settings.
@@ -215,8 +217,10 @@ func (f *Face) Shutdown(ctx context.Context) error {
 	if f.ln == nil {
 		return nil
 	}
-	close(f.stop)
-	err := f.ln.Close()
+	f.stopOnce.Do(func() {
+		close(f.stop)
+		f.closeErr = f.ln.Close()
+	})
 	f.mu.Lock()
 	for s := range f.open {
 		s.conn.Close()
@@ -232,7 +236,7 @@ func (f *Face) Shutdown(ctx context.Context) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
-	return err
+	return f.closeErr
 }
 
 var (

@@ -1,0 +1,163 @@
+package fastpath
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"simgui/app/scenario"
+)
+
+// Requests from a client are hostile until checked: bad values are answered with an error and
+// change nothing; malformed messages end the session; sizes are checked before allocating.
+func TestHostileRequests(t *testing.T) {
+	_, f := startFace(t, scenario.Default())
+	wantErr := func(t *testing.T, c *client, contains string) {
+		t.Helper()
+		typ, _, _, err := c.recv()
+		if typ != msgError || err == nil || !strings.Contains(err.Error(), contains) {
+			t.Fatalf("want an error with %q, got 0x%02x %v", contains, typ, err)
+		}
+	}
+	wantClosed := func(t *testing.T, c *client) {
+		t.Helper()
+		c.conn.SetReadDeadline(time.Now().Add(20 * time.Second))
+		var b [1]byte
+		if n, err := c.conn.Read(b[:]); err == nil {
+			t.Fatalf("the session is still open (read %d bytes)", n)
+		}
+	}
+
+	t.Run("bad header", func(t *testing.T) {
+		c := dial(t, f.Addr())
+		c.conn.Write([]byte("GET / HTTP/1.1\r\n\r\n"))
+		wantErr(t, c, "not a fast path message")
+		wantClosed(t, c)
+	})
+	t.Run("huge length", func(t *testing.T) {
+		c := dial(t, f.Addr())
+		h := header(msgOpen, 0)
+		binary.LittleEndian.PutUint32(h[4:], math.MaxUint32)
+		c.conn.Write(h[:])
+		wantErr(t, c, "over its limit")
+		wantClosed(t, c)
+	})
+	t.Run("step before open", func(t *testing.T) {
+		c := dial(t, f.Addr())
+		c.send(msgStep, stepMessage([]byte{kindStep}, make([][2]float64, 1), make([]int64, 1)))
+		wantErr(t, c, "not a request expected now")
+		wantClosed(t, c)
+	})
+	for _, tc := range []struct {
+		name, want string
+		req        OpenRequest
+		raw        string
+	}{
+		{name: "protocol", want: "protocol 9", raw: `{"protocol": 9, "envs": 1}`},
+		{name: "unknown field", want: "unknown field", raw: `{"protocol": 1, "envs": 1, "path": "/etc/passwd"}`},
+		{name: "no envs", want: "outside 1..64", req: OpenRequest{Envs: 0}},
+		{name: "too many envs", want: "outside 1..64", req: OpenRequest{Envs: 65}},
+		{name: "frame too small", want: "16..1024", req: OpenRequest{Envs: 1, FrameWidth: 8, FrameHeight: 8}},
+		{name: "frame too big", want: "16..1024", req: OpenRequest{Envs: 1, FrameWidth: 5000, FrameHeight: 84}},
+		{name: "faces", want: "faces block", req: OpenRequest{Envs: 1, Scenario: "world: {trackId: track.cardboard_corridor.v1, params: {length: 2, width: 0.6}}\nvehicle: {vehicleId: vehicle.ks0223.v1}\nfaces: {api: false}\n"}},
+		{name: "bad yaml", want: "open:", req: OpenRequest{Envs: 1, Scenario: "world: [\n"}},
+		{name: "big scenario", want: "limit", req: OpenRequest{Envs: 1, Scenario: strings.Repeat("#", MaxScenarioBytes+1)}},
+		{name: "label", want: "printable", req: OpenRequest{Envs: 1, Label: "a\x1b[2Jb"}},
+		{name: "action period", want: "actionPeriod", raw: `{"protocol": 1, "envs": 1, "actionPeriod": 1e308}`},
+		{name: "negative action period", want: "actionPeriod", req: OpenRequest{Envs: 1, ActionPeriod: -0.1}},
+		{name: "randomization", want: "randomization", req: OpenRequest{Envs: 1, Randomization: map[string]string{"vehicle.wings": "1"}}},
+		{name: "vehicle param", want: "camera.width", req: OpenRequest{Envs: 1, VehicleParams: map[string]any{"camera.width": "84.5"}}},
+	} {
+		t.Run("open/"+tc.name, func(t *testing.T) {
+			c := dial(t, f.Addr())
+			raw := []byte(tc.raw)
+			if tc.raw == "" {
+				tc.req.Protocol = ProtocolVersion
+				raw, _ = json.Marshal(tc.req)
+			}
+			c.send(msgOpen, raw)
+			wantErr(t, c, tc.want)
+			wantClosed(t, c)
+		})
+	}
+
+	t.Run("bad steps leave the session as it was", func(t *testing.T) {
+		c := dial(t, f.Addr())
+		c.open(OpenRequest{Envs: 2, FrameWidth: 16, FrameHeight: 16})
+		if _, err := c.step([]byte{kindStep, kindStep}, make([][2]float64, 2), make([]int64, 2)); err == nil || !strings.Contains(err.Error(), "not been reset") {
+			t.Fatalf("a step before a reset: %v", err)
+		}
+		c.resetAll(3)
+		x := c.state(0, "x")
+		if _, err := c.step([]byte{kindStep, kindStep}, [][2]float64{{math.NaN(), 0}, {1, 0}}, make([]int64, 2)); err == nil || !strings.Contains(err.Error(), "not finite") {
+			t.Fatalf("a NaN action: %v", err)
+		}
+		if _, err := c.step([]byte{kindStep, 7}, make([][2]float64, 2), make([]int64, 2)); err == nil || !strings.Contains(err.Error(), "kind 7") {
+			t.Fatalf("kind 7: %v", err)
+		}
+		if c.state(0, "x") != x || c.state(1, "actions") != 0 {
+			t.Fatal("a refused step moved an env")
+		}
+		c.stepAll([2]float64{0.5, 0}) // still serving
+		// A step message for another number of envs is malformed: the session ends.
+		c.send(msgStep, stepMessage([]byte{kindStep}, make([][2]float64, 1), make([]int64, 1)))
+		wantErr(t, c, "want 64 for 2 envs")
+		wantClosed(t, c)
+	})
+
+	t.Run("sessions at once and memory", func(t *testing.T) {
+		g := &Face{Socket: filepath.Join(shortTempDir(t), "s.sock"), MaxSessions: 1, MaxMemoryMB: 1}
+		testHost(t, scenario.Default(), g)
+		m := dial(t, g.Addr())
+		if err := m.tryOpen(OpenRequest{Envs: 8, FrameWidth: 320, FrameHeight: 240}); err == nil || !strings.Contains(err.Error(), "shared memory") {
+			t.Fatalf("8 envs of 320×240 with 1 MiB: %v", err)
+		}
+		wantClosed(t, m)
+		a := dial(t, g.Addr())
+		a.open(OpenRequest{Envs: 1, FrameWidth: 16, FrameHeight: 16})
+		b := dial(t, g.Addr())
+		wantErr(t, b, "sessions are open")
+		wantClosed(t, b)
+	})
+}
+
+// The socket: a stale file from a dead process is replaced, anything else is refused, and
+// the file goes at shutdown.
+func TestSocketFile(t *testing.T) {
+	dir := shortTempDir(t)
+	path := filepath.Join(dir, "plain")
+	os.WriteFile(path, []byte("x"), 0o600)
+	if err := removeStale(path); err == nil || !strings.Contains(err.Error(), "not a socket") {
+		t.Fatalf("a plain file: %v", err)
+	}
+	f := &Face{Socket: filepath.Join(dir, "fp.sock")}
+	h := testHost(t, scenario.Default(), f)
+	if err := removeStale(f.Addr()); err == nil || !strings.Contains(err.Error(), "in use") {
+		t.Fatalf("a live socket: %v", err)
+	}
+	g := &Face{Socket: f.Socket}
+	if err := g.Start(t.Context(), h); err == nil {
+		g.Shutdown(t.Context())
+		t.Fatal("a second face started on a live socket")
+	}
+	if err := (&Face{Socket: strings.Repeat("s", 200)}).Validate(); err == nil {
+		t.Fatal("a 200-byte socket path validated")
+	}
+	if err := (&Face{MaxEnvs: 5000}).Validate(); err == nil {
+		t.Fatal("maxEnvs 5000 validated")
+	}
+	if err := (&Face{}).Start(t.Context(), h); err == nil || !strings.Contains(err.Error(), "path is required") {
+		t.Fatalf("no socket: %v", err)
+	}
+	if err := f.Shutdown(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(f.Addr()); !os.IsNotExist(err) {
+		t.Fatalf("the socket file is still there after shutdown: %v", err)
+	}
+}
