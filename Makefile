@@ -9,7 +9,7 @@ CORE    := $(shell $(GO) list ./... 2>/dev/null | grep -v -E '/(app/window|edito
 # Only the GUI folders that exist: go list fails outright on a pattern that matches no folder.
 GUI     := $(shell $(GO) list $(patsubst %,./%/...,$(wildcard app/window editor)) 2>/dev/null)
 
-.PHONY: all setup build build-headless check-static run test vet fmt-check test-core test-gui fuzz bench generate clean
+.PHONY: all setup build build-headless check-static run test vet fmt-check test-core test-gui test-python fuzz bench bench-python train-demo generate clean
 
 all: build
 
@@ -39,7 +39,7 @@ else
 	./$(BIN) $(ARGS)
 endif
 
-test: setup fmt-check vet check-static test-core test-gui fuzz
+test: setup fmt-check vet check-static test-core test-gui test-python fuzz
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
@@ -57,6 +57,24 @@ test-core:
 test-gui:
 	@set -e; for p in $(GUI); do $(XVFB) $(GO) test -timeout 10m $$p; done
 	$(XVFB) $(GO) test -timeout 5m -run '^TestGUI' ./cmd/simgui
+
+# The Python package against the binary just built, with Debian's python3 (numpy, torch, PIL):
+# Gymnasium API contract, fast path versus HTTP, offline pip install, a step-bounded PPO run.
+PYTHON  ?= /usr/bin/python3
+test-python: build
+	SIMGUI_BIN=$(CURDIR)/$(BIN) $(PYTHON) -m unittest discover -s python/tests -v
+
+# Python-side throughput of the fast path (16 envs, 1 env) against the HTTP API, one run.
+bench-python: build
+	SIMGUI_BIN=$(CURDIR)/$(BIN) PYTHONPATH=python $(PYTHON) -m simgui.bench --json
+
+# The training example end to end: PPO on KS0223Corridor-v0 (TRAIN_STEPS env steps), then 100
+# evaluation episodes on held-out seeds; policy, curve and GIF in out/train-demo.
+# WINDOW=1 opens simgui's window to watch the envs while it trains.
+TRAIN_STEPS ?= 300000
+train-demo: build
+	SIMGUI_BIN=$(CURDIR)/$(BIN) $(PYTHON) examples/python/train_ppo.py --out out/train-demo \
+		--total-steps $(TRAIN_STEPS) $(if $(filter 1,$(WINDOW)),--window)
 
 # Short fuzzing of what strangers send: plugin archives, scenarios, device-port byte streams and
 # training API bodies; FUZZTIME=5m for a longer run. Scenario inputs that resolve are slow to

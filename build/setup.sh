@@ -22,6 +22,9 @@ pkgs=(
   # reference for the renderer's lens distortion (render/lens_test.go)
   python3-websockets python3-zmq python3-protobuf python3-requests python3-numpy python3-pil
   python3-opencv
+  # the training example and its tests: PPO in PyTorch on the CPU, learning curves; venv for
+  # the offline install test of python/
+  python3-torch python3-matplotlib python3-venv
 )
 
 missing=()
