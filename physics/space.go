@@ -88,6 +88,20 @@ func newCP[T any](f func() T) T {
 	return f()
 }
 
+// Release drops everything the space holds at once; neither the space nor its bodies may be
+// used afterwards. cp keeps object pools inside each space (sync.Pools, which the runtime
+// tracks until the second collection after their last use, and with them the whole space), so
+// a world reset again and again would keep its old spaces alive, and the heap, its collection
+// target and the number of spaces kept grew together without bound.
+func (s *Space) Release() {
+	if s.cp != nil {
+		*s.cp = cp.Space{}
+		s.cp = nil
+	}
+	s.bodies, s.boxes = nil, nil
+	s.contacts = contactLog{}
+}
+
 // NewSpace returns an empty space.
 func NewSpace(opts Options) *Space {
 	s := &Space{opts: opts}

@@ -3,6 +3,7 @@ package fastpath
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -19,6 +20,7 @@ func BenchmarkStep(b *testing.B) {
 		b.Run(fmt.Sprintf("envs=%d", n), func(b *testing.B) { benchStep(b, n, kindStep) })
 	}
 	b.Run("envs=16/randomized", func(b *testing.B) { benchStep(b, 16, kindStep) })
+	b.Run("envs=16/randomized/random-actions", func(b *testing.B) { benchRandom(b, 16) })
 	b.Run("hold", func(b *testing.B) { benchStep(b, 16, kindHold) })
 	b.Run("reset", func(b *testing.B) { benchStep(b, 16, kindReset) })
 }
@@ -56,4 +58,37 @@ func benchStep(b *testing.B, n int, kind byte) {
 		}
 	}
 	b.ReportMetric(float64(n*b.N)/time.Since(start).Seconds(), "agent-steps/s")
+}
+
+// benchRandom steps n envs of the randomized corridor task with random actions, resetting an
+// env after a contact or 100 steps as the Python envs do: what `python3 -m simgui.bench` asks
+// of simgui.
+func benchRandom(b *testing.B, n int) {
+	sc, err := scenario.Load(filepath.Join("..", "..", "python", "simgui", "scenarios", "ks0223_corridor.yaml"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	_, f := startFace(b, sc)
+	c := dial(b, f.Addr())
+	c.open(OpenRequest{Envs: n, FrameWidth: 84, FrameHeight: 84})
+	c.resetAll(1)
+	rng := rand.New(rand.NewPCG(1, 2))
+	kinds, acts, seeds := make([]byte, n), make([][2]float64, n), make([]int64, n)
+	resets := 0
+	b.ReportAllocs()
+	b.ResetTimer()
+	start := time.Now()
+	for k := range b.N {
+		for i := range n {
+			if kinds[i] == kindStep && (c.state(i, "contacts") > 0 || c.state(i, "actions") >= 100) {
+				kinds[i], seeds[i] = kindReset, int64(k*n+i)
+				resets++
+				continue
+			}
+			kinds[i], acts[i] = kindStep, [2]float64{2*rng.Float64() - 1, 2*rng.Float64() - 1}
+		}
+		c.mustStep(kinds, acts, seeds)
+	}
+	b.ReportMetric(float64(n*b.N)/time.Since(start).Seconds(), "agent-steps/s")
+	b.ReportMetric(float64(n*b.N)/float64(max(1, resets)), "steps/episode")
 }

@@ -33,7 +33,10 @@ func (w *World) Reset(seed int64) error {
 		return fmt.Errorf("reset: %w", err)
 	}
 	w.cfg = cfg
+	old := w.space
 	w.commit(ep, seed)
+	// The old episode's space goes now, not two collections later (physics.Space.Release).
+	defer old.Release()
 	for id := range w.entities {
 		if id != 0 && w.space.Body(id) == nil {
 			delete(w.entities, id)

@@ -1,6 +1,7 @@
 package world
 
 import (
+	"runtime"
 	"strings"
 	"testing"
 
@@ -55,5 +56,23 @@ func TestFailedResetLeavesTheWorldAsItWas(t *testing.T) {
 		if gotDraws[i] != wantDraws[i] {
 			t.Errorf("random draw %d is %v after the failed reset, want %v", i, gotDraws[i], wantDraws[i])
 		}
+	}
+}
+
+// A world reset again and again (a training env's) keeps one physics space, not all of them:
+// cp's per-space pools would otherwise keep every old space alive until the second collection
+// after it, and the heap, its collection target and the spaces kept would grow together.
+func TestResetsDoNotPileUpSpaces(t *testing.T) {
+	w := newTestWorld(t, 1, nil)
+	var ms runtime.MemStats
+	for k := range 1000 {
+		if err := w.Reset(int64(k)); err != nil {
+			t.Fatal(err)
+		}
+		w.Step()
+	}
+	runtime.ReadMemStats(&ms) // no forced collection: what the program would hold
+	if ms.HeapAlloc > 64<<20 {
+		t.Fatalf("after 1000 resets the heap holds %d MB", ms.HeapAlloc>>20)
 	}
 }
