@@ -121,7 +121,8 @@ func (w *World) Start() error {
 	return nil
 }
 
-// Close shuts every system down, in reverse order, and returns the first error.
+// Close shuts every system down, in reverse order, and returns the first error. The physics
+// goes with it: the world may be read (snapshots, models) but not stepped afterwards.
 func (w *World) Close() error {
 	var first error
 	for i := len(w.systems) - 1; i >= 0; i-- {
@@ -130,6 +131,11 @@ func (w *World) Close() error {
 				first = fmt.Errorf("system %s: shutdown: %w", w.systems[i].name, err)
 			}
 		}
+	}
+	// Free the physics at once (physics.Space.Release): a process that builds a world per
+	// training episode would otherwise keep the old ones' spaces for two collections each.
+	if w.space != nil {
+		w.space.Release()
 	}
 	return first
 }
