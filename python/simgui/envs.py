@@ -10,6 +10,8 @@ the same observations; env i of a vector env reset with seed s is the env reset 
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from . import tasks as _tasks
@@ -83,6 +85,7 @@ class _Session:
         self._kinds = np.zeros(n, np.uint8)
         self._seeds = np.zeros(n, np.int64)
         self._zero = np.zeros((n, 2))
+        self._act = np.zeros((n, 2))
 
     def col(self, name: str) -> np.ndarray:
         return self.backend.state[:, self.fields[name]]
@@ -127,9 +130,11 @@ class _Session:
             self.proc = None
 
 
+_INFO_FIELDS = ("x", "y", "yaw", "speed", "route_index", "route_distance", "sim_time", "ultrasonic_m")
+
+
 def _step_info(sess: _Session, flags: dict, i=None) -> dict:
-    names = ("x", "y", "yaw", "speed", "route_index", "route_distance", "sim_time", "ultrasonic_m")
-    cols = {k: sess.col(k) for k in names}
+    cols = {k: sess.col(k) for k in _INFO_FIELDS}
     info = {k: (float(v[i]) if i is not None else v.copy()) for k, v in cols.items()}
     for k, v in flags.items():
         info[k] = bool(v[i]) if i is not None else v.copy()
@@ -181,7 +186,7 @@ class SimguiEnv(Env):
         self._s._seeds[0] = episode
         self._s._kinds[0] = KIND_RESET
         infos = self._s.run(self._s._kinds, self._s._zero)
-        self._s.prev = self._s.snapshot()
+        self._prev = self._s.backend.state[0].tolist()
         self._needs_reset = False
         obs = self._obs()
         info = _step_info(self._s, {}, 0)
@@ -189,27 +194,38 @@ class SimguiEnv(Env):
         return obs, info
 
     def _obs(self):
-        o = self._s.observe(copy=True)
-        obs = {"image": o["image"][0], "ultrasonic": o["ultrasonic"][0]}
-        self._last = obs["image"]
-        return obs
+        s = self._s
+        img = s.backend.images[0].copy()
+        # As tasks.observations computes it for N envs: float32(m / 5), 0 for NaN (no sonar), at most 1.
+        v = np.float32(s.backend.state[0, s.fields["ultrasonic_m"]] * (1.0 / _tasks.SONAR_SCALE_M))
+        son = np.array([min(v, np.float32(1.0)) if v > 0 else 0.0], np.float32)
+        self._last = img
+        return {"image": img, "ultrasonic": son}
 
     def step(self, action):
         if self._needs_reset:
             raise RuntimeError("call reset() before step() (and after an episode ends)")
         a = np.asarray(action, dtype=np.float64).reshape(1, 2)
-        if not np.all(np.isfinite(a)):
+        t, st = float(a[0, 0]), float(a[0, 1])
+        if not (math.isfinite(t) and math.isfinite(st)):
             raise ValueError(f"action {action!r} is not finite")
         s = self._s
         s._kinds[0] = KIND_STEP
-        s.run(s._kinds, np.clip(a, -1.0, 1.0))
+        s._act[0, 0], s._act[0, 1] = min(1.0, max(-1.0, t)), min(1.0, max(-1.0, st))
+        s.run(s._kinds, s._act)
         s.steps[0] += 1
-        cur = s.snapshot()
-        reward, term, trunc, flags = s.scorer.score(s.prev, cur, s.steps)
-        s.prev = cur
-        terminated, truncated = bool(term[0]), bool(trunc[0])
+        cur = s.backend.state[0].tolist()
+        reward, terminated, truncated, flags = s.scorer.score_one(self._prev, cur, int(s.steps[0]))
+        self._prev = cur
         self._needs_reset = terminated or truncated
-        return self._obs(), float(reward[0]), terminated, truncated, _step_info(s, flags, 0)
+        return self._obs(), float(reward), bool(terminated), bool(truncated), self._info(cur, flags)
+
+    def _info(self, row, flags) -> dict:
+        f = self._s.fields
+        info = {k: row[f[k]] for k in _INFO_FIELDS}
+        info.update((k, bool(v)) for k, v in flags.items())
+        info["episode_seed"] = int(self._s.episode_seed[0])
+        return info
 
     def render(self):
         if self.render_mode == "rgb_array":

@@ -146,3 +146,24 @@ class Scorer:
         terminated = goal | fail
         truncated = (steps >= t.max_episode_steps) & ~terminated
         return reward, terminated, truncated, {"success": success, "crash": crash, "off_route": off}
+
+    def score_one(self, prev: list, cur: list, steps: int):
+        """score() for one env with Python floats (state rows as lists): the same arithmetic,
+        without numpy's per-call cost on arrays of one."""
+        t, f = self.task, self.f
+        ri, rd = f["route_index"], f["route_distance"]
+        gained = prev[rd] - cur[rd] if cur[ri] == prev[ri] else 0.0
+        reached = max(cur[ri] - prev[ri], 0.0)
+        reward = t.progress_gain * gained + t.waypoint_bonus * reached - t.time_penalty
+        goal = cur[f["route_completed"]] > 0
+        crash = self.contacts and cur[f["contacts"]] > 0
+        off = False
+        if t.off_route_m is not None and self.routes[0] is not None:
+            r = self.routes[0]
+            off = lateral_distance(cur[f["x"]], cur[f["y"]], r[0], r[1]) > t.off_route_m
+        fail = crash or off
+        success = goal and not fail
+        reward = reward + t.goal_bonus * success - t.crash_penalty * fail
+        terminated = goal or fail
+        truncated = steps >= t.max_episode_steps and not terminated
+        return reward, terminated, truncated, {"success": success, "crash": crash, "off_route": off}

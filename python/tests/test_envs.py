@@ -189,10 +189,22 @@ class VectorEnv(unittest.TestCase):
                 self.assertEqual(np.shape(info[k]), (n,), k)
 
     def test_env_i_is_seeded_seed_plus_i(self):
+        n = self.N
+        acts = [np.array([[0.9, 0.3 * np.sin(k + i)] for i in range(n)]) for k in range(12)]
         obs, _ = self.venv.reset(seed=10)
-        for i in range(self.N):
+        steps = [self.venv.step(a) for a in acts]
+        for i in range(n):
             o, _ = self.single.reset(seed=10 + i)
             self.assertTrue(same_obs({k: x[i] for k, x in obs.items()}, o), f"env {i}")
+            for k, a in enumerate(acts):
+                o, r, te, tr, _ = self.single.step(a[i])
+                vo, vr, vte, vtr, _ = steps[k]
+                # The same observations and rewards; the vector env scores with numpy, the single
+                # env with Python floats.
+                self.assertTrue(same_obs({kk: x[i] for kk, x in vo.items()}, o), f"env {i} step {k}")
+                self.assertEqual((r, te, tr), (vr[i], vte[i], vtr[i]), f"env {i} step {k}")
+                if te or tr:
+                    break
 
     def test_next_step_autoreset(self):
         n, steps = self.N, 3
