@@ -96,6 +96,13 @@ class _VectorEnv:
 if HAVE_GYMNASIUM:  # pragma: no cover
     Env = _gym.Env
     VectorEnv = _VectorBase
+    try:  # Gymnasium 1.1 names the mode with an enum
+        from gymnasium.vector import AutoresetMode
+
+        AUTORESET_NEXT_STEP = AutoresetMode.NEXT_STEP
+    except ImportError:
+        AUTORESET_NEXT_STEP = "NextStep"
 else:
     Env = _Env
     VectorEnv = _VectorEnv
+    AUTORESET_NEXT_STEP = "NextStep"

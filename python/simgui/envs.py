@@ -15,7 +15,7 @@ import math
 import numpy as np
 
 from . import tasks as _tasks
-from ._compat import HAVE_GYMNASIUM, Env, VectorEnv, batch_space, np_random, spaces
+from ._compat import AUTORESET_NEXT_STEP, HAVE_GYMNASIUM, Env, VectorEnv, batch_space, np_random, spaces
 from .fastpath import KIND_HOLD, KIND_RESET, KIND_STEP, FastPathClient
 from .process import SimguiProcess
 
@@ -252,7 +252,7 @@ class SimguiVectorEnv(VectorEnv):
     copies; False returns views of the shared memory that the next step overwrites).
     """
 
-    metadata = {"render_modes": ["rgb_array"], "render_fps": 10, "autoreset_mode": "NextStep"}
+    metadata = {"render_modes": ["rgb_array"], "render_fps": 10, "autoreset_mode": AUTORESET_NEXT_STEP}
 
     def __init__(self, task="simgui/KS0223Corridor-v0", num_envs: int = 8, *, render_mode=None, simgui=None,
                  frame_size=(84, 84), action_period=None, randomize=True, max_episode_steps=None, window=False,
