@@ -244,15 +244,20 @@ func (e *env) drawFrame(sys *sensors.System) error {
 	} else if &f.Pixels[0] != &e.img[0] {
 		copy(e.img, f.Pixels)
 	}
-	if t := e.lut; t != nil {
-		pix := e.img
-		if e.channels == 3 {
-			for i := 0; i+2 < len(pix); i += 3 {
-				pix[i], pix[i+1], pix[i+2] = t[0][pix[i]], t[1][pix[i+1]], t[2][pix[i+2]]
-			}
-		}
+	if t := e.lut; t != nil && e.channels == 3 {
+		applyGains(e.img, t)
 	}
 	return nil
+}
+
+// applyGains maps RGB pixels through the per-channel tables (byte-indexed arrays and a
+// three-byte window per pixel: no bounds checks in the loop).
+func applyGains(pix []byte, t *[3][256]byte) {
+	r, g, b := &t[0], &t[1], &t[2]
+	for i := 0; i+3 <= len(pix); i += 3 {
+		px := pix[i : i+3 : i+3]
+		px[0], px[1], px[2] = r[px[0]], g[px[1]], b[px[2]]
+	}
 }
 
 // latest returns a sonar's latest range, firing it once when it has none yet (at a reset), as
