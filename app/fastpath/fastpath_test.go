@@ -168,7 +168,7 @@ func TestSeedsGiveTheSameObservations(t *testing.T) {
 }
 
 // The fast path and the training API give the same observations for the same seed and
-// actions, randomization on: the same poses and sonar readings to the last bit of what the API
+// actions, randomization on, the fast path running only the sensors observed: the same poses and sonar readings to the last bit of what the API
 // prints, the same route progress, and the same frame up to the API's JPEG.
 func TestMatchesTheTrainingAPI(t *testing.T) {
 	sc, err := scenario.Parse([]byte(corridorTraining), "test")
@@ -198,7 +198,9 @@ func TestMatchesTheTrainingAPI(t *testing.T) {
 	}
 	const seed = 31
 	c := dial(t, f.Addr())
-	c.open(OpenRequest{Envs: 1, FrameWidth: 64, FrameHeight: 48, VehicleParams: map[string]any{"camera.jpeg_quality": 100}})
+	// The fast path runs only the camera and the sonar; the API runs every sensor.
+	c.open(OpenRequest{Envs: 1, FrameWidth: 64, FrameHeight: 48, VehicleParams: map[string]any{"camera.jpeg_quality": 100},
+		Sensors: []string{"ultrasonic.front"}})
 	c.resetAll(seed)
 	res := post("/reset", fmt.Sprintf(`{"seed": %d, "vehicleParams": [{"key": "camera.width", "value": "64"},
 		{"key": "camera.height", "value": "48"}, {"key": "camera.jpeg_quality", "value": "100"}]}`, seed))

@@ -71,6 +71,7 @@ func TestHostileRequests(t *testing.T) {
 		{name: "action period", want: "actionPeriod", raw: `{"protocol": 1, "envs": 1, "actionPeriod": 1e308}`},
 		{name: "negative action period", want: "actionPeriod", req: OpenRequest{Envs: 1, ActionPeriod: -0.1}},
 		{name: "randomization", want: "randomization", req: OpenRequest{Envs: 1, Randomization: map[string]string{"vehicle.wings": "1"}}},
+		{name: "sensor", want: "no sensor \"lidar\"", req: OpenRequest{Envs: 1, Sensors: []string{"lidar"}}},
 		{name: "vehicle param", want: "camera.width", req: OpenRequest{Envs: 1, VehicleParams: map[string]any{"camera.width": "84.5"}}},
 	} {
 		t.Run("open/"+tc.name, func(t *testing.T) {

@@ -42,6 +42,7 @@ type sessionPlan struct {
 	// drawn the first episode, then the frame size; channels is 3 (RGB) or 1 (grey).
 	width, height, channels int
 	image                   map[string]float64 // image gains given in the request
+	keep                    map[string]bool    // sensors to run; nil runs all
 	actionPeriod            float64
 	steps                   int // world steps per action
 }
@@ -136,6 +137,11 @@ func planSession(sc *scenario.Scenario, req *OpenRequest, r plugins.Resolver) (*
 	}
 	sp.base = plan
 	sp.actionPeriod = plan.ActionPeriod
+	if len(req.Sensors) > 0 {
+		if sp.keep, err = sensorsToKeep(plan.Agents[0].Vehicle, req.Sensors); err != nil {
+			return nil, err
+		}
+	}
 	sp.steps = max(1, int(math.Round(plan.ActionPeriod/plan.StepSize)))
 
 	random, err := scenario.ParseRandomization(&sc.Randomization)
@@ -195,8 +201,41 @@ func (sp *sessionPlan) episode(seed int64) (*episodePlan, error) {
 	if !rawFrames(v, sp.width, sp.height) {
 		return nil, fmt.Errorf("vehicle %s has no camera", v.ID)
 	}
+	if sp.keep != nil {
+		keepSensors(v, sp.keep)
+	}
 	ep.vehicle = v
 	return ep, nil
+}
+
+// sensorsToKeep checks a request's sensor list against the vehicle and adds its first camera.
+func sensorsToKeep(v *plugins.VehicleDescriptor, ids []string) (map[string]bool, error) {
+	if len(ids) > len(v.Sensors)+1 {
+		return nil, fmt.Errorf("sensors: %d listed; vehicle %s has %d", len(ids), v.ID, len(v.Sensors))
+	}
+	keep := map[string]bool{}
+	var known []string
+	for _, m := range v.Sensors {
+		known = append(known, m.ID)
+		if m.Kind == plugins.SensorCamera && len(keep) == 0 {
+			keep[m.ID] = true
+		}
+	}
+	for _, id := range ids {
+		if !slices.Contains(known, id) {
+			return nil, fmt.Errorf("sensors: vehicle %s has no sensor %q (it has %s)", v.ID, id, strings.Join(known, ", "))
+		}
+		keep[id] = true
+	}
+	return keep, nil
+}
+
+// keepSensors removes the mounts and contract sensors not in keep.
+func keepSensors(v *plugins.VehicleDescriptor, keep map[string]bool) {
+	v.Sensors = slices.DeleteFunc(v.Sensors, func(m plugins.SensorMount) bool { return !keep[m.ID] })
+	if v.Contract != nil {
+		v.Contract.Sensors = slices.DeleteFunc(v.Contract.Sensors, func(s plugins.SensorDescriptor) bool { return !keep[s.ID] })
+	}
 }
 
 // rawFrames sets the first camera's contract shape (0 keeps a side) and makes it draw raw

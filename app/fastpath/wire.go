@@ -139,6 +139,10 @@ type OpenRequest struct {
 	Randomization map[string]string `json:"randomization"`
 	// ActionPeriod overrides the scenario's runtime.actionPeriod, seconds (0 keeps it).
 	ActionPeriod float64 `json:"actionPeriod"`
+	// Sensors lists the vehicle's sensors the envs run (mount ids); empty runs them all. The
+	// first camera is always run. Sensors draw from streams of their own, so leaving some out
+	// changes nothing the others report; it saves their work on every step.
+	Sensors []string `json:"sensors"`
 	// Layout adds the track's elements to every reset's info (for drawing maps).
 	Layout bool `json:"layout"`
 	// Label names the session in the window's world list.

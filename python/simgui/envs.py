@@ -53,7 +53,7 @@ class _Session:
             self.backend.open(envs=n, scenario=self.task.scenario_text(), frame=(w, h),
                               vehicle_params=self.task.vehicle_params, track_params=self.task.track_params,
                               randomization=randomization, action_period=action_period or 0.0, layout=layout,
-                              label=label or self.task.id.split("/")[-1])
+                              label=label or self.task.id.split("/")[-1], sensors=self.task.sensors)
             self.contacts = True
         elif transport == "http":
             if n != 1:

@@ -103,7 +103,8 @@ class FastPathClient:
     # -- session ------------------------------------------------------------------------------
 
     def open(self, *, envs: int, scenario: str = "", frame=(84, 84), vehicle_params=None, track_params=None,
-             randomization=None, action_period: float = 0.0, layout: bool = False, label: str = "") -> dict:
+             randomization=None, action_period: float = 0.0, layout: bool = False, label: str = "",
+             sensors=()) -> dict:
         """Opens the session's envs; returns simgui's open reply."""
         req = {
             "protocol": PROTOCOL, "scenario": scenario, "envs": int(envs),
@@ -111,6 +112,7 @@ class FastPathClient:
             "vehicleParams": dict(vehicle_params or {}), "trackParams": dict(track_params or {}),
             "randomization": {k: str(v) for k, v in (randomization or {}).items()},
             "actionPeriod": float(action_period), "layout": bool(layout), "label": label,
+            "sensors": [str(x) for x in sensors],
         }
         self._send(MSG_OPEN, json.dumps(req).encode())
         typ, payload, fd = self._recv(with_fd=True)

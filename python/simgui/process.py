@@ -65,7 +65,7 @@ class SimguiProcess:
     """
 
     def __init__(self, *, http: bool = False, scenario: str | None = None, window: bool = False,
-                 binary: str | None = None, extra_args=(), start_timeout: float = 60.0, gogc: int = 200):
+                 binary: str | None = None, extra_args=(), start_timeout: float = 60.0, gogc: int = 400):
         self.binary = binary or find_binary()
         self._dir = tempfile.mkdtemp(prefix="simgui-")
         self.fast_path = os.path.join(self._dir, "fast.sock")
@@ -87,7 +87,8 @@ class SimguiProcess:
         self.args = args
         self._log = open(os.path.join(self._dir, "simgui.log"), "w+b")
         env = dict(os.environ)
-        # Training worlds allocate per episode; a larger GC target trades memory for cores.
+        # Every episode builds a physics space (about a megabyte); the live heap is small, so a
+        # larger GC target trades a little memory for a good share of a core.
         env.setdefault("GOGC", str(gogc))
         self.proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=self._log, stderr=subprocess.STDOUT,
                                      preexec_fn=_die_with_parent, env=env)
