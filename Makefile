@@ -71,7 +71,7 @@ bench-python: build
 # The training example end to end: PPO on KS0223Corridor-v0 (TRAIN_STEPS env steps), then 100
 # evaluation episodes on held-out seeds; policy, curve and GIF in out/train-demo.
 # WINDOW=1 opens simgui's window to watch the envs while it trains.
-TRAIN_STEPS ?= 300000
+TRAIN_STEPS ?= 200000
 train-demo: build
 	SIMGUI_BIN=$(CURDIR)/$(BIN) $(PYTHON) examples/python/train_ppo.py --out out/train-demo \
 		--total-steps $(TRAIN_STEPS) $(if $(filter 1,$(WINDOW)),--window)

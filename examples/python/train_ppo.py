@@ -233,7 +233,7 @@ def parse(argv=None):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--task", default="simgui/KS0223Corridor-v0")
     p.add_argument("--out", default="out/ppo")
-    p.add_argument("--total-steps", type=int, default=300_000)
+    p.add_argument("--total-steps", type=int, default=200_000)
     p.add_argument("--num-envs", type=int, default=16)
     p.add_argument("--n-steps", type=int, default=128, help="rollout length per env")
     p.add_argument("--epochs", type=int, default=3)
