@@ -66,9 +66,7 @@ func (s *session) serve() {
 			}
 			return
 		}
-		if typ != msgStep {
-			buf = payload[:0]
-		}
+		buf = payload[:0] // read again by the next message; every payload is done with before
 		s.lastUse.Store(time.Now().UnixNano())
 		switch typ {
 		case msgOpen:
@@ -76,6 +74,7 @@ func (s *session) serve() {
 				s.fail(err)
 				return
 			}
+			buf = nil // the open request's room is not needed again
 		case msgStep:
 			s.markLive()
 			if err := decodeStep(payload, len(s.envs), &req); err != nil {
@@ -89,7 +88,6 @@ func (s *session) serve() {
 				}
 				continue
 			}
-			buf = payload[:0]
 			res, err := s.step(&req)
 			if err != nil {
 				if s.reply(msgError, errorBody(err)) != nil {
