@@ -76,3 +76,27 @@ func TestResetsDoNotPileUpSpaces(t *testing.T) {
 		t.Fatalf("after 1000 resets the heap holds %d MB", ms.HeapAlloc>>20)
 	}
 }
+
+// A reset that fails after its space was built releases that space as a replaced one is:
+// resets that keep failing (a client sending a bad episode again and again) hold no spaces.
+func TestFailedResetsDoNotPileUpSpaces(t *testing.T) {
+	broken := testVehicle.Clone()
+	broken.ID = "vehicle.test.broken.v1"
+	broken.Drive = &plugins.Drive{Model: "no_such_drive"}
+	w := newTestWorld(t, 1, nil)
+	w.cfg.BeforeReset = func(c *Config) error {
+		c.Agents = append(c.Agents, AgentSpec{Name: "intruder", Vehicle: broken})
+		return nil
+	}
+	var ms runtime.MemStats
+	for k := range 1000 {
+		if err := w.Reset(int64(k)); err == nil {
+			t.Fatal("a reset with an unknown drive model succeeded")
+		}
+	}
+	runtime.ReadMemStats(&ms) // no forced collection: what the program would hold
+	if ms.HeapAlloc > 64<<20 {
+		t.Fatalf("after 1000 failed resets the heap holds %d MB", ms.HeapAlloc>>20)
+	}
+	w.Step() // the world still steps on its own space
+}

@@ -171,8 +171,9 @@ type episode struct {
 }
 
 // build lays out cfg's track for seed and spawns cfg's agents into a fresh physics space,
-// touching nothing of w.
-func (w *World) build(cfg Config, seed int64) (*episode, error) {
+// touching nothing of w. A space built for an episode that failed is released at once, as a
+// replaced one is (Reset), so resets that keep failing do not pile up spaces.
+func (w *World) build(cfg Config, seed int64) (_ *episode, err error) {
 	layout, err := cfg.BuildLayout(cfg.Track, cfg.TrackParams, seed)
 	if err != nil {
 		return nil, fmt.Errorf("track %s: %w", cfg.Track.ID, err)
@@ -181,6 +182,11 @@ func (w *World) build(cfg Config, seed int64) (*episode, error) {
 		space:  physics.NewSpace(physics.Options{Mode: cfg.Physics, VehicleCollisions: cfg.VehicleCollisions}),
 		layout: layout, byName: map[string]*Model{},
 	}
+	defer func() {
+		if err != nil {
+			ep.space.Release()
+		}
+	}()
 	for _, e := range layout.Elements {
 		b, err := ep.space.AddElement(e)
 		if err != nil {
