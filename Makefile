@@ -77,7 +77,7 @@ train-demo: build
 		--total-steps $(TRAIN_STEPS) $(if $(filter 1,$(WINDOW)),--window)
 
 # Short fuzzing of what strangers send: plugin archives, scenarios, device-port byte streams and
-# training API bodies; FUZZTIME=5m for a longer run. Scenario inputs that resolve are slow to
+# training API bodies and fast path messages; FUZZTIME=5m for a longer run. Scenario inputs that resolve are slow to
 # minimise (each compiles a track schema), so their minimisation is capped.
 FUZZTIME ?= 15s
 fuzz:
@@ -85,6 +85,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzRead$$' -fuzztime $(FUZZTIME) ./plugins/archive
 	$(GO) test -run '^$$' -fuzz '^FuzzFrameReader$$' -fuzztime $(FUZZTIME) ./app/bridge
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeRequest$$' -fuzztime $(FUZZTIME) ./app/api
+	$(GO) test -run '^$$' -fuzz '^FuzzStepMessage$$' -fuzztime $(FUZZTIME) ./app/fastpath
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 2s ./app/scenario
 
 bench: build
