@@ -20,7 +20,7 @@ build: setup
 	$(GO) build -o $(BIN) ./cmd/simgui
 
 # Every headless command and face (run --headless, plugin, version, bench, the bridge, /control,
-# the training API) in one static binary for servers and containers.
+# the training API, the fast path) in one static binary for servers and containers.
 build-headless:
 	CGO_ENABLED=0 $(GO) build -tags headless -o $(HEADLESS_BIN) ./cmd/simgui
 

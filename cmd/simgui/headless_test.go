@@ -2,7 +2,10 @@ package main
 
 import (
 	"debug/elf"
+	"encoding/binary"
 	"encoding/json"
+	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -74,7 +77,7 @@ func TestHeadlessBuild(t *testing.T) {
 		t.Errorf("state hash %s, the window build's %s", s.StateHash, want.StateHash)
 	}
 
-	// The faces: the training API and /control answer from the static binary.
+	// The faces: the training API, /control and the fast path answer from the static binary.
 	port := func() string {
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
@@ -84,7 +87,9 @@ func TestHeadlessBuild(t *testing.T) {
 		return strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
 	}
 	apiPort, controlPort := port(), port()
-	serve := exec.Command(bin, "run", "--headless", "--time-scale", "1", "--no-bridge", "--api-port", apiPort, "--control-port", controlPort)
+	sock := filepath.Join(shortDir(t), "fast.sock")
+	serve := exec.Command(bin, "run", "--headless", "--time-scale", "1", "--no-bridge", "--api-port", apiPort, "--control-port", controlPort,
+		"--fast-path", sock)
 	serve.Env = append(os.Environ(), "RUSIM_HOME="+home)
 	var serveErr strings.Builder
 	serve.Stderr = &serveErr
@@ -114,6 +119,9 @@ func TestHeadlessBuild(t *testing.T) {
 			}
 			c.Close()
 		}
+		if err := openFastPath(sock); err != nil {
+			t.Errorf("fast path from the headless binary: %v", err)
+		}
 	}
 	serve.Process.Signal(syscall.SIGINT)
 	if err := serve.Wait(); err != nil {
@@ -139,4 +147,69 @@ func TestHeadlessBuild(t *testing.T) {
 			t.Errorf("simgui %v: exit %d, stderr %q", args, code, errOut)
 		}
 	}
+}
+
+// shortDir is a temporary folder whose socket paths fit sun_path (t.TempDir's may not).
+func shortDir(t *testing.T) string {
+	d, err := os.MkdirTemp("", "sg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(d) })
+	return d
+}
+
+// openFastPath opens a one-env fast path session on sock, as the Python client does (the
+// protocol is app/fastpath's doc), and checks the reply carries the shared memory's
+// descriptor.
+func openFastPath(sock string) error {
+	c, err := net.DialUnix("unix", nil, &net.UnixAddr{Name: sock, Net: "unix"})
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(30 * time.Second))
+	body := []byte(`{"protocol":1,"envs":1,"frameWidth":32,"frameHeight":32}`)
+	msg := append([]byte{'S', 'G', 0x01, 0}, binary.LittleEndian.AppendUint32(nil, uint32(len(body)))...)
+	if _, err := c.Write(append(msg, body...)); err != nil {
+		return err
+	}
+	head, oob := make([]byte, 8), make([]byte, syscall.CmsgSpace(4))
+	n, oobn, _, _, err := c.ReadMsgUnix(head, oob)
+	if err != nil {
+		return err
+	}
+	if _, err := io.ReadFull(c, head[n:]); err != nil {
+		return err
+	}
+	reply := make([]byte, binary.LittleEndian.Uint32(head[4:]))
+	if _, err := io.ReadFull(c, reply); err != nil {
+		return err
+	}
+	if head[2] != 0x81 {
+		return fmt.Errorf("reply type 0x%02x: %s", head[2], reply)
+	}
+	msgs, err := syscall.ParseSocketControlMessage(oob[:oobn])
+	if err != nil || len(msgs) != 1 {
+		return fmt.Errorf("no shared memory descriptor with the reply (%v)", err)
+	}
+	fds, err := syscall.ParseUnixRights(&msgs[0])
+	if err != nil || len(fds) != 1 {
+		return fmt.Errorf("no shared memory descriptor with the reply (%v)", err)
+	}
+	defer syscall.Close(fds[0])
+	var open struct {
+		Envs   int `json:"envs"`
+		Memory struct {
+			Size int `json:"size"`
+		} `json:"memory"`
+	}
+	var st syscall.Stat_t
+	if err := json.Unmarshal(reply, &open); err != nil || syscall.Fstat(fds[0], &st) != nil {
+		return fmt.Errorf("open reply %s: %v", reply, err)
+	}
+	if open.Envs != 1 || open.Memory.Size < 32*32*3 || st.Size != int64(open.Memory.Size) {
+		return fmt.Errorf("open reply %s with %d bytes of shared memory", reply, st.Size)
+	}
+	return nil
 }
