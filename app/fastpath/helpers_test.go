@@ -234,19 +234,7 @@ func (c *client) stepAll(a [2]float64) {
 }
 
 func stepMessage(kinds []byte, actions [][2]float64, seeds []int64) []byte {
-	n := len(kinds)
-	b := make([]byte, stepPayloadLen(n))
-	binary.LittleEndian.PutUint32(b, uint32(n))
-	copy(b[8:], kinds)
-	a := b[8+pad8(n):]
-	for i, x := range actions {
-		binary.LittleEndian.PutUint64(a[16*i:], math.Float64bits(x[0]))
-		binary.LittleEndian.PutUint64(a[16*i+8:], math.Float64bits(x[1]))
-	}
-	for i, s := range seeds {
-		binary.LittleEndian.PutUint64(a[16*n+8*i:], uint64(s))
-	}
-	return b
+	return AppendStep(nil, kinds, actions, seeds)
 }
 
 // image returns env i's frame (a view of the shared memory).

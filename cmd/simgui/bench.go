@@ -19,6 +19,7 @@ import (
 	"simgui/app/bench"
 	_ "simgui/app/bridge/bridgebench"
 	_ "simgui/app/control/controlbench"
+	_ "simgui/app/fastpath/fastpathbench"
 	_ "simgui/app/sensors/camera/camerabench"
 	_ "simgui/app/sensors/jpegenc/jpegbench"
 	_ "simgui/app/sensors/lidar/lidarbench"
