@@ -98,6 +98,7 @@ func (s *Space) Release() {
 		*s.cp = cp.Space{}
 		s.cp = nil
 	}
+	s.kin = nil // a kinematic space keeps no pools, but its lists go with it
 	s.bodies, s.boxes = nil, nil
 	s.contacts = contactLog{}
 }
