@@ -57,6 +57,8 @@ func startGUI(t *testing.T, bin string, args []string, env ...string) *gui {
 	g.win = g.Win
 	g.waitState("the first state", 20*time.Second, func(s State) bool { return s.Step > 0 })
 	g.xdo("windowfocus", "--sync", g.win)
+	// Keys go to the focused window: the first key a test types must not race the focus.
+	g.waitState("the keyboard focus", 10*time.Second, func(s State) bool { return s.Focused })
 	return g
 }
 

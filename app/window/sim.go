@@ -417,6 +417,7 @@ func (s *simScreen) state() State {
 	st.View = [3]float64{s.view.CX, s.view.CY, s.view.Scale}
 	st.Cursor[0], st.Cursor[1] = ebiten.CursorPosition()
 	st.Clicks, st.LastClick = s.g.clicks, s.g.lastClick
+	st.Focused, st.Keys = ebiten.IsFocused(), s.g.keyPresses
 	st.Picked, st.SteerHold, st.SteerSim = s.spawn.picked, s.drv.lastHold, s.steerClock.lastSteer().Seconds()
 	return st
 }

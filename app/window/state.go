@@ -52,6 +52,10 @@ type State struct {
 	Cursor    [2]int `json:"cursor"`
 	Clicks    int    `json:"clicks"`
 	LastClick [2]int `json:"lastClick"`
+	// Focused reports whether the window has the keyboard focus; Keys counts the key presses
+	// it saw.
+	Focused bool `json:"focused"`
+	Keys    int  `json:"keys"`
 	// Picked is the vehicle the spawn list has armed, "" for none.
 	Picked string `json:"picked,omitempty"`
 	// SteerHold is how long, in seconds of wall time, the keyboard driving counted the last

@@ -118,6 +118,8 @@ type game struct {
 	updated    bool // Update has run: the window is up
 	clicks     int  // left-button presses seen, for the state file
 	lastClick  [2]int
+	keyPresses int          // key presses seen, for the state file
+	keyBuf     []ebiten.Key // reused by AppendJustPressedKeys
 	drawn      bool
 	shot       bool // a screenshot is due at the end of this Draw
 	lastTitle  string
@@ -218,6 +220,8 @@ func (g *game) Update() error {
 		g.clicks++
 		g.lastClick[0], g.lastClick[1] = ebiten.CursorPosition()
 	}
+	g.keyBuf = inpututil.AppendJustPressedKeys(g.keyBuf[:0])
+	g.keyPresses += len(g.keyBuf)
 	if inpututil.IsKeyJustPressed(ebiten.KeyF2) && len(g.screens) > 1 {
 		g.show((g.active + 1) % len(g.screens))
 	}
