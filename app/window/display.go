@@ -2,6 +2,7 @@ package window
 
 import (
 	"fmt"
+	"io/fs"
 	"net"
 	"os"
 	"strconv"
@@ -9,9 +10,12 @@ import (
 	"time"
 )
 
-// probeDisplay connects to the X display the window would open on (Ebiten's GLFW backend
-// uses X11 on Linux, XWayland under Wayland), so that a missing or unreachable display is
-// reported at once as ErrNoDisplay. DISPLAY is ":N[.S]", "unix:N" or "host:N" (TCP 6000+N).
+// probeDisplay checks that the X display the window would open on (Ebiten's GLFW backend
+// uses X11 on Linux, XWayland under Wayland) is there, so that a missing or unreachable display
+// is reported at once as ErrNoDisplay. DISPLAY is ":N[.S]", "unix:N" or "host:N" (TCP 6000+N).
+// A local display is judged by its socket file without connecting: an X server such as Xvfb
+// refuses a share of connections that follow a closed one within milliseconds, and the window's
+// own connection comes right after this check.
 func probeDisplay() error {
 	d := os.Getenv("DISPLAY")
 	if d == "" {
@@ -27,15 +31,15 @@ func probeDisplay() error {
 	if host != "" && host != "unix" {
 		network, addr = "tcp", net.JoinHostPort(host, strconv.Itoa(6000+n))
 	}
+	if network == "unix" {
+		if st, err := os.Stat(addr); err == nil && st.Mode()&fs.ModeSocket != 0 {
+			return nil
+		}
+		// Without the file, an abstract socket (Linux) may still serve the display.
+		addr = "@" + addr
+	}
 	c, err := net.DialTimeout(network, addr, 2*time.Second)
 	if err != nil {
-		if network == "unix" {
-			// An abstract socket (Linux) serves the same display when the file is gone.
-			if c, err2 := net.DialTimeout("unix", "@"+addr, 2*time.Second); err2 == nil {
-				c.Close()
-				return nil
-			}
-		}
 		return fmt.Errorf("%w: cannot connect to display %s (%v)", ErrNoDisplay, d, err)
 	}
 	c.Close()
