@@ -194,17 +194,7 @@ func (fs *frameState) litFloorSpan(rd mgl64.Vec3, xa, xb int, zr []float32, px [
 		k := int64(math.Round(65536 / texel))
 		lw, lh := int64(lv.w), int64(lv.h)
 		stride := lw + 2
-		var dyn uint8
-		var S, T, dS, dT int64
-		var D, dD float32
-		if d.on {
-			sa, ta, da := rf.lightSpace(pa)
-			sb, tb, db := rf.lightSpace(pb)
-			dyn = d.overlaps(min(sa, sb), min(ta, tb), max(sa, sb), max(ta, tb))
-			S, T = int64(sa*65536), int64(ta*65536)
-			dS, dT = int64((sb-sa)*invM*65536), int64((tb-ta)*invM*65536)
-			D, dD = float32(da)-dynBias, float32((db-da)*invM)
-		}
+		dyn, S, T, dS, dT, D, dD := d.rowSpan(rf, pa, pb, invM, dynBias)
 		iz := iza
 		zc := zr[i0 : i0+m]
 		pc := px[i0 : i0+m]

@@ -159,17 +159,7 @@ func (fs *frameState) floorSpanReal(rd mgl64.Vec3, xa, xb int, zr []float32, px 
 			lw, lh = int64(lm.w), int64(lm.h)
 			smooth = math.Hypot(pb[0]-pa[0], pb[1]-pa[1])*invM < 0.5*lm.texel
 		}
-		var dyn uint8
-		var S, T, dS, dT int64
-		var D, dD float32
-		if d.on {
-			sa, ta, da := rf.lightSpace(pa)
-			sb, tb, db := rf.lightSpace(pb)
-			dyn = d.overlaps(min(sa, sb), min(ta, tb), max(sa, sb), max(ta, tb))
-			S, T = int64(sa*65536), int64(ta*65536)
-			dS, dT = int64((sb-sa)*invM*65536), int64((tb-ta)*invM*65536)
-			D, dD = float32(da)-dynBias, float32((db-da)*invM)
-		}
+		dyn, S, T, dS, dT, D, dD := d.rowSpan(rf, pa, pb, invM, dynBias)
 		iz := iza
 		zc := zr[i0 : i0+m]
 		pc := px[i0 : i0+m]
