@@ -349,6 +349,20 @@ func (v *VehicleDescriptor) firstCamera() (*SensorMount, *SensorDescriptor, erro
 	return nil, nil, fmt.Errorf("vehicle %s has no camera", v.ID)
 }
 
+// SetFrameSize sets the frame size of v's first camera in its contract (0 keeps a side) and
+// returns that contract sensor; nil when v has no camera in its contract.
+func (v *VehicleDescriptor) SetFrameSize(w, h int) *SensorDescriptor {
+	if v.Contract == nil {
+		return nil
+	}
+	_, s, err := v.firstCamera()
+	if err != nil {
+		return nil
+	}
+	s.Shape = frameShape(s.Shape, h, w)
+	return s
+}
+
 // frameShape returns an [H, W, C] shape with height or width replaced (-1 keeps it).
 func frameShape(shape []int, h, w int) []int {
 	out := []int{480, 640, 3}

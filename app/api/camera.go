@@ -3,7 +3,6 @@ package api
 import (
 	"encoding/base64"
 	"fmt"
-	"math"
 
 	"simgui/app/scenario"
 	"simgui/app/sensors"
@@ -22,7 +21,7 @@ type cameraSpec struct {
 	id      string
 	quality int
 	gain    [3]float64 // brightness × colour gain per channel
-	lut     *[3][256]byte
+	lut     *sensors.GainTable
 
 	img sensors.Image // loop goroutine only
 }
@@ -37,30 +36,11 @@ func newCameraSpec(v *plugins.VehicleDescriptor, image map[string]float64) (*cam
 		if q, ok := m.Params["jpegQuality"]; ok {
 			c.quality = int(q)
 		}
-		b := valueOr(image, scenario.KeyBrightness, 1)
-		c.gain = [3]float64{
-			b * valueOr(image, scenario.KeyColorGainR, 1),
-			b * valueOr(image, scenario.KeyColorGainG, 1),
-			b * valueOr(image, scenario.KeyColorGainB, 1),
-		}
-		if c.gain != [3]float64{1, 1, 1} {
-			c.lut = new([3][256]byte)
-			for ch := range 3 {
-				for x := range 256 {
-					c.lut[ch][x] = clamp8(float64(x) * c.gain[ch])
-				}
-			}
-		}
+		c.gain = scenario.ImageGains(image)
+		c.lut = sensors.NewGainTable(c.gain)
 		return c, true
 	}
 	return nil, false
-}
-
-func valueOr(m map[string]float64, k string, def float64) float64 {
-	if x, ok := m[k]; ok {
-		return x
-	}
-	return def
 }
 
 // frame draws what agent sees now and returns the JPEG in base64, its decoded length and the
@@ -87,9 +67,7 @@ func (c *cameraSpec) frame(sys *sensors.System, agent string) (b64 string, n, w,
 		pix = rgb
 	}
 	if c.lut != nil {
-		for i := 0; i+2 < len(pix); i += 3 {
-			pix[i], pix[i+1], pix[i+2] = c.lut[0][pix[i]], c.lut[1][pix[i+1]], c.lut[2][pix[i+2]]
-		}
+		c.lut.Apply(pix)
 	}
 	jpeg, err := jpegenc.Default().Encode(nil, pix, w, h, 3*w, c.quality)
 	if err != nil {
@@ -105,15 +83,4 @@ func padding(b []byte) int {
 		n++
 	}
 	return n
-}
-
-func clamp8(x float64) byte {
-	x = math.Round(x)
-	switch {
-	case x <= 0:
-		return 0
-	case x >= 255:
-		return 255
-	}
-	return byte(x)
 }

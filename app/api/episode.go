@@ -268,42 +268,13 @@ func (ep *episodePlan) randomize(plan *scenario.Plan, owners []int) error {
 		maps.Copy(ap.image, d.Image)
 		if ap.width > 0 || ap.height > 0 {
 			v := spec.Vehicle.Clone()
-			if !setFrameSize(v, ap.width, ap.height) {
+			if v.SetFrameSize(ap.width, ap.height) == nil {
 				return badRequest("Vehicle %s has no camera for camera.width/camera.height.", ap.vehicleID)
 			}
 			spec.Vehicle = v
 		}
 	}
 	return nil
-}
-
-// setFrameSize sets the first camera's contract shape; 0 keeps a side.
-func setFrameSize(v *plugins.VehicleDescriptor, w, h int) bool {
-	if v.Contract == nil {
-		return false
-	}
-	for _, m := range v.Sensors {
-		if m.Kind != plugins.SensorCamera {
-			continue
-		}
-		for i := range v.Contract.Sensors {
-			s := &v.Contract.Sensors[i]
-			if s.ID != m.ID {
-				continue
-			}
-			shape := []int{480, 640, 3}
-			copy(shape, s.Shape)
-			if h > 0 {
-				shape[0] = h
-			}
-			if w > 0 {
-				shape[1] = w
-			}
-			s.Shape = shape
-			return true
-		}
-	}
-	return false
 }
 
 // splitVehicleParams separates the keys the API handles (frame size, image post-processing,

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"simgui/app/scenario"
+	"simgui/app/sensors"
 )
 
 // BenchmarkStep steps 16 envs of the randomized corridor task with 84×84 frames over the
@@ -96,9 +97,9 @@ func BenchmarkGains(b *testing.B) {
 	for i := range pix {
 		pix[i] = byte(i * 7)
 	}
-	t := gainTable([3]float64{1.1, 0.9, 1.05})
+	t := sensors.NewGainTable([3]float64{1.1, 0.9, 1.05})
 	b.SetBytes(int64(len(pix)))
 	for range b.N {
-		applyGains(pix, t)
+		t.Apply(pix)
 	}
 }

@@ -49,7 +49,7 @@ type env struct {
 	reset bool
 
 	// Loop goroutine only (or read after a loop call returned).
-	lut      *[3][256]byte
+	lut      *sensors.GainTable
 	route    *route.Progress
 	due      uint64
 	actions  int
@@ -107,7 +107,7 @@ func (e *env) beforeReset(c *world.Config) error {
 	e.pending = nil
 	c.TrackParams = ep.trackParams
 	c.Agents = []world.AgentSpec{{Name: agentName, Vehicle: ep.vehicle}}
-	e.lut = gainTable(ep.gains)
+	e.lut = sensors.NewGainTable(ep.gains)
 	return nil
 }
 
@@ -245,19 +245,9 @@ func (e *env) drawFrame(sys *sensors.System) error {
 		copy(e.img, f.Pixels)
 	}
 	if t := e.lut; t != nil && e.channels == 3 {
-		applyGains(e.img, t)
+		t.Apply(e.img)
 	}
 	return nil
-}
-
-// applyGains maps RGB pixels through the per-channel tables (byte-indexed arrays and a
-// three-byte window per pixel: no bounds checks in the loop).
-func applyGains(pix []byte, t *[3][256]byte) {
-	r, g, b := &t[0], &t[1], &t[2]
-	for i := 0; i+3 <= len(pix); i += 3 {
-		px := pix[i : i+3 : i+3]
-		px[0], px[1], px[2] = r[px[0]], g[px[1]], b[px[2]]
-	}
 }
 
 // latest returns a sonar's latest range, firing it once when it has none yet (at a reset), as

@@ -191,16 +191,13 @@ func (sp *sessionPlan) episode(seed int64) (*episodePlan, error) {
 	}
 	image := maps.Clone(sp.image)
 	maps.Copy(image, d.Image)
-	b := valueOr(image, scenario.KeyBrightness, 1)
-	ep := &episodePlan{seed: seed, trackParams: params, draw: d, gains: [3]float64{
-		b * valueOr(image, scenario.KeyColorGainR, 1),
-		b * valueOr(image, scenario.KeyColorGainG, 1),
-		b * valueOr(image, scenario.KeyColorGainB, 1),
-	}}
+	ep := &episodePlan{seed: seed, trackParams: params, draw: d, gains: scenario.ImageGains(image)}
 	v = v.Clone()
-	if !rawFrames(v, sp.width, sp.height) {
+	cam := v.SetFrameSize(sp.width, sp.height)
+	if cam == nil {
 		return nil, fmt.Errorf("vehicle %s has no camera", v.ID)
 	}
+	cam.Format = "raw" // the shared memory takes the pixels as they are
 	if sp.keep != nil {
 		keepSensors(v, sp.keep)
 	}
@@ -238,36 +235,6 @@ func keepSensors(v *plugins.VehicleDescriptor, keep map[string]bool) {
 	}
 }
 
-// rawFrames sets the first camera's contract shape (0 keeps a side) and makes it draw raw
-// pixels: the shared memory takes them as they are.
-func rawFrames(v *plugins.VehicleDescriptor, w, h int) bool {
-	if v.Contract == nil {
-		return false
-	}
-	for _, m := range v.Sensors {
-		if m.Kind != plugins.SensorCamera {
-			continue
-		}
-		for i := range v.Contract.Sensors {
-			s := &v.Contract.Sensors[i]
-			if s.ID != m.ID {
-				continue
-			}
-			shape := []int{480, 640, 3}
-			copy(shape, s.Shape)
-			if h > 0 {
-				shape[0] = h
-			}
-			if w > 0 {
-				shape[1] = w
-			}
-			s.Shape, s.Format = shape, "raw"
-			return true
-		}
-	}
-	return false
-}
-
 // frameOf returns the size of the first camera's frames.
 func frameOf(v *plugins.VehicleDescriptor) (w, h, c int, err error) {
 	for _, m := range v.Sensors {
@@ -281,28 +248,6 @@ func frameOf(v *plugins.VehicleDescriptor) (w, h, c int, err error) {
 		}
 	}
 	return 0, 0, 0, fmt.Errorf("vehicle %s has no camera", v.ID)
-}
-
-// gainTable maps each channel through its gain, rounded and clamped, as the training API's
-// frames are post-processed; nil when every gain is 1.
-func gainTable(g [3]float64) *[3][256]byte {
-	if g == [3]float64{1, 1, 1} {
-		return nil
-	}
-	t := new([3][256]byte)
-	for ch := range 3 {
-		for x := range 256 {
-			t[ch][x] = byte(math.Max(0, math.Min(255, math.Round(float64(x)*g[ch]))))
-		}
-	}
-	return t
-}
-
-func valueOr(m map[string]float64, k string, def float64) float64 {
-	if x, ok := m[k]; ok {
-		return x
-	}
-	return def
 }
 
 // number reads a param that is a number or a string holding one.

@@ -319,6 +319,19 @@ type Draw struct {
 	Track   map[string]any
 }
 
+// ImageGains returns the red, green and blue gains image keys give a camera's frames:
+// brightness times each channel's colour gain (1 for a key not drawn).
+func ImageGains(image map[string]float64) [3]float64 {
+	or1 := func(k string) float64 {
+		if x, ok := image[k]; ok {
+			return x
+		}
+		return 1
+	}
+	b := or1(KeyBrightness)
+	return [3]float64{b * or1(KeyColorGainR), b * or1(KeyColorGainG), b * or1(KeyColorGainB)}
+}
+
 // Sample draws one agent's values with seed (rusim: agent i uses seed+i). Vehicle and sensor
 // values are relative to v (the vehicle with its params applied); track values lie inside
 // t's schema (t nil skips them). Each parameter has its own random stream derived from the seed
