@@ -3,7 +3,7 @@
 Usage: cloisim_world_client.py PROTO_DIR CONTROL_ADDR MODEL PAUSE_SECONDS
 
 Written from the wire description with pyzmq, python3-websockets and Python protobuf (simgui's
-.proto files compiled with protoc, tags computed here):
+.proto files compiled with protoc, both through cloisim_wire.py):
   - asks ws://CONTROL_ADDR/control for device_list until it lists MODEL, as cloisim_ros does;
   - connects a REP socket to the world's Control port (as cloisim_ros's World node) and answers
     every request with Param{result: "OK(1/1)"};
@@ -14,50 +14,18 @@ It prints one JSON object with what it saw; the Go test checks it.
 """
 
 import asyncio
-import glob
 import json
-import os
-import subprocess
 import sys
-import tempfile
 import threading
 import time
 
 import websockets
 import zmq
 
-MASK = (1 << 64) - 1
-
-
-def std_hash(key: str) -> int:
-    """libstdc++ std::hash<std::string> on 64-bit: _Hash_bytes with seed 0xc70f6907."""
-    data = key.encode()
-    m = 0xC6A4A7935BD1E995
-    mix = lambda v: v ^ (v >> 47)
-    h = 0xC70F6907 ^ ((len(data) * m) & MASK)
-    n8 = len(data) // 8 * 8
-    for i in range(0, n8, 8):
-        k = int.from_bytes(data[i:i + 8], "little")
-        h ^= (mix((k * m) & MASK) * m) & MASK
-        h = (h * m) & MASK
-    if len(data) > n8:
-        h ^= int.from_bytes(data[n8:], "little")
-        h = (h * m) & MASK
-    h = (mix(h) * m) & MASK
-    return mix(h)
-
-
-def tag(key: str) -> bytes:
-    return std_hash(key).to_bytes(8, "little")
-
-
-assert std_hash("WorldSimulationWorldClock") == 0x74B772C3E891192C
+from cloisim_wire import compile_protos, tag  # beside this script
 
 proto_dir, control_addr, model, pause_seconds = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4])
-out_dir = tempfile.mkdtemp()
-protos = sorted(glob.glob(os.path.join(proto_dir, "gz", "msgs", "*.proto")))
-subprocess.run(["protoc", "-I", proto_dir, "--python_out=" + out_dir] + protos, check=True)
-sys.path.insert(0, out_dir)
+compile_protos(proto_dir)
 from gz.msgs import micom_pb2, param_pb2, sensors_pb2, world_pb2  # noqa: E402
 
 
