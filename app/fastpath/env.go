@@ -155,21 +155,22 @@ func (e *env) startEpisode(ctx context.Context, seed int64, layout bool) (*Reset
 	return info, nil
 }
 
-// step applies an action (rusim's throttle and steer, −1..1, steer > 0 turning right, as the
-// training API takes them) and advances one action period; the observation is captured after
-// its last world step.
-func (e *env) step(ctx context.Context, a [2]float64) error {
+// startStep applies an action (rusim's throttle and steer, −1..1, steer > 0 turning right, as
+// the training API takes them) and sets the env's loop stepping one action period, without
+// waiting; the observation is captured after its last world step. finishStep waits for it.
+func (e *env) startStep(a [2]float64) (<-chan *world.Snapshot, error) {
 	cmd := drive.Command{Throttle: clamp(a[0]), Steer: -clamp(a[1])}
 	n := e.plan.steps
-	loop := e.sim.Loop
-	if err := loop.Do(func(w *world.World) {
+	return e.sim.Loop.StartSteps(func(w *world.World) {
 		_ = w.SetCommand(agentName, cmd)
 		e.due = w.StepCount() + uint64(n)
 		e.actions++
-	}); err != nil {
-		return err
-	}
-	if _, err := loop.Step(ctx, n); err != nil {
+	}, n)
+}
+
+// finishStep waits for the action period startStep began and returns its capture's error.
+func (e *env) finishStep(ctx context.Context, done <-chan *world.Snapshot) error {
+	if _, err := e.sim.Loop.Wait(ctx, done); err != nil {
 		return err
 	}
 	err := e.err

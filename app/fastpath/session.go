@@ -18,6 +18,7 @@ import (
 
 	"simgui/app"
 	"simgui/app/scenario"
+	"simgui/app/world"
 )
 
 // session is one client connection: the envs it opened (an episode of the host, called
@@ -34,6 +35,9 @@ type session struct {
 	mem    *sharedMemory
 	layout bool
 	added  atomic.Bool // the worlds are in the host (set once id is)
+
+	// stepping holds the loops a step request set going (serve's goroutine only).
+	stepping []<-chan *world.Snapshot
 
 	lastUse atomic.Int64 // unix ns of the last request
 	live    atomic.Bool  // marked live with the host
@@ -267,42 +271,55 @@ func (s *session) step(req *stepRequest) (*StepReply, error) {
 		errs   []error
 		resets []ResetInfo
 	)
-	run := func(i int) {
-		e := s.envs[i]
-		var err error
-		switch req.kinds[i] {
-		case kindStep:
-			err = e.step(s.ctx, req.actions[i])
-		case kindReset:
-			var info *ResetInfo
-			if info, err = e.startEpisode(s.ctx, req.seeds[i], s.layout); err == nil {
-				mu.Lock()
-				resets = append(resets, *info)
-				mu.Unlock()
-			}
-		}
-		if err != nil {
-			mu.Lock()
-			errs = append(errs, fmt.Errorf("env %d: %w", i, err))
-			mu.Unlock()
-		}
+	fail := func(i int, err error) {
+		mu.Lock()
+		errs = append(errs, fmt.Errorf("env %d: %w", i, err))
+		mu.Unlock()
 	}
-	last := -1
+	// A reset is a few loop calls in a row, so each has a goroutine; a step is one hand-over
+	// to its env's loop, so this goroutine sets every stepping loop going and then collects
+	// them: the envs run in parallel on their loops without a goroutine each per request.
 	for i, k := range req.kinds {
-		if k == kindHold {
+		if k != kindReset {
 			continue
 		}
-		if last >= 0 {
-			wg.Add(1)
-			go func(i int) {
-				defer wg.Done()
-				run(i)
-			}(last)
-		}
-		last = i
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			info, err := s.envs[i].startEpisode(s.ctx, req.seeds[i], s.layout)
+			if err != nil {
+				fail(i, err)
+				return
+			}
+			mu.Lock()
+			resets = append(resets, *info)
+			mu.Unlock()
+		}(i)
 	}
-	if last >= 0 {
-		run(last) // the last one on this goroutine
+	if cap(s.stepping) < len(s.envs) {
+		s.stepping = make([]<-chan *world.Snapshot, len(s.envs))
+	}
+	stepping := s.stepping[:len(s.envs)]
+	for i, k := range req.kinds {
+		stepping[i] = nil
+		if k != kindStep {
+			continue
+		}
+		done, err := s.envs[i].startStep(req.actions[i])
+		if err != nil {
+			fail(i, err)
+			continue
+		}
+		stepping[i] = done
+	}
+	for i, done := range stepping {
+		if done == nil {
+			continue
+		}
+		if err := s.envs[i].finishStep(s.ctx, done); err != nil {
+			fail(i, err)
+		}
+		stepping[i] = nil
 	}
 	wg.Wait()
 	if len(errs) > 0 {

@@ -142,20 +142,52 @@ func (l *Loop) Call(ctx context.Context, fn func(w *World) error) error {
 // lockstep — and returns the snapshot after the last one. Work queued after it waits until
 // the n steps are done.
 func (l *Loop) Step(ctx context.Context, n int) (*Snapshot, error) {
-	if n <= 0 {
-		return l.Snapshot(), nil
-	}
-	done := make(chan *Snapshot, 1)
-	if err := l.enqueue(item{steps: n, done: done}); err != nil {
+	return l.StepAfter(ctx, nil, n)
+}
+
+// StepAfter is Step with before run on the loop goroutine right ahead of the steps, in the
+// same hand-over: a command and the steps it drives cost the loop one wake-up, not two.
+func (l *Loop) StepAfter(ctx context.Context, before func(w *World), n int) (*Snapshot, error) {
+	done, err := l.StartSteps(before, n)
+	if err != nil {
 		return nil, err
 	}
+	return l.Wait(ctx, done)
+}
+
+// StartSteps queues before (when not nil) and n steps, as StepAfter does, without waiting:
+// the caller waits for the returned channel with Wait. One goroutine can so set many loops
+// stepping at once and then collect them, instead of a goroutine per loop.
+func (l *Loop) StartSteps(before func(w *World), n int) (<-chan *Snapshot, error) {
+	done := make(chan *Snapshot, 1)
+	if n <= 0 && before == nil {
+		done <- l.Snapshot()
+		return done, nil
+	}
+	var fn func()
+	if before != nil {
+		fn = func() { before(l.w) }
+	}
+	if err := l.enqueue(item{fn: fn, steps: max(n, 0), done: done}); err != nil {
+		return nil, err
+	}
+	return done, nil
+}
+
+// Wait returns the snapshot a StartSteps channel delivers, or why it never will.
+func (l *Loop) Wait(ctx context.Context, done <-chan *Snapshot) (*Snapshot, error) {
 	select {
 	case s := <-done:
 		return s, nil
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	case <-l.done:
-		return nil, ErrStopped
+		select {
+		case s := <-done:
+			return s, nil
+		default:
+			return nil, ErrStopped
+		}
 	}
 }
 
@@ -249,8 +281,10 @@ func (l *Loop) Run(ctx context.Context) error {
 			return nil
 		}
 		if it, ok := l.next(); ok {
-			if it.steps == 0 {
+			if it.fn != nil {
 				l.runQueued(it)
+			}
+			if it.done == nil {
 				continue
 			}
 			// A batch publishes one snapshot, after its last step: nobody can act between
