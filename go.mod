@@ -43,3 +43,5 @@ require (
 replace github.com/ebitengine/debugui => github.com/ebitengine/debugui v0.2.0
 
 replace github.com/foxglove/mcap/go/mcap => ./third_party/mcap
+
+replace github.com/jakecoffman/cp/v2 => ./third_party/cp

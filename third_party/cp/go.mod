@@ -1,0 +1,3 @@
+module github.com/jakecoffman/cp/v2
+
+go 1.22
