@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"gopkg.in/yaml.v3"
 
@@ -532,8 +533,39 @@ type schemaRange struct {
 	integer bool
 }
 
+// rangeCache keeps schemaRanges' results by schema text: a training run samples a track's
+// parameters at every reset, and the schema never changes. The maps are read-only once kept.
+var rangeCache struct {
+	sync.Mutex
+	m map[string]map[string]schemaRange
+}
+
+// maxRangeSchemas bounds rangeCache; past it the cache starts over.
+const maxRangeSchemas = 64
+
 // schemaRanges reads the numeric properties with both bounds from t's parameters schema.
 func schemaRanges(t *plugins.TrackDescriptor) (map[string]schemaRange, error) {
+	key := t.ParametersSchemaJSON
+	rangeCache.Lock()
+	out, ok := rangeCache.m[key]
+	rangeCache.Unlock()
+	if ok {
+		return out, nil
+	}
+	out, err := readSchemaRanges(t)
+	if err != nil {
+		return nil, err
+	}
+	rangeCache.Lock()
+	if rangeCache.m == nil || len(rangeCache.m) >= maxRangeSchemas {
+		rangeCache.m = map[string]map[string]schemaRange{}
+	}
+	rangeCache.m[key] = out
+	rangeCache.Unlock()
+	return out, nil
+}
+
+func readSchemaRanges(t *plugins.TrackDescriptor) (map[string]schemaRange, error) {
 	out := map[string]schemaRange{}
 	if strings.TrimSpace(t.ParametersSchemaJSON) == "" {
 		return out, nil

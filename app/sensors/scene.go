@@ -2,6 +2,7 @@ package sensors
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/go-gl/mathgl/mgl64"
 
@@ -149,14 +150,20 @@ func (sc *scene) vehicleMesh(v *plugins.VehicleDescriptor) *render.Mesh {
 		return m
 	}
 	spec := render.VehicleSpecFor(v)
-	m, err := render.NewVehicleMesh(spec)
-	if err != nil {
-		sc.sys.warnOnce("mesh "+v.ID, "vehicle drawn as a box", err)
-		spec.Shape = "box"
+	m := sharedMesh(spec)
+	if m == nil {
+		var err error
 		m, err = render.NewVehicleMesh(spec)
 		if err != nil {
-			spec.Color, spec.Accent = "", ""
-			m, _ = render.NewVehicleMesh(spec)
+			sc.sys.warnOnce("mesh "+v.ID, "vehicle drawn as a box", err)
+			spec.Shape = "box"
+			m, err = render.NewVehicleMesh(spec)
+			if err != nil {
+				spec.Color, spec.Accent = "", ""
+				m, _ = render.NewVehicleMesh(spec)
+			}
+		} else {
+			keepMesh(spec, m)
 		}
 	}
 	if sc.vehicles == nil {
@@ -164,6 +171,32 @@ func (sc *scene) vehicleMesh(v *plugins.VehicleDescriptor) *render.Mesh {
 	}
 	sc.vehicles[v] = m
 	return m
+}
+
+// meshes keeps vehicle meshes across worlds by what they are built from: every training
+// episode's vehicle is a new descriptor of the same look, and meshes are never changed once
+// built.
+var meshes struct {
+	sync.Mutex
+	m map[render.VehicleSpec]*render.Mesh
+}
+
+// maxMeshes bounds the meshes kept; past it the cache starts over.
+const maxMeshes = 64
+
+func sharedMesh(spec render.VehicleSpec) *render.Mesh {
+	meshes.Lock()
+	defer meshes.Unlock()
+	return meshes.m[spec]
+}
+
+func keepMesh(spec render.VehicleSpec, m *render.Mesh) {
+	meshes.Lock()
+	defer meshes.Unlock()
+	if meshes.m == nil || len(meshes.m) >= maxMeshes {
+		meshes.m = map[render.VehicleSpec]*render.Mesh{}
+	}
+	meshes.m[spec] = m
 }
 
 // markers returns the mesh of the current markers (nil when there are none).

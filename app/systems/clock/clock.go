@@ -38,6 +38,8 @@ type Clock struct {
 	bus     *transport.Bus
 	events  *events.Bus
 	handles []events.Handle
+	// statsTopic is the world's statistics topic, named once per world name.
+	statsWorld, statsTopic string
 }
 
 // Init finds the bus and follows pause, resume and reset.
@@ -75,7 +77,10 @@ func (c *Clock) Shutdown() error {
 
 func (c *Clock) publish(w *world.World) {
 	clock := c.bus.HasSubscribers(transport.ClockTopic)
-	stats := transport.StatsTopic(w.Name())
+	if c.statsTopic == "" || c.statsWorld != w.Name() {
+		c.statsWorld, c.statsTopic = w.Name(), transport.StatsTopic(w.Name())
+	}
+	stats := c.statsTopic
 	withStats := c.bus.HasSubscribers(stats)
 	if !clock && !withStats {
 		return

@@ -70,6 +70,9 @@ type Adapter struct {
 	handles  []events.Handle
 	events   *events.Bus
 	services func()
+	// Topic names made once (per world name, per model) rather than on every step.
+	infoWorld, infoTopic string
+	poseTopics           map[string]string
 }
 
 // Validate checks the configuration.
@@ -247,14 +250,24 @@ func finite(x float64) float64 {
 // publishPoses publishes each vehicle's pose and the world's pose list, only where someone
 // listens.
 func (a *Adapter) publishPoses(w *world.World) {
-	infoTopic := transport.PoseInfoTopic(w.Name())
+	if a.infoTopic == "" || a.infoWorld != w.Name() {
+		a.infoWorld, a.infoTopic = w.Name(), transport.PoseInfoTopic(w.Name())
+	}
+	infoTopic := a.infoTopic
 	all := a.bus.HasSubscribers(infoTopic)
 	var list *msgs.Pose_V
 	if all {
 		list = &msgs.Pose_V{Pose: make([]*msgs.Pose, 0, len(w.Models()))}
 	}
 	for _, m := range w.Models() {
-		topic := transport.PoseTopic(m.Name)
+		topic, ok := a.poseTopics[m.Name]
+		if !ok {
+			if a.poseTopics == nil {
+				a.poseTopics = map[string]string{}
+			}
+			topic = transport.PoseTopic(m.Name)
+			a.poseTopics[m.Name] = topic
+		}
 		one := a.bus.HasSubscribers(topic)
 		if !one && !all {
 			continue

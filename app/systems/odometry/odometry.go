@@ -88,6 +88,9 @@ type odom struct {
 	origin   world.Pose
 	angle    [2]float64 // left, right, rad
 	services func()
+	// The model's topics, named once: checking for subscribers every step must not build
+	// strings.
+	odomTopic, wheelsTopic string
 }
 
 // Validate checks the parameters.
@@ -179,6 +182,7 @@ func (o *Odometry) add(w *world.World, m *world.Model) {
 			od.services = stop
 		}
 	}
+	od.odomTopic, od.wheelsTopic = transport.OdometryTopic(m.Name), transport.WheelsTopic(m.Name)
 	o.models[m.Name] = od
 }
 
@@ -209,7 +213,7 @@ func (o *Odometry) PostStep(w *world.World) {
 		// Publications fall on whole multiples of the period, whatever the step.
 		o.next = (now/o.period + 1) * o.period
 	}
-	stamp := msgs.NewTime(now)
+	var stamp *msgs.Time // made for the first publication of a due step
 	for _, m := range w.Models() {
 		od := o.models[m.Name]
 		if od == nil {
@@ -227,7 +231,11 @@ func (o *Odometry) PostStep(w *world.World) {
 		if !due {
 			continue
 		}
-		if topic := transport.OdometryTopic(m.Name); o.bus.HasSubscribers(topic) {
+		odom, wheels := o.bus.HasSubscribers(od.odomTopic), od.wheels && o.bus.HasSubscribers(od.wheelsTopic)
+		if (odom || wheels) && stamp == nil {
+			stamp = msgs.NewTime(now)
+		}
+		if topic := od.odomTopic; odom {
 			pose, _ := w.Pose(m.Name)
 			dx, dy := pose.X-od.origin.X, pose.Y-od.origin.Y
 			s, c := math.Sincos(od.origin.Yaw)
@@ -242,7 +250,7 @@ func (o *Odometry) PostStep(w *world.World) {
 				},
 			}, now)
 		}
-		if topic := transport.WheelsTopic(m.Name); od.wheels && o.bus.HasSubscribers(topic) {
+		if topic := od.wheelsTopic; wheels {
 			o.bus.Publish(topic, &msgs.Pose_V{Pose: []*msgs.Pose{
 				wheelPose(LeftWheel, stamp, od.track/2, r, od.angle[0]),
 				wheelPose(RightWheel, stamp, -od.track/2, r, od.angle[1]),
