@@ -11,8 +11,7 @@ type ContactBuffer struct {
 }
 
 func NewContactBuffer(stamp uint, slice *ContactBuffer) *ContactBuffer {
-	buffer := &ContactBuffer{}
-	buffer.contacts = [CONTACTS_BUFFER_SIZE]Contact{}
+	buffer := &ContactBuffer{} // zeroed by new: no second clearing of its contacts
 	return buffer.InitHeader(stamp, slice)
 }
 
