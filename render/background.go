@@ -1,6 +1,7 @@
 package render
 
 import (
+	"encoding/binary"
 	"math"
 
 	"github.com/go-gl/mathgl/mgl64"
@@ -22,15 +23,20 @@ type background struct {
 	ground       RGB
 	floor        *floorRect
 	texel        float64 // metres per level-0 texel; 0 for a plain floor
+	// gains maps every colour drawn (nil: none); groundP and plainP are the ground and the
+	// plain floor through it, packed (packRGB).
+	gains           *GainTable
+	groundP, plainP uint32
 }
 
-func newBackground(v *view, s *Static) background {
+func newBackground(v *view, s *Static, gains *GainTable) background {
 	ix, iy := 1/v.fx, 1/v.fy
 	bg := background{
 		base: v.fwd.Add(v.left.Mul((v.cx - 0.5) * ix)).Add(v.up.Mul((v.cy - 0.5) * iy)),
 		dx:   v.left.Mul(-ix), dy: v.up.Mul(-iy),
 		cam: v.pos, above: v.pos[2] > 0, near: v.near, far: v.far,
 		sky: &s.sky, ground: s.ground, floor: &s.floor,
+		gains: gains, groundP: packRGB(gains.rgb(s.ground)), plainP: packRGB(gains.rgb(s.floor.plain)),
 	}
 	bg.rollFree = math.Abs(bg.dx[2]) < 1e-12*ix
 	if s.floor.ok && s.floor.tex != nil {
@@ -49,7 +55,8 @@ func (bg *background) skyAt(d mgl64.Vec3) RGB {
 // backgroundRow fills row y wherever the plane is nearer than what is drawn (or nothing is
 // drawn) and the sky wherever nothing is drawn; with a depth buffer it also turns the row's
 // 1/depth into metres (+Inf for sky), the plane's own depth being exact rather than inverted
-// twice.
+// twice. Only the row's covered columns (rowCover) are tested pixel by pixel; the others are
+// known to be empty.
 func (fs *frameState) backgroundRow(y int) {
 	bg := &fs.background
 	w := fs.w
@@ -64,23 +71,45 @@ func (fs *frameState) backgroundRow(y int) {
 		fs.backgroundRowRolled(rd, zr, cr)
 		return
 	}
+	cv := fs.cover[y]
 	if bg.above && rd[2] < 0 {
 		// rd·fwd = 1, so the ray parameter t is the planar depth.
 		if t := bg.cam[2] / -rd[2]; t >= bg.near && t <= bg.far {
-			fs.floorRow(rd, t, zr, cr)
+			fs.floorRow(rd, t, zr, cr, cv)
 			return
 		}
 	}
-	skyRow(zr, cr, bg.skyAt(rd.Add(bg.dx.Mul(float64(w)/2))), fs.depth)
+	skyRow(zr, cr, packRGB(bg.gains.rgb(bg.skyAt(rd.Add(bg.dx.Mul(float64(w)/2))))), fs.depth, cv)
 }
 
 var inf32 = float32(math.Inf(1))
 
-// skyRow paints c where nothing is drawn and, if depth, converts the row to metres. Sky comes
-// in long runs, painted by doubling copies rather than pixel by pixel.
-func skyRow(zr []float32, cr []byte, c RGB, depth bool) {
+// rowCover is the columns [lo, hi) of a row that triangles' spans reached; every pixel
+// outside is empty (1/depth 0). lo >= hi: none.
+type rowCover struct{ lo, hi int32 }
+
+// add widens c to take in columns [a, b).
+func (c *rowCover) add(a, b int) {
+	c.lo, c.hi = min(c.lo, int32(a)), max(c.hi, int32(b))
+}
+
+// within returns c as columns of the segment [a, b) of its row, clamped to 0..b−a: the
+// segment's pixels before lo' and from hi' on are empty.
+func (c rowCover) within(a, b int) (lo, hi int) {
+	n := b - a
+	lo = min(max(int(c.lo)-a, 0), n)
+	hi = min(max(int(c.hi)-a, lo), n)
+	return lo, hi
+}
+
+// skyRow paints packed colour c where nothing is drawn and, if depth, converts the row to
+// metres. Sky comes in long runs, painted eight pixels at a time.
+func skyRow(zr []float32, cr []byte, c uint32, depth bool, cv rowCover) {
 	w := len(zr)
-	for x := 0; x < w; {
+	lo, hi := cv.within(0, w)
+	skyRun(zr[:lo], cr, 0, c, depth)
+	skyRun(zr[hi:], cr, hi, c, depth)
+	for x := lo; x < hi; {
 		if z := zr[x]; z != 0 {
 			if depth {
 				zr[x] = 1 / z
@@ -89,55 +118,69 @@ func skyRow(zr []float32, cr []byte, c RGB, depth bool) {
 			continue
 		}
 		a := x
-		for x < w && zr[x] == 0 {
+		for x < hi && zr[x] == 0 {
 			x++
 		}
-		if cr != nil {
-			fillRGB(cr[3*a:3*x], c)
-		}
-		if depth {
-			run := zr[a:x]
-			for i := range run {
-				run[i] = inf32
-			}
-		}
+		skyRun(zr[a:x], cr, a, c, depth)
 	}
 }
 
-// fillRGB paints every pixel of dst (3 bytes each) in c.
-func fillRGB(dst []byte, c RGB) {
-	if len(dst) < 3 {
+// skyRun paints the empty pixels zr, from column a of the row cr (nil: no colour), in c, and
+// sets their depth to +Inf if depth.
+func skyRun(zr []float32, cr []byte, a int, c uint32, depth bool) {
+	if len(zr) == 0 {
 		return
 	}
-	dst[0], dst[1], dst[2] = c.R, c.G, c.B
-	for n := 3; n < len(dst); n *= 2 {
-		copy(dst[n:], dst[:n])
+	if cr != nil {
+		fillPacked(cr[3*a:3*(a+len(zr))], c)
+	}
+	if depth {
+		for i := range zr {
+			zr[i] = inf32
+		}
 	}
 }
 
-// plainSpan draws the plane in one colour at 1/depth iz (depth t) where it is nearer, and
-// converts the span to metres if depth.
-func plainSpan(zr []float32, cr []byte, iz, t float32, c RGB, depth bool) {
-	if cr != nil {
-		cr = cr[:3*len(zr)]
-	}
-	for x, z := range zr {
-		if iz > z {
-			if cr != nil {
-				p := cr[3*x : 3*x+3 : 3*x+3]
-				p[0], p[1], p[2] = c.R, c.G, c.B
-			}
+// plainSpan draws the plane in packed colour c at 1/depth iz (depth t) where it is nearer,
+// and converts the span to metres if depth. Columns [lo, hi) may be drawn on; the others
+// are empty.
+func plainSpan(zr []float32, cr []byte, iz, t float32, c uint32, depth bool, lo, hi int) {
+	plainRun(zr[:lo], cr, 0, t, c, depth)
+	plainRun(zr[hi:], cr, hi, t, c, depth)
+	for x := lo; x < hi; {
+		if z := zr[x]; !(iz > z) {
 			if depth {
-				zr[x] = t
+				zr[x] = 1 / z
 			}
-		} else if depth {
-			zr[x] = 1 / z
+			x++
+			continue
+		}
+		a := x
+		for x < hi && iz > zr[x] {
+			x++
+		}
+		plainRun(zr[a:x], cr, a, t, c, depth)
+	}
+}
+
+// plainRun paints the plane's pixels zr, from column a of cr (nil: no colour), in c at
+// depth t.
+func plainRun(zr []float32, cr []byte, a int, t float32, c uint32, depth bool) {
+	if len(zr) == 0 {
+		return
+	}
+	if cr != nil {
+		fillPacked(cr[3*a:3*(a+len(zr))], c)
+	}
+	if depth {
+		for i := range zr {
+			zr[i] = t
 		}
 	}
 }
 
 // floorRow draws the plane on a row that meets it at planar depth t.
-func (fs *frameState) floorRow(rd mgl64.Vec3, t float64, zr []float32, cr []byte) {
+func (fs *frameState) floorRow(rd mgl64.Vec3, t float64, zr []float32, cr []byte, cv rowCover) {
 	bg := &fs.background
 	w := len(zr)
 	iz, t32 := float32(1/t), float32(t)
@@ -159,17 +202,20 @@ func (fs *frameState) floorRow(rd mgl64.Vec3, t float64, zr []float32, cr []byte
 	if cr != nil {
 		ca, cb = cr[:3*xa], cr[3*xb:]
 	}
-	plainSpan(zr[:xa], ca, iz, t32, bg.ground, depth)
-	plainSpan(zr[xb:], cb, iz, t32, bg.ground, depth)
+	lo, hi := cv.within(0, xa)
+	plainSpan(zr[:xa], ca, iz, t32, bg.groundP, depth, lo, hi)
+	lo, hi = cv.within(xb, w)
+	plainSpan(zr[xb:], cb, iz, t32, bg.groundP, depth, lo, hi)
 	if xa >= xb {
 		return
 	}
+	lo, hi = cv.within(xa, xb)
 	zr = zr[xa:xb]
 	if cr != nil {
 		cr = cr[3*xa : 3*xb]
 	}
 	if f.tex == nil || cr == nil {
-		plainSpan(zr, cr, iz, t32, f.plain, depth)
+		plainSpan(zr, cr, iz, t32, bg.plainP, depth, lo, hi)
 		return
 	}
 	// Texel footprint of a pixel across the row and down to the next row (at mid-row); the
@@ -183,26 +229,82 @@ func (fs *frameState) floorRow(rd mgl64.Vec3, t float64, zr []float32, cr []byte
 	}
 	lv, scale := f.tex.level(math.Sqrt(fh*fv) / bg.texel)
 	k := 65536 / bg.texel * scale // fixed-point texels of the level per metre
-	u := int64(math.Floor((px0 - f.x0 + float64(xa)*pdx) * k))
-	v := int64(math.Floor((py0 - f.y0 + float64(xa)*pdy) * k))
-	du, dv := int64(math.Round(pdx*k)), int64(math.Round(pdy*k))
-	sh := lv.shift
-	mask := int64(1)<<sh - 1
-	tx := lv.texels
-	for x, z := range zr {
-		if iz > z {
-			c := tx[((v>>16)&mask)<<sh|(u>>16)&mask]
-			p := cr[3*x : 3*x+3 : 3*x+3]
-			p[0], p[1], p[2] = c.R, c.G, c.B
-			if depth {
-				zr[x] = t32
-			}
-		} else if depth {
-			zr[x] = 1 / z
-		}
-		u += du
-		v += dv
+	ft := floorTexels{lv: lv, gains: bg.gains,
+		u:  int64(math.Floor((px0 - f.x0 + float64(xa)*pdx) * k)),
+		v:  int64(math.Floor((py0 - f.y0 + float64(xa)*pdy) * k)),
+		du: int64(math.Round(pdx * k)), dv: int64(math.Round(pdy * k)),
 	}
+	n := len(zr)
+	ft.run(cr, zr[:lo], 0, t32, depth)
+	ft.run(cr, zr[hi:n], hi, t32, depth)
+	for x := lo; x < hi; {
+		if z := zr[x]; !(iz > z) {
+			if depth {
+				zr[x] = 1 / z
+			}
+			x++
+			continue
+		}
+		a := x
+		for x < hi && iz > zr[x] {
+			x++
+		}
+		ft.run(cr, zr[a:x], a, t32, depth)
+	}
+}
+
+// floorTexels is a floor row's walk through a texture level: fixed-point (16.16) texel
+// coordinates (u, v) at the span's first column, stepping (du, dv) a column.
+type floorTexels struct {
+	lv           *texLevel
+	gains        *GainTable
+	u, v, du, dv int64
+}
+
+// run paints the floor's pixels zr, from column a of the span cr, at depth t. Column a's
+// texel coordinates are the span's start stepped a times, exactly as a walk would reach them.
+func (ft *floorTexels) run(cr []byte, zr []float32, a int, t float32, depth bool) {
+	if len(zr) == 0 {
+		return
+	}
+	b := a + len(zr)
+	texRun(cr[3*a:3*b], ft.lv, ft.u+int64(a)*ft.du, ft.v+int64(a)*ft.dv, ft.du, ft.dv, ft.gains)
+	if depth {
+		for i := range zr {
+			zr[i] = t
+		}
+	}
+}
+
+// texRun paints the pixels of dst (3 bytes each) with the texels of lv at fixed-point
+// (16.16) texel coordinates (u, v), stepping (du, dv) a pixel, through gains if set. It works
+// on the low 32 bits: the texel index takes bits 16..16+shift−1, below bit 32 as textures are
+// at most MaxTextureSide texels a side, and wrapping sums keep those bits exact.
+func texRun(dst []byte, lv *texLevel, u, v, du, dv int64, gains *GainTable) {
+	if len(dst) < 3 {
+		return
+	}
+	sh := lv.shift & 31
+	mask := uint32(1)<<sh - 1
+	tx := lv.packed
+	uu, vv, duu, dvv := uint32(u), uint32(v), uint32(du), uint32(dv)
+	end := len(dst) - 3 // the last pixel, stored in 3 bytes
+	p := 0
+	if gains == nil {
+		for ; p < end; p += 3 {
+			binary.LittleEndian.PutUint32(dst[p:], tx[(vv>>16&mask)<<sh|uu>>16&mask])
+			uu += duu
+			vv += dvv
+		}
+		put3(dst[p:], 0, tx[(vv>>16&mask)<<sh|uu>>16&mask])
+		return
+	}
+	for ; p < end; p += 3 {
+		binary.LittleEndian.PutUint32(dst[p:], gains.packed(tx[(vv>>16&mask)<<sh|uu>>16&mask]))
+		uu += duu
+		vv += dvv
+	}
+	put3(dst[p:], 0, gains.packed(tx[(vv>>16&mask)<<sh|uu>>16&mask]))
 }
 
 // backgroundRowRolled is backgroundRow for a rolled camera: the plane's depth changes along
@@ -227,6 +329,7 @@ func (fs *frameState) backgroundRowRolled(rd mgl64.Vec3, zr []float32, cr []byte
 								c = f.tex.sample(px, py, foot/bg.texel)
 							}
 						}
+						c = bg.gains.rgb(c)
 						p := cr[3*x : 3*x+3 : 3*x+3]
 						p[0], p[1], p[2] = c.R, c.G, c.B
 					}
@@ -239,7 +342,7 @@ func (fs *frameState) backgroundRowRolled(rd mgl64.Vec3, zr []float32, cr []byte
 		}
 		switch {
 		case z == 0 && cr != nil:
-			c := bg.skyAt(d)
+			c := bg.gains.rgb(bg.skyAt(d))
 			p := cr[3*x : 3*x+3 : 3*x+3]
 			p[0], p[1], p[2] = c.R, c.G, c.B
 			if fs.depth {

@@ -91,6 +91,10 @@ type Camera struct {
 	Motion Motion
 	// Seed seeds the film's noise for this frame: the same seed gives the same noise.
 	Seed uint64
+	// Gains, when set, maps every colour of the frame through the table: the same bytes as
+	// drawing without it and then calling Gains.Apply, without that pass over the frame. The
+	// realistic look maps them after the film.
+	Gains *GainTable
 }
 
 // Motion is a camera's velocity in the world frame: Linear in m/s, Angular in rad/s about the

@@ -34,7 +34,7 @@ func (r *Renderer) renderReal(dst *Frame, cam *Camera, static *Static, dyn []Obj
 	fs.w, fs.h = w, h
 	fs.view = newView(&inner)
 	fs.static = static
-	fs.background = newBackground(&fs.view, static)
+	fs.background = newBackground(&fs.view, static, nil) // gains follow the film
 
 	// Depth: the caller's buffer when it is the drawing's size, else ours (converted to metres
 	// when asked for or when blur needs it).
@@ -108,6 +108,7 @@ func (fs *frameState) drawBandReal(y0, y1 int) {
 	if ps := &fs.post; ps.fused {
 		for y := y0; y < y1; y++ {
 			fs.film.develop(ps.rgb[3*y*w:3*(y+1)*w], fs.real.lin[y*w:(y+1)*w], y, w)
+			fs.gains.Apply(ps.rgb[3*y*w : 3*(y+1)*w])
 		}
 	}
 }
@@ -160,6 +161,7 @@ func (fs *frameState) developBand(y0, y1 int) {
 		}
 		if ps.rgb != nil {
 			fs.film.develop(ps.rgb[3*y*W:3*(y+1)*W], line, y, W)
+			fs.gains.Apply(ps.rgb[3*y*W : 3*(y+1)*W])
 		}
 	}
 }

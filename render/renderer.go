@@ -135,6 +135,7 @@ func (r *Renderer) Render(dst *Frame, cam Camera, static *Static, dyn []Object) 
 	fs.w, fs.h = w, h
 	fs.rgb = dst.RGB
 	fs.depth = dst.Depth != nil
+	fs.gains = cam.Gains
 	if fs.depth {
 		fs.z = dst.Depth // holds 1/depth while drawing, converted per band at the end
 	} else {
@@ -145,12 +146,16 @@ func (r *Renderer) Render(dst *Frame, cam Camera, static *Static, dyn []Object) 
 	}
 	if static.env.Realistic || cam.Lens.distorted() || cam.Film != nil {
 		r.renderReal(dst, &cam, static, dyn)
-		fs.rgb, fs.z = nil, nil
+		fs.rgb, fs.z, fs.gains = nil, nil, nil
 		return nil
 	}
+	if cap(fs.cover) < h {
+		fs.cover = make([]rowCover, h)
+	}
+	fs.cover = fs.cover[:h]
 	fs.view = newView(&cam)
 	fs.static = static
-	fs.background = newBackground(&fs.view, static)
+	fs.background = newBackground(&fs.view, static, cam.Gains)
 	fs.tris = fs.tris[:0]
 	r.setupStatic(static)
 	for i := range dyn {
@@ -159,7 +164,7 @@ func (r *Renderer) Render(dst *Frame, cam Camera, static *Static, dyn []Object) 
 		}
 	}
 	r.runPhase(h, w, (*frameState).drawBand)
-	fs.rgb, fs.z = nil, nil
+	fs.rgb, fs.z, fs.gains = nil, nil, nil
 	return nil
 }
 
@@ -208,6 +213,10 @@ func (r *Renderer) drawTiles() {
 func (fs *frameState) drawBand(y0, y1 int) {
 	w := fs.w
 	clear(fs.z[y0*w : y1*w])
+	cover := fs.cover[y0:y1]
+	for i := range cover {
+		cover[i] = rowCover{lo: int32(w), hi: 0}
+	}
 	for i := range fs.tris {
 		t := &fs.tris[i]
 		if int(t.rowEnd) <= y0 || int(t.rowStart) >= y1 {

@@ -11,11 +11,13 @@ import (
 type frameState struct {
 	w, h       int
 	rgb        []byte
-	z          []float32 // 1/depth per pixel, 0 = nothing yet
-	depth      bool      // z is the caller's Depth buffer: convert it at the end
+	z          []float32  // 1/depth per pixel, 0 = nothing yet
+	cover      []rowCover // per row, the columns triangles reached (flat look)
+	depth      bool       // z is the caller's Depth buffer: convert it at the end
 	view       view
 	static     *Static
 	background background
+	gains      *GainTable // every colour drawn goes through it (nil: none)
 	tris       []rtri
 	tiles      int32
 	phase      func(fs *frameState, y0, y1 int) // what drawTiles does with a band
@@ -248,6 +250,7 @@ func (r *Renderer) setupTris(m *Mesh, cv []cvert, t0, t1 int32, lit []RGB, light
 		} else {
 			col = t.col.Scale(s.env.shadeFactor(vec64(t.n), light))
 		}
+		col = r.fs.gains.rgb(col)
 		if (a.code|b.code|c.code)&outClip == 0 {
 			r.fs.emit(a, b, c, col)
 		} else {

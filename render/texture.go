@@ -21,14 +21,27 @@ type Texture struct {
 type texLevel struct {
 	shift  uint // log2 of the side in texels
 	texels []RGB
+	packed []uint32 // texels as packRGB words, for the flat look's floor
 }
 
-// NewTexture builds a texture of size×size texels (size a power of two, at least 1) repeating
+// pack fills lv.packed from lv.texels.
+func (lv *texLevel) pack() {
+	lv.packed = make([]uint32, len(lv.texels))
+	for i, c := range lv.texels {
+		lv.packed[i] = packRGB(c)
+	}
+}
+
+// MaxTextureSide is the largest texture side in texels (a texture that size already holds a
+// billion texels).
+const MaxTextureSide = 1 << 15
+
+// NewTexture builds a texture of size×size texels (size a power of two, 1..MaxTextureSide) repeating
 // every period metres; texel(u, v) gives the colour at (u, v) metres, 0 <= u, v < period, and is
 // called at texel centres.
 func NewTexture(size int, period float64, texel func(u, v float64) RGB) (*Texture, error) {
-	if size < 1 || size&(size-1) != 0 {
-		return nil, fmt.Errorf("texture size %d: want a power of two", size)
+	if size < 1 || size > MaxTextureSide || size&(size-1) != 0 {
+		return nil, fmt.Errorf("texture size %d: want a power of two up to %d", size, MaxTextureSide)
 	}
 	if !(period > 0) {
 		return nil, fmt.Errorf("texture period %g m: want > 0", period)
@@ -41,6 +54,7 @@ func NewTexture(size int, period float64, texel func(u, v float64) RGB) (*Textur
 			lv.texels[j*size+i] = texel((float64(i)+0.5)*step, (float64(j)+0.5)*step)
 		}
 	}
+	lv.pack()
 	t.levels = append(t.levels, lv)
 	for size > 1 {
 		prev := lv
@@ -57,6 +71,7 @@ func NewTexture(size int, period float64, texel func(u, v float64) RGB) (*Textur
 				lv.texels[j*size+i] = RGB{uint8((r + 2) / 4), uint8((g + 2) / 4), uint8((b + 2) / 4)}
 			}
 		}
+		lv.pack()
 		t.levels = append(t.levels, lv)
 	}
 	return t, nil
@@ -85,6 +100,7 @@ func (t *Texture) shaded(k float64) *Texture {
 			tx[j] = c.Scale(k)
 		}
 		s.levels[i] = texLevel{shift: lv.shift, texels: tx}
+		s.levels[i].pack()
 	}
 	return s
 }

@@ -8,6 +8,7 @@ import (
 	"simgui/app/sensors"
 	"simgui/app/sensors/jpegenc"
 	"simgui/plugins"
+	"simgui/render"
 )
 
 // frameID is the frameId of every rusim camera frame.
@@ -15,13 +16,13 @@ const frameID = "camera/front/image_raw"
 
 // cameraSpec is an agent's front camera: the vehicle's first camera mount, drawn by the
 // world's sensors system (sensors.System.Frame: the mount's pose, field of view, clip range,
-// frame size, JPEG quality and contract noise, the peers as SetPeerVisibility says), then the
-// brightness and colour gains of domain randomization.
+// frame size, JPEG quality and contract noise, the peers as SetPeerVisibility says), through
+// the brightness and colour gains of domain randomization.
 type cameraSpec struct {
 	id      string
 	quality int
 	gain    [3]float64 // brightness × colour gain per channel
-	lut     *sensors.GainTable
+	lut     *render.GainTable
 
 	img sensors.Image // loop goroutine only
 }
@@ -37,7 +38,7 @@ func newCameraSpec(v *plugins.VehicleDescriptor, image map[string]float64) (*cam
 			c.quality = int(q)
 		}
 		c.gain = scenario.ImageGains(image)
-		c.lut = sensors.NewGainTable(c.gain)
+		c.lut = render.NewGainTable(c.gain)
 		return c, true
 	}
 	return nil, false
@@ -47,6 +48,7 @@ func newCameraSpec(v *plugins.VehicleDescriptor, image map[string]float64) (*cam
 // frame size. Loop goroutine only.
 func (c *cameraSpec) frame(sys *sensors.System, agent string) (b64 string, n, w, h int, err error) {
 	img := &c.img
+	img.Gains = c.lut // drawn in, for an RGB camera
 	if err := sys.Frame(agent, c.id, img); err != nil {
 		return "", 0, 0, 0, fmt.Errorf("camera %s of %s: %w", c.id, agent, err)
 	}
@@ -57,7 +59,8 @@ func (c *cameraSpec) frame(sys *sensors.System, agent string) (b64 string, n, w,
 	if c.lut == nil && img.Format == sensors.FormatJPEG {
 		return base64.StdEncoding.EncodeToString(img.Data), len(img.Data), w, h, nil
 	}
-	// Another format, or gains to apply: encode the pixels here.
+	// Another format, or gains: encode the pixels here (a grey camera's gains go on the RGB
+	// it is sent as).
 	pix := img.Pixels
 	if img.Channels == 1 {
 		rgb := make([]byte, 3*w*h)
@@ -65,8 +68,6 @@ func (c *cameraSpec) frame(sys *sensors.System, agent string) (b64 string, n, w,
 			rgb[3*i], rgb[3*i+1], rgb[3*i+2] = g, g, g
 		}
 		pix = rgb
-	}
-	if c.lut != nil {
 		c.lut.Apply(pix)
 	}
 	jpeg, err := jpegenc.Default().Encode(nil, pix, w, h, 3*w, c.quality)

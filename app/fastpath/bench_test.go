@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"simgui/app/scenario"
-	"simgui/app/sensors"
 )
 
 // BenchmarkStep steps 16 envs of the randomized corridor task with 84×84 frames over the
@@ -88,18 +87,4 @@ func benchRandom(b *testing.B, n int) {
 	}
 	b.ReportMetric(float64(n*b.N)/time.Since(start).Seconds(), "agent-steps/s")
 	b.ReportMetric(float64(n*b.N)/float64(max(1, resets)), "steps/episode")
-}
-
-// BenchmarkGains maps an 84×84 RGB frame through the brightness and colour gains of domain
-// randomization, as every fast path frame of the training tasks is.
-func BenchmarkGains(b *testing.B) {
-	pix := make([]byte, 84*84*3)
-	for i := range pix {
-		pix[i] = byte(i * 7)
-	}
-	t := sensors.NewGainTable([3]float64{1.1, 0.9, 1.05})
-	b.SetBytes(int64(len(pix)))
-	for range b.N {
-		t.Apply(pix)
-	}
 }

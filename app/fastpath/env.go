@@ -15,6 +15,7 @@ import (
 	"simgui/app/world"
 	"simgui/physics/drive"
 	"simgui/plugins"
+	"simgui/render"
 )
 
 // stateFields name the float64s of an env's state row in shared memory, in order. Distances
@@ -49,7 +50,7 @@ type env struct {
 	reset bool
 
 	// Loop goroutine only (or read after a loop call returned).
-	lut      *sensors.GainTable
+	lut      *render.GainTable
 	route    *route.Progress
 	due      uint64
 	actions  int
@@ -107,7 +108,7 @@ func (e *env) beforeReset(c *world.Config) error {
 	e.pending = nil
 	c.TrackParams = ep.trackParams
 	c.Agents = []world.AgentSpec{{Name: agentName, Vehicle: ep.vehicle}}
-	e.lut = sensors.NewGainTable(ep.gains)
+	e.lut = render.NewGainTable(ep.gains)
 	return nil
 }
 
@@ -225,13 +226,15 @@ func (e *env) capture(w *world.World) error {
 	return nil
 }
 
-// drawFrame renders the camera into the env's image slot, then applies the episode's gains.
+// drawFrame renders the camera into the env's image slot, through the episode's gains (RGB
+// frames only).
 func (e *env) drawFrame(sys *sensors.System) error {
 	f := &e.frame
 	if e.channels == 3 {
 		f.Pixels = e.img // the camera draws straight into shared memory
+		f.Gains = e.lut
 	} else {
-		f.Pixels = e.grey
+		f.Pixels, f.Gains = e.grey, nil
 	}
 	if err := sys.Frame(agentName, e.camera, f); err != nil {
 		return fmt.Errorf("camera %s: %w", e.camera, err)
@@ -244,9 +247,6 @@ func (e *env) drawFrame(sys *sensors.System) error {
 		copy(e.img, f.Pixels)
 	} else if &f.Pixels[0] != &e.img[0] {
 		copy(e.img, f.Pixels)
-	}
-	if t := e.lut; t != nil && e.channels == 3 {
-		t.Apply(e.img)
 	}
 	return nil
 }

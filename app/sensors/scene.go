@@ -2,7 +2,6 @@ package sensors
 
 import (
 	"fmt"
-	"sync"
 
 	"github.com/go-gl/mathgl/mgl64"
 
@@ -22,8 +21,9 @@ type View struct {
 
 // scene keeps what cameras draw, built from the world and cached: the render.Static of the
 // current layout in each environment cameras ask for (rebuilt when World.LayoutVersion
-// changes), one mesh per vehicle descriptor, one per pushable box, one for the current marker
-// set, and the objects of the current step. Loop goroutine only.
+// changes), one mesh per vehicle look (render.VehicleSpecFor: a training reset's new
+// descriptor of the same vehicle keeps its mesh), one per pushable box, one for the current
+// marker set, and the objects of the current step. Loop goroutine only.
 type scene struct {
 	sys *System
 
@@ -35,7 +35,7 @@ type scene struct {
 	// parameters), oldest first.
 	looks []look
 
-	vehicles map[*plugins.VehicleDescriptor]*render.Mesh
+	vehicles map[render.VehicleSpec]*render.Mesh
 
 	markerSet  *markers.Set
 	markerMesh *render.Mesh
@@ -143,60 +143,32 @@ func (sc *scene) staticIn(w *world.World, env *render.Environment) (*render.Stat
 	return st, nil
 }
 
-// vehicleMesh returns the mesh of a vehicle descriptor, built on first use. A visual shape the
-// renderer does not know is drawn as a box, with a warning.
+// maxVehicleMeshes bounds the vehicle meshes kept: a few looks in practice, bounded anyway.
+const maxVehicleMeshes = 64
+
+// vehicleMesh returns the mesh of a vehicle descriptor's look, built on first use. A visual
+// shape the renderer does not know is drawn as a box, with a warning.
 func (sc *scene) vehicleMesh(v *plugins.VehicleDescriptor) *render.Mesh {
-	if m, ok := sc.vehicles[v]; ok {
+	key := render.VehicleSpecFor(v)
+	if m, ok := sc.vehicles[key]; ok {
 		return m
 	}
-	spec := render.VehicleSpecFor(v)
-	m := sharedMesh(spec)
-	if m == nil {
-		var err error
+	spec := key
+	m, err := render.NewVehicleMesh(spec)
+	if err != nil {
+		sc.sys.warnOnce("mesh "+v.ID, "vehicle drawn as a box", err)
+		spec.Shape = "box"
 		m, err = render.NewVehicleMesh(spec)
 		if err != nil {
-			sc.sys.warnOnce("mesh "+v.ID, "vehicle drawn as a box", err)
-			spec.Shape = "box"
-			m, err = render.NewVehicleMesh(spec)
-			if err != nil {
-				spec.Color, spec.Accent = "", ""
-				m, _ = render.NewVehicleMesh(spec)
-			}
-		} else {
-			keepMesh(spec, m)
+			spec.Color, spec.Accent = "", ""
+			m, _ = render.NewVehicleMesh(spec)
 		}
 	}
-	if sc.vehicles == nil {
-		sc.vehicles = map[*plugins.VehicleDescriptor]*render.Mesh{}
+	if sc.vehicles == nil || len(sc.vehicles) >= maxVehicleMeshes {
+		sc.vehicles = map[render.VehicleSpec]*render.Mesh{}
 	}
-	sc.vehicles[v] = m
+	sc.vehicles[key] = m
 	return m
-}
-
-// meshes keeps vehicle meshes across worlds by what they are built from: every training
-// episode's vehicle is a new descriptor of the same look, and meshes are never changed once
-// built.
-var meshes struct {
-	sync.Mutex
-	m map[render.VehicleSpec]*render.Mesh
-}
-
-// maxMeshes bounds the meshes kept; past it the cache starts over.
-const maxMeshes = 64
-
-func sharedMesh(spec render.VehicleSpec) *render.Mesh {
-	meshes.Lock()
-	defer meshes.Unlock()
-	return meshes.m[spec]
-}
-
-func keepMesh(spec render.VehicleSpec, m *render.Mesh) {
-	meshes.Lock()
-	defer meshes.Unlock()
-	if meshes.m == nil || len(meshes.m) >= maxMeshes {
-		meshes.m = map[render.VehicleSpec]*render.Mesh{}
-	}
-	meshes.m[spec] = m
 }
 
 // markers returns the mesh of the current markers (nil when there are none).

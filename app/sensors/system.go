@@ -133,9 +133,8 @@ func (s *System) Reset(w *world.World) {
 	s.closeAll()
 	s.episode++
 	s.scene.fresh, s.rays.fresh = false, false
-	// A reset may bring new vehicle descriptors (a training episode's randomized vehicle):
-	// the meshes of the old ones would pile up in a world that is reset again and again.
-	s.scene.vehicles = nil
+	// Vehicle meshes are kept: they are per look, not per descriptor, so a training
+	// episode's randomized vehicle of the same look reuses its mesh (scene.vehicleMesh).
 	if err := s.sync(w); err != nil {
 		s.log.Error("sensors not built", "err", err)
 	}

@@ -167,6 +167,14 @@ func (c *Camera) Snap(ctx *sensors.Context, dst *sensors.Image) error {
 	cam.Pose = ctx.MountPose(c.spec.Mount.Pose)
 	cam.Motion = ctx.MountMotion(c.spec.Mount.Pose)
 	cam.Seed = filmSeed(seed)
+	// The gains follow the contract noise: the renderer folds them in when there is none.
+	var gains *render.GainTable
+	if c.channels == 3 {
+		gains = dst.Gains
+	}
+	if c.noise == nil {
+		cam.Gains, gains = gains, nil
+	}
 	n := c.width * c.height
 	if cap(dst.Pixels) < 3*n {
 		dst.Pixels = make([]byte, 3*n)
@@ -177,6 +185,7 @@ func (c *Camera) Snap(ctx *sensors.Context, dst *sensors.Image) error {
 		return err
 	}
 	c.noise.Apply(dst.Pixels, seed)
+	gains.Apply(dst.Pixels)
 	if c.channels == 1 {
 		dst.Pixels = sensors.Gray(dst.Pixels, n)
 	}

@@ -305,3 +305,57 @@ func TestMarkersAreDrawn(t *testing.T) {
 		t.Fatalf("markers removed, yet %d magenta pixels", l+c+r)
 	}
 }
+
+// Frame with Gains gives an RGB camera's pixels mapped through the table, after the contract
+// noise as before (the renderer draws them in when there is no noise), and leaves a grey
+// camera's alone.
+func TestFrameGains(t *testing.T) {
+	layout := &plugins.Layout{Floor: plugins.Floor{Length: 4, Width: 4, Texture: "plywood"},
+		Elements: []plugins.Element{{Kind: plugins.ElementWall, X: 1.5, Length: 4, Width: 0.05, Height: 0.4, YawDeg: 90, Color: "#c04020"}}}
+	gains := render.NewGainTable([3]float64{1.2, 0.9, 0.7})
+	for _, c := range []struct {
+		name     string
+		channels int
+		noise    *plugins.Noise
+	}{{"rgb", 3, nil}, {"rgb+noise", 3, &plugins.Noise{Stddev: 6}}, {"grey", 1, nil}} {
+		t.Run(c.name, func(t *testing.T) {
+			frame := func(g *render.GainTable) []byte {
+				s := rig(ks0223Mount, "raw")[:1]
+				s[0].Contract.Shape = []int{h, w, c.channels}
+				s[0].Contract.Noise = c.noise
+				v := sensortest.KS0223(t, s...)
+				env := sensortest.New(t, layout, []world.AgentSpec{{Name: "ego", Vehicle: v, Spawn: &world.Pose{}}}, sensors.Options{})
+				env.Step(1)
+				im := sensors.Image{Gains: g}
+				if err := env.System.Frame("ego", "cam", &im); err != nil {
+					t.Fatal(err)
+				}
+				if len(im.Pixels) != w*h*c.channels {
+					t.Fatalf("%d bytes of pixels, want %d", len(im.Pixels), w*h*c.channels)
+				}
+				return bytes.Clone(im.Pixels)
+			}
+			plain, got := frame(nil), frame(gains)
+			want := bytes.Clone(plain)
+			if c.channels == 3 {
+				gains.Apply(want)
+			}
+			if !bytes.Equal(got, want) {
+				t.Fatalf("pixels with Gains differ from the frame mapped afterwards (%d of %d bytes)", diffCount(got, want), len(want))
+			}
+			if c.channels == 3 && bytes.Equal(got, plain) {
+				t.Fatal("the gains changed nothing")
+			}
+		})
+	}
+}
+
+func diffCount(a, b []byte) int {
+	n := 0
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			n++
+		}
+	}
+	return n
+}
