@@ -57,8 +57,18 @@ var srgbLUT = sync.OnceValue(func() *[256]uint16 {
 
 // linearOf returns the linear value of an sRGB colour, per channel, as float64 in [0, 1].
 func linearOf(c RGB) [3]float64 {
-	return [3]float64{srgbToLinear(float64(c.R) / 255), srgbToLinear(float64(c.G) / 255), srgbToLinear(float64(c.B) / 255)}
+	t := &byteLinear
+	return [3]float64{t[c.R], t[c.G], t[c.B]}
 }
+
+// byteLinear is srgbToLinear of every 8-bit value: linearOf runs for every triangle and sky
+// entry of each Static a training reset builds, and math.Pow is dear there.
+var byteLinear = func() (t [256]float64) {
+	for i := range t {
+		t[i] = srgbToLinear(float64(i) / 255)
+	}
+	return t
+}()
 
 // encodeLUT is the film's transfer curve: linear 0..linMax (in linOne units; above linOne
 // clips) to 8 bits, indexed by any uint16 so that no bounds or clip check is needed.
