@@ -97,8 +97,8 @@ class _Session:
         # dict. Only off-route tasks need it at once (the route's geometry).
         self._reset_src = np.full(n, None, object)
         self._eager = self.task.off_route_m is not None
-        self._info_rows = np.array([self.fields[k] for k in _INFO_FIELDS])
-        self.info_items = operator.itemgetter(*self._info_rows.tolist())  # of a state row as a list
+        self.info_rows = np.array([self.fields[k] for k in _INFO_FIELDS])
+        self.info_items = operator.itemgetter(*self.info_rows.tolist())  # of a state row as a list
         self.sonar = self.fields["ultrasonic_m"]
         b.kinds[:] = KIND_STEP
 
@@ -163,7 +163,7 @@ _INFO_FIELDS = ("x", "y", "yaw", "speed", "route_index", "route_distance", "sim_
 
 def _batch_info(sess: _Session, rows: np.ndarray) -> dict:
     """The vector info's state part: the _INFO_FIELDS rows (copied once) and the episode seeds."""
-    info = dict(zip(_INFO_FIELDS, rows[sess._info_rows]))
+    info = dict(zip(_INFO_FIELDS, rows[sess.info_rows]))
     info["episode_seed"] = sess.episode_seed.copy()
     return info
 
@@ -348,28 +348,32 @@ class SimguiVectorEnv(VectorEnv):
         if resetting is None:
             b.request()  # every kind is KIND_STEP: the reply is empty
             s.count += 1
-            resetting = np.zeros(self.num_envs, bool)
             rows = s.rows()
-            reward, term, trunc, success, crash, off = s.scorer.score(s.prev, rows, s.start <= s.count - self._limit)
+            reward, ends = s.scorer.score(s.prev, rows, s.start <= s.count - self._limit)
+            resetting = np.zeros(self.num_envs, bool)
         else:
-            for i in np.flatnonzero(resetting):
-                b.seeds[i] = s.seed_env(int(i), None)
+            for i in np.flatnonzero(resetting).tolist():
+                b.seeds[i] = s.seed_env(i, None)
             s.reset_envs(resetting)
             rows = s.rows()
-            reward, term, trunc, success, crash, off = s.scorer.score(s.prev, rows, s.start <= s.count - self._limit)
+            reward, ends = s.scorer.score(s.prev, rows, s.start <= s.count - self._limit)
             # Envs that were reset this call begin an episode: reward 0, neither ended.
-            for x in (term, trunc, success, crash, off):
-                x[resetting] = False
+            ends[:, resetting] = False
             reward[resetting] = 0.0
         s.prev = rows
-        if b"\x01" in term.tobytes() or b"\x01" in trunc.tobytes():
-            self._autoreset = term | trunc
-        else:
-            self._autoreset = None
-        info = _batch_info(s, rows)
-        info["success"], info["crash"], info["off_route"] = success, crash, off
-        info["_reset"] = resetting
-        return s.observe(rows, self.copy), reward, term, trunc, info
+        term, trunc, success, crash, off = ends
+        self._autoreset = (term | trunc) if b"\x01" in ends[:2].tobytes() else None
+        # The info's state rows, copied once (rows is kept as the next step's prev).
+        info = dict(zip(_INFO_FIELDS, rows[s.info_rows]))
+        info["episode_seed"] = s.episode_seed.copy()
+        info["success"], info["crash"], info["off_route"], info["_reset"] = success, crash, off, resetting
+        imgs = b.images
+        return _tasks.observations(imgs.copy() if self.copy else imgs, rows[s.sonar]), reward, term, trunc, info
+
+    def reset_info(self, i: int) -> dict:
+        """Env i's episode info from its last reset: seed, randomization draws, route, spawn
+        (and the track's layout with ``layout=True``)."""
+        return self._s.reset_info(int(i))
 
     def render(self):
         if self.render_mode == "rgb_array":

@@ -146,6 +146,20 @@ def any_true(mask: np.ndarray) -> bool:
     return b"\x01" in mask.tobytes()
 
 
+def _row_pair(i: int, j: int):
+    """An index of rows i and j (in that order) of a (K, N) array: a slice where one takes them
+    (a view, no copy), else a list."""
+    if i == j:
+        return [i, j]
+    step = j - i
+    stop = j + (1 if step > 0 else -1)
+    return slice(i, None if stop < 0 else stop, step)
+
+
+#: The rows of Scorer.score's ends.
+ENDS = ("terminated", "truncated", "success", "crash", "off_route")
+
+
 class Scorer:
     """Rewards and episode ends of N envs of one task.
 
@@ -164,7 +178,9 @@ class Scorer:
         t = task
         self._pg, self._wb, self._tp = np.float64(t.progress_gain), np.float64(t.waypoint_bonus), np.float64(t.time_penalty)
         self._gb, self._cp = np.float64(t.goal_bonus), np.float64(t.crash_penalty)
-        self._ends = np.array([self._rc, self._ct])
+        # Rows of the state the batch reads together: views where a slice takes them.
+        self._progress = _row_pair(self._ri, self._rd)
+        self._goal_crash = _row_pair(self._rc, self._ct)
         self._zeros = bytes(8 * n)
         self.routes = [None] * n  # route_segments per env (None: no route), for off-route checks
         self._seg = None  # the routes as (5, N, M) arrays, padded with each route's last segment
@@ -201,40 +217,43 @@ class Scorer:
         return (d > self.task.off_route_m) & has
 
     def score(self, prev: np.ndarray, cur: np.ndarray, at_limit: np.ndarray):
-        """Reward, terminated, truncated, success, crash and off_route of the batch (fresh
-        arrays of N), from the states before and after the step ((K, N) arrays) and whether
-        each env has reached the time limit."""
+        """Reward (N) and ends ((5, N) bool: rows as ENDS) of the batch, fresh arrays, from the
+        states before and after the step ((K, N) arrays) and whether each env has reached the
+        time limit."""
         # Each numpy call costs microseconds on arrays this small, so the usual step (no
         # waypoint reached, nothing touched, no goal) takes the fewest; the results are those
         # of score_one's arithmetic in every case.
-        ri, rd = self._ri, self._rd
-        d = cur[ri] - prev[ri]
-        reward = prev[rd] - cur[rd]  # metres gained towards the waypoint
-        if d.tobytes() != self._zeros:  # a waypoint reached (or a route index not finite)
+        delta = prev[self._progress] - cur[self._progress]  # route index, metres gained
+        reward = delta[1]
+        if delta[0].tobytes() != self._zeros:  # a waypoint reached (or a route index not finite)
+            ri = self._ri
             reward[cur[ri] != prev[ri]] = 0.0  # no gain across the waypoint change
             reward *= self._pg
-            reached = np.maximum(d, 0.0)
+            reached = np.maximum(cur[ri] - prev[ri], 0.0)
             reached *= self._wb
             reward += reached
         else:
             reward *= self._pg  # + wb × 0 changes nothing
         reward -= self._tp
-        ends = cur[self._ends] > 0  # goal, contacts
-        goal, crash = ends
+        ends = np.zeros((5, self.n), bool)
+        ends[1] = at_limit
+        goal, crash, off = ends[2], ends[3], ends[4]
+        np.greater(cur[self._goal_crash], 0.0, out=ends[2:4])
         if not self.contacts:
-            crash = np.zeros(self.n, bool)
+            crash[:] = False
         if self.task.off_route_m is not None:
-            off = self._off_route(cur)
+            off[:] = self._off_route(cur)
             fail = crash | off
+        elif b"\x01" in ends[2:4].tobytes():
+            fail = crash
         else:
-            off, fail = np.zeros(self.n, bool), crash
-        if b"\x01" in ends.tobytes() or fail is not crash:
-            success = goal > fail  # goal and not fail: a touch on the last step still fails
-            reward += self._gb * success
-            reward -= self._cp * fail
-            terminated = goal | fail
-            return reward, terminated, at_limit > terminated, success, crash, off
-        return reward, np.zeros(self.n, bool), at_limit, goal, crash, off
+            return reward, ends  # no goal, no failure: success, terminated stay False
+        np.logical_or(goal, fail, out=ends[0])  # terminated
+        np.greater(goal, fail, out=goal)  # success: goal and not fail (a touch on the last step fails)
+        reward += self._gb * goal
+        reward -= self._cp * fail
+        np.greater(at_limit, ends[0], out=ends[1])  # truncated: at the limit and not terminated
+        return reward, ends
 
     def score_one(self, prev: list, cur: list, steps: int):
         """score() for one env with Python floats (state rows as lists); the flags as a dict."""
