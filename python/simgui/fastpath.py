@@ -110,29 +110,35 @@ class FastPathClient:
                 raise FastPathError("simgui closed the fast path connection")
             self._buf[: len(msg)] = msg
             self._have = len(msg)
-        hs = _HEADER.size
-        self._fill(hs)
-        magic, typ, zero, n = _HEADER.unpack_from(self._buf)
-        if magic != b"SG" or zero != 0:
+        try:
+            typ, payload = self._read_reply()
+        except BaseException:
             if fd is not None:
                 os.close(fd)
+            raise
+        if typ == MSG_ERROR:
+            if fd is not None:
+                os.close(fd)
+            _refused(payload)
+        return typ, payload, fd
+
+    def _read_reply(self):
+        """Reads one reply from the socket: (type, payload as bytes)."""
+        hs = _HEADER.size
+        if self._have < hs:
+            self._fill(hs)
+        magic, typ, zero, n = _HEADER.unpack_from(self._buf)
+        if magic != b"SG" or zero != 0:
             raise FastPathError(f"not a fast path reply: {bytes(self._buf[:hs])!r}")
         end = hs + n
-        self._fill(end)
+        if self._have < end:
+            self._fill(end)
         payload = bytes(self._view[hs:end]) if n else b""
         rest = self._have - end
         if rest:
             self._buf[:rest] = self._view[end : self._have]
         self._have = rest
-        if typ == MSG_ERROR:
-            if fd is not None:
-                os.close(fd)
-            try:
-                msg = json.loads(payload)["error"]
-            except (ValueError, KeyError, TypeError):
-                msg = payload.decode("utf-8", "replace")
-            raise FastPathError(msg)
-        return typ, payload, fd
+        return typ, payload
 
     # -- session ------------------------------------------------------------------------------
 
@@ -188,8 +194,10 @@ class FastPathClient:
         (kind 0), steps with actions[i] (1) or resets with seeds[i] (2). Returns the reply's
         payload: b"" unless envs were reset, else simgui's StepReply as JSON (decode_resets)."""
         self.sock.sendall(self._msg)
-        typ, payload, _ = self._recv()
+        typ, payload = self._read_reply()
         if typ != MSG_STEPPED:
+            if typ == MSG_ERROR:
+                _refused(payload)
             raise FastPathError(f"unexpected reply 0x{typ:02x} to step")
         return payload
 
@@ -225,3 +233,12 @@ class FastPathClient:
 def decode_resets(payload: bytes) -> list:
     """The episode infos of a step reply's payload (request()), in env order."""
     return json.loads(payload)["resets"] if payload else []
+
+
+def _refused(payload: bytes):
+    """Raises the error of an error reply."""
+    try:
+        msg = json.loads(payload)["error"]
+    except (ValueError, KeyError, TypeError):
+        msg = payload.decode("utf-8", "replace")
+    raise FastPathError(msg)

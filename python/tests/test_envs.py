@@ -12,6 +12,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 import simgui  # noqa: E402
+from simgui import fastpath  # noqa: E402
 from simgui import spaces as fallback_spaces  # noqa: E402
 
 ID = "simgui/KS0223Corridor-v0"
@@ -266,6 +267,11 @@ class FastPathWire(unittest.TestCase):
             with self.assertRaises(ValueError):
                 v.step(np.array([[0.0, np.nan]] * n))
             v.step(np.zeros((n, 2)))  # the session is still in step
+            # simgui refuses what the env would not send: its error, and the session goes on.
+            b.actions[0, 0] = np.nan
+            with self.assertRaisesRegex(fastpath.FastPathError, "finite"):
+                b.request()
+            v.step(np.zeros((n, 2)))
         finally:
             v.close()
 
