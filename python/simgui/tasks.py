@@ -141,11 +141,6 @@ def lateral_distance(x: float, y: float, segments: list) -> float:
     return best
 
 
-def any_true(mask: np.ndarray) -> bool:
-    """mask.any() for a bool array, at a fraction of its cost on the few envs of a batch."""
-    return b"\x01" in mask.tobytes()
-
-
 def _row_pair(i: int, j: int):
     """An index of rows i and j (in that order) of a (K, N) array: a slice where one takes them
     (a view, no copy), else a list."""
