@@ -116,21 +116,26 @@ class _Session:
         return int(self.rngs[i].integers(0, SEED_MAX))
 
     def reset_envs(self, which) -> bytes:
-        """One request resetting the envs ``which`` (an index or bool mask) with the seeds in
+        """One request resetting the envs ``which`` (indices) with the seeds in
         backend.seeds and stepping the others; returns the reply's payload."""
+        # Element by element: a reset is one env or a few, where a masked numpy write costs more.
         b = self.backend
-        b.kinds[which] = KIND_RESET
+        kinds, seeds, start, episode_seed, src = b.kinds, b.seeds, self.start, self.episode_seed, self._reset_src
+        for i in which:
+            kinds[i] = KIND_RESET
         try:
             payload = b.request()
         finally:
-            b.kinds[which] = KIND_STEP
+            for i in which:
+                kinds[i] = KIND_STEP
         self.count += 1
-        self.start[which] = self.count
-        self.episode_seed[which] = b.seeds[which]
-        self._reset_src[which] = payload
+        for i in which:
+            start[i] = self.count
+            episode_seed[i] = seeds[i]
+            src[i] = payload
         if self._eager:
             for info in decode_resets(payload):
-                self._reset_src[info["env"]] = info
+                src[info["env"]] = info
                 self.scorer.start(info["env"], info)
         return payload
 
@@ -215,7 +220,7 @@ class SimguiEnv(Env):
         s = self._s
         s.rngs[0] = self.np_random
         s.backend.seeds[0] = int(seed) if seed is not None else int(self.np_random.integers(0, SEED_MAX))
-        s.reset_envs(0)
+        s.reset_envs((0,))
         self._steps = 0
         self._prev = s.backend.state[0].tolist()
         self._needs_reset = False
@@ -324,7 +329,7 @@ class SimguiVectorEnv(VectorEnv):
         b = s.backend
         for i, sd in enumerate(seeds):
             b.seeds[i] = s.seed_env(i, sd)
-        s.reset_envs(slice(None))
+        s.reset_envs(range(n))
         s.prev = rows = s.rows()
         self._autoreset = None
         self._started = True
@@ -350,9 +355,10 @@ class SimguiVectorEnv(VectorEnv):
             reward, ends = s.scorer.score(s.prev, rows, s.start <= s.count - self._limit)
             resetting = np.zeros(self.num_envs, bool)
         else:
-            for i in resetting.nonzero()[0].tolist():
+            which = resetting.nonzero()[0].tolist()
+            for i in which:
                 b.seeds[i] = s.seed_env(i, None)
-            s.reset_envs(resetting)
+            s.reset_envs(which)
             rows = s.rows()
             reward, ends = s.scorer.score(s.prev, rows, s.start <= s.count - self._limit)
             # Envs that were reset this call begin an episode: reward 0, neither ended.

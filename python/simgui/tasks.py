@@ -232,17 +232,18 @@ class Scorer:
         reward -= self._tp
         ends = np.zeros((5, self.n), bool)
         ends[1] = at_limit
+        goal_crash = ends[2:4]
+        np.greater(cur[self._goal_crash], 0.0, out=goal_crash)
+        if self.contacts and self.task.off_route_m is None and b"\x01" not in goal_crash.tobytes():
+            return reward, ends  # no goal, no failure: success, terminated stay False
         goal, crash, off = ends[2], ends[3], ends[4]
-        np.greater(cur[self._goal_crash], 0.0, out=ends[2:4])
         if not self.contacts:
             crash[:] = False
         if self.task.off_route_m is not None:
             off[:] = self._off_route(cur)
             fail = crash | off
-        elif b"\x01" in ends[2:4].tobytes():
-            fail = crash
         else:
-            return reward, ends  # no goal, no failure: success, terminated stay False
+            fail = crash
         np.logical_or(goal, fail, out=ends[0])  # terminated
         np.greater(goal, fail, out=goal)  # success: goal and not fail (a touch on the last step fails)
         reward += self._gb * goal
