@@ -11,16 +11,20 @@ the same observations; env i of a vector env reset with seed s is the env reset 
 from __future__ import annotations
 
 import math
+import operator
 
 import numpy as np
 
 from . import tasks as _tasks
 from ._compat import AUTORESET_NEXT_STEP, HAVE_GYMNASIUM, Env, VectorEnv, batch_space, np_random, spaces
-from .fastpath import KIND_HOLD, KIND_RESET, KIND_STEP, FastPathClient
+from .fastpath import KIND_HOLD, KIND_RESET, KIND_STEP, FastPathClient, decode_resets
 from .process import SimguiProcess
 
 #: Episode seeds drawn from an env's generator lie in 0..SEED_MAX.
 SEED_MAX = 2**31 - 1
+
+
+_ONE, _MINUS_ONE = np.float64(1.0), np.float64(-1.0)
 
 
 def _spaces(width: int, height: int):
@@ -33,7 +37,11 @@ def _spaces(width: int, height: int):
 
 
 class _Session:
-    """N envs of one task on one backend (fast path or HTTP), with their episode bookkeeping."""
+    """N envs of one task on one backend (fast path or HTTP), with their episode bookkeeping.
+
+    The backend's ``kinds``, ``actions`` and ``seeds`` are the next request as it will be sent;
+    kinds stay KIND_STEP between requests, so a step writes the actions only.
+    """
 
     def __init__(self, task, n: int, *, transport: str = "fast", simgui=None, frame_size=(84, 84),
                  action_period: float | None = None, randomize: bool = True, max_episode_steps: int | None = None,
@@ -43,6 +51,7 @@ class _Session:
             self.task = self.task.with_options(max_episode_steps=int(max_episode_steps))
         self.n = n
         self.proc = None
+        self.backend = None
         randomization = {} if randomize else {"enabled": "false"}
         w, h = int(frame_size[0]), int(frame_size[1])
         if transport == "fast":
@@ -78,21 +87,24 @@ class _Session:
         self.fields = b.fields
         self.scorer = _tasks.Scorer(self.task, n, self.contacts, self.fields)
         self.rngs = [None] * n
-        self.steps = np.zeros(n, np.int64)
+        # Requests so far, and the request each env's episode began with: an env has taken
+        # count - start steps of its episode.
+        self.count = 0
+        self.start = np.zeros(n, np.int64)
         self.prev = None
         self.episode_seed = np.zeros(n, np.int64)
-        self.reset_infos = [None] * n
-        self._kinds = np.zeros(n, np.uint8)
-        self._seeds = np.zeros(n, np.int64)
-        self._zero = np.zeros((n, 2))
-        self._act = np.zeros((n, 2))
+        # Env i's reset info: the step reply's JSON until someone asks (reset_info), then the
+        # dict. Only off-route tasks need it at once (the route's geometry).
+        self._reset_src = np.full(n, None, object)
+        self._eager = self.task.off_route_m is not None
+        self.info_rows = np.array([self.fields[k] for k in _INFO_FIELDS])
+        self.info_items = operator.itemgetter(*self.info_rows.tolist())  # of a state row as a list
+        self.sonar = self.fields["ultrasonic_m"]
+        b.kinds[:] = KIND_STEP
 
-    def col(self, name: str) -> np.ndarray:
-        return self.backend.state[:, self.fields[name]]
-
-    def snapshot(self) -> np.ndarray:
-        """The state rows, copied."""
-        return self.backend.state.copy()
+    def rows(self) -> np.ndarray:
+        """The state, copied as a (K, N) array: row k is state field k of every env."""
+        return self.backend.state.T.copy()
 
     def seed_env(self, i: int, seed):
         """Seeds env i's generator; returns the seed of its next episode."""
@@ -103,23 +115,44 @@ class _Session:
             self.rngs[i] = np_random()
         return int(self.rngs[i].integers(0, SEED_MAX))
 
-    def run(self, kinds, actions):
-        """One request: envs with kind 2 reset (seeds from their generators unless set in
-        self._seeds beforehand), kind 1 step. Returns the reset infos by env."""
-        infos = self.backend.step(kinds, actions, self._seeds)
-        out = {}
-        for info in infos:
-            i = info["env"]
-            self.scorer.start(i, info)
-            self.steps[i] = 0
-            self.episode_seed[i] = info["seed"]
-            self.reset_infos[i] = info
-            out[i] = info
-        return out
+    def reset_envs(self, which) -> bytes:
+        """One request resetting the envs ``which`` (indices) with the seeds in
+        backend.seeds and stepping the others; returns the reply's payload."""
+        # Element by element: a reset is one env or a few, where a masked numpy write costs more.
+        b = self.backend
+        kinds, seeds, start, episode_seed, src = b.kinds, b.seeds, self.start, self.episode_seed, self._reset_src
+        for i in which:
+            kinds[i] = KIND_RESET
+        try:
+            payload = b.request()
+        finally:
+            for i in which:
+                kinds[i] = KIND_STEP
+        self.count += 1
+        for i in which:
+            start[i] = self.count
+            episode_seed[i] = seeds[i]
+            src[i] = payload
+        if self._eager:
+            for info in decode_resets(payload):
+                src[info["env"]] = info
+                self.scorer.start(info["env"], info)
+        return payload
 
-    def observe(self, copy: bool = True) -> dict:
+    def reset_info(self, i: int) -> dict:
+        """Env i's episode info from its last reset (simgui's ResetInfo as a dict)."""
+        src = self._reset_src[i]
+        if isinstance(src, bytes):
+            for info in decode_resets(src):
+                e = info["env"]
+                if self._reset_src[e] is src:
+                    self._reset_src[e] = info
+            src = self._reset_src[i]
+        return src
+
+    def observe(self, rows: np.ndarray, copy: bool = True) -> dict:
         imgs = self.backend.images
-        return _tasks.observations(imgs.copy() if copy else imgs, self.col("ultrasonic_m"))
+        return _tasks.observations(imgs.copy() if copy else imgs, rows[self.sonar])
 
     def close(self):
         if self.backend is not None:
@@ -133,12 +166,18 @@ class _Session:
 _INFO_FIELDS = ("x", "y", "yaw", "speed", "route_index", "route_distance", "sim_time", "ultrasonic_m")
 
 
-def _step_info(sess: _Session, flags: dict, i=None) -> dict:
-    cols = {k: sess.col(k) for k in _INFO_FIELDS}
-    info = {k: (float(v[i]) if i is not None else v.copy()) for k, v in cols.items()}
-    for k, v in flags.items():
-        info[k] = bool(v[i]) if i is not None else v.copy()
-    info["episode_seed"] = int(sess.episode_seed[i]) if i is not None else sess.episode_seed.copy()
+def _batch_info(sess: _Session, rows: np.ndarray) -> dict:
+    """The vector info's state part: the _INFO_FIELDS rows (copied once) and the episode seeds."""
+    info = dict(zip(_INFO_FIELDS, rows[sess.info_rows]))
+    info["episode_seed"] = sess.episode_seed.copy()
+    return info
+
+
+def _one_info(sess: _Session, row: list, flags: dict) -> dict:
+    """The single env's info: the state fields as floats, the flags as bools, the episode seed."""
+    info = dict(zip(_INFO_FIELDS, sess.info_items(row)))
+    info.update(flags)
+    info["episode_seed"] = int(sess.episode_seed[0])
     return info
 
 
@@ -170,6 +209,7 @@ class SimguiEnv(Env):
         self.metadata = dict(self.metadata, render_fps=round(1 / self._s.action_period))
         self._needs_reset = True
         self._last = None
+        self._act = self._s.backend.actions[0]  # the request's throttle and steer
 
     @property
     def max_episode_steps(self) -> int:
@@ -177,55 +217,42 @@ class SimguiEnv(Env):
 
     def reset(self, *, seed=None, options=None):
         super().reset(seed=seed)
-        if seed is not None:
-            self._s.rngs[0] = self.np_random
-            episode = int(seed)
-        else:
-            self._s.rngs[0] = self.np_random
-            episode = int(self.np_random.integers(0, SEED_MAX))
-        self._s._seeds[0] = episode
-        self._s._kinds[0] = KIND_RESET
-        infos = self._s.run(self._s._kinds, self._s._zero)
-        self._prev = self._s.backend.state[0].tolist()
-        self._needs_reset = False
-        obs = self._obs()
-        info = _step_info(self._s, {}, 0)
-        info["reset"] = infos[0]
-        return obs, info
-
-    def _obs(self):
         s = self._s
-        img = s.backend.images[0].copy()
-        # As tasks.observations computes it for N envs: float32(m / 5), 0 for NaN (no sonar), at most 1.
-        v = np.float32(s.backend.state[0, s.fields["ultrasonic_m"]] * (1.0 / _tasks.SONAR_SCALE_M))
-        son = np.array([min(v, np.float32(1.0)) if v > 0 else 0.0], np.float32)
+        s.rngs[0] = self.np_random
+        s.backend.seeds[0] = int(seed) if seed is not None else int(self.np_random.integers(0, SEED_MAX))
+        s.reset_envs((0,))
+        self._steps = 0
+        self._prev = s.backend.state[0].tolist()
+        self._needs_reset = False
+        info = _one_info(s, self._prev, {})
+        info["reset"] = s.reset_info(0)
+        return self._obs(self._prev), info
+
+    def _obs(self, row: list):
+        img = self._s.backend.images[0].copy()
         self._last = img
-        return {"image": img, "ultrasonic": son}
+        return {"image": img, "ultrasonic": np.array([_tasks.sonar_obs(row[self._s.sonar])], np.float32)}
 
     def step(self, action):
         if self._needs_reset:
             raise RuntimeError("call reset() before step() (and after an episode ends)")
-        a = np.asarray(action, dtype=np.float64).reshape(1, 2)
-        t, st = float(a[0, 0]), float(a[0, 1])
+        if type(action) is np.ndarray and action.shape == (2,) and action.dtype.kind == "f":
+            t, st = action.tolist()
+        else:
+            t, st = np.asarray(action, dtype=np.float64).reshape(2).tolist()
         if not (math.isfinite(t) and math.isfinite(st)):
             raise ValueError(f"action {action!r} is not finite")
         s = self._s
-        s._kinds[0] = KIND_STEP
-        s._act[0, 0], s._act[0, 1] = min(1.0, max(-1.0, t)), min(1.0, max(-1.0, st))
-        s.run(s._kinds, s._act)
-        s.steps[0] += 1
-        cur = s.backend.state[0].tolist()
-        reward, terminated, truncated, flags = s.scorer.score_one(self._prev, cur, int(s.steps[0]))
+        b = s.backend
+        act = self._act
+        act[0], act[1] = min(1.0, max(-1.0, t)), min(1.0, max(-1.0, st))
+        b.request()  # kinds[0] is KIND_STEP: the reply is empty
+        self._steps += 1
+        cur = b.state[0].tolist()
+        reward, terminated, truncated, flags = s.scorer.score_one(self._prev, cur, self._steps)
         self._prev = cur
         self._needs_reset = terminated or truncated
-        return self._obs(), float(reward), bool(terminated), bool(truncated), self._info(cur, flags)
-
-    def _info(self, row, flags) -> dict:
-        f = self._s.fields
-        info = {k: row[f[k]] for k in _INFO_FIELDS}
-        info.update((k, bool(v)) for k, v in flags.items())
-        info["episode_seed"] = int(self._s.episode_seed[0])
-        return info
+        return self._obs(cur), float(reward), terminated, truncated, _one_info(s, cur, flags)
 
     def render(self):
         if self.render_mode == "rgb_array":
@@ -271,7 +298,9 @@ class SimguiVectorEnv(VectorEnv):
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self.metadata = dict(self.metadata, render_fps=round(1 / self._s.action_period))
-        self._autoreset = np.zeros(self.num_envs, bool)
+        self._autoreset = None
+        self._act_shape = (self.num_envs, 2)
+        self._limit = self.task.max_episode_steps
         self._started = False
         self._np_random = None
 
@@ -297,43 +326,58 @@ class SimguiVectorEnv(VectorEnv):
             seeds = list(seed)
             if len(seeds) != n:
                 raise ValueError(f"{len(seeds)} seeds for {n} envs")
+        b = s.backend
         for i, sd in enumerate(seeds):
-            s._seeds[i] = s.seed_env(i, sd)
-        s._kinds[:] = KIND_RESET
-        s.run(s._kinds, s._zero)
-        s.prev = s.snapshot()
-        self._autoreset[:] = False
+            b.seeds[i] = s.seed_env(i, sd)
+        s.reset_envs(range(n))
+        s.prev = rows = s.rows()
+        self._autoreset = None
         self._started = True
-        info = _step_info(s, {})
-        return s.observe(self.copy), info
+        return s.observe(rows, self.copy), _batch_info(s, rows)
 
     def step(self, actions):
         if not self._started:
             raise RuntimeError("call reset() before step()")
-        s, n = self._s, self.num_envs
-        a = np.asarray(actions, dtype=np.float64).reshape(n, 2)
-        if not np.all(np.isfinite(a)):
+        s = self._s
+        b = s.backend
+        a = np.asarray(actions, dtype=np.float64)
+        if a.shape != self._act_shape:
+            a = a.reshape(self._act_shape)
+        if b"\x00" in np.isfinite(a).tobytes():  # a.all() costs more on arrays this small
             raise ValueError("actions must be finite")
-        resetting = self._autoreset.copy()
-        kinds = s._kinds
-        kinds[:] = np.where(resetting, KIND_RESET, KIND_STEP)
-        for i in np.flatnonzero(resetting):
-            s._seeds[i] = s.seed_env(int(i), None)
-        s.run(kinds, np.clip(a, -1.0, 1.0))
-        s.steps[~resetting] += 1
-        cur = s.snapshot()
-        reward, term, trunc, flags = s.scorer.score(s.prev, cur, s.steps)
-        # Envs that were reset this call begin an episode: reward 0, neither ended.
-        reward = np.where(resetting, 0.0, reward).astype(np.float64)
-        term = term & ~resetting
-        trunc = trunc & ~resetting
-        for k in flags:
-            flags[k] = flags[k] & ~resetting
-        s.prev = cur
-        self._autoreset = term | trunc
-        info = _step_info(s, flags)
-        info["_reset"] = resetting
-        return s.observe(self.copy), reward, term, trunc, info
+        np.minimum(a, _ONE, out=b.actions)
+        np.maximum(b.actions, _MINUS_ONE, out=b.actions)
+        resetting = self._autoreset  # the envs that ended last step, or None
+        if resetting is None:
+            b.request()  # every kind is KIND_STEP: the reply is empty
+            s.count += 1
+            rows = s.rows()
+            reward, ends = s.scorer.score(s.prev, rows, s.start <= s.count - self._limit)
+            resetting = np.zeros(self.num_envs, bool)
+        else:
+            which = resetting.nonzero()[0].tolist()
+            for i in which:
+                b.seeds[i] = s.seed_env(i, None)
+            s.reset_envs(which)
+            rows = s.rows()
+            reward, ends = s.scorer.score(s.prev, rows, s.start <= s.count - self._limit)
+            # Envs that were reset this call begin an episode: reward 0, neither ended.
+            ends[:, resetting] = False
+            reward[resetting] = 0.0
+        s.prev = rows
+        term, trunc, success, crash, off = ends
+        self._autoreset = (term | trunc) if b"\x01" in ends[:2].tobytes() else None
+        # The info's state rows, copied once (rows is kept as the next step's prev).
+        info = dict(zip(_INFO_FIELDS, rows[s.info_rows]))
+        info["episode_seed"] = s.episode_seed.copy()
+        info["success"], info["crash"], info["off_route"], info["_reset"] = success, crash, off, resetting
+        imgs = b.images
+        return _tasks.observations(imgs.copy() if self.copy else imgs, rows[s.sonar]), reward, term, trunc, info
+
+    def reset_info(self, i: int) -> dict:
+        """Env i's episode info from its last reset: seed, randomization draws, route, spawn
+        (and the track's layout with ``layout=True``)."""
+        return self._s.reset_info(int(i))
 
     def render(self):
         if self.render_mode == "rgb_array":

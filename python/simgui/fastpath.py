@@ -23,6 +23,9 @@ MSG_OPENED, MSG_STEPPED, MSG_CLOSED, MSG_ERROR = 0x81, 0x82, 0x83, 0xEE
 KIND_HOLD, KIND_STEP, KIND_RESET = 0, 1, 2
 _HEADER = struct.Struct("<2sBBI")
 _MEM_MAGIC = b"SIMGUIFP"
+#: The largest reply read (an open reply, or the episode infos of a step that reset every env
+#: with the track's layout in each).
+MAX_REPLY_BYTES = 64 << 20
 
 
 class FastPathError(RuntimeError):
@@ -34,21 +37,33 @@ class FastPathClient:
 
     After open(), ``images`` is an (N, H, W, C) uint8 view and ``state`` an (N, K) float64 view
     of the shared memory (``fields`` maps state names to columns). Both are rewritten by every
-    step(); copy what you keep.
+    step(); copy what you keep. ``kinds``, ``actions`` and ``seeds`` are views of the step
+    message: request() sends them as they are.
     """
 
     def __init__(self, path: str, timeout: float = 120.0):
         self.path = path
+        self.timeout = float(timeout)
         self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.sock.settimeout(timeout)
+        # A blocking socket with kernel timeouts rather than settimeout(): Python runs a socket
+        # with a timeout non-blocking and polls before every send and receive, two system calls
+        # where one does. SO_SNDTIMEO bounds the connect too (Linux, AF_UNIX).
+        tv = struct.pack("ll", int(timeout), int((timeout % 1) * 1e6))
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO, tv)
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDTIMEO, tv)
         try:
             self.sock.connect(path)
         except OSError:
             self.sock.close()
             raise
         self._mem = None
-        self._hdr = bytearray(_HEADER.size)
+        # Replies land here; a step reply (a header, and JSON when envs were reset) usually
+        # fits, so one recv_into reads it whole. Bytes past a reply are the next one's start.
+        self._buf = bytearray(1 << 16)
+        self._view = memoryview(self._buf)
+        self._have = 0
         self.images = self.state = None
+        self.kinds = self.actions = self.seeds = None
         self.fields = {}
         self.info = {}
         self.num_envs = 0
@@ -58,47 +73,72 @@ class FastPathClient:
     def _send(self, typ: int, payload=b""):
         self.sock.sendall(_HEADER.pack(b"SG", typ, 0, len(payload)) + bytes(payload))
 
-    def _recv_exact(self, buf, start=0):
-        view = memoryview(buf)
-        got = start
-        while got < len(buf):
-            n = self.sock.recv_into(view[got:])
+    def _fill(self, want: int):
+        """Receives until the buffer holds at least want bytes."""
+        if want > len(self._buf):
+            if want > MAX_REPLY_BYTES:
+                raise FastPathError(f"a fast path reply of {want - _HEADER.size} bytes is over the limit of {MAX_REPLY_BYTES}")
+            grown = bytearray(want)
+            grown[: self._have] = self._view[: self._have]
+            self._buf, self._view = grown, memoryview(grown)
+        while self._have < want:
+            try:
+                n = self.sock.recv_into(self._view[self._have:])
+            except BlockingIOError:  # SO_RCVTIMEO
+                raise FastPathError(f"simgui sent no reply within {self.timeout:g} s") from None
             if n == 0:
                 raise FastPathError("simgui closed the fast path connection")
-            got += n
+            self._have += n
 
     def _recv(self, with_fd=False):
+        """Reads one reply: (type, payload as bytes, file descriptor or None)."""
         fd = None
-        if with_fd:
-            msg, anc, _flags, _addr = self.sock.recvmsg(_HEADER.size, socket.CMSG_SPACE(struct.calcsize("i")))
+        if with_fd and self._have == 0:
+            try:
+                msg, anc, _flags, _addr = self.sock.recvmsg(len(self._buf), socket.CMSG_SPACE(struct.calcsize("i")))
+            except BlockingIOError:
+                raise FastPathError(f"simgui sent no reply within {self.timeout:g} s") from None
             for level, kind, data in anc:
                 if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
                     fds = array.array("i")
                     fds.frombytes(data[: len(data) - len(data) % fds.itemsize])
-                    fd = fds[0]
+                    if fds:
+                        fd = fds[0]
                     for extra in fds[1:]:
                         os.close(extra)
             if not msg:
                 raise FastPathError("simgui closed the fast path connection")
-            self._hdr[: len(msg)] = msg
-            self._recv_exact(self._hdr, len(msg))
-        else:
-            self._recv_exact(self._hdr)
-        magic, typ, zero, n = _HEADER.unpack(self._hdr)
-        if magic != b"SG" or zero != 0:
-            raise FastPathError(f"not a fast path reply: {bytes(self._hdr)!r}")
-        payload = bytearray(n)
-        if n:
-            self._recv_exact(payload)
+            self._buf[: len(msg)] = msg
+            self._have = len(msg)
+        try:
+            typ, payload = self._read_reply()
+        except BaseException:
+            if fd is not None:
+                os.close(fd)
+            raise
         if typ == MSG_ERROR:
             if fd is not None:
                 os.close(fd)
-            try:
-                msg = json.loads(payload)["error"]
-            except (ValueError, KeyError):
-                msg = payload.decode("utf-8", "replace")
-            raise FastPathError(msg)
+            _refused(payload)
         return typ, payload, fd
+
+    def _read_reply(self):
+        """Reads one reply from the socket: (type, payload as bytes)."""
+        hs = _HEADER.size
+        if self._have < hs:
+            self._fill(hs)
+        magic, typ, zero, n = _HEADER.unpack_from(self._buf)
+        if magic != b"SG" or zero != 0:
+            raise FastPathError(f"not a fast path reply: {bytes(self._buf[:hs])!r}")
+        end = hs + n
+        if self._have < end:
+            self._fill(end)
+        payload = bytes(self._view[hs:end]) if n else b""
+        rest = self._have - end
+        if rest:
+            self._buf[:rest] = self._view[end : self._have]
+        self._have = rest
+        return typ, payload
 
     # -- session ------------------------------------------------------------------------------
 
@@ -130,8 +170,10 @@ class FastPathClient:
             raise FastPathError("the shared memory does not start with SIMGUIFP")
         n, fr = info["envs"], info["frame"]
         h, w, c = fr["height"], fr["width"], fr["channels"]
-        self.images = np.frombuffer(self._mem, np.uint8, n * mem["imageStride"], mem["imageOffset"]).reshape(n, h, w, c)
         k = len(mem["stateFields"])
+        if mem["imageStride"] != h * w * c or mem["stateStride"] != 8 * k:
+            raise FastPathError(f"shared memory strides {mem['imageStride']}, {mem['stateStride']}: this client reads packed frames and rows")
+        self.images = np.frombuffer(self._mem, np.uint8, n * mem["imageStride"], mem["imageOffset"]).reshape(n, h, w, c)
         self.state = np.frombuffer(self._mem, "<f8", n * k, mem["stateOffset"]).reshape(n, k)
         self.fields = {name: i for i, name in enumerate(mem["stateFields"])}
         self.num_envs, self.info = n, info
@@ -147,21 +189,27 @@ class FastPathClient:
         self.seeds = np.frombuffer(self._msg, "<i8", n, h + 8 + pad + 16 * n)
         return info
 
+    def request(self) -> bytes:
+        """Sends the step message as ``kinds``, ``actions`` and ``seeds`` hold it: env i holds
+        (kind 0), steps with actions[i] (1) or resets with seeds[i] (2). Returns the reply's
+        payload: b"" unless envs were reset, else simgui's StepReply as JSON (decode_resets)."""
+        self.sock.sendall(self._msg)
+        typ, payload = self._read_reply()
+        if typ != MSG_STEPPED:
+            if typ == MSG_ERROR:
+                _refused(payload)
+            raise FastPathError(f"unexpected reply 0x{typ:02x} to step")
+        return payload
+
     def step(self, kinds, actions=None, seeds=None) -> list:
-        """Runs one step request: env i holds (kind 0), steps with actions[i] (1) or resets with
-        seeds[i] (2). Returns the reset envs' episode infos (simgui's ResetInfo as dicts)."""
+        """request() with these kinds, actions and seeds; returns the reset envs' episode infos
+        (simgui's ResetInfo as dicts)."""
         self.kinds[:] = kinds
         if actions is not None:
             self.actions[:] = actions
         if seeds is not None:
             self.seeds[:] = seeds
-        self.sock.sendall(self._msg)
-        typ, payload, _ = self._recv()
-        if typ != MSG_STEPPED:
-            raise FastPathError(f"unexpected reply 0x{typ:02x} to step")
-        if not payload:
-            return []
-        return json.loads(payload)["resets"]
+        return decode_resets(self.request())
 
     def close(self):
         """Ends the session (simgui removes its worlds) and unmaps the memory."""
@@ -180,3 +228,17 @@ class FastPathClient:
             except BufferError:
                 pass  # a view is still alive; the mapping goes with it
             self._mem = None
+
+
+def decode_resets(payload: bytes) -> list:
+    """The episode infos of a step reply's payload (request()), in env order."""
+    return json.loads(payload)["resets"] if payload else []
+
+
+def _refused(payload: bytes):
+    """Raises the error of an error reply."""
+    try:
+        msg = json.loads(payload)["error"]
+    except (ValueError, KeyError, TypeError):
+        msg = payload.decode("utf-8", "replace")
+    raise FastPathError(msg)

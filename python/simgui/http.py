@@ -36,7 +36,7 @@ def _kvs(d: dict) -> list:
 
 class HttpBackend:
     """One env on the training API, with the fast path client's attributes (images, state,
-    fields, num_envs) so that the envs drive both alike."""
+    fields, num_envs, kinds, actions, seeds, request()) so that the envs drive both alike."""
 
     def __init__(self, url: str, *, frame=(84, 84), vehicle_params=None, track_params=None, randomization=None,
                  timeout: float = 60.0):
@@ -60,6 +60,10 @@ class HttpBackend:
         self._flags = _kvs({"randomization." + k: v for k, v in (randomization or {}).items()})
         self._actions = 0
         self.info = {"frame": {"width": w, "height": h, "channels": 3}}
+        # The next request, as the fast path client holds it (request()).
+        self.kinds = np.zeros(1, np.uint8)
+        self.actions = np.zeros((1, 2))
+        self.seeds = np.zeros(1, np.int64)
 
     def _post(self, path: str, body: dict) -> dict:
         data = json.dumps(body).encode()
@@ -87,7 +91,7 @@ class HttpBackend:
                 if k.startswith("randomization.ego.") and k != "randomization.ego.seed":
                     draws[k[len("randomization.ego."):]] = float(kv["value"])
             return [{"env": 0, "seed": int(seeds[0]), "draws": draws, "route": None,
-                     "spawn": [self.state[0, 0], self.state[0, 1], self.state[0, 2]]}]
+                     "spawn": [float(v) for v in self.state[0, :3]]}]
         if kind == 1:
             t, s = float(actions[0][0]), float(actions[0][1])
             res = self._post("/step", {"throttle": t, "steer": s, "brake": 0.0, "targetAgentId": "ego",
@@ -95,6 +99,12 @@ class HttpBackend:
             self._actions += 1
             self._read(res)
         return []
+
+    def request(self) -> bytes:
+        """step() with kinds, actions and seeds as they are; the reset infos as the fast path's
+        step reply has them (JSON, b"" when the env was not reset)."""
+        resets = self.step(self.kinds, self.actions, self.seeds)
+        return json.dumps({"resets": resets}).encode() if resets else b""
 
     def _read(self, res: dict):
         st = res["state"]

@@ -20,6 +20,7 @@ episode ends only at the goal or the time limit.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field, replace
 from importlib import resources
 
@@ -98,76 +99,176 @@ def lookup(task) -> Task:
 
 def observations(images: np.ndarray, sonar_m: np.ndarray) -> dict:
     """The observation dict of N envs: images as given, the sonar scaled to 0..1 (0 without a
-    sonar)."""
-    s = (sonar_m * (1.0 / SONAR_SCALE_M)).astype(np.float32).reshape(-1, 1)
-    s[~(s > 0)] = 0.0  # NaN (no sonar) too
-    np.minimum(s, 1.0, out=s)
-    return {"image": images, "ultrasonic": s}
+    sonar, NaN), as sonar_obs computes it."""
+    s = sonar_m * _SONAR_GAIN
+    np.minimum(s, _ONE, out=s)
+    np.fmax(_ZERO, s, out=s)  # fmax(0, NaN) is 0
+    return {"image": images, "ultrasonic": s.astype(np.float32)[:, None]}
 
 
-def lateral_distance(x, y, spawn, waypoints) -> float:
-    """Distance from (x, y) to the polyline from the spawn point through the waypoints."""
-    pts = np.vstack([np.asarray(spawn[:2], float)[None, :], np.asarray(waypoints, float)])
-    a, b = pts[:-1], pts[1:]
-    ab = b - a
-    p = np.array([x, y])
-    t = np.clip(np.einsum("ij,ij->i", p - a, ab) / np.maximum(np.einsum("ij,ij->i", ab, ab), 1e-12), 0, 1)
-    d = np.linalg.norm(a + t[:, None] * ab - p, axis=1)
-    return float(d.min())
+def sonar_obs(sonar_m: float) -> float:
+    """observations() for one env's reading, before its rounding to float32 (clipping first
+    and rounding then gives what rounding first and clipping then gives)."""
+    v = sonar_m * _SONAR_GAIN_F
+    return (v if v < 1.0 else 1.0) if v > 0 else 0.0
+
+
+_SONAR_GAIN_F = 1.0 / SONAR_SCALE_M
+_SONAR_GAIN = np.float64(_SONAR_GAIN_F)
+_ZERO, _ONE = np.float64(0.0), np.float64(1.0)
+
+
+def route_segments(spawn, waypoints) -> list:
+    """The route's centreline as segments (ax, ay, abx, aby, den): from the spawn point through
+    the waypoints, den the squared length (at least 1e-12)."""
+    pts = [(float(spawn[0]), float(spawn[1]))] + [(float(p[0]), float(p[1])) for p in waypoints]
+    out = []
+    for (ax, ay), (bx, by) in zip(pts, pts[1:]):
+        abx, aby = bx - ax, by - ay
+        out.append((ax, ay, abx, aby, max(abx * abx + aby * aby, 1e-12)))
+    return out
+
+
+def lateral_distance(x: float, y: float, segments: list) -> float:
+    """Distance from (x, y) to the route's centreline (route_segments), in Python floats; the
+    same arithmetic as Scorer's batch, element by element."""
+    best = math.inf
+    for ax, ay, abx, aby, den in segments:
+        t = ((x - ax) * abx + (y - ay) * aby) / den
+        t = min(max(t, 0.0), 1.0)
+        cx, cy = ax + t * abx - x, ay + t * aby - y
+        best = min(best, math.sqrt(cx * cx + cy * cy))
+    return best
+
+
+def _row_pair(i: int, j: int):
+    """An index of rows i and j (in that order) of a (K, N) array: a slice where one takes them
+    (a view, no copy), else a list."""
+    if i == j:
+        return [i, j]
+    step = j - i
+    stop = j + (1 if step > 0 else -1)
+    return slice(i, None if stop < 0 else stop, step)
+
+
+#: The rows of Scorer.score's ends.
+ENDS = ("terminated", "truncated", "success", "crash", "off_route")
 
 
 class Scorer:
-    """Rewards and episode ends of N envs of one task, from consecutive state arrays (N rows of
-    the state fields, columns as in ``fields``)."""
+    """Rewards and episode ends of N envs of one task.
+
+    score() takes consecutive states of the batch as (K, N) arrays — row k is state field k
+    (columns of ``fields``) of every env — and works on whole rows, no loop over envs;
+    score_one() does the same arithmetic for one env on Python floats (numpy costs more than
+    the arithmetic on arrays of one). Both give the same numbers.
+    """
 
     def __init__(self, task: Task, n: int, contacts: bool, fields: dict):
         self.task, self.n, self.contacts = task, n, contacts
         self.f = fields
-        self.routes = [None] * n  # (spawn, waypoints) per env, for off-route checks
+        self._ri, self._rd = fields["route_index"], fields["route_distance"]
+        self._rc, self._ct = fields["route_completed"], fields["contacts"]
+        self._x, self._y = fields["x"], fields["y"]
+        t = task
+        self._pg, self._wb, self._tp = np.float64(t.progress_gain), np.float64(t.waypoint_bonus), np.float64(t.time_penalty)
+        self._gb, self._cp = np.float64(t.goal_bonus), np.float64(t.crash_penalty)
+        # Rows of the state the batch reads together: views where a slice takes them.
+        self._progress = _row_pair(self._ri, self._rd)
+        self._goal_crash = _row_pair(self._rc, self._ct)
+        self._zeros = bytes(8 * n)
+        self.routes = [None] * n  # route_segments per env (None: no route), for off-route checks
+        self._seg = None  # the routes as (5, N, M) arrays, padded with each route's last segment
 
     def start(self, i: int, info: dict):
+        """Takes env i's new episode (its reset info)."""
+        if self.task.off_route_m is None:
+            return
         r = info.get("route")
-        self.routes[i] = (info.get("spawn", (0, 0, 0)), r["waypoints"]) if r and r.get("waypoints") else None
+        wps = r.get("waypoints") if r else None
+        self.routes[i] = route_segments(info.get("spawn", (0, 0, 0)), wps) if wps else None
+        self._seg = None
 
-    def score(self, prev: np.ndarray, cur: np.ndarray, steps: np.ndarray):
-        """Reward, terminated, truncated and per-env flags for the stepped envs (all arrays)."""
-        t, f = self.task, self.f
-        ri, rd = f["route_index"], f["route_distance"]
-        same = cur[:, ri] == prev[:, ri]
-        gained = np.where(same, prev[:, rd] - cur[:, rd], 0.0)
-        reached = np.maximum(cur[:, ri] - prev[:, ri], 0)
-        reward = t.progress_gain * gained + t.waypoint_bonus * reached - t.time_penalty
-        goal = cur[:, f["route_completed"]] > 0
-        crash = cur[:, f["contacts"]] > 0 if self.contacts else np.zeros(self.n, bool)
-        off = np.zeros(self.n, bool)
-        if t.off_route_m is not None:
+    def _segments(self):
+        if self._seg is None:
+            m = max([len(r) for r in self.routes if r] or [1])
+            seg = np.zeros((5, self.n, m))
+            seg[4] = 1.0
+            has = np.zeros(self.n, bool)
             for i, r in enumerate(self.routes):
-                if r is not None:
-                    off[i] = lateral_distance(cur[i, f["x"]], cur[i, f["y"]], r[0], r[1]) > t.off_route_m
-        fail = crash | off
-        success = goal & ~fail  # a touch on the last step still fails
-        reward = reward + t.goal_bonus * success - t.crash_penalty * fail
-        terminated = goal | fail
-        truncated = (steps >= t.max_episode_steps) & ~terminated
-        return reward, terminated, truncated, {"success": success, "crash": crash, "off_route": off}
+                if r:
+                    seg[:, i, :] = np.array(r + [r[-1]] * (m - len(r))).T
+                    has[i] = True
+            self._seg = seg, has
+        return self._seg
+
+    def _off_route(self, cur: np.ndarray) -> np.ndarray:
+        (ax, ay, abx, aby, den), has = self._segments()
+        x, y = cur[self._x][:, None], cur[self._y][:, None]
+        t = ((x - ax) * abx + (y - ay) * aby) / den
+        t = np.minimum(np.maximum(t, 0.0), 1.0)
+        cx, cy = ax + t * abx - x, ay + t * aby - y
+        d = np.sqrt(cx * cx + cy * cy).min(axis=1)
+        return (d > self.task.off_route_m) & has
+
+    def score(self, prev: np.ndarray, cur: np.ndarray, at_limit: np.ndarray):
+        """Reward (N) and ends ((5, N) bool: rows as ENDS) of the batch, fresh arrays, from the
+        states before and after the step ((K, N) arrays) and whether each env has reached the
+        time limit."""
+        # Each numpy call costs microseconds on arrays this small, so the usual step (no
+        # waypoint reached, nothing touched, no goal) takes the fewest; the results are those
+        # of score_one's arithmetic in every case.
+        delta = prev[self._progress] - cur[self._progress]  # route index, metres gained
+        reward = delta[1]
+        if delta[0].tobytes() != self._zeros:  # a waypoint reached (or a route index not finite)
+            ri = self._ri
+            reward[cur[ri] != prev[ri]] = 0.0  # no gain across the waypoint change
+            reward *= self._pg
+            reached = np.maximum(cur[ri] - prev[ri], 0.0)
+            reached *= self._wb
+            reward += reached
+        else:
+            reward *= self._pg  # + wb × 0 changes nothing
+        reward -= self._tp
+        ends = np.zeros((5, self.n), bool)
+        ends[1] = at_limit
+        goal_crash = ends[2:4]
+        np.greater(cur[self._goal_crash], 0.0, out=goal_crash)
+        if self.contacts and self.task.off_route_m is None and b"\x01" not in goal_crash.tobytes():
+            return reward, ends  # no goal, no failure: success, terminated stay False
+        goal, crash, off = ends[2], ends[3], ends[4]
+        if not self.contacts:
+            crash[:] = False
+        if self.task.off_route_m is not None:
+            off[:] = self._off_route(cur)
+            fail = crash | off
+        else:
+            fail = crash
+        np.logical_or(goal, fail, out=ends[0])  # terminated
+        np.greater(goal, fail, out=goal)  # success: goal and not fail (a touch on the last step fails)
+        reward += self._gb * goal
+        reward -= self._cp * fail
+        np.greater(at_limit, ends[0], out=ends[1])  # truncated: at the limit and not terminated
+        return reward, ends
 
     def score_one(self, prev: list, cur: list, steps: int):
-        """score() for one env with Python floats (state rows as lists): the same arithmetic,
-        without numpy's per-call cost on arrays of one."""
-        t, f = self.task, self.f
-        ri, rd = f["route_index"], f["route_distance"]
-        gained = prev[rd] - cur[rd] if cur[ri] == prev[ri] else 0.0
-        reached = max(cur[ri] - prev[ri], 0.0)
-        reward = t.progress_gain * gained + t.waypoint_bonus * reached - t.time_penalty
-        goal = cur[f["route_completed"]] > 0
-        crash = self.contacts and cur[f["contacts"]] > 0
+        """score() for one env with Python floats (state rows as lists); the flags as a dict."""
+        t = self.task
+        ri, rd = self._ri, self._rd
+        if cur[ri] != prev[ri] or cur[ri] - prev[ri] != 0:  # a waypoint reached (or not finite)
+            gained = prev[rd] - cur[rd] if cur[ri] == prev[ri] else 0.0
+            reward = t.progress_gain * gained + t.waypoint_bonus * max(cur[ri] - prev[ri], 0.0) - t.time_penalty
+        else:
+            reward = t.progress_gain * (prev[rd] - cur[rd]) - t.time_penalty
+        goal = cur[self._rc] > 0
+        crash = self.contacts and cur[self._ct] > 0
         off = False
-        if t.off_route_m is not None and self.routes[0] is not None:
-            r = self.routes[0]
-            off = lateral_distance(cur[f["x"]], cur[f["y"]], r[0], r[1]) > t.off_route_m
+        if t.off_route_m is not None and self.routes[0]:
+            off = lateral_distance(cur[self._x], cur[self._y], self.routes[0]) > t.off_route_m
         fail = crash or off
         success = goal and not fail
-        reward = reward + t.goal_bonus * success - t.crash_penalty * fail
+        if goal or fail:
+            reward = reward + t.goal_bonus * success - t.crash_penalty * fail
         terminated = goal or fail
         truncated = steps >= t.max_episode_steps and not terminated
         return reward, terminated, truncated, {"success": success, "crash": crash, "off_route": off}

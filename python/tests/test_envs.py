@@ -12,6 +12,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 import simgui  # noqa: E402
+from simgui import fastpath  # noqa: E402
 from simgui import spaces as fallback_spaces  # noqa: E402
 
 ID = "simgui/KS0223Corridor-v0"
@@ -239,6 +240,40 @@ class VectorEnv(unittest.TestCase):
         finally:
             v.close()
             single.close()
+
+
+class FastPathWire(unittest.TestCase):
+    def test_replies_in_pieces(self):
+        # Every env resets with the track's layout: a reply far larger than the client's first
+        # buffer, read in pieces and grown into.
+        n = 4
+        v = simgui.make_vec(ID, num_envs=n, simgui=PROC, layout=True, max_episode_steps=2)
+        try:
+            b = v._s.backend
+            b._buf = bytearray(16)
+            b._view = memoryview(b._buf)
+            v.reset(seed=30)
+            self.assertGreater(len(b._buf), 16)
+            for k in range(3):  # the third step autoresets every env
+                _, _, _, tr, info = v.step(np.zeros((n, 2)))
+            self.assertTrue(info["_reset"].all())
+            for i in range(n):
+                ep = v.reset_info(i)
+                self.assertEqual((ep["env"], ep["seed"]), (i, int(info["episode_seed"][i])))
+                self.assertTrue(ep["elements"], "the layout's walls")
+                self.assertTrue(ep["route"]["waypoints"])
+            with self.assertRaises(ValueError):
+                v.step(np.array([[np.inf, 0.0]] * n))
+            with self.assertRaises(ValueError):
+                v.step(np.array([[0.0, np.nan]] * n))
+            v.step(np.zeros((n, 2)))  # the session is still in step
+            # simgui refuses what the env would not send: its error, and the session goes on.
+            b.actions[0, 0] = np.nan
+            with self.assertRaisesRegex(fastpath.FastPathError, "finite"):
+                b.request()
+            v.step(np.zeros((n, 2)))
+        finally:
+            v.close()
 
 
 class FallbackSpaces(unittest.TestCase):
