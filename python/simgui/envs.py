@@ -173,6 +173,16 @@ def _batch_info(sess: _Session, rows: np.ndarray) -> dict:
     return info
 
 
+def _masked(info: dict, every: np.ndarray) -> dict:
+    """Adds Gymnasium's vector-info masks: "_k" beside every key k, saying which envs have it
+    (all of them, here: one shared read-only array), so wrappers such as DictInfoToList read
+    the info as they read Gymnasium's own vector envs'. Keys that begin with "_" are masks or
+    flags already and get none."""
+    for k in [k for k in info if not k.startswith("_")]:
+        info["_" + k] = every
+    return info
+
+
 def _one_info(sess: _Session, row: list, flags: dict) -> dict:
     """The single env's info: the state fields as floats, the flags as bools, the episode seed."""
     info = dict(zip(_INFO_FIELDS, sess.info_items(row)))
@@ -300,6 +310,8 @@ class SimguiVectorEnv(VectorEnv):
         self.metadata = dict(self.metadata, render_fps=round(1 / self._s.action_period))
         self._autoreset = None
         self._act_shape = (self.num_envs, 2)
+        self._every = np.ones(self.num_envs, bool)
+        self._every.flags.writeable = False
         self._limit = self.task.max_episode_steps
         self._started = False
         self._np_random = None
@@ -333,7 +345,7 @@ class SimguiVectorEnv(VectorEnv):
         s.prev = rows = s.rows()
         self._autoreset = None
         self._started = True
-        return s.observe(rows, self.copy), _batch_info(s, rows)
+        return s.observe(rows, self.copy), _masked(_batch_info(s, rows), self._every)
 
     def step(self, actions):
         if not self._started:
@@ -370,7 +382,9 @@ class SimguiVectorEnv(VectorEnv):
         # The info's state rows, copied once (rows is kept as the next step's prev).
         info = dict(zip(_INFO_FIELDS, rows[s.info_rows]))
         info["episode_seed"] = s.episode_seed.copy()
-        info["success"], info["crash"], info["off_route"], info["_reset"] = success, crash, off, resetting
+        info["success"], info["crash"], info["off_route"] = success, crash, off
+        _masked(info, self._every)
+        info["_reset"] = resetting
         imgs = b.images
         return _tasks.observations(imgs.copy() if self.copy else imgs, rows[s.sonar]), reward, term, trunc, info
 

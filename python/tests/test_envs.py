@@ -188,6 +188,13 @@ class VectorEnv(unittest.TestCase):
             self.assertIsInstance(info, dict)
             for k in ("x", "success", "crash", "episode_seed", "_reset"):
                 self.assertEqual(np.shape(info[k]), (n,), k)
+            # Gymnasium's vector-info convention: "_k" says which envs have key k.
+            for k in [k for k in info if not k.startswith("_")]:
+                mask = info["_" + k]
+                self.assertEqual((mask.dtype, mask.shape), (np.bool_, (n,)), k)
+                self.assertTrue(mask.all(), k)
+            per_env = [{k: v[i] for k, v in info.items() if not k.startswith("_") and info["_" + k][i]} for i in range(n)]
+            self.assertEqual([d["x"] for d in per_env], list(info["x"]))
 
     def test_env_i_is_seeded_seed_plus_i(self):
         n = self.N
