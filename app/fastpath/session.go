@@ -1,6 +1,7 @@
 package fastpath
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/binary"
@@ -20,6 +21,9 @@ import (
 	"simgui/app/scenario"
 	"simgui/app/world"
 )
+
+// readBuffer is the size of a session's read buffer: a whole step request of up to 160 envs.
+const readBuffer = 4096
 
 // session is one client connection: the envs it opened (an episode of the host, called
 // "train-<n>", whose worlds are "train-<n>/env-<i>") and their shared memory.
@@ -59,8 +63,10 @@ func (s *session) serve() {
 		return 0, false
 	}
 	var req stepRequest
+	// Buffered, so that a request's header and payload usually come in one read.
+	in := bufio.NewReaderSize(s.conn, readBuffer)
 	for {
-		typ, payload, err := readMessage(s.conn, buf, limit)
+		typ, payload, err := readMessage(in, buf, limit)
 		if err != nil {
 			var pe *protocolError
 			if errors.As(err, &pe) {
