@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sync"
 
 	"simgui/app"
 	"simgui/app/events"
@@ -158,22 +159,31 @@ func (e *env) startEpisode(ctx context.Context, seed int64, layout bool) (*Reset
 
 // startStep applies an action (rusim's throttle and steer, −1..1, steer > 0 turning right, as
 // the training API takes them) and sets the env's loop stepping one action period, without
-// waiting; the observation is captured after its last world step. finishStep waits for it.
-func (e *env) startStep(a [2]float64) (<-chan *world.Snapshot, error) {
+// waiting; the observation is captured after its last world step. wg is done when the period
+// is (or the loop stopped first); stepErr then says how it went.
+func (e *env) startStep(a [2]float64, wg *sync.WaitGroup) error {
 	cmd := drive.Command{Throttle: clamp(a[0]), Steer: -clamp(a[1])}
 	n := e.plan.steps
-	return e.sim.Loop.StartSteps(func(w *world.World) {
+	wg.Add(1)
+	err := e.sim.Loop.StartSteps(func(w *world.World) {
 		_ = w.SetCommand(agentName, cmd)
 		e.due = w.StepCount() + uint64(n)
 		e.actions++
-	}, n)
+	}, n, func(_ *world.Snapshot, err error) {
+		if err != nil && e.err == nil {
+			e.err = err
+		}
+		wg.Done()
+	})
+	if err != nil {
+		wg.Done()
+	}
+	return err
 }
 
-// finishStep waits for the action period startStep began and returns its capture's error.
-func (e *env) finishStep(ctx context.Context, done <-chan *world.Snapshot) error {
-	if _, err := e.sim.Loop.Wait(ctx, done); err != nil {
-		return err
-	}
+// stepErr returns and clears the error of the action period startStep began (its capture's,
+// or the loop's); call it once that period's wait group is done.
+func (e *env) stepErr() error {
 	err := e.err
 	e.err = nil
 	return err

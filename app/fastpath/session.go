@@ -19,7 +19,6 @@ import (
 
 	"simgui/app"
 	"simgui/app/scenario"
-	"simgui/app/world"
 )
 
 // readBuffer is the size of a session's read buffer: a whole step request of up to 160 envs.
@@ -40,8 +39,8 @@ type session struct {
 	layout bool
 	added  atomic.Bool // the worlds are in the host (set once id is)
 
-	// stepping holds the loops a step request set going (serve's goroutine only).
-	stepping []<-chan *world.Snapshot
+	// started lists the envs a step request set stepping (serve's goroutine only).
+	started []int
 
 	lastUse atomic.Int64 // unix ns of the last request
 	live    atomic.Bool  // marked live with the host
@@ -302,30 +301,24 @@ func (s *session) step(req *stepRequest) (*StepReply, error) {
 			mu.Unlock()
 		}(i)
 	}
-	if cap(s.stepping) < len(s.envs) {
-		s.stepping = make([]<-chan *world.Snapshot, len(s.envs))
-	}
-	stepping := s.stepping[:len(s.envs)]
+	var stepping sync.WaitGroup
+	started := s.started[:0]
 	for i, k := range req.kinds {
-		stepping[i] = nil
 		if k != kindStep {
 			continue
 		}
-		done, err := s.envs[i].startStep(req.actions[i])
-		if err != nil {
+		if err := s.envs[i].startStep(req.actions[i], &stepping); err != nil {
 			fail(i, err)
 			continue
 		}
-		stepping[i] = done
+		started = append(started, i)
 	}
-	for i, done := range stepping {
-		if done == nil {
-			continue
-		}
-		if err := s.envs[i].finishStep(s.ctx, done); err != nil {
+	s.started = started
+	stepping.Wait() // one wake-up for all the stepping envs
+	for _, i := range started {
+		if err := s.envs[i].stepErr(); err != nil {
 			fail(i, err)
 		}
-		stepping[i] = nil
 	}
 	wg.Wait()
 	if len(errs) > 0 {

@@ -60,7 +60,8 @@ type Loop struct {
 type item struct {
 	fn    func()
 	steps int
-	done  chan *Snapshot
+	// after, when set, makes the item a batch of steps (maybe none) and is told of its end.
+	after func(*Snapshot, error)
 	// failed, when set, receives the error of an fn that panicked (Call's result).
 	failed func(error)
 }
@@ -148,47 +149,39 @@ func (l *Loop) Step(ctx context.Context, n int) (*Snapshot, error) {
 // StepAfter is Step with before run on the loop goroutine right ahead of the steps, in the
 // same hand-over: a command and the steps it drives cost the loop one wake-up, not two.
 func (l *Loop) StepAfter(ctx context.Context, before func(w *World), n int) (*Snapshot, error) {
-	done, err := l.StartSteps(before, n)
-	if err != nil {
+	if n <= 0 && before == nil {
+		return l.Snapshot(), nil
+	}
+	type result struct {
+		s   *Snapshot
+		err error
+	}
+	res := make(chan result, 1)
+	if err := l.StartSteps(before, n, func(s *Snapshot, err error) { res <- result{s, err} }); err != nil {
 		return nil, err
 	}
-	return l.Wait(ctx, done)
+	select {
+	case r := <-res:
+		return r.s, r.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 }
 
-// StartSteps queues before (when not nil) and n steps, as StepAfter does, without waiting:
-// the caller waits for the returned channel with Wait. One goroutine can so set many loops
-// stepping at once and then collect them, instead of a goroutine per loop.
-func (l *Loop) StartSteps(before func(w *World), n int) (<-chan *Snapshot, error) {
-	done := make(chan *Snapshot, 1)
-	if n <= 0 && before == nil {
-		done <- l.Snapshot()
-		return done, nil
+// StartSteps queues before (when not nil) and n steps, as StepAfter does, without waiting;
+// after is called with the snapshot after the last step, on the loop goroutine (it must not
+// block), or with ErrStopped if the loop stops first. One goroutine can so set many loops
+// stepping and wait for them all at once (a sync.WaitGroup done in after), waking once rather
+// than once a loop.
+func (l *Loop) StartSteps(before func(w *World), n int, after func(*Snapshot, error)) error {
+	if after == nil {
+		return errors.New("world loop: StartSteps needs an after function")
 	}
 	var fn func()
 	if before != nil {
 		fn = func() { before(l.w) }
 	}
-	if err := l.enqueue(item{fn: fn, steps: max(n, 0), done: done}); err != nil {
-		return nil, err
-	}
-	return done, nil
-}
-
-// Wait returns the snapshot a StartSteps channel delivers, or why it never will.
-func (l *Loop) Wait(ctx context.Context, done <-chan *Snapshot) (*Snapshot, error) {
-	select {
-	case s := <-done:
-		return s, nil
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	case <-l.done:
-		select {
-		case s := <-done:
-			return s, nil
-		default:
-			return nil, ErrStopped
-		}
-	}
+	return l.enqueue(item{fn: fn, steps: max(n, 0), after: after})
 }
 
 // Pause stops free-running steps (Step still works) and emits PAUSED.
@@ -258,8 +251,17 @@ func (l *Loop) Run(ctx context.Context) error {
 	defer func() {
 		l.mu.Lock()
 		l.stopped = true
+		left := l.queue
+		l.queue = nil
 		l.mu.Unlock()
 		close(l.done)
+		// Nothing is queued after stopped is set: tell StartSteps callers their steps will
+		// never run.
+		for _, it := range left {
+			if it.after != nil {
+				it.after(nil, ErrStopped)
+			}
+		}
 	}()
 	if err := CheckTimeScale(l.timeScale); err != nil {
 		return fmt.Errorf("world loop: %w", err)
@@ -284,7 +286,7 @@ func (l *Loop) Run(ctx context.Context) error {
 			if it.fn != nil {
 				l.runQueued(it)
 			}
-			if it.done == nil {
+			if it.after == nil {
 				continue
 			}
 			// A batch publishes one snapshot, after its last step: nobody can act between
@@ -295,7 +297,7 @@ func (l *Loop) Run(ctx context.Context) error {
 			}
 			l.publish()
 			l.reanchor()
-			it.done <- l.Snapshot()
+			it.after(l.Snapshot(), nil)
 			continue
 		}
 		if l.paused || l.lockstep {
