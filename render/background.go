@@ -128,25 +128,22 @@ func skyRow(zr []float32, cr []byte, c uint32, depth bool, cv rowCover) {
 // skyRun paints the empty pixels zr, from column a of the row cr (nil: no colour), in c, and
 // sets their depth to +Inf if depth.
 func skyRun(zr []float32, cr []byte, a int, c uint32, depth bool) {
-	if len(zr) == 0 {
-		return
-	}
-	if cr != nil {
-		fillPacked(cr[3*a:3*(a+len(zr))], c)
-	}
-	if depth {
-		for i := range zr {
-			zr[i] = inf32
-		}
-	}
+	plainRun(zr, cr, a, inf32, c, depth)
 }
 
 // plainSpan draws the plane in packed colour c at 1/depth iz (depth t) where it is nearer,
 // and converts the span to metres if depth. Columns [lo, hi) may be drawn on; the others
 // are empty.
 func plainSpan(zr []float32, cr []byte, iz, t float32, c uint32, depth bool, lo, hi int) {
-	plainRun(zr[:lo], cr, 0, t, c, depth)
-	plainRun(zr[hi:], cr, hi, t, c, depth)
+	nearerRuns(zr, iz, depth, lo, hi, func(a, b int) { plainRun(zr[a:b], cr, a, t, c, depth) })
+}
+
+// nearerRuns calls run for each run [a, b) of the row zr where the plane at 1/depth iz is
+// nearer than what is drawn, converting the other pixels to metres if depth. Columns
+// [lo, hi) may be drawn on; the others are empty, so one run each.
+func nearerRuns(zr []float32, iz float32, depth bool, lo, hi int, run func(a, b int)) {
+	run(0, lo)
+	run(hi, len(zr))
 	for x := lo; x < hi; {
 		if z := zr[x]; !(iz > z) {
 			if depth {
@@ -159,7 +156,7 @@ func plainSpan(zr []float32, cr []byte, iz, t float32, c uint32, depth bool, lo,
 		for x < hi && iz > zr[x] {
 			x++
 		}
-		plainRun(zr[a:x], cr, a, t, c, depth)
+		run(a, x)
 	}
 }
 
@@ -234,23 +231,7 @@ func (fs *frameState) floorRow(rd mgl64.Vec3, t float64, zr []float32, cr []byte
 		v:  int64(math.Floor((py0 - f.y0 + float64(xa)*pdy) * k)),
 		du: int64(math.Round(pdx * k)), dv: int64(math.Round(pdy * k)),
 	}
-	n := len(zr)
-	ft.run(cr, zr[:lo], 0, t32, depth)
-	ft.run(cr, zr[hi:n], hi, t32, depth)
-	for x := lo; x < hi; {
-		if z := zr[x]; !(iz > z) {
-			if depth {
-				zr[x] = 1 / z
-			}
-			x++
-			continue
-		}
-		a := x
-		for x < hi && iz > zr[x] {
-			x++
-		}
-		ft.run(cr, zr[a:x], a, t32, depth)
-	}
+	nearerRuns(zr, iz, depth, lo, hi, func(a, b int) { ft.run(cr, zr[a:b], a, t32, depth) })
 }
 
 // floorTexels is a floor row's walk through a texture level: fixed-point (16.16) texel
