@@ -192,33 +192,13 @@ func (fs *frameState) emitReal(p0, p1, p2 *realVertex, q *rtriR) {
 	if p1.sy < p0.sy {
 		p0, p1 = p1, p0
 	}
-	rs := max(ceilHalf(p0.sy), 0)
-	re := min(ceilHalf(p2.sy), fs.h)
-	if rs >= re {
-		return
-	}
-	x0, y0, z0 := p0.sx, p0.sy, p0.iz
-	x1, y1, z1 := p1.sx, p1.sy, p1.iz
-	x2, y2, z2 := p2.sx, p2.sy, p2.iz
-	det := (x1-x0)*(y2-y0) - (x2-x0)*(y1-y0)
-	if det == 0 || math.IsNaN(det) {
+	rt, det, ok := newRtri(&p0.cvert, &p1.cvert, &p2.cvert, fs.h)
+	if !ok {
 		return
 	}
 	t := *q
-	t.rtri = rtri{
-		rowStart: int32(rs), rowEnd: int32(re),
-		xt: x0, yt: y0, xm: x1, ym: y1, zt: z0,
-		kLong: (x2 - x0) / (y2 - y0),
-		zx:    ((z1-z0)*(y2-y0) - (z2-z0)*(y1-y0)) / det,
-		zy:    ((x1-x0)*(z2-z0) - (x2-x0)*(z1-z0)) / det,
-	}
-	if y1 > y0 {
-		t.kTop = (x1 - x0) / (y1 - y0)
-	}
-	if y2 > y1 {
-		t.kBot = (x2 - x1) / (y2 - y1)
-	}
-	t.midLeft = x1 < x0+(y1-y0)*t.kLong
+	t.rtri = rt
+	z0, z1, z2 := p0.iz, p1.iz, p2.iz
 	c0, c1, c2 := &p0.cvert, &p1.cvert, &p2.cvert
 	if t.flags&triTextured != 0 {
 		t.u = newAPlane(c0, c1, c2, p0.tu*z0, p1.tu*z1, p2.tu*z2, det)
