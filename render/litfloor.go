@@ -151,7 +151,6 @@ func (fs *frameState) litFloorSpan(rd mgl64.Vec3, xa, xb int, zr []float32, px [
 	sc := rf.scene
 	lf := sc.litFloor
 	f := bg.floor
-	h := bg.cam[2]
 	n := xb - xa
 	chunk := n
 	if !bg.rollFree {
@@ -164,38 +163,20 @@ func (fs *frameState) litFloorSpan(rd mgl64.Vec3, xa, xb int, zr []float32, px [
 	}
 	ground := rf.lt.ground
 	Lq, Wq := int64(f.length*65536), int64(f.width*65536)
-	hit := func(x float64) (mgl64.Vec3, float64) { // hit point and 1/t of column x
-		dd := rd.Add(bg.dx.Mul(x))
-		iz := -dd[2] / h
-		return bg.cam.Add(dd.Mul(1 / iz)), iz
-	}
 	const half = 16 | 16<<laneShift | 16<<(2*laneShift) // rounding of a blend in 32nds
 	for i0 := 0; i0 < n; i0 += chunk {
 		m := min(chunk, n-i0)
-		pa, iza := hit(float64(xa + i0))
-		pb, izb := hit(float64(xa + i0 + m))
-		invM := 1 / float64(m)
-		dzi := (izb - iza) * invM
-		// Floor-local position, Q16 metres.
-		X := int64((pa[0] - f.x0) * 65536)
-		Y := int64((pa[1] - f.y0) * 65536)
-		dX := int64((pb[0] - pa[0]) * invM * 65536)
-		dY := int64((pb[1] - pa[1]) * invM * 65536)
-		// The footprint: the step along the row and to the next row, as the texture's.
-		fh := math.Hypot(pb[0]-pa[0], pb[1]-pa[1]) * invM
-		fv := math.Inf(1)
-		if rn := rd.Add(bg.dy).Add(bg.dx.Mul(float64(xa + i0))); rn[2] < 0 {
-			tn := h / -rn[2]
-			fv = math.Hypot(bg.cam[0]+tn*rn[0]-pa[0], bg.cam[1]+tn*rn[1]-pa[1])
-		}
-		foot := math.Sqrt(fh*fv) / lf.texel
+		fw := bg.floorWalk(rd, xa+i0, m)
+		X, Y, dX, dY, dzi := fw.X, fw.Y, fw.dX, fw.dY, fw.dzi
+		// The footprint as the texture's.
+		foot := math.Sqrt(fw.fh*fw.fv) / lf.texel
 		smooth := foot < 1
 		lv, texel := lf.level(foot)
 		k := int64(math.Round(65536 / texel))
 		lw, lh := int64(lv.w), int64(lv.h)
 		stride := lw + 2
-		dyn, S, T, dS, dT, D, dD := d.rowSpan(rf, pa, pb, invM, dynBias)
-		iz := iza
+		dyn, S, T, dS, dT, D, dD := d.rowSpan(rf, fw.pa, fw.pb, fw.invM, dynBias)
+		iz := fw.iz
 		zc := zr[i0 : i0+m]
 		pc := px[i0 : i0+m]
 		for i, z := range zc {

@@ -89,6 +89,44 @@ func (bg *background) skyIndex(d mgl64.Vec3) int {
 	return max(0, min(skyLUTSize-1, i))
 }
 
+// floorWalk is the plane seen along m columns of a row from column x, walked linearly: 1/t
+// and the floor-local position (Q16 metres) at column x and their steps a column, the hit
+// points at both ends, and the pixel's footprint in metres along the row (fh) and to the
+// next row (fv, +Inf past the horizon).
+type floorWalk struct {
+	pa, pb        mgl64.Vec3
+	invM, iz, dzi float64
+	X, Y, dX, dY  int64
+	fh, fv        float64
+}
+
+// floorWalk returns the walk of m columns of the row whose column-0 ray is rd, from column x.
+func (bg *background) floorWalk(rd mgl64.Vec3, x, m int) floorWalk {
+	h, f := bg.cam[2], bg.floor
+	hit := func(x float64) (mgl64.Vec3, float64) { // hit point and 1/t of column x
+		dd := rd.Add(bg.dx.Mul(x))
+		iz := -dd[2] / h
+		return bg.cam.Add(dd.Mul(1 / iz)), iz
+	}
+	var c floorWalk
+	var izb float64
+	c.pa, c.iz = hit(float64(x))
+	c.pb, izb = hit(float64(x + m))
+	c.invM = 1 / float64(m)
+	c.dzi = (izb - c.iz) * c.invM
+	c.X = int64((c.pa[0] - f.x0) * 65536)
+	c.Y = int64((c.pa[1] - f.y0) * 65536)
+	c.dX = int64((c.pb[0] - c.pa[0]) * c.invM * 65536)
+	c.dY = int64((c.pb[1] - c.pa[1]) * c.invM * 65536)
+	c.fh = math.Hypot(c.pb[0]-c.pa[0], c.pb[1]-c.pa[1]) * c.invM
+	c.fv = math.Inf(1)
+	if rn := rd.Add(bg.dy).Add(bg.dx.Mul(float64(x))); rn[2] < 0 {
+		tn := h / -rn[2]
+		c.fv = math.Hypot(bg.cam[0]+tn*rn[0]-c.pa[0], bg.cam[1]+tn*rn[1]-c.pa[1])
+	}
+	return c
+}
+
 // floorSpanReal draws the plane on columns [xa, xb) of a row where it is nearer than what is
 // drawn.
 func (fs *frameState) floorSpanReal(rd mgl64.Vec3, xa, xb int, zr []float32, px []uint64) {
@@ -96,7 +134,6 @@ func (fs *frameState) floorSpanReal(rd mgl64.Vec3, xa, xb int, zr []float32, px 
 	rf := &fs.real
 	sc := rf.scene
 	f := bg.floor
-	h := bg.cam[2]
 	n := xb - xa
 	chunk := n
 	if !bg.rollFree {
@@ -111,26 +148,14 @@ func (fs *frameState) floorSpanReal(rd mgl64.Vec3, xa, xb int, zr []float32, px 
 	}
 	lut := &rf.lt.floorLUT
 	ground := rf.lt.ground
-	hit := func(x float64) (mgl64.Vec3, float64) { // hit point and 1/t of column x
-		dd := rd.Add(bg.dx.Mul(x))
-		iz := -dd[2] / h
-		return bg.cam.Add(dd.Mul(1 / iz)), iz
-	}
 	if sc.litFloor != nil && f.ok {
 		fs.litFloorSpan(rd, xa, xb, zr, px)
 		return
 	}
 	for i0 := 0; i0 < n; i0 += chunk {
 		m := min(chunk, n-i0)
-		pa, iza := hit(float64(xa + i0))
-		pb, izb := hit(float64(xa + i0 + m))
-		invM := 1 / float64(m)
-		dzi := (izb - iza) * invM
-		// Floor-local position, Q16 metres.
-		X := int64((pa[0] - f.x0) * 65536)
-		Y := int64((pa[1] - f.y0) * 65536)
-		dX := int64((pb[0] - pa[0]) * invM * 65536)
-		dY := int64((pb[1] - pa[1]) * invM * 65536)
+		fw := bg.floorWalk(rd, xa+i0, m)
+		X, Y, dX, dY, dzi := fw.X, fw.Y, fw.dX, fw.dY, fw.dzi
 		Lq, Wq := int64(f.length*65536), int64(f.width*65536)
 		var lv *texLevel
 		var kt int64
@@ -139,14 +164,8 @@ func (fs *frameState) floorSpanReal(rd mgl64.Vec3, xa, xb int, zr []float32, px 
 		tex := sc.floorTex
 		if f.ok && tex != nil {
 			texel := tex.period / float64(tex.Size())
-			fh := math.Hypot(pb[0]-pa[0], pb[1]-pa[1]) * invM
-			fv := math.Inf(1)
-			if rn := rd.Add(bg.dy).Add(bg.dx.Mul(float64(xa + i0))); rn[2] < 0 {
-				tn := h / -rn[2]
-				fv = math.Hypot(bg.cam[0]+tn*rn[0]-pa[0], bg.cam[1]+tn*rn[1]-pa[1])
-			}
 			var scale float64
-			lv, scale = tex.level(math.Sqrt(fh*fv) / texel)
+			lv, scale = tex.level(math.Sqrt(fw.fh*fw.fv) / texel)
 			kt = int64(math.Round(65536 / texel * scale))
 			sh = lv.shift
 			mask = int64(1)<<sh - 1
@@ -157,10 +176,10 @@ func (fs *frameState) floorSpanReal(rd mgl64.Vec3, xa, xb int, zr []float32, px 
 		if lm != nil {
 			klm = int64(math.Round(65536 / lm.texel))
 			lw, lh = int64(lm.w), int64(lm.h)
-			smooth = math.Hypot(pb[0]-pa[0], pb[1]-pa[1])*invM < 0.5*lm.texel
+			smooth = fw.fh < 0.5*lm.texel
 		}
-		dyn, S, T, dS, dT, D, dD := d.rowSpan(rf, pa, pb, invM, dynBias)
-		iz := iza
+		dyn, S, T, dS, dT, D, dD := d.rowSpan(rf, fw.pa, fw.pb, fw.invM, dynBias)
+		iz := fw.iz
 		zc := zr[i0 : i0+m]
 		pc := px[i0 : i0+m]
 		for i, z := range zc {
