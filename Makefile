@@ -42,7 +42,7 @@ endif
 test: setup fmt-check vet check-static test-core test-gui test-python fuzz
 
 fmt-check:
-	@out=$$(gofmt -l $$(git ls-files '*.go' ':!third_party/*')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
 vet:
 	$(GO) vet ./...

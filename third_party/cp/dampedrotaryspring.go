@@ -32,16 +32,16 @@ func (spring *DampedRotarySpring) PreStep(dt float64) {
 	b := spring.b
 
 	moment := a.i_inv + b.i_inv
-	spring.iSum = 1.0/moment
+	spring.iSum = 1.0 / moment
 
-	spring.wCoef = 1.0-math.Exp(-spring.Damping*dt*moment)
+	spring.wCoef = 1.0 - math.Exp(-spring.Damping*dt*moment)
 	spring.targetWrn = 0
 
-	jSpring := spring.SpringTorqueFunc(spring, a.a-b.a)*dt
+	jSpring := spring.SpringTorqueFunc(spring, a.a-b.a) * dt
 	spring.jAcc = jSpring
 
-	a.w -= jSpring*a.i_inv
-	b.w += jSpring*b.i_inv
+	a.w -= jSpring * a.i_inv
+	b.w += jSpring * b.i_inv
 }
 
 func (joint *DampedRotarySpring) ApplyCachedImpulse(dt_coef float64) {
@@ -54,14 +54,14 @@ func (spring *DampedRotarySpring) ApplyImpulse(dt float64) {
 
 	wrn := a.w - b.w
 
-	wDamp := (spring.targetWrn-wrn)*spring.wCoef
-	spring.targetWrn = wrn+wDamp
+	wDamp := (spring.targetWrn - wrn) * spring.wCoef
+	spring.targetWrn = wrn + wDamp
 
-	jDamp := wDamp*spring.iSum
+	jDamp := wDamp * spring.iSum
 	spring.jAcc += jDamp
 
-	a.w += jDamp*a.i_inv
-	b.w -= jDamp*b.i_inv
+	a.w += jDamp * a.i_inv
+	b.w -= jDamp * b.i_inv
 }
 
 func (joint *DampedRotarySpring) GetImpulse() float64 {

@@ -17,7 +17,7 @@ func NewGearJoint(a, b *Body, phase, ratio float64) *Constraint {
 		phase:     phase,
 		ratio:     ratio,
 		ratio_inv: 1.0 / ratio,
-		jAcc: 0,
+		jAcc:      0,
 	}
 	constraint := NewConstraint(joint, a, b)
 	joint.Constraint = constraint

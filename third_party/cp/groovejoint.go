@@ -20,7 +20,7 @@ func NewGrooveJoint(a, b *Body, grooveA, grooveB, anchorB Vector) *Constraint {
 		GrooveB: grooveB,
 		GrooveN: grooveB.Sub(grooveA).Normalize().Perp(),
 		AnchorB: anchorB,
-		jAcc: Vector{},
+		jAcc:    Vector{},
 	}
 	joint.Constraint = NewConstraint(joint, a, b)
 	return joint.Constraint

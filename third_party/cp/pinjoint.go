@@ -5,9 +5,9 @@ import "math"
 type PinJoint struct {
 	*Constraint
 	AnchorA, AnchorB Vector
-	Dist float64
+	Dist             float64
 
-	r1, r2, n Vector
+	r1, r2, n          Vector
 	nMass, jnAcc, bias float64
 }
 
@@ -54,14 +54,14 @@ func (joint *PinJoint) PreStep(dt float64) {
 		joint.n = delta.Mult(1 / INFINITY)
 	}
 
-	joint.nMass = 1/k_scalar(a, b, joint.r1, joint.r2, joint.n)
+	joint.nMass = 1 / k_scalar(a, b, joint.r1, joint.r2, joint.n)
 
 	maxBias := joint.maxBias
-	joint.bias = Clamp(-bias_coef(joint.errorBias, dt)*(dist - joint.Dist)/dt, -maxBias, maxBias)
+	joint.bias = Clamp(-bias_coef(joint.errorBias, dt)*(dist-joint.Dist)/dt, -maxBias, maxBias)
 }
 
 func (joint *PinJoint) ApplyCachedImpulse(dt_coef float64) {
-	j := joint.n.Mult(joint.jnAcc*dt_coef)
+	j := joint.n.Mult(joint.jnAcc * dt_coef)
 	apply_impulses(joint.a, joint.b, joint.r1, joint.r2, j)
 }
 
@@ -72,9 +72,9 @@ func (joint *PinJoint) ApplyImpulse(dt float64) {
 
 	vrn := normal_relative_velocity(a, b, joint.r1, joint.r2, n)
 
-	jnMax := joint.maxForce*dt
+	jnMax := joint.maxForce * dt
 
-	jn := (joint.bias - vrn)*joint.nMass
+	jn := (joint.bias - vrn) * joint.nMass
 	jnOld := joint.jnAcc
 	joint.jnAcc = Clamp(jnOld+jn, -jnMax, jnMax)
 	jn = joint.jnAcc - jnOld

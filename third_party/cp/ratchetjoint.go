@@ -12,7 +12,7 @@ type RatchetJoint struct {
 
 func NewRatchetJoint(a, b *Body, phase, ratchet float64) *Constraint {
 	joint := &RatchetJoint{
-		Phase: phase,
+		Phase:   phase,
 		Ratchet: ratchet,
 	}
 	if b != nil {
@@ -34,16 +34,16 @@ func (joint *RatchetJoint) PreStep(dt float64) {
 	ratchet := joint.Ratchet
 
 	delta := b.a - a.a
-	diff := angle-delta
+	diff := angle - delta
 	pdist := 0.0
 
 	if diff*ratchet > 0 {
 		pdist = diff
 	} else {
-		joint.Angle = math.Floor((delta-phase)/ratchet)*ratchet+phase
+		joint.Angle = math.Floor((delta-phase)/ratchet)*ratchet + phase
 	}
 
-	joint.iSum = 1.0/(a.i_inv+b.i_inv)
+	joint.iSum = 1.0 / (a.i_inv + b.i_inv)
 
 	maxBias := joint.maxBias
 	joint.bias = Clamp(-bias_coef(joint.errorBias, dt)*pdist/dt, -maxBias, maxBias)
@@ -57,9 +57,9 @@ func (joint *RatchetJoint) ApplyCachedImpulse(dt_coef float64) {
 	a := joint.a
 	b := joint.b
 
-	j := joint.jAcc*dt_coef
-	a.w -= j*a.i_inv
-	b.w += j*b.i_inv
+	j := joint.jAcc * dt_coef
+	a.w -= j * a.i_inv
+	b.w += j * b.i_inv
 }
 
 func (joint *RatchetJoint) ApplyImpulse(dt float64) {
@@ -73,15 +73,15 @@ func (joint *RatchetJoint) ApplyImpulse(dt float64) {
 	wr := b.w - a.w
 	ratchet := joint.Ratchet
 
-	jMax := joint.maxForce*dt
+	jMax := joint.maxForce * dt
 
-	j := -(joint.bias+wr)*joint.iSum
+	j := -(joint.bias + wr) * joint.iSum
 	jOld := joint.jAcc
-	joint.jAcc = Clamp((jOld+j)*ratchet, 0, jMax*math.Abs(ratchet))/ratchet
+	joint.jAcc = Clamp((jOld+j)*ratchet, 0, jMax*math.Abs(ratchet)) / ratchet
 	j = joint.jAcc - jOld
 
-	a.w -= j*a.i_inv
-	b.w += j*b.i_inv
+	a.w -= j * a.i_inv
+	b.w += j * b.i_inv
 }
 
 func (joint *RatchetJoint) GetImpulse() float64 {

@@ -31,7 +31,7 @@ func (joint *RotaryLimitJoint) PreStep(dt float64) {
 		pdist = joint.Min - dist
 	}
 
-	joint.iSum = 1.0/(a.i_inv + b.i_inv)
+	joint.iSum = 1.0 / (a.i_inv + b.i_inv)
 
 	maxBias := joint.maxBias
 	joint.bias = Clamp(-bias_coef(joint.errorBias, dt)*pdist/dt, -maxBias, maxBias)
@@ -45,9 +45,9 @@ func (joint *RotaryLimitJoint) ApplyCachedImpulse(dt_coef float64) {
 	a := joint.a
 	b := joint.b
 
-	j := joint.jAcc*dt_coef
-	a.w -= j*a.i_inv
-	b.w += j*b.i_inv
+	j := joint.jAcc * dt_coef
+	a.w -= j * a.i_inv
+	b.w += j * b.i_inv
 }
 
 func (joint *RotaryLimitJoint) ApplyImpulse(dt float64) {
@@ -60,22 +60,21 @@ func (joint *RotaryLimitJoint) ApplyImpulse(dt float64) {
 
 	wr := b.w - a.w
 
-	jMax := joint.maxForce*dt
+	jMax := joint.maxForce * dt
 
-	j := -(joint.bias + wr)*joint.iSum
+	j := -(joint.bias + wr) * joint.iSum
 	jOld := joint.jAcc
 	if joint.bias < 0 {
-		joint.jAcc = Clamp(jOld + j, 0, jMax)
+		joint.jAcc = Clamp(jOld+j, 0, jMax)
 	} else {
-		joint.jAcc = Clamp(jOld + j, -jMax, 0)
+		joint.jAcc = Clamp(jOld+j, -jMax, 0)
 	}
 	j = joint.jAcc - jOld
 
-	a.w -= j*a.i_inv
-	b.w += j*b.i_inv
+	a.w -= j * a.i_inv
+	b.w += j * b.i_inv
 }
 
 func (joint *RotaryLimitJoint) GetImpulse() float64 {
 	return math.Abs(joint.jAcc)
 }
-
