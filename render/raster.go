@@ -17,17 +17,19 @@ func (t *rtri) span(y, w int) (a, b int, yc float64) {
 	return max(ceilHalf(xl), 0), min(ceilHalf(xs), w), yc
 }
 
-// rasterRGB scans rows [y0, y1) of t into the depth and colour buffers. Depth is tested as
-// 1/depth, which is affine in screen space, so it is exact (perspective-correct) per pixel.
-// A pixel is taken only by a strictly nearer triangle, so equal depths keep the first drawn.
-// Each row's span is span's arithmetic written out, on t's fields copied into locals once: the
-// call and the reloads cost more than the pixels of the small triangles vehicles are made of.
-func (fs *frameState) rasterRGB(t *rtri, y0, y1 int) {
+// raster scans rows [y0, y1) of t into the depth buffer and, when the frame has one, the
+// colour buffer. Depth is tested as 1/depth, which is affine in screen space, so it is exact
+// (perspective-correct) per pixel. A pixel is taken only by a strictly nearer triangle, so
+// equal depths keep the first drawn. Each row's span is span's arithmetic written out, on t's
+// fields copied into locals once: the call and the reloads cost more than the pixels of the
+// small triangles vehicles are made of.
+func (fs *frameState) raster(t *rtri, y0, y1 int) {
 	w := fs.w
 	r, g, b := t.col.R, t.col.G, t.col.B
 	xt, yt, xm, ym := t.xt, t.yt, t.xm, t.ym
 	kLong, kTop, kBot, midLeft := t.kLong, t.kTop, t.kBot, t.midLeft
 	zt, zx, zy := t.zt, t.zx, t.zy
+	rgb := fs.rgb != nil
 	for y := y0; y < y1; y++ {
 		yc := float64(y) + 0.5
 		xl := xt + (yc-yt)*kLong
@@ -48,47 +50,21 @@ func (fs *frameState) rasterRGB(t *rtri, y0, y1 int) {
 		zv := zt + (float64(xa)+0.5-xt)*zx + (yc-yt)*zy
 		o := y*w + xa
 		zr := fs.z[o : o+xb-xa]
+		if !rgb {
+			for i := range zr {
+				if z := float32(zv); z > zr[i] {
+					zr[i] = z
+				}
+				zv += zx
+			}
+			continue
+		}
 		cr := fs.rgb[3*o : 3*(o+len(zr))]
 		for i := range zr {
 			if z := float32(zv); z > zr[i] {
 				zr[i] = z
 				p := cr[3*i : 3*i+3 : 3*i+3]
 				p[0], p[1], p[2] = r, g, b
-			}
-			zv += zx
-		}
-	}
-}
-
-// rasterDepth is rasterRGB without colour (the same spans, written out likewise).
-func (fs *frameState) rasterDepth(t *rtri, y0, y1 int) {
-	w := fs.w
-	xt, yt, xm, ym := t.xt, t.yt, t.xm, t.ym
-	kLong, kTop, kBot, midLeft := t.kLong, t.kTop, t.kBot, t.midLeft
-	zt, zx, zy := t.zt, t.zx, t.zy
-	for y := y0; y < y1; y++ {
-		yc := float64(y) + 0.5
-		xl := xt + (yc-yt)*kLong
-		var xs float64
-		if yc < ym {
-			xs = xt + (yc-yt)*kTop
-		} else {
-			xs = xm + (yc-ym)*kBot
-		}
-		if midLeft {
-			xl, xs = xs, xl
-		}
-		xa, xb := max(ceilHalf(xl), 0), min(ceilHalf(xs), w)
-		if xa >= xb {
-			continue
-		}
-		fs.cover[y].add(xa, xb)
-		zv := zt + (float64(xa)+0.5-xt)*zx + (yc-yt)*zy
-		o := y*w + xa
-		zr := fs.z[o : o+xb-xa]
-		for i := range zr {
-			if z := float32(zv); z > zr[i] {
-				zr[i] = z
 			}
 			zv += zx
 		}

@@ -223,11 +223,7 @@ func (fs *frameState) drawBand(y0, y1 int) {
 			continue
 		}
 		a, b := max(int(t.rowStart), y0), min(int(t.rowEnd), y1)
-		if fs.rgb != nil {
-			fs.rasterRGB(t, a, b)
-		} else {
-			fs.rasterDepth(t, a, b)
-		}
+		fs.raster(t, a, b)
 	}
 	for y := y0; y < y1; y++ {
 		fs.backgroundRow(y)
