@@ -192,12 +192,11 @@ func (fs *frameState) emitReal(p0, p1, p2 *realVertex, q *rtriR) {
 	if p1.sy < p0.sy {
 		p0, p1 = p1, p0
 	}
-	rt, det, ok := newRtri(&p0.cvert, &p1.cvert, &p2.cvert, fs.h)
+	t := *q
+	det, ok := t.rtri.setup(&p0.cvert, &p1.cvert, &p2.cvert, fs.h)
 	if !ok {
 		return
 	}
-	t := *q
-	t.rtri = rt
 	z0, z1, z2 := p0.iz, p1.iz, p2.iz
 	c0, c1, c2 := &p0.cvert, &p1.cvert, &p2.cvert
 	if t.flags&triTextured != 0 {

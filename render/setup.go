@@ -308,32 +308,33 @@ func (fs *frameState) emit(p0, p1, p2 *cvert, col RGB) {
 	if p1.sy < p0.sy {
 		p0, p1 = p1, p0
 	}
-	t, _, ok := newRtri(p0, p1, p2, fs.h)
-	if !ok {
+	fs.tris = append(fs.tris, rtri{})
+	t := &fs.tris[len(fs.tris)-1]
+	if _, ok := t.setup(p0, p1, p2, fs.h); !ok {
+		fs.tris = fs.tris[:len(fs.tris)-1]
 		return
 	}
 	t.col = col
-	fs.tris = append(fs.tris, t)
 }
 
-// newRtri sets up the scan of a projected triangle whose vertices are sorted top to bottom
-// (p0.sy <= p1.sy <= p2.sy) on an image h rows high; it returns the screen determinant the
-// realistic pipeline's attribute planes divide by, and false when the triangle covers no
-// pixel centre.
-func newRtri(p0, p1, p2 *cvert, h int) (t rtri, det float64, ok bool) {
+// setup makes t the scan of a projected triangle whose vertices are sorted top to bottom
+// (p0.sy <= p1.sy <= p2.sy) on an image h rows high, in place (no copy of the triangle); it
+// returns the screen determinant the realistic pipeline's attribute planes divide by, and
+// false, leaving t as it was, when the triangle covers no pixel centre.
+func (t *rtri) setup(p0, p1, p2 *cvert, h int) (det float64, ok bool) {
 	rs := max(ceilHalf(p0.sy), 0)
 	re := min(ceilHalf(p2.sy), h)
 	if rs >= re {
-		return rtri{}, 0, false
+		return 0, false
 	}
 	x0, y0, z0 := p0.sx, p0.sy, p0.iz
 	x1, y1, z1 := p1.sx, p1.sy, p1.iz
 	x2, y2, z2 := p2.sx, p2.sy, p2.iz
 	det = (x1-x0)*(y2-y0) - (x2-x0)*(y1-y0)
 	if det == 0 || math.IsNaN(det) {
-		return rtri{}, 0, false
+		return 0, false
 	}
-	t = rtri{
+	*t = rtri{
 		rowStart: int32(rs), rowEnd: int32(re),
 		xt: x0, yt: y0, xm: x1, ym: y1, zt: z0,
 		kLong: (x2 - x0) / (y2 - y0),
@@ -347,7 +348,7 @@ func newRtri(p0, p1, p2 *cvert, h int) (t rtri, det float64, ok bool) {
 		t.kBot = (x2 - x1) / (y2 - y1)
 	}
 	t.midLeft = x1 < x0+(y1-y0)*t.kLong
-	return t, det, true
+	return det, true
 }
 
 // ceilHalf returns ceil(x − 0.5): the first pixel whose centre is at or right of (or below) x.
