@@ -8,22 +8,9 @@ import (
 
 // setupRealStatic queues the visible static triangles for the realistic pipeline.
 func (r *Renderer) setupRealStatic(s *Static) {
-	v := &r.fs.view
-	t := v.rt.Mul3x1(v.pos).Mul(-1)
-	for i := range s.chunks {
-		c := &s.chunks[i]
-		if v.boxOutside(c.lo, c.hi) {
-			continue
-		}
-		cv := r.scratch(len(c.mesh.verts))
-		for _, p := range c.mesh.parts {
-			if len(c.mesh.parts) > 1 && v.boxOutside(vec64(p.lo), vec64(p.hi)) {
-				continue
-			}
-			r.transform(c.mesh, cv, p.v0, p.v1, v.rt, t)
-			r.setupRealTris(c.mesh, cv, p.t0, p.t1, c.rl, nil, mgl64.Vec3{}, mgl64.Vec3{})
-		}
-	}
+	r.eachVisiblePart(s, func(c *chunk, cv []cvert, t0, t1 int32) {
+		r.setupRealTris(c.mesh, cv, t0, t1, c.rl, nil, mgl64.Vec3{}, mgl64.Vec3{})
+	})
 }
 
 // setupRealObject queues an object's visible triangles for the realistic pipeline.

@@ -186,6 +186,15 @@ func (r *Renderer) scratch(n int) []cvert {
 }
 
 func (r *Renderer) setupStatic(s *Static) {
+	r.eachVisiblePart(s, func(c *chunk, cv []cvert, t0, t1 int32) {
+		r.setupTris(c.mesh, cv, t0, t1, c.cols, mgl64.Vec3{}, s)
+	})
+}
+
+// eachVisiblePart brings the vertices of each part of s's chunks the view may see into the
+// camera frame and hands them to queue with the part's triangle range [t0, t1): the culling
+// and transform the flat and realistic pipelines share.
+func (r *Renderer) eachVisiblePart(s *Static, queue func(c *chunk, cv []cvert, t0, t1 int32)) {
 	v := &r.fs.view
 	t := v.rt.Mul3x1(v.pos).Mul(-1)
 	for i := range s.chunks {
@@ -199,7 +208,7 @@ func (r *Renderer) setupStatic(s *Static) {
 				continue
 			}
 			r.transform(c.mesh, cv, p.v0, p.v1, v.rt, t)
-			r.setupTris(c.mesh, cv, p.t0, p.t1, c.cols, mgl64.Vec3{}, s)
+			queue(c, cv, p.t0, p.t1)
 		}
 	}
 }
