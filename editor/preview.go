@@ -267,14 +267,7 @@ func newStaticIn(l *plugins.Layout, env *render.Environment) (*render.Static, st
 	if err == nil {
 		return s, "", nil
 	}
-	plain := *l
-	plain.Floor.Texture = ""
-	plain.Elements = make([]plugins.Element, len(l.Elements))
-	for i, e := range l.Elements {
-		e.Material = ""
-		plain.Elements[i] = e
-	}
-	s, err2 := render.NewStatic(&plain, env)
+	s, err2 := render.NewStatic(l.WithoutMaterials(), env)
 	if err2 != nil {
 		return nil, "", err
 	}

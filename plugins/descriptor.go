@@ -185,3 +185,16 @@ type Layout struct {
 	SpawnPoints []SpawnPoint
 	Route       *Route
 }
+
+// WithoutMaterials returns a copy of the layout whose floor and elements name no texture or
+// material (l is unchanged): what a renderer that lacks one of them draws instead, plain.
+func (l *Layout) WithoutMaterials() *Layout {
+	plain := *l
+	plain.Floor.Texture = ""
+	plain.Elements = make([]Element, len(l.Elements))
+	for i, e := range l.Elements {
+		e.Material = ""
+		plain.Elements[i] = e
+	}
+	return &plain
+}

@@ -103,14 +103,7 @@ func (sc *scene) newStatic(l *plugins.Layout, env *render.Environment) (*render.
 	if err == nil {
 		return st, nil
 	}
-	plain := *l
-	plain.Floor.Texture = ""
-	plain.Elements = make([]plugins.Element, len(l.Elements))
-	for i, e := range l.Elements {
-		e.Material = ""
-		plain.Elements[i] = e
-	}
-	st, err2 := render.SharedStatic(&plain, env)
+	st, err2 := render.SharedStatic(l.WithoutMaterials(), env)
 	if err2 != nil {
 		return nil, err
 	}
