@@ -1,7 +1,6 @@
 package render
 
 import (
-	"math"
 
 	"github.com/go-gl/mathgl/mgl64"
 )
@@ -15,25 +14,9 @@ func (r *Renderer) setupRealStatic(s *Static) {
 
 // setupRealObject queues an object's visible triangles for the realistic pipeline.
 func (r *Renderer) setupRealObject(o *Object, s *Static) {
-	v := &r.fs.view
-	rot := o.Rotation()
-	pos := o.Pos()
-	lo, hi := o.Mesh.Bounds()
-	centre := pos.Add(rot.Mul3x1(lo.Add(hi).Mul(0.5)))
-	if math.IsNaN(centre.Len()) || math.IsInf(centre.Len(), 0) || v.sphereOutside(centre, hi.Sub(lo).Len()/2) {
-		return
-	}
-	a, t := v.rt.Mul3(rot), v.rt.Mul3x1(pos.Sub(v.pos))
-	lightObj := rot.Transpose().Mul3x1(s.light)
-	cv := r.scratch(len(o.Mesh.verts))
-	for _, p := range o.Mesh.parts {
-		plo, phi := vec64(p.lo), vec64(p.hi)
-		if v.sphereOutside(pos.Add(rot.Mul3x1(plo.Add(phi).Mul(0.5))), phi.Sub(plo).Len()/2) {
-			continue
-		}
-		r.transform(o.Mesh, cv, p.v0, p.v1, a, t)
-		r.setupRealTris(o.Mesh, cv, p.t0, p.t1, nil, &rot, pos, lightObj)
-	}
+	r.eachVisibleObjectPart(o, s, func(cv []cvert, t0, t1 int32, rot mgl64.Mat3, pos, lightObj mgl64.Vec3) {
+		r.setupRealTris(o.Mesh, cv, t0, t1, nil, &rot, pos, lightObj)
+	})
 }
 
 // setupRealTris culls, lights, clips and queues triangles t0..t1-1 of m. Static meshes come

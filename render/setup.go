@@ -214,6 +214,16 @@ func (r *Renderer) eachVisiblePart(s *Static, queue func(c *chunk, cv []cvert, t
 }
 
 func (r *Renderer) setupObject(o *Object, s *Static) {
+	r.eachVisibleObjectPart(o, s, func(cv []cvert, t0, t1 int32, _ mgl64.Mat3, _, lightObj mgl64.Vec3) {
+		r.setupTris(o.Mesh, cv, t0, t1, nil, lightObj, s)
+	})
+}
+
+// eachVisibleObjectPart brings the vertices of each part of o's mesh the view may see into
+// the camera frame and hands them to queue with the part's triangle range [t0, t1), o's
+// rotation and position, and the light in the mesh frame (n·l is the same there): the
+// culling and transform the flat and realistic pipelines share.
+func (r *Renderer) eachVisibleObjectPart(o *Object, s *Static, queue func(cv []cvert, t0, t1 int32, rot mgl64.Mat3, pos, lightObj mgl64.Vec3)) {
 	v := &r.fs.view
 	rot := o.Rotation()
 	pos := o.Pos()
@@ -223,7 +233,7 @@ func (r *Renderer) setupObject(o *Object, s *Static) {
 		return
 	}
 	a, t := v.rt.Mul3(rot), v.rt.Mul3x1(pos.Sub(v.pos))
-	lightObj := rot.Transpose().Mul3x1(s.light) // n·l is the same in the mesh frame
+	lightObj := rot.Transpose().Mul3x1(s.light)
 	cv := r.scratch(len(o.Mesh.verts))
 	for _, p := range o.Mesh.parts {
 		plo, phi := vec64(p.lo), vec64(p.hi)
@@ -231,7 +241,7 @@ func (r *Renderer) setupObject(o *Object, s *Static) {
 			continue
 		}
 		r.transform(o.Mesh, cv, p.v0, p.v1, a, t)
-		r.setupTris(o.Mesh, cv, p.t0, p.t1, nil, lightObj, s)
+		queue(cv, p.t0, p.t1, rot, pos, lightObj)
 	}
 }
 
