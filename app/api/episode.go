@@ -378,7 +378,7 @@ func spawnPose(tp map[string]any, t *plugins.TrackDescriptor) *scenario.SpawnPos
 // kvsFromMap turns scenario params into KVs, sorted by key.
 func kvsFromMap(m map[string]any) []KV {
 	out := make([]KV, 0, len(m))
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		out = append(out, KV{Key: k, Value: KVValue(fmt.Sprint(m[k]))})
 	}
 	return out
@@ -418,13 +418,4 @@ func badRequest(format string, args ...any) *Error {
 
 func internalError(format string, args ...any) *Error {
 	return &Error{Status: http.StatusInternalServerError, Message: fmt.Sprintf(format, args...)}
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
 }

@@ -82,7 +82,7 @@ func planSession(sc *scenario.Scenario, req *OpenRequest, r plugins.Resolver) (*
 	for k, v := range req.VehicleParams {
 		params[k] = v
 	}
-	for _, k := range sortedKeys(params) {
+	for _, k := range slices.Sorted(maps.Keys(params)) {
 		switch strings.ToLower(k) {
 		case keyCameraWidth, keyCameraHeight:
 			n, err := wholeNumber(params[k])
@@ -148,7 +148,7 @@ func planSession(sc *scenario.Scenario, req *OpenRequest, r plugins.Resolver) (*
 	if err != nil {
 		return nil, err
 	}
-	for _, k := range sortedKeys(req.Randomization) {
+	for _, k := range slices.Sorted(maps.Keys(req.Randomization)) {
 		if err := random.Set(strings.ToLower(k), req.Randomization[k]); err != nil {
 			return nil, fmt.Errorf("randomization %s: %w", k, err)
 		}
@@ -278,13 +278,4 @@ func wholeNumber(v any) (int, error) {
 		return 0, fmt.Errorf("%v is not a whole number", v)
 	}
 	return int(x), nil
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
 }
