@@ -1,7 +1,6 @@
 package render
 
 import (
-
 	"github.com/go-gl/mathgl/mgl64"
 )
 
