@@ -162,6 +162,31 @@ func (b *Body) SetLocalVelocity(forward, lateral float64) {
 	b.SetVelocity(forward*c-lateral*s, forward*s+lateral*c)
 }
 
+// LocalMotion returns the body-frame velocity (forward and lateral, m/s, as LocalVelocity)
+// and the yaw rate (rad/s) in one read: what a drive model reads of its body every step.
+func (b *Body) LocalMotion() (forward, lateral, w float64) {
+	if b.cp == nil {
+		k := b.kin()
+		return k.vx*k.c + k.vy*k.s, -k.vx*k.s + k.vy*k.c, k.w
+	}
+	forward, lateral = b.LocalVelocity()
+	return forward, lateral, b.cp.AngularVelocity()
+}
+
+// SetLocalMotion sets the velocity from body-frame components (m/s) and the yaw rate (rad/s)
+// in one write, as SetLocalVelocity and SetAngularVelocity do. Static bodies do not move.
+func (b *Body) SetLocalMotion(forward, lateral, w float64) {
+	if b.cp == nil {
+		if b.Kind != KindStatic {
+			k := b.kin()
+			k.vx, k.vy, k.w = forward*k.c-lateral*k.s, forward*k.s+lateral*k.c, w
+		}
+		return
+	}
+	b.SetLocalVelocity(forward, lateral)
+	b.cp.SetAngularVelocity(w)
+}
+
 // Mass returns the body's mass in kg (0 for static bodies).
 func (b *Body) Mass() float64 {
 	if b.Kind == KindStatic {
@@ -201,9 +226,11 @@ func (k *kstate) turn(d float64) {
 		k.setYaw(k.yaw + d)
 		return
 	}
+	// Horner form with the coefficients as constants: multiplications only, no divisions in
+	// the chain.
 	d2 := d * d
-	cd := 1 - d2/2*(1-d2/12*(1-d2/30)) // 1 - d²/2 + d⁴/24 - d⁶/720
-	sd := d * (1 - d2/6*(1-d2/20*(1-d2/42)))
+	cd := 1 + d2*(-1.0/2+d2*(1.0/24+d2*(-1.0/720)))         // 1 - d²/2 + d⁴/24 - d⁶/720
+	sd := d * (1 + d2*(-1.0/6+d2*(1.0/120+d2*(-1.0/5040)))) // d - d³/6 + d⁵/120 - d⁷/5040
 	c, s := k.c*cd-k.s*sd, k.s*cd+k.c*sd
 	f := 1.5 - (c*c+s*s)/2
 	k.yaw += d

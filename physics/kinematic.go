@@ -38,6 +38,7 @@ type kstate struct {
 	bx, by    float64 // at the last broad phase
 	invMass   float64
 	body      *Body
+	id        uint32 // body.ID, read without touching the body
 	// corrected is set when a contact moved the body during this step.
 	corrected bool
 	// vehicle and flying are the body's, for the collision filter.
@@ -52,7 +53,8 @@ type kstatic struct {
 }
 
 // candidate is a pair found by the broad phase: movers[a] against movers[b], or against
-// statics[b] when static is set. depth is the overlap at the last pass.
+// statics[b] when static is set. depth is the overlap after the step's moves, exact only
+// where it is above -contactMargin (see measure).
 type candidate struct {
 	a, b   int32
 	static bool
@@ -145,7 +147,7 @@ func (k *kinematic) addBody(b *Body, pose Pose, mass float64, shapes []shapeSpec
 		return
 	}
 	sp := shapes[0]
-	m := kstate{body: b, invMass: 1 / mass, vehicle: b.Kind == KindVehicle, flying: b.Flying}
+	m := kstate{body: b, id: b.ID, invMass: 1 / mass, vehicle: b.Kind == KindVehicle, flying: b.Flying}
 	m.x, m.y = pose.X, pose.Y
 	m.setYaw(pose.Yaw)
 	if sp.kind == shapeCircle {
@@ -273,12 +275,9 @@ func (k *kinematic) step(dt float64) {
 		}
 		// What the body actually did, no faster than it was asked to go.
 		vx, vy := (m.x-m.x0)/dt, (m.y-m.y0)/dt
-		if want, got := math.Hypot(m.vx, m.vy), math.Hypot(vx, vy); got > want {
-			if got == 0 || want == 0 {
-				vx, vy = 0, 0
-			} else {
-				vx, vy = vx*want/got, vy*want/got
-			}
+		if want, got := m.vx*m.vx+m.vy*m.vy, vx*vx+vy*vy; got > want { // squared speeds
+			f := math.Sqrt(want / got)
+			vx, vy = vx*f, vy*f
 		}
 		m.vx, m.vy = vx, vy
 	}
@@ -354,13 +353,13 @@ func (k *kinematic) clear(i int32, pushes bool, skip int32) bool {
 			if dx, dy, rr := b.x-m.x, b.y-m.y, m.r+b.r; dx*dx+dy*dy > rr*rr {
 				continue
 			}
-			nx, ny, d := penetration(&m.geom, &b.geom, 0)
+			nx, ny, d := overlap(&m.geom, &b.geom, 0, 0)
 			if d <= 0 {
 				continue
 			}
 			if pushes && !b.vehicle {
 				k.push(j, nx*d, ny*d, i)
-				if nx, ny, d = penetration(&m.geom, &b.geom, 0); d <= 0 {
+				if nx, ny, d = overlap(&m.geom, &b.geom, 0, 0); d <= 0 {
 					continue
 				}
 			}
@@ -374,7 +373,7 @@ func (k *kinematic) clear(i int32, pushes bool, skip int32) bool {
 			if dx, dy, rr := st.x-m.x, st.y-m.y, m.r+st.r; dx*dx+dy*dy > rr*rr {
 				continue
 			}
-			nx, ny, d := penetration(&m.geom, &st.geom, 0)
+			nx, ny, d := overlap(&m.geom, &st.geom, 0, 0)
 			if d <= 0 {
 				continue
 			}
@@ -390,13 +389,13 @@ func (k *kinematic) clear(i int32, pushes bool, skip int32) bool {
 	// Out of passes: accept the place only if nothing overlaps deeper than allowed.
 	for _, j := range adj {
 		if j != skip {
-			if _, _, d := penetration(&m.geom, &k.movers[j].geom, 0); d > KinematicTolerance/2 {
+			if _, _, d := overlap(&m.geom, &k.movers[j].geom, 0, KinematicTolerance/2); d > KinematicTolerance/2 {
 				return false
 			}
 		}
 	}
 	for ci := range track {
-		if _, _, d := penetration(&m.geom, &k.statics[track[ci].b].geom, 0); d > KinematicTolerance/2 {
+		if _, _, d := overlap(&m.geom, &k.statics[track[ci].b].geom, 0, KinematicTolerance/2); d > KinematicTolerance/2 {
 			return false
 		}
 	}
@@ -421,11 +420,11 @@ func (k *kinematic) push(j int32, dx, dy float64, by int32) {
 func (k *kinematic) measure() {
 	for ci := range k.pairs {
 		c := &k.pairs[ci]
-		_, _, c.depth = penetration(&k.movers[c.a].geom, &k.movers[c.b].geom, contactMargin)
+		_, _, c.depth = overlap(&k.movers[c.a].geom, &k.movers[c.b].geom, contactMargin, -contactMargin)
 	}
 	for ci := range k.onTrack {
 		c := &k.onTrack[ci]
-		_, _, c.depth = penetration(&k.movers[c.a].geom, &k.statics[c.b].geom, contactMargin)
+		_, _, c.depth = overlap(&k.movers[c.a].geom, &k.statics[c.b].geom, contactMargin, -contactMargin)
 	}
 }
 
@@ -436,11 +435,11 @@ func (k *kinematic) report() {
 	// Both candidate lists are grouped by owner in mover order (ID order), and each group is
 	// sorted by partner ID; merge them group by group.
 	pi, ti := 0, 0
-	add := func(owner, partner *Body) {
-		if n := len(k.touch); n > 0 && k.touch[n-1].owner == owner && k.touch[n-1].partner == partner {
+	add := func(owner *kstate, partner *Body, pid uint32) {
+		if n := len(k.touch); n > 0 && k.touch[n-1].oid == owner.id && k.touch[n-1].pid == pid {
 			return // another shape of the same static body
 		}
-		k.touch = append(k.touch, touchPair{oid: owner.ID, pid: partner.ID, owner: owner, partner: partner})
+		k.touch = append(k.touch, touchPair{oid: owner.id, pid: pid, owner: owner.body, partner: partner})
 	}
 	touching := func(c *candidate) bool { return c.depth > -contactMargin }
 	for pi < len(k.pairs) || ti < len(k.onTrack) {
@@ -455,20 +454,22 @@ func (k *kinematic) report() {
 			if p.a != t.a {
 				usePair = p.a < t.a
 			} else {
-				usePair = k.movers[p.b].body.ID < k.statics[t.b].body.ID
+				usePair = k.movers[p.b].id < k.statics[t.b].body.ID
 			}
 		}
 		if usePair {
 			c := &k.pairs[pi]
 			pi++
 			if touching(c) {
-				add(k.movers[c.a].body, k.movers[c.b].body)
+				b := &k.movers[c.b]
+				add(&k.movers[c.a], b.body, b.id)
 			}
 		} else {
 			c := &k.onTrack[ti]
 			ti++
 			if touching(c) {
-				add(k.movers[c.a].body, k.statics[c.b].body)
+				st := k.statics[c.b].body
+				add(&k.movers[c.a], st, st.ID)
 			}
 		}
 	}

@@ -27,6 +27,13 @@ func (g *geom) bound() {
 // circles the exact distance, for boxes the largest gap along a separating axis (at most the
 // distance). Pairs whose bounding circles are more than margin apart report -Inf.
 func penetration(a, b *geom, margin float64) (nx, ny, depth float64) {
+	return overlap(a, b, margin, math.Inf(-1))
+}
+
+// overlap is penetration for callers that only ask whether the depth exceeds floor: once a
+// separating axis shows that it does not, it stops and returns a depth of at most floor
+// (not necessarily penetration's), with no normal. Most neighbours in a fleet are apart.
+func overlap(a, b *geom, margin, floor float64) (nx, ny, depth float64) {
 	dx, dy := b.x-a.x, b.y-a.y
 	reach := a.r + b.r + margin
 	if dx*dx+dy*dy > reach*reach {
@@ -34,7 +41,7 @@ func penetration(a, b *geom, margin float64) (nx, ny, depth float64) {
 	}
 	switch {
 	case !a.circle && !b.circle:
-		return boxBox(a, b, dx, dy)
+		return boxBox(a, b, dx, dy, floor)
 	case !a.circle:
 		return boxCircle(a, b, dx, dy)
 	case !b.circle:
@@ -49,19 +56,32 @@ func penetration(a, b *geom, margin float64) (nx, ny, depth float64) {
 }
 
 // boxBox is the separating-axis test of two oriented boxes, d = b's centre minus a's. The four
-// candidate axes are the boxes' own; the one of least overlap is the separation normal.
-func boxBox(a, b *geom, dx, dy float64) (nx, ny, depth float64) {
+// candidate axes are the boxes' own; the one of least overlap is the separation normal. An
+// axis whose overlap is at most floor ends the test with that overlap (see overlap).
+func boxBox(a, b *geom, dx, dy, floor float64) (nx, ny, depth float64) {
 	// |cos| and |sin| of the angle between the boxes' x axes.
 	C := math.Abs(a.c*b.c + a.s*b.s)
 	S := math.Abs(a.s*b.c - a.c*b.s)
 	d1 := dx*a.c + dy*a.s
 	o1 := a.hx + b.hx*C + b.hy*S - math.Abs(d1)
+	if o1 <= floor {
+		return 0, 0, o1
+	}
 	d2 := -dx*a.s + dy*a.c
 	o2 := a.hy + b.hx*S + b.hy*C - math.Abs(d2)
+	if o2 <= floor {
+		return 0, 0, o2
+	}
 	d3 := dx*b.c + dy*b.s
 	o3 := b.hx + a.hx*C + a.hy*S - math.Abs(d3)
+	if o3 <= floor {
+		return 0, 0, o3
+	}
 	d4 := -dx*b.s + dy*b.c
 	o4 := b.hy + a.hx*S + a.hy*C - math.Abs(d4)
+	if o4 <= floor {
+		return 0, 0, o4
+	}
 	depth, nx, ny, dist := o1, a.c, a.s, d1
 	if o2 < depth {
 		depth, nx, ny, dist = o2, -a.s, a.c, d2

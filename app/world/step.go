@@ -21,7 +21,7 @@ func (w *World) Step() {
 		w.bus.Emit(events.PreStep, info)
 	}
 	for _, m := range w.models {
-		m.Drive.Update(m.Body, m.Command, w.dt)
+		m.Drive.Update(m.Body, &m.Command, w.dt)
 	}
 	w.runCallbacks()
 	w.stepSystems()

@@ -34,7 +34,7 @@ func (a *ackermann) Reset() {
 	a.latency.reset()
 }
 
-func (a *ackermann) Update(b *physics.Body, cmd Command, dt float64) {
+func (a *ackermann) Update(b *physics.Body, cmd *Command, dt float64) {
 	cmd = a.latency.delay(cmd, dt)
 	fwd, lat := b.LocalVelocity()
 
@@ -63,6 +63,5 @@ func (a *ackermann) Update(b *physics.Body, cmd Command, dt float64) {
 	}
 	fwd = approach(fwd, vTarget, a.accel*dt)
 	lat = lateralGrip(lat, a.grip, dt)
-	b.SetLocalVelocity(fwd, lat)
-	b.SetAngularVelocity(fwd * math.Tan(a.delta) / a.wheelBase)
+	b.SetLocalMotion(fwd, lat, fwd*math.Tan(a.delta)/a.wheelBase)
 }

@@ -32,10 +32,9 @@ func newDifferential(p Params) (Model, error) {
 
 func (d *differential) Reset() { d.latency.reset() }
 
-func (d *differential) Update(b *physics.Body, cmd Command, dt float64) {
+func (d *differential) Update(b *physics.Body, cmd *Command, dt float64) {
 	cmd = d.latency.delay(cmd, dt)
-	fwd, lat := b.LocalVelocity()
-	w := b.AngularVelocity()
+	fwd, lat, w := b.LocalMotion()
 
 	var vTarget, wTarget float64
 	if cmd.Twist {
@@ -58,6 +57,5 @@ func (d *differential) Update(b *physics.Body, cmd Command, dt float64) {
 	}
 	fwd = approach(fwd, vTarget, d.accel*dt)
 	lat = lateralGrip(lat, d.grip, dt)
-	b.SetLocalVelocity(fwd, lat)
-	b.SetAngularVelocity(approach(w, wTarget, d.yawAcc*dt))
+	b.SetLocalMotion(fwd, lat, approach(w, wTarget, d.yawAcc*dt))
 }

@@ -33,8 +33,9 @@ type Command struct {
 
 // Model is a drive model instance bound to one vehicle.
 type Model interface {
-	// Update moves the body's velocity toward cmd over dt seconds.
-	Update(b *physics.Body, cmd Command, dt float64)
+	// Update moves the body's velocity toward cmd over dt seconds. It does not keep or
+	// change cmd (a pointer because the world updates thousands of vehicles a step).
+	Update(b *physics.Body, cmd *Command, dt float64)
 	// Reset clears internal state (steering angle, altitude target, ...).
 	Reset()
 }

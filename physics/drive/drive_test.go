@@ -32,7 +32,7 @@ func newVehicle(t *testing.T, s *physics.Space, model string, params map[string]
 func run(s *physics.Space, b *physics.Body, m Model, cmd Command, seconds float64) {
 	const dt = 0.005
 	for i := 0; i < int(math.Round(seconds/dt)); i++ {
-		m.Update(b, cmd, dt)
+		m.Update(b, &cmd, dt)
 		s.Step(dt)
 	}
 }

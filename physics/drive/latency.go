@@ -27,12 +27,13 @@ func (l *latency) reset() {
 	}
 }
 
-// delay records cmd at the current time and returns the command that is due.
-func (l *latency) delay(cmd Command, dt float64) Command {
+// delay records cmd at the current time and returns the command that is due: cmd itself
+// without latency, else one the latency keeps.
+func (l *latency) delay(cmd *Command, dt float64) *Command {
 	if l == nil {
 		return cmd
 	}
-	l.queue = append(l.queue, timed{at: l.now, cmd: cmd})
+	l.queue = append(l.queue, timed{at: l.now, cmd: *cmd})
 	l.now += dt
 	i := 0
 	for i < len(l.queue) && l.now-l.queue[i].at >= l.wait-1e-12 {
@@ -40,5 +41,5 @@ func (l *latency) delay(cmd Command, dt float64) Command {
 		i++
 	}
 	l.queue = append(l.queue[:0], l.queue[i:]...)
-	return l.last
+	return &l.last
 }

@@ -36,9 +36,9 @@ func (q *quadcopter) Reset() {
 	q.latency.reset()
 }
 
-func (q *quadcopter) Update(b *physics.Body, cmd Command, dt float64) {
+func (q *quadcopter) Update(b *physics.Body, cmd *Command, dt float64) {
 	cmd = q.latency.delay(cmd, dt)
-	fwd, lat := b.LocalVelocity()
+	fwd, lat, w := b.LocalMotion()
 	var fT, lT, zT, wT float64
 	if cmd.Twist {
 		fT, lT, zT, wT = cmd.Linear[0], cmd.Linear[1], cmd.Linear[2], cmd.Angular
@@ -57,8 +57,7 @@ func (q *quadcopter) Update(b *physics.Body, cmd Command, dt float64) {
 		fT, lT = fT*(1-brake), lT*(1-brake)
 	}
 	step := q.accel * dt
-	b.SetLocalVelocity(approach(fwd, fT, step), approach(lat, lT, step))
-	b.SetAngularVelocity(approach(b.AngularVelocity(), wT, q.maxYaw*4*dt))
+	b.SetLocalMotion(approach(fwd, fT, step), approach(lat, lT, step), approach(w, wT, q.maxYaw*4*dt))
 
 	q.climb = approach(q.climb, zT, step)
 	alt := b.Base + q.climb*dt
