@@ -56,6 +56,7 @@ type Body struct {
 	k       int32
 	own     kstate
 	statics []int32 // a static body's shapes in the solver's statics
+	mass    float64 // a moving body's, in kg
 }
 
 // kin returns the body's kinematic state.
@@ -193,7 +194,7 @@ func (b *Body) Mass() float64 {
 		return 0
 	}
 	if b.cp == nil {
-		return 1 / b.kin().invMass
+		return b.mass
 	}
 	return b.cp.Mass()
 }

@@ -205,9 +205,9 @@ func (k *kinematic) broadPhase(skin float64) {
 	k.raw, k.pairs, k.onTrack = k.raw[:0], k.pairs[:0], k.onTrack[:0]
 	n := len(k.movers)
 	k.skin, k.listN, k.listStale = skin, n, false
+	k.seen = grow(k.seen, n)
 	for i := range k.movers {
-		m := &k.movers[i]
-		m.bx, m.by = m.x, m.y
+		k.seen[i] = [2]float64{k.movers[i].x, k.movers[i].y}
 	}
 	margin := broadMargin + skin
 	if n == 0 {

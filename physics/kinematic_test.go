@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"unsafe"
 
 	"github.com/jakecoffman/cp/v2"
 
@@ -323,5 +324,13 @@ func TestTurnFollowsYaw(t *testing.T) {
 	k.turn(1)
 	if s, c := math.Sincos(k.yaw); k.c != c || k.s != s {
 		t.Fatal("a large turn is not Sincos of the yaw")
+	}
+}
+
+// The solver's per-mover state stays at two cache lines, the shape in the first (see kstate).
+func TestKstateSize(t *testing.T) {
+	var k kstate
+	if size, shape, at := unsafe.Sizeof(k), unsafe.Sizeof(k.geom), unsafe.Offsetof(k.geom); size != 128 || shape > 64 || at != 0 {
+		t.Fatalf("kstate is %d bytes with its %d-byte shape at offset %d; want 128 with the shape in the first 64", size, shape, at)
 	}
 }
