@@ -217,21 +217,31 @@ func (k *kstate) setYaw(yaw float64) {
 const turnSeries = 0.05
 
 // turn adds d to the yaw and rotates the cached rotation by d: by the Taylor series of
-// cos d and sin d (the first left-out term is under 1e-15 within turnSeries) and one Newton
-// step back to unit length, in place of a Sincos of the whole yaw. A substep turns a body by
-// hundredths of a radian, and a fleet turns thousands of them every step. The rotation then
-// differs from Sincos(yaw) only by rounding, which the Newton step keeps from growing in length
-// and which drifts in angle by about 1e-16 rad a turn.
+// cos d and sin d (turnTerms) and one Newton step back to unit length, in place of a Sincos of
+// the whole yaw. A substep turns a body by hundredths of a radian, and a fleet turns thousands
+// of them every step. The rotation then differs from Sincos(yaw) only by rounding, which the
+// Newton step keeps from growing in length and which drifts in angle by about 1e-16 rad a turn.
 func (k *kstate) turn(d float64) {
 	if !(math.Abs(d) <= turnSeries) { // NaN too
 		k.setYaw(k.yaw + d)
 		return
 	}
-	// Horner form with the coefficients as constants: multiplications only, no divisions in
-	// the chain.
+	cd, sd := turnTerms(d)
+	k.rotate(d, cd, sd)
+}
+
+// turnTerms returns cos d and sin d by their Taylor series, for |d| ≤ turnSeries (the first
+// left-out term is under 1e-15 there). The Horner form's coefficients are constants:
+// multiplications only, no divisions in the chain.
+func turnTerms(d float64) (cd, sd float64) {
 	d2 := d * d
-	cd := 1 + d2*(-1.0/2+d2*(1.0/24+d2*(-1.0/720)))         // 1 - d²/2 + d⁴/24 - d⁶/720
-	sd := d * (1 + d2*(-1.0/6+d2*(1.0/120+d2*(-1.0/5040)))) // d - d³/6 + d⁵/120 - d⁷/5040
+	cd = 1 + d2*(-1.0/2+d2*(1.0/24+d2*(-1.0/720)))         // 1 - d²/2 + d⁴/24 - d⁶/720
+	sd = d * (1 + d2*(-1.0/6+d2*(1.0/120+d2*(-1.0/5040)))) // d - d³/6 + d⁵/120 - d⁷/5040
+	return cd, sd
+}
+
+// rotate adds d to the yaw and turns the cached rotation by (cd, sd) = turnTerms(d).
+func (k *kstate) rotate(d, cd, sd float64) {
 	c, s := k.c*cd-k.s*sd, k.s*cd+k.c*sd
 	f := 1.5 - (c*c+s*s)/2
 	k.yaw += d

@@ -110,8 +110,10 @@ type kinematic struct {
 	listStale bool
 	flyers    int
 
-	// seen is each mover's position at the last broad phase.
-	seen [][2]float64
+	// seen is each mover's position at the last broad phase; turns its last turn angle with
+	// that angle's turnTerms.
+	seen  [][2]float64
+	turns [][3]float64
 
 	touch, prev    []touchPair
 	started, ended []Contact
@@ -252,6 +254,7 @@ func (k *kinematic) step(dt float64) {
 		fastest = max(fastest, (v+math.Abs(m.w)*m.r)*dt)
 		centre = max(centre, v*dt)
 	}
+	k.turns = grow(k.turns, len(k.movers))
 	n, _ := k.substeps(fastest)
 	h := dt / float64(n)
 	// A bounding circle turns with its body unchanged: the broad phase watches centres only.
@@ -317,7 +320,18 @@ func (k *kinematic) move(i int32, h float64) {
 	m.x += m.vx * h
 	m.y += m.vy * h
 	if m.w != 0 {
-		m.turn(m.w * h)
+		// A fleet turning steadily turns each body by the same angle step after step: the
+		// series terms are kept per mover (they depend on the angle alone).
+		if d := m.w * h; math.Abs(d) <= turnSeries {
+			t := &k.turns[i]
+			if t[0] != d || t[1] == 0 { // t[1], cos d, is never 0 here; an unused entry is all 0
+				t[0] = d
+				t[1], t[2] = turnTerms(d)
+			}
+			m.rotate(d, t[1], t[2])
+		} else {
+			m.turn(d)
+		}
 	}
 	if k.adjAt[i] == k.adjAt[i+1] && k.trackAt[i] == k.trackAt[i+1] {
 		return // nothing near
@@ -354,10 +368,16 @@ func (k *kinematic) clear(i int32, pushes bool, skip int32) bool {
 			}
 			b := &k.movers[j]
 			// The bounding circles first, inline: most neighbours are not touching.
-			if dx, dy, rr := b.x-m.x, b.y-m.y, m.r+b.r; dx*dx+dy*dy > rr*rr {
+			dx, dy, rr := b.x-m.x, b.y-m.y, m.r+b.r
+			if dx*dx+dy*dy > rr*rr {
 				continue
 			}
-			nx, ny, d := overlap(&m.geom, &b.geom, 0, 0)
+			var nx, ny, d float64
+			if !m.circle && !b.circle { // the usual pair, without overlap's repeat of the test above
+				nx, ny, d = boxBox(&m.geom, &b.geom, dx, dy, 0)
+			} else {
+				nx, ny, d = overlap(&m.geom, &b.geom, 0, 0)
+			}
 			if d <= 0 {
 				continue
 			}
