@@ -127,6 +127,7 @@ func newKinematic(s *Space) *kinematic {
 // track.
 func (k *kinematic) addBody(b *Body, pose Pose, mass float64, shapes []shapeSpec) {
 	if b.Kind == KindStatic {
+		b.own = &kstate{body: b, id: b.ID}
 		b.own.x, b.own.y = pose.X, pose.Y
 		b.own.setYaw(pose.Yaw)
 		for _, sp := range shapes {
@@ -179,7 +180,7 @@ func (k *kinematic) addBody(b *Body, pose Pose, mass float64, shapes []shapeSpec
 // place computes statics[i]'s world geometry from its body's pose.
 func (k *kinematic) place(i int) {
 	st := &k.statics[i]
-	p := &st.body.own
+	p := st.body.own
 	st.x = p.x + st.lx*p.c - st.ly*p.s
 	st.y = p.y + st.lx*p.s + st.ly*p.c
 	st.s, st.c = math.Sincos(p.yaw + st.lyaw)
@@ -215,7 +216,8 @@ func (k *kinematic) remove(b *Body) {
 		return
 	}
 	i := b.k
-	b.own = k.movers[i]
+	own := k.movers[i]
+	b.own = &own
 	b.k = -1
 	k.movers = slices.Delete(k.movers, int(i), int(i)+1)
 	k.listStale = true
