@@ -52,13 +52,11 @@ type kstatic struct {
 	lx, ly, lyaw float64
 }
 
-// candidate is a pair found by the broad phase: movers[a] against movers[b], or against
-// statics[b] when static is set. depth is the overlap after the step's moves, exact only
-// where it is above -contactMargin (see measure).
+// candidate is a pair found by the broad phase: movers[a] against movers[b] in pairs, or
+// against statics[b] in onTrack. touching is whether it touched after the last step (finish).
 type candidate struct {
-	a, b   int32
-	static bool
-	depth  float64
+	a, b     int32
+	touching bool
 }
 
 // touchPair is a pair in contact: owner is a mover, the one with the lower ID of two movers;
@@ -248,13 +246,20 @@ func (k *kinematic) substeps(fastest float64) (n int, reach float64) {
 
 // step advances every mover by dt and resolves their contacts.
 func (k *kinematic) step(dt float64) {
-	fastest, centre := 0.0, 0.0
+	// One pass over the movers for their start, the fastest motion and, when the broad
+	// phase's lists may still serve, how far any mover has gone since they were made.
+	usable := k.listUsable()
+	fastest, centre, far := 0.0, 0.0, 0.0
 	for i := range k.movers {
 		m := &k.movers[i]
 		m.x0, m.y0, m.corrected = m.x, m.y, false
 		v := math.Abs(m.vx) + math.Abs(m.vy)
 		fastest = max(fastest, (v+math.Abs(m.w)*m.r)*dt)
 		centre = max(centre, v*dt)
+		if usable {
+			dx, dy := m.x-k.seen[i][0], m.y-k.seen[i][1]
+			far = max(far, dx*dx+dy*dy)
+		}
 	}
 	k.turns = grow(k.turns, len(k.movers))
 	n, _ := k.substeps(fastest)
@@ -263,8 +268,14 @@ func (k *kinematic) step(dt float64) {
 	reach := centre / float64(n)
 	backward := k.steps%2 == 1
 	k.steps++
-	for range n {
-		if !k.listFresh(reach) {
+	for sub := range n {
+		if sub > 0 {
+			usable = k.listUsable()
+			if usable {
+				far = k.farthest()
+			}
+		}
+		if !usable || !k.listFresh(far, reach) {
 			// Two bodies each moving reach toward each other: the pairs to watch start that far.
 			k.broadPhase(max(pairSkin, 4*reach))
 		}
@@ -276,9 +287,27 @@ func (k *kinematic) step(dt float64) {
 			k.move(int32(i), h)
 		}
 	}
-	k.measure()
+	if len(k.movers) > 0 {
+		k.finish(dt)
+	}
+	k.report()
+}
+
+// finish measures, mover by mover, whether its pairs touch after the step's moves (for
+// report), and makes the velocity of a mover a contact moved what it actually did.
+func (k *kinematic) finish(dt float64) {
 	for i := range k.movers {
 		m := &k.movers[i]
+		for ci := k.pairAt[i]; ci < k.pairAt[i+1]; ci++ {
+			c := &k.pairs[ci]
+			_, _, d := overlap(&m.geom, &k.movers[c.b].geom, contactMargin, -contactMargin)
+			c.touching = d > -contactMargin
+		}
+		for ci := k.trackAt[i]; ci < k.trackAt[i+1]; ci++ {
+			c := &k.onTrack[ci]
+			_, _, d := overlap(&m.geom, &k.statics[c.b].geom, contactMargin, -contactMargin)
+			c.touching = d > -contactMargin
+		}
 		if !m.corrected {
 			continue
 		}
@@ -290,25 +319,32 @@ func (k *kinematic) step(dt float64) {
 		}
 		m.vx, m.vy = vx, vy
 	}
-	k.report()
 }
 
-// listFresh reports whether the broad phase's lists still hold every pair that can come within
-// broadMargin of touching in a substep in which no centre moves further than reach: no two
-// movers listed apart have since closed their distance by more than twice the furthest any of
-// them has moved, and the rest of the skin is left for this substep's motion of both. A
-// superset of the pairs a fresh list would hold changes nothing but time: pairs that do not
-// overlap are passed over, and each mover's neighbours keep their order.
-func (k *kinematic) listFresh(reach float64) bool {
-	if k.listStale || k.flyers > 0 || k.walls.dirty || len(k.movers) != k.listN {
-		return false
-	}
+// listUsable reports whether the broad phase's lists are of the current movers and track.
+func (k *kinematic) listUsable() bool {
+	return !k.listStale && k.flyers == 0 && !k.walls.dirty && len(k.movers) == k.listN
+}
+
+// farthest returns the square of the furthest any mover has moved since the broad phase.
+func (k *kinematic) farthest() float64 {
 	far := 0.0
 	for i := range k.movers {
 		m, seen := &k.movers[i], &k.seen[i]
 		dx, dy := m.x-seen[0], m.y-seen[1]
 		far = max(far, dx*dx+dy*dy)
 	}
+	return far
+}
+
+// listFresh reports whether usable lists (listUsable) still hold every pair that can come
+// within broadMargin of touching in a substep in which no centre moves further than reach,
+// far being farthest(): no two movers listed apart have since closed their distance by more
+// than twice the furthest any of them has moved, and the rest of the skin is left for this
+// substep's motion of both. A superset of the pairs a fresh list would hold changes nothing
+// but time: pairs that do not overlap are passed over, and each mover's neighbours keep their
+// order.
+func (k *kinematic) listFresh(far, reach float64) bool {
 	return 2*math.Sqrt(far)+2*reach <= k.skin
 }
 
@@ -442,18 +478,6 @@ func (k *kinematic) push(j int32, dx, dy float64, by int32) {
 	b.x, b.y = px, py
 }
 
-// measure records every candidate pair's depth after the step's moves, for report.
-func (k *kinematic) measure() {
-	for ci := range k.pairs {
-		c := &k.pairs[ci]
-		_, _, c.depth = overlap(&k.movers[c.a].geom, &k.movers[c.b].geom, contactMargin, -contactMargin)
-	}
-	for ci := range k.onTrack {
-		c := &k.onTrack[ci]
-		_, _, c.depth = overlap(&k.movers[c.a].geom, &k.statics[c.b].geom, contactMargin, -contactMargin)
-	}
-}
-
 // report turns the pairs touching after the last pass into the sorted touch list and diffs
 // it against the previous step's: new pairs started, missing ones ended.
 func (k *kinematic) report() {
@@ -467,7 +491,6 @@ func (k *kinematic) report() {
 		}
 		k.touch = append(k.touch, touchPair{oid: owner.id, pid: pid, owner: owner.body, partner: partner})
 	}
-	touching := func(c *candidate) bool { return c.depth > -contactMargin }
 	for pi < len(k.pairs) || ti < len(k.onTrack) {
 		var usePair bool
 		switch {
@@ -486,14 +509,14 @@ func (k *kinematic) report() {
 		if usePair {
 			c := &k.pairs[pi]
 			pi++
-			if touching(c) {
+			if c.touching {
 				b := &k.movers[c.b]
 				add(&k.movers[c.a], b.body, b.id)
 			}
 		} else {
 			c := &k.onTrack[ti]
 			ti++
-			if touching(c) {
+			if c.touching {
 				st := k.statics[c.b].body
 				add(&k.movers[c.a], st, st.ID)
 			}

@@ -363,7 +363,7 @@ func (k *kinematic) trackNear(i int32, a *kstate, margin float64) {
 		if math.Abs(st.x-a.x) > ex+reach || math.Abs(st.y-a.y) > ey+reach {
 			return
 		}
-		k.onTrack = append(k.onTrack, candidate{a: i, b: s, static: true})
+		k.onTrack = append(k.onTrack, candidate{a: i, b: s})
 	}
 	cx, cy := cellOf(a.x, staticCell), cellOf(a.y, staticCell)
 	h := cellHash(cx, cy, g.shift)
