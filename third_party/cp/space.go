@@ -940,7 +940,7 @@ func (space *Space) PointQueryNearest(point Vector, maxDistance float64, filter 
 	info := &PointQueryInfo{nil, Vector{}, maxDistance, Vector{}}
 	context := &PointQueryContext{point, maxDistance, filter, nil}
 
-	bb := NewBBForCircle(point, math.Max(maxDistance, 0))
+	bb := NewBBForCircle(point, max(maxDistance, 0))
 	space.dynamicShapes.class.Query(context, bb, NearestPointQueryNearest, info)
 	space.staticShapes.class.Query(context, bb, NearestPointQueryNearest, info)
 
