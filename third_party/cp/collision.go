@@ -497,7 +497,15 @@ var BuiltinCollisionFuncs = [9]CollisionFunc{
 
 // Collide performs a collision between two shapes
 func Collide(a, b *Shape, collisionID uint32, contacts []Contact) CollisionInfo {
-	info := CollisionInfo{
+	var info CollisionInfo
+	collideInto(&info, a, b, collisionID, contacts)
+	return info
+}
+
+// collideInto is Collide writing into info, which the step keeps in its space: a CollisionInfo
+// handed to the collision function table escapes, one allocation per shape pair otherwise.
+func collideInto(info *CollisionInfo, a, b *Shape, collisionID uint32, contacts []Contact) {
+	*info = CollisionInfo{
 		a:           a,
 		b:           b,
 		collisionId: collisionID,
@@ -513,6 +521,5 @@ func Collide(a, b *Shape, collisionID uint32, contacts []Contact) CollisionInfo 
 		info.b = b
 	}
 
-	BuiltinCollisionFuncs[info.a.Order()+info.b.Order()*SHAPE_TYPE_NUM](&info)
-	return info
+	BuiltinCollisionFuncs[info.a.Order()+info.b.Order()*SHAPE_TYPE_NUM](info)
 }

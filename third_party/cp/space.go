@@ -17,6 +17,10 @@ const (
 type Space struct {
 	Iterations uint // must be non-zero
 
+	// Scratch of one step's narrow phase and handler lookups, kept so they do not allocate.
+	collideInfo CollisionInfo
+	handlerKey  CollisionHandler
+
 	gravity Vector
 	damping float64
 
@@ -414,7 +418,8 @@ func SpaceCollideShapesFunc(obj any, b *Shape, collisionId uint32, vspace any) u
 	}
 
 	// Narrow-phase collision detection.
-	info := Collide(a, b, collisionId, space.ContactBufferGetArray())
+	info := &space.collideInfo
+	collideInto(info, a, b, collisionId, space.ContactBufferGetArray())
 
 	if info.count == 0 {
 		// shapes are not colliding
@@ -433,7 +438,7 @@ func SpaceCollideShapesFunc(obj any, b *Shape, collisionId uint32, vspace any) u
 		arb.Init(shapes.a, shapes.b)
 		return arb
 	})
-	arb.Update(&info, space)
+	arb.Update(info, space)
 
 	if arb.state == CP_ARBITER_STATE_FIRST_COLLISION && !arb.handler.BeginFunc(arb, space, arb.handler.UserData) {
 		arb.Ignore()
@@ -837,7 +842,10 @@ func (space *Space) PopContacts(count int) {
 }
 
 func (space *Space) LookupHandler(a, b CollisionType, defaultHandler *CollisionHandler) *CollisionHandler {
-	types := &CollisionHandler{TypeA: a, TypeB: b}
+	// The key lives in the space: a new one escapes into the hash set's equality function,
+	// an allocation per lookup (several per arbiter per step).
+	types := &space.handlerKey
+	*types = CollisionHandler{TypeA: a, TypeB: b}
 	handler := space.collisionHandlers.Find(HashPair(HashValue(a), HashValue(b)), types)
 	if handler != nil {
 		return handler
