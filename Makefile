@@ -9,7 +9,7 @@ CORE    := $(shell $(GO) list ./... 2>/dev/null | grep -v -E '/(app/window|edito
 # Only the GUI folders that exist: go list fails outright on a pattern that matches no folder.
 GUI     := $(shell $(GO) list $(patsubst %,./%/...,$(wildcard app/window editor)) 2>/dev/null)
 
-.PHONY: all setup build build-headless check-static run test vet fmt-check test-core test-gui test-python fuzz bench bench-python train-demo generate clean
+.PHONY: pgo all setup build build-headless check-static run test vet fmt-check test-core test-gui test-python fuzz bench bench-python train-demo generate clean
 
 all: build
 
@@ -90,6 +90,15 @@ fuzz:
 
 bench: build
 	./$(BIN) bench
+
+# cmd/simgui/default.pgo, which `go build` of cmd/simgui uses by itself (profile-guided
+# optimisation: hot calls inlined), is a CPU profile of these cases, the paths users wait on:
+# the training fast path, both physics modes at fleet size, the renderer's looks. Remake it
+# when those paths change much; a stale profile only optimises less.
+PGO_CASES = ^(fastpath/step/16|world/step/kinematic/10000|world/step/ks0223/1000|render/real/84x84/all|render/real/640x480/all|render/rgb/84x84/serial|sensors/camera/84x84/rgb)$$
+pgo: setup
+	$(GO) build -pgo=off -o bin/simgui-nopgo ./cmd/simgui
+	./bin/simgui-nopgo bench --filter '$(PGO_CASES)' --time 5s --cpuprofile cmd/simgui/default.pgo
 
 generate: setup
 	$(GO) generate ./...

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"runtime/pprof"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -26,6 +27,7 @@ import (
 	_ "simgui/app/systems/timeline/timelinebench"
 	_ "simgui/app/transport/transportbench"
 	_ "simgui/app/world/worldbench"
+	"simgui/plugins/archive"
 	_ "simgui/render/renderbench"
 )
 
@@ -38,7 +40,7 @@ const (
 
 func newBenchCmd() *cobra.Command {
 	var asJSON, list bool
-	var filter string
+	var filter, cpuProfile string
 	var target, limit time.Duration
 	cmd := &cobra.Command{
 		Use:   "bench",
@@ -71,7 +73,27 @@ depend on the machine's load (dropped frames, achieved rates) are reported, not 
 					return fmt.Errorf("--filter: %w", err)
 				}
 			}
-			res, err := bench.Run(opts)
+			var res []bench.Result
+			run := func() (err error) {
+				res, err = bench.Run(opts)
+				return err
+			}
+			var err error
+			if cpuProfile != "" {
+				// Written whole or not at all: the profile may become the build's default.pgo.
+				err = archive.WriteAtomic(cpuProfile, 0o644, func(w io.Writer) error {
+					if err := pprof.StartCPUProfile(w); err != nil {
+						return err
+					}
+					defer pprof.StopCPUProfile()
+					return run()
+				})
+				if err != nil {
+					err = fmt.Errorf("--cpuprofile %s: %w", cpuProfile, err)
+				}
+			} else {
+				err = run()
+			}
 			if err != nil {
 				return err
 			}
@@ -98,6 +120,7 @@ depend on the machine's load (dropped frames, achieved rates) are reported, not 
 	cmd.Flags().StringVar(&filter, "filter", "", "run only cases whose name matches this regular expression (and their baselines)")
 	cmd.Flags().DurationVar(&target, "time", bench.DefaultTarget, "measure each case's ops for this long")
 	cmd.Flags().DurationVar(&limit, "case-timeout", bench.DefaultLimit, "fail a case that has not finished after this long")
+	cmd.Flags().StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile (pprof) of the run to this file; make pgo makes the build's profile with it")
 	return cmd
 }
 

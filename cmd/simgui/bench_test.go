@@ -2,7 +2,11 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -116,5 +120,57 @@ func TestBenchRejectsBadFlags(t *testing.T) {
 		if code != 1 || strings.Count(errOut, "\n") != 1 || !strings.HasPrefix(errOut, "error: ") {
 			t.Errorf("bench %v: exit %d, stderr %q", args, code, errOut)
 		}
+	}
+}
+
+// --cpuprofile writes a pprof CPU profile of the run, and a profile it cannot write fails the
+// command without leaving a file behind.
+func TestBenchWritesACPUProfile(t *testing.T) {
+	bench.Register(bench.Case{Name: "selftest-profile/spin", Doc: "busy work to profile", F: func(b bench.B) {
+		x := 1.0
+		for b.Loop() {
+			for i := 0; i < 1000; i++ {
+				x = x*1.0000001 + 1e-9
+			}
+		}
+		if x == 0 {
+			b.Errorf("impossible")
+		}
+	}})
+	dir := t.TempDir()
+	run := func(path string) error {
+		cmd := newBenchCmd()
+		cmd.SetArgs([]string{"--filter", "^selftest-profile/", "--time", "50ms", "--cpuprofile", path})
+		cmd.SetOut(io.Discard)
+		cmd.SetErr(io.Discard)
+		cmd.SilenceUsage, cmd.SilenceErrors = true, true
+		return cmd.Execute()
+	}
+	path := filepath.Join(dir, "bench.pprof")
+	if err := run(path); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f) // pprof's format: a gzipped protocol buffer
+	if err != nil {
+		t.Fatalf("the profile is not gzipped: %v", err)
+	}
+	data, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(data, []byte("nanoseconds")) || !bytes.Contains(data, []byte("cpu")) {
+		t.Fatalf("the profile (%d bytes) names no cpu samples", len(data))
+	}
+	missing := filepath.Join(dir, "no-such-folder", "bench.pprof")
+	if err := run(missing); err == nil || !strings.Contains(err.Error(), "--cpuprofile") {
+		t.Fatalf("a profile into a missing folder: err = %v", err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Fatalf("the folder holds %d entries after the failed run, want the first profile only", len(entries))
 	}
 }
