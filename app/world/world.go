@@ -68,15 +68,16 @@ type Pose struct {
 	X, Y, Z, Yaw float64
 }
 
-// Model is a spawned vehicle.
+// Model is a spawned vehicle. What every step reads of it (Body, Drive, the start of
+// Command) comes first, in one cache line: a fleet's models are read every step.
 type Model struct {
+	Body  *physics.Body
+	Drive drive.Model
+	// Command is held until replaced.
+	Command drive.Command
 	ID      uint32
 	Name    string
 	Vehicle *plugins.VehicleDescriptor
-	Body    *physics.Body
-	Drive   drive.Model
-	// Command is held until replaced.
-	Command drive.Command
 	// Initial is where the model spawned.
 	Initial Pose
 	// SpawnStep is the step count at which the model appeared.

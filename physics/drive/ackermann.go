@@ -17,7 +17,6 @@ type ackermann struct {
 	wheelBase, grip                           float64
 	maxSteer, steerAcc                        float64 // rad, rad/s
 	delta                                     float64
-	latency                                   *latency
 }
 
 func newAckermann(p Params) (Model, error) {
@@ -25,17 +24,14 @@ func newAckermann(p Params) (Model, error) {
 		maxSpeed: p["maxSpeed"], reverseSpeed: p["reverseSpeed"], accel: p["accel"], brakeDecel: p["brakeDecel"],
 		wheelBase: p["wheelBase"], grip: p["lateralFriction"],
 		maxSteer: p["maxSteerDeg"] * math.Pi / 180, steerAcc: p["steerRateDeg"] * math.Pi / 180,
-		latency: newLatency(p["latency"]),
 	}, nil
 }
 
 func (a *ackermann) Reset() {
 	a.delta = 0
-	a.latency.reset()
 }
 
 func (a *ackermann) Update(b *physics.Body, cmd *Command, dt float64) {
-	cmd = a.latency.delay(cmd, dt)
 	fwd, lat := b.LocalVelocity()
 
 	var vTarget, deltaTarget float64

@@ -18,7 +18,6 @@ type differential struct {
 	maxSpeed, accel, brakeDecel float64
 	maxYaw, yawAcc              float64 // rad/s, rad/s²
 	gainL, gainR, grip          float64
-	latency                     *latency
 }
 
 func newDifferential(p Params) (Model, error) {
@@ -26,14 +25,12 @@ func newDifferential(p Params) (Model, error) {
 		maxSpeed: p["maxSpeed"], accel: p["accel"], brakeDecel: p["brakeDecel"],
 		maxYaw: p["maxYawRateDeg"] * math.Pi / 180, yawAcc: p["yawAccelDeg"] * math.Pi / 180,
 		gainL: p["motorGainLeft"], gainR: p["motorGainRight"], grip: p["lateralFriction"],
-		latency: newLatency(p["latency"]),
 	}, nil
 }
 
-func (d *differential) Reset() { d.latency.reset() }
+func (d *differential) Reset() {}
 
 func (d *differential) Update(b *physics.Body, cmd *Command, dt float64) {
-	cmd = d.latency.delay(cmd, dt)
 	fwd, lat, w := b.LocalMotion()
 
 	var vTarget, wTarget float64

@@ -13,21 +13,25 @@ import (
 
 // Command is what a vehicle is told to do. Normalised fields follow rusim's ControlCommand;
 // when Twist is set, the velocity fields (as on /model/<name>/cmd_vel) are used instead.
+//
+// The fields a drive reads first (the two switches, then the normalised commands) lead, so
+// that with the vehicle's Model they share a cache line.
 type Command struct {
+	// Twist selects velocity targets: Linear in m/s in the body frame (x forward, y left,
+	// z up) and Angular in rad/s counter-clockwise.
+	Twist bool
+	// Wheels, when set, gives the left and right motor commands (-1..1) directly, overriding
+	// Throttle and Steer on differential drives (rusim's drive.left_pwm_norm/right_pwm_norm).
+	Wheels bool
+
 	Throttle float64 // -1..1, forward positive
 	Steer    float64 // -1..1, positive turns left (counter-clockwise)
 	Brake    float64 // 0..1
 	Vertical float64 // -1..1, climb positive (flying vehicles)
 
-	// Wheels, when set, gives the left and right motor commands (-1..1) directly, overriding
-	// Throttle and Steer on differential drives (rusim's drive.left_pwm_norm/right_pwm_norm).
-	Wheels      bool
-	Left, Right float64
+	Left, Right float64 // with Wheels
 
-	// Twist selects velocity targets: Linear in m/s in the body frame (x forward, y left,
-	// z up) and Angular in rad/s counter-clockwise.
-	Twist   bool
-	Linear  [3]float64
+	Linear  [3]float64 // with Twist
 	Angular float64
 }
 
@@ -102,7 +106,37 @@ func New(name string, overrides map[string]float64) (Model, error) {
 	if err != nil {
 		return nil, fmt.Errorf("drive %s: %w", name, err)
 	}
+	if l := newLatency(p["latency"]); l != nil {
+		d := &delayed{Model: m, l: l}
+		if f, ok := m.(Flyer); ok {
+			return delayedFlyer{d, f}, nil
+		}
+		return d, nil
+	}
 	return m, nil
+}
+
+// delayed gives a model the latency every model's table has: commands reach it that much
+// later. Kept out of the models, so that one without latency (the usual) carries nothing for
+// it: a fleet's drives are read every step.
+type delayed struct {
+	Model
+	l *latency
+}
+
+func (d *delayed) Update(b *physics.Body, cmd *Command, dt float64) {
+	d.Model.Update(b, d.l.delay(cmd, dt), dt)
+}
+
+func (d *delayed) Reset() {
+	d.l.reset()
+	d.Model.Reset()
+}
+
+// delayedFlyer is a delayed model that flies.
+type delayedFlyer struct {
+	*delayed
+	Flyer
 }
 
 // approach moves v toward target by at most step.

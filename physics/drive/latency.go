@@ -22,17 +22,12 @@ func newLatency(seconds float64) *latency {
 }
 
 func (l *latency) reset() {
-	if l != nil {
-		l.queue, l.now, l.last = l.queue[:0], 0, Command{}
-	}
+	l.queue, l.now, l.last = l.queue[:0], 0, Command{}
 }
 
-// delay records cmd at the current time and returns the command that is due: cmd itself
-// without latency, else one the latency keeps.
+// delay records cmd at the current time and returns the command that is due, one the
+// latency keeps.
 func (l *latency) delay(cmd *Command, dt float64) *Command {
-	if l == nil {
-		return cmd
-	}
 	l.queue = append(l.queue, timed{at: l.now, cmd: *cmd})
 	l.now += dt
 	i := 0

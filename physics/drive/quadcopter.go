@@ -18,14 +18,13 @@ type quadcopter struct {
 	minAlt, maxAlt, startAlt     float64
 	maxYaw                       float64 // rad/s
 	climb                        float64
-	latency                      *latency
 }
 
 func newQuadcopter(p Params) (Model, error) {
 	return &quadcopter{
 		maxSpeed: p["maxSpeed"], maxVertical: p["maxVertical"], accel: p["accel"],
 		minAlt: p["minAltitude"], maxAlt: p["maxAltitude"], startAlt: p["startAltitude"],
-		maxYaw: p["maxYawRateDeg"] * math.Pi / 180, latency: newLatency(p["latency"]),
+		maxYaw: p["maxYawRateDeg"] * math.Pi / 180,
 	}, nil
 }
 
@@ -33,11 +32,9 @@ func (q *quadcopter) StartAltitude() float64 { return q.startAlt }
 
 func (q *quadcopter) Reset() {
 	q.climb = 0
-	q.latency.reset()
 }
 
 func (q *quadcopter) Update(b *physics.Body, cmd *Command, dt float64) {
-	cmd = q.latency.delay(cmd, dt)
 	fwd, lat, w := b.LocalMotion()
 	var fT, lT, zT, wT float64
 	if cmd.Twist {
