@@ -233,8 +233,21 @@ func TestNewChecksParamsAsValidationDoes(t *testing.T) {
 			t.Errorf("%s %v: New says %v, validation %v", tc.model, tc.params, err, verr)
 		}
 	}
-	// The quadcopter takes a latency, as the table says.
-	if _, err := New("quadcopter", map[string]float64{"latency": 0.1}); err != nil {
-		t.Errorf("quadcopter latency: %v", err)
+	// The quadcopter takes a latency, as the table says, and with one it still flies from
+	// the same altitude.
+	plain, err := New("quadcopter", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	late, err := New("quadcopter", map[string]float64{"latency": 0.1})
+	if err != nil {
+		t.Fatalf("quadcopter latency: %v", err)
+	}
+	f, ok := late.(Flyer)
+	if !ok {
+		t.Fatal("a quadcopter with latency is not a Flyer")
+	}
+	if got, want := f.StartAltitude(), plain.(Flyer).StartAltitude(); got != want || want <= 0 {
+		t.Fatalf("start altitude with latency %v, without %v", got, want)
 	}
 }
