@@ -22,6 +22,9 @@ const (
 	// its lists serve the substeps that follow until some mover has moved half of it (see
 	// listFresh): movers of a fleet cross it in several steps.
 	pairSkin = 0.1
+	// roomGap is the slide after which clear need not look again when one overlap was met
+	// and everything else around was further than this.
+	roomGap = 0.01
 	// maxPasses bounds the passes over one mover's neighbours in a substep.
 	maxPasses = 4
 	// maxSubsteps bounds the substeps of one step (fast bodies, see substeps).
@@ -399,7 +402,9 @@ func (k *kinematic) clear(i int32, pushes bool, skip int32) bool {
 	adj := k.adj[k.adjAt[i]:k.adjAt[i+1]]
 	track := k.onTrack[k.trackAt[i]:k.trackAt[i+1]]
 	for pass := 0; pass < maxPasses; pass++ {
-		worst := 0.0
+		// worst is the deepest overlap met in this pass and met how many there were; roomy
+		// says that everything not met is more than roomGap away.
+		worst, met, roomy := 0.0, 0, true
 		for _, j := range adj {
 			if j == skip {
 				continue
@@ -407,7 +412,11 @@ func (k *kinematic) clear(i int32, pushes bool, skip int32) bool {
 			b := &k.movers[j]
 			// The bounding circles first, inline: most neighbours are not touching.
 			dx, dy, rr := b.x-m.x, b.y-m.y, m.r+b.r
-			if dx*dx+dy*dy > rr*rr {
+			if d2 := dx*dx + dy*dy; d2 > rr*rr {
+				if roomy {
+					reach := rr + roomGap
+					roomy = d2 > reach*reach
+				}
 				continue
 			}
 			var nx, ny, d float64
@@ -417,8 +426,10 @@ func (k *kinematic) clear(i int32, pushes bool, skip int32) bool {
 				nx, ny, d = overlap(&m.geom, &b.geom, 0, 0)
 			}
 			if d <= 0 {
+				roomy = roomy && -d > roomGap // a separating axis's gap: at most the distance
 				continue
 			}
+			met++
 			if pushes && !b.vehicle {
 				k.push(j, nx*d, ny*d, i)
 				if nx, ny, d = overlap(&m.geom, &b.geom, 0, 0); d <= 0 {
@@ -432,19 +443,31 @@ func (k *kinematic) clear(i int32, pushes bool, skip int32) bool {
 		}
 		for ci := range track {
 			st := &k.statics[track[ci].b]
-			if dx, dy, rr := st.x-m.x, st.y-m.y, m.r+st.r; dx*dx+dy*dy > rr*rr {
+			dx, dy, rr := st.x-m.x, st.y-m.y, m.r+st.r
+			if d2 := dx*dx + dy*dy; d2 > rr*rr {
+				if roomy {
+					reach := rr + roomGap
+					roomy = d2 > reach*reach
+				}
 				continue
 			}
 			nx, ny, d := overlap(&m.geom, &st.geom, 0, 0)
 			if d <= 0 {
+				roomy = roomy && -d > roomGap
 				continue
 			}
+			met++
 			m.x -= nx * d
 			m.y -= ny * d
 			m.corrected = true
 			worst = max(worst, d)
 		}
 		if worst <= resolvedDepth {
+			return true
+		}
+		// One overlap, slid out of along its normal, and nothing else within reach of that
+		// slide: another pass would find nothing (the usual case of a fleet pressing on).
+		if met == 1 && roomy && worst <= roomGap {
 			return true
 		}
 	}
