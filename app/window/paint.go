@@ -117,7 +117,7 @@ func (b *batch) ring(cx, cy, r, w float32, c rgba) {
 // draw draws the batch onto dst and empties it.
 func (b *batch) draw(dst *ebiten.Image) {
 	if len(b.is) > 0 {
-		dst.DrawTriangles32(b.vs, b.is, white(), &ebiten.DrawTrianglesOptions{AntiAlias: false})
+		dst.DrawTriangles32(b.vs, b.is, white(), &ebiten.DrawTrianglesOptions{})
 	}
 	b.reset()
 }
