@@ -9,7 +9,7 @@ CORE    := $(shell $(GO) list ./... 2>/dev/null | grep -v -E '/(app/window|edito
 # Only the GUI folders that exist: go list fails outright on a pattern that matches no folder.
 GUI     := $(shell $(GO) list $(patsubst %,./%/...,$(wildcard app/window editor)) 2>/dev/null)
 
-.PHONY: pgo all setup build build-headless check-static run test vet fmt-check test-core test-gui test-python fuzz bench bench-python train-demo generate clean
+.PHONY: all setup build build-headless check-static run test vet fmt-check test-core test-gui test-python fuzz bench bench-python pgo train-demo generate clean
 
 all: build
 

@@ -413,10 +413,7 @@ func (k *kinematic) clear(i int32, pushes bool, skip int32) bool {
 			// The bounding circles first, inline: most neighbours are not touching.
 			dx, dy, rr := b.x-m.x, b.y-m.y, m.r+b.r
 			if d2 := dx*dx + dy*dy; d2 > rr*rr {
-				if roomy {
-					reach := rr + roomGap
-					roomy = d2 > reach*reach
-				}
+				roomy = roomy && apartBy(d2, rr, roomGap)
 				continue
 			}
 			var nx, ny, d float64
@@ -445,10 +442,7 @@ func (k *kinematic) clear(i int32, pushes bool, skip int32) bool {
 			st := &k.statics[track[ci].b]
 			dx, dy, rr := st.x-m.x, st.y-m.y, m.r+st.r
 			if d2 := dx*dx + dy*dy; d2 > rr*rr {
-				if roomy {
-					reach := rr + roomGap
-					roomy = d2 > reach*reach
-				}
+				roomy = roomy && apartBy(d2, rr, roomGap)
 				continue
 			}
 			nx, ny, d := overlap(&m.geom, &st.geom, 0, 0)
@@ -485,6 +479,13 @@ func (k *kinematic) clear(i int32, pushes bool, skip int32) bool {
 		}
 	}
 	return true
+}
+
+// apartBy reports whether two bounding circles whose centres are sqrt(d2) apart and whose
+// radii sum to rr are more than gap apart.
+func apartBy(d2, rr, gap float64) bool {
+	reach := rr + gap
+	return d2 > reach*reach
 }
 
 // push moves box j by (dx, dy), as vehicle by pushes it, and slides it out of everything else
