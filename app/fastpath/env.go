@@ -1,7 +1,6 @@
 package fastpath
 
 import (
-	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -33,7 +32,7 @@ var stateFields = [...]string{
 }
 
 // env is one world of a session. Its world belongs to its loop's goroutine; the session's
-// goroutines only queue work (Do, Step, Reset, Call) and hand over episodes through pending.
+// goroutines only queue work on its loop (StartSteps, StartReset, Call).
 type env struct {
 	index int
 	plan  *sessionPlan
@@ -45,12 +44,12 @@ type env struct {
 	sonar      string // first ultrasonic mount, "" without one
 	channels   int
 
-	// pending is the next episode, set before Loop.Reset and taken by the reset hook.
-	pending *episodePlan
 	// reset is true once the client has reset the env (session goroutines only).
 	reset bool
 
 	// Loop goroutine only (or read after a loop call returned).
+	// pending is the next episode, set just ahead of a reset and taken by its hook.
+	pending  *episodePlan
 	lut      *render.GainTable
 	route    *route.Progress
 	due      uint64
@@ -113,24 +112,25 @@ func (e *env) beforeReset(c *world.Config) error {
 	return nil
 }
 
-// startEpisode draws the episode of seed, resets the world into it and captures the first
-// observation. Errors leave the env as it was.
-func (e *env) startEpisode(ctx context.Context, seed int64, layout bool) (*ResetInfo, error) {
-	ep, err := e.plan.episode(seed)
-	if err != nil {
-		return nil, err
+// startReset sets the env's loop drawing the episode of seed, resetting the world into it
+// and capturing the first observation, all in one hand-over, without waiting. done is
+// called on the loop goroutine (it must not block) with the episode's info, or with the
+// error that stopped it: an episode that cannot be drawn leaves the world as it was.
+func (e *env) startReset(seed int64, layout bool, done func(*ResetInfo, error)) error {
+	var info *ResetInfo
+	before := func(*world.World) error {
+		ep, err := e.plan.episode(seed)
+		if err != nil {
+			return err
+		}
+		e.pending = ep // taken by beforeReset, on this goroutine
+		info = &ResetInfo{Env: e.index, Seed: seed, Draws: make(map[string]float64, len(ep.draw.Values)), TrackParams: ep.trackParams}
+		for _, d := range ep.draw.Values {
+			info.Draws[d.Key] = d.Value
+		}
+		return nil
 	}
-	e.pending = ep
-	loop := e.sim.Loop
-	if err := loop.Reset(ctx, seed); err != nil {
-		e.pending = nil
-		return nil, err
-	}
-	info := &ResetInfo{Env: e.index, Seed: seed, Draws: map[string]float64{}, TrackParams: ep.trackParams}
-	for _, d := range ep.draw.Values {
-		info.Draws[d.Key] = d.Value
-	}
-	err = loop.Call(ctx, func(w *world.World) error {
+	then := func(w *world.World) error {
 		e.actions, e.contacts, e.due = 0, 0, 0
 		if err := e.capture(w); err != nil {
 			return err
@@ -149,12 +149,15 @@ func (e *env) startEpisode(ctx context.Context, seed int64, layout bool) (*Reset
 			}
 		}
 		return nil
-	})
-	if err != nil {
-		return nil, err
 	}
-	e.reset = true
-	return info, nil
+	return e.sim.Loop.StartReset(seed, before, then, func(err error) {
+		e.pending = nil // a reset that failed has not taken it
+		if err != nil {
+			done(nil, err)
+			return
+		}
+		done(info, nil)
+	})
 }
 
 // startStep applies an action (rusim's throttle and steer, −1..1, steer > 0 turning right, as

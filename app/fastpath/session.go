@@ -262,8 +262,7 @@ func writeMemHeader(m []byte, envs int, sp *sessionPlan, imgOff, stateOff int) {
 
 func align64(n int) int { return (n + 63) &^ 63 }
 
-// step runs one step request: every env resets or steps in parallel, each on its own
-// goroutine handing work to its world's loop.
+// step runs one step request: every env resets or steps in parallel, on its world's loop.
 func (s *session) step(req *stepRequest) (*StepReply, error) {
 	for i, k := range req.kinds {
 		if k == kindStep && !s.envs[i].reset {
@@ -271,7 +270,6 @@ func (s *session) step(req *stepRequest) (*StepReply, error) {
 		}
 	}
 	var (
-		wg     sync.WaitGroup
 		mu     sync.Mutex
 		errs   []error
 		resets []ResetInfo
@@ -281,17 +279,18 @@ func (s *session) step(req *stepRequest) (*StepReply, error) {
 		errs = append(errs, fmt.Errorf("env %d: %w", i, err))
 		mu.Unlock()
 	}
-	// A reset is a few loop calls in a row, so each has a goroutine; a step is one hand-over
-	// to its env's loop, so this goroutine sets every stepping loop going and then collects
-	// them: the envs run in parallel on their loops without a goroutine each per request.
+	// This goroutine sets every env's loop going, resets first (the longest work, so it
+	// starts soonest), and then waits for them all at once: the envs run in parallel on
+	// their loops without a goroutine each per request.
+	var wg sync.WaitGroup
+	started := s.started[:0]
 	for i, k := range req.kinds {
 		if k != kindReset {
 			continue
 		}
 		wg.Add(1)
-		go func(i int) {
+		err := s.envs[i].startReset(req.seeds[i], s.layout, func(info *ResetInfo, err error) {
 			defer wg.Done()
-			info, err := s.envs[i].startEpisode(s.ctx, req.seeds[i], s.layout)
 			if err != nil {
 				fail(i, err)
 				return
@@ -299,28 +298,32 @@ func (s *session) step(req *stepRequest) (*StepReply, error) {
 			mu.Lock()
 			resets = append(resets, *info)
 			mu.Unlock()
-		}(i)
+		})
+		if err != nil {
+			wg.Done()
+			fail(i, err)
+		}
 	}
-	var stepping sync.WaitGroup
-	started := s.started[:0]
 	for i, k := range req.kinds {
 		if k != kindStep {
 			continue
 		}
-		if err := s.envs[i].startStep(req.actions[i], &stepping); err != nil {
+		if err := s.envs[i].startStep(req.actions[i], &wg); err != nil {
 			fail(i, err)
 			continue
 		}
 		started = append(started, i)
 	}
 	s.started = started
-	stepping.Wait() // one wake-up for all the stepping envs
+	wg.Wait() // one wake-up for all the envs
 	for _, i := range started {
 		if err := s.envs[i].stepErr(); err != nil {
 			fail(i, err)
 		}
 	}
-	wg.Wait()
+	for _, r := range resets {
+		s.envs[r.Env].reset = true
+	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}

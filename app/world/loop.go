@@ -236,12 +236,44 @@ func (l *Loop) SetLockstep(on bool) error {
 
 // Reset resets the world with seed (see World.Reset) and publishes the new state.
 func (l *Loop) Reset(ctx context.Context, seed int64) error {
-	return l.Call(ctx, func(w *World) error {
-		err := w.Reset(seed)
-		l.reanchor()
-		l.publish()
-		return err
-	})
+	return l.Call(ctx, func(w *World) error { return l.reset(seed) })
+}
+
+// StartReset queues a reset with seed, as Reset does, with before run on the loop goroutine
+// right ahead of it and then right after it (either may be nil), in one hand-over and
+// without waiting. A before that fails skips the reset and then. done is told the first
+// error (nil when all went well; ErrStopped if the loop stops first), on the loop goroutine:
+// it must not block. Like StartSteps, it lets one goroutine set many loops resetting and
+// wait for them all at once, where a Reset and a Call each would queue the loop twice.
+func (l *Loop) StartReset(seed int64, before, then func(w *World) error, done func(error)) error {
+	if done == nil {
+		return errors.New("world loop: StartReset needs a done function")
+	}
+	return l.enqueue(item{fn: func() {
+		if before != nil {
+			if err := before(l.w); err != nil {
+				done(err)
+				return
+			}
+		}
+		if err := l.reset(seed); err != nil {
+			done(err)
+			return
+		}
+		if then != nil {
+			done(then(l.w))
+			return
+		}
+		done(nil)
+	}, failed: done})
+}
+
+// reset resets the world with seed and publishes the new state. Loop goroutine only.
+func (l *Loop) reset(seed int64) error {
+	err := l.w.Reset(seed)
+	l.reanchor()
+	l.publish()
+	return err
 }
 
 // Run starts the world's systems and runs the loop until ctx is cancelled (returns
@@ -255,11 +287,14 @@ func (l *Loop) Run(ctx context.Context) error {
 		l.queue = nil
 		l.mu.Unlock()
 		close(l.done)
-		// Nothing is queued after stopped is set: tell StartSteps callers their steps will
-		// never run.
+		// Nothing is queued after stopped is set: tell those waiting on queued work
+		// (StartSteps, StartReset, Call) that it will never run.
 		for _, it := range left {
-			if it.after != nil {
+			switch {
+			case it.after != nil:
 				it.after(nil, ErrStopped)
+			case it.failed != nil:
+				it.failed(ErrStopped)
 			}
 		}
 	}()

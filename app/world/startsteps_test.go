@@ -86,3 +86,73 @@ func TestStartStepsQueuedAtStopReportStopped(t *testing.T) {
 		t.Fatalf("loop ran to step %d, want 5", s.Step)
 	}
 }
+
+// StartReset runs before, the reset and then in one hand-over, in that order, and tells done;
+// a before that fails leaves the world unreset and skips then; one still queued when the loop
+// stops is told ErrStopped.
+func TestStartResetRunsBeforeTheResetAndThen(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	l := NewLoop(newTestWorld(t, 1, nil), LoopOptions{Lockstep: true})
+	go l.Run(ctx)
+	if _, err := l.Step(ctx, 30); err != nil {
+		t.Fatal(err)
+	}
+	type result struct {
+		order []string
+		step  uint64
+		seed  int64
+		err   error
+	}
+	reset := func(seed int64, failBefore bool) result {
+		var r result
+		done := make(chan struct{})
+		err := l.StartReset(seed, func(w *World) error {
+			r.order = append(r.order, "before")
+			if failBefore {
+				return errors.New("no episode")
+			}
+			return nil
+		}, func(w *World) error {
+			r.order = append(r.order, "then")
+			r.step, r.seed = w.StepCount(), w.Seed()
+			return nil
+		}, func(err error) {
+			r.err = err
+			close(done)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		<-done
+		return r
+	}
+	if r := reset(42, true); r.err == nil || len(r.order) != 1 || l.Snapshot().Step != 30 {
+		t.Fatalf("failing before: %+v, world at step %d; want the error, no reset, no then", r, l.Snapshot().Step)
+	}
+	r := reset(42, false)
+	if r.err != nil || len(r.order) != 2 || r.order[1] != "then" || r.step != 0 || r.seed != 42 {
+		t.Fatalf("reset: %+v; want before then then, at step 0 with seed 42", r)
+	}
+	if s := l.Snapshot(); s.Step != 0 || s.Seed != 42 {
+		t.Fatalf("published snapshot at step %d seed %d; want 0 and 42", s.Step, s.Seed)
+	}
+
+	stopped := NewLoop(newTestWorld(t, 1, nil), LoopOptions{MaxSteps: 1})
+	if err := stopped.StartSteps(nil, 5, func(*Snapshot, error) {}); err != nil {
+		t.Fatal(err)
+	}
+	got := make(chan error, 1)
+	if err := stopped.StartReset(1, nil, nil, func(err error) { got <- err }); err != nil {
+		t.Fatal(err)
+	}
+	if err := stopped.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-got; !errors.Is(err, ErrStopped) {
+		t.Fatalf("reset queued at stop: %v, want ErrStopped", err)
+	}
+	if err := stopped.StartReset(1, nil, nil, func(error) {}); !errors.Is(err, ErrStopped) {
+		t.Fatalf("StartReset after stop: %v, want ErrStopped", err)
+	}
+}
