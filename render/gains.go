@@ -18,7 +18,7 @@ func NewGainTable(g [3]float64) *GainTable {
 	t := new(GainTable)
 	for ch := range 3 {
 		for x := range 256 {
-			t[ch][x] = byte(math.Max(0, math.Min(255, math.Round(float64(x)*g[ch]))))
+			t[ch][x] = byte(max(0, min(255, math.Round(float64(x)*g[ch])))) // builtins: math.Max is a call
 		}
 	}
 	return t

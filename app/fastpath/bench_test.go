@@ -19,6 +19,7 @@ func BenchmarkStep(b *testing.B) {
 	b.Run("envs=16/randomized", func(b *testing.B) { benchStep(b, 16, kindStep) })
 	b.Run("envs=16/randomized/random-actions", func(b *testing.B) { benchRandom(b, 16) })
 	b.Run("reset", func(b *testing.B) { benchStep(b, 16, kindReset) })
+	b.Run("reset/randomized", func(b *testing.B) { benchStep(b, 16, kindReset) })
 }
 
 func benchStep(b *testing.B, n int, kind byte) {

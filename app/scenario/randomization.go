@@ -517,8 +517,13 @@ func cameraMount(v *plugins.VehicleDescriptor) *plugins.SensorMount {
 
 // stream returns the random stream of one key for seed.
 func stream(seed int64, key string) *rand.Rand {
+	// The bytes of "randomization/<seed>/<key>", appended rather than printed: a training
+	// run draws every key at every reset.
+	var buf [96]byte
+	b := strconv.AppendInt(append(buf[:0], "randomization/"...), seed, 10)
+	b = append(append(b, '/'), key...)
 	h := fnv.New64a()
-	fmt.Fprintf(h, "randomization/%d/%s", seed, key)
+	h.Write(b)
 	a := h.Sum64()
 	h.Write([]byte{0x5a})
 	return rand.New(rand.NewPCG(a, h.Sum64()))
