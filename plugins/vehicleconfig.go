@@ -253,10 +253,11 @@ func (v *VehicleDescriptor) setDriveParam(name string, x float64) error {
 	if v.Drive == nil {
 		return errors.New("the vehicle has no drive data (rusim export without simulation data; use WithFallback)")
 	}
-	specs, err := DriveParams(v.Drive.Model)
-	if err != nil {
-		return err
+	d, ok := driveModel(v.Drive.Model) // the table itself, read only: a copy per call cost every reset
+	if !ok {
+		return unknownDrive(v.Drive.Model)
 	}
+	specs := d.Params
 	spec, ok := findSpec(specs, name)
 	if !ok {
 		return fmt.Errorf("the %s drive has no parameter %q (known: %s)", v.Drive.Model, name, strings.Join(specNames(specs), ", "))
@@ -278,10 +279,11 @@ func (v *VehicleDescriptor) setSensorParam(id, name string, x float64) error {
 		return fmt.Errorf("no sensor %q (mounted: %s)", id, strings.Join(ids, ", "))
 	}
 	m := &v.Sensors[i]
-	kindSpecs, err := SensorParams(m.Kind)
-	if err != nil {
-		return err
+	k, ok := sensorKind(m.Kind) // the table itself, read only
+	if !ok {
+		return unknownKind(m.Kind)
 	}
+	kindSpecs := k.Params
 	if spec, ok := findSpec(kindSpecs, name); ok {
 		if err := spec.check(x); err != nil {
 			return err

@@ -2,6 +2,8 @@ package render
 
 import (
 	"fmt"
+	"maps"
+	"sync"
 
 	"simgui/plugins"
 )
@@ -9,16 +11,20 @@ import (
 // mountParams returns a camera mount's parameters with every absent one at its default
 // (plugins.SensorParams("camera")).
 func mountParams(given map[string]float64) map[string]float64 {
+	p := maps.Clone(cameraDefaults()) // a copy of a built map costs a reset less than building one
+	maps.Copy(p, given)
+	return p
+}
+
+// cameraDefaults is every camera parameter at its default; read only.
+var cameraDefaults = sync.OnceValue(func() map[string]float64 {
 	specs, _ := plugins.SensorParams(plugins.SensorCamera)
 	p := make(map[string]float64, len(specs))
 	for _, s := range specs {
 		p[s.Name] = s.Default
 	}
-	for k, v := range given {
-		p[k] = v
-	}
 	return p
-}
+})
 
 // MountCamera returns the camera a mount's parameters describe (plugins.SensorParams("camera"):
 // fovDeg, near, far, the lens, the film) at width × height (the intrinsics fx..cy are for that
