@@ -38,9 +38,9 @@
 //
 // Kinds: 0 leaves env i alone (its observation stays), 1 applies its action and advances one
 // action period, 2 resets it with its seed (the action is ignored). All envs of a request run
-// in parallel, each on its own goroutine handing one Step to its world's loop (one channel
-// round trip per action period, not per world step); the observation is captured by a world
-// system after the period's last step. A step request is answered once every env is done: by
+// in parallel on their worlds' loops: the session hands each loop one piece of work (a reset:
+// draw the episode, reset, capture; a step: the action period's world steps, then the capture
+// by a world system after the last), resets first, and waits for them all at once. A step request is answered once every env is done: by
 // then the shared memory holds every env's frame and state.
 //
 // A malformed message (bad header, wrong type or length) is answered with an error and ends
