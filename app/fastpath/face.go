@@ -167,7 +167,7 @@ func (f *Face) accept(ctx context.Context) {
 		}
 		f.mu.Lock()
 		full := len(f.open) >= f.maxSessions()
-		s := &session{f: f, h: f.h, conn: c, ctx: ctx}
+		s := &session{f: f, h: f.h, conn: c}
 		if !full {
 			f.open[s] = true
 		}

@@ -3,7 +3,6 @@ package fastpath
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -30,7 +29,6 @@ type session struct {
 	f    *Face
 	h    *app.Host
 	conn *net.UnixConn
-	ctx  context.Context
 
 	id     string
 	plan   *sessionPlan
