@@ -321,8 +321,8 @@ func (v *VehicleDescriptor) setSensorParam(id, name string, x float64) error {
 
 // field returns the pose component named as in mountPoseParams.
 func (p *Pose3) field(name string) *float64 {
-	// A switch, not a map literal: a map built per call cost every episode's checks a tenth
-	// of a reset.
+	// A switch, not a map literal: a map built per call was a visible part of every
+	// episode's checks.
 	switch name {
 	case "x":
 		return &p.X

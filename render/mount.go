@@ -11,7 +11,7 @@ import (
 // mountParams returns a camera mount's parameters with every absent one at its default
 // (plugins.SensorParams("camera")).
 func mountParams(given map[string]float64) map[string]float64 {
-	p := maps.Clone(cameraDefaults()) // a copy of a built map costs a reset less than building one
+	p := maps.Clone(cameraDefaults()) // cloning the built defaults costs a reset less than building them
 	maps.Copy(p, given)
 	return p
 }

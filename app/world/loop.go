@@ -241,7 +241,7 @@ func (l *Loop) Reset(ctx context.Context, seed int64) error {
 
 // StartReset queues a reset with seed, as Reset does, with before run on the loop goroutine
 // right ahead of it and then right after it (either may be nil), in one hand-over and
-// without waiting. A before that fails skips the reset and then. done is told the first
+// without waiting. If before fails, neither the reset nor then runs. done is told the first
 // error (nil when all went well; ErrStopped if the loop stops first), on the loop goroutine:
 // it must not block. Like StartSteps, it lets one goroutine set many loops resetting and
 // wait for them all at once, where a Reset and a Call each would queue the loop twice.
