@@ -3,12 +3,14 @@ package fastpath
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -328,16 +330,9 @@ func (s *session) step(req *stepRequest) (*StepReply, error) {
 	if len(resets) == 0 {
 		return nil, nil
 	}
-	sortResets(resets)
+	// The loops finish in any order; the reply lists the envs in order.
+	slices.SortFunc(resets, func(a, b ResetInfo) int { return cmp.Compare(a.Env, b.Env) })
 	return &StepReply{Resets: resets}, nil
-}
-
-func sortResets(r []ResetInfo) {
-	for i := 1; i < len(r); i++ {
-		for j := i; j > 0 && r[j].Env < r[j-1].Env; j-- {
-			r[j], r[j-1] = r[j-1], r[j]
-		}
-	}
 }
 
 // markLive tells the host the session's envs are in use again after an idle spell.
