@@ -57,6 +57,34 @@ type Bus struct {
 	topics   map[string]*topic
 	all      []*Subscription
 	services map[string]*service
+
+	// heard is what HasSubscribers reads, without the lock: every sensor of every world
+	// asks it every step, and a read lock's shared counter bounced between the cores.
+	heard atomic.Pointer[heard]
+}
+
+// heard is a snapshot of who listens, rebuilt under Bus.mu whenever a subscription comes or
+// goes and never changed after: every says a SubscribeAll subscription listens, topics
+// lists the topics with a subscription of their own.
+type heard struct {
+	every  bool
+	topics map[string]struct{}
+}
+
+// reheard rebuilds the snapshot HasSubscribers reads; b.mu is held.
+func (b *Bus) reheard() {
+	h := &heard{every: !b.closed && len(b.all) > 0}
+	if !b.closed && !h.every {
+		for name, t := range b.topics {
+			if len(t.subs) > 0 {
+				if h.topics == nil {
+					h.topics = map[string]struct{}{}
+				}
+				h.topics[name] = struct{}{}
+			}
+		}
+	}
+	b.heard.Store(h)
 }
 
 // topic is one named, typed stream.
@@ -215,19 +243,18 @@ func (b *Bus) topicLocked(name string) *topic {
 
 // HasSubscribers reports whether a message published on topic now would reach
 // anyone: a subscription to topic or any SubscribeAll subscription. It is a
-// read-locked map lookup, cheap enough to ask per robot per step before
+// lock-free map lookup, cheap enough to ask per robot per step before
 // building a message. False after Close.
 func (b *Bus) HasSubscribers(topicName string) bool {
-	b.mu.RLock()
-	defer b.mu.RUnlock()
-	if b.closed {
-		return false
+	h := b.heard.Load()
+	if h == nil {
+		return false // nobody ever subscribed
 	}
-	if len(b.all) > 0 {
+	if h.every {
 		return true
 	}
-	t := b.topics[topicName]
-	return t != nil && len(t.subs) > 0
+	_, ok := h.topics[topicName]
+	return ok
 }
 
 // Topics returns every topic published, declared or subscribed to, sorted by name.
@@ -265,6 +292,7 @@ func (b *Bus) Close() {
 	}
 	b.all = nil
 	b.services = map[string]*service{}
+	b.reheard()
 	b.mu.Unlock()
 
 	// Closed outside b.mu: deliver holds a subscription's lock and never takes b.mu,

@@ -68,6 +68,7 @@ func (b *Bus) Subscribe(topicName string, opts ...SubscribeOption) *Subscription
 	}
 	t := b.topicLocked(topicName)
 	t.subs = append(slices.Clip(t.subs), s)
+	b.reheard()
 	return s
 }
 
@@ -83,6 +84,7 @@ func (b *Bus) SubscribeAll(opts ...SubscribeOption) *Subscription {
 		return s
 	}
 	b.all = append(slices.Clip(b.all), s)
+	b.reheard()
 	return s
 }
 
@@ -156,6 +158,7 @@ func (s *Subscription) deliver(m Message) {
 func (b *Bus) remove(s *Subscription) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	defer b.reheard()
 	if s.topic == "" {
 		b.all = without(b.all, s)
 		return
