@@ -54,9 +54,10 @@ func (r *Renderer) renderReal(dst *Frame, cam *Camera, static *Static, dyn []Obj
 		rf.lin = make([]uint64, w*h)
 	}
 	rf.lin = rf.lin[:w*h]
-	rf.scene, rf.lt = &static.real, &static.real.light
+	sc := static.realPart()
+	rf.scene, rf.lt = sc, &sc.light
 	rf.tris = rf.tris[:0]
-	r.setupDynShadows(dyn, &static.real)
+	r.setupDynShadows(dyn, sc)
 	r.setupRealStatic(static)
 	for i := range dyn {
 		if dyn[i].Mesh != nil {

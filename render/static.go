@@ -21,6 +21,10 @@ type Static struct {
 	floor  floorRect
 	chunks []chunk
 	real   realScene // what the realistic pipeline draws with
+	// A flat Static's real is made on its first realistic frame (a camera with a lens or
+	// film): most are never drawn that way, and a training reset builds one per episode.
+	realOnce  sync.Once
+	realReady bool
 }
 
 // floorRect is the textured floor rectangle on z = 0.
@@ -90,7 +94,6 @@ func NewStatic(layout *plugins.Layout, env *Environment) (*Static, error) {
 		}
 		s.AddMesh(b.Mesh())
 	}
-	s.flatReal()
 	return s, nil
 }
 
@@ -105,9 +108,10 @@ func (s *Static) AddMesh(m *Mesh) {
 	for i, t := range m.tris {
 		c.cols[i] = t.col.Scale(s.env.shadeFactor(vec64(t.n), s.light))
 	}
-	if s.env.Realistic {
+	switch {
+	case s.env.Realistic:
 		c.rl = s.realTris(m, [3]float32{1, 1, 1}, 0)
-	} else {
+	case s.realReady:
 		c.rl = flatTris(c.cols)
 	}
 	s.chunks = append(s.chunks, c)

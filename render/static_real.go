@@ -53,8 +53,22 @@ func flatTris(cols []RGB) []triReal {
 	return out
 }
 
-// flatReal fills a flat Static's realScene from its baked colours.
+// realPart returns what the realistic pipeline draws s with, making a flat Static's on first
+// use.
+func (s *Static) realPart() *realScene {
+	if !s.env.Realistic {
+		s.realOnce.Do(s.flatReal)
+	}
+	return &s.real
+}
+
+// flatReal fills a flat Static's realScene and its chunks' realistic triangles from its baked
+// colours.
 func (s *Static) flatReal() {
+	for i := range s.chunks {
+		s.chunks[i].rl = flatTris(s.chunks[i].cols)
+	}
+	s.realReady = true
 	r := &s.real
 	r.env = Environment{Ambient: 1, AmbientColor: [3]float64{1, 1, 1}, SunColor: [3]float64{1, 1, 1}, SkyIntensity: 1}
 	for i, c := range s.sky {
