@@ -6,12 +6,19 @@ type ContactBuffer struct {
 	next        *ContactBuffer
 	numContacts int
 
-	// buffer itself
-	contacts [CONTACTS_BUFFER_SIZE]Contact
+	// buffer itself: CONTACTS_BUFFER_SIZE contacts, or fewer (NewContactBufferOf)
+	contacts []Contact
 }
 
 func NewContactBuffer(stamp uint, slice *ContactBuffer) *ContactBuffer {
-	buffer := &ContactBuffer{} // zeroed by new: no second clearing of its contacts
+	return NewContactBufferOf(CONTACTS_BUFFER_SIZE, stamp, slice)
+}
+
+// NewContactBufferOf is NewContactBuffer with room for size contacts (at least
+// MAX_CONTACTS_PER_ARBITER).
+func NewContactBufferOf(size int, stamp uint, slice *ContactBuffer) *ContactBuffer {
+	size = max(size, MAX_CONTACTS_PER_ARBITER)
+	buffer := &ContactBuffer{contacts: make([]Contact, size)} // zeroed by make: no second clearing
 	return buffer.InitHeader(stamp, slice)
 }
 

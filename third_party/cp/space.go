@@ -12,6 +12,11 @@ const (
 	// 256 contacts (about 28 KB) a buffer, near Chipmunk C's 32 KB (CP_BUFFER_BYTES): a small
 	// space no longer allocates and clears about 110 KB for each buffer of its ring.
 	CONTACTS_BUFFER_SIZE = 256
+	// firstContactBuffer is the size of a space's first contact buffers: a space's ring holds
+	// at least collisionPersistence+1 of them, and a small world (a training episode, built
+	// anew every reset) fills few contacts a step. A buffer that fills makes the space's next
+	// new buffers twice as large, up to CONTACTS_BUFFER_SIZE.
+	firstContactBuffer = 16
 )
 
 type Space struct {
@@ -47,6 +52,7 @@ type Space struct {
 
 	arbiters           []*Arbiter
 	contactBuffersHead *ContactBuffer
+	contactBufferSize  int // of the next new buffer; 0: firstContactBuffer
 	cachedArbiters     *HashSet[ShapePair, *Arbiter]
 	pooledArbiters     sync.Pool
 
@@ -477,21 +483,25 @@ func (space *Space) PushFreshContactBuffer() {
 	stamp := space.stamp
 	head := space.contactBuffersHead
 
+	if space.contactBufferSize == 0 {
+		space.contactBufferSize = firstContactBuffer
+	}
 	if head == nil {
-		space.contactBuffersHead = NewContactBuffer(stamp, nil)
+		space.contactBuffersHead = NewContactBufferOf(space.contactBufferSize, stamp, nil)
 	} else if stamp-head.next.stamp > space.collisionPersistence {
 		tail := head.next
 		space.contactBuffersHead = tail.InitHeader(stamp, tail)
 	} else {
 		// Allocate a new buffer and push it into the ring
-		buffer := NewContactBuffer(stamp, head)
+		buffer := NewContactBufferOf(space.contactBufferSize, stamp, head)
 		head.next = buffer
 		space.contactBuffersHead = buffer
 	}
 }
 
 func (space *Space) ContactBufferGetArray() []Contact {
-	if space.contactBuffersHead.numContacts+MAX_CONTACTS_PER_ARBITER > CONTACTS_BUFFER_SIZE {
+	if head := space.contactBuffersHead; head.numContacts+MAX_CONTACTS_PER_ARBITER > len(head.contacts) {
+		space.contactBufferSize = min(2*space.contactBufferSize, CONTACTS_BUFFER_SIZE)
 		space.PushFreshContactBuffer()
 	}
 
