@@ -186,13 +186,18 @@ func (f *Face) accept(ctx context.Context) {
 					f.h.Logger().Error("fast path: session failed", "session", s.id, "panic", r)
 					s.close()
 				}
-				f.mu.Lock()
-				delete(f.open, s)
-				f.mu.Unlock()
+				f.release(s)
 			}()
 			s.serve()
 		}()
 	}
+}
+
+// release frees s's session slot.
+func (f *Face) release(s *session) {
+	f.mu.Lock()
+	delete(f.open, s)
+	f.mu.Unlock()
 }
 
 func (f *Face) watchIdle(d time.Duration) {

@@ -42,8 +42,9 @@ type session struct {
 	// started lists the envs a step request set stepping (serve's goroutine only).
 	started []int
 
-	lastUse atomic.Int64 // unix ns of the last request
-	live    atomic.Bool  // marked live with the host
+	lastUse   atomic.Int64 // unix ns of the last request
+	live      atomic.Bool  // marked live with the host
+	closeOnce sync.Once
 }
 
 // serve answers the client until it closes, breaks the protocol or the face shuts down.
@@ -351,13 +352,18 @@ func (s *session) idle(d time.Duration) {
 
 // close removes the session's worlds from the host and frees the shared memory.
 func (s *session) close() {
-	s.conn.Close()
-	if s.added.Load() {
-		s.h.RemoveEpisode(s.id)
-	}
-	if s.mem != nil {
-		if err := s.mem.close(); err != nil {
-			s.h.Logger().Warn("fast path: shared memory", "session", s.id, "err", err)
+	s.closeOnce.Do(func() {
+		if s.added.Load() {
+			s.h.RemoveEpisode(s.id)
 		}
-	}
+		if s.mem != nil {
+			if err := s.mem.close(); err != nil {
+				s.h.Logger().Warn("fast path: shared memory", "session", s.id, "err", err)
+			}
+		}
+		// Everything is released before the connection ends: a client that sees it end may
+		// open another session at once, and must find a slot free.
+		s.f.release(s)
+		s.conn.Close()
+	})
 }
