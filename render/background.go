@@ -23,9 +23,10 @@ type background struct {
 	ground       RGB
 	floor        *floorRect
 	texel        float64 // metres per level-0 texel; 0 for a plain floor
-	// gains maps every colour drawn (nil: none); groundP and plainP are the ground and the
-	// plain floor through it, packed (packRGB).
+	// gains maps every colour drawn (nil: none), words as a floor's texels take it;
+	// groundP and plainP are the ground and the plain floor through it, packed (packRGB).
 	gains           *GainTable
+	words           *gainWords
 	groundP, plainP uint32
 }
 
@@ -226,7 +227,7 @@ func (fs *frameState) floorRow(rd mgl64.Vec3, t float64, zr []float32, cr []byte
 	}
 	lv, scale := f.tex.level(math.Sqrt(fh*fv) / bg.texel)
 	k := 65536 / bg.texel * scale // fixed-point texels of the level per metre
-	ft := floorTexels{lv: lv, gains: bg.gains,
+	ft := floorTexels{lv: lv, gains: bg.words,
 		u:  int64(math.Floor((px0 - f.x0 + float64(xa)*pdx) * k)),
 		v:  int64(math.Floor((py0 - f.y0 + float64(xa)*pdy) * k)),
 		du: int64(math.Round(pdx * k)), dv: int64(math.Round(pdy * k)),
@@ -238,7 +239,7 @@ func (fs *frameState) floorRow(rd mgl64.Vec3, t float64, zr []float32, cr []byte
 // coordinates (u, v) at the span's first column, stepping (du, dv) a column.
 type floorTexels struct {
 	lv           *texLevel
-	gains        *GainTable
+	gains        *gainWords
 	u, v, du, dv int64
 }
 
@@ -261,7 +262,7 @@ func (ft *floorTexels) run(cr []byte, zr []float32, a int, t float32, depth bool
 // (16.16) texel coordinates (u, v), stepping (du, dv) a pixel, through gains if set. It works
 // on the low 32 bits: the texel index takes bits 16..16+shift−1, below bit 32 as textures are
 // at most MaxTextureSide texels a side, and wrapping sums keep those bits exact.
-func texRun(dst []byte, lv *texLevel, u, v, du, dv int64, gains *GainTable) {
+func texRun(dst []byte, lv *texLevel, u, v, du, dv int64, gains *gainWords) {
 	if len(dst) < 3 {
 		return
 	}

@@ -45,9 +45,24 @@ func (t *GainTable) rgb(c RGB) RGB {
 	return RGB{t[0][c.R], t[1][c.G], t[2][c.B]}
 }
 
-// packed maps a packed colour (packRGB) through the table.
-func (t *GainTable) packed(c uint32) uint32 {
-	return uint32(t[0][byte(c)]) | uint32(t[1][byte(c>>8)])<<8 | uint32(t[2][byte(c>>16)])<<16
+// gainWords is a GainTable as words: row k maps byte x of channel k to its gained byte
+// already in its place in a packed colour (packRGB), so that a packed colour maps by three
+// loads and two ors. The compiler cannot tell that the words' top byte is zero, so a pixel's
+// four-byte store stays one store.
+type gainWords [3][256]uint32
+
+// of fills w from t.
+func (w *gainWords) of(t *GainTable) {
+	for k := range 3 {
+		for x := range 256 {
+			w[k][x] = uint32(t[k][x]) << (8 * k)
+		}
+	}
+}
+
+// packed maps a packed colour through the table.
+func (w *gainWords) packed(c uint32) uint32 {
+	return w[0][byte(c)] | w[1][byte(c>>8)] | w[2][byte(c>>16)]
 }
 
 // packRGB packs c as the little-endian word of its three bytes: R, G, B, 0.

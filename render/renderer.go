@@ -59,6 +59,20 @@ type Renderer struct {
 	casters []caster
 	lverts  []lvert
 	lenses  lensCache
+	// words is the last camera gain table as words (gainWords), made again when the table
+	// changes (a training camera's once per episode).
+	words    gainWords
+	wordsFor GainTable
+	hasWords bool
+}
+
+// gainWords returns t as words, kept from the last frame while t's content is the same.
+func (r *Renderer) gainWords(t *GainTable) *gainWords {
+	if !r.hasWords || r.wordsFor != *t {
+		r.words.of(t)
+		r.wordsFor, r.hasWords = *t, true
+	}
+	return &r.words
 }
 
 // NewRenderer starts a renderer and its worker goroutines.
@@ -156,6 +170,9 @@ func (r *Renderer) Render(dst *Frame, cam Camera, static *Static, dyn []Object) 
 	fs.view = newView(&cam)
 	fs.static = static
 	fs.background = newBackground(&fs.view, static, cam.Gains)
+	if cam.Gains != nil {
+		fs.background.words = r.gainWords(cam.Gains)
+	}
 	fs.tris = fs.tris[:0]
 	r.setupStatic(static)
 	for i := range dyn {
