@@ -263,30 +263,34 @@ func (ft *floorTexels) run(cr []byte, zr []float32, a int, t float32, depth bool
 // on the low 32 bits: the texel index takes bits 16..16+shift−1, below bit 32 as textures are
 // at most MaxTextureSide texels a side, and wrapping sums keep those bits exact.
 func texRun(dst []byte, lv *texLevel, u, v, du, dv int64, gains *gainWords) {
-	if len(dst) < 3 {
+	tx := lv.packed
+	if len(dst) < 3 || len(tx) == 0 {
 		return
 	}
+	// A level has 2^shift × 2^shift texels, so masking the index with len−1 wraps the rows
+	// and proves it in range: no bounds check, and a register fewer in the loop.
 	sh := lv.shift & 31
 	mask := uint32(1)<<sh - 1
-	tx := lv.packed
+	last := uint(len(tx) - 1)
 	uu, vv, duu, dvv := uint32(u), uint32(v), uint32(du), uint32(dv)
-	end := len(dst) - 3 // the last pixel, stored in 3 bytes
-	p := 0
+	d := dst
 	if gains == nil {
-		for ; p < end; p += 3 {
-			binary.LittleEndian.PutUint32(dst[p:], tx[(vv>>16&mask)<<sh|uu>>16&mask])
+		for len(d) >= 4 { // every pixel but the last: its 4-byte store sets the next one's red
+			binary.LittleEndian.PutUint32(d, tx[uint((vv>>16)<<sh|uu>>16&mask)&last])
+			d = d[3:]
 			uu += duu
 			vv += dvv
 		}
-		put3(dst[p:], 0, tx[(vv>>16&mask)<<sh|uu>>16&mask])
+		put3(d, 0, tx[uint((vv>>16)<<sh|uu>>16&mask)&last])
 		return
 	}
-	for ; p < end; p += 3 {
-		binary.LittleEndian.PutUint32(dst[p:], gains.packed(tx[(vv>>16&mask)<<sh|uu>>16&mask]))
+	for len(d) >= 4 {
+		binary.LittleEndian.PutUint32(d, gains.packed(tx[uint((vv>>16)<<sh|uu>>16&mask)&last]))
+		d = d[3:]
 		uu += duu
 		vv += dvv
 	}
-	put3(dst[p:], 0, gains.packed(tx[(vv>>16&mask)<<sh|uu>>16&mask]))
+	put3(d, 0, gains.packed(tx[uint((vv>>16)<<sh|uu>>16&mask)&last]))
 }
 
 // backgroundRowRolled is backgroundRow for a rolled camera: the plane's depth changes along
