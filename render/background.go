@@ -143,8 +143,12 @@ func plainSpan(zr []float32, cr []byte, iz, t float32, c uint32, depth bool, lo,
 // nearer than what is drawn, converting the other pixels to metres if depth. Columns
 // [lo, hi) may be drawn on; the others are empty, so one run each.
 func nearerRuns(zr []float32, iz float32, depth bool, lo, hi int, run func(a, b int)) {
-	run(0, lo)
-	run(hi, len(zr))
+	if lo > 0 {
+		run(0, lo)
+	}
+	if hi < len(zr) {
+		run(hi, len(zr))
+	}
 	for x := lo; x < hi; {
 		if z := zr[x]; !(iz > z) {
 			if depth {
@@ -200,14 +204,19 @@ func (fs *frameState) floorRow(rd mgl64.Vec3, t float64, zr []float32, cr []byte
 	if cr != nil {
 		ca, cb = cr[:3*xa], cr[3*xb:]
 	}
-	lo, hi := cv.within(0, xa)
-	plainSpan(zr[:xa], ca, iz, t32, bg.groundP, depth, lo, hi)
-	lo, hi = cv.within(xb, w)
-	plainSpan(zr[xb:], cb, iz, t32, bg.groundP, depth, lo, hi)
+	// The ground left and right of the floor (none where the floor fills the row).
+	if xa > 0 {
+		lo, hi := cv.within(0, xa)
+		plainSpan(zr[:xa], ca, iz, t32, bg.groundP, depth, lo, hi)
+	}
+	if xb < w {
+		lo, hi := cv.within(xb, w)
+		plainSpan(zr[xb:], cb, iz, t32, bg.groundP, depth, lo, hi)
+	}
 	if xa >= xb {
 		return
 	}
-	lo, hi = cv.within(xa, xb)
+	lo, hi := cv.within(xa, xb)
 	zr = zr[xa:xb]
 	if cr != nil {
 		cr = cr[3*xa : 3*xb]
