@@ -58,6 +58,7 @@
 // fields, and uint64 image and state offsets), then N frames of height×width×channels bytes
 // (RGB rows top first) at imageOffset, imageStride apart, then N rows of little-endian float64
 // state (stateFields: pose, velocity, sim time, sonar, contacts, route progress) at
-// stateOffset. Each env's slot is written on its world's loop goroutine — the camera renders
-// straight into it — and only during a request, so the client reads it between requests.
+// stateOffset. Each env's slot is written on its world's loop goroutine — the frame the camera
+// rendered is copied into it — and only during a request, so the client reads it between
+// requests.
 package fastpath
