@@ -179,6 +179,11 @@ func (fs *frameState) litFloorSpan(rd mgl64.Vec3, xa, xb int, zr []float32, px [
 		iz := fw.iz
 		zc := zr[i0 : i0+m]
 		pc := px[i0 : i0+m]
+		if dyn == 0 {
+			ls := litSpan{lv: lv, X: X, Y: Y, dX: dX, dY: dY, Lq: Lq, Wq: Wq, k: k, ground: ground}
+			ls.draw(zc, pc, iz, fw.dzi, smooth, fs.depth)
+			continue
+		}
 		for i, z := range zc {
 			iz32 := float32(iz)
 			if iz32 > z {
@@ -217,5 +222,55 @@ func (fs *frameState) litFloorSpan(rd mgl64.Vec3, xa, xb int, zr []float32, px [
 			iz += dzi
 			X, Y, S, T, D = X+dX, Y+dY, S+dS, T+dT, D+dD
 		}
+	}
+}
+
+// litSpan is a chunk of a floor row that no moving caster's shadow reaches: litFloorSpan's
+// loop without the shadow maps' coordinates, which left too few registers for the rest.
+type litSpan struct {
+	lv                      *litLevel
+	X, Y, dX, dY, Lq, Wq, k int64
+	ground                  uint64
+}
+
+// draw is litFloorSpan's loop over the chunk's depths zc and pixels pc, 1/depth iz stepping
+// dzi, with the same arithmetic.
+func (ls *litSpan) draw(zc []float32, pc []uint64, iz, dzi float64, smooth, depth bool) {
+	const half = 16 | 16<<laneShift | 16<<(2*laneShift)
+	tx := ls.lv.sun
+	lw, lh := int64(ls.lv.w), int64(ls.lv.h)
+	stride := lw + 2
+	X, Y, dX, dY, Lq, Wq, k := ls.X, ls.Y, ls.dX, ls.dY, ls.Lq, ls.Wq, ls.k
+	pc = pc[:len(zc)]
+	for i, z := range zc {
+		iz32 := float32(iz)
+		if iz32 > z {
+			switch {
+			case uint64(X) >= uint64(Lq) || uint64(Y) >= uint64(Wq):
+				pc[i] = ls.ground
+			case smooth:
+				u, v := (X*k)>>16-1<<15, (Y*k)>>16-1<<15
+				ti, tj := max(-1, min(lw-1, u>>16)), max(-1, min(lh-1, v>>16))
+				fx, fy := uint64(u>>11)&31, uint64(v>>11)&31
+				a := tx[(tj+1)*stride+ti+1:][:stride+2]
+				top := (a[0]*(32-fx) + a[1]*fx + half) >> 5 & lanesLin
+				bot := (a[stride]*(32-fx) + a[stride+1]*fx + half) >> 5 & lanesLin
+				pc[i] = (top*(32-fy) + bot*fy + half) >> 5 & lanesLin
+			default:
+				li, lj := min(lw-1, (X*k)>>32), min(lh-1, (Y*k)>>32)
+				pc[i] = tx[(lj+1)*stride+li+1]
+			}
+			if depth {
+				zc[i] = 1 / iz32
+			}
+		} else if depth {
+			if z == 0 {
+				zc[i] = inf32
+			} else {
+				zc[i] = 1 / z
+			}
+		}
+		iz += dzi
+		X, Y = X+dX, Y+dY
 	}
 }

@@ -114,6 +114,29 @@ func (fs *frameState) realSpan(t *rtriR, zr []float32, px []uint64, zv, fx0, dy 
 		zc := zr[i0 : i0+m]
 		pc := px[i0 : i0+m]
 		zq := za
+		if !sm && !dm {
+			// Nothing to test for shadow: the loop without the shadow maps' coordinates,
+			// which left too few registers for the rest (the same arithmetic).
+			pc = pc[:len(zc)]
+			for i := range zc {
+				if z := float32(zq); z > zc[i] {
+					zc[i] = z
+					ao := A >> 8
+					r0, g0, b0 := amb[0]*ao>>8+sun[0], amb[1]*ao>>8+sun[1], amb[2]*ao>>8+sun[2]
+					if tex {
+						c := lv.texels[((V>>16)&mask)<<sh|(U>>16)&mask]
+						r0 = int32(srgb[c.R]) * r0 >> linShift
+						g0 = int32(srgb[c.G]) * g0 >> linShift
+						b0 = int32(srgb[c.B]) * b0 >> linShift
+					}
+					pc[i] = packLin(uint32(min(r0, linMax)), uint32(min(g0, linMax)), uint32(min(b0, linMax)))
+				}
+				zq += t.zx
+				U, V, A = U+dU, V+dV, A+dA
+			}
+			za, ia = zb, ib
+			continue
+		}
 		for i := range zc {
 			if z := float32(zq); z > zc[i] {
 				zc[i] = z
