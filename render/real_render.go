@@ -132,9 +132,12 @@ func (fs *frameState) developBand(y0, y1 int) {
 					continue
 				}
 				wt := wts[x]
-				a := src[k : int(k)+iw+2]
+				// The two taps of each row, one bounds check each (a slice of the four cost
+				// more than the blend).
+				j := int(k)
+				top, bot := src[j:j+2:j+2], src[j+iw:j+iw+2:j+iw+2]
 				// Weights sum to 32: each lane's sum stays below 2^21.
-				s := a[0]*uint64(wt&255) + a[1]*uint64(wt>>8&255) + a[iw]*uint64(wt>>16&255) + a[iw+1]*uint64(wt>>24)
+				s := top[0]*uint64(wt&255) + top[1]*uint64(wt>>8&255) + bot[0]*uint64(wt>>16&255) + bot[1]*uint64(wt>>24)
 				row[x] = (s + 16*(1|1<<laneShift|1<<(2*laneShift))) >> 5 & lanesLin
 			}
 			if ps.depth != nil { // the nearest sample: depth does not blend
