@@ -163,7 +163,6 @@ func (fs *frameState) litFloorSpan(rd mgl64.Vec3, xa, xb int, zr []float32, px [
 	}
 	ground := rf.lt.ground
 	Lq, Wq := int64(f.length*65536), int64(f.width*65536)
-	const half = 16 | 16<<laneShift | 16<<(2*laneShift) // rounding of a blend in 32nds
 	for i0 := 0; i0 < n; i0 += chunk {
 		m := min(chunk, n-i0)
 		fw := bg.floorWalk(rd, xa+i0, m)
@@ -173,59 +172,96 @@ func (fs *frameState) litFloorSpan(rd mgl64.Vec3, xa, xb int, zr []float32, px [
 		smooth := foot < 1
 		lv, texel := lf.level(foot)
 		k := int64(math.Round(65536 / texel))
-		lw, lh := int64(lv.w), int64(lv.h)
-		stride := lw + 2
 		dyn, S, T, dS, dT, D, dD := d.rowSpan(rf, fw.pa, fw.pb, fw.invM, dynBias)
 		iz := fw.iz
 		zc := zr[i0 : i0+m]
 		pc := px[i0 : i0+m]
+		ls := litSpan{lv: lv, X: X, Y: Y, dX: dX, dY: dY, Lq: Lq, Wq: Wq, k: k, ground: ground}
 		if dyn == 0 {
-			ls := litSpan{lv: lv, X: X, Y: Y, dX: dX, dY: dY, Lq: Lq, Wq: Wq, k: k, ground: ground}
-			ls.draw(zc, pc, iz, fw.dzi, smooth, fs.depth)
+			ls.draw(zc, pc, iz, dzi, smooth, fs.depth)
 			continue
 		}
-		for i, z := range zc {
-			iz32 := float32(iz)
-			if iz32 > z {
-				if uint64(X) < uint64(Lq) && uint64(Y) < uint64(Wq) {
-					tx := lv.sun
-					if dyn != 0 && d.shadowed(dyn, S, T, D) {
-						tx = lv.amb
-					}
-					if smooth {
-						// Texel centres: u, v in texels with 16 fractional bits, less a half;
-						// the taps from texel (i, j) (−1 to w−1: the border) to (i+1, j+1).
-						u, v := (X*k)>>16-1<<15, (Y*k)>>16-1<<15
-						ti, tj := max(-1, min(lw-1, u>>16)), max(-1, min(lh-1, v>>16))
-						fx, fy := uint64(u>>11)&31, uint64(v>>11)&31
-						a := tx[(tj+1)*stride+ti+1:][:stride+2]
-						top := (a[0]*(32-fx) + a[1]*fx + half) >> 5 & lanesLin
-						bot := (a[stride]*(32-fx) + a[stride+1]*fx + half) >> 5 & lanesLin
-						pc[i] = (top*(32-fy) + bot*fy + half) >> 5 & lanesLin
-					} else {
-						li, lj := min(lw-1, (X*k)>>32), min(lh-1, (Y*k)>>32)
-						pc[i] = tx[(lj+1)*stride+li+1]
-					}
-				} else {
-					pc[i] = ground
+		// Some caster's map meets the chunk's walk through light space: pieces of it that
+		// meet none take the loop without the shadow test (every pixel's test would fail: a
+		// map's rectangle holds its texels). A piece's S and T are exact at its ends, and iz
+		// and D are stepped as the loop steps them.
+		for j0 := 0; j0 < m; j0 += dynPiece {
+			j1 := min(m, j0+dynPiece)
+			last := int64(j1 - j0 - 1)
+			sa, sb, ta, tb := S, S+last*dS, T, T+last*dT
+			set := dyn & d.overlaps(float64(min(sa, sb))/65536, float64(min(ta, tb))/65536,
+				float64(max(sa, sb))/65536, float64(max(ta, tb))/65536)
+			if set == 0 {
+				ls.X, ls.Y = X, Y
+				iz = ls.draw(zc[j0:j1], pc[j0:j1], iz, dzi, smooth, fs.depth)
+				for range j1 - j0 {
+					D += dD
 				}
-				if fs.depth {
-					zc[i] = 1 / iz32
-				}
-			} else if fs.depth {
-				if z == 0 {
-					zc[i] = inf32
-				} else {
-					zc[i] = 1 / z
-				}
+				X, Y, S, T = X+(last+1)*dX, Y+(last+1)*dY, S+(last+1)*dS, T+(last+1)*dT
+				continue
 			}
-			iz += dzi
-			X, Y, S, T, D = X+dX, Y+dY, S+dS, T+dT, D+dD
+			iz, X, Y, S, T, D = fs.litShadowed(&ls, set, zc[j0:j1], pc[j0:j1], iz, dzi, X, Y, S, T, D, dS, dT, dD, smooth)
 		}
 	}
 }
 
-// litSpan is a chunk of a floor row that no moving caster's shadow reaches: litFloorSpan's
+// dynPiece is how many pixels of a floor row share one test against the caster maps.
+const dynPiece = 32
+
+// litShadowed is litFloorSpan's loop over pixels some caster map in set may shadow, from
+// 1/depth iz, floor position X, Y (ls's steps) and light-space S, T, D; it returns them
+// stepped past the last pixel.
+func (fs *frameState) litShadowed(ls *litSpan, set uint8, zc []float32, pc []uint64, iz, dzi float64,
+	X, Y, S, T int64, D float32, dS, dT int64, dD float32, smooth bool) (float64, int64, int64, int64, int64, float32) {
+	const half = 16 | 16<<laneShift | 16<<(2*laneShift) // rounding of a blend in 32nds
+	d := &fs.real.dyn
+	lv := ls.lv
+	lw, lh := int64(lv.w), int64(lv.h)
+	stride := lw + 2
+	dX, dY, Lq, Wq, k, ground := ls.dX, ls.dY, ls.Lq, ls.Wq, ls.k, ls.ground
+	pc = pc[:len(zc)]
+	for i, z := range zc {
+		iz32 := float32(iz)
+		if iz32 > z {
+			if uint64(X) < uint64(Lq) && uint64(Y) < uint64(Wq) {
+				tx := lv.sun
+				if d.shadowed(set, S, T, D) {
+					tx = lv.amb
+				}
+				if smooth {
+					// Texel centres: u, v in texels with 16 fractional bits, less a half;
+					// the taps from texel (i, j) (−1 to w−1: the border) to (i+1, j+1).
+					u, v := (X*k)>>16-1<<15, (Y*k)>>16-1<<15
+					ti, tj := max(-1, min(lw-1, u>>16)), max(-1, min(lh-1, v>>16))
+					fx, fy := uint64(u>>11)&31, uint64(v>>11)&31
+					a := tx[(tj+1)*stride+ti+1:][:stride+2]
+					top := (a[0]*(32-fx) + a[1]*fx + half) >> 5 & lanesLin
+					bot := (a[stride]*(32-fx) + a[stride+1]*fx + half) >> 5 & lanesLin
+					pc[i] = (top*(32-fy) + bot*fy + half) >> 5 & lanesLin
+				} else {
+					li, lj := min(lw-1, (X*k)>>32), min(lh-1, (Y*k)>>32)
+					pc[i] = tx[(lj+1)*stride+li+1]
+				}
+			} else {
+				pc[i] = ground
+			}
+			if fs.depth {
+				zc[i] = 1 / iz32
+			}
+		} else if fs.depth {
+			if z == 0 {
+				zc[i] = inf32
+			} else {
+				zc[i] = 1 / z
+			}
+		}
+		iz += dzi
+		X, Y, S, T, D = X+dX, Y+dY, S+dS, T+dT, D+dD
+	}
+	return iz, X, Y, S, T, D
+}
+
+// litSpan is a piece of a floor row that no moving caster's shadow reaches: litFloorSpan's
 // loop without the shadow maps' coordinates, which left too few registers for the rest.
 type litSpan struct {
 	lv                      *litLevel
@@ -234,8 +270,8 @@ type litSpan struct {
 }
 
 // draw is litFloorSpan's loop over the chunk's depths zc and pixels pc, 1/depth iz stepping
-// dzi, with the same arithmetic.
-func (ls *litSpan) draw(zc []float32, pc []uint64, iz, dzi float64, smooth, depth bool) {
+// dzi, with the same arithmetic; it returns iz stepped past the last pixel.
+func (ls *litSpan) draw(zc []float32, pc []uint64, iz, dzi float64, smooth, depth bool) float64 {
 	const half = 16 | 16<<laneShift | 16<<(2*laneShift)
 	tx := ls.lv.sun
 	lw, lh := int64(ls.lv.w), int64(ls.lv.h)
@@ -273,4 +309,5 @@ func (ls *litSpan) draw(zc []float32, pc []uint64, iz, dzi float64, smooth, dept
 		iz += dzi
 		X, Y = X+dX, Y+dY
 	}
+	return iz
 }
