@@ -19,6 +19,35 @@ func Topic(model, sensorID, kind string) string {
 // Header returns a message header stamped with sim time.
 func Header(stamp time.Duration) *msgs.Header { return &msgs.Header{Stamp: msgs.NewTime(stamp)} }
 
+// floatsMsg is a Float_V with its header, stamp and up to floatsInline values in one
+// allocation, where four made each reading: scalar sensors emit one at every step of every
+// world, and their garbage was most of a training step's.
+type floatsMsg struct {
+	msg  msgs.Float_V
+	hdr  msgs.Header
+	time msgs.Time
+	data [floatsInline]float32
+}
+
+const floatsInline = 4
+
+// Floats returns a Float_V of vals (as float32) whose header is stamped with sim time.
+func Floats(stamp time.Duration, vals ...float64) *msgs.Float_V {
+	f := new(floatsMsg)
+	f.time.SetDuration(stamp)
+	f.hdr.Stamp = &f.time
+	f.msg.Header = &f.hdr
+	data := f.data[:0]
+	if len(vals) > floatsInline {
+		data = make([]float32, 0, len(vals))
+	}
+	for _, v := range vals {
+		data = append(data, float32(v))
+	}
+	f.msg.Data = data
+	return &f.msg
+}
+
 // Reading is one output of a sensor: the message published on its topic, with the step and the
 // sim time it was taken at. Msg is shared with subscribers and must not be modified.
 type Reading struct {

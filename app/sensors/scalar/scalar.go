@@ -2,7 +2,6 @@ package scalar
 
 import (
 	"simgui/app/sensors"
-	"simgui/app/transport/msgs"
 	"simgui/plugins"
 )
 
@@ -40,11 +39,7 @@ func (e emitter) emit(c *sensors.Context, vals ...float64) {
 
 // emitRaw publishes values as they are.
 func (e emitter) emitRaw(c *sensors.Context, vals ...float64) {
-	data := make([]float32, len(vals))
-	for i, v := range vals {
-		data[i] = float32(v)
-	}
-	e.spec.Out.Emit(sensors.Reading{Step: c.Step, Stamp: c.Stamp, Msg: &msgs.Float_V{Header: sensors.Header(c.Stamp), Data: data}})
+	e.spec.Out.Emit(sensors.Reading{Step: c.Step, Stamp: c.Stamp, Msg: sensors.Floats(c.Stamp, vals...)})
 }
 
 // trackWidth is the distance between a body's left and right wheels: its width, or the

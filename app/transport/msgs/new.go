@@ -46,7 +46,14 @@ func New(typeName string) (proto.Message, error) {
 
 // NewTime converts a duration (for example a sim time) to a Time.
 func NewTime(d time.Duration) *Time {
-	return &Time{Sec: int64(d / time.Second), Nsec: int32(d % time.Second)}
+	t := new(Time)
+	t.SetDuration(d)
+	return t
+}
+
+// SetDuration sets t to the duration d, as NewTime converts it.
+func (t *Time) SetDuration(d time.Duration) {
+	t.Sec, t.Nsec = int64(d/time.Second), int32(d%time.Second)
 }
 
 // AsDuration converts t to a duration; a nil t is zero. Values beyond
