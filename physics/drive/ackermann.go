@@ -53,7 +53,7 @@ func (a *ackermann) Update(b *physics.Body, cmd *Command, dt float64) {
 	deltaTarget = clamp(deltaTarget, -a.maxSteer, a.maxSteer)
 	a.delta = approach(a.delta, deltaTarget, a.steerAcc*dt)
 
-	if brake := clamp(cmd.Brake, 0, 1); brake > 0 {
+	if brake, ok := braking(cmd); ok {
 		fwd = approach(fwd, 0, brake*a.brakeDecel*dt)
 		vTarget = approach(vTarget, 0, math.Abs(vTarget)*brake)
 	}

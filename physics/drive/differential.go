@@ -47,8 +47,7 @@ func (d *differential) Update(b *physics.Body, cmd *Command, dt float64) {
 		vTarget = clamp((l+r)/2, -1, 1) * d.maxSpeed
 		wTarget = clamp((r-l)/2, -1, 1) * d.maxYaw
 	}
-	brake := clamp(cmd.Brake, 0, 1)
-	if brake > 0 {
+	if brake, ok := braking(cmd); ok {
 		fwd = approach(fwd, 0, brake*d.brakeDecel*dt)
 		vTarget = approach(vTarget, 0, math.Abs(vTarget)*brake)
 	}

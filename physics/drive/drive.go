@@ -154,6 +154,16 @@ func approach(v, target, step float64) float64 {
 // and math.Max do, and compile inline: drive models run for every vehicle at every step.
 func clamp(v, lo, hi float64) float64 { return max(lo, min(hi, v)) }
 
+// braking returns the command's brake, clamped to 0..1, and whether it brakes at all:
+// clamp(cmd.Brake, 0, 1) > 0 without clamping the usual zero (a NaN brake does not brake,
+// as there), which every vehicle's drive asks at every step.
+func braking(cmd *Command) (float64, bool) {
+	if cmd.Brake > 0 {
+		return min(cmd.Brake, 1), true
+	}
+	return 0, false
+}
+
 // lateralGrip removes up to mu·g·dt of the body's sideways speed: tyres resist sliding
 // sideways with Coulomb friction, so a vehicle does not drift but can still be shoved.
 func lateralGrip(lateral, mu, dt float64) float64 {

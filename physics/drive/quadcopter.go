@@ -50,7 +50,7 @@ func (q *quadcopter) Update(b *physics.Body, cmd *Command, dt float64) {
 	}
 	zT = clamp(zT, -q.maxVertical, q.maxVertical)
 	wT = clamp(wT, -q.maxYaw, q.maxYaw)
-	if brake := clamp(cmd.Brake, 0, 1); brake > 0 {
+	if brake, ok := braking(cmd); ok {
 		fT, lT = fT*(1-brake), lT*(1-brake)
 	}
 	step := q.accel * dt
