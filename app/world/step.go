@@ -18,7 +18,7 @@ func (w *World) Step() {
 	// Phase 1.
 	w.inStep = true
 	if w.bus.HasHandlers(events.PreStep) { // boxing the payload allocates; skip it when nobody listens
-		w.bus.Emit(events.PreStep, info)
+		w.bus.Emit(events.PreStep, w.stepPayload(info))
 	}
 	for _, m := range w.models {
 		m.Drive.Update(m.Body, &m.Command, w.dt)
@@ -35,9 +35,19 @@ func (w *World) Step() {
 	w.simTime += w.stepNs
 	info.Step, info.SimTime = w.step, int64(w.simTime)
 	if w.bus.HasHandlers(events.PostStep) {
-		w.bus.Emit(events.PostStep, info)
+		w.bus.Emit(events.PostStep, w.stepPayload(info))
 	}
 	w.postStepSystems()
+}
+
+// stepPayload returns info as an event's payload: the last one's when it holds the same info.
+// A step's POST_STEP and the next step's PRE_STEP carry the same step and sim time, and
+// boxing a payload allocates (a boxed value cannot be changed, so sharing it is safe).
+func (w *World) stepPayload(info events.StepInfo) any {
+	if w.stepEvent == nil || w.stepInfo != info {
+		w.stepEvent, w.stepInfo = info, info
+	}
+	return w.stepEvent
 }
 
 // emitContacts turns the contacts that started or ended in this physics step into events on

@@ -106,6 +106,9 @@ type World struct {
 	bus        *events.Bus
 	entities   map[uint32]*events.Bus
 	nextAction uint64
+	// stepEvent is the last step event's payload, boxed, and stepInfo what it holds (boxed).
+	stepEvent any
+	stepInfo  events.StepInfo
 
 	systems   []*systemEntry
 	callbacks []*callback

@@ -108,6 +108,35 @@ func TestHookOrder(t *testing.T) {
 	}
 }
 
+// PRE_STEP carries the step about to run and the sim time before it, POST_STEP the step count
+// and sim time after it, step after step and after a reset (which starts the count again).
+func TestStepEventPayloads(t *testing.T) {
+	w := newTestWorld(t, 1, nil)
+	var got []string
+	rec := func(ev events.Event) {
+		si := ev.Data.(events.StepInfo)
+		got = append(got, fmt.Sprintf("%s %d %d %g", ev.Name, si.Step, si.SimTime, si.Dt))
+	}
+	w.Events().On(events.PreStep, rec, 0)
+	w.Events().On(events.PostStep, rec, 0)
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	w.Step()
+	w.Step()
+	w.Reset(3)
+	w.Step()
+	ns, dt := int64(w.stepNs), w.dt
+	var want []string
+	for _, s := range []int64{0, 1, 0} {
+		want = append(want, fmt.Sprintf("%s %d %d %g", events.PreStep, s, s*ns, dt),
+			fmt.Sprintf("%s %d %d %g", events.PostStep, s+1, (s+1)*ns, dt))
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("step events\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
 // Systems run lower priority first, ties in the order added (gz-sim's system priority),
 // whether they are added before or after the world started.
 func TestSystemPriority(t *testing.T) {
