@@ -30,6 +30,24 @@ func packLin(r, g, b uint32) uint64 {
 	return uint64(r) | uint64(g)<<laneShift | uint64(b)<<(2*laneShift)
 }
 
+// packLight packs light r, g, b (linOne is 1), each clipped at linMax.
+func packLight(r, g, b int32) uint64 {
+	return packLin(uint32(min(r, linMax)), uint32(min(g, linMax)), uint32(min(b, linMax)))
+}
+
+// reflected is light r, g, b reflected by sRGB texel c (srgb: srgbLUT()).
+func reflected(srgb *[256]uint16, c RGB, r, g, b int32) (int32, int32, int32) {
+	return int32(srgb[c.R]) * r >> linShift, int32(srgb[c.G]) * g >> linShift, int32(srgb[c.B]) * b >> linShift
+}
+
+// metres turns a drawn pixel's 1/depth into metres: +Inf where nothing was drawn (0).
+func metres(iz float32) float32 {
+	if iz == 0 {
+		return inf32
+	}
+	return 1 / iz
+}
+
 // srgbToLinear decodes an 8-bit sRGB value to linear (IEC 61966-2-1).
 func srgbToLinear(c float64) float64 {
 	if c <= 0.04045 {

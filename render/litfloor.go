@@ -105,12 +105,10 @@ func newLitFloor(sc *realScene, f *floorRect) *litFloor {
 // texel there times L, or L itself on a plain floor (as floorSpanReal draws a texel).
 func floorTexel(alb *texLevel, srgb *[256]uint16, L *[3]int32, i, j int) uint64 {
 	if alb == nil {
-		return packLin(uint32(min(L[0], linMax)), uint32(min(L[1], linMax)), uint32(min(L[2], linMax)))
+		return packLight(L[0], L[1], L[2])
 	}
 	mask := 1<<alb.shift - 1
-	c := alb.texels[(j&mask)<<alb.shift|i&mask]
-	return packLin(uint32(min(int32(srgb[c.R])*L[0]>>linShift, linMax)),
-		uint32(min(int32(srgb[c.G])*L[1]>>linShift, linMax)), uint32(min(int32(srgb[c.B])*L[2]>>linShift, linMax)))
+	return packLight(reflected(srgb, alb.texels[(j&mask)<<alb.shift|i&mask], L[0], L[1], L[2]))
 }
 
 // boxHalf averages src (w × h packed pixels) over 2 × 2 blocks into a level half the size
@@ -229,8 +227,9 @@ func (fs *frameState) litShadowed(ls *litSpan, set uint8, zc []float32, pc []uin
 					tx = lv.amb
 				}
 				if smooth {
-					// Texel centres: u, v in texels with 16 fractional bits, less a half;
-					// the taps from texel (i, j) (−1 to w−1: the border) to (i+1, j+1).
+					// Texel centres: u, v in texels with 16 fractional bits, less a half; the
+					// taps from texel (i, j) (−1 to w−1: the border) to (i+1, j+1). The sampling
+					// is written out here and in litSpan.draw: as a call it cost 3 % more.
 					u, v := (X*k)>>16-1<<15, (Y*k)>>16-1<<15
 					ti, tj := max(-1, min(lw-1, u>>16)), max(-1, min(lh-1, v>>16))
 					fx, fy := uint64(u>>11)&31, uint64(v>>11)&31
@@ -249,11 +248,7 @@ func (fs *frameState) litShadowed(ls *litSpan, set uint8, zc []float32, pc []uin
 				zc[i] = 1 / iz32
 			}
 		} else if fs.depth {
-			if z == 0 {
-				zc[i] = inf32
-			} else {
-				zc[i] = 1 / z
-			}
+			zc[i] = metres(z)
 		}
 		iz += dzi
 		X, Y, S, T, D = X+dX, Y+dY, S+dS, T+dT, D+dD
@@ -272,7 +267,7 @@ type litSpan struct {
 // draw is litFloorSpan's loop over the chunk's depths zc and pixels pc, 1/depth iz stepping
 // dzi, with the same arithmetic; it returns iz stepped past the last pixel.
 func (ls *litSpan) draw(zc []float32, pc []uint64, iz, dzi float64, smooth, depth bool) float64 {
-	const half = 16 | 16<<laneShift | 16<<(2*laneShift)
+	const half = 16 | 16<<laneShift | 16<<(2*laneShift) // rounding of a blend in 32nds
 	tx := ls.lv.sun
 	lw, lh := int64(ls.lv.w), int64(ls.lv.h)
 	stride := lw + 2
@@ -285,6 +280,8 @@ func (ls *litSpan) draw(zc []float32, pc []uint64, iz, dzi float64, smooth, dept
 			case uint64(X) >= uint64(Lq) || uint64(Y) >= uint64(Wq):
 				pc[i] = ls.ground
 			case smooth:
+				// Texel centres: u, v in texels with 16 fractional bits, less a half; the
+				// taps from texel (i, j) (−1 to w−1: the border) to (i+1, j+1).
 				u, v := (X*k)>>16-1<<15, (Y*k)>>16-1<<15
 				ti, tj := max(-1, min(lw-1, u>>16)), max(-1, min(lh-1, v>>16))
 				fx, fy := uint64(u>>11)&31, uint64(v>>11)&31
@@ -300,11 +297,7 @@ func (ls *litSpan) draw(zc []float32, pc []uint64, iz, dzi float64, smooth, dept
 				zc[i] = 1 / iz32
 			}
 		} else if depth {
-			if z == 0 {
-				zc[i] = inf32
-			} else {
-				zc[i] = 1 / z
-			}
+			zc[i] = metres(z)
 		}
 		iz += dzi
 		X, Y = X+dX, Y+dY

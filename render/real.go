@@ -109,7 +109,7 @@ func (rf *realFrame) realLight(t *rtriR, alb [3]float32, cos float64) {
 		t.amb[c] = fixed(rf.lt.amb[c] * float64(alb[c]))
 		t.sun[c] = fixed(rf.lt.sun[c] * cos * float64(alb[c]))
 	}
-	t.constant = packLin(uint32(min(linMax, t.amb[0]+t.sun[0])), uint32(min(linMax, t.amb[1]+t.sun[1])), uint32(min(linMax, t.amb[2]+t.sun[2])))
+	t.constant = packLight(t.amb[0]+t.sun[0], t.amb[1]+t.sun[1], t.amb[2]+t.sun[2])
 }
 
 // lightSpace returns world point p in the frame's light space: s and t in static shadow-map

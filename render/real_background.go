@@ -201,11 +201,9 @@ func (fs *frameState) floorSpanReal(rd mgl64.Vec3, xa, xb int, zr []float32, px 
 					}
 					L := &lut[code]
 					if lv != nil {
-						c := lv.texels[(((Y*kt)>>32)&mask)<<sh|((X*kt)>>32)&mask]
-						pc[i] = packLin(uint32(min(int32(srgb[c.R])*L[0]>>linShift, linMax)),
-							uint32(min(int32(srgb[c.G])*L[1]>>linShift, linMax)), uint32(min(int32(srgb[c.B])*L[2]>>linShift, linMax)))
+						pc[i] = packLight(reflected(srgb, lv.texels[(((Y*kt)>>32)&mask)<<sh|((X*kt)>>32)&mask], L[0], L[1], L[2]))
 					} else {
-						pc[i] = packLin(uint32(min(L[0], linMax)), uint32(min(L[1], linMax)), uint32(min(L[2], linMax)))
+						pc[i] = packLight(L[0], L[1], L[2])
 					}
 				} else {
 					pc[i] = ground
@@ -214,11 +212,7 @@ func (fs *frameState) floorSpanReal(rd mgl64.Vec3, xa, xb int, zr []float32, px 
 					zc[i] = 1 / iz32
 				}
 			} else if fs.depth {
-				if z == 0 {
-					zc[i] = inf32
-				} else {
-					zc[i] = 1 / z
-				}
+				zc[i] = metres(z)
 			}
 			iz += dzi
 			X, Y, S, T, D = X+dX, Y+dY, S+dS, T+dT, D+dD

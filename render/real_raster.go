@@ -124,12 +124,9 @@ func (fs *frameState) realSpan(t *rtriR, zr []float32, px []uint64, zv, fx0, dy 
 					ao := A >> 8
 					r0, g0, b0 := amb[0]*ao>>8+sun[0], amb[1]*ao>>8+sun[1], amb[2]*ao>>8+sun[2]
 					if tex {
-						c := lv.texels[((V>>16)&mask)<<sh|(U>>16)&mask]
-						r0 = int32(srgb[c.R]) * r0 >> linShift
-						g0 = int32(srgb[c.G]) * g0 >> linShift
-						b0 = int32(srgb[c.B]) * b0 >> linShift
+						r0, g0, b0 = reflected(srgb, lv.texels[((V>>16)&mask)<<sh|(U>>16)&mask], r0, g0, b0)
 					}
-					pc[i] = packLin(uint32(min(r0, linMax)), uint32(min(g0, linMax)), uint32(min(b0, linMax)))
+					pc[i] = packLight(r0, g0, b0)
 				}
 				zq += t.zx
 				U, V, A = U+dU, V+dV, A+dA
@@ -156,12 +153,9 @@ func (fs *frameState) realSpan(t *rtriR, zr []float32, px []uint64, zv, fx0, dy 
 					r0, g0, b0 = r0+sun[0], g0+sun[1], b0+sun[2]
 				}
 				if tex {
-					c := lv.texels[((V>>16)&mask)<<sh|(U>>16)&mask]
-					r0 = int32(srgb[c.R]) * r0 >> linShift
-					g0 = int32(srgb[c.G]) * g0 >> linShift
-					b0 = int32(srgb[c.B]) * b0 >> linShift
+					r0, g0, b0 = reflected(srgb, lv.texels[((V>>16)&mask)<<sh|(U>>16)&mask], r0, g0, b0)
 				}
-				pc[i] = packLin(uint32(min(r0, linMax)), uint32(min(g0, linMax)), uint32(min(b0, linMax)))
+				pc[i] = packLight(r0, g0, b0)
 			}
 			zq += t.zx
 			U, V, S, T, D, A = U+dU, V+dV, S+dS, T+dT, D+dD, A+dA
