@@ -59,18 +59,17 @@ type Renderer struct {
 	casters []caster
 	lverts  []lvert
 	lenses  lensCache
-	// words is the last camera gain table as words (gainWords), made again when the table
-	// changes (a training camera's once per episode).
+	// words is wordsFor as words (gainWords), made again when a camera's table differs (a
+	// training camera's once per episode); both start as zeros, which agree.
 	words    gainWords
 	wordsFor GainTable
-	hasWords bool
 }
 
 // gainWords returns t as words, kept from the last frame while t's content is the same.
 func (r *Renderer) gainWords(t *GainTable) *gainWords {
-	if !r.hasWords || r.wordsFor != *t {
+	if r.wordsFor != *t {
 		r.words.of(t)
-		r.wordsFor, r.hasWords = *t, true
+		r.wordsFor = *t
 	}
 	return &r.words
 }

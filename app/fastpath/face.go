@@ -186,6 +186,7 @@ func (f *Face) accept(ctx context.Context) {
 					f.h.Logger().Error("fast path: session failed", "session", s.id, "panic", r)
 					s.close()
 				}
+				// close frees the slot; this frees it even when close itself panicked.
 				f.release(s)
 			}()
 			s.serve()
