@@ -26,12 +26,16 @@
 // cp is deterministic for the same sequence of operations, and so is the kinematic solver, so
 // a Space built from the same inputs in the same order and stepped with the same commands ends
 // in the same state, bit for bit. Nothing here iterates a map in an order that reaches the
-// solver.
+// solver. A kinematic fleet of thousands is cut into sides across x, whose moves run on
+// several cores at once (kinematic_split.go); the order of the moves depends on the state
+// alone, not on the number of cores, so the same inputs give the same state on every machine.
 //
 // # Concurrency
 //
 // A Space is not safe for concurrent use: only the world's step goroutine touches it. Spaces
-// share nothing: many may step at once on different goroutines.
+// share nothing but the helper goroutines a large kinematic fleet steps with (team.go), which
+// serve one space's pass at a time, the others running theirs on their own goroutine: many
+// spaces may step at once on different goroutines.
 //
 // # Units
 //

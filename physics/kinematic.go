@@ -56,10 +56,9 @@ type kstatic struct {
 }
 
 // candidate is a pair found by the broad phase: movers[a] against movers[b] in pairs, or
-// against statics[b] in onTrack. touching is whether it touched after the last step (finish).
+// against statics[b] in onTrack.
 type candidate struct {
-	a, b     int32
-	touching bool
+	a, b int32
 }
 
 // touchPair is a pair in contact: owner is a mover, the one with the lower ID of two movers;
@@ -82,7 +81,8 @@ type touchPair struct {
 // found it (having tried the move without its turn): it stops. Since each mover either clears everything around it or stands where it
 // stood, which every mover before it cleared, no two bodies end a substep deeper in each other
 // than KinematicTolerance. Movers take turns in ID order, reversed every other step so that
-// neither end of the order always goes first.
+// neither end of the order always goes first; a large fleet is cut into sides whose turns run
+// on several cores at once, which orders the turns by side first (kinematic_split.go).
 //
 // A mover a contact moved keeps the part of its velocity its actual motion shows (it slides
 // along a wall, it stops against one), never faster than it was going.
@@ -118,10 +118,16 @@ type kinematic struct {
 
 	touch, prev    []touchPair
 	started, ended []Contact
+
+	// split cuts a fleet of splitAt movers or more (splitMovers) into sides that team moves
+	// at once (kinematic_split.go).
+	split   split
+	splitAt int
+	team    *team
 }
 
 func newKinematic(s *Space) *kinematic {
-	return &kinematic{space: s, thinnest: math.Inf(1)}
+	return &kinematic{space: s, thinnest: math.Inf(1), splitAt: splitMovers, team: sharedTeam()}
 }
 
 // addBody gives b its kinematic state: a mover for vehicles and boxes, static shapes for the
@@ -252,18 +258,7 @@ func (k *kinematic) step(dt float64) {
 	// One pass over the movers for their start, the fastest motion and, when the broad
 	// phase's lists may still serve, how far any mover has gone since they were made.
 	usable := k.listUsable()
-	fastest, centre, far := 0.0, 0.0, 0.0
-	for i := range k.movers {
-		m := &k.movers[i]
-		m.x0, m.y0, m.corrected = m.x, m.y, false
-		v := math.Abs(m.vx) + math.Abs(m.vy)
-		fastest = max(fastest, (v+math.Abs(m.w)*m.r)*dt)
-		centre = max(centre, v*dt)
-		if usable {
-			dx, dy := m.x-k.seen[i][0], m.y-k.seen[i][1]
-			far = max(far, dx*dx+dy*dy)
-		}
-	}
+	fastest, centre, far := k.starts(dt, usable)
 	k.turns = grow(k.turns, len(k.movers))
 	n, _ := k.substeps(fastest)
 	h := dt / float64(n)
@@ -282,46 +277,64 @@ func (k *kinematic) step(dt float64) {
 			// Two bodies each moving reach toward each other: the pairs to watch start that far.
 			k.broadPhase(max(pairSkin, 4*reach))
 		}
-		for t := range k.movers {
-			i := t
-			if backward {
-				i = len(k.movers) - 1 - t
-			}
-			k.move(int32(i), h)
-		}
+		k.moves(h, backward)
 	}
-	if len(k.movers) > 0 {
-		k.finish(dt)
-	}
+	k.finishAll(dt)
 	k.report()
 }
 
-// finish measures, mover by mover, whether its pairs touch after the step's moves (for
-// report), and makes the velocity of a mover a contact moved what it actually did.
-func (k *kinematic) finish(dt float64) {
-	for i := range k.movers {
-		m := &k.movers[i]
-		for ci := k.pairAt[i]; ci < k.pairAt[i+1]; ci++ {
-			c := &k.pairs[ci]
-			_, _, d := overlap(&m.geom, &k.movers[c.b].geom, contactMargin, -contactMargin)
-			c.touching = d > -contactMargin
+// finish appends mover i's pairs that touch after the step's moves to out, in the touch
+// list's order (by partner ID, a static body of several shapes once), and makes its velocity,
+// when a contact moved it, what it actually did.
+func (k *kinematic) finish(i int32, dt float64, out *[]touchPair) {
+	m := &k.movers[i]
+	first := len(*out)
+	for _, c := range k.pairs[k.pairAt[i]:k.pairAt[i+1]] { // by partner, so by ID
+		if b := &k.movers[c.b]; !circlesApart(&m.geom, &b.geom, contactMargin) && touches(&m.geom, &b.geom) {
+			*out = append(*out, touchPair{oid: m.id, pid: b.id, owner: m.body, partner: b.body})
 		}
-		for ci := k.trackAt[i]; ci < k.trackAt[i+1]; ci++ {
-			c := &k.onTrack[ci]
-			_, _, d := overlap(&m.geom, &k.statics[c.b].geom, contactMargin, -contactMargin)
-			c.touching = d > -contactMargin
-		}
-		if !m.corrected {
-			continue
-		}
-		// What the body actually did, no faster than it was asked to go.
-		vx, vy := (m.x-m.x0)/dt, (m.y-m.y0)/dt
-		if want, got := m.vx*m.vx+m.vy*m.vy, vx*vx+vy*vy; got > want { // squared speeds
-			f := math.Sqrt(want / got)
-			vx, vy = vx*f, vy*f
-		}
-		m.vx, m.vy = vx, vy
 	}
+	mid := len(*out)
+	for _, c := range k.onTrack[k.trackAt[i]:k.trackAt[i+1]] { // by body ID, then shape
+		if st := &k.statics[c.b]; !circlesApart(&m.geom, &st.geom, contactMargin) && touches(&m.geom, &st.geom) {
+			if n := len(*out); n > mid && (*out)[n-1].pid == st.body.ID {
+				continue // another shape of the same static body
+			}
+			*out = append(*out, touchPair{oid: m.id, pid: st.body.ID, owner: m.body, partner: st.body})
+		}
+	}
+	if mid > first && len(*out) > mid {
+		// Touching both movers and the track: merge the two by partner ID (a handful).
+		own := (*out)[first:]
+		for a := 1; a < len(own); a++ {
+			for b := a; b > 0 && own[b].pid < own[b-1].pid; b-- {
+				own[b-1], own[b] = own[b], own[b-1]
+			}
+		}
+	}
+	if !m.corrected {
+		return
+	}
+	// What the body actually did, no faster than it was asked to go.
+	vx, vy := (m.x-m.x0)/dt, (m.y-m.y0)/dt
+	if want, got := m.vx*m.vx+m.vy*m.vy, vx*vx+vy*vy; got > want { // squared speeds
+		f := math.Sqrt(want / got)
+		vx, vy = vx*f, vy*f
+	}
+	m.vx, m.vy = vx, vy
+}
+
+// touches reports whether a and b are within contactMargin of each other. Callers test
+// circlesApart first, which inlines: most pairs a broad phase lists are apart.
+func touches(a, b *geom) bool {
+	_, _, d := overlap(a, b, contactMargin, -contactMargin)
+	return d > -contactMargin
+}
+
+// circlesApart reports whether the bounding circles of a and b are more than margin apart.
+func circlesApart(a, b *geom, margin float64) bool {
+	dx, dy, reach := b.x-a.x, b.y-a.y, a.r+b.r+margin
+	return dx*dx+dy*dy > reach*reach
 }
 
 // listUsable reports whether the broad phase's lists are of the current movers and track.
@@ -333,9 +346,7 @@ func (k *kinematic) listUsable() bool {
 func (k *kinematic) farthest() float64 {
 	far := 0.0
 	for i := range k.movers {
-		m, seen := &k.movers[i], &k.seen[i]
-		dx, dy := m.x-seen[0], m.y-seen[1]
-		far = max(far, dx*dx+dy*dy)
+		far = max(far, k.sinceSeen(int32(i)))
 	}
 	return far
 }
@@ -502,50 +513,9 @@ func (k *kinematic) push(j int32, dx, dy float64, by int32) {
 	b.x, b.y = px, py
 }
 
-// report turns the pairs touching after the last pass into the sorted touch list and diffs
-// it against the previous step's: new pairs started, missing ones ended.
+// report diffs the touch list finishAll made against the previous step's: new pairs
+// started, missing ones ended.
 func (k *kinematic) report() {
-	k.prev, k.touch = k.touch, k.prev[:0]
-	// Both candidate lists are grouped by owner in mover order (ID order), and each group is
-	// sorted by partner ID; merge them group by group.
-	pi, ti := 0, 0
-	add := func(owner *kstate, partner *Body, pid uint32) {
-		if n := len(k.touch); n > 0 && k.touch[n-1].oid == owner.id && k.touch[n-1].pid == pid {
-			return // another shape of the same static body
-		}
-		k.touch = append(k.touch, touchPair{oid: owner.id, pid: pid, owner: owner.body, partner: partner})
-	}
-	for pi < len(k.pairs) || ti < len(k.onTrack) {
-		var usePair bool
-		switch {
-		case ti == len(k.onTrack):
-			usePair = true
-		case pi == len(k.pairs):
-			usePair = false
-		default:
-			p, t := &k.pairs[pi], &k.onTrack[ti]
-			if p.a != t.a {
-				usePair = p.a < t.a
-			} else {
-				usePair = k.movers[p.b].id < k.statics[t.b].body.ID
-			}
-		}
-		if usePair {
-			c := &k.pairs[pi]
-			pi++
-			if c.touching {
-				b := &k.movers[c.b]
-				add(&k.movers[c.a], b.body, b.id)
-			}
-		} else {
-			c := &k.onTrack[ti]
-			ti++
-			if c.touching {
-				st := k.statics[c.b].body
-				add(&k.movers[c.a], st, st.ID)
-			}
-		}
-	}
 	// Appended: Contacts hands out (and clears) what every step since its last call found.
 	i, j := 0, 0
 	for i < len(k.prev) || j < len(k.touch) {

@@ -211,6 +211,7 @@ func (k *kinematic) broadPhase(skin float64) {
 	}
 	margin := broadMargin + skin
 	if n == 0 {
+		k.split.on = false
 		return
 	}
 	g := &k.grid
@@ -325,6 +326,7 @@ func (k *kinematic) broadPhase(skin float64) {
 		fill[c.b]++
 	}
 	k.adjFill = fill
+	k.splitFleet()
 }
 
 // sortPairs sorts one owner's pairs by partner: insertion sort, as a group holds a handful.

@@ -242,6 +242,28 @@ func (s *Space) Remove(b *Body) {
 	}
 }
 
+// EachVehicle calls fn for every vehicle. In a kinematic fleet large enough to be cut into
+// sides (see the package doc) the sides' vehicles go on several cores at once, each on the
+// core that moves them next; otherwise they go in ID order on the caller. fn may change only b
+// and what belongs to b alone (its drive's state): then any order gives the same state.
+func (s *Space) EachVehicle(fn func(b *Body)) {
+	if k := s.kin; k != nil && k.splitValid() {
+		k.team.run(kinSides, func(side int) {
+			for _, i := range k.split.all[side] {
+				if m := &k.movers[i]; m.vehicle {
+					fn(m.body)
+				}
+			}
+		})
+		return
+	}
+	for _, b := range s.bodies {
+		if b.Kind == KindVehicle {
+			fn(b)
+		}
+	}
+}
+
 // Step advances the space by dt seconds: ground friction on pushable boxes, then the mode's
 // step (cp's, or the kinematic one).
 func (s *Space) Step(dt float64) {

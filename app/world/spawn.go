@@ -67,6 +67,10 @@ func (w *episode) spawn(a AgentSpec, step uint64) (*Model, error) {
 		SpawnStep: step,
 	}
 	w.models = append(w.models, m)
+	if int(body.ID) >= len(w.byBody) {
+		w.byBody = append(w.byBody, make([]*Model, int(body.ID)+1-len(w.byBody))...)
+	}
+	w.byBody[body.ID] = m
 	w.byName[m.Name] = m
 	return m, nil
 }
@@ -78,6 +82,7 @@ func (w *World) Remove(name string) error {
 		return fmt.Errorf("remove: no model %q", name)
 	}
 	w.space.Remove(m.Body)
+	w.byBody[m.Body.ID] = nil
 	delete(w.byName, name)
 	for i, x := range w.models {
 		if x == m {

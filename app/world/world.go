@@ -168,6 +168,8 @@ type episode struct {
 	space  *physics.Space
 	layout *plugins.Layout
 	models []*Model
+	// byBody[id] is the model whose body has that ID, for the drive pass (Space.EachVehicle).
+	byBody []*Model
 	byName map[string]*Model
 	boxes  []*physics.Body
 	// boxElems[i] is the element boxes[i] was built from.

@@ -1,0 +1,264 @@
+package physics
+
+import "math"
+
+// Large fleets are cut into sides across x at each broad phase, so that a step's passes over
+// the movers can run on several cores (the team) with the same results as on one.
+//
+// A mover is inner when every neighbour the broad phase listed for it is of its side, and,
+// for a vehicle, every neighbour of the boxes it may push too: its move reads and writes
+// nothing of another side, so the sides' inner movers can move at the same time. The edge
+// movers (the rest) move after all of them, one at a time. So a split fleet moves in the
+// order: side 0's inner movers, side 1's, ..., then the edge, each group in ID order (reversed
+// every other step). That order is a function of the state alone, whichever number of cores
+// runs it: the same seed gives the same hash on every machine. Fleets smaller than splitMovers
+// are not split; their order stays plain ID order.
+
+// kinSides is how many sides a split fleet is cut into: at most that many cores share a pass.
+// More sides make more edge movers, which move on one core.
+const kinSides = 4
+
+// splitMovers is the smallest fleet that is split: below it a pass is too short to share.
+const splitMovers = 2048
+
+// splitBins is the resolution of the histogram that places the cuts between the sides.
+const splitBins = 1024
+
+// split is a fleet's sides: the lists are of the movers the broad phase saw, valid while its
+// lists are (listN, listStale).
+type split struct {
+	on    bool
+	side  []uint8
+	all   [kinSides][]int32     // each side's movers, in index order
+	inner [kinSides][]int32     // the inner ones among them
+	edge  []int32               // the others, in index order
+	touch [kinSides][]touchPair // each side's pairs touching after the step (finishAll)
+	bins  []int32
+	// partial holds each side's share of a pass's maxima, a cache line apart.
+	partial [kinSides]struct {
+		fastest, centre, far float64
+		_                    [5]float64
+	}
+}
+
+// splitFleet cuts the movers into sides after a broad phase (or clears the split of a small
+// fleet).
+func (k *kinematic) splitFleet() {
+	sp := &k.split
+	n := len(k.movers)
+	if sp.on = n >= k.splitAt; !sp.on {
+		return
+	}
+	// The cuts: the x at which a histogram of the centres reaches each side's share.
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for i := range k.movers {
+		lo, hi = min(lo, k.movers[i].x), max(hi, k.movers[i].x)
+	}
+	scale := 0.0
+	if hi > lo {
+		scale = (splitBins - 1) / (hi - lo)
+	}
+	sp.bins = grow(sp.bins, splitBins)
+	clear(sp.bins)
+	sp.side = grow(sp.side, n)
+	bin := func(x float64) int { return min(splitBins-1, max(0, int((x-lo)*scale))) }
+	for i := range k.movers {
+		sp.bins[bin(k.movers[i].x)]++
+	}
+	var sideOfBin [splitBins]uint8
+	count, s := int32(0), 0
+	for b := range splitBins {
+		for s < kinSides-1 && count >= int32((s+1)*n/kinSides) {
+			s++
+		}
+		sideOfBin[b] = uint8(s)
+		count += sp.bins[b]
+	}
+	for i := range kinSides {
+		sp.all[i], sp.inner[i] = sp.all[i][:0], sp.inner[i][:0]
+	}
+	for i := range k.movers {
+		s := sideOfBin[bin(k.movers[i].x)]
+		sp.side[i] = s
+		sp.all[s] = append(sp.all[s], int32(i))
+	}
+	sp.edge = sp.edge[:0]
+	for i := range k.movers {
+		if k.inner(int32(i)) {
+			sp.inner[sp.side[i]] = append(sp.inner[sp.side[i]], int32(i))
+		} else {
+			sp.edge = append(sp.edge, int32(i))
+		}
+	}
+}
+
+// inner reports whether mover i's move stays within its side (see the top of the file).
+func (k *kinematic) inner(i int32) bool {
+	side := k.split.side
+	s := side[i]
+	pushes := k.movers[i].vehicle
+	for _, j := range k.adj[k.adjAt[i]:k.adjAt[i+1]] {
+		if side[j] != s {
+			return false
+		}
+		if pushes && !k.movers[j].vehicle {
+			for _, l := range k.adj[k.adjAt[j]:k.adjAt[j+1]] {
+				if side[l] != s {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// splitValid reports whether the split lists hold exactly the current movers.
+func (k *kinematic) splitValid() bool {
+	return k.split.on && !k.listStale && len(k.movers) == k.listN
+}
+
+// starts is step's first pass: each mover's start of the step, and the largest of what
+// step needs (see there), side by side when the fleet is split.
+func (k *kinematic) starts(dt float64, usable bool) (fastest, centre, far float64) {
+	if !k.splitValid() {
+		for i := range k.movers {
+			point, moved := k.movers[i].begin()
+			fastest, centre = max(fastest, point), max(centre, moved)
+			if usable {
+				far = max(far, k.sinceSeen(int32(i)))
+			}
+		}
+		return fastest * dt, centre * dt, far
+	}
+	sp := &k.split
+	k.team.run(kinSides, func(s int) {
+		var fastest, centre, far float64
+		for _, i := range sp.all[s] {
+			point, moved := k.movers[i].begin()
+			fastest, centre = max(fastest, point), max(centre, moved)
+			if usable {
+				far = max(far, k.sinceSeen(i))
+			}
+		}
+		p := &sp.partial[s]
+		p.fastest, p.centre, p.far = fastest, centre, far
+	})
+	for s := range kinSides {
+		p := &sp.partial[s]
+		fastest, centre, far = max(fastest, p.fastest), max(centre, p.centre), max(far, p.far)
+	}
+	return fastest * dt, centre * dt, far
+}
+
+// begin notes the mover's start of the step, and returns the fastest a point of it moves and
+// how fast its centre does (as |vx| + |vy|, m/s). Rounding is monotonic: the largest of these
+// times dt is the largest of the products.
+func (m *kstate) begin() (point, centre float64) {
+	m.x0, m.y0, m.corrected = m.x, m.y, false
+	v := abs(m.vx) + abs(m.vy)
+	return v + abs(m.w)*m.r, v
+}
+
+// abs is math.Abs at a lower inlining cost, so that begin inlines. It leaves -0 as it is,
+// which the maxima taken here, from +0 up, do not tell from +0.
+func abs(x float64) float64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// sinceSeen returns the square of how far mover i has moved since the broad phase saw it.
+func (k *kinematic) sinceSeen(i int32) float64 {
+	dx, dy := k.movers[i].x-k.seen[i][0], k.movers[i].y-k.seen[i][1]
+	return dx*dx + dy*dy
+}
+
+// moves makes every mover's move of one substep of h seconds, in ID order or (backward) the
+// reverse; a split fleet's sides at once, then its edge.
+func (k *kinematic) moves(h float64, backward bool) {
+	if !k.split.on { // the broad phase has just run: the split, when on, is of these movers
+		n := len(k.movers)
+		for t := range n {
+			i := t
+			if backward {
+				i = n - 1 - t
+			}
+			k.move(int32(i), h)
+		}
+		return
+	}
+	sp := &k.split
+	k.team.run(kinSides, func(s int) { k.moveAll(sp.inner[s], h, backward) })
+	k.moveAll(sp.edge, h, backward)
+}
+
+// moveAll moves the movers of list in its order or the reverse.
+func (k *kinematic) moveAll(list []int32, h float64, backward bool) {
+	if backward {
+		for t := len(list) - 1; t >= 0; t-- {
+			k.move(list[t], h)
+		}
+		return
+	}
+	for _, i := range list {
+		k.move(i, h)
+	}
+}
+
+// finishAll is finish for every mover, making the touch list (the last one becomes prev). A
+// mover's finish writes its own state alone, so a split fleet's sides go at once, each into a
+// list of its own; the lists are merged in owner order after.
+func (k *kinematic) finishAll(dt float64) {
+	k.prev, k.touch = k.touch, k.prev[:0]
+	if !k.splitValid() {
+		for i := range k.movers {
+			k.finish(int32(i), dt, &k.touch)
+		}
+		return
+	}
+	sp := &k.split
+	k.team.run(kinSides, func(s int) {
+		out := sp.touch[s][:0]
+		for _, i := range sp.all[s] {
+			k.finish(i, dt, &out)
+		}
+		sp.touch[s] = out
+	})
+	// Each side's list is in owner order, and an owner is of one side: take the run of the
+	// side with the lowest head up to the next side's head, again.
+	var lists [kinSides][]touchPair
+	for s := range kinSides {
+		lists[s] = sp.touch[s]
+	}
+	for {
+		best, next := -1, uint32(math.MaxUint32)
+		for s := range kinSides {
+			if len(lists[s]) == 0 {
+				continue
+			}
+			switch head := lists[s][0].oid; {
+			case best < 0 || head < lists[best][0].oid:
+				if best >= 0 {
+					next = min(next, lists[best][0].oid)
+				}
+				best = s
+			default:
+				next = min(next, head)
+			}
+		}
+		if best < 0 {
+			break
+		}
+		run := lists[best]
+		n := 1
+		for n < len(run) && run[n].oid < next {
+			n++
+		}
+		k.touch = append(k.touch, run[:n]...)
+		lists[best] = run[n:]
+	}
+	for s := range kinSides {
+		clear(sp.touch[s]) // drop the pointers to bodies that may be gone
+	}
+}

@@ -1,0 +1,115 @@
+package physics
+
+import (
+	"math"
+	"testing"
+)
+
+// A split fleet ends in the same state, bit for bit, whether one goroutine moves all of it or
+// a team shares its passes: the order of the moves is the state's, not the machine's.
+func TestKinematicSplitSameOnAnyTeam(t *testing.T) {
+	const n = 1000
+	alone, carsA := newJam(t, n)
+	shared, carsS := newJam(t, n)
+	alone.kin.splitAt, alone.kin.team = n/10, newTeam(0)
+	shared.kin.splitAt, shared.kin.team = n/10, newTeam(3)
+	sides := 0
+	for step := 0; step < 300; step++ {
+		driveJam(carsA, step)
+		driveJam(carsS, step)
+		alone.Step(0.005)
+		shared.Step(0.005)
+		a, s := alone.kin, shared.kin
+		for i := range a.movers {
+			ma, ms := &a.movers[i], &s.movers[i]
+			if ma.geom != ms.geom || ma.yaw != ms.yaw || ma.vx != ms.vx || ma.vy != ms.vy || ma.w != ms.w {
+				t.Fatalf("step %d: mover %s differs: alone %+v, with helpers %+v", step, ma.body.Name, *ma, *ms)
+			}
+		}
+		if len(a.touch) != len(s.touch) {
+			t.Fatalf("step %d: %d touching pairs alone, %d with helpers", step, len(a.touch), len(s.touch))
+		}
+		used := 0
+		for _, in := range s.split.inner {
+			if len(in) > 0 {
+				used++
+			}
+		}
+		sides = max(sides, used)
+	}
+	if sides < 2 {
+		t.Fatalf("at most %d side held inner movers: nothing moved in parallel", sides)
+	}
+}
+
+// The sides hold every mover once, in index order, as many in each as the histogram allows,
+// and an inner mover's neighbours are all of its side; the touch list merged from the sides'
+// is every touching pair once, in order.
+func TestKinematicSplitCoversTheFleet(t *testing.T) {
+	s, cars := newJam(t, 1000)
+	s.kin.splitAt, s.kin.team = 100, newTeam(3)
+	for step := range 300 {
+		driveJam(cars, step)
+		s.Step(0.005)
+	}
+	k := s.kin
+	want := map[[2]uint32]bool{}
+	for _, c := range k.pairs {
+		if _, _, d := penetration(&k.movers[c.a].geom, &k.movers[c.b].geom, contactMargin); d > -contactMargin {
+			want[[2]uint32{k.movers[c.a].id, k.movers[c.b].id}] = true
+		}
+	}
+	for _, c := range k.onTrack {
+		if _, _, d := penetration(&k.movers[c.a].geom, &k.statics[c.b].geom, contactMargin); d > -contactMargin {
+			want[[2]uint32{k.movers[c.a].id, k.statics[c.b].body.ID}] = true
+		}
+	}
+	for j, p := range k.touch {
+		if j > 0 && !pairLess(&k.touch[j-1], &p) {
+			t.Fatalf("touch list out of order at %d: %v then %v", j, k.touch[j-1], p)
+		}
+		if !want[[2]uint32{p.oid, p.pid}] {
+			t.Fatalf("touch list holds %d-%d, which do not touch", p.oid, p.pid)
+		}
+	}
+	if len(k.touch) != len(want) || len(want) < 100 {
+		t.Fatalf("touch list holds %d pairs, %d touch", len(k.touch), len(want))
+	}
+	if !k.split.on {
+		t.Fatal("the fleet was not split")
+	}
+	seen := make([]int, len(k.movers))
+	for side, list := range k.split.all {
+		if d := math.Abs(float64(len(list)) - float64(len(k.movers))/kinSides); d > float64(len(k.movers))/20 {
+			t.Errorf("side %d holds %d of %d movers", side, len(list), len(k.movers))
+		}
+		for j, i := range list {
+			seen[i]++
+			if j > 0 && list[j-1] >= i {
+				t.Fatalf("side %d is not in index order at %d", side, j)
+			}
+			if int(k.split.side[i]) != side {
+				t.Fatalf("mover %d listed in side %d, of side %d", i, side, k.split.side[i])
+			}
+		}
+	}
+	for i, c := range seen {
+		if c != 1 {
+			t.Fatalf("mover %d is in %d sides", i, c)
+		}
+	}
+	inner := 0
+	for side, list := range k.split.inner {
+		inner += len(list)
+		for _, i := range list {
+			for _, j := range k.adj[k.adjAt[i]:k.adjAt[i+1]] {
+				if int(k.split.side[j]) != side {
+					t.Fatalf("inner mover %d of side %d has neighbour %d of side %d", i, side, j, k.split.side[j])
+				}
+			}
+		}
+	}
+	if inner+len(k.split.edge) != len(k.movers) || inner == 0 {
+		t.Fatalf("%d inner and %d edge movers of %d", inner, len(k.split.edge), len(k.movers))
+	}
+}
