@@ -9,8 +9,8 @@ import (
 // a team shares its passes: the order of the moves is the state's, not the machine's.
 func TestKinematicSplitSameOnAnyTeam(t *testing.T) {
 	const n = 1000
-	alone, carsA := newJam(t, n)
-	shared, carsS := newJam(t, n)
+	alone, carsA := newJam(t, n, false)
+	shared, carsS := newJam(t, n, false)
 	alone.kin.splitAt, alone.kin.team = n/10, newTeam(0)
 	shared.kin.splitAt, shared.kin.team = n/10, newTeam(3)
 	sides := 0
@@ -42,11 +42,17 @@ func TestKinematicSplitSameOnAnyTeam(t *testing.T) {
 	}
 }
 
-// The sides hold every mover once, in index order, as many in each as the histogram allows,
-// and an inner mover's neighbours are all of its side; the touch list merged from the sides'
-// is every touching pair once, in order.
+// The sides hold every mover once, in index order, a quarter of the fleet in each (cut by index
+// for a fleet added row by row, across x for one added in no order), and an inner mover's
+// neighbours are all of its side; the touch list merged from the sides' is every touching pair
+// once, in order.
 func TestKinematicSplitCoversTheFleet(t *testing.T) {
-	s, cars := newJam(t, 1000)
+	t.Run("by-index", func(t *testing.T) { testSplitCovers(t, false) })
+	t.Run("across-x", func(t *testing.T) { testSplitCovers(t, true) })
+}
+
+func testSplitCovers(t *testing.T, shuffled bool) {
+	s, cars := newJam(t, 1000, shuffled)
 	s.kin.splitAt, s.kin.team = 100, newTeam(3)
 	for step := range 300 {
 		driveJam(cars, step)
@@ -111,5 +117,13 @@ func TestKinematicSplitCoversTheFleet(t *testing.T) {
 	}
 	if inner+len(k.split.edge) != len(k.movers) || inner == 0 {
 		t.Fatalf("%d inner and %d edge movers of %d", inner, len(k.split.edge), len(k.movers))
+	}
+	// Sides by index are runs of consecutive movers; sides across x are not.
+	byIndex := true
+	for side, list := range k.split.all {
+		byIndex = byIndex && int(list[0]) == side*len(k.movers)/kinSides && int(list[len(list)-1]-list[0]) == len(list)-1
+	}
+	if byIndex == shuffled {
+		t.Fatalf("sides cut by index: %v, for a fleet added shuffled: %v (%d edge movers)", byIndex, shuffled, len(k.split.edge))
 	}
 }

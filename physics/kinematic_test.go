@@ -111,7 +111,7 @@ func cmpFloat(a, b float64) int {
 // parallel moves are what is checked, inner and edge movers alike.
 func TestKinematicJamNeverPassesThrough(t *testing.T) {
 	const n = 1000
-	s, cars := newJam(t, n)
+	s, cars := newJam(t, n, false)
 	s.kin.splitAt, s.kin.team = n/10, newTeam(3)
 	var worstPair, worstTrack float64
 	touching, edges := 0, 0
@@ -156,8 +156,8 @@ func TestKinematicJamNeverPassesThrough(t *testing.T) {
 const jamHalf = 7.0
 
 // newJam is a walled arena with a post and a concave block, and n robots (boxes and circles) on
-// a grid around them, facing every way.
-func newJam(t *testing.T, n int) (*Space, []*Body) {
+// a grid around them, facing every way, added row by row or, shuffled, in no order of place.
+func newJam(t *testing.T, n int, shuffled bool) (*Space, []*Body) {
 	t.Helper()
 	const half = jamHalf
 	s := NewSpace(Options{Mode: Kinematic, VehicleCollisions: true})
@@ -173,12 +173,19 @@ func newJam(t *testing.T, n int) (*Space, []*Body) {
 		mustAdd(t, s, w)
 	}
 	r := rand.New(rand.NewPCG(7, 7))
-	var cars []*Body
-	for i := 0; len(cars) < n; i++ {
+	var cells []int
+	for i := 0; len(cells) < n; i++ {
 		x, y := -half+0.4+float64(i%34)*0.4, -half+0.4+float64(i/34)*0.4
-		if math.Hypot(x, y) < 0.6 || (x > -5.3 && x < -2.7 && y > 1.7 && y < 4.3) {
-			continue
+		if math.Hypot(x, y) >= 0.6 && !(x > -5.3 && x < -2.7 && y > 1.7 && y < 4.3) {
+			cells = append(cells, i)
 		}
+	}
+	if shuffled {
+		r.Shuffle(len(cells), func(a, b int) { cells[a], cells[b] = cells[b], cells[a] })
+	}
+	var cars []*Body
+	for _, i := range cells {
+		x, y := -half+0.4+float64(i%34)*0.4, -half+0.4+float64(i/34)*0.4
 		bd := carBody
 		if i%5 == 0 {
 			bd = plugins.Body{Shape: "circle", Radius: 0.09, Height: 0.1, Mass: 1.5}
