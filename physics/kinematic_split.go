@@ -8,16 +8,20 @@ import "math"
 //
 // A mover is inner when every neighbour the broad phase listed for it is of its side, and,
 // for a vehicle, every neighbour of the boxes it may push too: its move reads and writes
-// nothing of another side, so the sides' inner movers can move at the same time. The edge
-// movers (the rest) move after all of them, one at a time. So a split fleet moves in the
-// order: side 0's inner movers, side 1's, ..., then the edge, each group in ID order (reversed
-// every other step). That order is a function of the state alone, whichever number of cores
-// runs it: the same seed gives the same hash on every machine. Fleets smaller than splitMovers
-// are not split; their order stays plain ID order.
+// nothing of another side, so the sides' inner movers can move at the same time. Of the rest,
+// those inner to their pair of sides (sides 0 and 1, 2 and 3) move next, the two pairs at
+// once; the edge movers (the rest) move last, one at a time. So a split fleet moves in the
+// order: side 0's inner movers, side 1's, ..., pair 0's, pair 1's, then the edge, each group in
+// ID order (reversed every other step). That order is a function of the state alone, whichever
+// number of cores runs it: the same seed gives the same hash on every machine. Fleets smaller
+// than splitMovers are not split; their order stays plain ID order.
 
 // kinSides is how many sides a split fleet is cut into: at most that many cores share a pass.
-// More sides make more edge movers, which move on one core.
+// More sides make more movers that are not inner to theirs.
 const kinSides = 4
+
+// kinPairs is how many pairs of sides there are.
+const kinPairs = kinSides / 2
 
 // splitMovers is the smallest fleet that is split: below it a pass is too short to share.
 const splitMovers = 2048
@@ -32,7 +36,8 @@ type split struct {
 	side  []uint8
 	all   [kinSides][]int32     // each side's movers, in index order
 	inner [kinSides][]int32     // the inner ones among them
-	edge  []int32               // the others, in index order
+	pair  [kinPairs][]int32     // of the others, those inner to a pair of sides, in index order
+	edge  []int32               // the rest, in index order
 	touch [kinSides][]touchPair // each side's pairs touching after the step (finishAll)
 	bins  []int32
 	// partial holds each side's share of a pass's maxima, a cache line apart.
@@ -46,8 +51,8 @@ type split struct {
 // fleet). The first cut is by index: movers added together are stored together, and a fleet
 // spawned on a grid stands in bands along its index, so each core walks memory of its own
 // (cut across x instead, a 10,000-robot step measured a quarter slower, with no edge movers
-// at all). When that leaves more than a quarter of the fleet on the edges (movers added in no
-// order of place), the sides are cut across x.
+// at all). When that leaves more than a quarter of the fleet not inner to its side (movers
+// added in no order of place), the sides are cut across x.
 func (k *kinematic) splitFleet() {
 	sp := &k.split
 	n := len(k.movers)
@@ -58,7 +63,12 @@ func (k *kinematic) splitFleet() {
 	for i := range n {
 		sp.side[i] = uint8(i * kinSides / n)
 	}
-	if k.listSides(); len(sp.edge) > n/4 {
+	k.listSides()
+	outer := len(sp.edge)
+	for p := range kinPairs {
+		outer += len(sp.pair[p])
+	}
+	if outer > n/4 {
 		k.sidesAcrossX()
 		k.listSides()
 	}
@@ -97,36 +107,44 @@ func (k *kinematic) sidesAcrossX() {
 	}
 }
 
-// listSides lists each side's movers and, among them, the inner ones, and the edge.
+// listSides lists each side's movers and, among them, the inner ones, those inner to their
+// pair of sides, and the edge.
 func (k *kinematic) listSides() {
 	sp := &k.split
 	for s := range kinSides {
 		sp.all[s], sp.inner[s] = sp.all[s][:0], sp.inner[s][:0]
 	}
+	for p := range kinPairs {
+		sp.pair[p] = sp.pair[p][:0]
+	}
 	sp.edge = sp.edge[:0]
 	for i := range k.movers {
 		s := sp.side[i]
 		sp.all[s] = append(sp.all[s], int32(i))
-		if k.inner(int32(i)) {
+		switch {
+		case k.inner(int32(i), 0):
 			sp.inner[s] = append(sp.inner[s], int32(i))
-		} else {
+		case k.inner(int32(i), 1):
+			sp.pair[s>>1] = append(sp.pair[s>>1], int32(i))
+		default:
 			sp.edge = append(sp.edge, int32(i))
 		}
 	}
 }
 
-// inner reports whether mover i's move stays within its side (see the top of the file).
-func (k *kinematic) inner(i int32) bool {
+// inner reports whether mover i's move stays within its side (shift 0) or its pair of sides
+// (shift 1): see the top of the file.
+func (k *kinematic) inner(i int32, shift uint) bool {
 	side := k.split.side
-	s := side[i]
+	s := side[i] >> shift
 	pushes := k.movers[i].vehicle
 	for _, j := range k.adj[k.adjAt[i]:k.adjAt[i+1]] {
-		if side[j] != s {
+		if side[j]>>shift != s {
 			return false
 		}
 		if pushes && !k.movers[j].vehicle {
 			for _, l := range k.adj[k.adjAt[j]:k.adjAt[j+1]] {
-				if side[l] != s {
+				if side[l]>>shift != s {
 					return false
 				}
 			}
@@ -198,7 +216,7 @@ func (k *kinematic) sinceSeen(i int32) float64 {
 }
 
 // moves makes every mover's move of one substep of h seconds, in ID order or (backward) the
-// reverse; a split fleet's sides at once, then its edge.
+// reverse; a split fleet's sides at once, then its pairs of sides, then its edge.
 func (k *kinematic) moves(h float64, backward bool) {
 	if !k.split.on { // the broad phase has just run: the split, when on, is of these movers
 		n := len(k.movers)
@@ -213,6 +231,7 @@ func (k *kinematic) moves(h float64, backward bool) {
 	}
 	sp := &k.split
 	k.team.run(kinSides, func(s int) { k.moveAll(sp.inner[s], h, backward) })
+	k.team.run(kinPairs, func(p int) { k.moveAll(sp.pair[p], h, backward) })
 	k.moveAll(sp.edge, h, backward)
 }
 

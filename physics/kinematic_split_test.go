@@ -115,8 +115,22 @@ func testSplitCovers(t *testing.T, shuffled bool) {
 			}
 		}
 	}
-	if inner+len(k.split.edge) != len(k.movers) || inner == 0 {
-		t.Fatalf("%d inner and %d edge movers of %d", inner, len(k.split.edge), len(k.movers))
+	paired := 0
+	for p, list := range k.split.pair {
+		paired += len(list)
+		for _, i := range list {
+			if int(k.split.side[i])>>1 != p {
+				t.Fatalf("mover %d of side %d listed in pair %d", i, k.split.side[i], p)
+			}
+			for _, j := range k.adj[k.adjAt[i]:k.adjAt[i+1]] {
+				if int(k.split.side[j])>>1 != p {
+					t.Fatalf("mover %d of pair %d has neighbour %d of side %d", i, p, j, k.split.side[j])
+				}
+			}
+		}
+	}
+	if inner+paired+len(k.split.edge) != len(k.movers) || inner == 0 {
+		t.Fatalf("%d inner, %d paired and %d edge movers of %d", inner, paired, len(k.split.edge), len(k.movers))
 	}
 	// Sides by index are runs of consecutive movers; sides across x are not.
 	byIndex := true

@@ -114,11 +114,12 @@ func TestKinematicJamNeverPassesThrough(t *testing.T) {
 	s, cars := newJam(t, n, false)
 	s.kin.splitAt, s.kin.team = n/10, newTeam(3)
 	var worstPair, worstTrack float64
-	touching, edges := 0, 0
+	touching, edges, paired := 0, 0, 0
 	for step := 0; step < 1200; step++ {
 		driveJam(cars, step)
 		s.Step(0.005)
 		edges = max(edges, len(s.kin.split.edge))
+		paired = max(paired, len(s.kin.split.pair[0])+len(s.kin.split.pair[1]))
 		st, en := s.Contacts()
 		touching += len(st) - len(en)
 		pair, track, who := deepest(s)
@@ -139,17 +140,17 @@ func TestKinematicJamNeverPassesThrough(t *testing.T) {
 		worstPair, worstTrack = math.Max(worstPair, pair), math.Max(worstTrack, track)
 	}
 	// The jam must really have happened: the robots are pressed against each other and the
-	// west wall, most of them in the west half, and some moved on the edges between sides.
+	// west wall, most of them in the west half, and some moved between sides.
 	packed := 0
 	for _, c := range cars {
 		if c.Pose().X < 0 {
 			packed++
 		}
 	}
-	if packed < n*3/4 || touching < n/2 || edges < n/20 {
-		t.Fatalf("%d of %d robots in the west half, %d pairs touching, at most %d edge movers: no jam was tested", packed, n, touching, edges)
+	if packed < n*3/4 || touching < n/2 || edges < n/20 || paired < n/20 {
+		t.Fatalf("%d of %d robots in the west half, %d pairs touching, at most %d edge and %d paired movers: no jam was tested", packed, n, touching, edges, paired)
 	}
-	t.Logf("deepest overlap: %.5f m between robots, %.5f m with the track; %d robots in the west half, %d pairs touching, up to %d edge movers", worstPair, worstTrack, packed, touching, edges)
+	t.Logf("deepest overlap: %.5f m between robots, %.5f m with the track; %d robots in the west half, %d pairs touching, up to %d edge and %d paired movers", worstPair, worstTrack, packed, touching, edges, paired)
 }
 
 // jamHalf is the half size of the jam's arena in metres.
