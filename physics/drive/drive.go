@@ -151,8 +151,15 @@ func approach(v, target, step float64) float64 {
 }
 
 // clamp bounds v to [lo, hi]. The builtins min and max treat NaN and signed zeros as math.Min
-// and math.Max do, and compile inline: drive models run for every vehicle at every step.
-func clamp(v, lo, hi float64) float64 { return max(lo, min(hi, v)) }
+// and math.Max do, and compile inline: drive models run for every vehicle at every step. A v
+// strictly inside is what they return, and is returned at once: their careful sequence is a
+// chain of a dozen dependent instructions, which the usual command need not wait for.
+func clamp(v, lo, hi float64) float64 {
+	if lo < v && v < hi {
+		return v
+	}
+	return max(lo, min(hi, v))
+}
 
 // braking returns the command's brake, clamped to 0..1, and whether it brakes at all:
 // clamp(cmd.Brake, 0, 1) > 0 without clamping the usual zero (a NaN brake does not brake,
