@@ -20,7 +20,7 @@ func (w *World) Step() {
 	if w.bus.HasHandlers(events.PreStep) { // boxing the payload allocates; skip it when nobody listens
 		w.bus.Emit(events.PreStep, w.stepPayload(info))
 	}
-	w.space.EachVehicle(w.drive)
+	w.space.EachVehicle(w.driveFn)
 	w.runCallbacks()
 	w.stepSystems()
 	w.inStep = false

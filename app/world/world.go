@@ -106,6 +106,9 @@ type World struct {
 	bus        *events.Bus
 	entities   map[uint32]*events.Bus
 	nextAction uint64
+	// driveFn is w.drive as a func value, made once: a method value made every step would
+	// allocate and call through a wrapper.
+	driveFn func(*physics.Body)
 	// stepEvent is the last step event's payload, boxed, and stepInfo what it holds (boxed).
 	stepEvent any
 	stepInfo  events.StepInfo
@@ -154,6 +157,7 @@ func New(cfg Config) (*World, error) {
 		entities: map[uint32]*events.Bus{},
 	}
 	w.dt = w.stepNs.Seconds()
+	w.driveFn = w.drive
 	st, err := w.build(cfg, cfg.Seed)
 	if err != nil {
 		return nil, err
