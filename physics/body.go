@@ -149,6 +149,10 @@ func (b *Body) LocalVelocity() (forward, lateral float64) {
 // LocalMotion returns the body-frame velocity (as LocalVelocity) and the yaw rate in rad/s
 // in one read: what a drive model reads of its body every step.
 func (b *Body) LocalMotion() (forward, lateral, w float64) {
+	if b.cp == nil { // the kinematic state read in place, so that a drive's call inlines it
+		k := b.kin()
+		return k.vx*k.c + k.vy*k.s, -k.vx*k.s + k.vy*k.c, k.w
+	}
 	vx, vy, w, c, s := b.motion()
 	return vx*c + vy*s, -vx*s + vy*c, w
 }

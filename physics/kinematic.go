@@ -68,6 +68,16 @@ type touchPair struct {
 	owner, partner *Body
 }
 
+// span is where the broad phase listed mover i's neighbours: movers adj[lo:hi], by index,
+// of which adj[own:hi] are the partners of the pairs i owns (those after it), and track
+// shapes onTrack[track:trackEnd]. One record per mover, read at once: the passes over the
+// fleet look at every mover's neighbours, and three arrays of offsets cost three bounds
+// checks and three cache lines each time.
+type span struct {
+	lo, own, hi     int32
+	track, trackEnd int32
+}
+
 // kinematic is the solver of a kinematic space: move and slide, one mover at a time.
 //
 // Each substep (a step is cut into substeps when something is fast) has the pairs that can meet
@@ -100,16 +110,19 @@ type kinematic struct {
 	pairs   []candidate // the same, grouped by owner
 	pairAt  []int32     // owner i's pairs are pairs[pairAt[i]:pairAt[i+1]]
 	onTrack []candidate // mover against static, grouped by mover
-	// Each mover's neighbours: movers adj[adjAt[i]:adjAt[i+1]], track shapes
-	// onTrack[trackAt[i]:trackAt[i+1]].
-	adjAt, adj, trackAt, adjFill []int32
-	steps                        uint64
+	// Each mover's neighbours (see span) and the broad phase's counts of them.
+	spans         []span
+	adj           []int32
+	adjAt, fillAt []int32
+	steps         uint64
 	// The lists above were built with this skin for listN movers; stale when the movers or the
-	// track changed since. flyers counts flying movers, whose height filter the lists bake in.
+	// track changed since. flyers counts flying movers, whose height filter the lists bake in;
+	// boxes the movers that are not vehicles (pushed, not pushing).
 	skin      float64
 	listN     int
 	listStale bool
 	flyers    int
+	boxes     int
 
 	// seen is each mover's position at the last broad phase; turns its last turn angle with
 	// that angle's turnTerms.
@@ -182,6 +195,9 @@ func (k *kinematic) addBody(b *Body, pose Pose, mass float64, shapes []shapeSpec
 	if m.flying {
 		k.flyers++
 	}
+	if !m.vehicle {
+		k.boxes++
+	}
 }
 
 // place computes statics[i]'s world geometry from its body's pose.
@@ -230,6 +246,9 @@ func (k *kinematic) remove(b *Body) {
 	k.listStale = true
 	if b.own.flying {
 		k.flyers--
+	}
+	if !b.own.vehicle {
+		k.boxes--
 	}
 	for j := int(i); j < len(k.movers); j++ {
 		k.movers[j].body.k = int32(j)
@@ -287,16 +306,16 @@ func (k *kinematic) step(dt float64) {
 // list's order (by partner ID, a static body of several shapes once), and makes its velocity,
 // when a contact moved it, what it actually did.
 func (k *kinematic) finish(i int32, dt float64, out *[]touchPair) {
-	m := &k.movers[i]
+	m, sp := &k.movers[i], &k.spans[i]
 	first := len(*out)
-	for _, c := range k.pairs[k.pairAt[i]:k.pairAt[i+1]] { // by partner, so by ID
-		if b := &k.movers[c.b]; !circlesApart(&m.geom, &b.geom, contactMargin) && touches(&m.geom, &b.geom) {
+	for q := sp.own; q < sp.hi; q++ { // by partner, so by ID; by index, as in clear
+		if b := &k.movers[k.adj[q]]; !circlesApart(&m.geom, &b.geom, contactMargin) && touches(&m.geom, &b.geom) {
 			*out = append(*out, touchPair{oid: m.id, pid: b.id, owner: m.body, partner: b.body})
 		}
 	}
 	mid := len(*out)
-	for _, c := range k.onTrack[k.trackAt[i]:k.trackAt[i+1]] { // by body ID, then shape
-		if st := &k.statics[c.b]; !circlesApart(&m.geom, &st.geom, contactMargin) && touches(&m.geom, &st.geom) {
+	for q := sp.track; q < sp.trackEnd; q++ { // by body ID, then shape
+		if st := &k.statics[k.onTrack[q].b]; !circlesApart(&m.geom, &st.geom, contactMargin) && touches(&m.geom, &st.geom) {
 			if n := len(*out); n > mid && (*out)[n-1].pid == st.body.ID {
 				continue // another shape of the same static body
 			}
@@ -344,11 +363,11 @@ func (k *kinematic) listUsable() bool {
 
 // farthest returns the square of the furthest any mover has moved since the broad phase.
 func (k *kinematic) farthest() float64 {
-	far := 0.0
+	var far peak
 	for i := range k.movers {
-		far = max(far, k.sinceSeen(int32(i)))
+		far = far.with(k.sinceSeen(int32(i)))
 	}
-	return far
+	return far.value()
 }
 
 // listFresh reports whether usable lists (listUsable) still hold every pair that can come
@@ -385,7 +404,7 @@ func (k *kinematic) move(i int32, h float64) {
 			m.turn(d)
 		}
 	}
-	if k.adjAt[i] == k.adjAt[i+1] && k.trackAt[i] == k.trackAt[i+1] {
+	if sp := &k.spans[i]; sp.lo == sp.hi && sp.track == sp.trackEnd {
 		return // nothing near
 	}
 	if k.clear(i, m.vehicle, -1) {
@@ -410,13 +429,15 @@ func (k *kinematic) move(i int32, h float64) {
 // anything than it started the substep.
 func (k *kinematic) clear(i int32, pushes bool, skip int32) bool {
 	m := &k.movers[i]
-	adj := k.adj[k.adjAt[i]:k.adjAt[i+1]]
-	track := k.onTrack[k.trackAt[i]:k.trackAt[i+1]]
+	// The neighbours are walked by index, not as slices: a slice's making costs more than the
+	// handful of neighbours a mover has, and most have no track near at all.
+	sp := &k.spans[i]
 	for pass := 0; pass < maxPasses; pass++ {
 		// worst is the deepest overlap met in this pass and met how many there were; roomy
 		// says that everything not met is more than roomGap away.
 		worst, met, roomy := 0.0, 0, true
-		for _, j := range adj {
+		for q := sp.lo; q < sp.hi; q++ {
+			j := k.adj[q]
 			if j == skip {
 				continue
 			}
@@ -449,8 +470,8 @@ func (k *kinematic) clear(i int32, pushes bool, skip int32) bool {
 			m.corrected = true
 			worst = max(worst, d)
 		}
-		for ci := range track {
-			st := &k.statics[track[ci].b]
+		for q := sp.track; q < sp.trackEnd; q++ {
+			st := &k.statics[k.onTrack[q].b]
 			dx, dy, rr := st.x-m.x, st.y-m.y, m.r+st.r
 			if d2 := dx*dx + dy*dy; d2 > rr*rr {
 				roomy = roomy && apartBy(d2, rr, roomGap)
@@ -477,15 +498,15 @@ func (k *kinematic) clear(i int32, pushes bool, skip int32) bool {
 		}
 	}
 	// Out of passes: accept the place only if nothing overlaps deeper than allowed.
-	for _, j := range adj {
-		if j != skip {
+	for q := sp.lo; q < sp.hi; q++ {
+		if j := k.adj[q]; j != skip {
 			if _, _, d := overlap(&m.geom, &k.movers[j].geom, 0, KinematicTolerance/2); d > KinematicTolerance/2 {
 				return false
 			}
 		}
 	}
-	for ci := range track {
-		if _, _, d := overlap(&m.geom, &k.statics[track[ci].b].geom, 0, KinematicTolerance/2); d > KinematicTolerance/2 {
+	for q := sp.track; q < sp.trackEnd; q++ {
+		if _, _, d := overlap(&m.geom, &k.statics[k.onTrack[q].b].geom, 0, KinematicTolerance/2); d > KinematicTolerance/2 {
 			return false
 		}
 	}
@@ -568,4 +589,10 @@ func (k *kinematic) touching(a, b *Body) bool {
 		return 0
 	})
 	return found && k.touch[i].owner == owner
+}
+
+// neighbours returns the movers the broad phase listed near mover i.
+func (k *kinematic) neighbours(i int32) []int32 {
+	sp := &k.spans[i]
+	return k.adj[sp.lo:sp.hi]
 }

@@ -284,7 +284,7 @@ func (k *kinematic) broadPhase(skin float64) {
 		k.pairAt[i] += k.pairAt[i-1]
 	}
 	k.pairs = grow(k.pairs, len(k.raw))
-	fill := append(k.adjFill[:0], k.pairAt[:n]...)
+	fill := append(k.fillAt[:0], k.pairAt[:n]...)
 	for _, c := range k.raw {
 		k.pairs[fill[c.a]] = c
 		fill[c.a]++
@@ -294,20 +294,8 @@ func (k *kinematic) broadPhase(skin float64) {
 			sortPairs(k.pairs[k.pairAt[i]:k.pairAt[i+1]])
 		}
 	}
-	// The track near each mover.
-	k.trackAt = grow(k.trackAt, n+1)
-	for i := range k.movers {
-		k.trackAt[i] = int32(len(k.onTrack))
-		if len(k.statics) > 0 {
-			first := len(k.onTrack)
-			k.trackNear(int32(i), &k.movers[i], margin)
-			if len(k.onTrack)-first > 1 {
-				k.sortTrack(k.onTrack[first:])
-			}
-		}
-	}
-	k.trackAt[n] = int32(len(k.onTrack))
-	// Every pair in both movers' neighbour lists, in pair order.
+	// Every pair in both movers' neighbour lists, in pair order: a mover's partners before it
+	// (whose pairs come first), then those of its own pairs.
 	k.adjAt = grow(k.adjAt, n+1)
 	clear(k.adjAt)
 	for _, c := range k.pairs {
@@ -325,7 +313,22 @@ func (k *kinematic) broadPhase(skin float64) {
 		k.adj[fill[c.b]] = c.a
 		fill[c.b]++
 	}
-	k.adjFill = fill
+	k.fillAt = fill
+	// The spans, with the track near each mover.
+	k.spans = grow(k.spans, n)
+	for i := range k.movers {
+		sp := &k.spans[i]
+		sp.lo, sp.hi = k.adjAt[i], k.adjAt[i+1]
+		sp.own = sp.hi - (k.pairAt[i+1] - k.pairAt[i])
+		sp.track = int32(len(k.onTrack))
+		if len(k.statics) > 0 {
+			k.trackNear(int32(i), &k.movers[i], margin)
+			if int32(len(k.onTrack))-sp.track > 1 {
+				k.sortTrack(k.onTrack[sp.track:])
+			}
+		}
+		sp.trackEnd = int32(len(k.onTrack))
+	}
 	k.splitFleet()
 }
 

@@ -34,6 +34,7 @@ const splitBins = 1024
 type split struct {
 	on    bool
 	side  []uint8
+	level []uint8               // each mover's reach: see listSides
 	all   [kinSides][]int32     // each side's movers, in index order
 	inner [kinSides][]int32     // the inner ones among them
 	pair  [kinPairs][]int32     // of the others, those inner to a pair of sides, in index order
@@ -42,8 +43,8 @@ type split struct {
 	bins  []int32
 	// partial holds each side's share of a pass's maxima, a cache line apart.
 	partial [kinSides]struct {
-		fastest, centre, far float64
-		_                    [5]float64
+		fastest, centre, far peak
+		_                    [5]uint64
 	}
 }
 
@@ -108,7 +109,12 @@ func (k *kinematic) sidesAcrossX() {
 }
 
 // listSides lists each side's movers and, among them, the inner ones, those inner to their
-// pair of sides, and the edge.
+// pair of sides, and the edge. How far each mover's move reaches (its level: 0 within its side,
+// 1 within its pair of sides, 2 beyond) comes from one walk over the pairs rather than over
+// every mover's neighbours, which read the neighbours' state: a pair across two sides raises
+// both its movers, and a vehicle takes the level of each box it may push (the box's neighbours
+// are what its push reads). A box is never raised that way, so one walk after the first is
+// enough.
 func (k *kinematic) listSides() {
 	sp := &k.split
 	for s := range kinSides {
@@ -118,39 +124,41 @@ func (k *kinematic) listSides() {
 		sp.pair[p] = sp.pair[p][:0]
 	}
 	sp.edge = sp.edge[:0]
-	for i := range k.movers {
-		s := sp.side[i]
+	side := sp.side
+	level := grow(sp.level, len(k.movers))
+	clear(level)
+	for _, c := range k.pairs {
+		if sa, sb := side[c.a], side[c.b]; sa != sb {
+			l := uint8(1)
+			if sa>>1 != sb>>1 {
+				l = 2
+			}
+			level[c.a], level[c.b] = max(level[c.a], l), max(level[c.b], l)
+		}
+	}
+	if k.boxes > 0 {
+		for _, c := range k.pairs {
+			switch a, b := &k.movers[c.a], &k.movers[c.b]; {
+			case a.vehicle && !b.vehicle:
+				level[c.a] = max(level[c.a], level[c.b])
+			case b.vehicle && !a.vehicle:
+				level[c.b] = max(level[c.b], level[c.a])
+			}
+		}
+	}
+	for i, l := range level {
+		s := side[i]
 		sp.all[s] = append(sp.all[s], int32(i))
-		switch {
-		case k.inner(int32(i), 0):
+		switch l {
+		case 0:
 			sp.inner[s] = append(sp.inner[s], int32(i))
-		case k.inner(int32(i), 1):
+		case 1:
 			sp.pair[s>>1] = append(sp.pair[s>>1], int32(i))
 		default:
 			sp.edge = append(sp.edge, int32(i))
 		}
 	}
-}
-
-// inner reports whether mover i's move stays within its side (shift 0) or its pair of sides
-// (shift 1): see the top of the file.
-func (k *kinematic) inner(i int32, shift uint) bool {
-	side := k.split.side
-	s := side[i] >> shift
-	pushes := k.movers[i].vehicle
-	for _, j := range k.adj[k.adjAt[i]:k.adjAt[i+1]] {
-		if side[j]>>shift != s {
-			return false
-		}
-		if pushes && !k.movers[j].vehicle {
-			for _, l := range k.adj[k.adjAt[j]:k.adjAt[j+1]] {
-				if side[l]>>shift != s {
-					return false
-				}
-			}
-		}
-	}
-	return true
+	sp.level = level
 }
 
 // splitValid reports whether the split lists hold exactly the current movers.
@@ -161,35 +169,47 @@ func (k *kinematic) splitValid() bool {
 // starts is step's first pass: each mover's start of the step, and the largest of what
 // step needs (see there), side by side when the fleet is split.
 func (k *kinematic) starts(dt float64, usable bool) (fastest, centre, far float64) {
+	var pf, pc, pr peak
 	if !k.splitValid() {
 		for i := range k.movers {
 			point, moved := k.movers[i].begin()
-			fastest, centre = max(fastest, point), max(centre, moved)
+			pf, pc = pf.with(point), pc.with(moved)
 			if usable {
-				far = max(far, k.sinceSeen(int32(i)))
+				pr = pr.with(k.sinceSeen(int32(i)))
 			}
 		}
-		return fastest * dt, centre * dt, far
+		return pf.value() * dt, pc.value() * dt, pr.value()
 	}
 	sp := &k.split
 	k.team.run(kinSides, func(s int) {
-		var fastest, centre, far float64
+		var pf, pc, pr peak
 		for _, i := range sp.all[s] {
 			point, moved := k.movers[i].begin()
-			fastest, centre = max(fastest, point), max(centre, moved)
+			pf, pc = pf.with(point), pc.with(moved)
 			if usable {
-				far = max(far, k.sinceSeen(i))
+				pr = pr.with(k.sinceSeen(i))
 			}
 		}
 		p := &sp.partial[s]
-		p.fastest, p.centre, p.far = fastest, centre, far
+		p.fastest, p.centre, p.far = pf, pc, pr
 	})
 	for s := range kinSides {
 		p := &sp.partial[s]
-		fastest, centre, far = max(fastest, p.fastest), max(centre, p.centre), max(far, p.far)
+		pf, pc, pr = max(pf, p.fastest), max(pc, p.centre), max(pr, p.far)
 	}
-	return fastest * dt, centre * dt, far
+	return pf.value() * dt, pc.value() * dt, pr.value()
 }
+
+// peak is a running maximum of non-negative float64s kept as their bits, which for those are
+// in the order of the numbers. Builtin max on floats fixes up NaN and signed zeros; chained
+// through a pass over 10,000 movers its latency cost more than the pass's arithmetic, and an
+// integer maximum does not wait on it. A NaN of either sign ranks above +Inf, so it comes
+// through as builtin max would let it; -0 counts as +0.
+type peak uint64
+
+func (p peak) with(v float64) peak { return max(p, peak(math.Float64bits(v)&^(1<<63))) }
+
+func (p peak) value() float64 { return math.Float64frombits(uint64(p)) }
 
 // begin notes the mover's start of the step, and returns the fastest a point of it moves and
 // how fast its centre does (as |vx| + |vy|, m/s). Rounding is monotonic: the largest of these

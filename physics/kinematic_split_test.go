@@ -3,6 +3,8 @@ package physics
 import (
 	"math"
 	"testing"
+
+	"simgui/plugins"
 )
 
 // A split fleet ends in the same state, bit for bit, whether one goroutine moves all of it or
@@ -43,16 +45,41 @@ func TestKinematicSplitSameOnAnyTeam(t *testing.T) {
 }
 
 // The sides hold every mover once, in index order, a quarter of the fleet in each (cut by index
-// for a fleet added row by row, across x for one added in no order), and an inner mover's
-// neighbours are all of its side; the touch list merged from the sides' is every touching pair
-// once, in order.
+// for a fleet added row by row, across x for one added in no order), and what an inner mover's
+// move reads (its neighbours, and for a vehicle those of the boxes it may push) is all of its
+// side; the touch list merged from the sides' is every touching pair once, in order.
 func TestKinematicSplitCoversTheFleet(t *testing.T) {
 	t.Run("by-index", func(t *testing.T) { testSplitCovers(t, false) })
 	t.Run("across-x", func(t *testing.T) { testSplitCovers(t, true) })
 }
 
+// jamBoxes scatters movable boxes over the jam's arena, in the gaps of its grid of robots.
+func jamBoxes(t *testing.T, s *Space) {
+	for i := range 120 {
+		x, y := -jamHalf+0.6+float64(i%12)*1.2, -jamHalf+0.6+float64(i/12)*1.3
+		mustAdd(t, s, plugins.Element{Kind: "box", Name: "box" + itoa(i), X: x, Y: y, Length: 0.12, Width: 0.12, Height: 0.1, Movable: true, Mass: 0.3})
+	}
+}
+
+// reads returns the movers mover i's move may read: its neighbours and, for a vehicle, the
+// neighbours of the boxes among them.
+func reads(k *kinematic, i int32) []int32 {
+	out := append([]int32(nil), k.neighbours(i)...)
+	if k.movers[i].vehicle {
+		for _, j := range k.neighbours(i) {
+			if !k.movers[j].vehicle {
+				out = append(out, k.neighbours(j)...)
+			}
+		}
+	}
+	return out
+}
+
 func testSplitCovers(t *testing.T, shuffled bool) {
 	s, cars := newJam(t, 1000, shuffled)
+	if shuffled {
+		jamBoxes(t, s) // added last, all over the arena: a fleet to cut across x
+	}
 	s.kin.splitAt, s.kin.team = 100, newTeam(3)
 	for step := range 300 {
 		driveJam(cars, step)
@@ -108,9 +135,9 @@ func testSplitCovers(t *testing.T, shuffled bool) {
 	for side, list := range k.split.inner {
 		inner += len(list)
 		for _, i := range list {
-			for _, j := range k.adj[k.adjAt[i]:k.adjAt[i+1]] {
+			for _, j := range reads(k, i) {
 				if int(k.split.side[j]) != side {
-					t.Fatalf("inner mover %d of side %d has neighbour %d of side %d", i, side, j, k.split.side[j])
+					t.Fatalf("inner mover %d of side %d reads mover %d of side %d", i, side, j, k.split.side[j])
 				}
 			}
 		}
@@ -122,9 +149,9 @@ func testSplitCovers(t *testing.T, shuffled bool) {
 			if int(k.split.side[i])>>1 != p {
 				t.Fatalf("mover %d of side %d listed in pair %d", i, k.split.side[i], p)
 			}
-			for _, j := range k.adj[k.adjAt[i]:k.adjAt[i+1]] {
+			for _, j := range reads(k, i) {
 				if int(k.split.side[j])>>1 != p {
-					t.Fatalf("mover %d of pair %d has neighbour %d of side %d", i, p, j, k.split.side[j])
+					t.Fatalf("mover %d of pair %d reads mover %d of side %d", i, p, j, k.split.side[j])
 				}
 			}
 		}
