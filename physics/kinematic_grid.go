@@ -106,9 +106,14 @@ func (g *moverGrid) build(movers []kstate, cell float64) {
 	}
 	copy(g.fill, g.start[:size])
 	for i, b := range g.at {
-		m := &movers[i]
-		g.items[g.fill[b]] = gridItem{x: m.x, y: m.y, r: m.r, cx: g.cells[i][0], cy: g.cells[i][1], idx: int32(i),
-			bucket: int32(b), end: g.start[b+1], vehicle: m.vehicle, flying: m.flying}
+		// Field by field: a composite literal is built on the stack and copied in 16-byte
+		// moves that cannot take their halves from the 8-byte stores just made, which stalled
+		// this loop for most of the grid's build.
+		m, it := &movers[i], &g.items[g.fill[b]]
+		it.x, it.y, it.r = m.x, m.y, m.r
+		it.cx, it.cy, it.idx = g.cells[i][0], g.cells[i][1], int32(i)
+		it.bucket, it.end = int32(b), g.start[b+1]
+		it.vehicle, it.flying = m.vehicle, m.flying
 		g.fill[b]++
 	}
 }
