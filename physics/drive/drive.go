@@ -141,11 +141,21 @@ type delayedFlyer struct {
 
 // approach moves v toward target by at most step.
 func approach(v, target, step float64) float64 {
+	// Compared, not min and max: their NaN and signed-zero fixups are a chain the usual
+	// step need not wait for. v+step is the larger of the two unless NaN, as min has it;
+	// reaching the target exactly returns the target, as min and max do but for the sign
+	// of a zero target reached by a step from the other side.
 	switch {
 	case v < target:
-		return min(v+step, target)
+		if u := v + step; u < target || u != u {
+			return u
+		}
+		return target
 	case v > target:
-		return max(v-step, target)
+		if u := v - step; u > target || u != u {
+			return u
+		}
+		return target
 	}
 	return v
 }
