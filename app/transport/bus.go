@@ -58,33 +58,44 @@ type Bus struct {
 	all      []*Subscription
 	services map[string]*service
 
-	// heard is what HasSubscribers reads, without the lock: every sensor of every world
-	// asks it every step, and a read lock's shared counter bounced between the cores.
-	heard atomic.Pointer[heard]
+	// What HasSubscribers reads, without mu: every sensor of every world asks it every
+	// step, and a read lock's shared counter bounced between the cores. every says a
+	// SubscribeAll subscription listens; heard maps the topics that ever had a subscription
+	// of their own to themselves, and a topic's listened flag says whether it has one now.
+	// A subscription marks heard stale only when its topic is heard of for the first time,
+	// and the next HasSubscribers remakes it (under remake): remaking it at every
+	// subscription made the start of a fleet, which subscribes per robot, quadratic in its
+	// robots.
+	every  atomic.Bool
+	heard  atomic.Pointer[heard]
+	remake sync.Mutex
 }
 
-// heard is a snapshot of who listens, rebuilt under Bus.mu whenever a subscription comes or
-// goes and never changed after: every says a SubscribeAll subscription listens, topics
-// lists the topics with a subscription of their own.
+// heard is a snapshot of the topics that ever had a subscription, never changed after it is
+// made but for stale, set (under Bus.mu) when one more topic is heard of.
 type heard struct {
-	every  bool
-	topics map[string]struct{}
+	topics map[string]*topic
+	stale  atomic.Bool
 }
 
-// reheard rebuilds the snapshot HasSubscribers reads; b.mu is held.
-func (b *Bus) reheard() {
-	h := &heard{every: !b.closed && len(b.all) > 0}
-	if !b.closed && !h.every {
-		for name, t := range b.topics {
-			if len(t.subs) > 0 {
-				if h.topics == nil {
-					h.topics = map[string]struct{}{}
-				}
-				h.topics[name] = struct{}{}
-			}
+// reheard returns a fresh snapshot of the heard topics, remade if the current one is stale.
+// The new one is stored while mu is held, so a subscription that comes after marks it.
+func (b *Bus) reheard() *heard {
+	b.remake.Lock()
+	defer b.remake.Unlock()
+	if h := b.heard.Load(); !h.stale.Load() {
+		return h // another caller remade it meanwhile
+	}
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	h := &heard{topics: map[string]*topic{}}
+	for name, t := range b.topics {
+		if t.heard {
+			h.topics[name] = t
 		}
 	}
 	b.heard.Store(h)
+	return h
 }
 
 // topic is one named, typed stream.
@@ -95,6 +106,10 @@ type topic struct {
 	typ  string
 	mt   protoreflect.MessageType
 	subs []*Subscription // copy-on-write under Bus.mu
+	// listened is len(subs) > 0 on an open bus, set under Bus.mu; heard (under Bus.mu) says
+	// the topic is in Bus.heard's snapshots.
+	listened atomic.Bool
+	heard    bool
 
 	published atomic.Uint64
 	dropped   atomic.Uint64
@@ -121,6 +136,7 @@ func NewBus(opts Options) *Bus {
 		topics:   map[string]*topic{},
 		services: map[string]*service{},
 	}
+	b.heard.Store(&heard{})
 	if b.log == nil {
 		b.log = slog.Default()
 	}
@@ -246,15 +262,15 @@ func (b *Bus) topicLocked(name string) *topic {
 // lock-free map lookup, cheap enough to ask per robot per step before
 // building a message. False after Close.
 func (b *Bus) HasSubscribers(topicName string) bool {
-	h := b.heard.Load()
-	if h == nil {
-		return false // nobody ever subscribed
-	}
-	if h.every {
+	if b.every.Load() {
 		return true
 	}
-	_, ok := h.topics[topicName]
-	return ok
+	h := b.heard.Load()
+	if h.stale.Load() {
+		h = b.reheard()
+	}
+	t, ok := h.topics[topicName]
+	return ok && t.listened.Load()
 }
 
 // Topics returns every topic published, declared or subscribed to, sorted by name.
@@ -292,7 +308,10 @@ func (b *Bus) Close() {
 	}
 	b.all = nil
 	b.services = map[string]*service{}
-	b.reheard()
+	b.every.Store(false)
+	for _, t := range b.topics {
+		t.listened.Store(false)
+	}
 	b.mu.Unlock()
 
 	// Closed outside b.mu: deliver holds a subscription's lock and never takes b.mu,

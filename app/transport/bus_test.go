@@ -2,6 +2,7 @@ package transport
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -312,4 +313,36 @@ func TestEmptyTopicName(t *testing.T) {
 		}
 	}()
 	bus.Subscribe("")
+}
+
+// A subscription is seen by the next HasSubscribers whether its topic is new to the bus or was
+// subscribed to before, with lookups between the subscriptions as a running world makes them.
+func TestHasSubscribersSeesEverySubscription(t *testing.T) {
+	bus := NewBus(Options{})
+	const n = 200
+	for i := range n {
+		name := "/r" + strconv.Itoa(i) + "/odom"
+		if bus.HasSubscribers(name) {
+			t.Fatalf("%s has subscribers before any", name)
+		}
+		s := bus.Subscribe(name)
+		if !bus.HasSubscribers(name) {
+			t.Fatalf("%s: no subscribers right after Subscribe", name)
+		}
+		if i%2 == 0 {
+			s.Close()
+			if bus.HasSubscribers(name) {
+				t.Fatalf("%s: subscribers after its only one closed", name)
+			}
+			bus.Subscribe(name)
+			if !bus.HasSubscribers(name) {
+				t.Fatalf("%s: no subscribers after subscribing again", name)
+			}
+		}
+	}
+	for i := range n {
+		if name := "/r" + strconv.Itoa(i) + "/odom"; !bus.HasSubscribers(name) {
+			t.Fatalf("%s lost its subscriber", name)
+		}
+	}
 }

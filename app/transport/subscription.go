@@ -68,7 +68,11 @@ func (b *Bus) Subscribe(topicName string, opts ...SubscribeOption) *Subscription
 	}
 	t := b.topicLocked(topicName)
 	t.subs = append(slices.Clip(t.subs), s)
-	b.reheard()
+	t.listened.Store(true)
+	if !t.heard {
+		t.heard = true
+		b.heard.Load().stale.Store(true)
+	}
 	return s
 }
 
@@ -84,7 +88,7 @@ func (b *Bus) SubscribeAll(opts ...SubscribeOption) *Subscription {
 		return s
 	}
 	b.all = append(slices.Clip(b.all), s)
-	b.reheard()
+	b.every.Store(true)
 	return s
 }
 
@@ -158,13 +162,14 @@ func (s *Subscription) deliver(m Message) {
 func (b *Bus) remove(s *Subscription) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	defer b.reheard()
 	if s.topic == "" {
 		b.all = without(b.all, s)
+		b.every.Store(!b.closed && len(b.all) > 0)
 		return
 	}
 	if t := b.topics[s.topic]; t != nil {
 		t.subs = without(t.subs, s)
+		t.listened.Store(!b.closed && len(t.subs) > 0)
 	}
 }
 
