@@ -29,7 +29,7 @@ func (g *dynGrid) build(prims []prim) {
 		p := &prims[i]
 		minX, maxX = math.Min(minX, p.cx), math.Max(maxX, p.cx)
 		minY, maxY = math.Min(minY, p.cy), math.Max(maxY, p.cy)
-		g.maxR = math.Max(g.maxR, p.radius())
+		g.maxR = math.Max(g.maxR, p.br)
 	}
 	// About one shape per cell on average, never smaller than a shape.
 	area := math.Max((maxX-minX)*(maxY-minY), 1e-6)
@@ -65,18 +65,18 @@ func (g *dynGrid) cellOf(x, y float64) int {
 	return j*g.nx + i
 }
 
-// around calls f with the index of every shape whose centre lies in a cell that the circle
-// of radius r around (x, y), widened by the largest shape, touches; ok is false when there is
-// no grid and the caller must look at every shape.
-func (g *dynGrid) around(x, y, r float64, f func(i int32)) (ok bool) {
-	if g.nx == 0 || math.IsInf(r, 0) || math.IsNaN(r) {
+// inBox calls f with the index of every shape whose centre lies in a cell that the box
+// [x0, x1] × [y0, y1], widened by the largest shape, touches; ok is false when there is no grid
+// (or the box is not finite) and the caller must look at every shape.
+func (g *dynGrid) inBox(x0, y0, x1, y1 float64, f func(i int32)) (ok bool) {
+	if g.nx == 0 || !finite(x0) || !finite(y0) || !finite(x1) || !finite(y1) {
 		return false
 	}
-	r += g.maxR
-	i0 := max(int(math.Floor((x-r-g.x0)/g.cell)), 0)
-	i1 := min(int(math.Floor((x+r-g.x0)/g.cell)), g.nx-1)
-	j0 := max(int(math.Floor((y-r-g.y0)/g.cell)), 0)
-	j1 := min(int(math.Floor((y+r-g.y0)/g.cell)), g.ny-1)
+	r := g.maxR
+	i0 := max(int(math.Floor((x0-r-g.x0)/g.cell)), 0)
+	i1 := min(int(math.Floor((x1+r-g.x0)/g.cell)), g.nx-1)
+	j0 := max(int(math.Floor((y0-r-g.y0)/g.cell)), 0)
+	j1 := min(int(math.Floor((y1+r-g.y0)/g.cell)), g.ny-1)
 	for j := j0; j <= j1; j++ {
 		for i := i0; i <= i1; i++ {
 			c := j*g.nx + i
@@ -87,6 +87,8 @@ func (g *dynGrid) around(x, y, r float64, f func(i int32)) (ok bool) {
 	}
 	return true
 }
+
+func finite(v float64) bool { return !math.IsInf(v, 0) && !math.IsNaN(v) }
 
 func resize[T any](s []T, n int) []T {
 	if cap(s) < n {

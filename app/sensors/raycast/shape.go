@@ -43,6 +43,7 @@ type prim struct {
 	hx, hy   float64 // box half extents; a circle's radius in hx
 	r2       float64 // a circle's squared radius
 	zlo, zhi float64
+	br       float64 // the bounding circle's radius (radius)
 	id       uint32
 	kind     Kind
 }
@@ -56,6 +57,7 @@ func newPrim(s Shape) prim {
 	case Circle:
 		p.hx, p.r2 = s.Radius, s.Radius*s.Radius
 	}
+	p.br = p.radius()
 	return p
 }
 
