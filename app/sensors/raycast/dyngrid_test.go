@@ -45,4 +45,34 @@ func TestDynamicGridFindsWhatBruteForceFinds(t *testing.T) {
 			t.Fatalf("ray %d from (%.2f, %.2f) at %.3f rad within %.2f m: grid %v, every shape %v", k, x, y, angle, maxDist, got, want)
 		}
 	}
+	// Fans, narrow (a sonar's cone) to wide, any way round, swept with the grid's help.
+	for k := 0; k < 600; k++ {
+		x, y := rng.Float64()*34-17, rng.Float64()*34-17
+		n := 1 + rng.IntN(40)
+		span := []float64{0.3, 2, 4, 2 * math.Pi}[k%4] * (rng.Float64() - 0.5) * 2
+		step := 0.0
+		if n > 1 {
+			step = span / float64(n-1)
+		}
+		fan := NewFan(rng.Float64()*2*math.Pi, step, n)
+		yaw, maxDist := rng.Float64()*6, 0.2+rng.Float64()*6
+		ignore := uint32(rng.IntN(800))
+		out := make([]float64, n)
+		c.ScanFan(x, y, 0.1, yaw, fan, maxDist, ignore, out)
+		for i, got := range out {
+			dy, dx := math.Sincos(yaw + fan.Min + float64(i)*fan.Step)
+			want := math.Inf(1)
+			for j := range c.dyn {
+				if p := &c.dyn[j]; p.id != ignore {
+					want = min(want, p.hit(x, y, dx, dy))
+				}
+			}
+			if want > maxDist {
+				want = math.Inf(1)
+			}
+			if got != want && math.Abs(got-want) > 1e-9 {
+				t.Fatalf("fan %d of %d rays spanning %.3f rad, ray %d within %.2f m: scan %v, every shape %v", k, n, span, i, maxDist, got, want)
+			}
+		}
+	}
 }

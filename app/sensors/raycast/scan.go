@@ -99,9 +99,16 @@ func (c *Caster) ScanFan(x, y, z, yaw float64, fan *Fan, maxDist float64, ignore
 		dy[i] = sy*fan.cos[i] + cy*fan.sin[i]
 	}
 	base := yaw + fan.Min
-	for i := range c.dyn {
+	// The moving shapes near the fan's sector, from the grid when there is one: a fleet's
+	// every scan swept every robot of it.
+	dyn := func(i int32) {
 		if p := &c.dyn[i]; (ignore == 0 || p.id != ignore) && z >= p.zlo && z <= p.zhi {
 			c.sweep(p, x, y, base, fan, maxDist, out)
+		}
+	}
+	if x0, y0, x1, y1 := fanBox(x, y, base, fan, maxDist); !c.grid.inBox(x0, y0, x1, y1, dyn) {
+		for i := range c.dyn {
+			dyn(int32(i))
 		}
 	}
 	s := c.static
@@ -139,6 +146,36 @@ func (c *Caster) ScanFan(x, y, z, yaw float64, fan *Fan, maxDist float64, ignore
 			out[i] = math.Inf(1)
 		}
 	}
+}
+
+// fanBox returns a box holding the sector of radius r from (x, y) that a fan's rays sweep,
+// its first ray at angle base: the origin, both end rays' ends, and the ends of the axis
+// directions inside the sector; a fan of half a turn or more gets the whole circle's box. It is
+// widened a little for rounding.
+func fanBox(x, y, base float64, fan *Fan, r float64) (x0, y0, x1, y1 float64) {
+	span := fan.Step * float64(fan.N-1)
+	if !(math.Abs(span) < math.Pi) || !(r < math.Inf(1)) {
+		return x - r, y - r, x + r, y + r
+	}
+	if span < 0 {
+		base, span = base+span, -span
+	}
+	x0, y0, x1, y1 = x, y, x, y
+	add := func(a float64) {
+		s, c := math.Sincos(a)
+		px, py := x+r*c, y+r*s
+		x0, y0, x1, y1 = min(x0, px), min(y0, py), max(x1, px), max(y1, py)
+	}
+	add(base)
+	add(base + span)
+	for k := range 4 { // +x, +y, -x, -y
+		a := float64(k) * math.Pi / 2
+		if off := math.Mod(a-base, 2*math.Pi); off < 0 && off+2*math.Pi <= span || off >= 0 && off <= span {
+			add(a)
+		}
+	}
+	pad := 1e-6 * (1 + r)
+	return x0 - pad, y0 - pad, x1 + pad, y1 + pad
 }
 
 // sweep tests shape p against the rays of the fan (first ray at angle base) that point at it.

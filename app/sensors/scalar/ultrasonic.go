@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"simgui/app/sensors"
+	"simgui/app/sensors/raycast"
 )
 
 // UltrasonicRays is how many rays sample an ultrasonic cone wider than 0°.
@@ -16,7 +17,10 @@ func init() {
 type ultrasonic struct {
 	emitter
 	rangeMin, rangeMax float64
-	angles             []float64 // ray directions relative to the mount's yaw, radians
+	// fan is the cone's rays, relative to the mount's yaw, scanned at once (the shapes near
+	// the cone found once, not per ray); hits their distances.
+	fan  *raycast.Fan
+	hits []float64
 }
 
 func newUltrasonic(spec *sensors.Spec) (sensors.Sensor, error) {
@@ -28,12 +32,11 @@ func newUltrasonic(spec *sensors.Spec) (sensors.Sensor, error) {
 	u := &ultrasonic{emitter: e, rangeMin: p.Get("rangeMin"), rangeMax: p.Get("rangeMax")}
 	cone := p.Get("coneDeg") * math.Pi / 180
 	if cone == 0 {
-		u.angles = []float64{0}
+		u.fan = raycast.NewFan(0, 0, 1)
 	} else {
-		for i := range UltrasonicRays {
-			u.angles = append(u.angles, -cone/2+cone*float64(i)/(UltrasonicRays-1))
-		}
+		u.fan = raycast.NewFan(-cone/2, cone/(UltrasonicRays-1), UltrasonicRays)
 	}
+	u.hits = make([]float64, u.fan.N)
 	return u, nil
 }
 
@@ -45,9 +48,10 @@ func (u *ultrasonic) Fire(c *sensors.Context) {
 		return
 	}
 	mp := c.MountPose(u.spec.Mount.Pose)
+	caster.ScanFan(mp.X, mp.Y, mp.Z, mp.Yaw, u.fan, u.rangeMax, c.Model.ID, u.hits)
 	best := math.Inf(1)
-	for _, a := range u.angles {
-		best = min(best, caster.Cast(mp.X, mp.Y, mp.Z, mp.Yaw+a, u.rangeMax, c.Model.ID))
+	for _, h := range u.hits {
+		best = min(best, h)
 	}
 	r := u.rangeMax
 	if !math.IsInf(best, 1) {
