@@ -182,7 +182,7 @@ func fanBox(x, y, base float64, fan *Fan, r float64) (x0, y0, x1, y1 float64) {
 func (c *Caster) sweep(p *prim, x, y, base float64, fan *Fan, maxDist float64, out []float64) {
 	fx, fy := x-p.cx, y-p.cy
 	d := math.Hypot(fx, fy)
-	r := p.radius()
+	r := p.br
 	if d-r > maxDist {
 		return
 	}

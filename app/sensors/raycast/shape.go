@@ -43,7 +43,7 @@ type prim struct {
 	hx, hy   float64 // box half extents; a circle's radius in hx
 	r2       float64 // a circle's squared radius
 	zlo, zhi float64
-	br       float64 // the bounding circle's radius (radius)
+	br       float64 // the radius of a circle around the centre that holds the shape
 	id       uint32
 	kind     Kind
 }
@@ -54,10 +54,11 @@ func newPrim(s Shape) prim {
 	case Box:
 		p.uy, p.ux = math.Sincos(s.Yaw)
 		p.hx, p.hy = s.HalfL, s.HalfW
+		p.br = math.Hypot(p.hx, p.hy)
 	case Circle:
 		p.hx, p.r2 = s.Radius, s.Radius*s.Radius
+		p.br = p.hx
 	}
-	p.br = p.radius()
 	return p
 }
 
@@ -69,14 +70,6 @@ func (p *prim) bounds() (x0, y0, x1, y1 float64) {
 	ex := math.Abs(p.ux)*p.hx + math.Abs(p.uy)*p.hy
 	ey := math.Abs(p.uy)*p.hx + math.Abs(p.ux)*p.hy
 	return p.cx - ex, p.cy - ey, p.cx + ex, p.cy + ey
-}
-
-// radius is the radius of a circle around the centre that holds the shape.
-func (p *prim) radius() float64 {
-	if p.kind == Circle {
-		return p.hx
-	}
-	return math.Hypot(p.hx, p.hy)
 }
 
 // hit returns the distance along the unit direction (dx, dy) from (x, y) at which the ray
