@@ -181,15 +181,10 @@ func (b *Body) SetLocalVelocity(forward, lateral float64) {
 // through the two setters measured slower on 10,000 robots.
 func (b *Body) SetLocalMotion(forward, lateral, w float64) {
 	if b.cp == nil {
-		var k *kstate
-		switch {
-		case b.k >= 0: // a mover (the usual case, first)
-			k = &b.space.kin.movers[b.k]
-		case b.Kind != KindStatic: // a removed mover keeps its state in own
-			k = b.own
-		default:
+		if b.k < 0 && b.Kind == KindStatic { // a mover (b.k >= 0) is asked first, as the usual case
 			return
 		}
+		k := b.kin()
 		k.vx, k.vy, k.w = forward*k.c-lateral*k.s, forward*k.s+lateral*k.c, w
 		return
 	}
