@@ -590,9 +590,3 @@ func (k *kinematic) touching(a, b *Body) bool {
 	})
 	return found && k.touch[i].owner == owner
 }
-
-// neighbours returns the movers the broad phase listed near mover i.
-func (k *kinematic) neighbours(i int32) []int32 {
-	sp := &k.spans[i]
-	return k.adj[sp.lo:sp.hi]
-}

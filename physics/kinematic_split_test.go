@@ -61,6 +61,12 @@ func jamBoxes(t *testing.T, s *Space) {
 	}
 }
 
+// neighbours returns the movers the broad phase listed near mover i.
+func (k *kinematic) neighbours(i int32) []int32 {
+	sp := &k.spans[i]
+	return k.adj[sp.lo:sp.hi]
+}
+
 // reads returns the movers mover i's move may read: its neighbours and, for a vehicle, the
 // neighbours of the boxes among them.
 func reads(k *kinematic, i int32) []int32 {
