@@ -110,6 +110,26 @@ func skyRow(zr []float32, cr []byte, c uint32, depth bool, cv rowCover) {
 	lo, hi := cv.within(0, w)
 	skyRun(zr[:lo], cr, 0, c, depth)
 	skyRun(zr[hi:], cr, hi, c, depth)
+	if !depth {
+		// Without depth to convert, drawn pixels are only passed over: four at a time, and by
+		// their bits (1/depth is positive or 0), which takes one branch a test, not a float
+		// compare's two.
+		for x := lo; x < hi; {
+			for x+4 <= hi && math.Float32bits(zr[x]) != 0 && math.Float32bits(zr[x+1]) != 0 &&
+				math.Float32bits(zr[x+2]) != 0 && math.Float32bits(zr[x+3]) != 0 {
+				x += 4
+			}
+			for x < hi && math.Float32bits(zr[x]) != 0 {
+				x++
+			}
+			a := x
+			for x < hi && math.Float32bits(zr[x]) == 0 {
+				x++
+			}
+			skyRun(zr[a:x], cr, a, c, false)
+		}
+		return
+	}
 	for x := lo; x < hi; {
 		if z := zr[x]; z != 0 {
 			if depth {
@@ -148,6 +168,25 @@ func nearerRuns(zr []float32, iz float32, depth bool, lo, hi int, run func(a, b 
 	}
 	if hi < len(zr) {
 		run(hi, len(zr))
+	}
+	if !depth {
+		// As in skyRow: the pixels nearer than the plane are only passed over, four at a time.
+		for x := lo; x < hi; {
+			for x+4 <= hi && !(iz > zr[x]) && !(iz > zr[x+1]) && !(iz > zr[x+2]) && !(iz > zr[x+3]) {
+				x += 4
+			}
+			for x < hi && !(iz > zr[x]) {
+				x++
+			}
+			a := x
+			for x < hi && iz > zr[x] {
+				x++
+			}
+			if a < x {
+				run(a, x)
+			}
+		}
+		return
 	}
 	for x := lo; x < hi; {
 		if z := zr[x]; !(iz > z) {

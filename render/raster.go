@@ -50,23 +50,23 @@ func (fs *frameState) raster(t *rtri, y0, y1 int) {
 		zv := zt + (float64(xa)+0.5-xt)*zx + (yc-yt)*zy
 		o := y*w + xa
 		zr := fs.z[o : o+xb-xa]
+		// Each pixel's 1/depth from the span's first: a running sum would chain every pixel's
+		// test on the addition before it.
 		if !rgb {
 			for i := range zr {
-				if z := float32(zv); z > zr[i] {
+				if z := float32(zv + float64(i)*zx); z > zr[i] {
 					zr[i] = z
 				}
-				zv += zx
 			}
 			continue
 		}
 		cr := fs.rgb[3*o : 3*(o+len(zr))]
 		for i := range zr {
-			if z := float32(zv); z > zr[i] {
+			if z := float32(zv + float64(i)*zx); z > zr[i] {
 				zr[i] = z
 				p := cr[3*i : 3*i+3 : 3*i+3]
 				p[0], p[1], p[2] = r, g, b
 			}
-			zv += zx
 		}
 	}
 }
