@@ -78,8 +78,14 @@ func TestWindowWatchesTraining(t *testing.T) {
 	// Stop following the robot, so that the view stays put while it drives.
 	g.key("f")
 	s = g.waitState("the view to stay put", 10*time.Second, func(s State) bool { return !s.Follow })
-	start := s.Pose
 	before := g.shot("training-start.png")
+	// The pose and view as the picture has them: the state after the shot, which the frame
+	// that took it wrote or a later one (nothing moves until the trainer steps).
+	sb, ok := g.readState()
+	if !ok {
+		t.Fatal("no window state after the first picture")
+	}
+	start := sb.Pose
 
 	// The bridge re-registers the episode's devices (discovery runs every 100 ms).
 	deadline := time.Now().Add(10 * time.Second)
@@ -103,12 +109,18 @@ func TestWindowWatchesTraining(t *testing.T) {
 		return s.Selected == "alpha" && math.Hypot(s.Pose[0]-start[0], s.Pose[1]-start[1]) > 0.5
 	})
 	after := g.shot("training-moved.png")
+	if sa, ok := g.readState(); !ok || sa.View != sb.View {
+		t.Fatalf("the view moved between the pictures: %v then %v", sb.View, sa.View)
+	}
 	// Where the robot now is, the picture changed; where it started, too (it left).
 	for _, p := range [][3]float64{start, s.Pose} {
-		at := toScreen(after, s, p[0], p[1]) // the view is the same in both pictures
+		at := toScreen(after, sb, p[0], p[1]) // the view is the same in both pictures
 		r := image.Rectangle{at.Sub(image.Pt(6, 6)), at.Add(image.Pt(6, 6))}
+		if !r.In(after.Bounds()) {
+			t.Fatalf("pose %v is at %v, outside the %v picture (view %v)", p, at, after.Bounds(), sb.View)
+		}
 		if a, b := xtest.RegionStats(before, r), xtest.RegionStats(after, r); math.Abs(a.R-b.R)+math.Abs(a.G-b.G)+math.Abs(a.B-b.B) < 20 {
-			t.Errorf("the window did not show the robot move at %v: %+v then %+v", at, a, b)
+			t.Errorf("the window did not show the robot move at %v (pose %v from %v, view %v): %+v then %+v", at, p, start, sb.View, a, b)
 		}
 	}
 

@@ -135,7 +135,9 @@ func (arbiter *Arbiter) ApplyImpulse() {
 
 		vb1 := a.v_bias.Add(r1.Perp().Mult(a.w_bias))
 		vb2 := b.v_bias.Add(r2.Perp().Mult(b.w_bias))
-		vr := relative_velocity(a, b, r1, r2).Add(surface_vr)
+		// relative_velocity, apply_bias_impulses and apply_impulses written out: the calls
+		// (too large to inline) cost more than their arithmetic, which is theirs as it stands.
+		vr := r2.Perp().Mult(b.w).Add(b.v).Sub(r1.Perp().Mult(a.w).Add(a.v)).Add(surface_vr)
 
 		vbn := vb2.Sub(vb1).Dot(n)
 		vrn := vr.Dot(n)
@@ -154,8 +156,23 @@ func (arbiter *Arbiter) ApplyImpulse() {
 		jtOld := con.jtAcc
 		con.jtAcc = Clamp(jtOld+jt, -jtMax, jtMax)
 
-		apply_bias_impulses(a, b, r1, r2, n.Mult(con.jBias-jbnOld))
-		apply_impulses(a, b, r1, r2, n.Rotate(Vector{con.jnAcc - jnOld, con.jtAcc - jtOld}))
+		j := n.Mult(con.jBias - jbnOld)
+		b.v_bias.X += j.X * b.m_inv
+		b.v_bias.Y += j.Y * b.m_inv
+		b.w_bias += b.i_inv * (r2.X*j.Y - r2.Y*j.X)
+		j.X, j.Y = -j.X, -j.Y
+		a.v_bias.X += j.X * a.m_inv
+		a.v_bias.Y += j.Y * a.m_inv
+		a.w_bias += a.i_inv * (r1.X*j.Y - r1.Y*j.X)
+
+		j = n.Rotate(Vector{con.jnAcc - jnOld, con.jtAcc - jtOld})
+		b.v.X += j.X * b.m_inv
+		b.v.Y += j.Y * b.m_inv
+		b.w += b.i_inv * (r2.X*j.Y - r2.Y*j.X)
+		j.X, j.Y = -j.X, -j.Y
+		a.v.X += j.X * a.m_inv
+		a.v.Y += j.Y * a.m_inv
+		a.w += a.i_inv * (r1.X*j.Y - r1.Y*j.X)
 	}
 }
 

@@ -357,7 +357,8 @@ func (body *Body) SetAngularVelocity(angularVelocity float64) {
 
 // SetTransform sets transform
 func (body *Body) SetTransform(p Vector, a float64) {
-	rot := Vector{math.Cos(a), math.Sin(a)}
+	sin, cos := math.Sincos(a) // one argument reduction for both, the same bits as Sin and Cos
+	rot := Vector{cos, sin}
 	c := body.cog
 
 	body.transform = NewTransformTranspose(

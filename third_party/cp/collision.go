@@ -376,111 +376,131 @@ func GJK(ctx SupportContext, collisionId *uint32) ClosestPoints {
 	return points
 }
 
-// GJKRecurse implementation of the GJK loop.
+// GJKRecurse implementation of the GJK loop. Upstream recurses (as C does) on a tail call; a
+// loop steps the same way without copying the context and both points into every call.
 func GJKRecurse(ctx SupportContext, v0, v1 MinkowskiPoint, iteration int) ClosestPoints {
-	if iteration > maxGjkIterations {
-		return v0.ClosestPoints(v1)
-	}
+	for {
+		if iteration > maxGjkIterations {
+			return v0.ClosestPoints(v1)
+		}
 
-	if v1.ab.PointGreater(v0.ab, Vector{}) {
-		// Origin is behind axis. Flip and try again.
-		return GJKRecurse(ctx, v1, v0, iteration)
-	}
-	t := v0.ab.ClosestT(v1.ab)
-	var n Vector
-	if -1.0 < t && t < 1.0 {
-		n = v1.ab.Sub(v0.ab).Perp()
-	} else {
-		n = v0.ab.LerpT(v1.ab, t).Neg()
-	}
-	p := ctx.Support(n)
+		if v1.ab.PointGreater(v0.ab, Vector{}) {
+			// Origin is behind axis. Flip and try again.
+			v0, v1 = v1, v0
+			continue
+		}
+		t := v0.ab.ClosestT(v1.ab)
+		var n Vector
+		if -1.0 < t && t < 1.0 {
+			n = v1.ab.Sub(v0.ab).Perp()
+		} else {
+			n = v0.ab.LerpT(v1.ab, t).Neg()
+		}
+		p := ctx.Support(n)
 
-	// Draw debug
+		// Draw debug
 
-	if p.ab.PointGreater(v0.ab, Vector{}) && v1.ab.PointGreater(p.ab, Vector{}) {
-		return EPA(ctx, v0, p, v1)
+		if p.ab.PointGreater(v0.ab, Vector{}) && v1.ab.PointGreater(p.ab, Vector{}) {
+			return EPA(ctx, v0, p, v1)
+		}
+
+		if v0.ab.CheckAxis(v1.ab, p.ab, n) {
+			return v0.ClosestPoints(v1)
+		}
+
+		if v0.ab.ClosestDist(p.ab) < p.ab.ClosestDist(v1.ab) {
+			v1 = p
+		} else {
+			v0 = p
+		}
+		iteration++
 	}
-
-	if v0.ab.CheckAxis(v1.ab, p.ab, n) {
-		return v0.ClosestPoints(v1)
-	}
-
-	if v0.ab.ClosestDist(p.ab) < p.ab.ClosestDist(v1.ab) {
-		return GJKRecurse(ctx, v0, p, iteration+1)
-	}
-
-	return GJKRecurse(ctx, p, v1, iteration+1)
 }
+
+// epaStackHull is how many points EPA's hulls hold on the stack; a hull that grows past it
+// (rare: each step adds one point, up to maxEpaIterations) moves to the heap.
+const epaStackHull = 8
 
 // EPA is called from GJK when two shapes overlap.
 // Finds the closest points on the surface of two overlapping shapes using the EPA algorithm.
 // This is a moderately expensive step! Avoid it by adding radii to your shapes so their inner polygons won't overlap.
 func EPA(ctx SupportContext, v0, v1, v2 MinkowskiPoint) ClosestPoints {
-	// TODO: allocate a NxM array here and do an in place convex hull reduction in EPARecurse?
-	hull := []MinkowskiPoint{v0, v1, v2}
-	return EPARecurse(ctx, 3, hull, 1)
+	// Two hulls on the stack, each step building the next in the other (upstream allocates
+	// each step's; C takes them from the stack).
+	var bufs [2][epaStackHull]MinkowskiPoint
+	bufs[0][0], bufs[0][1], bufs[0][2] = v0, v1, v2
+	return epaSteps(ctx, bufs[0][:], bufs[1][:], 3, 1)
 }
 
-// EPARecurse implementation of the EPA loop.
-// Each recursion adds a point to the convex hull until it's known that we have the closest point on the surface.
-func EPARecurse(ctx SupportContext, count int, hull []MinkowskiPoint, iteration int) ClosestPoints {
-	mini := 0
-	minDist := INFINITY
+// epaSteps is upstream's EPARecurse as a loop: each step adds a point to the convex hull
+// (the first count points of hull; next is the other buffer) until it is known that we have
+// the closest point on the surface.
+func epaSteps(ctx SupportContext, hullBuf, next []MinkowskiPoint, count, iteration int) ClosestPoints {
+	for {
+		hull := hullBuf[:count]
+		mini := 0
+		minDist := INFINITY
 
-	// TODO: precalculate this when building the hull and save a step.
-	// Find the closest segment hull[i] and hull[i + 1] to (0, 0)
-	i := count - 1
-	j := 0
-	for j < count {
-		d := hull[i].ab.ClosestDist(hull[j].ab)
-		if d < minDist {
-			minDist = d
-			mini = i
-		}
-		i = j
-		j++
-	}
-
-	v0 := hull[mini]
-	v1 := hull[(mini+1)%count]
-
-	p := ctx.Support(v1.ab.Sub(v0.ab).Perp())
-
-	duplicate := p.collisionId == v0.collisionId || p.collisionId == v1.collisionId
-
-	if !duplicate && v0.ab.PointGreater(v1.ab, p.ab) && iteration < maxEpaIterations {
-		// Rebuild the convex hull by inserting p.
-		hull2 := make([]MinkowskiPoint, count+1)
-		count2 := 1
-		hull2[0] = p
-
-		for i := range count {
-			index := (mini + 1 + i) % count
-
-			h0 := hull2[count2-1].ab
-			h1 := hull[index].ab
-			var h2 Vector
-			if i+1 < count {
-				h2 = hull[(index+1)%count].ab
-			} else {
-				h2 = p.ab
+		// TODO: precalculate this when building the hull and save a step.
+		// Find the closest segment hull[i] and hull[i + 1] to (0, 0)
+		i := count - 1
+		j := 0
+		for j < count {
+			d := hull[i].ab.ClosestDist(hull[j].ab)
+			if d < minDist {
+				minDist = d
+				mini = i
 			}
-
-			if h0.PointGreater(h2, h1) {
-				hull2[count2] = hull[index]
-				count2++
-			}
+			i = j
+			j++
 		}
 
-		return EPARecurse(ctx, count2, hull2, iteration+1)
-	}
+		v0 := hull[mini]
+		v1 := hull[(mini+1)%count]
 
-	if iteration > warnEpaIterations {
-		log.Println("Warning: High EPA iterations:", iteration)
-	}
+		p := ctx.Support(v1.ab.Sub(v0.ab).Perp())
 
-	// Could not find a new point to insert, so we have found the closest edge of the minkowski difference.
-	return v0.ClosestPoints(v1)
+		duplicate := p.collisionId == v0.collisionId || p.collisionId == v1.collisionId
+
+		if !duplicate && v0.ab.PointGreater(v1.ab, p.ab) && iteration < maxEpaIterations {
+			// Rebuild the convex hull by inserting p.
+			if len(next) < count+1 {
+				next = make([]MinkowskiPoint, count+1+maxEpaIterations-iteration)
+			}
+			hull2 := next[:count+1]
+			count2 := 1
+			hull2[0] = p
+
+			for i := range count {
+				index := (mini + 1 + i) % count
+
+				h0 := hull2[count2-1].ab
+				h1 := hull[index].ab
+				var h2 Vector
+				if i+1 < count {
+					h2 = hull[(index+1)%count].ab
+				} else {
+					h2 = p.ab
+				}
+
+				if h0.PointGreater(h2, h1) {
+					hull2[count2] = hull[index]
+					count2++
+				}
+			}
+
+			hullBuf, next, count = next, hullBuf, count2
+			iteration++
+			continue
+		}
+
+		if iteration > warnEpaIterations {
+			log.Println("Warning: High EPA iterations:", iteration)
+		}
+
+		// Could not find a new point to insert, so we have found the closest edge of the minkowski difference.
+		return v0.ClosestPoints(v1)
+	}
 }
 
 var BuiltinCollisionFuncs = [9]CollisionFunc{

@@ -36,19 +36,23 @@ func (poly *PolyShape) SetRadius(r float64) {
 func (poly *PolyShape) CacheData(transform Transform) BB {
 	count := poly.count
 	dst := poly.planes[0:count]
-	src := poly.planes[count:]
+	src := poly.planes[count:][:count]
+
+	// The transform's entries in locals, and Point's and Vect's arithmetic written out: the
+	// calls, inlined, still copied the whole transform twice a vertex.
+	ta, tb, tc, td, tx, ty := transform.a, transform.b, transform.c, transform.d, transform.tx, transform.ty
 
 	l := INFINITY
 	r := -INFINITY
 	b := INFINITY
 	t := -INFINITY
 
-	for i := range count {
-		v := transform.Point(src[i].v0)
-		n := transform.Vect(src[i].n)
+	for i := range dst {
+		p, n := src[i].v0, src[i].n
+		v := Vector{X: ta*p.X + tc*p.Y + tx, Y: tb*p.X + td*p.Y + ty}
 
 		dst[i].v0 = v
-		dst[i].n = n
+		dst[i].n = Vector{ta*n.X + tc*n.Y, tb*n.X + td*n.Y}
 
 		l = min(l, v.X)
 		r = max(r, v.X)

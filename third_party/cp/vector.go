@@ -58,7 +58,8 @@ func (v Vector) Project(other Vector) Vector {
 
 // ForAngle returns the unit length vector for the given angle (in radians).
 func ForAngle(a float64) Vector {
-	return Vector{math.Cos(a), math.Sin(a)}
+	sin, cos := math.Sincos(a)
+	return Vector{cos, sin}
 }
 
 func (v Vector) ToAngle() float64 {
