@@ -104,46 +104,11 @@ func (c rowCover) within(a, b int) (lo, hi int) {
 }
 
 // skyRow paints packed colour c where nothing is drawn and, if depth, converts the row to
-// metres. Sky comes in long runs, painted eight pixels at a time.
+// metres. Sky comes in long runs, painted eight pixels at a time. An empty pixel is one the
+// smallest 1/depth is nearer than: a drawn one is at most far away, so its 1/depth is larger.
 func skyRow(zr []float32, cr []byte, c uint32, depth bool, cv rowCover) {
-	w := len(zr)
-	lo, hi := cv.within(0, w)
-	skyRun(zr[:lo], cr, 0, c, depth)
-	skyRun(zr[hi:], cr, hi, c, depth)
-	if !depth {
-		// Without depth to convert, drawn pixels are only passed over: four at a time, and by
-		// their bits (1/depth is positive or 0), which takes one branch a test, not a float
-		// compare's two.
-		for x := lo; x < hi; {
-			for x+4 <= hi && math.Float32bits(zr[x]) != 0 && math.Float32bits(zr[x+1]) != 0 &&
-				math.Float32bits(zr[x+2]) != 0 && math.Float32bits(zr[x+3]) != 0 {
-				x += 4
-			}
-			for x < hi && math.Float32bits(zr[x]) != 0 {
-				x++
-			}
-			a := x
-			for x < hi && math.Float32bits(zr[x]) == 0 {
-				x++
-			}
-			skyRun(zr[a:x], cr, a, c, false)
-		}
-		return
-	}
-	for x := lo; x < hi; {
-		if z := zr[x]; z != 0 {
-			if depth {
-				zr[x] = 1 / z
-			}
-			x++
-			continue
-		}
-		a := x
-		for x < hi && zr[x] == 0 {
-			x++
-		}
-		skyRun(zr[a:x], cr, a, c, depth)
-	}
+	lo, hi := cv.within(0, len(zr))
+	nearerRuns(zr, math.SmallestNonzeroFloat32, depth, lo, hi, func(a, b int) { skyRun(zr[a:b], cr, a, c, depth) })
 }
 
 // skyRun paints the empty pixels zr, from column a of the row cr (nil: no colour), in c, and
@@ -170,7 +135,8 @@ func nearerRuns(zr []float32, iz float32, depth bool, lo, hi int, run func(a, b 
 		run(hi, len(zr))
 	}
 	if !depth {
-		// As in skyRow: the pixels nearer than the plane are only passed over, four at a time.
+		// Without depth to convert, the pixels nearer than the plane are only passed over, four
+		// at a time.
 		for x := lo; x < hi; {
 			for x+4 <= hi && !(iz > zr[x]) && !(iz > zr[x+1]) && !(iz > zr[x+2]) && !(iz > zr[x+3]) {
 				x += 4

@@ -7,13 +7,7 @@ import "testing"
 // depth is to be converted. Odd widths and poses looking along, across and up the corridor put
 // the runs of drawn and empty pixels at every offset of that path's four-pixel steps.
 func TestColourWithoutDepth(t *testing.T) {
-	st, dyn, err := BenchScene()
-	if err != nil {
-		t.Fatal(err)
-	}
-	plain := corridorLayout()
-	plain.Floor.Texture, plain.Floor.Color = "", "#806040"
-	statics := map[string]*Static{"textured": st, "plain": mustStatic(t, plain, nil)}
+	statics, dyn := flatStatics(t)
 	r := NewRenderer(Options{Workers: 1})
 	defer r.Close()
 	compared := 0
@@ -43,4 +37,17 @@ func TestColourWithoutDepth(t *testing.T) {
 	if compared != 90 {
 		t.Fatalf("compared %d frames, want 90", compared)
 	}
+}
+
+// flatStatics returns the bench corridor's static scene in the flat look with its textured
+// floor and with a plain one, by name, and the bench's objects.
+func flatStatics(t *testing.T) (map[string]*Static, []Object) {
+	t.Helper()
+	st, dyn, err := BenchScene()
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain := corridorLayout()
+	plain.Floor.Texture, plain.Floor.Color = "", "#806040"
+	return map[string]*Static{"textured": st, "plain": mustStatic(t, plain, nil)}, dyn
 }

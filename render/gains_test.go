@@ -33,14 +33,9 @@ func TestNewGainTable(t *testing.T) {
 // and applying the table afterwards, over the flat look's paths (textured and plain floor,
 // ground, sky, triangles, a rolled camera, depth alongside) and the realistic one's.
 func TestGainsDrawnIn(t *testing.T) {
-	st, dyn, err := BenchScene()
-	if err != nil {
-		t.Fatal(err)
-	}
-	plain := corridorLayout()
-	plain.Floor.Texture, plain.Floor.Color = "", "#806040"
+	statics, dyn := flatStatics(t)
 	real := RealisticEnvironment()
-	statics := map[string]*Static{"textured": st, "plain": mustStatic(t, plain, nil), "realistic": mustStatic(t, corridorLayout(), &real)}
+	statics["realistic"] = mustStatic(t, corridorLayout(), &real)
 	g := NewGainTable([3]float64{1.3, 0.8, 1.05})
 	r := NewRenderer(Options{Workers: 1})
 	defer r.Close()
