@@ -110,6 +110,8 @@ type kinematic struct {
 	pairs   []candidate // the same, grouped by owner
 	pairAt  []int32     // owner i's pairs are pairs[pairAt[i]:pairAt[i+1]]
 	onTrack []candidate // mover against static, grouped by mover
+	// A split fleet's broad phase makes these in parts (broadParts) and joins them.
+	rawParts, trackParts [kinSides][]candidate
 	// Each mover's neighbours (see span) and the broad phase's counts of them.
 	spans         []span
 	adj           []int32

@@ -62,25 +62,27 @@ func boxBox(a, b *geom, dx, dy, floor float64) (nx, ny, depth float64) {
 	// |cos| and |sin| of the angle between the boxes' x axes.
 	C := math.Abs(a.c*b.c + a.s*b.s)
 	S := math.Abs(a.s*b.c - a.c*b.s)
-	d1 := dx*a.c + dy*a.s
-	o1 := a.hx + b.hx*C + b.hy*S - math.Abs(d1)
-	if o1 <= floor {
-		return 0, 0, o1
-	}
+	// The y axes first: a fleet's boxes are longer than wide and stand side by side, so a
+	// separated pair is most often apart across them.
 	d2 := -dx*a.s + dy*a.c
 	o2 := a.hy + b.hx*S + b.hy*C - math.Abs(d2)
 	if o2 <= floor {
 		return 0, 0, o2
 	}
-	d3 := dx*b.c + dy*b.s
-	o3 := b.hx + a.hx*C + a.hy*S - math.Abs(d3)
-	if o3 <= floor {
-		return 0, 0, o3
-	}
 	d4 := -dx*b.s + dy*b.c
 	o4 := b.hy + a.hx*S + a.hy*C - math.Abs(d4)
 	if o4 <= floor {
 		return 0, 0, o4
+	}
+	d1 := dx*a.c + dy*a.s
+	o1 := a.hx + b.hx*C + b.hy*S - math.Abs(d1)
+	if o1 <= floor {
+		return 0, 0, o1
+	}
+	d3 := dx*b.c + dy*b.s
+	o3 := b.hx + a.hx*C + a.hy*S - math.Abs(d3)
+	if o3 <= floor {
+		return 0, 0, o3
 	}
 	depth, nx, ny, dist := o1, a.c, a.s, d1
 	if o2 < depth {

@@ -205,15 +205,14 @@ var halfShell = [4][2]int32{{1, 0}, {-1, 1}, {0, 1}, {1, 1}}
 // broadPhase lists the pairs whose bounding circles are within broadMargin plus skin of each
 // other: movers against movers (each pair once, owned by the lower index) and movers against
 // the track, grouped by owner in mover order and sorted by partner ID within each group, and
-// each mover's neighbours.
+// each mover's neighbours. A fleet large enough to be split scans its grid and lists its
+// track in parts on the team (broadParts): a broad phase costs about as much as a whole step,
+// and one core alone made every tenth step or so twice as long as the rest. The parts' lists
+// are joined in order, so the lists are the same as one core makes.
 func (k *kinematic) broadPhase(skin float64) {
 	k.raw, k.pairs, k.onTrack = k.raw[:0], k.pairs[:0], k.onTrack[:0]
 	n := len(k.movers)
 	k.skin, k.listN, k.listStale = skin, n, false
-	k.seen = grow(k.seen, n)
-	for i := range k.movers {
-		k.seen[i] = [2]float64{k.movers[i].x, k.movers[i].y}
-	}
 	margin := broadMargin + skin
 	if n == 0 {
 		k.split.on = false
@@ -225,58 +224,16 @@ func (k *kinematic) broadPhase(skin float64) {
 		// Grown by half again, so that a faster substep now and then does not rebuild it.
 		k.walls.build(k.statics, max(need, k.walls.pad)*1.5)
 	}
-	// Pairs, bucket by bucket: each item with the later items of its own cell, and with every
-	// item of the half shell's cells.
-	near := func(a, b *gridItem) {
-		dx, dy, reach := b.x-a.x, b.y-a.y, a.r+b.r+margin
-		if dx*dx+dy*dy > reach*reach {
-			return
-		}
-		if a.vehicle && b.vehicle && !k.space.opts.VehicleCollisions {
-			return
-		}
-		if (a.flying || b.flying) && !overlapsZ(k.movers[a.idx].body, k.movers[b.idx].body) {
-			return
-		}
-		if a.idx < b.idx {
-			k.raw = append(k.raw, candidate{a: a.idx, b: b.idx})
-		} else {
-			k.raw = append(k.raw, candidate{a: b.idx, b: a.idx})
-		}
-	}
-	items := g.items
-	if g.dense {
-		// A bucket is one cell; the half shell is 1, w-1, w and w+1 cells on.
-		shell := [4]int32{1, g.w - 1, g.w, g.w + 1}
-		for p := range items {
-			a := &items[p]
-			for q := int32(p) + 1; q < a.end; q++ {
-				near(a, &items[q])
-			}
-			for _, d := range shell {
-				c := a.bucket + d
-				for q, end := g.start[c], g.start[c+1]; q < end; q++ {
-					near(a, &items[q])
-				}
-			}
-		}
+	parts := k.broadParts(n)
+	if parts == 1 {
+		k.raw = k.scanPairs(0, len(g.items), margin, k.raw)
 	} else {
-		for p := range items {
-			a := &items[p]
-			for q := int32(p) + 1; q < a.end; q++ {
-				if b := &items[q]; b.cx == a.cx && b.cy == a.cy {
-					near(a, b)
-				}
-			}
-			for _, d := range halfShell {
-				cx, cy := a.cx+d[0], a.cy+d[1]
-				h := cellHash(cx, cy, g.shift)
-				for q, end := g.start[h], g.start[h+1]; q < end; q++ {
-					if b := &items[q]; b.cx == cx && b.cy == cy {
-						near(a, b)
-					}
-				}
-			}
+		items := len(g.items)
+		k.team.run(parts, func(p int) {
+			k.rawParts[p] = k.scanPairs(p*items/parts, (p+1)*items/parts, margin, k.rawParts[p][:0])
+		})
+		for p := range parts {
+			k.raw = append(k.raw, k.rawParts[p]...)
 		}
 	}
 	// Group them by owner (a counting sort, stable), each group by partner.
@@ -319,22 +276,117 @@ func (k *kinematic) broadPhase(skin float64) {
 		fill[c.b]++
 	}
 	k.fillAt = fill
-	// The spans, with the track near each mover.
+	// The spans, with the track near each mover, and where the movers are now.
 	k.spans = grow(k.spans, n)
-	for i := range k.movers {
+	k.seen = grow(k.seen, n)
+	if parts == 1 {
+		k.onTrack = k.listSpans(0, n, margin, k.onTrack)
+	} else {
+		k.team.run(parts, func(p int) {
+			k.trackParts[p] = k.listSpans(p*n/parts, (p+1)*n/parts, margin, k.trackParts[p][:0])
+		})
+		for p := range parts {
+			// A part's spans index its own list, which now starts further on.
+			base := int32(len(k.onTrack))
+			for i := p * n / parts; i < (p+1)*n/parts; i++ {
+				k.spans[i].track += base
+				k.spans[i].trackEnd += base
+			}
+			k.onTrack = append(k.onTrack, k.trackParts[p]...)
+		}
+	}
+	k.splitFleet()
+}
+
+// broadParts returns how many parts the broad phase of n movers is cut into: the split
+// fleet's sides, or one.
+func (k *kinematic) broadParts(n int) int {
+	if n >= k.splitAt && len(k.team.helpers) > 0 {
+		return kinSides
+	}
+	return 1
+}
+
+// scanPairs appends to out the pairs of grid items lo to hi-1 (by item) whose bounding circles
+// are within margin: each item with the later items of its own cell, and with every item of
+// the half shell's cells.
+func (k *kinematic) scanPairs(lo, hi int, margin float64, out []candidate) []candidate {
+	g := &k.grid
+	near := func(a, b *gridItem) {
+		dx, dy, reach := b.x-a.x, b.y-a.y, a.r+b.r+margin
+		if dx*dx+dy*dy > reach*reach {
+			return
+		}
+		if a.vehicle && b.vehicle && !k.space.opts.VehicleCollisions {
+			return
+		}
+		if (a.flying || b.flying) && !overlapsZ(k.movers[a.idx].body, k.movers[b.idx].body) {
+			return
+		}
+		if a.idx < b.idx {
+			out = append(out, candidate{a: a.idx, b: b.idx})
+		} else {
+			out = append(out, candidate{a: b.idx, b: a.idx})
+		}
+	}
+	items := g.items
+	if g.dense {
+		// A bucket is one cell; the half shell is 1, w-1, w and w+1 cells on.
+		shell := [4]int32{1, g.w - 1, g.w, g.w + 1}
+		for p := lo; p < hi; p++ {
+			a := &items[p]
+			for q := int32(p) + 1; q < a.end; q++ {
+				near(a, &items[q])
+			}
+			for _, d := range shell {
+				c := a.bucket + d
+				for q, end := g.start[c], g.start[c+1]; q < end; q++ {
+					near(a, &items[q])
+				}
+			}
+		}
+		return out
+	}
+	for p := lo; p < hi; p++ {
+		a := &items[p]
+		for q := int32(p) + 1; q < a.end; q++ {
+			if b := &items[q]; b.cx == a.cx && b.cy == a.cy {
+				near(a, b)
+			}
+		}
+		for _, d := range halfShell {
+			cx, cy := a.cx+d[0], a.cy+d[1]
+			h := cellHash(cx, cy, g.shift)
+			for q, end := g.start[h], g.start[h+1]; q < end; q++ {
+				if b := &items[q]; b.cx == cx && b.cy == cy {
+					near(a, b)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// listSpans sets the spans of movers lo to hi-1 from the neighbour lists, notes where the
+// movers are (seen), and appends the track near them to out, each span's track range indexing
+// out.
+func (k *kinematic) listSpans(lo, hi int, margin float64, out []candidate) []candidate {
+	for i := lo; i < hi; i++ {
+		m := &k.movers[i]
+		k.seen[i] = [2]float64{m.x, m.y}
 		sp := &k.spans[i]
 		sp.lo, sp.hi = k.adjAt[i], k.adjAt[i+1]
 		sp.own = sp.hi - (k.pairAt[i+1] - k.pairAt[i])
-		sp.track = int32(len(k.onTrack))
+		sp.track = int32(len(out))
 		if len(k.statics) > 0 {
-			k.trackNear(int32(i), &k.movers[i], margin)
-			if int32(len(k.onTrack))-sp.track > 1 {
-				k.sortTrack(k.onTrack[sp.track:])
+			out = k.trackNear(int32(i), m, margin, out)
+			if int32(len(out))-sp.track > 1 {
+				k.sortTrack(out[sp.track:])
 			}
 		}
-		sp.trackEnd = int32(len(k.onTrack))
+		sp.trackEnd = int32(len(out))
 	}
-	k.splitFleet()
+	return out
 }
 
 // sortPairs sorts one owner's pairs by partner: insertion sort, as a group holds a handful.
@@ -359,9 +411,9 @@ func (k *kinematic) sortTrack(cs []candidate) {
 	}
 }
 
-// trackNear appends the track shapes near mover i: those listed in the cell of its centre
-// (the grid is grown by at least its reach) and the big ones.
-func (k *kinematic) trackNear(i int32, a *kstate, margin float64) {
+// trackNear appends to out the track shapes near mover i: those listed in the cell of its
+// centre (the grid is grown by at least its reach) and the big ones.
+func (k *kinematic) trackNear(i int32, a *kstate, margin float64, out []candidate) []candidate {
 	g := &k.walls
 	reach := a.r + margin
 	consider := func(s int32) {
@@ -373,7 +425,7 @@ func (k *kinematic) trackNear(i int32, a *kstate, margin float64) {
 		if math.Abs(st.x-a.x) > ex+reach || math.Abs(st.y-a.y) > ey+reach {
 			return
 		}
-		k.onTrack = append(k.onTrack, candidate{a: i, b: s})
+		out = append(out, candidate{a: i, b: s})
 	}
 	cx, cy := cellOf(a.x, staticCell), cellOf(a.y, staticCell)
 	h := cellHash(cx, cy, g.shift)
@@ -385,4 +437,5 @@ func (k *kinematic) trackNear(i int32, a *kstate, margin float64) {
 	for _, s := range g.big {
 		consider(s)
 	}
+	return out
 }

@@ -2,6 +2,7 @@ package physics
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	"simgui/plugins"
@@ -30,6 +31,11 @@ func TestKinematicSplitSameOnAnyTeam(t *testing.T) {
 		}
 		if len(a.touch) != len(s.touch) {
 			t.Fatalf("step %d: %d touching pairs alone, %d with helpers", step, len(a.touch), len(s.touch))
+		}
+		// The broad phase's lists, made in parts with helpers, are those made in one.
+		if !slices.Equal(a.pairs, s.pairs) || !slices.Equal(a.onTrack, s.onTrack) || !slices.Equal(a.spans, s.spans) {
+			t.Fatalf("step %d: the broad phase listed %d pairs, %d track shapes alone, %d and %d with helpers, or their spans differ",
+				step, len(a.pairs), len(a.onTrack), len(s.pairs), len(s.onTrack))
 		}
 		used := 0
 		for _, in := range s.split.inner {
