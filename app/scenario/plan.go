@@ -154,6 +154,9 @@ func resolveAgents(s *Scenario, r plugins.Resolver, p *Plan) error {
 	}
 	var wants []want
 	a := s.Agents
+	if a != nil && a.Count < 0 {
+		return fmt.Errorf("agents.count: %d is negative; give 1 or more agents", a.Count)
+	}
 	switch {
 	case a != nil && len(a.Vehicles) > 0:
 		if a.Count != 0 && a.Count != len(a.Vehicles) {

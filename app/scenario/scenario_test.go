@@ -113,6 +113,8 @@ func TestErrorsNameFileKeyAndExpectation(t *testing.T) {
 		{"physics", "runtime: {physics: rigid}\nworld: {trackId: track.basic_arena.v1}\nvehicle: {vehicleId: vehicle.ks0223.v1}",
 			`test.yaml: runtime.physics: physics mode "rigid" is not dynamic or kinematic`},
 		{"bad step", "runtime: {stepSize: 1}\nworld: {trackId: track.basic_arena.v1}\nvehicle: {vehicleId: vehicle.ks0223.v1}", "runtime.stepSize"},
+		{"negative count", "world: {trackId: track.basic_arena.v1}\nvehicle: {vehicleId: vehicle.ks0223.v1}\nagents: {count: -5}",
+			"test.yaml: agents.count: -5 is negative"},
 		{"count mismatch", "world: {trackId: track.basic_arena.v1}\nagents: {count: 2, vehicles: [{vehicleId: vehicle.ks0223.v1}]}", "agents.count"},
 		{"duplicate agent", "world: {trackId: track.basic_arena.v1}\nagents: {vehicles: [{agentId: a, vehicleId: vehicle.ks0223.v1}, {agentId: a, vehicleId: vehicle.ks0223.v1}]}", `"a" is used twice`},
 		{"bad position", "world: {trackId: track.basic_arena.v1}\nagents: {vehicles: [{vehicleId: vehicle.ks0223.v1, spawnPose: {position: [1]}}]}", "position needs 2 or 3 numbers"},
