@@ -224,17 +224,12 @@ func (k *kinematic) broadPhase(skin float64) {
 		// Grown by half again, so that a faster substep now and then does not rebuild it.
 		k.walls.build(k.statics, max(need, k.walls.pad)*1.5)
 	}
-	parts := k.broadParts(n)
-	if parts == 1 {
-		k.raw = k.scanPairs(0, len(g.items), margin, k.raw)
-	} else {
-		items := len(g.items)
-		k.team.run(parts, func(p int) {
-			k.rawParts[p] = k.scanPairs(p*items/parts, (p+1)*items/parts, margin, k.rawParts[p][:0])
-		})
-		for p := range parts {
-			k.raw = append(k.raw, k.rawParts[p]...)
-		}
+	parts, items := k.broadParts(n), len(g.items)
+	k.team.run(parts, func(p int) {
+		k.rawParts[p] = k.scanPairs(p*items/parts, (p+1)*items/parts, margin, k.rawParts[p][:0])
+	})
+	for p := range parts {
+		k.raw = append(k.raw, k.rawParts[p]...)
 	}
 	// Group them by owner (a counting sort, stable), each group by partner.
 	k.pairAt = grow(k.pairAt, n+1)
@@ -279,27 +274,24 @@ func (k *kinematic) broadPhase(skin float64) {
 	// The spans, with the track near each mover, and where the movers are now.
 	k.spans = grow(k.spans, n)
 	k.seen = grow(k.seen, n)
-	if parts == 1 {
-		k.onTrack = k.listSpans(0, n, margin, k.onTrack)
-	} else {
-		k.team.run(parts, func(p int) {
-			k.trackParts[p] = k.listSpans(p*n/parts, (p+1)*n/parts, margin, k.trackParts[p][:0])
-		})
-		for p := range parts {
-			// A part's spans index its own list, which now starts further on.
-			base := int32(len(k.onTrack))
+	k.team.run(parts, func(p int) {
+		k.trackParts[p] = k.listSpans(p*n/parts, (p+1)*n/parts, margin, k.trackParts[p][:0])
+	})
+	for p := range parts {
+		// A part's spans index its own list, which now starts further on.
+		if base := int32(len(k.onTrack)); base > 0 {
 			for i := p * n / parts; i < (p+1)*n/parts; i++ {
 				k.spans[i].track += base
 				k.spans[i].trackEnd += base
 			}
-			k.onTrack = append(k.onTrack, k.trackParts[p]...)
 		}
+		k.onTrack = append(k.onTrack, k.trackParts[p]...)
 	}
 	k.splitFleet()
 }
 
 // broadParts returns how many parts the broad phase of n movers is cut into: the split
-// fleet's sides, or one.
+// fleet's sides when there are helpers to share them, or one.
 func (k *kinematic) broadParts(n int) int {
 	if n >= k.splitAt && len(k.team.helpers) > 0 {
 		return kinSides
