@@ -97,10 +97,23 @@ class _Session:
         # dict. Only off-route tasks need it at once (the route's geometry).
         self._reset_src = np.full(n, None, object)
         self._eager = self.task.off_route_m is not None
-        self.info_rows = np.array([self.fields[k] for k in _INFO_FIELDS])
-        self.info_items = operator.itemgetter(*self.info_rows.tolist())  # of a state row as a list
         self.sonar = self.fields["ultrasonic_m"]
+        self._info_keys(_INFO_FIELDS)
+        self._sonar_known = False
         b.kinds[:] = KIND_STEP
+
+    def _info_keys(self, keys):
+        self.info_fields = tuple(keys)
+        self.info_rows = np.array([self.fields[k] for k in self.info_fields])
+        self.info_items = operator.itemgetter(*self.info_rows.tolist())  # of a state row as a list
+
+    def _check_sonar(self):
+        """After the first reset: a vehicle without a sonar reads NaN there (simgui's state
+        says so), so its infos leave ultrasonic_m out rather than carry a NaN that compares
+        unequal to itself (Gymnasium's determinism check compares infos with ==)."""
+        self._sonar_known = True
+        if np.isnan(self.backend.state[:, self.sonar]).all():
+            self._info_keys(k for k in self.info_fields if k != "ultrasonic_m")
 
     def rows(self) -> np.ndarray:
         """The state, copied as a (K, N) array: row k is state field k of every env."""
@@ -129,6 +142,8 @@ class _Session:
             for i in which:
                 kinds[i] = KIND_STEP
         self.count += 1
+        if not self._sonar_known:
+            self._check_sonar()
         for i in which:
             start[i] = self.count
             episode_seed[i] = seeds[i]
@@ -168,7 +183,7 @@ _INFO_FIELDS = ("x", "y", "yaw", "speed", "route_index", "route_distance", "sim_
 
 def _batch_info(sess: _Session, rows: np.ndarray) -> dict:
     """The vector info's state part: the _INFO_FIELDS rows (copied once) and the episode seeds."""
-    info = dict(zip(_INFO_FIELDS, rows[sess.info_rows]))
+    info = dict(zip(sess.info_fields, rows[sess.info_rows]))
     info["episode_seed"] = sess.episode_seed.copy()
     return info
 
@@ -185,7 +200,7 @@ def _masked(info: dict, every: np.ndarray) -> dict:
 
 def _one_info(sess: _Session, row: list, flags: dict) -> dict:
     """The single env's info: the state fields as floats, the flags as bools, the episode seed."""
-    info = dict(zip(_INFO_FIELDS, sess.info_items(row)))
+    info = dict(zip(sess.info_fields, sess.info_items(row)))
     info.update(flags)
     info["episode_seed"] = int(sess.episode_seed[0])
     return info
@@ -380,7 +395,7 @@ class SimguiVectorEnv(VectorEnv):
         term, trunc, success, crash, off = ends
         self._autoreset = (term | trunc) if b"\x01" in ends[:2].tobytes() else None
         # The info's state rows, copied once (rows is kept as the next step's prev).
-        info = dict(zip(_INFO_FIELDS, rows[s.info_rows]))
+        info = dict(zip(s.info_fields, rows[s.info_rows]))
         info["episode_seed"] = s.episode_seed.copy()
         info["success"], info["crash"], info["off_route"] = success, crash, off
         _masked(info, self._every)

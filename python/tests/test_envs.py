@@ -125,6 +125,25 @@ class SingleEnv(unittest.TestCase):
         self.assertEqual(seeds[0], seeds[1])
         self.assertEqual(len(set(seeds[0])), 3)
 
+    def test_infos_repeat_exactly(self):
+        # As Gymnasium's env checker compares them: with ==, so no NaN may stand in an info.
+        # A vehicle without a sonar (ABCorridor's Prometeo) has no ultrasonic_m there.
+        for task, sonar in ((ID, True), ("simgui/ABCorridor-v0", False)):
+            with self.subTest(task=task):
+                env = self.env if task == ID else simgui.make(task, simgui=PROC)
+                try:
+                    a = np.array([0.6, -0.2], np.float32)
+                    runs = []
+                    for _ in range(2):
+                        _, i0 = env.reset(seed=123)
+                        runs.append((i0, env.step(a)[4]))
+                    for x, y in zip(*runs):
+                        self.assertEqual(x, y)
+                        self.assertEqual("ultrasonic_m" in x, sonar)
+                finally:
+                    if env is not self.env:
+                        env.close()
+
     def test_terminated_versus_truncated(self):
         short = simgui.make(ID, simgui=PROC, max_episode_steps=4)
         try:
