@@ -229,7 +229,7 @@ func (f *Face) Shutdown(ctx context.Context) error {
 	})
 	f.mu.Lock()
 	for s := range f.open {
-		s.conn.Close()
+		s.hangUp()
 	}
 	f.mu.Unlock()
 	done := make(chan struct{})

@@ -1,8 +1,11 @@
 package fastpath
 
 import (
+	"context"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -160,5 +163,47 @@ func TestSocketFile(t *testing.T) {
 	}
 	if _, err := os.Lstat(f.Addr()); !os.IsNotExist(err) {
 		t.Fatalf("the socket file is still there after shutdown: %v", err)
+	}
+}
+
+// Shutdown ends sessions that wait for their client's next request (a read in blocking
+// mode, which closing the socket alone does not end): one that opened envs and one that never
+// sent a byte. Both clients see the connection end and the envs' worlds go.
+func TestShutdownEndsWaitingSessions(t *testing.T) {
+	dir := shortTempDir(t)
+	f := &Face{Socket: filepath.Join(dir, "fp.sock"), IdleTimeout: time.Minute}
+	h := testHost(t, scenario.Default(), f)
+	open := dial(t, f.Addr())
+	open.open(OpenRequest{Envs: 2, FrameWidth: 16, FrameHeight: 16})
+	open.resetAll(1)
+	quiet := dial(t, f.Addr())
+	waitFor(t, h, "the envs' worlds", func() bool { return h.World(open.rep.Worlds[1]) != nil })
+	// The quiet connection is a session once accepted (before that, shutdown resets it).
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(time.Millisecond) {
+		f.mu.Lock()
+		n := len(f.open)
+		f.mu.Unlock()
+		if n == 2 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d sessions open, want 2", n)
+		}
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	defer cancel()
+	if err := f.Shutdown(ctx); err != nil {
+		t.Fatalf("shutdown with two waiting sessions: %v", err)
+	}
+	for name, c := range map[string]*client{"open": open, "quiet": quiet} {
+		c.conn.SetReadDeadline(time.Now().Add(20 * time.Second))
+		if _, _, _, err := c.recv(); !errors.Is(err, io.EOF) {
+			t.Errorf("%s session after shutdown: %v, want EOF", name, err)
+		}
+	}
+	for _, id := range open.rep.Worlds {
+		if h.World(id) != nil {
+			t.Errorf("world %s is still there after shutdown", id)
+		}
 	}
 }

@@ -63,6 +63,7 @@ func (s *session) serve() {
 		return 0, false
 	}
 	var req stepRequest
+	s.blockReads()
 	// Buffered, so that a request's header and payload usually come in one read.
 	in := bufio.NewReaderSize(s.conn, readBuffer)
 	for {
@@ -364,6 +365,6 @@ func (s *session) close() {
 		// Everything is released before the connection ends: a client that sees it end may
 		// open another session at once, and must find a slot free.
 		s.f.release(s)
-		s.conn.Close()
+		s.hangUp()
 	})
 }

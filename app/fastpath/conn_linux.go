@@ -1,0 +1,28 @@
+package fastpath
+
+import "syscall"
+
+// blockReads makes the session's reads wait in the kernel. The client sends its next request
+// a fraction of a millisecond after each reply, and a read that blocks wakes on the thread that
+// made it, straight from the kernel; a read through the network poller parks the goroutine,
+// lets every processor go idle and puts the runtime's monitor into deep sleep, and each request
+// then costs two or three more thread wake-ups (the poller, a processor, the monitor, which then
+// polls every 20 µs for a millisecond). Measured with python3 -m simgui.bench on 2 cores: 30 %
+// more steps a second and 22 % less CPU a step with one env, 4–8 % more and 10 % less with 16.
+// The socket is the session's alone; hangUp ends a read that is waiting.
+func (s *session) blockReads() {
+	rc, err := s.conn.SyscallConn()
+	if err != nil {
+		return
+	}
+	_ = rc.Control(func(fd uintptr) { _ = syscall.SetNonblock(int(fd), false) })
+}
+
+// hangUp ends the connection, waking a read or write that waits on it: closing a socket that
+// is in blocking mode does not.
+func (s *session) hangUp() {
+	if rc, err := s.conn.SyscallConn(); err == nil {
+		_ = rc.Control(func(fd uintptr) { _ = syscall.Shutdown(int(fd), syscall.SHUT_RDWR) })
+	}
+	s.conn.Close()
+}

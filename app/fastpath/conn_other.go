@@ -1,0 +1,9 @@
+//go:build !linux
+
+package fastpath
+
+// blockReads keeps the poller's reads where the fast path does not run (it needs Linux).
+func (s *session) blockReads() {}
+
+// hangUp ends the connection.
+func (s *session) hangUp() { s.conn.Close() }
