@@ -103,6 +103,7 @@ class _Session:
         b.kinds[:] = KIND_STEP
 
     def _info_keys(self, keys):
+        """Sets the state fields infos carry: their names, rows and a getter of a row's."""
         self.info_fields = tuple(keys)
         self.info_rows = np.array([self.fields[k] for k in self.info_fields])
         self.info_items = operator.itemgetter(*self.info_rows.tolist())  # of a state row as a list
@@ -182,7 +183,7 @@ _INFO_FIELDS = ("x", "y", "yaw", "speed", "route_index", "route_distance", "sim_
 
 
 def _batch_info(sess: _Session, rows: np.ndarray) -> dict:
-    """The vector info's state part: the _INFO_FIELDS rows (copied once) and the episode seeds."""
+    """The vector info's state part: the info fields' rows (copied once) and the episode seeds."""
     info = dict(zip(sess.info_fields, rows[sess.info_rows]))
     info["episode_seed"] = sess.episode_seed.copy()
     return info
