@@ -168,38 +168,51 @@ func (f *feed) close() {
 	<-f.done
 }
 
-// rateMeter measures how often something happens, over the last two seconds of wall time.
+// rateMeter measures how often something happens, over the last two seconds of wall time. It
+// counts events in slots of a tenth of a second rather than keeping their times: a busy machine
+// hands a feed its backlog of frames at once, and the times of the newest few would then give
+// the rate of the burst (tens of kHz for a training env's camera) instead of the stream's.
 type rateMeter struct {
-	times [64]time.Time
-	n, i  int
+	slot  [rateSlots]int64     // which slot (time / rateSlot) each entry counts
+	count [rateSlots]int       // its events
+	first [rateSlots]time.Time // its earliest event
+	last  time.Time            // the newest event
 }
+
+const (
+	rateWindow = 2 * time.Second
+	rateSlot   = rateWindow / 20
+	rateSlots  = 21 // the window's slots and the one being filled
+)
 
 func (r *rateMeter) add(t time.Time) {
-	r.times[r.i] = t
-	r.i = (r.i + 1) % len(r.times)
-	r.n = min(r.n+1, len(r.times))
+	s := t.UnixNano() / int64(rateSlot)
+	i := int(s % rateSlots)
+	if r.count[i] == 0 || r.slot[i] != s {
+		r.slot[i], r.count[i], r.first[i] = s, 0, t
+	}
+	r.count[i]++
+	r.last = t
 }
 
-// rate is events per second across the events of the last 2 s; 0 when fewer than two.
+// rate is events per second from the first to the newest of those in the last 2 s; 0 when
+// fewer than two.
 func (r *rateMeter) rate(now time.Time) float64 {
-	const window = 2 * time.Second
-	var first, last time.Time
 	count := 0
-	for k := 0; k < r.n; k++ {
-		t := r.times[(r.i-1-k+2*len(r.times))%len(r.times)]
-		if now.Sub(t) > window {
-			break
+	var first time.Time
+	for i, n := range r.count {
+		if n == 0 || now.Sub(r.first[i]) > rateWindow {
+			continue
 		}
-		if count == 0 {
-			last = t
+		count += n
+		if first.IsZero() || r.first[i].Before(first) {
+			first = r.first[i]
 		}
-		first = t
-		count++
 	}
-	if count < 2 || !last.After(first) {
+	if count < 2 || !r.last.After(first) || now.Sub(r.last) > rateWindow {
 		return 0
 	}
-	return float64(count-1) / last.Sub(first).Seconds()
+	return float64(count-1) / r.last.Sub(first).Seconds()
 }
 
 // convertImage turns a gz.msgs.Image into RGBA for display, reusing buf when it is the right

@@ -74,6 +74,18 @@ func TestRateMeter(t *testing.T) {
 	if hz := r.rate(now.Add(3 * time.Second)); hz != 0 {
 		t.Fatalf("3 s after the last frame: %.3f Hz, want 0", hz)
 	}
+	// 1 kHz handed over in bursts, as a loaded machine does: every 100 ms the 100 frames of
+	// the last 100 ms, 10 µs apart.
+	var b rateMeter
+	t1 := time.Unix(200, 0)
+	for k := range 40 {
+		for i := range 100 {
+			b.add(t1.Add(time.Duration(k)*100*time.Millisecond + time.Duration(i)*10*time.Microsecond))
+		}
+	}
+	if hz := b.rate(t1.Add(4 * time.Second)); math.Abs(hz-1000)/1000 > 0.06 {
+		t.Fatalf("1 kHz in bursts measured as %.1f Hz", hz)
+	}
 }
 
 // TestFeedOverBus publishes camera frames on a real transport bus and reads them through a
