@@ -171,13 +171,15 @@ func (b *Bus) Publish(topicName string, m proto.Message, stamp time.Duration) er
 	t := b.topics[topicName]
 	var subs, all []*Subscription
 	var err error
-	if t != nil && t.mt != nil {
+	// Decided under the lock: another publisher may be typing the topic now.
+	typed := t != nil && t.mt != nil
+	if typed {
 		err = t.check(mt)
 		subs, all = t.subs, b.all
 	}
 	b.mu.RUnlock()
 
-	if t == nil || t.mt == nil {
+	if !typed {
 		// First publish on this topic: create or type it under the write lock.
 		b.mu.Lock()
 		if b.closed {
