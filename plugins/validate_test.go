@@ -187,7 +187,14 @@ func TestFallbackLeavesAnUnhintedSensorUnmounted(t *testing.T) {
 }
 
 func TestValidateTrackPaths(t *testing.T) {
-	// trackgen declares the real generators; this package's tests stand in for it.
+	// trackgen declares the real generators; this package's tests stand in for it, and put
+	// the list back (other tests validate built-in tracks with no list, which checks nothing).
+	prev := DeclaredGenerators()
+	t.Cleanup(func() {
+		generators.Lock()
+		generators.names = prev
+		generators.Unlock()
+	})
 	DeclareGenerator("static")
 	DeclareGenerator("maze")
 	base := builtinFiles(t, "track.basic_arena.v1")
