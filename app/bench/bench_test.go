@@ -11,6 +11,18 @@ import (
 // *testing.B runs the same case bodies under go test -bench.
 var _ B = (*testing.B)(nil)
 
+// register registers c for the test and removes it when the test ends, so that the tests
+// register their cases again under go test -count.
+func register(t *testing.T, c Case) {
+	t.Helper()
+	Register(c)
+	t.Cleanup(func() {
+		mu.Lock()
+		delete(cases, c.Name)
+		mu.Unlock()
+	})
+}
+
 // runOne runs the registered case name (and its baseline) with a short target.
 func runOne(t *testing.T, name string, limit time.Duration) map[string]Result {
 	t.Helper()
@@ -26,12 +38,12 @@ func runOne(t *testing.T, name string, limit time.Duration) map[string]Result {
 }
 
 func TestRunComputesRatioAgainstBaseline(t *testing.T) {
-	Register(Case{Name: "test/slow", Baseline: "test/fast", F: func(b B) {
+	register(t, Case{Name: "test/slow", Baseline: "test/fast", F: func(b B) {
 		for b.Loop() {
 			spin(200 * time.Microsecond)
 		}
 	}})
-	Register(Case{Name: "test/fast", F: func(b B) {
+	register(t, Case{Name: "test/fast", F: func(b B) {
 		for b.Loop() {
 			spin(50 * time.Microsecond)
 		}
@@ -51,7 +63,7 @@ func TestRunComputesRatioAgainstBaseline(t *testing.T) {
 }
 
 func TestSetupBeforeLoopIsNotMeasured(t *testing.T) {
-	Register(Case{Name: "test/setup", F: func(b B) {
+	register(t, Case{Name: "test/setup", F: func(b B) {
 		time.Sleep(300 * time.Millisecond)
 		b.ReportAllocs()
 		b.SetBytes(1000)
@@ -76,14 +88,14 @@ func TestSetupBeforeLoopIsNotMeasured(t *testing.T) {
 
 func TestFatalErrorPanicAndSkipAreResultsNotCrashes(t *testing.T) {
 	var afterFatal, cleaned bool
-	Register(Case{Name: "test/fatal", F: func(b B) {
+	register(t, Case{Name: "test/fatal", F: func(b B) {
 		b.Cleanup(func() { cleaned = true })
 		for b.Loop() {
 			b.Fatalf("broken after %d", 1)
 			afterFatal = true
 		}
 	}})
-	Register(Case{Name: "test/error", F: func(b B) {
+	register(t, Case{Name: "test/error", F: func(b B) {
 		for b.Loop() {
 		}
 		done := make(chan struct{})
@@ -91,14 +103,14 @@ func TestFatalErrorPanicAndSkipAreResultsNotCrashes(t *testing.T) {
 		<-done
 		b.Log("a note")
 	}})
-	Register(Case{Name: "test/panic", F: func(b B) {
+	register(t, Case{Name: "test/panic", F: func(b B) {
 		n := -1
 		for b.Loop() {
 			_ = strings.Repeat("x", n) // panics in the standard library
 		}
 	}})
-	Register(Case{Name: "test/skip", F: func(b B) { b.Skip("no library here") }})
-	Register(Case{Name: "test/noloop", F: func(b B) {}})
+	register(t, Case{Name: "test/skip", F: func(b B) { b.Skip("no library here") }})
+	register(t, Case{Name: "test/noloop", F: func(b B) {}})
 
 	r := runOne(t, "test/fatal", time.Minute)["test/fatal"]
 	if r.Status != StatusFailed || afterFatal || !cleaned || !slices.Contains(r.Messages, "broken after 1") {
@@ -129,12 +141,12 @@ func TestFatalErrorPanicAndSkipAreResultsNotCrashes(t *testing.T) {
 func TestTimeLimitFailsACaseThatHangs(t *testing.T) {
 	release := make(chan struct{})
 	t.Cleanup(func() { close(release) })
-	Register(Case{Name: "test/hang", F: func(b B) {
+	register(t, Case{Name: "test/hang", F: func(b B) {
 		for b.Loop() {
 			<-release
 		}
 	}})
-	Register(Case{Name: "test/after-hang", F: func(b B) {
+	register(t, Case{Name: "test/after-hang", F: func(b B) {
 		for b.Loop() {
 		}
 	}})
@@ -151,14 +163,14 @@ func TestTimeLimitFailsACaseThatHangs(t *testing.T) {
 }
 
 func TestRunRejectsUnknownBaseline(t *testing.T) {
-	Register(Case{Name: "test/orphan", Baseline: "test/nothing", F: func(b B) {}})
+	register(t, Case{Name: "test/orphan", Baseline: "test/nothing", F: func(b B) {}})
 	if _, err := Run(Options{Filter: regexp.MustCompile(`^test/orphan$`)}); err == nil || !strings.Contains(err.Error(), "test/nothing") {
 		t.Fatalf("err = %v", err)
 	}
 }
 
 func TestRunAllPassesEveryCase(t *testing.T) {
-	Register(Case{Name: "test/runall", F: func(b B) { b.ReportMetric(1, "seen") }})
+	register(t, Case{Name: "test/runall", F: func(b B) { b.ReportMetric(1, "seen") }})
 	var names []string
 	seen := false
 	RunAll(func(name string, f func(*caseB)) bool {
@@ -176,13 +188,13 @@ func TestRunAllPassesEveryCase(t *testing.T) {
 }
 
 func TestRegisterRejectsDuplicates(t *testing.T) {
-	Register(Case{Name: "test/dup", F: func(b B) {}})
+	register(t, Case{Name: "test/dup", F: func(b B) {}})
 	defer func() {
 		if recover() == nil {
 			t.Fatal("duplicate Register did not panic")
 		}
 	}()
-	Register(Case{Name: "test/dup", F: func(b B) {}})
+	register(t, Case{Name: "test/dup", F: func(b B) {}})
 }
 
 // spin busy-waits: sleeps are too coarse on a loaded machine to tell 50µs from 200µs.

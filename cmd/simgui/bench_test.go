@@ -8,15 +8,17 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"simgui/app/bench"
 )
 
-// TestBenchReportsFailuresWithoutPanicking runs the bench command in this process on cases
-// that fail in each way a case can: the table says so, the messages follow it, the command
-// fails (exit 1 in main), and the process is still here.
-func TestBenchReportsFailuresWithoutPanicking(t *testing.T) {
+// The cases are registered once for the process (bench has no way to remove one), so that the
+// tests run again under go test -count.
+var selftestCases, profileCases sync.Once
+
+func registerSelftest() {
 	bench.Register(bench.Case{Name: "selftest/base", Doc: "a baseline", F: func(b bench.B) {
 		for b.Loop() {
 		}
@@ -32,6 +34,13 @@ func TestBenchReportsFailuresWithoutPanicking(t *testing.T) {
 		}
 	}})
 	bench.Register(bench.Case{Name: "selftest/skips", F: func(b bench.B) { b.Skip("no library") }})
+}
+
+// TestBenchReportsFailuresWithoutPanicking runs the bench command in this process on cases
+// that fail in each way a case can: the table says so, the messages follow it, the command
+// fails (exit 1 in main), and the process is still here.
+func TestBenchReportsFailuresWithoutPanicking(t *testing.T) {
+	selftestCases.Do(registerSelftest)
 	var out, errOut bytes.Buffer
 	cmd := newBenchCmd()
 	cmd.SetArgs([]string{"--filter", "^selftest/", "--time", "1ms"})
@@ -126,17 +135,19 @@ func TestBenchRejectsBadFlags(t *testing.T) {
 // --cpuprofile writes a pprof CPU profile of the run, and a profile it cannot write fails the
 // command without leaving a file behind.
 func TestBenchWritesACPUProfile(t *testing.T) {
-	bench.Register(bench.Case{Name: "selftest-profile/spin", Doc: "busy work to profile", F: func(b bench.B) {
-		x := 1.0
-		for b.Loop() {
-			for i := 0; i < 1000; i++ {
-				x = x*1.0000001 + 1e-9
+	profileCases.Do(func() {
+		bench.Register(bench.Case{Name: "selftest-profile/spin", Doc: "busy work to profile", F: func(b bench.B) {
+			x := 1.0
+			for b.Loop() {
+				for i := 0; i < 1000; i++ {
+					x = x*1.0000001 + 1e-9
+				}
 			}
-		}
-		if x == 0 {
-			b.Errorf("impossible")
-		}
-	}})
+			if x == 0 {
+				b.Errorf("impossible")
+			}
+		}})
+	})
 	dir := t.TempDir()
 	run := func(path string) error {
 		cmd := newBenchCmd()
