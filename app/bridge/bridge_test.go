@@ -276,6 +276,20 @@ func TestLidarForwarding(t *testing.T) {
 	waitFor(t, "the bridge to stop reading the lidar topic", func() bool { return !tw.bus.HasSubscribers(topic) })
 }
 
+// recvStamped returns the next RAWI frame on sub stamped sec whole seconds: the world's own
+// cameras publish on the same topics (stamped with its time, a few ms), and on a loaded machine
+// their frames can come first.
+func recvStamped(t *testing.T, sub zmq4.Socket, sec uint32) []byte {
+	t.Helper()
+	var f []byte
+	for range 100 {
+		if f = recvTimeout(t, sub, 3*time.Second).Frames[0]; len(f) >= 16 && binary.LittleEndian.Uint32(f[12:]) == sec {
+			break
+		}
+	}
+	return f
+}
+
 // TestCameraForwarding: RGB frames go out as RAWI, depth with +Inf as NaN, and
 // request_camera_info answers a bare CameraSensor with the horizontal field of view.
 func TestCameraForwarding(t *testing.T) {
@@ -293,16 +307,8 @@ func TestCameraForwarding(t *testing.T) {
 	if err := tw.bus.Publish(topic, img, 2*time.Second); err != nil {
 		t.Fatal(err)
 	}
-	// The world's own camera publishes on the topic too (its frames are stamped with the
-	// world's time, a few ms): the one published here is the one stamped 2 s.
 	le := binary.LittleEndian
-	var f []byte
-	for range 100 {
-		m := recvTimeout(t, sub, 3*time.Second)
-		if f = m.Frames[0]; len(f) >= 16 && le.Uint32(f[12:]) == 2 {
-			break
-		}
-	}
+	f := recvStamped(t, sub, 2)
 	if !hasTag(f, key) || len(f) != 8+28+len(pix) {
 		t.Fatalf("frame of %d bytes", len(f))
 	}
@@ -338,12 +344,7 @@ func TestCameraForwarding(t *testing.T) {
 	depth = le.AppendUint32(depth, math.Float32bits(3))
 	depth = le.AppendUint32(depth, math.Float32bits(float32(math.Inf(1))))
 	tw.bus.Publish(dtopic, &msgs.Image{Width: 2, Height: 1, Step: 8, Data: depth, PixelFormatType: msgs.PixelFormatType_R_FLOAT32}, time.Second)
-	var df []byte
-	for range 100 { // the one published here is stamped 1 s (the world's depth camera's, ms)
-		if df = recvTimeout(t, dsub, 3*time.Second).Frames[0][8:]; len(df) >= 8 && le.Uint32(df[4:]) == 1 {
-			break
-		}
-	}
+	df := recvStamped(t, dsub, 1)[8:]
 	if len(df) < 36 {
 		t.Fatalf("depth frame of %d bytes", len(df))
 	}

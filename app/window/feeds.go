@@ -173,8 +173,7 @@ func (f *feed) close() {
 // hands a feed its backlog of frames at once, and the times of the newest few would then give
 // the rate of the burst (tens of kHz for a training env's camera) instead of the stream's.
 type rateMeter struct {
-	slot  [rateSlots]int64     // which slot (time / rateSlot) each entry counts
-	count [rateSlots]int       // its events
+	count [rateSlots]int       // events of each slot (time / rateSlot, modulo rateSlots)
 	first [rateSlots]time.Time // its earliest event
 	last  time.Time            // the newest event
 }
@@ -188,8 +187,8 @@ const (
 func (r *rateMeter) add(t time.Time) {
 	s := t.UnixNano() / int64(rateSlot)
 	i := int(s % rateSlots)
-	if r.count[i] == 0 || r.slot[i] != s {
-		r.slot[i], r.count[i], r.first[i] = s, 0, t
+	if r.count[i] == 0 || r.first[i].UnixNano()/int64(rateSlot) != s { // an older slot's
+		r.count[i], r.first[i] = 0, t
 	}
 	r.count[i]++
 	r.last = t
