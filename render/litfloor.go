@@ -160,7 +160,7 @@ func (fs *frameState) litFloorSpan(rd mgl64.Vec3, xa, xb int, zr []float32, px [
 		dynBias = float32(slopeBias(sc.sunUp, sc.shadow.texel)) // the floor casts nothing itself
 	}
 	ground := rf.lt.ground
-	Lq, Wq := int64(f.length*65536), int64(f.width*65536)
+	Lq, Wq := int64(f.length*floorOne), int64(f.width*floorOne)
 	for i0 := 0; i0 < n; i0 += chunk {
 		m := min(chunk, n-i0)
 		fw := bg.floorWalk(rd, xa+i0, m)
@@ -230,7 +230,7 @@ func (fs *frameState) litShadowed(ls *litSpan, set uint8, zc []float32, pc []uin
 					// Texel centres: u, v in texels with 16 fractional bits, less a half; the
 					// taps from texel (i, j) (−1 to w−1: the border) to (i+1, j+1). The sampling
 					// is written out here and in litSpan.draw: as a call it cost 3 % more.
-					u, v := (X*k)>>16-1<<15, (Y*k)>>16-1<<15
+					u, v := (X*k)>>floorFrac-1<<15, (Y*k)>>floorFrac-1<<15
 					ti, tj := max(-1, min(lw-1, u>>16)), max(-1, min(lh-1, v>>16))
 					fx, fy := uint64(u>>11)&31, uint64(v>>11)&31
 					a := tx[(tj+1)*stride+ti+1:][:stride+2]
@@ -238,7 +238,7 @@ func (fs *frameState) litShadowed(ls *litSpan, set uint8, zc []float32, pc []uin
 					bot := (a[stride]*(32-fx) + a[stride+1]*fx + half) >> 5 & lanesLin
 					pc[i] = (top*(32-fy) + bot*fy + half) >> 5 & lanesLin
 				} else {
-					li, lj := min(lw-1, (X*k)>>32), min(lh-1, (Y*k)>>32)
+					li, lj := min(lw-1, (X*k)>>(16+floorFrac)), min(lh-1, (Y*k)>>(16+floorFrac))
 					pc[i] = tx[(lj+1)*stride+li+1]
 				}
 			} else {
@@ -282,7 +282,7 @@ func (ls *litSpan) draw(zc []float32, pc []uint64, iz, dzi float64, smooth, dept
 			case smooth:
 				// Texel centres: u, v in texels with 16 fractional bits, less a half; the
 				// taps from texel (i, j) (−1 to w−1: the border) to (i+1, j+1).
-				u, v := (X*k)>>16-1<<15, (Y*k)>>16-1<<15
+				u, v := (X*k)>>floorFrac-1<<15, (Y*k)>>floorFrac-1<<15
 				ti, tj := max(-1, min(lw-1, u>>16)), max(-1, min(lh-1, v>>16))
 				fx, fy := uint64(u>>11)&31, uint64(v>>11)&31
 				a := tx[(tj+1)*stride+ti+1:][:stride+2]
@@ -290,7 +290,7 @@ func (ls *litSpan) draw(zc []float32, pc []uint64, iz, dzi float64, smooth, dept
 				bot := (a[stride]*(32-fx) + a[stride+1]*fx + half) >> 5 & lanesLin
 				pc[i] = (top*(32-fy) + bot*fy + half) >> 5 & lanesLin
 			default:
-				li, lj := min(lw-1, (X*k)>>32), min(lh-1, (Y*k)>>32)
+				li, lj := min(lw-1, (X*k)>>(16+floorFrac)), min(lh-1, (Y*k)>>(16+floorFrac))
 				pc[i] = tx[(lj+1)*stride+li+1]
 			}
 			if depth {

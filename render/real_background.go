@@ -89,8 +89,19 @@ func (bg *background) skyIndex(d mgl64.Vec3) int {
 	return max(0, min(skyLUTSize-1, i))
 }
 
+// floorOne is a floor walk's metre: positions carry floorFrac fractional bits, so that the
+// truncated step of a column drifts at most 15 µm over a row of 4096 pixels (with 16 bits it
+// drifted up to a light-map texel over a 640-pixel row, and a shadow's straight edge came out
+// as a saw). A position times a scale of 2^16 a texel stays below 2^63 up to 2^19 texels from
+// the floor's corner, more than a light map has; a texture's index, masked, takes bits the
+// product keeps even where it wraps.
+const (
+	floorFrac = 28
+	floorOne  = 1 << floorFrac
+)
+
 // floorWalk is the plane seen along m columns of a row from column x, walked linearly: 1/t
-// and the floor-local position (Q16 metres) at column x and their steps a column, the hit
+// and the floor-local position (metres in floorOne units) at column x and their steps a column, the hit
 // points at both ends, and the pixel's footprint in metres along the row (fh) and to the
 // next row (fv, +Inf past the horizon).
 type floorWalk struct {
@@ -114,10 +125,10 @@ func (bg *background) floorWalk(rd mgl64.Vec3, x, m int) floorWalk {
 	c.pb, izb = hit(float64(x + m))
 	c.invM = 1 / float64(m)
 	c.dzi = (izb - c.iz) * c.invM
-	c.X = int64((c.pa[0] - f.x0) * 65536)
-	c.Y = int64((c.pa[1] - f.y0) * 65536)
-	c.dX = int64((c.pb[0] - c.pa[0]) * c.invM * 65536)
-	c.dY = int64((c.pb[1] - c.pa[1]) * c.invM * 65536)
+	c.X = int64((c.pa[0] - f.x0) * floorOne)
+	c.Y = int64((c.pa[1] - f.y0) * floorOne)
+	c.dX = int64((c.pb[0] - c.pa[0]) * c.invM * floorOne)
+	c.dY = int64((c.pb[1] - c.pa[1]) * c.invM * floorOne)
 	c.fh = math.Hypot(c.pb[0]-c.pa[0], c.pb[1]-c.pa[1]) * c.invM
 	c.fv = math.Inf(1)
 	if rn := rd.Add(bg.dy).Add(bg.dx.Mul(float64(x))); rn[2] < 0 {
@@ -156,7 +167,7 @@ func (fs *frameState) floorSpanReal(rd mgl64.Vec3, xa, xb int, zr []float32, px 
 		m := min(chunk, n-i0)
 		fw := bg.floorWalk(rd, xa+i0, m)
 		X, Y, dX, dY, dzi := fw.X, fw.Y, fw.dX, fw.dY, fw.dzi
-		Lq, Wq := int64(f.length*65536), int64(f.width*65536)
+		Lq, Wq := int64(f.length*floorOne), int64(f.width*floorOne)
 		var lv *texLevel
 		var kt int64
 		var sh uint
@@ -189,9 +200,9 @@ func (fs *frameState) floorSpanReal(rd mgl64.Vec3, xa, xb int, zr []float32, px 
 					code := uint8(0xff)
 					switch {
 					case smooth:
-						code = lm.blend((X*klm)>>16, (Y*klm)>>16)
+						code = lm.blend((X*klm)>>floorFrac, (Y*klm)>>floorFrac)
 					case lm != nil:
-						li, lj := (X*klm)>>32, (Y*klm)>>32
+						li, lj := (X*klm)>>(16+floorFrac), (Y*klm)>>(16+floorFrac)
 						if uint64(li) < uint64(lw) && uint64(lj) < uint64(lh) {
 							code = lm.idx[lj*lw+li]
 						}
@@ -201,7 +212,7 @@ func (fs *frameState) floorSpanReal(rd mgl64.Vec3, xa, xb int, zr []float32, px 
 					}
 					L := &lut[code]
 					if lv != nil {
-						pc[i] = packLight(reflected(srgb, lv.texels[(((Y*kt)>>32)&mask)<<sh|((X*kt)>>32)&mask], L[0], L[1], L[2]))
+						pc[i] = packLight(reflected(srgb, lv.texels[(((Y*kt)>>(16+floorFrac))&mask)<<sh|((X*kt)>>(16+floorFrac))&mask], L[0], L[1], L[2]))
 					} else {
 						pc[i] = packLight(L[0], L[1], L[2])
 					}
