@@ -14,6 +14,7 @@ import (
 // bits) is texel S >> sh − o of a caster's map.
 type dynMap struct {
 	on   bool
+	soft uint8 // the maps whose texels look larger than a pixel: filter their lookups (sunWeight)
 	maps []casterMap
 }
 
@@ -96,6 +97,7 @@ func (r *Renderer) setupDynShadows(dyn []Object, sc *realScene) {
 		r.casters = r.casters[:maxCasters]
 	}
 	d.maps = d.maps[:0]
+	d.soft = 0
 	pixel := 1 / max(v.fx, v.fy) // radians a pixel spans, about
 	for _, c := range r.casters {
 		want := clampTo(c.dist*pixel, minDynTexel, maxDynTexel)
@@ -122,6 +124,11 @@ func (r *Renderer) setupDynShadows(dyn []Object, sc *realScene) {
 			cm.depth[i] = inf32
 		}
 		cm.texel = m.texel / scale
+		// Where a texel spans more than a pixel and a half, one lookup would show its shadow's
+		// edge as steps.
+		if cm.texel > 1.5*c.dist*pixel {
+			d.soft |= 1 << len(d.maps)
+		}
 		cm.s0, cm.t0 = float64(cm.ox)/scale, float64(cm.oy)/scale
 		cm.s1, cm.t1 = float64(cm.ox+int64(cm.w))/scale, float64(cm.oy+int64(cm.h))/scale
 		r.drawCaster(&cm, c, m, scale)
@@ -187,7 +194,7 @@ func (d *dynMap) coarsest(set uint8) float64 {
 }
 
 // shadowed reports whether static-map coordinates S, T (16 fractional bits) at depth D (bias
-// taken off) are in the shadow of a caster in set.
+// taken off) are in the shadow of a caster in set: one lookup in each map.
 func (d *dynMap) shadowed(set uint8, S, T int64, D float32) bool {
 	for ; set != 0; set &= set - 1 {
 		m := &d.maps[bits.TrailingZeros8(set)]
@@ -197,6 +204,63 @@ func (d *dynMap) shadowed(set uint8, S, T int64, D float32) bool {
 		}
 	}
 	return false
+}
+
+// sunWeight returns how much of the sun reaches S, T at depth D past the casters in set, in
+// 32nds, for a set with a soft map (for the others shadowed says it, inlined): in a soft map
+// the four texels around the point, lit or not, blended bilinearly (percentage-closer
+// filtering), in the others one lookup, and the darkest map's share.
+func (d *dynMap) sunWeight(set uint8, S, T int64, D float32) int32 {
+	w := int32(32)
+	for ; set != 0; set &= set - 1 {
+		k := bits.TrailingZeros8(set)
+		m := &d.maps[k]
+		if d.soft&(1<<k) == 0 {
+			si, ti := S>>m.sh-m.ox, T>>m.sh-m.oy
+			if uint64(si) < uint64(m.w) && uint64(ti) < uint64(m.h) && D > m.depth[ti*int64(m.w)+si] {
+				return 0
+			}
+			continue
+		}
+		// Map texels in 32nds (sh >= 8), less half a texel: the taps' texel centres.
+		u, v := S>>(m.sh-5)-m.ox<<5-16, T>>(m.sh-5)-m.oy<<5-16
+		i, j := u>>5, v>>5
+		if i < -1 || j < -1 || i >= int64(m.w) || j >= int64(m.h) {
+			continue
+		}
+		fx, fy := int32(u&31), int32(v&31)
+		mw := int64(m.w)
+		var l00, l10, l01, l11 int32 // 1: the tap is lit (the map's border is)
+		if i >= 0 && j >= 0 && i+1 < mw && j+1 < int64(m.h) {
+			a := m.depth[j*mw+i:][:mw+2]
+			l00, l10, l01, l11 = b2i(D <= a[0]), b2i(D <= a[1]), b2i(D <= a[mw]), b2i(D <= a[mw+1])
+		} else {
+			at := func(i, j int64) int32 {
+				return b2i(uint64(i) >= uint64(mw) || uint64(j) >= uint64(m.h) || D <= m.depth[j*mw+i])
+			}
+			l00, l10, l01, l11 = at(i, j), at(i+1, j), at(i, j+1), at(i+1, j+1)
+		}
+		if n := l00 + l10 + l01 + l11; n == 4 {
+			continue
+		} else if n == 0 {
+			return 0
+		}
+		top := l00*(32-fx) + l10*fx
+		bot := l01*(32-fx) + l11*fx
+		w = min(w, (top*(32-fy)+bot*fy+16)>>5)
+		if w == 0 {
+			break
+		}
+	}
+	return w
+}
+
+// b2i is 1 for true and 0 for false.
+func b2i(b bool) int32 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // lvert is a caster's vertex in its map: texel coordinates and depth along the sun (metres).

@@ -222,25 +222,36 @@ func (fs *frameState) litShadowed(ls *litSpan, set uint8, zc []float32, pc []uin
 		iz32 := float32(iz)
 		if iz32 > z {
 			if uint64(X) < uint64(Lq) && uint64(Y) < uint64(Wq) {
-				tx := lv.sun
-				if d.shadowed(set, S, T, D) {
-					tx = lv.amb
-				}
+				// The texel (nearest, or the top left of the bilinear taps) and the weights.
+				var o int64
+				var fx, fy uint64
 				if smooth {
 					// Texel centres: u, v in texels with 16 fractional bits, less a half; the
-					// taps from texel (i, j) (−1 to w−1: the border) to (i+1, j+1). The sampling
-					// is written out here and in litSpan.draw: as a call it cost 3 % more.
+					// taps from texel (i, j) (−1 to w−1: the border) to (i+1, j+1).
 					u, v := (X*k)>>floorFrac-1<<15, (Y*k)>>floorFrac-1<<15
 					ti, tj := max(-1, min(lw-1, u>>16)), max(-1, min(lh-1, v>>16))
-					fx, fy := uint64(u>>11)&31, uint64(v>>11)&31
-					a := tx[(tj+1)*stride+ti+1:][:stride+2]
-					top := (a[0]*(32-fx) + a[1]*fx + half) >> 5 & lanesLin
-					bot := (a[stride]*(32-fx) + a[stride+1]*fx + half) >> 5 & lanesLin
-					pc[i] = (top*(32-fy) + bot*fy + half) >> 5 & lanesLin
+					fx, fy = uint64(u>>11)&31, uint64(v>>11)&31
+					o = (tj+1)*stride + ti + 1
 				} else {
 					li, lj := min(lw-1, (X*k)>>(16+floorFrac)), min(lh-1, (Y*k)>>(16+floorFrac))
-					pc[i] = tx[(lj+1)*stride+li+1]
+					o = (lj+1)*stride + li + 1
 				}
+				// The sun's share past the casters: the lit and the shadowed floor blended
+				// where a shadow's edge passes.
+				f := uint64(32)
+				if set&d.soft != 0 {
+					f = uint64(d.sunWeight(set, S, T, D))
+				} else if d.shadowed(set, S, T, D) {
+					f = 0
+				}
+				var sun, amb uint64
+				if f != 0 {
+					sun = sample(lv.sun, o, stride, fx, fy, smooth)
+				}
+				if f != 32 {
+					amb = sample(lv.amb, o, stride, fx, fy, smooth)
+				}
+				pc[i] = (sun*f + amb*(32-f) + half) >> 5 & lanesLin
 			} else {
 				pc[i] = ground
 			}
@@ -254,6 +265,20 @@ func (fs *frameState) litShadowed(ls *litSpan, set uint8, zc []float32, pc []uin
 		X, Y, S, T, D = X+dX, Y+dY, S+dS, T+dT, D+dD
 	}
 	return iz, X, Y, S, T, D
+}
+
+// sample is litShadowed's sampling of level texels tx at texel o (row stride): the texel
+// itself, or where smooth the bilinear blend of it, the one to its right and the two below
+// by weights fx, fy in 32nds (litSpan.draw writes this out: as a call it cost 3 % more).
+func sample(tx []uint64, o, stride int64, fx, fy uint64, smooth bool) uint64 {
+	const half = 16 | 16<<laneShift | 16<<(2*laneShift)
+	if !smooth {
+		return tx[o]
+	}
+	a := tx[o:][:stride+2]
+	top := (a[0]*(32-fx) + a[1]*fx + half) >> 5 & lanesLin
+	bot := (a[stride]*(32-fx) + a[stride+1]*fx + half) >> 5 & lanesLin
+	return (top*(32-fy) + bot*fy + half) >> 5 & lanesLin
 }
 
 // litSpan is a piece of a floor row that no moving caster's shadow reaches: litFloorSpan's

@@ -207,7 +207,11 @@ func (fs *frameState) floorSpanReal(rd mgl64.Vec3, xa, xb int, zr []float32, px 
 							code = lm.idx[lj*lw+li]
 						}
 					}
-					if dyn != 0 && d.shadowed(dyn, S, T, D) {
+					switch {
+					case dyn == 0:
+					case dyn&d.soft != 0: // the sun's level times its share
+						code = code&0xf0 | uint8((int32(code&15)*d.sunWeight(dyn, S, T, D)+16)>>5)
+					case d.shadowed(dyn, S, T, D):
 						code &^= 0x0f
 					}
 					L := &lut[code]

@@ -137,21 +137,22 @@ func (fs *frameState) realSpan(t *rtriR, zr []float32, px []uint64, zv, fx0, dy 
 		for i := range zc {
 			if z := float32(zq); z > zc[i] {
 				zc[i] = z
-				lit := true
+				f := int32(32) // the sun's share in 32nds
 				if sm {
 					si, ti := S>>16, T>>16
 					if uint64(si) < uint64(sw) && uint64(ti) < uint64(shh) && D > smap[ti*sw+si] {
-						lit = false
+						f = 0
 					}
 				}
-				if dm && lit && d.shadowed(t.casters, S, T, D) {
-					lit = false
+				if dm && f != 0 {
+					if t.casters&d.soft != 0 {
+						f = d.sunWeight(t.casters, S, T, D)
+					} else if d.shadowed(t.casters, S, T, D) {
+						f = 0
+					}
 				}
 				ao := A >> 8
-				r0, g0, b0 := amb[0]*ao>>8, amb[1]*ao>>8, amb[2]*ao>>8
-				if lit {
-					r0, g0, b0 = r0+sun[0], g0+sun[1], b0+sun[2]
-				}
+				r0, g0, b0 := amb[0]*ao>>8+sun[0]*f>>5, amb[1]*ao>>8+sun[1]*f>>5, amb[2]*ao>>8+sun[2]*f>>5
 				if tex {
 					r0, g0, b0 = reflected(srgb, lv.texels[((V>>16)&mask)<<sh|(U>>16)&mask], r0, g0, b0)
 				}

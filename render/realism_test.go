@@ -374,3 +374,41 @@ func TestFloorWalkKeepsItsLine(t *testing.T) {
 		}
 	}
 }
+
+// TestMovingShadowEdgeIsSoft looks straight down at a pushable box's shadow from close up,
+// where a texel of its caster map spans more than two pixels: the shadow's edge must pass
+// from dark to lit through intermediate levels (its lookups are filtered). One lookup a pixel
+// gave only the two levels, and a slanted edge showed as a staircase of texels.
+func TestMovingShadowEdgeIsSoft(t *testing.T) {
+	mov := plugins.Element{Kind: plugins.ElementBox, Length: 0.2, Width: 0.2, Height: 0.3, Color: "#c04040", Movable: true, Mass: 1}
+	m, err := NewElementMesh(&mov)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := realEnv(180, 35)
+	env.ContactShadow = 0
+	// About 1.6 mm a pixel; the caster map's texels are 4 mm at the least.
+	cam := Camera{Pose: Pose{X: 0.4, Z: 3, Yaw: math.Pi / 2, Pitch: math.Pi / 2}, FovYDeg: 16, Near: 0.1, Far: 10, Width: 640, Height: 480}
+	s := mustStatic(t, &plugins.Layout{Floor: plugins.Floor{X: 0.5, Length: 3, Width: 2, Color: "#c8c8c8"}}, &env)
+	f := render(t, cam, s, []Object{{Mesh: m, Pose: Pose{Yaw: 0.4}}}, Options{Workers: 1})
+	writePNG(t, f.Image(), "moving-shadow-edge.png", t.TempDir(), previewDir)
+	// The plain floor, lit east of everything and in the shadow east of the box; the box
+	// itself (red, its green far below the shadow's) counts as neither.
+	lit, dark := int(f.At(630, 240).G), int(f.At(250, 240).G)
+	if dark > lit-30 {
+		t.Fatalf("floor in the box's shadow G %d, lit %d: want clearly darker", dark, lit)
+	}
+	between := 0
+	for y := range f.Height {
+		for x := 170; x < f.Width; x++ {
+			if g := int(f.At(x, y).G); g > dark+4 && g < lit-4 {
+				between++
+			}
+		}
+	}
+	// The shadow's outline is about 700 pixels long here; filtered, it is 2 pixels wide or so.
+	if between < 300 {
+		t.Fatalf("%d floor pixels between the shadow's level and the lit floor's: want 300 or more (a soft edge)", between)
+	}
+	t.Logf("%d pixels on the shadow's soft edge", between)
+}
