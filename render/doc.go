@@ -81,7 +81,9 @@
 // against z = 0, and with a camera that does not roll the hit point moves linearly along a row
 // ("mode 7"), so a floor pixel costs a texel fetch from the mip level matching the row's
 // footprint. Vehicles are culled part by part (a wheel, a plate), so the vehicle carrying the
-// camera costs little.
+// camera costs little, and a far vehicle is drawn (and casts its shadow) with fewer facets on
+// its round parts, as many as keep them within 0.4 pixel of the full mesh on screen (lod.go):
+// a fleet's far robots cost a fraction of their full triangle count.
 //
 // Speed is measured by the benchmarks registered with simgui/app/bench (render/rgb/...,
 // render/rgbd/..., render/depth/..., render/real/... for the realistic look against the flat

@@ -18,6 +18,11 @@ type Mesh struct {
 	tris     []meshTri
 	parts    []meshPart
 	min, max mgl32.Vec3 // bounding box of verts
+	// chord is how far (metres) the mesh's round parts lie inside the round shapes they
+	// approximate, at most; lods are coarser builds of the same shape, coarsest last (see
+	// forScale).
+	chord float64
+	lods  []*Mesh
 }
 
 // meshPart is what one builder primitive added: a run of triangles using a run of vertices,
@@ -58,6 +63,11 @@ type MeshBuilder struct {
 
 	tex    *Texture
 	texFor map[RGB]*Texture
+
+	// detail scales the facets of round primitives (0 means 1: as asked); chord is the largest
+	// gap so far between a round primitive and its facets (Mesh.chord).
+	detail float64
+	chord  float64
 }
 
 // SetTexture textures the triangles added from now on with t in the realistic look (nil: plain
@@ -85,6 +95,7 @@ func (b *MeshBuilder) Mesh() *Mesh {
 	m := &Mesh{
 		verts: append([]mgl32.Vec3(nil), b.verts...),
 		tris:  append([]meshTri(nil), b.tris...),
+		chord: b.chord,
 	}
 	if len(m.verts) > 0 {
 		m.min, m.max = bounds(m.verts)
@@ -231,7 +242,7 @@ func (b *MeshBuilder) Cylinder(base, top mgl64.Vec3, radius float64, segments in
 	if axis.Len() == 0 || radius <= 0 {
 		return
 	}
-	segments = max(segments, 3)
+	segments = b.facets(segments, radius)
 	an := axis.Normalize()
 	u, v := perpendicular(an)
 	bc, tc := b.vertex(base), b.vertex(top)

@@ -58,6 +58,7 @@ type Renderer struct {
 	zbuf    []float32
 	casters []caster
 	lverts  []lvert
+	lodObjs []Object // the frame's objects at their levels of detail (withLOD)
 	lenses  lensCache
 	// words is wordsFor as words (gainWords), made again when a camera's table differs (a
 	// training camera's once per episode); both start as zeros, which agree.
@@ -144,6 +145,7 @@ func (r *Renderer) Render(dst *Frame, cam Camera, static *Static, dyn []Object) 
 	if dst.RGB == nil && dst.Depth == nil {
 		return nil
 	}
+	dyn = r.withLOD(&cam, dyn)
 	fs := &r.fs
 	fs.w, fs.h = w, h
 	fs.rgb = dst.RGB

@@ -96,7 +96,7 @@ func NewVehicleMesh(spec VehicleSpec) (*Mesh, error) {
 	if p.Accent, err = colorOr(spec.Accent, p.Accent); err != nil {
 		return nil, fmt.Errorf("vehicle %s: accent: %w", spec.Shape, err)
 	}
-	var b MeshBuilder
+	texFor := map[RGB]*Texture{}
 	for _, m := range []struct {
 		name string
 		c    RGB
@@ -108,10 +108,17 @@ func NewVehicleMesh(spec VehicleSpec) (*Mesh, error) {
 		if err != nil {
 			return nil, fmt.Errorf("vehicle %s: %w", spec.Shape, err)
 		}
-		b.SetTextureFor(m.c, t)
+		texFor[m.c] = t
 	}
-	k.fn(&b, p)
-	return b.Mesh(), nil
+	build := func(detail float64) *Mesh {
+		b := MeshBuilder{detail: detail}
+		for c, t := range texFor {
+			b.SetTextureFor(c, t)
+		}
+		k.fn(&b, p)
+		return b.Mesh()
+	}
+	return withLevels(build(1), build), nil
 }
 
 // VehicleSpecFor reads a descriptor's Visual and Body: the shape and colours from Visual
