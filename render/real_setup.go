@@ -1,6 +1,7 @@
 package render
 
 import (
+	"github.com/go-gl/mathgl/mgl32"
 	"github.com/go-gl/mathgl/mgl64"
 )
 
@@ -18,6 +19,39 @@ func (r *Renderer) setupRealObject(o *Object, s *Static) {
 	})
 }
 
+// lightPlace takes a mesh's vertices to light space (static shadow-map texels and depth along
+// the sun): the mesh's placement, the light frame and the texel scale in one affine map, so
+// that a vertex costs nine products.
+type lightPlace struct {
+	a [3]mgl64.Vec3 // rows
+	c mgl64.Vec3
+}
+
+// lightPlacing returns the map for a mesh placed by rot and pos (static meshes: rot nil).
+func (rf *realFrame) lightPlacing(rot *mgl64.Mat3, pos mgl64.Vec3) lightPlace {
+	m := rf.scene.shadow
+	k := 1 / m.texel
+	rows := [3]mgl64.Vec3{m.e1.Mul(k), m.e2.Mul(k), m.ld}
+	lp := lightPlace{a: rows, c: mgl64.Vec3{-m.s0 * k, -m.t0 * k, 0}}
+	if rot != nil {
+		rt := rot.Transpose() // row·(R·p + pos) = (Rᵀ·row)·p + row·pos
+		for i, r := range rows {
+			lp.a[i] = rt.Mul3x1(r)
+			lp.c[i] += r.Dot(pos)
+		}
+	}
+	return lp
+}
+
+// at returns vertex p in light space.
+func (lp *lightPlace) at(p mgl32.Vec3) (s, t, d float64) {
+	x, y, z := float64(p[0]), float64(p[1]), float64(p[2])
+	a := &lp.a
+	return a[0][0]*x + a[0][1]*y + a[0][2]*z + lp.c[0],
+		a[1][0]*x + a[1][1]*y + a[1][2]*z + lp.c[1],
+		a[2][0]*x + a[2][1]*y + a[2][2]*z + lp.c[2]
+}
+
 // setupRealTris culls, lights, clips and queues triangles t0..t1-1 of m. Static meshes come
 // with their baked data rl; objects with their rotation and position (for light-space
 // coordinates) and the light in their own frame.
@@ -25,6 +59,10 @@ func (r *Renderer) setupRealTris(m *Mesh, cv []cvert, t0, t1 int32, rl []triReal
 	rf := &r.fs.real
 	sc := rf.scene
 	lin := srgbLUT()
+	var lp lightPlace
+	if sc.hasShadow || rf.dyn.on {
+		lp = rf.lightPlacing(rot, pos)
+	}
 	for i := t0; i < t1; i++ {
 		t := &m.tris[i]
 		a, b, c := &cv[t.v[0]], &cv[t.v[1]], &cv[t.v[2]]
@@ -66,17 +104,7 @@ func (r *Renderer) setupRealTris(m *Mesh, cv []cvert, t0, t1 int32, rl []triReal
 			q.staticMap = false
 		}
 		rf.realLight(&q, alb, cos)
-		var wp [3]mgl64.Vec3 // world positions, for light space
 		shadowed := q.staticMap || rf.dyn.on && cos > 0
-		if shadowed {
-			for k, vi := range t.v {
-				p := vec64(m.verts[vi])
-				if rot != nil {
-					p = pos.Add(rot.Mul3x1(p))
-				}
-				wp[k] = p
-			}
-		}
 		var rv [3]realVertex
 		for k, cp := range [3]*cvert{a, b, c} {
 			rv[k].cvert = *cp
@@ -84,7 +112,7 @@ func (r *Renderer) setupRealTris(m *Mesh, cv []cvert, t0, t1 int32, rl []triReal
 				rv[k].tu, rv[k].tv = float64(t.uv[k][0]), float64(t.uv[k][1])
 			}
 			if shadowed {
-				rv[k].ls, rv[k].lt, rv[k].ld = rf.lightSpace(wp[k])
+				rv[k].ls, rv[k].lt, rv[k].ld = lp.at(m.verts[t.v[k]])
 			}
 		}
 		if shadowed && rf.dyn.on && cos > 0 {
