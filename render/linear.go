@@ -141,5 +141,5 @@ func fixed(x float64) int32 {
 	if !(x > 0) {
 		return 0
 	}
-	return int32(math.Min(x, 15.99)*linOne + 0.5)
+	return int32(min(x, 15.99)*linOne + 0.5) // x is a number: the builtin min's NaN rule is moot
 }

@@ -7,15 +7,21 @@ import (
 
 // setupRealStatic queues the visible static triangles for the realistic pipeline.
 func (r *Renderer) setupRealStatic(s *Static) {
+	lp := r.fs.real.lightPlacing(nil, mgl64.Vec3{})
 	r.eachVisiblePart(s, func(c *chunk, cv []cvert, t0, t1 int32) {
-		r.setupRealTris(c.mesh, cv, t0, t1, c.rl, nil, mgl64.Vec3{}, mgl64.Vec3{})
+		r.setupRealTris(c.mesh, cv, t0, t1, c.rl, &lp, mgl64.Vec3{})
 	})
 }
 
 // setupRealObject queues an object's visible triangles for the realistic pipeline.
 func (r *Renderer) setupRealObject(o *Object, s *Static) {
+	var lp lightPlace
+	placed := false
 	r.eachVisibleObjectPart(o, s, func(cv []cvert, t0, t1 int32, rot mgl64.Mat3, pos, lightObj mgl64.Vec3) {
-		r.setupRealTris(o.Mesh, cv, t0, t1, nil, &rot, pos, lightObj)
+		if !placed {
+			lp, placed = r.fs.real.lightPlacing(&rot, pos), true
+		}
+		r.setupRealTris(o.Mesh, cv, t0, t1, nil, &lp, lightObj)
 	})
 }
 
@@ -27,9 +33,13 @@ type lightPlace struct {
 	c mgl64.Vec3
 }
 
-// lightPlacing returns the map for a mesh placed by rot and pos (static meshes: rot nil).
+// lightPlacing returns the map for a mesh placed by rot and pos (static meshes: rot nil), or
+// the zero map when the frame has no shadows.
 func (rf *realFrame) lightPlacing(rot *mgl64.Mat3, pos mgl64.Vec3) lightPlace {
 	m := rf.scene.shadow
+	if !rf.scene.hasShadow && !rf.dyn.on {
+		return lightPlace{}
+	}
 	k := 1 / m.texel
 	rows := [3]mgl64.Vec3{m.e1.Mul(k), m.e2.Mul(k), m.ld}
 	lp := lightPlace{a: rows, c: mgl64.Vec3{-m.s0 * k, -m.t0 * k, 0}}
@@ -52,17 +62,13 @@ func (lp *lightPlace) at(p mgl32.Vec3) (s, t, d float64) {
 		a[2][0]*x + a[2][1]*y + a[2][2]*z + lp.c[2]
 }
 
-// setupRealTris culls, lights, clips and queues triangles t0..t1-1 of m. Static meshes come
-// with their baked data rl; objects with their rotation and position (for light-space
-// coordinates) and the light in their own frame.
-func (r *Renderer) setupRealTris(m *Mesh, cv []cvert, t0, t1 int32, rl []triReal, rot *mgl64.Mat3, pos, lightObj mgl64.Vec3) {
+// setupRealTris culls, lights, clips and queues triangles t0..t1-1 of m, whose vertices lp
+// takes to light space. Static meshes come with their baked data rl; objects with the light
+// in their own frame.
+func (r *Renderer) setupRealTris(m *Mesh, cv []cvert, t0, t1 int32, rl []triReal, lp *lightPlace, lightObj mgl64.Vec3) {
 	rf := &r.fs.real
 	sc := rf.scene
 	lin := srgbLUT()
-	var lp lightPlace
-	if sc.hasShadow || rf.dyn.on {
-		lp = rf.lightPlacing(rot, pos)
-	}
 	for i := t0; i < t1; i++ {
 		t := &m.tris[i]
 		a, b, c := &cv[t.v[0]], &cv[t.v[1]], &cv[t.v[2]]
