@@ -17,10 +17,11 @@ import (
 
 // The realistic look's speed claims, each against the flat look of the same scene and size
 // (render/real/<size>/flat) in the same run: materials alone, then with shadows, with lens
-// distortion, with the film, with motion blur, and with every realism feature on. The scene is
-// the built-in cardboard corridor with two KS0223s, seen from the first one's camera at its
-// spawn point. Besides frames/s the cases report frames/cpu-s, frames per second of the
-// thread's own CPU time, which other processes on a shared machine do not inflate.
+// distortion, with the film, with motion blur, and with every realism feature on; and, against
+// the last, with a fleet of KS0223s in view. The scene is the built-in cardboard corridor with
+// two KS0223s, seen from the first one's camera at its spawn point. Besides frames/s the cases
+// report frames/cpu-s, frames per second of the thread's own CPU time, which other processes
+// on a shared machine do not inflate.
 //
 // The case bodies use only the exported API and benchB (what simgui/app/bench's B offers), so
 // that they can move to a package of their own.
@@ -32,8 +33,12 @@ func init() {
 			F:   func(b bench.B) { benchRealism(b, w, h, realismCase{flat: true}) },
 			Doc: fmt.Sprintf("one %dx%d frame of the built-in corridor on one core, the flat look (the baseline of render/real)", w, h)})
 		for _, c := range realismCases {
+			base := flat
+			if c.fleet {
+				base = fmt.Sprintf("render/real/%dx%d/all", w, h)
+			}
 			bench.Register(bench.Case{
-				Name: fmt.Sprintf("render/real/%dx%d/%s", w, h, c.name), Baseline: flat,
+				Name: fmt.Sprintf("render/real/%dx%d/%s", w, h, c.name), Baseline: base,
 				F:   func(b bench.B) { benchRealism(b, w, h, c) },
 				Doc: fmt.Sprintf("one %dx%d frame of the built-in corridor on one core, realistic: %s", w, h, c.doc),
 			})
@@ -55,6 +60,7 @@ type realismCase struct {
 	name, doc                       string
 	flat, shadows, lens, film, blur bool
 	mount                           bool // the look and film of the camera's mount with realistic: 1
+	fleet                           bool // fleetSize more KS0223s ahead
 }
 
 var realismCases = []realismCase{
@@ -68,7 +74,12 @@ var realismCases = []realismCase{
 	{name: "mount", doc: "the KS0223 camera with realistic: 1 and its other parameters' defaults (shadows, contact shadows, film with vignetting and noise; no distortion or blur)",
 		mount: true},
 	{name: "all+blur", doc: "every realism feature with motion blur over a 1/60 s shutter", shadows: true, lens: true, film: true, blur: true},
+	{name: "fleet", doc: "as all, with 24 more KS0223s 0.8 to 3.6 m ahead (against all: what a fleet in view costs, its far robots at coarser levels of detail)",
+		shadows: true, lens: true, film: true, fleet: true},
 }
+
+// fleetSize is how many more KS0223s the fleet cases put ahead of the camera.
+const fleetSize = 24
 
 // benchLens is a USB webcam lens of the KS0223 kind: mild barrel distortion.
 var benchLens = render.Lens{Model: render.PlumbBob, K1: -0.12, K2: 0.02, P1: 0.001, P2: -0.0008}
@@ -149,6 +160,16 @@ func benchRealism(b benchB, w, h int, c realismCase) {
 	st, dyn, cam, err := realismScene(w, h, &env, c.mount)
 	if err != nil {
 		b.Fatal(err)
+	}
+	if c.fleet {
+		// Spread over the corridor's long leg and a little to each side, turned every way.
+		own := dyn[0].Pose
+		for i := range fleetSize {
+			a := float64(i) * 0.7
+			d, side := 0.8+0.12*float64(i), 0.3*math.Sin(a)
+			dyn = append(dyn, render.Object{Mesh: dyn[1].Mesh, Pose: render.Pose{
+				X: own.X + d*math.Cos(cam.Yaw+side), Y: own.Y + d*math.Sin(cam.Yaw+side), Yaw: a}})
+		}
 	}
 	r := render.NewRenderer(render.Options{Workers: 1})
 	defer r.Close()
