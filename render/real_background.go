@@ -101,9 +101,9 @@ const (
 )
 
 // floorWalk is the plane seen along m columns of a row from column x, walked linearly: 1/t
-// and the floor-local position (metres in floorOne units) at column x and their steps a column, the hit
-// points at both ends, and the pixel's footprint in metres along the row (fh) and to the
-// next row (fv, +Inf past the horizon).
+// and the floor-local position (metres in floorOne units) at column x and their steps a
+// column, the hit points at both ends, and the pixel's footprint in metres along the row (fh)
+// and to the next row (fv, +Inf past the horizon).
 type floorWalk struct {
 	pa, pb        mgl64.Vec3
 	invM, iz, dzi float64
