@@ -62,9 +62,7 @@ func (fs *frameState) skySpan(rd mgl64.Vec3, zr []float32, px []uint64, x0 int) 
 	rf := &fs.real
 	sky := &rf.lt.sky
 	var c uint64
-	if bg.rollFree {
-		c = sky[bg.skyIndex(rd.Add(bg.dx.Mul(float64(fs.w)/2)))]
-	}
+	known := false // without roll the row has one sky colour, looked up at its first empty pixel
 	for i, z := range zr {
 		if z != 0 {
 			if fs.depth {
@@ -72,8 +70,12 @@ func (fs *frameState) skySpan(rd mgl64.Vec3, zr []float32, px []uint64, x0 int) 
 			}
 			continue
 		}
-		if !bg.rollFree {
-			c = sky[bg.skyIndex(rd.Add(bg.dx.Mul(float64(x0+i))))]
+		if !known {
+			if bg.rollFree {
+				c, known = sky[bg.skyIndex(rd.Add(bg.dx.Mul(float64(fs.w)/2)))], true
+			} else {
+				c = sky[bg.skyIndex(rd.Add(bg.dx.Mul(float64(x0+i))))]
+			}
 		}
 		px[i] = c
 		if fs.depth {
