@@ -73,3 +73,31 @@ func TestTrackMaterials(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckMaterialPixels reads a track whose image has a good header but pixel data cut
+// short: ReadPlugin, which reads headers only, takes it, and CheckMaterialPixels reports it at
+// the image's path; the whole image passes both.
+func TestCheckMaterialPixels(t *testing.T) {
+	files := builtinFiles(t, "track.basic_arena.v1")
+	whole := pngOf(t, 64, 64)
+	files["assets/good.png"] = whole
+	// The IEND chunk and the end of the image data cut off: the header is whole.
+	files["assets/cut.png"] = whole[:len(whole)-24]
+	files = edited(t, files, "descriptor.json", func(m map[string]any) {
+		m["materials"] = []any{
+			map[string]any{"name": "good", "textures": []any{"assets/good.png"}, "sizeM": 1},
+			map[string]any{"name": "cut", "textures": []any{"assets/good.png", "assets/cut.png"}, "sizeM": 1},
+		}
+	})
+	p, ps := ReadPlugin(files)
+	if err := ps.Err(); err != nil || p == nil {
+		t.Fatalf("ReadPlugin: %v; want the headers accepted", err)
+	}
+	got := CheckMaterialPixels(p)
+	if len(got) != 1 || got[0].Path != "descriptor.materials[1].textures[1]" || !strings.Contains(got[0].Message, "assets/cut.png: pixel data") {
+		t.Fatalf("CheckMaterialPixels: %v; want one problem at descriptor.materials[1].textures[1] naming assets/cut.png's pixel data", got)
+	}
+	if got := CheckMaterialPixels(nil); got != nil {
+		t.Errorf("CheckMaterialPixels(nil) = %v, want none", got)
+	}
+}

@@ -166,6 +166,7 @@ func newPluginValidateCmd() *cobra.Command {
 				return err
 			}
 			p, ps := a.Plugin()
+			ps = append(ps, plugins.CheckMaterialPixels(p)...)
 			rep := validateReport{Path: args[0], Valid: len(ps.Errors()) == 0, Problems: ps}
 			if p != nil {
 				rep.PluginID = p.ID()
@@ -254,6 +255,7 @@ func newPluginExportCmd() *cobra.Command {
 				warn(cmd.ErrOrStderr(), []string{plugins.SignatureFile + " in the project is left out; sign the export with --sign KEY"})
 			}
 			p, ps := a.Plugin()
+			ps = append(ps, plugins.CheckMaterialPixels(p)...)
 			if err := ps.Err(); err != nil {
 				return fmt.Errorf("%s: nothing exported: %w", dir, err)
 			}

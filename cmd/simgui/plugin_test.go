@@ -3,6 +3,8 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"image"
+	"image/png"
 	"math"
 	"os"
 	"os/exec"
@@ -213,6 +215,46 @@ func TestPluginCLIErrors(t *testing.T) {
 	}
 	if _, err := os.Stat(home); !os.IsNotExist(err) {
 		t.Errorf("failed commands created RUSIM_HOME: %v", err)
+	}
+}
+
+// TestPluginBrokenMaterialImage: a track whose material image has a whole header but its
+// pixel data cut short is refused by validate, export and install, each naming the image
+// (ReadPlugin alone reads headers only).
+func TestPluginBrokenMaterialImage(t *testing.T) {
+	home, work := filepath.Join(t.TempDir(), "rusim"), t.TempDir()
+	pluginCLI(t, home, "plugin", "new", "--type", "track", "track.posters.v1", "--output-dir", work)
+	project := filepath.Join(work, "track.posters.v1")
+	var b strings.Builder
+	if err := png.Encode(&b, image.NewGray(image.Rect(0, 0, 64, 64))); err != nil {
+		t.Fatal(err)
+	}
+	whole := b.String()
+	os.MkdirAll(filepath.Join(project, "assets"), 0o755)
+	if err := os.WriteFile(filepath.Join(project, "assets", "poster.png"), []byte(whole[:len(whole)-24]), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	editJSON(t, filepath.Join(project, "descriptor.json"), func(m map[string]any) {
+		m["materials"] = []any{map[string]any{"name": "poster", "textures": []any{"assets/poster.png"}, "sizeM": 0.5}}
+		m["elements"].([]any)[0].(map[string]any)["material"] = "poster"
+	})
+	const want = "descriptor.materials[0].textures[0]: assets/poster.png: pixel data: "
+	out, errOut, code := simgui(t, []string{"RUSIM_HOME=" + home}, "plugin", "validate", project)
+	if code != 1 || !strings.HasPrefix(out, want) || errOut != "error: track.posters.v1: 1 problem\n" {
+		t.Errorf("validate: exit %d\nstdout %q\nstderr %q; want the image's pixel data refused", code, out, errOut)
+	}
+	zip := filepath.Join(work, "posters.zip")
+	pluginFails(t, home, "nothing exported: "+want, "plugin", "export", project, "-o", zip)
+	a, err := archive.ReadDir(project)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.WriteFile(zip); err != nil {
+		t.Fatal(err)
+	}
+	pluginFails(t, home, "track.posters.v1 is not a valid plugin: "+want, "plugin", "install", zip)
+	if _, err := os.Stat(filepath.Join(home, "plugins", "track.posters.v1")); !os.IsNotExist(err) {
+		t.Errorf("the broken plugin was installed: %v", err)
 	}
 }
 

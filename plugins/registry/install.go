@@ -77,6 +77,7 @@ func (r *Registry) InstallArchive(a *archive.Archive, from string, opts InstallO
 		return nil, fmt.Errorf("Cannot overwrite built-in plugin: %s", m.PluginID) // rusim's text
 	}
 	p, ps := a.Plugin()
+	ps = append(ps, plugins.CheckMaterialPixels(p)...)
 	if err := ps.Err(); err != nil {
 		return nil, fmt.Errorf("%s is not a valid plugin: %w", m.PluginID, err)
 	}
