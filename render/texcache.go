@@ -49,6 +49,20 @@ func cachedTexture(k texKey, build func() (*Texture, error)) (*Texture, error) {
 	return t, nil
 }
 
+// CheckMaterial reports whether material name loads for layout l (nil: the registered ones
+// only): each of its textures, a layout's own decoded from its images. A Static is made of
+// textures that load, so a caller can leave out only the materials that do not.
+func CheckMaterial(l *plugins.Layout, name string) error {
+	for v, n := 0, 1; v < n; v++ {
+		_, count, err := materialTexture(l, name, "", v)
+		if err != nil {
+			return err
+		}
+		n = count
+	}
+	return nil
+}
+
 // materialTexture returns texture variant of material name tinted from color, and how many
 // textures the material has: a layout's own material first (its PNG images, drawn as they are),
 // then a registered one.

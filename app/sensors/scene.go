@@ -2,6 +2,8 @@ package sensors
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/go-gl/mathgl/mgl64"
 
@@ -97,19 +99,59 @@ type look struct {
 const maxLooks = 32
 
 // newStatic builds the layout's Static in env. A floor texture or element material the
-// renderer lacks should not blind every camera: they are drawn plain instead, with a warning.
+// renderer lacks (an unknown name, an image that does not decode) should not blind every
+// camera: the floor or the elements naming it are drawn in their default look instead, with a
+// warning; the rest keep theirs.
 func (sc *scene) newStatic(l *plugins.Layout, env *render.Environment) (*render.Static, error) {
 	st, err := render.SharedStatic(l, env)
 	if err == nil {
 		return st, nil
 	}
+	warn := fmt.Errorf("%w (known: %v)", err, render.TextureNames())
+	if part, dropped := withoutBrokenMaterials(l); len(dropped) > 0 {
+		if st, err2 := render.SharedStatic(part, env); err2 == nil {
+			sc.sys.warnOnce("materials "+err.Error(), "camera scene: "+strings.Join(dropped, ", ")+" left out: drawn in the default look", warn)
+			return st, nil
+		}
+	}
 	st, err2 := render.SharedStatic(l.WithoutMaterials(), env)
 	if err2 != nil {
 		return nil, err
 	}
-	sc.sys.warnOnce("materials "+err.Error(), "camera scene: floor and elements drawn without their textures",
-		fmt.Errorf("%w (known: %v)", err, render.TextureNames()))
+	sc.sys.warnOnce("materials "+err.Error(), "camera scene: floor and elements drawn without their textures", warn)
 	return st, nil
+}
+
+// withoutBrokenMaterials returns l with the materials that do not load left out (elements
+// naming one take their kind's default material, a floor its plain colour) and what it left
+// out, as "material x" and "floor texture y".
+func withoutBrokenMaterials(l *plugins.Layout) (*plugins.Layout, []string) {
+	part := *l
+	part.Elements = slices.Clone(l.Elements)
+	var dropped []string
+	broken := map[string]bool{}
+	for i := range part.Elements {
+		name := part.Elements[i].Material
+		if name == "" {
+			continue
+		}
+		bad, seen := broken[name]
+		if !seen {
+			bad = render.CheckMaterial(l, name) != nil
+			broken[name] = bad
+			if bad {
+				dropped = append(dropped, "material "+name)
+			}
+		}
+		if bad {
+			part.Elements[i].Material = ""
+		}
+	}
+	if name := part.Floor.Texture; name != "" && render.CheckMaterial(nil, name) != nil {
+		part.Floor.Texture = ""
+		dropped = append(dropped, "floor texture "+name)
+	}
+	return &part, dropped
 }
 
 // staticIn returns the current layout's Static in env (nil: the system's base environment).
