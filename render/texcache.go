@@ -7,6 +7,7 @@ import (
 	"image/png"
 	"math"
 	"math/bits"
+	"slices"
 	"sync"
 
 	"golang.org/x/image/draw"
@@ -61,6 +62,39 @@ func CheckMaterial(l *plugins.Layout, name string) error {
 		n = count
 	}
 	return nil
+}
+
+// WithoutBrokenMaterials returns l with the materials that do not load left out (elements
+// naming one take their kind's default material, a floor its plain colour) and what it left
+// out, as "material x" and "floor texture y": what a camera or preview draws when l's Static
+// does not build.
+func WithoutBrokenMaterials(l *plugins.Layout) (*plugins.Layout, []string) {
+	part := *l
+	part.Elements = slices.Clone(l.Elements)
+	var dropped []string
+	broken := map[string]bool{}
+	for i := range part.Elements {
+		name := part.Elements[i].Material
+		if name == "" {
+			continue
+		}
+		bad, seen := broken[name]
+		if !seen {
+			bad = CheckMaterial(l, name) != nil
+			broken[name] = bad
+			if bad {
+				dropped = append(dropped, "material "+name)
+			}
+		}
+		if bad {
+			part.Elements[i].Material = ""
+		}
+	}
+	if name := part.Floor.Texture; name != "" && CheckMaterial(nil, name) != nil {
+		part.Floor.Texture = ""
+		dropped = append(dropped, "floor texture "+name)
+	}
+	return &part, dropped
 }
 
 // materialTexture returns texture variant of material name tinted from color, and how many

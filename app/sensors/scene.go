@@ -2,7 +2,6 @@ package sensors
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/go-gl/mathgl/mgl64"
@@ -108,7 +107,7 @@ func (sc *scene) newStatic(l *plugins.Layout, env *render.Environment) (*render.
 		return st, nil
 	}
 	warn := fmt.Errorf("%w (known: %v)", err, render.TextureNames())
-	if part, dropped := withoutBrokenMaterials(l); len(dropped) > 0 {
+	if part, dropped := render.WithoutBrokenMaterials(l); len(dropped) > 0 {
 		if st, err2 := render.SharedStatic(part, env); err2 == nil {
 			sc.sys.warnOnce("materials "+err.Error(), "camera scene: "+strings.Join(dropped, ", ")+" left out: drawn in the default look", warn)
 			return st, nil
@@ -120,38 +119,6 @@ func (sc *scene) newStatic(l *plugins.Layout, env *render.Environment) (*render.
 	}
 	sc.sys.warnOnce("materials "+err.Error(), "camera scene: floor and elements drawn without their textures", warn)
 	return st, nil
-}
-
-// withoutBrokenMaterials returns l with the materials that do not load left out (elements
-// naming one take their kind's default material, a floor its plain colour) and what it left
-// out, as "material x" and "floor texture y".
-func withoutBrokenMaterials(l *plugins.Layout) (*plugins.Layout, []string) {
-	part := *l
-	part.Elements = slices.Clone(l.Elements)
-	var dropped []string
-	broken := map[string]bool{}
-	for i := range part.Elements {
-		name := part.Elements[i].Material
-		if name == "" {
-			continue
-		}
-		bad, seen := broken[name]
-		if !seen {
-			bad = render.CheckMaterial(l, name) != nil
-			broken[name] = bad
-			if bad {
-				dropped = append(dropped, "material "+name)
-			}
-		}
-		if bad {
-			part.Elements[i].Material = ""
-		}
-	}
-	if name := part.Floor.Texture; name != "" && render.CheckMaterial(nil, name) != nil {
-		part.Floor.Texture = ""
-		dropped = append(dropped, "floor texture "+name)
-	}
-	return &part, dropped
 }
 
 // staticIn returns the current layout's Static in env (nil: the system's base environment).

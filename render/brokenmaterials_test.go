@@ -1,4 +1,4 @@
-package sensors
+package render
 
 import (
 	"bytes"
@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"simgui/plugins"
-	"simgui/render"
 )
 
 // TestWithoutBrokenMaterials leaves out only what does not load: a material whose image is
@@ -34,11 +33,11 @@ func TestWithoutBrokenMaterials(t *testing.T) {
 			{Name: "torn", Textures: []string{"assets/a.png", "assets/b.png"}, SizeM: 0.5, Images: [][]byte{whole, whole[:len(whole)-24]}},
 		},
 	}
-	env := render.RealisticEnvironment()
-	if _, err := render.NewStatic(l, &env); err == nil {
+	env := RealisticEnvironment()
+	if _, err := NewStatic(l, &env); err == nil {
 		t.Fatal("the layout as it is builds: the test would check nothing")
 	}
-	part, dropped := withoutBrokenMaterials(l)
+	part, dropped := WithoutBrokenMaterials(l)
 	if want := []string{"material torn", "material no_such_material", "floor texture no_such_floor"}; !slices.Equal(dropped, want) {
 		t.Errorf("dropped %q, want %q", dropped, want)
 	}
@@ -50,9 +49,9 @@ func TestWithoutBrokenMaterials(t *testing.T) {
 		t.Errorf("materials left %q, floor texture %q; want %q and none", got, part.Floor.Texture, want)
 	}
 	if l.Elements[1].Material != "torn" || l.Floor.Texture != "no_such_floor" {
-		t.Error("withoutBrokenMaterials changed the layout it was given")
+		t.Error("WithoutBrokenMaterials changed the layout it was given")
 	}
-	if _, err := render.NewStatic(part, &env); err != nil {
+	if _, err := NewStatic(part, &env); err != nil {
 		t.Fatalf("the layout left: %v", err)
 	}
 }
