@@ -258,26 +258,19 @@ func (p *previewer) lookScene(env render.Environment) *render.Static {
 	return p.look
 }
 
-// newStatic builds a layout's scene in the preview's look. A floor texture or material that
-// does not load is left out, as cameras leave it out (render.WithoutBrokenMaterials), with a
-// note saying so.
+// newStatic builds a layout's scene in the preview's look, leaving out what does not load as
+// cameras leave it out (render.StaticLeavingOut), with a note saying so.
 func newStatic(l *plugins.Layout) (*render.Static, string, error) { return newStaticIn(l, &previewEnv) }
 
 func newStaticIn(l *plugins.Layout, env *render.Environment) (*render.Static, string, error) {
-	s, err := render.NewStatic(l, env)
-	if err == nil {
-		return s, "", nil
-	}
-	if part, dropped := render.WithoutBrokenMaterials(l); len(dropped) > 0 {
-		if s, err2 := render.NewStatic(part, env); err2 == nil {
-			return s, fmt.Sprintf("%v: the preview leaves out %s", err, strings.Join(dropped, ", ")), nil
-		}
-	}
-	s, err2 := render.NewStatic(l.WithoutMaterials(), env)
-	if err2 != nil {
+	s, left, err := render.StaticLeavingOut(l, func(l *plugins.Layout) (*render.Static, error) { return render.NewStatic(l, env) })
+	if s == nil {
 		return nil, "", err
 	}
-	return s, fmt.Sprintf("%v: the preview draws the floor and elements plain", err), nil
+	if left != nil {
+		return s, fmt.Sprintf("%v: the preview leaves out %s", err, strings.Join(left, ", ")), nil
+	}
+	return s, "", nil
 }
 
 // contractSize returns the frame size of a contract sensor (w × h when it has none).

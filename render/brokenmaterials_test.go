@@ -54,4 +54,11 @@ func TestWithoutBrokenMaterials(t *testing.T) {
 	if _, err := NewStatic(part, &env); err != nil {
 		t.Fatalf("the layout left: %v", err)
 	}
+	build := func(l *plugins.Layout) (*Static, error) { return NewStatic(l, &env) }
+	if s, left, err := StaticLeavingOut(l, build); s == nil || !slices.Equal(left, dropped) || err == nil {
+		t.Errorf("StaticLeavingOut: static %v, left out %q, cause %v; want a static, %q and the cause", s != nil, left, err, dropped)
+	}
+	if s, left, err := StaticLeavingOut(part, build); s == nil || left != nil || err != nil {
+		t.Errorf("StaticLeavingOut of a layout that builds: static %v, left out %q, %v; want it whole", s != nil, left, err)
+	}
 }

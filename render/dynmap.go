@@ -197,13 +197,17 @@ func (d *dynMap) coarsest(set uint8) float64 {
 // taken off) are in the shadow of a caster in set: one lookup in each map.
 func (d *dynMap) shadowed(set uint8, S, T int64, D float32) bool {
 	for ; set != 0; set &= set - 1 {
-		m := &d.maps[bits.TrailingZeros8(set)]
-		si, ti := S>>m.sh-m.ox, T>>m.sh-m.oy
-		if uint64(si) < uint64(m.w) && uint64(ti) < uint64(m.h) && D > m.depth[ti*int64(m.w)+si] {
+		if d.maps[bits.TrailingZeros8(set)].shadows(S, T, D) {
 			return true
 		}
 	}
 	return false
+}
+
+// shadows reports whether the texel of m at S, T is nearer the sun than depth D.
+func (m *casterMap) shadows(S, T int64, D float32) bool {
+	si, ti := S>>m.sh-m.ox, T>>m.sh-m.oy
+	return uint64(si) < uint64(m.w) && uint64(ti) < uint64(m.h) && D > m.depth[ti*int64(m.w)+si]
 }
 
 // sunWeight returns how much of the sun reaches S, T at depth D past the casters in set, in
@@ -216,8 +220,7 @@ func (d *dynMap) sunWeight(set uint8, S, T int64, D float32) int32 {
 		k := bits.TrailingZeros8(set)
 		m := &d.maps[k]
 		if d.soft&(1<<k) == 0 {
-			si, ti := S>>m.sh-m.ox, T>>m.sh-m.oy
-			if uint64(si) < uint64(m.w) && uint64(ti) < uint64(m.h) && D > m.depth[ti*int64(m.w)+si] {
+			if m.shadows(S, T, D) {
 				return 0
 			}
 			continue

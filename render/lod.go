@@ -62,7 +62,7 @@ func (r *Renderer) withLOD(cam *Camera, dyn []Object) []Object {
 	fx, fy, _, _ := cam.intrinsics()
 	f := max(fx, fy)
 	eye := cam.Pose.Pos()
-	out := dyn
+	out, copied := dyn, false
 	for i := range dyn {
 		o := &dyn[i]
 		if o.Mesh == nil || len(o.Mesh.lods) == 0 {
@@ -78,9 +78,9 @@ func (r *Renderer) withLOD(cam *Camera, dyn []Object) []Object {
 		if l == o.Mesh {
 			continue
 		}
-		if &out[0] == &dyn[0] {
+		if !copied {
 			r.lodObjs = append(r.lodObjs[:0], dyn...)
-			out = r.lodObjs
+			out, copied = r.lodObjs, true
 		}
 		out[i].Mesh = l
 	}

@@ -64,10 +64,31 @@ func CheckMaterial(l *plugins.Layout, name string) error {
 	return nil
 }
 
+// StaticLeavingOut builds l's Static with build (NewStatic or SharedStatic in an environment).
+// A floor texture or element material that does not load should not blind a camera or a
+// preview: when build fails, the Static is built again with those left out
+// (WithoutBrokenMaterials), and failing that without any material. It returns the Static, what
+// it left out (nil when nothing) and build's error on l, which says why; a nil Static when even
+// the plain layout does not build.
+func StaticLeavingOut(l *plugins.Layout, build func(*plugins.Layout) (*Static, error)) (*Static, []string, error) {
+	s, err := build(l)
+	if err == nil {
+		return s, nil, nil
+	}
+	if part, left := WithoutBrokenMaterials(l); len(left) > 0 {
+		if s, err2 := build(part); err2 == nil {
+			return s, left, err
+		}
+	}
+	if s, err2 := build(l.WithoutMaterials()); err2 == nil {
+		return s, []string{"every material and the floor texture"}, err
+	}
+	return nil, nil, err
+}
+
 // WithoutBrokenMaterials returns l with the materials that do not load left out (elements
 // naming one take their kind's default material, a floor its plain colour) and what it left
-// out, as "material x" and "floor texture y": what a camera or preview draws when l's Static
-// does not build.
+// out, as "material x" and "floor texture y".
 func WithoutBrokenMaterials(l *plugins.Layout) (*plugins.Layout, []string) {
 	part := *l
 	part.Elements = slices.Clone(l.Elements)

@@ -97,27 +97,17 @@ type look struct {
 // randomized agent has its own look), bounded anyway.
 const maxLooks = 32
 
-// newStatic builds the layout's Static in env. A floor texture or element material the
-// renderer lacks (an unknown name, an image that does not decode) should not blind every
-// camera: the floor or the elements naming it are drawn in their default look instead, with a
-// warning; the rest keep theirs.
+// newStatic builds the layout's Static in env, leaving out what does not load
+// (render.StaticLeavingOut) with a warning.
 func (sc *scene) newStatic(l *plugins.Layout, env *render.Environment) (*render.Static, error) {
-	st, err := render.SharedStatic(l, env)
-	if err == nil {
-		return st, nil
-	}
-	warn := fmt.Errorf("%w (known: %v)", err, render.TextureNames())
-	if part, dropped := render.WithoutBrokenMaterials(l); len(dropped) > 0 {
-		if st, err2 := render.SharedStatic(part, env); err2 == nil {
-			sc.sys.warnOnce("materials "+err.Error(), "camera scene: "+strings.Join(dropped, ", ")+" left out: drawn in the default look", warn)
-			return st, nil
-		}
-	}
-	st, err2 := render.SharedStatic(l.WithoutMaterials(), env)
-	if err2 != nil {
+	st, left, err := render.StaticLeavingOut(l, func(l *plugins.Layout) (*render.Static, error) { return render.SharedStatic(l, env) })
+	if st == nil {
 		return nil, err
 	}
-	sc.sys.warnOnce("materials "+err.Error(), "camera scene: floor and elements drawn without their textures", warn)
+	if left != nil {
+		sc.sys.warnOnce("materials "+err.Error(), "camera scene: "+strings.Join(left, ", ")+" left out: drawn in the default look",
+			fmt.Errorf("%w (known: %v)", err, render.TextureNames()))
+	}
 	return st, nil
 }
 
