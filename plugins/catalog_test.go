@@ -152,18 +152,14 @@ func TestBuiltinVehiclesAreSimulatable(t *testing.T) {
 	}
 }
 
-// TestBuiltinVehiclesAreDistinct: no two built-ins share body, drive and visual.
+// TestBuiltinVehiclesAreDistinct: no two built-ins share a colour, and the car-like ones are
+// rusim's: the KS0223's drive, physics and device contract in a 0.52 m car body, each with its
+// own visual.
 func TestBuiltinVehiclesAreDistinct(t *testing.T) {
 	c := Builtin()
-	seen := map[string]string{}
 	colors := map[string]string{}
 	for _, id := range c.Vehicles() {
 		v, _ := c.Vehicle(id)
-		key, _ := json.Marshal([]any{v.Body, v.Drive})
-		if other, dup := seen[string(key)]; dup {
-			t.Errorf("%s has the body and drive of %s", id, other)
-		}
-		seen[string(key)] = id
 		if other, dup := colors[v.Visual.Color]; dup {
 			t.Errorf("%s has the colour of %s", id, other)
 		}
@@ -177,11 +173,24 @@ func TestBuiltinVehiclesAreDistinct(t *testing.T) {
 			t.Errorf("%s colour %s looks %s", id, v.Visual.Color, hueOf(v.Visual.Color))
 		}
 	}
-	p, _ := c.Vehicle("vehicle.prometeo.sport.v1")
-	for _, id := range []string{"vehicle.arcade.blue.v1", "vehicle.arcade.red.v1", "vehicle.arcade.gray.v1", "vehicle.arcade.purple.v1"} {
-		a, _ := c.Vehicle(id)
-		if a.Drive.Params["maxSpeed"] >= p.Drive.Params["maxSpeed"] {
-			t.Errorf("%s is as fast as the prometeo sport", id)
+	ks, _ := c.Vehicle("vehicle.ks0223.v1")
+	sensorIDs := func(ss []SensorDescriptor) (ids []string) {
+		for _, s := range ss {
+			ids = append(ids, s.ID)
+		}
+		return ids
+	}
+	for _, id := range []string{"vehicle.prometeo.sport.v1", "vehicle.arcade.blue.v1", "vehicle.arcade.red.v1", "vehicle.arcade.gray.v1", "vehicle.arcade.purple.v1"} {
+		v, _ := c.Vehicle(id)
+		if !reflect.DeepEqual(v.Drive, ks.Drive) || v.DeviceType != ks.DeviceType || v.Body.Mass != ks.Body.Mass {
+			t.Errorf("%s: drive %+v, device type %s, mass %g; want the KS0223's", id, v.Drive, v.DeviceType, v.Body.Mass)
+		}
+		if v.Body.Length != 0.52 || v.Body.Width != 0.34 || v.Body.Height != 0.16 || v.Visual.Shape != "car" {
+			t.Errorf("%s: body %+v, visual %s; want the car prefab's 0.52 × 0.34 × 0.16 m collider and a car", id, v.Body, v.Visual.Shape)
+		}
+		kids, ids := sensorIDs(ks.Contract.Sensors), sensorIDs(v.Contract.Sensors)
+		if len(ids) < len(kids) || !slices.Equal(ids[:len(kids)], kids) || !reflect.DeepEqual(v.Contract.Actuators, ks.Contract.Actuators) {
+			t.Errorf("%s: contract sensors %v, actuators %v; want the KS0223's first", id, ids, v.Contract.Actuators)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package plugins
 
 import (
+	"encoding/json"
 	"errors"
 	"reflect"
 	"slices"
@@ -8,8 +9,22 @@ import (
 	"testing"
 )
 
+// ackermannCar names, for builtinVehicle, the arcade car on the ackermann drive of
+// ackermannDrive.
+const ackermannCar = "ackermann:vehicle.arcade.red.v1"
+
 func builtinVehicle(t *testing.T, id string) *VehicleDescriptor {
 	t.Helper()
+	if base, ok := strings.CutPrefix(id, "ackermann:"); ok {
+		v := builtinVehicle(t, base)
+		b, _ := json.Marshal(ackermannDrive())
+		v.Drive = &Drive{}
+		if err := json.Unmarshal(b, v.Drive); err != nil {
+			t.Fatal(err)
+		}
+		v.DeviceType, v.Contract.DeviceType = "ground_robot_ackermann", "ground_robot_ackermann"
+		return v
+	}
 	v, err := Builtin().Vehicle(id)
 	if err != nil {
 		t.Fatal(err)
@@ -47,7 +62,7 @@ func TestApplyVehicleConfig(t *testing.T) {
 			func(v *VehicleDescriptor) bool {
 				return v.Drive.Params["maxYawRateDeg"] == 180 && v.Drive.Params["yawAccelDeg"] == 700
 			}},
-		{"ackermann param", "vehicle.arcade.red.v1", map[string]any{"drive.maxSteerDeg": 20}, func(v *VehicleDescriptor) bool { return v.Drive.Params["maxSteerDeg"] == 20 }},
+		{"ackermann param", ackermannCar, map[string]any{"drive.maxSteerDeg": 20}, func(v *VehicleDescriptor) bool { return v.Drive.Params["maxSteerDeg"] == 20 }},
 		{"sensor param", "vehicle.ks0223.v1", map[string]any{"sensor.ultrasonic.front.rangeMax": "4"},
 			func(v *VehicleDescriptor) bool { return mountOf(v, "ultrasonic.front").Params["rangeMax"] == 4 }},
 		{"sensor pose", "vehicle.ks0223.v1", map[string]any{"sensor.camera.front.rgb.pitchDeg": 10, "sensor.camera.front.rgb.z": 0.1},
@@ -110,7 +125,7 @@ func TestApplyVehicleConfigErrors(t *testing.T) {
 		{"speed range", "vehicle.ks0223.v1", map[string]any{"max_speed": "50"}, "vehicle.params.max_speed: 50 is outside the range 0.01..10 m/s"},
 		{"not a number", "vehicle.ks0223.v1", map[string]any{"friction": "sticky"}, `vehicle.params.friction: "sticky" is not a number`},
 		{"bool", "vehicle.ks0223.v1", map[string]any{"mass": true}, `vehicle.params.mass: true is not a number`},
-		{"model lacks param", "vehicle.arcade.blue.v1", map[string]any{"motor_gain_left": 1},
+		{"model lacks param", ackermannCar, map[string]any{"motor_gain_left": 1},
 			`vehicle.params.motor_gain_left: the ackermann drive has no parameter "motorGainLeft" (known: maxSpeed, reverseSpeed, accel, brakeDecel, wheelBase, maxSteerDeg, steerRateDeg, lateralFriction, latency)`},
 		{"unknown drive param", "vehicle.ks0223.v1", map[string]any{"drive.turbo": 1}, `vehicle.params.drive.turbo: the differential drive has no parameter "turbo"`},
 		{"drive range", "vehicle.drone.simple.v1", map[string]any{"drive.maxVertical": -1}, "vehicle.params.drive.maxVertical: -1 is outside the range 0.01..20 m/s"},

@@ -141,10 +141,9 @@ func TestRusimResetAndStepShapes(t *testing.T) {
 	if res.State.TimeBase != "unix_ms" || res.State.Timestamp < 1.7e12 {
 		t.Errorf("state time %d %s", res.State.Timestamp, res.State.TimeBase)
 	}
-	// simgui's prometeo is an Ackermann car with a speedometer, lidar and depth camera: its
-	// telemetry has the PWM echo and the speed (rusim's KS0223 keys come with KS0223 sensors).
-	if got := keys(res.State.Telemetry); !slices.Equal(got, wantTelemetry[:3]) {
-		t.Errorf("telemetry keys %v, want %v", got, wantTelemetry[:3])
+	// The prometeo is rusim's: KS0223 physics and telemetry in a car body.
+	if got := keys(res.State.Telemetry); !slices.Equal(got, wantTelemetry) {
+		t.Errorf("telemetry keys %v, want %v", got, wantTelemetry)
 	}
 	f := res.Frame
 	if f.FrameID != "camera/front/image_raw" || f.Format != "jpeg" || f.Encoding != "base64" || f.TimeBase != "unix_ms" ||

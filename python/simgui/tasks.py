@@ -82,7 +82,6 @@ TASKS = {
             doc="rusim's A→B task: drive the car along the basic arena's road from A to B, staying on it",
             max_episode_steps=400,
             off_route_m=0.9,  # half of rusim's 1.2 m corridor plus its 0.3 m margin
-            sensors=("camera.front.rgb",),  # the Prometeo has no sonar
         ),
     ]
 }

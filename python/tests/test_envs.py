@@ -127,8 +127,8 @@ class SingleEnv(unittest.TestCase):
 
     def test_infos_repeat_exactly(self):
         # As Gymnasium's env checker compares them: with ==, so no NaN may stand in an info.
-        # A vehicle without a sonar (ABCorridor's Prometeo) has no ultrasonic_m there.
-        for task, sonar in ((ID, True), ("simgui/ABCorridor-v0", False)):
+        # Both tasks' vehicles have a sonar (ABCorridor's Prometeo is a KS0223 in a car body).
+        for task, sonar in ((ID, True), ("simgui/ABCorridor-v0", True)):
             with self.subTest(task=task):
                 env = self.env if task == ID else simgui.make(task, simgui=PROC)
                 try:
