@@ -93,12 +93,10 @@ type Bridge struct {
 	movedMu sync.Mutex
 	moved   chan struct{}
 
-	// Resets announced on the world Control channel: how many, the last answer, and a channel
-	// closed (and replaced) at each.
-	resetMu     sync.Mutex
-	resets      uint64
-	resetResult string
-	resetDone   chan struct{}
+	// control is the world Control port; announced counts the resets AnnounceReset told its
+	// clients of before they happened, which runControl then does not announce again.
+	control   atomic.Pointer[socket]
+	announced atomic.Int64
 
 	mu     sync.Mutex
 	closed bool
@@ -162,7 +160,7 @@ func Start(opts Config) (*Bridge, error) {
 		}
 	}
 	b := &Bridge{
-		opts: opts, mgr: mgr, log: opts.Logger, moved: make(chan struct{}), resetDone: make(chan struct{}),
+		opts: opts, mgr: mgr, log: opts.Logger, moved: make(chan struct{}),
 		cfg: socketConfig{
 			queueLen: opts.QueueLen, handshakeTimeout: opts.HandshakeTimeout,
 			writeTimeout: opts.WriteTimeout, maxMessage: opts.MaxMessage, maxPeers: opts.MaxPeers, log: opts.Logger,

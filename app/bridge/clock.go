@@ -1,8 +1,6 @@
 package bridge
 
 import (
-	"context"
-	"fmt"
 	"strings"
 	"time"
 
@@ -28,6 +26,7 @@ func (b *Bridge) openClock() (*node, error) {
 	if err != nil {
 		return nil, err
 	}
+	b.control.Store(n.socks["Control"])
 	n.run(func() { b.runClock(n, n.socks["Clock"]) })
 	n.run(func() { b.runControl(n, n.socks["Control"]) })
 	return n, nil
@@ -137,9 +136,11 @@ func (b *Bridge) keepAliveStats(last *msgs.WorldStatistics, elapsed time.Duratio
 	return out
 }
 
-// runControl announces every reset of the served world to the clients connected to the
+// runControl announces the resets of the served world to the clients connected to the
 // Control port, as CLOiSim does: REQ Param{reset_simulation: true}, then each client's answer
-// (its "result" string, or TIMEOUT after ResetTimeout) is logged and kept for WaitReset.
+// (its "result" string, or TIMEOUT after ResetTimeout) is logged. A reset AnnounceReset
+// announced before it happened is not announced again; the others (the window's, the training
+// API's) are announced as they happen.
 func (b *Bridge) runControl(n *node, s *socket) {
 	var sub *transport.Subscription
 	follow := func() {
@@ -167,12 +168,55 @@ func (b *Bridge) runControl(n *node, s *socket) {
 				}
 				continue
 			}
+			if b.takeAnnounced() {
+				continue
+			}
 			b.announceReset(s)
 		}
 	}
 }
 
-func (b *Bridge) announceReset(s *socket) {
+// takeAnnounced consumes one reset announced ahead, if any.
+func (b *Bridge) takeAnnounced() bool {
+	for {
+		n := b.announced.Load()
+		if n <= 0 {
+			return false
+		}
+		if b.announced.CompareAndSwap(n, n-1) {
+			return true
+		}
+	}
+}
+
+// ControlClients returns how many clients are connected to the world Control port.
+func (b *Bridge) ControlClients() int {
+	s := b.control.Load()
+	if s == nil {
+		return 0
+	}
+	return s.peerCount()
+}
+
+// AnnounceReset tells the world Control clients of a reset about to happen, as CLOiSim does
+// before it resets its devices, and returns their answers (see announceReset). The reset that
+// follows is then not announced again, unless ResetFailed says it did not happen.
+func (b *Bridge) AnnounceReset() string {
+	s := b.control.Load()
+	if s == nil || s.peerCount() == 0 {
+		return "no client"
+	}
+	b.announced.Add(1)
+	return b.announceReset(s)
+}
+
+// ResetFailed withdraws the announcement of a reset that did not happen, so that the next
+// reset is announced.
+func (b *Bridge) ResetFailed() { b.takeAnnounced() }
+
+// announceReset sends the reset request to every client of s and returns their answers,
+// joined: their result strings, TIMEOUT for those that did not answer, or "no client".
+func (b *Bridge) announceReset(s *socket) string {
 	req, _ := proto.Marshal(&msgs.Param{Params: map[string]*msgs.Any{
 		"reset_simulation": {Type: msgs.Any_BOOLEAN, Value: &msgs.Any_BoolValue{BoolValue: true}},
 	}})
@@ -199,38 +243,5 @@ func (b *Bridge) announceReset(s *socket) {
 		summary = strings.Join(parts, "; ")
 	}
 	b.log.Info("bridge: world reset announced", "clients", len(results), "result", summary)
-	b.resetMu.Lock()
-	b.resets++
-	b.resetResult = summary
-	close(b.resetDone)
-	b.resetDone = make(chan struct{})
-	b.resetMu.Unlock()
-}
-
-// Resets returns how many world resets the Control channel has announced.
-func (b *Bridge) Resets() uint64 {
-	b.resetMu.Lock()
-	defer b.resetMu.Unlock()
-	return b.resets
-}
-
-// WaitReset waits until more than after resets have been announced and returns the clients'
-// answers to the latest: their result strings, TIMEOUT for those that did not answer, or "no
-// client".
-func (b *Bridge) WaitReset(ctx context.Context, after uint64) (string, error) {
-	for {
-		b.resetMu.Lock()
-		if b.resets > after {
-			res := b.resetResult
-			b.resetMu.Unlock()
-			return res, nil
-		}
-		done := b.resetDone
-		b.resetMu.Unlock()
-		select {
-		case <-done:
-		case <-ctx.Done():
-			return "", fmt.Errorf("world control: %w", ctx.Err())
-		}
-	}
+	return summary
 }

@@ -22,11 +22,12 @@
 //   - World / WORLD / SimulationWorld: Clock (PUB) — WorldStatistics from /world/<name>/stats,
 //     50 times a second of wall time, skipped while sim time moves on too slowly to change it;
 //     Control (the simulator's REQ side, cloisim_ros's World node connects a REP socket) —
-//     at every reset of the world (/world/<name>/reset) each connected client gets
-//     Param{reset_simulation: BOOLEAN true}, as CLOiSim sends it; its answer (Param with a
-//     "result" string, or TIMEOUT after Config.ResetTimeout, the client then disconnected so
-//     it reconnects with a fresh socket) is logged and returned by [Bridge.WaitReset], which
-//     /control's reset reports in its reply.
+//     at every reset of the world each connected client gets Param{reset_simulation: BOOLEAN
+//     true}, as CLOiSim sends it; its answer (Param with a "result" string, or TIMEOUT after
+//     Config.ResetTimeout, the client then disconnected so it reconnects with a fresh socket)
+//     is logged. /control's reset asks first and resets the world after the answers
+//     ([Bridge.AnnounceReset]), as CLOiSim does; resets from elsewhere (the window, the
+//     training API) are announced as they happen (/world/<name>/reset).
 //   - <model> / MICOM / Micom: Rx (SUB) — Twist commands (a Joystick decodes as one), published
 //     on /model/<model>/cmd_vel; Tx (PUB) — the model's Micom from the world's odometry system
 //     (/model/<model>/micom, on sim time), with the latest reading of each ultrasonic sensor in

@@ -113,17 +113,15 @@ func (f *Face) Shutdown(context.Context) error {
 }
 
 // devices offers the Manager's maps as app.Devices, and the world Control channel's reset
-// announcements (Resets, WaitReset) to /control's reset.
+// announcements to /control's reset (control.ResetAnnouncer).
 type devices struct {
 	m *Manager
 	b *Bridge
 }
 
-func (d devices) Resets() uint64 { return d.b.Resets() }
-
-func (d devices) WaitReset(ctx context.Context, after uint64) (string, error) {
-	return d.b.WaitReset(ctx, after)
-}
+func (d devices) ControlClients() int   { return d.b.ControlClients() }
+func (d devices) AnnounceReset() string { return d.b.AnnounceReset() }
+func (d devices) ResetFailed()          { d.b.ResetFailed() }
 
 func (d devices) DeviceList(filter string) map[string]map[string]map[string]map[string]uint16 {
 	out := map[string]map[string]map[string]map[string]uint16{}

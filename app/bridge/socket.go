@@ -499,6 +499,13 @@ type ReqResult struct {
 	Err     error
 }
 
+// peerCount returns how many clients have done the handshake.
+func (s *socket) peerCount() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.peers)
+}
+
 // Request sends payload (tagged) to every client of a REQ port and waits for each one's
 // answer until timeout. Clients are asked in parallel; the results are in no set order.
 func (s *socket) Request(payload []byte, timeout time.Duration) []ReqResult {

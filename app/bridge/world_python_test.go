@@ -18,9 +18,9 @@ import (
 // TestPythonWorldControlSonarAndPause: a cloisim_ros-style client (pyzmq and websockets,
 // written from the wire description) finds the KS0223 through /control's device_list, serves
 // the world Control channel as cloisim_ros's World node does, and reads the clock, the micom
-// and the ultrasonic as a SONAR device. A /control reset reaches it as
-// Param{reset_simulation: true} and its answer comes back in the reset reply; during a 20 s
-// pause the clock and the micom keep arriving, so no cloisim_ros node times out.
+// and the ultrasonic as a SONAR device. A /control reset is answered at once and reaches it as
+// Param{reset_simulation: true}; the world resets after its answer. During a 20 s pause the
+// clock and the micom keep arriving, so no cloisim_ros node times out.
 func TestPythonWorldControlSonarAndPause(t *testing.T) {
 	sc, err := scenario.Parse([]byte(`
 runtime: {seed: 3, timeScale: 1}
@@ -84,9 +84,22 @@ vehicle: {vehicleId: vehicle.ks0223.v1}
 	if len(got.MicomUSS) != 1 || math.Abs(got.MicomUSS[0]-sonar["range"].(float64)) > 0.5 {
 		t.Errorf("micom uss %v, sonar range %v", got.MicomUSS, sonar["range"])
 	}
+	// The reset reply comes at once, before the World node answers; the world resets after
+	// its answer (the clock runs on from before the reset while the answer is held, then
+	// restarts below it), and the reset is announced once.
 	reset := raw["reset"].(map[string]any)
-	if reset["result"] != "ok" || reset["world_control"] != "OK(1/1)" || len(raw["requests"].([]any)) != 1 {
-		t.Errorf("reset answered %v; the World node got %v", reset, raw["requests"])
+	if reset["result"] != "ok" || len(raw["requests_held"].([]any)) != 1 || len(raw["requests"].([]any)) != 1 {
+		t.Errorf("reset answered %v; the World node got %v while holding its answer, %v in all", reset, raw["requests_held"], raw["requests"])
+	}
+	before := raw["before_reset"].(float64)
+	for _, at := range raw["while_held"].([]any) {
+		if at.(float64) < before {
+			t.Errorf("the world reset before the World node answered: clock %v, %g s before the reset", raw["while_held"], before)
+			break
+		}
+	}
+	if raw["restarted_at"] == nil {
+		t.Errorf("the clock never restarted after the World node answered (before %g s, then %v)", before, raw["after_restart"])
 	}
 	if req := raw["requests"].([]any); len(req) == 1 {
 		if r := req[0].(map[string]any); r["tag_ok"] != true || r["reset_simulation"] != true {

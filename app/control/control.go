@@ -9,7 +9,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"simgui/app/world"
@@ -41,19 +40,11 @@ type request struct {
 	Scale       json.RawMessage `json:"scale"`
 }
 
-// response is CLOiSim's answer: sim_version first, then command and result. WorldControl is
-// simgui's addition to reset: what the world Control clients answered.
+// response is CLOiSim's answer: sim_version first, then command and result.
 type response struct {
-	SimVersion   string `json:"sim_version"`
-	Command      string `json:"command"`
-	Result       any    `json:"result"`
-	WorldControl string `json:"world_control,omitempty"`
-}
-
-// resetAnswer is reset's result with the world Control clients' answers.
-type resetAnswer struct {
-	result       string
-	worldControl string
+	SimVersion string `json:"sim_version"`
+	Command    string `json:"command"`
+	Result     any    `json:"result"`
 }
 
 // commandFunc answers one /control command. raw is the whole request (quotes fixed), for
@@ -96,9 +87,6 @@ func (s *Service) controlError(msg string) []byte { return s.reply(nil, msg) }
 
 func (s *Service) reply(req *request, result any) []byte {
 	r := response{SimVersion: s.opts.SimVersion, Result: result}
-	if ra, ok := result.(resetAnswer); ok {
-		r.Result, r.WorldControl = ra.result, ra.worldControl
-	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
@@ -198,52 +186,68 @@ func cmdFPS(s *Service, _ context.Context, _ *request, _ []byte) any {
 	return strconv.FormatFloat(math.Round(rate*100)/100, 'f', -1, 64)
 }
 
-// cmdReset resets the world (same seed) and answers when it is done: "ok", or "fail" when
-// another reset is running or the reset failed. When the device bridge announces resets to
-// world Control clients (ResetAnnouncer), the answer waits for theirs and carries it in
-// world_control.
+// cmdReset resets the world (same seed) and answers at once: "ok", or "fail" while another
+// reset is running. With clients on the device bridge's world Control port
+// (ResetAnnouncer), it asks them first, as CLOiSim does, and resets the world after their
+// answers: the reset runs on after the answer, and a reset asked for meanwhile fails. Without
+// them the world is reset before the answer, so that a command sent after it sees the reset
+// world.
 func cmdReset(s *Service, ctx context.Context, _ *request, _ []byte) any {
 	if !s.resetting.CompareAndSwap(false, true) {
 		return resultFail
 	}
-	defer s.resetting.Store(false)
 	ann, _ := s.devices().(ResetAnnouncer)
-	var before uint64
-	if ann != nil {
-		before = ann.Resets()
+	if ann == nil || ann.ControlClients() == 0 {
+		defer s.resetting.Store(false)
+		return s.resetWorld(ctx)
 	}
-	res := s.withLoop(ctx, func(l *world.Loop) any {
+	if l, _ := s.world(); l == nil {
+		s.resetting.Store(false)
+		return errNoWorld
+	}
+	if !s.track() {
+		s.resetting.Store(false)
+		return resultFail
+	}
+	go func() {
+		defer s.wg.Done()
+		defer s.resetting.Store(false)
+		defer func() {
+			if p := recover(); p != nil {
+				s.log.Error("control: reset panicked", "panic", p)
+			}
+		}()
+		wc := ann.AnnounceReset()
+		if res := s.resetWorld(s.ctx); res != resultOK {
+			ann.ResetFailed()
+			s.log.Warn("control: reset after the world Control answers failed", "world_control", wc, "result", res)
+		}
+	}()
+	return resultOK
+}
+
+// resetWorld resets the world with its seed.
+func (s *Service) resetWorld(ctx context.Context) any {
+	return s.withLoop(ctx, func(l *world.Loop) any {
 		if err := l.Reset(ctx, l.Snapshot().Seed); err != nil {
 			s.log.Error("control: reset", "err", err)
 			return resultFail
 		}
 		return resultOK
 	})
-	if res != resultOK || ann == nil {
-		return res
-	}
-	wctx, cancel := context.WithTimeout(ctx, resetWait)
-	defer cancel()
-	wc, err := ann.WaitReset(wctx, before)
-	if err != nil {
-		wc = err.Error()
-	}
-	return resetAnswer{result: resultOK, worldControl: wc}
 }
 
 // ResetAnnouncer is implemented by Devices that announce world resets to their clients, as
 // the bridge's world Control channel does (CLOiSim's reset_simulation request).
 type ResetAnnouncer interface {
-	// Resets counts the resets announced so far.
-	Resets() uint64
-	// WaitReset waits for the announcement after the first after ones and returns what the
-	// clients answered.
-	WaitReset(ctx context.Context, after uint64) (string, error)
+	// ControlClients returns how many clients would be asked.
+	ControlClients() int
+	// AnnounceReset asks the clients before a reset and returns their answers; the reset
+	// that follows is not announced again.
+	AnnounceReset() string
+	// ResetFailed withdraws an announcement whose reset did not happen.
+	ResetFailed()
 }
-
-// resetWait bounds how long reset waits for the world Control clients (the bridge gives each
-// a few seconds).
-const resetWait = 10 * time.Second
 
 // stepResult is the answer to step.
 type stepResult struct {

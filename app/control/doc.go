@@ -9,9 +9,10 @@
 // true. cloisim_ros sends single-quoted JSON ({'command':'device_list','filter':”}), which is
 // accepted. Commands (CLOiSim's first, then simgui's):
 //
-//	reset           reset the world with its seed: "ok", or "fail" while another reset runs;
-//	                with the device bridge, world_control holds what its world Control clients
-//	                answered ("OK(1/1)", TIMEOUT, or "no client")
+//	reset           reset the world with its seed: "ok" at once, or "fail" while another reset
+//	                runs; with clients on the device bridge's world Control port it asks them
+//	                first (Param{reset_simulation: true}) and resets the world after their
+//	                answers, as CLOiSim does; without, the world is reset before the answer
 //	device_list     {filter: model prefix} the bridge's model → type → parts → key → port map
 //	port_list       {filter: hashKey prefix} the bridge's hashKey → port map
 //	fps             the achieved step rate (steps per wall second), as a string: "200" — CLOiSim
@@ -34,8 +35,8 @@
 // The world is the host's active world (Options.World, asked at every command): the scenario's,
 // or a training episode's while one is on show.
 //
-// Differences from CLOiSim, on purpose: reset, teleport and start_record answer after the work
-// is done rather than at once; a teleport with world_reset resets first, then places the models
+// Differences from CLOiSim, on purpose: teleport and start_record answer after the work is
+// done rather than at once, as reset does when no world Control client is to be asked; a teleport with world_reset resets first, then places the models
 // (CLOiSim resets afterwards, which undoes the teleport); a zero-length message is answered
 // "request body is empty" instead of ignored; start_record refuses absolute paths, "..",
 // symlinks and existing files.

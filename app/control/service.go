@@ -102,6 +102,18 @@ func (s *Service) world() (*world.Loop, *transport.Bus) {
 	return s.opts.World()
 }
 
+// track counts a goroutine of the service's in s.wg (Shutdown waits for them), unless the
+// service is shutting down.
+func (s *Service) track() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return false
+	}
+	s.wg.Add(1)
+	return true
+}
+
 // devices returns the port lists to answer from, or nil.
 func (s *Service) devices() Devices {
 	if s.opts.Devices == nil {

@@ -6,9 +6,11 @@ Written from the wire description with pyzmq, python3-websockets and Python prot
 .proto files compiled with protoc, both through cloisim_wire.py):
   - asks ws://CONTROL_ADDR/control for device_list until it lists MODEL, as cloisim_ros does;
   - connects a REP socket to the world's Control port (as cloisim_ros's World node) and answers
-    every request with Param{result: "OK(1/1)"};
+    every request with Param{result: "OK(1/1)"}, the first one only when told to;
   - subscribes to the world clock, the micom's Tx and the sonar's Data;
-  - sends {"command":"reset"} and checks that the REP socket got Param{reset_simulation: true};
+  - sends {"command":"reset"}, then, holding the World node's answer, records whether the
+    reset reply came, what the REP socket got (Param{reset_simulation: true}) and the sim time
+    of the next clock messages; then answers and waits for the clock to restart;
   - sends {"command":"pause"} and for PAUSE_SECONDS records when clock and micom messages arrive.
 It prints one JSON object with what it saw; the Go test checks it.
 """
@@ -58,6 +60,7 @@ async def main():
         rep.connect("tcp://127.0.0.1:%d" % world["Control"])
         requests = []
         stop = threading.Event()
+        release = threading.Event()  # the first answer waits for it
 
         def answer():
             while not stop.is_set():
@@ -70,6 +73,8 @@ async def main():
                 a = p.params.get("reset_simulation")
                 requests.append({"tag_ok": m[:8] == tag(control_key), "reset_simulation": bool(a and a.bool_value),
                                  "type": a.type if a else -1})
+                while not release.wait(0.1) and not stop.is_set():
+                    pass
                 out = param_pb2.Param()
                 out.params["result"].type = param_pb2.Any.STRING
                 out.params["result"].string_value = "OK(1/1)"
@@ -106,11 +111,31 @@ async def main():
         mc = micom_pb2.Micom()
         mc.ParseFromString(recv(tx))
         result["micom_uss"] = [u.distance for u in mc.uss]
-        recv(clock)
+        def sim_time():
+            w = world_pb2.WorldStatistics()
+            w.ParseFromString(recv(clock))
+            return w.sim_time.sec + w.sim_time.nsec * 1e-9
 
-        # Reset: the World node hears of it, and /control reports the answer.
+        before = sim_time()
+
+        # Reset: /control answers at once; the World node is asked, and until it answers the
+        # world runs on; after its answer the clock restarts.
         rep_reset = await ask(ws, {"command": "reset"})
-        result["reset"] = {"result": rep_reset.get("result"), "world_control": rep_reset.get("world_control")}
+        result["reset"] = {"result": rep_reset.get("result"), "keys": sorted(rep_reset)}
+        deadline = time.time() + 20
+        while not requests and time.time() < deadline:
+            await asyncio.sleep(0.05)
+        result["requests_held"] = list(requests)
+        result["before_reset"] = before
+        result["while_held"] = [sim_time() for _ in range(10)]
+        release.set()
+        restart, deadline = None, time.time() + 20
+        while restart is None and time.time() < deadline:
+            t_ = sim_time()
+            if t_ < before:
+                restart = t_
+        result["restarted_at"] = restart
+        result["after_restart"] = [sim_time() for _ in range(10)]
         result["requests"] = list(requests)
 
         # Pause, then record when clock and micom messages arrive.
