@@ -178,6 +178,18 @@ func TestClockAndMicom(t *testing.T) {
 	if d := wheel.GetHeader().GetData(); len(d) != 1 || d[0].GetKey() != "parent_frame_id" || d[0].GetValue()[0] != "base_link" {
 		t.Errorf("Tf header data %v", d)
 	}
+	// One link a message, in turn (CLOiSim's rate is for all links together).
+	names := []string{wheel.GetName()}
+	for range 5 {
+		recvProto(t, tf, "car0MicomTf", &wheel)
+		names = append(names, wheel.GetName())
+	}
+	for i := 1; i < len(names); i++ {
+		if names[i] == names[i-1] {
+			t.Errorf("Tf links in turn: got %v", names)
+			break
+		}
+	}
 
 	// Stop, then reset odometry: the next Tx starts near zero.
 	stop, _ := proto.Marshal(&msgs.Twist{})

@@ -30,9 +30,11 @@
 //     training API) are announced as they happen (/world/<name>/reset).
 //   - <model> / MICOM / Micom: Rx (SUB) — Twist commands (a Joystick decodes as one), published
 //     on /model/<model>/cmd_vel; Tx (PUB) — the model's Micom from the world's odometry system
-//     (/model/<model>/micom, on sim time), with the latest reading of each ultrasonic sensor in
-//     uss; Tf (PUB) — the wheel links (/model/<model>/wheels) as Poses with "parent_frame_id" in
-//     the header; Info (REP) — request_static_transforms, request_ros2 (frame_id base_link:
+//     (/model/<model>/micom, on sim time), with the latest reading of each ultrasonic sensor
+//     (its Sonar state with the sensor's world pose) in uss and the powertrain's battery
+//     voltage in battery; Tf (PUB) — the wheel links (/model/<model>/wheels) as Poses with
+//     "parent_frame_id" in the header, one link per message in turn (about 50 Hz in all, as
+//     CLOiSim); Info (REP) — request_static_transforms, request_ros2 (frame_id base_link:
 //     cloisim_ros adds the static transform base_footprint → base_link from it),
 //     request_transform, reset_odometry (the odometry system's service).
 //   - <model> / LASER, IMU, CAMERA, DEPTHCAMERA, SONAR / <sensor id>: Data (PUB) from

@@ -38,7 +38,19 @@ type micom struct {
 	// uss are the model's ultrasonic sensors, whose latest readings each Tx message carries
 	// in Micom.uss (for micom clients), in mount order.
 	uss []*ussReading
+	// battery is the model's powertrain estimate (nil without one), whose latest battery
+	// voltage each Tx message carries in Micom.battery.
+	battery *batteryReading
 }
+
+// batteryReading is the latest battery voltage of a powertrain sensor.
+type batteryReading struct {
+	mount  plugins.SensorMount
+	latest atomic.Pointer[msgs.Battery]
+}
+
+// powertrainKind is the sensor kind whose first value is the battery voltage in volts.
+const powertrainKind = "powertrain"
 
 // ussReading is the latest reading of one ultrasonic sensor.
 type ussReading struct {
@@ -52,9 +64,14 @@ func (b *Bridge) openMicom(m world.ModelState) (*node, error) {
 	if v := m.Vehicle; v != nil {
 		mc.mounts = v.Sensors
 		for _, mount := range v.Sensors {
-			if mount.Kind == ultrasonicKind {
-				mc.uss = append(mc.uss, &ussReading{dev: &sensorDevice{kind: sensorKinds[ultrasonicKind], model: m.Name,
+			switch mount.Kind {
+			case ultrasonicKind:
+				mc.uss = append(mc.uss, &ussReading{dev: &sensorDevice{b: b, kind: sensorKinds[ultrasonicKind], model: m.Name,
 					parts: partsName(mount.ID), mount: mount}})
+			case powertrainKind:
+				if mc.battery == nil {
+					mc.battery = &batteryReading{mount: mount}
+				}
 			}
 		}
 	}
@@ -70,11 +87,14 @@ func (b *Bridge) openMicom(m world.ModelState) (*node, error) {
 	for _, u := range mc.uss {
 		n.run(func() { mc.followUSS(n, u) })
 	}
+	if mc.battery != nil {
+		n.run(func() { mc.followBattery(n) })
+	}
 	n.run(func() {
 		b.forward(n, tx, transport.OdometryTopic(m.Name), odometryQueue, func(msg transport.Message, emit func([]byte)) error {
 			out := msg.Msg
-			if mm, ok := out.(*msgs.Micom); ok && len(mc.uss) > 0 {
-				out = mc.withUSS(mm)
+			if mm, ok := out.(*msgs.Micom); ok && (len(mc.uss) > 0 || mc.battery != nil) {
+				out = mc.withReadings(mm)
 			}
 			frame, err := tx.frameOf(out)
 			if err == nil {
@@ -84,18 +104,25 @@ func (b *Bridge) openMicom(m world.ModelState) (*node, error) {
 		})
 	})
 	n.run(func() {
+		// One link per wheels message, in turn: CLOiSim sends its links' transforms at about
+		// 50 Hz in all, not 50 Hz each.
+		next := 0
 		b.forward(n, tf, transport.WheelsTopic(m.Name), odometryQueue, func(msg transport.Message, emit func([]byte)) error {
 			v, ok := msg.Msg.(*msgs.Pose_V)
 			if !ok {
 				return fmt.Errorf("%w %s on a wheels topic", errWrongType, msg.Type)
 			}
-			for _, p := range v.GetPose() {
-				frame, err := tf.frameOf(p)
-				if err != nil {
-					return err
-				}
-				emit(frame)
+			poses := v.GetPose()
+			if len(poses) == 0 {
+				return nil
 			}
+			next %= len(poses)
+			frame, err := tf.frameOf(poses[next])
+			next++
+			if err != nil {
+				return err
+			}
+			emit(frame)
 			return nil
 		})
 	})
@@ -121,9 +148,32 @@ func (mc *micom) followUSS(n *node, u *ussReading) {
 	}
 }
 
-// withUSS returns m with the ultrasonic readings in uss (distance and the Sonar state).
-func (mc *micom) withUSS(m *msgs.Micom) *msgs.Micom {
+// followBattery keeps the latest battery voltage of the powertrain sensor for Tx.
+func (mc *micom) followBattery(n *node) {
+	sub := n.bus.Subscribe(SensorTopic(mc.model, mc.battery.mount.ID, "scalar"), transport.WithQueueLen(1))
+	defer sub.Close()
+	for {
+		select {
+		case <-n.done:
+			return
+		case m, ok := <-sub.C():
+			if !ok {
+				return
+			}
+			if v, ok := m.Msg.(*msgs.Float_V); ok && len(v.GetData()) > 0 {
+				mc.battery.latest.Store(&msgs.Battery{Header: v.GetHeader(), Name: "battery", Voltage: float64(v.GetData()[0])})
+			}
+		}
+	}
+}
+
+// withReadings returns m with the ultrasonic readings in uss (distance and the Sonar state)
+// and the battery, as CLOiSim's micom fills them.
+func (mc *micom) withReadings(m *msgs.Micom) *msgs.Micom {
 	out := proto.Clone(m).(*msgs.Micom)
+	if mc.battery != nil {
+		out.Battery = mc.battery.latest.Load()
+	}
 	for _, u := range mc.uss {
 		sn := u.latest.Load()
 		if sn == nil {

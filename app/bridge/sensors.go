@@ -49,6 +49,7 @@ func SensorTopic(model, sensorID, reading string) string {
 // sensorDevice is one served sensor. Its parts name (the sanitised sensor id) is also its
 // ROS topic name and frame id.
 type sensorDevice struct {
+	b        *Bridge
 	kind     sensorKind
 	model    string
 	parts    string
@@ -61,7 +62,7 @@ type sensorDevice struct {
 
 // openSensor opens a sensor's Info (REP) and Data (PUB) ports and its forwarder.
 func (b *Bridge) openSensor(m world.ModelState, mount plugins.SensorMount, kind sensorKind) (*node, error) {
-	d := &sensorDevice{kind: kind, model: m.Name, parts: partsName(mount.ID), mount: mount}
+	d := &sensorDevice{b: b, kind: kind, model: m.Name, parts: partsName(mount.ID), mount: mount}
 	if c := m.Vehicle.Contract; c != nil {
 		for i := range c.Sensors {
 			if c.Sensors[i].ID == mount.ID {
@@ -187,10 +188,27 @@ func (d *sensorDevice) sonar(m transport.Message) (*msgs.Sonar, error) {
 		header = &msgs.Header{Stamp: msgs.NewTime(m.Stamp)}
 	}
 	return &msgs.Sonar{
-		Header: header, Frame: d.parts,
+		Header: header, Frame: d.parts, WorldPose: d.worldPose(),
 		RangeMin: d.param("rangeMin"), RangeMax: d.param("rangeMax"),
 		Radius: d.param("coneDeg") * math.Pi / 180, Range: float64(in.GetData()[0]),
 	}, nil
+}
+
+// worldPose is where the mount is in the served world now, from its latest snapshot, as the
+// lidar gives its world_pose: the position and the heading (a rotation about z); nil when
+// the model is not in the world.
+func (d *sensorDevice) worldPose() *msgs.Pose {
+	m, ok := d.b.source().Snapshot().Model(d.model)
+	if !ok {
+		return nil
+	}
+	p, mp := m.Pose, d.mount.Pose
+	s, c := math.Sincos(p.Yaw)
+	qz, qw := math.Sincos((p.Yaw + mp.YawDeg*math.Pi/180) / 2)
+	return &msgs.Pose{
+		Position:    &msgs.Vector3D{X: p.X + c*mp.X - s*mp.Y, Y: p.Y + s*mp.X + c*mp.Y, Z: p.Z + mp.Z},
+		Orientation: &msgs.Quaternion{Z: qz, W: qw},
+	}
 }
 
 // encodeScan writes a LaserScan as CLOiSim does: misses (+Inf here) as NaN, intensities as

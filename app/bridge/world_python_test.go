@@ -3,6 +3,7 @@ package bridge_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os/exec"
 	"strconv"
@@ -83,6 +84,21 @@ vehicle: {vehicleId: vehicle.ks0223.v1}
 	}
 	if len(got.MicomUSS) != 1 || math.Abs(got.MicomUSS[0]-sonar["range"].(float64)) > 0.5 {
 		t.Errorf("micom uss %v, sonar range %v", got.MicomUSS, sonar["range"])
+	}
+	// The sonar's world pose: the KS0223's mount (0.125 m ahead, 0.07 m up) on the model's
+	// pose; the micom's uss states carry it too, and the micom the powertrain's battery.
+	info := raw["model_info"].(map[string]any)["pose"].(map[string]any)
+	pos, yaw := info["position"].(map[string]any), info["orientation"].(map[string]any)["yaw"].(float64)
+	wantX, wantY := pos["x"].(float64)+0.125*math.Cos(yaw), pos["y"].(float64)+0.125*math.Sin(yaw)
+	if wp, ok := sonar["world_pose"].([]any); !ok || math.Abs(wp[0].(float64)-wantX) > 0.01 || math.Abs(wp[1].(float64)-wantY) > 0.01 ||
+		math.Abs(wp[2].(float64)-0.07) > 0.01 || math.Abs(math.Remainder(2*math.Atan2(wp[3].(float64), wp[4].(float64))-yaw, 2*math.Pi)) > 0.01 {
+		t.Errorf("sonar world pose %v, want (%.3f, %.3f, 0.07) heading %.3f", sonar["world_pose"], wantX, wantY, yaw)
+	}
+	if fmt.Sprint(raw["micom_uss_pose"]) != "[true]" {
+		t.Errorf("micom uss states with a world pose: %v", raw["micom_uss_pose"])
+	}
+	if b, ok := raw["micom_battery"].(map[string]any); !ok || b["name"] != "battery" || !(b["voltage"].(float64) > 6 && b["voltage"].(float64) < 9) {
+		t.Errorf("micom battery %v, want a 2S pack's voltage", raw["micom_battery"])
 	}
 	// The reset reply comes at once, before the World node answers; the world resets after
 	// its answer (the clock runs on from before the reset while the answer is held, then

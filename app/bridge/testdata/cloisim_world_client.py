@@ -106,11 +106,22 @@ async def main():
 
         sn = sensors_pb2.Sonar()
         sn.ParseFromString(recv(sonar))
+        wp = sn.world_pose
         result["sonar"] = {"frame": sn.frame, "range": sn.range, "range_min": sn.range_min,
-                           "range_max": sn.range_max, "radius": sn.radius, "stamped": sn.header.HasField("stamp")}
-        mc = micom_pb2.Micom()
-        mc.ParseFromString(recv(tx))
+                           "range_max": sn.range_max, "radius": sn.radius, "stamped": sn.header.HasField("stamp"),
+                           "world_pose": [wp.position.x, wp.position.y, wp.position.z, wp.orientation.z, wp.orientation.w]
+                           if sn.HasField("world_pose") else None}
+        result["model_info"] = (await ask(ws, {"command": "get_model_info", "target_model": model}))["result"]
+        # The micom's Tx, until one carries the battery (the powertrain's first reading).
+        deadline = time.time() + 10
+        while True:
+            mc = micom_pb2.Micom()
+            mc.ParseFromString(recv(tx))
+            if mc.HasField("battery") or time.time() > deadline:
+                break
         result["micom_uss"] = [u.distance for u in mc.uss]
+        result["micom_uss_pose"] = [u.state.HasField("world_pose") for u in mc.uss]
+        result["micom_battery"] = {"name": mc.battery.name, "voltage": mc.battery.voltage} if mc.HasField("battery") else None
         def sim_time():
             w = world_pb2.WorldStatistics()
             w.ParseFromString(recv(clock))
