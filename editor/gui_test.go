@@ -173,6 +173,15 @@ func TestEditorVehicle(t *testing.T) {
 	g.wait("a sensor added", 5*time.Second, func(s State) bool { return s.Rows["sensors"] == 3 })
 	g.set("device-contract.sensors[2].id", "wheel.speed")
 	g.set("descriptor.sensors[0].pose.z", "0.12")
+	// Every camera parameter has a field on the window wide enough to type in (the realism
+	// ones come last).
+	s = g.wait("the sensors tab", 5*time.Second, func(s State) bool { return s.Tab == tabSensors })
+	for _, name := range []string{"fovDeg", "k1", "realistic", "sunElevationDeg", "distractors"} {
+		if r, ok := s.Targets["field:descriptor.sensors[0].params."+name]; !ok || r[2]-r[0] < 48 || r[0] < 0 || r[2] > 1280 || r[3] > 800 {
+			t.Errorf("camera parameter %s: field at %v (present %v), want one at least 48 px wide in the 1280×800 window", name, r, ok)
+		}
+	}
+	g.set("descriptor.sensors[0].params.realistic", "1")
 	g.shot("vehicle-sensors.png")
 
 	g.click("button:tab:actuators")
@@ -228,8 +237,8 @@ func TestEditorVehicle(t *testing.T) {
 	if !slices.Contains(actuators, "horn") || len(actuators) != 4 {
 		t.Errorf("exported actuators %v", actuators)
 	}
-	if v.Sensors[0].Pose.Z != 0.12 {
-		t.Errorf("camera mount %+v", v.Sensors[0].Pose)
+	if v.Sensors[0].Pose.Z != 0.12 || v.Sensors[0].Params["realistic"] != 1 {
+		t.Errorf("camera mount %+v %v", v.Sensors[0].Pose, v.Sensors[0].Params)
 	}
 	if sig, err := signing.Verify(a.Files()); err != nil || sig.KeyID != keyID {
 		t.Errorf("signature: %+v %v", sig, err)

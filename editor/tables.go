@@ -8,8 +8,8 @@ import (
 	"simgui/plugins"
 )
 
-// Sensor table: each sensor takes three lines — the contract's fields, the mount (kind and
-// pose in the vehicle frame), the mount kind's parameters — and a Remove button.
+// Sensor table: each sensor takes the contract's fields, the mount (kind and pose in the
+// vehicle frame), the mount kind's parameters (paramsPerLine a line), and a Remove button.
 var (
 	sensorLine1 = []int{26, -4, 74, -3, 50, -3, 56, 56, 70}
 	sensorLine2 = []int{26, -4, -1, -1, -1, -1, -1, -1}
@@ -76,7 +76,13 @@ func (e *Editor) sensorTable(ctx *debugui.Context, f *vehicleForm) {
 	ctx.Text("a new sensor is a float32 scalar on a speedometer mount; pick its type to change that")
 }
 
-// mountParams is the third line of a sensor: the parameters of its mount kind.
+// paramsPerLine is how many of a mount kind's parameters (name and field) share a line: a
+// camera has dozens, which on one line left each field a character wide and most of them
+// off the window.
+const paramsPerLine = 4
+
+// mountParams is the third line of a sensor and those below: the parameters of its mount
+// kind.
 func (e *Editor) mountParams(ctx *debugui.Context, dp string, r *sensorRow) {
 	specs, err := plugins.SensorParams(r.Kind)
 	if err != nil || len(specs) == 0 {
@@ -90,11 +96,10 @@ func (e *Editor) mountParams(ctx *debugui.Context, dp string, r *sensorRow) {
 		return
 	}
 	widths := []int{26}
-	for range specs {
-		widths = append(widths, 84, -1)
+	for range paramsPerLine {
+		widths = append(widths, 96, -1)
 	}
 	ctx.SetGridLayout(widths, nil)
-	ctx.Text("")
 	if r.Params == nil {
 		r.Params = map[string]map[string]string{}
 	}
@@ -103,7 +108,10 @@ func (e *Editor) mountParams(ctx *debugui.Context, dp string, r *sensorRow) {
 		vals = map[string]string{}
 		r.Params[r.Kind] = vals
 	}
-	for _, s := range specs {
+	for i, s := range specs {
+		if i%paramsPerLine == 0 {
+			ctx.Text("")
+		}
 		v := vals[s.Name]
 		ctx.Text(s.Name)
 		e.field(ctx, dp+".params."+s.Name, &v)
@@ -112,6 +120,10 @@ func (e *Editor) mountParams(ctx *debugui.Context, dp string, r *sensorRow) {
 		} else {
 			vals[s.Name] = v
 		}
+	}
+	for i := len(specs); i%paramsPerLine != 0; i++ { // the last line's empty cells
+		ctx.Text("")
+		ctx.Text("")
 	}
 }
 
