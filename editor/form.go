@@ -158,9 +158,17 @@ func baseFrom(m plugins.Manifest, id, displayName string, v plugins.ContractVers
 }
 
 // build returns the manifest and the descriptor's version. A version that does not parse is
-// left to the validator, which reports it as manifest.version (the manifest carries the text).
+// left to the validator, which reports it as manifest.version (the manifest carries the text);
+// the descriptor then takes the id's major, so that the id is not reported as well for a
+// version it never saw.
 func (b *baseForm) build(typ plugins.Type) (plugins.Manifest, plugins.ContractVersion) {
-	v, _ := plugins.ParseContractVersion(strings.TrimSpace(b.Version))
+	v, ok := plugins.ParseContractVersion(strings.TrimSpace(b.Version))
+	if !ok {
+		v = plugins.ContractVersion{}
+		if _, major, err := plugins.ParseID(strings.TrimSpace(b.ID)); err == nil {
+			v.Major = major
+		}
+	}
 	m := plugins.Manifest{
 		PluginID: strings.TrimSpace(b.ID), Type: typ, DisplayName: b.DisplayName,
 		Version: strings.TrimSpace(b.Version), CompatibleRuntime: strings.TrimSpace(b.Runtime), Author: b.Author,

@@ -131,6 +131,19 @@ func TestTextThatIsNotANumber(t *testing.T) {
 	}
 }
 
+// A version that does not parse is one problem, the manifest's, as `simgui plugin validate`
+// reports it: not also the id, against a version it never saw.
+func TestVersionThatDoesNotParse(t *testing.T) {
+	d, _ := newDraft(plugins.TypeVehicle)
+	f := d.vehicle
+	f.Base.ID, f.Base.DisplayName, f.Base.Version = "vehicle.acme.rover.v1", "Acme Rover", "11.x"
+	b, _ := d.build()
+	_, ps := b.validate()
+	if len(ps) != 1 || !problemAt(ps, "manifest.version", "is not major.minor.patch") {
+		t.Errorf("version 11.x: %v, want only manifest.version", ps)
+	}
+}
+
 func TestSensorTypeMovesDefaults(t *testing.T) {
 	r := newSensorRow()
 	r.ID, r.RateHz = "cam", "25"
