@@ -150,10 +150,36 @@ func TestBadInputExitsWithOneLine(t *testing.T) {
 	}
 }
 
+// A scenario with runtime.headless: true runs headless under plain `simgui run`; without it,
+// the headless-only flags are refused rather than ignored by the window.
+func TestRunHeadlessScenarioAndWindowFlags(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "hl.yaml")
+	if err := os.WriteFile(p, []byte("runtime: {headless: true}\nworld: {trackId: track.basic_arena.v1}\nvehicle: {vehicleId: vehicle.ks0223.v1}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := simgui(t, []string{"DISPLAY=", "WAYLAND_DISPLAY="}, "run", "--scenario", p, "--steps", "40", "--json", "--no-api", "--no-control", "--no-bridge")
+	var s runSummary
+	if code != 0 || json.Unmarshal([]byte(out), &s) != nil || s.Steps != 40 {
+		t.Fatalf("runtime.headless scenario: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	for _, flag := range []string{"--steps=10", "--duration=1", "--cmd=throttle=1", "--json"} {
+		_, errOut, code := simgui(t, []string{"DISPLAY=", "WAYLAND_DISPLAY="}, "run", flag)
+		name, _, _ := strings.Cut(flag, "=")
+		if code != 1 || !strings.Contains(errOut, "error: "+name+" works with --headless") {
+			t.Errorf("run %s without --headless: exit %d, stderr %q", flag, code, errOut)
+		}
+	}
+}
+
 func TestNoDisplayMessage(t *testing.T) {
 	_, errOut, code := simgui(t, []string{"DISPLAY=", "WAYLAND_DISPLAY="})
 	if code != 1 || !strings.Contains(errOut, "simgui run --headless") || strings.Count(errOut, "\n") != 1 {
 		t.Fatalf("exit %d stderr %q", code, errOut)
+	}
+	// A mistake in the scenario is reported first: it is what the user has to fix.
+	_, errOut, code = simgui(t, []string{"DISPLAY=", "WAYLAND_DISPLAY="}, "--scenario", filepath.Join(t.TempDir(), "typo.yaml"))
+	if code != 1 || !strings.Contains(errOut, "typo.yaml not found") {
+		t.Fatalf("missing scenario without a display: exit %d stderr %q", code, errOut)
 	}
 }
 

@@ -159,16 +159,27 @@ func newRunCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "run",
 		Short: "Run a scenario (in the window, or headless with --headless)",
-		Long: `Run a scenario. Without --headless it opens the window. Headless runs go as fast as
-possible unless --time-scale is given, and stop after --steps or --duration (simulated
-seconds), or on Ctrl-C. --cmd holds one command on every agent so a headless run moves:
+		Long: `Run a scenario. Without --headless, or the scenario's runtime.headless: true, it
+opens the window. Headless runs go as fast as possible unless --time-scale is given, and stop
+after --steps or --duration (simulated seconds), or on Ctrl-C. --cmd holds one command on
+every agent so a headless run moves:
   simgui run --headless --steps 2000 --seed 7 --cmd throttle=0.5,steer=0.1 --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			set := func(name string) bool { return cmd.Flags().Changed(name) }
+			if !f.headless && f.scenario != "" {
+				// runtime.headless: true runs the scenario without a window, as --headless.
+				sc, err := scenario.Load(f.scenario)
+				if err != nil {
+					return err
+				}
+				f.headless = sc.Runtime.Headless
+			}
 			if !f.headless {
-				if f.dumpDir != "" {
-					return errors.New("--dump-sensors works with --headless")
+				for _, name := range []string{"steps", "duration", "cmd", "json", "dump-sensors", "go-jpeg"} {
+					if set(name) {
+						return fmt.Errorf("--%s works with --headless (or runtime.headless: true in the scenario); the window runs until it is closed", name)
+					}
 				}
 				o := windowOptions{scenario: f.scenario, seed: f.seed, seedSet: set("seed"),
 					services: f.services, window: f.window, set: set}

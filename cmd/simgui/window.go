@@ -29,9 +29,6 @@ var errNoDisplay = errors.New("no display found (DISPLAY is not set); run headle
 // run. It returns when the window is closed.
 func runWindow(ctx context.Context, o windowOptions) error {
 	start := processStart()
-	if os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" {
-		return errNoDisplay
-	}
 	if o.timeScale != nil {
 		if err := world.CheckTimeScale(*o.timeScale); err != nil {
 			return fmt.Errorf("--time-scale: %w", err)
@@ -54,6 +51,10 @@ func runWindow(ctx context.Context, o windowOptions) error {
 	faces, err := app.Faces(plan.Scenario.Faces, o.services.settings(o.set), app.FaceSettings{"window": true})
 	if err != nil {
 		return fmt.Errorf("%s: %w", plan.Scenario.Source, err)
+	}
+	// After the scenario, so that a mistake in it is what a run without a display reports.
+	if os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" {
+		return errNoDisplay
 	}
 	h := app.NewHost(app.HostOptions{Plugins: pluginResolver()})
 	newSim := func(p *scenario.Plan) (*app.Sim, error) {
