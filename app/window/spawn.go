@@ -101,6 +101,11 @@ func spawnVehicle(ctx context.Context, loop *world.Loop, v *plugins.VehicleDescr
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	return loop.Call(ctx, func(w *world.World) error {
+		if pose != nil {
+			if err := w.SpotFree(v, *pose); err != nil {
+				return fmt.Errorf("%w; click in the open", err)
+			}
+		}
 		_, err := w.Spawn(world.AgentSpec{Name: name, Vehicle: v, Spawn: pose})
 		return err
 	})

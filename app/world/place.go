@@ -219,6 +219,36 @@ func (p *placer) inArea(x, y float64) bool {
 // (others covers them at their spawn poses).
 func onTrack(b *physics.Body) bool { return b.Kind == physics.KindVehicle }
 
+// SpotFree returns why a vehicle v cannot stand at pose, or nil when it can: its body clear of
+// the track's walls, boxes and solids and of the other vehicles, on the track's floor. It is
+// the check of a spot a person chose (the window's spawn), so it takes the body's own
+// outline, a capsule inside its box, rather than the placer's circle around it, which keeps
+// a long car out of corridors it fits in lengthwise.
+func (w *World) SpotFree(v *plugins.VehicleDescriptor, pose Pose) error {
+	r, h := footprintRadius(v), bodyHeight(v)
+	p := newPlacer(w.space, w.layout, r, h, nil)
+	if lo, hi, ok := floorArea(w.layout); ok && (pose.X < lo[0] || pose.X > hi[0] || pose.Y < lo[1] || pose.Y > hi[1]) {
+		return fmt.Errorf("(%.2f, %.2f) is off the track's floor", pose.X, pose.Y)
+	}
+	for _, poly := range p.solids {
+		if inPolygon(pose.X, pose.Y, poly) {
+			return fmt.Errorf("(%.2f, %.2f) is inside a solid of the track", pose.X, pose.Y)
+		}
+	}
+	// The capsule: a disc of half the body's width swept along its length.
+	rad, half := r, 0.0
+	if b := v.Body; b != nil && b.Shape != "circle" {
+		rad, half = b.Width/2, max(0, b.Length-b.Width)/2
+	}
+	fy, fx := math.Sincos(pose.Yaw)
+	x0, y0, x1, y1 := pose.X-half*fx, pose.Y-half*fy, pose.X+half*fx, pose.Y+half*fy
+	if !w.space.Clear(x0, y0, rad, 0, h, nil) || !w.space.Clear(x1, y1, rad, 0, h, nil) ||
+		(half > 0 && !w.space.SweepClear(x0, y0, x1, y1, rad, 0, h, nil)) {
+		return fmt.Errorf("the body at (%.2f, %.2f) would overlap a wall, box or vehicle", pose.X, pose.Y)
+	}
+	return nil
+}
+
 // free reports whether a footprint at (x, y) is clear of the track.
 func (p *placer) free(x, y float64) bool {
 	if !p.inArea(x, y) || !p.space.Clear(x, y, p.r, 0, p.top, onTrack) {

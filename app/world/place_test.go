@@ -144,3 +144,56 @@ func TestSpawnFindsAFreePlace(t *testing.T) {
 	}
 	checkPlacement(t, w)
 }
+
+// SpotFree refuses a spot on a wall, on another robot, across a corridor too narrow for the
+// body and off the floor; it takes a long car lengthwise in a corridor its circle would not
+// fit in.
+func TestSpotFree(t *testing.T) {
+	w, err := builtinWorld(t, "track.cardboard_corridor.v1", map[string]any{"length": 3.0, "width": 0.45}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ks := w.Models()[0].Vehicle
+	car, err := plugins.Builtin().Vehicle("vehicle.arcade.blue.v1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := w.Models()[0].Initial
+	fy, fx := math.Sincos(at.Yaw)
+	ahead := Pose{X: at.X + 1.2*fx, Y: at.Y + 1.2*fy, Yaw: at.Yaw}
+	var wall *plugins.Element
+	for i, e := range w.layout.Elements {
+		if e.Kind == plugins.ElementWall {
+			wall = &w.layout.Elements[i]
+			break
+		}
+	}
+	if wall == nil {
+		t.Fatal("the corridor has no wall")
+	}
+	wx, wy := wall.X, wall.Y
+	if len(wall.Points) > 0 {
+		wx, wy = (wall.Points[0][0]+wall.Points[1][0])/2, (wall.Points[0][1]+wall.Points[1][1])/2
+	}
+	for _, tc := range []struct {
+		name string
+		v    *plugins.VehicleDescriptor
+		p    Pose
+		want string // "" = free
+	}{
+		{"KS0223 ahead", ks, ahead, ""},
+		{"car lengthwise ahead", car, ahead, ""},
+		{"car across the corridor", car, Pose{X: ahead.X, Y: ahead.Y, Yaw: at.Yaw + math.Pi/2}, "would overlap"},
+		{"on a wall", ks, Pose{X: wx, Y: wy}, "would overlap"},
+		{"on the robot", ks, at, "would overlap"},
+		{"off the floor", ks, Pose{X: at.X + 100, Y: at.Y}, "off the track's floor"},
+	} {
+		err := w.SpotFree(tc.v, tc.p)
+		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("%s at %+v: %v, want %q", tc.name, tc.p, err, tc.want)
+		}
+	}
+	if footprintRadius(car) <= 0.45/2 {
+		t.Fatalf("the car's circle (%.2f m) fits the corridor: the lengthwise case proves nothing", footprintRadius(car))
+	}
+}
