@@ -61,8 +61,11 @@ func TestErrorsAndStatusCodes(t *testing.T) {
 	s.ok("/reset", `{"agents": [{"agentId": "a", "vehicleId": "vehicle.ks0223.v1"}, {"agentId": "b", "vehicleId": "vehicle.ks0223.v1"}]}`)
 	s.wantError(http.MethodPost, "/step", `{"targetVehicleId": "vehicle.ks0223.v1"}`, 500,
 		"Ambiguous targetVehicleId 'vehicle.ks0223.v1': 2 agents drive it; use targetAgentId.")
-	s.wantError(http.MethodPost, "/step", `{"discreteAction": "DirUp"}`, 400,
-		"Unknown discreteAction 'DirUp' (known: DirStop, DirForward, DirBack, DirLeft, DirRight).")
+	// An unknown discreteAction is ignored, as rusim ignores them all: the agent gets 0/0.
+	if res, _ := s.ok("/step", `{"discreteAction": "DirUp", "targetAgentId": "a"}`); kv(t, res.State.Telemetry, "drive.left_pwm_norm") != "0" ||
+		kv(t, res.State.Telemetry, "drive.right_pwm_norm") != "0" {
+		t.Errorf("DirUp: telemetry %v, want the PWM echo 0/0", res.State.Telemetry)
+	}
 	s.wantError(http.MethodPost, "/step", `{"extensions": [{"key": "drive.left_pwm_norm", "value": "fast"}, {"key": "drive.right_pwm_norm", "value": "0"}]}`, 400,
 		"Extension drive.left_pwm_norm: 'fast' is not a number.")
 }

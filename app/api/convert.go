@@ -72,11 +72,8 @@ type motorEcho struct{ left, right float64 }
 // naming.
 func commandFrom(throttle, steer, brake float64, discrete string, ext []KV) (drive.Command, motorEcho, error) {
 	if discrete != "" && throttle == 0 && steer == 0 {
-		a, ok := discreteActions[discrete]
-		if !ok {
-			//lint:ignore ST1005 rusim's own wording, which its clients and users know
-			return drive.Command{}, motorEcho{}, fmt.Errorf("Unknown discreteAction '%s' (known: DirStop, DirForward, DirBack, DirLeft, DirRight).", discrete)
-		}
+		// An unknown one is ignored, as Unity ignores every discreteAction: the agent gets 0/0.
+		a := discreteActions[discrete]
 		throttle, steer = a[0], a[1]
 	}
 	throttle, steer, brake = clamp(throttle, -1, 1), clamp(steer, -1, 1), clamp(brake, 0, 1)

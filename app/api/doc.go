@@ -53,7 +53,7 @@
 // did in rusim. Telemetry echoes the PWM values in rusim's naming. discreteAction (DirStop,
 // DirForward, DirBack, DirLeft, DirRight: rusim's (0,0), (1,0), (−1,0), (0.5,−1), (0.5,1)),
 // which rusim's multi-agent env sends and Unity ignores, is honoured when throttle and steer
-// are 0. control.vertical_norm in extensions climbs a flying vehicle.
+// are 0; another value is ignored as Unity ignores them all (0, 0). control.vertical_norm in extensions climbs a flying vehicle.
 //
 // Telemetry (strings with at most three decimals): drive.left_pwm_norm and
 // drive.right_pwm_norm (the command, echoed), then the latest reading of each sensor the
