@@ -248,6 +248,11 @@ func TestOpenPathErrors(t *testing.T) {
 	if _, _, err := openPath(filepath.Join(t.TempDir(), "none.zip")); err == nil {
 		t.Error("missing file opened")
 	}
+	// A mistyped id names what is installed, rather than the folder it is not in.
+	_, _, err := openStart(testRegistry(t), "vehicle.acme.rovr.v1")
+	if err == nil || !strings.Contains(err.Error(), "nor an installed plugin (installed: track.basic_arena.v1,") || strings.Contains(err.Error(), "no such file") {
+		t.Errorf("unknown id: %v", err)
+	}
 }
 
 func TestParsers(t *testing.T) {

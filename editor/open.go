@@ -129,6 +129,18 @@ func openInstalled(reg *registry.Registry, id string) (*draft, []string, error) 
 		}
 		return d, notes, err
 	}
+	items, _ := reg.List()
+	known := make([]string, 0, len(items))
+	for _, it := range items {
+		if it.PluginID == id {
+			known = nil
+			break
+		}
+		known = append(known, it.PluginID)
+	}
+	if known != nil {
+		return nil, nil, fmt.Errorf("%s is not a folder or archive here, nor an installed plugin (installed: %s)", id, strings.Join(known, ", "))
+	}
 	a, err := archive.ReadDir(reg.Path(id))
 	if err != nil {
 		return nil, nil, fmt.Errorf("open installed %s: %w", id, err)

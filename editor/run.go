@@ -28,6 +28,12 @@ type RunOptions struct {
 // ErrNoDisplay is wrapped by Run's error when no window could be opened.
 var ErrNoDisplay = errors.New("no display for the editor window (set DISPLAY, or run under xvfb-run)")
 
+// The editor window's least size.
+const (
+	minWidth  = 1024
+	minHeight = 640
+)
+
 // Run shows the editor in a window of its own until the window is closed or ctx is cancelled.
 // It must be called on the main goroutine (Ebiten's rule), once per process. Without a host,
 // Install & test drive installs only.
@@ -35,6 +41,7 @@ func Run(ctx context.Context, opts RunOptions) error {
 	if opts.Width <= 0 || opts.Height <= 0 {
 		opts.Width, opts.Height = 1280, 800
 	}
+	opts.Width, opts.Height = max(opts.Width, minWidth), max(opts.Height, minHeight)
 	if opts.Title == "" {
 		opts.Title = "simgui plugin editor"
 	}
@@ -49,6 +56,8 @@ func Run(ctx context.Context, opts RunOptions) error {
 	g := &standalone{e: e, ctx: ctx, dir: opts.ScreenshotDir}
 	ebiten.SetWindowSize(opts.Width, opts.Height)
 	ebiten.SetWindowResizingMode(ebiten.WindowResizingModeEnabled)
+	// Below this the form's tables and the previews no longer fit side by side.
+	ebiten.SetWindowSizeLimits(minWidth, minHeight, -1, -1)
 	ebiten.SetWindowTitle(opts.Title)
 	err = ebiten.RunGameWithOptions(g, &ebiten.RunGameOptions{X11ClassName: "simgui-editor", X11InstanceName: "simgui-editor"})
 	if err != nil && !g.drawn {

@@ -23,10 +23,12 @@ import (
 // Wayland display, or one that refused the connection.
 var ErrNoDisplay = errors.New("no display")
 
-// Default window size in device-independent pixels.
+// Default and least window size in device-independent pixels.
 const (
 	DefaultWidth  = 1280
 	DefaultHeight = 800
+	MinWidth      = 800
+	MinHeight     = 600
 )
 
 // Options configures the window.
@@ -70,6 +72,7 @@ func run(ctx context.Context, h *app.Host, opts Options, wrap func(ebiten.Game) 
 	if opts.Width <= 0 || opts.Height <= 0 {
 		opts.Width, opts.Height = DefaultWidth, DefaultHeight
 	}
+	opts.Width, opts.Height = max(opts.Width, MinWidth), max(opts.Height, MinHeight)
 	if opts.Plugins == nil {
 		opts.Plugins = plugins.Builtin()
 	}
@@ -84,6 +87,8 @@ func run(ctx context.Context, h *app.Host, opts Options, wrap func(ebiten.Game) 
 	g := newGame(ctx, h, opts)
 	ebiten.SetWindowSize(opts.Width, opts.Height)
 	ebiten.SetWindowResizingMode(ebiten.WindowResizingModeEnabled)
+	// Below this the help overlay, the HUD and the camera panel no longer fit side by side.
+	ebiten.SetWindowSizeLimits(MinWidth, MinHeight, -1, -1)
 	ebiten.SetWindowTitle(g.title())
 	var eg ebiten.Game = g
 	if wrap != nil {

@@ -220,16 +220,14 @@ func (p *placer) inArea(x, y float64) bool {
 func onTrack(b *physics.Body) bool { return b.Kind == physics.KindVehicle }
 
 // SpotFree returns why a vehicle v cannot stand at pose, or nil when it can: its body clear of
-// the track's walls, boxes and solids and of the other vehicles, on the track's floor. It is
+// the track's walls, boxes and solids and of the other vehicles (the ground goes on past the
+// track's floor, so a spot there is free). It is
 // the check of a spot a person chose (the window's spawn), so it takes the body's own
 // outline, a capsule inside its box, rather than the placer's circle around it, which keeps
 // a long car out of corridors it fits in lengthwise.
 func (w *World) SpotFree(v *plugins.VehicleDescriptor, pose Pose) error {
 	r, h := footprintRadius(v), bodyHeight(v)
 	p := newPlacer(w.space, w.layout, r, h, nil)
-	if lo, hi, ok := floorArea(w.layout); ok && (pose.X < lo[0] || pose.X > hi[0] || pose.Y < lo[1] || pose.Y > hi[1]) {
-		return fmt.Errorf("(%.2f, %.2f) is off the track's floor", pose.X, pose.Y)
-	}
 	for _, poly := range p.solids {
 		if inPolygon(pose.X, pose.Y, poly) {
 			return fmt.Errorf("(%.2f, %.2f) is inside a solid of the track", pose.X, pose.Y)
