@@ -117,7 +117,8 @@ func hudLines(snap *world.Snapshot, selected string, tps, fps, chaseFPS float64,
 	if m, ok := snap.Model(selected); ok {
 		lines = append(lines,
 			fmt.Sprintf("%s  %s", m.Name, m.VehicleID),
-			fmt.Sprintf("x %.3f  y %.3f  z %.2f m   yaw %.1f°   speed %.2f m/s", m.Pose.X, m.Pose.Y, m.Pose.Z, m.Pose.Yaw*180/math.Pi, m.Forward),
+			fmt.Sprintf("x %.3f  y %.3f  z %.2f m   yaw %.1f°   speed %.2f m/s", unsigned0(m.Pose.X, 3), unsigned0(m.Pose.Y, 3), m.Pose.Z,
+				unsigned0(m.Pose.Yaw*180/math.Pi, 1), unsigned0(m.Forward, 2)),
 			fmt.Sprintf("throttle %+.2f  steer %+.2f  brake %.0f", m.Command.Throttle, m.Command.Steer, m.Command.Brake))
 		for _, id := range slices.Sorted(maps.Keys(ranges)) {
 			if r := ranges[id]; math.IsNaN(r) {
@@ -179,3 +180,12 @@ World
 Window
   F1  this help     F2  next screen (editor)     F12  screenshot     Esc  close
 `), "\n")
+
+// unsigned0 is x, or 0 when it shows as zero with digits decimals: a robot at rest creeps by
+// micrometres, and "-0.00" reads as a reverse.
+func unsigned0(x float64, digits int) float64 {
+	if math.Abs(x) < 0.5*math.Pow(10, -float64(digits)) {
+		return 0
+	}
+	return x
+}

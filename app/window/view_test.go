@@ -1,6 +1,7 @@
 package window
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -131,5 +132,18 @@ plugins:
 	}
 	if got := p2.Agents[0].Vehicle.Body.Mass; got != 1.1 {
 		t.Errorf("ego's mass %g, want the configured 1.1", got)
+	}
+}
+
+// The HUD never shows a negative zero for a robot at rest.
+func TestUnsigned0(t *testing.T) {
+	for _, tc := range []struct {
+		x      float64
+		digits int
+		want   string
+	}{{-0.001, 2, "0.00"}, {-0.006, 2, "-0.01"}, {-0.04, 1, "0.0"}, {-0.05, 1, "-0.1"}, {0.0004, 3, "0.000"}} {
+		if got := fmt.Sprintf("%.*f", tc.digits, unsigned0(tc.x, tc.digits)); got != tc.want {
+			t.Errorf("unsigned0(%g, %d) shows %s, want %s", tc.x, tc.digits, got, tc.want)
+		}
 	}
 }
