@@ -93,13 +93,16 @@ func (p *panels) update(now time.Time) {
 			f.recycle(fr.Pix)
 		}
 		n, hz, err := f.status(now)
+		name := p.model + "  " + f.Sensor // whose: robots of one kind have cameras of one name
 		switch {
 		case err != "":
-			p.labels[i] = f.Sensor + "  " + err
+			p.labels[i] = name + "  " + err
 		case n == 0:
-			p.labels[i] = f.Sensor + "  waiting for frames"
+			p.labels[i] = name + "  waiting for frames"
 		default:
-			p.labels[i] = fmt.Sprintf("%s  %.1f Hz", f.Sensor, hz)
+			// Frames per second of wall time: what the window gets (15 Hz of sim time at ×8
+			// arrive at 120 a second).
+			p.labels[i] = fmt.Sprintf("%s  %.1f frames/s", name, hz)
 		}
 	}
 }
