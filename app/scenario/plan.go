@@ -119,7 +119,7 @@ func resolve(s *Scenario, r plugins.Resolver) (*Plan, error) {
 		return nil, err
 	}
 	if err := plugins.ValidateTrackParams(t, p.TrackParams); err != nil {
-		return nil, fmt.Errorf("world.params: %w", err)
+		return nil, paramsError("world.params", err)
 	}
 
 	// Agents.
@@ -247,12 +247,12 @@ func resolveAgents(s *Scenario, r plugins.Resolver, p *Plan) error {
 		}
 		v, err = plugins.ApplyVehicleConfig(v, params)
 		if err != nil {
-			return fmt.Errorf("%s.params: %w", w.key, err)
+			return paramsError(w.key+".params", err)
 		}
 		v = s.Sensors.apply(v)
 		if w.trackParams != nil {
 			if err := plugins.ValidateTrackParams(p.Track, merge(p.TrackParams, w.trackParams)); err != nil {
-				return fmt.Errorf("%s.trackParams: %w", w.key, err)
+				return paramsError(w.key+".trackParams", err)
 			}
 		}
 		spec := world.AgentSpec{Name: w.name, Vehicle: v}
@@ -339,4 +339,16 @@ func validName(s string) bool {
 		}
 	}
 	return true
+}
+
+// paramsError places the problems of a parameter map at where the scenario holds it:
+// parameter errors take prefix as their path (they name the map as the plugin sees it, such
+// as vehicle.params for an agent's), other errors are wrapped with it.
+func paramsError(prefix string, err error) error {
+	var pe plugins.ParamErrors
+	if errors.As(err, &pe) {
+		pe.SetPrefix(prefix)
+		return pe
+	}
+	return fmt.Errorf("%s: %w", prefix, err)
 }
