@@ -14,21 +14,23 @@
 // Anything else is 404 {"error":"not_found"}. Replies are application/json; every field is
 // always present. Unknown request fields are ignored; key/value lists take strings (numbers and
 // booleans are accepted too). Errors are {"error": msg}: 400 for bad arguments ("Request body
-// is empty.", "Unknown vehicle id: 'x'.", "Unknown track id: 'x'.", invalid JSON or params),
-// 500 for invalid states (a step before any reset: "Active vehicle is not initialized. Call
-// ResetSimulation first.", an unknown agent vehicle, an ambiguous targetVehicleId).
+// is empty.", "Unknown vehicle id: 'x'.", "Unknown track id: 'x'.", invalid JSON or params,
+// more agents than the track's free floor holds), 500 for invalid states (a step before any
+// reset: "Active vehicle is not initialized. Call ResetSimulation first.", an unknown agent
+// vehicle, an ambiguous targetVehicleId).
 //
 // # Stepping
 //
 // Unlike rusim's Unity physics, which runs freely while the client thinks, every POST /step
 // applies the command, advances the target's world by one action period (the scenario's
 // runtime.actionPeriod, default 0.05 s, in fixed steps of runtime.stepSize), then reads the
-// state and renders the frame. A reset with a seed followed by the same requests gives the
-// same replies byte for byte, except the wall-clock timestamps (state.timestamp,
-// frame.timestamp: unix ms, as rusim). info adds sim.time_s and sim.step, and for a route with
-// rusim's metadata route.goal_radius_m (done once the primary is that near the last waypoint of
-// a route that does not loop) and route.corridor_width_m, route.lateral_offset_m and
-// route.in_corridor.
+// state and renders the frame. A reset's timeScale is therefore accepted and has no effect:
+// how fast sim time passes is how fast the client steps. A reset with a seed followed by the
+// same requests gives the same replies byte for byte, except the wall-clock timestamps
+// (state.timestamp, frame.timestamp: unix ms, as rusim). info adds sim.time_s and sim.step, and
+// for a route with rusim's metadata route.goal_radius_m (done once the primary is that near
+// the last waypoint of a route that does not loop) and route.corridor_width_m,
+// route.lateral_offset_m and route.in_corridor.
 //
 // A reset builds new worlds (one per agent when agents.isolated, else one for all) from the
 // process's scenario with the request on top: selectedTrackId and selectedVehicleId default to

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"sync"
 
+	"simgui/app/world"
 	"simgui/plugins"
 )
 
@@ -31,7 +32,8 @@ func (s *Service) Reset(req *ResetRequest) (*StepResult, error) {
 	if err != nil {
 		var pe plugins.ParamErrors
 		var one *plugins.ParamError
-		if errors.As(err, &pe) || errors.As(err, &one) {
+		var room *world.NoRoomError
+		if errors.As(err, &pe) || errors.As(err, &one) || errors.As(err, &room) {
 			return nil, badRequest("%v", err)
 		}
 		return nil, internalError("Building the episode failed: %v", err)

@@ -299,6 +299,21 @@ func inPolygon(x, y float64, pts [][2]float64) bool {
 	return in
 }
 
+// NoRoomError is why a world could not be built for its agents: fewer of those without a spawn
+// pose fit on the track's free floor than were asked for. It is the caller's request that is
+// too big, not the simulator that failed.
+type NoRoomError struct {
+	Fit, Want int     // how many fit, of how many without a spawn pose
+	TrackID   string  // the track
+	X, Y      float64 // where the grid is centred (world frame, m)
+	Pitch     float64 // the grid's spacing (m)
+}
+
+func (e *NoRoomError) Error() string {
+	return fmt.Sprintf("agents: %d of %d vehicles without a spawn pose fit on the free floor of track %s around (%.2f, %.2f) "+
+		"(%.2f m apart); give them agents.vehicles[].spawnPose or use fewer", e.Fit, e.Want, e.TrackID, e.X, e.Y, e.Pitch)
+}
+
 // placeAgents returns agents with the spawn poses of those that have none filled in: spawn
 // points of layout first, then the grid, clear of what space holds (the track). It fails,
 // naming how many fit, when the grid has no room for every agent.
@@ -329,8 +344,7 @@ func placeAgents(space *physics.Space, layout *plugins.Layout, trackID string, a
 	for n, i := range rest {
 		pose, ok := p.next()
 		if !ok {
-			return nil, fmt.Errorf("agents: %d of %d vehicles without a spawn pose fit on the free floor of track %s around (%.2f, %.2f) "+
-				"(%.2f m apart); give them agents.vehicles[].spawnPose or use fewer", n, len(rest), trackID, p.ax, p.ay, p.pitch)
+			return nil, &NoRoomError{Fit: n, Want: len(rest), TrackID: trackID, X: p.ax, Y: p.ay, Pitch: p.pitch}
 		}
 		out[i].Spawn = &pose
 	}
