@@ -233,13 +233,7 @@ func decodeJSON(file, prefix string, b []byte, v any) Problems {
 	if _, isMap := v.(*map[string]json.RawMessage); isMap {
 		return ps
 	}
-	d := json.NewDecoder(bytes.NewReader(b))
-	d.DisallowUnknownFields()
-	if err := d.Decode(reflect.New(reflect.TypeOf(v).Elem()).Interface()); err != nil {
-		if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
-			ps.warn(prefix, "unknown field %s is ignored", name)
-		}
-	}
+	ps.warnUnknownFields(prefix, b, reflect.TypeOf(v))
 	return ps
 }
 

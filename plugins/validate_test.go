@@ -3,6 +3,7 @@ package plugins
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"path"
 	"slices"
@@ -271,6 +272,33 @@ func TestDecodeReportsJSONProblemsWithPaths(t *testing.T) {
 	if w, e := ps.Warnings(), ps.Errors(); len(w) != 1 || w[0].String() != `descriptor: unknown field "bdy" is ignored` ||
 		len(e) != 1 || e[0].String() != "descriptor.body: missing" {
 		t.Errorf("a misspelt field: %v", ps)
+	}
+
+	// Every unknown field is named at its place, not just the first one the decoder met.
+	_, ps = ReadPlugin(edited(t, base, "descriptor.json", func(m map[string]any) {
+		m["materials"] = []any{}
+		m["body"].(map[string]any)["mas"] = 3
+		m["sensors"].([]any)[1].(map[string]any)["parms"] = map[string]any{"fovDeg": 60}
+	}))
+	var got []string
+	for _, w := range ps.Warnings() {
+		got = append(got, w.String())
+	}
+	want := []string{`descriptor: unknown field "materials" is ignored`, `descriptor.body: unknown field "mas" is ignored`,
+		`descriptor.sensors[1]: unknown field "parms" is ignored`}
+	if !slices.Equal(got, want) || len(ps.Errors()) != 0 {
+		t.Errorf("three misspelt fields: warnings %q, want %q; errors %v", got, want, ps.Errors())
+	}
+
+	// A Unity export's many extra fields are capped, with how many more.
+	_, ps = ReadPlugin(edited(t, base, "descriptor.json", func(m map[string]any) {
+		for i := range 25 {
+			m[fmt.Sprintf("unity%02d", i)] = i
+		}
+	}))
+	if w := ps.Warnings(); len(w) != maxUnknownFields+1 || w[maxUnknownFields].String() != "descriptor: 5 more unknown fields are ignored" ||
+		w[0].String() != `descriptor: unknown field "unity00" is ignored` {
+		t.Errorf("25 unknown fields: %v", w)
 	}
 }
 
