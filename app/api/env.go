@@ -158,6 +158,7 @@ func (e *env) capture(w *world.World, frames []*agent) error {
 // an episode of the host, called id.
 type episode struct {
 	id       string
+	seq      uint64 // the reset that built it, counting from 1: later resets build larger
 	host     *app.Host
 	seed     int64
 	isolated bool

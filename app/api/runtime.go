@@ -28,7 +28,8 @@ func (s *Service) Reset(req *ResetRequest) (*StepResult, error) {
 	if err := checkEpisode(plan); err != nil {
 		return nil, err
 	}
-	ep, err := buildEpisode(s.opts.Host, fmt.Sprintf("episode-%d", s.episodes.Add(1)), plan)
+	seq := s.episodes.Add(1)
+	ep, err := buildEpisode(s.opts.Host, fmt.Sprintf("episode-%d", seq), plan)
 	if err != nil {
 		var pe plugins.ParamErrors
 		var one *plugins.ParamError
@@ -38,6 +39,7 @@ func (s *Service) Reset(req *ResetRequest) (*StepResult, error) {
 		}
 		return nil, internalError("Building the episode failed: %v", err)
 	}
+	ep.seq = seq
 	if err := ep.readAll(ep.primary); err != nil {
 		ep.stop()
 		return nil, internalError("Reading the first state failed: %v", err)
@@ -51,7 +53,7 @@ func (s *Service) Reset(req *ResetRequest) (*StepResult, error) {
 	old := s.current
 	s.current = ep
 	s.mu.Unlock()
-	s.touch()
+	s.touch(ep)
 	if old != nil {
 		old.stop()
 	}
@@ -79,7 +81,7 @@ func (s *Service) Step(req *StepRequest) (*StepResult, error) {
 	if ep == nil {
 		return nil, internalError(msgNotInitialized)
 	}
-	s.touch()
+	s.touch(ep)
 	actions := req.Actions
 	if len(actions) == 0 {
 		actions = []StepAction{{Throttle: req.Throttle, Steer: req.Steer, Brake: req.Brake,

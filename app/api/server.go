@@ -112,6 +112,7 @@ type Service struct {
 	lastUse atomic.Int64
 	liveMu  sync.Mutex
 	live    string // id of the episode marked live, "" for none
+	liveSeq uint64 // seq of the latest episode touched
 }
 
 // New checks opts and opens the listener, so that a port in use is reported here and Addr is
@@ -203,17 +204,17 @@ func (s *Service) Shutdown(ctx context.Context) error {
 	return err
 }
 
-// touch notes a request to the current episode and marks it live with the host.
-func (s *Service) touch() {
+// touch notes a request to episode ep, the current one, and marks it live with the host. It
+// takes ep rather than reading s.current: Step calls it holding s.mu's read lock, and a second
+// read lock would wait behind a Reset waiting for the write lock, which waits for Step.
+func (s *Service) touch(ep *episode) {
 	s.lastUse.Store(time.Now().UnixNano())
-	s.mu.RLock()
-	ep := s.current
-	s.mu.RUnlock()
-	if ep == nil {
-		return
-	}
 	s.liveMu.Lock()
 	defer s.liveMu.Unlock()
+	if ep.seq < s.liveSeq {
+		return // a later reset has replaced ep and marked its own episode live
+	}
+	s.liveSeq = ep.seq
 	if s.live != ep.id {
 		s.opts.Host.SetLive(ep.id, true)
 		s.live = ep.id

@@ -1,0 +1,50 @@
+package api
+
+import (
+	"strconv"
+	"sync"
+	"testing"
+)
+
+// TestStepsAndResetsAtOnce steps and resets from several goroutines at once, as training
+// clients sharing one simgui do. Step once took the service's read lock twice, and a Reset
+// waiting for the write lock between the two froze every request for good; here that hangs
+// the test until go test's timeout fails it.
+func TestStepsAndResetsAtOnce(t *testing.T) {
+	s := startServer(t, Options{})
+	s.ok("/reset", `{"seed": 1}`)
+	const steppers, resetters, steps, resets = 6, 2, 150, 6
+	var wg sync.WaitGroup
+	errs := make(chan error, steppers*steps+resetters*resets)
+	for range steppers {
+		wg.Go(func() {
+			for range steps {
+				if _, err := s.svc.Step(&StepRequest{Throttle: 0.3}); err != nil {
+					errs <- err
+				}
+			}
+		})
+	}
+	for i := range resetters {
+		wg.Go(func() {
+			for j := range resets {
+				if _, err := s.svc.Reset(&ResetRequest{Seed: int64(10*i + j)}); err != nil {
+					errs <- err
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Errorf("a concurrent request failed: %v", err)
+	}
+	// The service still answers, on the last reset's episode.
+	r, _ := s.ok("/step", `{"throttle": 0.5}`)
+	if r.ActiveAgentID != "ego" {
+		t.Errorf("after the storm the step answered for %q, want ego", r.ActiveAgentID)
+	}
+	if cur := s.svc.Current(); cur == nil || cur.ID != "episode-"+strconv.Itoa(1+resetters*resets) {
+		t.Errorf("current episode %+v, want episode-%d", cur, 1+resetters*resets)
+	}
+}
