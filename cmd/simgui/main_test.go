@@ -87,6 +87,11 @@ func TestKS0223FollowsItsModelTurnsAndStopsAtTheWall(t *testing.T) {
 		t.Fatalf("drifted sideways to x=%.4f", s.Models[0].Pose.X)
 	}
 
+	// A duration shorter than a step runs one step (0 steps would mean no limit: it ran forever).
+	if tiny := runJSON(t, "--duration", "1e-12"); tiny.Steps != 1 {
+		t.Fatalf("--duration 1e-12 ran %d steps, want 1", tiny.Steps)
+	}
+
 	turn := runJSON(t, "--duration", "0.5", "--cmd", "throttle=0.2,steer=0.3")
 	if yaw := turn.Models[0].Pose.Yaw; yaw < math.Pi/2+0.3 {
 		t.Fatalf("steer 0.3 for 0.5 s: yaw %.3f rad, want well left of the start (π/2)", yaw)
