@@ -93,12 +93,14 @@ func readBody(w http.ResponseWriter, r *http.Request, buf *bytes.Buffer) error {
 // decodeRequest decodes a JSON body into dst (a *ResetRequest or *StepRequest) and checks the
 // request's limits. Errors are *Error (400).
 func decodeRequest(body []byte, dst any) error {
-	body = bytes.TrimSpace(body)
-	switch {
-	case len(body) == 0:
-		return badRequest("Request body is empty.")
-	case len(body) > MaxBody:
+	// The size first: readBody stops one byte past MaxBody, so a body of padding trimmed
+	// afterwards would look empty or cut short.
+	if len(body) > MaxBody {
 		return badRequest("Request body is larger than %d bytes.", MaxBody)
+	}
+	body = bytes.TrimSpace(body)
+	if len(body) == 0 {
+		return badRequest("Request body is empty.")
 	}
 	if len(body) > walkAbove {
 		if err := countListItems(body, maxListItems); err != nil {

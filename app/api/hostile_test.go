@@ -110,6 +110,8 @@ func TestHostileRequests(t *testing.T) {
 		{"body over the limit", "POST", "/reset", `{"seed": 1, "pad": "` + strings.Repeat("x", MaxBody) + `"}`, js, 400, "larger than 2097152 bytes"},
 		{"20,000 shared agents", "POST", "/reset", agents(20000, false), js, 400, "at most 10000 agents; this one has 20000"},
 		{"300 isolated agents", "POST", "/reset", agents(300, true), js, 400, "at most 256 agents (each is a world of its own); this one has 300"},
+		{"3 MiB of padding", "POST", "/reset", "{" + strings.Repeat(" ", 3<<20) + "}", js, 400, "larger than 2097152 bytes"},
+		{"only padding, past the limit", "POST", "/reset", strings.Repeat(" ", MaxBody+10), js, 400, "larger than 2097152 bytes"},
 		{"more agents than the floor holds", "POST", "/reset", agents(2000, false), js, 400, "vehicles without a spawn pose fit on the free floor"},
 		{"50,000 list items", "POST", "/reset", manyKVs, js, 400, "more than 40000 list items"},
 		{"257 actions", "POST", "/step", actions, js, 400, "at most 256 actions; this one has 257"},
