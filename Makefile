@@ -77,16 +77,20 @@ train-demo: build
 		--total-steps $(TRAIN_STEPS) $(if $(filter 1,$(WINDOW)),--window)
 
 # Short fuzzing of what strangers send: plugin archives, scenarios, device-port byte streams and
-# training API bodies and fast path messages; FUZZTIME=5m for a longer run. Scenario inputs that resolve are slow to
-# minimise (each compiles a track schema), so their minimisation is capped.
-FUZZTIME ?= 15s
+# training API bodies and fast path messages, about 15 s each. The budgets are counts of inputs,
+# not durations: with a duration, Go 1.26's fuzz coordinator can fail a clean run with "context
+# deadline exceeded" as the time runs out (golang/go#75804). FUZZTIME=5m (or 1000000x) for a
+# longer run of each. Scenario inputs that resolve are slow to minimise (each compiles a track
+# schema), so their minimisation is capped.
+FUZZTIME ?=
+fuzzfor = -fuzztime $(or $(FUZZTIME),$(1))
 fuzz:
-	$(GO) test -run '^$$' -fuzz '^FuzzReadPlugin$$' -fuzztime $(FUZZTIME) ./plugins
-	$(GO) test -run '^$$' -fuzz '^FuzzRead$$' -fuzztime $(FUZZTIME) ./plugins/archive
-	$(GO) test -run '^$$' -fuzz '^FuzzFrameReader$$' -fuzztime $(FUZZTIME) ./app/bridge
-	$(GO) test -run '^$$' -fuzz '^FuzzDecodeRequest$$' -fuzztime $(FUZZTIME) ./app/api
-	$(GO) test -run '^$$' -fuzz '^FuzzStepMessage$$' -fuzztime $(FUZZTIME) ./app/fastpath
-	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 2s ./app/scenario
+	$(GO) test -run '^$$' -fuzz '^FuzzReadPlugin$$' $(call fuzzfor,100000x) ./plugins
+	$(GO) test -run '^$$' -fuzz '^FuzzRead$$' $(call fuzzfor,100000x) ./plugins/archive
+	$(GO) test -run '^$$' -fuzz '^FuzzFrameReader$$' $(call fuzzfor,150000x) ./app/bridge
+	$(GO) test -run '^$$' -fuzz '^FuzzDecodeRequest$$' $(call fuzzfor,150000x) ./app/api
+	$(GO) test -run '^$$' -fuzz '^FuzzStepMessage$$' $(call fuzzfor,150000x) ./app/fastpath
+	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' $(call fuzzfor,50000x) -fuzzminimizetime 2s ./app/scenario
 
 bench: build
 	./$(BIN) bench
