@@ -169,10 +169,11 @@ type episode struct {
 	added    bool
 }
 
-// buildEpisode builds the worlds of ep and adds them to h as the episode called id (the host
-// starts them). On error nothing is left running.
-func buildEpisode(h *app.Host, id string, ep *episodePlan) (*episode, error) {
-	out := &episode{id: id, host: h, seed: ep.seed, isolated: ep.isolated, trackID: ep.track.ID,
+// buildEpisode builds the worlds of ep and adds them to h as the episode of reset seq, called
+// episode-<seq> (the host starts them). On error nothing is left running.
+func buildEpisode(h *app.Host, seq uint64, ep *episodePlan) (*episode, error) {
+	id := fmt.Sprintf("episode-%d", seq)
+	out := &episode{id: id, seq: seq, host: h, seed: ep.seed, isolated: ep.isolated, trackID: ep.track.ID,
 		agents: make([]*agent, len(ep.agents))}
 	for w, plan := range ep.worlds {
 		e, err := newEnv(h, plan, worldLabel(id, ep, w))

@@ -28,8 +28,7 @@ func (s *Service) Reset(req *ResetRequest) (*StepResult, error) {
 	if err := checkEpisode(plan); err != nil {
 		return nil, err
 	}
-	seq := s.episodes.Add(1)
-	ep, err := buildEpisode(s.opts.Host, fmt.Sprintf("episode-%d", seq), plan)
+	ep, err := buildEpisode(s.opts.Host, s.episodes.Add(1), plan)
 	if err != nil {
 		var pe plugins.ParamErrors
 		var one *plugins.ParamError
@@ -39,7 +38,6 @@ func (s *Service) Reset(req *ResetRequest) (*StepResult, error) {
 		}
 		return nil, internalError("Building the episode failed: %v", err)
 	}
-	ep.seq = seq
 	if err := ep.readAll(ep.primary); err != nil {
 		ep.stop()
 		return nil, internalError("Reading the first state failed: %v", err)

@@ -336,7 +336,7 @@ func runHeadless(ctx context.Context, stdout, stderr io.Writer, f runFlags, set 
 	maxSteps := f.steps
 	if f.duration > 0 {
 		// At least one step: a duration shorter than a step rounds to 0, which means no limit.
-		maxSteps = max(1, uint64(math.Max(0, math.Ceil(f.duration/plan.StepSize-1e-9))))
+		maxSteps = max(1, uint64(math.Ceil(f.duration/plan.StepSize-1e-9)))
 	}
 	timeScale := 0.0
 	if set("time-scale") {
