@@ -367,6 +367,20 @@ func (v *VehicleDescriptor) firstCamera() (*SensorMount, *SensorDescriptor, erro
 	return nil, nil, fmt.Errorf("vehicle %s has no camera", v.ID)
 }
 
+// FrameSize returns the frame size of v's first camera as its contract declares it (640×480
+// where the shape leaves it out); ok is false when v has no camera in its contract.
+func (v *VehicleDescriptor) FrameSize() (w, h int, ok bool) {
+	if v.Contract == nil {
+		return 0, 0, false
+	}
+	_, s, err := v.firstCamera()
+	if err != nil {
+		return 0, 0, false
+	}
+	shape := frameShape(s.Shape, 0, 0)
+	return shape[1], shape[0], true
+}
+
 // SetFrameSize sets the frame size of v's first camera in its contract (0 keeps a side) and
 // returns that contract sensor; nil when v has no camera in its contract.
 func (v *VehicleDescriptor) SetFrameSize(w, h int) *SensorDescriptor {

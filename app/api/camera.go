@@ -19,12 +19,11 @@ const frameID = "camera/front/image_raw"
 // frame size, JPEG quality and contract noise, the peers as SetPeerVisibility says), through
 // the brightness and colour gains of domain randomization.
 type cameraSpec struct {
-	id      string
-	quality int
-	gain    [3]float64 // brightness × colour gain per channel
-	lut     *render.GainTable
-
-	img sensors.Image // loop goroutine only
+	id            string
+	width, height int // the frame size its contract declares
+	quality       int
+	gain          [3]float64 // brightness × colour gain per channel
+	lut           *render.GainTable
 }
 
 // newCameraSpec reads v's first camera; ok is false for a vehicle without one.
@@ -34,6 +33,7 @@ func newCameraSpec(v *plugins.VehicleDescriptor, image map[string]float64) (*cam
 			continue
 		}
 		c := &cameraSpec{id: m.ID, quality: 84}
+		c.width, c.height, _ = v.FrameSize()
 		if q, ok := m.Params["jpegQuality"]; ok {
 			c.quality = int(q)
 		}
@@ -44,10 +44,9 @@ func newCameraSpec(v *plugins.VehicleDescriptor, image map[string]float64) (*cam
 	return nil, false
 }
 
-// frame draws what agent sees now and returns the JPEG in base64, its decoded length and the
-// frame size. Loop goroutine only.
-func (c *cameraSpec) frame(sys *sensors.System, agent string) (b64 string, n, w, h int, err error) {
-	img := &c.img
+// frame draws what agent sees now into img, a world's scratch image, and returns the JPEG in
+// base64, its decoded length and the frame size. Loop goroutine only.
+func (c *cameraSpec) frame(sys *sensors.System, agent string, img *sensors.Image) (b64 string, n, w, h int, err error) {
 	img.Gains = c.lut // drawn in, for an RGB camera
 	if err := sys.Frame(agent, c.id, img); err != nil {
 		return "", 0, 0, 0, fmt.Errorf("camera %s of %s: %w", c.id, agent, err)

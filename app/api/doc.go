@@ -121,7 +121,10 @@
 // 40,000 array elements in all; a reset has at most scenario.MaxAgents (10,000) agents, or
 // MaxIsolatedAgents (256) with agents.isolated; a step at most MaxActions (256) actions.
 // camera.width and camera.height take 16..1920 and 16..1080: rusim's 320–1920 × 240–1080,
-// and the small frames policies read (84×84) rendered directly. Each refusal is a 4xx
+// and the small frames policies read (84×84) rendered directly. The camera pixels of a
+// reset's worlds together (a shared world counts its largest frame once: its agents' frames
+// are drawn into one image in turn) and those of one step's frames are each at most
+// MaxFramePixels, 64 frames of 1920×1080: 256 frames of 640×480 fit. Each refusal is a 4xx
 // naming its limit. /health names no path. A panic while answering is a 500 logged with the
 // client.
 //

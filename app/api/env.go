@@ -13,6 +13,7 @@ import (
 	"simgui/app"
 	"simgui/app/route"
 	"simgui/app/scenario"
+	"simgui/app/sensors"
 	"simgui/app/world"
 	"simgui/physics/drive"
 )
@@ -24,6 +25,11 @@ type env struct {
 	plan   *scenario.Plan
 	steps  int // world steps per API step
 	agents []*agent
+
+	// img is the image every camera frame of this world is drawn into, in turn, and encoded
+	// from before the next: one frame's buffers a world, however many agents it holds. Loop
+	// goroutine only.
+	img sensors.Image
 
 	mu sync.Mutex
 }
@@ -145,7 +151,7 @@ func (e *env) capture(w *world.World, frames []*agent) error {
 			return err
 		}
 		if a.camera != nil && slices.Contains(frames, a) {
-			if rd.frame, rd.frameBytes, rd.frameW, rd.frameH, err = a.camera.frame(sys, a.id); err != nil {
+			if rd.frame, rd.frameBytes, rd.frameW, rd.frameH, err = a.camera.frame(sys, a.id, &e.img); err != nil {
 				return err
 			}
 		}

@@ -89,6 +89,11 @@ func (s *Service) planReset(req *ResetRequest) (*episodePlan, error) {
 		}
 	}
 	ep.isolated = isolated
+	if isolated && len(req.Agents) > MaxIsolatedAgents {
+		// Checked before any world is planned: each would be resolved first.
+		return nil, badRequest("A reset with agents.isolated may have at most %d agents (each is a world of its own); this one has %d.",
+			MaxIsolatedAgents, len(req.Agents))
+	}
 
 	// Track.
 	trackID := req.SelectedTrackID

@@ -26,6 +26,12 @@ const (
 	// MaxActions bounds the actions of one step (the actions extension): each commanded agent
 	// gets a frame, and 256 full-HD frames are some 50 MB of reply.
 	MaxActions = 256
+	// MaxFramePixels bounds the camera pixels of an episode's worlds together (checked at
+	// reset: each world keeps about 7 bytes a pixel of buffers once it has drawn, 15 MB
+	// measured at 1920×1080) and those of one step's frames (each is encoded and sent whole), so that
+	// limits that pass one by one cannot add up to gigabytes: 64 full-HD frames, some 1 GB
+	// of buffers. 256 frames of 640×480 fit, and any number of 84×84.
+	MaxFramePixels = 64 * maxFrameWidth * maxFrameHeight
 	// maxListItems bounds the array elements of one body, all arrays together, checked before
 	// the body is decoded into Go values (a 2 MiB body of "{}," would otherwise make 700,000
 	// agents).
@@ -155,11 +161,45 @@ func countListItems(body []byte, max int) error {
 	}
 }
 
-// checkEpisode refuses an episode plan over the limits that depend on the resolved flags.
+// checkEpisode refuses an episode plan whose worlds would draw into more than MaxFramePixels
+// camera pixels together: each world keeps buffers of its camera's frame size (a shared
+// world one set for all its agents, drawn in turn).
 func checkEpisode(ep *episodePlan) error {
-	if ep.isolated && len(ep.agents) > MaxIsolatedAgents {
-		return badRequest("A reset with agents.isolated may have at most %d agents (each is a world of its own); this one has %d.",
-			MaxIsolatedAgents, len(ep.agents))
+	total, frames, largest := 0, 0, [2]int{}
+	for _, plan := range ep.worlds {
+		most := 0
+		for _, a := range plan.Agents {
+			if w, h, ok := a.Vehicle.FrameSize(); ok && w*h > most {
+				most = w * h
+				if most > largest[0]*largest[1] {
+					largest = [2]int{w, h}
+				}
+			}
+		}
+		if most > 0 {
+			total += most
+			frames++
+		}
+	}
+	if total > MaxFramePixels {
+		return badRequest("A reset's worlds may draw at most %d camera pixels together (%d frames of %d×%d); these %d worlds draw %d (frames up to %d×%d). Use fewer isolated agents or a smaller camera.width/camera.height.",
+			MaxFramePixels, MaxFramePixels/(maxFrameWidth*maxFrameHeight), maxFrameWidth, maxFrameHeight, frames, total, largest[0], largest[1])
+	}
+	return nil
+}
+
+// checkFrames refuses a step whose frames hold more than MaxFramePixels pixels together.
+func checkFrames(framed []*agent) error {
+	total, n := 0, 0
+	for _, a := range framed {
+		if a.camera != nil {
+			total += a.camera.width * a.camera.height
+			n++
+		}
+	}
+	if total > MaxFramePixels {
+		return badRequest("A step's frames may hold at most %d pixels together (%d frames of %d×%d); these %d frames hold %d. Send fewer actions or use a smaller camera.width/camera.height.",
+			MaxFramePixels, MaxFramePixels/(maxFrameWidth*maxFrameHeight), maxFrameWidth, maxFrameHeight, n, total)
 	}
 	return nil
 }

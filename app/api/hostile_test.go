@@ -223,3 +223,78 @@ func TestCameraSizeRule(t *testing.T) {
 		}
 	}
 }
+
+// TestFramePixelBudget: limits that pass one by one (256 isolated agents, 256 actions,
+// 1920×1080 frames) cannot add up past MaxFramePixels: a reset whose worlds would draw more is
+// refused before any is built, a step whose frames would hold more is refused before any is
+// drawn, and the same requests with smaller frames are served. A shared world draws all its
+// agents' frames into one image, so many agents cost one frame's buffers.
+func TestFramePixelBudget(t *testing.T) {
+	s := startServer(t, Options{})
+	reset := func(n int, isolated bool, w, h int) string {
+		var b strings.Builder
+		fmt.Fprintf(&b, `{"selectedTrackId": "track.basic_arena.v1", "flags": [{"key": "agents.isolated", "value": "%t"}],
+		  "vehicleParams": [{"key": "camera.width", "value": "%d"}, {"key": "camera.height", "value": "%d"}], "agents": [`, isolated, w, h)
+		for i := range n {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, `{"agentId": "a%d"}`, i)
+		}
+		b.WriteString("]}")
+		return b.String()
+	}
+	step := func(n int) string {
+		var b strings.Builder
+		b.WriteString(`{"actions": [`)
+		for i := range n {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, `{"targetAgentId": "a%d", "throttle": 0.3}`, i)
+		}
+		b.WriteString("]}")
+		return b.String()
+	}
+	refused := func(path, body, msg string) {
+		t.Helper()
+		if code, _, b := s.do("POST", path, body); code != 400 || !strings.Contains(string(b), msg) {
+			t.Errorf("POST %s: got %d %.300s, want 400 with %q", path, code, b, msg)
+		}
+	}
+	perFrame := maxFrameWidth * maxFrameHeight
+	over := MaxFramePixels/perFrame + 1 // 65
+
+	refused("/reset", reset(over, true, maxFrameWidth, maxFrameHeight),
+		fmt.Sprintf("at most %d camera pixels together (64 frames of 1920×1080); these %d worlds draw %d", MaxFramePixels, over, over*perFrame))
+	refused("/reset", reset(MaxIsolatedAgents, true, 1280, 720), "these 256 worlds draw")
+
+	// A shared world of 65 full-HD cameras is one frame's buffers: served. A step framing
+	// all 65 is not.
+	r0, _ := s.ok("/reset", reset(over, false, maxFrameWidth, maxFrameHeight))
+	r1, _ := s.ok("/step", `{"actions": [{"targetAgentId": "a1"}]}`)
+	refused("/step", step(over),
+		fmt.Sprintf("at most %d pixels together (64 frames of 1920×1080); these %d frames hold %d", MaxFramePixels, over, over*perFrame))
+	// The refused step was not applied: the world advanced by two steps' worth in all.
+	r2, _ := s.ok("/step", `{"actions": [{"targetAgentId": "a1"}]}`)
+	if d1, d2 := simStep(t, r1)-simStep(t, r0), simStep(t, r2)-simStep(t, r1); d1 == 0 || d2 != d1 {
+		t.Errorf("sim.step %d, %d, %d around a refused step: it moved the world", simStep(t, r0), simStep(t, r1), simStep(t, r2))
+	}
+
+	// The same counts with small frames pass.
+	s.ok("/reset", reset(over, false, 320, 240))
+	res, _ := s.ok("/step", step(over))
+	framed := 0
+	for _, a := range res.Agents {
+		if a.Frame.Width == 320 && a.Frame.Height == 240 && a.Frame.DataBase64 != "" {
+			framed++
+		}
+	}
+	if framed != over {
+		t.Errorf("%d agents got a 320×240 frame, want %d", framed, over)
+	}
+	res, _ = s.ok("/reset", reset(MaxIsolatedAgents, true, 84, 84))
+	if len(res.Agents) != MaxIsolatedAgents {
+		t.Errorf("%d isolated agents at 84×84, want %d", len(res.Agents), MaxIsolatedAgents)
+	}
+}

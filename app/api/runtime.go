@@ -115,6 +115,9 @@ func (s *Service) Step(req *StepRequest) (*StepResult, error) {
 		wk.cmds = append(wk.cmds, agentCommand{agent: a, cmd: cmd, echo: echo})
 		wk.frames = append(wk.frames, a)
 	}
+	if err := checkFrames(targets); err != nil {
+		return nil, err
+	}
 	err := parallel(order, func(wk *envWork) error { return wk.env.step(wk.cmds, wk.frames) })
 	if err != nil {
 		return nil, internalError("Step failed: %v", err)
