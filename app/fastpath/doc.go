@@ -49,7 +49,9 @@
 // nothing. Sizes are checked before anything is allocated: envs per session (maxEnvs), frame
 // sides (16–1024 px), shared memory (maxMemoryMB), sessions at once (maxSessions), the open
 // request and its scenario (MaxOpenBytes, MaxScenarioBytes). The scenario comes as text, never
-// as a path, and its faces block is refused.
+// as a path, and its faces block is refused. A request that has not arrived whole
+// messageTimeout (10 s) after its first byte, or an open request that many seconds after
+// connecting, ends the session: its slot is free again.
 //
 // # Shared memory
 //

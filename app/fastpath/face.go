@@ -1,6 +1,7 @@
 package fastpath
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -23,7 +24,11 @@ const (
 	DefaultMaxSessions = 4
 	DefaultMaxMemoryMB = 512
 	DefaultIdleTimeout = 10 * time.Second
-	maxSocketPath      = 104 // sun_path holds 108 bytes on Linux, 104 on the BSDs
+	// DefaultMessageTimeout bounds how long a request may take to arrive whole, from its first
+	// byte, and the open request from connecting: a client a few microseconds away that
+	// stops half-way is stuck, and would hold its session slot for good.
+	DefaultMessageTimeout = 10 * time.Second
+	maxSocketPath         = 104 // sun_path holds 108 bytes on Linux, 104 on the BSDs
 )
 
 func init() {
@@ -48,6 +53,9 @@ type Face struct {
 	MaxMemoryMB int `yaml:"maxMemoryMB"`
 	// IdleTimeout is how long a session without requests stays on show (default 10 s).
 	IdleTimeout time.Duration `yaml:"idleTimeout"`
+	// MessageTimeout ends a session whose request has not arrived whole this long after its
+	// first byte, or whose open request has not this long after connecting (default 10 s).
+	MessageTimeout time.Duration `yaml:"messageTimeout"`
 
 	h        *app.Host
 	ln       *net.UnixListener
@@ -75,6 +83,8 @@ func (f *Face) Validate() error {
 		return fmt.Errorf("maxMemoryMB %d is outside 0..16384 (0: %d)", f.MaxMemoryMB, DefaultMaxMemoryMB)
 	case f.IdleTimeout < 0 || f.IdleTimeout > time.Hour:
 		return fmt.Errorf("idleTimeout %v is outside 0..1h", f.IdleTimeout)
+	case f.MessageTimeout < 0 || f.MessageTimeout > time.Hour:
+		return fmt.Errorf("messageTimeout %v is outside 0..1h", f.MessageTimeout)
 	}
 	return nil
 }
@@ -114,10 +124,8 @@ func (f *Face) Start(ctx context.Context, h *app.Host) error {
 	}
 	f.h, f.ln, f.path = h, ln, path
 	f.open, f.stop = map[*session]bool{}, make(chan struct{})
-	idle := f.IdleTimeout
-	if idle == 0 {
-		idle = DefaultIdleTimeout
-	}
+	idle := cmp.Or(f.IdleTimeout, DefaultIdleTimeout)
+	stalled := cmp.Or(f.MessageTimeout, DefaultMessageTimeout)
 	f.wg.Add(2)
 	go func() {
 		defer f.wg.Done()
@@ -125,7 +133,7 @@ func (f *Face) Start(ctx context.Context, h *app.Host) error {
 	}()
 	go func() {
 		defer f.wg.Done()
-		f.watchIdle(idle)
+		f.watch(idle, stalled)
 	}()
 	h.Logger().Info("fast path listening", "socket", path)
 	return nil
@@ -177,7 +185,9 @@ func (f *Face) accept(ctx context.Context) {
 			c.Close()
 			continue
 		}
-		s.lastUse.Store(time.Now().UnixNano())
+		now := time.Now().UnixNano()
+		s.lastUse.Store(now)
+		s.pendingSince.Store(now) // the open request is due
 		f.wg.Add(1)
 		go func() {
 			defer f.wg.Done()
@@ -201,8 +211,10 @@ func (f *Face) release(s *session) {
 	f.mu.Unlock()
 }
 
-func (f *Face) watchIdle(d time.Duration) {
-	t := time.NewTicker(min(time.Second, d/2))
+// watch marks sessions without requests for idle as idle with the host, and ends those
+// whose request is stalled for longer than stalled.
+func (f *Face) watch(idle, stalled time.Duration) {
+	t := time.NewTicker(min(time.Second, idle/2, stalled/2))
 	defer t.Stop()
 	for {
 		select {
@@ -212,7 +224,8 @@ func (f *Face) watchIdle(d time.Duration) {
 		}
 		f.mu.Lock()
 		for s := range f.open {
-			s.idle(d)
+			s.idle(idle)
+			s.endIfStalled(stalled)
 		}
 		f.mu.Unlock()
 	}

@@ -128,6 +128,30 @@ func TestHostileRequests(t *testing.T) {
 		wantErr(t, b, "sessions are open")
 		wantClosed(t, b)
 	})
+
+	// A client that stops half-way through a request (or before its open request) is cut
+	// off after messageTimeout, freeing its slot; one idle between requests is not.
+	t.Run("stalled clients", func(t *testing.T) {
+		g := &Face{Socket: filepath.Join(shortTempDir(t), "s.sock"), MaxSessions: 3, MessageTimeout: 300 * time.Millisecond}
+		testHost(t, scenario.Default(), g)
+		small := OpenRequest{Envs: 1, FrameWidth: 16, FrameHeight: 16}
+		idle := dial(t, g.Addr())
+		idle.open(small)
+		idle.resetAll(1)
+		half := dial(t, g.Addr())
+		half.open(small)
+		h := header(msgStep, stepPayloadLen(1))
+		half.conn.Write(append(h[:], kindStep, 0, 0, 0)) // 4 of its 40 payload bytes
+		silent := dial(t, g.Addr())                     // never sends its open request
+		wantClosed(t, silent)
+		wantClosed(t, half)
+		// idle had waited longer than messageTimeout when silent was cut off.
+		idle.stepAll([2]float64{0.5, 0})
+		late := dial(t, g.Addr())
+		late.open(small)
+		late.resetAll(2)
+		late.stepAll([2]float64{0.5, 0})
+	})
 }
 
 // The socket: a stale file from a dead process is replaced, anything else is refused, and

@@ -42,9 +42,13 @@ type session struct {
 	// started lists the envs a step request set stepping (serve's goroutine only).
 	started []int
 
-	lastUse   atomic.Int64 // unix ns of the last request
-	live      atomic.Bool  // marked live with the host
-	closeOnce sync.Once
+	lastUse atomic.Int64 // unix ns of the last request
+	// pendingSince is the unix ns when the request now arriving began (its first byte, or
+	// the connection for the open request), 0 between requests and while one is answered.
+	pendingSince atomic.Int64
+	stalled      atomic.Bool // ended by endIfStalled
+	live         atomic.Bool // marked live with the host
+	closeOnce    sync.Once
 }
 
 // serve answers the client until it closes, breaks the protocol or the face shuts down.
@@ -65,14 +69,25 @@ func (s *session) serve() {
 	var req stepRequest
 	s.blockReads()
 	// Buffered, so that a request's header and payload usually come in one read.
-	in := bufio.NewReaderSize(s.conn, readBuffer)
+	in := bufio.NewReaderSize(arrivals{s}, readBuffer)
 	for {
+		if s.envs != nil {
+			// A request is pending once its first byte is here; it may be already.
+			if in.Buffered() > 0 {
+				s.pendingSince.Store(time.Now().UnixNano())
+			} else {
+				s.pendingSince.Store(0)
+			}
+		}
 		typ, payload, err := readMessage(in, buf, limit)
+		s.pendingSince.Store(0)
 		if err != nil {
 			var pe *protocolError
-			if errors.As(err, &pe) {
+			switch {
+			case errors.As(err, &pe):
 				s.fail(err)
-			} else if !errors.Is(err, io.EOF) && !errors.Is(err, net.ErrClosed) {
+			case s.stalled.Load():
+			case !errors.Is(err, io.EOF) && !errors.Is(err, net.ErrClosed):
 				s.h.Logger().Debug("fast path: connection", "session", s.id, "err", err)
 			}
 			return
@@ -335,6 +350,37 @@ func (s *session) step(req *stepRequest) (*StepReply, error) {
 	// The loops finish in any order; the reply lists the envs in order.
 	slices.SortFunc(resets, func(a, b ResetInfo) int { return cmp.Compare(a.Env, b.Env) })
 	return &StepReply{Resets: resets}, nil
+}
+
+// arrivals reads the session's connection, noting when a request's first byte comes.
+type arrivals struct{ s *session }
+
+func (a arrivals) Read(p []byte) (int, error) {
+	n, err := a.s.conn.Read(p)
+	if n > 0 {
+		a.s.pendingSince.CompareAndSwap(0, time.Now().UnixNano())
+	}
+	return n, err
+}
+
+// endIfStalled ends the session when the request now arriving began more than d ago. It
+// only hangs up: the session's goroutine, woken with an error, closes the rest; a reply
+// cannot be sent, as that goroutine may be about to write one.
+func (s *session) endIfStalled(d time.Duration) {
+	since := s.pendingSince.Load()
+	if since == 0 || time.Since(time.Unix(0, since)) < d {
+		return
+	}
+	if s.stalled.Swap(true) {
+		return
+	}
+	what, id := "its open request", "(not open)"
+	if s.added.Load() { // s.id is set before added
+		what, id = "its next request", s.id
+	}
+	s.h.Logger().Warn("fast path: ended a stalled session", "session", id, "reason",
+		fmt.Sprintf("%s had not arrived whole %v after it began (messageTimeout)", what, d))
+	s.hangUp()
 }
 
 // markLive tells the host the session's envs are in use again after an idle spell.
