@@ -142,7 +142,7 @@ func TestHostileRequests(t *testing.T) {
 		half.open(small)
 		h := header(msgStep, stepPayloadLen(1))
 		half.conn.Write(append(h[:], kindStep, 0, 0, 0)) // 4 of its 40 payload bytes
-		silent := dial(t, g.Addr())                     // never sends its open request
+		silent := dial(t, g.Addr())                      // never sends its open request
 		wantClosed(t, silent)
 		wantClosed(t, half)
 		// idle had waited longer than messageTimeout when silent was cut off.
