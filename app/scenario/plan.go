@@ -90,7 +90,9 @@ func resolve(s *Scenario, r plugins.Resolver) (*Plan, error) {
 		return nil, fmt.Errorf("runtime.stepSize: %g s is outside 0.00001..0.1", p.StepSize)
 	}
 	if p.ActionPeriod == 0 {
-		p.ActionPeriod = DefaultActionPeriod
+		// Never shorter than the step: a stepSize above the default period, unset, means one
+		// step an action.
+		p.ActionPeriod = max(DefaultActionPeriod, p.StepSize)
 	}
 	if p.ActionPeriod < p.StepSize {
 		return nil, fmt.Errorf("runtime.actionPeriod: %g s is shorter than the step %g s", p.ActionPeriod, p.StepSize)

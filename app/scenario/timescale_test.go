@@ -20,3 +20,26 @@ func TestRuntimeTimeScale(t *testing.T) {
 		}
 	}
 }
+
+// TestActionPeriodFollowsALongStep: an unset actionPeriod is the default 0.05 s, or one step
+// when stepSize is longer; one set shorter than the step is refused, naming both.
+func TestActionPeriodFollowsALongStep(t *testing.T) {
+	const head = "world: {trackId: track.basic_arena.v1}\nvehicle: {vehicleId: vehicle.ks0223.v1}\nruntime: "
+	for _, tc := range []struct {
+		runtime string
+		want    float64
+	}{{"{stepSize: 0.01}", 0.05}, {"{stepSize: 0.1}", 0.1}, {"{stepSize: 0.1, actionPeriod: 0.3}", 0.3}} {
+		p, err := resolveText(t, head+tc.runtime+"\n")
+		if err != nil {
+			t.Errorf("%s: %v", tc.runtime, err)
+			continue
+		}
+		if p.ActionPeriod != tc.want {
+			t.Errorf("%s: actionPeriod %g, want %g", tc.runtime, p.ActionPeriod, tc.want)
+		}
+	}
+	_, err := resolveText(t, head+"{stepSize: 0.1, actionPeriod: 0.05}\n")
+	if err == nil || !strings.Contains(err.Error(), "runtime.actionPeriod: 0.05 s is shorter than the step 0.1 s") {
+		t.Errorf("a set period shorter than the step: %v", err)
+	}
+}
