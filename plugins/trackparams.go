@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"math/big"
 	"slices"
 	"strconv"
@@ -119,8 +120,17 @@ func ResolveTrackParams(t *TrackDescriptor, params map[string]any) (map[string]a
 		return nil, fmt.Errorf("%s: parametersSchemaJson: %w", t.ID, err)
 	}
 	inst := make(map[string]any, len(params))
+	var nonFinite ParamErrors
 	for k, v := range params {
 		inst[k] = coerce(v, ts.schema.Properties[k])
+		if x, ok := inst[k].(float64); ok && (math.IsNaN(x) || math.IsInf(x, 0)) {
+			// The schema library has no words for these ("invalid jsonType").
+			nonFinite = append(nonFinite, &ParamError{Prefix: "world.params", Key: k, Problem: fmt.Sprintf("%v is not a finite number", x)})
+		}
+	}
+	if len(nonFinite) > 0 {
+		slices.SortFunc(nonFinite, func(a, b *ParamError) int { return strings.Compare(a.Key, b.Key) })
+		return nil, nonFinite
 	}
 	if err := ts.schema.Validate(inst); err != nil {
 		var ve *jsonschema.ValidationError

@@ -126,6 +126,8 @@ func TestHostileRequests(t *testing.T) {
 		{"vertical Inf", "POST", "/step", `{"extensions": [{"key": "control.vertical_norm", "value": "-Inf"}]}`, js, 400, "is not a number"},
 		{"spawn yaw NaN", "POST", "/reset", `{"trackParams": [{"key": "spawn.yaw_deg", "value": "NaN"}]}`, js, 400, "is not a number"},
 		{"spawn position Inf", "POST", "/reset", `{"trackParams": [{"key": "spawn.position", "value": "Inf,0,0"}]}`, js, 400, "spawn.position"},
+		{"spawn position 1e300", "POST", "/reset", `{"trackParams": [{"key": "spawn.position", "value": "1e300,0,0"}]}`, js, 400, `"1e300,0,0": 1e300 is outside -10000..10000 m`},
+		{"track param NaN", "POST", "/reset", `{"trackParams": [{"key": "length", "value": "NaN"}]}`, js, 400, "world.params.length: NaN is not a finite number"},
 		{"20,000 deep", "POST", "/reset", deep, js, 400, "Invalid JSON"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -46,6 +46,9 @@ func UnityPoint(s string) (x, y float64, err error) {
 		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
 			return 0, 0, fmt.Errorf("%q is not \"x,z\" or \"x,y,z\"", s)
 		}
+		if math.Abs(v) > plugins.WorldExtent {
+			return 0, 0, fmt.Errorf("%q: %s is outside -%d..%d m", s, strings.TrimSpace(p), plugins.WorldExtent, plugins.WorldExtent)
+		}
 		xs = append(xs, v)
 	}
 	switch len(xs) {
