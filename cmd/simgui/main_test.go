@@ -125,6 +125,7 @@ func TestBadInputExitsWithOneLine(t *testing.T) {
 		{"malformed yaml", "--scenario " + write("m.yaml", "world: {trackId: [\n"), "m.yaml: line"},
 		{"both stops", "--steps 1 --duration 1", "not both"},
 		{"bad cmd", "--cmd throttle=fast", `throttle="fast" is not a number`},
+		{"cmd key twice", "--cmd throttle=0.5,steer=0,throttle=1", "--cmd: throttle is given twice"},
 		{"cmd range", "--cmd throttle=2", "outside -1..1"},
 		{"cmd Inf", "--cmd steer=-Inf", "outside -1..1"},
 		{"time scale 1e19", "--time-scale 1e19", "--time-scale: time scale 1e+19 is not 0 (as fast as possible) or a number above 0 up to 1000000"},

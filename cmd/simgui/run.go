@@ -230,6 +230,7 @@ func parseCmd(s string) (*drive.Command, error) {
 		return nil, nil
 	}
 	c := &drive.Command{}
+	seen := map[string]bool{}
 	for _, kv := range strings.Split(s, ",") {
 		k, v, ok := strings.Cut(strings.TrimSpace(kv), "=")
 		if !ok {
@@ -241,7 +242,12 @@ func parseCmd(s string) (*drive.Command, error) {
 		}
 		lo := -1.0
 		var dst *float64
-		switch strings.TrimSpace(k) {
+		k = strings.TrimSpace(k)
+		if seen[k] {
+			return nil, fmt.Errorf("--cmd: %s is given twice", k)
+		}
+		seen[k] = true
+		switch k {
 		case "throttle":
 			dst = &c.Throttle
 		case "steer":
