@@ -7,6 +7,9 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
 
 	"simgui/app/markers"
 )
@@ -129,5 +132,32 @@ func must(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestTextThatIsNotUTF8: a text message that is not UTF-8 fails the connection with close
+// code 1007 (RFC 6455 §8.1); the same bytes as a binary message are answered.
+func TestTextThatIsNotUTF8(t *testing.T) {
+	e := start(t, Options{})
+	bad := []byte("{\"command\":\"\xff\xfe\"}")
+	bin := e.dial(t, "/control", nil)
+	if err := bin.WriteMessage(websocket.BinaryMessage, bad); err != nil {
+		t.Fatal(err)
+	}
+	if _, reply, err := bin.ReadMessage(); err != nil || len(reply) == 0 {
+		t.Fatalf("binary message: %q %v", reply, err)
+	}
+	c := e.dial(t, "/control", nil)
+	if err := c.WriteMessage(websocket.TextMessage, bad); err != nil {
+		t.Fatal(err)
+	}
+	c.SetReadDeadline(time.Now().Add(30 * time.Second))
+	_, reply, err := c.ReadMessage()
+	if !websocket.IsCloseError(err, websocket.CloseInvalidFramePayloadData) {
+		t.Fatalf("got %q %v, want close 1007", reply, err)
+	}
+	// Other sessions go on.
+	if r := askJSON(t, bin, `{"command":"step","steps":1}`); r["result"] == nil {
+		t.Errorf("step after: %v", r)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gorilla/websocket"
 
@@ -359,7 +360,7 @@ func (s *Service) session(conn *websocket.Conn, state *sessionState, ep endpoint
 	conn.SetReadLimit(8 * max)
 	buf := make([]byte, 0, 4096)
 	for {
-		_, rd, err := conn.NextReader()
+		typ, rd, err := conn.NextReader()
 		if err != nil {
 			if !websocket.IsCloseError(err, websocket.CloseNormalClosure, websocket.CloseGoingAway, websocket.CloseNoStatusReceived) &&
 				!errors.Is(err, net.ErrClosed) {
@@ -374,6 +375,11 @@ func (s *Service) session(conn *websocket.Conn, state *sessionState, ep endpoint
 			reply = ep.fail(fmt.Sprintf("message too large (max %d bytes)", max))
 		case err != nil:
 			return // read limit or broken connection
+		case typ == websocket.TextMessage && !utf8.Valid(buf):
+			// RFC 6455 §8.1: a text message that is not UTF-8 fails the connection, with 1007.
+			msg := websocket.FormatCloseMessage(websocket.CloseInvalidFramePayloadData, "text message is not valid UTF-8")
+			_ = conn.WriteControl(websocket.CloseMessage, msg, time.Now().Add(writeTimeout))
+			return
 		default:
 			s.setBusy(state, true)
 			reply = ep.handle(ctx, buf)
