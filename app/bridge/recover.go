@@ -1,9 +1,24 @@
 package bridge
 
 import (
+	"fmt"
 	"log/slog"
+	"runtime"
 	"runtime/debug"
+	"strings"
+	"sync/atomic"
+	"time"
 )
+
+// Panic logging is bounded: a peer can make zmq4 panic once per connection (a READY command
+// with an unknown socket type), as fast as it can connect. The first panicStacks panics of
+// the process are logged with their stacks; later ones with where they happened only, at most
+// one a second, with how many were left out in between.
+const panicStacks = 5
+
+var panicLog struct {
+	n, last, dropped atomic.Int64
+}
 
 // recovered, deferred directly, stops a panic of the goroutine it was deferred in and logs it
 // with args (the port and peer, or the model): a peer's connection, a handler or a feeder that
@@ -13,7 +28,33 @@ func recovered(log *slog.Logger, msg string, args ...any) {
 	if r == nil {
 		return
 	}
-	log.Error(msg, append(args, "panic", r, "stack", string(debug.Stack()))...)
+	args = append(args, "panic", r, "at", panicSite())
+	if panicLog.n.Add(1) <= panicStacks {
+		log.Error(msg, append(args, "stack", string(debug.Stack()))...)
+		return
+	}
+	now, last := time.Now().UnixNano(), panicLog.last.Load()
+	if now-last < int64(time.Second) || !panicLog.last.CompareAndSwap(last, now) {
+		panicLog.dropped.Add(1)
+		return
+	}
+	log.Error(msg, append(args, "unloggedSinceLast", panicLog.dropped.Swap(0))...)
+}
+
+// panicSite names the function that panicked and its line: the first frame below recovered
+// outside the runtime.
+func panicSite() string {
+	var pcs [32]uintptr
+	frames := runtime.CallersFrames(pcs[:runtime.Callers(3, pcs[:])])
+	for {
+		f, more := frames.Next()
+		if !strings.HasPrefix(f.Function, "runtime.") {
+			return fmt.Sprintf("%s (%s:%d)", f.Function, f.File, f.Line)
+		}
+		if !more {
+			return "unknown"
+		}
+	}
 }
 
 // syncGuarded is sync for the discovery goroutine: a failure is logged and the next tick
