@@ -28,9 +28,9 @@ const (
 	MaxActions = 256
 	// MaxFramePixels bounds the camera pixels of an episode's worlds together (checked at
 	// reset: each world keeps about 7 bytes a pixel of buffers once it has drawn, 15 MB
-	// measured at 1920×1080) and those of one step's frames (each is encoded and sent whole), so that
-	// limits that pass one by one cannot add up to gigabytes: 64 full-HD frames, some 1 GB
-	// of buffers. 256 frames of 640×480 fit, and any number of 84×84.
+	// measured at 1920×1080) and those of one step's frames (each is encoded and sent
+	// whole), so that limits that pass one by one cannot add up to gigabytes: 64 full-HD
+	// frames, some 1 GB of buffers. 256 frames of 640×480 fit, and any number of 84×84.
 	MaxFramePixels = 64 * maxFrameWidth * maxFrameHeight
 	// maxListItems bounds the array elements of one body, all arrays together, checked before
 	// the body is decoded into Go values (a 2 MiB body of "{}," would otherwise make 700,000
