@@ -77,115 +77,6 @@ func (f *Film) gains() [3]float64 {
 	return [3]float64{e * wb[0], e * wb[1], e * wb[2]}
 }
 
-// filmState is a film prepared for a frame: its tables and the vignette. What depends only on
-// the film and the frame size is kept from frame to frame.
-type filmState struct {
-	lut    *filmLUT
-	vig    []uint16 // per output pixel, linOne = no loss; nil: no vignetting
-	vigFor vigKey
-	vigBuf []uint16
-	flat   []uint16 // linOne per pixel of a row: the vignette of a film without one
-	seed   uint64
-}
-
-type vigKey struct {
-	w, h             int
-	strength, cx, cy float64
-}
-
-// prepare sets fs up for film f on an output of w×h with principal point (cx, cy), reusing
-// the vignette table when it fits.
-func (st *filmState) prepare(f *Film, w, h int, cx, cy float64, seed uint64) {
-	st.lut = filmTable(f)
-	st.seed = seed
-	if st.lut.noisy && len(st.flat) < w {
-		st.flat = make([]uint16, w)
-		for i := range st.flat {
-			st.flat[i] = linOne
-		}
-	}
-	if f.Vignette <= 0 {
-		st.vig = nil
-		return
-	}
-	k := vigKey{w: w, h: h, strength: f.Vignette, cx: cx, cy: cy}
-	if k == st.vigFor && st.vigBuf != nil {
-		st.vig = st.vigBuf
-		return
-	}
-	n := w * h
-	if cap(st.vigBuf) < n {
-		st.vigBuf = make([]uint16, n)
-	}
-	st.vigBuf, st.vigFor = st.vigBuf[:n], k
-	r2 := (float64(w)*float64(w) + float64(h)*float64(h)) / 4
-	for y := range h {
-		for x := range w {
-			dx, dy := float64(x)+0.5-cx, float64(y)+0.5-cy
-			st.vigBuf[y*w+x] = uint16(math.Round(linOne * math.Max(0, 1-f.Vignette*(dx*dx+dy*dy)/r2)))
-		}
-	}
-	st.vig = st.vigBuf
-}
-
-// rowNoise returns the noise generator of output row y: frames with the same seed get the
-// same noise whatever worker draws the row.
-func (st *filmState) rowNoise(y int) splitmix64 {
-	return splitmix64{st.seed ^ uint64(y+1)*0xa0761d6478bd642f}
-}
-
-// develop turns one output row of packed linear pixels (src) into 8-bit dst with
-// vignetting, gains, clipping, noise and the transfer curve. Channels are at most linMax and
-// the vignette at most linOne, so a vignetted channel is a uint16 and indexes the tables as it
-// is.
-func (st *filmState) develop(dst []byte, src []uint64, y, w int) {
-	lut := st.lut
-	var vig []uint16
-	if st.vig != nil {
-		vig = st.vig[y*w : y*w+w]
-	}
-	src, dst = src[:w], dst[:3*w]
-	switch {
-	case !lut.noisy && vig == nil:
-		enc := lut.enc
-		for x, p := range src {
-			d := dst[3*x : 3*x+3 : 3*x+3]
-			d[0], d[1], d[2] = enc[0][uint16(p)], enc[1][uint16(p>>laneShift)], enc[2][uint16(p>>(2*laneShift))]
-		}
-	case !lut.noisy:
-		enc := lut.enc
-		vig = vig[:len(src)]
-		for x, p := range src {
-			k := uint64(vig[x])
-			d := dst[3*x : 3*x+3 : 3*x+3]
-			d[0] = enc[0][uint16((p&laneMask)*k>>linShift)]
-			d[1] = enc[1][uint16((p>>laneShift&laneMask)*k>>linShift)]
-			d[2] = enc[2][uint16((p>>(2*laneShift))*k>>linShift)]
-		}
-	default:
-		bucket, out := lut.bucket, &lut.out
-		g := st.rowNoise(y)
-		var bits uint64
-		left := 0
-		if vig == nil {
-			vig = st.flat
-		}
-		vig = vig[:len(src)]
-		for x, p := range src {
-			if left == 0 { // 5 pixels' worth of noise levels from one draw
-				bits, left = g.next(), 5
-			}
-			left--
-			k, l := uint64(vig[x]), uint16(bits)
-			bits >>= 12
-			d := dst[3*x : 3*x+3 : 3*x+3]
-			d[0] = out[(bucket[0][uint16((p&laneMask)*k>>linShift)]|l&(noiseLevels-1))&noiseMask]
-			d[1] = out[(bucket[1][uint16((p>>laneShift&laneMask)*k>>linShift)]|l>>4&(noiseLevels-1))&noiseMask]
-			d[2] = out[(bucket[2][uint16((p>>(2*laneShift))*k>>linShift)]|l>>8&(noiseLevels-1))&noiseMask]
-		}
-	}
-}
-
 // The noise: the signal after gains (clipped) falls in one of noiseBuckets buckets spread
 // evenly over the transfer curve's output (a quarter of an output level each), and a random
 // one of noiseLevels levels picks the noise, so that out[bucket|level] is the bucket's signal
@@ -206,10 +97,17 @@ const (
 // gains and clipping, and out a bucket|level's byte.
 type filmLUT struct {
 	noisy  bool
-	enc    *[3][linMax + 1]uint8
+	enc    *encodeLUTs3
 	bucket *[3][linMax + 1]uint16
-	out    [noiseBuckets * noiseLevels]uint8
+	out    *noiseOut
 }
+
+// encodeLUTs3 is a film's transfer without noise, per channel.
+type encodeLUTs3 [3][linMax + 1]uint8
+
+// noiseOut is a film's bucket|level to byte table, the same for each channel (the camera's
+// GainTable makes them differ; one array, so that a pixel's three lookups share a register).
+type noiseOut [3][noiseBuckets * noiseLevels]uint8
 
 type filmKey struct {
 	gamma, read, shot float64
@@ -238,7 +136,7 @@ var noiseQuantiles = sync.OnceValue(func() (q [noiseLevels]float64) {
 	return q
 })
 
-// maxFilmLUTs bounds the films whose tables are kept (about 400 kB each): a camera keeps its
+// maxFilmLUTs bounds the films whose tables are kept (about 450 kB each): a camera keeps its
 // film, and randomized films change once per reset.
 const maxFilmLUTs = 16
 
@@ -253,7 +151,7 @@ func filmTable(f *Film) *filmLUT {
 	t := &filmLUT{noisy: f.ReadNoise > 0 || f.ShotNoise > 0}
 	if !t.noisy {
 		enc := encodeTable(f.Gamma)
-		t.enc = new([3][linMax + 1]uint8)
+		t.enc = new(encodeLUTs3)
 		for c, g := range k.gains {
 			for v := range t.enc[c] {
 				t.enc[c][v] = enc[uint16(min(linOne, math.Round(float64(v)*g)))]
@@ -280,13 +178,17 @@ func filmTable(f *Film) *filmLUT {
 		enc := encodeTable(f.Gamma)
 		rn, sn := f.ReadNoise/255*linOne, f.ShotNoise/255*linOne
 		q := noiseQuantiles()
+		t.out = new(noiseOut)
 		for b := range noiseBuckets {
 			s := decodeCurve(f.Gamma, float64(b)/(noiseBuckets-1)) * linOne
 			sigma := math.Sqrt(rn*rn + sn*sn*s/linOne)
 			for i, n := range q {
-				t.out[b*noiseLevels+i] = enc[int(clampTo(math.Round(s+sigma*n), 0, linOne))]
+				t.out[0][b*noiseLevels+i] = enc[int(clampTo(math.Round(s+sigma*n), 0, linOne))]
 			}
 		}
+	}
+	if t.noisy {
+		t.out[1], t.out[2] = t.out[0], t.out[0]
 	}
 	if filmLUTs.m == nil || len(filmLUTs.m) >= maxFilmLUTs {
 		filmLUTs.m = map[filmKey]*filmLUT{}

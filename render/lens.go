@@ -184,11 +184,15 @@ type lensMap struct {
 	key   lensKey
 	inner Lens // the undistorted image's intrinsics
 	w, h  int  // its size
-	// idx is the top-left source pixel of each output pixel's 2×2 neighbourhood (−1: black),
-	// wt its four bilinear weights in 32nds, one byte each (top left, top right, bottom left,
-	// bottom right from the lowest byte), summing to 32.
-	idx []int32
-	wt  []uint32
+	taps  []lensTap
+}
+
+// lensTap is where an output pixel samples the undistorted image: the top-left pixel idx of
+// its 2×2 neighbourhood and the four bilinear weights in 32nds (top left, top right, bottom
+// left, bottom right), summing to 32; all four 0 where the lens sees nothing (black).
+type lensTap struct {
+	idx int32
+	w   [4]uint8
 }
 
 type lensKey struct {
@@ -226,7 +230,7 @@ const maxInnerPixels = 2.0
 func newLensMap(c *Camera, k lensKey) *lensMap {
 	fx, fy, cx, cy := c.intrinsics()
 	W, H := c.Width, c.Height
-	lm := &lensMap{key: k, idx: make([]int32, W*H), wt: make([]uint32, W*H)}
+	lm := &lensMap{key: k, taps: make([]lensTap, W*H)}
 	// First what the lens sees (the bounds of the undistorted directions), then where each
 	// pixel samples; undistorting twice costs less memory than keeping every direction.
 	x0, y0, x1, y1 := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
@@ -249,10 +253,9 @@ func newLensMap(c *Camera, k lensKey) *lensMap {
 	lm.w = max(2, int(math.Ceil((x1-x0)*f)))
 	lm.h = max(2, int(math.Ceil((y1-y0)*f)))
 	lm.inner = Lens{Fx: f, Fy: f, Cx: -x0*f - 0.5, Cy: -y0*f - 0.5}
-	for i := range lm.idx {
+	for i := range lm.taps {
 		ux, uy, ok := c.Lens.undistort((float64(i%W)-cx)/fx, (float64(i/W)-cy)/fy)
 		if !ok {
-			lm.idx[i] = -1
 			continue
 		}
 		// Continuous inner coordinates, then the 2×2 taps around the sample point.
@@ -261,16 +264,15 @@ func newLensMap(c *Camera, k lensKey) *lensMap {
 		ix, iy := int(math.Floor(sx)), int(math.Floor(sy))
 		ix, iy = max(0, min(lm.w-2, ix)), max(0, min(lm.h-2, iy))
 		fx, fy := clampTo(sx-float64(ix), 0, 1), clampTo(sy-float64(iy), 0, 1)
-		lm.idx[i] = int32(iy*lm.w + ix)
-		lm.wt[i] = bilinearWeights(fx, fy)
+		lm.taps[i] = lensTap{idx: int32(iy*lm.w + ix), w: bilinearWeights(fx, fy)}
 	}
 	return lm
 }
 
 // bilinearWeights returns the four bilinear weights of a sample at (fx, fy) from the top-left
-// tap (0..1 each) in 32nds, packed as lensMap.wt holds them: each rounded, the largest taking
-// what rounding left over so that they sum to 32.
-func bilinearWeights(fx, fy float64) uint32 {
+// tap (0..1 each) in 32nds, as lensTap holds them: each rounded, the largest taking what
+// rounding left over so that they sum to 32.
+func bilinearWeights(fx, fy float64) [4]uint8 {
 	f := [4]float64{(1 - fx) * (1 - fy), fx * (1 - fy), (1 - fx) * fy, fx * fy}
 	var w [4]int
 	sum, big := 0, 0
@@ -282,5 +284,5 @@ func bilinearWeights(fx, fy float64) uint32 {
 		}
 	}
 	w[big] += 32 - sum
-	return uint32(w[0]) | uint32(w[1])<<8 | uint32(w[2])<<16 | uint32(w[3])<<24
+	return [4]uint8{uint8(w[0]), uint8(w[1]), uint8(w[2]), uint8(w[3])}
 }

@@ -69,7 +69,7 @@ func (r *Renderer) renderReal(dst *Frame, cam *Camera, static *Static, dyn []Obj
 		_, _, ocx, ocy := cam.intrinsics()
 		cx, cy = ocx+0.5, ocy+0.5
 	}
-	fs.film.prepare(film, W, H, cx, cy, cam.Seed)
+	fs.film.prepare(film, cam.Gains, W, H, cx, cy, cam.Seed)
 	ps.src = rf.lin
 	ps.fused = ps.lens == nil && !fs.blur.on && dst.RGB != nil
 	r.runPhase(h, w, (*frameState).drawBandReal)
@@ -108,8 +108,7 @@ func (fs *frameState) drawBandReal(y0, y1 int) {
 	}
 	if ps := &fs.post; ps.fused {
 		for y := y0; y < y1; y++ {
-			fs.film.develop(ps.rgb[3*y*w:3*(y+1)*w], fs.real.lin[y*w:(y+1)*w], y, w)
-			fs.gains.Apply(ps.rgb[3*y*w : 3*(y+1)*w])
+			fs.film.develop(ps.rgb[3*y*w:3*(y+1)*w], fs.real.lin[y*w:(y+1)*w], y, w, drawnShift)
 		}
 	}
 }
@@ -120,52 +119,19 @@ func (fs *frameState) developBand(y0, y1 int) {
 	W := ps.w
 	band := y0 / tileRows
 	row := ps.rows[band*W : (band+1)*W]
-	src := ps.src
 	for y := y0; y < y1; y++ {
-		line := row
-		if lm := ps.lens; lm != nil {
-			iw := lm.w
-			idx, wts := lm.idx[y*W:(y+1)*W], lm.wt[y*W:(y+1)*W]
-			for x, k := range idx {
-				if k < 0 {
-					row[x] = 0
-					continue
-				}
-				wt := wts[x]
-				// The two taps of each row, one bounds check each (a slice of the four cost
-				// more than the blend).
-				j := int(k)
-				top, bot := src[j:j+2:j+2], src[j+iw:j+iw+2:j+iw+2]
-				// Weights sum to 32: each lane's sum stays below 2^21.
-				s := top[0]*uint64(wt&255) + top[1]*uint64(wt>>8&255) + bot[0]*uint64(wt>>16&255) + bot[1]*uint64(wt>>24)
-				row[x] = (s + 16*(1|1<<laneShift|1<<(2*laneShift))) >> 5 & lanesLin
-			}
-			if ps.depth != nil { // the nearest sample: depth does not blend
-				dr := ps.depth[y*W : (y+1)*W]
-				for x, k := range idx {
-					if k < 0 {
-						dr[x] = inf32
-						continue
-					}
-					j, wt := int(k), wts[x]
-					// The nearest tap is the one of largest weight.
-					wx := wt>>8&255 + wt>>24
-					wy := wt>>16&255 + wt>>24
-					if wx >= 16 {
-						j++
-					}
-					if wy >= 16 {
-						j += iw
-					}
-					dr[x] = ps.innerZ[j]
-				}
-			}
-		} else {
-			line = src[y*W : (y+1)*W]
+		lm := ps.lens
+		if lm != nil && ps.depth != nil {
+			lm.depthRow(ps.depth[y*W:(y+1)*W], ps.innerZ, y)
 		}
-		if ps.rgb != nil {
-			fs.film.develop(ps.rgb[3*y*W:3*(y+1)*W], line, y, W)
-			fs.gains.Apply(ps.rgb[3*y*W : 3*(y+1)*W])
+		if ps.rgb == nil {
+			continue
+		}
+		if lm != nil {
+			lm.resample(row, ps.src, y)
+			fs.film.develop(ps.rgb[3*y*W:3*(y+1)*W], row, y, W, resampledShift)
+		} else {
+			fs.film.develop(ps.rgb[3*y*W:3*(y+1)*W], ps.src[y*W:(y+1)*W], y, W, drawnShift)
 		}
 	}
 }

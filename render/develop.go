@@ -1,0 +1,189 @@
+package render
+
+import "math"
+
+// filmState is a film prepared for a frame: its tables (with the camera's GainTable folded
+// in) and the vignette. What depends only on the film, the gains and the frame size is kept
+// from frame to frame.
+type filmState struct {
+	lut   *filmLUT
+	noisy bool
+	// enc (without noise) and out (with noise) are the lut's per-channel byte tables, mapped
+	// through the camera's GainTable when it has one.
+	enc *encodeLUTs3
+	out *noiseOut
+	// gainedFor is the lut and table the gained copies were made for.
+	gainedFor struct {
+		lut   *filmLUT
+		gains GainTable
+	}
+	gainedEnc *encodeLUTs3
+	gainedOut *noiseOut
+
+	vig    []uint16 // per output pixel, linOne = no loss
+	vigFor vigKey
+	flat   []uint16 // linOne per pixel of a row: the vignette of a film without one
+	seed   uint64
+}
+
+type vigKey struct {
+	w, h             int
+	strength, cx, cy float64
+}
+
+// prepare sets st up for film f, then gains (nil: none), on an output of w×h with principal
+// point (cx, cy), reusing the tables and the vignette when they fit.
+func (st *filmState) prepare(f *Film, gains *GainTable, w, h int, cx, cy float64, seed uint64) {
+	st.lut = filmTable(f)
+	st.noisy = st.lut.noisy
+	st.seed = seed
+	st.tables(gains)
+	if f.Vignette <= 0 {
+		st.vig = nil
+		if len(st.flat) < w {
+			st.flat = make([]uint16, w)
+			for i := range st.flat {
+				st.flat[i] = linOne
+			}
+		}
+		return
+	}
+	k := vigKey{w: w, h: h, strength: f.Vignette, cx: cx, cy: cy}
+	if k == st.vigFor && len(st.vig) == w*h {
+		return
+	}
+	n := w * h
+	if cap(st.vig) < n {
+		st.vig = make([]uint16, n)
+	}
+	st.vig, st.vigFor = st.vig[:n], k
+	r2 := (float64(w)*float64(w) + float64(h)*float64(h)) / 4
+	for y := range h {
+		for x := range w {
+			dx, dy := float64(x)+0.5-cx, float64(y)+0.5-cy
+			st.vig[y*w+x] = uint16(math.Round(linOne * math.Max(0, 1-f.Vignette*(dx*dx+dy*dy)/r2)))
+		}
+	}
+}
+
+// tables points enc and out at the lut's tables, or at copies mapped through gains, made
+// again only when the lut or the gains change (a training camera's once per episode).
+func (st *filmState) tables(gains *GainTable) {
+	lut := st.lut
+	if gains == nil {
+		st.enc, st.out = lut.enc, lut.out
+		return
+	}
+	g := &st.gainedFor
+	if g.lut != lut || g.gains != *gains {
+		g.lut, g.gains = lut, *gains
+		if lut.noisy {
+			if st.gainedOut == nil {
+				st.gainedOut = new(noiseOut)
+			}
+			for c := range 3 {
+				for i, v := range lut.out[c] {
+					st.gainedOut[c][i] = gains[c][v]
+				}
+			}
+		} else {
+			if st.gainedEnc == nil {
+				st.gainedEnc = new(encodeLUTs3)
+			}
+			for c := range 3 {
+				for i, v := range lut.enc[c] {
+					st.gainedEnc[c][i] = gains[c][v]
+				}
+			}
+		}
+	}
+	st.enc, st.out = st.gainedEnc, st.gainedOut
+}
+
+// rowNoise returns the noise generator of output row y: frames with the same seed get the
+// same noise whatever worker draws the row.
+func (st *filmState) rowNoise(y int) splitmix64 {
+	return splitmix64{st.seed ^ uint64(y+1)*0xa0761d6478bd642f}
+}
+
+// Scales of the rows develop takes: packed linear pixels as drawn (lanes up to linMax), or
+// as the lens's resampling leaves them (lanes 32 times that: bilinear weights in 32nds).
+const (
+	drawnShift     = linShift
+	resampledShift = linShift + 5
+)
+
+// develop turns one output row of packed linear pixels (src, lanes scaled as shift says) into
+// 8-bit dst with vignetting, gains, clipping, noise and the transfer curve, in one table
+// lookup per channel (two with noise). A lane times the vignette (at most linOne) shifted
+// down is at most linMax, a uint16, so it indexes the tables as it is.
+func (st *filmState) develop(dst []byte, src []uint64, y, w int, shift uint) {
+	vig := st.flat
+	if st.vig != nil {
+		vig = st.vig[y*w : y*w+w]
+	}
+	src, dst, vig = src[:w], dst[:3*w], vig[:w]
+	shift &= 63 // tells the compiler so: a shift by 64 or more would need a test
+	if !st.noisy {
+		e := st.enc
+		_ = e[0][0] // one nil check, outside the loop
+		for x, p := range src {
+			k := uint64(vig[x])
+			d := dst[3*x : 3*x+3 : 3*x+3]
+			d[0] = e[0][uint16((p&laneMask)*k>>shift)]
+			d[1] = e[1][uint16((p>>laneShift&laneMask)*k>>shift)]
+			d[2] = e[2][uint16((p>>(2*laneShift))*k>>shift)]
+		}
+		return
+	}
+	b, o := st.lut.bucket, st.out
+	_, _ = b[0][0], o[0][0]
+	g := st.rowNoise(y)
+	var bits uint64
+	for x, p := range src {
+		if x&3 == 0 { // 4 pixels' noise levels from one draw: 4 bits a channel
+			bits = g.next()
+		}
+		k, l := uint64(vig[x]), uint16(bits)
+		bits >>= 16
+		d := dst[3*x : 3*x+3 : 3*x+3]
+		d[0] = o[0][(b[0][uint16((p&laneMask)*k>>shift)]|l&(noiseLevels-1))&noiseMask]
+		d[1] = o[1][(b[1][uint16((p>>laneShift&laneMask)*k>>shift)]|l>>4&(noiseLevels-1))&noiseMask]
+		d[2] = o[2][(b[2][uint16((p>>(2*laneShift))*k>>shift)]|l>>8&(noiseLevels-1))&noiseMask]
+	}
+}
+
+// resample fills row (lanes scaled by 32) with output row y of the lens's bilinear taps of
+// src, the undistorted image.
+func (lm *lensMap) resample(row, src []uint64, y int) {
+	W, iw := len(row), int(lm.w)
+	taps := lm.taps[y*W : (y+1)*W]
+	for x, tp := range taps {
+		j := int(tp.idx)
+		top, bot := src[j:j+2:j+2], src[j+iw:j+iw+2:j+iw+2]
+		row[x] = top[0]*uint64(tp.w[0]) + top[1]*uint64(tp.w[1]) + bot[0]*uint64(tp.w[2]) + bot[1]*uint64(tp.w[3])
+	}
+}
+
+// depthRow fills dr with output row y's depth through the lens: the nearest tap's (depth does
+// not blend), +Inf where the lens sees nothing.
+func (lm *lensMap) depthRow(dr, innerZ []float32, y int) {
+	W, iw := len(dr), lm.w
+	taps := lm.taps[y*W : (y+1)*W]
+	for x, tp := range taps {
+		w := tp.w
+		if w == ([4]uint8{}) {
+			dr[x] = inf32
+			continue
+		}
+		// The nearest tap is the one of largest weight.
+		j := int(tp.idx)
+		if w[1]+w[3] >= 16 {
+			j++
+		}
+		if w[2]+w[3] >= 16 {
+			j += iw
+		}
+		dr[x] = innerZ[j]
+	}
+}
