@@ -305,47 +305,67 @@ func (r *Renderer) drawCaster(cm *casterMap, c caster, m *shadowMap, scale float
 }
 
 // casterTri writes a triangle into a depth map (w × h, keeping minima) at every texel whose
-// centre it covers, edges included, as drawLightTri does: over the texels of its bounding box
-// with edge functions stepped along each row, which suits the few-texel triangles of a
-// vehicle.
+// centre it covers, edges included, as drawLightTri does: row by row, each row's texels from
+// its two edges' crossings, the depth a plane over the map.
 func casterTri(depth []float32, w, h int, a, b, c *lvert) {
 	area := (b.x-a.x)*(c.y-a.y) - (c.x-a.x)*(b.y-a.y)
 	if !(area > 0 || area < 0) {
 		return
 	}
-	if area < 0 {
-		b, c = c, b
-		area = -area
+	// Depth is the plane through the three: d = a.d + Dx·(x − a.x) + Dy·(y − a.y).
+	inv := 1 / area
+	Dx := ((b.d-a.d)*(c.y-a.y) - (c.d-a.d)*(b.y-a.y)) * inv
+	Dy := ((c.d-a.d)*(b.x-a.x) - (b.d-a.d)*(c.x-a.x)) * inv
+	// Top to bottom: a, b, c.
+	if b.y < a.y {
+		a, b = b, a
 	}
-	x0 := max(0, int(min(a.x, b.x, c.x)+0.5))
-	x1 := min(w-1, int(max(a.x, b.x, c.x)+0.5))
-	y0 := max(0, int(min(a.y, b.y, c.y)+0.5))
-	y1 := min(h-1, int(max(a.y, b.y, c.y)+0.5))
-	if x0 > x1 || y0 > y1 {
+	if c.y < b.y {
+		b, c = c, b
+	}
+	if b.y < a.y {
+		a, b = b, a
+	}
+	y0 := max(0, int(math.Ceil(float64(a.y-0.5))))
+	y1 := min(h-1, int(math.Floor(float64(c.y-0.5))))
+	if y0 > y1 {
 		return
 	}
-	// Edge k: e = A + B·x + C·y ≥ 0 inside (x, y a texel centre).
-	B0, C0 := b.y-c.y, c.x-b.x
-	B1, C1 := c.y-a.y, a.x-c.x
-	B2, C2 := a.y-b.y, b.x-a.x
-	px, py := float32(x0)+0.5, float32(y0)+0.5
-	e0 := (px-b.x)*B0 + (py-b.y)*C0
-	e1 := (px-c.x)*B1 + (py-c.y)*C1
-	e2 := (px-a.x)*B2 + (py-a.y)*C2
-	// Depth is the barycentric blend: d = (e0·da + e1·db + e2·dc)/area.
-	inv := 1 / area
-	d0 := (e0*a.d + e1*b.d + e2*c.d) * inv
-	dx := (B0*a.d + B1*b.d + B2*c.d) * inv
-	dy := (C0*a.d + C1*b.d + C2*c.d) * inv
+	kLong := (c.x - a.x) / (c.y - a.y) // a.y < c.y: the area is not 0
+	var kTop, kBot float32
+	if b.y > a.y {
+		kTop = (b.x - a.x) / (b.y - a.y)
+	}
+	if c.y > b.y {
+		kBot = (c.x - b.x) / (c.y - b.y)
+	}
 	for y := y0; y <= y1; y++ {
-		f0, f1, f2, d := e0, e1, e2, d0
+		py := float32(y) + 0.5
+		xl := a.x + (py-a.y)*kLong
+		var xs float32
+		switch {
+		case py < b.y:
+			xs = a.x + (py-a.y)*kTop
+		case py > b.y || c.y > b.y:
+			xs = b.x + (py-b.y)*kBot
+		default: // a flat bottom edge from b to c, the row on it
+			xs = b.x
+		}
+		if xs < xl {
+			xl, xs = xs, xl
+		}
+		x0 := max(0, int(math.Ceil(float64(xl-0.5))))
+		x1 := min(w-1, int(math.Floor(float64(xs-0.5))))
+		if x0 > x1 {
+			continue
+		}
+		d := a.d + Dx*(float32(x0)+0.5-a.x) + Dy*(py-a.y)
 		row := depth[y*w+x0 : y*w+x1+1]
 		for i := range row {
-			if f0 >= 0 && f1 >= 0 && f2 >= 0 && d < row[i] {
+			if d < row[i] {
 				row[i] = d
 			}
-			f0, f1, f2, d = f0+B0, f1+B1, f2+B2, d+dx
+			d += Dx
 		}
-		e0, e1, e2, d0 = e0+C0, e1+C1, e2+C2, d0+dy
 	}
 }

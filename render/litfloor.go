@@ -2,6 +2,7 @@ package render
 
 import (
 	"math"
+	"math/bits"
 
 	"github.com/go-gl/mathgl/mgl64"
 )
@@ -141,183 +142,86 @@ func (lf *litFloor) level(foot float64) (*litLevel, float64) {
 
 // litFloorSpan is floorSpanReal for a floor with its light baked (sc.litFloor): a floor pixel
 // is one texel of the level its footprint matches, or where the floor is magnified the
-// bilinear blend of level 0's four nearest texels; a moving caster's shadow takes the
-// pyramid without the sun.
-func (fs *frameState) litFloorSpan(rd mgl64.Vec3, xa, xb int, zr []float32, px []uint64) {
+// bilinear blend of level 0's four nearest texels; where a caster's shadow falls (shade, nil
+// when none does) the pyramid without the sun.
+func (fs *frameState) litFloorSpan(rd mgl64.Vec3, xa, xb int, zr []float32, px []uint64, shade []uint16) {
 	bg := &fs.background
 	rf := &fs.real
-	sc := rf.scene
-	lf := sc.litFloor
+	lf := rf.scene.litFloor
 	f := bg.floor
 	n := xb - xa
 	chunk := n
 	if !bg.rollFree {
 		chunk = chunkPx
 	}
-	d := &rf.dyn
-	var dynBias float32
-	if d.on {
-		dynBias = float32(slopeBias(sc.sunUp, sc.shadow.texel)) // the floor casts nothing itself
+	if shade == nil {
+		shade = rf.noShade[:n]
 	}
-	ground := rf.lt.ground
 	Lq, Wq := int64(f.length*floorOne), int64(f.width*floorOne)
 	for i0 := 0; i0 < n; i0 += chunk {
 		m := min(chunk, n-i0)
 		fw := bg.floorWalk(rd, xa+i0, m)
-		X, Y, dX, dY, dzi := fw.X, fw.Y, fw.dX, fw.dY, fw.dzi
-		// The footprint as the texture's.
-		foot := math.Sqrt(fw.fh*fw.fv) / lf.texel
-		smooth := foot < 1
-		lv, texel := lf.level(foot)
-		k := int64(math.Round(65536 / texel))
-		dyn, S, T, dS, dT, D, dD := d.rowSpan(rf, fw.pa, fw.pb, fw.invM, dynBias)
+		zc, pc, sc := zr[i0:i0+m], px[i0:i0+m], shade[i0:i0+m]
+		// Columns [a, b) of the chunk are on the floor rectangle; the others see the ground.
+		a, b := walkRange(fw.X, fw.dX, Lq, m)
+		a2, b2 := walkRange(fw.Y, fw.dY, Wq, m)
+		a, b = max(a, a2), min(b, b2)
+		if a >= b {
+			a, b = m, m
+		}
 		iz := fw.iz
-		zc := zr[i0 : i0+m]
-		pc := px[i0 : i0+m]
-		ls := litSpan{lv: lv, X: X, Y: Y, dX: dX, dY: dY, Lq: Lq, Wq: Wq, k: k, ground: ground}
-		if dyn == 0 {
-			ls.draw(zc, pc, iz, dzi, smooth, fs.depth)
-			continue
+		iz = groundSpan(zc[:a], pc[:a], iz, fw.dzi, rf.lt.ground, fs.depth)
+		foot := math.Sqrt(fw.fh*fw.fv) / lf.texel
+		lv, texel := lf.level(foot)
+		ls := litSpan{lv: lv, X: fw.X + int64(a)*fw.dX, Y: fw.Y + int64(a)*fw.dY, dX: fw.dX, dY: fw.dY,
+			k: int64(math.Round(65536 / texel)), iz: iz, dzi: fw.dzi, depth: fs.depth}
+		if foot < 1 {
+			ls.bilinear(zc[a:b], pc[a:b], sc[a:b])
+		} else {
+			ls.nearest(zc[a:b], pc[a:b], sc[a:b])
 		}
-		// Some caster's map meets the chunk's walk through light space: pieces of it that
-		// meet none take the loop without the shadow test (every pixel's test would fail: a
-		// map's rectangle holds its texels). A piece's S and T are exact at its ends, and iz
-		// and D are stepped as the loop steps them.
-		for j0 := 0; j0 < m; j0 += dynPiece {
-			j1 := min(m, j0+dynPiece)
-			last := int64(j1 - j0 - 1)
-			sa, sb, ta, tb := S, S+last*dS, T, T+last*dT
-			set := dyn & d.overlaps(float64(min(sa, sb))/65536, float64(min(ta, tb))/65536,
-				float64(max(sa, sb))/65536, float64(max(ta, tb))/65536)
-			if set == 0 {
-				ls.X, ls.Y = X, Y
-				iz = ls.draw(zc[j0:j1], pc[j0:j1], iz, dzi, smooth, fs.depth)
-				for range j1 - j0 {
-					D += dD
-				}
-				X, Y, S, T = X+(last+1)*dX, Y+(last+1)*dY, S+(last+1)*dS, T+(last+1)*dT
-				continue
-			}
-			iz, X, Y, S, T, D = fs.litShadowed(&ls, set, zc[j0:j1], pc[j0:j1], iz, dzi, X, Y, S, T, D, dS, dT, dD, smooth)
-		}
+		groundSpan(zc[b:], pc[b:], ls.iz, fw.dzi, rf.lt.ground, fs.depth)
 	}
 }
 
-// dynPiece is how many pixels of a floor row share one test against the caster maps.
-const dynPiece = 32
+// walkRange returns the steps [lo, hi) of 0..m−1 at which a walk from x by dx a step is in
+// [0, l).
+func walkRange(x, dx, l int64, m int) (lo, hi int) {
+	// first returns the first step from which x + i·dx >= c holds for good (dx > 0), or
+	// x + i·dx < c does (dx < 0).
+	first := func(c int64) int64 {
+		switch {
+		case dx > 0 && x >= c, dx < 0 && x < c:
+			return 0
+		case dx > 0:
+			return (c - x + dx - 1) / dx
+		default:
+			return (x-c)/-dx + 1
+		}
+	}
+	var a, b int64
+	switch {
+	case dx == 0:
+		if x < 0 || x >= l {
+			return 0, 0
+		}
+		return 0, m
+	case dx > 0:
+		a, b = first(0), first(l)
+	default:
+		a, b = first(l), first(0)
+	}
+	lo, hi = int(min(a, int64(m))), int(min(b, int64(m)))
+	return lo, max(lo, hi)
+}
 
-// litShadowed is litFloorSpan's loop over pixels some caster map in set may shadow, from
-// 1/depth iz, floor position X, Y (ls's steps) and light-space S, T, D; it returns them
-// stepped past the last pixel.
-func (fs *frameState) litShadowed(ls *litSpan, set uint8, zc []float32, pc []uint64, iz, dzi float64,
-	X, Y, S, T int64, D float32, dS, dT int64, dD float32, smooth bool) (float64, int64, int64, int64, int64, float32) {
-	const half = 16 | 16<<laneShift | 16<<(2*laneShift) // rounding of a blend in 32nds
-	d := &fs.real.dyn
-	lv := ls.lv
-	lw, lh := int64(lv.w), int64(lv.h)
-	stride := lw + 2
-	dX, dY, Lq, Wq, k, ground := ls.dX, ls.dY, ls.Lq, ls.Wq, ls.k, ls.ground
+// groundSpan draws the plane beyond the floor, plain, where it is nearer than what is drawn,
+// from 1/depth iz stepping dzi; it returns iz stepped past the span.
+func groundSpan(zc []float32, pc []uint64, iz, dzi float64, ground uint64, depth bool) float64 {
 	pc = pc[:len(zc)]
 	for i, z := range zc {
-		iz32 := float32(iz)
-		if iz32 > z {
-			if uint64(X) < uint64(Lq) && uint64(Y) < uint64(Wq) {
-				// The texel (nearest, or the top left of the bilinear taps) and the weights.
-				var o int64
-				var fx, fy uint64
-				if smooth {
-					// Texel centres: u, v in texels with 16 fractional bits, less a half; the
-					// taps from texel (i, j) (−1 to w−1: the border) to (i+1, j+1).
-					u, v := (X*k)>>floorFrac-1<<15, (Y*k)>>floorFrac-1<<15
-					ti, tj := max(-1, min(lw-1, u>>16)), max(-1, min(lh-1, v>>16))
-					fx, fy = uint64(u>>11)&31, uint64(v>>11)&31
-					o = (tj+1)*stride + ti + 1
-				} else {
-					li, lj := min(lw-1, (X*k)>>(16+floorFrac)), min(lh-1, (Y*k)>>(16+floorFrac))
-					o = (lj+1)*stride + li + 1
-				}
-				// The sun's share past the casters: the lit and the shadowed floor blended
-				// where a shadow's edge passes.
-				f := uint64(32)
-				if set&d.soft != 0 {
-					f = uint64(d.sunWeight(set, S, T, D))
-				} else if d.shadowed(set, S, T, D) {
-					f = 0
-				}
-				var sun, amb uint64
-				if f != 0 {
-					sun = sample(lv.sun, o, stride, fx, fy, smooth)
-				}
-				if f != 32 {
-					amb = sample(lv.amb, o, stride, fx, fy, smooth)
-				}
-				pc[i] = (sun*f + amb*(32-f) + half) >> 5 & lanesLin
-			} else {
-				pc[i] = ground
-			}
-			if fs.depth {
-				zc[i] = 1 / iz32
-			}
-		} else if fs.depth {
-			zc[i] = metres(z)
-		}
-		iz += dzi
-		X, Y, S, T, D = X+dX, Y+dY, S+dS, T+dT, D+dD
-	}
-	return iz, X, Y, S, T, D
-}
-
-// sample is litShadowed's sampling of level texels tx at texel o (row stride): the texel
-// itself, or where smooth the bilinear blend of it, the one to its right and the two below
-// by weights fx, fy in 32nds (litSpan.draw writes this out: as a call it cost 3 % more).
-func sample(tx []uint64, o, stride int64, fx, fy uint64, smooth bool) uint64 {
-	const half = 16 | 16<<laneShift | 16<<(2*laneShift)
-	if !smooth {
-		return tx[o]
-	}
-	a := tx[o:][:stride+2]
-	top := (a[0]*(32-fx) + a[1]*fx + half) >> 5 & lanesLin
-	bot := (a[stride]*(32-fx) + a[stride+1]*fx + half) >> 5 & lanesLin
-	return (top*(32-fy) + bot*fy + half) >> 5 & lanesLin
-}
-
-// litSpan is a piece of a floor row that no moving caster's shadow reaches: litFloorSpan's
-// loop without the shadow maps' coordinates, which left too few registers for the rest.
-type litSpan struct {
-	lv                      *litLevel
-	X, Y, dX, dY, Lq, Wq, k int64
-	ground                  uint64
-}
-
-// draw is litFloorSpan's loop over the chunk's depths zc and pixels pc, 1/depth iz stepping
-// dzi, with the same arithmetic; it returns iz stepped past the last pixel.
-func (ls *litSpan) draw(zc []float32, pc []uint64, iz, dzi float64, smooth, depth bool) float64 {
-	const half = 16 | 16<<laneShift | 16<<(2*laneShift) // rounding of a blend in 32nds
-	tx := ls.lv.sun
-	lw, lh := int64(ls.lv.w), int64(ls.lv.h)
-	stride := lw + 2
-	X, Y, dX, dY, Lq, Wq, k := ls.X, ls.Y, ls.dX, ls.dY, ls.Lq, ls.Wq, ls.k
-	pc = pc[:len(zc)]
-	for i, z := range zc {
-		iz32 := float32(iz)
-		if iz32 > z {
-			switch {
-			case uint64(X) >= uint64(Lq) || uint64(Y) >= uint64(Wq):
-				pc[i] = ls.ground
-			case smooth:
-				// Texel centres: u, v in texels with 16 fractional bits, less a half; the
-				// taps from texel (i, j) (−1 to w−1: the border) to (i+1, j+1).
-				u, v := (X*k)>>floorFrac-1<<15, (Y*k)>>floorFrac-1<<15
-				ti, tj := max(-1, min(lw-1, u>>16)), max(-1, min(lh-1, v>>16))
-				fx, fy := uint64(u>>11)&31, uint64(v>>11)&31
-				a := tx[(tj+1)*stride+ti+1:][:stride+2]
-				top := (a[0]*(32-fx) + a[1]*fx + half) >> 5 & lanesLin
-				bot := (a[stride]*(32-fx) + a[stride+1]*fx + half) >> 5 & lanesLin
-				pc[i] = (top*(32-fy) + bot*fy + half) >> 5 & lanesLin
-			default:
-				li, lj := min(lw-1, (X*k)>>(16+floorFrac)), min(lh-1, (Y*k)>>(16+floorFrac))
-				pc[i] = tx[(lj+1)*stride+li+1]
-			}
+		if iz32 := float32(iz); iz32 > z {
+			pc[i] = ground
 			if depth {
 				zc[i] = 1 / iz32
 			}
@@ -325,7 +229,105 @@ func (ls *litSpan) draw(zc []float32, pc []uint64, iz, dzi float64, smooth, dept
 			zc[i] = metres(z)
 		}
 		iz += dzi
-		X, Y = X+dX, Y+dY
 	}
 	return iz
+}
+
+// litSpan is a piece of a floor row on the floor rectangle: the level it samples, where the
+// walk starts (X, Y, floorOne units) and its steps, the level's texels a metre (16 fractional
+// bits), 1/depth and its step.
+type litSpan struct {
+	lv           *litLevel
+	X, Y, dX, dY int64
+	k            int64
+	iz, dzi      float64
+	depth        bool
+}
+
+// nearest draws the span's pixels zc, pc where the floor is nearer, each one texel of the
+// level, from the pyramid without the sun where a caster's shadow falls (shade); ls.iz is left
+// past the span. Every point of the rectangle has its texel within the level's border (its
+// side covers the floor), so no index needs a clamp.
+func (ls *litSpan) nearest(zc []float32, pc []uint64, shade []uint16) {
+	lv := ls.lv
+	stride := int64(lv.w + 2)
+	sun, amb := lv.sun, lv.amb
+	X, Y, dX, dY, k := ls.X, ls.Y, ls.dX, ls.dY, ls.k
+	iz, dzi := ls.iz, ls.dzi
+	pc, shade = pc[:len(zc)], shade[:len(zc)]
+	for i, z := range zc {
+		if iz32 := float32(iz); iz32 > z {
+			o := ((Y*k)>>(16+floorFrac)+1)*stride + (X*k)>>(16+floorFrac) + 1
+			switch m := shade[i]; m {
+			case 0:
+				pc[i] = sun[o]
+			case 1<<16 - 1:
+				pc[i] = amb[o]
+			default:
+				pc[i] = shadeBlend(sun[o], amb[o], m)
+			}
+			if ls.depth {
+				zc[i] = 1 / iz32
+			}
+		} else if ls.depth {
+			zc[i] = metres(z)
+		}
+		iz += dzi
+		X, Y = X+dX, Y+dY
+	}
+	ls.iz = iz
+}
+
+// shadeBlend is the floor where shadow mask m covers part of the pixel: lit and shadowed
+// blended by the share of its samples in shadow.
+func shadeBlend(lit, dark uint64, m uint16) uint64 {
+	const half = 16 | 16<<laneShift | 16<<(2*laneShift)
+	f := uint64(bits.OnesCount16(m)) * 2 // 32nds in shadow
+	return (lit*(32-f) + dark*f + half) >> 5 & lanesLin
+}
+
+// bilinear is nearest where the floor is magnified: each pixel blends the four texels of
+// level 0 around it (texel centres), in 32nds.
+func (ls *litSpan) bilinear(zc []float32, pc []uint64, shade []uint16) {
+	lv := ls.lv
+	stride := int64(lv.w + 2)
+	sun, amb := lv.sun, lv.amb
+	X, Y, dX, dY, k := ls.X, ls.Y, ls.dX, ls.dY, ls.k
+	iz, dzi := ls.iz, ls.dzi
+	pc, shade = pc[:len(zc)], shade[:len(zc)]
+	for i, z := range zc {
+		if iz32 := float32(iz); iz32 > z {
+			// u, v in texels with 16 fractional bits, less a half: the taps from texel
+			// (i, j) (−1 to w−1: the border) to (i+1, j+1).
+			u, v := (X*k)>>floorFrac-1<<15, (Y*k)>>floorFrac-1<<15
+			o := (v>>16+1)*stride + u>>16 + 1
+			fx, fy := uint64(u>>11)&31, uint64(v>>11)&31
+			switch m := shade[i]; m {
+			case 0:
+				pc[i] = bilerp(sun[o:][:stride+2], fx, fy)
+			case 1<<16 - 1:
+				pc[i] = bilerp(amb[o:][:stride+2], fx, fy)
+			default:
+				pc[i] = shadeBlend(bilerp(sun[o:][:stride+2], fx, fy), bilerp(amb[o:][:stride+2], fx, fy), m)
+			}
+			if ls.depth {
+				zc[i] = 1 / iz32
+			}
+		} else if ls.depth {
+			zc[i] = metres(z)
+		}
+		iz += dzi
+		X, Y = X+dX, Y+dY
+	}
+	ls.iz = iz
+}
+
+// bilerp blends the texels a[0], a[1] (top) and a[stride], a[stride+1] (bottom), stride =
+// len(a) − 2, by fx, fy in 32nds.
+func bilerp(a []uint64, fx, fy uint64) uint64 {
+	const half = 16 | 16<<laneShift | 16<<(2*laneShift) // rounding of a blend in 32nds
+	stride := len(a) - 2
+	top := (a[0]*(32-fx) + a[1]*fx + half) >> 5 & lanesLin
+	bot := (a[stride]*(32-fx) + a[stride+1]*fx + half) >> 5 & lanesLin
+	return (top*(32-fy) + bot*fy + half) >> 5 & lanesLin
 }

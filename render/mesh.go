@@ -31,6 +31,9 @@ type Mesh struct {
 type meshPart struct {
 	v0, v1, t0, t1 int32
 	lo, hi         mgl32.Vec3
+	// convex: the part is a convex solid or a flat convex piece (a cuboid, cylinder, sphere,
+	// triangle), so its shadow on the floor is the convex hull of its vertices' shadows.
+	convex bool
 }
 
 type meshTri struct {
@@ -59,7 +62,8 @@ func vec32(v mgl64.Vec3) mgl32.Vec3 { return mgl32.Vec3{float32(v[0]), float32(v
 type MeshBuilder struct {
 	verts []mgl32.Vec3
 	tris  []meshTri
-	marks []int32 // triangle counts where primitives began
+	marks  []int32 // triangle counts where primitives began
+	convex []bool  // per mark: the primitive is convex (meshPart.convex)
 
 	tex    *Texture
 	texFor map[RGB]*Texture
@@ -87,7 +91,15 @@ func (b *MeshBuilder) SetTextureFor(c RGB, t *Texture) {
 }
 
 // mark starts a primitive (a part of the mesh).
-func (b *MeshBuilder) mark() { b.marks = append(b.marks, int32(len(b.tris))) }
+func (b *MeshBuilder) mark() { b.markAs(false) }
+
+// markConvex starts a primitive that is convex (meshPart.convex).
+func (b *MeshBuilder) markConvex() { b.markAs(true) }
+
+func (b *MeshBuilder) markAs(convex bool) {
+	b.marks = append(b.marks, int32(len(b.tris)))
+	b.convex = append(b.convex, convex)
+}
 
 // Mesh returns the mesh built so far. The builder may be reused afterwards; the returned Mesh
 // does not share memory with it.
@@ -100,12 +112,20 @@ func (b *MeshBuilder) Mesh() *Mesh {
 	if len(m.verts) > 0 {
 		m.min, m.max = bounds(m.verts)
 	}
-	t0 := int32(0)
-	for _, t1 := range append(b.marks, int32(len(b.tris))) {
+	// Primitive k's triangles run from marks[k] to the next mark; any before the first mark
+	// make a part of their own.
+	for k := -1; k < len(b.marks); k++ {
+		t0, t1, convex := int32(0), int32(len(b.tris)), false
+		if k >= 0 {
+			t0, convex = b.marks[k], b.convex[k]
+		}
+		if k+1 < len(b.marks) {
+			t1 = b.marks[k+1]
+		}
 		if t1 <= t0 {
 			continue
 		}
-		p := meshPart{t0: t0, t1: t1, v0: math.MaxInt32}
+		p := meshPart{t0: t0, t1: t1, v0: math.MaxInt32, convex: convex}
 		for _, t := range m.tris[t0:t1] {
 			for _, v := range t.v {
 				p.v0, p.v1 = min(p.v0, v), max(p.v1, v+1)
@@ -113,7 +133,6 @@ func (b *MeshBuilder) Mesh() *Mesh {
 		}
 		p.lo, p.hi = bounds(m.verts[p.v0:p.v1])
 		m.parts = append(m.parts, p)
-		t0 = t1
 	}
 	return m
 }
@@ -181,7 +200,7 @@ func (b *MeshBuilder) quad(i0, i1, i2, i3 int32, out mgl64.Vec3, c RGB) {
 
 // Triangle adds one triangle seen from the side where p0, p1, p2 run counter-clockwise.
 func (b *MeshBuilder) Triangle(p0, p1, p2 mgl64.Vec3, c RGB) {
-	b.mark()
+	b.markConvex()
 	b.tri(b.vertex(p0), b.vertex(p1), b.vertex(p2), mgl64.Vec3{}, c)
 }
 
@@ -196,7 +215,7 @@ func (b *MeshBuilder) Quad(p0, p1, p2, p3 mgl64.Vec3, c RGB) {
 // Cuboid adds a box centred at centre whose edges run along the columns of axes (unit,
 // orthogonal) with half-extents half along each.
 func (b *MeshBuilder) Cuboid(centre mgl64.Vec3, axes mgl64.Mat3, half mgl64.Vec3, c RGB) {
-	b.mark()
+	b.markConvex()
 	ax := [3]mgl64.Vec3{axes.Col(0), axes.Col(1), axes.Col(2)}
 	var idx [8]int32
 	for i := range 8 {
@@ -237,7 +256,7 @@ func (b *MeshBuilder) Span(x0, x1, y0, y1, z0, z1 float64, c RGB) {
 // Cylinder adds a closed cylinder of the given radius from the centre of its base cap to the
 // centre of its top cap, its round side approximated by segments flat facets (at least 3).
 func (b *MeshBuilder) Cylinder(base, top mgl64.Vec3, radius float64, segments int, c RGB) {
-	b.mark()
+	b.markConvex()
 	axis := top.Sub(base)
 	if axis.Len() == 0 || radius <= 0 {
 		return
@@ -278,7 +297,7 @@ func perpendicular(n mgl64.Vec3) (u, v mgl64.Vec3) {
 
 // Sphere adds a sphere as a latitude-longitude mesh of 8 bands and 12 meridians.
 func (b *MeshBuilder) Sphere(centre mgl64.Vec3, radius float64, c RGB) {
-	b.mark()
+	b.markConvex()
 	const stacks, slices = 8, 12
 	if radius <= 0 {
 		return

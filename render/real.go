@@ -20,6 +20,12 @@ type realFrame struct {
 	lt      *lightTerms // the scene's
 	dyn     dynMap
 	tris    []rtriR
+	// shadePolys are the screen-space polygons of the casters' floor shadows (their chains
+	// in shadeEdges), shade their mask (see shadeBand; filled band by band when there are any).
+	shadePolys []shadePoly
+	shadeEdges []shadeEdge
+	shade      []uint16
+	noShade    []uint16 // a row of zeros: the mask of a floor no caster shadows
 }
 
 // lightTerms are a realistic scene's light as the pipeline draws with it, made once when the

@@ -2,6 +2,7 @@ package render
 
 import (
 	"math"
+	"math/bits"
 
 	"github.com/go-gl/mathgl/mgl64"
 )
@@ -40,7 +41,11 @@ func (fs *frameState) backgroundRowReal(y int) {
 	}
 	fs.skySpan(rd, zr[:xa], px[:xa], 0)
 	if xa < xb {
-		fs.floorSpanReal(rd, xa, xb, zr[xa:xb], px[xa:xb])
+		var shade []uint16 // nil: no caster's shadow on the floor
+		if len(rf.shadePolys) > 0 {
+			shade = rf.shade[o+xa : o+xb]
+		}
+		fs.floorSpanReal(rd, xa, xb, zr[xa:xb], px[xa:xb], shade)
 	}
 	fs.skySpan(rd, zr[xb:], px[xb:], xb)
 }
@@ -141,8 +146,8 @@ func (bg *background) floorWalk(rd mgl64.Vec3, x, m int) floorWalk {
 }
 
 // floorSpanReal draws the plane on columns [xa, xb) of a row where it is nearer than what is
-// drawn.
-func (fs *frameState) floorSpanReal(rd mgl64.Vec3, xa, xb int, zr []float32, px []uint64) {
+// drawn, with the casters' shadows where shade (nil: none) says.
+func (fs *frameState) floorSpanReal(rd mgl64.Vec3, xa, xb int, zr []float32, px []uint64, shade []uint16) {
 	bg := &fs.background
 	rf := &fs.real
 	sc := rf.scene
@@ -154,16 +159,14 @@ func (fs *frameState) floorSpanReal(rd mgl64.Vec3, xa, xb int, zr []float32, px 
 	}
 	srgb := srgbLUT()
 	lm := sc.floorLit
-	d := &rf.dyn
-	var dynBias float32
-	if d.on {
-		dynBias = float32(slopeBias(sc.sunUp, sc.shadow.texel)) // the floor casts nothing itself
-	}
 	lut := &rf.lt.floorLUT
 	ground := rf.lt.ground
 	if sc.litFloor != nil && f.ok {
-		fs.litFloorSpan(rd, xa, xb, zr, px)
+		fs.litFloorSpan(rd, xa, xb, zr, px, shade)
 		return
+	}
+	if shade == nil {
+		shade = rf.noShade[:n]
 	}
 	for i0 := 0; i0 < n; i0 += chunk {
 		m := min(chunk, n-i0)
@@ -191,10 +194,10 @@ func (fs *frameState) floorSpanReal(rd mgl64.Vec3, xa, xb int, zr []float32, px 
 			lw, lh = int64(lm.w), int64(lm.h)
 			smooth = fw.fh < 0.5*lm.texel
 		}
-		dyn, S, T, dS, dT, D, dD := d.rowSpan(rf, fw.pa, fw.pb, fw.invM, dynBias)
 		iz := fw.iz
 		zc := zr[i0 : i0+m]
 		pc := px[i0 : i0+m]
+		sc := shade[i0 : i0+m]
 		for i, z := range zc {
 			iz32 := float32(iz)
 			if iz32 > z {
@@ -209,12 +212,8 @@ func (fs *frameState) floorSpanReal(rd mgl64.Vec3, xa, xb int, zr []float32, px 
 							code = lm.idx[lj*lw+li]
 						}
 					}
-					switch {
-					case dyn == 0:
-					case dyn&d.soft != 0: // the sun's level times its share
-						code = code&0xf0 | uint8((int32(code&15)*d.sunWeight(dyn, S, T, D)+16)>>5)
-					case d.shadowed(dyn, S, T, D):
-						code &^= 0x0f
+					if m := sc[i]; m != 0 { // a caster's shadow: the sun's level by the share lit
+						code = code&0xf0 | uint8((int(code&15)*(16-bits.OnesCount16(m))+8)>>4)
 					}
 					L := &lut[code]
 					if lv != nil {
@@ -232,7 +231,7 @@ func (fs *frameState) floorSpanReal(rd mgl64.Vec3, xa, xb int, zr []float32, px 
 				zc[i] = metres(z)
 			}
 			iz += dzi
-			X, Y, S, T, D = X+dX, Y+dY, S+dS, T+dT, D+dD
+			X, Y = X+dX, Y+dY
 		}
 	}
 }

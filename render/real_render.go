@@ -58,6 +58,14 @@ func (r *Renderer) renderReal(dst *Frame, cam *Camera, static *Static, dyn []Obj
 	rf.scene, rf.lt = sc, &sc.light
 	rf.tris = rf.tris[:0]
 	r.setupDynShadows(dyn, sc)
+	r.setupFloorShadows(sc)
+	if len(rf.shadePolys) > 0 && cap(rf.shade) < w*h {
+		rf.shade = make([]uint16, w*h)
+	}
+	rf.shade = rf.shade[:cap(rf.shade)]
+	if len(rf.noShade) < w {
+		rf.noShade = make([]uint16, w)
+	}
 	r.setupRealStatic(static)
 	for i := range dyn {
 		if dyn[i].Mesh != nil {
@@ -96,6 +104,9 @@ func (r *Renderer) renderReal(dst *Frame, cam *Camera, static *Static, dyn []Obj
 func (fs *frameState) drawBandReal(y0, y1 int) {
 	w := fs.w
 	clear(fs.z[y0*w : y1*w])
+	if len(fs.real.shadePolys) > 0 {
+		fs.shadeBand(y0, y1)
+	}
 	for i := range fs.real.tris {
 		t := &fs.real.tris[i]
 		if int(t.rowEnd) <= y0 || int(t.rowStart) >= y1 {

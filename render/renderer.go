@@ -59,6 +59,10 @@ type Renderer struct {
 	casters []caster
 	lverts  []lvert
 	lodObjs []Object // the frame's objects at their levels of detail (withLOD)
+	// Scratch of the casters' floor shadows (setupFloorShadows): their vertices' shadows, a
+	// part's and its hull, and a polygon as it is clipped.
+	floorPts, hullIn, hull [][2]float64
+	clipA, clipB           []cvert
 	lenses  lensCache
 	// words is wordsFor as words (gainWords), made again when a camera's table differs (a
 	// training camera's once per episode); both start as zeros, which agree.

@@ -88,7 +88,7 @@ func NewStatic(layout *plugins.Layout, env *Environment) (*Static, error) {
 		if e.Movable {
 			continue
 		}
-		b = MeshBuilder{verts: b.verts[:0], tris: b.tris[:0], marks: b.marks[:0]}
+		b = MeshBuilder{verts: b.verts[:0], tris: b.tris[:0], marks: b.marks[:0], convex: b.convex[:0]}
 		if err := buildElement(&b, e); err != nil {
 			return nil, fmt.Errorf("element %d %s: %w", i, elementName(e), err)
 		}

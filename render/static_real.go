@@ -136,7 +136,7 @@ func newRealStatic(layout *plugins.Layout, s *Static) (*Static, error) {
 		if e.Movable {
 			continue
 		}
-		b = MeshBuilder{verts: b.verts[:0], tris: b.tris[:0], marks: b.marks[:0]}
+		b = MeshBuilder{verts: b.verts[:0], tris: b.tris[:0], marks: b.marks[:0], convex: b.convex[:0]}
 		tex, err := elementTexture(layout, e, rng.variant(i, env.TextureSwap))
 		if err != nil {
 			return nil, fmt.Errorf("element %d %s: %w", i, elementName(e), err)
