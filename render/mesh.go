@@ -60,8 +60,8 @@ func vec32(v mgl64.Vec3) mgl32.Vec3 { return mgl32.Vec3{float32(v[0]), float32(v
 // MeshBuilder accumulates primitives into a Mesh. Every primitive is oriented so that its faces
 // look outwards. The zero value is ready to use; a builder is for one goroutine.
 type MeshBuilder struct {
-	verts []mgl32.Vec3
-	tris  []meshTri
+	verts  []mgl32.Vec3
+	tris   []meshTri
 	marks  []int32 // triangle counts where primitives began
 	convex []bool  // per mark: the primitive is convex (meshPart.convex)
 

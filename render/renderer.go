@@ -63,7 +63,7 @@ type Renderer struct {
 	// part's and its hull, and a polygon as it is clipped.
 	floorPts, hullIn, hull [][2]float64
 	clipA, clipB           []cvert
-	lenses  lensCache
+	lenses                 lensCache
 	// words is wordsFor as words (gainWords), made again when a camera's table differs (a
 	// training camera's once per episode); both start as zeros, which agree.
 	words    gainWords
