@@ -168,22 +168,6 @@ func (d *dynMap) overlaps(s0, t0, s1, t1 float64) uint8 {
 	return set
 }
 
-// rowSpan is a floor row's walk through light space from pa to pb (invM: one over its pixels):
-// the caster maps it meets, where it starts and its step a pixel in 16.16 fixed point, and its
-// light-space depth less bias with the depth's step. All zero while no vehicle casts.
-func (d *dynMap) rowSpan(rf *realFrame, pa, pb mgl64.Vec3, invM float64, bias float32) (dyn uint8, s, t, ds, dt int64, depth, dd float32) {
-	if !d.on {
-		return
-	}
-	sa, ta, da := rf.lightSpace(pa)
-	sb, tb, db := rf.lightSpace(pb)
-	dyn = d.overlaps(min(sa, sb), min(ta, tb), max(sa, sb), max(ta, tb))
-	s, t = int64(sa*65536), int64(ta*65536)
-	ds, dt = int64((sb-sa)*invM*65536), int64((tb-ta)*invM*65536)
-	depth, dd = float32(da)-bias, float32((db-da)*invM)
-	return
-}
-
 // coarsest returns the largest texel (metres) of the caster maps in set.
 func (d *dynMap) coarsest(set uint8) float64 {
 	t := 0.0
