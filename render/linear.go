@@ -35,7 +35,7 @@ func packLight(r, g, b int32) uint64 {
 	return packLin(uint32(min(r, linMax)), uint32(min(g, linMax)), uint32(min(b, linMax)))
 }
 
-// reflected is light r, g, b reflected by sRGB texel c (srgb: srgbLUT()).
+// reflected is light r, g, b reflected by sRGB texel c (srgb: srgbTable).
 func reflected(srgb *[256]uint16, c RGB, r, g, b int32) (int32, int32, int32) {
 	return int32(srgb[c.R]) * r >> linShift, int32(srgb[c.G]) * g >> linShift, int32(srgb[c.B]) * b >> linShift
 }
@@ -64,14 +64,14 @@ func linearToSRGB(l float64) float64 {
 	return 1.055*math.Pow(l, 1/2.4) - 0.055
 }
 
-// srgbLUT maps an 8-bit sRGB value to linear in linOne units.
-var srgbLUT = sync.OnceValue(func() *[256]uint16 {
+// srgbTable maps an 8-bit sRGB value to linear in linOne units.
+var srgbTable = func() *[256]uint16 {
 	var t [256]uint16
 	for i := range t {
 		t[i] = uint16(math.Round(srgbToLinear(float64(i)/255) * linOne))
 	}
 	return &t
-})
+}()
 
 // linearOf returns the linear value of an sRGB colour, per channel, as float64 in [0, 1].
 func linearOf(c RGB) [3]float64 {

@@ -45,7 +45,7 @@ func (fs *frameState) backgroundRowReal(y int) {
 		if len(rf.shadePolys) > 0 {
 			shade = rf.shade[o+xa : o+xb]
 		}
-		fs.floorSpanReal(rd, xa, xb, zr[xa:xb], px[xa:xb], shade)
+		fs.floorSpanReal(rd, y, xa, xb, zr[xa:xb], px[xa:xb], shade)
 	}
 	fs.skySpan(rd, zr[xb:], px[xb:], xb)
 }
@@ -147,7 +147,7 @@ func (bg *background) floorWalk(rd mgl64.Vec3, x, m int) floorWalk {
 
 // floorSpanReal draws the plane on columns [xa, xb) of a row where it is nearer than what is
 // drawn, with the casters' shadows where shade (nil: none) says.
-func (fs *frameState) floorSpanReal(rd mgl64.Vec3, xa, xb int, zr []float32, px []uint64, shade []uint16) {
+func (fs *frameState) floorSpanReal(rd mgl64.Vec3, y, xa, xb int, zr []float32, px []uint64, shade []uint16) {
 	bg := &fs.background
 	rf := &fs.real
 	sc := rf.scene
@@ -157,12 +157,12 @@ func (fs *frameState) floorSpanReal(rd mgl64.Vec3, xa, xb int, zr []float32, px 
 	if !bg.rollFree {
 		chunk = chunkPx
 	}
-	srgb := srgbLUT()
+	srgb := srgbTable
 	lm := sc.floorLit
 	lut := &rf.lt.floorLUT
 	ground := rf.lt.ground
 	if sc.litFloor != nil && f.ok {
-		fs.litFloorSpan(rd, xa, xb, zr, px, shade)
+		fs.litFloorSpan(rd, y, xa, xb, zr, px, shade)
 		return
 	}
 	if shade == nil {

@@ -1,6 +1,9 @@
 package render
 
-import "math"
+import (
+	"math"
+	"math/bits"
+)
 
 // Fixed-point walkers start from int64(x·2^16), truncated rather than floored: the
 // difference is one 2^-16th of a texel, and math.Floor is not an instruction on amd64 v1.
@@ -8,7 +11,7 @@ import "math"
 // chunkPx is how many pixels of a span share one perspective division: texture and light
 // coordinates are exact at both ends of a chunk and linear in between (the error is a small
 // fraction of a texel), and the mip level is chosen per chunk.
-const chunkPx = 8
+const chunkPx = 16
 
 // rasterReal scans rows [y0, y1) of t into the depth and linear buffers.
 func (fs *frameState) rasterReal(t *rtriR, y0, y1 int) {
@@ -43,125 +46,149 @@ func (fs *frameState) rasterReal(t *rtriR, y0, y1 int) {
 
 // realSpan draws one span of a textured, shadowed or contact-shadowed triangle: zr and px are
 // the span's depth and linear pixels, zv its first pixel's 1/depth, (fx0, dy) that pixel's
-// offset from the triangle's top vertex.
+// offset from the triangle's top vertex. Each chunk of chunkPx pixels is drawn in passes,
+// each with few enough values live to stay in registers: the depth test, which says which
+// pixels to draw; the sun's share past the shadow maps; then light, texture and colour.
 func (fs *frameState) realSpan(t *rtriR, zr []float32, px []uint64, zv, fx0, dy float64) {
-	rf := &fs.real
 	n := len(zr)
 	tex := t.flags&triTextured != 0
 	foot := tex && t.flags&triWallFoot != 0
-	sm, dm := t.staticMap, t.dynMap
-	srgb := srgbLUT()
-	var uq, vq, sq, tq, dq float64
+	shadowed := t.staticMap || t.dynMap
+	var c chunkWalk
 	if tex {
-		uq, vq = t.u.at(fx0, dy), t.v.at(fx0, dy)
+		c.u, c.v = t.u.at(fx0, dy), t.v.at(fx0, dy)
 	}
-	if sm || dm {
-		sq, tq, dq = t.s.at(fx0, dy), t.t.at(fx0, dy), t.d.at(fx0, dy)
+	if shadowed {
+		c.s, c.t, c.d = t.s.at(fx0, dy), t.t.at(fx0, dy), t.d.at(fx0, dy)
 	}
-	var smap []float32
-	var sw, shh int64
-	if sm {
-		m := rf.scene.shadow
-		smap, sw, shh = m.depth, int64(m.w), int64(m.h)
-	}
-	d := &rf.dyn
-	bias := float32(t.bias)
-	amb, sun := t.amb, t.sun
 	za := zv
 	ia := 1 / za
 	for i0 := 0; i0 < n; i0 += chunkPx {
 		m := min(chunkPx, n-i0)
-		fa, fb := float64(i0), float64(i0+m)
-		zb := zv + fb*t.zx
+		zb := zv + float64(i0+m)*t.zx
 		ib := 1 / zb
-		invM := 1 / float64(m)
-
-		var lv *texLevel
-		var U, V, dU, dV int64
-		var sh uint
-		var mask int64
-		if tex {
-			ua, ub := (uq+fa*t.u.ax)*ia, (uq+fb*t.u.ax)*ib
-			va, vb := (vq+fa*t.v.ax)*ia, (vq+fb*t.v.ax)*ib
-			du, dv := (ub-ua)*invM, (vb-va)*invM
-			dudy, dvdy := (t.u.ay-ua*t.zy)*ia, (t.v.ay-va*t.zy)*ia
-			fp := max(math.Abs(du)+math.Abs(dv), math.Abs(dudy)+math.Abs(dvdy)) * 0.75 / t.texel
-			var scale float64
-			lv, scale = t.tex.level(fp)
-			k := 65536 / t.texel * scale
-			U, V = int64(ua*k), int64(va*k)
-			dU, dV = int64(du*k), int64(dv*k)
-			sh = lv.shift
-			mask = int64(1)<<sh - 1
-		}
-		var A, dA int32 = 256 << 8, 0 // contact shadow, 256 = none, <<8 for stepping
-		if foot {
-			va, vb := (vq+fa*t.v.ax)*ia, (vq+fb*t.v.ax)*ib
-			ha, hb := aoIndex(va-float64(t.voff)), aoIndex(vb-float64(t.voff))
-			A = rf.lt.aoWall[ha] << 8
-			dA = int32(float64((rf.lt.aoWall[hb]-rf.lt.aoWall[ha])<<8) * invM)
-		}
-		var S, T, dS, dT int64
-		var D, dD float32
-		if sm || dm {
-			sa, sb := (sq+fa*t.s.ax)*ia, (sq+fb*t.s.ax)*ib
-			ta, tb := (tq+fa*t.t.ax)*ia, (tq+fb*t.t.ax)*ib
-			da, db := (dq+fa*t.d.ax)*ia, (dq+fb*t.d.ax)*ib
-			S, T = int64(sa*65536), int64(ta*65536)
-			dS, dT = int64((sb-sa)*invM*65536), int64((tb-ta)*invM*65536)
-			D, dD = float32(da)-bias, float32((db-da)*invM)
-		}
-		zc := zr[i0 : i0+m]
-		pc := px[i0 : i0+m]
+		zc, pc := zr[i0:i0+m], px[i0:i0+m]
+		// Which pixels the triangle is nearest at.
+		var vis uint32
 		zq := za
-		if !sm && !dm {
-			// Nothing to test for shadow: the loop without the shadow maps' coordinates,
-			// which left too few registers for the rest (the same arithmetic).
-			pc = pc[:len(zc)]
-			for i := range zc {
-				if z := float32(zq); z > zc[i] {
-					zc[i] = z
-					ao := A >> 8
-					r0, g0, b0 := amb[0]*ao>>8+sun[0], amb[1]*ao>>8+sun[1], amb[2]*ao>>8+sun[2]
-					if tex {
-						r0, g0, b0 = reflected(srgb, lv.texels[((V>>16)&mask)<<sh|(U>>16)&mask], r0, g0, b0)
-					}
-					pc[i] = packLight(r0, g0, b0)
-				}
-				zq += t.zx
-				U, V, A = U+dU, V+dV, A+dA
-			}
-			za, ia = zb, ib
-			continue
-		}
 		for i := range zc {
 			if z := float32(zq); z > zc[i] {
 				zc[i] = z
-				f := int32(32) // the sun's share in 32nds
-				if sm {
-					si, ti := S>>16, T>>16
-					if uint64(si) < uint64(sw) && uint64(ti) < uint64(shh) && D > smap[ti*sw+si] {
-						f = 0
-					}
-				}
-				if dm && f != 0 {
-					if t.casters&d.soft != 0 {
-						f = d.sunWeight(t.casters, S, T, D)
-					} else if d.shadowed(t.casters, S, T, D) {
-						f = 0
-					}
-				}
-				ao := A >> 8
-				r0, g0, b0 := amb[0]*ao>>8+sun[0]*f>>5, amb[1]*ao>>8+sun[1]*f>>5, amb[2]*ao>>8+sun[2]*f>>5
-				if tex {
-					r0, g0, b0 = reflected(srgb, lv.texels[((V>>16)&mask)<<sh|(U>>16)&mask], r0, g0, b0)
-				}
-				pc[i] = packLight(r0, g0, b0)
+				vis |= 1 << i
 			}
 			zq += t.zx
-			U, V, S, T, D, A = U+dU, V+dV, S+dS, T+dT, D+dD, A+dA
+		}
+		if vis != 0 {
+			fs.chunkReal(t, &c, zc, pc, vis, float64(i0), float64(i0+m), ia, ib, tex, foot, shadowed)
 		}
 		za, ia = zb, ib
+	}
+}
+
+// chunkWalk is a span's attribute planes at its first pixel (value·(1/depth)): texture u, v
+// and light space s, t, d.
+type chunkWalk struct{ u, v, s, t, d float64 }
+
+// chunkReal draws the pixels vis says of a chunk from fa to fb pixels into its span (its
+// depths zc are drawn), 1/depth ia and ib at its ends.
+func (fs *frameState) chunkReal(t *rtriR, c *chunkWalk, zc []float32, pc []uint64, vis uint32, fa, fb, ia, ib float64, tex, foot, shadowed bool) {
+	rf := &fs.real
+	m := len(pc)
+	invM := chunkInv[m]
+	// The sun's share per pixel, in 32nds.
+	var sunf [chunkPx]int32
+	if shadowed {
+		sa, sb := (c.s+fa*t.s.ax)*ia, (c.s+fb*t.s.ax)*ib
+		ta, tb := (c.t+fa*t.t.ax)*ia, (c.t+fb*t.t.ax)*ib
+		da, db := (c.d+fa*t.d.ax)*ia, (c.d+fb*t.d.ax)*ib
+		S, T := int64(sa*65536), int64(ta*65536)
+		dS, dT := int64((sb-sa)*invM*65536), int64((tb-ta)*invM*65536)
+		D, dD := float32(da)-t.bias, float32((db-da)*invM)
+		rf.sunShares(t, &sunf, vis, S, T, dS, dT, D, dD)
+	} else {
+		for i := range m {
+			sunf[i] = 32
+		}
+	}
+	amb, sun := t.amb, t.sun
+	if !tex {
+		for ; vis != 0; vis &= vis - 1 {
+			i := bits.TrailingZeros32(vis) & (chunkPx - 1)
+			f := sunf[i]
+			pc[i] = packLight(amb[0]+sun[0]*f>>5, amb[1]+sun[1]*f>>5, amb[2]+sun[2]*f>>5)
+		}
+		return
+	}
+	ua, ub := (c.u+fa*t.u.ax)*ia, (c.u+fb*t.u.ax)*ib
+	va, vb := (c.v+fa*t.v.ax)*ia, (c.v+fb*t.v.ax)*ib
+	du, dv := (ub-ua)*invM, (vb-va)*invM
+	dudy, dvdy := (t.u.ay-ua*t.zy)*ia, (t.v.ay-va*t.zy)*ia
+	fp := max(math.Abs(du)+math.Abs(dv), math.Abs(dudy)+math.Abs(dvdy)) * 0.75 / t.texel
+	lv, scale := t.tex.level(fp)
+	k := 65536 / t.texel * scale
+	U, V := int64(ua*k), int64(va*k)
+	dU, dV := int64(du*k), int64(dv*k)
+	sh := lv.shift
+	mask := int64(1)<<sh - 1
+	A, dA := int32(256<<8), int32(0) // contact shadow, 256 = none, <<8 for stepping
+	if foot {
+		ha, hb := aoIndex(va-float64(t.voff)), aoIndex(vb-float64(t.voff))
+		A = rf.lt.aoWall[ha] << 8
+		dA = int32(float64((rf.lt.aoWall[hb]-rf.lt.aoWall[ha])<<8) * invM)
+	}
+	srgb := srgbTable
+	texels := lv.texels
+	for ; vis != 0; vis &= vis - 1 {
+		i := bits.TrailingZeros32(vis) & (chunkPx - 1)
+		f, ao := sunf[i], (A+int32(i)*dA)>>8
+		u, v := U+int64(i)*dU, V+int64(i)*dV
+		texel := texels[((v>>16)&mask)<<sh|(u>>16)&mask]
+		r0, g0, b0 := amb[0]*ao>>8+sun[0]*f>>5, amb[1]*ao>>8+sun[1]*f>>5, amb[2]*ao>>8+sun[2]*f>>5
+		pc[i] = packLight(reflected(srgb, texel, r0, g0, b0))
+	}
+}
+
+// chunkInv is 1/m for the chunk lengths m.
+var chunkInv = func() (t [chunkPx + 1]float64) {
+	for m := 1; m <= chunkPx; m++ {
+		t[m] = 1 / float64(m)
+	}
+	return t
+}()
+
+// sunShares fills f with the sun's share at each pixel vis says of a chunk (32: lit), from
+// light-space S, T (static shadow-map texels, 16 fractional bits) and depth D less the bias,
+// stepping dS, dT, dD a pixel.
+func (rf *realFrame) sunShares(t *rtriR, f *[chunkPx]int32, vis uint32, S, T, dS, dT int64, D, dD float32) {
+	for i := range f {
+		f[i] = 32
+	}
+	if t.staticMap {
+		m := rf.scene.shadow
+		smap, sw, sh := m.depth, int64(m.w), int64(m.h)
+		for v := vis; v != 0; v &= v - 1 {
+			i := bits.TrailingZeros32(v)
+			si, ti := (S+int64(i)*dS)>>16, (T+int64(i)*dT)>>16
+			if uint64(si) < uint64(sw) && uint64(ti) < uint64(sh) && D+float32(i)*dD > smap[ti*sw+si] {
+				f[i&(chunkPx-1)] = 0
+			}
+		}
+	}
+	if t.dynMap {
+		d := &rf.dyn
+		soft := t.casters&d.soft != 0
+		for v := vis; v != 0; v &= v - 1 {
+			i := bits.TrailingZeros32(v) & (chunkPx - 1)
+			if f[i] == 0 {
+				continue
+			}
+			s, tt, dd := S+int64(i)*dS, T+int64(i)*dT, D+float32(i)*dD
+			if soft {
+				f[i] = d.sunWeight(t.casters, s, tt, dd)
+			} else if d.shadowed(t.casters, s, tt, dd) {
+				f[i] = 0
+			}
+		}
 	}
 }
 

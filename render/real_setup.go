@@ -68,7 +68,7 @@ func (lp *lightPlace) at(p mgl32.Vec3) (s, t, d float64) {
 func (r *Renderer) setupRealTris(m *Mesh, cv []cvert, t0, t1 int32, rl []triReal, lp *lightPlace, lightObj mgl64.Vec3) {
 	rf := &r.fs.real
 	sc := rf.scene
-	lin := srgbLUT()
+	lin := srgbTable
 	for i := t0; i < t1; i++ {
 		t := &m.tris[i]
 		a, b, c := &cv[t.v[0]], &cv[t.v[1]], &cv[t.v[2]]
