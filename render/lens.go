@@ -185,6 +185,8 @@ type lensMap struct {
 	inner Lens // the undistorted image's intrinsics
 	w, h  int  // its size
 	taps  []lensTap
+	// need is, per output row, how many rows of the undistorted image its taps reach into.
+	need []int32
 }
 
 // lensTap is where an output pixel samples the undistorted image: the top-left pixel idx of
@@ -230,7 +232,7 @@ const maxInnerPixels = 2.0
 func newLensMap(c *Camera, k lensKey) *lensMap {
 	fx, fy, cx, cy := c.intrinsics()
 	W, H := c.Width, c.Height
-	lm := &lensMap{key: k, taps: make([]lensTap, W*H)}
+	lm := &lensMap{key: k, taps: make([]lensTap, W*H), need: make([]int32, H)}
 	// First what the lens sees (the bounds of the undistorted directions), then where each
 	// pixel samples; undistorting twice costs less memory than keeping every direction.
 	x0, y0, x1, y1 := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
@@ -265,6 +267,7 @@ func newLensMap(c *Camera, k lensKey) *lensMap {
 		ix, iy = max(0, min(lm.w-2, ix)), max(0, min(lm.h-2, iy))
 		fx, fy := clampTo(sx-float64(ix), 0, 1), clampTo(sy-float64(iy), 0, 1)
 		lm.taps[i] = lensTap{idx: int32(iy*lm.w + ix), w: bilinearWeights(fx, fy)}
+		lm.need[i/W] = max(lm.need[i/W], int32(iy+2))
 	}
 	return lm
 }

@@ -73,7 +73,7 @@ func newLitFloor(sc *realScene, f *floorRect) *litFloor {
 		return nil
 	}
 	lut := &sc.light.floorLUT
-	srgb := srgbLUT()
+	srgb := srgbTable
 	var alb *texLevel
 	if sc.floorTex != nil {
 		alb = &sc.floorTex.levels[min(k, len(sc.floorTex.levels)-1)]
@@ -144,9 +144,10 @@ func (lf *litFloor) level(foot float64) (*litLevel, float64) {
 // is one texel of the level its footprint matches, or where the floor is magnified the
 // bilinear blend of level 0's four nearest texels; where a caster's shadow falls (shade, nil
 // when none does) the pyramid without the sun.
-func (fs *frameState) litFloorSpan(rd mgl64.Vec3, xa, xb int, zr []float32, px []uint64, shade []uint16) {
+func (fs *frameState) litFloorSpan(rd mgl64.Vec3, y, xa, xb int, zr []float32, px []uint64, shade []uint16) {
 	bg := &fs.background
 	rf := &fs.real
+	tmp := rf.rowTmp[y/tileRows*fs.w:][:fs.w] // the band's
 	lf := rf.scene.litFloor
 	f := bg.floor
 	n := xb - xa
@@ -154,7 +155,8 @@ func (fs *frameState) litFloorSpan(rd mgl64.Vec3, xa, xb int, zr []float32, px [
 	if !bg.rollFree {
 		chunk = chunkPx
 	}
-	if shade == nil {
+	shaded := shade != nil
+	if !shaded {
 		shade = rf.noShade[:n]
 	}
 	Lq, Wq := int64(f.length*floorOne), int64(f.width*floorOne)
@@ -174,10 +176,15 @@ func (fs *frameState) litFloorSpan(rd mgl64.Vec3, xa, xb int, zr []float32, px [
 		foot := math.Sqrt(fw.fh*fw.fv) / lf.texel
 		lv, texel := lf.level(foot)
 		ls := litSpan{lv: lv, X: fw.X + int64(a)*fw.dX, Y: fw.Y + int64(a)*fw.dY, dX: fw.dX, dY: fw.dY,
-			k: int64(math.Round(65536 / texel)), iz: iz, dzi: fw.dzi, depth: fs.depth}
-		if foot < 1 {
+			k: int64(math.Round(65536 / texel)), iz: iz, dzi: fw.dzi, depth: fs.depth, shaded: shaded}
+		switch {
+		case foot < 0.15: // a texel spans 7 pixels or more
+			ls.bilinearSparse(zc[a:b], pc[a:b], sc[a:b], 4, tmp)
+		case foot < 0.35: // 3 or more
+			ls.bilinearSparse(zc[a:b], pc[a:b], sc[a:b], 2, tmp)
+		case foot < 1:
 			ls.bilinear(zc[a:b], pc[a:b], sc[a:b])
-		} else {
+		default:
 			ls.nearest(zc[a:b], pc[a:b], sc[a:b])
 		}
 		groundSpan(zc[b:], pc[b:], ls.iz, fw.dzi, rf.lt.ground, fs.depth)
@@ -242,6 +249,7 @@ type litSpan struct {
 	k            int64
 	iz, dzi      float64
 	depth        bool
+	shaded       bool // some caster's shadow falls on the row: its mask is not all 0
 }
 
 // nearest draws the span's pixels zc, pc where the floor is nearer, each one texel of the
@@ -320,6 +328,94 @@ func (ls *litSpan) bilinear(zc []float32, pc []uint64, shade []uint16) {
 		X, Y = X+dX, Y+dY
 	}
 	ls.iz = iz
+}
+
+// bilinearSparse is bilinear where a texel spans several pixels: every step-th pixel (2 or 4)
+// is sampled, and those between are interpolated linearly, which differs from sampling them
+// by little where the slope of the bilinear blend changes between samples. Where the shadow
+// mask differs between two samples, or covers part of either, the pixels between are
+// sampled; so is the tail the steps do not reach. tmp holds the row (at least len(zc) long).
+func (ls *litSpan) bilinearSparse(zc []float32, pc []uint64, shade []uint16, step int, tmp []uint64) {
+	const half = 16 | 16<<laneShift | 16<<(2*laneShift) // rounding of a blend in 32nds
+	n := len(zc)
+	// Whole steps cover pixels [0, full]: samples at 0, step, ..., full.
+	full := (n - 1) &^ (step - 1)
+	tmp, shade = tmp[:n], shade[:n]
+	X, Y := ls.X, ls.Y
+	sdX, sdY := ls.dX*int64(step), ls.dY*int64(step)
+	sun, k := ls.lv.sun, ls.k
+	stride := int64(ls.lv.w + 2)
+	for i := 0; i <= full; i += step {
+		if m := shade[i]; m != 0 {
+			tmp[i] = ls.sample(X, Y, m)
+		} else { // sample's, written out for the lit floor
+			u, v := (X*k)>>floorFrac-1<<15, (Y*k)>>floorFrac-1<<15
+			o := (v>>16+1)*stride + u>>16 + 1
+			fx, fy := uint64(u>>11)&31, uint64(v>>11)&31
+			top, bot := sun[o:o+2:o+2], sun[o+stride:o+stride+2:o+stride+2]
+			t := (top[0]*(32-fx) + top[1]*fx + half) >> 5 & lanesLin
+			b := (bot[0]*(32-fx) + bot[1]*fx + half) >> 5 & lanesLin
+			tmp[i] = (t*(32-fy) + b*fy + half) >> 5 & lanesLin
+		}
+		X, Y = X+sdX, Y+sdY
+	}
+	const one = 1 | 1<<laneShift | 1<<(2*laneShift)
+	if step == 2 {
+		for j := 0; j < full; j += 2 {
+			t := tmp[j : j+3 : j+3]
+			t[1] = (t[0] + t[2] + one) >> 1 & lanesLin
+		}
+	} else {
+		for j := 0; j < full; j += 4 {
+			t := tmp[j : j+5 : j+5]
+			a, b := t[0], t[4]
+			t[1] = (3*a + b + 2*one) >> 2 & lanesLin
+			t[2] = (a + b + one) >> 1 & lanesLin
+			t[3] = (a + 3*b + 2*one) >> 2 & lanesLin
+		}
+	}
+	for i := full + 1; i < n; i++ {
+		tmp[i] = ls.sample(ls.X+int64(i)*ls.dX, ls.Y+int64(i)*ls.dY, shade[i])
+	}
+	if ls.shaded {
+		for j := 0; j < full; j += step {
+			m := shade[j]
+			if m != 0 && m != 1<<16-1 || m != shade[j+step] || m != shade[j+1] || step == 4 && (m != shade[j+2] || m != shade[j+3]) {
+				for i := j + 1; i < j+step; i++ {
+					tmp[i] = ls.sample(ls.X+int64(i)*ls.dX, ls.Y+int64(i)*ls.dY, shade[i])
+				}
+			}
+		}
+	}
+	iz, dzi := ls.iz, ls.dzi
+	pc = pc[:n]
+	for i, z := range zc {
+		if iz32 := float32(iz); iz32 > z {
+			pc[i] = tmp[i]
+			if ls.depth {
+				zc[i] = 1 / iz32
+			}
+		} else if ls.depth {
+			zc[i] = metres(z)
+		}
+		iz += dzi
+	}
+	ls.iz = iz
+}
+
+// sample is the bilinear blend of level 0 at walk position X, Y with shadow mask m.
+func (ls *litSpan) sample(X, Y int64, m uint16) uint64 {
+	stride := int64(ls.lv.w + 2)
+	u, v := (X*ls.k)>>floorFrac-1<<15, (Y*ls.k)>>floorFrac-1<<15
+	o := (v>>16+1)*stride + u>>16 + 1
+	fx, fy := uint64(u>>11)&31, uint64(v>>11)&31
+	switch m {
+	case 0:
+		return bilerp(ls.lv.sun[o:][:stride+2], fx, fy)
+	case 1<<16 - 1:
+		return bilerp(ls.lv.amb[o:][:stride+2], fx, fy)
+	}
+	return shadeBlend(bilerp(ls.lv.sun[o:][:stride+2], fx, fy), bilerp(ls.lv.amb[o:][:stride+2], fx, fy), m)
 }
 
 // bilerp blends the texels a[0], a[1] (top) and a[stride], a[stride+1] (bottom), stride =

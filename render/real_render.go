@@ -66,6 +66,9 @@ func (r *Renderer) renderReal(dst *Frame, cam *Camera, static *Static, dyn []Obj
 	if len(rf.noShade) < w {
 		rf.noShade = make([]uint16, w)
 	}
+	if n := (h + tileRows - 1) / tileRows * w; len(rf.rowTmp) < n {
+		rf.rowTmp = make([]uint64, n)
+	}
 	r.setupRealStatic(static)
 	for i := range dyn {
 		if dyn[i].Mesh != nil {
@@ -80,22 +83,41 @@ func (r *Renderer) renderReal(dst *Frame, cam *Camera, static *Static, dyn []Obj
 	fs.film.prepare(film, cam.Gains, W, H, cx, cy, cam.Seed)
 	ps.src = rf.lin
 	ps.fused = ps.lens == nil && !fs.blur.on && dst.RGB != nil
-	r.runPhase(h, w, (*frameState).drawBandReal)
-	if fs.blur.on {
-		if cap(rf.blurred) < len(rf.lin) {
-			rf.blurred = make([]uint64, len(rf.lin))
-		}
-		rf.blurred = rf.blurred[:len(rf.lin)]
-		r.runPhase(h, w, (*frameState).blurRows)
-		ps.src = rf.blurred
-	}
 	if !ps.fused && (dst.RGB != nil || ps.lens != nil && dst.Depth != nil) {
 		tiles := (H + tileRows - 1) / tileRows
 		if cap(ps.rows) < tiles*W {
 			ps.rows = make([]uint64, tiles*W)
 		}
 		ps.rows = ps.rows[:tiles*W]
-		r.runPhase(H, W, (*frameState).developBand)
+	}
+	switch {
+	case ps.lens != nil && !fs.blur.on && r.phaseWorkers(h, w) == 1:
+		// One goroutine draws: each output row is developed as soon as the rows of the
+		// drawing its taps read are drawn, while they are still in the cache.
+		y := 0
+		for y0 := 0; y0 < h; y0 += tileRows {
+			y1 := min(h, y0+tileRows)
+			fs.drawBandReal(y0, y1)
+			for ; y < H && int(ps.lens.need[y]) <= y1; y++ {
+				fs.developRow(y, ps.rows[:W])
+			}
+		}
+		for ; y < H; y++ {
+			fs.developRow(y, ps.rows[:W])
+		}
+	default:
+		r.runPhase(h, w, (*frameState).drawBandReal)
+		if fs.blur.on {
+			if cap(rf.blurred) < len(rf.lin) {
+				rf.blurred = make([]uint64, len(rf.lin))
+			}
+			rf.blurred = rf.blurred[:len(rf.lin)]
+			r.runPhase(h, w, (*frameState).blurRows)
+			ps.src = rf.blurred
+		}
+		if !ps.fused && (dst.RGB != nil || ps.lens != nil && dst.Depth != nil) {
+			r.runPhase(H, W, (*frameState).developBand)
+		}
 	}
 }
 
@@ -126,23 +148,30 @@ func (fs *frameState) drawBandReal(y0, y1 int) {
 
 // developBand develops output rows y0..y1-1: through the lens (bilinear), then the film.
 func (fs *frameState) developBand(y0, y1 int) {
+	W := fs.post.w
+	band := y0 / tileRows
+	row := fs.post.rows[band*W : (band+1)*W]
+	for y := y0; y < y1; y++ {
+		fs.developRow(y, row)
+	}
+}
+
+// developRow develops output row y, with row as scratch: through the lens (bilinear), then the
+// film.
+func (fs *frameState) developRow(y int, row []uint64) {
 	ps := &fs.post
 	W := ps.w
-	band := y0 / tileRows
-	row := ps.rows[band*W : (band+1)*W]
-	for y := y0; y < y1; y++ {
-		lm := ps.lens
-		if lm != nil && ps.depth != nil {
-			lm.depthRow(ps.depth[y*W:(y+1)*W], ps.innerZ, y)
-		}
-		if ps.rgb == nil {
-			continue
-		}
-		if lm != nil {
-			lm.resample(row, ps.src, y)
-			fs.film.develop(ps.rgb[3*y*W:3*(y+1)*W], row, y, W, resampledShift)
-		} else {
-			fs.film.develop(ps.rgb[3*y*W:3*(y+1)*W], ps.src[y*W:(y+1)*W], y, W, drawnShift)
-		}
+	lm := ps.lens
+	if lm != nil && ps.depth != nil {
+		lm.depthRow(ps.depth[y*W:(y+1)*W], ps.innerZ, y)
+	}
+	if ps.rgb == nil {
+		return
+	}
+	if lm != nil {
+		lm.resample(row, ps.src, y)
+		fs.film.develop(ps.rgb[3*y*W:3*(y+1)*W], row, y, W, resampledShift)
+	} else {
+		fs.film.develop(ps.rgb[3*y*W:3*(y+1)*W], ps.src[y*W:(y+1)*W], y, W, drawnShift)
 	}
 }

@@ -195,7 +195,7 @@ func (r *Renderer) Render(dst *Frame, cam Camera, static *Static, dyn []Object) 
 func (r *Renderer) runPhase(rows, w int, fn func(fs *frameState, y0, y1 int)) {
 	fs := &r.fs
 	tiles := (rows + tileRows - 1) / tileRows
-	n := min(r.workers, max(1, w*rows/r.minPixels), tiles)
+	n := r.phaseWorkers(rows, w)
 	fs.tiles = int32(tiles)
 	fs.phase = fn
 	fs.phaseRows = rows
@@ -216,6 +216,11 @@ func (r *Renderer) runPhase(rows, w int, fn func(fs *frameState, y0, y1 int)) {
 			runtime.Gosched() // a helper is finishing its last band
 		}
 	}
+}
+
+// phaseWorkers is how many goroutines runPhase spreads rows of w pixels over.
+func (r *Renderer) phaseWorkers(rows, w int) int {
+	return min(r.workers, max(1, w*rows/r.minPixels), (rows+tileRows-1)/tileRows)
 }
 
 // drawTiles draws bands until none is left; it runs on the caller and on helpers at once.
