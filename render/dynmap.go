@@ -25,6 +25,7 @@ type casterMap struct {
 	depth          []float32
 	s0, t0, s1, t1 float64 // rectangle, static texels
 	texel          float64 // metres
+	near           float64 // the caster's least depth along the sun (metres), about
 }
 
 // Caster map limits: at most maxCasters maps a frame (the nearest casters), texels of
@@ -41,6 +42,7 @@ type caster struct {
 	o              *Object
 	rot            mgl64.Mat3
 	s0, t0, s1, t1 float64 // light-space rectangle, static texels
+	near           float64 // least depth along the sun of its bounding box
 	dist           float64 // from the camera
 }
 
@@ -63,7 +65,7 @@ func (r *Renderer) setupDynShadows(dyn []Object, sc *realScene) {
 		}
 		rot := o.Rotation()
 		lo, hi := o.Mesh.Bounds()
-		s0, t0, s1, t1 := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+		s0, t0, s1, t1, near := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1), math.Inf(1)
 		// The box of the shadow on the floor (what it casts on other things lies between it
 		// and the caster, which is drawn only if the floor shadow is in view: a shadow seen
 		// on a vehicle but not on the floor next to it is rare, and skipping unseen casters
@@ -80,14 +82,14 @@ func (r *Renderer) setupDynShadows(dyn []Object, sc *realScene) {
 				flo[0], fhi[0] = min(flo[0], q[0]), max(fhi[0], q[0])
 				flo[1], fhi[1] = min(flo[1], q[1]), max(fhi[1], q[1])
 			}
-			a, b, _ := rf.lightSpace(p)
-			s0, s1, t0, t1 = min(s0, a), max(s1, a), min(t0, b), max(t1, b)
+			a, b, d := rf.lightSpace(p)
+			s0, s1, t0, t1, near = min(s0, a), max(s1, a), min(t0, b), max(t1, b), min(near, d)
 		}
 		if !finiteVec(flo) || !finiteVec(fhi) || v.boxOutside(flo, fhi) {
 			continue
 		}
 		centre := o.Pos().Add(rot.Mul3x1(lo.Add(hi).Mul(0.5)))
-		r.casters = append(r.casters, caster{o: o, rot: rot, s0: s0, t0: t0, s1: s1, t1: t1, dist: centre.Sub(v.pos).Len()})
+		r.casters = append(r.casters, caster{o: o, rot: rot, s0: s0, t0: t0, s1: s1, t1: t1, near: near, dist: centre.Sub(v.pos).Len()})
 	}
 	if len(r.casters) == 0 {
 		return
@@ -124,6 +126,7 @@ func (r *Renderer) setupDynShadows(dyn []Object, sc *realScene) {
 			cm.depth[i] = inf32
 		}
 		cm.texel = m.texel / scale
+		cm.near = c.near
 		// Where a texel spans more than a pixel and a half, one lookup would show its shadow's
 		// edge as steps.
 		if cm.texel > 1.5*c.dist*pixel {
@@ -152,16 +155,17 @@ func pickBit(lo, hi float64, bit int) float64 {
 	return lo
 }
 
-// overlaps returns the caster maps meeting the light-space rectangle (static texels) as a
-// bit set.
-func (d *dynMap) overlaps(s0, t0, s1, t1 float64) uint8 {
+// overlaps returns as a bit set the caster maps that may shadow what lies in the light-space
+// rectangle (static texels) no deeper along the sun than far: those meeting the rectangle
+// whose caster reaches nearer the sun than far.
+func (d *dynMap) overlaps(s0, t0, s1, t1, far float64) uint8 {
 	if !d.on {
 		return 0
 	}
 	var set uint8
 	for i := range d.maps {
 		m := &d.maps[i]
-		if s1 >= m.s0 && s0 <= m.s1 && t1 >= m.t0 && t0 <= m.t1 {
+		if s1 >= m.s0 && s0 <= m.s1 && t1 >= m.t0 && t0 <= m.t1 && m.near < far {
 			set |= 1 << i
 		}
 	}

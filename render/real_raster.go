@@ -104,7 +104,28 @@ func (fs *frameState) chunkReal(t *rtriR, c *chunkWalk, zc []float32, pc []uint6
 		S, T := int64(sa*65536), int64(ta*65536)
 		dS, dT := int64((sb-sa)*invM*65536), int64((tb-ta)*invM*65536)
 		D, dD := float32(da)-t.bias, float32((db-da)*invM)
-		rf.sunShares(t, &sunf, vis, S, T, dS, dT, D, dD)
+		// What the chunk's light-space box says before any pixel is looked up.
+		s0, s1, t0, t1 := min(sa, sb), max(sa, sb), min(ta, tb), max(ta, tb)
+		d0, d1 := min(float32(da), float32(db))-t.bias, max(float32(da), float32(db))-t.bias
+		static := runLit
+		if t.staticMap {
+			static = rf.scene.shadow.tilesVerdict(s0, t0, s1, t1, d0, d1)
+		}
+		var casters uint8
+		if t.dynMap && static != runDark {
+			casters = t.casters & rf.dyn.overlaps(s0, t0, s1, t1, float64(d1+t.bias))
+		}
+		if static == runMixed || casters != 0 {
+			rf.sunShares(t, &sunf, vis, static == runMixed, casters, S, T, dS, dT, D, dD)
+		} else {
+			f := int32(32)
+			if static == runDark {
+				f = 0
+			}
+			for i := range m {
+				sunf[i] = f
+			}
+		}
 	} else {
 		for i := range m {
 			sunf[i] = 32
@@ -158,12 +179,12 @@ var chunkInv = func() (t [chunkPx + 1]float64) {
 
 // sunShares fills f with the sun's share at each pixel vis says of a chunk (32: lit), from
 // light-space S, T (static shadow-map texels, 16 fractional bits) and depth D less the bias,
-// stepping dS, dT, dD a pixel.
-func (rf *realFrame) sunShares(t *rtriR, f *[chunkPx]int32, vis uint32, S, T, dS, dT int64, D, dD float32) {
+// stepping dS, dT, dD a pixel: past the static map if static, and the caster maps in casters.
+func (rf *realFrame) sunShares(t *rtriR, f *[chunkPx]int32, vis uint32, static bool, casters uint8, S, T, dS, dT int64, D, dD float32) {
 	for i := range f {
 		f[i] = 32
 	}
-	if t.staticMap {
+	if static {
 		m := rf.scene.shadow
 		smap, sw, sh := m.depth, int64(m.w), int64(m.h)
 		for v := vis; v != 0; v &= v - 1 {
@@ -174,9 +195,9 @@ func (rf *realFrame) sunShares(t *rtriR, f *[chunkPx]int32, vis uint32, S, T, dS
 			}
 		}
 	}
-	if t.dynMap {
+	if casters != 0 {
 		d := &rf.dyn
-		soft := t.casters&d.soft != 0
+		soft := casters&d.soft != 0
 		for v := vis; v != 0; v &= v - 1 {
 			i := bits.TrailingZeros32(v) & (chunkPx - 1)
 			if f[i] == 0 {
@@ -184,8 +205,8 @@ func (rf *realFrame) sunShares(t *rtriR, f *[chunkPx]int32, vis uint32, S, T, dS
 			}
 			s, tt, dd := S+int64(i)*dS, T+int64(i)*dT, D+float32(i)*dD
 			if soft {
-				f[i] = d.sunWeight(t.casters, s, tt, dd)
-			} else if d.shadowed(t.casters, s, tt, dd) {
+				f[i] = d.sunWeight(casters, s, tt, dd)
+			} else if d.shadowed(casters, s, tt, dd) {
 				f[i] = 0
 			}
 		}

@@ -124,7 +124,7 @@ func (r *Renderer) setupRealTris(m *Mesh, cv []cvert, t0, t1 int32, rl []triReal
 		if shadowed && rf.dyn.on && cos > 0 {
 			s0, s1 := min(rv[0].ls, rv[1].ls, rv[2].ls), max(rv[0].ls, rv[1].ls, rv[2].ls)
 			u0, u1 := min(rv[0].lt, rv[1].lt, rv[2].lt), max(rv[0].lt, rv[1].lt, rv[2].lt)
-			q.casters = rf.dyn.overlaps(s0, u0, s1, u1)
+			q.casters = rf.dyn.overlaps(s0, u0, s1, u1, max(rv[0].ld, rv[1].ld, rv[2].ld))
 			q.dynMap = q.casters != 0
 			if q.dynMap {
 				q.bias = float32(max(float64(q.bias), slopeBias(cos, rf.dyn.coarsest(q.casters))))

@@ -36,6 +36,64 @@ type shadowMap struct {
 	texel  float64
 	w, h   int
 	depth  []float32 // +Inf where nothing is
+	// tiles summarizes the map over tiles of tileSide × tileSide texels (tw × th of them): the
+	// least and greatest depth in each, so that a run of pixels whose light-space box lies in
+	// tiles all nearer or all deeper than it needs no lookup a pixel (see tilesVerdict).
+	tw, th     int
+	tmin, tmax []float32
+}
+
+// shadowTileShift is log2 of the side of a shadow map's tiles in texels.
+const shadowTileShift = 3
+
+// summarize fills the map's tiles from its depths.
+func (m *shadowMap) summarize() {
+	m.tw, m.th = (m.w+1<<shadowTileShift-1)>>shadowTileShift, (m.h+1<<shadowTileShift-1)>>shadowTileShift
+	m.tmin, m.tmax = make([]float32, m.tw*m.th), make([]float32, m.tw*m.th)
+	for i := range m.tmin {
+		m.tmin[i], m.tmax[i] = inf32, float32(math.Inf(-1))
+	}
+	for y := range m.h {
+		for x, d := range m.depth[y*m.w : (y+1)*m.w] {
+			k := (y>>shadowTileShift)*m.tw + x>>shadowTileShift
+			m.tmin[k], m.tmax[k] = min(m.tmin[k], d), max(m.tmax[k], d)
+		}
+	}
+}
+
+// Verdicts on a run of pixels.
+const (
+	runMixed = iota // look each pixel up
+	runLit          // none is in shadow
+	runDark         // all are
+)
+
+// tilesVerdict says whether the points of the light-space box [s0, s1] × [t0, t1] (texels)
+// with depths (bias taken off) in [d0, d1] are all lit, all in shadow, or may be either: lit
+// when every tile the box meets is no nearer than d1, dark when the box lies inside the map
+// and every tile it meets is nearer than d0 throughout.
+func (m *shadowMap) tilesVerdict(s0, t0, s1, t1 float64, d0, d1 float32) int {
+	if !(s1 >= 0 && t1 >= 0 && s0 < float64(m.w) && t0 < float64(m.h)) { // off the map, or NaN
+		return runLit
+	}
+	inside := s0 >= 0 && t0 >= 0 && s1 < float64(m.w) && t1 < float64(m.h)
+	x0, x1 := max(0, int(s0))>>shadowTileShift, min(m.w-1, int(s1))>>shadowTileShift
+	y0, y1 := max(0, int(t0))>>shadowTileShift, min(m.h-1, int(t1))>>shadowTileShift
+	lit, dark := true, inside
+	for y := y0; y <= y1; y++ {
+		for x := x0; x <= x1; x++ {
+			k := y*m.tw + x
+			lit = lit && d1 <= m.tmin[k]
+			dark = dark && d0 > m.tmax[k]
+		}
+	}
+	switch {
+	case lit:
+		return runLit
+	case dark:
+		return runDark
+	}
+	return runMixed
 }
 
 // Limits of the static map: texels of at least minShadowTexel metres, at most maxShadowSide a

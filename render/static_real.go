@@ -264,6 +264,7 @@ func (s *Static) bakeLight(layout *plugins.Layout) {
 					sm.drawTriangle(sm.toTexels(vec64(c.mesh.verts[t.v[0]])), sm.toTexels(vec64(c.mesh.verts[t.v[1]])), sm.toTexels(vec64(c.mesh.verts[t.v[2]])))
 				}
 			}
+			sm.summarize()
 			r.shadow, r.hasShadow = sm, true
 			for ci := range s.chunks {
 				c := &s.chunks[ci]
