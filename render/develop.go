@@ -153,6 +153,36 @@ func (st *filmState) develop(dst []byte, src []uint64, y, w int, shift uint) {
 	}
 }
 
+// developLens develops output row y straight from the undistorted image src through the
+// lens's taps: resample and develop in one pass (the noisy film's; see develop).
+func (st *filmState) developLens(dst []byte, lm *lensMap, src []uint64, y, w int) {
+	vig := st.flat
+	if st.vig != nil {
+		vig = st.vig[y*w : y*w+w]
+	}
+	taps := lm.taps[y*w : (y+1)*w]
+	dst, vig = dst[:3*w], vig[:w]
+	iw := lm.w
+	b, o := st.lut.bucket, st.out
+	_, _ = b[0][0], o[0][0]
+	g := st.rowNoise(y)
+	var bits uint64
+	for x, tp := range taps {
+		j := int(tp.idx)
+		top, bot := src[j:j+2:j+2], src[j+iw:j+iw+2:j+iw+2]
+		p := top[0]*uint64(tp.w[0]) + top[1]*uint64(tp.w[1]) + bot[0]*uint64(tp.w[2]) + bot[1]*uint64(tp.w[3])
+		if x&3 == 0 { // 4 pixels' noise levels from one draw: 4 bits a channel
+			bits = g.next()
+		}
+		k, l := uint64(vig[x]), uint16(bits)
+		bits >>= 16
+		d := dst[3*x : 3*x+3 : 3*x+3]
+		d[0] = o[0][(b[0][uint16((p&laneMask)*k>>resampledShift)]|l&(noiseLevels-1))&noiseMask]
+		d[1] = o[1][(b[1][uint16((p>>laneShift&laneMask)*k>>resampledShift)]|l>>4&(noiseLevels-1))&noiseMask]
+		d[2] = o[2][(b[2][uint16((p>>(2*laneShift))*k>>resampledShift)]|l>>8&(noiseLevels-1))&noiseMask]
+	}
+}
+
 // resample fills row (lanes scaled by 32) with output row y of the lens's bilinear taps of
 // src, the undistorted image.
 func (lm *lensMap) resample(row, src []uint64, y int) {

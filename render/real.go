@@ -59,6 +59,9 @@ type rtriR struct {
 	staticMap bool   // look up the static shadow map
 	dynMap    bool   // look up the caster maps in casters
 	casters   uint8  // the caster maps that may shadow the triangle
+	// ambLUT and sunLUT reflect the triangle's amb and sun off a texel (nil: lit the long
+	// way; see reflectLUT).
+	ambLUT, sunLUT *reflectLUT
 }
 
 // aplane is an attribute a·(1/depth) as a plane over the screen: a0 at the triangle's top

@@ -64,28 +64,32 @@ func (fs *frameState) floorHit(rd mgl64.Vec3, x int) bool {
 // skySpan paints the sky where nothing is drawn on columns x0.. of a row and converts depths.
 func (fs *frameState) skySpan(rd mgl64.Vec3, zr []float32, px []uint64, x0 int) {
 	bg := &fs.background
-	rf := &fs.real
-	sky := &rf.lt.sky
-	var c uint64
-	known := false // without roll the row has one sky colour, looked up at its first empty pixel
+	sky := &fs.real.lt.sky
+	px = px[:len(zr)]
+	if fs.depth {
+		defer depthRow(zr)
+	}
+	if !bg.rollFree {
+		for i, z := range zr {
+			if z == 0 {
+				px[i] = sky[bg.skyIndex(rd.Add(bg.dx.Mul(float64(x0+i))))]
+			}
+		}
+		return
+	}
+	// Without roll the row has one sky colour.
+	c := sky[bg.skyIndex(rd.Add(bg.dx.Mul(float64(fs.w)/2)))]
 	for i, z := range zr {
-		if z != 0 {
-			if fs.depth {
-				zr[i] = 1 / z
-			}
-			continue
+		if z == 0 {
+			px[i] = c
 		}
-		if !known {
-			if bg.rollFree {
-				c, known = sky[bg.skyIndex(rd.Add(bg.dx.Mul(float64(fs.w)/2)))], true
-			} else {
-				c = sky[bg.skyIndex(rd.Add(bg.dx.Mul(float64(x0+i))))]
-			}
-		}
-		px[i] = c
-		if fs.depth {
-			zr[i] = inf32
-		}
+	}
+}
+
+// depthRow turns a row's 1/depth into metres, +Inf where nothing is drawn.
+func depthRow(zr []float32) {
+	for i, z := range zr {
+		zr[i] = metres(z)
 	}
 }
 

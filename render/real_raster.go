@@ -95,8 +95,9 @@ func (fs *frameState) chunkReal(t *rtriR, c *chunkWalk, zc []float32, pc []uint6
 	rf := &fs.real
 	m := len(pc)
 	invM := chunkInv[m]
-	// The sun's share per pixel, in 32nds.
+	// The sun's share per pixel, in 32nds; uniform: the same at every pixel.
 	var sunf [chunkPx]int32
+	uniform := true
 	if shadowed {
 		sa, sb := (c.s+fa*t.s.ax)*ia, (c.s+fb*t.s.ax)*ib
 		ta, tb := (c.t+fa*t.t.ax)*ia, (c.t+fb*t.t.ax)*ib
@@ -117,6 +118,7 @@ func (fs *frameState) chunkReal(t *rtriR, c *chunkWalk, zc []float32, pc []uint6
 		}
 		if static == runMixed || casters != 0 {
 			rf.sunShares(t, &sunf, vis, static == runMixed, casters, S, T, dS, dT, D, dD)
+			uniform = false
 		} else {
 			f := int32(32)
 			if static == runDark {
@@ -157,8 +159,31 @@ func (fs *frameState) chunkReal(t *rtriR, c *chunkWalk, zc []float32, pc []uint6
 		A = rf.lt.aoWall[ha] << 8
 		dA = int32(float64((rf.lt.aoWall[hb]-rf.lt.aoWall[ha])<<8) * invM)
 	}
-	srgb := srgbTable
 	texels := lv.texels
+	if f := sunf[0]; uniform && (f == 0 || f == 32) && t.ambLUT != nil {
+		// The light's tables: the ambient term times the contact shadow, plus the sun's where
+		// it reaches.
+		la, ls := t.ambLUT, t.sunLUT
+		if f == 0 {
+			ls = &zeroLUT
+		}
+		if vis == 1<<m-1 {
+			for i := range pc {
+				texel := texels[((V>>16)&mask)<<sh|(U>>16)&mask]
+				pc[i] = la.reflect(texel)*uint64(A>>8)>>8&ambLaneMask + ls.reflect(texel)
+				U, V, A = U+dU, V+dV, A+dA
+			}
+			return
+		}
+		for ; vis != 0; vis &= vis - 1 {
+			i := bits.TrailingZeros32(vis) & (chunkPx - 1)
+			u, v := U+int64(i)*dU, V+int64(i)*dV
+			texel := texels[((v>>16)&mask)<<sh|(u>>16)&mask]
+			pc[i] = la.reflect(texel)*uint64((A+int32(i)*dA)>>8)>>8&ambLaneMask + ls.reflect(texel)
+		}
+		return
+	}
+	srgb := srgbTable
 	for ; vis != 0; vis &= vis - 1 {
 		i := bits.TrailingZeros32(vis) & (chunkPx - 1)
 		f, ao := sunf[i], (A+int32(i)*dA)>>8
@@ -168,6 +193,9 @@ func (fs *frameState) chunkReal(t *rtriR, c *chunkWalk, zc []float32, pc []uint6
 		pc[i] = packLight(reflected(srgb, texel, r0, g0, b0))
 	}
 }
+
+// zeroLUT reflects no light.
+var zeroLUT reflectLUT
 
 // chunkInv is 1/m for the chunk lengths m.
 var chunkInv = func() (t [chunkPx + 1]float64) {

@@ -168,6 +168,10 @@ func (fs *frameState) developRow(y int, row []uint64) {
 	if ps.rgb == nil {
 		return
 	}
+	if lm != nil && fs.film.noisy {
+		fs.film.developLens(ps.rgb[3*y*W:3*(y+1)*W], lm, ps.src, y, W)
+		return
+	}
 	if lm != nil {
 		lm.resample(row, ps.src, y)
 		fs.film.develop(ps.rgb[3*y*W:3*(y+1)*W], row, y, W, resampledShift)

@@ -110,6 +110,13 @@ func (r *Renderer) setupRealTris(m *Mesh, cv []cvert, t0, t1 int32, rl []triReal
 			q.staticMap = false
 		}
 		rf.realLight(&q, alb, cos)
+		if q.flags&triTextured != 0 {
+			if q.ambLUT = r.reflects.get(q.amb, ambLaneMax); q.ambLUT != nil {
+				if q.sunLUT = r.reflects.get(q.sun, sunLaneMax); q.sunLUT == nil {
+					q.ambLUT = nil
+				}
+			}
+		}
 		shadowed := q.staticMap || rf.dyn.on && cos > 0
 		var rv [3]realVertex
 		for k, cp := range [3]*cvert{a, b, c} {

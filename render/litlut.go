@@ -1,0 +1,63 @@
+package render
+
+// A textured pixel reflects amb·ao + sun·f of light (ambient times the contact shadow, the
+// sun times its share past the shadows) per channel off its texel's sRGB colour. Written out,
+// that is six products, three table lookups and three clamps a pixel. With a triangle's amb
+// and sun fixed, a table per light maps each channel's texel byte to its reflected light
+// already in its lane (reflectLUT), so that the ambient part is three lookups times the
+// contact shadow (one product for the three lanes) and the sun's part three lookups more.
+
+// reflectLUT is, for one light (L_r, L_g, L_b), lut[c][b] = srgb(b)·L_c in lane c (linOne
+// units), clamped to what the pixel's other term leaves room for.
+type reflectLUT [3][256]uint64
+
+// Lane budgets of the two terms: the ambient one is multiplied by the contact shadow (0..256)
+// inside its lane, so it stays below 2^13 (twice full scale) and the product below 2^21; the
+// sun's term is added to it and keeps the sum within linMax.
+const (
+	ambLaneMax = 1<<13 - 1
+	sunLaneMax = linMax - ambLaneMax
+)
+
+// ambLaneMask keeps the 13 bits of each lane the ambient term's product leaves after its
+// shift by 8.
+const ambLaneMask = uint64(ambLaneMax) | uint64(ambLaneMax)<<laneShift | uint64(ambLaneMax)<<(2*laneShift)
+
+// reflectLUTs caches a Renderer's tables by light: a static triangle's light is the same
+// every frame, and a scene has few.
+type reflectLUTs struct {
+	m map[[3]int32]*reflectLUT
+}
+
+// maxReflectLUTs bounds the tables kept (6 kB each); past it the cache starts again.
+const maxReflectLUTs = 256
+
+// get returns the table of light l, or nil when a channel of l could reflect more than lmax
+// (then the pixel is lit the long way).
+func (c *reflectLUTs) get(l [3]int32, lmax int32) *reflectLUT {
+	srgb := srgbTable
+	for _, v := range l {
+		if v < 0 || int64(v)*int64(srgb[255])>>linShift > int64(lmax) {
+			return nil
+		}
+	}
+	if t := c.m[l]; t != nil {
+		return t
+	}
+	if c.m == nil || len(c.m) >= maxReflectLUTs {
+		c.m = map[[3]int32]*reflectLUT{}
+	}
+	t := new(reflectLUT)
+	for ch, v := range l {
+		for b := range 256 {
+			t[ch][b] = uint64(int32(srgb[b])*v>>linShift) << (ch * laneShift)
+		}
+	}
+	c.m[l] = t
+	return t
+}
+
+// reflect returns texel c's reflection of the table's light, packed.
+func (t *reflectLUT) reflect(c RGB) uint64 {
+	return t[0][c.R] | t[1][c.G] | t[2][c.B]
+}
