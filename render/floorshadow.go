@@ -255,6 +255,10 @@ func (fs *frameState) shadeBand(y0, y1 int) {
 	rf := &fs.real
 	mask := rf.shade[y0*w : y1*w]
 	clear(mask)
+	cover := rf.shadeCover[y0:y1]
+	for i := range cover {
+		cover[i] = rowCover{lo: int32(w)}
+	}
 	for i := range rf.shadePolys {
 		p := &rf.shadePolys[i]
 		if int(p.rowEnd) <= y0 || int(p.rowStart) >= y1 {
@@ -282,6 +286,7 @@ func (fs *frameState) shadeBand(y0, y1 int) {
 				qb := min(w*shadeSub, ceilHalf(xr*shadeSub))
 				if qa < qb {
 					fillSamples(row, qa, qb, uint(j)*shadeSub)
+					cover[y-y0].add(qa/shadeSub, (qb-1)/shadeSub+1)
 				}
 			}
 		}

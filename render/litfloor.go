@@ -159,6 +159,9 @@ func (fs *frameState) litFloorSpan(rd mgl64.Vec3, y, xa, xb int, zr []float32, p
 	if !shaded {
 		shade = rf.noShade[:n]
 	}
+	// Columns of the span triangles reached (the others are empty) and the mask is set in.
+	zlo, zhi := fs.cover[y].within(xa, xb)
+	slo, shi := rf.shadeCover[y].within(xa, xb)
 	Lq, Wq := int64(f.length*floorOne), int64(f.width*floorOne)
 	for i0 := 0; i0 < n; i0 += chunk {
 		m := min(chunk, n-i0)
@@ -176,11 +179,12 @@ func (fs *frameState) litFloorSpan(rd mgl64.Vec3, y, xa, xb int, zr []float32, p
 		foot := math.Sqrt(fw.fh*fw.fv) / lf.texel
 		lv, texel := lf.level(foot)
 		ls := litSpan{lv: lv, X: fw.X + int64(a)*fw.dX, Y: fw.Y + int64(a)*fw.dY, dX: fw.dX, dY: fw.dY,
-			k: int64(math.Round(65536 / texel)), iz: iz, dzi: fw.dzi, depth: fs.depth, shaded: shaded}
+			k: int64(math.Round(65536 / texel)), iz: iz, dzi: fw.dzi, depth: fs.depth, shaded: shaded,
+			zlo: clampTo2(zlo-i0-a, b-a), zhi: clampTo2(zhi-i0-a, b-a), slo: clampTo2(slo-i0-a, b-a), shi: clampTo2(shi-i0-a, b-a)}
 		switch {
-		case foot < 0.15: // a texel spans 7 pixels or more
+		case foot < 0.25: // a texel spans 4 pixels or more
 			ls.bilinearSparse(zc[a:b], pc[a:b], sc[a:b], 4, tmp)
-		case foot < 0.35: // 3 or more
+		case foot < 0.5: // 2 or more
 			ls.bilinearSparse(zc[a:b], pc[a:b], sc[a:b], 2, tmp)
 		case foot < 1:
 			ls.bilinear(zc[a:b], pc[a:b], sc[a:b])
@@ -250,6 +254,9 @@ type litSpan struct {
 	iz, dzi      float64
 	depth        bool
 	shaded       bool // some caster's shadow falls on the row: its mask is not all 0
+	// Pixels [zlo, zhi) of the span may have a triangle drawn (the others are empty), and
+	// [slo, shi) a sample of the shadow mask set.
+	zlo, zhi, slo, shi int
 }
 
 // nearest draws the span's pixels zc, pc where the floor is nearer, each one texel of the
@@ -377,8 +384,8 @@ func (ls *litSpan) bilinearSparse(zc []float32, pc []uint64, shade []uint16, ste
 	for i := full + 1; i < n; i++ {
 		tmp[i] = ls.sample(ls.X+int64(i)*ls.dX, ls.Y+int64(i)*ls.dY, shade[i])
 	}
-	if ls.shaded {
-		for j := 0; j < full; j += step {
+	if ls.shaded && ls.slo < ls.shi {
+		for j := max(0, ls.slo-step) &^ (step - 1); j < min(full, ls.shi); j += step {
 			m := shade[j]
 			if m != 0 && m != 1<<16-1 || m != shade[j+step] || m != shade[j+1] || step == 4 && (m != shade[j+2] || m != shade[j+3]) {
 				for i := j + 1; i < j+step; i++ {
@@ -389,19 +396,39 @@ func (ls *litSpan) bilinearSparse(zc []float32, pc []uint64, shade []uint16, ste
 	}
 	iz, dzi := ls.iz, ls.dzi
 	pc = pc[:n]
+	if !ls.depth && ls.zlo < ls.zhi {
+		// Outside [zlo, zhi) nothing is drawn, and the floor is everywhere.
+		copy(pc[:ls.zlo], tmp)
+		copy(pc[ls.zhi:], tmp[ls.zhi:])
+		iz += float64(ls.zlo) * dzi
+		for i := ls.zlo; i < ls.zhi; i++ {
+			if float32(iz) > zc[i] {
+				pc[i] = tmp[i]
+			}
+			iz += dzi
+		}
+		ls.iz = ls.iz + float64(n)*dzi
+		return
+	}
+	if !ls.depth {
+		copy(pc, tmp)
+		ls.iz = iz + float64(n)*dzi
+		return
+	}
 	for i, z := range zc {
 		if iz32 := float32(iz); iz32 > z {
 			pc[i] = tmp[i]
-			if ls.depth {
-				zc[i] = 1 / iz32
-			}
-		} else if ls.depth {
+			zc[i] = 1 / iz32
+		} else {
 			zc[i] = metres(z)
 		}
 		iz += dzi
 	}
 	ls.iz = iz
 }
+
+// clampTo2 clamps i to 0..n.
+func clampTo2(i, n int) int { return max(0, min(i, n)) }
 
 // sample is the bilinear blend of level 0 at walk position X, Y with shadow mask m.
 func (ls *litSpan) sample(X, Y int64, m uint16) uint64 {

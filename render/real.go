@@ -25,8 +25,9 @@ type realFrame struct {
 	shadePolys []shadePoly
 	shadeEdges []shadeEdge
 	shade      []uint16
-	noShade    []uint16 // a row of zeros: the mask of a floor no caster shadows
-	rowTmp     []uint64 // a row of scratch per band (the floor's samples)
+	shadeCover []rowCover // per row, the columns the mask has any sample set in
+	noShade    []uint16   // a row of zeros: the mask of a floor no caster shadows
+	rowTmp     []uint64   // a row of scratch per band (the floor's samples)
 }
 
 // lightTerms are a realistic scene's light as the pipeline draws with it, made once when the

@@ -39,7 +39,8 @@ func (fs *frameState) backgroundRowReal(y int) {
 			}
 		}
 	}
-	fs.skySpan(rd, zr[:xa], px[:xa], 0)
+	cv := fs.cover[y]
+	fs.skySpan(rd, zr[:xa], px[:xa], 0, cv)
 	if xa < xb {
 		var shade []uint16 // nil: no caster's shadow on the floor
 		if len(rf.shadePolys) > 0 {
@@ -47,7 +48,7 @@ func (fs *frameState) backgroundRowReal(y int) {
 		}
 		fs.floorSpanReal(rd, y, xa, xb, zr[xa:xb], px[xa:xb], shade)
 	}
-	fs.skySpan(rd, zr[xb:], px[xb:], xb)
+	fs.skySpan(rd, zr[xb:], px[xb:], xb, cv)
 }
 
 // floorHit reports whether column x's ray meets the plane within near..far.
@@ -61,8 +62,9 @@ func (fs *frameState) floorHit(rd mgl64.Vec3, x int) bool {
 	return t >= bg.near && t <= bg.far
 }
 
-// skySpan paints the sky where nothing is drawn on columns x0.. of a row and converts depths.
-func (fs *frameState) skySpan(rd mgl64.Vec3, zr []float32, px []uint64, x0 int) {
+// skySpan paints the sky where nothing is drawn on columns x0.. of a row (cv: the columns
+// triangles reached) and converts depths.
+func (fs *frameState) skySpan(rd mgl64.Vec3, zr []float32, px []uint64, x0 int, cv rowCover) {
 	bg := &fs.background
 	sky := &fs.real.lt.sky
 	px = px[:len(zr)]
@@ -79,10 +81,17 @@ func (fs *frameState) skySpan(rd mgl64.Vec3, zr []float32, px []uint64, x0 int) 
 	}
 	// Without roll the row has one sky colour.
 	c := sky[bg.skyIndex(rd.Add(bg.dx.Mul(float64(fs.w)/2)))]
-	for i, z := range zr {
-		if z == 0 {
+	lo, hi := cv.within(x0, x0+len(zr))
+	for i := range px[:lo] {
+		px[i] = c
+	}
+	for i := lo; i < hi; i++ {
+		if zr[i] == 0 {
 			px[i] = c
 		}
+	}
+	for i := range px[hi:] {
+		px[hi+i] = c
 	}
 }
 

@@ -26,6 +26,7 @@ func (fs *frameState) rasterReal(t *rtriR, y0, y1 int) {
 		dy := yc - t.yt
 		fx0 := float64(xa) + 0.5 - t.xt
 		zv := t.zt + fx0*t.zx + dy*t.zy
+		fs.cover[y].add(xa, xb)
 		o := y*w + xa
 		zr := fs.z[o : xb+y*w]
 		px := lin[o : o+len(zr)]

@@ -69,6 +69,14 @@ func (r *Renderer) renderReal(dst *Frame, cam *Camera, static *Static, dyn []Obj
 	if n := (h + tileRows - 1) / tileRows * w; len(rf.rowTmp) < n {
 		rf.rowTmp = make([]uint64, n)
 	}
+	if cap(fs.cover) < h {
+		fs.cover = make([]rowCover, h)
+	}
+	fs.cover = fs.cover[:h]
+	if cap(rf.shadeCover) < h {
+		rf.shadeCover = make([]rowCover, h)
+	}
+	rf.shadeCover = rf.shadeCover[:h]
 	r.setupRealStatic(static)
 	for i := range dyn {
 		if dyn[i].Mesh != nil {
@@ -126,6 +134,9 @@ func (r *Renderer) renderReal(dst *Frame, cam *Camera, static *Static, dyn []Obj
 func (fs *frameState) drawBandReal(y0, y1 int) {
 	w := fs.w
 	clear(fs.z[y0*w : y1*w])
+	for y := y0; y < y1; y++ {
+		fs.cover[y] = rowCover{lo: int32(w)}
+	}
 	if len(fs.real.shadePolys) > 0 {
 		fs.shadeBand(y0, y1)
 	}
