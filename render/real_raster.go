@@ -161,14 +161,13 @@ func (fs *frameState) chunkReal(t *rtriR, c *chunkWalk, zc []float32, pc []uint6
 		dA = int32(float64((rf.lt.aoWall[hb]-rf.lt.aoWall[ha])<<8) * invM)
 	}
 	texels := lv.texels
-	if f := sunf[0]; uniform && (f == 0 || f == 32) && t.ambLUT != nil {
-		// The light's tables: the ambient term times the contact shadow, plus the sun's where
-		// it reaches.
-		la, ls := t.ambLUT, t.sunLUT
-		if f == 0 {
-			ls = &zeroLUT
-		}
-		if vis == 1<<m-1 {
+	if la, ls := t.ambLUT, t.sunLUT; la != nil {
+		// The light's tables: the ambient term times the contact shadow, plus the sun's
+		// times its share (both products leave each lane within its budget).
+		if f := sunf[0]; uniform && (f == 0 || f == 32) && vis == 1<<m-1 {
+			if f == 0 {
+				ls = &zeroLUT
+			}
 			for i := range pc {
 				texel := texels[((V>>16)&mask)<<sh|(U>>16)&mask]
 				pc[i] = la.reflect(texel)*uint64(A>>8)>>8&ambLaneMask + ls.reflect(texel)
@@ -180,7 +179,7 @@ func (fs *frameState) chunkReal(t *rtriR, c *chunkWalk, zc []float32, pc []uint6
 			i := bits.TrailingZeros32(vis) & (chunkPx - 1)
 			u, v := U+int64(i)*dU, V+int64(i)*dV
 			texel := texels[((v>>16)&mask)<<sh|(u>>16)&mask]
-			pc[i] = la.reflect(texel)*uint64((A+int32(i)*dA)>>8)>>8&ambLaneMask + ls.reflect(texel)
+			pc[i] = la.reflect(texel)*uint64((A+int32(i)*dA)>>8)>>8&ambLaneMask + ls.reflect(texel)*uint64(sunf[i])>>5&lanesLin
 		}
 		return
 	}
