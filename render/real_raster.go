@@ -154,6 +154,21 @@ func (fs *frameState) chunkReal(t *rtriR, c *chunkWalk, zc []float32, pc []uint6
 	dU, dV := int64(du*k), int64(dv*k)
 	sh := lv.shift
 	mask := int64(1)<<sh - 1
+	if vm := t.vis; vm != nil { // the static shadows baked: the least of both shares
+		VU, VV, dVU, dVV := vm.walk(ua, va, du, dv)
+		if f, ok := vm.uniform(VU, VV, VU+int64(m-1)*dVU, VV+int64(m-1)*dVV); ok {
+			for i := range m {
+				sunf[i] = min(sunf[i], f)
+			}
+			uniform = uniform && (f == 32 || f == 0)
+		} else {
+			for v := vis; v != 0; v &= v - 1 {
+				i := bits.TrailingZeros32(v) & (chunkPx - 1)
+				sunf[i] = min(sunf[i], vm.share(VU+int64(i)*dVU, VV+int64(i)*dVV))
+			}
+			uniform = false
+		}
+	}
 	A, dA := int32(256<<8), int32(0) // contact shadow, 256 = none, <<8 for stepping
 	if foot {
 		ha, hb := aoIndex(va-float64(t.voff)), aoIndex(vb-float64(t.voff))

@@ -90,6 +90,9 @@ func (r *Renderer) setupRealTris(m *Mesh, cv []cvert, t0, t1 int32, rl []triReal
 			x := &rl[i]
 			alb, cos, q.flags, q.voff, q.bias = x.alb, float64(x.cos), x.flags, x.voff, x.bias
 			q.staticMap = x.flags&triShadowTest != 0 && sc.hasShadow && x.cos > 0
+			if q.staticMap && x.vis != nil && sc.lit {
+				q.vis, q.staticMap = x.vis, false
+			}
 		} else {
 			cos = max(0, float64(t.n[0])*lightObj[0]+float64(t.n[1])*lightObj[1]+float64(t.n[2])*lightObj[2])
 			col := t.col

@@ -35,6 +35,7 @@ type triReal struct {
 	voff  float32    // the texture's v offset: height above the floor is v − voff
 	bias  float32    // shadow-map depth bias
 	flags uint8
+	vis   *sunVis // the sun's share baked (nil: look the shadow map up where triShadowTest)
 }
 
 const (
@@ -266,9 +267,11 @@ func (s *Static) bakeLight(layout *plugins.Layout) {
 			}
 			sm.summarize()
 			r.shadow, r.hasShadow = sm, true
+			budget := maxSunVisTotal
 			for ci := range s.chunks {
 				c := &s.chunks[ci]
-				for i, t := range c.mesh.tris {
+				for i := range c.mesh.tris {
+					t := &c.mesh.tris[i]
 					rt := &c.rl[i]
 					if rt.cos <= 0 {
 						continue
@@ -277,6 +280,14 @@ func (s *Static) bakeLight(layout *plugins.Layout) {
 					if sm.anyShadowed(sm.toTexels(vec64(c.mesh.verts[t.v[0]])), sm.toTexels(vec64(c.mesh.verts[t.v[1]])),
 						sm.toTexels(vec64(c.mesh.verts[t.v[2]])), float64(rt.bias)) {
 						rt.flags |= triShadowTest
+						if rt.flags&triTextured != 0 {
+							// The bake filters over 3 × 3 texels: its taps reach 1.5 texels
+							// further along the slope than a lookup's.
+							bias := float64(rt.bias) + slopeBias(float64(rt.cos), sm.texel) - 0.001
+							if rt.vis = bakeSunVis(c.mesh, t, sm, bias, budget); rt.vis != nil {
+								budget -= len(rt.vis.f)
+							}
+						}
 					}
 				}
 			}
