@@ -182,7 +182,9 @@ func (fs *frameState) litFloorSpan(rd mgl64.Vec3, y, xa, xb int, zr []float32, p
 			k: int64(math.Round(65536 / texel)), iz: iz, dzi: fw.dzi, depth: fs.depth, shaded: shaded,
 			zlo: clampTo2(zlo-i0-a, b-a), zhi: clampTo2(zhi-i0-a, b-a), slo: clampTo2(slo-i0-a, b-a), shi: clampTo2(shi-i0-a, b-a)}
 		switch {
-		case foot < 0.25: // a texel spans 4 pixels or more
+		case foot < 0.125: // a texel spans 8 pixels or more
+			ls.bilinearSparse(zc[a:b], pc[a:b], sc[a:b], 8, tmp)
+		case foot < 0.25: // 4 or more
 			ls.bilinearSparse(zc[a:b], pc[a:b], sc[a:b], 4, tmp)
 		case foot < 0.5: // 2 or more
 			ls.bilinearSparse(zc[a:b], pc[a:b], sc[a:b], 2, tmp)
@@ -337,7 +339,7 @@ func (ls *litSpan) bilinear(zc []float32, pc []uint64, shade []uint16) {
 	ls.iz = iz
 }
 
-// bilinearSparse is bilinear where a texel spans several pixels: every step-th pixel (2 or 4)
+// bilinearSparse is bilinear where a texel spans several pixels: every step-th pixel (2, 4, 8)
 // is sampled, and those between are interpolated linearly, which differs from sampling them
 // by little where the slope of the bilinear blend changes between samples. Where the shadow
 // mask differs between two samples, or covers part of either, the pixels between are
@@ -372,13 +374,21 @@ func (ls *litSpan) bilinearSparse(zc []float32, pc []uint64, shade []uint16, ste
 			t := tmp[j : j+3 : j+3]
 			t[1] = (t[0] + t[2] + one) >> 1 & lanesLin
 		}
-	} else {
+	} else if step == 4 {
 		for j := 0; j < full; j += 4 {
 			t := tmp[j : j+5 : j+5]
 			a, b := t[0], t[4]
 			t[1] = (3*a + b + 2*one) >> 2 & lanesLin
 			t[2] = (a + b + one) >> 1 & lanesLin
 			t[3] = (a + 3*b + 2*one) >> 2 & lanesLin
+		}
+	} else {
+		for j := 0; j < full; j += 8 {
+			t := tmp[j : j+9 : j+9]
+			a, b := t[0], t[8]
+			for i := uint64(1); i < 8; i++ {
+				t[i] = (a*(8-i) + b*i + 4*one) >> 3 & lanesLin
+			}
 		}
 	}
 	for i := full + 1; i < n; i++ {
@@ -387,7 +397,11 @@ func (ls *litSpan) bilinearSparse(zc []float32, pc []uint64, shade []uint16, ste
 	if ls.shaded && ls.slo < ls.shi {
 		for j := max(0, ls.slo-step) &^ (step - 1); j < min(full, ls.shi); j += step {
 			m := shade[j]
-			if m != 0 && m != 1<<16-1 || m != shade[j+step] || m != shade[j+1] || step == 4 && (m != shade[j+2] || m != shade[j+3]) {
+			same := m == 0 || m == 1<<16-1
+			for _, o := range shade[j+1 : j+step+1] {
+				same = same && o == m
+			}
+			if !same {
 				for i := j + 1; i < j+step; i++ {
 					tmp[i] = ls.sample(ls.X+int64(i)*ls.dX, ls.Y+int64(i)*ls.dY, shade[i])
 				}
