@@ -182,11 +182,11 @@ func (fs *frameState) litFloorSpan(rd mgl64.Vec3, y, xa, xb int, zr []float32, p
 			k: int64(math.Round(65536 / texel)), iz: iz, dzi: fw.dzi, depth: fs.depth, shaded: shaded,
 			zlo: clampTo2(zlo-i0-a, b-a), zhi: clampTo2(zhi-i0-a, b-a), slo: clampTo2(slo-i0-a, b-a), shi: clampTo2(shi-i0-a, b-a)}
 		switch {
-		case foot < 0.125: // a texel spans 8 pixels or more
+		case foot < 1.0/12: // a texel spans 12 pixels or more: a sample every 8th
 			ls.bilinearSparse(zc[a:b], pc[a:b], sc[a:b], 8, tmp)
-		case foot < 0.25: // 4 or more
+		case foot < 1.0/6: // 6 or more: every 4th
 			ls.bilinearSparse(zc[a:b], pc[a:b], sc[a:b], 4, tmp)
-		case foot < 0.5: // 2 or more
+		case foot < 1.0/3: // 3 or more: every 2nd
 			ls.bilinearSparse(zc[a:b], pc[a:b], sc[a:b], 2, tmp)
 		case foot < 1:
 			ls.bilinear(zc[a:b], pc[a:b], sc[a:b])
@@ -339,9 +339,11 @@ func (ls *litSpan) bilinear(zc []float32, pc []uint64, shade []uint16) {
 	ls.iz = iz
 }
 
-// bilinearSparse is bilinear where a texel spans several pixels: every step-th pixel (2, 4, 8)
-// is sampled, and those between are interpolated linearly, which differs from sampling them
-// by little where the slope of the bilinear blend changes between samples. Where the shadow
+// bilinearSparse is bilinear where a texel spans one and a half steps or more: every step-th
+// pixel (2, 4, 8) is sampled, and those between are interpolated linearly. Along a row the
+// bilinear blend is linear between texel centres, at least a step apart, so the two differ
+// only in a step with a texel centre in it, where the interpolation cuts its corner: it never
+// leaves the range the blend takes over the step (no overshoot, no new edge). Where the shadow
 // mask differs between two samples, or covers part of either, the pixels between are
 // sampled; so is the tail the steps do not reach. tmp holds the row (at least len(zc) long).
 func (ls *litSpan) bilinearSparse(zc []float32, pc []uint64, shade []uint16, step int, tmp []uint64) {

@@ -1,0 +1,237 @@
+package render
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"simgui/plugins"
+)
+
+// The realistic pipeline's shortcuts each stand for a longer computation; these tests hold
+// each to the long way.
+
+func TestConvexHull(t *testing.T) {
+	// A square's corners, points on its edges and inside, and a repeat: the hull is the four
+	// corners, counter-clockwise.
+	pts := [][2]float64{{0.5, 0.5}, {1, 0}, {0, 0}, {1, 1}, {0.5, 0}, {0, 1}, {1, 0.3}, {0.2, 0.7}, {0, 0}}
+	h := convexHull(pts, nil)
+	if len(h) != 4 {
+		t.Fatalf("hull %v: want the 4 corners", h)
+	}
+	area := 0.0
+	for i, p := range h {
+		q := h[(i+1)%len(h)]
+		area += p[0]*q[1] - q[0]*p[1]
+	}
+	if area != 2 {
+		t.Fatalf("hull %v has twice its area %g: want 2 (counter-clockwise, the unit square)", h, area)
+	}
+	// Random clouds: every point is inside or on the hull, and the hull turns left throughout.
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 200 {
+		n := 3 + rng.IntN(40)
+		pts := make([][2]float64, n)
+		for i := range pts {
+			pts[i] = [2]float64{math.Round(rng.Float64()*20) / 4, math.Round(rng.Float64()*20) / 4}
+		}
+		h := convexHull(append([][2]float64(nil), pts...), nil)
+		for i := range h {
+			a, b, c := h[i], h[(i+1)%len(h)], h[(i+2)%len(h)]
+			if len(h) >= 3 && cross2(a, b, c) <= 0 {
+				t.Fatalf("hull %v of %v turns right or straight at %v", h, pts, b)
+			}
+		}
+		for _, p := range pts {
+			for i := range h {
+				if len(h) >= 3 && cross2(h[i], h[(i+1)%len(h)], p) < -1e-12 {
+					t.Fatalf("point %v is outside the hull %v", p, h)
+				}
+			}
+		}
+	}
+}
+
+func TestWalkRange(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 20000 {
+		x, dx, l := rng.Int64N(2001)-1000, rng.Int64N(201)-100, 1+rng.Int64N(1000)
+		m := rng.IntN(40)
+		lo, hi := walkRange(x, dx, l, m)
+		for i := range m {
+			in := x+int64(i)*dx >= 0 && x+int64(i)*dx < l
+			if in != (i >= lo && i < hi) {
+				t.Fatalf("walkRange(%d, %d, %d, %d) = [%d, %d): step %d is %v", x, dx, l, m, lo, hi, i, in)
+			}
+		}
+	}
+}
+
+func TestFillSamples(t *testing.T) {
+	for qa := range 24 {
+		for qb := qa + 1; qb <= 24; qb++ {
+			for j := range uint(shadeSub) {
+				row := make([]uint16, 6)
+				fillSamples(row, qa, qb, j*shadeSub)
+				for q := range 24 {
+					set := row[q/shadeSub]>>(j*shadeSub+uint(q%shadeSub))&1 == 1
+					if set != (q >= qa && q < qb) {
+						t.Fatalf("samples [%d, %d) of sub-row %d: sample %d set %v", qa, qb, j, q, set)
+					}
+				}
+				for x, v := range row {
+					if v&^(uint16(1<<shadeSub-1)<<(j*shadeSub)) != 0 {
+						t.Fatalf("samples [%d, %d) of sub-row %d set bits of other sub-rows in pixel %d: %016b", qa, qb, j, x, v)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestSparseFloorMatchesBilinear walks a magnified lit floor every way: sampling every 2nd, 4th
+// or 8th pixel and interpolating between must give the full bilinear's value at the samples,
+// stay within the range it takes over each step (no overshoot), and be within a linear unit
+// or so of it on average, wherever a texel spans one and a half steps or more.
+func TestSparseFloorMatchesBilinear(t *testing.T) {
+	env := RealisticEnvironment()
+	l := &plugins.Layout{Floor: plugins.Floor{Length: 2, Width: 2, Texture: "plywood"},
+		Elements: []plugins.Element{{Kind: plugins.ElementBox, X: 0.3, Length: 0.2, Width: 0.2, Height: 0.3}}}
+	s := mustStatic(t, l, &env)
+	lf := s.real.litFloor
+	if lf == nil {
+		t.Fatal("no lit floor")
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	k := int64(math.Round(65536 / lf.texel))
+	sum, count := 0, 0
+	for range 300 {
+		step := []int{2, 4, 8}[rng.IntN(3)]
+		// A walk of at most 1/(1.5·step) texel a pixel, in any direction, over the floor
+		// around the box and its shadow.
+		a := rng.Float64() * 2 * math.Pi
+		px := lf.texel / (1.5 * float64(step)) * (0.3 + 0.7*rng.Float64())
+		x0, y0 := 1.3+rng.Float64()*0.4-0.2, 1+rng.Float64()*0.4-0.2
+		ls := litSpan{lv: &lf.levels[0], X: int64(x0 * floorOne), Y: int64(y0 * floorOne),
+			dX: int64(px * math.Cos(a) * floorOne), dY: int64(px * math.Sin(a) * floorOne), k: k, iz: 1}
+		got, want := sparseAndFull(ls, step, 200)
+		for i := range got {
+			j := i &^ (step - 1)
+			for c := range 3 {
+				if i == j && lane(got[i], c) != lane(want[i], c) {
+					t.Fatalf("step %d, sample %d, channel %d: %d, the bilinear blend %d", step, i, c, lane(got[i], c), lane(want[i], c))
+				}
+				lo, hi := lane(want[j], c), lane(want[j], c)
+				for _, w := range want[j:min(len(want), j+step+1)] {
+					lo, hi = min(lo, lane(w, c)), max(hi, lane(w, c))
+				}
+				if g := lane(got[i], c); g < lo-2 || g > hi+2 {
+					t.Fatalf("step %d, pixel %d, channel %d: %d, outside %d..%d the bilinear blend takes over the step", step, i, c, g, lo, hi)
+				}
+				d := lane(got[i], c) - lane(want[i], c)
+				sum += max(d, -d)
+				count++
+			}
+		}
+	}
+	if mean := float64(sum) / float64(count); mean > 3 {
+		t.Fatalf("the sparse floor is %.1f linear units off the full bilinear on average: want at most 3", mean)
+	}
+	t.Logf("%.2f linear units (of %d) off on average", float64(sum)/float64(count), linOne)
+	// Along a ramp the blend is linear: so must the pixels between samples be.
+	ramp := litLevel{w: 64, h: 2}
+	lin := make([]uint64, 64*2)
+	for i := range lin {
+		v := uint32(100 + 40*(i%64))
+		lin[i] = packLin(v, v/2, v/3)
+	}
+	ramp.sun = padded(lin, 64, 2)
+	for _, step := range []int{2, 4, 8} {
+		ls := litSpan{lv: &ramp, X: floorOne / 2, Y: floorOne / 2, dX: floorOne / int64(2*step), k: 65536, iz: 1}
+		got, want := sparseAndFull(ls, step, 80)
+		for i := range got {
+			for c := range 3 {
+				if d := lane(got[i], c) - lane(want[i], c); d < -1 || d > 1 {
+					t.Fatalf("ramp, step %d, pixel %d, channel %d: %d, the bilinear blend %d", step, i, c, lane(got[i], c), lane(want[i], c))
+				}
+			}
+		}
+	}
+}
+
+// sparseAndFull draws n pixels of span ls both ways, with no shadow and nothing in front.
+func sparseAndFull(ls litSpan, step, n int) (sparse, full []uint64) {
+	zc, shade, tmp := make([]float32, n), make([]uint16, n), make([]uint64, n)
+	sparse, full = make([]uint64, n), make([]uint64, n)
+	all := ls
+	all.bilinear(zc, full, shade)
+	ls.bilinearSparse(zc, sparse, shade, step, tmp)
+	return sparse, full
+}
+
+// lane is channel c of packed linear pixel p.
+func lane(p uint64, c int) int { return int(p >> (c * laneShift) & laneMask) }
+
+// TestReflectLUTsMatchTheLongWay lights every texel value under random lights, contact
+// shadows and sun shares through the tables and the long way: within a linear unit or two.
+func TestReflectLUTsMatchTheLongWay(t *testing.T) {
+	var c reflectLUTs
+	rng := rand.New(rand.NewPCG(7, 8))
+	for range 400 {
+		var amb, sun [3]int32
+		for ch := range 3 {
+			amb[ch] = rng.Int32N(2 * linOne)
+			sun[ch] = rng.Int32N(12 * linOne)
+		}
+		la, ls := c.get(amb, ambLaneMax), c.get(sun, sunLaneMax)
+		if la == nil || ls == nil {
+			t.Fatalf("no table for ambient %v, sun %v, within the lanes' budget", amb, sun)
+		}
+		for range 50 {
+			tx := RGB{uint8(rng.IntN(256)), uint8(rng.IntN(256)), uint8(rng.IntN(256))}
+			ao, f := rng.Int32N(257), rng.Int32N(33)
+			got := la.reflect(tx)*uint64(ao)>>8&ambLaneMask + ls.reflect(tx)*uint64(f)>>5&lanesLin
+			want := packLight(reflected(srgbTable, tx, amb[0]*ao>>8+sun[0]*f>>5, amb[1]*ao>>8+sun[1]*f>>5, amb[2]*ao>>8+sun[2]*f>>5))
+			for ch := range 3 {
+				g, w := int(got>>(ch*laneShift)&laneMask), int(want>>(ch*laneShift)&laneMask)
+				if d := g - w; d < -3 || d > 3 {
+					t.Fatalf("texel %v, ambient %v × %d, sun %v × %d/32: channel %d %d through the tables, %d the long way", tx, amb, ao, sun, f, ch, g, w)
+				}
+			}
+		}
+	}
+	if c.get([3]int32{3 * linOne, 0, 0}, ambLaneMax) != nil {
+		t.Fatal("a table for an ambient light past its lane's budget")
+	}
+}
+
+// TestLensPipelineMatchesBands draws a distorted frame by one goroutine, which develops output
+// rows as soon as the drawing has their taps, and by four, which develop after the drawing:
+// the same bytes and depths.
+func TestLensPipelineMatchesBands(t *testing.T) {
+	sc, err := newBenchScene()
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := RealisticEnvironment()
+	s := mustStatic(t, corridorLayout(), &env)
+	for _, model := range []Lens{
+		{Model: PlumbBob, K1: -0.12, K2: 0.02, P1: 0.001, P2: -0.0008},
+		{Model: Equidistant, K1: 0.05},
+	} {
+		cam := benchCamera(200, 150)
+		cam.Lens = model
+		cam.Film = &Film{Exposure: 1.1, Vignette: 0.3, ReadNoise: 1, ShotNoise: 2}
+		cam.Seed = 3
+		a := render(t, cam, s, sc.dyn, Options{Workers: 1})
+		b := render(t, cam, s, sc.dyn, Options{Workers: 4, MinPixelsPerWorker: 1})
+		if string(a.RGB) != string(b.RGB) {
+			t.Fatalf("%s: 1 and 4 workers give different bytes", model.Model)
+		}
+		for i := range a.Depth {
+			if math.Float32bits(a.Depth[i]) != math.Float32bits(b.Depth[i]) {
+				t.Fatalf("%s: depth differs at %d: %g, %g", model.Model, i, a.Depth[i], b.Depth[i])
+			}
+		}
+	}
+}
