@@ -40,13 +40,20 @@
 //     textures, each a set of variants), mip-mapped like the floor; a track's own materials
 //     are PNG images in its archive (plugins.Material, DecodePNGTexture); vehicles name a
 //     material for their main and accent parts.
-//   - Light: one sun (direction, colour, intensity), ambient sky light and the sky. Shadows
-//     are shadow maps: the static scene's built once per Static (a depth map along the sun,
-//     texels of 4 mm or more), and a small map per moving caster whose shadow is in view, drawn
-//     each frame with texels about a pixel at its distance; a pixel costs one lookup per map
-//     that may shadow it. The floor's sun and sky light are baked into a light map: shadows
-//     filtered over 3×3 texels, and contact shadow (ambient occlusion) from the distance to
-//     the foot of whatever stands on the floor; walls darken towards their foot the same way.
+//   - Light: one sun (direction, colour, intensity), ambient sky light and the sky. The static
+//     scene's shadows come from a shadow map built once per Static (a depth map along the
+//     sun, texels of 4 mm or more) and are baked where they fall on static surfaces: into
+//     the floor's light map and, on each element face another element may shadow, into a
+//     grid over the face, both filtered over 3×3 texels, so a static pixel looks no shadow
+//     up. A moving caster (a vehicle, a pushable box) whose shadow is in view throws it on
+//     the floor as a planar projected shadow: the hulls of its convex parts projected along
+//     the sun, rasterized in screen space into a mask of 16 samples a pixel (exact on the
+//     plane, its edges antialiased); on triangles (walls, vehicles, its own parts) through a
+//     small shadow map drawn each frame with texels about a pixel at its distance, looked up
+//     where a run of pixels' light-space box meets the map and lies deeper than the caster.
+//     The floor's contact shadow (ambient occlusion) comes from the distance to the foot of
+//     whatever stands on it, baked with its light; walls darken towards their foot the same
+//     way.
 //   - Randomization (Environment.Seed, TextureSwap, ColorJitter, Distractors): each element's
 //     texture variant, colour and texture offset, and distractor objects on the floor away
 //     from the route, drawn from the seed.
@@ -84,6 +91,15 @@
 // camera costs little, and a far vehicle is drawn (and casts its shadow) with fewer facets on
 // its round parts, as many as keep them within 0.4 pixel of the full mesh on screen (lod.go):
 // a fleet's far robots cost a fraction of their full triangle count.
+//
+// The realistic look takes shortcuts that keep its pixels what the long way gives, each held
+// to it by a test (shortcut_test.go): a textured pixel reflects its light through tables per
+// light (the ambient term times the contact shadow, plus the sun's times its share past the
+// shadows); a floor magnified so that a texel spans three pixels or more is sampled every
+// 2nd, 4th or 8th pixel and interpolated between; rows keep the columns triangles reached,
+// so the floor and sky beyond them take no depth test; a distorted frame's output rows are
+// resampled and developed in one pass, by one goroutine as soon as the rows of the drawing
+// they read are drawn.
 //
 // Speed is measured by the benchmarks registered with simgui/app/bench (render/rgb/...,
 // render/rgbd/..., render/depth/..., render/real/... for the realistic look against the flat

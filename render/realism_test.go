@@ -375,10 +375,9 @@ func TestFloorWalkKeepsItsLine(t *testing.T) {
 	}
 }
 
-// TestMovingShadowEdgeIsSoft looks straight down at a pushable box's shadow from close up,
-// where a texel of its caster map spans more than two pixels: the shadow's edge must pass
-// from dark to lit through intermediate levels (its lookups are filtered). One lookup a pixel
-// gave only the two levels, and a slanted edge showed as a staircase of texels.
+// TestMovingShadowEdgeIsSoft looks straight down at a pushable box's shadow from close up: the
+// shadow's slanted edges must pass from dark to lit through intermediate levels (its mask has
+// 16 samples a pixel), not as a staircase of whole pixels or of shadow-map texels.
 func TestMovingShadowEdgeIsSoft(t *testing.T) {
 	mov := plugins.Element{Kind: plugins.ElementBox, Length: 0.2, Width: 0.2, Height: 0.3, Color: "#c04040", Movable: true, Mass: 1}
 	m, err := NewElementMesh(&mov)
@@ -387,7 +386,7 @@ func TestMovingShadowEdgeIsSoft(t *testing.T) {
 	}
 	env := realEnv(180, 35)
 	env.ContactShadow = 0
-	// About 1.6 mm a pixel; the caster map's texels are 4 mm at the least.
+	// About 1.6 mm a pixel.
 	cam := Camera{Pose: Pose{X: 0.4, Z: 3, Yaw: math.Pi / 2, Pitch: math.Pi / 2}, FovYDeg: 16, Near: 0.1, Far: 10, Width: 640, Height: 480}
 	s := mustStatic(t, &plugins.Layout{Floor: plugins.Floor{X: 0.5, Length: 3, Width: 2, Color: "#c8c8c8"}}, &env)
 	f := render(t, cam, s, []Object{{Mesh: m, Pose: Pose{Yaw: 0.4}}}, Options{Workers: 1})
