@@ -1,6 +1,8 @@
 package render
 
 import (
+	"math"
+
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/go-gl/mathgl/mgl64"
 )
@@ -83,6 +85,14 @@ func (r *Renderer) setupRealTris(m *Mesh, cv []cvert, t0, t1 int32, rl []triReal
 		if nd*a.d+nl*a.l+nu*a.u >= 0 {
 			continue
 		}
+		// Not clipped, its projection is known: one that covers no pixel centre (most of a
+		// far vehicle's) goes before it is lit.
+		area := math.Inf(1)
+		if (a.code|b.code|c.code)&outClip == 0 {
+			if area = r.fs.pixelBox(a, b, c); area == 0 {
+				continue
+			}
+		}
 		var q rtriR
 		var alb [3]float32
 		var cos float64
@@ -113,7 +123,7 @@ func (r *Renderer) setupRealTris(m *Mesh, cv []cvert, t0, t1 int32, rl []triReal
 			q.staticMap = false
 		}
 		rf.realLight(&q, alb, cos)
-		if q.flags&triTextured != 0 {
+		if q.flags&triTextured != 0 && area >= minLUTPixels {
 			if q.ambLUT = r.reflects.get(q.amb, ambLaneMax); q.ambLUT != nil {
 				if q.sunLUT = r.reflects.get(q.sun, sunLaneMax); q.sunLUT == nil {
 					q.ambLUT = nil
@@ -150,6 +160,21 @@ func (r *Renderer) setupRealTris(m *Mesh, cv []cvert, t0, t1 int32, rl []triReal
 			r.clipEmitReal(rv, &q)
 		}
 	}
+}
+
+// minLUTPixels is the least box (pixels) of a textured triangle lit through the reflectance
+// tables: finding them costs about what lighting a few dozen pixels the long way does.
+const minLUTPixels = 48
+
+// pixelBox returns how many pixel centres the box of the projected triangle holds within the
+// image (0: it covers none).
+func (fs *frameState) pixelBox(a, b, c *cvert) float64 {
+	x0, x1 := max(0, ceilHalf(min(a.sx, b.sx, c.sx))), min(fs.w, ceilHalf(max(a.sx, b.sx, c.sx)))
+	y0, y1 := max(0, ceilHalf(min(a.sy, b.sy, c.sy))), min(fs.h, ceilHalf(max(a.sy, b.sy, c.sy)))
+	if x0 >= x1 || y0 >= y1 {
+		return 0
+	}
+	return float64((x1 - x0) * (y1 - y0))
 }
 
 // clipEmitReal clips a triangle with its attributes to near <= d <= far and queues the pieces.

@@ -12,7 +12,14 @@ type sunVis struct {
 	scale  float64 // grid texels a metre
 	w, h   int
 	f      []uint8 // the sun's share, 32nds
+	// tiles holds, per tile of 8 × 8 texels (tw a row), the share all its texels have, or
+	// mixedTile.
+	tw    int
+	tiles []uint8
 }
+
+// mixedTile marks a tile of a sunVis whose texels differ.
+const mixedTile = 0xff
 
 // Bounds of the baked grids: at most maxSunVisTexels a triangle and maxSunVisTotal a Static
 // (a byte each); a triangle past them is looked up in the shadow map pixel by pixel.
@@ -57,6 +64,23 @@ func bakeSunVis(m *Mesh, t *meshTri, sm *shadowMap, bias float64, limit int) *su
 			sv.f[j*sv.w+i] = uint8(math.Round(sm.visibleAt(q, bias) * 32))
 		}
 	}
+	sv.tw = (sv.w + 7) >> 3
+	sv.tiles = make([]uint8, sv.tw*((sv.h+7)>>3))
+	for k := range sv.tiles {
+		sv.tiles[k] = mixedTile - 1 // not yet seen
+	}
+	for j := range sv.h {
+		for i, f := range sv.f[j*sv.w : (j+1)*sv.w] {
+			k := (j>>3)*sv.tw + i>>3
+			switch sv.tiles[k] {
+			case mixedTile - 1:
+				sv.tiles[k] = f
+			case f, mixedTile:
+			default:
+				sv.tiles[k] = mixedTile
+			}
+		}
+	}
 	return sv
 }
 
@@ -76,13 +100,17 @@ func (sv *sunVis) share(U, V int64) int32 {
 }
 
 // uniform reports the share all texels of the grid box with corners (U0, V0) and (U1, V1)
-// (16 fractional bits, clamped to the grid) have, if they have one.
+// (16 fractional bits, clamped to the grid) have, if they have one, by the tiles the box meets.
 func (sv *sunVis) uniform(U0, V0, U1, V1 int64) (int32, bool) {
-	i0, i1 := max(0, min(int64(sv.w-1), min(U0, U1)>>16)), max(0, min(int64(sv.w-1), max(U0, U1)>>16))
-	j0, j1 := max(0, min(int64(sv.h-1), min(V0, V1)>>16)), max(0, min(int64(sv.h-1), max(V0, V1)>>16))
-	f := sv.f[j0*int64(sv.w)+i0]
+	i0, i1 := max(0, min(int64(sv.w-1), min(U0, U1)>>16))>>3, max(0, min(int64(sv.w-1), max(U0, U1)>>16))>>3
+	j0, j1 := max(0, min(int64(sv.h-1), min(V0, V1)>>16))>>3, max(0, min(int64(sv.h-1), max(V0, V1)>>16))>>3
+	tw := int64(sv.tw)
+	f := sv.tiles[j0*tw+i0]
+	if f == mixedTile {
+		return 0, false
+	}
 	for j := j0; j <= j1; j++ {
-		for _, g := range sv.f[j*int64(sv.w)+i0 : j*int64(sv.w)+i1+1] {
+		for _, g := range sv.tiles[j*tw+i0 : j*tw+i1+1] {
 			if g != f {
 				return 0, false
 			}
