@@ -138,11 +138,11 @@ func (st *filmState) develop(dst []byte, src []uint64, y, w int, shift uint) {
 	}
 	b, o := st.lut.bucket, st.out
 	_, _ = b[0][0], o[0][0]
-	g := st.rowNoise(y)
+	seed := st.rowNoise(y).s
 	var bits uint64
 	for x, p := range src {
 		if x&3 == 0 { // 4 pixels' noise levels from one draw: 4 bits a channel
-			bits = g.next()
+			seed, bits = splitmixStep(seed)
 		}
 		k, l := uint64(vig[x]), uint16(bits)
 		bits >>= 16
@@ -165,14 +165,14 @@ func (st *filmState) developLens(dst []byte, lm *lensMap, src []uint64, y, w int
 	iw := lm.w
 	b, o := st.lut.bucket, st.out
 	_, _ = b[0][0], o[0][0]
-	g := st.rowNoise(y)
+	seed := st.rowNoise(y).s
 	var bits uint64
 	for x, tp := range taps {
 		j := int(tp.idx)
 		top, bot := src[j:j+2:j+2], src[j+iw:j+iw+2:j+iw+2]
 		p := top[0]*uint64(tp.w[0]) + top[1]*uint64(tp.w[1]) + bot[0]*uint64(tp.w[2]) + bot[1]*uint64(tp.w[3])
 		if x&3 == 0 { // 4 pixels' noise levels from one draw: 4 bits a channel
-			bits = g.next()
+			seed, bits = splitmixStep(seed)
 		}
 		k, l := uint64(vig[x]), uint16(bits)
 		bits >>= 16

@@ -56,11 +56,20 @@ func (p pick) offset(i int) [2]float32 {
 type splitmix64 struct{ s uint64 }
 
 func (g *splitmix64) next() uint64 {
-	g.s += 0x9e3779b97f4a7c15
-	z := g.s
+	var z uint64
+	g.s, z = splitmixStep(g.s)
+	return z
+}
+
+// splitmixStep is SplitMix64 on its state as a value: the next state and the draw (a loop
+// that keeps the state in a local keeps it in a register, where a method's receiver would
+// be kept in memory).
+func splitmixStep(s uint64) (next, z uint64) {
+	s += 0x9e3779b97f4a7c15
+	z = s
 	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
 	z = (z ^ z>>27) * 0x94d049bb133111eb
-	return z ^ z>>31
+	return s, z ^ z>>31
 }
 
 // Distractor placement: at least distractorClearance metres plus the object's radius from the
