@@ -2,10 +2,11 @@ package render
 
 // A textured pixel reflects amb·ao + sun·f of light (ambient times the contact shadow, the
 // sun times its share past the shadows) per channel off its texel's sRGB colour. Written out,
-// that is six products, three table lookups and three clamps a pixel. With a triangle's amb
-// and sun fixed, a table per light maps each channel's texel byte to its reflected light
-// already in its lane (reflectLUT), so that the ambient part is three lookups times the
+// that is six products, three table lookups and three clamps a pixel. A static triangle's amb
+// and sun are fixed, so a table per light maps each channel's texel byte to its reflected
+// light already in its lane (reflectLUT), and the ambient part is three lookups times the
 // contact shadow (one product for the three lanes) and the sun's part three lookups more.
+// Moving objects' light changes as they turn: they are lit the long way.
 
 // reflectLUT is, for one light (L_r, L_g, L_b), lut[c][b] = srgb(b)·L_c in lane c (linOne
 // units), clamped to what the pixel's other term leaves room for.
@@ -23,29 +24,18 @@ const (
 // shift by 8.
 const ambLaneMask = uint64(ambLaneMax) | uint64(ambLaneMax)<<laneShift | uint64(ambLaneMax)<<(2*laneShift)
 
-// reflectLUTs caches a Renderer's tables by light: a static triangle's light is the same
-// every frame, and a scene has few.
-type reflectLUTs struct {
-	m map[[3]int32]*reflectLUT
-}
-
-// maxReflectLUTs bounds the tables kept (6 kB each); past it the cache starts again.
+// maxReflectLUTs bounds the tables a Static keeps (6 kB each); its other triangles are lit
+// the long way.
 const maxReflectLUTs = 256
 
-// get returns the table of light l, or nil when a channel of l could reflect more than lmax
-// (then the pixel is lit the long way).
-func (c *reflectLUTs) get(l [3]int32, lmax int32) *reflectLUT {
+// newReflectLUT returns the table of light l, or nil when a channel of l could reflect more
+// than lmax (then the pixel is lit the long way).
+func newReflectLUT(l [3]int32, lmax int32) *reflectLUT {
 	srgb := srgbTable
 	for _, v := range l {
 		if v < 0 || int64(v)*int64(srgb[255])>>linShift > int64(lmax) {
 			return nil
 		}
-	}
-	if t := c.m[l]; t != nil {
-		return t
-	}
-	if c.m == nil || len(c.m) >= maxReflectLUTs {
-		c.m = map[[3]int32]*reflectLUT{}
 	}
 	t := new(reflectLUT)
 	for ch, v := range l {
@@ -53,7 +43,23 @@ func (c *reflectLUTs) get(l [3]int32, lmax int32) *reflectLUT {
 			t[ch][b] = uint64(int32(srgb[b])*v>>linShift) << (ch * laneShift)
 		}
 	}
-	c.m[l] = t
+	return t
+}
+
+// reflectLUTs are a Static's tables by light, made when it is built: a static triangle's light
+// is the same every frame, and a scene has few.
+type reflectLUTs map[[3]int32]*reflectLUT
+
+// get returns the table of light l (nil past lmax, as newReflectLUT, or past maxReflectLUTs).
+func (c reflectLUTs) get(l [3]int32, lmax int32) *reflectLUT {
+	if t, ok := c[l]; ok {
+		return t
+	}
+	if len(c) >= maxReflectLUTs {
+		return nil
+	}
+	t := newReflectLUT(l, lmax)
+	c[l] = t
 	return t
 }
 

@@ -1,8 +1,6 @@
 package render
 
 import (
-	"math"
-
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/go-gl/mathgl/mgl64"
 )
@@ -87,11 +85,8 @@ func (r *Renderer) setupRealTris(m *Mesh, cv []cvert, t0, t1 int32, rl []triReal
 		}
 		// Not clipped, its projection is known: one that covers no pixel centre (most of a
 		// far vehicle's) goes before it is lit.
-		area := math.Inf(1)
-		if (a.code|b.code|c.code)&outClip == 0 {
-			if area = r.fs.pixelBox(a, b, c); area == 0 {
-				continue
-			}
+		if (a.code|b.code|c.code)&outClip == 0 && !r.fs.coversPixels(a, b, c) {
+			continue
 		}
 		var q rtriR
 		var alb [3]float32
@@ -103,6 +98,7 @@ func (r *Renderer) setupRealTris(m *Mesh, cv []cvert, t0, t1 int32, rl []triReal
 			if q.staticMap && x.vis != nil && sc.lit {
 				q.vis, q.staticMap = x.vis, false
 			}
+			q.ambLUT, q.sunLUT = x.ambLUT, x.sunLUT
 		} else {
 			cos = max(0, float64(t.n[0])*lightObj[0]+float64(t.n[1])*lightObj[1]+float64(t.n[2])*lightObj[2])
 			col := t.col
@@ -123,12 +119,8 @@ func (r *Renderer) setupRealTris(m *Mesh, cv []cvert, t0, t1 int32, rl []triReal
 			q.staticMap = false
 		}
 		rf.realLight(&q, alb, cos)
-		if q.flags&triTextured != 0 && area >= minLUTPixels {
-			if q.ambLUT = r.reflects.get(q.amb, ambLaneMax); q.ambLUT != nil {
-				if q.sunLUT = r.reflects.get(q.sun, sunLaneMax); q.sunLUT == nil {
-					q.ambLUT = nil
-				}
-			}
+		if q.flags&triTextured == 0 {
+			q.ambLUT, q.sunLUT = nil, nil
 		}
 		shadowed := q.staticMap || rf.dyn.on && cos > 0
 		var rv [3]realVertex
@@ -162,19 +154,12 @@ func (r *Renderer) setupRealTris(m *Mesh, cv []cvert, t0, t1 int32, rl []triReal
 	}
 }
 
-// minLUTPixels is the least box (pixels) of a textured triangle lit through the reflectance
-// tables: finding them costs about what lighting a few dozen pixels the long way does.
-const minLUTPixels = 48
-
-// pixelBox returns how many pixel centres the box of the projected triangle holds within the
-// image (0: it covers none).
-func (fs *frameState) pixelBox(a, b, c *cvert) float64 {
+// coversPixels reports whether the box of the projected triangle holds a pixel centre of the
+// image (if not, the triangle covers none).
+func (fs *frameState) coversPixels(a, b, c *cvert) bool {
 	x0, x1 := max(0, ceilHalf(min(a.sx, b.sx, c.sx))), min(fs.w, ceilHalf(max(a.sx, b.sx, c.sx)))
 	y0, y1 := max(0, ceilHalf(min(a.sy, b.sy, c.sy))), min(fs.h, ceilHalf(max(a.sy, b.sy, c.sy)))
-	if x0 >= x1 || y0 >= y1 {
-		return 0
-	}
-	return float64((x1 - x0) * (y1 - y0))
+	return x0 < x1 && y0 < y1
 }
 
 // clipEmitReal clips a triangle with its attributes to near <= d <= far and queues the pieces.

@@ -64,7 +64,6 @@ type Renderer struct {
 	floorPts, hullIn, hull [][2]float64
 	clipA, clipB           []cvert
 	lenses                 lensCache
-	reflects               reflectLUTs
 	// words is wordsFor as words (gainWords), made again when a camera's table differs (a
 	// training camera's once per episode); both start as zeros, which agree.
 	words    gainWords

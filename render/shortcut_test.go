@@ -175,7 +175,6 @@ func lane(p uint64, c int) int { return int(p >> (c * laneShift) & laneMask) }
 // TestReflectLUTsMatchTheLongWay lights every texel value under random lights, contact
 // shadows and sun shares through the tables and the long way: within a linear unit or two.
 func TestReflectLUTsMatchTheLongWay(t *testing.T) {
-	var c reflectLUTs
 	rng := rand.New(rand.NewPCG(7, 8))
 	for range 400 {
 		var amb, sun [3]int32
@@ -183,7 +182,7 @@ func TestReflectLUTsMatchTheLongWay(t *testing.T) {
 			amb[ch] = rng.Int32N(2 * linOne)
 			sun[ch] = rng.Int32N(12 * linOne)
 		}
-		la, ls := c.get(amb, ambLaneMax), c.get(sun, sunLaneMax)
+		la, ls := newReflectLUT(amb, ambLaneMax), newReflectLUT(sun, sunLaneMax)
 		if la == nil || ls == nil {
 			t.Fatalf("no table for ambient %v, sun %v, within the lanes' budget", amb, sun)
 		}
@@ -200,8 +199,19 @@ func TestReflectLUTsMatchTheLongWay(t *testing.T) {
 			}
 		}
 	}
-	if c.get([3]int32{3 * linOne, 0, 0}, ambLaneMax) != nil {
+	if newReflectLUT([3]int32{3 * linOne, 0, 0}, ambLaneMax) != nil {
 		t.Fatal("a table for an ambient light past its lane's budget")
+	}
+	// A Static's cache shares a light's table and stops making them at its bound.
+	c := reflectLUTs{}
+	if a, b := c.get([3]int32{1, 2, 3}, ambLaneMax), c.get([3]int32{1, 2, 3}, ambLaneMax); a == nil || a != b {
+		t.Fatalf("tables of one light: %p, %p; want one, shared", a, b)
+	}
+	for i := range int32(maxReflectLUTs) {
+		c.get([3]int32{i, 7, 7}, ambLaneMax)
+	}
+	if len(c) != maxReflectLUTs || c.get([3]int32{5, 5, 5}, ambLaneMax) != nil {
+		t.Fatalf("%d tables kept, a new light's table past the bound: want %d and none", len(c), maxReflectLUTs)
 	}
 }
 

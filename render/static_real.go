@@ -36,6 +36,8 @@ type triReal struct {
 	bias  float32    // shadow-map depth bias
 	flags uint8
 	vis   *sunVis // the sun's share baked (nil: look the shadow map up where triShadowTest)
+	// ambLUT and sunLUT reflect the triangle's light off its texels (nil: lit the long way).
+	ambLUT, sunLUT *reflectLUT
 }
 
 const (
@@ -320,6 +322,7 @@ func (s *Static) bakeLight(layout *plugins.Layout) {
 	if s.floor.ok {
 		r.litFloor = newLitFloor(r, &s.floor)
 	}
+	s.reflectTables()
 }
 
 // anyShadowed reports whether some texel the light-space triangle covers is nearer the sun
@@ -364,4 +367,29 @@ func (m *shadowMap) anyShadowed(a, b, c [3]float64, bias float64) bool {
 		}
 	}
 	return false
+}
+
+// reflectTables gives each textured triangle the tables of its light (see reflectLUT), as the
+// realistic pipeline lights it (realLight), shared by the triangles of the same light.
+func (s *Static) reflectTables() {
+	lt := &s.real.light
+	luts := reflectLUTs{}
+	for ci := range s.chunks {
+		for i := range s.chunks[ci].rl {
+			rt := &s.chunks[ci].rl[i]
+			if rt.flags&triTextured == 0 {
+				continue
+			}
+			var amb, sun [3]int32
+			for c := range 3 {
+				amb[c] = fixed(lt.amb[c] * float64(rt.alb[c]))
+				sun[c] = fixed(lt.sun[c] * float64(rt.cos) * float64(rt.alb[c]))
+			}
+			if rt.ambLUT = luts.get(amb, ambLaneMax); rt.ambLUT != nil {
+				if rt.sunLUT = luts.get(sun, sunLaneMax); rt.sunLUT == nil {
+					rt.ambLUT = nil
+				}
+			}
+		}
+	}
 }
