@@ -283,10 +283,7 @@ func (s *Static) bakeLight(layout *plugins.Layout) {
 						sm.toTexels(vec64(c.mesh.verts[t.v[2]])), float64(rt.bias)) {
 						rt.flags |= triShadowTest
 						if rt.flags&triTextured != 0 {
-							// The bake filters over 3 × 3 texels: its taps reach 1.5 texels
-							// further along the slope than a lookup's.
-							bias := float64(rt.bias) + slopeBias(float64(rt.cos), sm.texel) - 0.001
-							if rt.vis = bakeSunVis(c.mesh, t, sm, bias, budget); rt.vis != nil {
+							if rt.vis = bakeSunVis(c.mesh, t, sm, float64(rt.bias), budget); rt.vis != nil {
 								budget -= len(rt.vis.f)
 							}
 						}

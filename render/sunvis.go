@@ -57,11 +57,29 @@ func bakeSunVis(m *Mesh, t *meshTri, sm *shadowMap, bias float64, limit int) *su
 	for c := range 3 {
 		di[c], dj[c] = a[c]-o[c], b[c]-o[c]
 	}
+	// Lit or not at each texel's centre (one lookup), then the box filter over 3 × 3 grid
+	// texels, a shadow-map texel each, as the floor's light map filters its lookups.
+	lit := make([]uint8, sv.w*sv.h)
 	for j := range sv.h {
 		for i := range sv.w {
 			fi, fj := float64(i), float64(j)
-			q := [3]float64{o[0] + fi*di[0] + fj*dj[0], o[1] + fi*di[1] + fj*dj[1], o[2] + fi*di[2] + fj*dj[2]}
-			sv.f[j*sv.w+i] = uint8(math.Round(sm.visibleAt(q, bias) * 32))
+			x, y := int(math.Floor(o[0]+fi*di[0]+fj*dj[0])), int(math.Floor(o[1]+fi*di[1]+fj*dj[1]))
+			d := o[2] + fi*di[2] + fj*dj[2] - bias
+			if x < 0 || y < 0 || x >= sm.w || y >= sm.h || d <= float64(sm.depth[y*sm.w+x]) {
+				lit[j*sv.w+i] = 1
+			}
+		}
+	}
+	for j := range sv.h {
+		for i := range sv.w {
+			n, sum := 0, 0
+			for y := max(0, j-1); y <= min(sv.h-1, j+1); y++ {
+				for x := max(0, i-1); x <= min(sv.w-1, i+1); x++ {
+					n++
+					sum += int(lit[y*sv.w+x])
+				}
+			}
+			sv.f[j*sv.w+i] = uint8((32*sum + n/2) / n)
 		}
 	}
 	sv.tw = (sv.w + 7) >> 3
