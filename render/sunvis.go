@@ -3,10 +3,10 @@ package render
 import "math"
 
 // sunVis is a static textured triangle's share of the sun past the static scene's shadows,
-// baked on a grid over its texture coordinates (metres along the face) from the static shadow
-// map, filtered as the floor's light map is: a wall in some other element's shadow takes one
-// lookup a pixel where the shadow map took a light-space walk, a depth compare and the tiles'
-// verdicts.
+// baked on a grid over its texture coordinates (metres along the face, a shadow-map texel a
+// grid texel) from the static shadow map and filtered over 3 × 3 grid texels, as soft as the
+// floor's light map: a wall in some other element's shadow takes one lookup a pixel where the
+// shadow map took a light-space walk, a depth compare and the tiles' verdicts.
 type sunVis struct {
 	u0, v0 float64 // texture coordinates of the grid's corner
 	scale  float64 // grid texels a metre
