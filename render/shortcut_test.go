@@ -245,3 +245,79 @@ func TestLensPipelineMatchesBands(t *testing.T) {
 		}
 	}
 }
+
+// TestAnyRealisticCameraStaysInRange renders the realistic corridor, its shadows, a lens and
+// a film from cameras everywhere (inside walls and vehicles, under and on the floor, rolled,
+// straight up and down) with vehicles in odd places (sunk in the floor, above the camera, behind
+// it, against it) under a high and a low sun, by one goroutine and by three: no shortcut may
+// index outside its tables, and the two must agree.
+func TestAnyRealisticCameraStaysInRange(t *testing.T) {
+	sc, err := newBenchScene()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ks := sc.dyn[0].Mesh
+	dyn := append(append([]Object(nil), sc.dyn...),
+		Object{Mesh: ks, Pose: Pose{X: 0.2, Y: -0.3, Z: -0.03, Yaw: 1}},    // sunk in the floor
+		Object{Mesh: ks, Pose: Pose{X: 0.1, Y: -0.5, Z: 0.4, Roll: 0.5}},   // flying
+		Object{Mesh: ks, Pose: Pose{X: -0.25, Y: 0.2, Yaw: 2, Pitch: 0.3}}, // against a wall
+		Object{Mesh: ks, Pose: Pose{X: 0.5, Y: 0.1, Z: 0.01, Yaw: -0.4}},
+	)
+	one := NewRenderer(Options{Workers: 1})
+	defer one.Close()
+	three := NewRenderer(Options{Workers: 3, MinPixelsPerWorker: 1})
+	defer three.Close()
+	for _, sun := range [][2]float64{{35, 60}, {200, 4}} {
+		env := realEnv(sun[0], sun[1])
+		env.Distractors = 4
+		s := mustStatic(t, corridorLayout(), &env)
+		poses := []Pose{
+			{X: -0.31, Y: -0.5, Z: 0.1, Yaw: 0.3},
+			{X: 0.91, Y: 0, Z: 0.125, Yaw: math.Pi},
+			{X: 0, Y: -0.85, Z: 0.05, Yaw: 1},
+			{X: 0.2, Y: -0.2, Z: 1, Pitch: math.Pi / 2},
+			{X: 0.2, Y: -0.2, Z: 0.1, Pitch: -math.Pi / 2},
+			{X: 0.1, Y: -0.6, Z: 0.2, Yaw: 2, Pitch: 0.3, Roll: 1.2},
+			{X: 0.1, Y: -0.6, Z: -0.2, Yaw: 2, Pitch: -0.3},
+			{X: 0.1, Y: -0.6, Z: 0, Yaw: 2},
+			{X: 0.1, Y: -0.6, Z: 0.0005, Yaw: 2, Pitch: 0.2},
+			{X: 0.2, Y: -0.3, Z: 0.02, Yaw: 0.2, Pitch: 0.8}, // into the sunk vehicle
+		}
+		for i := range 30 {
+			a := float64(i) * 0.7
+			poses = append(poses, Pose{X: 0.3 + 0.8*math.Cos(a), Y: -0.4 + 0.8*math.Sin(a), Z: 0.02 + 0.05*float64(i%7),
+				Yaw: a * 1.3, Pitch: math.Sin(a) * 1.5, Roll: math.Cos(a*0.7) * 0.5})
+		}
+		// Low over the floor at full size too: its texels span many pixels (every step of the
+		// sparse floor), and rows run long.
+		poses = append(poses, Pose{X: 0.1, Y: -0.5, Z: 0.04, Yaw: 1.2, Pitch: 0.6}, Pose{X: -0.2, Y: 0.1, Z: 0.02, Yaw: -0.3, Pitch: 1.2, Roll: 0.4})
+		for i, p := range poses {
+			cam := Camera{Pose: p, FovYDeg: 40 + float64(i%5)*25, Near: 0.03, Far: 3, Width: 96 + 32*(i%3), Height: 72}
+			if i >= len(poses)-2 {
+				cam.Width, cam.Height = 640, 480
+			}
+			switch i % 3 {
+			case 1:
+				cam.Lens = Lens{Model: PlumbBob, K1: -0.2, K2: 0.05, P1: 0.002}
+			case 2:
+				cam.Lens = Lens{Model: Equidistant, K1: 0.1}
+			}
+			cam.Film = &Film{Exposure: 1.3, Vignette: 0.4, ReadNoise: 2, ShotNoise: 3}
+			a, b := NewFrame(cam.Width, cam.Height, true, true), NewFrame(cam.Width, cam.Height, true, true)
+			if err := one.Render(a, cam, s, dyn); err != nil {
+				t.Fatal(err)
+			}
+			if err := three.Render(b, cam, s, dyn); err != nil {
+				t.Fatal(err)
+			}
+			if string(a.RGB) != string(b.RGB) {
+				t.Fatalf("sun %v, pose %+v: 1 and 3 goroutines give different bytes", sun, p)
+			}
+			for k, d := range a.Depth {
+				if !math.IsInf(float64(d), 1) && (d < 0.03*0.9999 || d > 3*1.0001) {
+					t.Fatalf("sun %v, pose %+v: depth[%d] = %g, want +Inf or within [0.03, 3]", sun, p, k, d)
+				}
+			}
+		}
+	}
+}
