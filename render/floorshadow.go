@@ -133,44 +133,15 @@ func (r *Renderer) queueShade(poly [][2]float64) {
 		return // wholly outside one plane of the frustum
 	}
 	if any&outClip != 0 {
-		in = r.clipShade(in)
-		if len(in) < 3 {
+		if cap(r.clipB) < len(in)+2 {
+			r.clipB = make([]cvert, 0, 2*len(in)+2)
+		}
+		if in = v.clipDepth(in, r.clipB); len(in) < 3 {
 			return
 		}
 	}
-	for i := range in {
-		p := &in[i]
-		iz := 1 / p.d
-		p.sx = v.cx - v.fx*p.l*iz
-		p.sy = v.cy - v.fy*p.u*iz
-	}
+	v.project(in)
 	r.fs.real.addShadePoly(in, r.fs.h)
-}
-
-// clipShade clips a convex polygon (camera frame, in r.clipA) to near <= depth <= far.
-func (r *Renderer) clipShade(in []cvert) []cvert {
-	v := &r.fs.view
-	out := r.clipB[:0]
-	for _, pl := range [2]struct{ sign, off float64 }{{1, -v.near}, {-1, v.far}} {
-		out = out[:0]
-		for i := range in {
-			p, q := &in[i], &in[(i+1)%len(in)]
-			dp, dq := pl.sign*p.d+pl.off, pl.sign*q.d+pl.off
-			if dp >= 0 {
-				out = append(out, *p)
-			}
-			if (dp >= 0) != (dq >= 0) {
-				s := dp / (dp - dq)
-				out = append(out, cvert{d: p.d + (q.d-p.d)*s, l: p.l + (q.l-p.l)*s, u: p.u + (q.u-p.u)*s})
-			}
-		}
-		if len(out) < 3 {
-			return nil
-		}
-		in, out = out, in
-	}
-	r.clipA, r.clipB = in, out // kept for the next polygon, grown as needed
-	return in
 }
 
 // outcode returns a camera-frame point's outcodes against the frustum.

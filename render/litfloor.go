@@ -180,7 +180,7 @@ func (fs *frameState) litFloorSpan(rd mgl64.Vec3, y, xa, xb int, zr []float32, p
 		lv, texel := lf.level(foot)
 		ls := litSpan{lv: lv, X: fw.X + int64(a)*fw.dX, Y: fw.Y + int64(a)*fw.dY, dX: fw.dX, dY: fw.dY,
 			k: int64(math.Round(65536 / texel)), iz: iz, dzi: fw.dzi, depth: fs.depth, shaded: shaded,
-			zlo: clampTo2(zlo-i0-a, b-a), zhi: clampTo2(zhi-i0-a, b-a), slo: clampTo2(slo-i0-a, b-a), shi: clampTo2(shi-i0-a, b-a)}
+			zlo: clampCount(zlo-i0-a, b-a), zhi: clampCount(zhi-i0-a, b-a), slo: clampCount(slo-i0-a, b-a), shi: clampCount(shi-i0-a, b-a)}
 		switch {
 		case foot < 1.0/12: // a texel spans 12 pixels or more: a sample every 8th
 			ls.bilinearSparse(zc[a:b], pc[a:b], sc[a:b], 8, tmp)
@@ -443,8 +443,8 @@ func (ls *litSpan) bilinearSparse(zc []float32, pc []uint64, shade []uint16, ste
 	ls.iz = iz
 }
 
-// clampTo2 clamps i to 0..n.
-func clampTo2(i, n int) int { return max(0, min(i, n)) }
+// clampCount clamps column i of a span to 0..n, its length.
+func clampCount(i, n int) int { return max(0, min(i, n)) }
 
 // sample is the bilinear blend of level 0 at walk position X, Y with shadow mask m.
 func (ls *litSpan) sample(X, Y int64, m uint16) uint64 {

@@ -69,7 +69,7 @@ func (fs *frameState) skySpan(rd mgl64.Vec3, zr []float32, px []uint64, x0 int, 
 	sky := &fs.real.lt.sky
 	px = px[:len(zr)]
 	if fs.depth {
-		defer depthRow(zr)
+		defer toMetres(zr)
 	}
 	if !bg.rollFree {
 		for i, z := range zr {
@@ -95,8 +95,8 @@ func (fs *frameState) skySpan(rd mgl64.Vec3, zr []float32, px []uint64, x0 int, 
 	}
 }
 
-// depthRow turns a row's 1/depth into metres, +Inf where nothing is drawn.
-func depthRow(zr []float32) {
+// toMetres turns a row's 1/depth into metres, +Inf where nothing is drawn.
+func toMetres(zr []float32) {
 	for i, z := range zr {
 		zr[i] = metres(z)
 	}

@@ -281,17 +281,28 @@ func (r *Renderer) setupTris(m *Mesh, cv []cvert, t0, t1 int32, lit []RGB, light
 // clipEmit clips a triangle to near <= d <= far (Sutherland–Hodgman) and queues the pieces.
 func (r *Renderer) clipEmit(a, b, c *cvert, col RGB) {
 	v := &r.fs.view
-	var buf0, buf1 [8]cvert
-	in := append(buf0[:0], *a, *b, *c)
-	out := buf1[:0]
+	var buf0, buf1 [8]cvert // a triangle clipped by two planes has at most 5 corners
+	in := v.clipDepth(append(buf0[:0], *a, *b, *c), buf1[:0])
+	if len(in) < 3 {
+		return
+	}
+	v.project(in)
+	for i := 1; i+1 < len(in); i++ {
+		r.fs.emit(&in[0], &in[i], &in[i+1], col)
+	}
+}
+
+// clipDepth clips the convex polygon in (camera-frame corners) to near <= d <= far and
+// returns what is left, in in's memory or out's (out is scratch, at least len(in)+2 long to
+// stay where it is); fewer than 3 corners when nothing is.
+func (v *view) clipDepth(in, out []cvert) []cvert {
 	for _, pl := range [2]struct {
 		sign, off float64
 	}{{1, -v.near}, {-1, v.far}} {
 		out = out[:0]
-		dist := func(p *cvert) float64 { return pl.sign*p.d + pl.off }
 		for i := range in {
 			p, q := &in[i], &in[(i+1)%len(in)]
-			dp, dq := dist(p), dist(q)
+			dp, dq := pl.sign*p.d+pl.off, pl.sign*q.d+pl.off
 			if dp >= 0 {
 				out = append(out, *p)
 			}
@@ -301,18 +312,20 @@ func (r *Renderer) clipEmit(a, b, c *cvert, col RGB) {
 			}
 		}
 		if len(out) < 3 {
-			return
+			return out
 		}
 		in, out = out, in
 	}
-	for i := range in {
-		p := &in[i]
+	return in
+}
+
+// project sets the projection of camera-frame corners in front of the near plane.
+func (v *view) project(ps []cvert) {
+	for i := range ps {
+		p := &ps[i]
 		p.iz = 1 / p.d
 		p.sx = v.cx - v.fx*p.l*p.iz
 		p.sy = v.cy - v.fy*p.u*p.iz
-	}
-	for i := 1; i+1 < len(in); i++ {
-		r.fs.emit(&in[0], &in[i], &in[i+1], col)
 	}
 }
 
