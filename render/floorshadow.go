@@ -144,30 +144,6 @@ func (r *Renderer) queueShade(poly [][2]float64) {
 	r.fs.real.addShadePoly(in, r.fs.h)
 }
 
-// outcode returns a camera-frame point's outcodes against the frustum.
-func (v *view) outcode(d, l, u float64) uint8 {
-	var code uint8
-	if d < v.near {
-		code |= outNear
-	}
-	if d > v.far {
-		code |= outFar
-	}
-	if l > d*v.tl {
-		code |= outLeft
-	}
-	if -l > d*v.tr {
-		code |= outRight
-	}
-	if u > d*v.tt {
-		code |= outTop
-	}
-	if -u > d*v.tb {
-		code |= outBottom
-	}
-	return code
-}
-
 // addShadePoly queues a convex polygon given by its projected vertices, in either order.
 func (rf *realFrame) addShadePoly(ps []cvert, h int) {
 	n := len(ps)

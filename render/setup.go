@@ -113,6 +113,30 @@ const (
 	outClip = outNear | outFar // planes triangles are clipped against; the others only cull
 )
 
+// outcode returns a camera-frame point's outcodes against the frustum.
+func (v *view) outcode(d, l, u float64) uint8 {
+	var code uint8
+	if d < v.near {
+		code |= outNear
+	}
+	if d > v.far {
+		code |= outFar
+	}
+	if l > d*v.tl {
+		code |= outLeft
+	}
+	if -l > d*v.tr {
+		code |= outRight
+	}
+	if u > d*v.tt {
+		code |= outTop
+	}
+	if -u > d*v.tb {
+		code |= outBottom
+	}
+	return code
+}
+
 // cvert is a vertex in the camera frame (d forward = planar depth, l left, u up) with its
 // projection (valid when d >= near).
 type cvert struct {
@@ -148,25 +172,7 @@ func (r *Renderer) transform(m *Mesh, cv []cvert, v0, v1 int32, a mgl64.Mat3, t 
 		d := a00*x + a01*y + a02*z + t[0]
 		l := a10*x + a11*y + a12*z + t[1]
 		u := a20*x + a21*y + a22*z + t[2]
-		var code uint8
-		if d < v.near {
-			code |= outNear
-		}
-		if d > v.far {
-			code |= outFar
-		}
-		if l > d*v.tl {
-			code |= outLeft
-		}
-		if -l > d*v.tr {
-			code |= outRight
-		}
-		if u > d*v.tt {
-			code |= outTop
-		}
-		if -u > d*v.tb {
-			code |= outBottom
-		}
+		code := v.outcode(d, l, u)
 		c := cvert{d: d, l: l, u: u, code: code}
 		if code&outNear == 0 {
 			c.iz = 1 / d
