@@ -521,9 +521,13 @@ func wantCommand(req []byte) string {
 // session is answering a request is a new one refused.
 func TestMaxSessions(t *testing.T) {
 	e := start(t, Options{MaxSessions: 2})
+	// A dial returns when the client has the handshake's answer, maybe before the service has
+	// the session: each is waited for, so that a is open before b is used.
 	a := e.dial(t, "/control", nil)
+	e.waitIdle(t, 1)
 	b := e.dial(t, "/markers", nil)
 	askJSON(t, b, `{"command":"list"}`) // b has been used since a opened: a is idle the longest
+	e.waitIdle(t, 2)
 	c := e.dial(t, "/control", nil)
 	if r := askJSON(t, c, `{"command":"fps"}`); r["command"] != "fps" {
 		t.Fatalf("answer %v", r)

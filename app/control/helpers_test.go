@@ -133,6 +133,27 @@ func (e *env) dial(t *testing.T, path string, h http.Header) *websocket.Conn {
 	return c
 }
 
+// waitIdle waits until the service has n sessions open, none of them answering a request.
+func (e *env) waitIdle(t *testing.T, n int) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		e.svc.mu.Lock()
+		idle := len(e.svc.sessions) == n
+		for _, st := range e.svc.sessions {
+			idle = idle && !st.busy
+		}
+		e.svc.mu.Unlock()
+		if idle {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the service never had %d idle sessions", n)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
 // ask sends a text message and returns the raw answer.
 func ask(t *testing.T, c *websocket.Conn, msg string) []byte {
 	t.Helper()
