@@ -95,7 +95,7 @@
 // The realistic look takes shortcuts that keep its pixels what the long way gives, each held
 // to it by a test (shortcut_test.go): a textured pixel reflects its light through tables per
 // light (the ambient term times the contact shadow, plus the sun's times its share past the
-// shadows); a floor magnified so that a texel spans three pixels or more is sampled every
+// shadows); a floor magnified so that a texel spans two pixels or more is sampled every
 // 2nd, 4th or 8th pixel and interpolated between; rows keep the columns triangles reached,
 // so the floor and sky beyond them take no depth test; a distorted frame's output rows are
 // resampled and developed in one pass, by one goroutine as soon as the rows of the drawing

@@ -182,11 +182,11 @@ func (fs *frameState) litFloorSpan(rd mgl64.Vec3, y, xa, xb int, zr []float32, p
 			k: int64(math.Round(65536 / texel)), iz: iz, dzi: fw.dzi, depth: fs.depth, shaded: shaded,
 			zlo: clampCount(zlo-i0-a, b-a), zhi: clampCount(zhi-i0-a, b-a), slo: clampCount(slo-i0-a, b-a), shi: clampCount(shi-i0-a, b-a)}
 		switch {
-		case foot < 1.0/12: // a texel spans 12 pixels or more: a sample every 8th
+		case foot < 1.0/8: // a texel spans 8 pixels or more: a sample every 8th
 			ls.bilinearSparse(zc[a:b], pc[a:b], sc[a:b], 8, tmp)
-		case foot < 1.0/6: // 6 or more: every 4th
+		case foot < 1.0/4: // 4 or more: every 4th
 			ls.bilinearSparse(zc[a:b], pc[a:b], sc[a:b], 4, tmp)
-		case foot < 1.0/3: // 3 or more: every 2nd
+		case foot < 1.0/2: // 2 or more: every 2nd
 			ls.bilinearSparse(zc[a:b], pc[a:b], sc[a:b], 2, tmp)
 		case foot < 1:
 			ls.bilinear(zc[a:b], pc[a:b], sc[a:b])
@@ -339,7 +339,7 @@ func (ls *litSpan) bilinear(zc []float32, pc []uint64, shade []uint16) {
 	ls.iz = iz
 }
 
-// bilinearSparse is bilinear where a texel spans one and a half steps or more: every step-th
+// bilinearSparse is bilinear where a texel spans a step or more: every step-th
 // pixel (2, 4, 8) is sampled, and those between are interpolated linearly. Along a row the
 // bilinear blend is linear between texel centres, at least a step apart, so the two differ
 // only in a step with a texel centre in it, where the interpolation cuts its corner: it never

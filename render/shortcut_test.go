@@ -92,7 +92,7 @@ func TestFillSamples(t *testing.T) {
 // TestSparseFloorMatchesBilinear walks a magnified lit floor every way: sampling every 2nd, 4th
 // or 8th pixel and interpolating between must give the full bilinear's value at the samples,
 // stay within the range it takes over each step (no overshoot), and be within a linear unit
-// or so of it on average, wherever a texel spans one and a half steps or more.
+// or two of it on average, wherever a texel spans a step or more.
 func TestSparseFloorMatchesBilinear(t *testing.T) {
 	env := RealisticEnvironment()
 	l := &plugins.Layout{Floor: plugins.Floor{Length: 2, Width: 2, Texture: "plywood"},
@@ -107,10 +107,10 @@ func TestSparseFloorMatchesBilinear(t *testing.T) {
 	sum, count := 0, 0
 	for range 300 {
 		step := []int{2, 4, 8}[rng.IntN(3)]
-		// A walk of at most 1/(1.5·step) texel a pixel, in any direction, over the floor
+		// A walk of at most 1/step texel a pixel, in any direction, over the floor
 		// around the box and its shadow.
 		a := rng.Float64() * 2 * math.Pi
-		px := lf.texel / (1.5 * float64(step)) * (0.3 + 0.7*rng.Float64())
+		px := lf.texel / float64(step) * (0.3 + 0.7*rng.Float64())
 		x0, y0 := 1.3+rng.Float64()*0.4-0.2, 1+rng.Float64()*0.4-0.2
 		ls := litSpan{lv: &lf.levels[0], X: int64(x0 * floorOne), Y: int64(y0 * floorOne),
 			dX: int64(px * math.Cos(a) * floorOne), dY: int64(px * math.Sin(a) * floorOne), k: k, iz: 1}
