@@ -59,24 +59,7 @@ func (r *Renderer) renderReal(dst *Frame, cam *Camera, static *Static, dyn []Obj
 	rf.tris = rf.tris[:0]
 	r.setupDynShadows(dyn, sc)
 	r.setupFloorShadows(sc)
-	if len(rf.shadePolys) > 0 && cap(rf.shade) < w*h {
-		rf.shade = make([]uint16, w*h)
-	}
-	rf.shade = rf.shade[:cap(rf.shade)]
-	if len(rf.noShade) < w {
-		rf.noShade = make([]uint16, w)
-	}
-	if n := (h + tileRows - 1) / tileRows * w; len(rf.rowTmp) < n {
-		rf.rowTmp = make([]uint64, n)
-	}
-	if cap(fs.cover) < h {
-		fs.cover = make([]rowCover, h)
-	}
-	fs.cover = fs.cover[:h]
-	if cap(rf.shadeCover) < h {
-		rf.shadeCover = make([]rowCover, h)
-	}
-	rf.shadeCover = rf.shadeCover[:h]
+	fs.sizeRows(w, h)
 	r.setupRealStatic(static)
 	for i := range dyn {
 		if dyn[i].Mesh != nil {
@@ -127,6 +110,31 @@ func (r *Renderer) renderReal(dst *Frame, cam *Camera, static *Static, dyn []Obj
 			r.runPhase(H, W, (*frameState).developBand)
 		}
 	}
+}
+
+// sizeRows fits the per-row buffers of the realistic pipeline to a drawing of w×h: the rows'
+// covers, the floor's shadow mask (when a caster's shadow is in view), its row of zeros, and a
+// row of scratch per band. They are kept from frame to frame.
+func (fs *frameState) sizeRows(w, h int) {
+	rf := &fs.real
+	if len(rf.shadePolys) > 0 && cap(rf.shade) < w*h {
+		rf.shade = make([]uint16, w*h)
+	}
+	rf.shade = rf.shade[:cap(rf.shade)]
+	if len(rf.noShade) < w {
+		rf.noShade = make([]uint16, w)
+	}
+	if n := (h + tileRows - 1) / tileRows * w; len(rf.rowTmp) < n {
+		rf.rowTmp = make([]uint64, n)
+	}
+	if cap(fs.cover) < h {
+		fs.cover = make([]rowCover, h)
+	}
+	fs.cover = fs.cover[:h]
+	if cap(rf.shadeCover) < h {
+		rf.shadeCover = make([]rowCover, h)
+	}
+	rf.shadeCover = rf.shadeCover[:h]
 }
 
 // drawBandReal draws rows y0..y1-1 of the linear buffer completely, and develops them when the
