@@ -100,10 +100,10 @@ func (st *filmState) tables(gains *GainTable) {
 	st.enc, st.out = st.gainedEnc, st.gainedOut
 }
 
-// rowNoise returns the noise generator of output row y: frames with the same seed get the
-// same noise whatever worker draws the row.
-func (st *filmState) rowNoise(y int) splitmix64 {
-	return splitmix64{st.seed ^ uint64(y+1)*0xa0761d6478bd642f}
+// rowSeed returns the state of output row y's noise stream (splitmixStep): frames with the
+// same seed get the same noise whatever worker draws the row.
+func (st *filmState) rowSeed(y int) uint64 {
+	return st.seed ^ uint64(y+1)*0xa0761d6478bd642f
 }
 
 // Scales of the rows develop takes: packed linear pixels as drawn (lanes up to linMax), or
@@ -148,7 +148,7 @@ func (st *filmState) develop(dst []byte, src []uint64, y, w int, shift uint) {
 	}
 	b, o := st.lut.bucket, st.out
 	_, _ = b[0][0], o[0][0]
-	seed := st.rowNoise(y).s
+	seed := st.rowSeed(y)
 	var bits uint64
 	for x, p := range src {
 		if x&3 == 0 { // 4 pixels' noise levels from one draw: 4 bits a channel
@@ -164,7 +164,9 @@ func (st *filmState) develop(dst []byte, src []uint64, y, w int, shift uint) {
 }
 
 // developLens develops output row y straight from the undistorted image src through the
-// lens's taps: resample and develop in one pass (the noisy film's; see develop).
+// lens's taps: resample and develop in one pass (the noisy film's; see develop). Its three
+// channel lines are develop's, written out again: as a function they are not inlined, and
+// the call costs a frame an eighth more.
 func (st *filmState) developLens(dst []byte, lm *lensMap, src []uint64, y, w int) {
 	vig := st.flat
 	if st.vig != nil {
@@ -175,12 +177,10 @@ func (st *filmState) developLens(dst []byte, lm *lensMap, src []uint64, y, w int
 	iw := lm.w
 	b, o := st.lut.bucket, st.out
 	_, _ = b[0][0], o[0][0]
-	seed := st.rowNoise(y).s
+	seed := st.rowSeed(y)
 	var bits uint64
 	for x, tp := range taps {
-		j := int(tp.idx)
-		top, bot := src[j:j+2:j+2], src[j+iw:j+iw+2:j+iw+2]
-		p := top[0]*uint64(tp.w[0]) + top[1]*uint64(tp.w[1]) + bot[0]*uint64(tp.w[2]) + bot[1]*uint64(tp.w[3])
+		p := tp.blend(src, iw)
 		if x&3 == 0 { // 4 pixels' noise levels from one draw: 4 bits a channel
 			seed, bits = splitmixStep(seed)
 		}
@@ -193,15 +193,21 @@ func (st *filmState) developLens(dst []byte, lm *lensMap, src []uint64, y, w int
 	}
 }
 
+// blend is the tap's bilinear blend of src, the undistorted image iw pixels wide: its lanes
+// scaled by 32 (the weights' sum).
+func (tp lensTap) blend(src []uint64, iw int) uint64 {
+	j := int(tp.idx)
+	top, bot := src[j:j+2:j+2], src[j+iw:j+iw+2:j+iw+2]
+	return top[0]*uint64(tp.w[0]) + top[1]*uint64(tp.w[1]) + bot[0]*uint64(tp.w[2]) + bot[1]*uint64(tp.w[3])
+}
+
 // resample fills row (lanes scaled by 32) with output row y of the lens's bilinear taps of
 // src, the undistorted image.
 func (lm *lensMap) resample(row, src []uint64, y int) {
 	W, iw := len(row), int(lm.w)
 	taps := lm.taps[y*W : (y+1)*W]
 	for x, tp := range taps {
-		j := int(tp.idx)
-		top, bot := src[j:j+2:j+2], src[j+iw:j+iw+2:j+iw+2]
-		row[x] = top[0]*uint64(tp.w[0]) + top[1]*uint64(tp.w[1]) + bot[0]*uint64(tp.w[2]) + bot[1]*uint64(tp.w[3])
+		row[x] = tp.blend(src, iw)
 	}
 }
 
