@@ -45,13 +45,18 @@ func TestGUIEditorIsTheWindowsSecondScreen(t *testing.T) {
 	}
 	waitFor("the first state", func() bool { return read().Screen != "" })
 	first := read().Screen
-	key := func(k string) { win.Xdo("key", "--window", win.Win, k) }
-	key("F2")
-	waitFor("the editor screen", func() bool { return read().Screen == "editor" })
+	// A key is held until the window shows it took it: a press shorter than one
+	// tick is missed by a window that polls its keys once per update on a loaded machine.
+	press := func(k, what string, ok func() bool) {
+		t.Helper()
+		win.Xdo("keydown", "--window", win.Win, k)
+		waitFor(what, ok)
+		win.Xdo("keyup", "--window", win.Win, k)
+	}
+	press("F2", "the editor screen", func() bool { return read().Screen == "editor" })
 	before := read().SimTime
 	waitFor("sim time to advance behind the editor", func() bool { return read().SimTime > before+0.2 })
-	key("F2")
-	waitFor("the simulation screen again", func() bool { return read().Screen == first })
+	press("F2", "the simulation screen again", func() bool { return read().Screen == first })
 }
 
 // TestGUIInstallAndTestDrive opens the built-in KS0223 in the editor behind F2 (from the
@@ -138,16 +143,20 @@ func TestGUIInstallAndTestDrive(t *testing.T) {
 
 	waitWin("the first state", func(s winS) bool { return s.Selected == "ego" })
 	win.Xdo("windowfocus", "--sync", win.Win)
-	win.Xdo("key", "F2")
+	// Held until the screen changes: a press shorter than one tick is missed
+	// by a window that polls its keys once per update on a loaded machine.
+	win.Xdo("keydown", "F2")
 	waitWin("the editor screen", func(s winS) bool { return s.Screen == "editor" })
+	win.Xdo("keyup", "F2")
 	click("button:installed")
 	click("installed:vehicle.ks0223.v1")
 	waitEd("the KS0223 opened", func(s edS) bool { return s.ID == "vehicle.ks0223.v1" })
 	const id = "vehicle.acme.rover.v1"
 	click("field:descriptor.id")
 	waitEd("the id field focused", func(s edS) bool { return s.Focus == "field:descriptor.id" })
-	win.Xdo("key", "ctrl+a")
+	win.Xdo("keydown", "ctrl+a")
 	waitEd("the id selected", func(s edS) bool { return s.Selection == [2]int{0, len("vehicle.ks0223.v1")} })
+	win.Xdo("keyup", "ctrl+a")
 	win.Xdo("type", "--delay", "50", id)
 	waitEd("the new id", func(s edS) bool { return s.ID == id })
 	click("button:install")
@@ -165,8 +174,9 @@ func TestGUIInstallAndTestDrive(t *testing.T) {
 		t.Errorf("editor: %s %q, installed %v", e.StatusKind, e.Status, e.Installed)
 	}
 	n := len(s.Shots)
-	win.Xdo("key", "F12")
+	win.Xdo("keydown", "F12")
 	s = waitWin("the screenshot", func(s winS) bool { return len(s.Shots) > n })
+	win.Xdo("keyup", "F12")
 	if data, err := os.ReadFile(s.Shots[len(s.Shots)-1]); err == nil {
 		xtest.SavePreview("test-drive.png", data, "/tmp/window-preview")
 	}
