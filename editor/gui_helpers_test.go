@@ -125,8 +125,9 @@ func (g *gui) click(name string) {
 	}
 }
 
-// key presses and releases keys (xdotool names).
-func (g *gui) key(keys ...string) { g.xdo(append([]string{"key", "--delay", "50"}, keys...)...) }
+// key presses and releases keys (xdotool names), each held 60 ms: the window polls keys
+// once a tick, and a loaded machine stretches ticks.
+func (g *gui) key(keys ...string) { g.xdo(append([]string{"key", "--delay", "120"}, keys...)...) }
 
 // set clicks a text field, selects its text (Ctrl+A) and types text over it at 20 keys a
 // second, then waits until the field holds it.

@@ -69,8 +69,9 @@ func (g *gui) xdo(args ...string) {
 	g.Xdo(args...)
 }
 
-// key presses and releases keys (xdotool names: "w", "p", "F12", "ctrl+s", "Return").
-func (g *gui) key(keys ...string) { g.xdo(append([]string{"key", "--delay", "60"}, keys...)...) }
+// key presses and releases keys (xdotool names: "w", "p", "F12", "ctrl+s", "Return"), each
+// held 60 ms: the window polls keys once a tick, and a loaded machine stretches ticks.
+func (g *gui) key(keys ...string) { g.xdo(append([]string{"key", "--delay", "120"}, keys...)...) }
 
 func (g *gui) keyDown(k string) { g.xdo("keydown", k) }
 func (g *gui) keyUp(k string)   { g.xdo("keyup", k) }
