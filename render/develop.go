@@ -164,20 +164,26 @@ func (st *filmState) develop(dst []byte, src []uint64, y, w int, shift uint) {
 }
 
 // developLens develops output row y straight from the undistorted image src through the
-// lens's taps: resample and develop in one pass (the noisy film's; see develop). Its three
-// channel lines are develop's, written out again: as a function they are not inlined, and
-// the call costs a frame an eighth more.
+// lens's taps: resample and develop in one pass (the noisy film's; see develop). The pass is
+// most of a distorted frame's cost, so on amd64 it is written in assembly (lensRow), whose
+// bytes TestLensRowMatchesGo holds equal to lensRowGo's.
 func (st *filmState) developLens(dst []byte, lm *lensMap, src []uint64, y, w int) {
 	vig := st.flat
 	if st.vig != nil {
 		vig = st.vig[y*w : y*w+w]
 	}
-	taps := lm.taps[y*w : (y+1)*w]
-	dst, vig = dst[:3*w], vig[:w]
-	iw := lm.w
-	b, o := st.lut.bucket, st.out
-	_, _ = b[0][0], o[0][0]
-	seed := st.rowSeed(y)
+	if len(src) < lm.w*lm.h {
+		// The taps reach anywhere in the undistorted image (newLensMap keeps them inside).
+		panic("render: a lens row's source is smaller than the lens's undistorted image")
+	}
+	lensRow(dst[:3*w], lm.taps[y*w:(y+1)*w], vig[:w], src[:lm.w*lm.h], lm.w, st.lut.bucket, st.out, st.rowSeed(y))
+}
+
+// lensRowGo is lensRow in Go: each tap's bilinear blend of src (iw pixels wide), then develop's
+// noisy channel lines, written out again here (as a function they are not inlined). It is the
+// reference the assembly is tested against, and lensRow where there is no assembly.
+func lensRowGo(dst []byte, taps []lensTap, vig []uint16, src []uint64, iw int, b *[3][linMax + 1]uint16, o *noiseOut, seed uint64) {
+	dst, vig = dst[:3*len(taps)], vig[:len(taps)]
 	var bits uint64
 	for x, tp := range taps {
 		p := tp.blend(src, iw)
