@@ -99,7 +99,9 @@
 // 2nd, 4th or 8th pixel and interpolated between; rows keep the columns triangles reached,
 // so the floor and sky beyond them take no depth test; a distorted frame's output rows are
 // resampled and developed in one pass, by one goroutine as soon as the rows of the drawing
-// they read are drawn.
+// they read are drawn. That pass is most of such a frame's work, and on amd64 it is the
+// package's one assembly loop (lensrow_amd64.s): the Go loop, kept as the reference the
+// assembly must equal byte for byte and as the loop elsewhere, spills its registers.
 //
 // Speed is measured by the benchmarks registered with simgui/app/bench (render/rgb/...,
 // render/rgbd/..., render/depth/..., render/real/... for the realistic look against the flat

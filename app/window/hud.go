@@ -168,7 +168,7 @@ Driving (selected robot)
   Shift   drive gently (less throttle and steering; steering builds up as you hold)
 Selecting and viewing
   Tab / Shift+Tab  next / previous robot     click  select a robot
-  F  follow the selected robot     C  3D chase view (render/)
+  F  follow the selected robot     C  3D chase view
   V  sensor frusta    L  lidar rays    G  grid    M  markers
   drag  pan     wheel  zoom     click a camera panel  enlarge it
 World
@@ -178,7 +178,8 @@ World
   Ctrl+O  open a scenario     Ctrl+S  save the world as a scenario
   [ / ]  previous / next world (training episodes)     World…  pick the world on show
 Window
-  F1  this help     F2  next screen (editor)     F12  screenshot     Esc  close
+  F1  this help     F2  next screen (editor)     F12  screenshot
+  Esc  close what is open (this help, an enlarged panel, the spawn list, World…)
 `), "\n")
 
 // unsigned0 is x, or 0 when it shows as zero with digits decimals: a robot at rest creeps by
