@@ -76,7 +76,7 @@ func checkLimits(data []byte, source string) error {
 	}
 	var root yaml.Node
 	if err := yaml.Unmarshal(data, &root); err != nil {
-		return fmt.Errorf("%s: %s", source, explainYAML(err))
+		return fmt.Errorf("%s: %s", source, explainYAML(err, nil))
 	}
 	w := walker{source: source}
 	return w.walk(&root, nil, 0)

@@ -3,7 +3,6 @@ package scenario
 import (
 	"bytes"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -298,37 +297,11 @@ func Parse(data []byte, source string) (*Scenario, error) {
 	dec.KnownFields(true)
 	var s Scenario
 	if err := dec.Decode(&s); err != nil {
-		return nil, fmt.Errorf("%s: %s", source, explainYAML(err))
+		return nil, fmt.Errorf("%s: %s", source, explainYAML(err, data))
 	}
 	if err := s.checkNumbers(); err != nil {
 		return nil, fmt.Errorf("%s: %w", source, err)
 	}
 	s.Source = source
 	return &s, nil
-}
-
-var (
-	notFoundRE = regexp.MustCompile(`line (\d+): field (\S+) not found in type scenario\.(\w+)`)
-	sections   = map[string]string{
-		"Scenario": "the top level", "Runtime": "runtime", "WorldSpec": "world", "VehicleSpec": "vehicle",
-		"Agents": "agents", "AgentVehicle": "agents.vehicles[]", "SpawnPose": "spawnPose", "Sensors": "sensors",
-		"Route": "route", "CameraSettings": "sensors.camera", "TelemetrySettings": "sensors.telemetry",
-		"LineTrackerSettings": "sensors.lineTracker", "UltrasonicSettings": "sensors.ultrasonic", "Logging": "logging",
-	}
-)
-
-// explainYAML rewrites yaml.v3's errors into one line naming the key and what was expected.
-func explainYAML(err error) string {
-	msg := strings.TrimPrefix(err.Error(), "yaml: ")
-	msg = strings.ReplaceAll(msg, "unmarshal errors:\n  ", "")
-	msg = strings.ReplaceAll(msg, "\n  ", "; ")
-	msg = notFoundRE.ReplaceAllStringFunc(msg, func(m string) string {
-		p := notFoundRE.FindStringSubmatch(m)
-		where := sections[p[3]]
-		if where == "" {
-			where = p[3]
-		}
-		return fmt.Sprintf("line %s: unknown key %q in %s", p[1], p[2], where)
-	})
-	return msg
 }

@@ -109,7 +109,7 @@ func TestErrorsNameFileKeyAndExpectation(t *testing.T) {
 		{"nested unknown key", "runtime: {sed: 3}\nworld: {trackId: track.basic_arena.v1}",
 			`test.yaml: line 1: unknown key "sed" in runtime`},
 		{"malformed", "world: {trackId: [", "test.yaml: line"},
-		{"wrong type", "runtime: {seed: abc}", "test.yaml: line 1: cannot unmarshal"},
+		{"wrong type", "runtime: {seed: abc}", "test.yaml: line 1: runtime.seed must be a whole number, not a string"},
 		{"no vehicle", "world: {trackId: track.basic_arena.v1}", "needs vehicle.vehicleId or agents.vehicles"},
 		{"no track", "vehicle: {vehicleId: vehicle.ks0223.v1}", "world.trackId is required"},
 		{"physics", "runtime: {physics: rigid}\nworld: {trackId: track.basic_arena.v1}\nvehicle: {vehicleId: vehicle.ks0223.v1}",

@@ -3,9 +3,72 @@ package main
 // The process's headless faces, registered with app by their packages; the window registers
 // itself where the window is built in.
 import (
+	"errors"
+	"fmt"
+	"net"
+	"strings"
+	"syscall"
+
 	_ "simgui/app/api"
-	_ "simgui/app/bridge"
+	"simgui/app/bridge"
 	_ "simgui/app/control"
 	_ "simgui/app/fastpath"
 	_ "simgui/app/record"
 )
+
+// faceFlags names, for each face that listens, what it is to people and the flags that move
+// it elsewhere or turn it off.
+var faceFlags = map[string]struct{ label, move, off string }{
+	"faces.api":      {"training API", "choose another with --api-port", "turn it off with --no-api"},
+	"faces.control":  {"control service", "choose another with --control-port", "turn it off with --no-control"},
+	"faces.bridge":   {"device bridge", "bind another address with --bridge-ip", "turn it off with --no-bridge"},
+	"faces.fastpath": {"training fast path", "choose another with --fast-path", "leave --fast-path out"},
+}
+
+// explainFaceError rewrites a face's failure to listen (app.Host.Run's "faces.api: training
+// API: listen on ...: listen tcp ...: bind: address already in use") as one clause and the
+// flags that get round it:
+//
+//	training API: 127.0.0.1:18777 is already in use (another simgui?); choose another with --api-port or turn it off with --no-api
+//
+// Other errors are returned as they are.
+func explainFaceError(err error) error {
+	if err == nil {
+		return nil
+	}
+	id, rest, _ := strings.Cut(err.Error(), ": ")
+	face, ok := faceFlags[id]
+	if !ok {
+		return err
+	}
+	hint := face.move + " or " + face.off
+	var op *net.OpError
+	addr := ""
+	if errors.As(err, &op) && op.Addr != nil {
+		addr = op.Addr.String()
+	}
+	switch {
+	case errors.Is(err, syscall.EADDRINUSE) && addr != "":
+		return fmt.Errorf("%s: %s is already in use (another simgui?); %s", face.label, addr, hint)
+	case errors.Is(err, syscall.EADDRNOTAVAIL) && addr != "":
+		return fmt.Errorf("%s: %s is not an address of this machine; %s", face.label, addr, hint)
+	case errors.Is(err, bridge.ErrNoFreePort):
+		// The bridge probes ports before it binds: on an address that is not this machine's
+		// every probe fails, and no port seems free.
+		_, why, _ := strings.Cut(rest, bridge.ErrNoFreePort.Error())
+		ip := why[strings.LastIndex(why, " ")+1:]
+		if ln, lerr := net.Listen("tcp", net.JoinHostPort(ip, "0")); errors.Is(lerr, syscall.EADDRNOTAVAIL) {
+			return fmt.Errorf("%s: %s is not an address of this machine; %s", face.label, ip, hint)
+		} else if lerr == nil {
+			ln.Close()
+		}
+		return fmt.Errorf("%s: every port is taken%s (other simgui?); %s", face.label, why, hint)
+	}
+	// The fast path finds its socket answered by another process before it listens.
+	if p, ok := strings.CutPrefix(rest, "fast path: "); ok {
+		if path, ok := strings.CutSuffix(p, " is in use by another process"); ok {
+			return fmt.Errorf("%s: %s is already in use (another simgui?); %s", face.label, path, hint)
+		}
+	}
+	return err
+}

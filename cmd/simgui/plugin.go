@@ -4,14 +4,20 @@ import (
 	"crypto/ed25519"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
+	"slices"
 	"strings"
+	"syscall"
 
 	"github.com/spf13/cobra"
 
+	"simgui/assets"
 	"simgui/plugins"
 	"simgui/plugins/archive"
 	"simgui/plugins/registry"
@@ -157,8 +163,8 @@ type validateReport struct {
 func newPluginValidateCmd() *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
-		Use:   "validate <dir|archive>",
-		Short: "Check a plugin project or archive; lists every problem with its field path",
+		Use:   "validate <dir|archive|id>",
+		Short: "Check a plugin project, archive, or built-in or installed plugin; lists every problem with its field path",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			a, err := readSource(args[0])
@@ -192,9 +198,10 @@ func newPluginValidateCmd() *cobra.Command {
 				}
 			}
 			if !rep.Valid {
-				name := rep.PluginID
-				if name == "" {
-					name = args[0]
+				// The argument as given, then the id when the manifest gave one.
+				name := args[0]
+				if rep.PluginID != "" && rep.PluginID != filepath.Clean(name) {
+					name += " (" + rep.PluginID + ")"
 				}
 				return fmt.Errorf("%s: %s", name, count(len(ps.Errors()), "problem"))
 			}
@@ -205,12 +212,52 @@ func newPluginValidateCmd() *cobra.Command {
 	return cmd
 }
 
-// readSource reads a plugin folder or archive.
-func readSource(path string) (*archive.Archive, error) {
-	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		return archive.ReadDir(path)
+// readSource reads what validate is given: a plugin folder, an archive, or the id of a
+// built-in or installed plugin.
+func readSource(arg string) (*archive.Archive, error) {
+	st, err := os.Stat(arg)
+	switch {
+	case err == nil && st.IsDir():
+		return archive.ReadDir(arg)
+	case err == nil:
+		return archive.Open(arg)
+	case !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR):
+		return nil, err
 	}
-	return archive.Open(path)
+	if _, _, err := plugins.ParseID(arg); err != nil {
+		return nil, fmt.Errorf("no such file or folder, and not a plugin id: %s", arg)
+	}
+	if plugins.Builtin().Has(arg) {
+		return builtinSource(arg)
+	}
+	if reg, err := openRegistry(nil); err == nil {
+		if items, _ := reg.List(); slices.ContainsFunc(items, func(it registry.Item) bool {
+			return it.PluginID == arg && it.Source == registry.SourceUser
+		}) {
+			return archive.ReadDir(reg.Path(arg))
+		}
+	}
+	return nil, fmt.Errorf("no such file or folder, and no plugin %s is built in or installed", arg)
+}
+
+// builtinSource reads the files of the built-in plugin id.
+func builtinSource(id string) (*archive.Archive, error) {
+	dir, err := fs.Sub(assets.Plugins, path.Join("plugins", id))
+	if err != nil {
+		return nil, err
+	}
+	files := map[string][]byte{}
+	err = fs.WalkDir(dir, ".", func(name string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		files[name], err = fs.ReadFile(dir, name)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read built-in %s: %w", id, err)
+	}
+	return archive.DefaultLimits.FromFiles(files)
 }
 
 // archiveSuffix ends every plugin archive's name.

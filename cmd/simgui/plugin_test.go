@@ -206,7 +206,7 @@ func TestPluginCLIErrors(t *testing.T) {
 	out, errOut, code := simgui(t, []string{"RUSIM_HOME=" + home}, "plugin", "validate", project)
 	want := "manifest.version: \"1.1.0\" differs from descriptor.version 1.0.0\n" +
 		"descriptor.elements[0].height: wall.north: -1 is outside the range 0..1000 m\n"
-	if code != 1 || out != want || errOut != "error: track.yard.v1: 2 problems\n" {
+	if code != 1 || out != want || errOut != "error: "+project+" (track.yard.v1): 2 problems\n" {
 		t.Errorf("validate: exit %d\nstdout %q\nstderr %q", code, out, errOut)
 	}
 	pluginFails(t, home, "track.yard.v1: nothing exported: 2 problems: manifest.version:", "plugin", "export", project, "-o", filepath.Join(work, "x.zip"))
@@ -240,7 +240,7 @@ func TestPluginBrokenMaterialImage(t *testing.T) {
 	})
 	const want = "descriptor.materials[0].textures[0]: assets/poster.png: pixel data: "
 	out, errOut, code := simgui(t, []string{"RUSIM_HOME=" + home}, "plugin", "validate", project)
-	if code != 1 || !strings.HasPrefix(out, want) || errOut != "error: track.posters.v1: 1 problem\n" {
+	if code != 1 || !strings.HasPrefix(out, want) || errOut != "error: "+project+" (track.posters.v1): 1 problem\n" {
 		t.Errorf("validate: exit %d\nstdout %q\nstderr %q; want the image's pixel data refused", code, out, errOut)
 	}
 	zip := filepath.Join(work, "posters.zip")

@@ -22,6 +22,7 @@ scenario; "simgui run --headless" runs the same simulation without a display.`,
 				set: func(name string) bool { return cmd.Flags().Changed(name) }})
 		},
 	}
+	root.SetFlagErrorFunc(flagError)
 	root.Flags().StringVar(&scenarioPath, "scenario", "", "scenario YAML file to open (default: the embedded KS0223 corridor)")
 	services.register(root.Flags())
 	wf.register(root.Flags())

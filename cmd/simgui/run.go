@@ -161,8 +161,8 @@ func newRunCmd() *cobra.Command {
 		Short: "Run a scenario (in the window, or headless with --headless)",
 		Long: `Run a scenario. Without --headless, or the scenario's runtime.headless: true, it
 opens the window. Headless runs go as fast as possible unless --time-scale is given, and stop
-after --steps or --duration (simulated seconds), or on Ctrl-C. --cmd holds one command on
-every agent so a headless run moves:
+after --steps or --duration (simulated seconds), or on Ctrl-C; without either, or with 0,
+they run until interrupted. --cmd holds one command on every agent so a headless run moves:
   simgui run --headless --steps 2000 --seed 7 --cmd throttle=0.5,steer=0.1 --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -194,8 +194,8 @@ every agent so a headless run moves:
 	fl := cmd.Flags()
 	fl.BoolVar(&f.headless, "headless", false, "run without a window")
 	fl.StringVar(&f.scenario, "scenario", "", "scenario YAML file (default: the embedded KS0223 corridor)")
-	fl.Uint64Var(&f.steps, "steps", 0, "stop after this many steps")
-	fl.Float64Var(&f.duration, "duration", 0, "stop after this much simulated time, in seconds")
+	fl.Uint64Var(&f.steps, "steps", 0, "stop after this many steps (0 = run until interrupted)")
+	fl.Float64Var(&f.duration, "duration", 0, "stop after this much simulated time, in seconds (0 = run until interrupted)")
 	fl.Int64Var(&f.seed, "seed", 0, "seed for every random source (default: the scenario's runtime.seed)")
 	fl.Float64Var(&f.timeScale, "time-scale", 0, "pace at this multiple of real time (0 = as fast as possible)")
 	fl.StringVar(&f.cmd, "cmd", "", "hold a command on every agent: throttle=T,steer=S,brake=B,vertical=V (each -1..1)")
@@ -315,11 +315,12 @@ func runHeadless(ctx context.Context, stdout, stderr io.Writer, f runFlags, set 
 	if f.goJPEG {
 		jpegenc.ForceFallback()
 	}
-	if set("steps") && set("duration") {
-		return errors.New("give --steps or --duration, not both")
-	}
+	// Each value is checked before the two are weighed against each other.
 	if !(f.duration >= 0 && f.duration <= maxDuration) {
 		return fmt.Errorf("--duration %g is not a number of seconds from 0 to %g", f.duration, float64(maxDuration))
+	}
+	if set("steps") && set("duration") {
+		return errors.New("give --steps or --duration, not both")
 	}
 	if err := world.CheckTimeScale(f.timeScale); err != nil {
 		return fmt.Errorf("--time-scale: %w", err)
@@ -372,7 +373,7 @@ func runHeadless(ctx context.Context, stdout, stderr io.Writer, f runFlags, set 
 	}
 	start := time.Now()
 	if err := h.Run(ctx, faces...); err != nil {
-		return err
+		return explainFaceError(err)
 	}
 	wall := time.Since(start)
 	var dump *sensors.DumpSummary

@@ -96,7 +96,7 @@ func runWindow(ctx context.Context, o windowOptions) error {
 		cause = strings.Join(strings.Fields(cause), " ")
 		return fmt.Errorf("no display could be opened (%s); run headless instead: simgui run --headless --duration 10", cause)
 	}
-	return err
+	return explainFaceError(err)
 }
 
 // spawnCatalog offers the window's spawn list every vehicle scenarios can use: the built-in
