@@ -299,6 +299,9 @@ func Parse(data []byte, source string) (*Scenario, error) {
 	if err := dec.Decode(&s); err != nil {
 		return nil, fmt.Errorf("%s: %s", source, explainYAML(err, data))
 	}
+	if err := checkWholeNumbers(data); err != nil {
+		return nil, fmt.Errorf("%s: %w", source, err)
+	}
 	if err := s.checkNumbers(); err != nil {
 		return nil, fmt.Errorf("%s: %w", source, err)
 	}

@@ -286,3 +286,27 @@ func kindOfTag(tag string) string {
 	}
 	return "a " + strings.TrimPrefix(tag, "!!") + " value"
 }
+
+// checkWholeNumbers refuses a number with a fraction where the scenario wants a whole one:
+// yaml.v3 would cut "seed: 1.5" to 1 without a word. Floats written whole (1e3, 4.0) pass.
+func checkWholeNumbers(data []byte) error {
+	var doc yaml.Node
+	if yaml.Unmarshal(data, &doc) != nil {
+		return nil // Decode has reported it
+	}
+	for _, s := range walkKinds(&doc, reflect.TypeOf(Scenario{}), "", nil) {
+		if s.typ == nil || s.node.Kind != yaml.ScalarNode || s.node.Tag != "!!float" {
+			continue
+		}
+		kind := kindOf(s.typ)
+		if !strings.HasPrefix(kind, "a whole number") {
+			continue
+		}
+		var f float64
+		if s.node.Decode(&f) == nil && f == math.Trunc(f) {
+			continue
+		}
+		return fmt.Errorf("line %d: %s must be %s, not %s", s.node.Line, s.path, kind, s.node.Value)
+	}
+	return nil
+}

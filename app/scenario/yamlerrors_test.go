@@ -22,6 +22,8 @@ func TestTypeErrorsNameTheKeyAndKind(t *testing.T) {
 		{"route: {waypoints: [[0, 0], [1, north]]}\n", "t.yaml: line 1: route.waypoints[1][1] must be a number, not a string"},
 		{"plugins: {type: systems.timeline_publisher}\n", "t.yaml: line 1: plugins must be a list, not a mapping"},
 		{"agents:\n  vehicles:\n    - spawnPose: {position: [1, x]}\n", "t.yaml: line 3: agents.vehicles[0].spawnPose.position[1] must be a number, not a string"},
+		{"runtime:\n  seed: 1.5\n", "t.yaml: line 2: runtime.seed must be a whole number, not 1.5"},
+		{"agents: {count: 2.5}\n", "t.yaml: line 1: agents.count must be a whole number, not 2.5"},
 		// Errors that were already in the user's terms stay as they were.
 		{"vehicel: {vehicleId: vehicle.ks0223.v1}\n", `t.yaml: line 1: unknown key "vehicel" in the top level`},
 	} {
@@ -32,5 +34,16 @@ func TestTypeErrorsNameTheKeyAndKind(t *testing.T) {
 		if err != nil && (strings.Contains(err.Error(), "scenario.") || strings.Contains(err.Error(), "!!")) {
 			t.Errorf("%q: Go or yaml.v3 words in %q", tc.yaml, err)
 		}
+	}
+}
+
+// A whole number written as a float is taken as it is.
+func TestWholeFloatsAreWholeNumbers(t *testing.T) {
+	s, err := Parse([]byte("runtime: {seed: 1e3}\nagents: {count: 4.0}\n"), "t.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Runtime.Seed != 1000 || s.Agents.Count != 4 {
+		t.Fatalf("seed %d, count %d; want 1000 and 4", s.Runtime.Seed, s.Agents.Count)
 	}
 }
