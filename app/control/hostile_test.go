@@ -161,3 +161,50 @@ func TestTextThatIsNotUTF8(t *testing.T) {
 		t.Errorf("step after: %v", r)
 	}
 }
+
+// TestLeavingClientsFreeTheLoop has clients ask for the most steps a command may run and cut
+// their connections while the steps run: their commands are cancelled (the steps left are
+// dropped) and their sessions closed, so that the next client is answered after a fraction of
+// what they asked for, not after all of it.
+func TestLeavingClientsFreeTheLoop(t *testing.T) {
+	e := start(t, Options{})
+	const n = 8
+	var conns []*websocket.Conn
+	for range n {
+		c := e.dial(t, "/control", nil)
+		if err := c.WriteMessage(websocket.TextMessage, fmt.Appendf(nil, `{"command":"step","steps":%d}`, MaxSteps)); err != nil {
+			t.Fatal(err)
+		}
+		conns = append(conns, c)
+	}
+	// Every session has its command: one steps, the others wait their turn.
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(time.Millisecond) {
+		e.svc.mu.Lock()
+		busy := 0
+		for _, st := range e.svc.sessions {
+			if st.busy {
+				busy++
+			}
+		}
+		e.svc.mu.Unlock()
+		if busy == n {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d of %d sessions took their command", busy, n)
+		}
+	}
+	for _, c := range conns {
+		c.UnderlyingConn().Close() // gone without a close frame
+	}
+	fresh := e.dial(t, "/control", nil)
+	e.waitIdle(t, 1)
+	r := askJSON(t, fresh, `{"command":"step"}`)
+	res, ok := r["result"].(map[string]any)
+	if !ok {
+		t.Fatalf("step: %v", r)
+	}
+	if it := res["iterations"].(float64); it >= MaxSteps {
+		t.Errorf("the loop had run %.0f steps when the next client was answered: the gone clients' %d×%d went on", it, n, MaxSteps)
+	}
+}

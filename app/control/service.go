@@ -358,39 +358,77 @@ func (s *Service) session(conn *websocket.Conn, state *sessionState, ep endpoint
 	defer cancel()
 	max := s.opts.MaxMessage
 	conn.SetReadLimit(8 * max)
-	buf := make([]byte, 0, 4096)
-	for {
-		typ, rd, err := conn.NextReader()
-		if err != nil {
-			if !websocket.IsCloseError(err, websocket.CloseNormalClosure, websocket.CloseGoingAway, websocket.CloseNoStatusReceived) &&
-				!errors.Is(err, net.ErrClosed) {
-				s.log.Debug("control: session ended", "err", err)
-			}
-			return
-		}
-		buf, err = readLimited(rd, buf[:0], max)
+	// Messages are read on their own goroutine, so that a client that leaves while its command
+	// runs is noticed at once: its command is cancelled (a queued step batch stops) and its
+	// session ends, rather than holding a place in the queue and a session for minutes.
+	msgs, spare := make(chan message), make(chan []byte, 1)
+	go s.readMessages(ctx, cancel, conn, msgs, spare)
+	for m := range msgs {
 		var reply []byte
 		switch {
-		case errors.Is(err, errTooLarge):
+		case errors.Is(m.err, errTooLarge):
 			reply = ep.fail(fmt.Sprintf("message too large (max %d bytes)", max))
-		case err != nil:
+		case m.err != nil:
 			return // read limit or broken connection
-		case typ == websocket.TextMessage && !utf8.Valid(buf):
+		case m.typ == websocket.TextMessage && !utf8.Valid(m.buf):
 			// RFC 6455 §8.1: a text message that is not UTF-8 fails the connection, with 1007.
 			msg := websocket.FormatCloseMessage(websocket.CloseInvalidFramePayloadData, "text message is not valid UTF-8")
 			_ = conn.WriteControl(websocket.CloseMessage, msg, time.Now().Add(writeTimeout))
 			return
 		default:
 			s.setBusy(state, true)
-			reply = ep.handle(ctx, buf)
+			reply = ep.handle(ctx, m.buf)
 		}
-		if cap(buf) > 64<<10 {
-			buf = make([]byte, 0, 4096) // do not keep a large request's buffer per idle session
+		if cap(m.buf) <= 64<<10 { // do not keep a large request's buffer per idle session
+			select {
+			case spare <- m.buf[:0]:
+			default:
+			}
 		}
 		conn.SetWriteDeadline(time.Now().Add(writeTimeout))
-		err = conn.WriteMessage(websocket.TextMessage, reply)
+		err := conn.WriteMessage(websocket.TextMessage, reply)
 		s.setBusy(state, false)
 		if err != nil {
+			return
+		}
+	}
+}
+
+// message is one client message as readMessages read it.
+type message struct {
+	typ int
+	buf []byte
+	err error
+}
+
+// readMessages reads conn's messages (each up to the service's MaxMessage, into a spare
+// buffer when there is one) and hands them to msgs until the connection fails or ctx ends;
+// then it cancels the session and closes msgs.
+func (s *Service) readMessages(ctx context.Context, cancel context.CancelFunc, conn *websocket.Conn, msgs chan<- message, spare <-chan []byte) {
+	defer close(msgs)
+	defer cancel()
+	for {
+		typ, rd, err := conn.NextReader()
+		if err != nil {
+			if !websocket.IsCloseError(err, websocket.CloseNormalClosure, websocket.CloseGoingAway, websocket.CloseNoStatusReceived) &&
+				!errors.Is(err, net.ErrClosed) && ctx.Err() == nil {
+				s.log.Debug("control: session ended", "err", err)
+			}
+			return
+		}
+		var buf []byte
+		select {
+		case buf = <-spare:
+		default:
+			buf = make([]byte, 0, 4096)
+		}
+		buf, err = readLimited(rd, buf, s.opts.MaxMessage)
+		select {
+		case msgs <- message{typ: typ, buf: buf, err: err}:
+		case <-ctx.Done():
+			return
+		}
+		if err != nil && !errors.Is(err, errTooLarge) {
 			return
 		}
 	}

@@ -64,6 +64,8 @@ type item struct {
 	after func(*Snapshot, error)
 	// failed, when set, receives the error of an fn that panicked (Call's result).
 	failed func(error)
+	// stop, when closed, ends the batch before its next step: whoever asked for it has gone.
+	stop <-chan struct{}
 }
 
 // NewLoop returns a loop for w; call Run to start it.
@@ -141,7 +143,8 @@ func (l *Loop) Call(ctx context.Context, fn func(w *World) error) error {
 
 // Step runs n steps as soon as the work queued before it has run — also while paused or in
 // lockstep — and returns the snapshot after the last one. Work queued after it waits until
-// the n steps are done.
+// the n steps are done. If ctx ends first, Step returns its error and the steps not yet run
+// are dropped: a caller that has gone does not keep the loop busy.
 func (l *Loop) Step(ctx context.Context, n int) (*Snapshot, error) {
 	return l.StepAfter(ctx, nil, n)
 }
@@ -157,7 +160,12 @@ func (l *Loop) StepAfter(ctx context.Context, before func(w *World), n int) (*Sn
 		err error
 	}
 	res := make(chan result, 1)
-	if err := l.StartSteps(before, n, func(s *Snapshot, err error) { res <- result{s, err} }); err != nil {
+	var fn func()
+	if before != nil {
+		fn = func() { before(l.w) }
+	}
+	after := func(s *Snapshot, err error) { res <- result{s, err} }
+	if err := l.enqueue(item{fn: fn, steps: max(n, 0), after: after, stop: ctx.Done()}); err != nil {
 		return nil, err
 	}
 	select {
@@ -326,7 +334,7 @@ func (l *Loop) Run(ctx context.Context) error {
 			}
 			// A batch publishes one snapshot, after its last step: nobody can act between
 			// its steps, and a snapshot per step cost a training step a tenth of its time.
-			for i := 0; i < it.steps && ctx.Err() == nil; i++ {
+			for i := 0; i < it.steps && ctx.Err() == nil && !closed(it.stop); i++ {
 				l.w.Step()
 				l.total++
 			}
@@ -445,4 +453,14 @@ func (l *Loop) Status() Status {
 		st.RealTime = time.Since(l.start)
 	}
 	return st
+}
+
+// closed reports whether ch is closed (a nil ch never is).
+func closed(ch <-chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
 }
