@@ -28,6 +28,9 @@ const (
 	// stands still (paused, or a lockstep world nobody steps), so that clients which end
 	// themselves after a few seconds of silence (cloisim_ros nodes) stay up.
 	DefaultKeepAlive = time.Second
+	// DefaultMaxModels is how many models the bridge serves at most: each takes about eight
+	// ports, and a fleet of thousands would take every free port of the machine.
+	DefaultMaxModels = 256
 )
 
 // Source is where the bridge reads the world: the latest immutable snapshot. *world.Loop is
@@ -72,6 +75,9 @@ type Config struct {
 	// declares more in a frame header, or more than 64 frames, is disconnected. MaxPeers
 	// bounds the connections of one port (default DefaultMaxPeers).
 	MaxMessage, MaxPeers int
+	// MaxModels bounds the models served (default DefaultMaxModels): the first ones in the
+	// snapshot's order get ports, the rest none until served ones go (a warning says so).
+	MaxModels int
 }
 
 // Bridge serves a world's devices on CLOiSim's wire: one ZeroMQ socket per port, with the
@@ -103,6 +109,8 @@ type Bridge struct {
 	clock  *node
 	robots map[string]*robot  // by model name
 	failed map[robotID]string // models whose nodes could not be opened, not retried
+	// unserved is how many models the last sync left without ports for MaxModels.
+	unserved int
 
 	done chan struct{}
 	wg   sync.WaitGroup
@@ -152,6 +160,7 @@ func Start(opts Config) (*Bridge, error) {
 		return nil, fmt.Errorf("bridge: Config.MaxMessage: %w", err)
 	}
 	setDefault(&opts.MaxPeers, DefaultMaxPeers)
+	setDefault(&opts.MaxModels, DefaultMaxModels)
 	mgr := opts.Manager
 	if mgr == nil {
 		var err error
@@ -253,12 +262,17 @@ func (b *Bridge) sync() {
 			delete(b.failed, id)
 		}
 	}
+	unserved := 0
 	for _, m := range s.Models {
 		id := robotID{m.Name, m.Vehicle}
 		if _, ok := b.robots[m.Name]; ok {
 			continue
 		}
 		if _, ok := b.failed[id]; ok {
+			continue
+		}
+		if len(b.robots) >= b.opts.MaxModels {
+			unserved++
 			continue
 		}
 		r, err := b.openRobot(m)
@@ -269,6 +283,11 @@ func (b *Bridge) sync() {
 		}
 		b.robots[m.Name] = r
 	}
+	if unserved != b.unserved && unserved > 0 {
+		b.log.Warn("bridge: models beyond the limit have no device ports", "served", len(b.robots),
+			"unserved", unserved, "limit", b.opts.MaxModels)
+	}
+	b.unserved = unserved
 }
 
 // Close closes every socket, releases the ports and waits for the bridge's goroutines.

@@ -297,3 +297,53 @@ func TestSubscriptionsStayBounded(t *testing.T) {
 		t.Errorf("got %s", fmtFrames(m))
 	}
 }
+
+// TestServedModelsAreCapped: past MaxModels, models get no ports (a fleet of thousands would
+// take every free port of the machine) and one warning says so; when a served model goes, the
+// next one waiting is served.
+func TestServedModelsAreCapped(t *testing.T) {
+	rec := &logRecorder{}
+	tw := startWorldOpts(t, testCar, Config{Logger: slog.New(rec), MaxModels: 2})
+	m := tw.bridge.Manager()
+	// In one call, so that every sync sees all three or none.
+	if err := tw.loop.Call(context.Background(), func(w *world.World) error {
+		for _, name := range []string{"car1", "car2", "car3"} {
+			if _, err := w.Spawn(world.AgentSpec{Name: name, Vehicle: testCar}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the warning", func() bool {
+		_, ok := rec.find("WARN", "no device ports", "served=2", "unserved=2", "limit=2")
+		return ok
+	})
+	if got := len(m.GetDevicePortList("car1")); got != 12 {
+		t.Errorf("car1 has %d ports, want 12", got)
+	}
+	for _, name := range []string{"car2", "car3"} {
+		if got := m.GetDevicePortList(name); len(got) != 0 {
+			t.Errorf("%s is served past the limit: %v", name, got)
+		}
+	}
+	if err := tw.loop.Call(context.Background(), func(w *world.World) error { return w.Remove("car0") }); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "car2 served in car0's place", func() bool { return len(m.GetDevicePortList("car2")) == 12 })
+	if got := m.GetDevicePortList("car3"); len(got) != 0 {
+		t.Errorf("car3 is served past the limit: %v", got)
+	}
+	rec.mu.Lock()
+	warnings := 0
+	for _, l := range rec.lines {
+		if strings.Contains(l, "no device ports") {
+			warnings++
+		}
+	}
+	rec.mu.Unlock()
+	if warnings != 2 { // 2 unserved, then 1: a line each time the number changes, not a sync
+		t.Errorf("%d warnings, want 2", warnings)
+	}
+}

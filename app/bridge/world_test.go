@@ -68,16 +68,18 @@ func startWorld(t *testing.T) *testWorld { t.Helper(); return startWorldWith(t, 
 // startWorldWith is startWorld with car0 driving vehicle v.
 func startWorldWith(t *testing.T, v *plugins.VehicleDescriptor) *testWorld {
 	t.Helper()
-	return startWorldOpts(t, v, quiet)
+	return startWorldOpts(t, v, Config{Logger: quiet})
 }
 
 // startWorldLogged is startWorld with the bridge logging to log.
 func startWorldLogged(t *testing.T, log *slog.Logger) *testWorld {
 	t.Helper()
-	return startWorldOpts(t, testCar, log)
+	return startWorldOpts(t, testCar, Config{Logger: log})
 }
 
-func startWorldOpts(t *testing.T, v *plugins.VehicleDescriptor, log *slog.Logger) *testWorld {
+// startWorldOpts is startWorld with car0 driving v and the bridge configured by cfg (its Bus,
+// Source and, when zero, DiscoveryInterval are the test world's).
+func startWorldOpts(t *testing.T, v *plugins.VehicleDescriptor, cfg Config) *testWorld {
 	t.Helper()
 	// The app's builder: the world with its default systems (gz topics, clock, odometry).
 	sim, err := app.Build(testPlan(v), app.BuildOptions{Logger: quiet})
@@ -86,7 +88,11 @@ func startWorldOpts(t *testing.T, v *plugins.VehicleDescriptor, log *slog.Logger
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	go sim.Run(ctx)
-	b, err := Start(Config{Bus: sim.Bus, Source: sim.Loop, Logger: log, DiscoveryInterval: 20 * time.Millisecond})
+	cfg.Bus, cfg.Source = sim.Bus, sim.Loop
+	if cfg.DiscoveryInterval == 0 {
+		cfg.DiscoveryInterval = 20 * time.Millisecond
+	}
+	b, err := Start(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
