@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"reflect"
 	"slices"
 	"strconv"
@@ -224,7 +225,7 @@ func decodeJSON(file, prefix string, b []byte, v any) Problems {
 			ps.add(file, "malformed JSON at line %d, column %d: %s", line, col, strings.TrimPrefix(se.Error(), "json: "))
 		case errors.As(err, &te):
 			path := prefix + jsonPathAt(b, te.Offset)
-			ps.add(path, "is %s, want %s", jsonKind(te.Value), goKind(te.Type))
+			ps.add(path, "%s", typeProblem(te))
 		default:
 			ps.add(file, "%v", strings.TrimPrefix(err.Error(), "json: "))
 		}
@@ -269,6 +270,7 @@ func jsonPathAt(b []byte, off int64) string {
 		}
 	}
 	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber() // a number too large for a float64 is still a token here
 	for {
 		t, err := d.Token()
 		if err != nil {
@@ -313,6 +315,22 @@ func position(b []byte, off int64) (line, col int) {
 		col = 1
 	}
 	return line, col
+}
+
+// typeProblem says what is wrong with a value json could not store: a number that does not fit
+// its field (1e999, 2.5 for a whole number, 1e30 for an int), or a value of another kind.
+func typeProblem(te *json.UnmarshalTypeError) string {
+	want := goKind(te.Type)
+	num, isNum := strings.CutPrefix(te.Value, "number ")
+	switch {
+	case !isNum || !strings.HasSuffix(want, "number"):
+		return fmt.Sprintf("is %s, want %s", jsonKind(te.Value), want)
+	case want == "a whole number" && strings.ContainsAny(num, ".eE"):
+		if f, err := strconv.ParseFloat(num, 64); err == nil && f != math.Trunc(f) {
+			return fmt.Sprintf("%s is not a whole number", num)
+		}
+	}
+	return fmt.Sprintf("%s is out of range for %s", num, want)
 }
 
 // jsonKind names a JSON value the way UnmarshalTypeError's Value does: "a number", ...
