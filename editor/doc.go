@@ -21,8 +21,10 @@
 // with its path. The same check runs whenever the form changes, framing the fields with
 // problems in red. Export and Install pack with the archive package and sign with
 // plugins/signing, as `simgui plugin export` does; Install goes through
-// registry.Registry.InstallArchive. Open reads a folder or archive (archive.ReadDir,
-// archive.Open) or an installed plugin, built-in or user.
+// registry.Registry.InstallArchive. Export writes a name typed in "export to" that ends in
+// .zip as typed, as `simgui plugin export -o` does; a folder gets <id>.rusim-plugin.zip and
+// any other name has .rusim-plugin.zip added. Open reads a folder or archive
+// (archive.ReadDir, archive.Read) or an installed plugin, built-in or user.
 //
 // The preview shows the vehicle from above with its sensors' fields of view, and renders
 // (simgui/render) its first camera's view and a 3D view of it at the start of the built-in

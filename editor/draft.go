@@ -49,20 +49,34 @@ type built struct {
 	plugin *plugins.Plugin
 	files  map[string][]byte
 	parse  plugins.Problems
+	// other is the draft built again with another number in place of the text that is not a
+	// number (nil when all of it read): see validate.
+	other *built
 }
 
 // build encodes the draft as the files of a plugin archive: manifest.json,
 // descriptor.json, device-contract.json for vehicles, README.md, and the kept extra files.
+// Text that is not a number is 0 in them.
 func (d *draft) build() (*built, error) {
+	b, err := d.buildWith(0)
+	if err != nil || len(b.parse) == 0 {
+		return b, err
+	}
+	b.other, err = d.buildWith(1)
+	return b, err
+}
+
+// buildWith builds the draft with standIn for text that is not a number.
+func (d *draft) buildWith(standIn float64) (*built, error) {
 	p := &plugins.Plugin{}
 	var ps plugins.Problems
 	var desc any
 	switch d.typ {
 	case plugins.TypeVehicle:
-		p.Manifest, p.Vehicle, ps = d.vehicle.build()
+		p.Manifest, p.Vehicle, ps = d.vehicle.build(standIn)
 		desc = p.Vehicle
 	case plugins.TypeTrack:
-		p.Manifest, p.Track, ps = d.track.build()
+		p.Manifest, p.Track, ps = d.track.build(standIn)
 		desc = p.Track
 	default:
 		return nil, fmt.Errorf("unknown plugin type %q", d.typ)
@@ -132,13 +146,29 @@ func readme(p *plugins.Plugin) []byte {
 // before the descriptor), the descriptor in memory is validated too, with the same
 // validator, so that every problem is listed. Text that is not a number comes first. The
 // archive is nil when the files break the archive's rules.
+//
+// A field whose text is not a number is that one problem. What the validator says of the
+// number standing in for it is not the plugin's: problems at the field or inside it are left
+// out, and so are those that change with the stand-in (an element "0×0.1 is not positive"
+// for a length typed "long"), found by validating the draft built with another stand-in.
 func (b *built) validate() (*archive.Archive, plugins.Problems) {
+	a, ps := b.check()
+	if b.other != nil {
+		_, other := b.other.check()
+		ps = slices.DeleteFunc(ps, func(p plugins.Problem) bool { return !slices.Contains(other, p) })
+	}
+	return a, ps
+}
+
+// check is validate for one stand-in.
+func (b *built) check() (*archive.Archive, plugins.Problems) {
 	ps := append(plugins.Problems(nil), b.parse...)
 	a, err := archive.DefaultLimits.FromFiles(b.files)
 	if err != nil {
 		return nil, append(ps, plugins.Problem{Message: err.Error()})
 	}
 	_, read := a.Plugin()
+	read = slices.DeleteFunc(read, b.unread)
 	ps = append(ps, read...)
 	var mem plugins.Problems
 	if b.plugin.Vehicle != nil {
@@ -147,7 +177,7 @@ func (b *built) validate() (*archive.Archive, plugins.Problems) {
 		mem = plugins.ValidateTrack(&b.plugin.Manifest, b.plugin.Track)
 	}
 	for _, p := range mem {
-		if slices.Contains(ps, p) {
+		if slices.Contains(ps, p) || b.unread(p) {
 			continue
 		}
 		if strings.HasPrefix(p.Path, "manifest.") && slices.ContainsFunc(read, func(q plugins.Problem) bool { return q.Path == p.Path }) {
@@ -156,4 +186,12 @@ func (b *built) validate() (*archive.Archive, plugins.Problems) {
 		ps = append(ps, p)
 	}
 	return a, ps
+}
+
+// unread reports whether p is about a field whose text could not be read, or about a value
+// inside it: the validator saw the number (or the empty list) that stood in for the text.
+func (b *built) unread(p plugins.Problem) bool {
+	return slices.ContainsFunc(b.parse, func(q plugins.Problem) bool {
+		return p.Path == q.Path || strings.HasPrefix(p.Path, q.Path+".") || strings.HasPrefix(p.Path, q.Path+"[")
+	})
 }

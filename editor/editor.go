@@ -91,6 +91,7 @@ type Editor struct {
 	problems   plugins.Problems // from the last Validate or Export
 	checked    int              // how many times Validate (or Export) listed problems
 	checkKey   string           // liveKey when they were listed
+	checkOf    *draft           // the plugin they are of (a result belongs to the plugin it validated)
 	status     string
 	statusKind string // statusInfo, statusBusy, statusDone or statusFailed
 
@@ -199,6 +200,7 @@ func (e *Editor) SetHost(h Host) { e.host = h }
 func (e *Editor) Shown(on bool) {
 	if on {
 		e.liveKey = "" // check again: installs may have happened meanwhile
+		e.check()
 	}
 }
 
@@ -271,14 +273,15 @@ func (e *Editor) Close() error {
 func (e *Editor) load(d *draft, notes []string) {
 	e.d = d
 	e.tab = tabGeneral
-	e.problems, e.checkKey, e.liveKey = nil, "", ""
-	e.current = nil
+	e.problems, e.checkKey, e.liveKey, e.checkOf = nil, "", "", nil
+	e.current, e.live = nil, nil
 	e.exportPath = ""
 	msg := "editing " + d.source
 	for _, n := range notes {
 		msg += "; " + n
 	}
 	e.setStatus(msg)
+	e.check() // the fields' problems are this plugin's from the first frame
 }
 
 // setStatus shows msg in the status line as information.
@@ -321,7 +324,7 @@ func (e *Editor) validate() bool {
 		return false
 	}
 	_, ps := e.current.validate()
-	e.problems, e.checkKey = ps, e.liveKey
+	e.problems, e.checkKey, e.checkOf = ps, e.liveKey, e.d
 	e.checked++
 	n := len(ps.Errors())
 	switch {
@@ -460,9 +463,21 @@ func (e *Editor) listInstalled() {
 				e.failed("list installed plugins: " + err.Error())
 				return
 			}
-			e.done(fmt.Sprintf("%d plugins installed", len(items)))
+			e.done(listSummary(items))
 		}
 	})
+}
+
+// listSummary counts the plugins of the Installed list by where they come from: "14 plugins:
+// 14 built-in, 0 installed" (installed: by the user, into the registry).
+func listSummary(items []registry.Item) string {
+	builtin := 0
+	for _, it := range items {
+		if it.Source == registry.SourceBuiltin {
+			builtin++
+		}
+	}
+	return fmt.Sprintf("%s: %d built-in, %d installed", count(len(items), "plugin"), builtin, len(items)-builtin)
 }
 
 // files asks the host (or the editor's own dialog) for a path.

@@ -11,6 +11,7 @@ import (
 	"simgui/plugins/archive"
 	"simgui/plugins/registry"
 	"simgui/plugins/signing"
+	"simgui/safefile"
 )
 
 // ArchiveExt ends the name of every plugin archive.
@@ -44,20 +45,18 @@ type exportResult struct {
 	signedBy string
 }
 
-// exportArchive packs a and writes it to path atomically (archive.Archive.WriteFile). A path
-// that is a folder gets <id>.rusim-plugin.zip inside it; a path without the extension gets it.
+// exportArchive packs a and writes it to path atomically (archive.Archive.WriteFile); see
+// exportFile for the name. Its errors name the file as the user typed it, made absolute.
 func exportArchive(a *archive.Archive, id, path, keyFile string) (*exportResult, error) {
 	path = expandHome(strings.TrimSpace(path))
 	if path == "" {
 		return nil, fmt.Errorf("no file to export to: type a path or choose one with Export as")
 	}
-	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		path = filepath.Join(path, id+ArchiveExt)
-	} else if !strings.HasSuffix(path, ArchiveExt) {
-		path += ArchiveExt
-	}
-	abs, err := filepath.Abs(path)
+	abs, err := filepath.Abs(exportFile(path, id))
 	if err != nil {
+		return nil, err
+	}
+	if err := safefile.CheckWritable(abs); err != nil {
 		return nil, err
 	}
 	signed, keyID, err := pack(a, keyFile)
@@ -65,9 +64,22 @@ func exportArchive(a *archive.Archive, id, path, keyFile string) (*exportResult,
 		return nil, err
 	}
 	if err := signed.WriteFile(abs); err != nil {
-		return nil, fmt.Errorf("export %s: %w", id, err)
+		return nil, fmt.Errorf("cannot write %s: %w", abs, safefile.Cause(err))
 	}
 	return &exportResult{path: abs, signedBy: keyID}, nil
+}
+
+// exportFile is the archive an export to path writes, named as `simgui plugin export -o`
+// names it: a path that is a folder gets <id>.rusim-plugin.zip inside it; a name ending in
+// .zip (any case) is kept as typed; any other name gets .rusim-plugin.zip added.
+func exportFile(path, id string) string {
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return filepath.Join(path, id+ArchiveExt)
+	}
+	if strings.HasSuffix(strings.ToLower(path), ".zip") {
+		return path
+	}
+	return path + ArchiveExt
 }
 
 // installResult is what Install & test drive did before the test drive.

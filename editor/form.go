@@ -22,15 +22,22 @@ func num(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 // parser turns field text into values, collecting what could not be read.
 type parser struct {
 	ps plugins.Problems
+	// standIn is the number float returns for text that is not one (draft.build builds with
+	// two, to tell the problems of the plugin from those of the stand-in).
+	standIn float64
 }
 
 func (p *parser) add(path, format string, args ...any) {
 	p.ps = append(p.ps, plugins.Problem{Path: path, Message: fmt.Sprintf(format, args...)})
 }
 
-// float reads a number; empty text is 0 (the validator then says what 0 means there).
+// float reads a number; empty text is 0 (the validator then says what 0 means there), text
+// that is not a number is p.standIn.
 func (p *parser) float(path, s string) float64 {
-	x, _ := p.optFloat(path, s)
+	x, ok := p.optFloat(path, s)
+	if !ok && strings.TrimSpace(s) != "" {
+		return p.standIn
+	}
 	return x
 }
 

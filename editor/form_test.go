@@ -131,6 +131,84 @@ func TestTextThatIsNotANumber(t *testing.T) {
 	}
 }
 
+// TestTextThatIsNotANumberIsOneProblem: the validator does not also report the 0 that stands
+// in for the text (a made-up "0 is outside the range"), for a field or for a list of points.
+func TestTextThatIsNotANumberIsOneProblem(t *testing.T) {
+	d, _ := newDraft(plugins.TypeVehicle)
+	d.vehicle.Base.ID, d.vehicle.Base.DisplayName = "vehicle.acme.rover.v1", "Acme Rover"
+	d.vehicle.Mass = "abc"
+	b, _ := d.build()
+	_, ps := b.validate()
+	if len(ps) != 1 || !problemAt(ps, "descriptor.body.mass", `"abc" is not a number`) {
+		t.Errorf("mass abc: %v, want only that it is not a number", ps)
+	}
+
+	// The validator reports a wall of length 0 at the element, not at its length.
+	tr, _ := newDraft(plugins.TypeTrack)
+	tr.track.Base.ID, tr.track.Base.DisplayName = "track.yard.v1", "Yard"
+	tr.track.Elements[0].Length = "long"
+	tr.track.Elements[1].Width = "-1" // a real problem of the same kind stays
+	b, _ = tr.build()
+	_, ps = b.validate()
+	if len(ps) != 2 || !problemAt(ps, "descriptor.elements[0].length", `"long" is not a number`) || !problemAt(ps, "descriptor.elements[1].width", "is outside the range") {
+		t.Errorf("wall length long: %v, want only that it is not a number, and the other wall's width", ps)
+	}
+}
+
+// TestRangeHints: the hint beside a number with a range is the range the validator checks it
+// against, as its message writes it.
+func TestRangeHints(t *testing.T) {
+	vehicle := func(set func(f *vehicleForm, x string)) func(x string) plugins.Problems {
+		return func(x string) plugins.Problems {
+			d, _ := newDraft(plugins.TypeVehicle)
+			d.vehicle.Base.ID, d.vehicle.Base.DisplayName = "vehicle.acme.rover.v1", "Acme Rover"
+			set(d.vehicle, x)
+			b, _ := d.build()
+			_, ps := b.validate()
+			return ps
+		}
+	}
+	cases := map[string]func(x string) plugins.Problems{
+		"descriptor.body.mass":           vehicle(func(f *vehicleForm, x string) { f.Mass = x }),
+		"descriptor.body.friction":       vehicle(func(f *vehicleForm, x string) { f.Friction = x }),
+		"descriptor.body.linearDamping":  vehicle(func(f *vehicleForm, x string) { f.LinearDamping = x }),
+		"descriptor.body.angularDamping": vehicle(func(f *vehicleForm, x string) { f.AngularDamping = x }),
+		"descriptor.route.reachDistance": func(x string) plugins.Problems {
+			d, _ := newDraft(plugins.TypeTrack)
+			d.track.Base.ID, d.track.Base.DisplayName = "track.yard.v1", "Yard"
+			d.track.RouteOn, d.track.Waypoints, d.track.Reach = true, "0,0; 1,1", x
+			b, _ := d.build()
+			_, ps := b.validate()
+			return ps
+		},
+	}
+	if len(cases) != len(rangeSpecs) {
+		t.Errorf("%d cases for %d hinted fields", len(cases), len(rangeSpecs))
+	}
+	for path, validate := range cases {
+		t.Run(path, func(t *testing.T) {
+			spec, ok := rangeSpecs[path]()
+			hint := rangeHint(path)
+			if !ok || hint == "" || hint != spec.Range() {
+				t.Fatalf("hint %q, spec %+v (found %v)", hint, spec, ok)
+			}
+			for _, x := range []float64{spec.Min, spec.Max} {
+				if ps := validate(num(x)); problemAt(ps, path, "") {
+					t.Errorf("%s = %s, in the hint's range %s, is refused: %v", path, num(x), hint, ps)
+				}
+			}
+			for _, x := range []float64{spec.Min - 1, spec.Max * 2} {
+				if ps := validate(num(x)); !problemAt(ps, path, "outside the range "+hint) {
+					t.Errorf("%s = %s: %v, want outside the range %s", path, num(x), ps, hint)
+				}
+			}
+		})
+	}
+	if h := rangeHint("descriptor.body.mass"); h != "0.01..10000 kg" {
+		t.Errorf("mass hint %q", h)
+	}
+}
+
 // A version that does not parse is one problem, the manifest's, as `simgui plugin validate`
 // reports it: not also the id, against a version it never saw.
 func TestVersionThatDoesNotParse(t *testing.T) {
@@ -245,8 +323,17 @@ func TestOpenPathErrors(t *testing.T) {
 	if _, _, err := openPath(""); err == nil || !strings.Contains(err.Error(), "type a folder or archive path") {
 		t.Errorf("empty path: %v", err)
 	}
-	if _, _, err := openPath(filepath.Join(t.TempDir(), "none.zip")); err == nil {
-		t.Error("missing file opened")
+	// A path that is not there is named once, as typed, with no archive's words for a folder.
+	missing := filepath.Join(t.TempDir(), "nothing", "here")
+	if _, _, err := openPath(missing); err == nil || err.Error() != "no such file or folder: "+missing {
+		t.Errorf("missing path: %v", err)
+	}
+	notZip := filepath.Join(t.TempDir(), "notes.zip")
+	if err := os.WriteFile(notZip, []byte("just text"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := openPath(notZip); err == nil || err.Error() != "cannot open "+notZip+": not a zip archive" {
+		t.Errorf("not a zip: %v", err)
 	}
 	// A mistyped id names what is installed, rather than the folder it is not in.
 	_, _, err := openStart(testRegistry(t), "vehicle.acme.rovr.v1")

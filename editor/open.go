@@ -1,6 +1,7 @@
 package editor
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"simgui/plugins"
 	"simgui/plugins/archive"
 	"simgui/plugins/registry"
+	"simgui/safefile"
 )
 
 // newDraft starts a plugin of type typ from the template `simgui plugin new` uses, with the id,
@@ -84,23 +86,55 @@ func draftFromFiles(files map[string][]byte, source string) (*draft, []string, e
 }
 
 // openPath reads a plugin folder or .rusim-plugin.zip archive (with the archive's rules, as
-// `simgui plugin validate` reads them).
+// `simgui plugin validate` reads them). Its errors name the path once, as typed.
 func openPath(p string) (*draft, []string, error) {
 	p = expandHome(strings.TrimSpace(p))
 	if p == "" {
 		return nil, nil, fmt.Errorf("no plugin to open: type a folder or archive path, or choose one with Browse")
 	}
+	st, err := os.Stat(p)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, nil, fmt.Errorf("no such file or folder: %s", p)
+	case err != nil:
+		return nil, nil, fmt.Errorf("cannot open %s: %w", p, unnamed(err, p))
+	case !st.IsDir() && !st.Mode().IsRegular():
+		return nil, nil, fmt.Errorf("cannot open %s: it is %s, not a plugin folder or archive", p, safefile.Describe(st.Mode()))
+	}
 	var a *archive.Archive
-	var err error
-	if st, serr := os.Stat(p); serr == nil && st.IsDir() {
+	if st.IsDir() {
 		a, err = archive.ReadDir(p)
 	} else {
-		a, err = archive.Open(p)
+		a, err = readArchive(p)
 	}
 	if err != nil {
-		return nil, nil, fmt.Errorf("open %s: %w", p, err)
+		return nil, nil, fmt.Errorf("cannot open %s: %w", p, unnamed(err, p))
 	}
 	return draftFromFiles(a.Files(), p)
+}
+
+// unnamed drops p from err when err is a file system error about p itself (openPath names p
+// once); errors about files inside a folder keep their names.
+func unnamed(err error, p string) error {
+	if pe, ok := errors.AsType[*fs.PathError](err); ok && pe.Path == p {
+		return pe.Err
+	}
+	return err
+}
+
+// readArchive reads the archive file p as archive.Open does, with errors that do not name
+// it (openPath does): a file that is not a zip archive says so in a word.
+func readArchive(p string) (*archive.Archive, error) {
+	f, st, err := safefile.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	a, err := archive.Read(f, st.Size())
+	if errors.Is(err, archive.ErrNotZip) {
+		return nil, errors.New("not a zip archive")
+	}
+	return a, err
 }
 
 // openInstalled reads an installed plugin: a built-in from the embedded catalog's files, a

@@ -80,9 +80,9 @@ func trackFormFrom(m plugins.Manifest, t *plugins.TrackDescriptor) *trackForm {
 }
 
 // build returns the manifest and the track the form describes, and the text that could not be
-// read.
-func (f *trackForm) build() (plugins.Manifest, *plugins.TrackDescriptor, plugins.Problems) {
-	var p parser
+// read (standIn in its place).
+func (f *trackForm) build(standIn float64) (plugins.Manifest, *plugins.TrackDescriptor, plugins.Problems) {
+	p := parser{standIn: standIn}
 	m, ver := f.Base.build(plugins.TypeTrack)
 	t := &plugins.TrackDescriptor{
 		ID: m.PluginID, DisplayName: f.Base.DisplayName, Version: ver, Description: unescapeLines(f.Base.Description),

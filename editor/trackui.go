@@ -167,7 +167,7 @@ func (e *Editor) trackSpawns(ctx *debugui.Context, f *trackForm) {
 	if f.RouteOn {
 		ctx.SetGridLayout([]int{150, -3, -2}, nil)
 		e.row(ctx, "waypoints", "descriptor.route.waypoints", &f.Waypoints, "x,y; x,y; ... metres")
-		e.row(ctx, "reach distance", "descriptor.route.reachDistance", &f.Reach, "m, >= 0")
+		e.numRow(ctx, "reach distance", "descriptor.route.reachDistance", &f.Reach)
 		ctx.Text("")
 		e.checkbox(ctx, "descriptor.route.loop", "loop: start over after the last", &f.Loop)
 		ctx.Text("")

@@ -208,7 +208,7 @@ func (e *Editor) installedPanel(ctx *debugui.Context) {
 		e.listInstalled()
 		ctx.Text("reading the registry ...")
 	default:
-		ctx.Text(fmt.Sprintf("%d plugins", len(e.installed)))
+		ctx.Text(listSummary(e.installed))
 	}
 	e.button(ctx, "installed.refresh", "Refresh", func() { e.listInstalled() })
 	ctx.SetGridLayout([]int{-1}, nil)
@@ -221,24 +221,15 @@ func (e *Editor) installedPanel(ctx *debugui.Context) {
 	}
 }
 
-// problemsPanel lists the problems the last Validate or Export found, each with its field.
+// problemsPanel lists the problems the last Validate or Export of this plugin found, each
+// with its field.
 func (e *Editor) problemsPanel(ctx *debugui.Context) {
 	ctx.SetGridLayout([]int{-1}, nil)
-	if e.checked == 0 {
-		ctx.Text("Press Validate to list every problem with its field (the check `simgui plugin validate` runs).")
-		if n := len(e.live.Errors()); n > 0 {
-			ctx.Text(fmt.Sprintf("Fields framed in red have problems (%d now).", n))
-		}
+	for _, l := range e.problemsHead() {
+		ctx.Text(l)
+	}
+	if !e.validated() {
 		return
-	}
-	errs, warns := len(e.problems.Errors()), len(e.problems.Warnings())
-	head := fmt.Sprintf("Validate #%d: %s, %s", e.checked, count(errs, "problem"), count(warns, "warning"))
-	if e.checkKey != e.liveKey {
-		head += " (the plugin changed since: press Validate again)"
-	}
-	ctx.Text(head)
-	if len(e.problems) == 0 {
-		ctx.Text("No problems: ready to export and install.")
 	}
 	ctx.SetGridLayout([]int{36, -1}, nil)
 	for i, p := range e.problems {
@@ -252,14 +243,47 @@ func (e *Editor) problemsPanel(ctx *debugui.Context) {
 	}
 }
 
+// validated reports whether the problems listed are of the plugin being edited: a Validate
+// (or Export, Install) ran since it was opened or started.
+func (e *Editor) validated() bool { return e.checked > 0 && e.checkOf == e.d }
+
+// problemsHead is what the Problems panel says above the list. The last Validate's result is
+// of the plugin it validated; once the plugin changed since, it is history, and the panel
+// counts the problems the fields have now (as the tabs do) instead of calling it ready.
+func (e *Editor) problemsHead() []string {
+	now := e.liveErrorCount()
+	if !e.validated() {
+		lines := []string{"Press Validate to list every problem with its field (the check `simgui plugin validate` runs)."}
+		if now > 0 {
+			lines = append(lines, fmt.Sprintf("Fields framed in red have problems (%d now).", now))
+		}
+		return lines
+	}
+	head := fmt.Sprintf("Validate #%d: %s, %s", e.checked, count(len(e.problems.Errors()), "problem"), count(len(e.problems.Warnings()), "warning"))
+	switch {
+	case e.checkKey != e.liveKey:
+		return []string{head + ", before the latest changes.",
+			fmt.Sprintf("The plugin changed since: %s in the fields now. Press Validate again.", count(now, "problem"))}
+	case len(e.problems) == 0:
+		return []string{head, "No problems: ready to export and install."}
+	}
+	return []string{head}
+}
+
+// liveErrorCount is how many problems the automatic check finds now: the sum of the counts
+// the tabs show.
+func (e *Editor) liveErrorCount() int {
+	n := 0
+	for _, t := range e.tabs() {
+		n += e.tabErrors(t)
+	}
+	return n
+}
+
 // tabOf names the form tab that shows the field at a validator path.
 func (e *Editor) tabOf(path string) string {
-	tabs := vehicleTabs
-	if e.d.typ == plugins.TypeTrack {
-		tabs = trackTabs
-	}
 	path = canonicalPath(path)
-	for _, t := range tabs[1:] {
+	for _, t := range e.tabs()[1:] {
 		if t.owns(path) {
 			return t.name
 		}

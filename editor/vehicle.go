@@ -154,10 +154,10 @@ func formatParams(p map[string]float64) map[string]string {
 }
 
 // build returns the manifest and the vehicle (with its contract) the form describes, and the
-// text that could not be read. deviceId is always the plugin id (rusim's SDK gives
+// text that could not be read (standIn in its place). deviceId is always the plugin id (rusim's SDK gives
 // them the same meaning); the descriptor repeats the contract's deviceType.
-func (f *vehicleForm) build() (plugins.Manifest, *plugins.VehicleDescriptor, plugins.Problems) {
-	var p parser
+func (f *vehicleForm) build(standIn float64) (plugins.Manifest, *plugins.VehicleDescriptor, plugins.Problems) {
+	p := parser{standIn: standIn}
 	m, ver := f.Base.build(plugins.TypeVehicle)
 	v := &plugins.VehicleDescriptor{
 		ID: m.PluginID, DisplayName: f.Base.DisplayName, Version: ver, Description: unescapeLines(f.Base.Description),

@@ -2,6 +2,7 @@ package editor
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/ebitengine/debugui"
@@ -54,10 +55,7 @@ var trackTabs = []tabSpec{
 
 // form lays out the tabs and the form of the tab on show.
 func (e *Editor) form(ctx *debugui.Context) {
-	tabs := vehicleTabs
-	if e.d.typ == plugins.TypeTrack {
-		tabs = trackTabs
-	}
+	tabs := e.tabs()
 	widths := make([]int, len(tabs))
 	for i := range widths {
 		widths[i] = -1
@@ -65,7 +63,7 @@ func (e *Editor) form(ctx *debugui.Context) {
 	ctx.SetGridLayout(widths, nil)
 	for _, t := range tabs {
 		label := t.label
-		if n := countOwned(e.live.Errors(), t.owns); n > 0 {
+		if n := e.tabErrors(t); n > 0 {
 			label += fmt.Sprintf(" (%d!)", n)
 		}
 		if e.tab == t.name {
@@ -93,6 +91,17 @@ func (e *Editor) form(ctx *debugui.Context) {
 	}
 }
 
+// tabs are the form's tabs for the plugin's type, General first.
+func (e *Editor) tabs() []tabSpec {
+	if e.d.typ == plugins.TypeTrack {
+		return trackTabs
+	}
+	return vehicleTabs
+}
+
+// tabErrors counts the problems of the automatic check on tab t (shown as "(n!)").
+func (e *Editor) tabErrors(t tabSpec) int { return countOwned(e.live.Errors(), t.owns) }
+
 func countOwned(ps plugins.Problems, owns func(string) bool) int {
 	n := 0
 	for _, p := range ps {
@@ -108,6 +117,52 @@ func (e *Editor) row(ctx *debugui.Context, label, path string, buf *string, hint
 	ctx.Text(label)
 	e.field(ctx, path, buf)
 	ctx.Text(hint)
+}
+
+// numRow lays out label | field | range for a number the validator checks against a range
+// (rangeSpecs).
+func (e *Editor) numRow(ctx *debugui.Context, label, path string, buf *string) {
+	e.row(ctx, label, path, buf, rangeHint(path))
+}
+
+// rangeSpecs are, by field path, the ranges the validator checks the numbers of numRow
+// against: read from its own tables, so that a hint cannot say other than the check.
+var rangeSpecs = map[string]func() (plugins.ParamSpec, bool){
+	"descriptor.body.mass":           bodySpec("mass"),
+	"descriptor.body.friction":       bodySpec("friction"),
+	"descriptor.body.linearDamping":  bodySpec("linear_damping"),
+	"descriptor.body.angularDamping": bodySpec("angular_damping"),
+	"descriptor.route.reachDistance": tableSpec(plugins.GeometryParams, "reachDistance"),
+}
+
+// bodySpec is the range of a body field, as ValidateVehicle and ApplyVehicleConfig check it
+// (key as plugins.VehicleParamSpec names it).
+func bodySpec(key string) func() (plugins.ParamSpec, bool) {
+	return func() (plugins.ParamSpec, bool) { return plugins.VehicleParamSpec(&plugins.VehicleDescriptor{}, key) }
+}
+
+// tableSpec is the spec called name in one of plugins' exported tables.
+func tableSpec(specs []plugins.ParamSpec, name string) func() (plugins.ParamSpec, bool) {
+	return func() (plugins.ParamSpec, bool) {
+		i := slices.IndexFunc(specs, func(s plugins.ParamSpec) bool { return s.Name == name })
+		if i < 0 {
+			return plugins.ParamSpec{}, false
+		}
+		return specs[i], true
+	}
+}
+
+// rangeHint is the hint beside the number at path: its range and unit ("0.01..10000 kg").
+func rangeHint(path string) string {
+	spec, ok := rangeSpecs[path]
+	if !ok {
+		return ""
+	}
+	s, ok := spec()
+	if !ok {
+		return ""
+	}
+	return s.Range()
 }
 
 func (e *Editor) baseRows(ctx *debugui.Context, b *baseForm, idHint string) {
@@ -143,10 +198,10 @@ func (e *Editor) vehicleBody(ctx *debugui.Context, f *vehicleForm) {
 	e.row(ctx, "width", "descriptor.body.width", &f.Width, "m, along y (box)")
 	e.row(ctx, "radius", "descriptor.body.radius", &f.Radius, "m (circle)")
 	e.row(ctx, "height", "descriptor.body.height", &f.Height, "m")
-	e.row(ctx, "mass", "descriptor.body.mass", &f.Mass, "kg, > 0")
-	e.row(ctx, "friction", "descriptor.body.friction", &f.Friction, ">= 0")
-	e.row(ctx, "linear damping", "descriptor.body.linearDamping", &f.LinearDamping, ">= 0")
-	e.row(ctx, "angular damping", "descriptor.body.angularDamping", &f.AngularDamping, ">= 0")
+	e.numRow(ctx, "mass", "descriptor.body.mass", &f.Mass)
+	e.numRow(ctx, "friction", "descriptor.body.friction", &f.Friction)
+	e.numRow(ctx, "linear damping", "descriptor.body.linearDamping", &f.LinearDamping)
+	e.numRow(ctx, "angular damping", "descriptor.body.angularDamping", &f.AngularDamping)
 
 	ctx.SetGridLayout([]int{-1}, nil)
 	ctx.Text("Look")

@@ -4,12 +4,13 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"simgui/plugins/archive"
 
 	"gopkg.in/yaml.v3"
 
 	"simgui/app/scenario"
 	"simgui/app/world"
+	"simgui/plugins/archive"
+	"simgui/safefile"
 )
 
 // scenarioFromWorld returns sc rewritten to start where the world is now: every robot on show
@@ -109,7 +110,10 @@ func saveScenario(path string, sc *scenario.Scenario) error {
 		return err
 	}
 	if _, err := scenario.Parse(data, path); err != nil {
-		return fmt.Errorf("save %s: the scenario would not read back: %w", path, err)
+		return fmt.Errorf("%s: the scenario would not read back: %w", path, err)
+	}
+	if err := safefile.CheckWritable(path); err != nil {
+		return err
 	}
 	return writeAtomic(path, data)
 }
@@ -119,7 +123,7 @@ func saveScenario(path string, sc *scenario.Scenario) error {
 func writeAtomic(path string, data []byte) error {
 	err := archive.WriteAtomic(path, 0o644, func(w io.Writer) error { _, err := w.Write(data); return err })
 	if err != nil {
-		return fmt.Errorf("save %s: %w", path, err)
+		return fmt.Errorf("cannot write %s: %w", path, safefile.Cause(err))
 	}
 	return nil
 }

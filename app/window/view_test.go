@@ -108,7 +108,14 @@ plugins:
 		{Name: "ego", VehicleID: "vehicle.ks0223.v1", Pose: world.Pose{X: 0.1, Y: 0.25, Yaw: math.Pi / 2}},
 		{Name: "arcade_red-1", VehicleID: red.ID, Vehicle: red, Pose: world.Pose{X: -1, Y: 2, Yaw: -0.5}},
 	}}
-	path := t.TempDir() + "/saved.yaml"
+	dir := t.TempDir()
+	// A missing folder is named, never a temporary file, and nothing is written.
+	missing := dir + "/no/saved.yaml"
+	if err := saveScenario(missing, scenarioFromWorld(plan, snap)); err == nil ||
+		err.Error() != "cannot write "+missing+": folder "+dir+"/no does not exist" {
+		t.Errorf("saving into a missing folder: %v", err)
+	}
+	path := dir + "/saved.yaml"
 	if err := saveScenario(path, scenarioFromWorld(plan, snap)); err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package archive
 
 import (
 	"archive/zip"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -81,12 +82,13 @@ func (a *Archive) Unpack(dir string) error {
 
 // WriteAtomic writes the file name through write: into a temporary file in the same folder,
 // synced, closed and renamed over name, then the folder synced. A crash leaves the old file or
-// the new one, never a torn one. The registry writes plugin-registry.json with it.
+// the new one, never a torn one. The registry writes plugin-registry.json with it. Its errors
+// name name, never the temporary file (an *fs.PathError with the cause, for errors.Is).
 func WriteAtomic(name string, perm fs.FileMode, write func(io.Writer) error) error {
 	dir := filepath.Dir(name)
 	f, err := os.CreateTemp(dir, "."+filepath.Base(name)+".tmp-*")
 	if err != nil {
-		return err
+		return &fs.PathError{Op: "create", Path: name, Err: cause(err)}
 	}
 	tmp := f.Name()
 	err = write(f)
@@ -104,9 +106,29 @@ func WriteAtomic(name string, perm fs.FileMode, write func(io.Writer) error) err
 	}
 	if err != nil {
 		os.Remove(tmp)
-		return err
+		return hideTemp(err, tmp, name)
 	}
 	return syncDir(dir)
+}
+
+// cause is the reason of a file system error, without the file it names.
+func cause(err error) error {
+	if pe, ok := errors.AsType[*fs.PathError](err); ok {
+		return pe.Err
+	}
+	return err
+}
+
+// hideTemp reports an error about the temporary file tmp (writing, syncing, closing or
+// renaming it) as one about name; other errors (write's own) are returned as they are.
+func hideTemp(err error, tmp, name string) error {
+	if pe, ok := errors.AsType[*fs.PathError](err); ok && pe.Path == tmp {
+		return &fs.PathError{Op: "write", Path: name, Err: pe.Err}
+	}
+	if le, ok := errors.AsType[*os.LinkError](err); ok && le.Old == tmp {
+		return &fs.PathError{Op: "replace", Path: name, Err: le.Err}
+	}
+	return err
 }
 
 // syncDir makes a folder's entries (a rename, new files) durable.

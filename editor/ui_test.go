@@ -1,0 +1,101 @@
+package editor
+
+import (
+	"fmt"
+	"log/slog"
+	"strings"
+	"testing"
+
+	"simgui/plugins"
+	"simgui/plugins/registry"
+)
+
+// testEditor is an editor without a window or goroutines, on a new plugin of type typ: enough
+// for the state its panels show (check's preview requests are only queued).
+func testEditor(t *testing.T, typ plugins.Type) *Editor {
+	t.Helper()
+	e := &Editor{log: slog.New(slog.DiscardHandler), reg: testRegistry(t), preview: &previewer{wake: make(chan struct{}, 1)}}
+	e.startNew(typ)
+	return e
+}
+
+// panel is what the Problems panel says above its list, one line.
+func panel(e *Editor) string { return strings.Join(e.problemsHead(), " / ") }
+
+// tabCounts adds up the "(n!)" of the form's tabs.
+func tabCounts(e *Editor) int {
+	n := 0
+	for _, t := range e.tabs() {
+		n += e.tabErrors(t)
+	}
+	return n
+}
+
+// TestProblemsPanelIsOfThePluginAsItIs: the panel never says "ready" while fields have
+// problems — after a change since Validate, or for another plugin than the one validated —
+// and counts them as the tabs do.
+func TestProblemsPanelIsOfThePluginAsItIs(t *testing.T) {
+	e := testEditor(t, plugins.TypeVehicle)
+	e.validate()
+	blank := len(e.problems.Errors())
+	if got, want := panel(e), fmt.Sprintf("Validate #1: %d problems, 0 warnings", blank); got != want || blank == 0 {
+		t.Fatalf("blank vehicle validated: %q, want %q", got, want)
+	}
+
+	// Another plugin: the result of Validate #1 is not its.
+	d, _, err := openInstalled(e.reg, "vehicle.ks0223.v1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.load(d, nil)
+	if p := panel(e); strings.Contains(p, "Validate #1") || !strings.HasPrefix(p, "Press Validate") {
+		t.Errorf("KS0223 opened after the blank vehicle was validated: %q", p)
+	}
+	e.validate()
+	if p := panel(e); p != "Validate #2: 0 problems, 0 warnings / No problems: ready to export and install." {
+		t.Fatalf("KS0223 validated: %q", p)
+	}
+
+	// A change since: the count now, as the tabs show it, and no "ready".
+	e.d.vehicle.Mass = "-5"
+	e.check()
+	if n := tabCounts(e); n != 1 {
+		t.Fatalf("mass -5: the tabs count %d problems, want 1", n)
+	}
+	want := "Validate #2: 0 problems, 0 warnings, before the latest changes. / The plugin changed since: 1 problem in the fields now. Press Validate again."
+	if p := panel(e); p != want {
+		t.Errorf("mass -5 after a passing Validate:\n got %q\nwant %q", p, want)
+	}
+	e.d.vehicle.Mass = "2"
+	e.check()
+	if p := panel(e); strings.Contains(p, "ready") || !strings.Contains(p, "0 problems in the fields now. Press Validate again.") {
+		t.Errorf("mass fixed, not validated again: %q", p)
+	}
+
+	// New track after a passing Validate: its problems, not the vehicle's "ready".
+	e.startNew(plugins.TypeTrack)
+	n := tabCounts(e)
+	if want := fmt.Sprintf("Fields framed in red have problems (%d now).", n); n == 0 || !strings.HasSuffix(panel(e), want) || strings.Contains(panel(e), "ready") {
+		t.Errorf("new track: %q, want it to end %q", panel(e), want)
+	}
+}
+
+// TestListSummary: the Installed list counts built-in plugins apart from those the user
+// installed, never calling the built-ins installed.
+func TestListSummary(t *testing.T) {
+	items, err := testRegistry(t).List()
+	if err != nil || len(items) == 0 {
+		t.Fatalf("list: %v, %d items", err, len(items))
+	}
+	n := len(items)
+	if got, want := listSummary(items), fmt.Sprintf("%d plugins: %d built-in, 0 installed", n, n); got != want {
+		t.Errorf("fresh registry: %q, want %q", got, want)
+	}
+	items = append(items, registry.Item{PluginID: "vehicle.acme.rover.v1", Source: registry.SourceUser})
+	if got, want := listSummary(items), fmt.Sprintf("%d plugins: %d built-in, 1 installed", n+1, n); got != want {
+		t.Errorf("one installed: %q, want %q", got, want)
+	}
+	if got := listSummary(items[n:]); got != "1 plugin: 0 built-in, 1 installed" {
+		t.Errorf("only one: %q", got)
+	}
+}
