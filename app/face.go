@@ -13,6 +13,8 @@ import (
 	"sync"
 
 	"gopkg.in/yaml.v3"
+
+	"simgui/app/yamlkinds"
 )
 
 // Face is an outside face of the process — the window, the device bridge, /control, the
@@ -128,7 +130,7 @@ func Faces(layers ...FaceSettings) ([]Face, error) {
 			case map[string]any:
 				maps.Copy(cfg, v)
 			default:
-				return nil, fmt.Errorf("faces.%s: want true, false or a mapping of settings, not %T", m.Name(), v)
+				return nil, fmt.Errorf("faces.%s: want true, false or a mapping of settings, not %s", m.Name(), yamlkinds.KindOfValue(v))
 			}
 		}
 	}
@@ -147,8 +149,8 @@ func Faces(layers ...FaceSettings) ([]Face, error) {
 		// Settings are checked even for a face that stays off, so a typo never goes unseen.
 		f := m.New()
 		if len(cfg) > 0 {
-			if err := decodeFace(f, cfg); err != nil {
-				return nil, fmt.Errorf("faces.%s: %w", m.Name(), err)
+			if err := decodeFace(f, cfg, "faces."+m.Name()); err != nil {
+				return nil, err
 			}
 		}
 		if v, ok := f.(FaceValidator); ok {
@@ -163,28 +165,38 @@ func Faces(layers ...FaceSettings) ([]Face, error) {
 	return out, nil
 }
 
-// decodeFace decodes settings onto f through YAML, refusing unknown keys.
-func decodeFace(f Face, cfg map[string]any) error {
+// decodeFace decodes settings onto f through YAML, refusing unknown keys and numbers with a
+// fraction for whole-number settings. path is the face's key path ("faces.api"); errors start
+// with it and name the setting and the kinds wanted and found, without line numbers: the
+// settings are values by now (a scenario's faces block or flags), re-encoded here.
+func decodeFace(f Face, cfg map[string]any, path string) error {
 	known := settingNames(f)
 	for _, k := range slices.Sorted(maps.Keys(cfg)) {
 		if !slices.Contains(known, k) {
-			return fmt.Errorf("unknown setting %q (known: %s)", k, strings.Join(append(known, "enabled"), ", "))
+			return fmt.Errorf("%s: unknown setting %q (known: %s)", path, k, strings.Join(append(known, "enabled"), ", "))
 		}
 	}
 	raw, err := yaml.Marshal(cfg)
 	if err != nil {
-		return err
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	doc := yamlkinds.Doc{Node: new(yaml.Node), Type: reflect.TypeOf(f), Path: path, HideLines: true}
+	if err := yaml.Unmarshal(raw, doc.Node); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if err := doc.CheckKeys(); err != nil {
+		return err // a key below the top, in a setting that is a mapping
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(raw))
 	dec.KnownFields(true)
 	if err := dec.Decode(f); err != nil {
 		var te *yaml.TypeError
 		if errors.As(err, &te) {
-			return errors.New(strings.Join(te.Errors, "; "))
+			return errors.New(doc.Explain(err))
 		}
-		return err
+		return fmt.Errorf("%s: %w", path, err)
 	}
-	return nil
+	return doc.CheckWholeNumbers()
 }
 
 // settingNames lists the yaml keys of a face's exported fields, sorted.

@@ -1,7 +1,6 @@
 package systems
 
 import (
-	"bytes"
 	"encoding/xml"
 	"errors"
 	"fmt"
@@ -16,6 +15,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"simgui/app/world"
+	"simgui/app/yamlkinds"
 )
 
 // Module describes a system type.
@@ -237,7 +237,10 @@ func xmlPluginName(x string) string {
 }
 
 // decodeStrict decodes node onto dst rejecting unknown keys at every level. The top level is
-// checked first so the error names the key plainly.
+// checked first so the error names the key plainly. Node itself is decoded, not a copy, so
+// errors give the lines of the file it was read from, and key paths from "config" ("line 7:
+// config.keyframes must be a list, not a number"); a number with a fraction for a
+// whole-number setting is refused, not cut.
 func decodeStrict(node *yaml.Node, dst any, id string) error {
 	if node.Kind == yaml.MappingNode {
 		known := yamlFields(reflect.TypeOf(dst))
@@ -251,14 +254,16 @@ func decodeStrict(node *yaml.Node, dst any, id string) error {
 			}
 		}
 	}
-	raw, err := yaml.Marshal(node)
-	if err != nil {
-		return fmt.Errorf("system %s: config: %w", id, err)
+	// Node.Decode has no KnownFields: the keys below the top are checked by the walk.
+	doc := yamlkinds.Doc{Node: node, Type: reflect.TypeOf(dst), Path: "config"}
+	if err := doc.CheckKeys(); err != nil {
+		return fmt.Errorf("system %s: %w", id, err)
 	}
-	dec := yaml.NewDecoder(bytes.NewReader(raw))
-	dec.KnownFields(true)
-	if err := dec.Decode(dst); err != nil {
-		return fmt.Errorf("system %s: config: %w", id, err)
+	if err := node.Decode(dst); err != nil {
+		return fmt.Errorf("system %s: %s", id, doc.Explain(err))
+	}
+	if err := doc.CheckWholeNumbers(); err != nil {
+		return fmt.Errorf("system %s: %w", id, err)
 	}
 	return nil
 }

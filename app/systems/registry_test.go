@@ -61,7 +61,7 @@ func TestBuildErrors(t *testing.T) {
 		{"type: test.counter\nconfig: {lable: x}", `system test.counter: unknown config key "lable" (known: every, label, nested)`},
 		{"type: test.counter\nconfig: {nested: {dept: 1}}", "field dept not found"},
 		{"type: test.counter\nconfig: {every: -1}", "every must not be negative"},
-		{"type: test.counter\nconfig: {every: fast}", "cannot unmarshal"},
+		{"type: test.counter\nconfig: {every: fast}", "system test.counter: line 2: config.every must be a number, not a string"},
 		{"frequency: 2", "needs a type"},
 		{"type: test.counter\nclass: test.other", `gives type "test.counter" and class "test.other"`},
 		{"class: test.nope", `unknown system type "test.nope"`},
