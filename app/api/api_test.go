@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"simgui/app/scenario"
 )
 
 // rusimReset is the body rusim's single-agent Gymnasium env sends (its defaults), with fields
@@ -326,5 +328,38 @@ func TestImageGains(t *testing.T) {
 	}
 	if red[0] > 8 || red[1] < plain[1]-4 || red[1] > plain[1]+4 || red[2] < plain[2]*1.1 {
 		t.Errorf("colour gains r=0 b=1.2: means %v, plain %v", red, plain)
+	}
+}
+
+// TestRequestRouteBeatsTheScenarios: a reset's route.waypoints replace the route block of the
+// scenario the server runs (rusim's axes: x, z), and the robot starts on the request's route;
+// a reset without one keeps the scenario's.
+func TestRequestRouteBeatsTheScenarios(t *testing.T) {
+	sc, err := scenario.Parse([]byte(`
+runtime: {runtimeMode: unity-sim, seed: 42}
+world: {trackId: track.basic_arena.v1}
+vehicle: {vehicleId: vehicle.ks0223.v1}
+route:
+  waypoints: [[-6.0, -8.0], [-6.0, -1.0], [4.0, 2.0], [6.0, 8.0]]
+  reachDistanceM: 1.2
+`), "route.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := startServer(t, Options{Scenario: sc})
+	for _, tc := range []struct {
+		params string
+		x, z   float64
+		total  string
+	}{
+		{`[{"key": "route.waypoints", "value": "2,3;2,9"}]`, 2, 3, "2"},
+		{`[]`, -6, -8, "4"},
+	} {
+		res, _ := s.ok("/reset", `{"selectedTrackId": "track.basic_arena.v1", "trackParams": `+tc.params+`}`)
+		p := res.State.Pose.Position
+		if math.Abs(p.X-tc.x) > 1e-6 || math.Abs(p.Z-tc.z) > 1e-6 || kv(t, res.Info, "route.total_waypoints") != tc.total {
+			t.Errorf("trackParams %s: start (%g, %g) with %s waypoints; want (%g, %g) with %s",
+				tc.params, p.X, p.Z, kv(t, res.Info, "route.total_waypoints"), tc.x, tc.z, tc.total)
+		}
 	}
 }

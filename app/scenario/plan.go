@@ -282,12 +282,19 @@ func resolveAgents(s *Scenario, r plugins.Resolver, p *Plan) error {
 }
 
 // routeParams moves rusim's route block into track params (route.waypoints "x,y;x,y", ...).
+// A key the params already have is theirs: world.params, where a training API reset puts the
+// client's trackParams, win over the route block.
 func routeParams(r *Route, into map[string]any) error {
 	if r == nil {
 		return nil
 	}
+	set := func(k string, v any) {
+		if _, given := into[k]; !given {
+			into[k] = v
+		}
+	}
 	for k, v := range r.Params {
-		into[k] = v
+		set(k, v)
 	}
 	if len(r.Waypoints) > 0 {
 		var parts []string
@@ -297,13 +304,13 @@ func routeParams(r *Route, into map[string]any) error {
 			}
 			parts = append(parts, formatPoint(wp[0], wp[1]))
 		}
-		into["route.waypoints"] = strings.Join(parts, ";")
+		set("route.waypoints", strings.Join(parts, ";"))
 	}
 	if r.Loop != nil {
-		into["route.loop"] = *r.Loop
+		set("route.loop", *r.Loop)
 	}
 	if r.ReachDistanceM > 0 {
-		into["route.reach_distance_m"] = r.ReachDistanceM
+		set("route.reach_distance_m", r.ReachDistanceM)
 	}
 	return nil
 }
