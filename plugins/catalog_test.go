@@ -231,8 +231,13 @@ func TestKS0223Numbers(t *testing.T) {
 		t.Errorf("drive %+v", *v.Drive)
 	}
 	cam := v.Sensors[slices.IndexFunc(v.Sensors, func(m SensorMount) bool { return m.ID == "camera.front.rgb" })]
-	if cam.Pose != (Pose3{X: 0.115, Z: 0.09, PitchDeg: 6}) || cam.Params["fovDeg"] != 68 || cam.Params["near"] != 0.002 {
+	if cam.Pose != (Pose3{X: 0.12, Z: 0.09, PitchDeg: 6}) || cam.Params["fovDeg"] != 68 || cam.Params["near"] != 0.03 {
 		t.Errorf("camera mount %+v", cam)
+	}
+	// One forward ray from (0.23, 0, 0.07), no cone, as rusim casts it.
+	sonar := v.Sensors[slices.IndexFunc(v.Sensors, func(m SensorMount) bool { return m.ID == "ultrasonic.front" })]
+	if sonar.Pose != (Pose3{X: 0.23, Z: 0.07}) || sonar.Params["coneDeg"] != 0 || sonar.Params["rangeMax"] != 3.5 {
+		t.Errorf("sonar mount %+v", sonar)
 	}
 	want := map[string]struct {
 		shape []int

@@ -82,7 +82,7 @@ func TestRusimVehicleArchiveParses(t *testing.T) {
 	if !slices.Equal(kinds, []string{"camera=camera", "speedometer=speedometer"}) {
 		t.Errorf("mounts = %v", kinds)
 	}
-	if f.Sensors[0].Pose != (Pose3{X: 0.115, Z: 0.09, PitchDeg: 6}) {
+	if f.Sensors[0].Pose != (Pose3{X: 0.12, Z: 0.09, PitchDeg: 6}) {
 		t.Errorf("camera mount pose %+v, want the KS0223 camera's", f.Sensors[0].Pose)
 	}
 	if v.Body != nil || len(v.Sensors) != 0 {

@@ -68,7 +68,7 @@ func TestApplyVehicleConfig(t *testing.T) {
 		{"sensor pose", "vehicle.ks0223.v1", map[string]any{"sensor.camera.front.rgb.pitchDeg": 10, "sensor.camera.front.rgb.z": 0.1},
 			func(v *VehicleDescriptor) bool {
 				p := mountOf(v, "camera.front.rgb").Pose
-				return p.PitchDeg == 10 && p.Z == 0.1 && p.X == 0.115
+				return p.PitchDeg == 10 && p.Z == 0.1 && p.X == 0.12
 			}},
 		{"sensor rate and noise", "vehicle.ks0223.v1", map[string]any{"sensor.speedometer.rateHz": 50, "sensor.line_tracker.front.noiseStddev": 0.05},
 			func(v *VehicleDescriptor) bool {

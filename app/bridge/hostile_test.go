@@ -332,6 +332,10 @@ func TestServedModelsAreCapped(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitFor(t, "car2 served in car0's place", func() bool { return len(m.GetDevicePortList("car2")) == 12 })
+	waitFor(t, "the warning that one is left", func() bool {
+		_, ok := rec.find("WARN", "no device ports", "served=2", "unserved=1", "limit=2")
+		return ok
+	})
 	if got := m.GetDevicePortList("car3"); len(got) != 0 {
 		t.Errorf("car3 is served past the limit: %v", got)
 	}

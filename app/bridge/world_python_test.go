@@ -79,17 +79,17 @@ vehicle: {vehicleId: vehicle.ks0223.v1}
 		t.Errorf("world device keys %v, want Clock and Control", got.WorldKeys)
 	}
 	if sonar["frame"] == "" || !(sonar["range"].(float64) >= sonar["range_min"].(float64) && sonar["range"].(float64) <= sonar["range_max"].(float64)) ||
-		sonar["radius"].(float64) <= 0 || sonar["stamped"] != true {
+		sonar["radius"].(float64) != 0 || sonar["stamped"] != true { // the KS0223's sonar is one ray
 		t.Errorf("sonar %v", sonar)
 	}
 	if len(got.MicomUSS) != 1 || math.Abs(got.MicomUSS[0]-sonar["range"].(float64)) > 0.5 {
 		t.Errorf("micom uss %v, sonar range %v", got.MicomUSS, sonar["range"])
 	}
-	// The sonar's world pose: the KS0223's mount (0.125 m ahead, 0.07 m up) on the model's
+	// The sonar's world pose: the KS0223's mount (0.23 m ahead, 0.07 m up) on the model's
 	// pose; the micom's uss states carry it too, and the micom the powertrain's battery.
 	info := raw["model_info"].(map[string]any)["pose"].(map[string]any)
 	pos, yaw := info["position"].(map[string]any), info["orientation"].(map[string]any)["yaw"].(float64)
-	wantX, wantY := pos["x"].(float64)+0.125*math.Cos(yaw), pos["y"].(float64)+0.125*math.Sin(yaw)
+	wantX, wantY := pos["x"].(float64)+0.23*math.Cos(yaw), pos["y"].(float64)+0.23*math.Sin(yaw)
 	if wp, ok := sonar["world_pose"].([]any); !ok || math.Abs(wp[0].(float64)-wantX) > 0.01 || math.Abs(wp[1].(float64)-wantY) > 0.01 ||
 		math.Abs(wp[2].(float64)-0.07) > 0.01 || math.Abs(math.Remainder(2*math.Atan2(wp[3].(float64), wp[4].(float64))-yaw, 2*math.Pi)) > 0.01 {
 		t.Errorf("sonar world pose %v, want (%.3f, %.3f, 0.07) heading %.3f", sonar["world_pose"], wantX, wantY, yaw)

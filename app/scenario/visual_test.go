@@ -22,7 +22,7 @@ func TestVisualDraws(t *testing.T) {
 	const cam = "sensor.camera.front.rgb."
 	// The KS0223's camera mount: x 0.115, z 0.09.
 	want := map[string][2]float64{
-		cam + "x": {0.105, 0.125}, cam + "y": {-0.01, 0.01}, cam + "z": {0.08, 0.1}, cam + "yawDeg": {-2, 2}, cam + "rollDeg": {-2, 2},
+		cam + "x": {0.11, 0.13}, cam + "y": {-0.01, 0.01}, cam + "z": {0.08, 0.1}, cam + "yawDeg": {-2, 2}, cam + "rollDeg": {-2, 2},
 		cam + "fxScale": {0.95, 1.05}, cam + "fyScale": {0.95, 1.05}, cam + "cxShift": {-0.01, 0.01}, cam + "cyShift": {-0.01, 0.01},
 		cam + "k1": {-0.3, 0}, cam + "k2": {-0.05, 0.05}, cam + "k3": {-0.01, 0.01}, cam + "p1": {-0.002, 0.002}, cam + "p2": {-0.002, 0.002},
 		cam + "exposure": {0.7, 1.4}, cam + "wbR": {0.9, 1.1}, cam + "wbG": {0.9, 1.1}, cam + "wbB": {0.9, 1.1},
