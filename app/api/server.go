@@ -150,7 +150,7 @@ func New(opts Options) (*Service, error) {
 	}
 	ln, err := net.Listen("tcp", opts.Addr)
 	if err != nil {
-		return nil, fmt.Errorf("training API: listen on %s: %w", opts.Addr, err)
+		return nil, fmt.Errorf("training API: listen on %s: %w (set --api-port or %s to use another port)", opts.Addr, err, PortEnv)
 	}
 	s := &Service{opts: opts, log: opts.Logger, ln: ln, random: random,
 		httpGuard: httpguard.New(opts.AllowOrigins, opts.AllowHosts, opts.Token)}

@@ -26,6 +26,14 @@ SEED_MAX = 2**31 - 1
 
 _ONE, _MINUS_ONE = np.float64(1.0), np.float64(-1.0)
 
+#: Seeds go to simgui as 64-bit signed integers.
+_SEED_LIMIT = 2**63 - 1
+
+
+def _check_seed(seed):
+    if seed is not None and not (isinstance(seed, (int, np.integer)) and 0 <= int(seed) <= _SEED_LIMIT):
+        raise ValueError(f"seed {seed!r}: want a whole number from 0 to {_SEED_LIMIT}")
+
 
 def _spaces(width: int, height: int):
     obs = spaces.Dict({
@@ -45,14 +53,18 @@ class _Session:
 
     def __init__(self, task, n: int, *, transport: str = "fast", simgui=None, frame_size=(84, 84),
                  action_period: float | None = None, randomize: bool = True, max_episode_steps: int | None = None,
-                 layout: bool = False, window: bool = False, label: str = ""):
+                 layout: bool = False, window: bool = False, label: str = "", randomization: dict | None = None):
         self.task = _tasks.lookup(task)
         if max_episode_steps is not None:
             self.task = self.task.with_options(max_episode_steps=int(max_episode_steps))
         self.n = n
         self.proc = None
         self.backend = None
+        extra = dict(randomization or {})
         randomization = {} if randomize else {"enabled": "false"}
+        if extra and not randomize:
+            raise ValueError("randomization groups were given with randomize=False")
+        randomization.update({str(k): str(v) for k, v in extra.items()})
         w, h = int(frame_size[0]), int(frame_size[1])
         if transport == "fast":
             if simgui is None:
@@ -215,20 +227,22 @@ class SimguiEnv(Env):
     socket path, or its HTTP URL, or a SimguiProcess; default: start one), ``render_mode``
     ("rgb_array": render() returns the camera frame), ``frame_size`` (width, height),
     ``action_period`` (seconds of sim time per step), ``randomize`` (domain randomization, on by
-    default), ``max_episode_steps``, ``window`` (start simgui with its window).
+    default), ``randomization`` (more groups to draw over the scenario's, e.g.
+    ``{"sensors.image_noise": "0,4"}``), ``max_episode_steps``, ``window`` (start simgui with its
+    window).
     """
 
     metadata = {"render_modes": ["rgb_array"], "render_fps": 10}
 
     def __init__(self, task="simgui/KS0223Corridor-v0", *, render_mode=None, transport="fast", simgui=None,
                  frame_size=(84, 84), action_period=None, randomize=True, max_episode_steps=None, window=False,
-                 layout=False):
+                 layout=False, randomization=None):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r}: want one of {self.metadata['render_modes']}")
         self._s = None
         self._s = _Session(task, 1, transport=transport, simgui=simgui, frame_size=frame_size,
                            action_period=action_period, randomize=randomize, max_episode_steps=max_episode_steps,
-                           layout=layout, window=window)
+                           layout=layout, window=window, randomization=randomization)
         self.task = self._s.task
         self.render_mode = render_mode
         self.observation_space, self.action_space = _spaces(self._s.width, self._s.height)
@@ -242,8 +256,9 @@ class SimguiEnv(Env):
         return self.task.max_episode_steps
 
     def reset(self, *, seed=None, options=None):
+        s = self._live()
+        _check_seed(seed)
         super().reset(seed=seed)
-        s = self._s
         s.rngs[0] = self.np_random
         s.backend.seeds[0] = int(seed) if seed is not None else int(self.np_random.integers(0, SEED_MAX))
         s.reset_envs((0,))
@@ -259,13 +274,22 @@ class SimguiEnv(Env):
         self._last = img
         return {"image": img, "ultrasonic": np.array([_tasks.sonar_obs(row[self._s.sonar])], np.float32)}
 
+    def _live(self):
+        if self._s is None:
+            raise RuntimeError("the env is closed")
+        return self._s
+
     def step(self, action):
+        self._live()
         if self._needs_reset:
             raise RuntimeError("call reset() before step() (and after an episode ends)")
         if type(action) is np.ndarray and action.shape == (2,) and action.dtype.kind == "f":
             t, st = action.tolist()
         else:
-            t, st = np.asarray(action, dtype=np.float64).reshape(2).tolist()
+            a = np.asarray(action, dtype=np.float64)
+            if a.shape != (2,):
+                raise ValueError(f"action of shape {a.shape}: want (2,), (throttle, steer)")
+            t, st = a.tolist()
         if not (math.isfinite(t) and math.isfinite(st)):
             raise ValueError(f"action {action!r} is not finite")
         s = self._s
@@ -309,13 +333,13 @@ class SimguiVectorEnv(VectorEnv):
 
     def __init__(self, task="simgui/KS0223Corridor-v0", num_envs: int = 8, *, render_mode=None, simgui=None,
                  frame_size=(84, 84), action_period=None, randomize=True, max_episode_steps=None, window=False,
-                 layout=False, copy=True):
+                 layout=False, copy=True, randomization=None):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r}: want one of {self.metadata['render_modes']}")
         self._s = None
         self._s = _Session(task, int(num_envs), transport="fast", simgui=simgui, frame_size=frame_size,
                            action_period=action_period, randomize=randomize, max_episode_steps=max_episode_steps,
-                           layout=layout, window=window)
+                           layout=layout, window=window, randomization=randomization)
         self.task = self._s.task
         self.num_envs = int(num_envs)
         self.render_mode = render_mode
@@ -344,6 +368,8 @@ class SimguiVectorEnv(VectorEnv):
         return list(self._s.backend.info.get("worlds", []))
 
     def reset(self, *, seed=None, options=None):
+        if self._s is None:
+            raise RuntimeError("the env is closed")
         s, n = self._s, self.num_envs
         if seed is None:
             seeds = [None] * n
@@ -354,6 +380,8 @@ class SimguiVectorEnv(VectorEnv):
             seeds = list(seed)
             if len(seeds) != n:
                 raise ValueError(f"{len(seeds)} seeds for {n} envs")
+        for sd in seeds:
+            _check_seed(sd)
         b = s.backend
         for i, sd in enumerate(seeds):
             b.seeds[i] = s.seed_env(i, sd)
@@ -364,13 +392,15 @@ class SimguiVectorEnv(VectorEnv):
         return s.observe(rows, self.copy), _masked(_batch_info(s, rows), self._every)
 
     def step(self, actions):
+        if self._s is None:
+            raise RuntimeError("the env is closed")
         if not self._started:
             raise RuntimeError("call reset() before step()")
         s = self._s
         b = s.backend
         a = np.asarray(actions, dtype=np.float64)
         if a.shape != self._act_shape:
-            a = a.reshape(self._act_shape)
+            raise ValueError(f"actions of shape {a.shape}: want {self._act_shape}, a (throttle, steer) row per env")
         if b"\x00" in np.isfinite(a).tobytes():  # a.all() costs more on arrays this small
             raise ValueError("actions must be finite")
         np.minimum(a, _ONE, out=b.actions)

@@ -1,7 +1,7 @@
 """Starting and owning a headless simgui process, or finding a running one.
 
-The binary is ``$SIMGUI_BIN``, else ``bin/simgui`` of the checkout this package sits in, else
-``simgui`` on ``PATH``. An owned process serves the fast path on a socket in a private
+The binary is ``$SIMGUI_BIN``, else ``bin/simgui`` of the checkout this package sits in (or,
+installed elsewhere, of the checkout the current folder is in), else ``simgui`` on ``PATH``. An owned process serves the fast path on a socket in a private
 temporary folder (and the HTTP API on a free port when asked), is told to die with its parent,
 and is stopped by ``close()``.
 """
@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import ctypes
 import os
+import queue
 import shutil
 import signal
 import socket
 import subprocess
 import tempfile
+import threading
 import time
 import weakref
 from pathlib import Path
@@ -31,13 +33,18 @@ def find_binary() -> str:
         if not os.access(env, os.X_OK):
             raise SimguiNotFound(f"SIMGUI_BIN={env!r} is not an executable file")
         return env
-    checkout = Path(__file__).resolve().parents[2] / "bin" / "simgui"
-    if os.access(checkout, os.X_OK):
-        return str(checkout)
+    # The checkout the package sits in (used from the tree), else the one the current folder is
+    # in (the package installed into a venv): a folder with go.mod and bin/simgui.
+    here = Path(__file__).resolve().parents[2]
+    for folder in [here, Path.cwd(), *Path.cwd().parents]:
+        binary = folder / "bin" / "simgui"
+        if (folder == here or (folder / "go.mod").is_file()) and os.access(binary, os.X_OK):
+            return str(binary)
     found = shutil.which("simgui")
     if found:
         return found
-    raise SimguiNotFound("no simgui binary: set SIMGUI_BIN, run `make build` in the checkout, or put simgui on PATH")
+    raise SimguiNotFound(f"no simgui binary: not in $SIMGUI_BIN, {here / 'bin'}, the bin folder of a checkout "
+                         f"around {Path.cwd()}, or PATH; run `make build` in the checkout or set SIMGUI_BIN")
 
 
 def _die_with_parent():  # pragma: no cover - runs in the child between fork and exec
@@ -46,6 +53,46 @@ def _die_with_parent():  # pragma: no cover - runs in the child between fork and
         libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG: simgui goes when Python does
     except (OSError, AttributeError):
         pass
+
+
+class _Spawner:
+    """Starts processes from one thread that lives as long as Python does. PR_SET_PDEATHSIG
+    fires when the *thread* that started the child ends, so an env made on a worker thread
+    would lose its simgui when that thread finished."""
+
+    def __init__(self):
+        self._jobs = queue.SimpleQueue()
+        threading.Thread(target=self._run, name="simgui-spawner", daemon=True).start()
+
+    def _run(self):
+        while True:
+            start, out, done = self._jobs.get()
+            try:
+                out.append((True, start()))
+            except BaseException as e:  # noqa: BLE001 - handed to the caller
+                out.append((False, e))
+            done.set()
+
+    def popen(self, *args, **kwargs) -> subprocess.Popen:
+        out, done = [], threading.Event()
+        self._jobs.put((lambda: subprocess.Popen(*args, **kwargs), out, done))
+        done.wait()
+        ok, value = out[0]
+        if not ok:
+            raise value
+        return value
+
+
+_spawner = None
+_spawner_lock = threading.Lock()
+
+
+def _popen(*args, **kwargs) -> subprocess.Popen:
+    global _spawner
+    with _spawner_lock:
+        if _spawner is None:
+            _spawner = _Spawner()
+    return _spawner.popen(*args, **kwargs)
 
 
 def free_port() -> int:
@@ -90,7 +137,7 @@ class SimguiProcess:
         # Every episode builds a physics space (about a megabyte); the live heap is small, so a
         # larger GC target trades a little memory for a good share of a core.
         env.setdefault("GOGC", str(gogc))
-        self.proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=self._log, stderr=subprocess.STDOUT,
+        self.proc = _popen(args, stdin=subprocess.DEVNULL, stdout=self._log, stderr=subprocess.STDOUT,
                                      preexec_fn=_die_with_parent, env=env)
         self._finalizer = weakref.finalize(self, _stop, self.proc, self._log, self._dir)
         try:

@@ -329,3 +329,83 @@ class FallbackSpaces(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class Misuse(unittest.TestCase):
+    """What a user gets wrong is refused with what was wanted, and an env outlives the thread
+    that made it."""
+
+    def test_action_shapes(self):
+        env = simgui.make(ID, simgui=PROC)
+        venv = simgui.make_vec(ID, num_envs=2, simgui=PROC)
+        try:
+            env.reset(seed=1)
+            for bad in ([[1.0, 0.0]], [1.0, 0.0, 0.0], [[1.0], [0.0]]):
+                with self.assertRaisesRegex(ValueError, r"want \(2,\)"):
+                    env.step(bad)
+            venv.reset(seed=1)
+            for bad in (np.zeros((2, 1)), np.zeros(4), np.zeros((4, 1)), np.zeros((2, 2)).T[None]):
+                with self.assertRaisesRegex(ValueError, r"want \(2, 2\)"):
+                    venv.step(bad)
+            venv.step(np.zeros((2, 2)))  # the right shape still steps
+        finally:
+            env.close()
+            venv.close()
+
+    def test_closed_env(self):
+        env = simgui.make(ID, simgui=PROC)
+        env.reset(seed=1)
+        env.close()
+        with self.assertRaisesRegex(RuntimeError, "closed"):
+            env.step([0.0, 0.0])
+        with self.assertRaisesRegex(RuntimeError, "closed"):
+            env.reset(seed=1)
+
+    def test_seed_range(self):
+        env = simgui.make(ID, simgui=PROC)
+        try:
+            for bad in (2**64, -1, 2**63):
+                with self.assertRaisesRegex(ValueError, "want a whole number from 0"):
+                    env.reset(seed=bad)
+            env.reset(seed=2**63 - 1)
+        finally:
+            env.close()
+
+    def test_randomization_groups(self):
+        env = simgui.make(ID, simgui=PROC, randomization={"sensors.image_noise": "0,4"})
+        try:
+            _, info = env.reset(seed=5)
+            draws = json_keys(info["reset"])
+            self.assertTrue(any("noise" in k for k in draws), f"no image noise among the draws: {draws}")
+        finally:
+            env.close()
+        with self.assertRaisesRegex(ValueError, "randomize=False"):
+            simgui.make(ID, simgui=PROC, randomize=False, randomization={"sensors.image_noise": "0,4"})
+
+    def test_env_made_on_a_thread_outlives_it(self):
+        import threading
+
+        made = {}
+        t = threading.Thread(target=lambda: made.update(env=simgui.make(ID)))
+        t.start()
+        t.join()
+        env = made["env"]
+        try:
+            obs, _ = env.reset(seed=0)
+            self.assertEqual(obs["image"].shape, (84, 84, 3))
+            self.assertIsNone(env._s.proc.proc.poll(), "simgui ended with the thread that started it")
+        finally:
+            env.close()
+
+
+def json_keys(v, prefix=""):
+    """Every key path of a nested dict/list, for looking through an info."""
+    out = []
+    if isinstance(v, dict):
+        for k, x in v.items():
+            out.append(prefix + str(k))
+            out += json_keys(x, prefix + str(k) + ".")
+    elif isinstance(v, list):
+        for i, x in enumerate(v):
+            out += json_keys(x, prefix + str(i) + ".")
+    return out

@@ -27,6 +27,25 @@ class OfflineInstall(unittest.TestCase):
             self.assertTrue(path.startswith(venv), f"imported from {path}, not the venv")
             self.assertGreater(int(size), 100)
             self.assertIn("simgui/ABCorridor-v0", ids)
+            # Installed, it finds the bin/simgui of the checkout it is run in (here a stand-in:
+            # a folder with go.mod and an executable bin/simgui), from a subfolder too.
+            checkout = os.path.join(d, "checkout")
+            os.makedirs(os.path.join(checkout, "bin"))
+            os.makedirs(os.path.join(checkout, "examples"))
+            open(os.path.join(checkout, "go.mod"), "w").close()
+            fake = os.path.join(checkout, "bin", "simgui")
+            with open(fake, "w") as f:
+                f.write("#!/bin/sh\n")
+            os.chmod(fake, 0o755)
+            env = {k: v for k, v in os.environ.items() if k != "SIMGUI_BIN"}
+            env["PATH"] = "/usr/bin:/bin"
+            for cwd in (checkout, os.path.join(checkout, "examples")):
+                r = subprocess.run([py, "-c", "import simgui.process as p; print(p.find_binary())"],
+                                   cwd=cwd, env=env, capture_output=True, text=True)
+                self.assertEqual((r.returncode, r.stdout.strip()), (0, fake), r.stderr)
+            r = subprocess.run([py, "-c", "import simgui.process as p; p.find_binary()"], cwd=d, env=env,
+                               capture_output=True, text=True)
+            self.assertIn("run `make build` in the checkout or set SIMGUI_BIN", r.stderr)
 
 
 if __name__ == "__main__":
