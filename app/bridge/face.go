@@ -83,7 +83,8 @@ func (f *Face) follow(cur *app.Sim) {
 	for {
 		changed := f.h.Changed()
 		if a := f.h.Active(); a != nil && a != cur {
-			f.h.Logger().Info("bridge: serving another world", "world", a.ID)
+			// Debug: a training client changes the world on show every episode.
+			f.h.Logger().Debug("bridge: serving another world", "world", a.ID)
 			f.b.Retarget(a.Bus, a.Loop)
 			cur = a
 		}
