@@ -104,6 +104,11 @@ func TestHealthAndContract(t *testing.T) {
 	if ks == nil || ks.DeviceType != "ground_robot_differential" {
 		t.Fatalf("no KS0223 ground_robot_differential in %v", c.AvailableVehicles)
 	}
+	// rusim's camera.front.rgb: jpeg, [480, 640, 3], 15 Hz.
+	if i := slices.IndexFunc(ks.Sensors, func(s Sensor) bool { return s.ID == "camera.front.rgb" }); i < 0 ||
+		ks.Sensors[i].Format != "jpeg" || !slices.Equal(ks.Sensors[i].Shape, []int{480, 640, 3}) || ks.Sensors[i].RateHz != 15 {
+		t.Errorf("KS0223 sensors %+v: want camera.front.rgb as jpeg, [480, 640, 3], 15 Hz", ks.Sensors)
+	}
 	var acts []string
 	for _, a := range ks.Actuators {
 		acts = append(acts, a.ID)
