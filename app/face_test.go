@@ -47,7 +47,7 @@ func TestFaceSettingsInTheUsersTerms(t *testing.T) {
 		{"kinds: {wait: soon}", `faces.kinds.wait must be a duration such as 30s or 1m30s, not "soon"`},
 		{"kinds: {wait: 5}", "faces.kinds.wait must be a duration such as 30s or 1m30s, not a number"},
 		{"kinds: {limits: {max: 1.5}}", "faces.kinds.limits.max must be a whole number, not 1.5"},
-		{"kinds: {limits: {mx: 1}}", "faces.kinds.limits: field mx not found (known: max)"},
+		{"kinds: {limits: {mx: 1}}", `unknown key "mx" in faces.kinds.limits (known: max)`},
 		{"kinds: {port: abc, origins: {a: 1}}", "faces.kinds.origins must be a list, not a mapping; faces.kinds.port must be a whole number, not a string"},
 		{"kinds: 5", "faces.kinds: want true, false or a mapping of settings, not a number"},
 		{"kinds: [a]", "faces.kinds: want true, false or a mapping of settings, not a list"},

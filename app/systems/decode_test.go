@@ -26,7 +26,7 @@ func TestConfigErrorsInTheUsersTerms(t *testing.T) {
 		{"  - type: systems.timeline_publisher\n    config:\n      keyframes:\n        - {time: 0, services: [{name: /s, timeout: 1.5}]}\n",
 			timeline + "line 7: config.keyframes[0].services[0].timeout must be a whole number, not 1.5"},
 		{"  - type: systems.timeline_publisher\n    config:\n      keyframes:\n        - {time: 0, output: []}\n",
-			timeline + "line 7: config.keyframes[0]: field output not found (known: outputs, services, time)"},
+			timeline + `line 7: unknown key "output" in config.keyframes[0] (known: outputs, services, time)`},
 		{"  - type: systems.timeline_publisher\n    config: {period: [1]}\n",
 			timeline + "line 5: config.period must be a number, not a list"},
 		{"  - type: systems.gz_topics\n    config: {queueLen: abc}\n",

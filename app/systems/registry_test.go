@@ -59,7 +59,7 @@ func TestBuildErrors(t *testing.T) {
 	for _, tc := range []struct{ src, want string }{
 		{"type: test.nope", `unknown system type "test.nope" (known:`},
 		{"type: test.counter\nconfig: {lable: x}", `system test.counter: unknown config key "lable" (known: every, label, nested)`},
-		{"type: test.counter\nconfig: {nested: {dept: 1}}", "field dept not found"},
+		{"type: test.counter\nconfig: {nested: {dept: 1}}", `unknown key "dept" in config.nested`},
 		{"type: test.counter\nconfig: {every: -1}", "every must not be negative"},
 		{"type: test.counter\nconfig: {every: fast}", "system test.counter: line 2: config.every must be a number, not a string"},
 		{"frequency: 2", "needs a type"},

@@ -167,8 +167,8 @@ func (d Doc) CheckWholeNumbers() error {
 }
 
 // CheckKeys refuses a key that no field of a struct in d.Type takes, at any depth, as
-// yaml.v3's Decoder.KnownFields does (Node.Decode cannot): "line 4: config.keyframes[0]:
-// field output not found (known: outputs, services, time)". It reports the first in document
+// yaml.v3's Decoder.KnownFields does (Node.Decode cannot): "line 4: unknown key "output" in
+// config.keyframes[0] (known: outputs, services, time)". It reports the first in document
 // order; nil if there is none or d.Node is nil. Aliases are followed; values decoded by their
 // own rules are not checked.
 func (d Doc) CheckKeys() error {
@@ -204,7 +204,7 @@ func (d Doc) checkKeys(n *yaml.Node, t reflect.Type, path string) error {
 				ft, ok := keys[k.Value]
 				if !ok && rest == nil && k.ShortTag() != "!!merge" {
 					known := slices.Sorted(maps.Keys(keys))
-					return fmt.Errorf("%s%s: field %s not found (known: %s)", d.at(strconv.Itoa(k.Line)), d.name(path), k.Value, strings.Join(known, ", "))
+					return fmt.Errorf("%sunknown key %q in %s (known: %s)", d.at(strconv.Itoa(k.Line)), k.Value, d.name(path), strings.Join(known, ", "))
 				}
 				vt = ft
 				if !ok {

@@ -58,8 +58,8 @@ func TestMessages(t *testing.T) {
 		{"extra: {a: [1]}", "line 1: config.extra.a must be a whole number, not a list"},
 		{"name: {a: 1}", "line 1: config.name must be a string, not a mapping"},
 		{"[1, 2]", "line 1: config must be a mapping, not a list"},
-		{"keyframes: [{time: 1, cont: 2}]", "line 1: config.keyframes[0]: field cont not found (known: count, time)"},
-		{"\nskipped: 1", "line 2: config: field skipped not found (known: any, extra, keyframes, limit, loop, name, raw)"},
+		{"keyframes: [{time: 1, cont: 2}]", `line 1: unknown key "cont" in config.keyframes[0] (known: count, time)`},
+		{"\nskipped: 1", `line 2: unknown key "skipped" in config (known: any, extra, keyframes, limit, loop, name, raw)`},
 		// Values decoded by their own rules are not looked into.
 		{"raw: {whatever: 1.5}\nany: {x: 2.5}\nkeyframes: [{time: 0.5}]", ""},
 	} {

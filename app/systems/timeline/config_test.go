@@ -166,7 +166,7 @@ func TestLoadErrorsNameTheKeyframe(t *testing.T) {
 		{"nan time", `keyframes: [{time: .nan}]`, "keyframe 1 (time NaN s): time must be a number from 0"},
 		{"negative period", `period: -1` + "\n" + `keyframes: [{time: 0}]`, "period -1 s must be a number from 0"},
 		{"no keyframes", `loop: true`, "the timeline has no keyframes"},
-		{"unknown key", `keyframes: [{time: 0, output: []}]`, "field output not found"},
+		{"unknown key", `keyframes: [{time: 0, output: []}]`, `unknown key "output"`},
 		{"unknown top key", `keyframe: []`, `unknown config key "keyframe" (known: keyframes, loop, period)`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
