@@ -141,7 +141,7 @@ func Faces(layers ...FaceSettings) ([]Face, error) {
 		if e, ok := cfg["enabled"]; ok {
 			b, isBool := e.(bool)
 			if !isBool {
-				return nil, fmt.Errorf("faces.%s.enabled: want true or false", m.Name())
+				return nil, fmt.Errorf("faces.%s.enabled: want true or false, not %s", m.Name(), yamlkinds.KindOfValue(e))
 			}
 			on = b
 			delete(cfg, "enabled")

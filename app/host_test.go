@@ -257,7 +257,7 @@ func TestFaceSettings(t *testing.T) {
 		{FaceSettings{"probe": map[string]any{"nmae": "x"}}, `faces.probe: unknown setting "nmae" (known: name, port, enabled)`},
 		{FaceSettings{"nosuch": true}, `unknown face "nosuch"`},
 		{FaceSettings{"probe": "yes"}, "want true, false or a mapping"},
-		{FaceSettings{"probe": map[string]any{"enabled": "yes"}}, "faces.probe.enabled: want true or false"},
+		{FaceSettings{"probe": map[string]any{"enabled": "yes"}}, "faces.probe.enabled: want true or false, not a string"},
 	} {
 		if _, err := Faces(tc.in); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("Faces(%v) = %v, want %q", tc.in, err, tc.want)
