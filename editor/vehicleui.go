@@ -2,7 +2,6 @@ package editor
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/ebitengine/debugui"
@@ -143,13 +142,7 @@ func bodySpec(key string) func() (plugins.ParamSpec, bool) {
 
 // tableSpec is the spec called name in one of plugins' exported tables.
 func tableSpec(specs []plugins.ParamSpec, name string) func() (plugins.ParamSpec, bool) {
-	return func() (plugins.ParamSpec, bool) {
-		i := slices.IndexFunc(specs, func(s plugins.ParamSpec) bool { return s.Name == name })
-		if i < 0 {
-			return plugins.ParamSpec{}, false
-		}
-		return specs[i], true
-	}
+	return func() (plugins.ParamSpec, bool) { return plugins.FindSpec(specs, name) }
 }
 
 // rangeHint is the hint beside the number at path: its range and unit ("0.01..10000 kg").

@@ -129,6 +129,6 @@ func (d *Drive) Param(name string) float64 {
 		return x
 	}
 	m, _ := driveModel(d.Model)
-	s, _ := findSpec(m.Params, name)
+	s, _ := FindSpec(m.Params, name)
 	return s.Default
 }

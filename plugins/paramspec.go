@@ -73,7 +73,7 @@ func (ps *Problems) resolve(path, owner string, specs []ParamSpec, orders []Orde
 	}
 	n := len(*ps)
 	for _, name := range sortedKeys(given) {
-		spec, ok := findSpec(specs, name)
+		spec, ok := FindSpec(specs, name)
 		if !ok {
 			known := "it takes none"
 			if len(specs) > 0 {
@@ -100,7 +100,8 @@ func (ps *Problems) resolve(path, owner string, specs []ParamSpec, orders []Orde
 	return out
 }
 
-func findSpec(specs []ParamSpec, name string) (ParamSpec, bool) {
+// FindSpec returns the spec called name in specs (one of the package's tables).
+func FindSpec(specs []ParamSpec, name string) (ParamSpec, bool) {
 	for _, s := range specs {
 		if s.Name == name {
 			return s, true
@@ -112,7 +113,7 @@ func findSpec(specs []ParamSpec, name string) (ParamSpec, bool) {
 // mustSpec returns the spec called name; the tables are fixed, so a missing name is a
 // programming error.
 func mustSpec(specs []ParamSpec, name string) ParamSpec {
-	s, ok := findSpec(specs, name)
+	s, ok := FindSpec(specs, name)
 	if !ok {
 		panic("plugins: no parameter spec " + name)
 	}

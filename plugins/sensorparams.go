@@ -131,7 +131,7 @@ func (m *SensorMount) Param(name string) float64 {
 		return x
 	}
 	k, _ := sensorKind(m.Kind)
-	s, _ := findSpec(k.Params, name)
+	s, _ := FindSpec(k.Params, name)
 	return s.Default
 }
 

@@ -258,7 +258,7 @@ func (v *VehicleDescriptor) setDriveParam(name string, x float64) error {
 		return unknownDrive(v.Drive.Model)
 	}
 	specs := d.Params
-	spec, ok := findSpec(specs, name)
+	spec, ok := FindSpec(specs, name)
 	if !ok {
 		return fmt.Errorf("the %s drive has no parameter %q (known: %s)", v.Drive.Model, name, strings.Join(specNames(specs), ", "))
 	}
@@ -284,21 +284,21 @@ func (v *VehicleDescriptor) setSensorParam(id, name string, x float64) error {
 		return unknownKind(m.Kind)
 	}
 	kindSpecs := k.Params
-	if spec, ok := findSpec(kindSpecs, name); ok {
+	if spec, ok := FindSpec(kindSpecs, name); ok {
 		if err := spec.check(x); err != nil {
 			return err
 		}
 		m.setParam(name, x)
 		return nil
 	}
-	if spec, ok := findSpec(mountPoseParams, name); ok {
+	if spec, ok := FindSpec(mountPoseParams, name); ok {
 		if err := spec.check(x); err != nil {
 			return err
 		}
 		*m.Pose.field(name) = x
 		return nil
 	}
-	if spec, ok := findSpec(sensorExtraKeys, name); ok {
+	if spec, ok := FindSpec(sensorExtraKeys, name); ok {
 		if err := spec.check(x); err != nil {
 			return err
 		}
@@ -428,7 +428,7 @@ func VehicleParamSpec(v *VehicleDescriptor, key string) (spec ParamSpec, ok bool
 			return ParamSpec{}, false
 		}
 		d, _ := driveModel(v.Drive.Model)
-		return findSpec(d.Params, param)
+		return FindSpec(d.Params, param)
 	}
 	rest, isSensor := strings.CutPrefix(key, "sensor.")
 	i := strings.LastIndexByte(rest, '.')
@@ -442,7 +442,7 @@ func VehicleParamSpec(v *VehicleDescriptor, key string) (spec ParamSpec, ok bool
 	}
 	k, _ := sensorKind(v.Sensors[j].Kind)
 	for _, specs := range [][]ParamSpec{k.Params, mountPoseParams, sensorExtraKeys} {
-		if s, found := findSpec(specs, name); found {
+		if s, found := FindSpec(specs, name); found {
 			return s, true
 		}
 	}
