@@ -349,6 +349,9 @@ func (ls *litSpan) bilinear(zc []float32, pc []uint64, shade []uint16) {
 func (ls *litSpan) bilinearSparse(zc []float32, pc []uint64, shade []uint16, step int, tmp []uint64) {
 	const half = 16 | 16<<laneShift | 16<<(2*laneShift) // rounding of a blend in 32nds
 	n := len(zc)
+	if n == 0 { // a row that misses the rectangle (its walk's range is empty)
+		return
+	}
 	// Whole steps cover pixels [0, full]: samples at 0, step, ..., full.
 	full := (n - 1) &^ (step - 1)
 	tmp, shade = tmp[:n], shade[:n]

@@ -411,3 +411,23 @@ func TestMovingShadowEdgeIsSoft(t *testing.T) {
 	}
 	t.Logf("%d pixels on the shadow's soft edge", between)
 }
+
+// TestMagnifiedFloorEdges draws the floor close up through narrow lenses, where a floor
+// texel spans several pixels and many rows' walks leave the floor rectangle: an empty piece
+// of a row on the rectangle used to index before its start (a panic that took the process
+// down).
+func TestMagnifiedFloorEdges(t *testing.T) {
+	var ls litSpan
+	ls.bilinearSparse(nil, nil, nil, 2, nil) // the empty piece itself
+	env := RealisticEnvironment()
+	s := mustStatic(t, &plugins.Layout{Floor: plugins.Floor{X: -0.3, Y: -0.3, Length: 0.6, Width: 0.6}}, &env)
+	for _, fov := range []float64{4, 10, 12, 20} {
+		for _, yaw := range []float64{0, 0.4, 2} {
+			cam := Camera{Pose: Pose{Z: 0.09, Yaw: yaw, Pitch: 0.1}, FovYDeg: fov, Width: 640, Height: 480, Near: 0.03, Far: 20}
+			f := render(t, cam, s, nil, Options{Workers: 1})
+			if c := f.At(320, 470); c == (RGB{}) {
+				t.Errorf("fov %g, yaw %g: black floor below the centre", fov, yaw)
+			}
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"strings"
 	"sync/atomic"
 )
 
@@ -52,6 +53,9 @@ type Renderer struct {
 	active atomic.Int32
 	next   atomic.Int32 // next tile to draw in the current frame
 	closed bool
+	// fault is the first panic a band of the current frame raised, as an error: Render
+	// returns it rather than let a helper goroutine take the process down.
+	fault atomic.Pointer[error]
 
 	fs      frameState
 	cv      []cvert
@@ -114,7 +118,7 @@ func (r *Renderer) helper() {
 		// Sequentially consistent atomics: either this sees the frame closed, or the caller
 		// sees this helper active and waits for it.
 		if r.open.Load() {
-			r.drawTiles()
+			r.drawTilesGuarded()
 		}
 		r.active.Add(-1)
 	}
@@ -126,8 +130,20 @@ var ErrClosed = errors.New("render: renderer closed")
 // Render draws static and dyn as cam sees them into dst, which must be cam.Width × cam.Height;
 // only the buffers dst has (RGB, Depth) are drawn. The output depends only on the inputs, not
 // on the number of workers: each pixel row is computed the same way whichever goroutine draws
-// it. Render returns an error for an invalid camera, a mismatched frame or a nil static.
-func (r *Renderer) Render(dst *Frame, cam Camera, static *Static, dyn []Object) error {
+// it. Render returns an error for an invalid camera, a mismatched frame or a nil static, and
+// for a fault of the renderer's own (a bug): then the frame is not to be used.
+func (r *Renderer) Render(dst *Frame, cam Camera, static *Static, dyn []Object) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = faultError(p)
+		} else if f := r.fault.Swap(nil); f != nil {
+			err = *f
+		} else {
+			return
+		}
+		// What the frame left in the scratch state is not to be trusted: start afresh.
+		r.fs = frameState{}
+	}()
 	if r.closed {
 		return ErrClosed
 	}
@@ -209,7 +225,7 @@ func (r *Renderer) runPhase(rows, w int, fn func(fs *frameState, y0, y1 int)) {
 			}
 		}
 	}
-	r.drawTiles()
+	r.drawTilesGuarded()
 	if n > 1 {
 		r.open.Store(false)
 		for r.active.Load() != 0 {
@@ -221,6 +237,40 @@ func (r *Renderer) runPhase(rows, w int, fn func(fs *frameState, y0, y1 int)) {
 // phaseWorkers is how many goroutines runPhase spreads rows of w pixels over.
 func (r *Renderer) phaseWorkers(rows, w int) int {
 	return min(r.workers, max(1, w*rows/r.minPixels), (rows+tileRows-1)/tileRows)
+}
+
+// drawTilesGuarded is drawTiles, with a panic kept as the frame's fault (the first one) and
+// the bands left undrawn.
+func (r *Renderer) drawTilesGuarded() {
+	defer func() {
+		if p := recover(); p != nil {
+			err := faultError(p)
+			r.fault.CompareAndSwap(nil, &err)
+			r.next.Store(r.fs.tiles)
+		}
+	}()
+	r.drawTiles()
+}
+
+// faultError describes panic p of the renderer, where it happened: called in the deferred
+// function that recovered it, while the panicking frames are still on the stack.
+func faultError(p any) error {
+	pcs := make([]uintptr, 32)
+	frames := runtime.CallersFrames(pcs[:runtime.Callers(2, pcs)])
+	site, inRuntime := "", false
+	for {
+		f, more := frames.Next()
+		if strings.HasPrefix(f.Function, "runtime.") {
+			inRuntime = true
+		} else if inRuntime {
+			site = fmt.Sprintf(" in %s (%s:%d)", f.Function, f.File, f.Line)
+			break
+		}
+		if !more {
+			break
+		}
+	}
+	return fmt.Errorf("render: internal fault drawing the frame (a bug; please report it with the scenario): %v%s", p, site)
 }
 
 // drawTiles draws bands until none is left; it runs on the caller and on helpers at once.
