@@ -6,6 +6,7 @@ import (
 	"image/png"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -85,10 +86,36 @@ func (ps *Problems) checkMaterials(t *TrackDescriptor) {
 		}
 	}
 	for i, e := range t.Elements {
+		p := index("descriptor.elements", i) + ".material"
 		if e.Material != "" && !materialName.MatchString(e.Material) {
-			ps.add(index("descriptor.elements", i)+".material", "%q: want 1 to 64 lower-case letters, digits or '_'", e.Material)
+			ps.add(p, "%q: want 1 to 64 lower-case letters, digits or '_'", e.Material)
+		} else if e.Material != "" && !seen[e.Material] && !builtinMaterial(e.Material) {
+			ps.warn(p, "%q is neither a built-in material (%s) nor one of the track's: the element is drawn in its kind's default material",
+				e.Material, strings.Join(BuiltinMaterials(), ", "))
 		}
 	}
+	if f := t.Floor; f != nil && f.Texture != "" && !builtinMaterial(f.Texture) {
+		also := ""
+		if seen[f.Texture] {
+			also = " (a track's own materials are for its elements)"
+		}
+		ps.warn("descriptor.floor.texture", "%q is not a built-in floor texture or material%s: the floor is drawn in its plain colour (built-in: %s)",
+			f.Texture, also, strings.Join(BuiltinMaterials(), ", "))
+	}
+}
+
+// BuiltinMaterials lists the renderer's built-in materials and floor textures, sorted: the
+// renderer sets it when it is linked in. While it is nil, material names are checked for their
+// form only.
+var BuiltinMaterials func() []string
+
+// builtinMaterial reports whether name is a built-in material (true when none are known).
+func builtinMaterial(name string) bool {
+	if BuiltinMaterials == nil {
+		return true
+	}
+	_, found := slices.BinarySearch(BuiltinMaterials(), name)
+	return found
 }
 
 // CheckMaterialPixels decodes the pixels of p's material images and reports those that do not
@@ -132,11 +159,15 @@ func checkMaterialPNG(b []byte) string {
 	return ""
 }
 
-// checkVisualMaterials checks the form of a vehicle's material names.
+// checkVisualMaterials checks a vehicle's material names: their form, and that the renderer
+// has them (a warning: the vehicle is drawn without its materials).
 func (ps *Problems) checkVisualMaterials(v *Visual) {
 	for _, f := range []struct{ field, name string }{{"material", v.Material}, {"accentMaterial", v.AccentMaterial}} {
 		if f.name != "" && !materialName.MatchString(f.name) {
 			ps.add("descriptor.visual."+f.field, "%q: want 1 to 64 lower-case letters, digits or '_'", f.name)
+		} else if f.name != "" && !builtinMaterial(f.name) {
+			ps.warn("descriptor.visual."+f.field, "%q is not a built-in material (%s): the vehicle is drawn without its materials",
+				f.name, strings.Join(BuiltinMaterials(), ", "))
 		}
 	}
 }

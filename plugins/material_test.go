@@ -101,3 +101,54 @@ func TestCheckMaterialPixels(t *testing.T) {
 		t.Errorf("CheckMaterialPixels(nil) = %v, want none", got)
 	}
 }
+
+// TestUnknownMaterialNamesWarn names materials the renderer does not have: a track's element
+// and floor and a vehicle's parts each get a warning at their path (the plugin still
+// installs: it is drawn without them), and names it has get none.
+func TestUnknownMaterialNamesWarn(t *testing.T) {
+	saved := BuiltinMaterials
+	defer func() { BuiltinMaterials = saved }()
+	BuiltinMaterials = func() []string { return []string{"brick", "cardboard", "plywood"} }
+	base := builtinFiles(t, "track.basic_arena.v1")
+	base["assets/brick.png"] = pngOf(t, 64, 64)
+	own := map[string]any{"name": "red_brick", "textures": []any{"assets/brick.png"}, "sizeM": 0.9}
+	track := func(elem, floor string) map[string][]byte {
+		return edited(t, base, "descriptor.json", func(m map[string]any) {
+			m["materials"] = []any{own}
+			m["elements"].([]any)[0].(map[string]any)["material"] = elem
+			m["floor"].(map[string]any)["texture"] = floor
+		})
+	}
+	vehicle := func(mat, accent string) map[string][]byte {
+		return edited(t, builtinFiles(t, "vehicle.ks0223.v1"), "descriptor.json", func(m map[string]any) {
+			v := m["visual"].(map[string]any)
+			v["material"], v["accentMaterial"] = mat, accent
+		})
+	}
+	for _, c := range []struct {
+		name  string
+		files map[string][]byte
+		warns []string // paths
+	}{
+		{"known names", track("red_brick", "plywood"), nil},
+		{"built-in on an element", track("cardboard", ""), nil},
+		{"unknown element material", track("nope", "plywood"), []string{"descriptor.elements[0].material"}},
+		{"own material on the floor", track("red_brick", "red_brick"), []string{"descriptor.floor.texture"}},
+		{"vehicle", vehicle("brick", "nope"), []string{"descriptor.visual.accentMaterial"}},
+		{"vehicle, both unknown", vehicle("wood", "nope"), []string{"descriptor.visual.material", "descriptor.visual.accentMaterial"}},
+	} {
+		_, ps := ReadPlugin(c.files)
+		if len(ps.Errors()) != 0 {
+			t.Fatalf("%s: errors %v", c.name, ps.Errors())
+		}
+		var got []string
+		for _, w := range ps.Warnings() {
+			if strings.Contains(w.Message, "built-in") {
+				got = append(got, w.Path)
+			}
+		}
+		if strings.Join(got, " ") != strings.Join(c.warns, " ") {
+			t.Errorf("%s: material warnings at %v, want %v (all: %v)", c.name, got, c.warns, ps.Warnings())
+		}
+	}
+}

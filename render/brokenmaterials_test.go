@@ -62,3 +62,14 @@ func TestWithoutBrokenMaterials(t *testing.T) {
 		t.Errorf("StaticLeavingOut of a layout that builds: static %v, left out %q, %v; want it whole", s != nil, left, err)
 	}
 }
+
+// TestPluginChecksKnowTheMaterials holds the plugin checks' list of built-in materials to the
+// renderer's registry.
+func TestPluginChecksKnowTheMaterials(t *testing.T) {
+	if plugins.BuiltinMaterials == nil {
+		t.Fatal("the renderer does not tell the plugin checks its materials")
+	}
+	if got, want := plugins.BuiltinMaterials(), TextureNames(); !slices.Equal(got, want) || !slices.Contains(got, "cardboard") {
+		t.Fatalf("plugin checks know %v, the renderer has %v", got, want)
+	}
+}

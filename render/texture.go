@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"simgui/plugins"
 )
 
 // Texture is a square, tiling floor texture with a mipmap pyramid. Floors sample it nearest-texel
@@ -149,6 +151,9 @@ func RegisterMaterial(name string, base RGB, variants int, fn VariantFunc) {
 	}
 	texKinds[name] = textureKind{base: base, variants: variants, fn: fn}
 }
+
+// The plugin checks warn of a material name the renderer does not know.
+func init() { plugins.BuiltinMaterials = TextureNames }
 
 // TextureNames lists the registered materials (floor textures included), sorted.
 func TextureNames() []string {

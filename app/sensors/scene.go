@@ -138,22 +138,23 @@ func (sc *scene) staticIn(w *world.World, env *render.Environment) (*render.Stat
 // maxVehicleMeshes bounds the vehicle meshes kept: a few looks in practice, bounded anyway.
 const maxVehicleMeshes = 64
 
-// vehicleMesh returns the mesh of a vehicle descriptor's look, built on first use. A visual
-// shape the renderer does not know is drawn as a box, with a warning.
+// vehicleMesh returns the mesh of a vehicle descriptor's look, built on first use. A look the
+// renderer cannot build is drawn with less of it, with a warning: without its materials (a
+// name it does not know), then as a box, then as a box in the default colours.
 func (sc *scene) vehicleMesh(v *plugins.VehicleDescriptor) *render.Mesh {
 	key := render.VehicleSpecFor(v)
 	if m, ok := sc.vehicles[key]; ok {
 		return m
 	}
 	spec := key
-	m, err := render.NewVehicleMesh(spec)
-	if err != nil {
-		sc.sys.warnOnce("mesh "+v.ID, "vehicle drawn as a box", err)
-		spec.Shape = "box"
-		m, err = render.NewVehicleMesh(spec)
-		if err != nil {
-			spec.Color, spec.Accent = "", ""
-			m, _ = render.NewVehicleMesh(spec)
+	m, why := render.NewVehicleMesh(spec)
+	for _, less := range vehicleFallbacks {
+		if m != nil {
+			break
+		}
+		less.drop(&spec)
+		if m, _ = render.NewVehicleMesh(spec); m != nil {
+			sc.sys.warnOnce("mesh "+v.ID, "vehicle drawn "+less.as, why)
 		}
 	}
 	if sc.vehicles == nil || len(sc.vehicles) >= maxVehicleMeshes {
@@ -161,6 +162,16 @@ func (sc *scene) vehicleMesh(v *plugins.VehicleDescriptor) *render.Mesh {
 	}
 	sc.vehicles[key] = m
 	return m
+}
+
+// vehicleFallbacks are what vehicleMesh leaves out of a look it cannot build, in turn.
+var vehicleFallbacks = []struct {
+	as   string
+	drop func(*render.VehicleSpec)
+}{
+	{"without its materials", func(s *render.VehicleSpec) { s.Material, s.AccentMaterial = "", "" }},
+	{"as a box", func(s *render.VehicleSpec) { s.Shape = "box" }},
+	{"as a box in the default colours", func(s *render.VehicleSpec) { s.Color, s.Accent = "", "" }},
 }
 
 // markers returns the mesh of the current markers (nil when there are none).
