@@ -287,7 +287,7 @@ func validParams(m *plugins.SensorMount) map[string]float64 {
 	specs, _ := plugins.SensorParams(m.Kind)
 	out := map[string]float64{}
 	for _, s := range specs {
-		if x, ok := m.Params[s.Name]; ok && x >= s.Min && x <= s.Max {
+		if x, ok := m.Params[s.Name]; ok && s.Accepts(x) {
 			out[s.Name] = x
 		}
 	}
@@ -376,7 +376,7 @@ func mountParam(m *plugins.SensorMount, name string) float64 {
 	specs, _ := plugins.SensorParams(m.Kind)
 	for _, s := range specs {
 		if s.Name == name {
-			if x, ok := m.Params[name]; ok && x >= s.Min && x <= s.Max {
+			if x, ok := m.Params[name]; ok && s.Accepts(x) {
 				return x
 			}
 			return s.Default

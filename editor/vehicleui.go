@@ -256,5 +256,5 @@ func specHint(s plugins.ParamSpec) string {
 	if s.Unit != "" {
 		unit = " " + s.Unit
 	}
-	return fmt.Sprintf("%s%s (%s..%s) %s", num(s.Default), unit, num(s.Min), num(s.Max), s.Doc)
+	return fmt.Sprintf("%s%s (%s) %s", num(s.Default), unit, s.Range(), s.Doc)
 }

@@ -61,7 +61,7 @@ func table(b *strings.Builder, specs []ParamSpec, defaults bool) {
 		b.WriteString("| field | unit | range | meaning |\n|---|---|---|---|\n")
 	}
 	for _, s := range specs {
-		r := fmtNum(s.Min) + ".." + fmtNum(s.Max)
+		r := strings.TrimSuffix(s.Range(), unitSuffix(s.Unit))
 		if s.Integer {
 			r += ", whole"
 		}

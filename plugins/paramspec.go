@@ -20,6 +20,8 @@ type ParamSpec struct {
 	Max     float64
 	// Integer is set for counts and pixel sizes.
 	Integer bool
+	// ZeroOff is set when 0 is accepted too, below Min (it means off, or a default rule).
+	ZeroOff bool
 	Doc     string
 }
 
@@ -28,8 +30,8 @@ func (p ParamSpec) check(x float64) error {
 	if math.IsNaN(x) || math.IsInf(x, 0) {
 		return fmt.Errorf("%s is not a finite number", fmtNum(x))
 	}
-	if !(x >= p.Min && x <= p.Max) {
-		return fmt.Errorf("%s is outside the range %s..%s%s", fmtNum(x), fmtNum(p.Min), fmtNum(p.Max), unitSuffix(p.Unit))
+	if !(x >= p.Min && x <= p.Max) && !(p.ZeroOff && x == 0) {
+		return fmt.Errorf("%s is outside the range %s", fmtNum(x), p.Range())
 	}
 	if p.Integer && x != math.Trunc(x) {
 		return fmt.Errorf("%s is not a whole number", fmtNum(x))
@@ -37,10 +39,18 @@ func (p ParamSpec) check(x float64) error {
 	return nil
 }
 
-// Range returns "min..max unit", as messages and docs write a range.
+// Range returns "min..max unit" ("0 or min..max unit" with ZeroOff), as messages and docs
+// write a range.
 func (p ParamSpec) Range() string {
-	return fmtNum(p.Min) + ".." + fmtNum(p.Max) + unitSuffix(p.Unit)
+	r := fmtNum(p.Min) + ".." + fmtNum(p.Max) + unitSuffix(p.Unit)
+	if p.ZeroOff {
+		r = "0 or " + r
+	}
+	return r
 }
+
+// Accepts reports whether x is a value the parameter takes.
+func (p ParamSpec) Accepts(x float64) bool { return p.check(x) == nil }
 
 func unitSuffix(u string) string {
 	if u == "" {

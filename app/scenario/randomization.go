@@ -40,8 +40,14 @@ type RandomParam struct {
 	// Default is the range used when randomization is on and the block does not name the
 	// parameter; a zero-width range (1..1 for Scale, 0..0 otherwise) leaves it alone.
 	Default [2]float64
-	Doc     string
+	// Limit bounds the range a scenario or a reset may give, in the range's own terms (a
+	// factor, an offset or a value); zero: any range within ±maxRange.
+	Limit [2]float64
+	Doc   string
 }
+
+// maxRange bounds every randomization range: beyond it hi−lo is no longer a number to draw in.
+const maxRange = 1e6
 
 // RandomParams are the vehicle and sensor parameters in draw-report order. Track parameters
 // come on top: any numeric parameter of the track's JSON Schema, named track.<param>, drawn in
@@ -206,6 +212,12 @@ func (r *Randomization) Set(name, value string) error {
 		if rg, err = parseRange(value, RandomParams[i].Mode); err != nil {
 			return err
 		}
+		if l := RandomParams[i].Limit; l != ([2]float64{}) && (rg.Lo < l[0] || rg.Hi > l[1]) {
+			return fmt.Errorf("%g..%g reaches past the limit %g..%g (%s)", rg.Lo, rg.Hi, l[0], l[1], RandomParams[i].Doc)
+		}
+	}
+	if math.Abs(rg.Lo) > maxRange || math.Abs(rg.Hi) > maxRange {
+		return fmt.Errorf("%g..%g reaches past ±%g", rg.Lo, rg.Hi, float64(maxRange))
 	}
 	if r.ranges == nil {
 		r.ranges = map[string]Range{}

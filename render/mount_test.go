@@ -1,0 +1,43 @@
+package render
+
+import (
+	"testing"
+
+	"simgui/plugins"
+)
+
+// TestMountTakesEveryValueItsTableTakes sets each camera parameter, one at a time, to the
+// ends of its range in the plugin table, a point near its low end and its middle (and 0
+// where the table takes it): what a plugin,
+// a scenario or a reset passes the checks with must make a camera that draws.
+func TestMountTakesEveryValueItsTableTakes(t *testing.T) {
+	specs, err := plugins.SensorParams("camera")
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := RealisticEnvironment()
+	s := mustStatic(t, &plugins.Layout{Floor: plugins.Floor{X: 1, Length: 4, Width: 4}}, &env)
+	r := NewRenderer(Options{Workers: 1})
+	defer r.Close()
+	f := NewFrame(64, 48, true, false)
+	for _, sp := range specs {
+		values := []float64{sp.Min, sp.Min + 0.01*(sp.Max-sp.Min), (sp.Min + sp.Max) / 2, sp.Max}
+		if sp.Integer {
+			values = []float64{sp.Min, sp.Max}
+		}
+		if sp.ZeroOff {
+			values = append(values, 0)
+		}
+		for _, v := range values {
+			cam, _, err := MountCamera(map[string]float64{sp.Name: v, "realistic": 1}, 64, 48, nil)
+			if err != nil {
+				t.Errorf("%s = %g (table %s): %v", sp.Name, v, sp.Range(), err)
+				continue
+			}
+			cam.Pose = Pose{Z: 0.1}
+			if err := r.Render(f, cam, s, nil); err != nil {
+				t.Errorf("%s = %g: %v", sp.Name, v, err)
+			}
+		}
+	}
+}
