@@ -170,14 +170,14 @@ func (s *Service) planReset(req *ResetRequest) (*episodePlan, error) {
 			return nil, err
 		}
 		ap.random = s.random.Clone()
+		var overrides []scenario.Override
 		for _, kv := range mergeKVs(req.Flags, ar.Flags) {
-			name, ok := strings.CutPrefix(strings.ToLower(kv.Key), "randomization.")
-			if !ok {
-				continue
+			if name, ok := strings.CutPrefix(strings.ToLower(kv.Key), "randomization."); ok {
+				overrides = append(overrides, scenario.Override{Key: kv.Key, Name: name, Value: string(kv.Value)})
 			}
-			if err := ap.random.Set(name, string(kv.Value)); err != nil {
-				return nil, badRequest("Flag %s: %v.", kv.Key, err)
-			}
+		}
+		if err := ap.random.SetAll(overrides); err != nil {
+			return nil, badRequest("Flag %v.", err)
 		}
 		ep.agents = append(ep.agents, ap)
 	}

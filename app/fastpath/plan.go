@@ -148,10 +148,12 @@ func planSession(sc *scenario.Scenario, req *OpenRequest, r plugins.Resolver) (*
 	if err != nil {
 		return nil, err
 	}
+	var overrides []scenario.Override
 	for _, k := range slices.Sorted(maps.Keys(req.Randomization)) {
-		if err := random.Set(strings.ToLower(k), req.Randomization[k]); err != nil {
-			return nil, fmt.Errorf("randomization %s: %w", k, err)
-		}
+		overrides = append(overrides, scenario.Override{Key: k, Name: strings.ToLower(k), Value: req.Randomization[k]})
+	}
+	if err := random.SetAll(overrides); err != nil {
+		return nil, fmt.Errorf("randomization %w", err)
 	}
 	sp.random = random
 	// A draw that cannot work (a track parameter the track lacks) fails now, not at the first

@@ -226,6 +226,36 @@ func (r *Randomization) Set(name, value string) error {
 	return nil
 }
 
+// Override is one change to a randomization block from outside the scenario: a reset's
+// randomization.* flag or the fast path's randomization map.
+type Override struct {
+	Key   string // as the client wrote it, for messages
+	Name  string // the parameter, as Set takes it ("enabled", "vehicle.mass", ...)
+	Value string
+}
+
+// SetAll applies the overrides in order (Set). Ranges given while randomization stays off,
+// with no word on "enabled" among them, are refused: they would silently not be drawn.
+func (r *Randomization) SetAll(os []Override) error {
+	var ranges []string
+	saidEnabled := false
+	for _, o := range os {
+		if err := r.Set(o.Name, o.Value); err != nil {
+			return fmt.Errorf("%s: %w", o.Key, err)
+		}
+		if o.Name == "enabled" {
+			saidEnabled = true
+		} else {
+			ranges = append(ranges, o.Key)
+		}
+	}
+	if len(ranges) > 0 && !r.Enabled && !saidEnabled {
+		return fmt.Errorf("%s: randomization is off in this scenario, so these ranges would not be drawn; "+
+			"set enabled to true with them (or to false to keep them unused)", strings.Join(ranges, ", "))
+	}
+	return nil
+}
+
 // RandomParamNames returns the names of RandomParams in order.
 func RandomParamNames() []string {
 	out := make([]string, len(RandomParams))

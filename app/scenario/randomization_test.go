@@ -196,3 +196,34 @@ func TestRandomizationErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestSetAllRefusesUndrawnRanges gives ranges to a block that is off: without a word on
+// enabled they are refused (they would not be drawn), with enabled=true they are drawn, with
+// enabled=false they are kept unused; a bad range names its key.
+func TestSetAllRefusesUndrawnRanges(t *testing.T) {
+	mass := Override{Key: "randomization.vehicle.mass", Name: "vehicle.mass", Value: "0.5,2"}
+	for _, c := range []struct {
+		os      []Override
+		wantErr string
+		enabled bool
+	}{
+		{[]Override{mass}, "randomization.vehicle.mass: randomization is off", false},
+		{[]Override{mass, {Key: "e", Name: "enabled", Value: "true"}}, "", true},
+		{[]Override{{Key: "e", Name: "enabled", Value: "false"}, mass}, "", false},
+		{[]Override{{Key: "k", Name: "sensors.vignette", Value: "0,3"}}, "k: 0..3 reaches past the limit", false},
+		{nil, "", false},
+	} {
+		var r Randomization
+		err := r.SetAll(c.os)
+		if c.wantErr == "" && err != nil || c.wantErr != "" && (err == nil || !strings.Contains(err.Error(), c.wantErr)) {
+			t.Errorf("%+v: error %v, want %q", c.os, err, c.wantErr)
+		}
+		if err == nil && r.Enabled != c.enabled {
+			t.Errorf("%+v: enabled %v, want %v", c.os, r.Enabled, c.enabled)
+		}
+	}
+	on := Randomization{Enabled: true}
+	if err := on.SetAll([]Override{mass}); err != nil {
+		t.Errorf("ranges for a block that is on: %v", err)
+	}
+}

@@ -71,3 +71,38 @@ func TestVisualDraws(t *testing.T) {
 		t.Errorf("50 seeds drew %d look seeds", len(seen))
 	}
 }
+
+// TestRandomizationRangesHaveLimits refuses ranges past a parameter's limit, or past ±1e6 for
+// any, where a draw would be nonsense (a near-black exposure, a billion distractors) or hi−lo
+// would overflow; ranges inside pass. Every visual parameter has a limit.
+func TestRandomizationRangesHaveLimits(t *testing.T) {
+	for _, p := range visualParams {
+		if p.Limit == ([2]float64{}) {
+			t.Errorf("%s has no limit", p.Name)
+		}
+	}
+	for _, c := range []struct {
+		name, value string
+		ok          bool
+	}{
+		{"visual.distractors", "1e9", false},
+		{"visual.distractors", "64", true},
+		{"sensors.exposure", "0,0", false},
+		{"sensors.exposure", "0.5,2", true},
+		{"sensors.white_balance", "0,0", false},
+		{"sensors.camera_yaw_deg", "-1e308,1e308", false},
+		{"sensors.camera_yaw_deg", "10", true},
+		{"visual.sun_elevation_deg", "-90,-90", true},
+		{"visual.sun_elevation_deg", "-91,0", false},
+		{"sensors.distortion_k1", "1e308", false},
+		{"vehicle.mass", "0.5,1e9", false},
+		{"vehicle.mass", "0.5,2", true},
+		{"track.length", "0,1e300", false},
+	} {
+		var r Randomization
+		err := r.Set(c.name, c.value)
+		if (err == nil) != c.ok {
+			t.Errorf("%s = %s: error %v, want ok %v", c.name, c.value, err, c.ok)
+		}
+	}
+}

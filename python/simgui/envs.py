@@ -61,7 +61,10 @@ class _Session:
         self.proc = None
         self.backend = None
         extra = dict(randomization or {})
-        randomization = {} if randomize else {"enabled": "false"}
+        # Ranges given here are meant to be drawn, whether or not the task's scenario has
+        # randomization on (simgui refuses ranges that would not be).
+        randomization = {"enabled": "true" if extra else None} if randomize else {"enabled": "false"}
+        randomization = {k: v for k, v in randomization.items() if v is not None}
         if extra and not randomize:
             raise ValueError("randomization groups were given with randomize=False")
         randomization.update({str(k): str(v) for k, v in extra.items()})
