@@ -300,7 +300,7 @@ func (h *Host) updateLocked() {
 	switch {
 	case live && h.active != h.scenario && !h.pausedByHost && !loop.Snapshot().Paused:
 		h.pausedByHost = true
-		h.log.Info("training episode running: the scenario world is paused while it is not on show")
+		h.log.Info("training episode running: the scenario's own world is paused until the episode goes idle or is shown")
 		h.setPausedLocked(h.scenario, true)
 	case (!live || h.active == h.scenario) && h.pausedByHost:
 		h.pausedByHost = false

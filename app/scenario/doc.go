@@ -12,3 +12,5 @@
 // without axes); Resolve converts those first (Scenario.InWorldAxes). docs/SCENARIOS.md lists
 // every key and its meaning.
 package scenario
+
+//go:generate go run ./internal/randomdocs ../../docs/SCENARIOS.md

@@ -22,13 +22,13 @@ func RandomDocs() string {
 		if d := p.Default; d != ([2]float64{}) && !(p.Mode == Scale && d == [2]float64{1, 1}) {
 			def = num(d)
 		}
-		limit := fmt.Sprintf("±%g", float64(maxRange))
+		limit := fmt.Sprintf("±%.0f", float64(maxRange))
 		if p.Limit != ([2]float64{}) {
 			limit = num(p.Limit)
 		}
 		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s |\n", p.Name, [...]string{"factor 1−p..1+p", "offset −p..p", "value 0..p"}[p.Mode], def, limit, p.Doc)
 	}
-	fmt.Fprintf(&b, "| `track.<param>` | value 0..p (or `schema`: the schema's minimum..maximum) | off | ±%g | a numeric parameter of the track |\n", float64(maxRange))
+	fmt.Fprintf(&b, "| `track.<param>` | value 0..p (or `schema`: the schema's minimum..maximum) | off | ±%.0f | a numeric parameter of the track |\n", float64(maxRange))
 	return b.String()
 }
 

@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"math"
+	"os"
 	"strings"
 	"testing"
 
@@ -225,5 +226,37 @@ func TestSetAllRefusesUndrawnRanges(t *testing.T) {
 	on := Randomization{Enabled: true}
 	if err := on.SetAll([]Override{mass}); err != nil {
 		t.Errorf("ranges for a block that is on: %v", err)
+	}
+}
+
+// TestScenariosDocHasTheRandomizationTable holds docs/SCENARIOS.md's table to RandomParams
+// and its example block to what ParseRandomization takes.
+func TestScenariosDocHasTheRandomizationTable(t *testing.T) {
+	b, err := os.ReadFile("../../docs/SCENARIOS.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := SpliceRandomDocs(string(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(b) != want {
+		t.Fatal("docs/SCENARIOS.md's randomization table is out of date: run go generate ./app/scenario")
+	}
+	_, rest, _ := strings.Cut(string(b), "## Domain randomization")
+	_, rest, _ = strings.Cut(rest, "```yaml\n")
+	example, _, _ := strings.Cut(rest, "```")
+	var doc struct {
+		Randomization yaml.Node `yaml:"randomization"`
+	}
+	if err := yaml.Unmarshal([]byte(example), &doc); err != nil {
+		t.Fatal(err)
+	}
+	r, err := ParseRandomization(&doc.Randomization)
+	if err != nil {
+		t.Fatalf("the doc's example: %v", err)
+	}
+	if !r.Enabled || r.RangeOf("vehicle.mass") != (Range{Lo: 0.8, Hi: 1.2}) || r.RangeOf("visual.distractors") != (Range{Lo: 2, Hi: 10}) {
+		t.Fatalf("the doc's example reads as enabled %v, mass %+v, distractors %+v", r.Enabled, r.RangeOf("vehicle.mass"), r.RangeOf("visual.distractors"))
 	}
 }

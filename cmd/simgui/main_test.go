@@ -238,3 +238,26 @@ func TestRunRusimScenario(t *testing.T) {
 		}
 	}
 }
+
+// TestRunSaysWhenRandomizationIsNotDrawn runs a scenario with a randomization block: the run
+// shows the scenario as written and says that the block is drawn at training resets; a
+// scenario without one says nothing of it.
+func TestRunSaysWhenRandomizationIsNotDrawn(t *testing.T) {
+	dir := t.TempDir()
+	with := filepath.Join(dir, "with.yaml")
+	without := filepath.Join(dir, "without.yaml")
+	base := "world: {trackId: track.cardboard_corridor.v1}\nvehicle: {vehicleId: vehicle.ks0223.v1}\n"
+	if err := os.WriteFile(with, []byte(base+"randomization: {visual: {textures: 1}}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(without, []byte(base), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const notice = "randomization block is drawn at each training-API and fast-path reset"
+	if _, stderr, code := simgui(t, nil, "run", "--headless", "--scenario", with, "--steps", "1"); code != 0 || !strings.Contains(stderr, notice) {
+		t.Errorf("with a randomization block: exit %d, stderr %q; want 0 and the notice", code, stderr)
+	}
+	if _, stderr, code := simgui(t, nil, "run", "--headless", "--scenario", without, "--steps", "1"); code != 0 || strings.Contains(stderr, "randomization") {
+		t.Errorf("without one: exit %d, stderr %q; want 0 and no notice", code, stderr)
+	}
+}

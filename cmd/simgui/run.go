@@ -221,7 +221,12 @@ func loadPlan(path string, seed *int64) (*scenario.Plan, error) {
 	if seed != nil {
 		sc.Runtime.Seed = *seed
 	}
-	return scenario.Resolve(sc, pluginResolver())
+	plan, err := scenario.Resolve(sc, pluginResolver())
+	if r, rerr := scenario.ParseRandomization(&sc.Randomization); err == nil && rerr == nil && r.Enabled {
+		slog.Info("the scenario's randomization block is drawn at each training-API and fast-path reset; " +
+			"this run shows the scenario as written")
+	}
+	return plan, err
 }
 
 // parseCmd parses "throttle=0.5,steer=-0.2".
