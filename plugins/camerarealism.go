@@ -9,9 +9,9 @@ var cameraRealismParams = []ParamSpec{
 	// Lens, OpenCV pixel coordinates ((0, 0) is the centre of the top-left pixel) of the
 	// contract's frame size; a frame drawn at another size scales them.
 	{Name: "fx", Unit: "px", Default: 0, Min: 0, Max: 100000, Doc: "horizontal focal length (0: from fovDeg, square pixels)"},
-	{Name: "fy", Unit: "px", Default: 0, Min: 0, Max: 100000, Doc: "vertical focal length (0: from fovDeg)"},
-	{Name: "cx", Unit: "px", Default: 0, Min: 0, Max: 16384, Doc: "principal point column (cx = cy = 0: the image centre)"},
-	{Name: "cy", Unit: "px", Default: 0, Min: 0, Max: 16384, Doc: "principal point row"},
+	{Name: "fy", Unit: "px", Default: 0, Min: 0, Max: 100000, Doc: "vertical focal length (0: fx when it is given, else from fovDeg)"},
+	{Name: "cx", Unit: "px", Default: 0, Min: 0, Max: 16384, Doc: "principal point column, inside the frame (0: the centre column)"},
+	{Name: "cy", Unit: "px", Default: 0, Min: 0, Max: 16384, Doc: "principal point row, inside the frame (0: the centre row)"},
 	{Name: "fxScale", Default: 1, Min: 0.5, Max: 2, Doc: "factor on the horizontal focal length (intrinsics jitter at any frame size)"},
 	{Name: "fyScale", Default: 1, Min: 0.5, Max: 2, Doc: "factor on the vertical focal length"},
 	{Name: "cxShift", Default: 0, Min: -0.25, Max: 0.25, Doc: "principal point shift right, share of the frame width"},

@@ -124,6 +124,10 @@ func (c *Camera) Validate() error {
 	if err := c.Lens.Validate(); err != nil {
 		return err
 	}
+	if _, _, cx, cy := c.intrinsics(); !(cx >= 0 && cx <= float64(c.Width-1) && cy >= 0 && cy <= float64(c.Height-1)) {
+		return fmt.Errorf("camera principal point (%g, %g) px: want it inside the %dx%d frame, 0..%d, 0..%d",
+			cx, cy, c.Width, c.Height, c.Width-1, c.Height-1)
+	}
 	if c.Lens.distorted() && c.Width*c.Height > MaxDistortedPixels {
 		return fmt.Errorf("camera %dx%d with lens distortion: at most %d pixels", c.Width, c.Height, MaxDistortedPixels)
 	}

@@ -24,8 +24,8 @@ type Lens struct {
 	// Fx and Fy are the focal lengths in pixels; 0 takes fy from the Camera's FovYDeg and
 	// fx = fy.
 	Fx, Fy float64
-	// Cx and Cy are the principal point in pixels; both 0 means the image centre,
-	// ((Width − 1)/2, (Height − 1)/2).
+	// Cx and Cy are the principal point in pixels, inside the frame; Cx 0 means the centre
+	// column, (Width − 1)/2, and Cy 0 the centre row, (Height − 1)/2.
 	Cx, Cy float64
 	// Model is the distortion model: "" or "plumb_bob", or "equidistant".
 	Model string
@@ -90,8 +90,11 @@ func (c *Camera) intrinsics() (fx, fy, cx, cy float64) {
 		fx = fy
 	}
 	cx, cy = l.Cx, l.Cy
-	if cx == 0 && cy == 0 {
-		cx, cy = float64(c.Width-1)/2, float64(c.Height-1)/2
+	if cx == 0 {
+		cx = float64(c.Width-1) / 2
+	}
+	if cy == 0 {
+		cy = float64(c.Height-1) / 2
 	}
 	return fx, fy, cx, cy
 }

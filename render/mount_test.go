@@ -1,6 +1,7 @@
 package render
 
 import (
+	"strings"
 	"testing"
 
 	"simgui/plugins"
@@ -25,6 +26,9 @@ func TestMountTakesEveryValueItsTableTakes(t *testing.T) {
 		if sp.Integer {
 			values = []float64{sp.Min, sp.Max}
 		}
+		if sp.Name == "cx" || sp.Name == "cy" { // in the frame's pixels: held to the frame (below)
+			values = []float64{0, 1, 47}
+		}
 		if sp.ZeroOff {
 			values = append(values, 0)
 		}
@@ -38,6 +42,11 @@ func TestMountTakesEveryValueItsTableTakes(t *testing.T) {
 			if err := r.Render(f, cam, s, nil); err != nil {
 				t.Errorf("%s = %g: %v", sp.Name, v, err)
 			}
+		}
+	}
+	for _, p := range []map[string]float64{{"cx": 64}, {"cy": 48}, {"cx": 16384, "cy": 16384}} {
+		if _, _, err := MountCamera(p, 64, 48, nil); err == nil || !strings.Contains(err.Error(), "inside the 64x48 frame") {
+			t.Errorf("principal point %v on a 64x48 frame: error %v, want it refused", p, err)
 		}
 	}
 }
