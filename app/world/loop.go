@@ -40,6 +40,9 @@ type Loop struct {
 	queue   []item
 	updated chan struct{}
 	stopped bool
+	// stopErr is what Loop methods return once Run has returned: ErrStopped, wrapping why
+	// when Run failed (a system that would not start).
+	stopErr error
 	wake    chan struct{}
 	done    chan struct{}
 
@@ -104,7 +107,7 @@ func (l *Loop) enqueue(it item) error {
 	l.mu.Lock()
 	if l.stopped {
 		l.mu.Unlock()
-		return ErrStopped
+		return l.stopErr
 	}
 	l.queue = append(l.queue, it)
 	l.mu.Unlock()
@@ -136,9 +139,16 @@ func (l *Loop) Call(ctx context.Context, fn func(w *World) error) error {
 		case err := <-res:
 			return err
 		default:
-			return ErrStopped
+			return l.stoppedErr()
 		}
 	}
+}
+
+// stoppedErr is what a Loop method returns once Run has returned (see stopErr).
+func (l *Loop) stoppedErr() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.stopErr
 }
 
 // Step runs n steps as soon as the work queued before it has run — also while paused or in
@@ -287,10 +297,14 @@ func (l *Loop) reset(seed int64) error {
 // Run starts the world's systems and runs the loop until ctx is cancelled (returns
 // ctx.Err()) or MaxSteps steps have run (returns nil). A TimeScale that fails CheckTimeScale
 // is an error here.
-func (l *Loop) Run(ctx context.Context) error {
+func (l *Loop) Run(ctx context.Context) (err error) {
 	defer func() {
+		stopErr := ErrStopped
+		if err != nil && ctx.Err() == nil {
+			stopErr = fmt.Errorf("%w: %v", ErrStopped, err)
+		}
 		l.mu.Lock()
-		l.stopped = true
+		l.stopped, l.stopErr = true, stopErr
 		left := l.queue
 		l.queue = nil
 		l.mu.Unlock()
@@ -300,9 +314,9 @@ func (l *Loop) Run(ctx context.Context) error {
 		for _, it := range left {
 			switch {
 			case it.after != nil:
-				it.after(nil, ErrStopped)
+				it.after(nil, stopErr)
 			case it.failed != nil:
-				it.failed(ErrStopped)
+				it.failed(stopErr)
 			}
 		}
 	}()

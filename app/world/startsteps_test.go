@@ -3,6 +3,7 @@ package world
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 	"testing"
 
@@ -154,5 +155,32 @@ func TestStartResetRunsBeforeTheResetAndThen(t *testing.T) {
 	}
 	if err := stopped.StartReset(1, nil, nil, func(error) {}); !errors.Is(err, ErrStopped) {
 		t.Fatalf("StartReset after stop: %v, want ErrStopped", err)
+	}
+}
+
+// failingInit is a system that will not start.
+type failingInit struct{}
+
+func (failingInit) Init(*World) error { return errors.New("camera: film gamma 0.1 refused") }
+
+// TestStoppedLoopSaysWhy starts a world whose system will not start: work queued before and
+// after says the loop stopped, and why.
+func TestStoppedLoopSaysWhy(t *testing.T) {
+	w := newTestWorld(t, 1, nil)
+	if err := w.AddSystem(failingInit{}, SystemOptions{Name: "bad"}); err != nil {
+		t.Fatal(err)
+	}
+	l := NewLoop(w, LoopOptions{})
+	queued := make(chan error, 1)
+	if err := l.StartSteps(nil, 1, func(_ *Snapshot, err error) { queued <- err }); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Run(context.Background()); err == nil {
+		t.Fatal("Run of a world whose system fails to start returned nil")
+	}
+	for name, err := range map[string]error{"queued": <-queued, "later": l.Call(context.Background(), func(*World) error { return nil })} {
+		if !errors.Is(err, ErrStopped) || !strings.Contains(err.Error(), "film gamma 0.1 refused") {
+			t.Errorf("%s work: %v, want ErrStopped saying why", name, err)
+		}
 	}
 }
