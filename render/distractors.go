@@ -78,9 +78,9 @@ const distractorClearance = 0.16
 
 var distractorMaterials = []string{"cardboard", "painted_wood", "concrete", "brick", "tape", "plywood", "carpet"}
 
-// distractors returns up to env.Distractors meshes (world frame, textured) on the floor
-// rectangle (or around the elements) away from the route and from elements.
-func distractors(l *plugins.Layout, env *Environment, p *pick) []*Mesh {
+// distractors returns up to env.Distractors meshes (world frame, textured, each with its
+// tint) on the floor rectangle (or around the elements) away from the route and from elements.
+func distractors(l *plugins.Layout, env *Environment, p *pick) []distractor {
 	x0, y0, x1, y1 := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
 	if f := l.Floor; f.Length > 0 && f.Width > 0 {
 		x0, y0, x1, y1 = f.X-f.Length/2, f.Y-f.Width/2, f.X+f.Length/2, f.Y+f.Width/2
@@ -128,7 +128,7 @@ func distractors(l *plugins.Layout, env *Environment, p *pick) []*Mesh {
 		spots = append(spots, [2]float64{sp.X, sp.Y})
 	}
 	var placed []disc
-	var out []*Mesh
+	var out []distractor
 	for k := range env.Distractors {
 		u := func(j int) float64 { return p.unit(1<<24+k, j) }
 		kind := int(u(0) * 3)
@@ -163,7 +163,9 @@ func distractors(l *plugins.Layout, env *Environment, p *pick) []*Mesh {
 		placed = append(placed, disc{x, y, r})
 		name := distractorMaterials[int(u(3)*float64(len(distractorMaterials)))]
 		col := RGB{uint8(40 + 200*u(4)), uint8(40 + 200*u(5)), uint8(40 + 200*u(6))}
-		tex, _, err := materialTexture(nil, name, col.String(), int(u(7)*8))
+		// The material in its own colours (made once, then cached), turned to col by a
+		// tint: a texture made in col would be made anew for every distractor of every reset.
+		tex, _, err := materialTexture(nil, name, "", int(u(7)*8))
 		if err != nil {
 			continue
 		}
@@ -178,9 +180,29 @@ func distractors(l *plugins.Layout, env *Environment, p *pick) []*Mesh {
 		default:
 			b.Box(mgl64.Vec3{x, y, markerLift / 2}, mgl64.Vec3{size * 2, size * 1.41, markerLift}, yaw, col)
 		}
-		out = append(out, b.Mesh())
+		out = append(out, distractor{mesh: b.Mesh(), tint: tintTo(col, materialBase(name))})
 	}
 	return out
+}
+
+// distractor is a distractor's mesh and the tint its texture is drawn with.
+type distractor struct {
+	mesh *Mesh
+	tint [3]float32
+}
+
+// maxTint bounds a distractor's tint per channel: a dark channel of a material's own colour
+// would otherwise take a gain that turns its texture's detail to noise.
+const maxTint = 4
+
+// tintTo is the per-channel linear gain that turns colour from into colour to.
+func tintTo(to, from RGB) [3]float32 {
+	t, f := linearOf(to), linearOf(from)
+	var g [3]float32
+	for c := range g {
+		g[c] = float32(min(maxTint, t[c]/max(f[c], 1e-3)))
+	}
+	return g
 }
 
 // clearOf reports whether (x, y) is farther than d from the route polyline and the spots.

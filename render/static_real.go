@@ -151,8 +151,8 @@ func newRealStatic(layout *plugins.Layout, s *Static) (*Static, error) {
 		s.addRealMesh(b.Mesh(), rng.jitter(i, env.ColorJitter), rng.offset(i))
 	}
 	if env.Distractors > 0 {
-		for k, m := range distractors(layout, env, &rng) {
-			s.addRealMesh(m, rng.jitter(1<<20+k, env.ColorJitter), rng.offset(1<<20+k))
+		for k, d := range distractors(layout, env, &rng) {
+			s.addRealMesh(d.mesh, mul3(d.tint, rng.jitter(1<<20+k, env.ColorJitter)), rng.offset(1<<20+k))
 		}
 	}
 	s.bakeLight(layout)

@@ -155,6 +155,14 @@ func RegisterMaterial(name string, base RGB, variants int, fn VariantFunc) {
 // The plugin checks warn of a material name the renderer does not know.
 func init() { plugins.BuiltinMaterials = TextureNames }
 
+// materialBase returns the colour material name is made in when given none (black if it is
+// unknown).
+func materialBase(name string) RGB {
+	texMu.Lock()
+	defer texMu.Unlock()
+	return texKinds[name].base
+}
+
 // TextureNames lists the registered materials (floor textures included), sorted.
 func TextureNames() []string {
 	texMu.Lock()

@@ -1,0 +1,45 @@
+package render
+
+import (
+	"slices"
+	"testing"
+
+	"simgui/plugins"
+)
+
+// TestDistractorsShareTextures builds the realistic corridor with many distractors under
+// several look seeds: their random colours are tints of the materials' own textures, so the
+// texture cache holds at most one texture per material variant (a texture made in each
+// distractor's colour was made anew at every reset), and the tints turn a material's own
+// colour into the distractor's.
+func TestDistractorsShareTextures(t *testing.T) {
+	texCache.Lock()
+	texCache.m = nil
+	texCache.Unlock()
+	layout := &plugins.Layout{Floor: plugins.Floor{Length: 4, Width: 4}} // nothing else textured
+	for seed := range uint64(6) {
+		env := RealisticEnvironment()
+		env.Seed, env.Distractors = seed+1, 32
+		mustStatic(t, layout, &env)
+	}
+	texCache.Lock()
+	n := 0
+	for k := range texCache.m {
+		if slices.Contains(distractorMaterials, k.name) {
+			n++
+			if k.color != "" {
+				t.Errorf("a distractor texture made in colour %s", k.color)
+			}
+		}
+	}
+	texCache.Unlock()
+	if max := len(distractorMaterials) * 8; n == 0 || n > max {
+		t.Fatalf("%d distractor textures cached after 6 looks of 32 distractors: want 1 to %d (one a material variant)", n, max)
+	}
+	if g := tintTo(RGB{200, 100, 50}, RGB{200, 100, 50}); g != [3]float32{1, 1, 1} {
+		t.Errorf("tint from a colour to itself %v, want 1s", g)
+	}
+	if g := tintTo(RGB{240, 240, 240}, RGB{1, 1, 1}); g != [3]float32{maxTint, maxTint, maxTint} {
+		t.Errorf("tint from near black %v, want the cap %d", g, maxTint)
+	}
+}
