@@ -3,6 +3,8 @@ package render
 import (
 	"fmt"
 	"math"
+	"sync"
+	"unsafe"
 )
 
 // Lens is a camera's intrinsics and distortion as OpenCV calibrates them (and ROS CameraInfo
@@ -206,7 +208,8 @@ type lensKey struct {
 	fov           float64
 }
 
-// lensCache keeps a Renderer's last few lens maps (a camera's stay the same frame to frame).
+// lensCache keeps a Renderer's last few lens maps (a camera's stay the same frame to frame),
+// in front of the process's shared ones (sharedLensMap).
 type lensCache struct{ maps []*lensMap }
 
 func (lc *lensCache) get(c *Camera) *lensMap {
@@ -218,13 +221,66 @@ func (lc *lensCache) get(c *Camera) *lensMap {
 			return m
 		}
 	}
-	m := newLensMap(c, k)
+	m := sharedLensMap(c, k)
 	if len(lc.maps) < 4 {
 		lc.maps = append(lc.maps, nil)
 	}
 	copy(lc.maps[1:], lc.maps)
 	lc.maps[0] = m
 	return m
+}
+
+// sharedLensBudget bounds the bytes of the lens maps the process shares (those of a
+// renderer's recent frames are kept by it anyway); a variable for the tests.
+var sharedLensBudget = 256 << 20
+
+// lensMaps are the process's lens maps, shared by every renderer: the cameras of a training
+// episode's agents (one renderer each) have the same lens unless it is randomized, and a map
+// for a large frame takes a while to make. The least recently used go past
+// sharedLensBudget.
+var lensMaps struct {
+	sync.Mutex
+	m     map[lensKey]*lensEntry
+	bytes int
+	tick  uint64
+}
+
+// lensEntry is a shared lens map, made once by whoever asks for it first.
+type lensEntry struct {
+	once  sync.Once
+	m     *lensMap
+	bytes int
+	used  uint64
+}
+
+// sharedLensMap returns the process's lens map of camera c (key k), making it on first use.
+func sharedLensMap(c *Camera, k lensKey) *lensMap {
+	lensMaps.Lock()
+	e := lensMaps.m[k]
+	if e == nil {
+		if lensMaps.m == nil {
+			lensMaps.m = map[lensKey]*lensEntry{}
+		}
+		e = &lensEntry{bytes: c.Width*c.Height*int(unsafe.Sizeof(lensTap{})) + c.Height*4}
+		lensMaps.m[k] = e
+		lensMaps.bytes += e.bytes
+		for lensMaps.bytes > sharedLensBudget && len(lensMaps.m) > 1 {
+			var oldest lensKey
+			first := true
+			for ok, oe := range lensMaps.m {
+				if oe != e && (first || oe.used < lensMaps.m[oldest].used) {
+					oldest, first = ok, false
+				}
+			}
+			lensMaps.bytes -= lensMaps.m[oldest].bytes
+			delete(lensMaps.m, oldest)
+		}
+	}
+	lensMaps.tick++
+	e.used = lensMaps.tick
+	lensMaps.Unlock()
+	e.once.Do(func() { e.m = newLensMap(c, k) })
+	return e.m
 }
 
 // maxInnerPixels bounds the undistorted image at this many times the output's pixels: strong

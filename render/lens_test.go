@@ -212,3 +212,30 @@ func TestDistortedFrameMatchesOpenCV(t *testing.T) {
 		})
 	}
 }
+
+// TestRenderersShareLensMaps draws the same lens on two renderers, as the cameras of a
+// training episode's agents do: the lens map is made once and shared; and however many
+// lenses are drawn, the shared maps stay within their budget.
+func TestRenderersShareLensMaps(t *testing.T) {
+	cam := Camera{Pose: Pose{Z: 0.2}, FovYDeg: 60, Width: 64, Height: 48, Near: 0.05, Far: 20,
+		Lens: Lens{Model: PlumbBob, K1: -0.1234567}}
+	a, b := NewRenderer(Options{Workers: 1}), NewRenderer(Options{Workers: 1})
+	defer a.Close()
+	defer b.Close()
+	if ma, mb := a.lenses.get(&cam), b.lenses.get(&cam); ma != mb {
+		t.Fatal("two renderers made their own maps of the same lens")
+	}
+	saved := sharedLensBudget
+	defer func() { sharedLensBudget = saved }()
+	sharedLensBudget = 5 * (64*48*8 + 48*4) // five maps
+	for i := range 12 {
+		cam.Lens.K1 = -0.01 * float64(i+1)
+		a.lenses.get(&cam)
+	}
+	lensMaps.Lock()
+	bytes, n := lensMaps.bytes, len(lensMaps.m)
+	lensMaps.Unlock()
+	if bytes > sharedLensBudget || n != 5 {
+		t.Fatalf("%d shared lens maps take %d bytes: want the five latest within the budget %d", n, bytes, sharedLensBudget)
+	}
+}
