@@ -142,9 +142,9 @@ type Element struct {
 	Color  string       `json:"color,omitempty"`
 	// Material names the surface renderers draw in the realistic look: a built-in one
 	// (cardboard, painted_wood, concrete, brick, tape, plywood, carpet, tile, grass, asphalt,
-	// checker) or one of the track's Materials, tinted by Color. Empty takes the kind's
-	// default (walls and boxes cardboard, cylinders painted wood, polygons concrete, roads
-	// asphalt; markers stay plain).
+	// checker), tinted by Color, or one of the track's Materials, in its images' colours.
+	// Empty takes the kind's default (walls and boxes cardboard, cylinders painted wood,
+	// polygons concrete, roads asphalt; markers stay plain).
 	Material string  `json:"material,omitempty"`
 	Movable  bool    `json:"movable,omitempty"`
 	Mass     float64 `json:"mass,omitempty"`

@@ -55,6 +55,9 @@ type episodePlan struct {
 
 // planReset turns a reset request into world plans. Errors are *Error with rusim's status.
 func (s *Service) planReset(req *ResetRequest) (*episodePlan, error) {
+	if err := checkKeys(req); err != nil {
+		return nil, err
+	}
 	base := s.opts.Scenario
 	if base.RusimAxes() {
 		// Requests are converted to the world frame as they arrive; so is the scenario under them.
@@ -423,4 +426,25 @@ func badRequest(format string, args ...any) *Error {
 
 func internalError(format string, args ...any) *Error {
 	return &Error{Status: http.StatusInternalServerError, Message: fmt.Sprintf(format, args...)}
+}
+
+// maxKeyBytes bounds a key of a reset's key/value lists: every key simgui knows is far
+// shorter, and a longer one is echoed in errors only cut short.
+const maxKeyBytes = 256
+
+// checkKeys refuses a reset with a key over maxKeyBytes.
+func checkKeys(req *ResetRequest) error {
+	lists := [][]KV{req.TrackParams, req.VehicleParams, req.Flags}
+	for i := range req.Agents {
+		a := &req.Agents[i]
+		lists = append(lists, a.TrackParams, a.VehicleParams, a.Flags)
+	}
+	for _, l := range lists {
+		for _, kv := range l {
+			if len(kv.Key) > maxKeyBytes {
+				return badRequest("A key of %d bytes (at most %d), starting %q.", len(kv.Key), maxKeyBytes, strings.ToValidUTF8(kv.Key[:40], ""))
+			}
+		}
+	}
+	return nil
 }

@@ -129,12 +129,19 @@ func TestHostileRequests(t *testing.T) {
 		{"spawn position 1e300", "POST", "/reset", `{"trackParams": [{"key": "spawn.position", "value": "1e300,0,0"}]}`, js, 400, `"1e300,0,0": 1e300 is outside -10000..10000 m`},
 		{"track param NaN", "POST", "/reset", `{"trackParams": [{"key": "length", "value": "NaN"}]}`, js, 400, "world.params.length: NaN is not a finite number"},
 		{"20,000 deep", "POST", "/reset", deep, js, 400, "Invalid JSON"},
+		{"a 1 MB key", "POST", "/reset", `{"flags": [{"key": "randomization.` + strings.Repeat("k", 1<<20) + `", "value": "1"}]}`, js, 400,
+			"A key of 1048590 bytes (at most 256)"},
+		{"ranges while randomization is off", "POST", "/reset", `{"flags": [{"key": "randomization.visual.textures", "value": "1"}]}`, js, 400,
+			"randomization is off in this scenario"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			before := simStep(t, func() *StepResult { r, _ := s.ok("/step", `{}`); return r }())
 			code, msg := s.raw(tc.method, tc.path, tc.body, tc.header)
 			if code != tc.status || !strings.Contains(msg, tc.message) {
-				t.Errorf("got %d %q, want %d with %q", code, msg, tc.status, tc.message)
+				t.Errorf("got %d %.300q, want %d with %q", code, msg, tc.status, tc.message)
+			}
+			if len(msg) > 4096 {
+				t.Errorf("a reply of %d bytes: an error should not echo what it refuses whole", len(msg))
 			}
 			after, _ := s.ok("/step", `{"throttle": 0.5}`)
 			if simStep(t, after) <= before {
