@@ -134,8 +134,14 @@ func ParseRandomization(n *yaml.Node) (*Randomization, error) {
 				errs = append(errs, fmt.Errorf("randomization.%s (line %d): want a mapping of parameter: range", k.Value, v.Line))
 				continue
 			}
+			seen := map[string]bool{}
 			for j := 0; j+1 < len(v.Content); j += 2 {
 				name, val := v.Content[j].Value, v.Content[j+1]
+				if seen[name] {
+					errs = append(errs, fmt.Errorf("randomization.%s.%s (line %d): given twice", k.Value, name, v.Content[j].Line))
+					continue
+				}
+				seen[name] = true
 				text, err := rangeText(val)
 				if err == nil {
 					err = r.Set(k.Value+"."+name, text)
@@ -163,9 +169,25 @@ func rangeText(n *yaml.Node) (string, error) {
 		if len(n.Content) != 2 {
 			return "", fmt.Errorf("want [lo, hi], got %d values", len(n.Content))
 		}
+		for _, c := range n.Content {
+			if _, err := strconv.ParseFloat(c.Value, 64); c.Kind != yaml.ScalarNode || err != nil {
+				return "", fmt.Errorf("want [lo, hi] of two numbers, got %s", yamlText(n))
+			}
+		}
 		return n.Content[0].Value + "," + n.Content[1].Value, nil
 	}
-	return "", errors.New("want a number, [lo, hi] or schema")
+	return "", errors.New("want a number or [lo, hi]")
+}
+
+// yamlText writes a small YAML value back in flow style, for messages.
+func yamlText(n *yaml.Node) string {
+	c := *n
+	c.Style = yaml.FlowStyle
+	b, err := yaml.Marshal(&c)
+	if err != nil {
+		return "?"
+	}
+	return strings.TrimSpace(string(b))
 }
 
 // Clone returns a copy that Set can change without touching r.
@@ -200,7 +222,7 @@ func (r *Randomization) Set(name, value string) error {
 		} else {
 			var err error
 			if rg, err = parseRange(value, Absolute); err != nil {
-				return err
+				return fmt.Errorf("%w, or schema", err)
 			}
 		}
 	} else {
@@ -282,7 +304,7 @@ func parseRange(s string, mode RangeMode) (Range, error) {
 	for _, p := range parts {
 		x, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
 		if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
-			return Range{}, fmt.Errorf("%q is not a number, \"lo,hi\" or schema", s)
+			return Range{}, fmt.Errorf("%q is not a number or \"lo,hi\"", s)
 		}
 		xs = append(xs, x)
 	}

@@ -6,11 +6,13 @@ package main
 import (
 	"fmt"
 	"os"
+	"strings"
 )
 
 func main() {
 	if err := newRoot().Execute(); err != nil {
-		fmt.Fprintln(os.Stderr, "error: "+printable(err.Error()))
+		// One line: the problems an error joins are told apart by "; ".
+		fmt.Fprintln(os.Stderr, "error: "+printable(strings.ReplaceAll(err.Error(), "\n", "; ")))
 		os.Exit(1)
 	}
 }

@@ -139,6 +139,10 @@ func TestBadInputExitsWithOneLine(t *testing.T) {
 		{"duration NaN", "--duration NaN", "--duration NaN is not a number"},
 		{"bridge max message", "--bridge-max-msg 10", "--bridge-max-msg: 10 bytes is outside 256..1073741824"},
 		{"api port", "--api-port 70000", "--api-port 70000 is not a port number"},
+		{"randomization problems", "--scenario " + write("r.yaml", "world: {trackId: track.basic_arena.v1}\n"+good+
+			"randomization: {visual: {textures: schema, distractors: [a, b], ambient: 0.2, ambient: 0.3}}\n"),
+			`textures (line 3): "schema" is not a number or "lo,hi"; randomization.visual.distractors (line 3): want [lo, hi] of two numbers, got [a, b]; ` +
+				"randomization.visual.ambient (line 3): given twice"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out, errOut, code := simgui(t, nil, append([]string{"run", "--headless", "--steps", "10"}, strings.Fields(tc.args)...)...)

@@ -196,7 +196,7 @@ they run until interrupted. --cmd holds one command on every agent so a headless
 	fl.StringVar(&f.scenario, "scenario", "", "scenario YAML file (default: the embedded KS0223 corridor)")
 	fl.Uint64Var(&f.steps, "steps", 0, "stop after this many steps (0 = run until interrupted)")
 	fl.Float64Var(&f.duration, "duration", 0, "stop after this much simulated time, in seconds (0 = run until interrupted)")
-	fl.Int64Var(&f.seed, "seed", 0, "seed for every random source (default: the scenario's runtime.seed)")
+	fl.Int64Var(&f.seed, "seed", 0, "seed of the run's random sources, such as sensor noise (default: the scenario's runtime.seed; a randomization block is drawn at training resets only)")
 	fl.Float64Var(&f.timeScale, "time-scale", 0, "pace at this multiple of real time (0 = as fast as possible)")
 	fl.StringVar(&f.cmd, "cmd", "", "hold a command on every agent: throttle=T,steer=S,brake=B,vertical=V (each -1..1)")
 	fl.BoolVar(&f.json, "json", false, "print the run summary as JSON")
