@@ -174,7 +174,7 @@ func TestRandomizationErrors(t *testing.T) {
 		{"randomization: {vehicle: {mass: -0.2}}", "must not be negative"},
 		{"randomization: {vehicle: {mass: 1.5}}", "negative factor"},
 		{"randomization: {vehicle: {latency: [0.5, 0.1]}}", "lo 0.5 is above hi 0.1"},
-		{"randomization: {sensors: {brightness: [a, b]}}", "is not a number"},
+		{"randomization: {sensors: {brightness: [a, b]}}", "want [lo, hi] of two numbers, got [a, b]"},
 		{"randomization: {enabled: true, colour: {}}", `unknown key "colour"`},
 	} {
 		sc, err := Parse([]byte(tc.src), "r.yaml")
