@@ -3,6 +3,7 @@ package plugins
 import (
 	"bytes"
 	"fmt"
+	"image"
 	"image/png"
 	"path"
 	"regexp"
@@ -135,8 +136,12 @@ func CheckMaterialPixels(p *Plugin) Problems {
 			if k >= len(m.Textures) || b == nil || checkMaterialPNG(b) != "" {
 				continue
 			}
-			if _, err := png.Decode(bytes.NewReader(b)); err != nil { // bounded: the header was checked
-				ps.add(index(index("descriptor.materials", i)+".textures", k), "%s: pixel data: %v", m.Textures[k], err)
+			path := index(index("descriptor.materials", i)+".textures", k)
+			img, err := png.Decode(bytes.NewReader(b)) // bounded: the header was checked
+			if err != nil {
+				ps.add(path, "%s: pixel data: %v", m.Textures[k], err)
+			} else if translucent(img) {
+				ps.warn(path, "%s has transparent pixels: materials are opaque, so they show their colour channels as they are (often black)", m.Textures[k])
 			}
 		}
 	}
@@ -170,4 +175,12 @@ func (ps *Problems) checkVisualMaterials(v *Visual) {
 				f.name, strings.Join(BuiltinMaterials(), ", "))
 		}
 	}
+}
+
+// translucent reports whether an image has a pixel that is not fully opaque.
+func translucent(img image.Image) bool {
+	if o, ok := img.(interface{ Opaque() bool }); ok {
+		return !o.Opaque()
+	}
+	return false
 }

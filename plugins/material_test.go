@@ -152,3 +152,25 @@ func TestUnknownMaterialNamesWarn(t *testing.T) {
 		}
 	}
 }
+
+// TestTransparentMaterialWarns warns of a material image with transparent pixels (drawn as
+// its colour channels, black for most), and not of an opaque one.
+func TestTransparentMaterialWarns(t *testing.T) {
+	var clear, opaque bytes.Buffer
+	if err := png.Encode(&clear, image.NewNRGBA(image.Rect(0, 0, 32, 32))); err != nil {
+		t.Fatal(err)
+	}
+	if err := png.Encode(&opaque, image.NewGray(image.Rect(0, 0, 32, 32))); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		img  []byte
+		warn bool
+	}{{clear.Bytes(), true}, {opaque.Bytes(), false}} {
+		p := &Plugin{Track: &TrackDescriptor{Materials: []Material{{Name: "m", Textures: []string{"assets/m.png"}, SizeM: 1, Images: [][]byte{c.img}}}}}
+		ps := CheckMaterialPixels(p)
+		if got := len(ps.Warnings()) == 1 && strings.Contains(ps.Warnings()[0].Message, "transparent"); got != c.warn || len(ps.Errors()) != 0 {
+			t.Errorf("warn %v, want %v: %v", got, c.warn, ps)
+		}
+	}
+}
