@@ -154,6 +154,9 @@ func (fs *frameState) chunkReal(t *rtriR, c *chunkWalk, zc []float32, pc []uint6
 	dU, dV := int64(du*k), int64(dv*k)
 	sh := lv.shift
 	mask := int64(1)<<sh - 1
+	// Magnified, a texel spans pixels: blended from its neighbours rather than drawn as a
+	// block (a wall a few centimetres from the camera).
+	mag := fp < magnified
 	if vm := t.vis; vm != nil { // the static shadows baked: the least of both shares
 		VU, VV, dVU, dVV := vm.walk(ua, va, du, dv)
 		if f, ok := vm.uniform(VU, VV, VU+int64(m-1)*dVU, VV+int64(m-1)*dVV); ok {
@@ -185,6 +188,9 @@ func (fs *frameState) chunkReal(t *rtriR, c *chunkWalk, zc []float32, pc []uint6
 			}
 			for i := range pc {
 				texel := texels[((V>>16)&mask)<<sh|(U>>16)&mask]
+				if mag {
+					texel = bilerpTexel(texels, sh, mask, U, V)
+				}
 				pc[i] = la.reflect(texel)*uint64(A>>8)>>8&ambLaneMask + ls.reflect(texel)
 				U, V, A = U+dU, V+dV, A+dA
 			}
@@ -194,6 +200,9 @@ func (fs *frameState) chunkReal(t *rtriR, c *chunkWalk, zc []float32, pc []uint6
 			i := bits.TrailingZeros32(vis) & (chunkPx - 1)
 			u, v := U+int64(i)*dU, V+int64(i)*dV
 			texel := texels[((v>>16)&mask)<<sh|(u>>16)&mask]
+			if mag {
+				texel = bilerpTexel(texels, sh, mask, u, v)
+			}
 			pc[i] = la.reflect(texel)*uint64((A+int32(i)*dA)>>8)>>8&ambLaneMask + ls.reflect(texel)*uint64(sunf[i])>>5&lanesLin
 		}
 		return
@@ -204,9 +213,34 @@ func (fs *frameState) chunkReal(t *rtriR, c *chunkWalk, zc []float32, pc []uint6
 		f, ao := sunf[i], (A+int32(i)*dA)>>8
 		u, v := U+int64(i)*dU, V+int64(i)*dV
 		texel := texels[((v>>16)&mask)<<sh|(u>>16)&mask]
+		if mag {
+			texel = bilerpTexel(texels, sh, mask, u, v)
+		}
 		r0, g0, b0 := amb[0]*ao>>8+sun[0]*f>>5, amb[1]*ao>>8+sun[1]*f>>5, amb[2]*ao>>8+sun[2]*f>>5
 		pc[i] = packLight(reflected(srgb, texel, r0, g0, b0))
 	}
+}
+
+// magnified is the footprint (level-0 texels a pixel, see chunkReal) below which a texel spans
+// about three pixels or more and is blended from its neighbours: blocks that large show, and
+// blending smaller ones cost a 640×480 frame of the corridor a tenth more for little to see.
+const magnified = 0.25
+
+// bilerpTexel is the bilinear blend of the four texels around (U, V) (texels with 16
+// fractional bits; texel centres at halves) of a level 2^sh texels a side, repeating.
+func bilerpTexel(texels []RGB, sh uint, mask, U, V int64) RGB {
+	u, v := U-1<<15, V-1<<15
+	i0, j0 := (u>>16)&mask, (v>>16)&mask
+	i1, j1 := (i0+1)&mask, (j0+1)&mask
+	fx, fy := uint32(u>>11)&31, uint32(v>>11)&31
+	a, b := texels[j0<<sh|i0], texels[j0<<sh|i1]
+	c, d := texels[j1<<sh|i0], texels[j1<<sh|i1]
+	mix := func(a, b, c, d uint8) uint8 {
+		top := uint32(a)*(32-fx) + uint32(b)*fx
+		bot := uint32(c)*(32-fx) + uint32(d)*fx
+		return uint8((top*(32-fy) + bot*fy + 512) >> 10)
+	}
+	return RGB{mix(a.R, b.R, c.R, d.R), mix(a.G, b.G, c.G, d.G), mix(a.B, b.B, c.B, d.B)}
 }
 
 // zeroLUT reflects no light.

@@ -431,3 +431,30 @@ func TestMagnifiedFloorEdges(t *testing.T) {
 		}
 	}
 }
+
+// TestMagnifiedWallIsBlended looks at a cardboard wall from 4 cm away, where one texel spans
+// several pixels: neighbouring pixels must change gradually, not stay equal across a texel and
+// then jump (blocks a policy could learn to see).
+func TestMagnifiedWallIsBlended(t *testing.T) {
+	layout := &plugins.Layout{Elements: []plugins.Element{{
+		Kind: plugins.ElementWall, X: 0, Y: 0.05, Length: 4, Width: 0.02, Height: 2, Color: "#b8966a", Material: "cardboard",
+	}}}
+	env := realEnv(270, 40)
+	env.Shadows, env.ContactShadow = false, 0
+	cam := Camera{Pose: Pose{Z: 0.3, Yaw: math.Pi / 2}, FovYDeg: 40, Near: 0.01, Far: 10, Width: 96, Height: 96}
+	f := render(t, cam, mustStatic(t, layout, &env), nil, Options{Workers: 1})
+	writePNG(t, f.Image(), "magnified-wall.png", t.TempDir(), previewDir)
+	same, pairs := 0, 0
+	for y := 8; y < 88; y++ {
+		for x := 8; x < 87; x++ {
+			pairs++
+			if f.At(x, y) == f.At(x+1, y) {
+				same++
+			}
+		}
+	}
+	// Drawn as blocks about 5 pixels wide, four pairs in five are equal.
+	if share := float64(same) / float64(pairs); share > 0.35 {
+		t.Fatalf("%.0f %% of neighbouring pixels are equal: the magnified texture is drawn in blocks", 100*share)
+	}
+}
