@@ -86,14 +86,27 @@ func (ps *Problems) checkMaterials(t *TrackDescriptor) {
 			}
 		}
 	}
+	unknown := map[string][]int{} // element indices by material name nothing defines
+	var names []string
 	for i, e := range t.Elements {
 		p := index("descriptor.elements", i) + ".material"
 		if e.Material != "" && !materialName.MatchString(e.Material) {
 			ps.add(p, "%q: want 1 to 64 lower-case letters, digits or '_'", e.Material)
 		} else if e.Material != "" && !seen[e.Material] && !builtinMaterial(e.Material) {
-			ps.warn(p, "%q is neither a built-in material (%s) nor one of the track's: the element is drawn in its kind's default material",
-				e.Material, strings.Join(BuiltinMaterials(), ", "))
+			if unknown[e.Material] == nil {
+				names = append(names, e.Material)
+			}
+			unknown[e.Material] = append(unknown[e.Material], i)
 		}
+	}
+	for _, name := range names { // one warning a name
+		is := unknown[name]
+		also := ""
+		if len(is) > 1 {
+			also = fmt.Sprintf(" (and %d more elements)", len(is)-1)
+		}
+		ps.warn(index("descriptor.elements", is[0])+".material", "%q%s is neither a built-in material (%s) nor one of the track's: drawn in the element kind's default material",
+			name, also, strings.Join(BuiltinMaterials(), ", "))
 	}
 	if f := t.Floor; f != nil && f.Texture != "" && !builtinMaterial(f.Texture) {
 		also := ""

@@ -174,3 +174,16 @@ func TestTransparentMaterialWarns(t *testing.T) {
 		}
 	}
 }
+
+// TestUnknownMaterialWarnsOnce names one unknown material on three elements: one warning, at
+// the first, counting the others.
+func TestUnknownMaterialWarnsOnce(t *testing.T) {
+	saved := BuiltinMaterials
+	defer func() { BuiltinMaterials = saved }()
+	BuiltinMaterials = func() []string { return []string{"cardboard"} }
+	var ps Problems
+	ps.checkMaterials(&TrackDescriptor{Elements: []Element{{Material: "nope"}, {Material: "cardboard"}, {Material: "nope"}, {Material: "nope"}}})
+	if w := ps.Warnings(); len(w) != 1 || w[0].Path != "descriptor.elements[0].material" || !strings.Contains(w[0].Message, "(and 2 more elements)") {
+		t.Fatalf("warnings %v: want one at elements[0] counting 2 more", w)
+	}
+}
