@@ -190,7 +190,7 @@ func NewMaterialTexture(name, color string, variant int) (*Texture, error) {
 	k, ok := texKinds[name]
 	texMu.Unlock()
 	if !ok {
-		return nil, fmt.Errorf("unknown floor texture or material %q: known are %s", name, strings.Join(TextureNames(), ", "))
+		return nil, fmt.Errorf("unknown material %q (known: %s)", name, strings.Join(TextureNames(), ", "))
 	}
 	base, err := colorOr(color, k.base)
 	if err != nil {

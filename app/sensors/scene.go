@@ -105,8 +105,7 @@ func (sc *scene) newStatic(l *plugins.Layout, env *render.Environment) (*render.
 		return nil, err
 	}
 	if left != nil {
-		sc.sys.warnOnce("materials "+err.Error(), "camera scene: "+strings.Join(left, ", ")+" left out: drawn in the default look",
-			fmt.Errorf("%w (known: %v)", err, render.TextureNames()))
+		sc.sys.warnOnce("materials "+err.Error(), "camera scene: "+strings.Join(left, ", ")+" left out: drawn in the default look", err)
 	}
 	return st, nil
 }
