@@ -67,3 +67,15 @@ func (c reflectLUTs) get(l [3]int32, lmax int32) *reflectLUT {
 func (t *reflectLUT) reflect(c RGB) uint64 {
 	return t[0][c.R] | t[1][c.G] | t[2][c.B]
 }
+
+// plus returns the table of t's light plus u's: each lane the sum, within linMax when t's
+// is an ambient term's and u's a sun's (their budgets add up to it).
+func (t *reflectLUT) plus(u *reflectLUT) *reflectLUT {
+	out := new(reflectLUT)
+	for c := range out {
+		for b := range out[c] {
+			out[c][b] = t[c][b] + u[c][b]
+		}
+	}
+	return out
+}

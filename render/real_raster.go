@@ -185,6 +185,17 @@ func (fs *frameState) chunkReal(t *rtriR, c *chunkWalk, zc []float32, pc []uint6
 		if f := sunf[0]; uniform && (f == 0 || f == 32) && vis == 1<<m-1 {
 			if f == 0 {
 				ls = &zeroLUT
+			} else if lit := t.litLUT; lit != nil && !foot {
+				// Fully lit, no contact shadow (A stays 256<<8): amb + sun in one table.
+				for i := range pc {
+					texel := texels[((V>>16)&mask)<<sh|(U>>16)&mask]
+					if mag {
+						texel = bilerpTexel(texels, sh, mask, U, V)
+					}
+					pc[i] = lit.reflect(texel)
+					U, V = U+dU, V+dV
+				}
+				return
 			}
 			for i := range pc {
 				texel := texels[((V>>16)&mask)<<sh|(U>>16)&mask]

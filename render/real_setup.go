@@ -98,7 +98,7 @@ func (r *Renderer) setupRealTris(m *Mesh, cv []cvert, t0, t1 int32, rl []triReal
 			if q.staticMap && x.vis != nil && sc.lit {
 				q.vis, q.staticMap = x.vis, false
 			}
-			q.ambLUT, q.sunLUT = x.ambLUT, x.sunLUT
+			q.ambLUT, q.sunLUT, q.litLUT = x.ambLUT, x.sunLUT, x.litLUT
 		} else {
 			cos = max(0, float64(t.n[0])*lightObj[0]+float64(t.n[1])*lightObj[1]+float64(t.n[2])*lightObj[2])
 			col := t.col
@@ -120,7 +120,7 @@ func (r *Renderer) setupRealTris(m *Mesh, cv []cvert, t0, t1 int32, rl []triReal
 		}
 		rf.realLight(&q, alb, cos)
 		if q.flags&triTextured == 0 {
-			q.ambLUT, q.sunLUT = nil, nil
+			q.ambLUT, q.sunLUT, q.litLUT = nil, nil, nil
 		}
 		shadowed := q.staticMap || rf.dyn.on && cos > 0
 		var rv [3]realVertex

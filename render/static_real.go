@@ -36,8 +36,9 @@ type triReal struct {
 	bias  float32    // shadow-map depth bias
 	flags uint8
 	vis   *sunVis // the sun's share baked (nil: look the shadow map up where triShadowTest)
-	// ambLUT and sunLUT reflect the triangle's light off its texels (nil: lit the long way).
-	ambLUT, sunLUT *reflectLUT
+	// ambLUT and sunLUT reflect the triangle's light off its texels (nil: lit the long way),
+	// litLUT their sum (see rtriR).
+	ambLUT, sunLUT, litLUT *reflectLUT
 }
 
 const (
@@ -371,6 +372,7 @@ func (m *shadowMap) anyShadowed(a, b, c [3]float64, bias float64) bool {
 func (s *Static) reflectTables() {
 	lt := &s.real.light
 	luts := reflectLUTs{}
+	sums := map[[2]*reflectLUT]*reflectLUT{}
 	for ci := range s.chunks {
 		for i := range s.chunks[ci].rl {
 			rt := &s.chunks[ci].rl[i]
@@ -385,6 +387,13 @@ func (s *Static) reflectTables() {
 			if rt.ambLUT = luts.get(amb, ambLaneMax); rt.ambLUT != nil {
 				if rt.sunLUT = luts.get(sun, sunLaneMax); rt.sunLUT == nil {
 					rt.ambLUT = nil
+				}
+			}
+			if rt.ambLUT != nil {
+				k := [2]*reflectLUT{rt.ambLUT, rt.sunLUT}
+				if rt.litLUT = sums[k]; rt.litLUT == nil && len(sums) < maxReflectLUTs {
+					rt.litLUT = rt.ambLUT.plus(rt.sunLUT)
+					sums[k] = rt.litLUT
 				}
 			}
 		}
