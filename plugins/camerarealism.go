@@ -26,9 +26,9 @@ var cameraRealismParams = []ParamSpec{
 	// Film, in linear light.
 	{Name: "exposure", Default: 1, Min: 0.01, Max: 64, Doc: "exposure gain"},
 	{Name: "gamma", Default: 0, Min: 0.2, Max: 5, ZeroOff: true, Doc: "transfer curve exponent (0: sRGB)"},
-	{Name: "wbR", Default: 1, Min: 0.01, Max: 16, Doc: "white balance gain, red"},
-	{Name: "wbG", Default: 1, Min: 0.01, Max: 16, Doc: "white balance gain, green"},
-	{Name: "wbB", Default: 1, Min: 0.01, Max: 16, Doc: "white balance gain, blue"},
+	{Name: "wbR", Default: 1, Min: 0, Max: 16, Doc: "white balance gain, red"},
+	{Name: "wbG", Default: 1, Min: 0, Max: 16, Doc: "white balance gain, green"},
+	{Name: "wbB", Default: 1, Min: 0, Max: 16, Doc: "white balance gain, blue"},
 	{Name: "vignette", Default: 0.2, Min: 0, Max: 1, Doc: "light lost at the image corners"},
 	{Name: "readNoise", Default: 0.6, Min: 0, Max: 255, Doc: "Gaussian read noise stddev, linear 0..255 units"},
 	{Name: "shotNoise", Default: 1.5, Min: 0, Max: 255, Doc: "shot noise stddev at full scale, linear 0..255 units"},

@@ -108,13 +108,9 @@ func (ps *Problems) checkMaterials(t *TrackDescriptor) {
 		ps.warn(index("descriptor.elements", is[0])+".material", "%q%s is neither a built-in material (%s) nor one of the track's: drawn in the element kind's default material",
 			name, also, strings.Join(BuiltinMaterials(), ", "))
 	}
-	if f := t.Floor; f != nil && f.Texture != "" && !builtinMaterial(f.Texture) {
-		also := ""
-		if seen[f.Texture] {
-			also = " (a track's own materials are for its elements)"
-		}
-		ps.warn("descriptor.floor.texture", "%q is not a built-in floor texture or material%s: the floor is drawn in its plain colour (built-in: %s)",
-			f.Texture, also, strings.Join(BuiltinMaterials(), ", "))
+	if f := t.Floor; f != nil && f.Texture != "" && !seen[f.Texture] && !builtinMaterial(f.Texture) {
+		ps.warn("descriptor.floor.texture", "%q is neither a built-in floor texture or material (%s) nor one of the track's: the floor is drawn in its plain colour",
+			f.Texture, strings.Join(BuiltinMaterials(), ", "))
 	}
 }
 

@@ -133,7 +133,8 @@ func TestUnknownMaterialNamesWarn(t *testing.T) {
 		{"known names", track("red_brick", "plywood"), nil},
 		{"built-in on an element", track("cardboard", ""), nil},
 		{"unknown element material", track("nope", "plywood"), []string{"descriptor.elements[0].material"}},
-		{"own material on the floor", track("red_brick", "red_brick"), []string{"descriptor.floor.texture"}},
+		{"own material on the floor", track("red_brick", "red_brick"), nil},
+		{"unknown floor texture", track("red_brick", "nope"), []string{"descriptor.floor.texture"}},
 		{"vehicle", vehicle("brick", "nope"), []string{"descriptor.visual.accentMaterial"}},
 		{"vehicle, both unknown", vehicle("wood", "nope"), []string{"descriptor.visual.material", "descriptor.visual.accentMaterial"}},
 	} {

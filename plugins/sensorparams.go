@@ -172,12 +172,13 @@ func (ps *Problems) mount(path string, m SensorMount, s *SensorDescriptor) map[s
 			ps.add(path+".pose."+spec.Name, "%v", err)
 		}
 	}
-	// The principal point lies inside the contract's frame (rows, columns, channels).
-	if s != nil && len(*ps) == n && s.SensorType == SensorCamera && len(s.Shape) == 3 {
+	// The principal point lies inside the contract's frame.
+	if s != nil && len(*ps) == n && s.SensorType == SensorCamera {
+		frame := frameShape(s.Shape, 0, 0) // [H, W] and [H, W, C] alike
 		for _, c := range []struct {
 			name string
 			side int
-		}{{"cx", s.Shape[1]}, {"cy", s.Shape[0]}} {
+		}{{"cx", frame[1]}, {"cy", frame[0]}} {
 			if x := p[c.name]; x > float64(c.side-1) {
 				ps.add(path+".params."+c.name, "%s px is outside the contract's frame, %d pixels %s (want 0..%d; 0: the centre)",
 					fmtNum(x), c.side, map[string]string{"cx": "wide", "cy": "high"}[c.name], c.side-1)

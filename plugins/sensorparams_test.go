@@ -39,3 +39,35 @@ func TestPrincipalPointInsideTheFrame(t *testing.T) {
 		}
 	}
 }
+
+// TestFrameSizeScalesIntrinsics draws a calibrated 640×480 camera at 160×120, as a training
+// reset's camera.width and camera.height do: its intrinsics scale with the frame (pixel
+// centres stay centres), a focal length that followed the other keeps the pixels square, and
+// the vehicle stays valid.
+func TestFrameSizeScalesIntrinsics(t *testing.T) {
+	v, err := Builtin().Vehicle("vehicle.ks0223.v1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err = ApplyVehicleConfig(v, map[string]any{"sensor.camera.front.rgb.fx": 500.0, "sensor.camera.front.rgb.cx": 319.5, "sensor.camera.front.rgb.cy": 239.5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := v.Clone()
+	if c.SetFrameSize(160, 120) == nil {
+		t.Fatal("no camera")
+	}
+	m, _, _ := c.firstCamera()
+	want := map[string]float64{"fx": 125, "fy": 125, "cx": 79.5, "cy": 59.5}
+	for k, x := range want {
+		if got := m.Params[k]; got != x {
+			t.Errorf("%s = %g at 160×120, want %g", k, got, x)
+		}
+	}
+	if om, _, _ := v.firstCamera(); om.Params["cx"] != 319.5 {
+		t.Errorf("the original's cx became %g: SetFrameSize changed a map it shares", om.Params["cx"])
+	}
+	if ps := ValidateVehicle(nil, c); len(ps.Errors()) != 0 {
+		t.Fatalf("the resized vehicle is invalid: %v", ps)
+	}
+}

@@ -3,6 +3,7 @@ package plugins
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -382,17 +383,54 @@ func (v *VehicleDescriptor) FrameSize() (w, h int, ok bool) {
 }
 
 // SetFrameSize sets the frame size of v's first camera in its contract (0 keeps a side) and
-// returns that contract sensor; nil when v has no camera in its contract.
+// returns that contract sensor; nil when v has no camera in its contract. The intrinsics the
+// mount gives (fx, fy, cx, cy, in the pixels of the old size) scale with the frame, so that
+// it sees what it saw; their mount's Params are v's own afterwards (v is a clone).
 func (v *VehicleDescriptor) SetFrameSize(w, h int) *SensorDescriptor {
 	if v.Contract == nil {
 		return nil
 	}
-	_, s, err := v.firstCamera()
+	m, s, err := v.firstCamera()
 	if err != nil {
 		return nil
 	}
+	shape := frameShape(s.Shape, 0, 0)
+	oldH, oldW := shape[0], shape[1]
 	s.Shape = frameShape(s.Shape, h, w)
+	kx, ky := float64(s.Shape[1])/float64(oldW), float64(s.Shape[0])/float64(oldH)
+	if (kx != 1 || ky != 1) && oldW > 0 && oldH > 0 {
+		m.Params = scaledIntrinsics(m.Params, kx, ky)
+	}
 	return s
+}
+
+// scaledIntrinsics returns a camera mount's params with the intrinsics it gives scaled for a
+// frame kx times as wide and ky times as high (pixel centres stay pixel centres); params
+// without intrinsics come back as they are. A focal length left to follow the other (0)
+// is set, so that pixels stay as they were.
+func scaledIntrinsics(params map[string]float64, kx, ky float64) map[string]float64 {
+	fx, fy, cx, cy := params["fx"], params["fy"], params["cx"], params["cy"]
+	if fx == 0 && fy == 0 && cx == 0 && cy == 0 {
+		return params
+	}
+	out := maps.Clone(params)
+	switch {
+	case fx != 0 && fy == 0:
+		fy = fx
+	case fy != 0 && fx == 0:
+		fx = fy
+	}
+	if fx != 0 {
+		out["fx"], out["fy"] = fx*kx, fy*ky
+	}
+	// 0 is the centre, which scales by itself.
+	if cx != 0 {
+		out["cx"] = max((cx+0.5)*kx-0.5, 1e-9)
+	}
+	if cy != 0 {
+		out["cy"] = max((cy+0.5)*ky-0.5, 1e-9)
+	}
+	return out
 }
 
 // frameShape returns an [H, W, C] shape with height or width replaced (-1 keeps it).

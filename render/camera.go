@@ -124,10 +124,6 @@ func (c *Camera) Validate() error {
 	if err := c.Lens.Validate(); err != nil {
 		return err
 	}
-	if _, _, cx, cy := c.intrinsics(); !(cx >= 0 && cx <= float64(c.Width-1) && cy >= 0 && cy <= float64(c.Height-1)) {
-		return fmt.Errorf("camera principal point (%g, %g) px: want it inside the %dx%d frame, 0..%d, 0..%d",
-			cx, cy, c.Width, c.Height, c.Width-1, c.Height-1)
-	}
 	if c.Lens.distorted() && c.Width*c.Height > MaxDistortedPixels {
 		return fmt.Errorf("camera %dx%d with lens distortion: at most %d pixels", c.Width, c.Height, MaxDistortedPixels)
 	}
@@ -144,7 +140,8 @@ func (c Camera) Resized(w, h int) Camera {
 		fx, fy, cx, cy := c.intrinsics()
 		kx, ky := float64(w)/float64(c.Width), float64(h)/float64(c.Height)
 		c.Lens.Fx, c.Lens.Fy = fx*kx, fy*ky
-		c.Lens.Cx, c.Lens.Cy = (cx+0.5)*kx-0.5, (cy+0.5)*ky-0.5
+		// Not exactly 0, which would mean the centre.
+		c.Lens.Cx, c.Lens.Cy = nonZero((cx+0.5)*kx-0.5), nonZero((cy+0.5)*ky-0.5)
 	}
 	c.Width, c.Height = w, h
 	return c
@@ -221,4 +218,13 @@ func (f *Frame) DepthImage(maxDepth float64) *image.Gray {
 		img.Pix[i] = clamp8(255 * min(float64(d), maxDepth) / maxDepth)
 	}
 	return img
+}
+
+// nonZero returns x, or the smallest step off 0 when it is 0 (a principal point at the frame's
+// edge rather than the centre 0 stands for).
+func nonZero(x float64) float64 {
+	if x == 0 {
+		return math.SmallestNonzeroFloat64
+	}
+	return x
 }

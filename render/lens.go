@@ -26,8 +26,8 @@ type Lens struct {
 	// Fx and Fy are the focal lengths in pixels; 0 takes fy from the Camera's FovYDeg and
 	// fx = fy.
 	Fx, Fy float64
-	// Cx and Cy are the principal point in pixels, inside the frame; Cx 0 means the centre
-	// column, (Width − 1)/2, and Cy 0 the centre row, (Height − 1)/2.
+	// Cx and Cy are the principal point in pixels; Cx 0 means the centre column,
+	// (Width − 1)/2, and Cy 0 the centre row, (Height − 1)/2.
 	Cx, Cy float64
 	// Model is the distortion model: "" or "plumb_bob", or "equidistant".
 	Model string
@@ -230,14 +230,18 @@ func (lc *lensCache) get(c *Camera) *lensMap {
 	return m
 }
 
-// sharedLensBudget bounds the bytes of the lens maps the process shares (those of a
-// renderer's recent frames are kept by it anyway); a variable for the tests.
-var sharedLensBudget = 256 << 20
+// sharedLensBudget bounds the bytes of the lens maps the process shares, and maxSharedLenses
+// their number (those of a renderer's recent frames are kept by it anyway): with distortion
+// randomized at every reset most are never asked for again. Variables for the tests.
+var (
+	sharedLensBudget = 64 << 20
+	maxSharedLenses  = 64
+)
 
 // lensMaps are the process's lens maps, shared by every renderer: the cameras of a training
 // episode's agents (one renderer each) have the same lens unless it is randomized, and a map
-// for a large frame takes a while to make. The least recently used go past
-// sharedLensBudget.
+// for a large frame takes a while to make. The least recently used go past sharedLensBudget
+// or maxSharedLenses.
 var lensMaps struct {
 	sync.Mutex
 	m     map[lensKey]*lensEntry
@@ -264,7 +268,7 @@ func sharedLensMap(c *Camera, k lensKey) *lensMap {
 		e = &lensEntry{bytes: c.Width*c.Height*int(unsafe.Sizeof(lensTap{})) + c.Height*4}
 		lensMaps.m[k] = e
 		lensMaps.bytes += e.bytes
-		for lensMaps.bytes > sharedLensBudget && len(lensMaps.m) > 1 {
+		for (lensMaps.bytes > sharedLensBudget || len(lensMaps.m) > maxSharedLenses) && len(lensMaps.m) > 1 {
 			var oldest lensKey
 			first := true
 			for ok, oe := range lensMaps.m {
@@ -279,7 +283,22 @@ func sharedLensMap(c *Camera, k lensKey) *lensMap {
 	lensMaps.tick++
 	e.used = lensMaps.tick
 	lensMaps.Unlock()
-	e.once.Do(func() { e.m = newLensMap(c, k) })
+	e.once.Do(func() {
+		defer func() {
+			if e.m == nil { // newLensMap panicked: forget the entry, so that it is made anew
+				lensMaps.Lock()
+				if lensMaps.m[k] == e {
+					delete(lensMaps.m, k)
+					lensMaps.bytes -= e.bytes
+				}
+				lensMaps.Unlock()
+			}
+		}()
+		e.m = newLensMap(c, k)
+	})
+	if e.m == nil {
+		panic("render: the lens map could not be made") // Render returns it as the frame's fault
+	}
 	return e.m
 }
 

@@ -225,8 +225,8 @@ func TestRenderersShareLensMaps(t *testing.T) {
 	if ma, mb := a.lenses.get(&cam), b.lenses.get(&cam); ma != mb {
 		t.Fatal("two renderers made their own maps of the same lens")
 	}
-	saved := sharedLensBudget
-	defer func() { sharedLensBudget = saved }()
+	saved, savedN := sharedLensBudget, maxSharedLenses
+	defer func() { sharedLensBudget, maxSharedLenses = saved, savedN }()
 	sharedLensBudget = 5 * (64*48*8 + 48*4) // five maps
 	for i := range 12 {
 		cam.Lens.K1 = -0.01 * float64(i+1)
@@ -237,5 +237,26 @@ func TestRenderersShareLensMaps(t *testing.T) {
 	lensMaps.Unlock()
 	if bytes > sharedLensBudget || n != 5 {
 		t.Fatalf("%d shared lens maps take %d bytes: want the five latest within the budget %d", n, bytes, sharedLensBudget)
+	}
+}
+
+// TestSharedLensMapsAreCounted keeps the number of shared maps bounded too: many small lenses,
+// as distortion randomized at every reset makes, do not pile up under the byte budget.
+func TestSharedLensMapsAreCounted(t *testing.T) {
+	saved := maxSharedLenses
+	defer func() { maxSharedLenses = saved }()
+	maxSharedLenses = 3
+	r := NewRenderer(Options{Workers: 1})
+	defer r.Close()
+	cam := Camera{FovYDeg: 60, Width: 16, Height: 16, Lens: Lens{Model: PlumbBob}}
+	for i := range 10 {
+		cam.Lens.K1 = -0.001 * float64(i+1)
+		r.lenses.get(&cam)
+	}
+	lensMaps.Lock()
+	n := len(lensMaps.m)
+	lensMaps.Unlock()
+	if n != 3 {
+		t.Fatalf("%d shared lens maps, want the 3 latest", n)
 	}
 }

@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"maps"
+	"math"
 	"sync"
 
 	"simgui/plugins"
@@ -66,7 +67,13 @@ func MountCamera(params map[string]float64, width, height int, base *Environment
 		env.Realistic = false
 		return cam, env, cam.Validate()
 	}
-	cam.Film = &Film{Exposure: p["exposure"], Gamma: p["gamma"], WhiteBalance: [3]float64{p["wbR"], p["wbG"], p["wbB"]},
+	wb := [3]float64{p["wbR"], p["wbG"], p["wbB"]}
+	if wb == ([3]float64{}) {
+		// Each gain 0 takes its channel away, all three too; Film's zero WhiteBalance would
+		// mean no white balance instead.
+		wb = [3]float64{math.SmallestNonzeroFloat64, math.SmallestNonzeroFloat64, math.SmallestNonzeroFloat64}
+	}
+	cam.Film = &Film{Exposure: p["exposure"], Gamma: p["gamma"], WhiteBalance: wb,
 		Vignette: p["vignette"], ReadNoise: p["readNoise"], ShotNoise: p["shotNoise"], ShutterS: p["shutterS"]}
 	env = lookEnvironment(env, p)
 	return cam, env, cam.Validate()

@@ -1,7 +1,6 @@
 package render
 
 import (
-	"strings"
 	"testing"
 
 	"simgui/plugins"
@@ -26,7 +25,7 @@ func TestMountTakesEveryValueItsTableTakes(t *testing.T) {
 		if sp.Integer {
 			values = []float64{sp.Min, sp.Max}
 		}
-		if sp.Name == "cx" || sp.Name == "cy" { // in the frame's pixels: held to the frame (below)
+		if sp.Name == "cx" || sp.Name == "cy" { // in the frame's pixels: plugin checks hold them to it
 			values = []float64{0, 1, 47}
 		}
 		if sp.ZeroOff {
@@ -44,9 +43,22 @@ func TestMountTakesEveryValueItsTableTakes(t *testing.T) {
 			}
 		}
 	}
-	for _, p := range []map[string]float64{{"cx": 64}, {"cy": 48}, {"cx": 16384, "cy": 16384}} {
-		if _, _, err := MountCamera(p, 64, 48, nil); err == nil || !strings.Contains(err.Error(), "inside the 64x48 frame") {
-			t.Errorf("principal point %v on a 64x48 frame: error %v, want it refused", p, err)
+}
+
+// TestWhiteBalanceZeroIsBlack sets every white balance gain to 0: the frame is black, as one
+// gain of 0 takes its channel away (not the default balance Film's zero value stands for).
+func TestWhiteBalanceZeroIsBlack(t *testing.T) {
+	env := RealisticEnvironment()
+	s := mustStatic(t, &plugins.Layout{Floor: plugins.Floor{X: 1, Length: 4, Width: 4}}, &env)
+	cam, _, err := MountCamera(map[string]float64{"realistic": 1, "wbR": 0, "wbG": 0, "wbB": 0, "readNoise": 0, "shotNoise": 0}, 32, 24, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cam.Pose = Pose{Z: 0.3, Pitch: 0.3}
+	f := render(t, cam, s, nil, Options{Workers: 1})
+	for i, b := range f.RGB {
+		if b > 2 {
+			t.Fatalf("byte %d is %d: want a black frame", i, b)
 		}
 	}
 }

@@ -458,3 +458,28 @@ func TestMagnifiedWallIsBlended(t *testing.T) {
 		t.Fatalf("%.0f %% of neighbouring pixels are equal: the magnified texture is drawn in blocks", 100*share)
 	}
 }
+
+// TestTrackMaterialOnTheFloor textures the floor with the track's own (red) material: both
+// looks draw it, the flat one too (which once refused it as an unknown texture).
+func TestTrackMaterialOnTheFloor(t *testing.T) {
+	img := image.NewNRGBA(image.Rect(0, 0, 32, 32))
+	for i := range img.Pix {
+		img.Pix[i] = []uint8{220, 30, 30, 255}[i%4]
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		t.Fatal(err)
+	}
+	layout := &plugins.Layout{
+		Materials: []plugins.Material{{Name: "red_floor", Textures: []string{"assets/r.png"}, SizeM: 0.5, Images: [][]byte{buf.Bytes()}}},
+		Floor:     plugins.Floor{X: 1, Length: 4, Width: 4, Texture: "red_floor"},
+	}
+	cam := Camera{Pose: Pose{Z: 0.5, Pitch: 0.6}, FovYDeg: 50, Near: 0.03, Far: 10, Width: 64, Height: 48}
+	real := RealisticEnvironment()
+	for name, env := range map[string]*Environment{"flat": nil, "realistic": &real} {
+		f := render(t, cam, mustStatic(t, layout, env), nil, Options{Workers: 1})
+		if c := f.At(32, 40); !(int(c.R) > 2*int(c.G) && int(c.R) > 2*int(c.B)) {
+			t.Errorf("%s look: the floor is %v, want the track's red material", name, c)
+		}
+	}
+}

@@ -134,9 +134,10 @@ var ErrClosed = errors.New("render: renderer closed")
 // for a fault of the renderer's own (a bug): then the frame is not to be used.
 func (r *Renderer) Render(dst *Frame, cam Camera, static *Static, dyn []Object) (err error) {
 	defer func() {
+		f := r.fault.Swap(nil) // taken either way: a fault is the frame's, never the next one's
 		if p := recover(); p != nil {
 			err = faultError(p)
-		} else if f := r.fault.Swap(nil); f != nil {
+		} else if f != nil {
 			err = *f
 		} else {
 			return

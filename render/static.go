@@ -75,7 +75,7 @@ func NewStatic(layout *plugins.Layout, env *Environment) (*Static, error) {
 			}
 			s.floor.plain = c.Scale(up)
 		} else {
-			t, err := litFloorTexture(f.Texture, f.Color, up)
+			t, err := litFloorTexture(layout, f.Texture, f.Color, up)
 			if err != nil {
 				return nil, fmt.Errorf("floor: %w", err)
 			}
@@ -140,17 +140,20 @@ var litFloors struct {
 type litFloorKey struct {
 	name, color string
 	light       float64
+	png         *byte // first byte of the layout's own image of the material (nil: built in)
 }
 
-func litFloorTexture(name, color string, light float64) (*Texture, error) {
-	k := litFloorKey{name, color, light}
+// litFloorTexture returns the floor texture name (layout l's own material, or a built-in one)
+// in color, shaded by light.
+func litFloorTexture(l *plugins.Layout, name, color string, light float64) (*Texture, error) {
+	k := litFloorKey{name: name, color: color, light: light, png: ownImage(l, name)}
 	litFloors.Lock()
 	t := litFloors.m[k]
 	litFloors.Unlock()
 	if t != nil {
 		return t, nil
 	}
-	base, err := NewNamedTexture(name, color)
+	base, _, err := materialTexture(l, name, color, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -162,4 +165,18 @@ func litFloorTexture(name, color string, light float64) (*Texture, error) {
 	}
 	litFloors.m[k] = t
 	return t, nil
+}
+
+// ownImage returns the first byte of layout l's own first image of material name, nil when l
+// does not define it.
+func ownImage(l *plugins.Layout, name string) *byte {
+	if l == nil {
+		return nil
+	}
+	for i := range l.Materials {
+		if m := &l.Materials[i]; m.Name == name && len(m.Images) > 0 && len(m.Images[0]) > 0 {
+			return &m.Images[0][0]
+		}
+	}
+	return nil
 }

@@ -111,7 +111,7 @@ func WithoutBrokenMaterials(l *plugins.Layout) (*plugins.Layout, []string) {
 			part.Elements[i].Material = ""
 		}
 	}
-	if name := part.Floor.Texture; name != "" && CheckMaterial(nil, name) != nil {
+	if name := part.Floor.Texture; name != "" && CheckMaterial(l, name) != nil {
 		part.Floor.Texture = ""
 		dropped = append(dropped, "floor texture "+name)
 	}

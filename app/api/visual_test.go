@@ -51,3 +51,18 @@ func TestVisualRandomizationThroughResetFlags(t *testing.T) {
 		t.Errorf("the reply's info lacks the look seed drawn: %v", keys(a.Info))
 	}
 }
+
+// TestCalibratedCameraAtAnotherSize resets a camera calibrated at its contract's 640×480
+// (principal point, focal length) with a 160×120 frame: the intrinsics scale with the frame,
+// and the reset gives a frame of that size (it once failed with the principal point outside).
+func TestCalibratedCameraAtAnotherSize(t *testing.T) {
+	s := startServer(t, Options{})
+	res, _ := s.ok("/reset", `{"seed": 1, "vehicleParams": [
+		{"key": "sensor.camera.front.rgb.realistic", "value": "1"},
+		{"key": "sensor.camera.front.rgb.fx", "value": "500"}, {"key": "sensor.camera.front.rgb.cx", "value": "600"},
+		{"key": "sensor.camera.front.rgb.cy", "value": "239.5"},
+		{"key": "camera.width", "value": "160"}, {"key": "camera.height", "value": "120"}]}`)
+	if f := decodeFrame(t, res.Frame); f.Bounds().Dx() != 160 || f.Bounds().Dy() != 120 {
+		t.Fatalf("frame %v, want 160×120", f.Bounds())
+	}
+}
