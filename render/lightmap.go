@@ -83,48 +83,112 @@ func bakeFloorLight(x0, y0, x1, y1, texel float64, solids []*Mesh, sm *shadowMap
 			di[c], dj[c] = a[c]-o[c], b[c]-o[c]
 		}
 	}
+	at := func(i, j int) [3]float64 {
+		fi, fj := float64(i), float64(j)
+		return [3]float64{o[0] + fi*di[0] + fj*dj[0], o[1] + fi*di[1] + fj*dj[1], o[2] + fi*di[2] + fj*dj[2]}
+	}
 	for j := range fl.h {
-		for i := range fl.w {
-			k := j*fl.w + i
-			ao := uint8(15)
-			// Beyond the table (+Inf where nothing stands on the floor) the floor is fully lit.
-			if q := dist[k] * 4; aoLUT != nil && q >= 0 && q < float32(len(aoLUT)) {
-				ao = aoLUT[int(q)]
-			}
-			vis := uint8(15)
+		for i0 := 0; i0 < fl.w; i0 += lightBlock {
+			i1 := min(i0+lightBlock, fl.w)
+			// The block's texels all lit or all in shadow (most of an open floor) need no
+			// lookup each: what visibleAt reads of them, tiles of the map tell at once.
+			verdict := runLit
 			if sm != nil && sunUp > 0 {
-				fi, fj := float64(i), float64(j)
-				q := [3]float64{o[0] + fi*di[0] + fj*dj[0], o[1] + fi*di[1] + fj*dj[1], o[2] + fi*di[2] + fj*dj[2]}
-				vis = uint8(math.Round(sm.visibleAt(q, bias) * 15))
+				a, b := at(i0, j), at(i1-1, j)
+				verdict = sm.tilesVerdict(math.Floor(min(a[0], b[0])-1.5), math.Floor(min(a[1], b[1])-1.5),
+					math.Floor(max(a[0], b[0])-1.5)+3, math.Floor(max(a[1], b[1])-1.5)+3,
+					down32(min(a[2], b[2])-bias), up32(max(a[2], b[2])-bias))
 			}
-			fl.idx[k] = ao<<4 | vis
+			for i := i0; i < i1; i++ {
+				k := j*fl.w + i
+				ao := uint8(15)
+				// Beyond the table (+Inf where nothing stands on the floor) the floor is fully lit.
+				if q := dist[k] * 4; aoLUT != nil && q >= 0 && q < float32(len(aoLUT)) {
+					ao = aoLUT[int(q)]
+				}
+				vis := uint8(15)
+				switch verdict {
+				case runDark:
+					vis = 0
+				case runMixed:
+					vis = uint8(math.Round(sm.visibleAt(at(i, j), bias) * 15))
+				}
+				fl.idx[k] = ao<<4 | vis
+			}
 		}
 	}
 	return fl
+}
+
+// lightBlock is how many texels of a light-map row share one look at the shadow map's tiles.
+const lightBlock = 8
+
+// down32 and up32 round x to a float32 no greater and no less than it: a range so widened
+// keeps every depth visibleAt compares inside it.
+func down32(x float64) float32 {
+	f := float32(x)
+	if float64(f) > x {
+		f = math.Nextafter32(f, float32(math.Inf(-1)))
+	}
+	return f
+}
+
+func up32(x float64) float32 {
+	f := float32(x)
+	if float64(f) < x {
+		f = math.Nextafter32(f, float32(math.Inf(1)))
+	}
+	return f
 }
 
 // chamfer turns d (0 on sources, +Inf elsewhere) into approximate Euclidean distances in
 // texels with the two-pass 1, √2 chamfer transform (Borgefors 1986).
 func chamfer(d []float32, w, h int) {
 	const a, b = 1, math.Sqrt2
-	at := func(x, y int) float32 {
-		if x < 0 || y < 0 || x >= w || y >= h {
-			return inf32
-		}
-		return d[y*w+x]
-	}
 	for y := range h {
-		for x := range w {
-			v := d[y*w+x]
-			v = min(v, at(x-1, y)+a, at(x, y-1)+a, at(x-1, y-1)+b, at(x+1, y-1)+b)
-			d[y*w+x] = v
+		row := d[y*w : (y+1)*w]
+		var up []float32
+		if y > 0 {
+			up = d[(y-1)*w : y*w]
+		}
+		for x := range row {
+			v := row[x]
+			if x > 0 {
+				v = min(v, row[x-1]+a)
+			}
+			if up != nil {
+				v = min(v, up[x]+a)
+				if x > 0 {
+					v = min(v, up[x-1]+b)
+				}
+				if x < w-1 {
+					v = min(v, up[x+1]+b)
+				}
+			}
+			row[x] = v
 		}
 	}
 	for y := h - 1; y >= 0; y-- {
+		row := d[y*w : (y+1)*w]
+		var down []float32
+		if y < h-1 {
+			down = d[(y+1)*w : (y+2)*w]
+		}
 		for x := w - 1; x >= 0; x-- {
-			v := d[y*w+x]
-			v = min(v, at(x+1, y)+a, at(x, y+1)+a, at(x+1, y+1)+b, at(x-1, y+1)+b)
-			d[y*w+x] = v
+			v := row[x]
+			if x < w-1 {
+				v = min(v, row[x+1]+a)
+			}
+			if down != nil {
+				v = min(v, down[x]+a)
+				if x < w-1 {
+					v = min(v, down[x+1]+b)
+				}
+				if x > 0 {
+					v = min(v, down[x-1]+b)
+				}
+			}
+			row[x] = v
 		}
 	}
 }

@@ -29,13 +29,22 @@ type litLevel struct {
 func padded(src []uint64, w, h int) []uint64 {
 	stride := w + 2
 	dst := make([]uint64, stride*(h+2))
-	for j := -1; j <= h; j++ {
-		row := src[max(0, min(h-1, j))*w:][:w]
-		d := dst[(j+1)*stride:][:stride]
-		d[0], d[stride-1] = row[0], row[w-1]
-		copy(d[1:], row)
+	for j := range h {
+		copy(dst[(j+1)*stride+1:][:w], src[j*w:][:w])
 	}
+	padBorder(dst, w, h)
 	return dst
+}
+
+// padBorder fills the border of p, a w × h level stored with one (stride w+2), with its edges.
+func padBorder(p []uint64, w, h int) {
+	stride := w + 2
+	for j := 1; j <= h; j++ {
+		row := p[j*stride:][:stride]
+		row[0], row[stride-1] = row[1], row[w]
+	}
+	copy(p[:stride], p[stride:][:stride])
+	copy(p[(h+1)*stride:][:stride], p[h*stride:][:stride])
 }
 
 // maxLitFloorTexels bounds the baked floor (16 bytes a texel and a third more for mips): a
@@ -79,25 +88,29 @@ func newLitFloor(sc *realScene, f *floorRect) *litFloor {
 		alb = &sc.floorTex.levels[min(k, len(sc.floorTex.levels)-1)]
 	}
 	lf := &litFloor{texel: texel}
-	l0 := litLevel{w: w, h: h, sun: make([]uint64, w*h), amb: make([]uint64, w*h)}
+	// Level 0 is written straight into its bordered layout, each level after from the last.
+	stride := w + 2
+	l0 := litLevel{w: w, h: h, sun: make([]uint64, stride*(h+2)), amb: make([]uint64, stride*(h+2))}
 	for j := range h {
+		sun, amb := l0.sun[(j+1)*stride+1:][:w], l0.amb[(j+1)*stride+1:][:w]
 		for i := range w {
 			code := uint8(0xff)
 			if lm != nil {
 				code = lm.idx[j*w+i]
 			}
-			l0.sun[j*w+i] = floorTexel(alb, srgb, &lut[code], i, j)
-			l0.amb[j*w+i] = floorTexel(alb, srgb, &lut[code&0xf0], i, j)
+			sun[i] = floorTexel(alb, srgb, &lut[code], i, j)
+			amb[i] = floorTexel(alb, srgb, &lut[code&0xf0], i, j)
 		}
 	}
+	padBorder(l0.sun, w, h)
+	padBorder(l0.amb, w, h)
 	for prev := l0; ; {
-		lf.levels = append(lf.levels, litLevel{w: prev.w, h: prev.h, sun: padded(prev.sun, prev.w, prev.h), amb: padded(prev.amb, prev.w, prev.h)})
+		lf.levels = append(lf.levels, prev)
 		if prev.w == 1 && prev.h == 1 {
 			break
 		}
-		next := litLevel{w: (prev.w + 1) / 2, h: (prev.h + 1) / 2}
-		next.sun, next.amb = boxHalf(prev.sun, prev.w, prev.h), boxHalf(prev.amb, prev.w, prev.h)
-		prev = next
+		prev = litLevel{w: (prev.w + 1) / 2, h: (prev.h + 1) / 2,
+			sun: boxHalf(prev.sun, prev.w, prev.h), amb: boxHalf(prev.amb, prev.w, prev.h)}
 	}
 	return lf
 }
@@ -112,20 +125,23 @@ func floorTexel(alb *texLevel, srgb *[256]uint16, L *[3]int32, i, j int) uint64 
 	return packLight(reflected(srgb, alb.texels[(j&mask)<<alb.shift|i&mask], L[0], L[1], L[2]))
 }
 
-// boxHalf averages src (w × h packed pixels) over 2 × 2 blocks into a level half the size
-// (rounded up; a last odd row or column repeats).
+// boxHalf averages src (w × h packed pixels, bordered as a litLevel's) over 2 × 2 blocks
+// into a bordered level half the size (rounded up; a last odd row or column repeats).
 func boxHalf(src []uint64, w, h int) []uint64 {
 	nw, nh := (w+1)/2, (h+1)/2
-	dst := make([]uint64, nw*nh)
+	ss, ds := w+2, nw+2 // strides
+	dst := make([]uint64, ds*(nh+2))
 	const two = 2 | 2<<laneShift | 2<<(2*laneShift) // rounding of the sum of four
 	for j := range nh {
-		j0, j1 := 2*j, min(2*j+1, h-1)
-		for i := range nw {
+		r0, r1 := src[(2*j+1)*ss+1:][:w], src[(min(2*j+1, h-1)+1)*ss+1:][:w]
+		d := dst[(j+1)*ds+1:][:nw]
+		for i := range d {
 			i0, i1 := 2*i, min(2*i+1, w-1)
-			s := src[j0*w+i0] + src[j0*w+i1] + src[j1*w+i0] + src[j1*w+i1]
-			dst[j*nw+i] = (s + two) >> 2 & lanesLin
+			s := r0[i0] + r0[i1] + r1[i0] + r1[i1]
+			d[i] = (s + two) >> 2 & lanesLin
 		}
 	}
+	padBorder(dst, nw, nh)
 	return dst
 }
 
