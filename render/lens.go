@@ -271,9 +271,9 @@ func sharedLensMap(c *Camera, k lensKey) *lensMap {
 		for (lensMaps.bytes > sharedLensBudget || len(lensMaps.m) > maxSharedLenses) && len(lensMaps.m) > 1 {
 			var oldest lensKey
 			first := true
-			for ok, oe := range lensMaps.m {
+			for key, oe := range lensMaps.m {
 				if oe != e && (first || oe.used < lensMaps.m[oldest].used) {
-					oldest, first = ok, false
+					oldest, first = key, false
 				}
 			}
 			lensMaps.bytes -= lensMaps.m[oldest].bytes
