@@ -8,8 +8,8 @@ package plugins
 var cameraRealismParams = []ParamSpec{
 	// Lens, OpenCV pixel coordinates ((0, 0) is the centre of the top-left pixel) of the
 	// contract's frame size; a frame drawn at another size scales them.
-	{Name: "fx", Unit: "px", Default: 0, Min: 0, Max: 100000, Doc: "horizontal focal length (0: from fovDeg, square pixels)"},
-	{Name: "fy", Unit: "px", Default: 0, Min: 0, Max: 100000, Doc: "vertical focal length (0: fx when it is given, else from fovDeg)"},
+	{Name: "fx", Unit: "px", Default: 0, Min: 0, Max: maxFocalPx, Doc: "horizontal focal length (0: from fovDeg, square pixels)"},
+	{Name: "fy", Unit: "px", Default: 0, Min: 0, Max: maxFocalPx, Doc: "vertical focal length (0: fx when it is given, else from fovDeg)"},
 	{Name: "cx", Unit: "px", Default: 0, Min: 0, Max: 16384, Doc: "principal point column, inside the frame (0: the centre column)"},
 	{Name: "cy", Unit: "px", Default: 0, Min: 0, Max: 16384, Doc: "principal point row, inside the frame (0: the centre row)"},
 	{Name: "fxScale", Default: 1, Min: 0.5, Max: 2, Doc: "factor on the horizontal focal length (intrinsics jitter at any frame size)"},

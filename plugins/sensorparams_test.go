@@ -7,13 +7,13 @@ import (
 )
 
 // TestPrincipalPointInsideTheFrame holds a camera's cx and cy to its contract's frame (the
-// KS0223's 640×480): the last column and row pass, one past them is refused at its path.
+// KS0223's 640×480): the last pixel's outer edge passes, past it is refused at its path.
 func TestPrincipalPointInsideTheFrame(t *testing.T) {
 	for _, c := range []struct {
 		params map[string]any
 		path   string
 	}{
-		{map[string]any{"cx": 639, "cy": 479}, ""},
+		{map[string]any{"cx": 639.5, "cy": 479.5}, ""},
 		{map[string]any{"cx": 640}, "descriptor.sensors[0].params.cx"},
 		{map[string]any{"cy": 480}, "descriptor.sensors[0].params.cy"},
 	} {
@@ -69,5 +69,34 @@ func TestFrameSizeScalesIntrinsics(t *testing.T) {
 	}
 	if ps := ValidateVehicle(nil, c); len(ps.Errors()) != 0 {
 		t.Fatalf("the resized vehicle is invalid: %v", ps)
+	}
+}
+
+// TestFrameSizeKeepsIntrinsicsValid draws extreme but valid intrinsics at far smaller and
+// larger frames: the principal point at the frame's edge stays inside, and a long lens drawn
+// larger stops at the focal length's limit; the vehicle stays valid either way.
+func TestFrameSizeKeepsIntrinsicsValid(t *testing.T) {
+	v, err := Builtin().Vehicle("vehicle.ks0223.v1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		params map[string]any
+		w, h   int
+	}{
+		{map[string]any{"sensor.camera.front.rgb.cx": 639.5, "sensor.camera.front.rgb.cy": 479.5}, 16, 16},
+		{map[string]any{"sensor.camera.front.rgb.cx": 639, "sensor.camera.front.rgb.cy": 1}, 16, 16},
+		{map[string]any{"sensor.camera.front.rgb.fx": 60000.0}, 1920, 1080},
+		{map[string]any{"sensor.camera.front.rgb.fx": 100000.0, "sensor.camera.front.rgb.fy": 50}, 4096, 16},
+	} {
+		cv, err := ApplyVehicleConfig(v, c.params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cv = cv.Clone()
+		cv.SetFrameSize(c.w, c.h)
+		if ps := ValidateVehicle(nil, cv); len(ps.Errors()) != 0 {
+			t.Errorf("%v at %dx%d: %v", c.params, c.w, c.h, ps.Errors())
+		}
 	}
 }

@@ -421,9 +421,11 @@ func scaledIntrinsics(params map[string]float64, kx, ky float64) map[string]floa
 		fx = fy
 	}
 	if fx != 0 {
-		out["fx"], out["fy"] = fx*kx, fy*ky
+		// Within the table's range: a long lens drawn much larger would pass its end.
+		out["fx"], out["fy"] = min(fx*kx, maxFocalPx), min(fy*ky, maxFocalPx)
 	}
-	// 0 is the centre, which scales by itself.
+	// 0 is the centre, which scales by itself; a point inside the old frame (up to its last
+	// pixel's edge) lands inside the new one.
 	if cx != 0 {
 		out["cx"] = max((cx+0.5)*kx-0.5, 1e-9)
 	}
@@ -432,6 +434,9 @@ func scaledIntrinsics(params map[string]float64, kx, ky float64) map[string]floa
 	}
 	return out
 }
+
+// maxFocalPx is the camera's largest focal length, fx's and fy's Max in cameraRealismParams.
+const maxFocalPx = 100000
 
 // frameShape returns an [H, W, C] shape with height or width replaced (-1 keeps it).
 func frameShape(shape []int, h, w int) []int {

@@ -429,18 +429,29 @@ func internalError(format string, args ...any) *Error {
 }
 
 // maxKeyBytes bounds a key of a reset's key/value lists: every key simgui knows is far
-// shorter, and a longer one is echoed in errors only cut short.
-const maxKeyBytes = 256
+// shorter, and a longer one is echoed in errors only cut short. maxKVs bounds a list: simgui
+// knows about a hundred keys, and each list is merged into every agent's.
+const (
+	maxKeyBytes = 256
+	maxKVs      = 256
+)
 
-// checkKeys refuses a reset with a key over maxKeyBytes.
+// checkKeys refuses a reset with a list over maxKVs entries or a key over maxKeyBytes.
 func checkKeys(req *ResetRequest) error {
-	lists := [][]KV{req.TrackParams, req.VehicleParams, req.Flags}
+	type list struct {
+		name string
+		kvs  []KV
+	}
+	lists := []list{{"trackParams", req.TrackParams}, {"vehicleParams", req.VehicleParams}, {"flags", req.Flags}}
 	for i := range req.Agents {
 		a := &req.Agents[i]
-		lists = append(lists, a.TrackParams, a.VehicleParams, a.Flags)
+		lists = append(lists, list{"agents[].trackParams", a.TrackParams}, list{"agents[].vehicleParams", a.VehicleParams}, list{"agents[].flags", a.Flags})
 	}
 	for _, l := range lists {
-		for _, kv := range l {
+		if len(l.kvs) > maxKVs {
+			return badRequest("%s has %d entries; at most %d.", l.name, len(l.kvs), maxKVs)
+		}
+		for _, kv := range l.kvs {
 			if len(kv.Key) > maxKeyBytes {
 				return badRequest("A key of %d bytes (at most %d), starting %q.", len(kv.Key), maxKeyBytes, strings.ToValidUTF8(kv.Key[:40], ""))
 			}

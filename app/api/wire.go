@@ -262,30 +262,27 @@ func kvLookup(kvs []KV, key string) (string, bool) {
 // base's, then new keys of over.
 func mergeKVs(base, over []KV) []KV {
 	out := make([]KV, 0, len(base)+len(over))
+	at := make(map[string]int, len(base)+len(over)) // index in out by lower-case key
 	for _, kv := range base {
 		kv.Key = strings.TrimSpace(kv.Key)
-		if i := indexFold(out, kv.Key); i >= 0 {
+		if i, ok := at[foldKey(kv.Key)]; ok {
 			out[i] = kv
 			continue
 		}
+		at[foldKey(kv.Key)] = len(out)
 		out = append(out, kv)
 	}
 	for _, kv := range over {
 		kv.Key = strings.TrimSpace(kv.Key)
-		if i := indexFold(out, kv.Key); i >= 0 {
+		if i, ok := at[foldKey(kv.Key)]; ok {
 			out[i].Value = kv.Value // the base's spelling of the key stays
 			continue
 		}
+		at[foldKey(kv.Key)] = len(out)
 		out = append(out, kv)
 	}
 	return out
 }
 
-func indexFold(kvs []KV, key string) int {
-	for i, kv := range kvs {
-		if strings.EqualFold(kv.Key, key) {
-			return i
-		}
-	}
-	return -1
-}
+// foldKey is key as strings.EqualFold compares it: keys that fold to each other map to it.
+func foldKey(key string) string { return strings.ToLower(strings.ToUpper(key)) }

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"os"
@@ -76,6 +77,9 @@ func TestHostileRequests(t *testing.T) {
 		{name: "randomization", want: "randomization", req: OpenRequest{Envs: 1, Randomization: map[string]string{"vehicle.wings": "1"}}},
 		{name: "sensor", want: "no sensor \"lidar\"", req: OpenRequest{Envs: 1, Sensors: []string{"lidar"}}},
 		{name: "vehicle param", want: "camera.width", req: OpenRequest{Envs: 1, VehicleParams: map[string]any{"camera.width": "84.5"}}},
+		{name: "a profile past the frame sides", want: "the camera's frame is 1600×900", req: OpenRequest{Envs: 1, VehicleParams: map[string]any{"camera.profile": "ultra"}}},
+		{name: "a long key", want: "a key of 10000 bytes (at most 256)", req: OpenRequest{Envs: 1, Randomization: map[string]string{strings.Repeat("k", 10000): "1"}}},
+		{name: "300 track params", want: "trackParams has 300 keys; at most 256", req: OpenRequest{Envs: 1, TrackParams: manyKeys(300)}},
 	} {
 		t.Run("open/"+tc.name, func(t *testing.T) {
 			c := dial(t, f.Addr())
@@ -230,4 +234,13 @@ func TestShutdownEndsWaitingSessions(t *testing.T) {
 			t.Errorf("world %s is still there after shutdown", id)
 		}
 	}
+}
+
+// manyKeys returns a map of n distinct keys.
+func manyKeys(n int) map[string]any {
+	m := map[string]any{}
+	for i := range n {
+		m[fmt.Sprint("k", i)] = 1
+	}
+	return m
 }

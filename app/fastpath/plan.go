@@ -24,6 +24,13 @@ const (
 	maxFrameSide = 1024
 )
 
+// maxKeys and maxKeyBytes bound the open request's maps: simgui knows about a hundred keys,
+// all far shorter, and a longer one is echoed in errors only cut short.
+const (
+	maxKeys     = 256
+	maxKeyBytes = 256
+)
+
 // Vehicle params handled here rather than by plugins.ApplyVehicleConfig, as the training API
 // handles them: the frame size is set after randomization, the image gains post-process
 // frames.
@@ -62,6 +69,17 @@ type episodePlan struct {
 // params on top.
 func planSession(sc *scenario.Scenario, req *OpenRequest, r plugins.Resolver) (*sessionPlan, error) {
 	sp := &sessionPlan{width: req.FrameWidth, height: req.FrameHeight, image: map[string]float64{}}
+	for name, keys := range map[string][]string{"vehicleParams": slices.Collect(maps.Keys(req.VehicleParams)),
+		"trackParams": slices.Collect(maps.Keys(req.TrackParams)), "randomization": slices.Collect(maps.Keys(req.Randomization))} {
+		if len(keys) > maxKeys {
+			return nil, fmt.Errorf("%s has %d keys; at most %d", name, len(keys), maxKeys)
+		}
+		for _, k := range keys {
+			if len(k) > maxKeyBytes {
+				return nil, fmt.Errorf("%s: a key of %d bytes (at most %d), starting %q", name, len(k), maxKeyBytes, strings.ToValidUTF8(k[:40], ""))
+			}
+		}
+	}
 	for _, side := range []int{req.FrameWidth, req.FrameHeight} {
 		if side != 0 && (side < minFrameSide || side > maxFrameSide) {
 			return nil, fmt.Errorf("frame %d×%d: each side is 0 (the camera's) or %d..%d px", req.FrameWidth, req.FrameHeight, minFrameSide, maxFrameSide)
@@ -164,6 +182,11 @@ func planSession(sc *scenario.Scenario, req *OpenRequest, r plugins.Resolver) (*
 	}
 	if sp.width, sp.height, sp.channels, err = frameOf(first.vehicle); err != nil {
 		return nil, err
+	}
+	// The camera's own size (its contract's, or a camera.profile's) is held to the same sides.
+	if max(sp.width, sp.height) > maxFrameSide || min(sp.width, sp.height) < minFrameSide {
+		return nil, fmt.Errorf("the camera's frame is %d×%d; each side must be %d..%d px here: set frameWidth and frameHeight",
+			sp.width, sp.height, minFrameSide, maxFrameSide)
 	}
 	return sp, nil
 }
