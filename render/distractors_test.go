@@ -43,3 +43,27 @@ func TestDistractorsShareTextures(t *testing.T) {
 		t.Errorf("tint from near black %v, want the cap %d", g, maxTint)
 	}
 }
+
+// TestLookSeedMattersOnlyWhenItPicks builds the realistic corridor under two look seeds: with
+// nothing for the seed to pick (no texture swap, colour jitter or distractors) both are the
+// same shared scene, as a reset that randomizes only the film needs; with texture swap on,
+// they are two scenes.
+func TestLookSeedMattersOnlyWhenItPicks(t *testing.T) {
+	layout := &plugins.Layout{Floor: plugins.Floor{Length: 3, Width: 3},
+		Elements: []plugins.Element{{Kind: plugins.ElementWall, X: 1, Length: 0.05, Width: 2, Height: 0.3}}}
+	static := func(seed uint64, swap float64) *Static {
+		env := RealisticEnvironment()
+		env.Seed, env.TextureSwap = seed, swap
+		s, err := SharedStatic(layout, &env)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	if static(3, 0) != static(4, 0) {
+		t.Error("two look seeds with nothing to pick built two scenes")
+	}
+	if static(3, 1) == static(4, 1) {
+		t.Error("two look seeds with texture swap on share one scene")
+	}
+}

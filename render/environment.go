@@ -164,5 +164,11 @@ func (e *Environment) normalized() Environment {
 	n.TextureSwap = clampTo(n.TextureSwap, 0, 1)
 	n.ColorJitter = clampTo(n.ColorJitter, 0, 0.5)
 	n.Distractors = max(0, min(n.Distractors, MaxDistractors))
+	if n.TextureSwap == 0 && n.ColorJitter == 0 && n.Distractors == 0 {
+		// The seed then picks only where textures start on each element: one fixed by the
+		// element alone, so that a look whose seed alone differs (a reset that randomizes
+		// the film only) is the same scene, and shared (SharedStatic).
+		n.Seed = 0
+	}
 	return n
 }

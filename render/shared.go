@@ -38,7 +38,7 @@ func SharedStatic(layout *plugins.Layout, env *Environment) (*Static, error) {
 	if err != nil {
 		return NewStatic(layout, &e)
 	}
-	k := sharedKey{layout: h, env: e}
+	k := sharedKey{layout: h, env: e.normalized()}
 	shared.Lock()
 	s := shared.m[k]
 	shared.Unlock()
