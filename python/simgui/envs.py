@@ -60,24 +60,28 @@ class _Session:
         self.n = n
         self.proc = None
         self.backend = None
-        extra = dict(randomization or {})
+        extra = {str(k): str(v) for k, v in (randomization or {}).items()}
+        ranges = [k for k in extra if k != "enabled"]
+        if ranges and (not randomize or extra.get("enabled", "").strip().lower() in ("false", "0")):
+            raise ValueError("randomization ranges were given with randomization off (randomize=False or enabled=false)")
         # Ranges given here are meant to be drawn, whether or not the task's scenario has
         # randomization on (simgui refuses ranges that would not be).
-        randomization = {"enabled": "true" if extra else None} if randomize else {"enabled": "false"}
-        randomization = {k: v for k, v in randomization.items() if v is not None}
-        if extra and not randomize:
-            raise ValueError("randomization groups were given with randomize=False")
-        randomization.update({str(k): str(v) for k, v in extra.items()})
+        randomization = {"enabled": "false"} if not randomize else {"enabled": "true"} if ranges else {}
+        randomization.update(extra)
         w, h = int(frame_size[0]), int(frame_size[1])
         if transport == "fast":
             if simgui is None:
                 self.proc = simgui = SimguiProcess(window=window)
             path = simgui.fast_path if isinstance(simgui, SimguiProcess) else str(simgui).removeprefix("unix:")
-            self.backend = FastPathClient(path)
-            self.backend.open(envs=n, scenario=self.task.scenario_text(), frame=(w, h),
-                              vehicle_params=self.task.vehicle_params, track_params=self.task.track_params,
-                              randomization=randomization, action_period=action_period or 0.0, layout=layout,
-                              label=label or self.task.id.split("/")[-1], sensors=self.task.sensors)
+            try:
+                self.backend = FastPathClient(path)
+                self.backend.open(envs=n, scenario=self.task.scenario_text(), frame=(w, h),
+                                  vehicle_params=self.task.vehicle_params, track_params=self.task.track_params,
+                                  randomization=randomization, action_period=action_period or 0.0, layout=layout,
+                                  label=label or self.task.id.split("/")[-1], sensors=self.task.sensors)
+            except BaseException:
+                self.close()  # what was made so far: the connection, simgui if it is this env's
+                raise
             self.contacts = True
         elif transport == "http":
             if n != 1:
@@ -172,6 +176,8 @@ class _Session:
 
     def reset_info(self, i: int) -> dict:
         """Env i's episode info from its last reset (simgui's ResetInfo as a dict)."""
+        if not 0 <= i < self.n:
+            raise IndexError(f"env {i}: this vector env has envs 0..{self.n - 1}")
         src = self._reset_src[i]
         if isinstance(src, bytes):
             for info in decode_resets(src):
@@ -336,10 +342,13 @@ class SimguiVectorEnv(VectorEnv):
 
     def __init__(self, task="simgui/KS0223Corridor-v0", num_envs: int = 8, *, render_mode=None, simgui=None,
                  frame_size=(84, 84), action_period=None, randomize=True, max_episode_steps=None, window=False,
-                 layout=False, copy=True, randomization=None):
+                 layout=False, copy=True, randomization=None, transport="fast"):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r}: want one of {self.metadata['render_modes']}")
         self._s = None
+        if transport != "fast":
+            raise ValueError(f"transport {transport!r}: a vector env steps its envs together on the fast path "
+                             "(transport='fast'); the HTTP transport runs one env (simgui.make)")
         self._s = _Session(task, int(num_envs), transport="fast", simgui=simgui, frame_size=frame_size,
                            action_period=action_period, randomize=randomize, max_episode_steps=max_episode_steps,
                            layout=layout, window=window, randomization=randomization)
@@ -440,6 +449,8 @@ class SimguiVectorEnv(VectorEnv):
     def reset_info(self, i: int) -> dict:
         """Env i's episode info from its last reset: seed, randomization draws, route, spawn
         (and the track's layout with ``layout=True``)."""
+        if self._s is None:
+            raise RuntimeError("the env is closed")
         return self._s.reset_info(int(i))
 
     def render(self):

@@ -67,6 +67,9 @@ class FastPathClient:
         self.fields = {}
         self.info = {}
         self.num_envs = 0
+        # Set while a step is between its request and its reply: an interrupt there (a caught
+        # KeyboardInterrupt) leaves the reply unread, and every later read would be one behind.
+        self._broken = None
 
     # -- wire ---------------------------------------------------------------------------------
 
@@ -154,7 +157,13 @@ class FastPathClient:
             "actionPeriod": float(action_period), "layout": bool(layout), "label": label,
             "sensors": [str(x) for x in sensors],
         }
-        self._send(MSG_OPEN, json.dumps(req).encode())
+        try:
+            self._send(MSG_OPEN, json.dumps(req).encode())
+        except (BrokenPipeError, ConnectionResetError):
+            # simgui refused the connection and closed it (too many sessions): its reason is
+            # still waiting to be read.
+            self._recv()
+            raise FastPathError("simgui closed the fast path connection") from None
         typ, payload, fd = self._recv(with_fd=True)
         if typ != MSG_OPENED or fd is None:
             if fd is not None:
@@ -193,8 +202,13 @@ class FastPathClient:
         """Sends the step message as ``kinds``, ``actions`` and ``seeds`` hold it: env i holds
         (kind 0), steps with actions[i] (1) or resets with seeds[i] (2). Returns the reply's
         payload: b"" unless envs were reset, else simgui's StepReply as JSON (decode_resets)."""
+        if self._broken:
+            raise FastPathError(self._broken)
+        self._broken = ("an earlier step was interrupted before its reply came, so this env's connection is out "
+                        "of step: close the env and make a new one")
         self.sock.sendall(self._msg)
         typ, payload = self._read_reply()
+        self._broken = None
         if typ != MSG_STEPPED:
             if typ == MSG_ERROR:
                 _refused(payload)

@@ -381,6 +381,52 @@ class Misuse(unittest.TestCase):
             env.close()
         with self.assertRaisesRegex(ValueError, "randomize=False"):
             simgui.make(ID, simgui=PROC, randomize=False, randomization={"sensors.image_noise": "0,4"})
+        with self.assertRaisesRegex(ValueError, "enabled=false"):
+            simgui.make(ID, simgui=PROC, randomization={"enabled": "false", "visual.textures": "0,1"})
+
+    def test_vector_env_misuse(self):
+        with self.assertRaisesRegex(ValueError, "fast path"):
+            simgui.make_vec(ID, num_envs=2, transport="http")
+        envs = simgui.make_vec(ID, num_envs=2, simgui=PROC)
+        envs.reset(seed=3)
+        for bad in (-1, 2):
+            with self.assertRaisesRegex(IndexError, "envs 0..1"):
+                envs.reset_info(bad)
+        envs.close()
+        with self.assertRaisesRegex(RuntimeError, "closed"):
+            envs.reset_info(0)
+
+    def test_interrupted_step_is_not_read_late(self):
+        env = simgui.make(ID, simgui=PROC)
+        try:
+            env.reset(seed=1)
+            backend = env._s.backend
+            real = backend._read_reply
+
+            def interrupted():
+                raise KeyboardInterrupt  # as Ctrl-C lands while the reply is awaited
+
+            backend._read_reply = interrupted
+            with self.assertRaises(KeyboardInterrupt):
+                env.step([0.3, 0.0])
+            backend._read_reply = real
+            with self.assertRaisesRegex(fastpath.FastPathError, "out of step"):
+                env.step([0.3, 0.0])
+        finally:
+            env.close()
+
+    def test_too_many_sessions_says_so(self):
+        proc = simgui.SimguiProcess()
+        envs = []
+        try:
+            with self.assertRaisesRegex(fastpath.FastPathError, "sessions are open"):
+                for _ in range(8):
+                    envs.append(simgui.make(ID, simgui=proc))
+            self.assertGreater(len(envs), 0)
+        finally:
+            for e in envs:
+                e.close()
+            proc.close()
 
     def test_env_made_on_a_thread_outlives_it(self):
         import threading
