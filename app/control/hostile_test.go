@@ -172,8 +172,12 @@ func TestLeavingClientsFreeTheLoop(t *testing.T) {
 	var conns []*websocket.Conn
 	for range n {
 		c := e.dial(t, "/control", nil)
-		if err := c.WriteMessage(websocket.TextMessage, fmt.Appendf(nil, `{"command":"step","steps":%d}`, MaxSteps)); err != nil {
-			t.Fatal(err)
+		// Two commands queued: the second waits while the first runs, and leaving must
+		// cancel both.
+		for range 2 {
+			if err := c.WriteMessage(websocket.TextMessage, fmt.Appendf(nil, `{"command":"step","steps":%d}`, MaxSteps)); err != nil {
+				t.Fatal(err)
+			}
 		}
 		conns = append(conns, c)
 	}

@@ -403,33 +403,49 @@ type message struct {
 
 // readMessages reads conn's messages (each up to the service's MaxMessage, into a spare
 // buffer when there is one) and hands them to msgs until the connection fails or ctx ends;
-// then it cancels the session and closes msgs.
+// then it cancels the session and closes msgs. Up to maxAhead messages are read ahead of the
+// session, so that a client that queues commands and leaves is noticed while the first runs:
+// the reading goroutine cancels the session the moment the connection fails.
 func (s *Service) readMessages(ctx context.Context, cancel context.CancelFunc, conn *websocket.Conn, msgs chan<- message, spare <-chan []byte) {
 	defer close(msgs)
-	defer cancel()
-	for {
-		typ, rd, err := conn.NextReader()
-		if err != nil {
-			if !websocket.IsCloseError(err, websocket.CloseNormalClosure, websocket.CloseGoingAway, websocket.CloseNoStatusReceived) &&
-				!errors.Is(err, net.ErrClosed) && ctx.Err() == nil {
-				s.log.Debug("control: session ended", "err", err)
+	in := make(chan message, maxAhead)
+	go func() {
+		defer close(in)
+		for {
+			typ, rd, err := conn.NextReader()
+			if err != nil {
+				cancel() // at once, even with messages waiting: the client has gone
+				if !websocket.IsCloseError(err, websocket.CloseNormalClosure, websocket.CloseGoingAway, websocket.CloseNoStatusReceived) &&
+					!errors.Is(err, net.ErrClosed) && ctx.Err() == nil {
+					s.log.Debug("control: session ended", "err", err)
+				}
+				return
 			}
-			return
+			var buf []byte
+			select {
+			case buf = <-spare:
+			default:
+				buf = make([]byte, 0, 4096)
+			}
+			buf, err = readLimited(rd, buf, s.opts.MaxMessage)
+			select {
+			case in <- message{typ: typ, buf: buf, err: err}:
+			case <-ctx.Done():
+				return
+			}
+			if err != nil && !errors.Is(err, errTooLarge) {
+				return
+			}
 		}
-		var buf []byte
+	}()
+	for m := range in {
 		select {
-		case buf = <-spare:
-		default:
-			buf = make([]byte, 0, 4096)
-		}
-		buf, err = readLimited(rd, buf, s.opts.MaxMessage)
-		select {
-		case msgs <- message{typ: typ, buf: buf, err: err}:
+		case msgs <- m:
 		case <-ctx.Done():
-			return
-		}
-		if err != nil && !errors.Is(err, errTooLarge) {
 			return
 		}
 	}
 }
+
+// maxAhead is how many messages a session's reader takes ahead of the one being answered.
+const maxAhead = 4
