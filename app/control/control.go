@@ -77,10 +77,17 @@ func (s *Service) control(ctx context.Context, data []byte) []byte {
 	}
 	fn, ok := commands[req.Command]
 	if !ok {
+		if len(req.Command) > maxEchoedCommand { // echoed twice: a long one only cut short
+			req.Command = strings.ToValidUTF8(req.Command[:maxEchoedCommand], "") + "…"
+		}
 		return s.reply(&req, fmt.Sprintf("unsupported command '%s'", req.Command))
 	}
 	return s.reply(&req, fn(s, ctx, &req, data))
 }
+
+// maxEchoedCommand bounds an unknown command's name as the answer repeats it; every known one
+// is far shorter.
+const maxEchoedCommand = 64
 
 // controlError answers a request that could not be read: no command, no indent.
 func (s *Service) controlError(msg string) []byte { return s.reply(nil, msg) }
