@@ -89,7 +89,7 @@ class HttpBackend:
             for kv in res["info"]:
                 k = kv["key"]
                 if k.startswith("randomization.ego.") and k != "randomization.ego.seed":
-                    draws[k[len("randomization.ego."):]] = float(kv["value"])
+                    draws[k[len("randomization.ego."):]] = _number(kv["value"])
             return [{"env": 0, "seed": int(seeds[0]), "draws": draws, "route": None,
                      "spawn": [float(v) for v in self.state[0, :3]]}]
         if kind == 1:
@@ -142,3 +142,11 @@ class HttpBackend:
 
     def close(self):
         self.conn.close()
+
+
+def _number(text):
+    """A draw's value as the fast path gives it: an int when simgui wrote a whole number."""
+    try:
+        return int(text)
+    except ValueError:
+        return float(text)

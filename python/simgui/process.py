@@ -135,7 +135,8 @@ class SimguiProcess:
         self._log = open(os.path.join(self._dir, "simgui.log"), "w+b")
         env = dict(os.environ)
         # Every episode builds a physics space (about a megabyte); the live heap is small, so a
-        # larger GC target trades a little memory for a good share of a core.
+        # larger GC target trades memory for a good share of a core: a few hundred MB more with
+        # visual randomization, whose episodes build their scenes (gogc=100 is Go's default).
         env.setdefault("GOGC", str(gogc))
         self.proc = _popen(args, stdin=subprocess.DEVNULL, stdout=self._log, stderr=subprocess.STDOUT,
                                      preexec_fn=_die_with_parent, env=env)
