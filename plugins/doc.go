@@ -37,4 +37,4 @@
 // the vehicle frame (x forward, y left, z up). See docs/ARCHITECTURE.md.
 package plugins
 
-//go:generate go run ./internal/paramdocs ../docs/PLUGINS.md
+//go:generate go run ../internal/docsgen params ../docs/PLUGINS.md

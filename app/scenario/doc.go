@@ -13,4 +13,4 @@
 // every key and its meaning.
 package scenario
 
-//go:generate go run ./internal/randomdocs ../../docs/SCENARIOS.md
+//go:generate go run ../../internal/docsgen randomization ../../docs/SCENARIOS.md
