@@ -72,14 +72,15 @@ func (s *Service) control(ctx context.Context, data []byte) []byte {
 	if err := json.Unmarshal(data, &req); err != nil {
 		return s.controlError("invalid json: " + err.Error())
 	}
-	if strings.TrimSpace(req.Command) == "" {
+	empty := strings.TrimSpace(req.Command) == ""
+	fn, ok := commands[req.Command]
+	if !ok && len(req.Command) > maxEchoedCommand { // echoed in the answer: a long one cut short
+		req.Command = strings.ToValidUTF8(req.Command[:maxEchoedCommand], "") + "…"
+	}
+	if empty {
 		return s.reply(&req, "command is empty")
 	}
-	fn, ok := commands[req.Command]
 	if !ok {
-		if len(req.Command) > maxEchoedCommand { // echoed twice: a long one only cut short
-			req.Command = strings.ToValidUTF8(req.Command[:maxEchoedCommand], "") + "…"
-		}
 		return s.reply(&req, fmt.Sprintf("unsupported command '%s'", req.Command))
 	}
 	return s.reply(&req, fn(s, ctx, &req, data))

@@ -242,6 +242,8 @@ func TestBadInput(t *testing.T) {
 		{"null body", c, `null`, `{"sim_version":"5.4.2","command":"","result":"request body is empty"}`},
 		{"empty command", c, `{"command":"  "}`, `{"sim_version":"5.4.2","command":"  ","result":"command is empty"}`},
 		{"unknown command", c, `{"command":"fly"}`, `{"sim_version":"5.4.2","command":"fly","result":"unsupported command 'fly'"}`},
+		{"empty command of 100 KB", c, `{"command":"` + strings.Repeat(" ", 100000) + `"}`,
+			`{"sim_version":"5.4.2","command":"` + strings.Repeat(" ", 64) + `…","result":"command is empty"}`},
 		{"unknown command of 100 KB", c, `{"command":"` + long(100000) + `"}`,
 			`{"sim_version":"5.4.2","command":"` + long(64) + `…","result":"unsupported command '` + long(64) + `…'"}`},
 		{"filter over 256", c, `{"command":"device_list","filter":"` + long(257) + `"}`, `{"sim_version":"5.4.2","command":"device_list","result":"filter is too long (max 256 characters)"}`},

@@ -182,22 +182,7 @@ func TestLeavingClientsFreeTheLoop(t *testing.T) {
 		conns = append(conns, c)
 	}
 	// Every session has its command: one steps, the others wait their turn.
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(time.Millisecond) {
-		e.svc.mu.Lock()
-		busy := 0
-		for _, st := range e.svc.sessions {
-			if st.busy {
-				busy++
-			}
-		}
-		e.svc.mu.Unlock()
-		if busy == n {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%d of %d sessions took their command", busy, n)
-		}
-	}
+	e.waitBusy(t, n)
 	for _, c := range conns {
 		c.UnderlyingConn().Close() // gone without a close frame
 	}
@@ -210,5 +195,54 @@ func TestLeavingClientsFreeTheLoop(t *testing.T) {
 	}
 	if it := res["iterations"].(float64); it >= MaxSteps {
 		t.Errorf("the loop had run %.0f steps when the next client was answered: the gone clients' %d×%d went on", it, n, MaxSteps)
+	}
+}
+
+// waitBusy waits until n sessions are answering a command.
+func (e *env) waitBusy(t *testing.T, n int) {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(time.Millisecond) {
+		e.svc.mu.Lock()
+		busy := 0
+		for _, st := range e.svc.sessions {
+			if st.busy {
+				busy++
+			}
+		}
+		e.svc.mu.Unlock()
+		if busy == n {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d of %d sessions took their command", busy, n)
+		}
+	}
+}
+
+// TestBrokenMessageFreesTheLoop has a client start a long step, send the first bytes of a
+// second message and drop the connection: the broken read ends the session and cancels the
+// step, as a clean disconnect does.
+func TestBrokenMessageFreesTheLoop(t *testing.T) {
+	e := start(t, Options{})
+	c := e.dial(t, "/control", nil)
+	if err := c.WriteMessage(websocket.TextMessage, fmt.Appendf(nil, `{"command":"step","steps":%d}`, MaxSteps)); err != nil {
+		t.Fatal(err)
+	}
+	e.waitBusy(t, 1)
+	// A masked text frame announcing 100 bytes, of which 10 come.
+	frame := append([]byte{0x81, 0x80 | 100, 1, 2, 3, 4}, make([]byte, 10)...)
+	if _, err := c.UnderlyingConn().Write(frame); err != nil {
+		t.Fatal(err)
+	}
+	c.UnderlyingConn().Close()
+	fresh := e.dial(t, "/control", nil)
+	e.waitIdle(t, 1)
+	r := askJSON(t, fresh, `{"command":"step"}`)
+	res, ok := r["result"].(map[string]any)
+	if !ok {
+		t.Fatalf("step: %v", r)
+	}
+	if it := res["iterations"].(float64); it >= MaxSteps {
+		t.Errorf("the loop had run %.0f steps when the next client was answered: the broken client's went on", it)
 	}
 }

@@ -411,10 +411,12 @@ func (s *Service) readMessages(ctx context.Context, cancel context.CancelFunc, c
 	in := make(chan message, maxAhead)
 	go func() {
 		defer close(in)
+		// Whatever ends the reading ends the session at once, even with messages waiting:
+		// the client has gone, or its connection broke mid-message.
+		defer cancel()
 		for {
 			typ, rd, err := conn.NextReader()
 			if err != nil {
-				cancel() // at once, even with messages waiting: the client has gone
 				if !websocket.IsCloseError(err, websocket.CloseNormalClosure, websocket.CloseGoingAway, websocket.CloseNoStatusReceived) &&
 					!errors.Is(err, net.ErrClosed) && ctx.Err() == nil {
 					s.log.Debug("control: session ended", "err", err)
