@@ -100,3 +100,24 @@ func TestFrameSizeKeepsIntrinsicsValid(t *testing.T) {
 		}
 	}
 }
+
+// TestFrameSizeKeepsTheEdge sweeps every frame side from 16 to 1024 px for a principal point at
+// the contract frame's outer edge: scaled, it stays inside (rounding once pushed it one step
+// past, and the world failed to start).
+func TestFrameSizeKeepsTheEdge(t *testing.T) {
+	v, err := Builtin().Vehicle("vehicle.ks0223.v1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err = ApplyVehicleConfig(v, map[string]any{"sensor.camera.front.rgb.cx": 639.5, "sensor.camera.front.rgb.cy": 479.5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for side := 16; side <= 1024; side++ {
+		c := v.Clone()
+		c.SetFrameSize(side, side)
+		if ps := ValidateVehicle(nil, c); len(ps.Errors()) != 0 {
+			t.Fatalf("%d×%d: %v", side, side, ps.Errors())
+		}
+	}
+}

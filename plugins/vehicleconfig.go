@@ -397,19 +397,24 @@ func (v *VehicleDescriptor) SetFrameSize(w, h int) *SensorDescriptor {
 	shape := frameShape(s.Shape, 0, 0)
 	oldH, oldW := shape[0], shape[1]
 	s.Shape = frameShape(s.Shape, h, w)
-	kx, ky := float64(s.Shape[1])/float64(oldW), float64(s.Shape[0])/float64(oldH)
-	if (kx != 1 || ky != 1) && oldW > 0 && oldH > 0 {
-		m.Params = scaledIntrinsics(m.Params, kx, ky)
+	if (s.Shape[1] != oldW || s.Shape[0] != oldH) && oldW > 0 && oldH > 0 {
+		m.Params = scaledIntrinsics(m.Params, [2]int{oldW, oldH}, [2]int{s.Shape[1], s.Shape[0]})
 	}
 	return s
 }
 
-// scaledIntrinsics returns a camera mount's params with the intrinsics it gives scaled for a
-// frame kx times as wide and ky times as high (pixel centres stay pixel centres); params
-// without intrinsics come back as they are. A focal length left to follow the other (0)
-// is set, so that pixels stay as they were.
-func scaledIntrinsics(params map[string]float64, kx, ky float64) map[string]float64 {
+// scaledIntrinsics returns a camera mount's params with the intrinsics it gives for a frame of
+// from (width, height) scaled to one of to (pixel centres stay pixel centres); params without
+// intrinsics come back as they are. A focal length left to follow the other (0) is set, so
+// that pixels stay as they were.
+func scaledIntrinsics(params map[string]float64, from, to [2]int) map[string]float64 {
 	fx, fy, cx, cy := params["fx"], params["fy"], params["cx"], params["cy"]
+	kx, ky := float64(to[0])/float64(from[0]), float64(to[1])/float64(from[1])
+	// A point's pixel edge coordinate times the new side over the old: multiplied first, so
+	// that the frame's edge stays exactly the edge.
+	point := func(c float64, from, to int) float64 {
+		return min(max((c+0.5)*float64(to)/float64(from)-0.5, 1e-9), float64(to)-0.5)
+	}
 	if fx == 0 && fy == 0 && cx == 0 && cy == 0 {
 		return params
 	}
@@ -427,10 +432,10 @@ func scaledIntrinsics(params map[string]float64, kx, ky float64) map[string]floa
 	// 0 is the centre, which scales by itself; a point inside the old frame (up to its last
 	// pixel's edge) lands inside the new one.
 	if cx != 0 {
-		out["cx"] = max((cx+0.5)*kx-0.5, 1e-9)
+		out["cx"] = point(cx, from[0], to[0])
 	}
 	if cy != 0 {
-		out["cy"] = max((cy+0.5)*ky-0.5, 1e-9)
+		out["cy"] = point(cy, from[1], to[1])
 	}
 	return out
 }

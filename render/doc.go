@@ -56,7 +56,9 @@
 //     way.
 //   - Randomization (Environment.Seed, TextureSwap, ColorJitter, Distractors): each element's
 //     texture variant, colour and texture offset, and distractor objects on the floor away
-//     from the route, drawn from the seed.
+//     from the route, drawn from the seed. With no swap, jitter or distractors the seed is
+//     not used: texture offsets then follow the element alone, and looks differing only in
+//     the seed are one scene.
 //
 // A Camera's Lens gives OpenCV intrinsics and distortion (plumb_bob, equidistant): a distorted
 // frame is drawn as a pinhole image covering what the lens sees and resampled bilinearly

@@ -25,17 +25,6 @@ type litLevel struct {
 	sun, amb []uint64
 }
 
-// padded returns src (w × h) with a border repeating its edges.
-func padded(src []uint64, w, h int) []uint64 {
-	stride := w + 2
-	dst := make([]uint64, stride*(h+2))
-	for j := range h {
-		copy(dst[(j+1)*stride+1:][:w], src[j*w:][:w])
-	}
-	padBorder(dst, w, h)
-	return dst
-}
-
 // padBorder fills the border of p, a w × h level stored with one (stride w+2), with its edges.
 func padBorder(p []uint64, w, h int) {
 	stride := w + 2

@@ -38,7 +38,10 @@ func SharedStatic(layout *plugins.Layout, env *Environment) (*Static, error) {
 	if err != nil {
 		return NewStatic(layout, &e)
 	}
-	k := sharedKey{layout: h, env: e.normalized()}
+	k := sharedKey{layout: h, env: e}
+	if e.Realistic { // the realistic look draws its environment normalized (a seed that picks nothing is 0)
+		k.env = e.normalized()
+	}
 	shared.Lock()
 	s := shared.m[k]
 	shared.Unlock()

@@ -139,13 +139,14 @@ func TestSparseFloorMatchesBilinear(t *testing.T) {
 	}
 	t.Logf("%.2f linear units (of %d) off on average", float64(sum)/float64(count), linOne)
 	// Along a ramp the blend is linear: so must the pixels between samples be.
-	ramp := litLevel{w: 64, h: 2}
-	lin := make([]uint64, 64*2)
-	for i := range lin {
-		v := uint32(100 + 40*(i%64))
-		lin[i] = packLin(v, v/2, v/3)
+	ramp := litLevel{w: 64, h: 2, sun: make([]uint64, 66*4)} // bordered: stride 66, 4 rows
+	for j := range 2 {
+		for i := range 64 {
+			v := uint32(100 + 40*i)
+			ramp.sun[(j+1)*66+i+1] = packLin(v, v/2, v/3)
+		}
 	}
-	ramp.sun = padded(lin, 64, 2)
+	padBorder(ramp.sun, 64, 2)
 	for _, step := range []int{2, 4, 8} {
 		ls := litSpan{lv: &ramp, X: floorOne / 2, Y: floorOne / 2, dX: floorOne / int64(2*step), k: 65536, iz: 1}
 		got, want := sparseAndFull(ls, step, 80)

@@ -284,5 +284,6 @@ func mergeKVs(base, over []KV) []KV {
 	return out
 }
 
-// foldKey is key as strings.EqualFold compares it: keys that fold to each other map to it.
+// foldKey folds key for matching without case, as strings.EqualFold does (it also takes the
+// Turkish dotted and dotless i for i, which no key simgui knows has).
 func foldKey(key string) string { return strings.ToLower(strings.ToUpper(key)) }

@@ -60,9 +60,22 @@ class _Session:
         self.n = n
         self.proc = None
         self.backend = None
-        extra = {str(k): str(v) for k, v in (randomization or {}).items()}
+        try:
+            self._start(n, transport, simgui, frame_size, action_period, randomize, layout, window, label,
+                        randomization)
+        except BaseException:
+            self.close()  # what was made so far: the connection, simgui if it is this env's
+            raise
+
+    def _start(self, n, transport, simgui, frame_size, action_period, randomize, layout, window, label,
+               randomization):
+        # Keys as simgui reads them: without case.
+        extra = {str(k).strip().lower(): str(v) for k, v in (randomization or {}).items()}
         ranges = [k for k in extra if k != "enabled"]
-        if ranges and (not randomize or extra.get("enabled", "").strip().lower() in ("false", "0")):
+        said = extra.get("enabled", "").strip().lower()
+        if not randomize and said in ("true", "1"):
+            raise ValueError("randomization enabled=true was given with randomize=False")
+        if ranges and (not randomize or said in ("false", "0")):
             raise ValueError("randomization ranges were given with randomization off (randomize=False or enabled=false)")
         # Ranges given here are meant to be drawn, whether or not the task's scenario has
         # randomization on (simgui refuses ranges that would not be).
@@ -73,15 +86,11 @@ class _Session:
             if simgui is None:
                 self.proc = simgui = SimguiProcess(window=window)
             path = simgui.fast_path if isinstance(simgui, SimguiProcess) else str(simgui).removeprefix("unix:")
-            try:
-                self.backend = FastPathClient(path)
-                self.backend.open(envs=n, scenario=self.task.scenario_text(), frame=(w, h),
-                                  vehicle_params=self.task.vehicle_params, track_params=self.task.track_params,
-                                  randomization=randomization, action_period=action_period or 0.0, layout=layout,
-                                  label=label or self.task.id.split("/")[-1], sensors=self.task.sensors)
-            except BaseException:
-                self.close()  # what was made so far: the connection, simgui if it is this env's
-                raise
+            self.backend = FastPathClient(path)
+            self.backend.open(envs=n, scenario=self.task.scenario_text(), frame=(w, h),
+                              vehicle_params=self.task.vehicle_params, track_params=self.task.track_params,
+                              randomization=randomization, action_period=action_period or 0.0, layout=layout,
+                              label=label or self.task.id.split("/")[-1], sensors=self.task.sensors)
             self.contacts = True
         elif transport == "http":
             if n != 1:

@@ -204,8 +204,8 @@ class FastPathClient:
         payload: b"" unless envs were reset, else simgui's StepReply as JSON (decode_resets)."""
         if self._broken:
             raise FastPathError(self._broken)
-        self._broken = ("an earlier step was interrupted before its reply came, so this env's connection is out "
-                        "of step: close the env and make a new one")
+        self._broken = ("an earlier step ended before its reply was read (interrupted, timed out or cut off), so "
+                        "this env's connection is out of step: close the env and make a new one")
         self.sock.sendall(self._msg)
         typ, payload = self._read_reply()
         self._broken = None

@@ -382,7 +382,9 @@ class Misuse(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "randomize=False"):
             simgui.make(ID, simgui=PROC, randomize=False, randomization={"sensors.image_noise": "0,4"})
         with self.assertRaisesRegex(ValueError, "enabled=false"):
-            simgui.make(ID, simgui=PROC, randomization={"enabled": "false", "visual.textures": "0,1"})
+            simgui.make(ID, simgui=PROC, randomization={"Enabled": "false", "visual.textures": "0,1"})
+        with self.assertRaisesRegex(ValueError, "randomize=False"):
+            simgui.make(ID, simgui=PROC, randomize=False, randomization={"enabled": "true"})
 
     def test_vector_env_misuse(self):
         with self.assertRaisesRegex(ValueError, "fast path"):
