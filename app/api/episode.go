@@ -428,15 +428,7 @@ func internalError(format string, args ...any) *Error {
 	return &Error{Status: http.StatusInternalServerError, Message: fmt.Sprintf(format, args...)}
 }
 
-// maxKeyBytes bounds a key of a reset's key/value lists: every key simgui knows is far
-// shorter, and a longer one is echoed in errors only cut short. maxKVs bounds a list: simgui
-// knows about a hundred keys, and each list is merged into every agent's.
-const (
-	maxKeyBytes = 256
-	maxKVs      = 256
-)
-
-// checkKeys refuses a reset with a list over maxKVs entries or a key over maxKeyBytes.
+// checkKeys refuses a reset with a key list over scenario.CheckKeys's bounds.
 func checkKeys(req *ResetRequest) error {
 	type list struct {
 		name string
@@ -445,16 +437,16 @@ func checkKeys(req *ResetRequest) error {
 	lists := []list{{"trackParams", req.TrackParams}, {"vehicleParams", req.VehicleParams}, {"flags", req.Flags}}
 	for i := range req.Agents {
 		a := &req.Agents[i]
-		lists = append(lists, list{"agents[].trackParams", a.TrackParams}, list{"agents[].vehicleParams", a.VehicleParams}, list{"agents[].flags", a.Flags})
+		at := fmt.Sprintf("agents[%d].", i)
+		lists = append(lists, list{at + "trackParams", a.TrackParams}, list{at + "vehicleParams", a.VehicleParams}, list{at + "flags", a.Flags})
 	}
 	for _, l := range lists {
-		if len(l.kvs) > maxKVs {
-			return badRequest("%s has %d entries; at most %d.", l.name, len(l.kvs), maxKVs)
+		keys := make([]string, len(l.kvs))
+		for i, kv := range l.kvs {
+			keys[i] = kv.Key
 		}
-		for _, kv := range l.kvs {
-			if len(kv.Key) > maxKeyBytes {
-				return badRequest("A key of %d bytes (at most %d), starting %q.", len(kv.Key), maxKeyBytes, strings.ToValidUTF8(kv.Key[:40], ""))
-			}
+		if err := scenario.CheckKeys(l.name, keys); err != nil {
+			return badRequest("%v.", err)
 		}
 	}
 	return nil

@@ -130,7 +130,7 @@ func TestHostileRequests(t *testing.T) {
 		{"track param NaN", "POST", "/reset", `{"trackParams": [{"key": "length", "value": "NaN"}]}`, js, 400, "world.params.length: NaN is not a finite number"},
 		{"20,000 deep", "POST", "/reset", deep, js, 400, "Invalid JSON"},
 		{"a 1 MB key", "POST", "/reset", `{"flags": [{"key": "randomization.` + strings.Repeat("k", 1<<20) + `", "value": "1"}]}`, js, 400,
-			"A key of 1048590 bytes (at most 256)"},
+			"flags: a key of 1048590 bytes (at most 256)"},
 		{"30,000 flags and 100 agents", "POST", "/reset", `{"flags": [` + strings.Repeat(`{"key": "x", "value": "1"},`, 30000) + `{"key": "y"}], "agents": [` +
 			strings.Repeat(`{},`, 99) + `{}]}`, js, 400, "flags has 30001 entries; at most 256"},
 		{"ranges while randomization is off", "POST", "/reset", `{"flags": [{"key": "randomization.visual.textures", "value": "1"}]}`, js, 400,

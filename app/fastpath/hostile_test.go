@@ -78,8 +78,8 @@ func TestHostileRequests(t *testing.T) {
 		{name: "sensor", want: "no sensor \"lidar\"", req: OpenRequest{Envs: 1, Sensors: []string{"lidar"}}},
 		{name: "vehicle param", want: "camera.width", req: OpenRequest{Envs: 1, VehicleParams: map[string]any{"camera.width": "84.5"}}},
 		{name: "a profile past the frame sides", want: "the camera's frame is 1600×900", req: OpenRequest{Envs: 1, VehicleParams: map[string]any{"camera.profile": "ultra"}}},
-		{name: "a long key", want: "a key of 10000 bytes (at most 256)", req: OpenRequest{Envs: 1, Randomization: map[string]string{strings.Repeat("k", 10000): "1"}}},
-		{name: "300 track params", want: "trackParams has 300 keys; at most 256", req: OpenRequest{Envs: 1, TrackParams: manyKeys(300)}},
+		{name: "a long key", want: "randomization: a key of 10000 bytes (at most 256)", req: OpenRequest{Envs: 1, Randomization: map[string]string{strings.Repeat("k", 10000): "1"}}},
+		{name: "300 track params", want: "trackParams has 300 entries; at most 256", req: OpenRequest{Envs: 1, TrackParams: manyKeys(300)}},
 	} {
 		t.Run("open/"+tc.name, func(t *testing.T) {
 			c := dial(t, f.Addr())

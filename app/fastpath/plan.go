@@ -24,13 +24,6 @@ const (
 	maxFrameSide = 1024
 )
 
-// maxKeys and maxKeyBytes bound the open request's maps: simgui knows about a hundred keys,
-// all far shorter, and a longer one is echoed in errors only cut short.
-const (
-	maxKeys     = 256
-	maxKeyBytes = 256
-)
-
 // Vehicle params handled here rather than by plugins.ApplyVehicleConfig, as the training API
 // handles them: the frame size is set after randomization, the image gains post-process
 // frames.
@@ -69,15 +62,13 @@ type episodePlan struct {
 // params on top.
 func planSession(sc *scenario.Scenario, req *OpenRequest, r plugins.Resolver) (*sessionPlan, error) {
 	sp := &sessionPlan{width: req.FrameWidth, height: req.FrameHeight, image: map[string]float64{}}
-	for name, keys := range map[string][]string{"vehicleParams": slices.Collect(maps.Keys(req.VehicleParams)),
-		"trackParams": slices.Collect(maps.Keys(req.TrackParams)), "randomization": slices.Collect(maps.Keys(req.Randomization))} {
-		if len(keys) > maxKeys {
-			return nil, fmt.Errorf("%s has %d keys; at most %d", name, len(keys), maxKeys)
-		}
-		for _, k := range keys {
-			if len(k) > maxKeyBytes {
-				return nil, fmt.Errorf("%s: a key of %d bytes (at most %d), starting %q", name, len(k), maxKeyBytes, strings.ToValidUTF8(k[:40], ""))
-			}
+	for _, m := range []struct {
+		name string
+		keys []string
+	}{{"vehicleParams", slices.Sorted(maps.Keys(req.VehicleParams))}, {"trackParams", slices.Sorted(maps.Keys(req.TrackParams))},
+		{"randomization", slices.Sorted(maps.Keys(req.Randomization))}} {
+		if err := scenario.CheckKeys(m.name, m.keys); err != nil {
+			return nil, err
 		}
 	}
 	for _, side := range []int{req.FrameWidth, req.FrameHeight} {
