@@ -31,7 +31,9 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	xtest.RemoveBuilds()
+	os.Exit(code)
 }
 
 // runChild runs the editor in this process: "standalone" as editor.Run shows it, "hosted"

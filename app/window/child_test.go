@@ -24,6 +24,7 @@ import (
 	"simgui/app/scenario"
 	"simgui/app/transport"
 	"simgui/app/transport/msgs"
+	"simgui/app/window/xtest"
 	"simgui/app/world"
 	"simgui/physics/drive"
 	"simgui/plugins"
@@ -50,7 +51,9 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	xtest.RemoveBuilds()
+	os.Exit(code)
 }
 
 func runChild(kind string) error {

@@ -3,7 +3,8 @@
 The binary is ``$SIMGUI_BIN``, else ``bin/simgui`` of the checkout this package sits in (or,
 installed elsewhere, of the checkout the current folder is in), else ``simgui`` on ``PATH``. An owned process serves the fast path on a socket in a private
 temporary folder (and the HTTP API on a free port when asked), is told to die with its parent,
-and is stopped by ``close()``.
+and is stopped by ``close()``. The folder of a Python process killed without a chance to clean
+up (SIGKILL) is removed by the next owned process this user starts.
 """
 
 from __future__ import annotations
@@ -114,7 +115,10 @@ class SimguiProcess:
     def __init__(self, *, http: bool = False, scenario: str | None = None, window: bool = False,
                  binary: str | None = None, extra_args=(), start_timeout: float = 60.0, gogc: int = 400):
         self.binary = binary or find_binary()
-        self._dir = tempfile.mkdtemp(prefix="simgui-")
+        sweep_stale_folders()
+        self._dir = tempfile.mkdtemp(prefix=_FOLDER_PREFIX)
+        with open(os.path.join(self._dir, _OWNER_FILE), "w") as f:
+            f.write(f"{os.getpid()}\n")
         self.fast_path = os.path.join(self._dir, "fast.sock")
         self.http_url = None
         args = [self.binary, "run"]
@@ -183,6 +187,51 @@ class SimguiProcess:
     def close(self):
         """Stops simgui and removes its temporary folder."""
         self._finalizer()
+
+
+_FOLDER_PREFIX = "simgui-"
+# The file in an owned process's folder naming the Python process that made it: a folder whose
+# maker is gone (killed with SIGKILL, which leaves no chance to clean up) is swept by the next
+# SimguiProcess of the same user.
+_OWNER_FILE = "owner.pid"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process
+        return True
+    return True
+
+
+def sweep_stale_folders(tmp: str | None = None) -> list[str]:
+    """Removes the temporary folders of owned processes whose Python process has died without
+    cleaning up (SIGKILL), and returns their paths. Only this user's folders that hold an owner
+    file naming a process that no longer exists are touched; their simgui died with its parent."""
+    tmp = tmp or tempfile.gettempdir()
+    removed = []
+    try:
+        names = os.listdir(tmp)
+    except OSError:
+        return removed
+    for name in names:
+        if not name.startswith(_FOLDER_PREFIX):
+            continue
+        folder = os.path.join(tmp, name)
+        try:
+            st = os.lstat(folder)
+            if not os.path.isdir(folder) or os.path.islink(folder) or st.st_uid != os.getuid():
+                continue
+            with open(os.path.join(folder, _OWNER_FILE)) as f:
+                pid = int(f.read(32).strip())
+        except (OSError, ValueError):
+            continue
+        if pid > 0 and pid != os.getpid() and not _alive(pid):
+            shutil.rmtree(folder, ignore_errors=True)
+            removed.append(folder)
+    return removed
 
 
 def _stop(proc, log, folder):

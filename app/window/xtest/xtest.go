@@ -63,6 +63,7 @@ func BuildSimgui(t TB, race bool) string {
 		args = append(args, "-race")
 	}
 	if out, err := exec.Command("go", append(args, "simgui/cmd/simgui")...).CombinedOutput(); err != nil {
+		os.RemoveAll(dir)
 		t.Fatalf("build simgui: %v\n%s", err, out)
 	}
 	if builds.bins == nil {
@@ -70,6 +71,18 @@ func BuildSimgui(t TB, race bool) string {
 	}
 	builds.bins[race] = bin
 	return bin
+}
+
+// RemoveBuilds removes the binaries BuildSimgui built; a test package that builds them calls
+// it from TestMain after m.Run, so that each run does not leave tens of megabytes in the
+// temporary folder.
+func RemoveBuilds() {
+	builds.Lock()
+	defer builds.Unlock()
+	for race, bin := range builds.bins {
+		os.RemoveAll(filepath.Dir(bin))
+		delete(builds.bins, race)
+	}
 }
 
 // Proc is a GUI program running in its own process.

@@ -1,0 +1,82 @@
+"""An owned simgui's temporary folder: removed by close(), and swept by the next process when
+the Python process that made it was killed without a chance to clean up.
+
+Run with Debian's python3 from the checkout (make test-python does):
+    SIMGUI_BIN=bin/simgui /usr/bin/python3 -m unittest discover -s python/tests
+"""
+
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+import simgui  # noqa: E402
+from simgui import process  # noqa: E402
+
+PYTHON_DIR = os.path.join(os.path.dirname(__file__), "..")
+
+
+def folder_with_owner(tmp, name, pid):
+    d = os.path.join(tmp, name)
+    os.mkdir(d)
+    if pid is not None:
+        with open(os.path.join(d, process._OWNER_FILE), "w") as f:
+            f.write(f"{pid}\n")
+    with open(os.path.join(d, "simgui.log"), "w") as f:
+        f.write("log\n")
+    return d
+
+
+class Sweep(unittest.TestCase):
+    def test_only_folders_of_dead_owners_go(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            gone = subprocess.Popen(["true"])
+            gone.wait()
+            live = subprocess.Popen(["sleep", "60"])
+            try:
+                dead = folder_with_owner(tmp, "simgui-dead", gone.pid)
+                alive = folder_with_owner(tmp, "simgui-alive", live.pid)
+                mine = folder_with_owner(tmp, "simgui-mine", os.getpid())
+                no_owner = folder_with_owner(tmp, "simgui-noowner", None)
+                other = folder_with_owner(tmp, "other-dead", gone.pid)
+                garbled = folder_with_owner(tmp, "simgui-garbled", None)
+                with open(os.path.join(garbled, process._OWNER_FILE), "w") as f:
+                    f.write("not a pid")
+                removed = process.sweep_stale_folders(tmp)
+                self.assertEqual(removed, [dead])
+                self.assertFalse(os.path.exists(dead))
+                for kept in (alive, mine, no_owner, other, garbled):
+                    self.assertTrue(os.path.isdir(kept), kept)
+            finally:
+                live.kill()
+                live.wait()
+
+
+class KilledOwner(unittest.TestCase):
+    def test_next_process_sweeps_a_killed_ones_folder(self):
+        # A Python process makes an owned simgui, says where its folder is, and is killed with
+        # SIGKILL: its folder stays, its simgui dies with it, and the next one sweeps the folder.
+        code = ("import sys, simgui; p = simgui.SimguiProcess(); "
+                "print(p._dir, flush=True); sys.stdin.read()")
+        with subprocess.Popen([sys.executable, "-c", code], cwd=PYTHON_DIR, stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True) as child:
+            try:
+                folder = child.stdout.readline().strip()
+                self.assertTrue(os.path.isfile(os.path.join(folder, process._OWNER_FILE)), folder)
+            finally:
+                child.send_signal(signal.SIGKILL)
+        self.assertTrue(os.path.isdir(folder), "SIGKILL leaves the folder behind")
+        p = simgui.SimguiProcess()
+        try:
+            self.assertFalse(os.path.exists(folder), f"{folder} was not swept")
+            self.assertTrue(os.path.isdir(p._dir))
+        finally:
+            p.close()
+        self.assertFalse(os.path.exists(p._dir), "close() removes the folder")
+
+
+if __name__ == "__main__":
+    unittest.main()
