@@ -1,8 +1,10 @@
 """What the cloisim-style test clients share: CLOiSim's port tag hash and simgui's .proto files
 compiled for Python with protoc."""
 
+import atexit
 import glob
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -42,8 +44,9 @@ assert std_hash("cloi0lidarData") == 0x08728AB0C4C42F5F
 
 def compile_protos(proto_dir: str) -> None:
     """Compiles proto_dir's gz/msgs/*.proto into a temporary folder put on sys.path, so that
-    `from gz.msgs import ...` works."""
+    `from gz.msgs import ...` works; the folder goes when Python exits."""
     out_dir = tempfile.mkdtemp()
+    atexit.register(shutil.rmtree, out_dir, True)
     protos = sorted(glob.glob(os.path.join(proto_dir, "gz", "msgs", "*.proto")))
     subprocess.run(["protoc", "-I", proto_dir, "--python_out=" + out_dir] + protos, check=True)
     sys.path.insert(0, out_dir)
