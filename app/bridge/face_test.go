@@ -204,3 +204,48 @@ func TestMicomOdometrySameAtAnyTimeScale(t *testing.T) {
 		t.Fatalf("the 50th message: %v", &last)
 	}
 }
+
+// A move to another world is announced on the world Control channel as a reset, before the
+// clock jumps to the new world's time: a training episode's world and, when it ends, the
+// scenario's again. cloisim_ros's World node resets its nodes' time on it.
+func TestBridgeAnnouncesWorldChanges(t *testing.T) {
+	h, _, _ := hostWithBridge(t, app.BuildOptions{})
+	waitPort(t, h, "car0MicomTx", true)
+	rep := zmq4.NewRep(context.Background(), zmq4.WithLogger(zlog))
+	t.Cleanup(func() { rep.Close() })
+	if err := rep.Dial(endpoint(devicePort(h, "WorldSimulationWorldControl"))); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the Control client to be connected", func() bool { return h.Devices().(interface{ ControlClients() int }).ControlClients() == 1 })
+	// answer waits for the bridge's request, checks it is a reset, and answers it.
+	answer := func(when string) {
+		t.Helper()
+		m := recvTimeout(t, rep, 20*time.Second)
+		tag := TagBytes("WorldSimulationWorldControl")
+		var p msgs.Param
+		if len(m.Frames) != 1 || len(m.Frames[0]) < 8 || string(m.Frames[0][:8]) != string(tag[:]) {
+			t.Fatalf("%s: the request %q is not tagged for the Control port", when, m.Frames)
+		}
+		if err := proto.Unmarshal(m.Frames[0][8:], &p); err != nil || !p.GetParams()["reset_simulation"].GetBoolValue() {
+			t.Fatalf("%s: the Control client got %v (%v), want reset_simulation true", when, &p, err)
+		}
+		out, _ := proto.Marshal(&msgs.Param{Params: map[string]*msgs.Any{
+			"result": {Type: msgs.Any_STRING, Value: &msgs.Any_StringValue{StringValue: "ok"}}}})
+		if err := rep.Send(zmq4.NewMsg(append(tag[:], out...))); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	ep, err := h.Build(testPlan(testCar, "rover"), app.BuildOptions{Lockstep: true, Kind: app.KindEpisode, Label: "episode 1 · rover", Logger: quiet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := h.AddEpisode("episode-1", []*app.Sim{ep}, ep); err != nil {
+		t.Fatal(err)
+	}
+	answer("the episode's world on show")
+	waitPort(t, h, "roverMicomTx", true)
+	h.RemoveEpisode("episode-1")
+	answer("the scenario's world on show again")
+	waitPort(t, h, "car0MicomTx", true)
+}
