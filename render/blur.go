@@ -7,17 +7,19 @@ import (
 )
 
 // Motion blur: the film integrates light over its shutter time while the camera moves. For
-// each pixel, the point it shows (from its depth; the sky from its direction only) is projected
-// into the camera as it was at the start of the exposure, and the pixel averages up to
-// maxBlurTaps samples of the frame along the line between the two positions. Moving objects'
-// own motion is not included.
+// each pixel, its ray as the camera had it at the start of the exposure (at the depth the
+// pixel shows now; the sky by its direction only) is projected into the frame: that is where
+// what the pixel saw then is now, and what it saw during the exposure lies between. The pixel
+// averages up to maxBlurTaps samples of the frame along the line from it to there. Moving
+// objects' own motion is not included.
 
 // maxBlurTaps is the most samples a pixel averages: a power of two, as every count is, so
-// that an average of packed pixels is a shift (and the sum of 8 stays inside a lane).
-const maxBlurTaps = 8
+// that an average of packed pixels is a shift. A lane holds 21 bits, so the sum of 32 linear
+// values (16 bits each) with its rounding stays inside it.
+const maxBlurTaps = 32
 
-// blurState is the reprojection of a frame: a camera-frame point q (forward, left, up) at the
-// end of the exposure was at M·q + c at its start.
+// blurState is the reprojection of a frame: a point q (forward, left, up) of the camera's
+// frame at the start of the exposure is at M·q + c in its frame at the end.
 type blurState struct {
 	on bool
 	m  mgl64.Mat3
@@ -40,10 +42,10 @@ func (b *blurState) prepare(cam *Camera, film *Film) {
 	if a := w.Len() * T; a > 0 {
 		Q = axisAngle(w.Normalize(), -a)
 	}
-	// Start of exposure: rotation Q·R, position pos − v·T. A world point P = pos + R·q is at
-	// (Q·R)ᵀ(P − pos + v·T) = Rᵀ·Qᵀ·R·q + Rᵀ·Qᵀ·v·T in that camera's frame.
-	b.m = R.Transpose().Mul3(Q.Transpose()).Mul3(R)
-	b.c = R.Transpose().Mul3(Q.Transpose()).Mul3x1(v.Mul(T))
+	// Start of exposure: rotation Q·R, position pos − v·T. Its point q is the world point
+	// P = pos − v·T + Q·R·q, at Rᵀ(P − pos) = Rᵀ·Q·R·q − Rᵀ·v·T in the camera's frame at the end.
+	b.m = R.Transpose().Mul3(Q).Mul3(R)
+	b.c = R.Transpose().Mul3x1(v.Mul(-T))
 	b.on = true
 }
 
@@ -91,7 +93,8 @@ func (fs *frameState) blurRows(y0, y1 int) {
 				continue
 			}
 			iq := 1 / q0
-			mx := v.cx - v.fx*q1*iq - 0.5 - float64(x) // where the pixel was, relative to it
+			// Where what the pixel saw at the start of the exposure is now, relative to it.
+			mx := v.cx - v.fx*q1*iq - 0.5 - float64(x)
 			my := v.cy - v.fy*q2*iq - 0.5 - float64(y)
 			l := math.Abs(mx) + math.Abs(my)
 			if l < 0.5 {
@@ -104,7 +107,7 @@ func (fs *frameState) blurRows(y0, y1 int) {
 				lg++
 			}
 			taps := 1 << lg
-			// Where the pixel was, kept inside the image: the walk between stays inside too.
+			// The far end of the walk, kept inside the image: the walk stays inside too.
 			ex, ey := float64(x)+mx, float64(y)+my
 			ex = max(0, min(ex, float64(w-1)))
 			ey = max(0, min(ey, float64(h-1)))
