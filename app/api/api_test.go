@@ -2,6 +2,7 @@ package api
 
 import (
 	"encoding/json"
+	"image"
 	"math"
 	"net/http"
 	"slices"
@@ -9,6 +10,9 @@ import (
 	"testing"
 
 	"simgui/app/scenario"
+	"simgui/app/sensors"
+	"simgui/app/transport"
+	"simgui/app/transport/msgs"
 )
 
 // rusimReset is the body rusim's single-agent Gymnasium env sends (its defaults), with fields
@@ -304,12 +308,12 @@ func must[T any](v T, err error) T {
 	return v
 }
 
-// TestImageGains: camera.brightness and the colour gains scale the frame's channels.
+// TestImageGains: camera.brightness and the colour gains scale the frame's channels, in the
+// reply and in the frames the episode's world publishes (what the window and the bridge show).
 func TestImageGains(t *testing.T) {
-	s := startServer(t, Options{})
-	mean := func(params string) [3]float64 {
-		res, _ := s.ok("/reset", `{"seed": 1, "vehicleParams": [{"key": "camera.width", "value": "64"}, {"key": "camera.height", "value": "48"}`+params+`]}`)
-		img := decodeFrame(t, res.Frame)
+	h := startHost(t, scenario.Default())
+	s := startServer(t, Options{Host: h})
+	means := func(img image.Image) [3]float64 {
 		var sum [3]float64
 		b := img.Bounds()
 		for y := b.Min.Y; y < b.Max.Y; y++ {
@@ -323,8 +327,34 @@ func TestImageGains(t *testing.T) {
 		n := float64(b.Dx() * b.Dy())
 		return [3]float64{sum[0] / n, sum[1] / n, sum[2] / n}
 	}
+	mean := func(params string) [3]float64 {
+		res, _ := s.ok("/reset", `{"seed": 1, "vehicleParams": [{"key": "camera.width", "value": "64"}, {"key": "camera.height", "value": "48"}`+params+`]}`)
+		return means(decodeFrame(t, res.Frame))
+	}
 	plain := mean("")
 	dim := mean(`, {"key": "camera.brightness", "value": "0.5"}`)
+	// The episode's world publishes its camera's frames through the same gains.
+	sub := h.Active().Bus.Subscribe(sensors.Topic("ego", "camera.front.rgb", sensors.TopicImage), transport.WithQueueLen(64))
+	defer sub.Close()
+	for range 4 { // 0.2 s of sim time: the 15 Hz camera fires
+		s.ok("/step", `{"throttle": 0, "steer": 0}`)
+	}
+	h.Active().Sensors.Flush()
+	var pub *msgs.Image
+	for len(sub.C()) > 0 {
+		pub = (<-sub.C()).Msg.(*msgs.Image)
+	}
+	if pub == nil || pub.GetWidth() != 64 || pub.GetHeight() != 48 {
+		t.Fatalf("the episode's camera published %v", pub)
+	}
+	pubImg := image.NewNRGBA(image.Rect(0, 0, 64, 48))
+	for i := range 64 * 48 {
+		copy(pubImg.Pix[4*i:], pub.GetData()[3*i:3*i+3])
+		pubImg.Pix[4*i+3] = 255
+	}
+	if pm := means(pubImg); math.Abs(pm[0]-dim[0]) > 6 || math.Abs(pm[1]-dim[1]) > 6 || math.Abs(pm[2]-dim[2]) > 6 {
+		t.Errorf("brightness 0.5: the published frame's means %v, the reply's %v (plain %v)", pm, dim, plain)
+	}
 	red := mean(`, {"key": "camera.color_gain_r", "value": "0"}, {"key": "camera.color_gain_b", "value": "1.2"}`)
 	for ch := range 3 {
 		if r := dim[ch] / plain[ch]; r < 0.45 || r > 0.55 {

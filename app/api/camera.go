@@ -45,21 +45,22 @@ func newCameraSpec(v *plugins.VehicleDescriptor, image map[string]float64) (*cam
 }
 
 // frame draws what agent sees now into img, a world's scratch image, and returns the JPEG in
-// base64, its decoded length and the frame size. Loop goroutine only.
+// base64, its decoded length and the frame size. An RGB camera draws the gains in itself (its
+// world's image gains, set by buildEpisode). Loop goroutine only.
 func (c *cameraSpec) frame(sys *sensors.System, agent string, img *sensors.Image) (b64 string, n, w, h int, err error) {
-	img.Gains = c.lut // drawn in, for an RGB camera
 	if err := sys.Frame(agent, c.id, img); err != nil {
 		return "", 0, 0, 0, fmt.Errorf("camera %s of %s: %w", c.id, agent, err)
 	}
 	w, h = img.Width, img.Height
-	if c.lut == nil && img.Format == sensors.FormatJPEGBase64 {
+	asSent := c.lut == nil || img.Channels == 3
+	if asSent && img.Format == sensors.FormatJPEGBase64 {
 		return string(img.Data), base64.StdEncoding.DecodedLen(len(img.Data)) - padding(img.Data), w, h, nil
 	}
-	if c.lut == nil && img.Format == sensors.FormatJPEG {
+	if asSent && img.Format == sensors.FormatJPEG {
 		return base64.StdEncoding.EncodeToString(img.Data), len(img.Data), w, h, nil
 	}
-	// Another format, or gains: encode the pixels here (a grey camera's gains go on the RGB
-	// it is sent as).
+	// Another format, or a grey camera with gains: encode the pixels here (a grey camera's
+	// gains go on the RGB it is sent as).
 	pix := img.Pixels
 	if img.Channels == 1 {
 		rgb := make([]byte, 3*w*h)

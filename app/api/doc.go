@@ -74,8 +74,10 @@
 // camera's size: its contract shape, camera.profile, or camera.width and camera.height, which
 // here go down to 16 px so that an 84×84 observation is rendered directly. frameId is
 // "camera/front/image_raw". Brightness and colour gains (camera.brightness,
-// camera.color_gain_r/g/b, drawn by domain randomization) are applied before the JPEG. Other
-// agents' entries carry a zero frame.
+// camera.color_gain_r/g/b, drawn by domain randomization) are applied before the JPEG, by the
+// camera itself (sensors.System.SetImageGains), so the frames the episode's world publishes
+// (the window's camera panel, the bridge) carry them too. Other agents' entries carry a zero
+// frame.
 //
 // # Agents
 //

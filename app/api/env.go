@@ -193,7 +193,11 @@ func buildEpisode(h *app.Host, seq uint64, ep *episodePlan) (*episode, error) {
 			v := plan.Agents[k].Vehicle
 			a := &agent{id: ap.id, vehicleID: ap.vehicleID, primary: ap.primary, env: e,
 				draw: ep.draws[i], sensors: newSensorRig(v)}
-			a.camera, _ = newCameraSpec(v, ap.image)
+			if a.camera, _ = newCameraSpec(v, ap.image); a.camera != nil {
+				// The world's own camera frames (the window's, the bridge's) go through the
+				// gains too: set before the world runs.
+				e.sim.Sensors.SetImageGains(ap.id, a.camera.id, a.camera.lut)
+			}
 			e.agents = append(e.agents, a)
 			out.agents[i] = a
 			if a.primary {

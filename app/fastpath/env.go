@@ -50,7 +50,6 @@ type env struct {
 	// Loop goroutine only (or read after a loop call returned).
 	// pending is the next episode, set just ahead of a reset and taken by its hook.
 	pending  *episodePlan
-	lut      *render.GainTable
 	route    *route.Progress
 	due      uint64
 	actions  int
@@ -108,7 +107,8 @@ func (e *env) beforeReset(c *world.Config) error {
 	e.pending = nil
 	c.TrackParams = ep.trackParams
 	c.Agents = []world.AgentSpec{{Name: agentName, Vehicle: ep.vehicle}}
-	e.lut = render.NewGainTable(ep.gains)
+	// The camera's frames, the window's and the bridge's too, go through the episode's gains.
+	e.sim.Sensors.SetImageGains(agentName, e.camera, render.NewGainTable(ep.gains))
 	return nil
 }
 
@@ -239,17 +239,14 @@ func (e *env) capture(w *world.World) error {
 	return nil
 }
 
-// drawFrame renders the camera into the env's image slot, through the episode's gains (RGB
-// frames only).
+// drawFrame renders the camera into the env's image slot (an RGB camera through the
+// episode's gains, which beforeReset set).
 func (e *env) drawFrame(sys *sensors.System) error {
 	// Not straight into shared memory: the client read its lines last, from another core,
 	// so every line the drawing first touches there waits for that core, where one
 	// sequential copy streams them (about a tenth of an 84×84 frame's time).
 	f := &e.frame
-	f.Pixels, f.Gains = e.drawn, nil
-	if e.channels == 3 {
-		f.Gains = e.lut
-	}
+	f.Pixels = e.drawn
 	if err := sys.Frame(agentName, e.camera, f); err != nil {
 		return fmt.Errorf("camera %s: %w", e.camera, err)
 	}

@@ -16,7 +16,6 @@ import (
 
 	"simgui/app/sensors/jpegenc"
 	"simgui/plugins"
-	"simgui/render"
 )
 
 // Image formats of a contract's camera and depth sensors (SensorDescriptor.Format).
@@ -46,11 +45,6 @@ type Image struct {
 	// Step and Stamp are the step count and sim time the frame shows.
 	Step  uint64
 	Stamp time.Duration
-	// Gains, set by the caller, maps an RGB camera's pixels through a gain table (the
-	// brightness and colour gains of domain randomization) as they are drawn, after the
-	// contract noise: the pixels Gains.Apply would give afterwards, without that pass where
-	// the renderer can fold the table in. Grey and depth frames ignore it.
-	Gains *render.GainTable
 
 	jpeg []byte
 	b64  []byte

@@ -73,6 +73,15 @@ func (s *Spec) Encoder() jpegenc.Encoder {
 	return jpegenc.Default()
 }
 
+// ImageGains returns the gain table the sensor's frames go through (System.SetImageGains),
+// nil when none. Loop goroutine only.
+func (s *Spec) ImageGains() *render.GainTable {
+	if s.sys == nil {
+		return nil
+	}
+	return s.sys.gains[gainKey{s.Model, s.Mount.ID}]
+}
+
 // BaseEnvironment returns the environment cameras start their look from (System Options
 // .Environment, else render.DefaultEnvironment()).
 func (s *Spec) BaseEnvironment() *render.Environment {

@@ -56,6 +56,7 @@ type System struct {
 	byName  map[string]*modelSensors
 	episode int // resets seen
 	peers   map[string]bool
+	gains   map[gainKey]*render.GainTable // SetImageGains'
 
 	scene    scene
 	rays     rays
@@ -287,6 +288,25 @@ func (s *System) SetPeerVisibility(observer string, visible bool) {
 	}
 	s.peers[observer] = visible
 }
+
+// SetImageGains maps every frame the RGB camera id of model draws, published and on request,
+// through g (the brightness and colour gains of domain randomization; nil: none), so that
+// what the window and the bridge show of a training agent's camera is what its policy gets.
+// It holds across resets until set again. Loop goroutine only, or before the world runs.
+func (s *System) SetImageGains(model, id string, g *render.GainTable) {
+	k := gainKey{model, id}
+	if g == nil {
+		delete(s.gains, k)
+		return
+	}
+	if s.gains == nil {
+		s.gains = map[gainKey]*render.GainTable{}
+	}
+	s.gains[k] = g
+}
+
+// gainKey names a camera: its model and sensor id.
+type gainKey struct{ model, id string }
 
 // PeersVisible reports whether the cameras of observer draw the other vehicles.
 func (s *System) PeersVisible(observer string) bool {

@@ -43,6 +43,8 @@ type Shot struct {
 	View  sensors.View
 	// Seed seeds the frame's noise.
 	Seed uint64
+	// Gains maps an RGB frame's pixels after the noise (Spec.ImageGains; nil: none).
+	Gains *render.GainTable
 }
 
 // Capture takes a shot for lens at the sensor's mount, of the scene in env (nil: the base
@@ -124,6 +126,7 @@ func New(spec *sensors.Spec) (sensors.Sensor, error) {
 // Fire captures the scene for a frame and hands it to the worker.
 func (c *Camera) Fire(ctx *sensors.Context) {
 	if shot, ok := Capture(ctx, c.spec, c.lens, &c.env, c.noisy()); ok {
+		shot.Gains = c.gains()
 		c.pipe.Submit(shot)
 	}
 }
@@ -136,11 +139,16 @@ func (c *Camera) render(j *Shot) {
 	n := c.width * c.height
 	pix := make([]byte, 3*n) // the message keeps it
 	f := render.Frame{Width: c.width, Height: c.height, RGB: pix}
-	if err := c.r.Render(&f, j.Cam, j.View.Static, j.View.Objects); err != nil {
+	cam, gains := j.Cam, j.Gains
+	if c.noise == nil { // as in Snap
+		cam.Gains, gains = gains, nil
+	}
+	if err := c.r.Render(&f, cam, j.View.Static, j.View.Objects); err != nil {
 		c.spec.Warn(err)
 		return
 	}
 	c.noise.Apply(pix, j.Seed)
+	gains.Apply(pix)
 	format := msgs.PixelFormatType_RGB_INT8
 	if c.channels == 1 {
 		pix, format = sensors.Gray(pix, n), msgs.PixelFormatType_L_INT8
@@ -149,6 +157,15 @@ func (c *Camera) render(j *Shot) {
 		Header: sensors.Header(j.Stamp), Width: uint32(c.width), Height: uint32(c.height),
 		Step: uint32(c.width * c.channels), Data: pix, PixelFormatType: format,
 	}})
+}
+
+// gains returns the gain table of the camera's frames: the model's image gains for an RGB
+// camera (a grey one is drawn without them). Loop goroutine only.
+func (c *Camera) gains() *render.GainTable {
+	if c.channels != 3 {
+		return nil
+	}
+	return c.spec.ImageGains()
 }
 
 // Snap renders the camera's view of the world now into dst, in the contract's format, on the
@@ -167,12 +184,8 @@ func (c *Camera) Snap(ctx *sensors.Context, dst *sensors.Image) error {
 	cam.Pose = ctx.MountPose(c.spec.Mount.Pose)
 	cam.Motion = ctx.MountMotion(c.spec.Mount.Pose)
 	cam.Seed = filmSeed(seed)
-	// The gains follow the contract noise: the renderer folds them in when there is none.
-	var gains *render.GainTable
-	if c.channels == 3 {
-		gains = dst.Gains
-	}
-	if c.noise == nil {
+	gains := c.gains()
+	if c.noise == nil { // the gains follow the contract noise: the renderer folds them in when there is none
 		cam.Gains, gains = gains, nil
 	}
 	n := c.width * c.height

@@ -306,10 +306,11 @@ func TestMarkersAreDrawn(t *testing.T) {
 	}
 }
 
-// Frame with Gains gives an RGB camera's pixels mapped through the table, after the contract
-// noise as before (the renderer draws them in when there is no noise), and leaves a grey
-// camera's alone.
-func TestFrameGains(t *testing.T) {
+// A camera with image gains (System.SetImageGains) gives an RGB camera's pixels mapped
+// through the table, after the contract noise as before (the renderer draws them in when there
+// is no noise), both the frames it publishes (the window's, the bridge's) and those Frame
+// draws (the training faces'), and leaves a grey camera's alone.
+func TestImageGains(t *testing.T) {
 	layout := &plugins.Layout{Floor: plugins.Floor{Length: 4, Width: 4, Texture: "plywood"},
 		Elements: []plugins.Element{{Kind: plugins.ElementWall, X: 1.5, Length: 4, Width: 0.05, Height: 0.4, YawDeg: 90, Color: "#c04020"}}}
 	gains := render.NewGainTable([3]float64{1.2, 0.9, 0.7})
@@ -319,32 +320,42 @@ func TestFrameGains(t *testing.T) {
 		noise    *plugins.Noise
 	}{{"rgb", 3, nil}, {"rgb+noise", 3, &plugins.Noise{Stddev: 6}}, {"grey", 1, nil}} {
 		t.Run(c.name, func(t *testing.T) {
-			frame := func(g *render.GainTable) []byte {
+			// frames returns the frame published at the first step and one drawn on request.
+			frames := func(g *render.GainTable) (published, drawn []byte) {
 				s := rig(ks0223Mount, "raw")[:1]
 				s[0].Contract.Shape = []int{h, w, c.channels}
 				s[0].Contract.Noise = c.noise
 				v := sensortest.KS0223(t, s...)
 				env := sensortest.New(t, layout, []world.AgentSpec{{Name: "ego", Vehicle: v, Spawn: &world.Pose{}}}, sensors.Options{})
+				env.System.SetImageGains("ego", "cam", g)
+				sub := env.Subscribe("ego", "cam", sensors.TopicImage)
 				env.Step(1)
-				im := sensors.Image{Gains: g}
+				published = bytes.Clone(env.Last(sub).Msg.(*msgs.Image).Data)
+				var im sensors.Image
 				if err := env.System.Frame("ego", "cam", &im); err != nil {
 					t.Fatal(err)
 				}
-				if len(im.Pixels) != w*h*c.channels {
-					t.Fatalf("%d bytes of pixels, want %d", len(im.Pixels), w*h*c.channels)
+				if len(im.Pixels) != w*h*c.channels || len(published) != w*h*c.channels {
+					t.Fatalf("%d and %d bytes of pixels, want %d", len(published), len(im.Pixels), w*h*c.channels)
 				}
-				return bytes.Clone(im.Pixels)
+				return published, bytes.Clone(im.Pixels)
 			}
-			plain, got := frame(nil), frame(gains)
-			want := bytes.Clone(plain)
-			if c.channels == 3 {
-				gains.Apply(want)
-			}
-			if !bytes.Equal(got, want) {
-				t.Fatalf("pixels with Gains differ from the frame mapped afterwards (%d of %d bytes)", diffCount(got, want), len(want))
-			}
-			if c.channels == 3 && bytes.Equal(got, plain) {
-				t.Fatal("the gains changed nothing")
+			plainPub, plain := frames(nil)
+			gotPub, got := frames(gains)
+			for _, f := range []struct {
+				name       string
+				plain, got []byte
+			}{{"published", plainPub, gotPub}, {"drawn", plain, got}} {
+				want := bytes.Clone(f.plain)
+				if c.channels == 3 {
+					gains.Apply(want)
+				}
+				if !bytes.Equal(f.got, want) {
+					t.Fatalf("%s: pixels with gains differ from the frame mapped afterwards (%d of %d bytes)", f.name, diffCount(f.got, want), len(want))
+				}
+				if c.channels == 3 && bytes.Equal(f.got, f.plain) {
+					t.Fatalf("%s: the gains changed nothing", f.name)
+				}
 			}
 		})
 	}
