@@ -240,7 +240,9 @@ func (p *previewer) track(out *previewOut, t *plugins.TrackDescriptor) error {
 	return nil
 }
 
-// previewEnv is the look previews show a scene in: the camera sensors' default.
+// previewEnv is the look previews show a track in: the realistic look with the camera kind's
+// defaults (what a camera with realistic: 1 sees), so that materials and shadows show while
+// they are edited. A vehicle's camera view shows its mount's own look (lookScene).
 var previewEnv = render.RealisticEnvironment()
 
 // lookScene returns the arena in env, built on first use per environment.
