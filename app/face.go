@@ -108,7 +108,9 @@ type FaceSettings map[string]any
 
 // Faces makes the faces the settings turn on, each with its settings decoded strictly (an
 // unknown key is an error naming the face, also for a face that stays off), in registry order.
-// A face that is off by default (the window) needs true or enabled: true to come up.
+// A face that is off by default (the window, the fast path) comes up with true, enabled: true
+// or settings of its own: settings given for it say it is wanted, unless some layer says
+// enabled: false (or false).
 func Faces(layers ...FaceSettings) ([]Face, error) {
 	merged := map[string]map[string]any{}
 	for _, layer := range layers {
@@ -137,7 +139,7 @@ func Faces(layers ...FaceSettings) ([]Face, error) {
 	var out []Face
 	for _, m := range FaceModules() {
 		cfg := maps.Clone(merged[m.ID])
-		on := m.Default
+		on := m.Default || len(cfg) > 0
 		if e, ok := cfg["enabled"]; ok {
 			b, isBool := e.(bool)
 			if !isBool {

@@ -76,3 +76,39 @@ func TestFaceSettingsInTheUsersTerms(t *testing.T) {
 		}
 	}
 }
+
+// A face that is off by default comes up when it is given settings, unless a layer turns it
+// off; an empty mapping (a layer with nothing to say) changes nothing.
+func TestSettingsTurnAFaceOn(t *testing.T) {
+	on := func(layers ...FaceSettings) bool {
+		t.Helper()
+		faces, err := Faces(layers...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range faces {
+			if _, ok := f.(*kindsFace); ok {
+				return true
+			}
+		}
+		return false
+	}
+	port := map[string]any{"port": 8.0}
+	for _, c := range []struct {
+		name   string
+		layers []FaceSettings
+		want   bool
+	}{
+		{"nothing", nil, false},
+		{"an empty mapping", []FaceSettings{{"kinds": map[string]any{}}}, false},
+		{"settings", []FaceSettings{{"kinds": port}}, true},
+		{"settings, enabled: false", []FaceSettings{{"kinds": map[string]any{"port": 8.0, "enabled": false}}}, false},
+		{"settings, then false", []FaceSettings{{"kinds": port}, {"kinds": false}}, false},
+		{"false, then settings", []FaceSettings{{"kinds": false}, {"kinds": port}}, false},
+		{"true", []FaceSettings{{"kinds": true}}, true},
+	} {
+		if got := on(c.layers...); got != c.want {
+			t.Errorf("%s: on %v, want %v", c.name, got, c.want)
+		}
+	}
+}

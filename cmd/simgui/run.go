@@ -198,7 +198,7 @@ they run until interrupted. --cmd holds one command on every agent so a headless
 	fl.Float64Var(&f.duration, "duration", 0, "stop after this much simulated time, in seconds (0 = run until interrupted)")
 	fl.Int64Var(&f.seed, "seed", 0, "seed of the run's random sources, such as sensor noise (default: the scenario's runtime.seed; a randomization block is drawn at training resets only)")
 	fl.Float64Var(&f.timeScale, "time-scale", 0, "pace at this multiple of real time (0 = as fast as possible)")
-	fl.StringVar(&f.cmd, "cmd", "", "hold a command on every agent: throttle=T,steer=S,brake=B,vertical=V (each -1..1)")
+	fl.StringVar(&f.cmd, "cmd", "", "hold a command on every agent: throttle=T,steer=S,brake=B,vertical=V (brake 0..1, the others -1..1)")
 	fl.BoolVar(&f.json, "json", false, "print the run summary as JSON")
 	fl.BoolVar(&f.goJPEG, "go-jpeg", false, "use Go's image/jpeg instead of libturbojpeg (also SIMGUI_JPEG=go)")
 	fl.StringVar(&f.dumpDir, "dump-sensors", "", "write camera and depth frames as PNG and other sensor readings as JSON lines into this directory (headless)")
@@ -354,7 +354,13 @@ func runHeadless(ctx context.Context, stdout, stderr io.Writer, f runFlags, set 
 	if set("time-scale") {
 		timeScale = f.timeScale
 	}
-	faces, err := app.Faces(plan.Scenario.Faces, f.services.settings(set))
+	// Headless: no window, even where the scenario gives the window settings (a build without
+	// the window has no such face).
+	noWindow := app.FaceSettings{}
+	if _, err := app.LookupFace("window"); err == nil {
+		noWindow["window"] = false
+	}
+	faces, err := app.Faces(plan.Scenario.Faces, f.services.settings(set), noWindow)
 	if err != nil {
 		return fmt.Errorf("%s: %w", plan.Scenario.Source, err)
 	}

@@ -87,6 +87,8 @@ class _Session:
                 self.proc = simgui = SimguiProcess(window=window)
             path = simgui.fast_path if isinstance(simgui, SimguiProcess) else str(simgui).removeprefix("unix:")
             self.backend = FastPathClient(path)
+            if isinstance(simgui, SimguiProcess):
+                self.backend.process = simgui  # a broken connection then says why simgui ended
             self.backend.open(envs=n, scenario=self.task.scenario_text(), frame=(w, h),
                               vehicle_params=self.task.vehicle_params, track_params=self.task.track_params,
                               randomization=randomization, action_period=action_period or 0.0, layout=layout,

@@ -14,6 +14,7 @@ import mmap
 import os
 import socket
 import struct
+import subprocess
 
 import numpy as np
 
@@ -70,6 +71,9 @@ class FastPathClient:
         # Set while a step is between its request and its reply: an interrupt there (a caught
         # KeyboardInterrupt) leaves the reply unread, and every later read would be one behind.
         self._broken = None
+        # The SimguiProcess at the other end when this Python process owns it: a connection it
+        # closes then reports the exit status and the end of its log.
+        self.process = None
 
     # -- wire ---------------------------------------------------------------------------------
 
@@ -89,9 +93,24 @@ class FastPathClient:
                 n = self.sock.recv_into(self._view[self._have:])
             except BlockingIOError:  # SO_RCVTIMEO
                 raise FastPathError(f"simgui sent no reply within {self.timeout:g} s") from None
+            except ConnectionResetError:
+                raise self._closed() from None
             if n == 0:
-                raise FastPathError("simgui closed the fast path connection")
+                raise self._closed()
             self._have += n
+
+    def _closed(self) -> "FastPathError":
+        """The error for a connection simgui closed: with its exit status and the end of its
+        log when this process owns it and it has ended (its log goes with close())."""
+        p = self.process
+        if p is not None:
+            try:
+                code = p.proc.wait(2)
+            except subprocess.TimeoutExpired:
+                code = None
+            if code is not None:
+                return FastPathError(f"simgui exited with status {code}; the end of its log:\n{p.log_tail()}")
+        return FastPathError("simgui closed the fast path connection")
 
     def _recv(self, with_fd=False):
         """Reads one reply: (type, payload as bytes, file descriptor or None)."""
@@ -110,7 +129,7 @@ class FastPathClient:
                     for extra in fds[1:]:
                         os.close(extra)
             if not msg:
-                raise FastPathError("simgui closed the fast path connection")
+                raise self._closed()
             self._buf[: len(msg)] = msg
             self._have = len(msg)
         try:
@@ -206,7 +225,10 @@ class FastPathClient:
             raise FastPathError(self._broken)
         self._broken = ("an earlier step ended before its reply was read (interrupted, timed out or cut off), so "
                         "this env's connection is out of step: close the env and make a new one")
-        self.sock.sendall(self._msg)
+        try:
+            self.sock.sendall(self._msg)
+        except (BrokenPipeError, ConnectionResetError):
+            raise self._closed() from None
         typ, payload = self._read_reply()
         self._broken = None
         if typ != MSG_STEPPED:

@@ -16,6 +16,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -34,10 +35,11 @@ def find_binary() -> str:
         if not os.access(env, os.X_OK):
             raise SimguiNotFound(f"SIMGUI_BIN={env!r} is not an executable file")
         return env
-    # The checkout the package sits in (used from the tree), else the one the current folder is
-    # in (the package installed into a venv): a folder with go.mod and bin/simgui.
+    # The checkout the package sits in (used from the tree), else (the package installed into a
+    # venv) the one the venv or the current folder is in: a folder with go.mod and bin/simgui.
     here = Path(__file__).resolve().parents[2]
-    for folder in [here, Path.cwd(), *Path.cwd().parents]:
+    venv = Path(sys.prefix).resolve()
+    for folder in [here, *venv.parents, Path.cwd(), *Path.cwd().parents]:
         binary = folder / "bin" / "simgui"
         if (folder == here or (folder / "go.mod").is_file()) and os.access(binary, os.X_OK):
             return str(binary)
@@ -45,7 +47,7 @@ def find_binary() -> str:
     if found:
         return found
     raise SimguiNotFound(f"no simgui binary: not in $SIMGUI_BIN, {here / 'bin'}, the bin folder of a checkout "
-                         f"around {Path.cwd()}, or PATH; run `make build` in the checkout or set SIMGUI_BIN")
+                         f"around {venv} or {Path.cwd()}, or PATH; run `make build` in the checkout or set SIMGUI_BIN")
 
 
 def _die_with_parent():  # pragma: no cover - runs in the child between fork and exec

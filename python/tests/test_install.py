@@ -13,7 +13,10 @@ PYTHON_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 class OfflineInstall(unittest.TestCase):
     def test_pip_install_offline(self):
         with tempfile.TemporaryDirectory() as d:
-            venv = os.path.join(d, "venv")
+            # The venv sits in a checkout (a stand-in: a folder with go.mod and bin/simgui), as
+            # TRAINING.md makes it.
+            checkout = os.path.join(d, "checkout")
+            venv = os.path.join(checkout, ".venv")
             subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", venv], check=True)
             py = os.path.join(venv, "bin", "python")
             env = dict(os.environ, PIP_NO_INDEX="1", PIP_FIND_LINKS="", PIP_DISABLE_PIP_VERSION_CHECK="1")
@@ -27,9 +30,8 @@ class OfflineInstall(unittest.TestCase):
             self.assertTrue(path.startswith(venv), f"imported from {path}, not the venv")
             self.assertGreater(int(size), 100)
             self.assertIn("simgui/ABCorridor-v0", ids)
-            # Installed, it finds the bin/simgui of the checkout it is run in (here a stand-in:
-            # a folder with go.mod and an executable bin/simgui), from a subfolder too.
-            checkout = os.path.join(d, "checkout")
+            # Installed, it finds the bin/simgui of the checkout it is run in, from a subfolder
+            # too, and of the checkout its venv is in from anywhere.
             os.makedirs(os.path.join(checkout, "bin"))
             os.makedirs(os.path.join(checkout, "examples"))
             open(os.path.join(checkout, "go.mod"), "w").close()
@@ -39,10 +41,11 @@ class OfflineInstall(unittest.TestCase):
             os.chmod(fake, 0o755)
             env = {k: v for k, v in os.environ.items() if k != "SIMGUI_BIN"}
             env["PATH"] = "/usr/bin:/bin"
-            for cwd in (checkout, os.path.join(checkout, "examples")):
+            for cwd in (checkout, os.path.join(checkout, "examples"), d):
                 r = subprocess.run([py, "-c", "import simgui.process as p; print(p.find_binary())"],
                                    cwd=cwd, env=env, capture_output=True, text=True)
-                self.assertEqual((r.returncode, r.stdout.strip()), (0, fake), r.stderr)
+                self.assertEqual((r.returncode, r.stdout.strip()), (0, fake), f"from {cwd}: {r.stderr}")
+            os.chmod(fake, 0o644)  # no binary in the checkout: a clear error
             r = subprocess.run([py, "-c", "import simgui.process as p; p.find_binary()"], cwd=d, env=env,
                                capture_output=True, text=True)
             self.assertIn("run `make build` in the checkout or set SIMGUI_BIN", r.stderr)

@@ -78,5 +78,24 @@ class KilledOwner(unittest.TestCase):
         self.assertFalse(os.path.exists(p._dir), "close() removes the folder")
 
 
+class DeadSimgui(unittest.TestCase):
+    def test_a_step_after_simgui_died_says_so(self):
+        # simgui killed under a running env: the next step says it exited and shows the end
+        # of its log, not a bare BrokenPipeError.
+        env = simgui.make("simgui/KS0223Corridor-v0")
+        try:
+            env.reset(seed=1)
+            owned = env.unwrapped._s.proc
+            owned.proc.kill()
+            owned.proc.wait()
+            with self.assertRaises(simgui.fastpath.FastPathError) as cm:
+                for _ in range(3):
+                    env.step(env.action_space.sample())
+            self.assertIn("simgui exited with status -9", str(cm.exception))
+            self.assertIn("the end of its log", str(cm.exception))
+        finally:
+            env.close()
+
+
 if __name__ == "__main__":
     unittest.main()
