@@ -49,6 +49,9 @@ type FaceModule struct {
 	New func() Face
 	// Default is whether the face is on unless its settings turn it off.
 	Default bool
+	// OnWith names a setting that turns a face off by default on when given (the fast path's
+	// socket): it says the face is wanted, where its other settings only tune it.
+	OnWith string
 	// Doc is one line for listings.
 	Doc string
 }
@@ -109,8 +112,8 @@ type FaceSettings map[string]any
 // Faces makes the faces the settings turn on, each with its settings decoded strictly (an
 // unknown key is an error naming the face, also for a face that stays off), in registry order.
 // A face that is off by default (the window, the fast path) comes up with true, enabled: true
-// or settings of its own: settings given for it say it is wanted, unless some layer says
-// enabled: false (or false).
+// or its OnWith setting (the fast path's socket), unless some layer says enabled: false (or
+// false).
 func Faces(layers ...FaceSettings) ([]Face, error) {
 	merged := map[string]map[string]any{}
 	for _, layer := range layers {
@@ -139,7 +142,10 @@ func Faces(layers ...FaceSettings) ([]Face, error) {
 	var out []Face
 	for _, m := range FaceModules() {
 		cfg := maps.Clone(merged[m.ID])
-		on := m.Default || len(cfg) > 0
+		on := m.Default
+		if _, ok := cfg[m.OnWith]; ok && m.OnWith != "" {
+			on = true
+		}
 		if e, ok := cfg["enabled"]; ok {
 			b, isBool := e.(bool)
 			if !isBool {

@@ -25,7 +25,7 @@ func (f *kindsFace) Start(context.Context, *Host) error { return nil }
 func (f *kindsFace) Shutdown(context.Context) error     { return nil }
 
 func init() {
-	RegisterFace(FaceModule{ID: "faces.kinds", New: func() Face { return &kindsFace{} }, Doc: "a test face with settings of each kind"})
+	RegisterFace(FaceModule{ID: "faces.kinds", New: func() Face { return &kindsFace{} }, OnWith: "port", Doc: "a test face with settings of each kind"})
 }
 
 // goWords are what a face error must not show: yaml.v3's tags, Go type names, its header.
@@ -77,9 +77,9 @@ func TestFaceSettingsInTheUsersTerms(t *testing.T) {
 	}
 }
 
-// A face that is off by default comes up when it is given settings, unless a layer turns it
-// off; an empty mapping (a layer with nothing to say) changes nothing.
-func TestSettingsTurnAFaceOn(t *testing.T) {
+// A face that is off by default comes up when it is given its OnWith setting (here port),
+// unless a layer turns it off; its other settings only tune it.
+func TestOnWithTurnsAFaceOn(t *testing.T) {
 	on := func(layers ...FaceSettings) bool {
 		t.Helper()
 		faces, err := Faces(layers...)
@@ -101,10 +101,11 @@ func TestSettingsTurnAFaceOn(t *testing.T) {
 	}{
 		{"nothing", nil, false},
 		{"an empty mapping", []FaceSettings{{"kinds": map[string]any{}}}, false},
-		{"settings", []FaceSettings{{"kinds": port}}, true},
-		{"settings, enabled: false", []FaceSettings{{"kinds": map[string]any{"port": 8.0, "enabled": false}}}, false},
-		{"settings, then false", []FaceSettings{{"kinds": port}, {"kinds": false}}, false},
-		{"false, then settings", []FaceSettings{{"kinds": false}, {"kinds": port}}, false},
+		{"other settings", []FaceSettings{{"kinds": map[string]any{"ratio": 0.5}}}, false},
+		{"its OnWith setting", []FaceSettings{{"kinds": port}}, true},
+		{"OnWith, enabled: false", []FaceSettings{{"kinds": map[string]any{"port": 8.0, "enabled": false}}}, false},
+		{"OnWith, then false", []FaceSettings{{"kinds": port}, {"kinds": false}}, false},
+		{"false, then OnWith", []FaceSettings{{"kinds": false}, {"kinds": port}}, false},
 		{"true", []FaceSettings{{"kinds": true}}, true},
 	} {
 		if got := on(c.layers...); got != c.want {

@@ -192,18 +192,8 @@ func Start(opts Config) (*Bridge, error) {
 // Retarget serves another world: every model's ports are released and the new world's
 // models get theirs (as CLOiSim does when a world is loaded), the world clock follows the new
 // world's time, and the Manager lists only the new devices when Retarget returns. The clock
-// jumps to the new world's time, so the world Control clients are told first, as of a reset
-// (cloisim_ros resets its nodes' time then): Retarget waits for their answers.
+// jumps to the new world's time: tell the world Control clients first (AnnounceMove).
 func (b *Bridge) Retarget(bus *transport.Bus, src Source) {
-	b.mu.Lock()
-	closed := b.closed
-	b.mu.Unlock()
-	if closed {
-		return
-	}
-	if s := b.control.Load(); s != nil && s.peerCount() > 0 {
-		b.announceReset(s)
-	}
 	b.mu.Lock()
 	if b.closed {
 		b.mu.Unlock()

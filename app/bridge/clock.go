@@ -171,7 +171,7 @@ func (b *Bridge) runControl(n *node, s *socket) {
 			if b.takeAnnounced() {
 				continue
 			}
-			b.announceReset(s)
+			b.announceReset(s, n.done)
 		}
 	}
 }
@@ -207,7 +207,16 @@ func (b *Bridge) AnnounceReset() string {
 		return "no client"
 	}
 	b.announced.Add(1)
-	return b.announceReset(s)
+	return b.announceReset(s, b.done)
+}
+
+// AnnounceMove tells the world Control clients, as of a reset, that the bridge is about to
+// serve another world, whose clock starts elsewhere; it waits for their answers, or until
+// abort closes. The bridge face calls it before each Retarget.
+func (b *Bridge) AnnounceMove(abort <-chan struct{}) {
+	if s := b.control.Load(); s != nil && s.peerCount() > 0 {
+		b.announceReset(s, abort)
+	}
 }
 
 // ResetFailed withdraws the announcement of a reset that did not happen, so that the next
@@ -215,12 +224,13 @@ func (b *Bridge) AnnounceReset() string {
 func (b *Bridge) ResetFailed() { b.takeAnnounced() }
 
 // announceReset sends the reset request to every client of s and returns their answers,
-// joined: their result strings, TIMEOUT for those that did not answer, or "no client".
-func (b *Bridge) announceReset(s *socket) string {
+// joined: their result strings, TIMEOUT for those that did not answer, or "no client". It
+// stops waiting when abort closes.
+func (b *Bridge) announceReset(s *socket, abort <-chan struct{}) string {
 	req, _ := proto.Marshal(&msgs.Param{Params: map[string]*msgs.Any{
 		"reset_simulation": {Type: msgs.Any_BOOLEAN, Value: &msgs.Any_BoolValue{BoolValue: true}},
 	}})
-	results := s.Request(req, b.opts.ResetTimeout)
+	results := s.Request(req, b.opts.ResetTimeout, abort)
 	var parts []string
 	for _, r := range results {
 		if r.Err != nil {

@@ -27,9 +27,9 @@
 //     Config.ResetTimeout, the client then disconnected so it reconnects with a fresh socket)
 //     is logged. /control's reset asks first and resets the world after the answers
 //     ([Bridge.AnnounceReset]), as CLOiSim does; resets from elsewhere (the window, the
-//     training API) are announced as they happen (/world/<name>/reset), and so is a move to
-//     another world ([Bridge.Retarget]: a training episode's world, or back to the scenario's),
-//     before the clock jumps to its time.
+//     training API) are announced as they happen (/world/<name>/reset), and so is the bridge
+//     face's move to another world (a training episode's, or back to the scenario's) before
+//     the clock jumps to its time ([Bridge.AnnounceMove], then [Bridge.Retarget]).
 //   - <model> / MICOM / Micom: Rx (SUB) — Twist commands (a Joystick decodes as one), published
 //     on /model/<model>/cmd_vel; Tx (PUB) — the model's Micom from the world's odometry system
 //     (/model/<model>/micom, on sim time), with the latest reading of each ultrasonic sensor

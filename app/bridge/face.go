@@ -77,16 +77,24 @@ func (f *Face) Start(_ context.Context, h *app.Host) error {
 	return nil
 }
 
-// follow retargets the bridge whenever the host's active world changes.
+// follow retargets the bridge whenever the host's active world changes, telling the world
+// Control clients first, as of a reset (cloisim_ros resets its nodes' time then): the clock
+// is about to jump to the other world's time.
 func (f *Face) follow(cur *app.Sim) {
 	defer f.wg.Done()
 	for {
 		changed := f.h.Changed()
 		if a := f.h.Active(); a != nil && a != cur {
-			// Debug: a training client changes the world on show every episode.
-			f.h.Logger().Debug("bridge: serving another world", "world", a.ID)
-			f.b.Retarget(a.Bus, a.Loop)
-			cur = a
+			f.b.AnnounceMove(f.stop)
+			if newest := f.h.Active(); newest != nil { // it may have moved on during the answers
+				a = newest
+			}
+			if a != cur {
+				// Debug: a training client changes the world on show every episode.
+				f.h.Logger().Debug("bridge: serving another world", "world", a.ID)
+				f.b.Retarget(a.Bus, a.Loop)
+				cur = a
+			}
 		}
 		select {
 		case <-changed:

@@ -507,8 +507,9 @@ func (s *socket) peerCount() int {
 }
 
 // Request sends payload (tagged) to every client of a REQ port and waits for each one's
-// answer until timeout. Clients are asked in parallel; the results are in no set order.
-func (s *socket) Request(payload []byte, timeout time.Duration) []ReqResult {
+// answer until timeout, or until abort closes. Clients are asked in parallel; the results are
+// in no set order.
+func (s *socket) Request(payload []byte, timeout time.Duration, abort <-chan struct{}) []ReqResult {
 	s.reqMu.Lock()
 	defer s.reqMu.Unlock()
 	s.mu.Lock()
@@ -523,14 +524,14 @@ func (s *socket) Request(payload []byte, timeout time.Duration) []ReqResult {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			out[i] = p.request(payload, timeout)
+			out[i] = p.request(payload, timeout, abort)
 		}()
 	}
 	wg.Wait()
 	return out
 }
 
-func (p *peer) request(payload []byte, timeout time.Duration) ReqResult {
+func (p *peer) request(payload []byte, timeout time.Duration, abort <-chan struct{}) ReqResult {
 	r := ReqResult{Peer: p.raw.RemoteAddr().String()}
 	select {
 	case <-p.replies: // a late answer to an earlier request
@@ -552,6 +553,8 @@ func (p *peer) request(payload []byte, timeout time.Duration) ReqResult {
 		p.close()
 	case <-p.done:
 		r.Err = errors.New("the client disconnected")
+	case <-abort:
+		r.Err = errors.New("not waited for: the bridge is closing")
 	}
 	return r
 }

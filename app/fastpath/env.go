@@ -49,13 +49,15 @@ type env struct {
 
 	// Loop goroutine only (or read after a loop call returned).
 	// pending is the next episode, set just ahead of a reset and taken by its hook.
-	pending  *episodePlan
-	route    *route.Progress
-	due      uint64
-	actions  int
-	contacts int
-	touching int
-	frame    sensors.Image
+	pending *episodePlan
+	// gains are the image gains of the episode on show, trying those of a reset under way.
+	gains, trying *render.GainTable
+	route         *route.Progress
+	due           uint64
+	actions       int
+	contacts      int
+	touching      int
+	frame         sensors.Image
 	// drawn is what the camera draws into: an RGB frame of the env's own, or the grey
 	// camera's RGB, copied into img after each frame.
 	drawn []byte
@@ -107,8 +109,10 @@ func (e *env) beforeReset(c *world.Config) error {
 	e.pending = nil
 	c.TrackParams = ep.trackParams
 	c.Agents = []world.AgentSpec{{Name: agentName, Vehicle: ep.vehicle}}
-	// The camera's frames, the window's and the bridge's too, go through the episode's gains.
-	e.sim.Sensors.SetImageGains(agentName, e.camera, render.NewGainTable(ep.gains))
+	// The camera's frames, the window's and the bridge's too, go through the episode's gains
+	// from the reset's first frame; a reset that fails puts the last episode's back.
+	e.trying = render.NewGainTable(ep.gains)
+	e.sim.Sensors.SetImageGains(agentName, e.camera, e.trying)
 	return nil
 }
 
@@ -131,6 +135,9 @@ func (e *env) startReset(seed int64, layout bool, done func(*ResetInfo, error)) 
 		return nil
 	}
 	then := func(w *world.World) error {
+		if e.trying != nil { // the world is the new episode's: so are the gains
+			e.gains, e.trying = e.trying, nil
+		}
 		e.actions, e.contacts, e.due = 0, 0, 0
 		if err := e.capture(w); err != nil {
 			return err
@@ -152,6 +159,10 @@ func (e *env) startReset(seed int64, layout bool, done func(*ResetInfo, error)) 
 	}
 	return e.sim.Loop.StartReset(seed, before, then, func(err error) {
 		e.pending = nil // a reset that failed has not taken it
+		if e.trying != nil { // nor its gains (then takes them)
+			e.sim.Sensors.SetImageGains(agentName, e.camera, e.gains)
+			e.trying = nil
+		}
 		if err != nil {
 			done(nil, err)
 			return

@@ -33,7 +33,7 @@ const (
 
 func init() {
 	app.RegisterFace(app.FaceModule{
-		ID: FaceID, Default: false, New: func() app.Face { return &Face{} },
+		ID: FaceID, Default: false, OnWith: "socket", New: func() app.Face { return &Face{} },
 		Doc: "binary fast path for vectorized training: N envs per request, frames in shared memory (--fast-path SOCKET)",
 	})
 }

@@ -354,13 +354,7 @@ func runHeadless(ctx context.Context, stdout, stderr io.Writer, f runFlags, set 
 	if set("time-scale") {
 		timeScale = f.timeScale
 	}
-	// Headless: no window, even where the scenario gives the window settings (a build without
-	// the window has no such face).
-	noWindow := app.FaceSettings{}
-	if _, err := app.LookupFace("window"); err == nil {
-		noWindow["window"] = false
-	}
-	faces, err := app.Faces(plan.Scenario.Faces, f.services.settings(set), noWindow)
+	faces, err := app.Faces(plan.Scenario.Faces, f.services.settings(set))
 	if err != nil {
 		return fmt.Errorf("%s: %w", plan.Scenario.Source, err)
 	}

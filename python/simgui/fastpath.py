@@ -104,8 +104,8 @@ class FastPathClient:
         log when this process owns it and it has ended (its log goes with close())."""
         p = self.process
         if p is not None:
-            try:
-                code = p.proc.wait(2)
+            try:  # a simgui that died closes the connection as it exits
+                code = p.proc.wait(0.5)
             except subprocess.TimeoutExpired:
                 code = None
             if code is not None:
@@ -120,6 +120,8 @@ class FastPathClient:
                 msg, anc, _flags, _addr = self.sock.recvmsg(len(self._buf), socket.CMSG_SPACE(struct.calcsize("i")))
             except BlockingIOError:
                 raise FastPathError(f"simgui sent no reply within {self.timeout:g} s") from None
+            except ConnectionResetError:
+                raise self._closed() from None
             for level, kind, data in anc:
                 if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
                     fds = array.array("i")

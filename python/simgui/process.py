@@ -1,7 +1,7 @@
 """Starting and owning a headless simgui process, or finding a running one.
 
 The binary is ``$SIMGUI_BIN``, else ``bin/simgui`` of the checkout this package sits in (or,
-installed elsewhere, of the checkout the current folder is in), else ``simgui`` on ``PATH``. An owned process serves the fast path on a socket in a private
+installed elsewhere, of the checkout its venv or the current folder is in), else ``simgui`` on ``PATH``. An owned process serves the fast path on a socket in a private
 temporary folder (and the HTTP API on a free port when asked), is told to die with its parent,
 and is stopped by ``close()``. The folder of a Python process killed without a chance to clean
 up (SIGKILL) is removed by the next owned process this user starts.
@@ -120,7 +120,7 @@ class SimguiProcess:
         sweep_stale_folders()
         self._dir = tempfile.mkdtemp(prefix=_FOLDER_PREFIX)
         with open(os.path.join(self._dir, _OWNER_FILE), "w") as f:
-            f.write(f"{os.getpid()}\n")
+            f.write(f"{os.getpid()} {_pid_namespace()}\n")
         self.fast_path = os.path.join(self._dir, "fast.sock")
         self.http_url = None
         args = [self.binary, "run"]
@@ -178,12 +178,12 @@ class SimguiProcess:
             return False
 
     def log_tail(self, n: int = 4000) -> str:
-        """The end of the process's output."""
+        """The end of the process's output ("" once it is closed)."""
         try:
             self._log.flush()
             with open(self._log.name, "rb") as f:
                 return f.read()[-n:].decode("utf-8", "replace")
-        except OSError:
+        except (OSError, ValueError):  # ValueError: the log is closed
             return ""
 
     def close(self):
@@ -198,6 +198,15 @@ _FOLDER_PREFIX = "simgui-"
 _OWNER_FILE = "owner.pid"
 
 
+def _pid_namespace() -> str:
+    """This process's PID namespace (Linux), so that a folder made in another one (a container
+    sharing /tmp) is never judged by PIDs that mean other processes here."""
+    try:
+        return os.readlink("/proc/self/ns/pid")
+    except OSError:
+        return "-"
+
+
 def _alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -210,8 +219,9 @@ def _alive(pid: int) -> bool:
 
 def sweep_stale_folders(tmp: str | None = None) -> list[str]:
     """Removes the temporary folders of owned processes whose Python process has died without
-    cleaning up (SIGKILL), and returns their paths. Only this user's folders that hold an owner
-    file naming a process that no longer exists are touched; their simgui died with its parent."""
+    cleaning up (SIGKILL), and returns their paths. Only this user's folders whose owner file
+    names a process of this PID namespace that no longer exists are touched; their simgui died
+    with its parent."""
     tmp = tmp or tempfile.gettempdir()
     removed = []
     try:
@@ -227,10 +237,11 @@ def sweep_stale_folders(tmp: str | None = None) -> list[str]:
             if not os.path.isdir(folder) or os.path.islink(folder) or st.st_uid != os.getuid():
                 continue
             with open(os.path.join(folder, _OWNER_FILE)) as f:
-                pid = int(f.read(32).strip())
+                pid_text, ns = f.read(256).split()
+            pid = int(pid_text)
         except (OSError, ValueError):
             continue
-        if pid > 0 and pid != os.getpid() and not _alive(pid):
+        if ns == _pid_namespace() and pid > 0 and pid != os.getpid() and not _alive(pid):
             shutil.rmtree(folder, ignore_errors=True)
             removed.append(folder)
     return removed

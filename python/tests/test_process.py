@@ -19,12 +19,12 @@ from simgui import process  # noqa: E402
 PYTHON_DIR = os.path.join(os.path.dirname(__file__), "..")
 
 
-def folder_with_owner(tmp, name, pid):
+def folder_with_owner(tmp, name, pid, ns=None):
     d = os.path.join(tmp, name)
     os.mkdir(d)
     if pid is not None:
         with open(os.path.join(d, process._OWNER_FILE), "w") as f:
-            f.write(f"{pid}\n")
+            f.write(f"{pid} {ns or process._pid_namespace()}\n")
     with open(os.path.join(d, "simgui.log"), "w") as f:
         f.write("log\n")
     return d
@@ -42,13 +42,14 @@ class Sweep(unittest.TestCase):
                 mine = folder_with_owner(tmp, "simgui-mine", os.getpid())
                 no_owner = folder_with_owner(tmp, "simgui-noowner", None)
                 other = folder_with_owner(tmp, "other-dead", gone.pid)
+                elsewhere = folder_with_owner(tmp, "simgui-container", gone.pid, ns="pid:[1]")
                 garbled = folder_with_owner(tmp, "simgui-garbled", None)
                 with open(os.path.join(garbled, process._OWNER_FILE), "w") as f:
                     f.write("not a pid")
                 removed = process.sweep_stale_folders(tmp)
                 self.assertEqual(removed, [dead])
                 self.assertFalse(os.path.exists(dead))
-                for kept in (alive, mine, no_owner, other, garbled):
+                for kept in (alive, mine, no_owner, other, garbled, elsewhere):
                     self.assertTrue(os.path.isdir(kept), kept)
             finally:
                 live.kill()
