@@ -158,8 +158,9 @@ func (e *env) startReset(seed int64, layout bool, done func(*ResetInfo, error)) 
 		return nil
 	}
 	return e.sim.Loop.StartReset(seed, before, then, func(err error) {
-		e.pending = nil // a reset that failed has not taken it
-		if e.trying != nil { // nor its gains (then takes them)
+		// A reset that failed has not taken the episode, nor its gains (then takes them).
+		e.pending = nil
+		if e.trying != nil {
 			e.sim.Sensors.SetImageGains(agentName, e.camera, e.gains)
 			e.trying = nil
 		}
