@@ -56,11 +56,6 @@ func bakeFloorLight(x0, y0, x1, y1, texel float64, solids []*Mesh, sm *shadowMap
 				drawLightTri(dist, fl.w, fl.h, q[0], q[1], q[2])
 			}
 		}
-		chamfer(dist, fl.w, fl.h)
-	}
-	bias := 0.0
-	if sm != nil {
-		bias = slopeBias(sunUp, sm.texel)
 	}
 	// Contact shadow by distance in quarter texels, up to where it has faded.
 	var aoLUT []uint8
@@ -72,6 +67,11 @@ func bakeFloorLight(x0, y0, x1, y1, texel float64, solids []*Mesh, sm *shadowMap
 				break
 			}
 		}
+		chamfer(dist, fl.w, fl.h, float32(len(aoLUT))/4) // the table's reach
+	}
+	bias := 0.0
+	if sm != nil {
+		bias = slopeBias(sunUp, sm.texel)
 	}
 	// Shadow-map coordinates are linear in the texel indexes.
 	var o, di, dj [3]float64
@@ -142,30 +142,38 @@ func up32(x float64) float32 {
 }
 
 // chamfer turns d (0 on sources, +Inf elsewhere) into approximate Euclidean distances in
-// texels with the two-pass 1, √2 chamfer transform (Borgefors 1986).
-func chamfer(d []float32, w, h int) {
+// texels with the two-pass 1, √2 chamfer transform (Borgefors 1986), exact (as the full
+// transform gives them) where they are below reach; elsewhere they stay reach or more. Only
+// blocks of chamferBlock² texels within reach of a source are visited: a shortest path of the
+// transform to a texel within reach runs within reach of its source, also reordered as the two
+// passes take it, and the contact shadow needs no more (a floor far from every wall is most
+// of an arena's).
+func chamfer(d []float32, w, h int, reach float32) {
 	const a, b = 1, math.Sqrt2
+	runs := chamferRuns(d, w, h, reach)
 	for y := range h {
 		row := d[y*w : (y+1)*w]
 		var up []float32
 		if y > 0 {
 			up = d[(y-1)*w : y*w]
 		}
-		for x := range row {
-			v := row[x]
-			if x > 0 {
-				v = min(v, row[x-1]+a)
-			}
-			if up != nil {
-				v = min(v, up[x]+a)
+		for _, r := range runs[y/chamferBlock] {
+			for x := r[0]; x < r[1]; x++ {
+				v := row[x]
 				if x > 0 {
-					v = min(v, up[x-1]+b)
+					v = min(v, row[x-1]+a)
 				}
-				if x < w-1 {
-					v = min(v, up[x+1]+b)
+				if up != nil {
+					v = min(v, up[x]+a)
+					if x > 0 {
+						v = min(v, up[x-1]+b)
+					}
+					if x < w-1 {
+						v = min(v, up[x+1]+b)
+					}
 				}
+				row[x] = v
 			}
-			row[x] = v
 		}
 	}
 	for y := h - 1; y >= 0; y-- {
@@ -174,23 +182,76 @@ func chamfer(d []float32, w, h int) {
 		if y < h-1 {
 			down = d[(y+1)*w : (y+2)*w]
 		}
-		for x := w - 1; x >= 0; x-- {
-			v := row[x]
-			if x < w-1 {
-				v = min(v, row[x+1]+a)
-			}
-			if down != nil {
-				v = min(v, down[x]+a)
+		rs := runs[y/chamferBlock]
+		for i := len(rs) - 1; i >= 0; i-- {
+			for x := rs[i][1] - 1; x >= rs[i][0]; x-- {
+				v := row[x]
 				if x < w-1 {
-					v = min(v, down[x+1]+b)
+					v = min(v, row[x+1]+a)
 				}
-				if x > 0 {
-					v = min(v, down[x-1]+b)
+				if down != nil {
+					v = min(v, down[x]+a)
+					if x < w-1 {
+						v = min(v, down[x+1]+b)
+					}
+					if x > 0 {
+						v = min(v, down[x-1]+b)
+					}
 				}
+				row[x] = v
 			}
-			row[x] = v
 		}
 	}
+}
+
+// chamferBlock is the side of the blocks chamfer visits or skips, in texels.
+const chamferBlock = 16
+
+// chamferRuns returns, per row of blocks, the runs of columns [x0, x1) chamfer visits: the
+// blocks within reach of a block holding a source (a distance below reach moves fewer than
+// reach texels along each axis).
+func chamferRuns(d []float32, w, h int, reach float32) [][][2]int {
+	const B = chamferBlock
+	bw, bh := (w+B-1)/B, (h+B-1)/B
+	src := make([]bool, bw*bh)
+	for y := range h {
+		for x, v := range d[y*w : (y+1)*w] {
+			if v == 0 {
+				src[y/B*bw+x/B] = true
+			}
+		}
+	}
+	k := int(min(reach, float32(max(w, h))))/B + 1 // blocks a distance below reach can cross
+	// Dilate by k blocks: along rows, then along columns.
+	across := make([]bool, bw*bh)
+	for by := range bh {
+		for bx := range bw {
+			for j := max(0, bx-k); j <= min(bw-1, bx+k) && !across[by*bw+bx]; j++ {
+				across[by*bw+bx] = src[by*bw+j]
+			}
+		}
+	}
+	runs := make([][][2]int, bh)
+	for by := range bh {
+		var rs [][2]int
+		for bx := range bw {
+			on := false
+			for j := max(0, by-k); j <= min(bh-1, by+k) && !on; j++ {
+				on = across[j*bw+bx]
+			}
+			if !on {
+				continue
+			}
+			x0, x1 := bx*B, min(w, (bx+1)*B)
+			if n := len(rs); n > 0 && rs[n-1][1] == x0 {
+				rs[n-1][1] = x1
+			} else {
+				rs = append(rs, [2]int{x0, x1})
+			}
+		}
+		runs[by] = rs
+	}
+	return runs
 }
 
 // at returns the packed light of floor point (x, y); outside the map the floor is fully lit.

@@ -59,7 +59,9 @@ func TestFloorLightBlocksMatchTexels(t *testing.T) {
 }
 
 // TestChamferMatchesItsDefinition holds chamfer to the two-pass 1, √2 transform written out
-// with every neighbour looked up through bounds checks, on random sources and odd sizes.
+// with every neighbour looked up through bounds checks, on random sources, odd sizes and
+// reaches from a texel to beyond the map: the same distance wherever it is below the reach,
+// and the reach or more elsewhere.
 func TestChamferMatchesItsDefinition(t *testing.T) {
 	ref := func(d []float32, w, h int) {
 		const a, b = 1, math.Sqrt2
@@ -81,22 +83,66 @@ func TestChamferMatchesItsDefinition(t *testing.T) {
 		}
 	}
 	seed := uint64(1)
-	for _, size := range [][2]int{{1, 1}, {1, 7}, {7, 1}, {13, 9}, {64, 40}} {
-		w, h := size[0], size[1]
+	skipped := 0
+	for _, c := range []struct {
+		w, h, sparse int
+		reach        float32
+	}{
+		{1, 1, 17, inf32}, {1, 7, 17, inf32}, {7, 1, 17, inf32}, {13, 9, 17, inf32}, {64, 40, 17, inf32},
+		{64, 40, 17, 3}, {200, 150, 4000, 12.5}, {200, 150, 4000, 40}, {333, 97, 9000, 31.75}, {97, 333, 9000, 1},
+	} {
+		w, h := c.w, c.h
 		got, want := make([]float32, w*h), make([]float32, w*h)
 		for i := range got {
 			seed, _ = splitmixStep(seed)
 			got[i] = inf32
-			if seed%17 == 0 {
+			if seed%uint64(c.sparse) == 0 {
 				got[i] = 0
 			}
 			want[i] = got[i]
 		}
-		chamfer(got, w, h)
+		chamfer(got, w, h, c.reach)
 		ref(want, w, h)
 		for i := range got {
-			if got[i] != want[i] {
-				t.Fatalf("%dx%d, texel %d: %g, want %g", w, h, i, got[i], want[i])
+			if want[i] < c.reach && got[i] != want[i] || want[i] >= c.reach && got[i] < c.reach {
+				t.Fatalf("%dx%d reach %g, texel %d: %g, want %g", w, h, c.reach, i, got[i], want[i])
+			}
+			if got[i] == inf32 && want[i] != inf32 {
+				skipped++
+			}
+		}
+	}
+	if skipped == 0 {
+		t.Fatal("no texel was left out: the test checks nothing of the blocks chamfer skips")
+	}
+}
+
+// TestBoxShare3MatchesItsDefinition holds the sun-visibility grid's separable box filter to
+// the share of lit texels among each texel's 3 × 3 neighbours written out, in 32nds rounded,
+// on random grids of odd sizes.
+func TestBoxShare3MatchesItsDefinition(t *testing.T) {
+	seed := uint64(5)
+	for _, size := range [][2]int{{1, 1}, {1, 6}, {6, 1}, {2, 2}, {17, 9}, {64, 33}} {
+		w, h := size[0], size[1]
+		lit := make([]uint8, w*h)
+		for i := range lit {
+			seed, _ = splitmixStep(seed)
+			lit[i] = uint8(seed >> 63)
+		}
+		got := make([]uint8, w*h)
+		boxShare3(got, lit, w, h)
+		for j := range h {
+			for i := range w {
+				n, sum := 0, 0
+				for y := max(0, j-1); y <= min(h-1, j+1); y++ {
+					for x := max(0, i-1); x <= min(w-1, i+1); x++ {
+						n++
+						sum += int(lit[y*w+x])
+					}
+				}
+				if want := uint8((32*sum + n/2) / n); got[j*w+i] != want {
+					t.Fatalf("%dx%d, texel (%d, %d): %d, want %d", w, h, i, j, got[j*w+i], want)
+				}
 			}
 		}
 	}

@@ -70,18 +70,7 @@ func bakeSunVis(m *Mesh, t *meshTri, sm *shadowMap, bias float64, limit int) *su
 			}
 		}
 	}
-	for j := range sv.h {
-		for i := range sv.w {
-			n, sum := 0, 0
-			for y := max(0, j-1); y <= min(sv.h-1, j+1); y++ {
-				for x := max(0, i-1); x <= min(sv.w-1, i+1); x++ {
-					n++
-					sum += int(lit[y*sv.w+x])
-				}
-			}
-			sv.f[j*sv.w+i] = uint8((32*sum + n/2) / n)
-		}
-	}
+	boxShare3(sv.f, lit, sv.w, sv.h)
 	sv.tw = (sv.w + 7) >> 3
 	sv.tiles = make([]uint8, sv.tw*((sv.h+7)>>3))
 	for k := range sv.tiles {
@@ -101,6 +90,51 @@ func bakeSunVis(m *Mesh, t *meshTri, sm *shadowMap, bias float64, limit int) *su
 	}
 	return sv
 }
+
+// boxShare3 sets dst (w×h) to the share of lit texels (0 or 1 each) among each texel's 3 × 3
+// (fewer at the edges), in 32nds rounded: separably, the lit texels of each row's 3, then
+// those of 3 rows.
+func boxShare3(dst, lit []uint8, w, h int) {
+	across := make([]uint8, w*h)
+	for j := range h {
+		l, r := lit[j*w:(j+1)*w], across[j*w:(j+1)*w]
+		for i := range l {
+			s := l[i]
+			if i > 0 {
+				s += l[i-1]
+			}
+			if i < w-1 {
+				s += l[i+1]
+			}
+			r[i] = s
+		}
+	}
+	for j := range h {
+		up, row, down := across[max(0, j-1)*w:][:w], across[j*w:][:w], across[min(h-1, j+1)*w:][:w]
+		nj := 1 + min(j, 1) + min(h-1-j, 1)
+		out := dst[j*w:][:w]
+		for i := range w {
+			sum := row[i]
+			if j > 0 {
+				sum += up[i]
+			}
+			if j < h-1 {
+				sum += down[i]
+			}
+			out[i] = boxShares[nj*(1+min(i, 1)+min(w-1-i, 1))][sum]
+		}
+	}
+}
+
+// boxShares[n][s] is the share, in 32nds rounded, of s lit texels among n.
+var boxShares = func() (t [10][10]uint8) {
+	for n := 1; n < 10; n++ {
+		for s := 0; s <= n; s++ {
+			t[n][s] = uint8((32*s + n/2) / n)
+		}
+	}
+	return t
+}()
 
 // walk returns where texture coordinates (u, v) fall on the grid and the step a pixel for
 // steps (du, dv), in grid texels with 16 fractional bits.
