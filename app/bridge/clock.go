@@ -168,8 +168,8 @@ func (b *Bridge) runControl(n *node, s *socket) {
 				}
 				continue
 			}
-			if b.takeAnnounced() {
-				continue
+			if b.takeAnnounced() || s.peerCount() == 0 {
+				continue // told before it happened, or nobody to tell (a training run resets often)
 			}
 			b.announceReset(s, n.done)
 		}
