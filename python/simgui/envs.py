@@ -30,6 +30,16 @@ _ONE, _MINUS_ONE = np.float64(1.0), np.float64(-1.0)
 _SEED_LIMIT = 2**63 - 1
 
 
+def _flag_text(value) -> str:
+    """A randomization value as simgui's flags take it: a (lo, hi) pair as "lo,hi", a bool as
+    true/false, anything else as its text ("0.5,1", 0.2, "true")."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (tuple, list, np.ndarray)) and len(value) == 2:
+        return f"{value[0]},{value[1]}"
+    return str(value)
+
+
 def _check_seed(seed):
     if seed is not None and not (isinstance(seed, (int, np.integer)) and 0 <= int(seed) <= _SEED_LIMIT):
         raise ValueError(f"seed {seed!r}: want a whole number from 0 to {_SEED_LIMIT}")
@@ -69,8 +79,8 @@ class _Session:
 
     def _start(self, n, transport, simgui, frame_size, action_period, randomize, layout, window, label,
                randomization):
-        # Keys as simgui reads them: without case.
-        extra = {str(k).strip().lower(): str(v) for k, v in (randomization or {}).items()}
+        # Keys as simgui reads them: without case; values as its reset flags take them.
+        extra = {str(k).strip().lower(): _flag_text(v) for k, v in (randomization or {}).items()}
         ranges = [k for k in extra if k != "enabled"]
         said = extra.get("enabled", "").strip().lower()
         if not randomize and said in ("true", "1"):

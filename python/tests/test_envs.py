@@ -379,6 +379,17 @@ class Misuse(unittest.TestCase):
             self.assertTrue(any("noise" in k for k in draws), f"no image noise among the draws: {draws}")
         finally:
             env.close()
+        # A range as a pair of numbers, and a number, draw as their text does.
+        for text, given in (("0,4", (0, 4.0)), ("2.5", 2.5)):
+            got = []
+            for value in (text, given):
+                env = simgui.make(ID, simgui=PROC, randomization={"sensors.image_noise": value})
+                try:
+                    _, info = env.reset(seed=5)
+                    got.append(info["reset"])
+                finally:
+                    env.close()
+            self.assertEqual(got[0], got[1], f"{given!r} drew otherwise than {text!r}")
         with self.assertRaisesRegex(ValueError, "randomize=False"):
             simgui.make(ID, simgui=PROC, randomize=False, randomization={"sensors.image_noise": "0,4"})
         with self.assertRaisesRegex(ValueError, "enabled=false"):
