@@ -63,8 +63,11 @@ class _Session:
 
     def __init__(self, task, n: int, *, transport: str = "fast", simgui=None, frame_size=(84, 84),
                  action_period: float | None = None, randomize: bool = True, max_episode_steps: int | None = None,
-                 layout: bool = False, window: bool = False, label: str = "", randomization: dict | None = None):
+                 layout: bool = False, window: bool = False, label: str = "", randomization: dict | None = None,
+                 scenario=None):
         self.task = _tasks.lookup(task)
+        if scenario is not None:
+            self.task = self.task.with_scenario(scenario)
         if max_episode_steps is not None:
             self.task = self.task.with_options(max_episode_steps=int(max_episode_steps))
         self.n = n
@@ -258,21 +261,22 @@ class SimguiEnv(Env):
     ("rgb_array": render() returns the camera frame), ``frame_size`` (width, height),
     ``action_period`` (seconds of sim time per step), ``randomize`` (domain randomization, on by
     default), ``randomization`` (more groups to draw over the scenario's, e.g.
-    ``{"sensors.image_noise": "0,4"}``), ``max_episode_steps``, ``window`` (start simgui with its
-    window).
+    ``{"sensors.image_noise": (0, 4)}``), ``scenario`` (a scenario file of one's own instead of
+    the task's, scored by the task's rewards), ``max_episode_steps``, ``window`` (start simgui
+    with its window).
     """
 
     metadata = {"render_modes": ["rgb_array"], "render_fps": 10}
 
     def __init__(self, task="simgui/KS0223Corridor-v0", *, render_mode=None, transport="fast", simgui=None,
                  frame_size=(84, 84), action_period=None, randomize=True, max_episode_steps=None, window=False,
-                 layout=False, randomization=None):
+                 layout=False, randomization=None, scenario=None):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r}: want one of {self.metadata['render_modes']}")
         self._s = None
         self._s = _Session(task, 1, transport=transport, simgui=simgui, frame_size=frame_size,
                            action_period=action_period, randomize=randomize, max_episode_steps=max_episode_steps,
-                           layout=layout, window=window, randomization=randomization)
+                           layout=layout, window=window, randomization=randomization, scenario=scenario)
         self.task = self._s.task
         self.render_mode = render_mode
         self.observation_space, self.action_space = _spaces(self._s.width, self._s.height)
@@ -363,7 +367,7 @@ class SimguiVectorEnv(VectorEnv):
 
     def __init__(self, task="simgui/KS0223Corridor-v0", num_envs: int = 8, *, render_mode=None, simgui=None,
                  frame_size=(84, 84), action_period=None, randomize=True, max_episode_steps=None, window=False,
-                 layout=False, copy=True, randomization=None, transport="fast"):
+                 layout=False, copy=True, randomization=None, transport="fast", scenario=None):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r}: want one of {self.metadata['render_modes']}")
         self._s = None
@@ -372,7 +376,7 @@ class SimguiVectorEnv(VectorEnv):
                              "(transport='fast'); the HTTP transport runs one env (simgui.make)")
         self._s = _Session(task, int(num_envs), transport="fast", simgui=simgui, frame_size=frame_size,
                            action_period=action_period, randomize=randomize, max_episode_steps=max_episode_steps,
-                           layout=layout, window=window, randomization=randomization)
+                           layout=layout, window=window, randomization=randomization, scenario=scenario)
         self.task = self._s.task
         self.num_envs = int(num_envs)
         self.render_mode = render_mode

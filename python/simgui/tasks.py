@@ -20,9 +20,12 @@ episode ends only at the goal or the time limit.
 
 from __future__ import annotations
 
+import contextlib
 import math
+import os
 from dataclasses import dataclass, field, replace
 from importlib import resources
+from pathlib import Path
 
 import numpy as np
 
@@ -35,7 +38,7 @@ class Task:
     """A training task: where it runs and how it is scored."""
 
     id: str
-    scenario: str  # file in simgui/scenarios
+    scenario: str  # file in simgui/scenarios, or a path of one's own (with_scenario)
     doc: str
     max_episode_steps: int = 100
     progress_gain: float = 10.0  # reward per metre towards the next waypoint
@@ -51,14 +54,29 @@ class Task:
     vehicle_params: dict = field(default_factory=dict)
 
     def scenario_text(self) -> str:
+        if self._own():
+            return Path(self.scenario).read_text()
         return resources.files("simgui").joinpath("scenarios", self.scenario).read_text()
 
     def scenario_path(self):
         """A context manager giving the scenario as a file (for `simgui run --scenario`)."""
+        if self._own():
+            return contextlib.nullcontext(Path(self.scenario))
         return resources.as_file(resources.files("simgui").joinpath("scenarios", self.scenario))
+
+    def _own(self) -> bool:
+        return os.path.isabs(self.scenario)  # with_scenario's; the packaged ones are names
 
     def with_options(self, **kw) -> "Task":
         return replace(self, **kw)
+
+    def with_scenario(self, path) -> "Task":
+        """The task in a scenario file of one's own (its track, vehicle, route and randomization),
+        scored by this task's rewards."""
+        p = Path(os.fspath(path)).resolve()
+        if not p.is_file():
+            raise FileNotFoundError(f"scenario {os.fspath(path)!r}: no such file")
+        return replace(self, scenario=str(p))
 
 
 TASKS = {

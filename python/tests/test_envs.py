@@ -6,6 +6,7 @@ Run with Debian's python3 from the checkout (make test-python does):
 
 import os
 import sys
+import tempfile
 import unittest
 
 import numpy as np
@@ -396,6 +397,26 @@ class Misuse(unittest.TestCase):
             simgui.make(ID, simgui=PROC, randomization={"Enabled": "false", "visual.textures": "0,1"})
         with self.assertRaisesRegex(ValueError, "randomize=False"):
             simgui.make(ID, simgui=PROC, randomize=False, randomization={"enabled": "true"})
+
+    def test_own_scenario(self):
+        # The task in a scenario file of one's own: its corridor width, scored by the task.
+        text = simgui.TASKS[ID].scenario_text().replace("width: [0.5, 0.8]", "width: [0.9, 0.9]")
+        self.assertIn("width: [0.9, 0.9]", text)
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "wide.yaml")
+            with open(path, "w") as f:
+                f.write(text)
+            envs = simgui.make_vec(ID, num_envs=2, simgui=PROC, scenario=path)
+            try:
+                envs.reset(seed=4)
+                for i in range(2):
+                    self.assertEqual(envs.reset_info(i)["trackParams"]["width"], 0.9, envs.reset_info(i))
+                _, reward, _, _, _ = envs.step(np.zeros((2, 2), np.float32))
+                self.assertEqual(reward.shape, (2,))
+            finally:
+                envs.close()
+            with self.assertRaisesRegex(FileNotFoundError, "no such file"):
+                simgui.make(ID, simgui=PROC, scenario=os.path.join(d, "missing.yaml"))
 
     def test_vector_env_misuse(self):
         with self.assertRaisesRegex(ValueError, "fast path"):
