@@ -53,10 +53,11 @@ func dialSub(t *testing.T, port uint16, topic []byte) zmq4.Socket {
 	return sub
 }
 
-// waitFor polls cond until it holds or 5 s pass.
+// waitFor polls cond until it holds, failing the test if it still does not after 30 s: a
+// guard against a hang, long enough for a loaded machine under the race detector.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(30 * time.Second)
 	for !cond() {
 		if time.Now().After(deadline) {
 			t.Fatalf("timed out waiting for %s", what)
