@@ -143,8 +143,8 @@ class SimguiProcess:
         env = dict(os.environ)
         # Go's own GC target unless gogc (or $GOGC) says otherwise: measured with 16 envs, 400
         # was slower than Go's 100 both without visual randomization (17,700 against 21,000
-        # steps/s) and with it (860 against 960 steps/s, 860 MB against 370 MB), whose resets
-        # build whole scenes: a larger heap costs more in cache misses than it saves in GC.
+        # steps/s) and with it (860 against 960 steps/s, and 860 MB against 370 MB), whose
+        # resets build whole scenes.
         if gogc is not None:
             env.setdefault("GOGC", str(gogc))
         self.proc = _popen(args, stdin=subprocess.DEVNULL, stdout=self._log, stderr=subprocess.STDOUT,
