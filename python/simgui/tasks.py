@@ -29,6 +29,9 @@ from pathlib import Path
 
 import numpy as np
 
+# The largest open request simgui's fast path reads (app/fastpath MaxOpenBytes).
+_MAX_OPEN_BYTES = 1 << 20
+
 #: The sonar reading is divided by this (metres) for the observation, as rusim's vision env.
 SONAR_SCALE_M = 5.0
 
@@ -55,7 +58,13 @@ class Task:
 
     def scenario_text(self) -> str:
         if self._own():
-            return Path(self.scenario).read_text()
+            # Bounded: the text travels in the fast path's open request, which simgui takes up
+            # to 1 MiB (and its scenario up to 256 KiB, a limit simgui reports itself).
+            with open(self.scenario, "rb") as f:
+                data = f.read(_MAX_OPEN_BYTES + 1)
+            if len(data) > _MAX_OPEN_BYTES:
+                raise ValueError(f"scenario {self.scenario!r} is over the {_MAX_OPEN_BYTES >> 20} MiB a fast path open request may hold")
+            return data.decode("utf-8")
         return resources.files("simgui").joinpath("scenarios", self.scenario).read_text()
 
     def scenario_path(self):
@@ -74,8 +83,10 @@ class Task:
         """The task in a scenario file of one's own (its track, vehicle, route and randomization),
         scored by this task's rewards."""
         p = Path(os.fspath(path)).resolve()
-        if not p.is_file():
+        if not p.exists():
             raise FileNotFoundError(f"scenario {os.fspath(path)!r}: no such file")
+        if not p.is_file():
+            raise ValueError(f"scenario {os.fspath(path)!r}: not a regular file")
         return replace(self, scenario=str(p))
 
 

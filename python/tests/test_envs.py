@@ -417,6 +417,20 @@ class Misuse(unittest.TestCase):
                 envs.close()
             with self.assertRaisesRegex(FileNotFoundError, "no such file"):
                 simgui.make(ID, simgui=PROC, scenario=os.path.join(d, "missing.yaml"))
+            fifo = os.path.join(d, "fifo")
+            os.mkfifo(fifo)
+            with self.assertRaisesRegex(ValueError, "not a regular file"):
+                simgui.make(ID, simgui=PROC, scenario=fifo)
+            huge = os.path.join(d, "huge.yaml")
+            with open(huge, "w") as f:
+                f.write(text + "#" * (2 << 20))
+            with self.assertRaisesRegex(ValueError, "over the 1 MiB"):
+                simgui.make(ID, simgui=PROC, scenario=huge)
+            big = os.path.join(d, "big.yaml")
+            with open(big, "w") as f:
+                f.write(text + "#" * (300 << 10))
+            with self.assertRaisesRegex(Exception, "limit is 262144"):
+                simgui.make(ID, simgui=PROC, scenario=big)
 
     def test_vector_env_misuse(self):
         with self.assertRaisesRegex(ValueError, "fast path"):
