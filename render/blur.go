@@ -2,6 +2,7 @@ package render
 
 import (
 	"math"
+	"math/bits"
 
 	"github.com/go-gl/mathgl/mgl64"
 )
@@ -102,10 +103,11 @@ func (fs *frameState) blurRows(y0, y1 int) {
 				continue
 			}
 			// A tap every two pixels or so, rounded up to a power of two.
-			lg := uint(1)
-			for 1<<lg < maxBlurTaps && 1<<lg < int(l*0.5)+2 {
-				lg++
+			n := maxBlurTaps
+			if l*0.5+2 < maxBlurTaps {
+				n = int(l*0.5) + 2
 			}
+			lg := uint(bits.Len(uint(n - 1)))
 			taps := 1 << lg
 			// The far end of the walk, kept inside the image: the walk stays inside too.
 			ex, ey := float64(x)+mx, float64(y)+my
