@@ -121,7 +121,6 @@ func (l *Lens) distort(x, y float64) (float64, float64) {
 // undistort inverts distort; ok is false where the lens folds back or the direction is more
 // than MaxLensAngleDeg off the axis.
 func (l *Lens) undistort(xd, yd float64) (x, y float64, ok bool) {
-	maxTan := math.Tan(MaxLensAngleDeg * math.Pi / 180)
 	if l.Model == Equidistant {
 		thd := math.Hypot(xd, yd)
 		if thd < 1e-12 {
@@ -146,41 +145,88 @@ func (l *Lens) undistort(xd, yd float64) (x, y float64, ok bool) {
 		r := math.Tan(th)
 		x, y = xd*r/thd, yd*r/thd
 	} else {
-		x, y = xd, yd
-		for range 60 { // fixed point, as OpenCV's undistortPoints
-			r2 := x*x + y*y
-			k := 1 + r2*(l.K1+r2*(l.K2+r2*l.K3))
-			if !(k > 0) {
+		// Newton's method first (a few steps where the fixed point takes dozens), then, where
+		// it finds no root the checks take, the fixed point as OpenCV's undistortPoints runs it.
+		var ok bool
+		if x, y, ok = l.newtonPlumbBob(xd, yd); !ok || !l.unfolded(x, y, xd, yd) {
+			if x, y, ok = l.fixedPointPlumbBob(xd, yd); !ok || !l.unfolded(x, y, xd, yd) {
 				return 0, 0, false
 			}
-			dx := 2*l.P1*x*y + l.P2*(r2+2*x*x)
-			dy := l.P1*(r2+2*y*y) + 2*l.P2*x*y
-			nx, ny := (xd-dx)/k, (yd-dy)/k
-			done := math.Abs(nx-x)+math.Abs(ny-y) < 1e-13
-			x, y = nx, ny
-			if done {
-				break
-			}
-		}
-		if math.Hypot(x, y) > maxTan {
-			return 0, 0, false
-		}
-		// Refuse where the fixed point failed or the radius stops growing (a fold).
-		ex, ey := l.distort(x, y)
-		if math.Hypot(ex-xd, ey-yd) > 1e-7 {
-			return 0, 0, false
-		}
-		r := math.Hypot(x, y)
-		const h = 1e-6
-		x2, y2 := l.distort(x*(1+h), y*(1+h))
-		if r > 0 && math.Hypot(x2, y2) <= math.Hypot(xd, yd) {
-			return 0, 0, false
 		}
 	}
 	if math.Hypot(x, y) > maxTan {
 		return 0, 0, false
 	}
 	return x, y, true
+}
+
+// newtonPlumbBob solves distort(x, y) = (xd, yd) for plumb_bob by Newton's method from
+// (xd, yd); ok is false where it does not converge.
+func (l *Lens) newtonPlumbBob(xd, yd float64) (x, y float64, ok bool) {
+	x, y = xd, yd
+	for range 20 {
+		r2 := x*x + y*y
+		k := 1 + r2*(l.K1+r2*(l.K2+r2*l.K3))
+		kr := l.K1 + r2*(2*l.K2+3*r2*l.K3) // dk/d(r²)
+		fx := x*k + 2*l.P1*x*y + l.P2*(r2+2*x*x) - xd
+		fy := y*k + l.P1*(r2+2*y*y) + 2*l.P2*x*y - yd
+		// The Jacobian of distort; its off-diagonal entries are equal.
+		a := k + 2*x*x*kr + 2*l.P1*y + 6*l.P2*x
+		b := 2*x*y*kr + 2*l.P1*x + 2*l.P2*y
+		d := k + 2*y*y*kr + 6*l.P1*y + 2*l.P2*x
+		det := a*d - b*b
+		if !(det > 0) {
+			return 0, 0, false
+		}
+		dx, dy := (d*fx-b*fy)/det, (a*fy-b*fx)/det
+		x, y = x-dx, y-dy
+		if math.Abs(dx)+math.Abs(dy) < 1e-14 {
+			return x, y, !math.IsNaN(x+y)
+		}
+	}
+	return 0, 0, false
+}
+
+// fixedPointPlumbBob solves distort(x, y) = (xd, yd) for plumb_bob by OpenCV's
+// undistortPoints iteration; ok is false where k stops being positive.
+func (l *Lens) fixedPointPlumbBob(xd, yd float64) (x, y float64, ok bool) {
+	x, y = xd, yd
+	for range 60 {
+		r2 := x*x + y*y
+		k := 1 + r2*(l.K1+r2*(l.K2+r2*l.K3))
+		if !(k > 0) {
+			return 0, 0, false
+		}
+		dx := 2*l.P1*x*y + l.P2*(r2+2*x*x)
+		dy := l.P1*(r2+2*y*y) + 2*l.P2*x*y
+		nx, ny := (xd-dx)/k, (yd-dy)/k
+		done := math.Abs(nx-x)+math.Abs(ny-y) < 1e-13
+		x, y = nx, ny
+		if done {
+			break
+		}
+	}
+	return x, y, true
+}
+
+// maxTan is the tangent of MaxLensAngleDeg: how far off the axis a normalized point is drawn.
+var maxTan = math.Tan(MaxLensAngleDeg * math.Pi / 180)
+
+// unfolded reports whether (x, y) is a root of distort for (xd, yd) the frame can use: within
+// maxTan of the axis, distorting back to (xd, yd), and where the radius still grows (not past
+// a fold). Squared lengths spare the square roots.
+func (l *Lens) unfolded(x, y, xd, yd float64) bool {
+	r2 := x*x + y*y
+	if !(r2 <= maxTan*maxTan) {
+		return false
+	}
+	ex, ey := l.distort(x, y)
+	if ex, ey = ex-xd, ey-yd; ex*ex+ey*ey > 1e-14 {
+		return false
+	}
+	const h = 1e-6
+	x2, y2 := l.distort(x*(1+h), y*(1+h))
+	return r2 == 0 || x2*x2+y2*y2 > xd*xd+yd*yd
 }
 
 // lensMap is how a distorted camera is drawn: the pinhole intrinsics and size of the

@@ -260,3 +260,26 @@ func TestSharedLensMapsAreCounted(t *testing.T) {
 		t.Fatalf("%d shared lens maps, want the 3 latest", n)
 	}
 }
+
+// A strong barrel lens whose radius still grows everywhere (k1 −0.3, k2 0.05: 1 − 0.9r² +
+// 0.25r⁴ > 0) sees every pixel of the frame, where OpenCV's fixed-point iteration alone does
+// not converge in the corners; one that folds (k2 0) leaves past the fold black.
+func TestStrongBarrelSeesToTheCorners(t *testing.T) {
+	black := func(l Lens) int {
+		c := benchCamera(160, 120)
+		c.Lens = l
+		n := 0
+		for _, tp := range newLensMap(&c, lensKey{}).taps {
+			if tp.w == ([4]uint8{}) {
+				n++
+			}
+		}
+		return n
+	}
+	if n := black(Lens{Model: PlumbBob, K1: -0.3, K2: 0.05}); n != 0 {
+		t.Errorf("k1 −0.3, k2 0.05: %d black pixels, want none (the lens does not fold)", n)
+	}
+	if n := black(Lens{Model: PlumbBob, K1: -0.3}); n == 0 {
+		t.Error("k1 −0.3, k2 0: no black pixel, want the corners past the fold black")
+	}
+}
