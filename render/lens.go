@@ -181,7 +181,7 @@ func (l *Lens) newtonPlumbBob(xd, yd float64) (x, y float64, ok bool) {
 		dx, dy := (d*fx-b*fy)/det, (a*fy-b*fx)/det
 		x, y = x-dx, y-dy
 		if math.Abs(dx)+math.Abs(dy) < 1e-14 {
-			return x, y, !math.IsNaN(x+y)
+			return x, y, !math.IsNaN(x + y)
 		}
 	}
 	return 0, 0, false
