@@ -1,6 +1,8 @@
 package bridge
 
 import (
+	"context"
+	"log/slog"
 	"strings"
 	"time"
 
@@ -232,9 +234,11 @@ func (b *Bridge) announceReset(s *socket, abort <-chan struct{}) string {
 	}})
 	results := s.Request(req, b.opts.ResetTimeout, abort)
 	var parts []string
+	failed := false
 	for _, r := range results {
 		if r.Err != nil {
 			parts = append(parts, r.Err.Error())
+			failed = true
 			continue
 		}
 		var rep msgs.Param
@@ -252,6 +256,12 @@ func (b *Bridge) announceReset(s *socket, abort <-chan struct{}) string {
 	if len(parts) > 0 {
 		summary = strings.Join(parts, "; ")
 	}
-	b.log.Info("bridge: world reset announced", "clients", len(results), "result", summary)
+	// Info when a client did not answer; a training run with cloisim_ros connected announces
+	// several resets a second, answered, which are Debug.
+	level := slog.LevelDebug
+	if failed {
+		level = slog.LevelInfo
+	}
+	b.log.Log(context.Background(), level, "bridge: world reset announced", "clients", len(results), "result", summary)
 	return summary
 }
