@@ -22,8 +22,7 @@ type cameraSpec struct {
 	id            string
 	width, height int // the frame size its contract declares
 	quality       int
-	gain          [3]float64 // brightness × colour gain per channel
-	lut           *render.GainTable
+	lut           *render.GainTable // brightness × colour gain per channel
 }
 
 // newCameraSpec reads v's first camera; ok is false for a vehicle without one.
@@ -37,8 +36,7 @@ func newCameraSpec(v *plugins.VehicleDescriptor, image map[string]float64) (*cam
 		if q, ok := m.Params["jpegQuality"]; ok {
 			c.quality = int(q)
 		}
-		c.gain = scenario.ImageGains(image)
-		c.lut = render.NewGainTable(c.gain)
+		c.lut = render.NewGainTable(scenario.ImageGains(image))
 		return c, true
 	}
 	return nil, false

@@ -139,10 +139,8 @@ func (c *Camera) render(j *Shot) {
 	n := c.width * c.height
 	pix := make([]byte, 3*n) // the message keeps it
 	f := render.Frame{Width: c.width, Height: c.height, RGB: pix}
-	cam, gains := j.Cam, j.Gains
-	if c.noise == nil { // as in Snap
-		cam.Gains, gains = gains, nil
-	}
+	cam := j.Cam
+	gains := c.foldGains(&cam, j.Gains)
 	if err := c.r.Render(&f, cam, j.View.Static, j.View.Objects); err != nil {
 		c.spec.Warn(err)
 		return
@@ -168,6 +166,16 @@ func (c *Camera) gains() *render.GainTable {
 	return c.spec.ImageGains()
 }
 
+// foldGains hands g to the renderer when the frame has no contract noise, and returns what is
+// left to apply after the noise: the gains follow the contract noise.
+func (c *Camera) foldGains(cam *render.Camera, g *render.GainTable) *render.GainTable {
+	if c.noise == nil {
+		cam.Gains = g
+		return nil
+	}
+	return g
+}
+
 // Snap renders the camera's view of the world now into dst, in the contract's format, on the
 // loop goroutine. Its noise comes from the sensor's sync stream.
 func (c *Camera) Snap(ctx *sensors.Context, dst *sensors.Image) error {
@@ -184,10 +192,7 @@ func (c *Camera) Snap(ctx *sensors.Context, dst *sensors.Image) error {
 	cam.Pose = ctx.MountPose(c.spec.Mount.Pose)
 	cam.Motion = ctx.MountMotion(c.spec.Mount.Pose)
 	cam.Seed = filmSeed(seed)
-	gains := c.gains()
-	if c.noise == nil { // the gains follow the contract noise: the renderer folds them in when there is none
-		cam.Gains, gains = gains, nil
-	}
+	gains := c.foldGains(&cam, c.gains())
 	n := c.width * c.height
 	if cap(dst.Pixels) < 3*n {
 		dst.Pixels = make([]byte, 3*n)
