@@ -54,6 +54,10 @@ type FaceModule struct {
 	OnWith string
 	// Doc is one line for listings.
 	Doc string
+	// Absent, when set, says why this build lacks the face (the headless build has no
+	// window). New is then nil: a scenario written for the full build still loads, its
+	// settings for the face are ignored, and turning the face on is an error saying why.
+	Absent string
 }
 
 // Name returns the module's short name ("bridge" for "faces.bridge").
@@ -68,8 +72,8 @@ var (
 // RegisterFace adds a face type; faces register in their package's init. It panics on a
 // malformed or duplicate ID: both are programming errors found at start.
 func RegisterFace(m FaceModule) {
-	if !faceID.MatchString(m.ID) || m.New == nil {
-		panic(fmt.Sprintf("app: bad face module %q (IDs are faces.<name>; New is required)", m.ID))
+	if !faceID.MatchString(m.ID) || (m.New == nil) == (m.Absent == "") {
+		panic(fmt.Sprintf("app: bad face module %q (IDs are faces.<name>; New or Absent is required, not both)", m.ID))
 	}
 	facesMu.Lock()
 	defer facesMu.Unlock()
@@ -142,6 +146,12 @@ func Faces(layers ...FaceSettings) ([]Face, error) {
 	var out []Face
 	for _, m := range FaceModules() {
 		cfg := maps.Clone(merged[m.ID])
+		if m.Absent != "" {
+			if e, ok := cfg["enabled"]; ok && e == true {
+				return nil, fmt.Errorf("faces.%s: %s", m.Name(), m.Absent)
+			}
+			continue
+		}
 		on := m.Default
 		if _, ok := cfg[m.OnWith]; ok && m.OnWith != "" {
 			on = true
@@ -232,7 +242,7 @@ func settingNames(f Face) []string {
 // FaceName names a face for logs and the start tracker: its registry ID.
 func FaceName(f Face) string {
 	for _, m := range FaceModules() {
-		if fmt.Sprintf("%T", m.New()) == fmt.Sprintf("%T", f) {
+		if m.New != nil && fmt.Sprintf("%T", m.New()) == fmt.Sprintf("%T", f) {
 			return m.ID
 		}
 	}

@@ -220,6 +220,33 @@ func TestFacesStartAndStopInOnePlace(t *testing.T) {
 
 func init() {
 	RegisterFace(FaceModule{ID: "faces.probe", New: func() Face { return &probeFace{calls: new([]string)} }, Doc: "a test face"})
+	RegisterFace(FaceModule{ID: "faces.ghost", Absent: "this build has no ghost", Doc: "a face this build lacks"})
+}
+
+// A face the build lacks takes any settings without complaint, so a scenario written for the
+// full build loads; turning it on says why it cannot be.
+func TestAbsentFace(t *testing.T) {
+	faces, err := Faces(FaceSettings{"ghost": map[string]any{"width": 800, "anything": "x"}, "probe": true})
+	if err != nil {
+		t.Fatalf("settings for an absent face: %v", err)
+	}
+	if base, _ := Faces(); len(faces) != len(base)+1 {
+		t.Errorf("faces %v, want the defaults %v and the probe", faces, base)
+	}
+	for _, on := range []FaceSettings{{"ghost": true}, {"faces.ghost": map[string]any{"enabled": true}}} {
+		if _, err := Faces(on); err == nil || err.Error() != "faces.ghost: this build has no ghost" {
+			t.Errorf("Faces(%v) = %v, want the reason it is absent", on, err)
+		}
+	}
+	if _, err := Faces(FaceSettings{"ghost": false}); err != nil {
+		t.Errorf("turning an absent face off: %v", err)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("a module with both New and Absent was registered")
+		}
+	}()
+	RegisterFace(FaceModule{ID: "faces.both", New: func() Face { return &probeFace{} }, Absent: "x"})
 }
 
 // Settings turn faces on and off by name and are decoded strictly; the command line's layer

@@ -77,6 +77,20 @@ func TestHeadlessBuild(t *testing.T) {
 		t.Errorf("state hash %s, the window build's %s", s.StateHash, want.StateHash)
 	}
 
+	// A scenario written for the window build, with window settings, runs here too, even one
+	// that turns the window on: --headless wins, as in the window build.
+	scen := filepath.Join(t.TempDir(), "windowed.yaml")
+	body := "scenarioId: windowed\nworld:\n  trackId: track.maze.v1\nvehicle:\n  vehicleId: vehicle.ks0223.v1\nfaces:\n  window: {enabled: true, width: 900, height: 600}\n"
+	if err := os.WriteFile(scen, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, errOut, code := run("run", "--headless", "--scenario", scen, "--steps", "10", "--json", "--no-bridge", "--no-control", "--no-api"); code != 0 || !strings.Contains(out, `"windowed"`) {
+		t.Errorf("a scenario with window settings, headless: exit %d %q %s", code, out, errOut)
+	}
+	if want := runJSON(t, "--scenario", scen, "--steps", "10", "--no-bridge", "--no-control", "--no-api"); want.Steps != 10 {
+		t.Errorf("the window build's headless run of a scenario turning the window on: %+v", want)
+	}
+
 	// The faces: the training API, /control and the fast path answer from the static binary.
 	port := func() string {
 		ln, err := net.Listen("tcp", "127.0.0.1:0")

@@ -7,7 +7,19 @@ import (
 	"errors"
 
 	"github.com/spf13/cobra"
+
+	"simgui/app"
 )
+
+// A scenario written for the full build may set the window's size or screenshot folder; here
+// those settings are ignored, so the same file runs headless.
+func init() {
+	app.RegisterFace(app.FaceModule{
+		ID:     "faces.window",
+		Absent: "this simgui is a headless build (-tags headless) and has no window",
+		Doc:    "the desktop window (not in this headless build)",
+	})
+}
 
 // buildKind names this build in `simgui version`.
 const buildKind = "headless (no window, static binary)"

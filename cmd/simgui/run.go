@@ -354,7 +354,8 @@ func runHeadless(ctx context.Context, stdout, stderr io.Writer, f runFlags, set 
 	if set("time-scale") {
 		timeScale = f.timeScale
 	}
-	faces, err := app.Faces(plan.Scenario.Faces, f.services.settings(set))
+	// --headless wins over a scenario that turns the window on, as every flag wins over it.
+	faces, err := app.Faces(plan.Scenario.Faces, f.services.settings(set), app.FaceSettings{"window": false})
 	if err != nil {
 		return fmt.Errorf("%s: %w", plan.Scenario.Source, err)
 	}
