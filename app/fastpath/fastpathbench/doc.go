@@ -7,4 +7,9 @@
 // fastpath/step/16 steps 16 envs per request, in parallel on all cores, against
 // fastpath/step/1; both report agent-steps/s. fastpath/hold/16 is the same request with every
 // env held: the socket round trip and the request's bookkeeping alone.
+//
+// fastpath/reset/plain resets one env into a new episode per request, against a step;
+// fastpath/reset/visual does so with visual randomization, against the plain reset. Both
+// report resets/s and the process's CPU time per reset, after warmResets resets that make
+// the textures a long run draws.
 package fastpathbench

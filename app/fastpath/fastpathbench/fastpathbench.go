@@ -8,6 +8,8 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
+	"syscall"
 	"time"
 
 	"simgui/app"
@@ -24,6 +26,30 @@ func init() {
 		Doc: "fast path: 16 envs per request, stepped in parallel, 84x84 RGB frames; per request"})
 	bench.Register(bench.Case{Name: "fastpath/hold/16", Baseline: "fastpath/step/16", F: benchStep(16, fastpath.KindHold),
 		Doc: "fast path: a request for 16 envs that holds them all: the round trip alone"})
+	bench.Register(bench.Case{Name: "fastpath/reset/plain", Baseline: "fastpath/step/1", F: benchReset(nil),
+		Doc: "fast path: one env reset into a new episode of the default scenario per request (its usual randomization), 84x84"})
+	bench.Register(bench.Case{Name: "fastpath/reset/visual", Baseline: "fastpath/reset/plain", F: benchReset(visual),
+		Doc: "fast path: as reset/plain with visual randomization: textures, sun, ambient, 2..10 distractors, k1, exposure, white balance, vignette, noise"})
+}
+
+// visual is the visual randomization of fastpath/reset/visual, the one docs/TRAINING.md
+// quotes the cost of.
+var visual = map[string]string{
+	"enabled":                  "true",
+	"visual.textures":          "0.5,1",
+	"visual.color_jitter":      "0.1",
+	"visual.sun_azimuth_deg":   "180",
+	"visual.sun_elevation_deg": "20",
+	"visual.sun_intensity":     "0.3",
+	"visual.sun_color":         "0.1",
+	"visual.ambient":           "0.3",
+	"visual.distractors":       "2,10",
+	"sensors.distortion_k1":    "-0.1,0.02",
+	"sensors.exposure":         "0.3",
+	"sensors.white_balance":    "0.1",
+	"sensors.vignette":         "0.4",
+	"sensors.read_noise":       "2",
+	"sensors.shot_noise":       "4",
 }
 
 // resetEvery keeps the cars of the step cases off the walls of the default corridor.
@@ -31,7 +57,7 @@ const resetEvery = 200
 
 // session serves the fast path on a host whose scenario world (the default one) is paused,
 // as the process runs it, and opens a session of n envs with 84×84 frames.
-func session(b bench.B, n int) *fastpath.Client {
+func session(b bench.B, n int, randomization map[string]string) *fastpath.Client {
 	quiet := slog.New(slog.DiscardHandler)
 	plan, err := scenario.Resolve(scenario.Default(), plugins.Builtin())
 	if err != nil {
@@ -75,7 +101,7 @@ func session(b bench.B, n int) *fastpath.Client {
 		c.Close()
 		stop()
 	})
-	if _, err := c.Open(fastpath.OpenRequest{Envs: n, FrameWidth: 84, FrameHeight: 84}); err != nil {
+	if _, err := c.Open(fastpath.OpenRequest{Envs: n, FrameWidth: 84, FrameHeight: 84, Randomization: randomization}); err != nil {
 		b.Fatal(err)
 	}
 	return c
@@ -85,7 +111,7 @@ func session(b bench.B, n int) *fastpath.Client {
 // (requests/s for holds) and fails when a stepped env did not advance.
 func benchStep(n int, kind byte) func(bench.B) {
 	return func(b bench.B) {
-		c := session(b, n)
+		c := session(b, n, nil)
 		reset := make([]byte, n)
 		kinds, acts, seeds := make([]byte, n), make([][2]float64, n), make([]int64, n)
 		for i := range n {
@@ -127,5 +153,69 @@ func benchStep(n int, kind byte) func(bench.B) {
 			return
 		}
 		b.ReportMetric(float64(n*ops)/b.Elapsed().Seconds(), "agent-steps/s")
+	}
+}
+
+// warmResets is how many resets benchReset makes before measuring.
+const warmResets = 24
+
+// benchReset measures requests that reset one env into the episode of a new seed each time.
+// It reports resets/s and simgui's CPU time per reset (the process's, as the env's world
+// resets on goroutines of its own), and fails when a reset did not draw what randomization
+// asks for or left the env mid-episode.
+func benchReset(randomization map[string]string) func(bench.B) {
+	return func(b bench.B) {
+		c := session(b, 1, randomization)
+		kinds, acts, seeds := []byte{fastpath.KindReset}, make([][2]float64, 1), []int64{0}
+		// A long run's resets find the textures they draw (materials × variants) made by
+		// earlier ones; the first few make them. Those are left out, as a run amortizes them.
+		for seed := range warmResets {
+			seeds[0] = -1 - int64(seed)
+			if _, err := c.Step(kinds, acts, seeds); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ResetTimer()
+		var start, end syscall.Rusage
+		if err := syscall.Getrusage(syscall.RUSAGE_SELF, &start); err != nil {
+			b.Fatal(err)
+		}
+		ops := 0
+		var info []fastpath.ResetInfo
+		for b.Loop() {
+			seeds[0] = int64(ops)
+			var err error
+			if info, err = c.Step(kinds, acts, seeds); err != nil {
+				b.Fatal(err)
+			}
+			ops++
+		}
+		if err := syscall.Getrusage(syscall.RUSAGE_SELF, &end); err != nil {
+			b.Fatal(err)
+		}
+		if ops == 0 {
+			return
+		}
+		if len(info) != 1 || info[0].Seed != int64(ops-1) {
+			b.Fatalf("the last reset's info %+v, want env 0's episode of seed %d", info, ops-1)
+		}
+		if randomization != nil {
+			// The visual draws land on the camera as its params (sensor.<id>.<param>).
+			got := map[string]float64{}
+			for k, v := range info[0].Draws {
+				got[k[strings.LastIndexByte(k, '.')+1:]] = v
+			}
+			if got["realistic"] != 1 || got["distractors"] < 2 || got["distractors"] > 10 ||
+				got["k1"] < -0.1 || got["k1"] > 0.02 || got["sunIntensity"] == 0 || got["readNoise"] == 0 {
+				b.Fatalf("the reset's visual draws %v are not those asked for", info[0].Draws)
+			}
+		}
+		if n, err := c.State(0, "actions"); err != nil || n != 0 {
+			b.Fatalf("env 0 counts %g actions after a reset (%v)", n, err)
+		}
+		cpu := time.Duration(syscall.TimevalToNsec(end.Utime) + syscall.TimevalToNsec(end.Stime) -
+			syscall.TimevalToNsec(start.Utime) - syscall.TimevalToNsec(start.Stime))
+		b.ReportMetric(float64(ops)/b.Elapsed().Seconds(), "resets/s")
+		b.ReportMetric(cpu.Seconds()*1e3/float64(ops), "cpu-ms/reset")
 	}
 }
