@@ -256,5 +256,5 @@ func specHint(s plugins.ParamSpec) string {
 	if s.Unit != "" {
 		unit = " " + s.Unit
 	}
-	return fmt.Sprintf("%s%s (%s) %s", num(s.Default), unit, strings.TrimSuffix(s.Range(), unit), s.Doc)
+	return fmt.Sprintf("default %s%s, %s: %s", num(s.Default), unit, strings.TrimSuffix(s.Range(), unit), s.Doc)
 }

@@ -27,7 +27,7 @@ type SensorKind struct {
 var sensorKinds = []SensorKind{
 	{Name: "camera", Types: []string{SensorCamera}, Params: []ParamSpec{
 		{Name: "fovDeg", Unit: "deg", Default: 68, Min: 10, Max: 170, Doc: "vertical field of view"},
-		{Name: "near", Unit: "m", Default: 0.03, Min: 0.001, Max: 10, Doc: "near clip"},
+		{Name: "near", Unit: "m", Default: 0.03, Min: 0.001, Max: 10, Doc: "near clip, pulled in before a nearer wall"},
 		{Name: "far", Unit: "m", Default: 50, Min: 0.1, Max: 10000, Doc: "far clip"},
 		{Name: "jpegQuality", Default: 84, Min: 20, Max: 100, Integer: true, Doc: "JPEG quality of jpeg_base64 frames"},
 	}, Order: []Order{{Lo: "near", Hi: "far", Strict: true}}},
@@ -47,7 +47,7 @@ var sensorKinds = []SensorKind{
 	{Name: "speedometer", Types: []string{SensorScalar}, Values: 1},
 	{Name: "odometry", Types: []string{SensorScalar}, Values: 2},
 	{Name: "ultrasonic", Types: []string{SensorScalar}, Values: 1, Params: []ParamSpec{
-		{Name: "rangeMin", Unit: "m", Default: 0.02, Min: 0, Max: 100, Doc: "shortest range"},
+		{Name: "rangeMin", Unit: "m", Default: 0.02, Min: 0, Max: 100, Doc: "shortest range, read too when the mount is past a wall"},
 		{Name: "rangeMax", Unit: "m", Default: 3.5, Min: 0.01, Max: 100, Doc: "longest range (reported on a miss)"},
 		{Name: "coneDeg", Unit: "deg", Default: 15, Min: 0, Max: 120, Doc: "full cone angle"},
 	}, Order: []Order{{Lo: "rangeMin", Hi: "rangeMax", Strict: true}}},

@@ -65,6 +65,7 @@ func Capture(ctx *sensors.Context, spec *sensors.Spec, lens render.Camera, env *
 		return nil, false
 	}
 	lens.Pose = ctx.MountPose(spec.Mount.Pose)
+	ctx.ClearNear(&lens)
 	lens.Motion = ctx.MountMotion(spec.Mount.Pose)
 	lens.Seed = filmSeed(seed)
 	return &Shot{Step: ctx.Step, Stamp: ctx.Stamp, Cam: lens, View: view, Seed: seed}, true
@@ -190,6 +191,7 @@ func (c *Camera) Snap(ctx *sensors.Context, dst *sensors.Image) error {
 	c.objs = view.Objects
 	cam := c.lens
 	cam.Pose = ctx.MountPose(c.spec.Mount.Pose)
+	ctx.ClearNear(&cam)
 	cam.Motion = ctx.MountMotion(c.spec.Mount.Pose)
 	cam.Seed = filmSeed(seed)
 	gains := c.foldGains(&cam, c.gains())

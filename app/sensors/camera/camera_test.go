@@ -95,6 +95,26 @@ func TestRedWallAhead(t *testing.T) {
 	}
 }
 
+// Pressed against a wall, the KS0223's camera sees the wall, 6 mm away, not what lies behind
+// it: its 3 cm near clip reaches past the bumper, and is pulled in before the wall.
+func TestWallTouchingTheBumper(t *testing.T) {
+	const mountX, gap, thick = 0.12, 0.006, 0.02
+	layout := &plugins.Layout{Elements: []plugins.Element{
+		{Kind: plugins.ElementWall, Name: "red", X: mountX + gap + thick/2, Length: 6, Width: thick, Height: 2, YawDeg: 90, Color: "#ff0000"},
+		{Kind: plugins.ElementWall, Name: "blue", X: 1, Length: 6, Width: 0.1, Height: 2, YawDeg: 90, Color: "#0000ff"},
+	}}
+	img, depth := shoot(t, layout, plugins.Pose3{X: mountX, Z: 0.09})
+	want := lit(render.RGB{R: 255}, mgl64.Vec3{-1, 0, 0})
+	for _, p := range [][2]int{{w / 2, h / 2}, {0, h / 2}, {w - 1, h / 2}, {w / 2, 0}} {
+		if got := pixel(img, p[0], p[1]); got != want {
+			t.Errorf("pixel %v is %v, want the touching red wall %v", p, got, want)
+		}
+	}
+	if d := depth[h/2*w+w/2]; math.Abs(float64(d)-gap) > 0.001 {
+		t.Errorf("depth at the centre %.4f m, want the wall at %.3f m", d, gap)
+	}
+}
+
 // The horizon is the row where the camera's height, pitch and field of view put it: with the
 // KS0223 camera (6° down, vertical FOV 68°, 0.09 m up, far 30 m) over an empty plane,
 // row_h = H/2 − f·tan 6° with f = (H/2)/tan 34°; above it the sky (depth +Inf), below it the

@@ -104,6 +104,7 @@ func (d *Depth) Snap(ctx *sensors.Context, dst *sensors.Image) error {
 	d.objs = view.Objects
 	cam := d.lens
 	cam.Pose = ctx.MountPose(d.spec.Mount.Pose)
+	ctx.ClearNear(&cam)
 	n := d.width * d.height
 	if cap(dst.Depth) < n {
 		dst.Depth = make([]float32, n)

@@ -111,6 +111,28 @@ func TestUltrasonic(t *testing.T) {
 	}
 }
 
+// The KS0223's sonar sits 0.23 m ahead of the centre of a 0.25 m body, beyond its bumper:
+// pressed against a 2 cm wall, the sensor is past it. It reads the minimum range there, as the
+// real one pressed against the wall does, not the open floor behind the wall.
+func TestUltrasonicBeyondTheBumper(t *testing.T) {
+	us := sensor("us", "ultrasonic", 1, plugins.Pose3{X: 0.23, Z: 0.07}, map[string]float64{"rangeMin": 0.02, "rangeMax": 3.5, "coneDeg": 0})
+	for _, face := range []float64{0.126, 0.18} { // touching the bumper; between bumper and sensor
+		wall := plugins.Element{Kind: plugins.ElementWall, X: face + 0.01, Length: 0.02, Width: 2, Height: 0.3}
+		e := env(t, &plugins.Layout{Elements: []plugins.Element{wall}}, world.Pose{}, us)
+		e.Step(1)
+		if v := last(t, e, "us")[0]; v != 0.02 {
+			t.Errorf("wall face %.3f m ahead of the centre, sensor behind it: %g m, want the minimum 0.02", face, v)
+		}
+	}
+	// Clear of the sensor, the wall reads from the sensor as before.
+	wall := plugins.Element{Kind: plugins.ElementWall, X: 0.5 + 0.01, Length: 0.02, Width: 2, Height: 0.3}
+	e := env(t, &plugins.Layout{Elements: []plugins.Element{wall}}, world.Pose{}, us)
+	e.Step(1)
+	if v := last(t, e, "us")[0]; !near(v, 0.27, 1e-6) {
+		t.Errorf("wall face 0.5 m ahead of the centre: %g m, want 0.27 from the sensor", v)
+	}
+}
+
 // Line-tracker probes read 1 − d/0.12 for their distance d to the route, left to right.
 func TestLineTracker(t *testing.T) {
 	lt := sensor("line", "line_tracker", 5, plugins.Pose3{}, map[string]float64{"count": 5, "ahead": 0.19, "span": 0.08})

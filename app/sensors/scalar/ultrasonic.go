@@ -48,10 +48,14 @@ func (u *ultrasonic) Fire(c *sensors.Context) {
 		return
 	}
 	mp := c.MountPose(u.spec.Mount.Pose)
-	caster.ScanFan(mp.X, mp.Y, mp.Z, mp.Yaw, u.fan, u.rangeMax, c.Model.ID, u.hits)
 	best := math.Inf(1)
-	for _, h := range u.hits {
-		best = min(best, h)
+	if c.MountBlocked(caster, mp) {
+		best = 0 // pressed against what the body touches: the nearest echo there is
+	} else {
+		caster.ScanFan(mp.X, mp.Y, mp.Z, mp.Yaw, u.fan, u.rangeMax, c.Model.ID, u.hits)
+		for _, h := range u.hits {
+			best = min(best, h)
+		}
 	}
 	r := u.rangeMax
 	if !math.IsInf(best, 1) {
