@@ -81,7 +81,7 @@ func newEnv(h *app.Host, plan *scenario.Plan, label string) (*env, error) {
 		return nil, err
 	}
 	e := &env{sim: sim, plan: plan}
-	e.steps = max(1, int(math.Round(plan.ActionPeriod/plan.StepSize)))
+	e.steps = plan.ActionSteps
 	return e, nil
 }
 

@@ -74,6 +74,7 @@ func TestHostileRequests(t *testing.T) {
 		{name: "label", want: "printable", req: OpenRequest{Envs: 1, Label: "a\x1b[2Jb"}},
 		{name: "action period", want: "actionPeriod", raw: `{"protocol": 1, "envs": 1, "actionPeriod": 1e308}`},
 		{name: "negative action period", want: "actionPeriod", req: OpenRequest{Envs: 1, ActionPeriod: -0.1}},
+		{name: "action period between steps", want: "not a whole number of 0.005 s physics steps", req: OpenRequest{Envs: 1, ActionPeriod: 0.0123}},
 		{name: "randomization", want: "randomization", req: OpenRequest{Envs: 1, Randomization: map[string]string{"vehicle.wings": "1"}}},
 		{name: "sensor", want: "no sensor \"lidar\"", req: OpenRequest{Envs: 1, Sensors: []string{"lidar"}}},
 		{name: "vehicle param", want: "camera.width", req: OpenRequest{Envs: 1, VehicleParams: map[string]any{"camera.width": "84.5"}}},

@@ -151,7 +151,7 @@ func planSession(sc *scenario.Scenario, req *OpenRequest, r plugins.Resolver) (*
 			return nil, err
 		}
 	}
-	sp.steps = max(1, int(math.Round(plan.ActionPeriod/plan.StepSize)))
+	sp.steps = plan.ActionSteps
 
 	random, err := scenario.ParseRandomization(&sc.Randomization)
 	if err != nil {

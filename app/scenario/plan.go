@@ -27,10 +27,13 @@ type Plan struct {
 	AgentParams [][2]map[string]any
 	Systems     []systems.Built
 
-	Seed              int64
-	StepSize          float64
-	TimeScale         float64
-	ActionPeriod      float64
+	Seed         int64
+	StepSize     float64
+	TimeScale    float64
+	ActionPeriod float64
+	// ActionSteps is the physics steps in an action period: ActionPeriod / StepSize, a whole
+	// number (Resolve refuses a period that is not).
+	ActionSteps       int
 	Lockstep          bool
 	Headless          bool
 	Physics           physics.Mode
@@ -97,6 +100,15 @@ func resolve(s *Scenario, r plugins.Resolver) (*Plan, error) {
 	if p.ActionPeriod < p.StepSize {
 		return nil, fmt.Errorf("runtime.actionPeriod: %g s is shorter than the step %g s", p.ActionPeriod, p.StepSize)
 	}
+	// A period between whole steps would be rounded, and a client would be told a period its
+	// steps do not take.
+	n := math.Round(p.ActionPeriod / p.StepSize)
+	if math.Abs(n*p.StepSize-p.ActionPeriod) > 1e-9*max(1, p.ActionPeriod) {
+		lo := math.Floor(p.ActionPeriod / p.StepSize)
+		return nil, fmt.Errorf("runtime.actionPeriod: %g s is not a whole number of %g s physics steps (%.6g or %.6g s would be)",
+			p.ActionPeriod, p.StepSize, lo*p.StepSize, (lo+1)*p.StepSize)
+	}
+	p.ActionSteps = int(n)
 
 	// Track.
 	if s.World.TrackID == "" {

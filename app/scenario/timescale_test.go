@@ -22,23 +22,30 @@ func TestRuntimeTimeScale(t *testing.T) {
 }
 
 // TestActionPeriodFollowsALongStep: an unset actionPeriod is the default 0.05 s, or one step
-// when stepSize is longer; one set shorter than the step is refused, naming both.
+// when stepSize is longer; one set shorter than the step, or between whole steps, is refused.
 func TestActionPeriodFollowsALongStep(t *testing.T) {
 	const head = "world: {trackId: track.basic_arena.v1}\nvehicle: {vehicleId: vehicle.ks0223.v1}\nruntime: "
 	for _, tc := range []struct {
 		runtime string
 		want    float64
-	}{{"{stepSize: 0.01}", 0.05}, {"{stepSize: 0.1}", 0.1}, {"{stepSize: 0.1, actionPeriod: 0.3}", 0.3}} {
+		steps   int
+	}{{"{stepSize: 0.01}", 0.05, 5}, {"{stepSize: 0.1}", 0.1, 1}, {"{stepSize: 0.1, actionPeriod: 0.3}", 0.3, 3},
+		{"{stepSize: 0.01, actionPeriod: 0.1}", 0.1, 10}, {"{}", 0.05, 10}} {
 		p, err := resolveText(t, head+tc.runtime+"\n")
 		if err != nil {
 			t.Errorf("%s: %v", tc.runtime, err)
 			continue
 		}
-		if p.ActionPeriod != tc.want {
-			t.Errorf("%s: actionPeriod %g, want %g", tc.runtime, p.ActionPeriod, tc.want)
+		if p.ActionPeriod != tc.want || p.ActionSteps != tc.steps {
+			t.Errorf("%s: actionPeriod %g in %d steps, want %g in %d", tc.runtime, p.ActionPeriod, p.ActionSteps, tc.want, tc.steps)
 		}
 	}
-	_, err := resolveText(t, head+"{stepSize: 0.1, actionPeriod: 0.05}\n")
+	// Between whole steps, the period would be rounded: it is refused, with the two nearest.
+	_, err := resolveText(t, head+"{stepSize: 0.01, actionPeriod: 0.015}\n")
+	if err == nil || !strings.Contains(err.Error(), "runtime.actionPeriod: 0.015 s is not a whole number of 0.01 s physics steps (0.01 or 0.02 s would be)") {
+		t.Errorf("a period between steps: %v", err)
+	}
+	_, err = resolveText(t, head+"{stepSize: 0.1, actionPeriod: 0.05}\n")
 	if err == nil || !strings.Contains(err.Error(), "runtime.actionPeriod: 0.05 s is shorter than the step 0.1 s") {
 		t.Errorf("a set period shorter than the step: %v", err)
 	}

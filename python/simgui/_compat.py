@@ -76,6 +76,13 @@ class _Env:
     def close(self):
         pass
 
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
 
 class _VectorEnv:
     """A base with gymnasium.vector.VectorEnv's attributes, for when Gymnasium is missing."""
@@ -91,6 +98,13 @@ class _VectorEnv:
 
     def close(self, **kwargs):
         pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
 
 
 if HAVE_GYMNASIUM:  # pragma: no cover

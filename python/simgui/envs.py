@@ -40,9 +40,41 @@ def _flag_text(value) -> str:
     return str(value)
 
 
+def _whole(v) -> bool:
+    """Whether v is a whole number (a bool is not one, though Python says it is an int)."""
+    return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
+
+
 def _check_seed(seed):
-    if seed is not None and not (isinstance(seed, (int, np.integer)) and 0 <= int(seed) <= _SEED_LIMIT):
+    if seed is not None and not (_whole(seed) and 0 <= int(seed) <= _SEED_LIMIT):
         raise ValueError(f"seed {seed!r}: want a whole number from 0 to {_SEED_LIMIT}")
+
+
+def _check_options(options):
+    if options:
+        raise ValueError(f"reset options {options!r}: simgui's envs take none (randomization, the scenario "
+                         "and the frame are set when the env is made; a vector env resets every env)")
+
+
+def _check_args(n, frame_size, action_period, max_episode_steps):
+    """Checks the arguments that make an env before simgui is started, naming the argument.
+    simgui checks the ranges it owns again (frame sides, envs per session) and says them."""
+    if not (_whole(n) and n >= 1):
+        raise ValueError(f"num_envs {n!r}: want a whole number, at least 1")
+    try:
+        ok = len(frame_size) == 2 and all(_whole(v) and v >= 0 for v in frame_size)
+    except TypeError:
+        ok = False
+    if not ok:
+        raise ValueError(f"frame_size {frame_size!r}: want (width, height), two whole numbers of pixels "
+                         "((0, 0): the camera's own size)")
+    if action_period is not None and not (isinstance(action_period, (int, float, np.floating, np.integer))
+                                          and not isinstance(action_period, bool)
+                                          and math.isfinite(action_period) and action_period > 0):
+        raise ValueError(f"action_period {action_period!r}: want seconds of sim time per step, a positive number "
+                         "(a whole number of the scenario's physics steps), or None for the scenario's")
+    if max_episode_steps is not None and not (_whole(max_episode_steps) and max_episode_steps >= 1):
+        raise ValueError(f"max_episode_steps {max_episode_steps!r}: want a whole number, at least 1, or None")
 
 
 def _spaces(width: int, height: int):
@@ -65,6 +97,7 @@ class _Session:
                  action_period: float | None = None, randomize: bool = True, max_episode_steps: int | None = None,
                  layout: bool = False, window: bool = False, label: str = "", randomization: dict | None = None,
                  scenario=None):
+        _check_args(n, frame_size, action_period, max_episode_steps)
         self.task = _tasks.lookup(task)
         if scenario is not None:
             self.task = self.task.with_scenario(scenario)
@@ -292,6 +325,7 @@ class SimguiEnv(Env):
     def reset(self, *, seed=None, options=None):
         s = self._live()
         _check_seed(seed)
+        _check_options(options)
         super().reset(seed=seed)
         s.rngs[0] = self.np_random
         s.backend.seeds[0] = int(seed) if seed is not None else int(self.np_random.integers(0, SEED_MAX))
@@ -374,7 +408,7 @@ class SimguiVectorEnv(VectorEnv):
         if transport != "fast":
             raise ValueError(f"transport {transport!r}: a vector env steps its envs together on the fast path "
                              "(transport='fast'); the HTTP transport runs one env (simgui.make)")
-        self._s = _Session(task, int(num_envs), transport="fast", simgui=simgui, frame_size=frame_size,
+        self._s = _Session(task, num_envs, transport="fast", simgui=simgui, frame_size=frame_size,
                            action_period=action_period, randomize=randomize, max_episode_steps=max_episode_steps,
                            layout=layout, window=window, randomization=randomization, scenario=scenario)
         self.task = self._s.task
@@ -407,14 +441,18 @@ class SimguiVectorEnv(VectorEnv):
     def reset(self, *, seed=None, options=None):
         if self._s is None:
             raise RuntimeError("the env is closed")
+        _check_options(options)
         s, n = self._s, self.num_envs
         if seed is None:
             seeds = [None] * n
-        elif isinstance(seed, (int, np.integer)):
+        elif _whole(seed):
             seeds = [int(seed) + i for i in range(n)]
             self._np_random = np_random(int(seed))
         else:
-            seeds = list(seed)
+            try:
+                seeds = list(seed)
+            except TypeError:
+                raise ValueError(f"seed {seed!r}: want a whole number, a list of {n} seeds, or None") from None
             if len(seeds) != n:
                 raise ValueError(f"{len(seeds)} seeds for {n} envs")
         for sd in seeds:

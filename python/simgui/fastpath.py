@@ -9,6 +9,7 @@ pixels, no copy per pixel.
 from __future__ import annotations
 
 import array
+import errno
 import json
 import mmap
 import os
@@ -54,9 +55,12 @@ class FastPathClient:
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDTIMEO, tv)
         try:
             self.sock.connect(path)
-        except OSError:
+        except OSError as e:
             self.sock.close()
-            raise
+            why = {errno.ENOENT: "no such socket", errno.ECONNREFUSED: "nothing listens there (a simgui that ended?)",
+                   errno.ENOTSOCK: "not a socket", errno.EACCES: "permission denied"}.get(e.errno, e.strerror)
+            raise FastPathError(f"cannot connect to simgui's fast path at {path}: {why}; start one with "
+                                "`simgui run --fast-path PATH` or leave simgui= out to start one") from e
         self._mem = None
         # Replies land here; a step reply (a header, and JSON when envs were reset) usually
         # fits, so one recv_into reads it whole. Bytes past a reply are the next one's start.

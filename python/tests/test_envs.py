@@ -432,6 +432,50 @@ class Misuse(unittest.TestCase):
             with self.assertRaisesRegex(Exception, "limit is 262144"):
                 simgui.make(ID, simgui=PROC, scenario=big)
 
+    def test_bad_arguments_name_themselves(self):
+        # Refused before any simgui starts (simgui=a path that does not exist is never dialled).
+        never = "/nonexistent/simgui.sock"
+        for kwargs, want in (
+            ({"frame_size": 84}, "frame_size 84: want \\(width, height\\)"),
+            ({"frame_size": (84, 84, 3)}, "frame_size"),
+            ({"frame_size": (84.7, 84)}, "frame_size"),
+            ({"action_period": float("nan")}, "action_period nan"),
+            ({"action_period": 0}, "action_period 0"),
+            ({"max_episode_steps": 0}, "max_episode_steps 0"),
+            ({"max_episode_steps": -5}, "max_episode_steps -5"),
+        ):
+            with self.subTest(kwargs=kwargs), self.assertRaisesRegex(ValueError, want):
+                simgui.make(ID, simgui=never, **kwargs)
+        for n in (0, -2, 2.5, True):
+            with self.subTest(num_envs=n), self.assertRaisesRegex(ValueError, "num_envs"):
+                simgui.make_vec(ID, num_envs=n, simgui=never)
+        with self.assertRaisesRegex(fastpath.FastPathError, "fast path at /nonexistent/simgui.sock: no such socket"):
+            simgui.make(ID, simgui=never)
+        # A period between the task's 0.01 s physics steps would be rounded: simgui refuses it.
+        with self.assertRaisesRegex(fastpath.FastPathError, "not a whole number of 0.01 s physics steps"):
+            simgui.make(ID, simgui=PROC, action_period=0.015)
+        env = simgui.make(ID, simgui=PROC, action_period=0.02)
+        try:
+            env.reset(seed=1)
+            _, _, _, _, info = env.step([0.0, 0.0])
+            self.assertAlmostEqual(info["sim_time"], 0.02)
+            self.assertEqual(env.metadata["render_fps"], 50)
+            with self.assertRaisesRegex(ValueError, "seed True"):
+                env.reset(seed=True)
+            with self.assertRaisesRegex(ValueError, "reset options"):
+                env.reset(seed=1, options={"reset_mask": [True]})
+        finally:
+            env.close()
+        with simgui.make_vec(ID, num_envs=2, simgui=PROC) as envs:
+            with self.assertRaisesRegex(ValueError, "reset options"):
+                envs.reset(seed=0, options={"reset_mask": np.array([True, False])})
+            with self.assertRaisesRegex(ValueError, "seed True"):
+                envs.reset(seed=True)
+        self.assertIsNone(envs._s, "leaving the with block did not close the env")
+        with simgui.make(ID, simgui=PROC) as env:
+            env.reset(seed=2)
+        self.assertIsNone(env._s)
+
     def test_vector_env_misuse(self):
         with self.assertRaisesRegex(ValueError, "fast path"):
             simgui.make_vec(ID, num_envs=2, transport="http")
