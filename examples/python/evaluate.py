@@ -15,7 +15,9 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -50,19 +52,33 @@ def held_out_seeds(n, used):
 
 
 def evaluate(policy=None, *, task=None, episodes=100, num_envs=16, gif=None, gif_episodes=3, randomize=True,
-             frame=84, seed_base=None):
-    """Runs `episodes` episodes (one per held-out seed) and returns the scores."""
-    net, used = None, set()
+             frame=84, seed_base=None, randomization=None):
+    """Runs `episodes` episodes (one per held-out seed) and returns the scores: in the
+    conditions the policy was trained in (its randomization and scenario), with
+    `randomization` on top."""
+    net, used, trained, scenario_text = None, set(), {}, None
     if policy is not None:
         net, ck = load(policy)
         task, frame, randomize = ck["task"], ck["frame"], ck.get("randomize", True)
+        trained, scenario_text = ck.get("randomization") or {}, ck.get("scenario_text")
         used = set(ck["train_seeds"])
+    with tempfile.TemporaryDirectory() as d:
+        scenario = None
+        if scenario_text is not None:
+            scenario = os.path.join(d, "scenario.yaml")
+            Path(scenario).write_text(scenario_text)
+        make = {"frame_size": (frame, frame), "randomize": randomize,
+                "randomization": {**trained, **(randomization or {})}, "scenario": scenario}
+        return _evaluate(net, used, task, episodes, num_envs, gif, gif_episodes, seed_base, policy, make)
+
+
+def _evaluate(net, used, task, episodes, num_envs, gif, gif_episodes, seed_base, policy, make):
     rng = np.random.default_rng(0)
     seeds = held_out_seeds(episodes, used) if seed_base is None else list(range(seed_base, seed_base + episodes))
     results = []
     if episodes > 0:
         n = min(num_envs, episodes)
-        env = simgui.make_vec(task, num_envs=n, frame_size=(frame, frame), randomize=randomize)
+        env = simgui.make_vec(task, num_envs=n, **make)
         for b in range(0, len(seeds), n):
             batch = seeds[b:b + n]
             batch += [batch[-1]] * (n - len(batch))  # pad; extra envs are not counted
@@ -87,17 +103,18 @@ def evaluate(policy=None, *, task=None, episodes=100, num_envs=16, gif=None, gif
         "mean_return": float(np.mean([r["return"] for r in results])) if results else float("nan"),
         "mean_length": float(np.mean([r["length"] for r in results])) if results else float("nan"),
         "seeds": [seeds[0], seeds[-1]] if seeds else [], "held_out": not (set(seeds) & used),
+        "randomization": make["randomization"],
     }
     if gif:
-        out["gif"] = write_gif(net, task, frame, randomize, held_out_seeds(gif_episodes, used | set(seeds)), gif, rng)
+        out["gif"] = write_gif(net, task, make, held_out_seeds(gif_episodes, used | set(seeds)), gif, rng)
     return out
 
 
-def write_gif(net, task, frame, randomize, seeds, path, rng):
+def write_gif(net, task, make, seeds, path, rng):
     """Plays one episode per seed and writes camera and map side by side as a GIF."""
     from PIL import Image, ImageDraw
 
-    env = simgui.make(task, frame_size=(frame, frame), randomize=randomize, layout=True)
+    env = simgui.make(task, layout=True, **make)
     frames, summary = [], []
     cam_px, map_px = 252, 252
     for seed in seeds:
@@ -162,11 +179,20 @@ def main(argv=None):
     p.add_argument("--gif", help="write a few episodes as a GIF here")
     p.add_argument("--gif-episodes", type=int, default=3)
     p.add_argument("--seed-base", type=int, help="use seeds seed-base.. instead of the held-out ones")
+    p.add_argument("--randomization", action="append", default=[], metavar="KEY=VALUE",
+                   help="draw this too, over what the policy was trained with (repeatable)")
     args = p.parse_args(argv)
     if not args.policy and not args.random:
         p.error("give a policy or --random")
+    extra = {}
+    for kv in args.randomization:
+        key, sep, value = kv.partition("=")
+        if not sep or not key.strip():
+            p.error(f"--randomization {kv!r}: want KEY=VALUE, e.g. visual.distractors=2,10")
+        extra[key.strip()] = value.strip()
     res = evaluate(None if args.random else args.policy, task=args.task, episodes=args.episodes,
-                   num_envs=args.num_envs, gif=args.gif, gif_episodes=args.gif_episodes, seed_base=args.seed_base)
+                   num_envs=args.num_envs, gif=args.gif, gif_episodes=args.gif_episodes, seed_base=args.seed_base,
+                   randomization=extra)
     print(json.dumps(res))
     return res
 

@@ -39,6 +39,28 @@ class SmokeTraining(unittest.TestCase):
               f"random {rand['mean_return']:.2f}", file=sys.stderr)
         self.assertGreaterEqual(trained["mean_return"], rand["mean_return"] + MARGIN)
 
+    def test_visual_conditions_travel_with_the_policy(self):
+        # A policy trained with visual randomization is scored in it, not in the flat look.
+        import evaluate
+        import torch
+        import train_ppo
+
+        with tempfile.TemporaryDirectory() as out:
+            args = train_ppo.parse(["--out", out, "--total-steps", "128", "--num-envs", "2", "--n-steps", "64",
+                                    "--epochs", "1", "--threads", "1", "--quiet", "--visual",
+                                    "--randomization", "visual.distractors=3,3",
+                                    "--eval-episodes", "0", "--gif-episodes", "0"])
+            train_ppo.train(args)
+            ck = torch.load(os.path.join(out, "policy.pt"), map_location="cpu")
+            want = dict(train_ppo.simgui.VISUAL_RANDOMIZATION, **{"visual.distractors": "3,3"})
+            self.assertEqual(ck["randomization"], want)
+            res = evaluate.evaluate(os.path.join(out, "policy.pt"), episodes=2, num_envs=2, seed_base=7,
+                                    randomization={"sensors.vignette": 0})
+            self.assertEqual(res["randomization"], dict(want, **{"sensors.vignette": 0}))
+            self.assertEqual(res["episodes"], 2)
+        with self.assertRaises(SystemExit):
+            train_ppo.conditions(train_ppo.parse(["--randomization", "visual.distractors"]))
+
 
 if __name__ == "__main__":
     unittest.main()
