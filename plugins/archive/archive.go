@@ -42,9 +42,16 @@ var ErrNotZip = errors.New("not a valid zip archive")
 type EntryError struct {
 	Name   string
 	Reason string
+	// InFolder says the entry is a file of a plugin folder (ReadDir), not of an archive.
+	InFolder bool
 }
 
-func (e *EntryError) Error() string { return fmt.Sprintf("archive entry %q: %s", e.Name, e.Reason) }
+func (e *EntryError) Error() string {
+	if e.InFolder {
+		return fmt.Sprintf("plugin folder entry %q: %s", e.Name, e.Reason)
+	}
+	return fmt.Sprintf("archive entry %q: %s", e.Name, e.Reason)
+}
 
 // Archive is the checked content of a plugin archive or folder: file names (slash-separated,
 // relative to the root) and their bytes. It is immutable and safe for concurrent use.
@@ -113,20 +120,20 @@ func (l Limits) FromFiles(files map[string][]byte) (*Archive, error) {
 // case), and its size against the limits.
 func (l Limits) checkEntry(name string, size uint64, seen map[string]string, total *int64) error {
 	if reason := checkName(name); reason != "" {
-		return &EntryError{name, reason}
+		return &EntryError{Name: name, Reason: reason}
 	}
 	if strings.HasSuffix(name, "/") {
-		return &EntryError{name, "a folder where a file is expected"}
+		return &EntryError{Name: name, Reason: "a folder where a file is expected"}
 	}
 	if first, dup := seen[strings.ToLower(name)]; dup {
 		if first == name {
-			return &EntryError{name, "the name appears twice"}
+			return &EntryError{Name: name, Reason: "the name appears twice"}
 		}
-		return &EntryError{name, fmt.Sprintf("the name differs only in case from %q", first)}
+		return &EntryError{Name: name, Reason: fmt.Sprintf("the name differs only in case from %q", first)}
 	}
 	seen[strings.ToLower(name)] = name
 	if isJSON(name) && size > uint64(l.MaxJSON) {
-		return &EntryError{name, fmt.Sprintf("%s; a JSON file may be at most %s", mib(size), mib(uint64(l.MaxJSON)))}
+		return &EntryError{Name: name, Reason: fmt.Sprintf("%s; a JSON file may be at most %s", mib(size), mib(uint64(l.MaxJSON)))}
 	}
 	if size > uint64(l.MaxTotal) || *total+int64(size) > l.MaxTotal {
 		return fmt.Errorf("the archive's uncompressed size is over %s (at entry %q)", mib(uint64(l.MaxTotal)), name)
@@ -154,34 +161,34 @@ func (l Limits) Read(r io.ReaderAt, size int64) (*Archive, error) {
 	for _, f := range zr.File {
 		name := f.Name
 		if reason := checkName(name); reason != "" {
-			return nil, &EntryError{name, reason}
+			return nil, &EntryError{Name: name, Reason: reason}
 		}
 		mode := f.Mode()
 		switch {
 		case mode&fs.ModeSymlink != 0:
-			return nil, &EntryError{name, "a symbolic link"}
+			return nil, &EntryError{Name: name, Reason: "a symbolic link"}
 		case strings.HasSuffix(name, "/"):
 			if first, dup := seen[strings.ToLower(name)]; dup {
-				return nil, &EntryError{name, fmt.Sprintf("the folder appears twice (as %q)", first)}
+				return nil, &EntryError{Name: name, Reason: fmt.Sprintf("the folder appears twice (as %q)", first)}
 			}
 			seen[strings.ToLower(name)] = name
 			if f.UncompressedSize64 > 0 {
-				return nil, &EntryError{name, "a folder with data"}
+				return nil, &EntryError{Name: name, Reason: "a folder with data"}
 			}
 			continue
 		case !mode.IsRegular():
-			return nil, &EntryError{name, fmt.Sprintf("not a regular file (mode %v)", mode)}
+			return nil, &EntryError{Name: name, Reason: fmt.Sprintf("not a regular file (mode %v)", mode)}
 		case f.Flags&0x1 != 0:
-			return nil, &EntryError{name, "encrypted"}
+			return nil, &EntryError{Name: name, Reason: "encrypted"}
 		case f.Method != zip.Store && f.Method != zip.Deflate:
-			return nil, &EntryError{name, fmt.Sprintf("compression method %d; only store (0) and deflate (8) are allowed", f.Method)}
+			return nil, &EntryError{Name: name, Reason: fmt.Sprintf("compression method %d; only store (0) and deflate (8) are allowed", f.Method)}
 		}
 		if err := l.checkEntry(name, f.UncompressedSize64, seen, &total); err != nil {
 			return nil, err
 		}
 		if f.UncompressedSize64 > uint64(l.BombSize) &&
 			(f.CompressedSize64 == 0 || float64(f.UncompressedSize64)/float64(f.CompressedSize64) > l.MaxRatio) {
-			return nil, &EntryError{name, fmt.Sprintf("%s that expand from %d bytes, over %g times (a compression bomb)",
+			return nil, &EntryError{Name: name, Reason: fmt.Sprintf("%s that expand from %d bytes, over %g times (a compression bomb)",
 				mib(f.UncompressedSize64), f.CompressedSize64, l.MaxRatio)}
 		}
 		files = append(files, f)
@@ -190,7 +197,7 @@ func (l Limits) Read(r io.ReaderAt, size int64) (*Archive, error) {
 	for _, f := range files {
 		b, err := inflate(f)
 		if err != nil {
-			return nil, &EntryError{f.Name, "corrupt: " + err.Error()}
+			return nil, &EntryError{Name: f.Name, Reason: "corrupt: " + err.Error()}
 		}
 		out[f.Name] = b
 	}
@@ -261,6 +268,10 @@ func (l Limits) ReadDir(dir string) (*Archive, error) {
 		return nil, err
 	}
 	defer root.Close()
+	// A folder without a manifest is not a plugin: say so before judging its other files.
+	if _, err := root.Lstat(plugins.ManifestFile); errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("not a plugin folder: it has no %s (simgui plugin new makes one)", plugins.ManifestFile)
+	}
 	var total int64
 	seen := map[string]string{}
 	files := map[string][]byte{}
@@ -279,14 +290,14 @@ func (l Limits) ReadDir(dir string) (*Archive, error) {
 		}
 		switch t := d.Type(); {
 		case t&fs.ModeSymlink != 0:
-			return &EntryError{name, "a symbolic link"}
+			return &EntryError{Name: name, Reason: "a symbolic link"}
 		case d.IsDir():
 			if reason := checkName(name + "/"); reason != "" {
-				return &EntryError{name + "/", reason}
+				return &EntryError{Name: name + "/", Reason: reason}
 			}
 			return nil
 		case !t.IsRegular():
-			return &EntryError{name, fmt.Sprintf("not a regular file (mode %v)", t)}
+			return &EntryError{Name: name, Reason: fmt.Sprintf("not a regular file (mode %v)", t)}
 		}
 		if len(files) >= l.MaxEntries {
 			return fmt.Errorf("the folder has more than %d files; a plugin may have at most %d", l.MaxEntries, l.MaxEntries)
@@ -305,6 +316,9 @@ func (l Limits) ReadDir(dir string) (*Archive, error) {
 		files[name] = b
 		return nil
 	})
+	if ee, ok := errors.AsType[*EntryError](err); ok {
+		ee.InFolder = true
+	}
 	if err != nil {
 		return nil, err
 	}

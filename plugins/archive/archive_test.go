@@ -56,12 +56,12 @@ func TestCheckName(t *testing.T) {
 		"assets/preview.png":        "",
 		"assets/tex/road.JPG":       "",
 		"assets/a/b/c/d.webp":       "",
-		"assets/a/b/c/d/e.png":      "not allowed",
-		"assets/notes.txt":          "not allowed",
-		"assets.png":                "not allowed",
-		"readme.md":                 "not allowed",
-		"manifest.json/":            "not allowed",
-		"lib/evil.so":               "not allowed",
+		"assets/a/b/c/d/e.png":      "not part of a plugin",
+		"assets/notes.txt":          "not part of a plugin",
+		"assets.png":                "not part of a plugin",
+		"readme.md":                 "not part of a plugin",
+		"manifest.json/":            "not part of a plugin",
+		"lib/evil.so":               "not part of a plugin",
 		"../manifest.json":          "the path leaves the archive (..)",
 		"assets/../../x.png":        "the path leaves the archive (..)",
 		"/manifest.json":            "absolute path",
@@ -166,8 +166,12 @@ func TestReadDirRefusesLinksAndStrays(t *testing.T) {
 			os.Mkdir(filepath.Join(d, "assets"), 0o755)
 			os.Symlink("/etc", filepath.Join(d, "assets", "x.png"))
 		}, `"assets/x.png": a symbolic link`},
-		{"stray file", func(d string) { os.WriteFile(filepath.Join(d, "notes.txt"), nil, 0o644) }, `"notes.txt": not allowed`},
-		{"stray folder", func(d string) { os.MkdirAll(filepath.Join(d, "src", "x"), 0o755) }, `"src/": not allowed`},
+		{"stray file", func(d string) { os.WriteFile(filepath.Join(d, "notes.txt"), nil, 0o644) }, `plugin folder entry "notes.txt": not part of a plugin`},
+		{"no manifest", func(d string) {
+			os.Remove(filepath.Join(d, "manifest.json"))
+			os.WriteFile(filepath.Join(d, "bad.zip"), nil, 0o644)
+		}, "not a plugin folder: it has no manifest.json"},
+		{"stray folder", func(d string) { os.MkdirAll(filepath.Join(d, "src", "x"), 0o755) }, `"src/": not part of a plugin`},
 		{"big JSON", func(d string) {
 			os.WriteFile(filepath.Join(d, "descriptor.json"), bytes.Repeat([]byte(" "), 2<<20), 0o644)
 		}, `"descriptor.json": 2 MiB; a JSON file may be at most 1 MiB`},

@@ -56,7 +56,7 @@ func checkName(name string) string {
 		}
 	}
 	if !allowed(segs, isDir) {
-		return "not allowed in a plugin archive (" + allowedText + ")"
+		return "not part of a plugin (" + allowedText + ")"
 	}
 	return ""
 }

@@ -107,7 +107,7 @@ func TestHostileArchivesAreRefused(t *testing.T) {
 		{"names differing in case", craft(t, base(entry{name: "assets/A.png"}, entry{name: "assets/a.png"})),
 			`archive entry "assets/a.png": the name differs only in case from "assets/A.png"`},
 		{"outside the allowed set", craft(t, base(entry{name: "install.sh", data: []byte("#!/bin/sh")})),
-			`archive entry "install.sh": not allowed in a plugin archive`},
+			`archive entry "install.sh": not part of a plugin`},
 		{"uncompressed total over 64 MiB", craft(t, base(entry{name: "assets/huge.png", data: make([]byte, 16), raw: lying})),
 			`the archive's uncompressed size is over 64 MiB (at entry "assets/huge.png")`},
 		{"JSON over 1 MiB", craft(t, replace("descriptor.json", descriptor)),

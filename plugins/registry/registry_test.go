@@ -241,7 +241,7 @@ func TestLoadValidatesInstalledFiles(t *testing.T) {
 	mustInstall(t, r, projectZip(t, plugins.TypeVehicle, "vehicle.acme.rover.v1"), InstallOptions{})
 	os.WriteFile(filepath.Join(r.Path("vehicle.acme.rover.v1"), "notes.txt"), nil, 0o644)
 	// The registry file did not change, so a fresh registry is needed to load again.
-	if _, err := Open(r.Home(), Options{}).Vehicle("vehicle.acme.rover.v1"); err == nil || !strings.Contains(err.Error(), `"notes.txt": not allowed`) {
+	if _, err := Open(r.Home(), Options{}).Vehicle("vehicle.acme.rover.v1"); err == nil || !strings.Contains(err.Error(), `"notes.txt": not part of a plugin`) {
 		t.Errorf("stray file: %v", err)
 	}
 }
