@@ -273,8 +273,25 @@ func (lc *lensCache) get(c *Camera) *lensMap {
 	}
 	copy(lc.maps[1:], lc.maps)
 	lc.maps[0] = m
+	// Beyond the newest, keep what fits lensCacheBytes: a renderer per camera and world, each
+	// keeping four 1080p maps of lenses randomized per episode, held gigabytes.
+	bytes := 0
+	for i, km := range lc.maps {
+		bytes += km.bytes()
+		if i > 0 && bytes > lensCacheBytes {
+			clear(lc.maps[i:])
+			lc.maps = lc.maps[:i]
+			break
+		}
+	}
 	return m
 }
+
+// lensCacheBytes bounds the bytes of a renderer's lens maps past its newest.
+const lensCacheBytes = 8 << 20
+
+// bytes returns the map's size in memory.
+func (m *lensMap) bytes() int { return len(m.taps)*int(unsafe.Sizeof(lensTap{})) + len(m.need)*4 }
 
 // sharedLensBudget bounds the bytes of the lens maps the process shares, and maxSharedLenses
 // their number (those of a renderer's recent frames are kept by it anyway): with distortion
@@ -311,7 +328,7 @@ func sharedLensMap(c *Camera, k lensKey) *lensMap {
 		if lensMaps.m == nil {
 			lensMaps.m = map[lensKey]*lensEntry{}
 		}
-		e = &lensEntry{bytes: c.Width*c.Height*int(unsafe.Sizeof(lensTap{})) + c.Height*4}
+		e = &lensEntry{bytes: c.Width*c.Height*int(unsafe.Sizeof(lensTap{})) + c.Height*4} // m.bytes() once made
 		lensMaps.m[k] = e
 		lensMaps.bytes += e.bytes
 		for (lensMaps.bytes > sharedLensBudget || len(lensMaps.m) > maxSharedLenses) && len(lensMaps.m) > 1 {

@@ -104,3 +104,11 @@ func lookEnvironment(base Environment, p map[string]float64) Environment {
 
 // skyLight is the colour of the ambient (sky) light of the realistic look: a little blue.
 var skyLight = [3]float64{0.9, 0.96, 1.08}
+
+// MountIsRealistic reports whether a camera with mount parameters params draws through the
+// realistic pipeline (the realistic look, or a lens that distorts), whose buffers take several
+// times the flat look's per pixel. Parameters that do not make a camera count as flat.
+func MountIsRealistic(params map[string]float64) bool {
+	cam, env, err := MountCamera(params, 64, 48, nil)
+	return err == nil && (env.Realistic || cam.Film != nil || cam.Lens.distorted())
+}

@@ -23,6 +23,9 @@ func (r *Renderer) renderReal(dst *Frame, cam *Camera, static *Static, dyn []Obj
 		film = &Film{}
 	}
 	W, H := cam.Width, cam.Height
+	if W*H >= bigFramePixels {
+		defer r.borrowScratch()()
+	}
 	ps := &fs.post
 	*ps = postState{rgb: dst.RGB, depth: dst.Depth, w: W, h: H, rows: ps.rows}
 	inner := *cam

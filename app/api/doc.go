@@ -126,7 +126,8 @@
 // and the small frames policies read (84×84) rendered directly. The camera pixels of a
 // reset's worlds together (a shared world counts its largest frame once: its agents' frames
 // are drawn into one image in turn) and those of one step's frames are each at most
-// MaxFramePixels, 64 frames of 1920×1080: 256 frames of 640×480 fit. Each refusal is a 4xx
+// MaxFramePixels, 64 frames of 1920×1080: 256 frames of 640×480 fit; at a reset a realistic
+// camera's pixel (the realistic look or a distorting lens) counts three. Each refusal is a 4xx
 // naming its limit. /health names no path. A panic while answering is a 500 logged with the
 // client.
 //

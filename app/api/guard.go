@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"simgui/app/scenario"
+	"simgui/plugins"
+	"simgui/render"
 )
 
 // Limits of the training API (docs/SECURITY.md lists them with the other faces').
@@ -32,6 +34,11 @@ const (
 	// whole), so that limits that pass one by one cannot add up to gigabytes: 64 full-HD
 	// frames, some 1 GB of buffers. 256 frames of 640×480 fit, and any number of 84×84.
 	MaxFramePixels = 64 * maxFrameWidth * maxFrameHeight
+	// realisticWeight is how many flat pixels a pixel of a realistic camera counts as at a
+	// reset: its world keeps a lens map, a lit scene of its own look and the film's buffers,
+	// about 50 MB at 1920×1080 (measured: 24 isolated worlds with lenses randomized took
+	// 1.2 GB), so 21 full-HD realistic frames fit.
+	realisticWeight = 3
 	// maxListItems bounds the array elements of one body, all arrays together, checked before
 	// the body is decoded into Go values (a 2 MiB body of "{}," would otherwise make 700,000
 	// agents).
@@ -169,9 +176,9 @@ func checkEpisode(ep *episodePlan) error {
 	for _, plan := range ep.worlds {
 		most := 0
 		for _, a := range plan.Agents {
-			if w, h, ok := a.Vehicle.FrameSize(); ok && w*h > most {
-				most = w * h
-				if most > largest[0]*largest[1] {
+			if w, h, ok := a.Vehicle.FrameSize(); ok && w*h*pixelWeight(a.Vehicle) > most {
+				most = w * h * pixelWeight(a.Vehicle)
+				if w*h > largest[0]*largest[1] {
 					largest = [2]int{w, h}
 				}
 			}
@@ -182,10 +189,23 @@ func checkEpisode(ep *episodePlan) error {
 		}
 	}
 	if total > MaxFramePixels {
-		return badRequest("A reset's worlds may draw at most %d camera pixels together (%d frames of %d×%d); these %d worlds draw %d (frames up to %d×%d). Use fewer isolated agents or a smaller camera.width/camera.height.",
-			MaxFramePixels, MaxFramePixels/(maxFrameWidth*maxFrameHeight), maxFrameWidth, maxFrameHeight, frames, total, largest[0], largest[1])
+		return badRequest("A reset's worlds may draw at most %d camera pixels together (%d frames of %d×%d; a realistic camera's pixel counts %d times); these %d worlds draw %d (frames up to %d×%d). Use fewer isolated agents or a smaller camera.width/camera.height.",
+			MaxFramePixels, MaxFramePixels/(maxFrameWidth*maxFrameHeight), maxFrameWidth, maxFrameHeight, realisticWeight, frames, total, largest[0], largest[1])
 	}
 	return nil
+}
+
+// pixelWeight is what a pixel of v's first camera counts as in checkEpisode's budget.
+func pixelWeight(v *plugins.VehicleDescriptor) int {
+	for _, m := range v.Sensors {
+		if m.Kind == plugins.SensorCamera {
+			if render.MountIsRealistic(m.Params) {
+				return realisticWeight
+			}
+			break
+		}
+	}
+	return 1
 }
 
 // checkFrames refuses a step whose frames hold more than MaxFramePixels pixels together.

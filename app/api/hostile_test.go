@@ -277,8 +277,15 @@ func TestFramePixelBudget(t *testing.T) {
 	over := MaxFramePixels/perFrame + 1 // 65
 
 	refused("/reset", reset(over, true, maxFrameWidth, maxFrameHeight),
-		fmt.Sprintf("at most %d camera pixels together (64 frames of 1920×1080); these %d worlds draw %d", MaxFramePixels, over, over*perFrame))
+		fmt.Sprintf("at most %d camera pixels together (64 frames of 1920×1080; a realistic camera's pixel counts 3 times); these %d worlds draw %d", MaxFramePixels, over, over*perFrame))
 	refused("/reset", reset(MaxIsolatedAgents, true, 1280, 720), "these 256 worlds draw")
+	// A realistic camera's pixel counts realisticWeight times: 22 full-HD ones are over.
+	realistic := strings.Replace(reset(22, true, maxFrameWidth, maxFrameHeight), `"vehicleParams": [`,
+		`"vehicleParams": [{"key": "sensor.camera.front.rgb.realistic", "value": "1"}, `, 1)
+	refused("/reset", realistic, fmt.Sprintf("a realistic camera's pixel counts 3 times); these 22 worlds draw %d", 22*3*perFrame))
+	lensed := strings.Replace(reset(22, true, maxFrameWidth, maxFrameHeight), `"vehicleParams": [`,
+		`"vehicleParams": [{"key": "sensor.camera.front.rgb.k1", "value": "-0.1"}, `, 1)
+	refused("/reset", lensed, fmt.Sprintf("these 22 worlds draw %d", 22*3*perFrame))
 
 	// A shared world of 65 full-HD cameras is one frame's buffers: served. A step framing
 	// all 65 is not.
