@@ -133,6 +133,10 @@ func TestHostileRequests(t *testing.T) {
 			"flags: a key of 1048590 bytes (at most 256)"},
 		{"30,000 flags and 100 agents", "POST", "/reset", `{"flags": [` + strings.Repeat(`{"key": "x", "value": "1"},`, 30000) + `{"key": "y"}], "agents": [` +
 			strings.Repeat(`{},`, 99) + `{}]}`, js, 400, "flags has 30001 entries; at most 256"},
+		{"a 1 MB value", "POST", "/reset", `{"flags": [{"key": "randomization.visual.distractors", "value": "` + strings.Repeat("1", 1<<20) + `"}]}`, js, 400,
+			"more bytes)"},
+		{"a 100 KB number", "POST", "/reset", `{"vehicleParams": [{"key": "sensor.camera.front.rgb.k1", "value": "0.` + strings.Repeat("1", 100<<10) + `x"}]}`, js, 400,
+			"more bytes)"},
 		{"ranges while randomization is off", "POST", "/reset", `{"flags": [{"key": "randomization.visual.textures", "value": "1"}]}`, js, 400,
 			"randomization is off in this scenario"},
 	} {

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"simgui/app"
 	"simgui/app/httpguard"
@@ -342,6 +343,9 @@ func (s *Service) reply(w http.ResponseWriter, res *StepResult, err error) {
 }
 
 func (s *Service) writeJSON(w http.ResponseWriter, status int, v any) {
+	if e, ok := v.(errorBody); ok {
+		v = errorBody{clipMessage(e.Error)}
+	}
 	b, err := json.Marshal(v)
 	if err != nil {
 		s.log.Error("training API: encode reply", "err", err)
@@ -418,4 +422,20 @@ func deviceOf(v *plugins.VehicleDescriptor) Device {
 		d.Actuators = append(d.Actuators, Actuator{ID: x.ID, ActuatorType: x.ActuatorType, Unit: x.Unit, Min: x.Min, Max: x.Max})
 	}
 	return d
+}
+
+// maxErrorBytes bounds an error reply's message: it may quote what the client sent (a value
+// of a megabyte, say), which is not to be sent back whole.
+const maxErrorBytes = 2048
+
+// clipMessage cuts msg to maxErrorBytes at a character boundary, saying how much was left out.
+func clipMessage(msg string) string {
+	if len(msg) <= maxErrorBytes {
+		return msg
+	}
+	cut := maxErrorBytes
+	for cut > 0 && !utf8.RuneStart(msg[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s… (%d more bytes)", msg[:cut], len(msg)-cut)
 }
