@@ -142,9 +142,19 @@ func resolve(s *Scenario, r plugins.Resolver) (*Plan, error) {
 	}
 
 	// Randomization is applied per reset by the training API; a broken block is an error for
-	// every run, not only for training.
-	if _, err := ParseRandomization(&s.Randomization); err != nil {
+	// every run, not only for training. A draw that cannot work (a track parameter the track
+	// lacks) is one too: one draw with every range of the block, on or off, finds it now
+	// rather than at the first reset.
+	random, err := ParseRandomization(&s.Randomization)
+	if err != nil {
 		return nil, err
+	}
+	if len(p.Agents) > 0 {
+		probe := *random
+		probe.Enabled = true
+		if _, err := probe.Sample(p.Seed, p.Agents[0].Vehicle, t); err != nil {
+			return nil, err
+		}
 	}
 
 	// Systems.

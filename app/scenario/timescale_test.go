@@ -50,3 +50,21 @@ func TestActionPeriodFollowsALongStep(t *testing.T) {
 		t.Errorf("a set period shorter than the step: %v", err)
 	}
 }
+
+// A randomization block whose draw cannot work is refused when the scenario loads, on or
+// off, as the fast path refuses it at open: not at every reset of the training API.
+func TestRandomizationDrawCheckedAtLoad(t *testing.T) {
+	const head = "world: {trackId: track.cardboard_corridor.v1}\nvehicle: {vehicleId: vehicle.ks0223.v1}\n"
+	for _, block := range []string{
+		"randomization: {track: {length: schema, nonexist: schema}}\n",
+		"randomization: {enabled: false, track: {nonexist: 1}}\n",
+	} {
+		_, err := resolveText(t, head+block)
+		if err == nil || !strings.Contains(err.Error(), `randomization.track.nonexist: the track track.cardboard_corridor.v1 has no numeric parameter "nonexist"`) {
+			t.Errorf("%s: %v", block, err)
+		}
+	}
+	if _, err := resolveText(t, head+"randomization: {track: {length: schema}}\n"); err != nil {
+		t.Errorf("a track parameter the track has: %v", err)
+	}
+}
