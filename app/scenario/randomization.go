@@ -114,13 +114,24 @@ func ParseRandomization(n *yaml.Node) (*Randomization, error) {
 	}
 	r.Enabled = true
 	var errs []error
+	top := map[string]bool{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
+		if top[k.Value] {
+			// The groups would merge and the last enabled win, unseen.
+			errs = append(errs, fmt.Errorf("randomization.%s (line %d): given twice", k.Value, k.Line))
+			continue
+		}
+		top[k.Value] = true
 		switch k.Value {
 		case "enabled":
 			var b bool
-			if err := v.Decode(&b); err != nil {
-				errs = append(errs, fmt.Errorf("randomization.enabled (line %d): want true or false", v.Line))
+			if err := v.Decode(&b); err != nil || v.ShortTag() != "!!bool" {
+				got := yamlText(v)
+				if v.Kind == yaml.ScalarNode {
+					got = strconv.Quote(v.Value)
+				}
+				errs = append(errs, fmt.Errorf("randomization.enabled (line %d): want true or false, not %s", v.Line, got))
 			}
 			r.Enabled = b
 		case "vehicle", "sensors", "visual", "track":

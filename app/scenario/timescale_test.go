@@ -68,3 +68,21 @@ func TestRandomizationDrawCheckedAtLoad(t *testing.T) {
 		t.Errorf("a track parameter the track has: %v", err)
 	}
 }
+
+// A group or enabled given twice is refused, as a parameter given twice in a group is: the
+// groups would merge and the last enabled win, unseen; enabled takes a YAML boolean only.
+func TestRandomizationKeysOnce(t *testing.T) {
+	const head = "world: {trackId: track.cardboard_corridor.v1}\nvehicle: {vehicleId: vehicle.ks0223.v1}\n"
+	for block, want := range map[string]string{
+		"randomization:\n  visual: {textures: 1}\n  visual: {textures: 0.2, ambient: 0.3}\n": "randomization.visual (line 5): given twice",
+		"randomization:\n  enabled: false\n  enabled: true\n":                                "randomization.enabled (line 5): given twice",
+		"randomization:\n  enabled: \"yes\"\n":                                               `randomization.enabled (line 4): want true or false, not "yes"`,
+	} {
+		if _, err := resolveText(t, head+block); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v, want %q", block, err, want)
+		}
+	}
+	if p, err := resolveText(t, head+"randomization:\n  enabled: false\n  visual: {textures: 1}\n"); err != nil || p == nil {
+		t.Errorf("a block off with a group: %v", err)
+	}
+}
