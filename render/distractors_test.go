@@ -14,7 +14,7 @@ import (
 // colour into the distractor's.
 func TestDistractorsShareTextures(t *testing.T) {
 	texCache.Lock()
-	texCache.m = nil
+	texCache.m, texCache.bytes = nil, 0
 	texCache.Unlock()
 	layout := &plugins.Layout{Floor: plugins.Floor{Length: 4, Width: 4}} // nothing else textured
 	for seed := range uint64(6) {
@@ -65,5 +65,27 @@ func TestLookSeedMattersOnlyWhenItPicks(t *testing.T) {
 	}
 	if static(3, 1) == static(4, 1) {
 		t.Error("two look seeds with texture swap on share one scene")
+	}
+}
+
+// The texture cache holds no more than texCacheBytes: past it, it starts afresh.
+func TestTextureCacheBytesAreBounded(t *testing.T) {
+	texCache.Lock()
+	texCache.m, texCache.bytes = nil, 0
+	texCache.Unlock()
+	defer func(b int) { texCacheBytes = b }(texCacheBytes)
+	big := func() (*Texture, error) { return &Texture{levels: []texLevel{{texels: make([]RGB, 100_000)}}}, nil }
+	one, _ := big()
+	texCacheBytes = 3*one.bytes() + 1
+	for v := range 10 {
+		if _, err := cachedTexture(texKey{name: "big", variant: v}, big); err != nil {
+			t.Fatal(err)
+		}
+		texCache.Lock()
+		n, b := len(texCache.m), texCache.bytes
+		texCache.Unlock()
+		if b > texCacheBytes || b != n*one.bytes() || n == 0 {
+			t.Fatalf("after %d textures of %d bytes: %d cached in %d bytes, want at most %d bytes", v+1, one.bytes(), n, b, texCacheBytes)
+		}
 	}
 }

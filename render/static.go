@@ -134,8 +134,16 @@ func (s *Static) Environment() Environment { return s.env }
 // immutable, so sharing them is safe.
 var litFloors struct {
 	sync.Mutex
-	m map[litFloorKey]*Texture
+	m     map[litFloorKey]*Texture
+	bytes int
 }
+
+// litFloorsMax and litFloorsBytes bound litFloors as texCacheMax and texCacheBytes bound the
+// material textures.
+const (
+	litFloorsMax   = 64
+	litFloorsBytes = 128 << 20
+)
 
 type litFloorKey struct {
 	name, color string
@@ -160,8 +168,12 @@ func litFloorTexture(l *plugins.Layout, name, color string, light float64) (*Tex
 	t = base.shaded(light)
 	litFloors.Lock()
 	defer litFloors.Unlock()
-	if litFloors.m == nil || len(litFloors.m) >= 64 { // a handful in practice; bound it anyway
-		litFloors.m = map[litFloorKey]*Texture{}
+	// A handful in practice; bound them anyway.
+	if litFloors.m == nil || len(litFloors.m) >= litFloorsMax || litFloors.bytes+t.bytes() > litFloorsBytes {
+		litFloors.m, litFloors.bytes = map[litFloorKey]*Texture{}, 0
+	}
+	if _, had := litFloors.m[k]; !had {
+		litFloors.bytes += t.bytes()
 	}
 	litFloors.m[k] = t
 	return t, nil

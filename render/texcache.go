@@ -19,7 +19,8 @@ import (
 // of a randomized scene asks for the same few. Textures are immutable, so sharing is safe.
 var texCache struct {
 	sync.Mutex
-	m map[texKey]*Texture
+	m     map[texKey]*Texture
+	bytes int
 }
 
 type texKey struct {
@@ -28,7 +29,14 @@ type texKey struct {
 	png         *byte // first byte of a plugin image, for track materials
 }
 
-const texCacheMax = 128
+// texCacheMax and texCacheBytes bound the cache: when a texture would pass either, the
+// cache starts afresh (the textures in use stay alive with their scenes). A plugin's 1024²
+// images take about 9 MB each with their levels: by count alone, 128 held over a gigabyte.
+// Variables for the tests.
+var (
+	texCacheMax   = 128
+	texCacheBytes = 192 << 20
+)
 
 func cachedTexture(k texKey, build func() (*Texture, error)) (*Texture, error) {
 	texCache.Lock()
@@ -43,8 +51,11 @@ func cachedTexture(k texKey, build func() (*Texture, error)) (*Texture, error) {
 	}
 	texCache.Lock()
 	defer texCache.Unlock()
-	if texCache.m == nil || len(texCache.m) >= texCacheMax {
-		texCache.m = map[texKey]*Texture{}
+	if texCache.m == nil || len(texCache.m) >= texCacheMax || texCache.bytes+t.bytes() > texCacheBytes {
+		texCache.m, texCache.bytes = map[texKey]*Texture{}, 0
+	}
+	if _, had := texCache.m[k]; !had {
+		texCache.bytes += t.bytes()
 	}
 	texCache.m[k] = t
 	return t, nil

@@ -20,6 +20,15 @@ type Texture struct {
 	levels []texLevel
 }
 
+// bytes returns the memory the texture's texels take.
+func (t *Texture) bytes() int {
+	n := 0
+	for _, lv := range t.levels {
+		n += len(lv.texels)*3 + len(lv.packed)*4
+	}
+	return n
+}
+
 type texLevel struct {
 	shift  uint // log2 of the side in texels
 	texels []RGB
