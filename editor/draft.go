@@ -157,7 +157,20 @@ func (b *built) validate() (*archive.Archive, plugins.Problems) {
 		_, other := b.other.check()
 		ps = slices.DeleteFunc(ps, func(p plugins.Problem) bool { return !slices.Contains(other, p) })
 	}
-	return a, ps
+	return a, withoutRepeats(ps)
+}
+
+// withoutRepeats drops a problem of a value the files repeat (the manifest's pluginId is the
+// descriptor's id) when the field the form shows once has a problem of its own: an empty id
+// is one problem to the author, not two.
+func withoutRepeats(ps plugins.Problems) plugins.Problems {
+	all := slices.Clone(ps) // DeleteFunc moves ps's elements as it goes
+	return slices.DeleteFunc(ps, func(p plugins.Problem) bool {
+		field := canonicalPath(p.Path)
+		return field != p.Path && slices.ContainsFunc(all, func(q plugins.Problem) bool {
+			return q.Path == field && q.Warning == p.Warning
+		})
+	})
 }
 
 // check is validate for one stand-in.

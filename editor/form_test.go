@@ -89,7 +89,7 @@ func TestNewVehicleNeedsAnID(t *testing.T) {
 	b, _ := d.build()
 	_, ps := b.validate()
 	for _, want := range []struct{ path, text string }{
-		{"descriptor.id", "is empty"}, {"descriptor.displayName", "is empty"}, {"manifest.pluginId", "missing or empty"},
+		{"descriptor.id", "is empty"}, {"descriptor.displayName", "is empty"},
 	} {
 		if !problemAt(ps, want.path, want.text) {
 			t.Errorf("no %s %q problem in %v", want.path, want.text, ps)
@@ -152,6 +152,19 @@ func TestTextThatIsNotANumberIsOneProblem(t *testing.T) {
 	_, ps = b.validate()
 	if len(ps) != 2 || !problemAt(ps, "descriptor.elements[0].length", `"long" is not a number`) || !problemAt(ps, "descriptor.elements[1].width", "is outside the range") {
 		t.Errorf("wall length long: %v, want only that it is not a number, and the other wall's width", ps)
+	}
+}
+
+// An empty id and name are a problem each, as the form shows them once, though the manifest
+// repeats them (its pluginId and displayName).
+func TestRepeatedValuesAreOneProblem(t *testing.T) {
+	for _, typ := range []plugins.Type{plugins.TypeVehicle, plugins.TypeTrack} {
+		d, _ := newDraft(typ)
+		b, _ := d.build()
+		_, ps := b.validate()
+		if len(ps.Errors()) != 2 || !problemAt(ps, "descriptor.id", "is empty") || !problemAt(ps, "descriptor.displayName", "is empty") {
+			t.Errorf("a new %s: %v, want the empty id and the empty name", typ, ps)
+		}
 	}
 }
 
