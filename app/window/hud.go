@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
@@ -157,6 +158,41 @@ func drawBox(dst *ebiten.Image, b *batch, lines []string, x, y float32) (float32
 		drawText(dst, l, x+8, y+4+float32(i*lineHeight), textColor)
 	}
 	return w + 16, h
+}
+
+// wrapLines breaks msg at spaces into lines no wider than width pixels (a word wider than
+// that gets a line of its own, cut), at most maxLines of them, the last ending in "…" when
+// more was left: an error naming every known track must not run off the window.
+func wrapLines(msg string, width float32, maxLines int) []string {
+	var lines []string
+	line := ""
+	for _, word := range strings.Fields(msg) {
+		next := word
+		if line != "" {
+			next = line + " " + word
+		}
+		if textWidth(next) <= width || line == "" {
+			line = next
+			continue
+		}
+		lines = append(lines, line)
+		line = word
+	}
+	if line != "" {
+		lines = append(lines, line)
+	}
+	for i, l := range lines {
+		for textWidth(l) > width && len(l) > 1 {
+			_, size := utf8.DecodeLastRuneInString(l)
+			l = l[:len(l)-size]
+		}
+		lines[i] = l
+	}
+	if len(lines) > maxLines {
+		lines = lines[:maxLines]
+		lines[maxLines-1] += " …"
+	}
+	return lines
 }
 
 // helpText is the F1 overlay.

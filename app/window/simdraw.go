@@ -35,9 +35,14 @@ func (s *simScreen) Draw(dst *ebiten.Image) {
 	b.draw(dst)
 	drawButtons(dst, b, s.tools)
 	if msg := s.statusLine(); msg != "" {
-		drawBox(dst, b, []string{msg}, 8, float32(s.h-s.barH-lineHeight-14))
+		lines := wrapLines(msg, float32(s.w-32), 6)
+		drawBox(dst, b, lines, 8, float32(s.h-s.barH-len(lines)*lineHeight-14))
 	} else if s.spawn.picked != "" {
-		drawBox(dst, b, []string{"click in the world to place " + s.spawn.picked + " (drag to aim, right click or Esc to cancel)"}, 8, float32(s.h-s.barH-lineHeight-14))
+		where := "click in the world"
+		if s.show.chase {
+			where = "click in the top view (C leaves the chase view)" // placing needs the map's ground
+		}
+		drawBox(dst, b, []string{where + " to place " + s.spawn.picked + " (drag to aim, right click or Esc to cancel)"}, 8, float32(s.h-s.barH-lineHeight-14))
 	}
 	s.panels.drawEnlarged(dst, b)
 	if s.prompt != nil {

@@ -3,6 +3,7 @@ package window
 import (
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"simgui/app/scenario"
@@ -152,5 +153,29 @@ func TestUnsigned0(t *testing.T) {
 		if got := fmt.Sprintf("%.*f", tc.digits, unsigned0(tc.x, tc.digits)); got != tc.want {
 			t.Errorf("unsigned0(%g, %d) shows %s, want %s", tc.x, tc.digits, got, tc.want)
 		}
+	}
+}
+
+// A long message is broken at spaces into lines that fit, at most the lines asked for, the
+// last saying more was left out.
+func TestWrapLines(t *testing.T) {
+	msg := "cannot open /tmp/broken.yaml: world.trackId: unknown track \"track.nope.v1\" (known: " +
+		"track.basic_arena.v1, track.cardboard_corridor.v1, track.city.v1, track.maze.v1, track.roads.v1, track.oval.v1)"
+	const width = 300
+	lines := wrapLines(msg, width, 3)
+	if len(lines) != 3 || !strings.HasSuffix(lines[2], " …") || !strings.HasPrefix(lines[0], "cannot open") {
+		t.Fatalf("%q", lines)
+	}
+	for _, l := range lines {
+		if textWidth(strings.TrimSuffix(l, " …")) > width {
+			t.Errorf("line %q is %g px wide, over %d", l, textWidth(l), width)
+		}
+	}
+	all := wrapLines(msg, width, 100)
+	if got := strings.Join(all, " "); got != msg {
+		t.Errorf("the lines do not hold the message: %q", got)
+	}
+	if got := wrapLines("short", width, 3); len(got) != 1 || got[0] != "short" {
+		t.Errorf("a short message: %q", got)
 	}
 }
