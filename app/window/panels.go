@@ -200,17 +200,22 @@ func (p *panels) draw(dst *ebiten.Image, b *batch) {
 	}
 }
 
-// drawEnlarged draws the enlarged panel over the middle of the window, dimming the rest.
-func (p *panels) drawEnlarged(dst *ebiten.Image, b *batch) {
+// drawEnlarged draws the enlarged panel over the middle of the window between rows top and
+// bottom (below the HUD, above the toolbar, which stay readable), dimming the rest.
+func (p *panels) drawEnlarged(dst *ebiten.Image, b *batch, top, bottom int) {
 	if p.enlarged >= 0 && p.enlarged < len(p.cams) {
 		sw, sh := dst.Bounds().Dx(), dst.Bounds().Dy()
 		ratio := 0.75
 		if img := p.imgs[p.enlarged]; img != nil {
 			ratio = float64(img.Bounds().Dy()) / float64(img.Bounds().Dx())
 		}
-		pw := min(float64(sw)*0.8, (float64(sh)*0.85-18)/ratio)
+		if bottom-top < sh/3 { // a HUD too tall to leave room: over the middle, as before
+			top, bottom = 0, sh
+		}
+		avail := float64(bottom - top - 8)
+		pw := max(32, min(float64(sw)*0.8, (avail-18)/ratio))
 		ph := int(pw*ratio) + 18
-		x, y := (sw-int(pw))/2, (sh-ph)/2
+		x, y := (sw-int(pw))/2, top+(bottom-top-ph)/2
 		b.rect(0, 0, float32(sw), float32(sh), rgba{0, 0, 0, 0.45})
 		b.draw(dst)
 		p.drawPanel(dst, b, p.enlarged, image.Rect(x, y, x+int(pw), y+ph))

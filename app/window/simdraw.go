@@ -44,7 +44,10 @@ func (s *simScreen) Draw(dst *ebiten.Image) {
 		}
 		drawBox(dst, b, []string{where + " to place " + s.spawn.picked + " (drag to aim, right click or Esc to cancel)"}, 8, float32(s.h-s.barH-lineHeight-14))
 	}
-	s.panels.drawEnlarged(dst, b)
+	if s.panels.enlarged >= 0 {
+		s.panels.drawEnlarged(dst, b, s.hudBottom(), s.h-s.barH)
+		drawBox(dst, b, s.hud, 8, 8) // over the dimming: speed and sonar beside the big frame
+	}
 	if s.prompt != nil {
 		s.prompt.draw(dst, b)
 	}
