@@ -24,7 +24,9 @@
 // registry.Registry.InstallArchive. Export writes a name typed in "export to" that ends in
 // .zip as typed, as `simgui plugin export -o` does; a folder gets <id>.rusim-plugin.zip and
 // any other name has .rusim-plugin.zip added. Open reads a folder or archive
-// (archive.ReadDir, archive.Read) or an installed plugin, built-in or user.
+// (archive.ReadDir, archive.Read) or an installed plugin, built-in or user. Save writes a
+// folder's edits back into it, each changed file through a temporary file (archive.WriteAtomic),
+// so that `simgui plugin export` of the folder exports what the editor shows.
 //
 // The preview shows the vehicle from above with its sensors' fields of view, and renders
 // (simgui/render) its first camera's view and a 3D view of it at the start of the built-in

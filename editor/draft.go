@@ -25,6 +25,9 @@ type draft struct {
 	readmeID string
 	// source says where the draft came from, for the status line and the title.
 	source string
+	// folder is the plugin folder the draft was opened from, "" otherwise: Save writes back
+	// there.
+	folder string
 }
 
 // id returns the id as typed.

@@ -1,13 +1,16 @@
 package editor
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"image"
+	"io"
 	"log/slog"
+	"maps"
 	"os"
 	"path/filepath"
-	"simgui/app/window/desktop"
+	"slices"
 	"sync"
 	"time"
 
@@ -15,7 +18,9 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/inpututil"
 
+	"simgui/app/window/desktop"
 	"simgui/plugins"
+	"simgui/plugins/archive"
 	"simgui/plugins/registry"
 )
 
@@ -86,6 +91,7 @@ type Editor struct {
 	tab        string
 	gen        uint64 // changes whenever the built plugin changes
 	liveKey    string
+	savedKey   string           // liveKey when the draft was opened or last saved to its folder
 	live       plugins.Problems // the latest automatic check, for field frames and the schema line
 	current    *built
 	problems   plugins.Problems // from the last Validate or Export
@@ -282,6 +288,74 @@ func (e *Editor) load(d *draft, notes []string) {
 	}
 	e.setStatus(msg)
 	e.check() // the fields' problems are this plugin's from the first frame
+	e.savedKey = e.liveKey
+}
+
+// unsaved reports whether the draft, opened from a folder, differs from what the folder
+// holds as far as the editor knows (what it opened or last saved).
+func (e *Editor) unsaved() bool { return e.d.folder != "" && e.liveKey != e.savedKey }
+
+// save writes the plugin's files back into the folder it was opened from, each file replaced
+// whole through a temporary file and only when it changed, so that the folder, `simgui plugin
+// export` of it and the editor agree. Files the form does not make (assets/) stay as they
+// are. A plugin with problems is saved too (work in progress), but not text that is not a
+// number: the files would hold 0 in its place.
+func (e *Editor) save() {
+	folder := e.d.folder
+	if folder == "" {
+		e.failed("Save writes back to a plugin folder opened with Open; this plugin is " + e.d.source + ": use Export")
+		return
+	}
+	e.check()
+	b := e.current
+	if b == nil {
+		return
+	}
+	if len(b.parse) > 0 {
+		e.failed(fmt.Sprintf("nothing saved: %s %s (fix the text that is not a number first)", b.parse[0].Path, b.parse[0].Message))
+		return
+	}
+	files, key, problems := maps.Clone(b.files), e.liveKey, len(e.live.Errors())
+	e.run("saving to "+folder, func() func() {
+		n, err := saveFiles(folder, files)
+		return func() {
+			if err != nil {
+				e.failedErr(fmt.Errorf("saving to %s: %w (%d files written before)", folder, err, n))
+				return
+			}
+			e.savedKey = key
+			e.record.Saved = append(e.record.Saved, folder)
+			msg := fmt.Sprintf("saved to %s (%s)", folder, count(n, "changed file"))
+			if problems > 0 {
+				msg += fmt.Sprintf(", with %s: Validate lists them", count(problems, "problem"))
+			}
+			e.done(msg)
+		}
+	})
+}
+
+// saveFiles writes files (archive names) under folder, each through a temporary file, leaving
+// those that hold the same bytes already; it returns how many it wrote.
+func saveFiles(folder string, files map[string][]byte) (int, error) {
+	n := 0
+	for _, name := range slices.Sorted(maps.Keys(files)) {
+		path := filepath.Join(folder, filepath.FromSlash(name))
+		if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, files[name]) {
+			continue
+		}
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return n, err
+		}
+		err := archive.WriteAtomic(path, 0o644, func(w io.Writer) error {
+			_, err := w.Write(files[name])
+			return err
+		})
+		if err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, nil
 }
 
 // setStatus shows msg in the status line as information.

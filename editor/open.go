@@ -110,7 +110,11 @@ func openPath(p string) (*draft, []string, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("cannot open %s: %w", p, unnamed(err, p))
 	}
-	return draftFromFiles(a.Files(), p)
+	d, notes, err := draftFromFiles(a.Files(), p)
+	if err == nil && st.IsDir() {
+		d.folder = p
+	}
+	return d, notes, err
 }
 
 // unnamed drops p from err when err is a file system error about p itself (openPath names p

@@ -69,6 +69,7 @@ type State struct {
 // record is what the editor did, in order.
 type record struct {
 	Exported   []string `json:"exported"`
+	Saved      []string `json:"saved"`
 	Installed  []string `json:"installed"`
 	TestDriven []string `json:"testDriven"`
 	// Shots lists the screenshots a standalone editor wrote (F12).
@@ -86,6 +87,7 @@ func (e *Editor) writeState(now bool) {
 		Targets: map[string][4]int{}, Values: maps.Clone(e.values), Checked: e.checked, Problems: e.problems, Live: e.live,
 		Framed: e.problemFields(), Status: e.status, Busy: e.busy, Gen: e.gen, Frames: e.frames, Focused: e.fields.focus != "", Focus: e.fields.focus, record: e.record}
 	s.record.Exported = append([]string(nil), e.record.Exported...)
+	s.record.Saved = append([]string(nil), e.record.Saved...)
 	s.record.Installed = append([]string(nil), e.record.Installed...)
 	s.record.TestDriven = append([]string(nil), e.record.TestDriven...)
 	s.record.Shots = append([]string(nil), e.record.Shots...)

@@ -74,10 +74,11 @@ func (e *Editor) formTitle() string {
 // toolbar is the top window: New, Validate, Export, Install & test drive, Open, and the
 // status line.
 func (e *Editor) toolbar(ctx *debugui.Context) {
-	ctx.SetGridLayout([]int{100, 90, 80, 70, 100, 160, -1}, nil)
+	ctx.SetGridLayout([]int{100, 90, 80, 60, 70, 100, 160, -1}, nil)
 	e.button(ctx, "new-vehicle", "New vehicle", func() { e.startNew(plugins.TypeVehicle) })
 	e.button(ctx, "new-track", "New track", func() { e.startNew(plugins.TypeTrack) })
 	e.button(ctx, "validate", "Validate", func() { e.validate() })
+	e.button(ctx, "save", "Save", func() { e.save() })
 	e.button(ctx, "export", "Export", func() {
 		p := e.exportPath
 		if strings.TrimSpace(p) == "" {
@@ -133,6 +134,9 @@ func (e *Editor) toolbar(ctx *debugui.Context) {
 	ctx.SetGridLayout([]int{60, -1}, nil)
 	e.badge(ctx)
 	line := e.status
+	if e.unsaved() {
+		line = "unsaved changes (Save writes them to " + e.d.folder + ") · " + line
+	}
 	if hint := "   (Export writes " + e.defaultExportPath() + ")"; e.exportPath == "" && fits(line+hint, e.w-64) {
 		line += hint
 	}

@@ -1,0 +1,104 @@
+package editor
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"simgui/plugins"
+)
+
+// finish runs the editor's queued jobs on a worker of the test's until none is left.
+func finish(t *testing.T, e *Editor) {
+	t.Helper()
+	for e.busy != "" || len(e.queue) > 0 {
+		job := <-e.jobs
+		apply := job()
+		e.busy = ""
+		apply()
+		e.startNext()
+	}
+}
+
+// Save writes an opened folder's edits back into it, file by file through temporary files and
+// only what changed; the toolbar says when there are unsaved changes. A plugin that did not
+// come from a folder is not saved anywhere, and text that is not a number is not saved as 0.
+func TestSaveWritesBackToTheFolder(t *testing.T) {
+	e := testEditor(t, plugins.TypeVehicle)
+	e.jobs = make(chan func() func(), 8)
+	e.save()
+	if !strings.Contains(e.status, "use Export") || e.statusKind != statusFailed {
+		t.Fatalf("saving a new plugin: %q (%s)", e.status, e.statusKind)
+	}
+
+	dir := filepath.Join(t.TempDir(), "vehicle.acme.rover.v1")
+	d, _, err := openInstalled(e.reg, "vehicle.ks0223.v1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.vehicle.Base.ID, d.vehicle.Base.DisplayName = "vehicle.acme.rover.v1", "Acme Rover"
+	b, _ := d.build()
+	a, ps := b.validate()
+	if len(ps.Errors()) > 0 {
+		t.Fatal(ps)
+	}
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Unpack(dir); err != nil {
+		t.Fatal(err)
+	}
+	opened, _, err := openPath(dir)
+	if err != nil || opened.folder != dir {
+		t.Fatalf("opened %v from %s: folder %q", err, dir, opened.folder)
+	}
+	e.load(opened, nil)
+	if e.unsaved() {
+		t.Fatal("unsaved changes right after opening")
+	}
+	contract, _ := os.ReadFile(filepath.Join(dir, plugins.ContractFile))
+	stamp, _ := os.Stat(filepath.Join(dir, plugins.ContractFile))
+
+	e.d.vehicle.Mass = "2.5"
+	e.check()
+	if !e.unsaved() {
+		t.Fatal("a changed mass is not an unsaved change")
+	}
+	e.save()
+	finish(t, e)
+	if e.statusKind != statusDone || !strings.Contains(e.status, "saved to "+dir+" (1 changed file)") || e.unsaved() {
+		t.Fatalf("after Save: %q (%s), unsaved %v", e.status, e.statusKind, e.unsaved())
+	}
+	var desc struct {
+		Body struct{ Mass float64 } `json:"body"`
+	}
+	raw, _ := os.ReadFile(filepath.Join(dir, plugins.DescriptorFile))
+	if err := json.Unmarshal(raw, &desc); err != nil || desc.Body.Mass != 2.5 {
+		t.Errorf("descriptor.json after Save: mass %g (%v)", desc.Body.Mass, err)
+	}
+	if now, _ := os.ReadFile(filepath.Join(dir, plugins.ContractFile)); string(now) != string(contract) {
+		t.Error("the unchanged contract was rewritten differently")
+	}
+	if st, _ := os.Stat(filepath.Join(dir, plugins.ContractFile)); !st.ModTime().Equal(stamp.ModTime()) {
+		t.Error("the unchanged contract was written again")
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, ".*tmp*")); len(left) > 0 {
+		t.Errorf("temporary files left: %v", left)
+	}
+	reopened, _, err := openPath(dir)
+	if err != nil || reopened.vehicle.Mass != "2.5" {
+		t.Errorf("the folder opened again: mass %q (%v)", reopened.vehicle.Mass, err)
+	}
+
+	e.d.vehicle.Mass = "heavy"
+	e.check()
+	e.save()
+	if e.statusKind != statusFailed || !strings.Contains(e.status, "nothing saved") {
+		t.Errorf("saving text that is not a number: %q", e.status)
+	}
+	if raw2, _ := os.ReadFile(filepath.Join(dir, plugins.DescriptorFile)); string(raw2) != string(raw) {
+		t.Error("a refused Save changed descriptor.json")
+	}
+}
