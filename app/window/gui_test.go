@@ -308,12 +308,18 @@ func TestWindowCameraPanel(t *testing.T) {
 	g.clickTarget("panel:" + sensor)
 	g.waitState("the panel enlarged", 5*time.Second, func(s State) bool { return s.Enlarged == sensor })
 	g.key("p") // hold the picture still so that the screenshot and the sent frame agree
-	g.waitState("paused", 5*time.Second, func(s State) bool { return s.Paused })
+	s = g.waitState("paused", 5*time.Second, func(s State) bool { return s.Paused && s.Targets["panel:enlarged"] != [4]int{} })
+	hud := s.Targets["hud"]
+	big := s.Targets["panel:enlarged"]
+	if hud != ([4]int{}) && big[1] < hud[3] {
+		t.Errorf("the enlarged panel %v covers the HUD %v", big, hud)
+	}
 	time.Sleep(1200 * time.Millisecond) // the tap writes the newest frame every 0.5 s
-	big := g.shot("camera-panel.png")
-	w, h := big.Bounds().Dx(), big.Bounds().Dy()
-	centre := image.Rect(w/2-200, h/2-120, w/2+200, h/2+120)
-	got := notBlank(t, "the enlarged camera panel", big, centre)
+	shot := g.shot("camera-panel.png")
+	// The middle of the panel's picture (below its 18-pixel label).
+	cx, cy := (big[0]+big[2])/2, (big[1]+18+big[3])/2
+	centre := image.Rect(cx-200, cy-120, cx+200, cy+120)
+	got := notBlank(t, "the enlarged camera panel", shot, centre)
 	data, err := os.ReadFile(filepath.Join(g.dir, "sent.png"))
 	if err != nil {
 		t.Fatal(err)
@@ -323,12 +329,14 @@ func TestWindowCameraPanel(t *testing.T) {
 		t.Fatal(err)
 	}
 	sw, sh := sent.Bounds().Dx(), sent.Bounds().Dy()
-	// The enlarged panel keeps the frame's aspect and is centred: the middle of the screen
-	// shows the middle of the frame at the panel's scale (80 % of the window's width, or
-	// what fits in 85 % of its height).
-	scale := math.Min(float64(w)*0.8/float64(sw), (float64(h)*0.85-18)/float64(sh))
+	// The enlarged panel keeps the frame's aspect: the middle of its picture shows the middle
+	// of the frame at the panel's scale.
+	scale := float64(big[2]-big[0]) / float64(sw)
+	if ratio := float64(big[3]-big[1]-18) / float64(sh); math.Abs(ratio-scale) > 0.02*scale {
+		t.Errorf("the enlarged panel %v does not keep the frame's %dx%d aspect", big, sw, sh)
+	}
 	half := image.Pt(int(200/scale), int(120/scale))
-	want := xtest.RegionStats(sent, image.Rect(sw/2-half.X, sh/2-half.Y+int(9/scale), sw/2+half.X, sh/2+half.Y+int(9/scale)))
+	want := xtest.RegionStats(sent, image.Rect(sw/2-half.X, sh/2-half.Y, sw/2+half.X, sh/2+half.Y))
 	if d := math.Abs(got.R-want.R) + math.Abs(got.G-want.G) + math.Abs(got.B-want.B); d > 30 {
 		t.Errorf("the enlarged panel shows mean colour (%.0f, %.0f, %.0f), the frame sent (%.0f, %.0f, %.0f)", got.R, got.G, got.B, want.R, want.G, want.B)
 	}

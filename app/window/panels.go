@@ -27,7 +27,8 @@ type panels struct {
 	labels []string
 	rects  []image.Rectangle // per camera, in screen pixels
 
-	enlarged int // index of the enlarged camera, -1 for none
+	enlarged int             // index of the enlarged camera, -1 for none
+	big      image.Rectangle // where the enlarged one was drawn last, label included
 }
 
 func newPanels() *panels { return &panels{enlarged: -1} }
@@ -218,7 +219,8 @@ func (p *panels) drawEnlarged(dst *ebiten.Image, b *batch, top, bottom int) {
 		x, y := (sw-int(pw))/2, top+(bottom-top-ph)/2
 		b.rect(0, 0, float32(sw), float32(sh), rgba{0, 0, 0, 0.45})
 		b.draw(dst)
-		p.drawPanel(dst, b, p.enlarged, image.Rect(x, y, x+int(pw), y+ph))
+		p.big = image.Rect(x, y, x+int(pw), y+ph)
+		p.drawPanel(dst, b, p.enlarged, p.big)
 	}
 }
 

@@ -387,6 +387,9 @@ func (s *simScreen) state() State {
 	for i, r := range s.panels.rects {
 		st.Targets["panel:"+s.panels.cams[i].Sensor] = rectOf(r)
 	}
+	if s.panels.enlarged >= 0 {
+		st.Targets["panel:enlarged"] = rectOf(s.panels.big)
+	}
 	if m, ok := s.snap.Model(s.selected); ok {
 		st.Pose = [3]float64{m.Pose.X, m.Pose.Y, m.Pose.Yaw}
 		st.Forward, st.Throttle, st.Steer = m.Forward, m.Command.Throttle, m.Command.Steer
