@@ -74,7 +74,7 @@ func (f *Face) Start(ctx context.Context, h *app.Host) error {
 	})
 	if err != nil {
 		if !f.Required && errors.Is(err, syscall.EADDRINUSE) {
-			h.Logger().Warn("control service not started", "err", err)
+			h.Logger().Warn("control service is off for this run; the simulation runs without it", "err", err)
 			return nil
 		}
 		return err

@@ -285,16 +285,23 @@ func (s *simScreen) stepOnce() {
 
 func (s *simScreen) reset() {
 	loop, seed, ctx := s.g.cur.Loop, s.snap.Seed, s.g.ctx
+	before := len(s.snap.Models)
 	s.drv.reset()
 	s.status("resetting …")
 	s.g.async(func() func() {
 		err := loop.Reset(ctx, seed)
+		after := len(loop.Snapshot().Models)
 		return func() {
 			if err != nil {
 				s.status("reset: " + err.Error())
 				return
 			}
-			s.status(fmt.Sprintf("reset with seed %d", seed))
+			msg := fmt.Sprintf("reset with seed %d", seed)
+			if after < before {
+				// A reset rebuilds the scenario's world: robots spawned here are not in it.
+				msg += fmt.Sprintf(": the scenario's %d robots; %d spawned here are gone (Ctrl+S saves a world with them)", after, before-after)
+			}
+			s.status(msg)
 		}
 	})
 }
