@@ -186,6 +186,20 @@ func (ps *Problems) mount(path string, m SensorMount, s *SensorDescriptor) map[s
 			}
 		}
 	}
+	// Coefficients of the other distortion model are not used: say so rather than drop them
+	// unseen.
+	if m.Kind == SensorCamera && len(*ps) == n {
+		unused := []string{"k4"} // plumb_bob's: k1 k2 p1 p2 k3
+		model := "plumb_bob (lensModel 0)"
+		if p["lensModel"] == 1 {
+			unused, model = []string{"p1", "p2"}, "the equidistant model (lensModel 1)"
+		}
+		for _, name := range unused {
+			if p[name] != 0 {
+				ps.warn(path+".params."+name, "%s is not a coefficient of %s, which leaves it unused", name, model)
+			}
+		}
+	}
 	// A type of the contract's own has no shape the runtime knows: its readings go out raw.
 	if s != nil && len(*ps) == n && KnownSensorType(s.SensorType) {
 		if want := k.ValueCount(p); want > 0 && len(s.Shape) > 0 && shapeSize(s.Shape) != want {

@@ -40,6 +40,43 @@ func TestPrincipalPointInsideTheFrame(t *testing.T) {
 	}
 }
 
+// A distortion coefficient the lens model does not use is a warning at its path, not an
+// error: k4 under plumb_bob, p1 and p2 under the equidistant model.
+func TestUnusedLensCoefficientsWarn(t *testing.T) {
+	for _, c := range []struct {
+		params map[string]any
+		paths  string
+	}{
+		{map[string]any{"k1": -0.1, "k2": 0.01, "p1": 0.001, "p2": 0.001, "k3": 0.001}, ""},
+		{map[string]any{"k1": -0.1, "k4": 0.01}, "descriptor.sensors[0].params.k4"},
+		{map[string]any{"lensModel": 1, "k1": 0.1, "k3": 0.01, "k4": 0.01}, ""},
+		{map[string]any{"lensModel": 1, "k1": 0.1, "p1": 0.01, "p2": 0.01}, "descriptor.sensors[0].params.p1 descriptor.sensors[0].params.p2"},
+	} {
+		files := edited(t, builtinFiles(t, "vehicle.ks0223.v1"), "descriptor.json", func(m map[string]any) {
+			for _, s := range m["sensors"].([]any) {
+				if s := s.(map[string]any); s["kind"] == "camera" {
+					params, _ := s["params"].(map[string]any)
+					if params == nil {
+						params = map[string]any{}
+					}
+					maps.Copy(params, c.params)
+					s["params"] = params
+				}
+			}
+		})
+		_, ps := ReadPlugin(files)
+		var got []string
+		for _, p := range ps.Warnings() {
+			if strings.Contains(p.Message, "which leaves it unused") {
+				got = append(got, p.Path)
+			}
+		}
+		if strings.Join(got, " ") != c.paths || len(ps.Errors()) > 0 {
+			t.Errorf("%v: warnings at %v, want at %q (%v)", c.params, got, c.paths, ps)
+		}
+	}
+}
+
 // TestFrameSizeScalesIntrinsics draws a calibrated 640×480 camera at 160×120, as a training
 // reset's camera.width and camera.height do: its intrinsics scale with the frame (pixel
 // centres stay centres), a focal length that followed the other keeps the pixels square, and
