@@ -117,6 +117,9 @@ func ParseRandomization(n *yaml.Node) (*Randomization, error) {
 	top := map[string]bool{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
+		for v.Kind == yaml.AliasNode && v.Alias != nil { // sensors: *common reads as the anchor
+			v = v.Alias
+		}
 		if top[k.Value] {
 			// The groups would merge and the last enabled win, unseen.
 			errs = append(errs, fmt.Errorf("randomization.%s (line %d): given twice", k.Value, k.Line))
@@ -142,6 +145,9 @@ func ParseRandomization(n *yaml.Node) (*Randomization, error) {
 			seen := map[string]bool{}
 			for j := 0; j+1 < len(v.Content); j += 2 {
 				name, val := v.Content[j].Value, v.Content[j+1]
+				for val.Kind == yaml.AliasNode && val.Alias != nil {
+					val = val.Alias
+				}
 				if seen[name] {
 					errs = append(errs, fmt.Errorf("randomization.%s.%s (line %d): given twice", k.Value, name, v.Content[j].Line))
 					continue

@@ -86,3 +86,16 @@ func TestRandomizationKeysOnce(t *testing.T) {
 		t.Errorf("a block off with a group: %v", err)
 	}
 }
+
+// A group or range given by a YAML alias reads as its anchor.
+func TestRandomizationAliases(t *testing.T) {
+	const head = "world: {trackId: track.cardboard_corridor.v1}\nvehicle: {vehicleId: vehicle.ks0223.v1}\n"
+	p, err := resolveText(t, head+"randomization:\n  vehicle: &v {mass: &m [0.9, 1.1]}\n  sensors: {camera_pitch_deg: *m}\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := ParseRandomization(&p.Scenario.Randomization)
+	if err != nil || r.RangeOf("sensors.camera_pitch_deg") != (Range{Lo: 0.9, Hi: 1.1}) {
+		t.Errorf("an aliased range: %v %+v", err, r)
+	}
+}
