@@ -8,7 +8,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // bin is the simgui binary built once for these tests: they run the real command line.
@@ -263,5 +265,44 @@ func TestRunSaysWhenRandomizationIsNotDrawn(t *testing.T) {
 	}
 	if _, stderr, code := simgui(t, nil, "run", "--headless", "--scenario", without, "--steps", "1"); code != 0 || strings.Contains(stderr, "randomization") {
 		t.Errorf("without one: exit %d, stderr %q; want 0 and no notice", code, stderr)
+	}
+}
+
+// A headless run serving the fast path, without --time-scale or a step limit, runs its
+// scenario's world in real time: as fast as possible it took a core from the sessions'
+// worlds. --time-scale 0 still asks for as fast as possible.
+func TestFastPathRunPacesTheScenarioWorld(t *testing.T) {
+	for _, tc := range []struct {
+		args  []string
+		paced bool
+	}{{nil, true}, {[]string{"--time-scale", "0"}, false}} {
+		sock := filepath.Join(shortDir(t), "fast.sock")
+		args := append([]string{"run", "--headless", "--json", "--no-bridge", "--no-api", "--no-control", "--fast-path", sock}, tc.args...)
+		cmd := exec.Command(bin, args...)
+		var out, errb bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		// Serving is the state to wait for: a session opens only once the world runs.
+		var err error
+		for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+			if err = openFastPath(sock); err == nil {
+				break
+			}
+		}
+		cmd.Process.Signal(syscall.SIGINT)
+		werr := cmd.Wait()
+		if err != nil || werr != nil {
+			t.Fatalf("%v: session %v, exit %v; stderr %s", args, err, werr, errb.String())
+		}
+		var s runSummary
+		if err := json.Unmarshal(out.Bytes(), &s); err != nil || s.Steps == 0 {
+			t.Fatalf("%v: summary %q (%v)", args, out.String(), err)
+		}
+		// Paced, sim time never runs ahead of the wall clock by more than a step.
+		if paced := s.SimTime <= s.WallTime+0.01; paced != tc.paced {
+			t.Errorf("%v: %.3f s simulated in %.3f s (×%.1f); paced %v, want %v", args, s.SimTime, s.WallTime, s.RealTimeFactor, paced, tc.paced)
+		}
 	}
 }

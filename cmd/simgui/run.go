@@ -11,6 +11,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -24,6 +25,7 @@ import (
 	"simgui/app"
 	"simgui/app/api"
 	"simgui/app/bridge"
+	"simgui/app/fastpath"
 	"simgui/app/httpguard"
 	"simgui/app/scenario"
 	"simgui/app/sensors"
@@ -160,7 +162,8 @@ func newRunCmd() *cobra.Command {
 		Use:   "run",
 		Short: "Run a scenario (in the window, or headless with --headless)",
 		Long: `Run a scenario. Without --headless, or the scenario's runtime.headless: true, it
-opens the window. Headless runs go as fast as possible unless --time-scale is given, and stop
+opens the window. Headless runs go as fast as possible unless --time-scale is given (one serving
+the fast path without --steps or --duration runs its scenario's world in real time), and stop
 after --steps or --duration (simulated seconds), or on Ctrl-C; without either, or with 0,
 they run until interrupted. --cmd holds one command on every agent so a headless run moves:
   simgui run --headless --steps 2000 --seed 7 --cmd throttle=0.5,steer=0.1 --json`,
@@ -350,14 +353,19 @@ func runHeadless(ctx context.Context, stdout, stderr io.Writer, f runFlags, set 
 		// At least one step: a duration shorter than a step rounds to 0, which means no limit.
 		maxSteps = max(1, uint64(math.Ceil(f.duration/plan.StepSize-1e-9)))
 	}
-	timeScale := 0.0
-	if set("time-scale") {
-		timeScale = f.timeScale
-	}
 	// --headless wins over a scenario that turns the window on, as every flag wins over it.
 	faces, err := app.Faces(plan.Scenario.Faces, f.services.settings(set), app.FaceSettings{"window": false})
 	if err != nil {
 		return fmt.Errorf("%s: %w", plan.Scenario.Source, err)
+	}
+	timeScale := 0.0
+	switch {
+	case set("time-scale"):
+		timeScale = f.timeScale
+	case maxSteps == 0 && slices.ContainsFunc(faces, func(fc app.Face) bool { _, ok := fc.(*fastpath.Face); return ok }):
+		// A process serving the fast path trains in its sessions' worlds; the scenario's own,
+		// run as fast as possible, would take a core from them for nothing.
+		timeScale = 1
 	}
 	h := app.NewHost(app.HostOptions{Plugins: pluginResolver(), Logger: scenarioLogger(plan.Scenario)})
 	sim, err := h.Build(plan, app.BuildOptions{TimeScale: &timeScale, MaxSteps: maxSteps, Hold: hold})
