@@ -55,6 +55,12 @@ func (e *Editor) layout(ctx *debugui.Context) {
 			r := image.Rect(w/2-260, toolbarHeight+20, w/2+260, min(h-20, toolbarHeight+20+520))
 			ctx.Window("Open an installed plugin", r, func(l debugui.ContainerLayout) {
 				e.clip, e.inOverlay = l.BodyBounds, true
+				// debugui's windows are a little transparent: the form beneath showed through.
+				body := l.BodyBounds
+				ctx.SetGridLayout([]int{-1}, []int{1})
+				ctx.DrawOnlyWidget(func(dst *ebiten.Image) {
+					vector.FillRect(dst, float32(body.Min.X), float32(body.Min.Y), float32(body.Dx()), float32(body.Dy()), overlayBG, false)
+				})
 				e.installedPanel(ctx)
 				overlay, e.inOverlay = l.Bounds, false
 			})
@@ -62,6 +68,9 @@ func (e *Editor) layout(ctx *debugui.Context) {
 		e.overlay = overlay
 	})
 }
+
+// overlayBG is the opaque background of the editor's pop-up window (debugui's window colour).
+var overlayBG = color.RGBA{45, 45, 45, 255}
 
 func (e *Editor) formTitle() string {
 	id := e.d.id()
