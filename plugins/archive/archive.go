@@ -148,10 +148,12 @@ func Read(r io.ReaderAt, size int64) (*Archive, error) { return DefaultLimits.Re
 // Read reads a plugin archive of size bytes from r, refusing hostile entries (see the package
 // doc). It checks every entry's header before inflating any.
 func (l Limits) Read(r io.ReaderAt, size int64) (*Archive, error) {
-	if err := l.checkDirectory(r, size); err != nil {
-		return nil, err
+	budget := &directoryBudget{r: r, budget: l.directoryLimit()}
+	zr, err := zip.NewReader(budget, size)
+	budget.open = true // the entries' contents are read through it from here on
+	if errors.Is(err, errDirectoryTooBig) {
+		return nil, l.directoryError()
 	}
-	zr, err := zip.NewReader(r, size)
 	if err != nil && !errors.Is(err, zip.ErrInsecurePath) { // insecure names get our own messages below
 		return nil, fmt.Errorf("%w: %v", ErrNotZip, err)
 	}
