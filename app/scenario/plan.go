@@ -93,9 +93,9 @@ func resolve(s *Scenario, r plugins.Resolver) (*Plan, error) {
 		return nil, fmt.Errorf("runtime.stepSize: %g s is outside 0.00001..0.1", p.StepSize)
 	}
 	if p.ActionPeriod == 0 {
-		// Never shorter than the step: a stepSize above the default period, unset, means one
-		// step an action.
-		p.ActionPeriod = max(DefaultActionPeriod, p.StepSize)
+		// The default in whole steps, and never shorter than one: a stepSize above the default
+		// period means one step an action.
+		p.ActionPeriod = max(1, math.Round(DefaultActionPeriod/p.StepSize)) * p.StepSize
 	}
 	if p.ActionPeriod < p.StepSize {
 		return nil, fmt.Errorf("runtime.actionPeriod: %g s is shorter than the step %g s", p.ActionPeriod, p.StepSize)
@@ -103,7 +103,7 @@ func resolve(s *Scenario, r plugins.Resolver) (*Plan, error) {
 	// A period between whole steps would be rounded, and a client would be told a period its
 	// steps do not take.
 	n := math.Round(p.ActionPeriod / p.StepSize)
-	if math.Abs(n*p.StepSize-p.ActionPeriod) > 1e-9*max(1, p.ActionPeriod) {
+	if math.Abs(n*p.StepSize-p.ActionPeriod) > 1e-6*p.ActionPeriod {
 		lo := math.Floor(p.ActionPeriod / p.StepSize)
 		return nil, fmt.Errorf("runtime.actionPeriod: %g s is not a whole number of %g s physics steps (%.6g or %.6g s would be)",
 			p.ActionPeriod, p.StepSize, lo*p.StepSize, (lo+1)*p.StepSize)

@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"math"
 	"strings"
 	"testing"
 )
@@ -30,13 +31,15 @@ func TestActionPeriodFollowsALongStep(t *testing.T) {
 		want    float64
 		steps   int
 	}{{"{stepSize: 0.01}", 0.05, 5}, {"{stepSize: 0.1}", 0.1, 1}, {"{stepSize: 0.1, actionPeriod: 0.3}", 0.3, 3},
-		{"{stepSize: 0.01, actionPeriod: 0.1}", 0.1, 10}, {"{}", 0.05, 10}} {
+		{"{stepSize: 0.01, actionPeriod: 0.1}", 0.1, 10}, {"{}", 0.05, 10},
+		// An unset period is the default in whole steps; 1/60 s written in decimals is a step.
+		{"{stepSize: 0.003}", 0.051, 17}, {"{stepSize: 0.03}", 0.06, 2}, {"{stepSize: 0.0166667, actionPeriod: 0.0500001}", 0.0500001, 3}} {
 		p, err := resolveText(t, head+tc.runtime+"\n")
 		if err != nil {
 			t.Errorf("%s: %v", tc.runtime, err)
 			continue
 		}
-		if p.ActionPeriod != tc.want || p.ActionSteps != tc.steps {
+		if math.Abs(p.ActionPeriod-tc.want) > 1e-12 || p.ActionSteps != tc.steps {
 			t.Errorf("%s: actionPeriod %g in %d steps, want %g in %d", tc.runtime, p.ActionPeriod, p.ActionSteps, tc.want, tc.steps)
 		}
 	}
