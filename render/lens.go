@@ -276,11 +276,12 @@ func (lc *lensCache) get(c *Camera) *lensMap {
 	// Beyond the newest, keep what fits lensCacheBytes: a renderer per camera and world, each
 	// keeping four 1080p maps of lenses randomized per episode, held gigabytes.
 	bytes := 0
-	for i, km := range lc.maps {
+	for i, km := range lc.maps[1:] {
 		bytes += km.bytes()
-		if i > 0 && bytes > lensCacheBytes {
-			clear(lc.maps[i:])
-			lc.maps = lc.maps[:i]
+		if bytes > lensCacheBytes {
+			cut := i + 1 // km is lc.maps[i+1]
+			clear(lc.maps[cut:])
+			lc.maps = lc.maps[:cut]
 			break
 		}
 	}

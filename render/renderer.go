@@ -172,6 +172,11 @@ func (r *Renderer) Render(dst *Frame, cam Camera, static *Static, dyn []Object) 
 	fs.rgb = dst.RGB
 	fs.depth = dst.Depth != nil
 	fs.gains = cam.Gains
+	if static.env.Realistic || cam.Lens.distorted() || cam.Film != nil {
+		r.renderReal(dst, &cam, static, dyn) // with depth buffers of its own (a big frame's borrowed)
+		fs.rgb, fs.z, fs.gains = nil, nil, nil
+		return nil
+	}
 	if fs.depth {
 		fs.z = dst.Depth // holds 1/depth while drawing, converted per band at the end
 	} else {
@@ -179,11 +184,6 @@ func (r *Renderer) Render(dst *Frame, cam Camera, static *Static, dyn []Object) 
 			r.zbuf = make([]float32, w*h)
 		}
 		fs.z = r.zbuf[:w*h]
-	}
-	if static.env.Realistic || cam.Lens.distorted() || cam.Film != nil {
-		r.renderReal(dst, &cam, static, dyn)
-		fs.rgb, fs.z, fs.gains = nil, nil, nil
-		return nil
 	}
 	if cap(fs.cover) < h {
 		fs.cover = make([]rowCover, h)

@@ -48,6 +48,15 @@ func TestBigFramesBorrowTheirScratch(t *testing.T) {
 			t.Errorf("renderer %d keeps %d values of a big frame's scratch", i, kept)
 		}
 	}
+	// Nor for a frame without depth.
+	r0 := NewRenderer(Options{Workers: 1})
+	defer r0.Close()
+	if err := r0.Render(NewFrame(cam.Width, cam.Height, true, false), cam, st, sc.dyn); err != nil {
+		t.Fatal(err)
+	}
+	if kept := cap(r0.zbuf) + cap(r0.fs.real.lin); kept != 0 {
+		t.Errorf("an RGB-only big frame's renderer keeps %d values of scratch", kept)
+	}
 	small := benchCamera(84, 84)
 	small.Film = cam.Film
 	r := NewRenderer(Options{Workers: 1})
@@ -85,7 +94,8 @@ func TestLensCacheIsBounded(t *testing.T) {
 	for _, m := range r.lenses.maps[1:] {
 		past += m.bytes()
 	}
-	if one := r.lenses.maps[0].bytes(); past > lensCacheBytes || len(r.lenses.maps) < 2 || one < 1<<20 {
+	// Four 640×480 maps of 2.5 MB: the newest and three past it fit.
+	if one := r.lenses.maps[0].bytes(); past > lensCacheBytes || len(r.lenses.maps) != 4 || one < 1<<20 {
 		t.Errorf("%d maps kept, %d bytes past the newest (%d each): want some, at most %d", len(r.lenses.maps), past, one, lensCacheBytes)
 	}
 }
