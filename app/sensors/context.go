@@ -67,15 +67,22 @@ func (c *Context) ClearNear(cam *render.Camera) {
 	if err != nil {
 		return
 	}
-	// Half the horizontal field of view: from the intrinsics when given, else from the
-	// vertical one and the aspect ratio; wide lenses are taken to 80°.
-	half := math.Atan(math.Tan(cam.FovYDeg*math.Pi/360) * float64(cam.Width) / float64(cam.Height))
-	if l := cam.Lens; l.Fx > 0 {
-		edge := float64(cam.Width) / 2 // Cx 0 is the centre column
+	// Half the horizontal field of view: the frame's edge over the focal length (from the
+	// intrinsics when given, else from the vertical field of view and the aspect ratio) is
+	// its tangent through a pinhole, and about the angle itself through a fisheye; a lens
+	// that distorts is taken at the wider, and any to 80°.
+	l := cam.Lens
+	edge := math.Tan(cam.FovYDeg*math.Pi/360) * float64(cam.Width) / float64(cam.Height)
+	if l.Fx > 0 {
+		px := float64(cam.Width) / 2 // Cx 0 is the centre column
 		if l.Cx != 0 {
-			edge = max(l.Cx+0.5, float64(cam.Width)-l.Cx-0.5)
+			px = max(l.Cx+0.5, float64(cam.Width)-l.Cx-0.5)
 		}
-		half = math.Atan(edge / l.Fx)
+		edge = px / l.Fx
+	}
+	half := math.Atan(edge)
+	if l.Model == render.Equidistant || l.K1 != 0 || l.K2 != 0 || l.K3 != 0 || l.K4 != 0 || l.P1 != 0 || l.P2 != 0 {
+		half = edge
 	}
 	half = min(half, 80*math.Pi/180)
 	closest := cam.Near
