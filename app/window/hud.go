@@ -190,7 +190,12 @@ func wrapLines(msg string, width float32, maxLines int) []string {
 	}
 	if len(lines) > maxLines {
 		lines = lines[:maxLines]
-		lines[maxLines-1] += " …"
+		last := lines[maxLines-1]
+		for textWidth(last+" …") > width && last != "" {
+			_, size := utf8.DecodeLastRuneInString(last)
+			last = last[:len(last)-size]
+		}
+		lines[maxLines-1] = last + " …"
 	}
 	return lines
 }

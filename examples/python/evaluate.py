@@ -56,17 +56,23 @@ def evaluate(policy=None, *, task=None, episodes=100, num_envs=16, gif=None, gif
     """Runs `episodes` episodes (one per held-out seed) and returns the scores: in the
     conditions the policy was trained in (its randomization and scenario), with
     `randomization` on top."""
-    net, used, trained, scenario_text = None, set(), {}, None
+    net, used, trained, scenario_text, scenario_path = None, set(), {}, None, None
     if policy is not None:
         net, ck = load(policy)
         task, frame, randomize = ck["task"], ck["frame"], ck.get("randomize", True)
         trained, scenario_text = ck.get("randomization") or {}, ck.get("scenario_text")
+        scenario_path = ck.get("scenario_path")
         used = set(ck["train_seeds"])
     with tempfile.TemporaryDirectory() as d:
         scenario = None
         if scenario_text is not None:
-            scenario = os.path.join(d, "scenario.yaml")
-            Path(scenario).write_text(scenario_text)
+            # The file trained on while it is unchanged (its relative paths still resolve),
+            # else its text as it was.
+            if scenario_path and os.path.isfile(scenario_path) and Path(scenario_path).read_text() == scenario_text:
+                scenario = scenario_path
+            else:
+                scenario = os.path.join(d, "scenario.yaml")
+                Path(scenario).write_text(scenario_text)
         make = {"frame_size": (frame, frame), "randomize": randomize,
                 "randomization": {**trained, **(randomization or {})}, "scenario": scenario}
         return _evaluate(net, used, task, episodes, num_envs, gif, gif_episodes, seed_base, policy, make)

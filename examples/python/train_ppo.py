@@ -211,7 +211,8 @@ def train(args) -> dict:
     envs.close()
     torch.save({"state_dict": net.state_dict(), "task": args.task, "frame": args.frame, "pool": args.pool,
                 "train_seeds": sorted(train_seeds), "randomize": not args.no_randomize,
-                "randomization": randomization, "scenario_text": scenario_text}, out / "policy.pt")
+                "randomization": randomization, "scenario_text": scenario_text,
+                "scenario_path": str(Path(args.scenario).resolve()) if args.scenario else None}, out / "policy.pt")
     with open(out / "curve.csv", "w", newline="") as f:
         wr = csv.DictWriter(f, fieldnames=list(curve[0]))
         wr.writeheader()
