@@ -58,7 +58,8 @@ const nearRays = 5
 // than it, so that a camera whose body touches a wall shows the wall: a near clip of a few
 // centimetres (the KS0223's is 3 cm, 5 mm behind its bumper) would cut the wall away and show
 // what lies behind it. A real lens has no near clip. It casts a few rays across the horizontal
-// field of view at the camera's height; without a ray scene the plane stays where it is.
+// field of view at the camera's height; without a ray scene the plane stays where it is. A
+// camera the body has pushed into or past a wall is first moved back to the wall's face.
 func (c *Context) ClearNear(cam *render.Camera) {
 	if cam.Near <= minNear {
 		return
@@ -66,6 +67,17 @@ func (c *Context) ClearNear(cam *render.Camera) {
 	caster, err := c.Rays()
 	if err != nil {
 		return
+	}
+	// A body pushed into a wall takes a camera near its bumper into the wall, where it sees
+	// out through the wall's back; a real lens stays at the wall's face. The camera moves back
+	// towards the body's centre to just before what stands between them.
+	body := c.BodyPose()
+	if dx, dy := cam.X-body.X, cam.Y-body.Y; dx != 0 || dy != 0 {
+		d := math.Hypot(dx, dy)
+		if t := caster.Cast(body.X, body.Y, cam.Z, math.Atan2(dy, dx), d, c.Model.ID); t <= d {
+			back := max(0, t-2*minNear) / d
+			cam.X, cam.Y = body.X+dx*back, body.Y+dy*back
+		}
 	}
 	// Half the horizontal field of view: the frame's edge over the focal length (from the
 	// intrinsics when given, else from the vertical field of view and the aspect ratio) is
@@ -94,6 +106,13 @@ func (c *Context) ClearNear(cam *render.Camera) {
 		}
 	}
 	if closest < cam.Near {
+		if closest < 2*minNear {
+			// Too close for a near plane before it: the lens steps back, so the wall is that
+			// far ahead (a real one against the wall sees it, blurred and dark).
+			back := 2*minNear - closest
+			cam.X, cam.Y = cam.X-back*math.Cos(cam.Yaw), cam.Y-back*math.Sin(cam.Yaw)
+			closest = 2 * minNear
+		}
 		// Half the distance: the wall may come nearer between the rays.
 		cam.Near = max(minNear, closest/2)
 	}

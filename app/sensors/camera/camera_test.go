@@ -113,6 +113,21 @@ func TestWallTouchingTheBumper(t *testing.T) {
 	if d := depth[h/2*w+w/2]; math.Abs(float64(d)-gap) > 0.001 {
 		t.Errorf("depth at the centre %.4f m, want the wall at %.3f m", d, gap)
 	}
+
+	// Pushed into the wall, the body takes the camera into it, or to a hair's breadth of its
+	// face: the camera stays before the face and shows the wall, not the blue one behind it.
+	for _, into := range []float64{0.003, 0, -0.0005} {
+		layout.Elements[0].X = mountX - into + thick/2
+		img, depth = shoot(t, layout, plugins.Pose3{X: mountX, Z: 0.09})
+		for _, p := range [][2]int{{w / 2, h / 2}, {0, h / 2}, {w - 1, h / 2}} {
+			if got := pixel(img, p[0], p[1]); got != want {
+				t.Errorf("camera %.4f m into the wall: pixel %v is %v, want the red wall %v", into, p, got, want)
+			}
+		}
+		if d := depth[h/2*w+w/2]; d > 0.005 {
+			t.Errorf("camera %.4f m into the wall: depth at the centre %.4f m, want the wall's face within 5 mm", into, d)
+		}
+	}
 }
 
 // The horizon is the row where the camera's height, pitch and field of view put it: with the
