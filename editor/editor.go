@@ -87,19 +87,22 @@ type Editor struct {
 	clicks    int
 	lastClick [2]int
 
-	d          *draft
-	tab        string
-	gen        uint64 // changes whenever the built plugin changes
-	liveKey    string
-	savedKey   string           // liveKey when the draft was opened or last saved to its folder
-	live       plugins.Problems // the latest automatic check, for field frames and the schema line
-	current    *built
-	problems   plugins.Problems // from the last Validate or Export
-	checked    int              // how many times Validate (or Export) listed problems
-	checkKey   string           // liveKey when they were listed
-	checkOf    *draft           // the plugin they are of (a result belongs to the plugin it validated)
-	status     string
-	statusKind string // statusInfo, statusBusy, statusDone or statusFailed
+	d        *draft
+	tab      string
+	gen      uint64 // changes whenever the built plugin changes
+	liveKey  string
+	savedKey string // liveKey when the draft was opened, saved to its folder or exported
+	// armed is the button (New, Open) a first click asked to confirm while the draft had
+	// changes not kept, at armedKey (leave).
+	armed, armedKey string
+	live            plugins.Problems // the latest automatic check, for field frames and the schema line
+	current         *built
+	problems        plugins.Problems // from the last Validate or Export
+	checked         int              // how many times Validate (or Export) listed problems
+	checkKey        string           // liveKey when they were listed
+	checkOf         *draft           // the plugin they are of (a result belongs to the plugin it validated)
+	status          string
+	statusKind      string // statusInfo, statusBusy, statusDone or statusFailed
 
 	exportPath, keyPath, openPath string
 	installedOpen                 bool
@@ -295,6 +298,32 @@ func (e *Editor) load(d *draft, notes []string) {
 // holds as far as the editor knows (what it opened or last saved).
 func (e *Editor) unsaved() bool { return e.d.folder != "" && e.liveKey != e.savedKey }
 
+// leave runs then, which replaces the draft (New, Open), unless the draft has changes not
+// saved or exported: then the first click says so and only a second click of the same
+// button, with nothing changed in between, discards them.
+func (e *Editor) leave(action string, then func()) {
+	e.check()
+	if e.current != nil && e.liveKey != e.savedKey && (e.armed != action || e.armedKey != e.liveKey) {
+		e.armed, e.armedKey = action, e.liveKey
+		keep := "Export or Install them"
+		if e.d.folder != "" {
+			keep = "Save them to " + e.d.folder
+		}
+		e.failed(fmt.Sprintf("%s has changes that are not kept: %s, or click %s again to discard them", e.formTitle(), keep, action))
+		return
+	}
+	e.armed = ""
+	then()
+}
+
+// kept marks the draft as it was at key as kept elsewhere (exported or installed), unless it
+// has a folder, whose edits only Save keeps.
+func (e *Editor) kept(key string) {
+	if e.d.folder == "" {
+		e.savedKey = key
+	}
+}
+
 // save writes the plugin's files back into the folder it was opened from, each file replaced
 // whole through a temporary file and only when it changed, so that the folder, `simgui plugin
 // export` of it and the editor agree. Files the form does not make (assets/) stay as they
@@ -303,7 +332,7 @@ func (e *Editor) unsaved() bool { return e.d.folder != "" && e.liveKey != e.save
 func (e *Editor) save() {
 	folder := e.d.folder
 	if folder == "" {
-		e.failed("Save writes back to a plugin folder opened with Open; this plugin is " + e.d.source + ": use Export")
+		e.failed("Save writes back to a plugin folder opened with Open; this plugin is not from one (" + e.d.source + "): use Export")
 		return
 	}
 	e.check()
@@ -428,15 +457,16 @@ func (e *Editor) export(path string) {
 		return
 	}
 	a, _ := e.current.validate()
-	id, key := e.d.id(), e.keyPath
+	id, keyFile, draftKey := e.d.id(), e.keyPath, e.liveKey
 	e.run("exporting "+id, func() func() {
-		res, err := exportArchive(a, id, path, key)
+		res, err := exportArchive(a, id, path, keyFile)
 		return func() {
 			if err != nil {
 				e.failedErr(err)
 				return
 			}
 			e.record.Exported = append(e.record.Exported, res.path)
+			e.kept(draftKey)
 			msg := "exported " + res.path
 			if res.signedBy != "" {
 				msg += ", signed by key " + res.signedBy
@@ -454,9 +484,9 @@ func (e *Editor) install() {
 		return
 	}
 	a, _ := e.current.validate()
-	id, key := e.d.id(), e.keyPath
+	id, keyFile, draftKey := e.d.id(), e.keyPath, e.liveKey
 	e.run("installing "+id, func() func() {
-		res, err := installArchive(e.reg, a, id, key)
+		res, err := installArchive(e.reg, a, id, keyFile)
 		return func() {
 			if err != nil {
 				e.failedErr(err)
@@ -464,6 +494,7 @@ func (e *Editor) install() {
 				return
 			}
 			e.record.Installed = append(e.record.Installed, id)
+			e.kept(draftKey)
 			msg := fmt.Sprintf("installed %s %s to %s", id, res.report.Version, res.report.InstalledTo)
 			switch {
 			case res.vehicle == nil:

@@ -102,3 +102,34 @@ func TestSaveWritesBackToTheFolder(t *testing.T) {
 		t.Error("a refused Save changed descriptor.json")
 	}
 }
+
+// New or Open with changes not kept asks first: the first click says so and changes nothing,
+// a second click of the same button discards them; an edit in between asks again.
+func TestLeavingAsksBeforeDiscarding(t *testing.T) {
+	e := testEditor(t, plugins.TypeVehicle)
+	e.jobs = make(chan func() func(), 8)
+	started := 0
+	start := func() { started++; e.startNew(plugins.TypeTrack) }
+	e.leave("New track", start) // nothing typed yet: nothing to lose
+	if started != 1 || e.d.typ != plugins.TypeTrack {
+		t.Fatalf("a new draft with no changes did not give way (%d starts)", started)
+	}
+	e.d.track.Base.DisplayName = "Yard"
+	e.leave("New track", start)
+	if started != 1 || e.statusKind != statusFailed || !strings.Contains(e.status, "click New track again to discard them") {
+		t.Fatalf("first click with changes: %d starts, %q", started, e.status)
+	}
+	e.d.track.Base.DisplayName = "Yard 2" // changed since: ask again
+	e.leave("New track", start)
+	if started != 1 {
+		t.Fatal("a second click after another change discarded it without asking")
+	}
+	e.leave("New vehicle", start) // another button asks for itself
+	if started != 1 {
+		t.Fatal("another button discarded the changes without asking")
+	}
+	e.leave("New vehicle", start)
+	if started != 2 || e.d.track.Base.DisplayName != "" {
+		t.Fatalf("the second click of the same button: %d starts, name %q", started, e.d.track.Base.DisplayName)
+	}
+}

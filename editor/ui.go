@@ -84,8 +84,8 @@ func (e *Editor) formTitle() string {
 // status line.
 func (e *Editor) toolbar(ctx *debugui.Context) {
 	ctx.SetGridLayout([]int{100, 90, 80, 60, 70, 100, 160, -1}, nil)
-	e.button(ctx, "new-vehicle", "New vehicle", func() { e.startNew(plugins.TypeVehicle) })
-	e.button(ctx, "new-track", "New track", func() { e.startNew(plugins.TypeTrack) })
+	e.button(ctx, "new-vehicle", "New vehicle", func() { e.leave("New vehicle", func() { e.startNew(plugins.TypeVehicle) }) })
+	e.button(ctx, "new-track", "New track", func() { e.leave("New track", func() { e.startNew(plugins.TypeTrack) }) })
 	e.button(ctx, "validate", "Validate", func() { e.validate() })
 	e.button(ctx, "save", "Save", func() { e.save() })
 	e.button(ctx, "export", "Export", func() {
@@ -124,15 +124,8 @@ func (e *Editor) toolbar(ctx *debugui.Context) {
 	ctx.SetGridLayout([]int{70, -1, 60, 80, 100}, nil)
 	ctx.Text("open")
 	e.field(ctx, "open.path", &e.openPath)
-	e.button(ctx, "open", "Open", func() { e.open(e.openPath) })
-	e.button(ctx, "browse", "Browse...", func() {
-		e.files(FileRequest{Title: "Open a plugin archive", Filter: "simgui plugin", Extensions: []string{"zip"}}, func(p string) {
-			if p != "" {
-				e.openPath = p
-				e.open(p)
-			}
-		})
-	})
+	e.button(ctx, "open", "Open", func() { e.leave("Open", func() { e.open(e.openPath) }) })
+	e.button(ctx, "browse", "Browse...", func() { e.leave("Browse...", e.browse) })
 	e.button(ctx, "installed", "Installed...", func() {
 		e.installedOpen = !e.installedOpen
 		if e.installedOpen {
@@ -205,6 +198,16 @@ func (e *Editor) startNew(typ plugins.Type) {
 	e.load(d, nil)
 }
 
+// browse asks for an archive with the file dialog and opens it.
+func (e *Editor) browse() {
+	e.files(FileRequest{Title: "Open a plugin archive", Filter: "simgui plugin", Extensions: []string{"zip"}}, func(p string) {
+		if p != "" {
+			e.openPath = p
+			e.open(p)
+		}
+	})
+}
+
 // installedPanel lists the built-in and user plugins; clicking one opens it.
 func (e *Editor) installedPanel(ctx *debugui.Context) {
 	ctx.SetGridLayout([]int{-1, 80}, nil)
@@ -229,7 +232,9 @@ func (e *Editor) installedPanel(ctx *debugui.Context) {
 		id := it.PluginID
 		label := fmt.Sprintf("%s   %s %s   [%s]", id, it.DisplayName, it.Version, it.Source)
 		e.target(ctx, "installed:"+id, func(cell image.Rectangle) {
-			ctx.Button(label).On(func() { e.clicked("installed:"+id, cell, func() { e.openID(id) }) })
+			ctx.Button(label).On(func() {
+				e.clicked("installed:"+id, cell, func() { e.leave(id, func() { e.openID(id) }) })
+			})
 		})
 	}
 }

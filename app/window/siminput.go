@@ -299,7 +299,7 @@ func (s *simScreen) reset() {
 			msg := fmt.Sprintf("reset with seed %d", seed)
 			if after < before {
 				// A reset rebuilds the scenario's world: robots spawned here are not in it.
-				msg += fmt.Sprintf(": the scenario's %d robots; %d spawned here are gone (Ctrl+S saves a world with them)", after, before-after)
+				msg += fmt.Sprintf(": the scenario's robots only (%d); robots spawned here: %d removed (Ctrl+S saves a world with them)", after, before-after)
 			}
 			s.status(msg)
 		}
