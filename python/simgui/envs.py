@@ -17,7 +17,7 @@ import numpy as np
 
 from . import tasks as _tasks
 from ._compat import AUTORESET_NEXT_STEP, HAVE_GYMNASIUM, Env, VectorEnv, batch_space, np_random, spaces
-from .fastpath import KIND_HOLD, KIND_RESET, KIND_STEP, FastPathClient, decode_resets
+from .fastpath import KIND_HOLD, KIND_RESET, KIND_STEP, FastPathClient, FastPathError, decode_resets
 from .process import SimguiProcess
 
 #: Episode seeds drawn from an env's generator lie in 0..SEED_MAX.
@@ -135,10 +135,17 @@ class _Session:
             self.backend = FastPathClient(path)
             if isinstance(simgui, SimguiProcess):
                 self.backend.process = simgui  # a broken connection then says why simgui ended
-            self.backend.open(envs=n, scenario=self.task.scenario_text(), frame=(w, h),
-                              vehicle_params=self.task.vehicle_params, track_params=self.task.track_params,
-                              randomization=randomization, action_period=action_period or 0.0, layout=layout,
-                              label=label or self.task.id.split("/")[-1], sensors=self.task.sensors)
+            try:
+                self.backend.open(envs=n, scenario=self.task.scenario_text(), frame=(w, h),
+                                  vehicle_params=self.task.vehicle_params, track_params=self.task.track_params,
+                                  randomization=randomization, action_period=action_period or 0.0, layout=layout,
+                                  label=label or self.task.id.split("/")[-1], sensors=self.task.sensors)
+            except FastPathError as e:
+                # simgui names the scenario's key; this argument is what set it.
+                why = str(e).partition("runtime.actionPeriod: ")[2]
+                if action_period is not None and why:
+                    raise ValueError(f"action_period {action_period!r}: {why}") from e
+                raise
             self.contacts = True
         elif transport == "http":
             if n != 1:

@@ -452,7 +452,7 @@ class Misuse(unittest.TestCase):
         with self.assertRaisesRegex(fastpath.FastPathError, "fast path at /nonexistent/simgui.sock: no such socket"):
             simgui.make(ID, simgui=never)
         # A period between the task's 0.01 s physics steps would be rounded: simgui refuses it.
-        with self.assertRaisesRegex(fastpath.FastPathError, "not a whole number of 0.01 s physics steps"):
+        with self.assertRaisesRegex(ValueError, r"action_period 0.015: 0.015 s is not a whole number of 0.01 s physics steps"):
             simgui.make(ID, simgui=PROC, action_period=0.015)
         env = simgui.make(ID, simgui=PROC, action_period=0.02)
         try:
