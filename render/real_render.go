@@ -24,7 +24,7 @@ func (r *Renderer) renderReal(dst *Frame, cam *Camera, static *Static, dyn []Obj
 	}
 	W, H := cam.Width, cam.Height
 	if W*H >= bigFramePixels {
-		defer r.borrowScratch()()
+		defer r.giveBack(r.borrowScratch())
 	}
 	ps := &fs.post
 	*ps = postState{rgb: dst.RGB, depth: dst.Depth, w: W, h: H, rows: ps.rows}

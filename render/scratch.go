@@ -28,19 +28,22 @@ var (
 	bigFrames  = make(chan struct{}, max(2, runtime.GOMAXPROCS(0)))
 )
 
-// borrowScratch swaps borrowed scratch into r for a big frame and returns what gives it back.
-func (r *Renderer) borrowScratch() (giveBack func()) {
+// borrowScratch swaps borrowed scratch into r for a big frame; giveBack returns it.
+func (r *Renderer) borrowScratch() *frameScratch {
 	bigFrames <- struct{}{}
 	s := bigScratch.Get().(*frameScratch)
 	r.swapScratch(s)
-	return func() {
-		r.swapScratch(s)
-		// The frame's views into the scratch go with it.
-		fs := &r.fs
-		fs.z, fs.post.src, fs.post.innerZ = nil, nil, nil
-		bigScratch.Put(s)
-		<-bigFrames
-	}
+	return s
+}
+
+// giveBack swaps r's own scratch back in and returns s, borrowed by borrowScratch.
+func (r *Renderer) giveBack(s *frameScratch) {
+	r.swapScratch(s)
+	// The frame's views into the scratch go with it.
+	fs := &r.fs
+	fs.z, fs.post.src, fs.post.innerZ = nil, nil, nil
+	bigScratch.Put(s)
+	<-bigFrames
 }
 
 // swapScratch exchanges r's per-pixel scratch with s's.
