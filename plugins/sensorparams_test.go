@@ -6,6 +6,23 @@ import (
 	"testing"
 )
 
+// ks0223CameraWith returns the KS0223's files with params set on its camera mount.
+func ks0223CameraWith(t *testing.T, params map[string]any) map[string][]byte {
+	t.Helper()
+	return edited(t, builtinFiles(t, "vehicle.ks0223.v1"), "descriptor.json", func(m map[string]any) {
+		for _, s := range m["sensors"].([]any) {
+			if s := s.(map[string]any); s["kind"] == "camera" {
+				p, _ := s["params"].(map[string]any)
+				if p == nil {
+					p = map[string]any{}
+				}
+				maps.Copy(p, params)
+				s["params"] = p
+			}
+		}
+	})
+}
+
 // TestPrincipalPointInsideTheFrame holds a camera's cx and cy to its contract's frame (the
 // KS0223's 640×480): the last pixel's outer edge passes, past it is refused at its path.
 func TestPrincipalPointInsideTheFrame(t *testing.T) {
@@ -17,18 +34,7 @@ func TestPrincipalPointInsideTheFrame(t *testing.T) {
 		{map[string]any{"cx": 640}, "descriptor.sensors[0].params.cx"},
 		{map[string]any{"cy": 480}, "descriptor.sensors[0].params.cy"},
 	} {
-		files := edited(t, builtinFiles(t, "vehicle.ks0223.v1"), "descriptor.json", func(m map[string]any) {
-			for _, s := range m["sensors"].([]any) {
-				if s := s.(map[string]any); s["kind"] == "camera" {
-					params, _ := s["params"].(map[string]any)
-					if params == nil {
-						params = map[string]any{}
-					}
-					maps.Copy(params, c.params)
-					s["params"] = params
-				}
-			}
-		})
+		files := ks0223CameraWith(t, c.params)
 		_, ps := ReadPlugin(files)
 		var got []string
 		for _, p := range ps.Errors() {
@@ -52,18 +58,7 @@ func TestUnusedLensCoefficientsWarn(t *testing.T) {
 		{map[string]any{"lensModel": 1, "k1": 0.1, "k3": 0.01, "k4": 0.01}, ""},
 		{map[string]any{"lensModel": 1, "k1": 0.1, "p1": 0.01, "p2": 0.01}, "descriptor.sensors[0].params.p1 descriptor.sensors[0].params.p2"},
 	} {
-		files := edited(t, builtinFiles(t, "vehicle.ks0223.v1"), "descriptor.json", func(m map[string]any) {
-			for _, s := range m["sensors"].([]any) {
-				if s := s.(map[string]any); s["kind"] == "camera" {
-					params, _ := s["params"].(map[string]any)
-					if params == nil {
-						params = map[string]any{}
-					}
-					maps.Copy(params, c.params)
-					s["params"] = params
-				}
-			}
-		})
+		files := ks0223CameraWith(t, c.params)
 		_, ps := ReadPlugin(files)
 		var got []string
 		for _, p := range ps.Warnings() {
