@@ -176,11 +176,13 @@ func checkEpisode(ep *episodePlan) error {
 	for _, plan := range ep.worlds {
 		most := 0
 		for _, a := range plan.Agents {
-			if w, h, ok := a.Vehicle.FrameSize(); ok && w*h*pixelWeight(a.Vehicle) > most {
-				most = w * h * pixelWeight(a.Vehicle)
-				if w*h > largest[0]*largest[1] {
-					largest = [2]int{w, h}
-				}
+			w, h, ok := a.Vehicle.FrameSize()
+			if !ok {
+				continue
+			}
+			most = max(most, w*h*pixelWeight(a.Vehicle))
+			if w*h > largest[0]*largest[1] {
+				largest = [2]int{w, h}
 			}
 		}
 		if most > 0 {
