@@ -58,7 +58,11 @@ func (l *Lidar) Fire(c *sensors.Context) {
 		return
 	}
 	mp := c.MountPose(l.spec.Mount.Pose)
-	caster.ScanFan(mp.X, mp.Y, mp.Z, mp.Yaw, l.fan, l.rangeMax, c.Model.ID, l.hits)
+	if c.MountBlocked(caster, mp) {
+		clear(l.hits) // pushed past a wall: every ray meets it at once (too close, −Inf)
+	} else {
+		caster.ScanFan(mp.X, mp.Y, mp.Z, mp.Yaw, l.fan, l.rangeMax, c.Model.ID, l.hits)
+	}
 	ranges := make([]float64, l.samples) // the message keeps it
 	noise := &l.spec.Noise
 	for i, d := range l.hits {

@@ -136,3 +136,22 @@ func TestSeesOtherVehicles(t *testing.T) {
 		t.Fatalf("ray %d along +x: %.6f m, want the other car at %.6f m", i, r, want)
 	}
 }
+
+// A lidar mounted past the bumper and pushed through a wall reports every ray too close
+// (−Inf), not the room behind the wall.
+func TestMountPastAWall(t *testing.T) {
+	s := mountLidar(3, 0)
+	s.Mount.Pose = plugins.Pose3{X: 0.25, Z: 0.1}
+	// The east wall is x = 2..2.1: the car's centre 0.1 m before it, the mount 0.05 m past it.
+	ls := scan(t, s, world.Pose{X: 1.9})
+	for i, r := range ls.GetRanges() {
+		if !math.IsInf(r, -1) {
+			t.Fatalf("ray %d: %g m, want −Inf (the mount is in the wall)", i, r)
+		}
+	}
+	// Clear of the wall, it reads the room.
+	ls = scan(t, s, world.Pose{X: 1.5})
+	if r := ls.GetRanges()[180]; math.Abs(r-0.25) > 1e-6 {
+		t.Errorf("forward ray clear of the wall: %g m, want 0.25", r)
+	}
+}
