@@ -1,9 +1,6 @@
 package render
 
-import (
-	"runtime"
-	"sync"
-)
+import "runtime"
 
 // bigFramePixels is the output size from which a realistic frame borrows its per-pixel scratch
 // (the linear drawing, its depth, the blurred copy, the shadow mask, rows of the film) from
@@ -20,18 +17,25 @@ type frameScratch struct {
 	shade                      []uint16
 }
 
-// bigScratch lends frameScratch to big frames; bigFrames bounds how many are drawn at once, so
-// that the scratch alive is a few frames' whatever the number of renderers. A frame waits for a
+// bigFrames bounds how many big frames are drawn at once, so that the scratch alive is a few
+// frames' whatever the number of renderers; bigScratch holds the scratch they lend, as many
+// sets as frames may be drawn at once, kept from frame to frame (a sync.Pool would drop them
+// at a garbage collection, to be made again at tens of megabytes each). A frame waits for a
 // slot: the cores are busy drawing the others anyway.
 var (
-	bigScratch = sync.Pool{New: func() any { return new(frameScratch) }}
 	bigFrames  = make(chan struct{}, max(2, runtime.GOMAXPROCS(0)))
+	bigScratch = make(chan *frameScratch, cap(bigFrames))
 )
 
 // borrowScratch swaps borrowed scratch into r for a big frame; giveBack returns it.
 func (r *Renderer) borrowScratch() *frameScratch {
 	bigFrames <- struct{}{}
-	s := bigScratch.Get().(*frameScratch)
+	var s *frameScratch
+	select {
+	case s = <-bigScratch:
+	default:
+		s = new(frameScratch)
+	}
 	r.swapScratch(s)
 	return s
 }
@@ -42,7 +46,10 @@ func (r *Renderer) giveBack(s *frameScratch) {
 	// The frame's views into the scratch go with it.
 	fs := &r.fs
 	fs.z, fs.post.src, fs.post.innerZ = nil, nil, nil
-	bigScratch.Put(s)
+	select {
+	case bigScratch <- s: // room for it: there are no more sets than slots
+	default:
+	}
 	<-bigFrames
 }
 
