@@ -13,12 +13,7 @@ import (
 // average over the same time after the frame (blur gathered the wrong way looks like that),
 // turning at the KS0223's top yaw rate and driving straight ahead.
 func TestMotionBlurIsThePastExposure(t *testing.T) {
-	sc, err := newBenchScene()
-	if err != nil {
-		t.Fatal(err)
-	}
-	env := RealisticEnvironment()
-	st := mustStatic(t, corridorLayout(), &env)
+	sc, st := realBenchScene(t)
 	const T, sharp = 0.03, 32
 	for _, c := range []struct {
 		name string

@@ -25,6 +25,18 @@ func mustStatic(t *testing.T, l *plugins.Layout, env *Environment) *Static {
 	return s
 }
 
+// realBenchScene is the bench scene (newBenchScene) with its static part built in the
+// realistic look's default environment.
+func realBenchScene(t *testing.T) (*benchScene, *Static) {
+	t.Helper()
+	sc, err := newBenchScene()
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := RealisticEnvironment()
+	return sc, mustStatic(t, corridorLayout(), &env)
+}
+
 func render(t *testing.T, cam Camera, s *Static, dyn []Object, opts Options) *Frame {
 	t.Helper()
 	r := NewRenderer(opts)

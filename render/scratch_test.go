@@ -11,12 +11,7 @@ import (
 // frames, several drawing at once get the same bytes as one alone, and a small frame keeps
 // its own.
 func TestBigFramesBorrowTheirScratch(t *testing.T) {
-	sc, err := newBenchScene()
-	if err != nil {
-		t.Fatal(err)
-	}
-	env := RealisticEnvironment()
-	st := mustStatic(t, corridorLayout(), &env)
+	sc, st := realBenchScene(t)
 	cam := benchCamera(400, 300) // 120,000 pixels
 	cam.Lens = Lens{Model: PlumbBob, K1: -0.1}
 	cam.Film = &Film{ReadNoise: 1, ShotNoise: 2, ShutterS: 1.0 / 60}

@@ -220,12 +220,7 @@ func TestReflectLUTsMatchTheLongWay(t *testing.T) {
 // rows as soon as the drawing has their taps, and by four, which develop after the drawing:
 // the same bytes and depths.
 func TestLensPipelineMatchesBands(t *testing.T) {
-	sc, err := newBenchScene()
-	if err != nil {
-		t.Fatal(err)
-	}
-	env := RealisticEnvironment()
-	s := mustStatic(t, corridorLayout(), &env)
+	sc, s := realBenchScene(t)
 	for _, model := range []Lens{
 		{Model: PlumbBob, K1: -0.12, K2: 0.02, P1: 0.001, P2: -0.0008},
 		{Model: Equidistant, K1: 0.05},
