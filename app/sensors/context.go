@@ -39,13 +39,24 @@ func (c *Context) MountPose(p plugins.Pose3) render.Pose {
 // 0.25 m body) reaches into or through a wall the body touches, and would read what lies behind
 // it; a real one is pressed against the wall. The caster is Rays'.
 func (c *Context) MountBlocked(caster *raycast.Caster, mp render.Pose) bool {
+	_, blocked := c.reachable(caster, mp)
+	return blocked
+}
+
+// reachable is how far along the line from the model's centre towards mp, at mp's height, the
+// mount can be without passing through an obstacle other than the model: 1 (all of it) unless
+// blocked, else the share before the obstacle.
+func (c *Context) reachable(caster *raycast.Caster, mp render.Pose) (share float64, blocked bool) {
 	body := c.BodyPose()
 	dx, dy := mp.X-body.X, mp.Y-body.Y
 	d := math.Hypot(dx, dy)
 	if d == 0 {
-		return false
+		return 1, false
 	}
-	return caster.Cast(body.X, body.Y, mp.Z, math.Atan2(dy, dx), d, c.Model.ID) <= d
+	if t := caster.Cast(body.X, body.Y, mp.Z, math.Atan2(dy, dx), d, c.Model.ID); t <= d {
+		return max(0, t-2*minNear) / d, true
+	}
+	return 1, false
 }
 
 // minNear is the nearest a camera's near plane is pulled in (ClearNear), metres.
@@ -71,13 +82,9 @@ func (c *Context) ClearNear(cam *render.Camera) {
 	// A body pushed into a wall takes a camera near its bumper into the wall, where it sees
 	// out through the wall's back; a real lens stays at the wall's face. The camera moves back
 	// towards the body's centre to just before what stands between them.
-	body := c.BodyPose()
-	if dx, dy := cam.X-body.X, cam.Y-body.Y; dx != 0 || dy != 0 {
-		d := math.Hypot(dx, dy)
-		if t := caster.Cast(body.X, body.Y, cam.Z, math.Atan2(dy, dx), d, c.Model.ID); t <= d {
-			back := max(0, t-2*minNear) / d
-			cam.X, cam.Y = body.X+dx*back, body.Y+dy*back
-		}
+	if share, blocked := c.reachable(caster, cam.Pose); blocked {
+		body := c.BodyPose()
+		cam.X, cam.Y = body.X+(cam.X-body.X)*share, body.Y+(cam.Y-body.Y)*share
 	}
 	// Half the horizontal field of view: the frame's edge over the focal length (from the
 	// intrinsics when given, else from the vertical field of view and the aspect ratio) is
