@@ -60,6 +60,10 @@ type FaceModule struct {
 	Absent string
 }
 
+// WindowFaceID is the window's face in the registry: app/window registers it, and the headless
+// build, which cannot import that package, registers it as absent.
+const WindowFaceID = "faces.window"
+
 // Name returns the module's short name ("bridge" for "faces.bridge").
 func (m FaceModule) Name() string { return m.ID[strings.LastIndexByte(m.ID, '.')+1:] }
 

@@ -8,7 +8,7 @@ import (
 )
 
 // FaceID is the window's face in the app's registry.
-const FaceID = "faces.window"
+const FaceID = app.WindowFaceID
 
 func init() {
 	app.RegisterFace(app.FaceModule{

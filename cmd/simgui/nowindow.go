@@ -15,7 +15,7 @@ import (
 // those settings are ignored, so the same file runs headless.
 func init() {
 	app.RegisterFace(app.FaceModule{
-		ID:     "faces.window",
+		ID:     app.WindowFaceID,
 		Absent: "this simgui is a headless build (-tags headless) and has no window",
 		Doc:    "the desktop window (not in this headless build)",
 	})
