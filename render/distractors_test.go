@@ -68,15 +68,15 @@ func TestLookSeedMattersOnlyWhenItPicks(t *testing.T) {
 	}
 }
 
-// The texture cache holds no more than texCacheBytes: past it, it starts afresh.
+// The texture cache holds no more than its maxBytes: past it, it starts afresh.
 func TestTextureCacheBytesAreBounded(t *testing.T) {
 	texCache.Lock()
 	texCache.m, texCache.bytes = nil, 0
 	texCache.Unlock()
-	defer func(b int) { texCacheBytes = b }(texCacheBytes)
+	defer func(b int) { texCache.maxBytes = b }(texCache.maxBytes)
 	big := func() (*Texture, error) { return &Texture{levels: []texLevel{{texels: make([]RGB, 100_000)}}}, nil }
 	one, _ := big()
-	texCacheBytes = 3*one.bytes() + 1
+	texCache.maxBytes = 3*one.bytes() + 1
 	for v := range 10 {
 		if _, err := cachedTexture(texKey{name: "big", variant: v}, big); err != nil {
 			t.Fatal(err)
@@ -84,8 +84,8 @@ func TestTextureCacheBytesAreBounded(t *testing.T) {
 		texCache.Lock()
 		n, b := len(texCache.m), texCache.bytes
 		texCache.Unlock()
-		if b > texCacheBytes || b != n*one.bytes() || n == 0 {
-			t.Fatalf("after %d textures of %d bytes: %d cached in %d bytes, want at most %d bytes", v+1, one.bytes(), n, b, texCacheBytes)
+		if b > texCache.maxBytes || b != n*one.bytes() || n == 0 {
+			t.Fatalf("after %d textures of %d bytes: %d cached in %d bytes, want at most %d bytes", v+1, one.bytes(), n, b, texCache.maxBytes)
 		}
 	}
 }

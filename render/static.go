@@ -130,20 +130,9 @@ func (s *Static) Triangles() int {
 func (s *Static) Environment() Environment { return s.env }
 
 // litFloors caches lit floor textures: generating one takes milliseconds, and training
-// resets build a new Static for every episode with the same few floors. Textures are
-// immutable, so sharing them is safe.
-var litFloors struct {
-	sync.Mutex
-	m     map[litFloorKey]*Texture
-	bytes int
-}
-
-// litFloorsMax and litFloorsBytes bound litFloors as texCacheMax and texCacheBytes bound the
-// material textures.
-const (
-	litFloorsMax   = 64
-	litFloorsBytes = 128 << 20
-)
+// resets build a new Static for every episode with the same few floors (a handful in
+// practice; bounded anyway).
+var litFloors = textureCache[litFloorKey]{maxCount: 64, maxBytes: 128 << 20}
 
 type litFloorKey struct {
 	name, color string
@@ -155,28 +144,13 @@ type litFloorKey struct {
 // in color, shaded by light.
 func litFloorTexture(l *plugins.Layout, name, color string, light float64) (*Texture, error) {
 	k := litFloorKey{name: name, color: color, light: light, png: ownImage(l, name)}
-	litFloors.Lock()
-	t := litFloors.m[k]
-	litFloors.Unlock()
-	if t != nil {
-		return t, nil
-	}
-	base, _, err := materialTexture(l, name, color, 0)
-	if err != nil {
-		return nil, err
-	}
-	t = base.shaded(light)
-	litFloors.Lock()
-	defer litFloors.Unlock()
-	// A handful in practice; bound them anyway.
-	if litFloors.m == nil || len(litFloors.m) >= litFloorsMax || litFloors.bytes+t.bytes() > litFloorsBytes {
-		litFloors.m, litFloors.bytes = map[litFloorKey]*Texture{}, 0
-	}
-	if _, had := litFloors.m[k]; !had {
-		litFloors.bytes += t.bytes()
-	}
-	litFloors.m[k] = t
-	return t, nil
+	return litFloors.get(k, func() (*Texture, error) {
+		base, _, err := materialTexture(l, name, color, 0)
+		if err != nil {
+			return nil, err
+		}
+		return base.shaded(light), nil
+	})
 }
 
 // ownImage returns the first byte of layout l's own first image of material name, nil when l

@@ -15,33 +15,22 @@ import (
 	"simgui/plugins"
 )
 
-// texCache keeps built material textures: generating one takes milliseconds and every reset
-// of a randomized scene asks for the same few. Textures are immutable, so sharing is safe.
-var texCache struct {
+// textureCache keeps built textures by key, bounded by count and bytes: when a texture would
+// pass either, it starts afresh (the textures in use stay alive with their scenes). Textures
+// are immutable, so sharing them is safe.
+type textureCache[K comparable] struct {
 	sync.Mutex
-	m     map[texKey]*Texture
-	bytes int
+	m                  map[K]*Texture
+	bytes              int
+	maxCount, maxBytes int
 }
 
-type texKey struct {
-	name, color string
-	variant     int
-	png         *byte // first byte of a plugin image, for track materials
-}
-
-// texCacheMax and texCacheBytes bound the cache: when a texture would pass either, the
-// cache starts afresh (the textures in use stay alive with their scenes). A plugin's 1024²
-// images take about 9 MB each with their levels: by count alone, 128 held over a gigabyte.
-// Variables for the tests.
-var (
-	texCacheMax   = 128
-	texCacheBytes = 192 << 20
-)
-
-func cachedTexture(k texKey, build func() (*Texture, error)) (*Texture, error) {
-	texCache.Lock()
-	t := texCache.m[k]
-	texCache.Unlock()
+// get returns the texture of k, building it on a miss (outside the lock: two callers may
+// build the same one, and the last is kept).
+func (c *textureCache[K]) get(k K, build func() (*Texture, error)) (*Texture, error) {
+	c.Lock()
+	t := c.m[k]
+	c.Unlock()
 	if t != nil {
 		return t, nil
 	}
@@ -49,16 +38,32 @@ func cachedTexture(k texKey, build func() (*Texture, error)) (*Texture, error) {
 	if err != nil {
 		return nil, err
 	}
-	texCache.Lock()
-	defer texCache.Unlock()
-	if texCache.m == nil || len(texCache.m) >= texCacheMax || texCache.bytes+t.bytes() > texCacheBytes {
-		texCache.m, texCache.bytes = map[texKey]*Texture{}, 0
+	c.Lock()
+	defer c.Unlock()
+	if c.m == nil || len(c.m) >= c.maxCount || c.bytes+t.bytes() > c.maxBytes {
+		c.m, c.bytes = map[K]*Texture{}, 0
 	}
-	if _, had := texCache.m[k]; !had {
-		texCache.bytes += t.bytes()
+	if old := c.m[k]; old != nil {
+		c.bytes -= old.bytes()
 	}
-	texCache.m[k] = t
+	c.bytes += t.bytes()
+	c.m[k] = t
 	return t, nil
+}
+
+// texCache keeps built material textures: generating one takes milliseconds and every reset
+// of a randomized scene asks for the same few. A plugin's 1024² images take about 9 MB each
+// with their levels: by count alone, 128 held over a gigabyte.
+var texCache = textureCache[texKey]{maxCount: 128, maxBytes: 192 << 20}
+
+type texKey struct {
+	name, color string
+	variant     int
+	png         *byte // first byte of a plugin image, for track materials
+}
+
+func cachedTexture(k texKey, build func() (*Texture, error)) (*Texture, error) {
+	return texCache.get(k, build)
 }
 
 // CheckMaterial reports whether material name loads for layout l (nil: the registered ones
