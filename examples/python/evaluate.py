@@ -190,12 +190,10 @@ def main(argv=None):
     args = p.parse_args(argv)
     if not args.policy and not args.random:
         p.error("give a policy or --random")
-    extra = {}
-    for kv in args.randomization:
-        key, sep, value = kv.partition("=")
-        if not sep or not key.strip():
-            p.error(f"--randomization {kv!r}: want KEY=VALUE, e.g. visual.distractors=2,10")
-        extra[key.strip()] = value.strip()
+    try:
+        extra = simgui.parse_randomization(args.randomization)
+    except ValueError as e:
+        p.error(f"--{e}")
     res = evaluate(None if args.random else args.policy, task=args.task, episodes=args.episodes,
                    num_envs=args.num_envs, gif=args.gif, gif_episodes=args.gif_episodes, seed_base=args.seed_base,
                    randomization=extra)

@@ -85,11 +85,10 @@ def conditions(args) -> dict:
     """The randomization the envs draw on top of the task's: --visual's preset, then each
     --randomization KEY=VALUE."""
     out = dict(simgui.VISUAL_RANDOMIZATION) if args.visual else {}
-    for kv in args.randomization:
-        key, sep, value = kv.partition("=")
-        if not sep or not key.strip():
-            raise SystemExit(f"--randomization {kv!r}: want KEY=VALUE, e.g. visual.distractors=2,10")
-        out[key.strip()] = value.strip()
+    try:
+        out.update(simgui.parse_randomization(args.randomization))
+    except ValueError as e:
+        raise SystemExit(f"--{e}") from None
     return out
 
 

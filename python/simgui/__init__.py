@@ -19,7 +19,7 @@ from __future__ import annotations
 from ._compat import HAVE_GYMNASIUM, EnvSpec
 from .envs import SimguiEnv, SimguiVectorEnv
 from .process import SimguiProcess, find_binary
-from .tasks import TASKS, VISUAL_RANDOMIZATION, Task
+from .tasks import TASKS, VISUAL_RANDOMIZATION, Task, parse_randomization
 
 __version__ = "0.1.0"
 

@@ -138,6 +138,18 @@ VISUAL_RANDOMIZATION = {
 }
 
 
+def parse_randomization(items) -> dict:
+    """Reads "KEY=VALUE" strings (command-line --randomization flags) into a randomization
+    dict, as make's ``randomization=`` takes it; ValueError names a malformed one."""
+    out = {}
+    for kv in items:
+        key, sep, value = str(kv).partition("=")
+        if not sep or not key.strip():
+            raise ValueError(f"randomization {kv!r}: want KEY=VALUE, e.g. visual.distractors=2,10")
+        out[key.strip()] = value.strip()
+    return out
+
+
 def lookup(task) -> Task:
     if isinstance(task, Task):
         return task
