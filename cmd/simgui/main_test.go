@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"os/exec"
@@ -11,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/gorilla/websocket"
 )
 
 // bin is the simgui binary built once for these tests: they run the real command line.
@@ -277,32 +280,64 @@ func TestFastPathRunPacesTheScenarioWorld(t *testing.T) {
 		paced bool
 	}{{nil, true}, {[]string{"--time-scale", "0"}, false}} {
 		sock := filepath.Join(shortDir(t), "fast.sock")
-		args := append([]string{"run", "--headless", "--json", "--no-bridge", "--no-api", "--no-control", "--fast-path", sock}, tc.args...)
+		controlPort := freePort(t)
+		args := append([]string{"run", "--headless", "--json", "--no-bridge", "--no-api", "--control-port", controlPort, "--fast-path", sock}, tc.args...)
 		cmd := exec.Command(bin, args...)
 		var out, errb bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &errb
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		// Serving is the state to wait for: a session opens only once the world runs.
 		var err error
 		for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 			if err = openFastPath(sock); err == nil {
 				break
 			}
 		}
+		// The state to stop on is a world that has stepped: the fast path may answer before
+		// the scenario's first paced step, which would leave nothing to measure. The control
+		// socket's step answers once a step has run; the paced loop then waits for the clock.
+		if err == nil {
+			err = stepOnce(controlPort)
+		}
 		cmd.Process.Signal(syscall.SIGINT)
 		werr := cmd.Wait()
 		if err != nil || werr != nil {
-			t.Fatalf("%v: session %v, exit %v; stderr %s", args, err, werr, errb.String())
+			t.Fatalf("%v: session or step %v, exit %v; stderr %s", args, err, werr, errb.String())
 		}
 		var s runSummary
 		if err := json.Unmarshal(out.Bytes(), &s); err != nil || s.Steps == 0 {
 			t.Fatalf("%v: summary %q (%v)", args, out.String(), err)
 		}
-		// Paced, sim time never runs ahead of the wall clock by more than a step.
+		// Paced, sim time never runs ahead of the wall clock by more than two steps (the one
+		// asked for and the loop's own).
 		if paced := s.SimTime <= s.WallTime+0.01; paced != tc.paced {
 			t.Errorf("%v: %.3f s simulated in %.3f s (×%.1f); paced %v, want %v", args, s.SimTime, s.WallTime, s.RealTimeFactor, paced, tc.paced)
 		}
 	}
+}
+
+// stepOnce asks the control socket on 127.0.0.1:port for one step and waits for its answer.
+func stepOnce(port string) error {
+	c, _, err := websocket.DefaultDialer.Dial("ws://127.0.0.1:"+port+"/control", nil)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	c.SetReadDeadline(time.Now().Add(30 * time.Second))
+	if err := c.WriteMessage(websocket.TextMessage, []byte(`{"command":"step"}`)); err != nil {
+		return err
+	}
+	var answer struct {
+		Result struct {
+			Iterations uint64 `json:"iterations"`
+		} `json:"result"`
+	}
+	if err := c.ReadJSON(&answer); err != nil {
+		return err
+	}
+	if answer.Result.Iterations == 0 {
+		return fmt.Errorf("step answered %+v", answer)
+	}
+	return nil
 }
