@@ -1,6 +1,7 @@
 // Package control is simgui's WebSocket SimulationService, compatible with CLOiSim's: /control
 // for simulation commands and /markers for visual markers (package markers), on 127.0.0.1:8080
-// by default (CLOISIM_SERVICE_PORT or the CLI's --control-port change the port).
+// by default (CLOISIM_SERVICE_PORT or the CLI's --control-port change the port; the face's ip,
+// the CLI's --control-ip or --bridge-ip, the address).
 //
 // # /control
 //

@@ -29,6 +29,9 @@ func init() {
 type Face struct {
 	// Listen is the listen address; "" is 127.0.0.1 with DefaultPort or CLOISIM_SERVICE_PORT.
 	Listen string `yaml:"listen"`
+	// IP, when set, is the address to bind in place of Listen's host (0.0.0.0: every
+	// interface), so that cloisim_ros on another machine can find the device ports.
+	IP string `yaml:"ip"`
 	// Required makes a port in use an error; otherwise the face stays off with a warning.
 	Required bool `yaml:"required"`
 	// AllowOrigins, AllowHosts, Token and RecordDir are Options'.
@@ -46,10 +49,41 @@ type Face struct {
 // errNoRecorder answers start_record when no recorder face runs.
 var errNoRecorder = errors.New("record service is unavailable")
 
+// Validate checks the bind address.
+func (f *Face) Validate() error {
+	if f.IP != "" && net.ParseIP(f.IP) == nil {
+		return errors.New("ip: " + f.IP + " is not an IP address")
+	}
+	return nil
+}
+
+// addr is the address to listen on: Listen (or the default) with IP as its host when set.
+func (f *Face) addr() (string, error) {
+	if f.IP == "" {
+		return f.Listen, nil
+	}
+	addr := f.Listen
+	if addr == "" {
+		var err error
+		if addr, err = DefaultAddr(); err != nil {
+			return "", err
+		}
+	}
+	_, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "", err
+	}
+	return net.JoinHostPort(f.IP, port), nil
+}
+
 // Start opens the listener and serves until Shutdown.
 func (f *Face) Start(ctx context.Context, h *app.Host) error {
+	addr, err := f.addr()
+	if err != nil {
+		return err
+	}
 	svc, err := New(Options{
-		Addr: f.Listen, AllowOrigins: f.AllowOrigins, AllowHosts: f.AllowHosts, Token: f.Token, RecordDir: f.RecordDir,
+		Addr: addr, AllowOrigins: f.AllowOrigins, AllowHosts: f.AllowHosts, Token: f.Token, RecordDir: f.RecordDir,
 		Logger: h.Logger(),
 		World: func() (*world.Loop, *transport.Bus) {
 			if a := h.Active(); a != nil {

@@ -85,3 +85,26 @@ func TestControlFaceFollowsTheActiveWorld(t *testing.T) {
 		t.Fatal("the session is still open after Shutdown")
 	}
 }
+
+// ip binds the face's address in place of its listen address's host, the port kept; an ip
+// that is not an address is refused when the face's settings are checked.
+func TestControlFaceIP(t *testing.T) {
+	t.Setenv(PortEnv, "18125")
+	for _, tc := range []struct{ listen, ip, want string }{
+		{"", "", ""},
+		{"127.0.0.1:9000", "", "127.0.0.1:9000"},
+		{"", "0.0.0.0", "0.0.0.0:18125"},
+		{"127.0.0.1:9000", "::", "[::]:9000"},
+	} {
+		f := &Face{Listen: tc.listen, IP: tc.ip}
+		if got, err := f.addr(); err != nil || got != tc.want {
+			t.Errorf("listen %q, ip %q: addr %q (%v), want %q", tc.listen, tc.ip, got, err, tc.want)
+		}
+	}
+	if err := (&Face{IP: "localhost"}).Validate(); err == nil || err.Error() != "ip: localhost is not an IP address" {
+		t.Errorf("ip localhost: %v", err)
+	}
+	if err := (&Face{IP: "0.0.0.0"}).Validate(); err != nil {
+		t.Errorf("ip 0.0.0.0: %v", err)
+	}
+}

@@ -17,12 +17,15 @@ import (
 )
 
 // faceFlags names, for each face that listens, what it is to people and the flags that move
-// it elsewhere or turn it off.
-var faceFlags = map[string]struct{ label, move, off string }{
-	"faces.api":      {"training API", "choose another with --api-port", "turn it off with --no-api"},
-	"faces.control":  {"control service", "choose another with --control-port", "turn it off with --no-control"},
-	"faces.bridge":   {"device bridge", "bind another address with --bridge-ip", "turn it off with --no-bridge"},
-	"faces.fastpath": {"training fast path", "choose another with --fast-path", "leave --fast-path out"},
+// it elsewhere (another port or socket; another address) or turn it off.
+var faceFlags = map[string]struct{ label, move, bind, off string }{
+	"faces.api": {"training API", "choose another with --api-port", "bind another address with $UAVSIM_API_HOST",
+		"turn it off with --no-api"},
+	"faces.control": {"control service", "choose another with --control-port",
+		"bind another address with --control-ip (it follows --bridge-ip)", "turn it off with --no-control"},
+	"faces.bridge": {"device bridge", "bind another address with --bridge-ip", "bind another address with --bridge-ip",
+		"turn it off with --no-bridge"},
+	"faces.fastpath": {"training fast path", "choose another with --fast-path", "", "leave --fast-path out"},
 }
 
 // explainFaceError rewrites a face's failure to listen (app.Host.Run's "faces.api: training
@@ -51,14 +54,14 @@ func explainFaceError(err error) error {
 	case errors.Is(err, syscall.EADDRINUSE) && addr != "":
 		return fmt.Errorf("%s: %s is already in use (another simgui?); %s", face.label, addr, hint)
 	case errors.Is(err, syscall.EADDRNOTAVAIL) && addr != "":
-		return fmt.Errorf("%s: %s is not an address of this machine; %s", face.label, addr, hint)
+		return fmt.Errorf("%s: %s is not an address of this machine; %s or %s", face.label, addr, face.bind, face.off)
 	case errors.Is(err, bridge.ErrNoFreePort):
 		// The bridge probes ports before it binds: on an address that is not this machine's
 		// every probe fails, and no port seems free.
 		_, why, _ := strings.Cut(rest, bridge.ErrNoFreePort.Error())
 		ip := why[strings.LastIndex(why, " ")+1:]
 		if ln, lerr := net.Listen("tcp", net.JoinHostPort(ip, "0")); errors.Is(lerr, syscall.EADDRNOTAVAIL) {
-			return fmt.Errorf("%s: %s is not an address of this machine; %s", face.label, ip, hint)
+			return fmt.Errorf("%s: %s is not an address of this machine; %s or %s", face.label, ip, face.bind, face.off)
 		} else if lerr == nil {
 			ln.Close()
 		}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -318,8 +319,11 @@ func TestFastPathRunPacesTheScenarioWorld(t *testing.T) {
 }
 
 // stepOnce asks the control socket on 127.0.0.1:port for one step and waits for its answer.
-func stepOnce(port string) error {
-	c, _, err := websocket.DefaultDialer.Dial("ws://127.0.0.1:"+port+"/control", nil)
+func stepOnce(port string) error { return stepOnceAt("127.0.0.1", port) }
+
+// stepOnceAt asks the control socket on ip:port for one step and waits for its answer.
+func stepOnceAt(ip, port string) error {
+	c, _, err := websocket.DefaultDialer.Dial("ws://"+net.JoinHostPort(ip, port)+"/control", nil)
 	if err != nil {
 		return err
 	}
@@ -340,4 +344,46 @@ func stepOnce(port string) error {
 		return fmt.Errorf("step answered %+v", answer)
 	}
 	return nil
+}
+
+// The control socket binds where the device ports do: cloisim_ros on another machine finds
+// the ports through it. --control-ip binds it elsewhere; by default both stay on loopback.
+// 127.0.0.2 reaches a socket bound to every interface, not one bound to 127.0.0.1.
+func TestControlSocketFollowsTheBridgeAddress(t *testing.T) {
+	for _, tc := range []struct {
+		args   []string
+		answer bool
+	}{
+		{nil, false},
+		{[]string{"--bridge-ip", "0.0.0.0"}, true},
+		{[]string{"--control-ip", "0.0.0.0"}, true},
+		{[]string{"--bridge-ip", "0.0.0.0", "--control-ip", "127.0.0.1"}, false},
+	} {
+		port := freePort(t)
+		args := append([]string{"run", "--headless", "--time-scale", "1", "--no-api", "--control-port", port}, tc.args...)
+		cmd := exec.Command(bin, args...)
+		var errb bytes.Buffer
+		cmd.Stderr = &errb
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		// The loopback address answers in every case: it is the state to wait for.
+		var err error
+		for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+			if err = stepOnce(port); err == nil {
+				break
+			}
+		}
+		var other error
+		if err == nil {
+			other = stepOnceAt("127.0.0.2", port)
+		}
+		cmd.Process.Signal(syscall.SIGINT)
+		if werr := cmd.Wait(); err != nil || werr != nil {
+			t.Fatalf("%v: loopback %v, exit %v; stderr %s", args, err, werr, errb.String())
+		}
+		if (other == nil) != tc.answer {
+			t.Errorf("%v: 127.0.0.2 answered %v (%v), want %v", args, other == nil, other, tc.answer)
+		}
+	}
 }

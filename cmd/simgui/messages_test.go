@@ -106,6 +106,14 @@ func TestPortInUseNamesTheFlags(t *testing.T) {
 		"error: device bridge: 192.0.2.1 is not an address of this machine; bind another address with --bridge-ip or turn it off with --no-bridge"; got != want {
 		t.Errorf("bridge ip:\n got %s\nwant %s", got, want)
 	}
+	if got, want := errorLine(t, nil, append(run, "--no-api", "--control-ip", "192.0.2.1")...),
+		"error: control service: 192.0.2.1:8080 is not an address of this machine; bind another address with --control-ip (it follows --bridge-ip) or turn it off with --no-control"; got != want {
+		t.Errorf("control ip:\n got %s\nwant %s", got, want)
+	}
+	if got, want := errorLine(t, nil, append(run, "--no-api", "--control-ip", "localhost")...),
+		`error: --control-ip "localhost" is not an IP address (127.0.0.1: this machine only, 0.0.0.0: every interface)`; got != want {
+		t.Errorf("control ip not an address:\n got %s\nwant %s", got, want)
+	}
 
 	// The fast path's socket, held by another process.
 	sock := filepath.Join(t.TempDir(), "fp.sock")

@@ -56,6 +56,7 @@ type runFlags struct {
 // serviceFlags configure the process's outside faces; the window and headless runs share them.
 type serviceFlags struct {
 	controlPort  int
+	controlIP    string
 	noControl    bool
 	allowOrigins []string
 	allowHosts   []string
@@ -71,6 +72,7 @@ type serviceFlags struct {
 
 func (sf *serviceFlags) register(fl *pflag.FlagSet) {
 	fl.IntVar(&sf.controlPort, "control-port", 0, "WebSocket control service port (default 8080 or $CLOISIM_SERVICE_PORT)")
+	fl.StringVar(&sf.controlIP, "control-ip", "", "address the control socket binds (default: --bridge-ip's, so that cloisim_ros elsewhere finds the device ports; else 127.0.0.1)")
 	fl.BoolVar(&sf.noControl, "no-control", false, "do not serve the WebSocket control service")
 	fl.StringSliceVar(&sf.allowOrigins, "allow-origin", nil, "browser origin allowed to use the control socket and the training API (repeatable; * = any)")
 	fl.StringSliceVar(&sf.allowHosts, "allow-host", nil, "host name the control socket and the training API answer to besides IP addresses and localhost (repeatable)")
@@ -92,6 +94,11 @@ func (sf *serviceFlags) check() error {
 	}{{"--control-port", sf.controlPort}, {"--api-port", sf.apiPort}} {
 		if p.port < 0 || p.port > 65535 {
 			return fmt.Errorf("%s %d is not a port number (0-65535)", p.name, p.port)
+		}
+	}
+	for _, a := range []struct{ name, ip string }{{"--bridge-ip", sf.bridgeIP}, {"--control-ip", sf.controlIP}} {
+		if a.ip != "" && net.ParseIP(a.ip) == nil {
+			return fmt.Errorf("%s %q is not an IP address (127.0.0.1: this machine only, 0.0.0.0: every interface)", a.name, a.ip)
 		}
 	}
 	if err := bridge.CheckMaxMessage(sf.bridgeMaxMsg); err != nil {
@@ -125,6 +132,14 @@ func (sf *serviceFlags) settings(set func(string) bool) app.FaceSettings {
 	}
 	if set("control-port") {
 		control["listen"], control["required"] = fmt.Sprintf("127.0.0.1:%d", sf.controlPort), true
+	}
+	// cloisim_ros finds the device ports through the control socket: served to other
+	// machines, both bind the same address unless --control-ip says otherwise.
+	switch {
+	case set("control-ip"):
+		control["ip"] = sf.controlIP
+	case set("bridge-ip"):
+		control["ip"] = sf.bridgeIP
 	}
 	bridge := map[string]any{}
 	if set("bridge-ip") {
