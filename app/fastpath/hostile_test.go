@@ -21,12 +21,15 @@ import (
 // change nothing; malformed messages end the session; sizes are checked before allocating.
 func TestHostileRequests(t *testing.T) {
 	_, f := startFace(t, scenario.Default())
-	wantErr := func(t *testing.T, c *client, contains string) {
+	wantErr := func(t *testing.T, c *client, contains string) (field string) {
 		t.Helper()
-		typ, _, _, err := c.recv()
+		typ, body, _, err := c.recv()
 		if typ != msgError || err == nil || !strings.Contains(err.Error(), contains) {
 			t.Fatalf("want an error with %q, got 0x%02x %v", contains, typ, err)
 		}
+		var e struct{ Field string }
+		json.Unmarshal(body, &e)
+		return e.Field
 	}
 	wantClosed := func(t *testing.T, c *client) {
 		t.Helper()
@@ -61,20 +64,21 @@ func TestHostileRequests(t *testing.T) {
 		name, want string
 		req        OpenRequest
 		raw        string
+		field      string // the request field the error names, if any
 	}{
 		{name: "protocol", want: "protocol 9", raw: `{"protocol": 9, "envs": 1}`},
 		{name: "unknown field", want: "unknown field", raw: `{"protocol": 1, "envs": 1, "path": "/etc/passwd"}`},
-		{name: "no envs", want: "outside 1..64", req: OpenRequest{Envs: 0}},
-		{name: "too many envs", want: "outside 1..64", req: OpenRequest{Envs: 65}},
-		{name: "frame too small", want: "16..1024", req: OpenRequest{Envs: 1, FrameWidth: 8, FrameHeight: 8}},
-		{name: "frame too big", want: "16..1024", req: OpenRequest{Envs: 1, FrameWidth: 5000, FrameHeight: 84}},
+		{name: "no envs", want: "outside 1..64", req: OpenRequest{Envs: 0}, field: "envs"},
+		{name: "too many envs", want: "outside 1..64", req: OpenRequest{Envs: 65}, field: "envs"},
+		{name: "frame too small", want: "16..1024", req: OpenRequest{Envs: 1, FrameWidth: 8, FrameHeight: 8}, field: "frameWidth"},
+		{name: "frame too big", want: "16..1024", req: OpenRequest{Envs: 1, FrameWidth: 84, FrameHeight: 5000}, field: "frameHeight"},
 		{name: "faces", want: "faces block", req: OpenRequest{Envs: 1, Scenario: "world: {trackId: track.cardboard_corridor.v1, params: {length: 2, width: 0.6}}\nvehicle: {vehicleId: vehicle.ks0223.v1}\nfaces: {api: false}\n"}},
 		{name: "bad yaml", want: "open:", req: OpenRequest{Envs: 1, Scenario: "world: [\n"}},
 		{name: "big scenario", want: "limit", req: OpenRequest{Envs: 1, Scenario: strings.Repeat("#", MaxScenarioBytes+1)}},
 		{name: "label", want: "printable", req: OpenRequest{Envs: 1, Label: "a\x1b[2Jb"}},
-		{name: "action period", want: "actionPeriod", raw: `{"protocol": 1, "envs": 1, "actionPeriod": 1e308}`},
-		{name: "negative action period", want: "actionPeriod", req: OpenRequest{Envs: 1, ActionPeriod: -0.1}},
-		{name: "action period between steps", want: "not a whole number of 0.005 s physics steps", req: OpenRequest{Envs: 1, ActionPeriod: 0.0123}},
+		{name: "action period", want: "actionPeriod 1e+308 s is outside 0..10", raw: `{"protocol": 1, "envs": 1, "actionPeriod": 1e308}`, field: "actionPeriod"},
+		{name: "negative action period", want: "actionPeriod", req: OpenRequest{Envs: 1, ActionPeriod: -0.1}, field: "actionPeriod"},
+		{name: "action period between steps", want: "open: actionPeriod 0.0123 s is not a whole number of 0.005 s physics steps", req: OpenRequest{Envs: 1, ActionPeriod: 0.0123}, field: "actionPeriod"},
 		{name: "randomization", want: "randomization", req: OpenRequest{Envs: 1, Randomization: map[string]string{"vehicle.wings": "1"}}},
 		{name: "sensor", want: "no sensor \"lidar\"", req: OpenRequest{Envs: 1, Sensors: []string{"lidar"}}},
 		{name: "vehicle param", want: "camera.width", req: OpenRequest{Envs: 1, VehicleParams: map[string]any{"camera.width": "84.5"}}},
@@ -90,7 +94,9 @@ func TestHostileRequests(t *testing.T) {
 				raw, _ = json.Marshal(tc.req)
 			}
 			c.send(msgOpen, raw)
-			wantErr(t, c, tc.want)
+			if field := wantErr(t, c, tc.want); field != tc.field {
+				t.Errorf("the error names field %q, want %q", field, tc.field)
+			}
 			wantClosed(t, c)
 		})
 	}

@@ -71,9 +71,13 @@ func planSession(sc *scenario.Scenario, req *OpenRequest, r plugins.Resolver) (*
 			return nil, err
 		}
 	}
-	for _, side := range []int{req.FrameWidth, req.FrameHeight} {
-		if side != 0 && (side < minFrameSide || side > maxFrameSide) {
-			return nil, fmt.Errorf("frame %d×%d: each side is 0 (the camera's) or %d..%d px", req.FrameWidth, req.FrameHeight, minFrameSide, maxFrameSide)
+	for _, side := range []struct {
+		field string
+		px    int
+	}{{"frameWidth", req.FrameWidth}, {"frameHeight", req.FrameHeight}} {
+		if side.px != 0 && (side.px < minFrameSide || side.px > maxFrameSide) {
+			return nil, &fieldError{side.field, fmt.Errorf("frame %d×%d: each side is 0 (the camera's) or %d..%d px",
+				req.FrameWidth, req.FrameHeight, minFrameSide, maxFrameSide)}
 		}
 	}
 	vehicleID := ""
@@ -136,11 +140,15 @@ func planSession(sc *scenario.Scenario, req *OpenRequest, r plugins.Resolver) (*
 		Vehicles: []scenario.AgentVehicle{{AgentID: agentName, VehicleID: vehicleID, IsPrimary: true, Params: params}}}
 	if req.ActionPeriod != 0 {
 		if !(req.ActionPeriod > 0 && req.ActionPeriod <= 10) {
-			return nil, fmt.Errorf("actionPeriod %g s is outside 0..10", req.ActionPeriod)
+			return nil, &fieldError{"actionPeriod", fmt.Errorf("actionPeriod %g s is outside 0..10", req.ActionPeriod)}
 		}
 		s.Runtime.ActionPeriod = req.ActionPeriod
 	}
 	plan, err := scenario.Resolve(&s, r)
+	if fe := (*scenario.FieldError)(nil); errors.As(err, &fe) && fe.Field == "runtime.actionPeriod" && req.ActionPeriod != 0 {
+		// The request's period, not the scenario's, is not a whole number of its steps.
+		return nil, &fieldError{"actionPeriod", fmt.Errorf("actionPeriod %w", fe.Err)}
+	}
 	if err != nil {
 		return nil, err
 	}

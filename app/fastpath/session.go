@@ -132,9 +132,23 @@ func (s *session) serve() {
 }
 
 func errorBody(err error) []byte {
-	b, _ := json.Marshal(map[string]string{"error": err.Error()})
+	body := map[string]string{"error": err.Error()}
+	if fe := (*fieldError)(nil); errors.As(err, &fe) {
+		body["field"] = fe.field
+	}
+	b, _ := json.Marshal(body)
 	return b
 }
+
+// fieldError is a refusal of one open request field's value: the error reply names the
+// field, so that a client can say which of its own arguments set it.
+type fieldError struct {
+	field string // OpenRequest's JSON name
+	err   error
+}
+
+func (e *fieldError) Error() string { return e.err.Error() }
+func (e *fieldError) Unwrap() error { return e.err }
 
 // reply writes a reply; a nil *StepReply is an empty payload.
 func (s *session) reply(typ byte, v any) error {
@@ -170,7 +184,7 @@ func (s *session) open(payload []byte) error {
 		return fmt.Errorf("open: protocol %d; this simgui speaks %d", req.Protocol, ProtocolVersion)
 	}
 	if req.Envs < 1 || req.Envs > s.f.maxEnvs() {
-		return fmt.Errorf("open: envs %d is outside 1..%d", req.Envs, s.f.maxEnvs())
+		return &fieldError{"envs", fmt.Errorf("open: envs %d is outside 1..%d", req.Envs, s.f.maxEnvs())}
 	}
 	if len(req.Label) > 64 || strings.ContainsFunc(req.Label, func(r rune) bool { return !unicode.IsPrint(r) }) {
 		return errors.New("open: label must be at most 64 printable characters")

@@ -22,7 +22,7 @@ const (
 	msgOpened  byte = 0x81 // JSON OpenReply, with the shared memory's file descriptor
 	msgStepped byte = 0x82 // empty, or JSON StepReply when envs were reset
 	msgClosed  byte = 0x83 // empty
-	msgError   byte = 0xEE // JSON {"error": "..."}
+	msgError   byte = 0xEE // JSON {"error": "...", "field": "..."} (field: see errorBody)
 )
 
 // Size limits of requests, checked before anything is allocated.

@@ -50,6 +50,16 @@ func (e *LimitError) Error() string {
 	return fmt.Sprintf("%s: %s%s (limit %s)", e.Source, at, e.Detail, e.Limit)
 }
 
+// FieldError is a scenario value refused for its field, named as the scenario names it
+// ("runtime.actionPeriod"), so that a caller that set the value another way can say so.
+type FieldError struct {
+	Field string
+	Err   error
+}
+
+func (e *FieldError) Error() string { return e.Field + ": " + e.Err.Error() }
+func (e *FieldError) Unwrap() error { return e.Err }
+
 // readFile reads a scenario file: a regular file of at most MaxBytes.
 func readFile(path string) ([]byte, error) {
 	data, err := safefile.ReadFile(path, MaxBytes)

@@ -57,7 +57,7 @@ func (s *Scenario) checkNumbers() error {
 		}
 	}
 	if ap := s.Runtime.ActionPeriod; ap < 0 || ap > MaxActionPeriod || math.IsNaN(ap) {
-		return fmt.Errorf("runtime.actionPeriod: %g s is outside 0..%d (0: the default %g s)", ap, MaxActionPeriod, DefaultActionPeriod)
+		return &FieldError{"runtime.actionPeriod", fmt.Errorf("%g s is outside 0..%d (0: the default %g s)", ap, MaxActionPeriod, DefaultActionPeriod)}
 	}
 	return nil
 }

@@ -98,15 +98,15 @@ func resolve(s *Scenario, r plugins.Resolver) (*Plan, error) {
 		p.ActionPeriod = max(1, math.Round(DefaultActionPeriod/p.StepSize)) * p.StepSize
 	}
 	if p.ActionPeriod < p.StepSize {
-		return nil, fmt.Errorf("runtime.actionPeriod: %g s is shorter than the step %g s", p.ActionPeriod, p.StepSize)
+		return nil, &FieldError{"runtime.actionPeriod", fmt.Errorf("%g s is shorter than the step %g s", p.ActionPeriod, p.StepSize)}
 	}
 	// A period between whole steps would be rounded, and a client would be told a period its
 	// steps do not take.
 	n := math.Round(p.ActionPeriod / p.StepSize)
 	if math.Abs(n*p.StepSize-p.ActionPeriod) > 1e-6*p.ActionPeriod {
 		lo := math.Floor(p.ActionPeriod / p.StepSize)
-		return nil, fmt.Errorf("runtime.actionPeriod: %g s is not a whole number of %g s physics steps (%.6g or %.6g s would be)",
-			p.ActionPeriod, p.StepSize, lo*p.StepSize, (lo+1)*p.StepSize)
+		return nil, &FieldError{"runtime.actionPeriod", fmt.Errorf("%g s is not a whole number of %g s physics steps (%.6g or %.6g s would be)",
+			p.ActionPeriod, p.StepSize, lo*p.StepSize, (lo+1)*p.StepSize)}
 	}
 	p.ActionSteps = int(n)
 

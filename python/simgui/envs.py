@@ -56,7 +56,7 @@ def _check_options(options):
                          "and the frame are set when the env is made; a vector env resets every env)")
 
 
-def _check_args(n, frame_size, action_period, max_episode_steps):
+def _check_args(n, frame_size, action_period, max_episode_steps, switches):
     """Checks the arguments that make an env before simgui is started, naming the argument.
     simgui checks the ranges it owns again (frame sides, envs per session) and says them."""
     if not (_whole(n) and n >= 1):
@@ -75,6 +75,10 @@ def _check_args(n, frame_size, action_period, max_episode_steps):
                          "(a whole number of the scenario's physics steps), or None for the scenario's")
     if max_episode_steps is not None and not (_whole(max_episode_steps) and max_episode_steps >= 1):
         raise ValueError(f"max_episode_steps {max_episode_steps!r}: want a whole number, at least 1, or None")
+    for name, v in switches.items():
+        # "no" would be true: a switch is a bool.
+        if not isinstance(v, (bool, np.bool_)):
+            raise ValueError(f"{name} {v!r}: want True or False")
 
 
 def _spaces(width: int, height: int):
@@ -97,7 +101,8 @@ class _Session:
                  action_period: float | None = None, randomize: bool = True, max_episode_steps: int | None = None,
                  layout: bool = False, window: bool = False, label: str = "", randomization: dict | None = None,
                  scenario=None):
-        _check_args(n, frame_size, action_period, max_episode_steps)
+        _check_args(n, frame_size, action_period, max_episode_steps,
+                    {"randomize": randomize, "layout": layout, "window": window})
         self.task = _tasks.lookup(task)
         if scenario is not None:
             self.task = self.task.with_scenario(scenario)
@@ -141,10 +146,13 @@ class _Session:
                                   randomization=randomization, action_period=action_period or 0.0, layout=layout,
                                   label=label or self.task.id.split("/")[-1], sensors=self.task.sensors)
             except FastPathError as e:
-                # simgui names the scenario's key; this argument is what set it.
-                why = str(e).partition("runtime.actionPeriod: ")[2]
-                if action_period is not None and why:
-                    raise ValueError(f"action_period {action_period!r}: {why}") from e
+                # simgui owns the ranges (frame sides, envs per session, action periods in
+                # whole steps) and names the field at fault; this argument is what set it.
+                arg = {"envs": ("num_envs", n), "frameWidth": ("frame_size", frame_size),
+                       "frameHeight": ("frame_size", frame_size),
+                       "actionPeriod": ("action_period", action_period)}.get(e.field)
+                if arg:
+                    raise ValueError(f"{arg[0]} {arg[1]!r}: {str(e).removeprefix('open: ')}") from e
                 raise
             self.contacts = True
         elif transport == "http":
@@ -361,7 +369,9 @@ class SimguiEnv(Env):
         if type(action) is np.ndarray and action.shape == (2,) and action.dtype.kind == "f":
             t, st = action.tolist()
         else:
-            a = np.asarray(action, dtype=np.float64)
+            a = np.asarray(action)
+            if a.dtype.kind not in "iuf":  # a complex part would be dropped with a warning only
+                raise ValueError(f"action {action!r}: want two real numbers, (throttle, steer)")
             if a.shape != (2,):
                 raise ValueError(f"action of shape {a.shape}: want (2,), (throttle, steer)")
             t, st = a.tolist()
@@ -480,7 +490,9 @@ class SimguiVectorEnv(VectorEnv):
             raise RuntimeError("call reset() before step()")
         s = self._s
         b = s.backend
-        a = np.asarray(actions, dtype=np.float64)
+        a = np.asarray(actions)
+        if a.dtype.kind not in "iuf":  # a complex part would be dropped with a warning only
+            raise ValueError(f"actions of dtype {a.dtype}: want real numbers, a (throttle, steer) row per env")
         if a.shape != self._act_shape:
             raise ValueError(f"actions of shape {a.shape}: want {self._act_shape}, a (throttle, steer) row per env")
         if b"\x00" in np.isfinite(a).tobytes():  # a.all() costs more on arrays this small

@@ -31,7 +31,15 @@ MAX_REPLY_BYTES = 64 << 20
 
 
 class FastPathError(RuntimeError):
-    """simgui answered a request with an error, or the session broke."""
+    """simgui answered a request with an error, or the session broke.
+
+    ``field`` names the open request's field whose value simgui refused ("envs",
+    "frameWidth", "frameHeight", "actionPeriod"), or is None.
+    """
+
+    def __init__(self, msg: str, field: str | None = None):
+        super().__init__(msg)
+        self.field = field
 
 
 class FastPathClient:
@@ -279,8 +287,11 @@ def decode_resets(payload: bytes) -> list:
 
 def _refused(payload: bytes):
     """Raises the error of an error reply."""
+    field = None
     try:
-        msg = json.loads(payload)["error"]
-    except (ValueError, KeyError, TypeError):
+        body = json.loads(payload)
+        msg = body["error"]
+        field = body.get("field")
+    except (ValueError, KeyError, TypeError, AttributeError):
         msg = payload.decode("utf-8", "replace")
-    raise FastPathError(msg)
+    raise FastPathError(msg, field if isinstance(field, str) else None)

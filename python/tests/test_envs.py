@@ -296,6 +296,8 @@ class FastPathWire(unittest.TestCase):
                 v.step(np.array([[np.inf, 0.0]] * n))
             with self.assertRaises(ValueError):
                 v.step(np.array([[0.0, np.nan]] * n))
+            with self.assertRaisesRegex(ValueError, "complex128"):
+                v.step(np.array([[1 + 1j, 0.0]] * n))
             v.step(np.zeros((n, 2)))  # the session is still in step
             # simgui refuses what the env would not send: its error, and the session goes on.
             b.actions[0, 0] = np.nan
@@ -451,9 +453,24 @@ class Misuse(unittest.TestCase):
                 simgui.make_vec(ID, num_envs=n, simgui=never)
         with self.assertRaisesRegex(fastpath.FastPathError, "fast path at /nonexistent/simgui.sock: no such socket"):
             simgui.make(ID, simgui=never)
-        # A period between the task's 0.01 s physics steps would be rounded: simgui refuses it.
-        with self.assertRaisesRegex(ValueError, r"action_period 0.015: 0.015 s is not a whole number of 0.01 s physics steps"):
-            simgui.make(ID, simgui=PROC, action_period=0.015)
+        for kwargs, want in (
+            ({"randomize": "no"}, "randomize 'no': want True or False"),
+            ({"layout": 1}, "layout 1: want True or False"),
+        ):
+            with self.subTest(kwargs=kwargs), self.assertRaisesRegex(ValueError, want):
+                simgui.make(ID, simgui=never, **kwargs)
+        # A period between the task's 0.01 s physics steps would be rounded: simgui refuses it,
+        # and what simgui serves is refused naming the argument that asked for it.
+        for make, kwargs, want in (
+            (simgui.make, {"action_period": 0.015},
+             r"^action_period 0.015: actionPeriod 0.015 s is not a whole number of 0.01 s physics steps \(0.01 or 0.02 s would be\)$"),
+            (simgui.make, {"action_period": 1e308}, r"^action_period 1e\+308: actionPeriod 1e\+308 s is outside 0..10$"),
+            (simgui.make, {"frame_size": (15, 84)}, r"^frame_size \(15, 84\): frame 15×84: each side is 0 \(the camera's\) or 16..1024 px$"),
+            (simgui.make, {"frame_size": (84, 1025)}, r"^frame_size \(84, 1025\): frame 84×1025"),
+            (simgui.make_vec, {"num_envs": 65}, r"^num_envs 65: envs 65 is outside 1..64$"),
+        ):
+            with self.subTest(kwargs=kwargs), self.assertRaisesRegex(ValueError, want):
+                make(ID, simgui=PROC, **kwargs)
         env = simgui.make(ID, simgui=PROC, action_period=0.02)
         try:
             env.reset(seed=1)
@@ -462,6 +479,10 @@ class Misuse(unittest.TestCase):
             self.assertEqual(env.metadata["render_fps"], 50)
             with self.assertRaisesRegex(ValueError, "seed True"):
                 env.reset(seed=True)
+            with self.assertRaisesRegex(ValueError, r"want two real numbers"):
+                env.step(np.array([1 + 1j, 0]))
+            with self.assertRaisesRegex(ValueError, r"want two real numbers"):
+                env.step(["1", "0"])
             with self.assertRaisesRegex(ValueError, "reset options"):
                 env.reset(seed=1, options={"reset_mask": [True]})
         finally:
