@@ -219,35 +219,52 @@ func (s *simScreen) drive(k keys, dt time.Duration, now time.Time) {
 	name, clock := s.selected, &s.steerClock
 	if err := s.g.cur.Loop.Do(func(w *world.World) {
 		w.SetCommand(name, cmd)
-		clock.set(cmd.Steer != 0, w.SimTime())
+		clock.set(cmd.Steer, w.SimTime())
 	}); err == nil {
 		s.lastSent, s.sentAt = cmd, now
 	}
 }
 
-// steerClock measures, on the loop goroutine, how long in sim time the keys' last steering
-// lasted: from the command that started it to the one that ended it (the state file reports
-// it, so that a test can tell a tap from a press the window was too busy to end in time).
+// steerClock measures, on the loop goroutine, the keys' last steering in sim time: how long
+// it lasted, from the command that started it to the one that ended it, the largest steer it
+// applied and its area (the sum of |steer| × sim seconds). The state file reports them, so
+// that a test can tell a tap from a press the window was too busy to end in time, and a turn
+// from the steering the simulation was given.
 type steerClock struct {
 	mu    sync.Mutex
 	on    bool
-	since time.Duration
-	last  time.Duration
+	since time.Duration // the press's first command
+	at    time.Duration // the latest command
+	steer float64       // its |steer|
+	peak  float64
+	area  float64
+	last  steerPress
 }
 
-func (c *steerClock) set(on bool, now time.Duration) {
+// steerPress is one steering press as the simulation applied it.
+type steerPress struct {
+	sim        time.Duration
+	peak, area float64
+}
+
+func (c *steerClock) set(steer float64, now time.Duration) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	on := steer != 0
+	if c.on {
+		c.area += c.steer * (now - c.at).Seconds()
+	}
 	switch {
 	case on && !c.on:
-		c.since = now
+		c.since, c.peak, c.area = now, 0, 0
 	case !on && c.on:
-		c.last = now - c.since
+		c.last = steerPress{sim: now - c.since, peak: c.peak, area: c.area}
 	}
-	c.on = on
+	c.on, c.at, c.steer = on, now, math.Abs(steer)
+	c.peak = max(c.peak, c.steer)
 }
 
-func (c *steerClock) lastSteer() time.Duration {
+func (c *steerClock) lastPress() steerPress {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.last
@@ -421,7 +438,9 @@ func (s *simScreen) state() State {
 	st.Cursor[0], st.Cursor[1] = ebiten.CursorPosition()
 	st.Clicks, st.LastClick = s.g.clicks, s.g.lastClick
 	st.Focused, st.Keys = ebiten.IsFocused(), s.g.keyPresses
-	st.Picked, st.SteerHold, st.SteerSim = s.spawn.picked, s.drv.lastHold, s.steerClock.lastSteer().Seconds()
+	press := s.steerClock.lastPress()
+	st.Picked, st.SteerHold, st.SteerSim = s.spawn.picked, s.drv.lastHold, press.sim.Seconds()
+	st.SteerPeak, st.SteerArea = press.peak, press.area
 	return st
 }
 

@@ -61,8 +61,12 @@ type State struct {
 	// SteerHold is how long, in seconds of wall time, the keyboard driving counted the last
 	// steering key press that ended, and SteerSim how long the simulation steered for it
 	// (sim seconds from the command that started the steering to the one that ended it).
+	// SteerPeak is the largest |steer| the simulation was given in that press and SteerArea
+	// the press's |steer| summed over its sim seconds.
 	SteerHold float64 `json:"steerHold"`
 	SteerSim  float64 `json:"steerSim"`
+	SteerPeak float64 `json:"steerPeak"`
+	SteerArea float64 `json:"steerArea"`
 	Screen    string  `json:"screen"`
 	TPS       float64 `json:"tps"`
 	FPS       float64 `json:"fps"`
