@@ -192,7 +192,8 @@ func TestRunHeadlessScenarioAndWindowFlags(t *testing.T) {
 
 func TestNoDisplayMessage(t *testing.T) {
 	_, errOut, code := simgui(t, []string{"DISPLAY=", "WAYLAND_DISPLAY="})
-	if code != 1 || !strings.Contains(errOut, "simgui run --headless") || strings.Count(errOut, "\n") != 1 {
+	// The command as it was typed: after `make`, ./bin/simgui is not on the PATH.
+	if code != 1 || !strings.Contains(errOut, "; run headless instead: "+bin+" run --headless --duration 10") || strings.Count(errOut, "\n") != 1 {
 		t.Fatalf("exit %d stderr %q", code, errOut)
 	}
 	// A mistake in the scenario is reported first: it is what the user has to fix.

@@ -25,10 +25,12 @@ func init() {
 const buildKind = "headless (no window, static binary)"
 
 // errNoWindow is what the window commands say in a headless build.
-var errNoWindow = errors.New("this simgui is a headless build (-tags headless) and has no window; run headless instead: simgui run --headless --duration 10")
+func errNoWindow() error {
+	return errors.New("this simgui is a headless build (-tags headless) and has no window; " + headlessHint())
+}
 
 // runWindow fails at once: this build has no window.
-func runWindow(context.Context, windowOptions) error { return errNoWindow }
+func runWindow(context.Context, windowOptions) error { return errNoWindow() }
 
 // newEditCmd is `simgui edit` saying in one line that the editor needs the window build,
 // whatever flags and arguments it is given.

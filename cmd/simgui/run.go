@@ -16,6 +16,7 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unicode"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
@@ -477,4 +478,14 @@ func showProgress(ctx context.Context, loop *world.Loop, total uint64, w io.Writ
 			bar.Set64(int64(loop.Snapshot().Step))
 		}
 	}
+}
+
+// headlessHint says how to run the scenario without a window, with the command as the user
+// typed it (./bin/simgui after `make`, where simgui is not on the PATH).
+func headlessHint() string {
+	self := "simgui"
+	if a := os.Args[0]; strings.ContainsRune(a, '/') && !strings.ContainsFunc(a, unicode.IsSpace) {
+		self = a
+	}
+	return "run headless instead: " + self + " run --headless --duration 10"
 }

@@ -22,9 +22,6 @@ import (
 	"simgui/plugins/registry"
 )
 
-// errNoDisplay is what a machine without a display gets from `simgui`.
-var errNoDisplay = errors.New("no display found (DISPLAY is not set); run headless instead: simgui run --headless --duration 10")
-
 // runWindow opens the window on the scenario and serves the same outside faces as a headless
 // run. It returns when the window is closed.
 func runWindow(ctx context.Context, o windowOptions) error {
@@ -54,7 +51,7 @@ func runWindow(ctx context.Context, o windowOptions) error {
 	}
 	// After the scenario, so that a mistake in it is what a run without a display reports.
 	if os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" {
-		return errNoDisplay
+		return errors.New("no display found (DISPLAY is not set); " + headlessHint())
 	}
 	h := app.NewHost(app.HostOptions{Plugins: pluginResolver()})
 	newSim := func(p *scenario.Plan) (*app.Sim, error) {
@@ -94,7 +91,7 @@ func runWindow(ctx context.Context, o windowOptions) error {
 	if errors.Is(err, window.ErrNoDisplay) {
 		_, cause, _ := strings.Cut(err.Error(), window.ErrNoDisplay.Error()+": ")
 		cause = strings.Join(strings.Fields(cause), " ")
-		return fmt.Errorf("no display could be opened (%s); run headless instead: simgui run --headless --duration 10", cause)
+		return fmt.Errorf("no display could be opened (%s); %s", cause, headlessHint())
 	}
 	return explainFaceError(err)
 }
