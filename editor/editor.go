@@ -103,6 +103,9 @@ type Editor struct {
 	checkOf         *draft           // the plugin they are of (a result belongs to the plugin it validated)
 	status          string
 	statusKind      string // statusInfo, statusBusy, statusDone or statusFailed
+	// statusValidated: the status is Validate's verdict on the plugin as it was (check
+	// replaces it once the plugin changes).
+	statusValidated bool
 
 	exportPath, keyPath, openPath string
 	installedOpen                 bool
@@ -392,7 +395,7 @@ func (e *Editor) setStatus(msg string) { e.setOutcome(statusInfo, msg) }
 
 // setOutcome shows msg in the status line marked as kind (busy, done, failed).
 func (e *Editor) setOutcome(kind, msg string) {
-	e.status, e.statusKind = msg, kind
+	e.status, e.statusKind, e.statusValidated = msg, kind, false
 	e.log.Debug("editor", "status", msg, "kind", kind)
 }
 
@@ -416,6 +419,10 @@ func (e *Editor) check() {
 	}
 	e.liveKey, e.current = key, b
 	_, e.live = b.validate()
+	if e.statusValidated {
+		// Validate's verdict was on the plugin before this change.
+		e.setStatus(fmt.Sprintf("changed since Validate: %s in the fields now", count(len(e.live.Errors()), "problem")))
+	}
 	e.gen++
 	e.preview.request(previewReq{gen: e.gen, vehicle: b.plugin.Vehicle, track: b.plugin.Track})
 }
@@ -438,6 +445,7 @@ func (e *Editor) validate() bool {
 	default:
 		e.failed(fmt.Sprintf("%s: see Problems", count(n, "problem")))
 	}
+	e.statusValidated = true
 	return n == 0
 }
 

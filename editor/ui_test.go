@@ -55,6 +55,9 @@ func TestProblemsPanelIsOfThePluginAsItIs(t *testing.T) {
 	if p := panel(e); p != "Validate #2: 0 problems, 0 warnings / No problems: ready to export and install." {
 		t.Fatalf("KS0223 validated: %q", p)
 	}
+	if e.status != "valid: no problems" || e.statusKind != statusDone {
+		t.Fatalf("KS0223 validated: status %q (%s)", e.status, e.statusKind)
+	}
 
 	// A change since: the count now, as the tabs show it, and no "ready".
 	e.d.vehicle.Mass = "-5"
@@ -65,6 +68,10 @@ func TestProblemsPanelIsOfThePluginAsItIs(t *testing.T) {
 	want := "Validate #2: 0 problems, 0 warnings, before the latest changes. / The plugin changed since: 1 problem in the fields now. Press Validate again."
 	if p := panel(e); p != want {
 		t.Errorf("mass -5 after a passing Validate:\n got %q\nwant %q", p, want)
+	}
+	// The status line no longer says the plugin is valid.
+	if e.status != "changed since Validate: 1 problem in the fields now" || e.statusKind != statusInfo {
+		t.Errorf("mass -5 after a passing Validate: status %q (%s)", e.status, e.statusKind)
 	}
 	e.d.vehicle.Mass = "2"
 	e.check()
