@@ -495,6 +495,9 @@ func (e *Editor) install() {
 	id, keyFile, draftKey := e.d.id(), e.keyPath, e.liveKey
 	e.run("installing "+id, func() func() {
 		res, err := installArchive(e.reg, a, id, keyFile)
+		if errors.Is(err, registry.ErrBuiltinID) {
+			err = fmt.Errorf("%s is built in and cannot be replaced: give your copy an id of its own (and a display name), then install it", id)
+		}
 		return func() {
 			if err != nil {
 				e.failedErr(err)

@@ -106,3 +106,22 @@ func TestListSummary(t *testing.T) {
 		t.Errorf("only one: %q", got)
 	}
 }
+
+// Installing a copy of a built-in plugin under its id says what to do: give the copy an id of
+// its own (the registry's own words, rusim's, say only that it cannot be done).
+func TestInstallOverABuiltinSaysWhatToDo(t *testing.T) {
+	e := testEditor(t, plugins.TypeVehicle)
+	e.jobs = make(chan func() func(), 1)
+	d, _, err := openInstalled(e.reg, "vehicle.ks0223.v1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.load(d, nil)
+	e.install()
+	job := <-e.jobs // what the worker would run
+	job()()
+	want := "vehicle.ks0223.v1 is built in and cannot be replaced: give your copy an id of its own (and a display name), then install it"
+	if e.status != want || e.statusKind != statusFailed {
+		t.Errorf("status %q (%s), want %q", e.status, e.statusKind, want)
+	}
+}

@@ -60,6 +60,12 @@ func (r *Registry) Install(path string, opts InstallOptions) (*InstallReport, er
 	return r.InstallArchive(a, abs, opts)
 }
 
+// ErrBuiltinID is an install of a plugin whose id a built-in plugin has: built-ins cannot be
+// replaced; a copy needs an id of its own.
+//
+//lint:ignore ST1005 rusim's own wording, which its clients and users know
+var ErrBuiltinID = errors.New("Cannot overwrite built-in plugin")
+
 // InstallArchive installs a checked archive as Install does; from is recorded as
 // installedFrom.
 func (r *Registry) InstallArchive(a *archive.Archive, from string, opts InstallOptions) (*InstallReport, error) {
@@ -73,8 +79,7 @@ func (r *Registry) InstallArchive(a *archive.Archive, from string, opts InstallO
 		return nil, err
 	}
 	if r.builtin.Has(m.PluginID) {
-		//lint:ignore ST1005 rusim's own wording, which its clients and users know
-		return nil, fmt.Errorf("Cannot overwrite built-in plugin: %s", m.PluginID) // rusim's text
+		return nil, fmt.Errorf("%w: %s", ErrBuiltinID, m.PluginID) // rusim's text
 	}
 	p, ps := a.Plugin()
 	ps = append(ps, plugins.CheckMaterialPixels(p)...)
