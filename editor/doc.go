@@ -51,13 +51,15 @@
 //	func (h hostedEditor) Attach(w window.Host) {
 //		h.SetHost(editor.Host{
 //			TestDrive: func(v *plugins.VehicleDescriptor) error { w.TestDrive(v, nil); return nil },
+//			DriveTrack: w.DriveTrack,
 //			Files: func(r editor.FileRequest, done func(string)) { w.Files(window.FileRequest(r), done) },
 //			Status: w.Status,
 //		})
 //	}
 //
-// Install & test drive then installs the plugin and spawns it in the running world at once
-// (the window queues the spawn on its loop and shows the simulator screen); standalone, it
+// Install & test drive then installs the plugin and, a vehicle, spawns it in the running world
+// at once (the window queues the spawn on its loop and shows the simulator screen), or, a
+// track, runs it with a robot to drive in place of the running scenario; standalone, it
 // installs only.
 //
 // # Concurrency

@@ -31,6 +31,9 @@ type Host struct {
 	// running world. It must not block: the window queues the spawn on its loop
 	// (world.Loop.Do) and reports the outcome itself. Nil: Install & test drive installs only.
 	TestDrive func(v *plugins.VehicleDescriptor) error
+	// DriveTrack runs the track just installed, with a robot to drive, in place of the
+	// running scenario. It must not block. Nil: Install & test drive installs a track only.
+	DriveTrack func(trackID string)
 	// Files shows a native file dialog off the game goroutine and calls done on the game
 	// goroutine with the chosen path ("" when cancelled or unavailable). Nil: the editor
 	// shows its own (desktop.ShowDialog on a goroutine of its own).
@@ -508,6 +511,10 @@ func (e *Editor) install() {
 			e.kept(draftKey)
 			msg := fmt.Sprintf("installed %s %s to %s", id, res.report.Version, res.report.InstalledTo)
 			switch {
+			case res.vehicle == nil && e.host.DriveTrack != nil:
+				e.host.DriveTrack(id)
+				e.record.TestDriven = append(e.record.TestDriven, id)
+				msg += "; opening it with a robot to drive"
 			case res.vehicle == nil:
 				msg += "; name it as world.trackId in a scenario to drive on it"
 			case e.host.TestDrive == nil:

@@ -52,6 +52,9 @@ type Host interface {
 	// next spawn point — selects it and shows the simulator screen, so a robot being authored
 	// can be driven at once. The result arrives asynchronously in the status line.
 	TestDrive(v *plugins.VehicleDescriptor, at *world.Pose)
+	// DriveTrack runs the track with one robot to drive in place of the running scenario
+	// (game.DriveTrack says which robot and where); the outcome arrives in the status line.
+	DriveTrack(trackID string)
 	// ShowScreen brings the named screen on show ("sim" is the simulator); false if unknown.
 	ShowScreen(name string) bool
 	// Status shows a one-line message in the simulator screen's status line.

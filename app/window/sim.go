@@ -434,6 +434,9 @@ func (s *simScreen) state() State {
 	if i := s.panels.enlarged; i >= 0 && i < len(s.panels.cams) {
 		st.Enlarged = s.panels.cams[i].Sensor
 	}
+	if p := s.g.cur.Plan; p != nil && p.Track != nil {
+		st.Track = p.Track.ID
+	}
 	st.View = [3]float64{s.view.CX, s.view.CY, s.view.Scale}
 	st.Cursor[0], st.Cursor[1] = ebiten.CursorPosition()
 	st.Clicks, st.LastClick = s.g.clicks, s.g.lastClick

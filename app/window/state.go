@@ -24,6 +24,8 @@ type State struct {
 	Throttle float64    `json:"throttle"`
 	Steer    float64    `json:"steer"`
 	Models   int        `json:"models"`
+	// Track is the running scenario's track.
+	Track string `json:"track"`
 	// Robots holds every robot's pose (x, y metres, yaw radians) by name, for up to
 	// maxStateRobots robots.
 	Robots map[string][3]float64 `json:"robots,omitempty"`

@@ -46,6 +46,9 @@ type Options struct {
 	// New builds a scenario world from a plan the way the first one was built (the host then
 	// runs it in place of the old one); nil disables opening scenarios.
 	New func(plan *scenario.Plan) (*app.Sim, error)
+	// Resolve checks a scenario made in the window (a track's test drive) and resolves its
+	// plugins; nil disables test-driving tracks.
+	Resolve func(sc *scenario.Scenario) (*scenario.Plan, error)
 	// ScreenshotDir is where F12 writes PNGs; default the working directory.
 	ScreenshotDir string
 	// StateFile, when set, receives the window's state as JSON about ten times a second of
@@ -327,6 +330,52 @@ func (g *game) ShowScreen(name string) bool {
 func (g *game) TestDrive(v *plugins.VehicleDescriptor, at *world.Pose) {
 	g.show(0)
 	g.sim.testDrive(v, at)
+}
+
+// DriveTrack runs a scenario of the track in place of the one running: one robot, of the
+// selected robot's vehicle (else the running scenario's first), at the track's first spawn
+// point, selected, on the simulator screen. Routes, spawn poses and systems belong to the old
+// track and are left out. The outcome arrives in the status line.
+func (g *game) DriveTrack(trackID string) {
+	g.show(0)
+	if g.opts.Resolve == nil || g.opts.New == nil {
+		g.Status("this window cannot open scenarios; name " + trackID + " as world.trackId in a scenario")
+		return
+	}
+	vehicleID := ""
+	if snap := g.Snapshot(); snap != nil {
+		for _, m := range snap.Models {
+			if vehicleID == "" || m.Name == g.sim.selected {
+				vehicleID = m.VehicleID
+			}
+		}
+	}
+	if vehicleID == "" && scenario.Default().Vehicle != nil {
+		vehicleID = scenario.Default().Vehicle.VehicleID // no robot runs: the default scenario's
+	}
+	sc := &scenario.Scenario{
+		ScenarioID:  "test-drive",
+		DisplayName: "test drive of " + trackID,
+		Description: vehicleID + " on " + trackID,
+		World:       scenario.WorldSpec{TrackID: trackID},
+		Vehicle:     &scenario.VehicleSpec{VehicleID: vehicleID},
+		Source:      "test drive of " + trackID,
+	}
+	g.Status("opening " + trackID + " …")
+	g.async(func() func() {
+		plan, err := g.opts.Resolve(sc)
+		if err != nil {
+			return func() { g.Status("test drive of " + trackID + ": " + err.Error()) }
+		}
+		sim, err := g.opts.New(plan)
+		if err != nil {
+			return func() { g.Status("test drive of " + trackID + ": " + err.Error()) }
+		}
+		g.host.SetScenario(sim)
+		return func() {
+			g.Status("driving " + vehicleID + " on " + trackID + ": W A S D drive, Ctrl+O opens another scenario")
+		}
+	})
 }
 
 // screenshot saves the screen as drawn to a PNG in Options.ScreenshotDir, off the game

@@ -26,9 +26,10 @@ var (
 
 func (h hostedEditor) Attach(w window.Host) {
 	h.SetHost(editor.Host{
-		TestDrive: func(v *plugins.VehicleDescriptor) error { w.TestDrive(v, nil); return nil },
-		Files:     func(r editor.FileRequest, done func(string)) { w.Files(window.FileRequest(r), done) },
-		Status:    w.Status,
+		TestDrive:  func(v *plugins.VehicleDescriptor) error { w.TestDrive(v, nil); return nil },
+		DriveTrack: w.DriveTrack,
+		Files:      func(r editor.FileRequest, done func(string)) { w.Files(window.FileRequest(r), done) },
+		Status:     w.Status,
 	})
 }
 

@@ -78,6 +78,7 @@ func runWindow(ctx context.Context, o windowOptions) error {
 				Screens:       []window.Screen{ed},
 				Load:          func(path string) (*scenario.Plan, error) { return loadPlan(path, nil) },
 				New:           newSim,
+				Resolve:       func(sc *scenario.Scenario) (*scenario.Plan, error) { return scenario.Resolve(sc, pluginResolver()) },
 				Plugins:       spawnCatalog(pluginResolver()),
 				ScreenshotDir: o.window.screenshotDir,
 				StateFile:     o.window.stateFile,

@@ -76,6 +76,7 @@ func TestGUIInstallAndTestDrive(t *testing.T) {
 		Screen   string                `json:"screen"`
 		Selected string                `json:"selected"`
 		Models   int                   `json:"models"`
+		Track    string                `json:"track"`
 		Status   string                `json:"status"`
 		View     [3]float64            `json:"view"`
 		Robots   map[string][3]float64 `json:"robots"`
@@ -173,6 +174,27 @@ func TestGUIInstallAndTestDrive(t *testing.T) {
 	if e.StatusKind != "done" || e.Installed[0] != id {
 		t.Errorf("editor: %s %q, installed %v", e.StatusKind, e.Status, e.Installed)
 	}
+	// A track: Install & test drive runs it with a robot of the selected robot's vehicle.
+	win.Xdo("keydown", "F2")
+	waitWin("the editor again", func(s winS) bool { return s.Screen == "editor" })
+	win.Xdo("keyup", "F2")
+	click("button:installed")
+	click("installed:track.basic_arena.v1")
+	waitEd("the arena opened", func(s edS) bool { return s.ID == "track.basic_arena.v1" })
+	const trackID = "track.acme.arena.v1"
+	click("field:descriptor.id")
+	waitEd("the id field focused", func(s edS) bool { return s.Focus == "field:descriptor.id" })
+	win.Xdo("keydown", "ctrl+a")
+	waitEd("the id selected", func(s edS) bool { return s.Selection == [2]int{0, len("track.basic_arena.v1")} })
+	win.Xdo("keyup", "ctrl+a")
+	win.Xdo("type", "--delay", "50", trackID)
+	waitEd("the new track id", func(s edS) bool { return s.ID == trackID })
+	click("button:install")
+	s = waitWin("the track's test drive", func(s winS) bool { return s.Screen == "sim" && s.Track == trackID && s.Models == 1 })
+	if want := "driving " + id + " on " + trackID; !strings.HasPrefix(s.Status, want) || s.Selected == "" {
+		t.Errorf("track test drive: status %q, selected %q; want %q…", s.Status, s.Selected, want)
+	}
+
 	n := len(s.Shots)
 	win.Xdo("keydown", "F12")
 	s = waitWin("the screenshot", func(s winS) bool { return len(s.Shots) > n })
