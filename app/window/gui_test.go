@@ -375,6 +375,15 @@ func TestWindowSpawnSaveOpen(t *testing.T) {
 	g.waitState(user+" armed", 5*time.Second, func(s State) bool { return s.Picked == user })
 	g.click(420, 680)
 	g.waitState("the user plugin spawned", 10*time.Second, func(s State) bool { return s.Models == 3 && strings.HasPrefix(s.Selected, "arcade_green") })
+	// The robot stays armed for another; Esc closes the list with it, in one press, as the
+	// help says.
+	if s, _ := g.readState(); s.Picked != user || s.Targets["spawn:"+user] == [4]int{} {
+		t.Fatalf("after a spawn: armed %q, listed %v; want %s armed in the open list", s.Picked, s.Targets["spawn:"+user], user)
+	}
+	g.key("Escape")
+	g.waitState("the spawn list closed", 5*time.Second, func(s State) bool {
+		return s.Picked == "" && s.Targets["spawn:"+user] == [4]int{}
+	})
 	// Back to the red one: ego, arcade_red-1, arcade_green-1. One Tab at a time: two presses
 	// of a key in one frame are one for Ebiten.
 	g.key("Tab")

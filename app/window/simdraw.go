@@ -42,7 +42,7 @@ func (s *simScreen) Draw(dst *ebiten.Image) {
 		if s.show.chase {
 			where = "click in the top view (C leaves the chase view)" // placing needs the map's ground
 		}
-		drawBox(dst, b, []string{where + " to place " + s.spawn.picked + " (drag to aim, right click or Esc to cancel)"}, 8, float32(s.h-s.barH-lineHeight-14))
+		drawBox(dst, b, []string{where + " to place " + s.spawn.picked + " (drag to aim; right click cancels, Esc closes the list)"}, 8, float32(s.h-s.barH-lineHeight-14))
 	}
 	if s.panels.enlarged >= 0 {
 		s.panels.drawEnlarged(dst, b, s.hudBottom(), s.h-s.barH)

@@ -65,10 +65,9 @@ func (s *simScreen) handleKeys() keys {
 			s.show.help = false
 		case s.panels.enlarged >= 0:
 			s.panels.enlarged = -1
-		case s.spawn.picked != "":
-			s.spawn.picked = ""
-		case s.spawnOn:
-			s.spawnOn = false
+		case s.spawn.picked != "" || s.spawnOn:
+			// The list and its armed robot go together (a right click disarms only).
+			s.spawn.picked, s.spawnOn = "", false
 		case s.worlds.on:
 			s.worlds.on = false
 		}
