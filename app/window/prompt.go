@@ -25,8 +25,8 @@ type prompt struct {
 	ok     button
 	box    image.Rectangle
 	field  image.Rectangle
-	// waiting is set while the native dialog is open.
-	waiting bool
+	// waiting is set while the native dialog is open; chosen once it gave a path.
+	waiting, chosen bool
 	// confirm is the path of an existing file a save prompt would overwrite, after a first
 	// Enter; a second Enter with the same path overwrites it.
 	confirm string
@@ -56,25 +56,41 @@ func (p *prompt) update(in lineedit.Input, files func(FileRequest, func(string))
 	case lineedit.Submit:
 		return p.done()
 	}
+	if p.chosen {
+		// A file chosen in the dialog is the user's answer: no second Enter.
+		p.chosen = false
+		return p.done()
+	}
 	if inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft) {
 		x, y := ebiten.CursorPosition()
 		switch {
 		case image.Pt(x, y).In(p.ok.r):
 			return p.done()
 		case image.Pt(x, y).In(p.browse.r) && !p.waiting:
-			p.waiting = true
-			files(p.req, func(path string) {
-				p.waiting = false
-				if path != "" {
-					p.line.SetText(path)
-					p.confirm, p.note = "", ""
-				}
-			})
+			p.openDialog(files)
 		case image.Pt(x, y).In(p.field):
 			p.line.MoveTo(p.caretAt(x))
 		}
 	}
 	return true
+}
+
+// openDialog opens the native file dialog; a path chosen there is submitted at the next
+// update, as if typed and entered. The dialog asks before a save overwrites a file, so the
+// prompt does not ask again.
+func (p *prompt) openDialog(files func(FileRequest, func(string))) {
+	p.waiting = true
+	files(p.req, func(path string) {
+		p.waiting = false
+		if path != "" {
+			p.line.SetText(path)
+			p.confirm, p.note = "", ""
+			if p.req.Save {
+				p.confirm = p.path()
+			}
+			p.chosen = true
+		}
+	})
 }
 
 // path is the typed path, with a leading ~ for the home folder.
