@@ -181,7 +181,7 @@ func (s *simScreen) handleMouse() {
 	}
 	wx, wy := s.view.toWorld(float64(s.mouse.sx), float64(s.mouse.sy))
 	if s.spawn.picked != "" {
-		yaw := 0.0
+		yaw := s.spawnHeading(wx, wy)
 		if s.mouse.moved {
 			ex, ey := s.view.toWorld(float64(x), float64(y))
 			yaw = math.Atan2(ey-wy, ex-wx)

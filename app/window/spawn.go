@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"image"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -109,4 +110,52 @@ func spawnVehicle(ctx context.Context, loop *world.Loop, v *plugins.VehicleDescr
 		_, err := w.Spawn(world.AgentSpec{Name: name, Vehicle: v, Spawn: pose})
 		return err
 	})
+}
+
+// spawnHeading is the yaw a robot clicked into place at (x, y) without a drag gets: along the
+// road it is on, in the lane's direction (traffic on the right), else the selected robot's
+// heading, else east.
+func (s *simScreen) spawnHeading(x, y float64) float64 {
+	if s.snap == nil {
+		return 0
+	}
+	if yaw, ok := roadHeading(s.snap.Layout, x, y); ok {
+		return yaw
+	}
+	if m, ok := s.snap.Model(s.selected); ok {
+		return m.Pose.Yaw
+	}
+	return 0
+}
+
+// roadHeading finds the road segment nearest (x, y) among those it lies on and returns its
+// direction: the road's point order on its right half, the reverse on its left.
+func roadHeading(l *plugins.Layout, x, y float64) (float64, bool) {
+	if l == nil {
+		return 0, false
+	}
+	best, yaw := math.Inf(1), 0.0
+	for _, e := range l.Elements {
+		if e.Kind != plugins.ElementRoad || e.Width <= 0 {
+			continue
+		}
+		for i := 1; i < len(e.Points); i++ {
+			ax, ay, bx, by := e.Points[i-1][0], e.Points[i-1][1], e.Points[i][0], e.Points[i][1]
+			dx, dy := bx-ax, by-ay
+			n2 := dx*dx + dy*dy
+			if n2 == 0 {
+				continue
+			}
+			t := max(0, min(1, ((x-ax)*dx+(y-ay)*dy)/n2))
+			d := math.Hypot(x-(ax+t*dx), y-(ay+t*dy))
+			if d > e.Width/2 || d >= best {
+				continue
+			}
+			best, yaw = d, math.Atan2(dy, dx)
+			if dx*(y-ay)-dy*(x-ax) > 0 { // left of the centre line
+				yaw = math.Remainder(yaw+math.Pi, 2*math.Pi)
+			}
+		}
+	}
+	return yaw, !math.IsInf(best, 1)
 }

@@ -179,3 +179,31 @@ func TestWrapLines(t *testing.T) {
 		t.Errorf("a short message: %q", got)
 	}
 }
+
+// A robot clicked onto a road faces along it, in the lane of its side (traffic on the
+// right); off the roads there is no heading to take.
+func TestRoadHeading(t *testing.T) {
+	l := &plugins.Layout{Elements: []plugins.Element{
+		{Kind: plugins.ElementRoad, Width: 2, Points: [][2]float64{{0, 0}, {0, 10}, {10, 10}}}, // north, then east
+		{Kind: plugins.ElementPolygon, Points: [][2]float64{{20, 0}, {30, 0}, {30, 10}}},
+	}}
+	for _, tc := range []struct {
+		x, y, yaw float64
+		ok        bool
+	}{
+		{0.5, 5, math.Pi / 2, true},   // right of the northbound centre line
+		{-0.5, 5, -math.Pi / 2, true}, // left: the southbound lane
+		{5, 9.5, 0, true},             // right of the eastbound leg
+		{5, 10.5, math.Pi, true},
+		{3, 3, 0, false}, // between the legs, on neither
+		{25, 2, 0, false},
+	} {
+		yaw, ok := roadHeading(l, tc.x, tc.y)
+		if ok != tc.ok || (ok && math.Abs(math.Remainder(yaw-tc.yaw, 2*math.Pi)) > 1e-9) {
+			t.Errorf("(%g, %g): yaw %.3f %v, want %.3f %v", tc.x, tc.y, yaw, ok, tc.yaw, tc.ok)
+		}
+	}
+	if _, ok := roadHeading(nil, 0, 0); ok {
+		t.Error("a heading without a layout")
+	}
+}
