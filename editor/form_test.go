@@ -2,6 +2,7 @@ package editor
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -152,6 +153,17 @@ func TestTextThatIsNotANumberIsOneProblem(t *testing.T) {
 	_, ps = b.validate()
 	if len(ps) != 2 || !problemAt(ps, "descriptor.elements[0].length", `"long" is not a number`) || !problemAt(ps, "descriptor.elements[1].width", "is outside the range") {
 		t.Errorf("wall length long: %v, want only that it is not a number, and the other wall's width", ps)
+	}
+
+	// Road points that do not read are one problem, at the points field (the empty list that
+	// stood in for them is no second one).
+	tr.track.Elements[0].Length, tr.track.Elements[1].Width = "6", "0.1"
+	tr.track.Elements = append(tr.track.Elements, elementRow{Kind: plugins.ElementRoad, Name: "road.1", X: "0", Y: "0", Z: "0",
+		Length: "0", Width: "0.6", Height: "0", Radius: "0", YawDeg: "0", Points: "0, -2.5; 0, banana"})
+	b, _ = tr.build()
+	_, ps = b.validate()
+	if len(ps) != 1 || !problemAt(ps, fmt.Sprintf("descriptor.elements[%d].points", len(tr.track.Elements)-1), "is not a list of points") {
+		t.Errorf("road points with a word in them: %v, want only that they do not read", ps)
 	}
 }
 

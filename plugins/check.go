@@ -272,8 +272,12 @@ func checkElement(e Element) (field, msg string) {
 			return "points", "a polygon needs at least 3 points"
 		}
 	case ElementRoad:
-		if len(e.Points) < 2 || !(e.Width > 0) {
-			return "", "a road needs at least 2 points and a positive width"
+		// Each named for its field, so that an editor frames the field at fault.
+		if len(e.Points) < 2 {
+			return "points", "a road needs at least 2 points"
+		}
+		if !(e.Width > 0) {
+			return "width", "a road needs a positive width"
 		}
 	case ElementMarker:
 		if !(e.Length > 0) {

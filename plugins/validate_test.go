@@ -214,7 +214,9 @@ func TestValidateTrackPaths(t *testing.T) {
 		{"unknown generator", func(m map[string]any) { m["generator"] = "fractal" },
 			"descriptor.generator", `unknown track generator "fractal" (known: maze, static)`},
 		{"element", func(m map[string]any) { m["elements"].([]any)[0].(map[string]any)["width"] = 0 },
-			"descriptor.elements[0]", "road.A: a road needs at least 2 points and a positive width"},
+			"descriptor.elements[0].width", "road.A: a road needs a positive width"},
+		{"road points", func(m map[string]any) { m["elements"].([]any)[0].(map[string]any)["points"] = []any{[]any{0, 0}} },
+			"descriptor.elements[0].points", "road.A: a road needs at least 2 points"},
 		{"id", func(m map[string]any) { m["id"] = "track.Basic_Arena.v1" }, "descriptor.id", "does not follow"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
