@@ -198,6 +198,11 @@ func (p *previewer) track(out *previewOut, t *plugins.TrackDescriptor) error {
 			err = nil
 		}
 	}
+	if pe := (*plugins.ParamError)(nil); errors.As(err, &pe) && pe.Prefix == "world.params" {
+		// The layout check a scenario's parameters answer to: here it is the track's own
+		// geometry, which Problems lists field by field.
+		return errors.New("no preview while the geometry has problems: Validate lists them")
+	}
 	if err != nil {
 		return fmt.Errorf("layout: %w", err)
 	}

@@ -125,3 +125,20 @@ func TestInstallOverABuiltinSaysWhatToDo(t *testing.T) {
 		t.Errorf("status %q (%s), want %q", e.status, e.statusKind, want)
 	}
 }
+
+// A track whose geometry is out of range has no top-down view; the preview says why in the
+// editor's words (Validate lists the problems), not as a scenario's parameters would be told.
+func TestPreviewOfBrokenGeometry(t *testing.T) {
+	d, _ := newDraft(plugins.TypeTrack)
+	d.track.Base.ID, d.track.Base.DisplayName = "track.yard.v1", "Yard"
+	d.track.FloorOn, d.track.FloorLength = true, "-1"
+	b, err := d.build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &previewer{}
+	err = p.track(&previewOut{}, b.plugin.Track)
+	if err == nil || err.Error() != "no preview while the geometry has problems: Validate lists them" {
+		t.Errorf("floor length -1: %v", err)
+	}
+}

@@ -52,7 +52,7 @@ func (e *Editor) previewPanel(ctx *debugui.Context, body image.Rectangle) {
 	}
 	ctx.SetGridLayout([]int{-1}, nil)
 	if out != nil && out.note != "" {
-		ctx.Text(fitLine(out.note, body.Dx()))
+		ctx.Text(out.note) // wrapped to the panel: an error is read whole
 	}
 }
 
