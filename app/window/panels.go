@@ -3,6 +3,7 @@ package window
 import (
 	"fmt"
 	"image"
+	"strings"
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -224,11 +225,21 @@ func (p *panels) drawEnlarged(dst *ebiten.Image, b *batch, top, bottom int) {
 	}
 }
 
+// panelLabel is camera i's label fitted to width pixels: without the robot's name (the HUD
+// names the selected robot) when that is too long, then cut.
+func (p *panels) panelLabel(i int, width float32) string {
+	l := p.labels[i]
+	if textWidth(l) > width {
+		l = strings.TrimPrefix(l, p.model+"  ")
+	}
+	return fitText(l, width)
+}
+
 func (p *panels) drawPanel(dst *ebiten.Image, b *batch, i int, r image.Rectangle) {
 	const label = 18
 	b.rect(float32(r.Min.X-2), float32(r.Min.Y-2), float32(r.Dx()+4), float32(r.Dy()+4), panelBG)
 	b.draw(dst)
-	drawText(dst, p.labels[i], float32(r.Min.X+4), float32(r.Min.Y), textColor)
+	drawText(dst, p.panelLabel(i, float32(r.Dx()-8)), float32(r.Min.X+4), float32(r.Min.Y), textColor)
 	area := image.Rect(r.Min.X, r.Min.Y+label, r.Max.X, r.Max.Y)
 	img := p.imgs[i]
 	if img == nil {

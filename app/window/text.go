@@ -20,6 +20,20 @@ var face = sync.OnceValue(func() text.Face { return text.NewGoXFace(bitmapfont.F
 // textWidth returns the advance of s in pixels.
 func textWidth(s string) float32 { return float32(text.AdvanceAt(s, len(s), face())) }
 
+// fitText returns s, or its longest start that fits width pixels with "…" after it.
+func fitText(s string, width float32) string {
+	if textWidth(s) <= width {
+		return s
+	}
+	r := []rune(s)
+	for n := len(r) - 1; n > 0; n-- {
+		if t := string(r[:n]) + "…"; textWidth(t) <= width {
+			return t
+		}
+	}
+	return ""
+}
+
 // drawText draws s with its top-left corner at (x, y).
 func drawText(dst *ebiten.Image, s string, x, y float32, c color.Color) {
 	op := &text.DrawOptions{}

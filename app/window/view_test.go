@@ -207,3 +207,20 @@ func TestRoadHeading(t *testing.T) {
 		t.Error("a heading without a layout")
 	}
 }
+
+// A camera panel's label fits its panel: first without the robot's name, then cut with "…".
+func TestPanelLabelFits(t *testing.T) {
+	p := &panels{model: "prometeo_sport-1", labels: []string{"prometeo_sport-1  camera.front.rgb  15.0 frames/s"}}
+	full := p.labels[0]
+	if got := p.panelLabel(0, textWidth(full)); got != full {
+		t.Errorf("room for all: %q", got)
+	}
+	short := "camera.front.rgb  15.0 frames/s"
+	if got := p.panelLabel(0, textWidth(full)-1); got != short {
+		t.Errorf("room for less: %q, want %q", got, short)
+	}
+	w := textWidth(short) - 1
+	if got := p.panelLabel(0, w); !strings.HasSuffix(got, "…") || !strings.HasPrefix(short, strings.TrimSuffix(got, "…")) || textWidth(got) > w {
+		t.Errorf("room for less than the sensor and rate: %q", got)
+	}
+}
