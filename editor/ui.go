@@ -196,6 +196,7 @@ func (e *Editor) startNew(typ plugins.Type) {
 		return
 	}
 	e.load(d, nil)
+	e.openPath = "" // the last opened file is not this new plugin's
 }
 
 // browse asks for an archive with the file dialog and opens it.

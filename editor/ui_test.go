@@ -79,8 +79,13 @@ func TestProblemsPanelIsOfThePluginAsItIs(t *testing.T) {
 		t.Errorf("mass fixed, not validated again: %q", p)
 	}
 
-	// New track after a passing Validate: its problems, not the vehicle's "ready".
+	// New track after a passing Validate: its problems, not the vehicle's "ready"; the open
+	// field no longer names the file opened before.
+	e.openPath = "vehicle.acme.rover.v1.rusim-plugin.zip"
 	e.startNew(plugins.TypeTrack)
+	if e.openPath != "" {
+		t.Errorf("New track: the open field still holds %q", e.openPath)
+	}
 	n := tabCounts(e)
 	if want := fmt.Sprintf("Fields framed in red have problems (%d now).", n); n == 0 || !strings.HasSuffix(panel(e), want) || strings.Contains(panel(e), "ready") {
 		t.Errorf("new track: %q, want it to end %q", panel(e), want)
