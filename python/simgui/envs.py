@@ -167,7 +167,8 @@ class _Session:
                     self.proc = simgui = SimguiProcess(http=True, scenario=str(path), window=window)
             url = simgui.http_url if isinstance(simgui, SimguiProcess) else str(simgui)
             self.backend = HttpBackend(url, frame=(w, h), vehicle_params=self.task.vehicle_params,
-                                       track_params=self.task.track_params, randomization=randomization)
+                                       track_params=self.task.track_params, randomization=randomization,
+                                       expect=self.task.plugin_ids())
             self.contacts = False
         else:
             raise ValueError(f"transport {transport!r}: want 'fast' or 'http'")

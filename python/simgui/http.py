@@ -3,7 +3,8 @@
 It is the compatibility path and the benchmarks' baseline: every step is a JSON request and a
 JSON reply with the frame as base64 JPEG, decoded here with Pillow (Debian's python3-pil). The
 process's scenario is the API's base, so simgui must run with the task's scenario
-(``simgui run --scenario``); SimguiEnv arranges that when it starts simgui itself.
+(``simgui run --scenario``); SimguiEnv arranges that when it starts simgui itself, and the first
+reset checks the track and vehicle simgui runs are the task's (GET /health).
 
 States are turned into the fast path's state fields (world frame: x east, y north, yaw
 counter-clockwise from east) so that both transports score alike. The API reports no contacts
@@ -39,7 +40,7 @@ class HttpBackend:
     fields, num_envs, kinds, actions, seeds, request()) so that the envs drive both alike."""
 
     def __init__(self, url: str, *, frame=(84, 84), vehicle_params=None, track_params=None, randomization=None,
-                 timeout: float = 60.0):
+                 timeout: float = 60.0, expect: tuple = (None, None)):
         try:
             from PIL import Image  # noqa: F401
         except ImportError as e:  # pragma: no cover
@@ -59,6 +60,10 @@ class HttpBackend:
         self._track = _kvs(track_params or {})
         self._flags = _kvs({"randomization." + k: v for k, v in (randomization or {}).items()})
         self._actions = 0
+        self._url = url
+        # The task's (track, vehicle): the first reset checks simgui runs them (its scenario is
+        # the API's base; another would train the wrong task without a word).
+        self._expect = expect
         self.info = {"frame": {"width": w, "height": h, "channels": 3}}
         # The next request, as the fast path client holds it (request()).
         self.kinds = np.zeros(1, np.uint8)
@@ -84,6 +89,9 @@ class HttpBackend:
             res = self._post("/reset", {"seed": int(seeds[0]), "vehicleParams": self._vehicle,
                                         "trackParams": self._track, "flags": self._flags})
             self._actions = 0
+            if self._expect != (None, None):
+                self._check_world()
+                self._expect = (None, None)
             self._read(res)
             draws = {}
             for kv in res["info"]:
@@ -99,6 +107,19 @@ class HttpBackend:
             self._actions += 1
             self._read(res)
         return []
+
+    def _check_world(self):
+        self.conn.request("GET", "/health")
+        r = self.conn.getresponse()
+        body = r.read()
+        if r.status != 200:
+            raise HttpError(f"/health: {r.status}")
+        h = json.loads(body)
+        got = (h.get("activeTrackId"), h.get("activeVehicleId"))
+        for want, have, what in zip(self._expect, got, ("track", "vehicle")):
+            if want and have and want != have:
+                raise HttpError(f"simgui at {self._url} runs {what} {have}, not the task's {want}: start it with "
+                                "the task's scenario (simgui run --scenario), or let the env start it (simgui=None)")
 
     def request(self) -> bytes:
         """step() with kinds, actions and seeds as they are; the reset infos as the fast path's

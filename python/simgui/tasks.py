@@ -23,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import math
 import os
+import re
 from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
@@ -66,6 +67,16 @@ class Task:
                 raise ValueError(f"scenario {self.scenario!r} is over the {_MAX_OPEN_BYTES >> 20} MiB a fast path open request may hold")
             return data.decode("utf-8")
         return resources.files("simgui").joinpath("scenarios", self.scenario).read_text()
+
+    def plugin_ids(self) -> tuple:
+        """The track and vehicle ids the scenario names first (None where it names none): what an
+        HTTP backend checks the simgui it talks to runs."""
+        text = self.scenario_text()
+        ids = []
+        for key in ("trackId", "vehicleId"):
+            m = re.search(key + r"""\s*:\s*["']?([A-Za-z0-9_.-]+)""", text)
+            ids.append(m.group(1) if m else None)
+        return tuple(ids)
 
     def scenario_path(self):
         """A context manager giving the scenario as a file (for `simgui run --scenario`)."""
