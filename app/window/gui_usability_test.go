@@ -438,3 +438,16 @@ func TestWindowKerbStripes3D(t *testing.T) {
 		t.Errorf("no red kerb stripes in the 3D view (%d red pixels)", red)
 	}
 }
+
+// TestWindowHKeyFoldsTheHUD: H folds the top-left box to its first line, so that the map under
+// it shows, and unfolds it again.
+func TestWindowHKeyFoldsTheHUD(t *testing.T) {
+	needDisplay(t)
+	g := startGUI(t, buildSimgui(t), quiet)
+	height := func(s State) int { r := s.Targets["hud"]; return r[3] - r[1] }
+	full := g.waitState("the HUD", 20*time.Second, func(s State) bool { return height(s) > 3*lineHeight })
+	g.key("h")
+	g.waitState("the HUD in one line", 10*time.Second, func(s State) bool { return height(s) > 0 && height(s) < 2*lineHeight+16 })
+	g.key("h")
+	g.waitState("the HUD whole again", 10*time.Second, func(s State) bool { return height(s) == height(full) })
+}

@@ -211,6 +211,7 @@ Selecting and viewing
   Tab / Shift+Tab  next / previous robot     click  select a robot
   F  follow the selected robot     C  3D chase view
   V  sensor frusta    L  lidar rays    G  grid    M  markers
+  H  the top-left box: one line / every detail
   drag  pan     wheel  zoom     click a camera panel  enlarge it
 World
   P  pause / resume     N  one step (while paused)     R  reset, same seed

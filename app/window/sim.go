@@ -32,7 +32,7 @@ type simScreen struct {
 	pending   string
 	pendingBy time.Time
 	follow    bool
-	show      struct{ frusta, lidar, grid, markers, help, chase bool }
+	show      struct{ frusta, lidar, grid, markers, help, chase, briefHUD bool }
 
 	drv        driver
 	steerClock steerClock
@@ -176,6 +176,10 @@ func (s *simScreen) Update() error {
 	}
 	s.hud = hudLines(s.snap, s.selected, ebiten.ActualTPS(), ebiten.ActualFPS(), chaseFPS, s.panels.rangeReadings())
 	s.hud = append([]string{"world: " + worldLabel(s.g.cur) + worldHint(s.g.host)}, s.hud...)
+	if s.show.briefHUD {
+		// One line, so that the map under the box shows (robots parked there hid under it).
+		s.hud = []string{s.hud[0] + "   (H: details)"}
+	}
 	return nil
 }
 

@@ -83,7 +83,8 @@ func (s *simScreen) handleKeys() keys {
 		k ebiten.Key
 		v *bool
 	}{{ebiten.KeyF, &s.follow}, {ebiten.KeyC, &s.show.chase}, {ebiten.KeyV, &s.show.frusta},
-		{ebiten.KeyL, &s.show.lidar}, {ebiten.KeyG, &s.show.grid}, {ebiten.KeyM, &s.show.markers}}
+		{ebiten.KeyL, &s.show.lidar}, {ebiten.KeyG, &s.show.grid}, {ebiten.KeyM, &s.show.markers},
+		{ebiten.KeyH, &s.show.briefHUD}}
 	for _, t := range toggles {
 		if pressed(t.k) {
 			*t.v = !*t.v
