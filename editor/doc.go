@@ -59,8 +59,8 @@
 //
 // Install & test drive then installs the plugin and, a vehicle, spawns it in the running world
 // at once (the window queues the spawn on its loop and shows the simulator screen), or, a
-// track, runs it with a robot to drive in place of the running scenario; standalone, it
-// installs only.
+// track, at a second click runs it with a robot to drive in place of the running scenario;
+// standalone, it installs only.
 //
 // # Concurrency
 //

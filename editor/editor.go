@@ -106,8 +106,8 @@ type Editor struct {
 	checkOf         *draft           // the plugin they are of (a result belongs to the plugin it validated)
 	status          string
 	statusKind      string // statusInfo, statusBusy, statusDone or statusFailed
-	// statusValidated: the status is Validate's verdict on the plugin as it was (check
-	// replaces it once the plugin changes).
+	// statusValidated: the status is Validate's verdict, or the count of problems since, which
+	// check renews at every change.
 	statusValidated bool
 
 	exportPath, keyPath, openPath string
@@ -423,8 +423,10 @@ func (e *Editor) check() {
 	e.liveKey, e.current = key, b
 	_, e.live = b.validate()
 	if e.statusValidated {
-		// Validate's verdict was on the plugin before this change.
+		// Validate's verdict was on the plugin before this change; the count follows every
+		// change until another status replaces it.
 		e.setStatus(fmt.Sprintf("changed since Validate: %s in the fields now", count(len(e.live.Errors()), "problem")))
+		e.statusValidated = true
 	}
 	e.gen++
 	e.preview.request(previewReq{gen: e.gen, vehicle: b.plugin.Vehicle, track: b.plugin.Track})
@@ -485,58 +487,6 @@ func (e *Editor) export(path string) {
 			e.done(msg)
 		}
 	})
-}
-
-// install validates the plugin, installs it into the registry on the worker and then asks the
-// host to test-drive it.
-func (e *Editor) install() {
-	if !e.validate() {
-		e.failed("nothing installed: " + e.status)
-		return
-	}
-	a, _ := e.current.validate()
-	id, keyFile, draftKey := e.d.id(), e.keyPath, e.liveKey
-	e.run("installing "+id, func() func() {
-		res, err := installArchive(e.reg, a, id, keyFile)
-		if errors.Is(err, registry.ErrBuiltinID) {
-			err = fmt.Errorf("%s is built in and cannot be replaced: give your copy an id of its own (and a display name), then install it", id)
-		}
-		return func() {
-			if err != nil {
-				e.failedErr(err)
-				e.hostStatus("install failed: " + err.Error())
-				return
-			}
-			e.record.Installed = append(e.record.Installed, id)
-			e.kept(draftKey)
-			msg := fmt.Sprintf("installed %s %s to %s", id, res.report.Version, res.report.InstalledTo)
-			switch {
-			case res.vehicle == nil && e.host.DriveTrack != nil:
-				e.host.DriveTrack(id)
-				e.record.TestDriven = append(e.record.TestDriven, id)
-				msg += "; opening it with a robot to drive"
-			case res.vehicle == nil:
-				msg += "; name it as world.trackId in a scenario to drive on it"
-			case e.host.TestDrive == nil:
-				msg += "; test drive needs the simulator window (run simgui and press F2 for the editor)"
-			default:
-				if err := e.host.TestDrive(res.vehicle); err != nil {
-					e.failed(msg + "; test drive: " + err.Error())
-					return
-				}
-				e.record.TestDriven = append(e.record.TestDriven, id)
-				msg += "; spawning it in the running world"
-			}
-			e.done(msg)
-			e.hostStatus(msg)
-		}
-	})
-}
-
-func (e *Editor) hostStatus(msg string) {
-	if e.host.Status != nil {
-		e.host.Status(msg)
-	}
 }
 
 // open opens a plugin folder or archive on the worker.

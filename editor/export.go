@@ -2,6 +2,7 @@ package editor
 
 import (
 	"crypto/ed25519"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -116,4 +117,74 @@ func expandHome(p string) string {
 		}
 	}
 	return p
+}
+
+// install validates the plugin, installs it into the registry on the worker and then asks the
+// host to test-drive it: a vehicle is spawned into the running world at once; a track would
+// replace the running scenario, so its drive waits for a second click (driveTrack).
+func (e *Editor) install() {
+	id := e.d.id()
+	if e.host.DriveTrack != nil && e.armed == driveAction+id && e.armedKey == e.liveKey {
+		e.driveTrack(id)
+		return
+	}
+	if !e.validate() {
+		e.failed("nothing installed: " + e.status)
+		return
+	}
+	a, _ := e.current.validate()
+	keyFile, draftKey := e.keyPath, e.liveKey
+	e.run("installing "+id, func() func() {
+		res, err := installArchive(e.reg, a, id, keyFile)
+		if errors.Is(err, registry.ErrBuiltinID) {
+			err = fmt.Errorf("%s is built in and cannot be replaced: give your copy an id of its own (and a display name), then install it", id)
+		}
+		return func() {
+			if err != nil {
+				e.failedErr(err)
+				e.hostStatus("install failed: " + err.Error())
+				return
+			}
+			e.record.Installed = append(e.record.Installed, id)
+			e.kept(draftKey)
+			msg := fmt.Sprintf("installed %s %s to %s", id, res.report.Version, res.report.InstalledTo)
+			switch {
+			case res.vehicle == nil && e.host.DriveTrack != nil:
+				e.armed, e.armedKey = driveAction+id, draftKey
+				msg += "; click Install & test drive again to drive on it in place of the running scenario"
+			case res.vehicle == nil:
+				msg += "; name it as world.trackId in a scenario to drive on it"
+			case e.host.TestDrive == nil:
+				msg += "; test drive needs the simulator window (run simgui and press F2 for the editor)"
+			default:
+				if err := e.host.TestDrive(res.vehicle); err != nil {
+					e.failed(msg + "; test drive: " + err.Error())
+					return
+				}
+				e.record.TestDriven = append(e.record.TestDriven, id)
+				msg += "; spawning it in the running world"
+			}
+			e.done(msg)
+			e.hostStatus(msg)
+		}
+	})
+}
+
+// driveAction marks, in Editor.armed, a track installed and waiting for the second click
+// that drives on it.
+const driveAction = "drive "
+
+// driveTrack hands the installed track to the host, which replaces the running scenario with
+// it and reports the outcome in its own status line.
+func (e *Editor) driveTrack(id string) {
+	e.armed = ""
+	e.host.DriveTrack(id)
+	e.record.TestDriven = append(e.record.TestDriven, id)
+	e.done("asked the simulator to run " + id + " with a robot to drive")
+}
+
+func (e *Editor) hostStatus(msg string) {
+	if e.host.Status != nil {
+		e.host.Status(msg)
+	}
 }

@@ -78,6 +78,9 @@ func TestProblemsPanelIsOfThePluginAsItIs(t *testing.T) {
 	if p := panel(e); strings.Contains(p, "ready") || !strings.Contains(p, "0 problems in the fields now. Press Validate again.") {
 		t.Errorf("mass fixed, not validated again: %q", p)
 	}
+	if e.status != "changed since Validate: 0 problems in the fields now" {
+		t.Errorf("mass fixed, not validated again: status %q", e.status)
+	}
 
 	// New track after a passing Validate: its problems, not the vehicle's "ready"; the open
 	// field no longer names the file opened before.

@@ -113,6 +113,11 @@ func (f *Face) Start(ctx context.Context, h *app.Host) error {
 		}
 		return err
 	}
+	if a, ok := svc.Addr().(*net.TCPAddr); ok && !a.IP.IsLoopback() && f.Token == "" {
+		// It follows --bridge-ip: serving the devices to the network serves this too.
+		h.Logger().Warn("the control socket is open to the network without a token: whoever reaches it can reset, pause, teleport and record; require one with --token (or SIMGUI_TOKEN)",
+			"addr", a.String())
+	}
 	f.svc, f.stop = svc, make(chan struct{})
 	f.wg.Add(2)
 	go func() {

@@ -26,6 +26,7 @@ type panels struct {
 	ranges []*feed         // range sensors (ultrasonic)
 	imgs   []*ebiten.Image // per camera, nil until the first frame
 	labels []string
+	fitted []fittedLabel // panelLabel's last answer per camera: measuring text costs
 	rects  []image.Rectangle // per camera, in screen pixels
 
 	enlarged int             // index of the enlarged camera, -1 for none
@@ -58,6 +59,7 @@ func (p *panels) sync(bus *transport.Bus, model string, desc *plugins.VehicleDes
 	}
 	p.imgs = make([]*ebiten.Image, len(p.cams))
 	p.labels = make([]string, len(p.cams))
+	p.fitted = make([]fittedLabel, len(p.cams))
 }
 
 // close closes every feed.
@@ -76,7 +78,7 @@ func (p *panels) close() {
 			img.Deallocate()
 		}
 	}
-	p.cams, p.lidars, p.ranges, p.imgs, p.labels, p.rects = nil, nil, nil, nil, nil, nil
+	p.cams, p.lidars, p.ranges, p.imgs, p.labels, p.rects, p.fitted = nil, nil, nil, nil, nil, nil, nil
 	p.bus, p.model, p.desc = nil, "", nil
 	p.enlarged = -1
 }
@@ -228,11 +230,23 @@ func (p *panels) drawEnlarged(dst *ebiten.Image, b *batch, top, bottom int) {
 // panelLabel is camera i's label fitted to width pixels: without the robot's name (the HUD
 // names the selected robot) when that is too long, then cut.
 func (p *panels) panelLabel(i int, width float32) string {
+	f := &p.fitted[i]
+	if f.label == p.labels[i] && f.width == width {
+		return f.out
+	}
 	l := p.labels[i]
 	if textWidth(l) > width {
 		l = strings.TrimPrefix(l, p.model+"  ")
 	}
-	return fitText(l, width)
+	*f = fittedLabel{p.labels[i], width, fitText(l, width)}
+	return f.out
+}
+
+// fittedLabel is a label as it was fitted to a width.
+type fittedLabel struct {
+	label string
+	width float32
+	out   string
 }
 
 func (p *panels) drawPanel(dst *ebiten.Image, b *batch, i int, r image.Rectangle) {

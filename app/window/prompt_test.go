@@ -32,8 +32,8 @@ func TestPromptSubmitsTheDialogsChoice(t *testing.T) {
 			t.Fatalf("%s: the prompt did not wait for the dialog", tc.name)
 		}
 		answer(existing)
-		if p.update(none, nil) || got != existing {
-			t.Errorf("%s: after the dialog chose %s the prompt stays open (%v), submitted %q, note %q", tc.name, existing, !p.waiting, got, p.note)
+		if open := p.update(none, nil); open || got != existing {
+			t.Errorf("%s: after the dialog chose %s the prompt is open %v, submitted %q, note %q", tc.name, existing, open, got, p.note)
 		}
 	}
 }

@@ -210,7 +210,7 @@ func TestRoadHeading(t *testing.T) {
 
 // A camera panel's label fits its panel: first without the robot's name, then cut with "…".
 func TestPanelLabelFits(t *testing.T) {
-	p := &panels{model: "prometeo_sport-1", labels: []string{"prometeo_sport-1  camera.front.rgb  15.0 frames/s"}}
+	p := &panels{model: "prometeo_sport-1", labels: []string{"prometeo_sport-1  camera.front.rgb  15.0 frames/s"}, fitted: make([]fittedLabel, 1)}
 	full := p.labels[0]
 	if got := p.panelLabel(0, textWidth(full)); got != full {
 		t.Errorf("room for all: %q", got)

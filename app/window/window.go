@@ -365,7 +365,7 @@ func (g *game) DriveTrack(trackID string) {
 	g.async(func() func() {
 		plan, err := g.opts.Resolve(sc)
 		if err != nil {
-			return func() { g.Status("test drive of " + trackID + ": " + err.Error()) }
+			return func() { g.Status(err.Error()) } // named by the scenario's Source
 		}
 		sim, err := g.opts.New(plan)
 		if err != nil {

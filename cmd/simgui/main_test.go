@@ -386,5 +386,9 @@ func TestControlSocketFollowsTheBridgeAddress(t *testing.T) {
 		if (other == nil) != tc.answer {
 			t.Errorf("%v: 127.0.0.2 answered %v (%v), want %v", args, other == nil, other, tc.answer)
 		}
+		// Open to the network without a token: said on stderr.
+		if warned := strings.Contains(errb.String(), "the control socket is open to the network without a token"); warned != tc.answer {
+			t.Errorf("%v: warned %v, want %v; stderr %s", args, warned, tc.answer, errb.String())
+		}
 	}
 }

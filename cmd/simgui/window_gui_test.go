@@ -189,7 +189,21 @@ func TestGUIInstallAndTestDrive(t *testing.T) {
 	win.Xdo("keyup", "ctrl+a")
 	win.Xdo("type", "--delay", "50", trackID)
 	waitEd("the new track id", func(s edS) bool { return s.ID == trackID })
+	// The first click installs; driving on it replaces the running scenario, so it takes a
+	// second.
 	click("button:install")
+	e = waitEd("the track installed", func(s edS) bool { return len(s.Installed) == 2 })
+	if want := "click Install & test drive again to drive on it in place of the running scenario"; !strings.HasSuffix(e.Status, want) {
+		t.Errorf("after installing the track: editor status %q, want it to end %q", e.Status, want)
+	}
+	if s := waitWin("the window after the install", func(winS) bool { return true }); s.Screen != "editor" || s.Track == trackID {
+		t.Errorf("the first click left the editor (%s) or ran the track (%s)", s.Screen, s.Track)
+	}
+	// The second click hands the screen to the simulator at once: the window's state says
+	// what it did (the editor, off screen, writes no more).
+	r := e.Targets["button:install"]
+	win.Xdo("mousemove", "--window", win.Win, fmt.Sprint((r[0]+r[2])/2), fmt.Sprint((r[1]+r[3])/2))
+	win.Xdo("click", "1")
 	s = waitWin("the track's test drive", func(s winS) bool { return s.Screen == "sim" && s.Track == trackID && s.Models == 1 })
 	if want := "driving " + id + " on " + trackID; !strings.HasPrefix(s.Status, want) || s.Selected == "" {
 		t.Errorf("track test drive: status %q, selected %q; want %q…", s.Status, s.Selected, want)

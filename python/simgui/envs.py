@@ -423,6 +423,8 @@ class SimguiVectorEnv(VectorEnv):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r}: want one of {self.metadata['render_modes']}")
         self._s = None
+        if not isinstance(copy, (bool, np.bool_)):
+            raise ValueError(f"copy {copy!r}: want True or False")
         if transport != "fast":
             raise ValueError(f"transport {transport!r}: a vector env steps its envs together on the fast path "
                              "(transport='fast'); the HTTP transport runs one env (simgui.make)")

@@ -69,13 +69,15 @@ class Task:
         return resources.files("simgui").joinpath("scenarios", self.scenario).read_text()
 
     def plugin_ids(self) -> tuple:
-        """The track and vehicle ids the scenario names first (None where it names none): what an
-        HTTP backend checks the simgui it talks to runs."""
-        text = self.scenario_text()
+        """The track and the vehicle the scenario runs, each None unless the scenario names it
+        once (comments aside): what an HTTP backend checks the simgui it talks to runs. A
+        scenario of several vehicles leaves the vehicle unchecked."""
+        lines = [ln.split("#", 1)[0] for ln in self.scenario_text().splitlines()]
         ids = []
         for key in ("trackId", "vehicleId"):
-            m = re.search(key + r"""\s*:\s*["']?([A-Za-z0-9_.-]+)""", text)
-            ids.append(m.group(1) if m else None)
+            found = {m.group(1) for ln in lines
+                     for m in re.finditer(r"\b" + key + r"""\s*:\s*["']?([A-Za-z0-9_.-]+)""", ln)}
+            ids.append(found.pop() if len(found) == 1 else None)
         return tuple(ids)
 
     def scenario_path(self):

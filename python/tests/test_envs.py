@@ -451,6 +451,8 @@ class Misuse(unittest.TestCase):
         for n in (0, -2, 2.5, True):
             with self.subTest(num_envs=n), self.assertRaisesRegex(ValueError, "num_envs"):
                 simgui.make_vec(ID, num_envs=n, simgui=never)
+        with self.assertRaisesRegex(ValueError, "copy 'no': want True or False"):
+            simgui.make_vec(ID, num_envs=2, simgui=never, copy="no")
         with self.assertRaisesRegex(fastpath.FastPathError, "fast path at /nonexistent/simgui.sock: no such socket"):
             simgui.make(ID, simgui=never)
         for kwargs, want in (
