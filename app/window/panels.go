@@ -26,7 +26,7 @@ type panels struct {
 	ranges []*feed         // range sensors (ultrasonic)
 	imgs   []*ebiten.Image // per camera, nil until the first frame
 	labels []string
-	fitted []fittedLabel // panelLabel's last answer per camera: measuring text costs
+	fitted []fittedLabel     // panelLabel's last answer per camera: measuring text costs
 	rects  []image.Rectangle // per camera, in screen pixels
 
 	enlarged int             // index of the enlarged camera, -1 for none
