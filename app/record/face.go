@@ -93,7 +93,11 @@ func (f *Face) StartRecording(file *os.File) (func() error, error) {
 		f.mu.Lock()
 		delete(f.recs, r)
 		f.mu.Unlock()
-		_, err := r.Stop()
+		st, err := r.Stop()
+		if st.Dropped > 0 {
+			f.h.Logger().Warn("the recording lacks messages the writer could not keep up with",
+				"path", st.Path, "written", st.Messages, "dropped", st.Dropped)
+		}
 		return err
 	}, nil
 }

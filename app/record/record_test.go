@@ -1,12 +1,14 @@
 package record
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -251,7 +253,8 @@ func TestDropsAreCounted(t *testing.T) {
 	bus := transport.NewBus(transport.Options{Logger: slog.New(slog.DiscardHandler)})
 	defer bus.Close()
 	path := filepath.Join(t.TempDir(), "drops.mcap")
-	rec, err := Start(bus, path, Options{QueueLen: 1, Compression: "none"})
+	var logged syncBuffer
+	rec, err := Start(bus, path, Options{QueueLen: 1, Compression: "none", Logger: slog.New(slog.NewTextHandler(&logged, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -265,6 +268,9 @@ func TestDropsAreCounted(t *testing.T) {
 	}
 	if st.Messages+st.Dropped != n {
 		t.Fatalf("written %d + dropped %d != published %d", st.Messages, st.Dropped, n)
+	}
+	if warned := strings.Contains(logged.String(), "recording is dropping messages"); warned != (st.Dropped > 0) || st.Dropped == 0 {
+		t.Errorf("%d dropped; warned %v:\n%s", st.Dropped, warned, logged.String())
 	}
 	r, err := ReadFile(path)
 	if err != nil || uint64(len(r.Messages)) != st.Messages {
@@ -317,4 +323,102 @@ func TestSchemaHasImports(t *testing.T) {
 	if got := strings.Join(names, " "); got != "gz/msgs/header.proto gz/msgs/geometry.proto gz/msgs/marker.proto" {
 		t.Fatalf("files in the set: %s", got)
 	}
+}
+
+// A reset sends the world's clock back: the episode before it is written whole before the one
+// after, also its messages published late (a frame rendered before the reset) and a reset
+// sooner than a second after the start; log time never goes back.
+func TestResetKeepsEpisodesApart(t *testing.T) {
+	bus := transport.NewBus(transport.Options{Logger: slog.New(slog.DiscardHandler)})
+	defer bus.Close()
+	path := filepath.Join(t.TempDir(), "reset.mcap")
+	rec, err := Start(bus, path, Options{Compression: "none"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms := time.Millisecond
+	pub := func(topic string, ep, at time.Duration) {
+		t.Helper()
+		if err := bus.Publish(topic, &msgs.Double{Data: float64(ep)}, at); err != nil {
+			t.Fatal(err)
+		}
+	}
+	clock := func(ep, at time.Duration) {
+		t.Helper()
+		if err := bus.Publish(transport.ClockTopic, &msgs.Clock{Sim: msgs.NewTime(at), Real: msgs.NewTime(ep)}, at); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Episode 1: 0.6 s, then a reset; a frame of 590 ms arrives after the reset's clock.
+	for at := time.Duration(0); at <= 600*ms; at += 10 * ms {
+		clock(1, at)
+		pub("/pose", 1, at)
+	}
+	clock(2, 0)
+	pub("/camera", 1, 590*ms)
+	for at := time.Duration(0); at <= 300*ms; at += 10 * ms {
+		if at > 0 {
+			clock(2, at)
+		}
+		pub("/pose", 2, at)
+	}
+	if _, err := rec.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	r, err := ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	episode := func(m Message) float64 {
+		d := new(msgs.Double)
+		if m.Topic == transport.ClockTopic {
+			c := new(msgs.Clock)
+			if err := proto.Unmarshal(m.Data, c); err != nil {
+				t.Fatal(err)
+			}
+			return float64(c.Real.Sec)*1e9 + float64(c.Real.Nsec)
+		}
+		if err := proto.Unmarshal(m.Data, d); err != nil {
+			t.Fatal(err)
+		}
+		return d.Data
+	}
+	var last time.Duration
+	seen2 := false
+	for i, m := range r.Messages {
+		ep := episode(m)
+		if ep == 2 {
+			seen2 = true
+		} else if seen2 {
+			t.Fatalf("message %d (%s at %v) of the first episode after the second's began", i, m.Topic, m.PublishTime)
+		}
+		if m.LogTime < last {
+			t.Fatalf("message %d: log time %v after %v", i, m.LogTime, last)
+		}
+		last = m.LogTime
+	}
+	if n := len(r.Messages); n != 2*61+1+2*31 || !seen2 {
+		t.Fatalf("%d messages", n)
+	}
+	if first2 := r.Messages[2*61+1]; first2.LogTime < 600*ms || first2.PublishTime != 0 {
+		t.Errorf("the second episode starts at log %v, publish %v; want after 600 ms, 0", first2.LogTime, first2.PublishTime)
+	}
+}
+
+// syncBuffer is a bytes.Buffer the recorder's goroutine may log into while the test reads it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }

@@ -17,9 +17,14 @@ import (
 	"simgui/app/transport"
 )
 
-// rebaseAfter is how far a stamp may lie behind the last log time before the recorder takes it
-// for a world whose clock went back (a reset) rather than a late message.
-const rebaseAfter = time.Second
+// How far a stamp may lie from its episode's time before the recorder takes it for another
+// episode's. aheadOfClock: past the latest /clock (a step publishes its messages around its
+// clock, and a step is at most 0.1 s), it is a late message of the episode before a reset.
+// rebaseAfter: on a bus without /clock, behind the latest stamp, it is the next episode's.
+const (
+	aheadOfClock = 150 * time.Millisecond
+	rebaseAfter  = time.Second
+)
 
 // Defaults of Options.
 const (
@@ -85,6 +90,9 @@ type Recorder struct {
 	lastLog  uint64
 	offset   uint64
 	rebase   bool
+	epoch    int // the episode of the subscription being drained that is being written
+	// warnedDrops: the first drop has been logged (Stop's stats count them all).
+	warnedDrops bool
 	mu       sync.Mutex
 	perTopic map[string]uint64
 	err      error
@@ -241,12 +249,15 @@ func (r *Recorder) drain(sub *transport.Subscription) {
 	var (
 		pending reorder
 		seq     uint64
+		ep      episodes
 		timer   = time.NewTimer(time.Hour)
 	)
+	r.epoch = 0
 	defer timer.Stop()
 	flush := func(now time.Time, all bool) {
 		for len(pending) > 0 && (all || now.Sub(pending[0].at) >= ReorderWindow || len(pending) > maxPending) {
-			r.writeOrLog(heap.Pop(&pending).(held).m)
+			h := heap.Pop(&pending).(held)
+			r.writeOrLog(h.m, h.epoch)
 		}
 		if len(pending) > 0 {
 			timer.Reset(ReorderWindow - now.Sub(pending[0].at))
@@ -260,7 +271,12 @@ func (r *Recorder) drain(sub *transport.Subscription) {
 				return
 			}
 			seq++
-			heap.Push(&pending, held{m: m, at: time.Now(), seq: seq})
+			heap.Push(&pending, held{m: m, at: time.Now(), seq: seq, epoch: ep.of(m)})
+			if !r.warnedDrops && sub.Dropped() > 0 {
+				r.warnedDrops = true
+				r.log.Warn("recording is dropping messages: the writer falls behind the bus (a slow disk, or a world faster than real time); the file will lack them",
+					"path", r.path)
+			}
 			flush(time.Now(), false)
 		case now := <-timer.C:
 			flush(now, false)
@@ -268,8 +284,42 @@ func (r *Recorder) drain(sub *transport.Subscription) {
 	}
 }
 
-func (r *Recorder) writeOrLog(m transport.Message) {
-	if err := r.write(m); err != nil {
+// episodes tells the episodes of one world's messages apart: a reset sends its clock back,
+// and the reorder buffer must not write the new episode's early stamps before the old
+// episode's late ones.
+type episodes struct {
+	n        int           // the current episode, from 0
+	clock    time.Duration // its latest /clock stamp
+	hasClock bool
+	latest   time.Duration // its latest stamp, for a bus without /clock
+}
+
+// of returns the episode m belongs to.
+func (e *episodes) of(m transport.Message) int {
+	if m.Topic == transport.ClockTopic {
+		// The clock is published on the loop goroutine, in order: going back is a reset.
+		if e.hasClock && m.Stamp < e.clock {
+			e.n++
+		}
+		e.clock, e.hasClock = m.Stamp, true
+		return e.n
+	}
+	if e.hasClock {
+		if e.n > 0 && m.Stamp > e.clock+aheadOfClock {
+			return e.n - 1 // rendered before the reset, published after it
+		}
+		return e.n
+	}
+	if m.Stamp+rebaseAfter < e.latest {
+		e.n++
+		e.latest = m.Stamp
+	}
+	e.latest = max(e.latest, m.Stamp)
+	return e.n
+}
+
+func (r *Recorder) writeOrLog(m transport.Message, epoch int) {
+	if err := r.write(m, epoch); err != nil {
 		r.mu.Lock()
 		first := r.err == nil
 		if first {
@@ -289,18 +339,22 @@ const (
 	maxPending    = 4096
 )
 
-// held is a message waiting in the reorder buffer.
+// held is a message waiting in the reorder buffer, with its episode (episodes.of).
 type held struct {
-	m   transport.Message
-	at  time.Time
-	seq uint64
+	m     transport.Message
+	at    time.Time
+	seq   uint64
+	epoch int
 }
 
-// reorder is a min-heap of held messages by stamp, then arrival.
+// reorder is a min-heap of held messages by episode, stamp, then arrival.
 type reorder []held
 
 func (q reorder) Len() int { return len(q) }
 func (q reorder) Less(i, j int) bool {
+	if q[i].epoch != q[j].epoch {
+		return q[i].epoch < q[j].epoch
+	}
 	if q[i].m.Stamp != q[j].m.Stamp {
 		return q[i].m.Stamp < q[j].m.Stamp
 	}
@@ -315,7 +369,7 @@ func (q *reorder) Pop() any {
 	return x
 }
 
-func (r *Recorder) write(m transport.Message) error {
+func (r *Recorder) write(m transport.Message, epoch int) error {
 	r.mu.Lock()
 	failed := r.err != nil
 	r.mu.Unlock()
@@ -335,9 +389,10 @@ func (r *Recorder) write(m transport.Message) error {
 		return fmt.Errorf("marshal %s on %s: %w", m.Type, m.Topic, err)
 	}
 	t := uint64(max(m.Stamp, 0))
-	if r.rebase || t+r.offset+uint64(rebaseAfter) < r.lastLog {
+	if r.rebase || epoch > r.epoch {
 		// Another world, or the same one reset: its time continues the file's.
 		r.offset, r.rebase = r.lastLog-min(t, r.lastLog), false
+		r.epoch = max(r.epoch, epoch)
 	}
 	logTime := max(t+r.offset, r.lastLog)
 	r.lastLog = logTime
