@@ -87,15 +87,15 @@ type Recorder struct {
 	buf      []byte
 	// lastLog is the latest log time written; offset is added to the stamps of the current
 	// world's messages so that log time never goes back across a world switch or a reset.
-	lastLog  uint64
-	offset   uint64
-	rebase   bool
-	epoch    int // the episode of the subscription being drained that is being written
+	lastLog uint64
+	offset  uint64
+	rebase  bool
+	epoch   int // the episode of the subscription being drained that is being written
 	// warnedDrops: the first drop has been logged (Stop's stats count them all).
 	warnedDrops bool
-	mu       sync.Mutex
-	perTopic map[string]uint64
-	err      error
+	mu          sync.Mutex
+	perTopic    map[string]uint64
+	err         error
 
 	stopOnce sync.Once
 	stopErr  error
