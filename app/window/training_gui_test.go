@@ -99,14 +99,26 @@ func TestWindowWatchesTraining(t *testing.T) {
 	if got := ask(`{"command":"start_record","filename":"episode"}`); got != "True" {
 		t.Fatalf("start_record: %v", got)
 	}
+	var last map[string]any
 	for range 40 {
-		post("/step", `{"targetAgentId": "alpha", "throttle": 1}`)
+		last = post("/step", `{"targetAgentId": "alpha", "throttle": 1}`)
+	}
+	// The world's step after them: the window's state must have caught up with it before the
+	// picture, or the picture may show the robot further on than the state said.
+	finalStep := ""
+	for _, kv := range last["info"].([]any) {
+		if kv := kv.(map[string]any); kv["key"] == "sim.step" {
+			finalStep = kv["value"].(string)
+		}
+	}
+	if finalStep == "" {
+		t.Fatalf("no sim.step in the step reply's info: %v", last["info"])
 	}
 	if got := ask(`{"command":"stop_record"}`); got != "True" {
 		t.Fatalf("stop_record: %v", got)
 	}
 	s = g.waitState("alpha driving in the window", 20*time.Second, func(s State) bool {
-		return s.Selected == "alpha" && math.Hypot(s.Pose[0]-start[0], s.Pose[1]-start[1]) > 0.5
+		return s.Selected == "alpha" && strconv.FormatUint(s.Step, 10) == finalStep && math.Hypot(s.Pose[0]-start[0], s.Pose[1]-start[1]) > 0.5
 	})
 	after := g.shot("training-moved.png")
 	if sa, ok := g.readState(); !ok || sa.View != sb.View {
