@@ -1,14 +1,12 @@
 package record
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -20,6 +18,7 @@ import (
 	"simgui/app/systems/gztopics"
 	"simgui/app/transport"
 	"simgui/app/transport/msgs"
+	"simgui/app/window/xtest"
 	"simgui/app/world"
 	"simgui/plugins"
 )
@@ -253,7 +252,7 @@ func TestDropsAreCounted(t *testing.T) {
 	bus := transport.NewBus(transport.Options{Logger: slog.New(slog.DiscardHandler)})
 	defer bus.Close()
 	path := filepath.Join(t.TempDir(), "drops.mcap")
-	var logged syncBuffer
+	var logged xtest.LockedBuffer
 	rec, err := Start(bus, path, Options{QueueLen: 1, Compression: "none", Logger: slog.New(slog.NewTextHandler(&logged, nil))})
 	if err != nil {
 		t.Fatal(err)
@@ -403,22 +402,4 @@ func TestResetKeepsEpisodesApart(t *testing.T) {
 	if first2 := r.Messages[2*61+1]; first2.LogTime < 600*ms || first2.PublishTime != 0 {
 		t.Errorf("the second episode starts at log %v, publish %v; want after 600 ms, 0", first2.LogTime, first2.PublishTime)
 	}
-}
-
-// syncBuffer is a bytes.Buffer the recorder's goroutine may log into while the test reads it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
@@ -12,31 +11,14 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/gorilla/websocket"
+
+	"simgui/app/window/xtest"
 )
-
-// lockedBuffer is a bytes.Buffer a process writes to while the test reads it.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // freePort returns a loopback port free at the moment.
 func freePort(t *testing.T) string {
@@ -89,7 +71,7 @@ func zmtpCommand(body string) []byte { return append([]byte{0x04, byte(len(body)
 func TestHostileInputsKeepTheProcessUp(t *testing.T) {
 	ctlPort, apiPort := freePort(t), freePort(t)
 	cmd := exec.Command(bin, "run", "--headless", "--time-scale", "1", "--control-port", ctlPort, "--api-port", apiPort)
-	var errb lockedBuffer
+	var errb xtest.LockedBuffer
 	cmd.Stderr = &errb
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

@@ -290,12 +290,7 @@ func TestFastPathRunPacesTheScenarioWorld(t *testing.T) {
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		var err error
-		for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-			if err = openFastPath(sock); err == nil {
-				break
-			}
-		}
+		err := untilNoError(func() error { return openFastPath(sock) })
 		// The state to stop on is a world that has stepped: the fast path may answer before
 		// the scenario's first paced step, which would leave nothing to measure. The control
 		// socket's step answers once a step has run; the paced loop then waits for the clock.
@@ -317,6 +312,16 @@ func TestFastPathRunPacesTheScenarioWorld(t *testing.T) {
 			t.Errorf("%v: %.3f s simulated in %.3f s (×%.1f); paced %v, want %v", args, s.SimTime, s.WallTime, s.RealTimeFactor, paced, tc.paced)
 		}
 	}
+}
+
+// untilNoError calls f until it succeeds (a process's socket answers) or 30 s pass, and
+// returns its last error.
+func untilNoError(f func() error) error {
+	err := f()
+	for deadline := time.Now().Add(30 * time.Second); err != nil && time.Now().Before(deadline); err = f() {
+		time.Sleep(20 * time.Millisecond)
+	}
+	return err
 }
 
 // stepOnce asks the control socket on 127.0.0.1:port for one step and waits for its answer.
@@ -369,12 +374,7 @@ func TestControlSocketFollowsTheBridgeAddress(t *testing.T) {
 			t.Fatal(err)
 		}
 		// The loopback address answers in every case: it is the state to wait for.
-		var err error
-		for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-			if err = stepOnce(port); err == nil {
-				break
-			}
-		}
+		err := untilNoError(func() error { return stepOnce(port) })
 		var other error
 		if err == nil {
 			other = stepOnceAt("127.0.0.2", port)

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"simgui/app/window/xtest"
 )
 
 // errorLine runs simgui and returns its one stderr line, failing unless it exits 1 with
@@ -64,7 +66,7 @@ func TestStepsAndDuration(t *testing.T) {
 	}
 	for _, zero := range []string{"--steps=0", "--duration=0"} {
 		cmd := exec.Command(bin, "run", "--headless", zero, "--json", "--no-api", "--no-control", "--no-bridge")
-		var out lockedBuffer
+		var out xtest.LockedBuffer
 		cmd.Stdout, cmd.Stderr = &out, io.Discard
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
