@@ -82,13 +82,13 @@ func (p *parser) points(path, s string) [][2]float64 {
 		}
 		xy := strings.Split(pt, ",")
 		if len(xy) != 2 {
-			p.add(path, "%q is not a list of points x,y; x,y; ...", s)
+			p.add(path, "%q is not a list of points x,y; x,y; ... (%q is not x,y)", s, strings.TrimSpace(pt))
 			return nil
 		}
 		x, errx := strconv.ParseFloat(strings.TrimSpace(xy[0]), 64)
 		y, erry := strconv.ParseFloat(strings.TrimSpace(xy[1]), 64)
 		if errx != nil || erry != nil {
-			p.add(path, "%q is not a list of points x,y; x,y; ...", s)
+			p.add(path, "%q is not a list of points x,y; x,y; ... (%q is not two numbers)", s, strings.TrimSpace(pt))
 			return nil
 		}
 		out = append(out, [2]float64{x, y})

@@ -162,7 +162,7 @@ func TestTextThatIsNotANumberIsOneProblem(t *testing.T) {
 		Length: "0", Width: "0.6", Height: "0", Radius: "0", YawDeg: "0", Points: "0, -2.5; 0, banana"})
 	b, _ = tr.build()
 	_, ps = b.validate()
-	if len(ps) != 1 || !problemAt(ps, fmt.Sprintf("descriptor.elements[%d].points", len(tr.track.Elements)-1), "is not a list of points") {
+	if len(ps) != 1 || !problemAt(ps, fmt.Sprintf("descriptor.elements[%d].points", len(tr.track.Elements)-1), `("0, banana" is not two numbers)`) {
 		t.Errorf("road points with a word in them: %v, want only that they do not read", ps)
 	}
 }

@@ -181,7 +181,12 @@ func (p *previewer) vehicle(out *previewOut, v *plugins.VehicleDescriptor) error
 	chase := render.Camera{Pose: pose.Compose(render.Pose{X: -d, Y: d * 0.45, Z: height/2 + d*0.8, Yaw: -0.42, Pitch: math.Atan2(d*0.8, d*1.1)}),
 		FovYDeg: 50, Near: 0.02, Far: 100, Width: previewW, Height: previewH}
 	out.views[1] = p.shoot("3D view (cardboard corridor)", chase, p.arena, objs, false)
-	return err
+	if err != nil {
+		// The drawing's own limits (a size of 0 is the shape's default) are not the plugin's:
+		// Validate's problems are what to fix.
+		return errors.New("drawn with defaults where the fields have problems: Validate lists them")
+	}
+	return nil
 }
 
 // track renders t's layout (built by its generator with default parameters and seed 1).

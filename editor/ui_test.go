@@ -150,3 +150,24 @@ func TestPreviewOfBrokenGeometry(t *testing.T) {
 		t.Errorf("floor length -1: %v", err)
 	}
 }
+
+// A body size the validator refuses is drawn with the shape's default size; the preview says
+// so and points at Validate, not at the drawing's own limits (0 for the default).
+func TestPreviewOfBrokenBody(t *testing.T) {
+	e := testEditor(t, plugins.TypeVehicle)
+	d, _, err := openInstalled(e.reg, "vehicle.ks0223.v1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.vehicle.Length = "-0.25"
+	b, err := d.build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &previewer{r: newRenderer()}
+	defer p.r.Close()
+	err = p.vehicle(&previewOut{}, b.plugin.Vehicle)
+	if err == nil || err.Error() != "drawn with defaults where the fields have problems: Validate lists them" {
+		t.Errorf("length -0.25: %v", err)
+	}
+}

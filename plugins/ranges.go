@@ -124,11 +124,16 @@ func (ps *Problems) points(path string, pts [][2]float64) {
 func (ps *Problems) layout(path string, floor *Floor, elements []Element, spawns []SpawnPoint, route *Route) {
 	if f := floor; f != nil {
 		p := path + ".floor"
-		if !(f.Length > 0) || !(f.Width > 0) {
-			ps.add(p, "size %s×%s is not positive", fmtNum(f.Length), fmtNum(f.Width))
-		} else {
-			ps.num(p+".length", GeometryParams, "size", f.Length)
-			ps.num(p+".width", GeometryParams, "size", f.Width)
+		// Each side named for its field, so that an editor frames the one at fault.
+		for _, side := range []struct {
+			name string
+			v    float64
+		}{{"length", f.Length}, {"width", f.Width}} {
+			if !(side.v > 0) {
+				ps.add(p+"."+side.name, "%s is not positive", fmtNum(side.v))
+			} else {
+				ps.num(p+"."+side.name, GeometryParams, "size", side.v)
+			}
 		}
 		ps.point(p, f.X, f.Y)
 		if f.Color != "" && !colorPattern.MatchString(f.Color) {

@@ -215,6 +215,8 @@ func TestValidateTrackPaths(t *testing.T) {
 			"descriptor.generator", `unknown track generator "fractal" (known: maze, static)`},
 		{"element", func(m map[string]any) { m["elements"].([]any)[0].(map[string]any)["width"] = 0 },
 			"descriptor.elements[0].width", "road.A: a road needs a positive width"},
+		{"floor length", func(m map[string]any) { m["floor"].(map[string]any)["length"] = -1 },
+			"descriptor.floor.length", "-1 is not positive"},
 		{"road points", func(m map[string]any) { m["elements"].([]any)[0].(map[string]any)["points"] = []any{[]any{0, 0}} },
 			"descriptor.elements[0].points", "road.A: a road needs at least 2 points"},
 		{"id", func(m map[string]any) { m["id"] = "track.Basic_Arena.v1" }, "descriptor.id", "does not follow"},

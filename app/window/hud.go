@@ -206,7 +206,8 @@ Driving (selected robot)
   W / ↑   throttle forward        S / ↓   throttle back
   A / ←   steer left               D / →   steer right
   Space   brake                    Q / E   climb / sink (drones)
-  Shift   drive gently (less throttle and steering; steering builds up as you hold)
+  Shift   drive gently (less throttle and steering)
+  steering builds up as a key is held: a tap nudges, a second is full lock
 Selecting and viewing
   Tab / Shift+Tab  next / previous robot     click  select a robot
   F  follow the selected robot     C  3D chase view

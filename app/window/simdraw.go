@@ -52,7 +52,10 @@ func (s *simScreen) Draw(dst *ebiten.Image) {
 		s.prompt.draw(dst, b)
 	}
 	if s.show.help {
-		x, y, _, _ := s.helpBox()
+		// Opaque: the map showing through made the key list hard to read.
+		x, y, w, h := s.helpBox()
+		b.rect(x, y, w, h, rgba{panelBG.R, panelBG.G, panelBG.B, 1})
+		b.draw(dst)
 		drawBox(dst, b, helpLines, x, y)
 	}
 }
