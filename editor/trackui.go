@@ -73,7 +73,12 @@ func (e *Editor) schemaStatus() string {
 
 func (e *Editor) trackGeometry(ctx *debugui.Context, f *trackForm) {
 	ctx.SetGridLayout([]int{-1}, nil)
-	e.checkbox(ctx, "descriptor.floor", "floor (the ground rectangle, centred at x, y; metres)", &f.FloorOn)
+	label := "floor (the ground rectangle, centred at x, y; metres)"
+	if f.Generator == trackgen.Roads {
+		// The generator lays the floor around its roads: only the floor's look is the form's.
+		label = "floor (the roads generator sizes and places it around the roads; texture and colour are yours)"
+	}
+	e.checkbox(ctx, "descriptor.floor", label, &f.FloorOn)
 	if f.FloorOn {
 		ctx.SetGridLayout([]int{26, 20, -1, 20, -1, 50, -1, 50, -1}, nil)
 		ctx.Text("")

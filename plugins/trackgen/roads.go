@@ -8,7 +8,11 @@ import (
 	"simgui/plugins"
 )
 
-func init() { Register("roads", Func(roads)) }
+// Roads is the name of the generator that lays a track out from its road network, the floor
+// sized and placed around the roads.
+const Roads = "roads"
+
+func init() { Register(Roads, Func(roads)) }
 
 const (
 	roadSpacing      = 0.25 // m between vertices of a smoothed road
