@@ -349,14 +349,25 @@ func TestWindowSpawnSaveOpen(t *testing.T) {
 	needDisplay(t)
 	bin := buildSimgui(t)
 	g := startGUI(t, bin, []string{"--no-control", "--no-api", "--no-bridge"})
+	// Zoomed out until the arcade car (0.52 m) is under 36 px long: the spawn used to zoom in
+	// to 40 px.
+	g.xdo("mousemove", "--window", g.win, "640", "500")
+	g.waitState("the pointer in the world", 10*time.Second, func(s State) bool { return s.Cursor == [2]int{640, 500} })
+	g.xdo("click", "--repeat", "12", "--delay", "30", "5")
+	g.waitState("the view zoomed out", 10*time.Second, func(s State) bool { return s.View[2] > 0 && s.View[2] < 70 })
 	g.key("i")
 	const id = "vehicle.arcade.red.v1"
 	g.clickTarget("spawn:" + id)
+	before, _ := g.readState()
 	// Click in the world, away from the HUD, the panels and the toolbar.
 	g.click(420, 600)
 	spawned := g.waitState("the spawned robot", 10*time.Second, func(s State) bool { return s.Models == 2 && strings.HasPrefix(s.Selected, "arcade_red") })
 	if !strings.Contains(spawned.Status, "spawned") {
 		t.Errorf("status %q", spawned.Status)
+	}
+	// Placed where the user clicked, it is on screen: the zoom stays (it jumped to the robot).
+	if spawned.View[2] != before.View[2] || before.View[2] == 0 {
+		t.Errorf("the zoom went from %g to %g px/m on a spawn", before.View[2], spawned.View[2])
 	}
 	// A plugin installed while the window is open joins the list.
 	const user = "vehicle.arcade.green.v1"

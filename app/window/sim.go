@@ -27,12 +27,14 @@ type simScreen struct {
 	track *trackGeom
 
 	selected string
-	// pending is a robot just spawned, to select and frame as soon as a snapshot has it
-	// (the spawn is on the loop; the snapshot after it comes a step later), until pendingBy.
-	pending   string
-	pendingBy time.Time
-	follow    bool
-	show      struct{ frusta, lidar, grid, markers, help, chase, briefHUD bool }
+	// pending is a robot just spawned, to select (and frame, if pendingFrame) as soon as a
+	// snapshot has it (the spawn is on the loop; the snapshot after it comes a step later),
+	// until pendingBy. One placed where the user clicked is on screen already: the view stays.
+	pending      string
+	pendingBy    time.Time
+	pendingFrame bool
+	follow       bool
+	show         struct{ frusta, lidar, grid, markers, help, chase, briefHUD bool }
 
 	drv        driver
 	steerClock steerClock
@@ -108,7 +110,9 @@ func (s *simScreen) Update() error {
 	if s.pending != "" {
 		if m, ok := s.snap.Model(s.pending); ok {
 			s.selectModel(s.pending)
-			s.frame(m)
+			if s.pendingFrame {
+				s.frame(m)
+			}
 			s.pending = ""
 		} else if now.After(s.pendingBy) {
 			s.pending = ""

@@ -383,7 +383,7 @@ func (s *simScreen) spawnPicked(pose *world.Pose) {
 		if err == nil {
 			err = spawnVehicle(ctx, loop, v, name, pose)
 		}
-		return func() { s.spawned(name, err) }
+		return func() { s.spawned(name, false, err) }
 	})
 }
 
@@ -393,17 +393,18 @@ func (s *simScreen) testDrive(v *plugins.VehicleDescriptor, at *world.Pose) {
 	s.status("spawning " + name + " for a test drive …")
 	s.g.async(func() func() {
 		err := spawnVehicle(ctx, loop, v, name, at)
-		return func() { s.spawned(name, err) }
+		return func() { s.spawned(name, true, err) }
 	})
 }
 
-// spawned selects and frames a spawned robot once the snapshot has it (see pending).
-func (s *simScreen) spawned(name string, err error) {
+// spawned selects a spawned robot, and frames it if frame, once the snapshot has it (see
+// pending).
+func (s *simScreen) spawned(name string, frame bool, err error) {
 	if err != nil {
 		s.status("spawn failed: " + err.Error())
 		return
 	}
-	s.pending, s.pendingBy = name, time.Now().Add(3*time.Second)
+	s.pending, s.pendingBy, s.pendingFrame = name, time.Now().Add(3*time.Second), frame
 	s.status("spawned " + name + " (selected)")
 }
 
