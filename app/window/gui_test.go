@@ -425,8 +425,16 @@ func TestWindowSpawnSaveOpen(t *testing.T) {
 		t.Errorf("saved %s at (%.3f, %.3f), it was at (%.3f, %.3f)", plan.Agents[1].Name, p.X, p.Y, at.Pose[0], at.Pose[1])
 	}
 
+	// A path that cannot be opened comes back in the prompt with the reason, to mend.
+	missing := filepath.Join(filepath.Dir(path), "nope.yaml")
 	g.key("ctrl+o")
 	g.waitState("the open prompt", 5*time.Second, func(s State) bool { return s.Prompt != "" })
+	g.typeText(missing)
+	g.key("Return")
+	g.waitState("the prompt back with the reason", 15*time.Second, func(s State) bool {
+		return s.Prompt != "" && s.PromptText == missing && strings.Contains(s.PromptNote, "not found")
+	})
+	g.key("ctrl+a")
 	g.typeText(path)
 	g.key("Return")
 	opened := g.waitState("the saved scenario", 15*time.Second, func(s State) bool { return s.Scenario == path && s.Models == 3 })

@@ -196,7 +196,8 @@ func (p *prompt) draw(dst *ebiten.Image, b *batch) {
 	drawText(dst, p.title+" — type a path and press Enter (Esc cancels, Ctrl+U clears), or Browse…", float32(r.Min.X+10), float32(r.Min.Y+6), textColor)
 	drawText(dst, string(text[from:to]), x0, ty, textColor)
 	if p.note != "" {
-		drawText(dst, p.note, float32(r.Min.X+10), float32(f.Max.Y+4), noteColor)
+		// Cut to the box: a failed open's reason can be long (the status line has it whole).
+		drawText(dst, fitText(p.note, float32(r.Dx()-20)), float32(r.Min.X+10), float32(f.Max.Y+4), noteColor)
 	}
 	drawButtons(dst, b, []button{p.browse, p.ok})
 }

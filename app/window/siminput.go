@@ -419,8 +419,17 @@ func (s *simScreen) openPrompt() {
 	if src := s.g.cur.Plan.Scenario.Source; fileExists(src) {
 		initial = src
 	}
-	req := FileRequest{Title: "Open scenario", Filter: "Scenario (YAML)", Extensions: []string{"yaml", "yml"}, StartDir: dirOf(initial)}
-	s.prompt = newPrompt("Open scenario", req, initial, s.g.openScenario)
+	s.openPromptAt(initial, "")
+}
+
+// openPromptAt opens the Open prompt holding path, with note under it: after a failed open,
+// the path to mend and why it failed.
+func (s *simScreen) openPromptAt(path, note string) {
+	req := FileRequest{Title: "Open scenario", Filter: "Scenario (YAML)", Extensions: []string{"yaml", "yml"}, StartDir: dirOf(path)}
+	s.prompt = newPrompt("Open scenario", req, path, func(p string) {
+		s.g.openScenario(p, func(err string) { s.openPromptAt(p, err) })
+	})
+	s.prompt.note = note
 	s.prompt.layout(s.w, s.h, s.barH)
 }
 
@@ -452,16 +461,25 @@ func (s *simScreen) savePrompt() {
 
 // openScenario loads path and, if it checks out, makes it the host's scenario world (the
 // host stops and closes the old one). If it cannot be built, the old scenario keeps running.
-func (g *game) openScenario(path string) {
+// failed, when not nil, is told why on the game goroutine (the prompt comes back with the path).
+func (g *game) openScenario(path string, failed func(why string)) {
 	g.Status("opening " + path + " …")
+	fail := func(msg string) func() {
+		return func() {
+			g.Status(msg)
+			if failed != nil {
+				failed(msg)
+			}
+		}
+	}
 	g.async(func() func() {
 		plan, err := g.opts.Load(path)
 		if err != nil {
-			return func() { g.Status("open failed: " + err.Error()) }
+			return fail("open failed: " + err.Error())
 		}
 		sim, err := g.opts.New(plan)
 		if err != nil {
-			return func() { g.Status("open " + path + ": " + err.Error()) }
+			return fail("open " + path + ": " + err.Error())
 		}
 		g.host.SetScenario(sim)
 		return func() { g.Status("opened " + path) }
