@@ -427,7 +427,11 @@ func (s *simScreen) openPrompt() {
 func (s *simScreen) openPromptAt(path, note string) {
 	req := FileRequest{Title: "Open scenario", Filter: "Scenario (YAML)", Extensions: []string{"yaml", "yml"}, StartDir: dirOf(path)}
 	s.prompt = newPrompt("Open scenario", req, path, func(p string) {
-		s.g.openScenario(p, func(err string) { s.openPromptAt(p, err) })
+		s.g.openScenario(p, func(err string) {
+			if s.prompt == nil { // not over another prompt opened meanwhile
+				s.openPromptAt(p, err)
+			}
+		})
 	})
 	s.prompt.note = note
 	s.prompt.layout(s.w, s.h, s.barH)
