@@ -146,20 +146,25 @@ func TestGUIInstallAndTestDrive(t *testing.T) {
 	win.Xdo("windowfocus", "--sync", win.Win)
 	// Held until the screen changes: a press shorter than one tick is missed
 	// by a window that polls its keys once per update on a loaded machine.
-	win.Xdo("keydown", "F2")
-	waitWin("the editor screen", func(s winS) bool { return s.Screen == "editor" })
-	win.Xdo("keyup", "F2")
-	click("button:installed")
-	click("installed:vehicle.ks0223.v1")
-	waitEd("the KS0223 opened", func(s edS) bool { return s.ID == "vehicle.ks0223.v1" })
+	// copyAs opens the installed plugin from behind F2 and gives it the id to.
+	copyAs := func(from, to string) {
+		t.Helper()
+		win.Xdo("keydown", "F2")
+		waitWin("the editor screen", func(s winS) bool { return s.Screen == "editor" })
+		win.Xdo("keyup", "F2")
+		click("button:installed")
+		click("installed:" + from)
+		waitEd(from+" opened", func(s edS) bool { return s.ID == from })
+		click("field:descriptor.id")
+		waitEd("the id field focused", func(s edS) bool { return s.Focus == "field:descriptor.id" })
+		win.Xdo("keydown", "ctrl+a")
+		waitEd("the id selected", func(s edS) bool { return s.Selection == [2]int{0, len(from)} })
+		win.Xdo("keyup", "ctrl+a")
+		win.Xdo("type", "--delay", "50", to)
+		waitEd("the new id "+to, func(s edS) bool { return s.ID == to })
+	}
 	const id = "vehicle.acme.rover.v1"
-	click("field:descriptor.id")
-	waitEd("the id field focused", func(s edS) bool { return s.Focus == "field:descriptor.id" })
-	win.Xdo("keydown", "ctrl+a")
-	waitEd("the id selected", func(s edS) bool { return s.Selection == [2]int{0, len("vehicle.ks0223.v1")} })
-	win.Xdo("keyup", "ctrl+a")
-	win.Xdo("type", "--delay", "50", id)
-	waitEd("the new id", func(s edS) bool { return s.ID == id })
+	copyAs("vehicle.ks0223.v1", id)
 	click("button:install")
 
 	s := waitWin("the test drive", func(s winS) bool { return s.Screen == "sim" && s.Selected == "acme_rover-1" && s.Models == 2 })
@@ -175,20 +180,8 @@ func TestGUIInstallAndTestDrive(t *testing.T) {
 		t.Errorf("editor: %s %q, installed %v", e.StatusKind, e.Status, e.Installed)
 	}
 	// A track: Install & test drive runs it with a robot of the selected robot's vehicle.
-	win.Xdo("keydown", "F2")
-	waitWin("the editor again", func(s winS) bool { return s.Screen == "editor" })
-	win.Xdo("keyup", "F2")
-	click("button:installed")
-	click("installed:track.basic_arena.v1")
-	waitEd("the arena opened", func(s edS) bool { return s.ID == "track.basic_arena.v1" })
 	const trackID = "track.acme.arena.v1"
-	click("field:descriptor.id")
-	waitEd("the id field focused", func(s edS) bool { return s.Focus == "field:descriptor.id" })
-	win.Xdo("keydown", "ctrl+a")
-	waitEd("the id selected", func(s edS) bool { return s.Selection == [2]int{0, len("track.basic_arena.v1")} })
-	win.Xdo("keyup", "ctrl+a")
-	win.Xdo("type", "--delay", "50", trackID)
-	waitEd("the new track id", func(s edS) bool { return s.ID == trackID })
+	copyAs("track.basic_arena.v1", trackID)
 	// The first click installs; driving on it replaces the running scenario, so it takes a
 	// second.
 	click("button:install")
