@@ -383,6 +383,12 @@ func TestWindowSpawnSaveOpen(t *testing.T) {
 	g.waitState(user+" armed", 5*time.Second, func(s State) bool { return s.Picked == user })
 	g.click(420, 680)
 	g.waitState("the user plugin spawned", 10*time.Second, func(s State) bool { return s.Models == 3 && strings.HasPrefix(s.Selected, "arcade_green") })
+	// R would remove the robots spawned here: the first press asks, and nothing is reset.
+	g.key("r")
+	asked := g.waitState("R asking first", 5*time.Second, func(s State) bool { return strings.HasPrefix(s.Status, "R again within") })
+	if asked.Models != 3 || !strings.Contains(asked.Status, "removes the 2 robots spawned here") {
+		t.Errorf("after one R: %d robots, status %q", asked.Models, asked.Status)
+	}
 	// The robot stays armed for another; Esc closes the list with it, in one press, as the
 	// help says.
 	if s, _ := g.readState(); s.Picked != user || s.Targets["spawn:"+user] == [4]int{} {

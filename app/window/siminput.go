@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -283,7 +284,29 @@ func (s *simScreen) stepOnce() {
 	})
 }
 
+// resetAgain is how long a second R (or Reset click) has to confirm a reset that would remove
+// robots spawned in the window.
+const resetAgain = 4 * time.Second
+
+// spawnedHere counts the robots running that the scenario does not have: a reset removes them.
+func (s *simScreen) spawnedHere() int {
+	n := 0
+	for _, m := range s.snap.Models {
+		if !slices.ContainsFunc(s.g.cur.Plan.Agents, func(a world.AgentSpec) bool { return a.Name == m.Name }) {
+			n++
+		}
+	}
+	return n
+}
+
 func (s *simScreen) reset() {
+	if n := s.spawnedHere(); n > 0 && time.Now().After(s.resetBy) {
+		s.resetBy = time.Now().Add(resetAgain)
+		s.status(fmt.Sprintf("R again within %.0f s resets the world and removes the %d robots spawned here (Ctrl+S first saves a world with them)",
+			resetAgain.Seconds(), n))
+		return
+	}
+	s.resetBy = time.Time{}
 	loop, seed, ctx := s.g.cur.Loop, s.snap.Seed, s.g.ctx
 	before := len(s.snap.Models)
 	s.drv.reset()
