@@ -451,3 +451,33 @@ func TestWindowHKeyFoldsTheHUD(t *testing.T) {
 	g.key("h")
 	g.waitState("the HUD whole again", 10*time.Second, func(s State) bool { return height(s) == height(full) })
 }
+
+// TestWindowSpawnAimArrow drags a spawn to aim it: an arrow shows the heading while the button
+// is held, and the robot gets it.
+func TestWindowSpawnAimArrow(t *testing.T) {
+	needDisplay(t)
+	g := startGUI(t, buildSimgui(t), quiet)
+	g.key("i")
+	g.clickTarget("spawn:vehicle.ks0223.v1")
+	g.waitState("the KS0223 armed", 5*time.Second, func(s State) bool { return s.Picked == "vehicle.ks0223.v1" })
+	g.xdo("mousemove", "--window", g.win, "560", "600")
+	g.waitState("the pointer at the spot", 10*time.Second, func(s State) bool { return s.Cursor == [2]int{560, 600} })
+	before := g.shot("spawn-aim-before.png")
+	g.xdo("mousedown", "1")
+	g.xdo("mousemove", "--window", g.win, "620", "560")
+	g.xdo("mousemove", "--window", g.win, "680", "520")
+	g.waitState("the pointer dragged", 10*time.Second, func(s State) bool { return s.Cursor == [2]int{680, 520} })
+	img := g.shot("spawn-aim.png")
+	// The arrow's middle, against the same spot before the drag (nothing else moves there).
+	r := image.Rect(617, 557, 623, 563)
+	a, b := xtest.RegionStats(before, r), xtest.RegionStats(img, r)
+	g.xdo("mouseup", "1")
+	s := g.waitState("the aimed robot", 10*time.Second, func(s State) bool { return s.Models == 2 })
+	if math.Abs(a.R-b.R)+math.Abs(a.G-b.G)+math.Abs(a.B-b.B) < 30 || !(b.B < a.B) {
+		t.Errorf("no aim arrow under the drag: %+v before, %+v during", a, b)
+	}
+	// Screen y grows downwards: 80 px up over 120 px right is atan2(80, 120).
+	if yaw := s.Robots[s.Selected][2]; math.Abs(yaw-math.Atan2(80, 120)) > 0.05 {
+		t.Errorf("the robot faces %.3f rad, the drag aimed %.3f", yaw, math.Atan2(80, 120))
+	}
+}

@@ -21,6 +21,7 @@ func (s *simScreen) Draw(dst *ebiten.Image) {
 		s.chase.draw(dst, s.w, s.h, s.chaseErr)
 	} else {
 		s.drawWorld(dst, b)
+		s.drawAim(dst, b)
 	}
 	s.panels.draw(dst, b)
 	drawBox(dst, b, s.hud, 8, 8)
@@ -58,6 +59,24 @@ func (s *simScreen) Draw(dst *ebiten.Image) {
 		b.draw(dst)
 		drawBox(dst, b, helpLines, x, y)
 	}
+}
+
+// drawAim draws, while a spawn is dragged to aim, an arrow from where it will stand to the
+// pointer: the heading it will get.
+func (s *simScreen) drawAim(dst *ebiten.Image, b *batch) {
+	if s.spawn.picked == "" || !s.mouse.down || !s.mouse.moved {
+		return
+	}
+	x0, y0, x1, y1 := float32(s.mouse.sx), float32(s.mouse.sy), float32(s.mouse.lx), float32(s.mouse.ly)
+	a := math.Atan2(float64(y1-y0), float64(x1-x0))
+	c := rgba{0.98, 0.82, 0.25, 1}
+	b.line(x0, y0, x1, y1, 3, c)
+	for _, side := range [2]float64{-1, 1} {
+		hx, hy := x1-float32(14*math.Cos(a+side*0.45)), y1-float32(14*math.Sin(a+side*0.45))
+		b.line(x1, y1, hx, hy, 3, c)
+	}
+	b.circle(x0, y0, 5, c)
+	b.draw(dst)
 }
 
 // helpLines is the F1 overlay with its title.
