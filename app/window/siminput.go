@@ -12,6 +12,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/inpututil"
 
+	"simgui/app/scenario"
 	"simgui/app/world"
 	"simgui/plugins"
 )
@@ -486,12 +487,20 @@ func (s *simScreen) savePrompt() {
 	s.prompt.layout(s.w, s.h, s.barH)
 }
 
-// openScenario loads path and, if it checks out, makes it the host's scenario world (the
-// host stops and closes the old one). If it cannot be built, the old scenario keeps running.
+// openScenario loads path and, if it checks out, makes it the host's scenario world.
 // failed, when not nil, is told why on the game goroutine (the prompt comes back with the path).
 func (g *game) openScenario(path string, failed func(why string)) {
 	g.Status("opening " + path + " …")
-	fail := func(msg string) func() {
+	g.replaceScenario("open failed: ", func() (*scenario.Plan, error) { return g.opts.Load(path) }, "opened "+path, failed)
+}
+
+// replaceScenario builds, on the worker, the plan that plan gives and makes it the host's
+// scenario world (the host stops and closes the old one); the status then says done. If it
+// cannot be built, the old scenario keeps running, and the status (and failed, when not nil)
+// says why after prefix.
+func (g *game) replaceScenario(prefix string, plan func() (*scenario.Plan, error), done string, failed func(why string)) {
+	fail := func(err error) func() {
+		msg := prefix + err.Error()
 		return func() {
 			g.Status(msg)
 			if failed != nil {
@@ -500,16 +509,16 @@ func (g *game) openScenario(path string, failed func(why string)) {
 		}
 	}
 	g.async(func() func() {
-		plan, err := g.opts.Load(path)
+		p, err := plan()
 		if err != nil {
-			return fail("open failed: " + err.Error())
+			return fail(err)
 		}
-		sim, err := g.opts.New(plan)
+		sim, err := g.opts.New(p)
 		if err != nil {
-			return fail("open " + path + ": " + err.Error())
+			return fail(err)
 		}
 		g.host.SetScenario(sim)
-		return func() { g.Status("opened " + path) }
+		return func() { g.Status(done) }
 	})
 }
 

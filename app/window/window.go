@@ -362,20 +362,9 @@ func (g *game) DriveTrack(trackID string) {
 		Source:      "test drive of " + trackID,
 	}
 	g.Status("opening " + trackID + " …")
-	g.async(func() func() {
-		plan, err := g.opts.Resolve(sc)
-		if err != nil {
-			return func() { g.Status(err.Error()) } // named by the scenario's Source
-		}
-		sim, err := g.opts.New(plan)
-		if err != nil {
-			return func() { g.Status("test drive of " + trackID + ": " + err.Error()) }
-		}
-		g.host.SetScenario(sim)
-		return func() {
-			g.Status("driving " + vehicleID + " on " + trackID + ": W A S D drive, Ctrl+O opens another scenario")
-		}
-	})
+	// Errors name the track: the scenario's Source is the test drive's.
+	g.replaceScenario("", func() (*scenario.Plan, error) { return g.opts.Resolve(sc) },
+		"driving "+vehicleID+" on "+trackID+": W A S D drive, Ctrl+O opens another scenario", nil)
 }
 
 // screenshot saves the screen as drawn to a PNG in Options.ScreenshotDir, off the game
