@@ -9,7 +9,8 @@ import (
 )
 
 // Sensor table: each sensor takes the contract's fields, the mount (kind and pose in the
-// vehicle frame), the mount kind's parameters (paramsPerLine a line), and a Remove button.
+// vehicle frame), the mount kind's parameters (paramsPerLine a line at most), and a Remove
+// button.
 var (
 	sensorLine1 = []int{26, -4, 74, -3, 50, -3, 56, 56, 70}
 	sensorLine2 = []int{26, -4, -1, -1, -1, -1, -1, -1}
@@ -76,10 +77,19 @@ func (e *Editor) sensorTable(ctx *debugui.Context, f *vehicleForm) {
 	ctx.Text("a new sensor is a float32 scalar on a speedometer mount; pick its type to change that")
 }
 
-// paramsPerLine is how many of a mount kind's parameters (name and field) share a line: a
-// camera has dozens, which on one line left each field a character wide and most of them
-// off the window.
-const paramsPerLine = 4
+// paramsPerLine is how many of a mount kind's parameters (name and field) share a line at
+// most: a camera has dozens, which on one line left each field a character wide and most of
+// them off the window. A narrower form takes fewer, each at least paramCell pixels wide (a
+// name and a field showing a few digits): four in a 900-pixel window cut "60" to "6".
+const (
+	paramsPerLine = 4
+	paramCell     = 96 + 64
+)
+
+// paramsPerLineIn returns how many parameters share a line in a form body width pixels wide.
+func paramsPerLineIn(width int) int {
+	return max(2, min(paramsPerLine, (width-26)/paramCell))
+}
 
 // mountParams is the third line of a sensor and those below: the parameters of its mount
 // kind.
@@ -95,8 +105,9 @@ func (e *Editor) mountParams(ctx *debugui.Context, dp string, r *sensorRow) {
 		}
 		return
 	}
+	perLine := paramsPerLineIn(e.clip.Dx())
 	widths := []int{26}
-	for range paramsPerLine {
+	for range perLine {
 		widths = append(widths, 96, -1)
 	}
 	ctx.SetGridLayout(widths, nil)
@@ -109,7 +120,7 @@ func (e *Editor) mountParams(ctx *debugui.Context, dp string, r *sensorRow) {
 		r.Params[r.Kind] = vals
 	}
 	for i, s := range specs {
-		if i%paramsPerLine == 0 {
+		if i%perLine == 0 {
 			ctx.Text("")
 		}
 		v := vals[s.Name]
@@ -121,7 +132,7 @@ func (e *Editor) mountParams(ctx *debugui.Context, dp string, r *sensorRow) {
 			vals[s.Name] = v
 		}
 	}
-	for i := len(specs); i%paramsPerLine != 0; i++ { // the last line's empty cells
+	for i := len(specs); i%perLine != 0; i++ { // the last line's empty cells
 		ctx.Text("")
 		ctx.Text("")
 	}

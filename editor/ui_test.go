@@ -171,3 +171,17 @@ func TestPreviewOfBrokenBody(t *testing.T) {
 		t.Errorf("length -0.25: %v", err)
 	}
 }
+
+func TestMountParamsFitTheForm(t *testing.T) {
+	// The form's body in a 900-pixel window is about 510 pixels wide, in a 1280-pixel one
+	// about 730: a parameter's field must keep room for a few digits in both.
+	for _, c := range []struct{ width, want int }{{300, 2}, {510, 3}, {730, 4}, {2000, 4}} {
+		n := paramsPerLineIn(c.width)
+		if n != c.want {
+			t.Errorf("a %d-pixel form: %d parameters a line, want %d", c.width, n, c.want)
+		}
+		if field := (c.width-26)/n - 96; c.width >= 400 && field < 60 {
+			t.Errorf("a %d-pixel form: fields %d pixels wide", c.width, field)
+		}
+	}
+}
