@@ -89,10 +89,10 @@ func (f *trackForm) build(standIn float64) (plugins.Manifest, *plugins.TrackDesc
 		ParametersSchemaJSON: f.Schema, Generator: f.Generator,
 	}
 	if f.FloorOn {
-		t.Floor = &plugins.Floor{
-			X: p.float("descriptor.floor.x", f.FloorX), Y: p.float("descriptor.floor.y", f.FloorY),
-			Length: p.float("descriptor.floor.length", f.FloorLength), Width: p.float("descriptor.floor.width", f.FloorWidth),
-			Texture: strings.TrimSpace(f.FloorTexture), Color: strings.TrimSpace(f.FloorColor),
+		t.Floor = &plugins.Floor{Texture: strings.TrimSpace(f.FloorTexture), Color: strings.TrimSpace(f.FloorColor)}
+		if plugins.GeneratorFloor(f.Generator) == plugins.FloorWhole { // else the generator places it
+			t.Floor.X, t.Floor.Y = p.float("descriptor.floor.x", f.FloorX), p.float("descriptor.floor.y", f.FloorY)
+			t.Floor.Length, t.Floor.Width = p.float("descriptor.floor.length", f.FloorLength), p.float("descriptor.floor.width", f.FloorWidth)
 		}
 	}
 	for i, r := range f.Elements {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ebitengine/debugui"
 
+	"simgui/plugins"
 	"simgui/plugins/trackgen"
 	"simgui/render"
 )
@@ -74,12 +75,15 @@ func (e *Editor) schemaStatus() string {
 func (e *Editor) trackGeometry(ctx *debugui.Context, f *trackForm) {
 	ctx.SetGridLayout([]int{-1}, nil)
 	label := "floor (the ground rectangle, centred at x, y; metres)"
-	if f.Generator == trackgen.Roads {
-		// The generator lays the floor around its roads: only the floor's look is the form's.
-		label = "floor (the roads generator sizes and places it around the roads; texture and colour are yours)"
+	use := plugins.GeneratorFloor(f.Generator)
+	switch use {
+	case plugins.FloorLook:
+		label = "floor (the " + f.Generator + " generator sizes and places it; texture and colour are yours)"
+	case plugins.FloorNone:
+		label = "floor (not used: the " + f.Generator + " generator lays a floor of its own)"
 	}
 	e.checkbox(ctx, "descriptor.floor", label, &f.FloorOn)
-	if f.FloorOn {
+	if f.FloorOn && use == plugins.FloorWhole {
 		ctx.SetGridLayout([]int{26, 20, -1, 20, -1, 50, -1, 50, -1}, nil)
 		ctx.Text("")
 		ctx.Text("x")
@@ -90,6 +94,8 @@ func (e *Editor) trackGeometry(ctx *debugui.Context, f *trackForm) {
 		e.field(ctx, "descriptor.floor.length", &f.FloorLength)
 		ctx.Text("width")
 		e.field(ctx, "descriptor.floor.width", &f.FloorWidth)
+	}
+	if f.FloorOn && use != plugins.FloorNone {
 		ctx.SetGridLayout([]int{26, 60, -2, 50, -1, 24}, nil)
 		ctx.Text("")
 		ctx.Text("texture")

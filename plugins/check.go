@@ -240,7 +240,17 @@ func (ps *Problems) trackSimulation(t *TrackDescriptor) {
 	if _, err := compiledSchema(t.ParametersSchemaJSON); err != nil {
 		ps.add("descriptor.parametersSchemaJson", "does not compile as a JSON Schema: %s", oneLine(err.Error()))
 	}
-	ps.layout("descriptor", t.Floor, t.Elements, t.SpawnPoints, t.Route)
+	use, known := generatorFloor(t.Generator)
+	ps.layout("descriptor", t.Floor, use, t.Elements, t.SpawnPoints, t.Route)
+	if f := t.Floor; f != nil && known && use != FloorWhole {
+		// What the generator does not read is said, not checked: a user who sized the
+		// floor should learn that the size has no effect.
+		if use == FloorNone {
+			ps.warn("descriptor.floor", "the %s generator lays a floor of its own: this floor is not used", t.Generator)
+		} else if f.Length != 0 || f.Width != 0 || f.X != 0 || f.Y != 0 {
+			ps.warn("descriptor.floor", "the %s generator sizes and places the floor itself: only its texture and colour are used", t.Generator)
+		}
+	}
 	ps.checkMaterials(t)
 }
 

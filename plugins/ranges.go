@@ -120,22 +120,27 @@ func (ps *Problems) points(path string, pts [][2]float64) {
 	}
 }
 
-// layout checks a track's geometry: floor, elements, spawn points, route.
-func (ps *Problems) layout(path string, floor *Floor, elements []Element, spawns []SpawnPoint, route *Route) {
-	if f := floor; f != nil {
+// layout checks a track's geometry: floor (as much of it as use takes), elements, spawn
+// points, route.
+func (ps *Problems) layout(path string, floor *Floor, use FloorUse, elements []Element, spawns []SpawnPoint, route *Route) {
+	if f := floor; f != nil && use != FloorNone {
 		p := path + ".floor"
 		// Each side named for its field, so that an editor frames the one at fault.
 		for _, side := range []struct {
 			name string
 			v    float64
 		}{{"length", f.Length}, {"width", f.Width}} {
-			if !(side.v > 0) {
+			switch {
+			case use == FloorLook:
+			case !(side.v > 0):
 				ps.add(p+"."+side.name, "%s is not positive", fmtNum(side.v))
-			} else {
+			default:
 				ps.num(p+"."+side.name, GeometryParams, "size", side.v)
 			}
 		}
-		ps.point(p, f.X, f.Y)
+		if use == FloorWhole {
+			ps.point(p, f.X, f.Y)
+		}
 		if f.Color != "" && !colorPattern.MatchString(f.Color) {
 			ps.add(p+".color", "%q is not #rrggbb", f.Color)
 		}
@@ -171,7 +176,7 @@ func CheckLayout(l *Layout) error {
 		return errors.New("no layout")
 	}
 	var ps Problems
-	ps.layout("layout", &l.Floor, l.Elements, l.SpawnPoints, l.Route)
+	ps.layout("layout", &l.Floor, FloorWhole, l.Elements, l.SpawnPoints, l.Route)
 	return ps.Err()
 }
 

@@ -161,20 +161,39 @@ func (t *TrackDescriptor) HasLayout() bool {
 
 var generators = struct {
 	sync.RWMutex
-	names []string
+	names  []string
+	floors map[string]FloorUse
 }{}
 
-// DeclareGenerator records that a track generator called name exists, so that validation can
-// name unknown generators without importing plugins/trackgen (which imports this package).
+// FloorUse is how much of a track descriptor's floor its generator takes.
+type FloorUse int
+
+const (
+	// FloorWhole: the floor as given, its size, place and look (the static generator, and a
+	// track without a generator).
+	FloorWhole FloorUse = iota
+	// FloorLook: the floor's texture and colour; the generator sizes and places it.
+	FloorLook
+	// FloorNone: none of it; the generator lays a floor of its own.
+	FloorNone
+)
+
+// DeclareGenerator records that a track generator called name exists and how much of a
+// descriptor's floor it takes, so that validation can name unknown generators and floor
+// fields nothing reads without importing plugins/trackgen (which imports this package).
 // trackgen.Register calls it. Until some generator is declared, generator names are not
-// checked.
-func DeclareGenerator(name string) {
+// checked (nor the floor sizes of a track that names one).
+func DeclareGenerator(name string, floor FloorUse) {
 	generators.Lock()
 	defer generators.Unlock()
 	if !slices.Contains(generators.names, name) {
 		generators.names = append(generators.names, name)
 		slices.Sort(generators.names)
 	}
+	if generators.floors == nil {
+		generators.floors = map[string]FloorUse{}
+	}
+	generators.floors[name] = floor
 }
 
 // DeclaredGenerators returns the declared generator names, sorted.
@@ -182,6 +201,27 @@ func DeclaredGenerators() []string {
 	generators.RLock()
 	defer generators.RUnlock()
 	return slices.Clone(generators.names)
+}
+
+// GeneratorFloor returns how much of its floor a track with generator name uses: the whole
+// of it without a generator; for a generator not declared (its own problem, or no generators
+// linked in), only the look, since most generators place the floor themselves.
+func GeneratorFloor(name string) FloorUse {
+	use, _ := generatorFloor(name)
+	return use
+}
+
+// generatorFloor is GeneratorFloor, and whether the generator was declared.
+func generatorFloor(name string) (FloorUse, bool) {
+	if name == "" {
+		return FloorWhole, true
+	}
+	generators.RLock()
+	defer generators.RUnlock()
+	if f, ok := generators.floors[name]; ok {
+		return f, true
+	}
+	return FloorLook, false
 }
 
 // fallbackID names the built-in FallbackVehicle uses for deviceType.

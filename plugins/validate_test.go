@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"path"
 	"slices"
 	"strings"
@@ -191,13 +192,16 @@ func TestValidateTrackPaths(t *testing.T) {
 	// trackgen declares the real generators; this package's tests stand in for it, and put
 	// the list back (other tests validate built-in tracks with no list, which checks nothing).
 	prev := DeclaredGenerators()
+	generators.RLock()
+	prevFloors := maps.Clone(generators.floors)
+	generators.RUnlock()
 	t.Cleanup(func() {
 		generators.Lock()
-		generators.names = prev
+		generators.names, generators.floors = prev, prevFloors
 		generators.Unlock()
 	})
-	DeclareGenerator("static")
-	DeclareGenerator("maze")
+	DeclareGenerator("static", FloorWhole)
+	DeclareGenerator("maze", FloorNone)
 	base := builtinFiles(t, "track.basic_arena.v1")
 	for _, tc := range []struct {
 		name string

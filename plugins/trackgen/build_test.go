@@ -24,7 +24,7 @@ func TestRegistry(t *testing.T) {
 			t.Error("duplicate Register did not panic")
 		}
 	}()
-	Register("maze", Func(maze))
+	Register("maze", Func(maze), plugins.FloorNone)
 }
 
 func TestUnknownGenerator(t *testing.T) {

@@ -10,7 +10,7 @@ import (
 	"simgui/plugins"
 )
 
-func init() { Register("cardboard_maze", Func(cardboardMaze)) }
+func init() { Register("cardboard_maze", Func(cardboardMaze), plugins.FloorNone) }
 
 // rusim's cardboard maze (CardboardMazeTrack and MazeGenerator in uav-simulator/uavsimulator):
 // a corridor one cell wide that walks a 40 × 40 grid from cell (20, 20), heading north.

@@ -7,7 +7,7 @@ import (
 	"simgui/plugins"
 )
 
-func init() { Register("city_grid", Func(cityGrid)) }
+func init() { Register("city_grid", Func(cityGrid), plugins.FloorNone) }
 
 // The city block layout of rusim's track.city_polygon.v1 (CityPolygonTrack in
 // uav-simulator/uavsimulator): a square grid of 2N+1 cells a side centred on the origin, where

@@ -7,7 +7,7 @@ import (
 	"simgui/plugins"
 )
 
-func init() { Register("cardboard_corridor", Func(corridor)) }
+func init() { Register("cardboard_corridor", Func(corridor), plugins.FloorNone) }
 
 // Cardboard geometry shared by the corridor and the maze (rusim's cardboard tracks).
 const (

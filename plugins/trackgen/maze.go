@@ -7,7 +7,7 @@ import (
 	"simgui/plugins"
 )
 
-func init() { Register("maze", Func(maze)) }
+func init() { Register("maze", Func(maze), plugins.FloorNone) }
 
 // mazeStream is the PCG stream of maze carving, so the maze does not share a sequence with
 // other users of the same seed.

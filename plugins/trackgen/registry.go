@@ -28,9 +28,10 @@ var registry = struct {
 	m map[string]Generator
 }{m: map[string]Generator{}}
 
-// Register adds a generator under name and declares the name to plugins' validation. It panics on an empty name, a nil generator or a
-// duplicate: all programming errors found at init.
-func Register(name string, g Generator) {
+// Register adds a generator under name and declares the name, and how much of a
+// descriptor's floor it takes, to plugins' validation. It panics on an empty name, a nil
+// generator or a duplicate: all programming errors found at init.
+func Register(name string, g Generator, floor plugins.FloorUse) {
 	if name == "" || g == nil {
 		panic("trackgen: Register needs a name and a generator")
 	}
@@ -40,7 +41,7 @@ func Register(name string, g Generator) {
 		panic("trackgen: duplicate generator " + name)
 	}
 	registry.m[name] = g
-	plugins.DeclareGenerator(name)
+	plugins.DeclareGenerator(name, floor)
 }
 
 // Lookup returns the generator registered under name, or an error listing the known names.

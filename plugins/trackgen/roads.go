@@ -12,7 +12,7 @@ import (
 // sized and placed around the roads.
 const Roads = "roads"
 
-func init() { Register(Roads, Func(roads)) }
+func init() { Register(Roads, Func(roads), plugins.FloorLook) }
 
 const (
 	roadSpacing      = 0.25 // m between vertices of a smoothed road
