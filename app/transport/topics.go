@@ -1,5 +1,7 @@
 package transport
 
+import "strings"
+
 // Topic and service names of a world on its bus, as gz-sim names them (gz-sim's DiffDrive,
 // PosePublisher and UserCommands systems) plus the micom odometry of CLOiSim robots.
 // Every part of the process that names a world's topic calls these.
@@ -41,3 +43,40 @@ func WheelsTopic(model string) string { return "/model/" + model + "/wheels" }
 
 // ResetTopic carries a gz.msgs.Int64 with the seed each time the world is reset.
 func ResetTopic(world string) string { return "/world/" + world + "/reset" }
+
+// BuiltinType returns the full message type of a topic named above (the simulator
+// publishes or reads it with that type whether or not it is declared yet), and whether name is
+// one: a timeline publishing another type there would be refused at its first message.
+func BuiltinType(name string) (string, bool) {
+	if name == ClockTopic {
+		return "gz.msgs.Clock", true
+	}
+	if rest, ok := strings.CutPrefix(name, "/model/"); ok {
+		model, suffix, ok := strings.Cut(rest, "/")
+		if !ok || model == "" {
+			return "", false
+		}
+		typ, ok := modelTopicTypes[suffix]
+		return typ, ok
+	}
+	if rest, ok := strings.CutPrefix(name, "/world/"); ok {
+		world, suffix, ok := strings.Cut(rest, "/")
+		if !ok || world == "" {
+			return "", false
+		}
+		typ, ok := worldTopicTypes[suffix]
+		return typ, ok
+	}
+	return "", false
+}
+
+// The types of a model's and a world's topics by the part of the name after the model or world.
+var (
+	modelTopicTypes = map[string]string{
+		"cmd_vel": "gz.msgs.Twist", "cmd_drive": "gz.msgs.Param", "pose": "gz.msgs.Pose",
+		"micom": "gz.msgs.Micom", "wheels": "gz.msgs.Pose_V",
+	}
+	worldTopicTypes = map[string]string{
+		"pose/info": "gz.msgs.Pose_V", "stats": "gz.msgs.WorldStatistics", "reset": "gz.msgs.Int64",
+	}
+)

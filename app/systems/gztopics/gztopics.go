@@ -147,8 +147,10 @@ func (a *Adapter) watch(model string) {
 	if _, ok := a.subs[model]; ok {
 		return
 	}
-	a.bus.DeclareTopic(transport.CmdVelTopic(model), "gz.msgs.Twist")
-	a.bus.DeclareTopic(transport.CmdDriveTopic(model), "gz.msgs.Param")
+	for _, topic := range []string{transport.CmdVelTopic(model), transport.CmdDriveTopic(model)} {
+		typ, _ := transport.BuiltinType(topic)
+		a.bus.DeclareTopic(topic, typ)
+	}
 	a.subs[model] = [2]*transport.Subscription{
 		a.bus.Subscribe(transport.CmdVelTopic(model), transport.WithQueueLen(a.QueueLen)),
 		a.bus.Subscribe(transport.CmdDriveTopic(model), transport.WithQueueLen(a.QueueLen)),

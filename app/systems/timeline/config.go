@@ -12,6 +12,7 @@ import (
 	"google.golang.org/protobuf/encoding/prototext"
 	"google.golang.org/protobuf/proto"
 
+	"simgui/app/transport"
 	"simgui/app/transport/msgs"
 )
 
@@ -128,6 +129,9 @@ func (c *Config) compile() (*plan, error) {
 			m, typ, err := parse(o.Type, o.Content)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", ol, err)
+			}
+			if have, ok := transport.BuiltinType(o.Topic); ok && have != typ {
+				return nil, fmt.Errorf("%s: the simulator's topic carries %s, not %s", ol, have, typ)
 			}
 			f.outs = append(f.outs, output{topic: o.Topic, typ: typ, msg: m, label: ol})
 		}

@@ -166,6 +166,11 @@ func TestLoadErrorsNameTheKeyframe(t *testing.T) {
 		{"nan time", `keyframes: [{time: .nan}]`, "keyframe 1 (time NaN s): time must be a number from 0"},
 		{"negative period", `period: -1` + "\n" + `keyframes: [{time: 0}]`, "period -1 s must be a number from 0"},
 		{"no keyframes", `loop: true`, "the timeline has no keyframes"},
+		// The clock publishes only while someone listens, so /clock is not declared at load.
+		{"clock typed wrongly", `keyframes: [{time: 0}, {time: 1, outputs: [` + strings.Replace(out, "/a", "/clock", 1) + `]}]`,
+			"keyframe 2 (time 1 s) output 1 on /clock: the simulator's topic carries gz.msgs.Clock, not gz.msgs.Double"},
+		{"cmd_vel typed wrongly", `keyframes: [{time: 0, outputs: [` + strings.Replace(out, "/a", "/model/ego/cmd_vel", 1) + `]}]`,
+			"keyframe 1 (time 0 s) output 1 on /model/ego/cmd_vel: the simulator's topic carries gz.msgs.Twist, not gz.msgs.Double"},
 		{"unknown key", `keyframes: [{time: 0, output: []}]`, `unknown key "output"`},
 		{"unknown top key", `keyframe: []`, `unknown config key "keyframe" (known: keyframes, loop, period)`},
 	} {

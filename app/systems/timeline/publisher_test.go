@@ -308,12 +308,15 @@ func TestInitNeedsABus(t *testing.T) {
 func TestOutputTypeMismatch(t *testing.T) {
 	w, bus := newWorld(t)
 	w.Start()
+	if err := bus.DeclareTopic("/lights", "gz.msgs.Twist"); err != nil {
+		t.Fatal(err)
+	}
 	p, opt := build(t, `
 type: systems.timeline_publisher
 config:
-  keyframes: [{time: 0, outputs: [{topic: /model/ego/cmd_vel, type: gz.msgs.Double, content: "data: 1"}]}]`)
+  keyframes: [{time: 0, outputs: [{topic: /lights, type: gz.msgs.Double, content: "data: 1"}]}]`)
 	err := w.AddSystem(p, opt)
-	want := "keyframe 1 (time 0 s) output 1 on /model/ego/cmd_vel: the topic carries gz.msgs.Twist, not gz.msgs.Double"
+	want := "keyframe 1 (time 0 s) output 1 on /lights: the topic carries gz.msgs.Twist, not gz.msgs.Double"
 	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Fatalf("load error %v, want %q", err, want)
 	}
