@@ -76,7 +76,15 @@ func applyCommon(l *plugins.Layout, p Params) error {
 		return l.Route
 	}
 	if waypoints != nil {
-		route().Waypoints = waypoints
+		// Waypoints given make a route of their own, as rusim configures one at every reset:
+		// reached within 1 m (route.reach_distance_m's default) and not looping unless the
+		// parameters say so; the track's reach, loop, goal radius and corridor were for its
+		// own waypoints. How agents are driven along a route stays the track's.
+		r := &plugins.Route{Waypoints: waypoints}
+		if old := l.Route; old != nil {
+			r.Controller, r.Graph = old.Controller, old.Graph
+		}
+		l.Route = r
 	}
 	if p.Has("route.loop") {
 		route().Loop = r.Bool("route.loop", false)

@@ -122,10 +122,10 @@ func TestCommonParams(t *testing.T) {
 			plugins.Route{Waypoints: [][2]float64{{-6, -8}, {-6, -1}, {4, 2}, {6, 8}}, ReachDistance: 1.2, Loop: true}},
 		{"waypoints then explicit yaw", map[string]any{"route.waypoints": "0,0;3,3;", "spawn.yaw_deg": 10},
 			plugins.SpawnPoint{Name: "start", X: 0, Y: 0, YawDeg: 10},
-			plugins.Route{Waypoints: [][2]float64{{0, 0}, {3, 3}}, ReachDistance: 1.5}},
+			plugins.Route{Waypoints: [][2]float64{{0, 0}, {3, 3}}}}, // the track's 1.5 m reach was for its own route
 		{"waypoints and position", map[string]any{"route.waypoints": "0,0;3,4", "spawn.position": "1,1"},
 			plugins.SpawnPoint{Name: "start", X: 1, Y: 1, YawDeg: 90},
-			plugins.Route{Waypoints: [][2]float64{{0, 0}, {3, 4}}, ReachDistance: 1.5}},
+			plugins.Route{Waypoints: [][2]float64{{0, 0}, {3, 4}}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			l := build(t, tr, tc.params, 1)
@@ -140,6 +140,15 @@ func TestCommonParams(t *testing.T) {
 	l := build(t, tr, map[string]any{"route.waypoints": "0,0;3,4"}, 1)
 	if !near(l.SpawnPoints[0].YawDeg, math.Atan2(4, 3)*180/math.Pi, 1e-12) {
 		t.Errorf("spawn yaw %v does not face the second waypoint", l.SpawnPoints[0].YawDeg)
+	}
+
+	// A client's route does not loop because the track's own did.
+	city := builtinTrack(t, "track.city_polygon.v1")
+	if l := build(t, city, nil, 1); l.Route == nil || !l.Route.Loop {
+		t.Fatalf("the city's own route %+v does not loop", l.Route)
+	}
+	if l := build(t, city, map[string]any{"route.waypoints": "1,1;2,2;9,9"}, 1); l.Route.Loop || l.Route.ReachDistance != 0 || l.Route.GoalRadius != 0 {
+		t.Errorf("the client's route on the city %+v, want no loop and the default reach", l.Route)
 	}
 
 	_, err := Build(tr, map[string]any{"spawn.position": "here", "route.loop": "yes"}, 1)

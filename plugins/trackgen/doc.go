@@ -16,8 +16,9 @@
 //
 // Build validates the parameters against the track's schema (plugins.ResolveTrackParams), adds
 // the schema's defaults, runs the generator and then applies the parameters every track takes:
-// spawn.position and spawn.yaw_deg override the first spawn point, route.waypoints, route.loop
-// and route.reach_distance_m override the route, and waypoints given without a spawn position
+// spawn.position and spawn.yaw_deg override the first spawn point, route.waypoints replaces the
+// route (reach 1 m, not looping), route.loop and route.reach_distance_m override its reach and
+// looping, and waypoints given without a spawn position
 // put the vehicle on the first waypoint facing the second. Then the route metadata of rusim's
 // scenarios: corridor.width_m and goal.radius_m become the route's CorridorWidth and GoalRadius,
 // controller.profile and waypoint.graph its Controller and Graph, and obstacle.count places
