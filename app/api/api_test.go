@@ -6,6 +6,7 @@ import (
 	"math"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -236,6 +237,37 @@ func TestSteerAndPWMTurnAsInRusim(t *testing.T) {
 				t.Errorf("x %.4f after the turn", x)
 			}
 		})
+	}
+}
+
+// A drone's climb is its linearVelocity.y (Unity's up), and matches how fast its height grows.
+func TestDroneClimbIsItsVerticalVelocity(t *testing.T) {
+	s := startServer(t, Options{})
+	s.ok("/reset", `{"seed": 1, "selectedTrackId": "track.basic_arena.v1", "selectedVehicleId": "vehicle.drone.simple.v1"}`)
+	climb := `{"extensions": [{"key": "control.vertical_norm", "value": "1"}]}`
+	var prev, res *StepResult
+	for range 8 {
+		prev = res
+		res, _ = s.ok("/step", climb)
+	}
+	vy := res.State.LinearVelocity.Y
+	dy := res.State.Pose.Position.Y - prev.State.Pose.Position.Y
+	secs := func(r *StepResult) float64 {
+		v, err := strconv.ParseFloat(string(kv(t, r.Info, "sim.time_s")), 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	dt := secs(res) - secs(prev)
+	if !(vy > 0.5) || math.Abs(vy-dy/dt) > 0.25 {
+		t.Errorf("climbing: linearVelocity.y %.3f m/s, height grew at %.3f m/s", vy, dy/dt)
+	}
+	for range 20 {
+		res, _ = s.ok("/step", `{"extensions": [{"key": "control.vertical_norm", "value": "-1"}]}`)
+	}
+	if vy := res.State.LinearVelocity.Y; !(vy < -0.5) {
+		t.Errorf("descending: linearVelocity.y %.3f m/s", vy)
 	}
 }
 

@@ -59,6 +59,7 @@ type agent struct {
 type reading struct {
 	pose                   world.Pose
 	vx, vy, yawRate, speed float64
+	climb                  float64 // m/s up (flying vehicles)
 	telemetry              []KV
 	route                  []KV // nil without a route
 	done                   bool
@@ -138,6 +139,9 @@ func (e *env) capture(w *world.World, frames []*agent) error {
 			pose: world.Pose{X: p.X, Y: p.Y, Z: m.Body.Base, Yaw: world.WrapAngle(p.Yaw)},
 			vx:   vx, vy: vy, yawRate: m.Body.AngularVelocity(), speed: math.Hypot(vx, vy),
 			simTime: w.SimTime(), step: w.StepCount(),
+		}
+		if f, ok := m.Drive.(drive.Flyer); ok {
+			rd.climb = f.ClimbRate()
 		}
 		if a.route == nil {
 			a.route = route.New(w.Layout())

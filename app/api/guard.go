@@ -109,7 +109,7 @@ func decodeRequest(body []byte, dst any) error {
 	// The size first: readBody stops one byte past MaxBody, so a body of padding trimmed
 	// afterwards would look empty or cut short.
 	if len(body) > MaxBody {
-		return badRequest("Request body is larger than %d bytes.", MaxBody)
+		return &Error{Status: http.StatusRequestEntityTooLarge, Message: fmt.Sprintf("Request body is larger than %d bytes.", MaxBody)}
 	}
 	body = bytes.TrimSpace(body)
 	if len(body) == 0 {

@@ -107,11 +107,11 @@ func TestHostileRequests(t *testing.T) {
 		{"cross-origin JSON", "POST", "/step", `{"throttle": 1}`, with(js, "Origin", "http://evil.example"), 403, "--allow-origin http://evil.example"},
 		{"rebound host: health", "GET", "/health", "", map[string]string{"Host": "evil.example:" + strconv.Itoa(port)}, 403, "--allow-host evil.example"},
 		{"rebound host: step", "POST", "/step", `{}`, with(js, "Host", "evil.example:"+strconv.Itoa(port), "Origin", "http://evil.example:"+strconv.Itoa(port)), 403, "is not served"},
-		{"body over the limit", "POST", "/reset", `{"seed": 1, "pad": "` + strings.Repeat("x", MaxBody) + `"}`, js, 400, "larger than 2097152 bytes"},
+		{"body over the limit", "POST", "/reset", `{"seed": 1, "pad": "` + strings.Repeat("x", MaxBody) + `"}`, js, 413, "larger than 2097152 bytes"},
 		{"20,000 shared agents", "POST", "/reset", agents(20000, false), js, 400, "at most 10000 agents; this one has 20000"},
 		{"300 isolated agents", "POST", "/reset", agents(300, true), js, 400, "at most 256 agents (each is a world of its own); this one has 300"},
-		{"3 MiB of padding", "POST", "/reset", "{" + strings.Repeat(" ", 3<<20) + "}", js, 400, "larger than 2097152 bytes"},
-		{"only padding, past the limit", "POST", "/reset", strings.Repeat(" ", MaxBody+10), js, 400, "larger than 2097152 bytes"},
+		{"3 MiB of padding", "POST", "/reset", "{" + strings.Repeat(" ", 3<<20) + "}", js, 413, "larger than 2097152 bytes"},
+		{"only padding, past the limit", "POST", "/reset", strings.Repeat(" ", MaxBody+10), js, 413, "larger than 2097152 bytes"},
 		{"more agents than the floor holds", "POST", "/reset", agents(2000, false), js, 400, "vehicles without a spawn pose fit on the free floor"},
 		{"50,000 list items", "POST", "/reset", manyKVs, js, 400, "more than 40000 list items"},
 		{"257 actions", "POST", "/step", actions, js, 400, "at most 256 actions; this one has 257"},
@@ -218,11 +218,18 @@ func TestSlowClientsAreCutOff(t *testing.T) {
 	}
 	for i, c := range conns {
 		c.SetReadDeadline(time.Now().Add(10 * time.Second))
-		// The server closes the connection (after a 400 for a body cut short, or without a
+		// The server closes the connection (after a 408 for a body cut short, or without a
 		// word for a header), never later than the deadline above.
-		rd := bufio.NewReader(c)
-		if _, err := io.Copy(io.Discard, rd); err != nil {
+		got, err := io.ReadAll(bufio.NewReader(c))
+		if err != nil {
 			t.Fatalf("connection %d still open: %v", i, err)
+		}
+		if i%2 == 0 {
+			reply := string(got)
+			if !strings.HasPrefix(reply, "HTTP/1.1 408 ") || !strings.Contains(reply, "The request body did not arrive within 500ms.") ||
+				strings.Contains(reply, "127.0.0.1") {
+				t.Fatalf("connection %d (body cut short) got %q, want a 408 that names no address", i, reply)
+			}
 		}
 	}
 }

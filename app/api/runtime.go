@@ -201,7 +201,7 @@ func (s *Service) result(ep *episode, active *agent, framed []*agent, extra []KV
 func stateOf(rd *reading, now int64) State {
 	return State{
 		Pose:            Pose{Position: unityPosition(rd.pose), Rotation: unityRotation(rd.pose.Yaw)},
-		LinearVelocity:  unityVelocity(rd.vx, rd.vy, 0),
+		LinearVelocity:  unityVelocity(rd.vx, rd.vy, rd.climb),
 		AngularVelocity: unityAngularVelocity(rd.yawRate),
 		Speed:           rd.speed,
 		Timestamp:       now,

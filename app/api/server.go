@@ -153,14 +153,14 @@ func New(opts Options) (*Service, error) {
 	if err != nil {
 		return nil, fmt.Errorf("training API: listen on %s: %w (set --api-port or %s to use another port)", opts.Addr, err, PortEnv)
 	}
-	s := &Service{opts: opts, log: opts.Logger, ln: ln, random: random,
-		httpGuard: httpguard.New(opts.AllowOrigins, opts.AllowHosts, opts.Token)}
 	if opts.HeaderTimeout <= 0 {
 		opts.HeaderTimeout = HeaderTimeout
 	}
 	if opts.BodyTimeout <= 0 {
 		opts.BodyTimeout = BodyTimeout
 	}
+	s := &Service{opts: opts, log: opts.Logger, ln: ln, random: random,
+		httpGuard: httpguard.New(opts.AllowOrigins, opts.AllowHosts, opts.Token)}
 	s.srv = &http.Server{Handler: s, ReadHeaderTimeout: opts.HeaderTimeout, ReadTimeout: opts.BodyTimeout, IdleTimeout: IdleTimeout,
 		MaxHeaderBytes: maxHeaderBytes, ErrorLog: slog.NewLogLogger(s.log.Handler(), slog.LevelWarn)}
 	return s, nil
@@ -320,11 +320,21 @@ func (s *Service) decode(w http.ResponseWriter, r *http.Request, dst any) bool {
 	defer bodyPool.Put(buf)
 	buf.Reset()
 	if err := readBody(w, r, buf); err != nil {
-		s.writeJSON(w, http.StatusBadRequest, errorBody{"Could not read the request body: " + err.Error()})
+		// The reason without the error's text, which names the connection's addresses.
+		var ne net.Error
+		if errors.As(err, &ne) && ne.Timeout() {
+			s.writeJSON(w, http.StatusRequestTimeout, errorBody{fmt.Sprintf("The request body did not arrive within %s.", s.opts.BodyTimeout)})
+		} else {
+			s.writeJSON(w, http.StatusBadRequest, errorBody{"Could not read the request body: the client stopped sending it."})
+		}
 		return false
 	}
 	if err := decodeRequest(buf.Bytes(), dst); err != nil {
-		s.writeJSON(w, http.StatusBadRequest, errorBody{err.Error()})
+		status := http.StatusBadRequest
+		if e, ok := errors.AsType[*Error](err); ok {
+			status = e.Status
+		}
+		s.writeJSON(w, status, errorBody{err.Error()})
 		return false
 	}
 	return true

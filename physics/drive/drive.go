@@ -44,10 +44,11 @@ type Model interface {
 	Reset()
 }
 
-// Flyer is implemented by models whose bodies leave the ground; Altitude is the base's height
-// at spawn.
+// Flyer is implemented by models whose bodies leave the ground: StartAltitude is the base's
+// height at spawn, ClimbRate how fast the base rises (m/s, negative descending).
 type Flyer interface {
 	StartAltitude() float64
+	ClimbRate() float64
 }
 
 // Factory builds a model from complete parameters: every parameter of the model's table in

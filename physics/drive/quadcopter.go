@@ -30,6 +30,8 @@ func newQuadcopter(p Params) (Model, error) {
 
 func (q *quadcopter) StartAltitude() float64 { return q.startAlt }
 
+func (q *quadcopter) ClimbRate() float64 { return q.climb }
+
 func (q *quadcopter) Reset() {
 	q.climb = 0
 }
