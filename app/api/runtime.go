@@ -33,7 +33,8 @@ func (s *Service) Reset(req *ResetRequest) (*StepResult, error) {
 		var pe plugins.ParamErrors
 		var one *plugins.ParamError
 		var room *world.NoRoomError
-		if errors.As(err, &pe) || errors.As(err, &one) || errors.As(err, &room) {
+		var overlap *world.SpawnOverlapError
+		if errors.As(err, &pe) || errors.As(err, &one) || errors.As(err, &room) || errors.As(err, &overlap) {
 			return nil, badRequest("%v", err)
 		}
 		return nil, internalError("Building the episode failed: %v", err)

@@ -178,13 +178,19 @@ func resolveAgents(s *Scenario, r plugins.Resolver, p *Plan) error {
 	}
 	var wants []want
 	a := s.Agents
-	if a != nil && a.Count < 0 {
-		return fmt.Errorf("agents.count: %d is negative; give 1 or more agents", a.Count)
+	count := 0 // not given
+	if a != nil && a.Count != nil {
+		if count = *a.Count; count < 1 {
+			return fmt.Errorf("agents.count: %d; give 1 or more agents", count)
+		}
 	}
 	switch {
 	case a != nil && len(a.Vehicles) > 0:
-		if a.Count != 0 && a.Count != len(a.Vehicles) {
-			return fmt.Errorf("agents.count: %d, but agents.vehicles lists %d", a.Count, len(a.Vehicles))
+		if count != 0 && count != len(a.Vehicles) {
+			return fmt.Errorf("agents.count: %d, but agents.vehicles lists %d", count, len(a.Vehicles))
+		}
+		if len(a.Vehicles) > MaxAgents {
+			return fmt.Errorf("agents.vehicles: %d agents are over the limit of %d", len(a.Vehicles), MaxAgents)
 		}
 		for i, v := range a.Vehicles {
 			name := v.AgentID
@@ -208,12 +214,9 @@ func resolveAgents(s *Scenario, r plugins.Resolver, p *Plan) error {
 				params: params, trackParams: v.TrackParams, spawn: v.SpawnPose, primary: v.Primary || v.IsPrimary})
 		}
 	case s.Vehicle != nil:
-		n := 1
-		if a != nil && a.Count > 0 {
-			n = a.Count
-		}
-		if n > 10000 {
-			return fmt.Errorf("agents.count: %d is over the limit of 10000", n)
+		n := max(1, count)
+		if n > MaxAgents {
+			return fmt.Errorf("agents.count: %d is over the limit of %d", n, MaxAgents)
 		}
 		for i := 0; i < n; i++ {
 			name := "ego"

@@ -81,7 +81,7 @@ type VehicleSpec struct {
 
 // Agents describes a multi-agent scenario.
 type Agents struct {
-	Count             int            `yaml:"count"`
+	Count             *int           `yaml:"count"` // nil: one, or as many as Vehicles lists
 	Isolated          bool           `yaml:"isolated"`
 	SeeEachOther      *bool          `yaml:"seeEachOther"`
 	CollisionsEnabled *bool          `yaml:"collisionsEnabled"`

@@ -43,7 +43,7 @@ func TestWholeFloatsAreWholeNumbers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Runtime.Seed != 1000 || s.Agents.Count != 4 {
-		t.Fatalf("seed %d, count %d; want 1000 and 4", s.Runtime.Seed, s.Agents.Count)
+	if s.Runtime.Seed != 1000 || s.Agents.Count == nil || *s.Agents.Count != 4 {
+		t.Fatalf("seed %d, count %v; want 1000 and 4", s.Runtime.Seed, s.Agents.Count)
 	}
 }

@@ -180,7 +180,8 @@ func (s *testScreen) Draw(dst *ebiten.Image) {
 func benchChild() error {
 	sc := scenario.Default()
 	sc.World = scenario.WorldSpec{TrackID: "track.basic_arena.v1"}
-	sc.Agents = &scenario.Agents{Count: 100}
+	hundred := 100
+	sc.Agents = &scenario.Agents{Count: &hundred}
 	plan, err := scenario.Resolve(sc, plugins.Builtin())
 	if err != nil {
 		return err

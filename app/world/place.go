@@ -316,7 +316,8 @@ func (e *NoRoomError) Error() string {
 
 // placeAgents returns agents with the spawn poses of those that have none filled in: spawn
 // points of layout first, then the grid, clear of what space holds (the track). It fails,
-// naming how many fit, when the grid has no room for every agent.
+// naming how many fit, when the grid has no room for every agent, and when two agents' poses
+// put their bodies inside each other (SpawnOverlapError).
 func placeAgents(space *physics.Space, layout *plugins.Layout, trackID string, agents []AgentSpec) ([]AgentSpec, error) {
 	out := make([]AgentSpec, len(agents))
 	copy(out, agents)
@@ -336,6 +337,9 @@ func placeAgents(space *physics.Space, layout *plugins.Layout, trackID string, a
 			continue
 		}
 		others = append(others, disc{a.Spawn.X, a.Spawn.Y, footprintRadius(a.Vehicle)})
+	}
+	if err := overlappingSpawns(out); err != nil {
+		return nil, err
 	}
 	if len(rest) == 0 {
 		return out, nil

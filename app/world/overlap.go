@@ -1,0 +1,87 @@
+package world
+
+import (
+	"fmt"
+	"math"
+
+	"simgui/physics/drive"
+	"simgui/plugins"
+)
+
+// SpawnOverlapError is why a world could not be built: two agents' spawn poses put their
+// bodies inside each other. Robots started in one another are never pushed apart by
+// kinematic physics, and thousands stacked on one spot made every step compare every pair
+// of them.
+type SpawnOverlapError struct {
+	A, B     string  // the agents' names
+	X, Y     float64 // B's spawn position (world frame, m)
+	Distance float64 // between the two, m
+}
+
+func (e *SpawnOverlapError) Error() string {
+	return fmt.Sprintf("agents: %s's spawn pose (%.2f, %.2f) is %.2f m from %s's, inside its body: give each agent its own place "+
+		"(agents.vehicles[].spawnPose, or spawn.position) or leave the pose out to have one chosen", e.B, e.X, e.Y, e.Distance, e.A)
+}
+
+// overlappingSpawns returns the first pair of agents (all with spawn poses) whose bodies
+// would start inside each other: ground vehicles whose inscribed circles overlap (so the
+// bodies surely do). Flying vehicles are left out: they start at altitudes of their own.
+func overlappingSpawns(agents []AgentSpec) error {
+	type placed struct {
+		i int
+		r float64
+	}
+	var cellSize float64
+	radius := make([]float64, len(agents))
+	flyers := map[*plugins.VehicleDescriptor]bool{}
+	for i, a := range agents {
+		v := a.Vehicle
+		fly, seen := flyers[v]
+		if !seen {
+			if v != nil && v.Drive != nil {
+				if m, err := drive.New(v.Drive.Model, v.Drive.Params); err == nil {
+					_, fly = m.(drive.Flyer)
+				}
+			}
+			flyers[v] = fly
+		}
+		if fly || v == nil || v.Body == nil {
+			radius[i] = -1
+			continue
+		}
+		radius[i] = innerRadius(v.Body)
+		cellSize = math.Max(cellSize, 2*radius[i])
+	}
+	if cellSize <= 0 {
+		return nil
+	}
+	cells := map[[2]int][]placed{}
+	key := func(x, y float64) [2]int { return [2]int{int(math.Floor(x / cellSize)), int(math.Floor(y / cellSize))} }
+	for i, a := range agents {
+		r := radius[i]
+		if r < 0 || a.Spawn == nil {
+			continue
+		}
+		k := key(a.Spawn.X, a.Spawn.Y)
+		for dx := -1; dx <= 1; dx++ {
+			for dy := -1; dy <= 1; dy++ {
+				for _, o := range cells[[2]int{k[0] + dx, k[1] + dy}] {
+					b := agents[o.i].Spawn
+					if d := math.Hypot(b.X-a.Spawn.X, b.Y-a.Spawn.Y); d < r+o.r {
+						return &SpawnOverlapError{A: agents[o.i].Name, B: a.Name, X: a.Spawn.X, Y: a.Spawn.Y, Distance: d}
+					}
+				}
+			}
+		}
+		cells[k] = append(cells[k], placed{i, r})
+	}
+	return nil
+}
+
+// innerRadius is the radius of the largest circle inside a body's footprint.
+func innerRadius(b *plugins.Body) float64 {
+	if b.Shape == "circle" {
+		return b.Radius
+	}
+	return math.Min(b.Length, b.Width) / 2
+}

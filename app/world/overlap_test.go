@@ -1,0 +1,55 @@
+package world
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+
+	"simgui/plugins"
+	"simgui/plugins/trackgen"
+)
+
+// Agents whose spawn poses put their bodies inside each other are refused, naming both; ones
+// side by side, drones on one spot (they start at altitudes of their own) and agents without a
+// pose are not. A thousand stacked on one spot are refused at once rather than stepped.
+func TestOverlappingSpawnsAreRefused(t *testing.T) {
+	cat := plugins.Builtin()
+	tr, err := cat.Track("track.basic_arena.v1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ks, err := cat.Vehicle("vehicle.ks0223.v1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	drone, err := cat.Vehicle("vehicle.drone.simple.v1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	build := func(agents ...AgentSpec) error {
+		_, err := New(Config{Track: tr, BuildLayout: trackgen.Build, Seed: 1, Agents: agents})
+		return err
+	}
+	at := func(name string, v *plugins.VehicleDescriptor, x, y float64) AgentSpec {
+		return AgentSpec{Name: name, Vehicle: v, Spawn: &Pose{X: x, Y: y}}
+	}
+	w := ks.Body.Width
+	if err := build(at("a", ks, 0, 0), at("b", ks, 0, w+0.01), AgentSpec{Name: "c", Vehicle: ks}); err != nil {
+		t.Fatalf("side by side: %v", err)
+	}
+	if err := build(at("a", drone, 0, 0), at("b", drone, 0, 0)); err != nil {
+		t.Fatalf("drones on one spot: %v", err)
+	}
+	err = build(at("a", ks, 0, 0), at("b", ks, 3, 0), at("c", ks, 3.05, 0))
+	var overlap *SpawnOverlapError
+	if !errors.As(err, &overlap) || overlap.A != "b" || overlap.B != "c" {
+		t.Fatalf("c 5 cm from b: %v", err)
+	}
+	stack := make([]AgentSpec, 1000)
+	for i := range stack {
+		stack[i] = at(fmt.Sprintf("s%d", i), ks, 1, 1)
+	}
+	if err := build(stack...); !errors.As(err, &overlap) || overlap.A != "s0" || overlap.B != "s1" {
+		t.Fatalf("1000 stacked: %v", err)
+	}
+}
