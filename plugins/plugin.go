@@ -55,7 +55,8 @@ func DecodePlugin(files map[string][]byte) (*Plugin, Problems) {
 		return nil, ps
 	}
 	if _, ok := files[ReadmeFile]; !ok {
-		ps.add(ReadmeFile, "missing: a plugin archive has a README.md at its root")
+		// rusim's installer asks for manifest.json alone.
+		ps.warn(ReadmeFile, "missing: a plugin archive usually has a README.md at its root saying what the plugin is")
 	}
 	db, ok := files[DescriptorFile]
 	if !ok && m.Type == TypeTrack {
@@ -232,6 +233,10 @@ func decodeJSON(file, prefix string, b []byte, v any) Problems {
 		return ps
 	}
 	if _, isMap := v.(*map[string]json.RawMessage); isMap {
+		return ps
+	}
+	if at := duplicateKey(b); at != "" {
+		ps.add(prefix+at, "the key appears twice in its object: JSON readers disagree on which one counts")
 		return ps
 	}
 	ps.warnUnknownFields(prefix, b, reflect.TypeOf(v))

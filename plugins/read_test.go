@@ -2,6 +2,7 @@ package plugins
 
 import (
 	"archive/zip"
+	"bytes"
 	"encoding/json"
 	"io"
 	"reflect"
@@ -200,5 +201,49 @@ func TestFallbackVehicleByDeviceType(t *testing.T) {
 	}
 	if err := f.CheckSimulation(); err == nil || err.Error() != `device-contract.sensors[2]: sensor "battery" is not mounted on the vehicle: add a descriptor.sensors entry with this id` {
 		t.Errorf("CheckSimulation = %v", err)
+	}
+}
+
+// An archive without README.md installs, as rusim's installer (which asks for manifest.json
+// alone) takes it, with a warning; without manifest.json it is refused.
+func TestReadmeIsOptional(t *testing.T) {
+	files := readZip(t, "track.city_demo.v1.rusim-plugin.zip")
+	delete(files, ReadmeFile)
+	p, ps := DecodePlugin(files)
+	if p == nil || len(ps.Errors()) > 0 {
+		t.Fatalf("without README.md: %v", ps)
+	}
+	found := false
+	for _, pr := range ps {
+		found = found || pr.Path == ReadmeFile && pr.Warning
+	}
+	if !found {
+		t.Errorf("no warning for the missing README.md: %v", ps)
+	}
+	delete(files, ManifestFile)
+	if p, ps := DecodePlugin(files); p != nil || len(ps.Errors()) == 0 {
+		t.Errorf("without manifest.json: %v, %v", p, ps)
+	}
+}
+
+// A key given twice in one object is refused at its path: encoding/json keeps the last and a
+// reader of the file may take the first.
+func TestDuplicateKeysAreRefused(t *testing.T) {
+	for _, c := range []struct{ json, want string }{
+		{`{"a": 1, "b": 2}`, ""},
+		{`{"a": 1, "A": 2}`, ".A"},
+		{`{"a": {"x": 1}, "b": [{"x": 1}, {"y": 2, "y": 3}]}`, ".b[1].y"},
+		{`{"a": [[1, 2], {"k": 1}], "b": {"k": {"k": 1}}, "c": 1, "c": 2}`, ".c"},
+		{`[{"k": 1}, {"k": 2}]`, ""},
+	} {
+		if got := duplicateKey([]byte(c.json)); got != c.want {
+			t.Errorf("%s: %q, want %q", c.json, got, c.want)
+		}
+	}
+	files := readZip(t, "track.city_demo.v1.rusim-plugin.zip")
+	files[ManifestFile] = bytes.Replace(files[ManifestFile], []byte(`"displayName"`), []byte(`"displayName": "Evil", "displayName"`), 1)
+	_, ps := DecodePlugin(files)
+	if es := ps.Errors(); len(es) != 1 || es[0].Path != "manifest.displayName" {
+		t.Errorf("a manifest with displayName twice: %v", ps)
 	}
 }

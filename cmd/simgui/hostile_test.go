@@ -190,7 +190,7 @@ func TestHostileInputsKeepTheProcessUp(t *testing.T) {
 		{"cross-origin step", "/reset", "application/json", `{}`, map[string]string{"Origin": "http://evil.example"}, 403},
 		{"rebound host", "/reset", "application/json", `{}`, map[string]string{"Host": "evil.example:" + apiPort}, 403},
 		{"20,000 agents", "/reset", "application/json", agents, nil, 400},
-		{"3 MiB body", "/reset", "application/json", `{"x":"` + strings.Repeat("y", 3<<20) + `"}`, nil, 400},
+		{"3 MiB body", "/reset", "application/json", `{"x":"` + strings.Repeat("y", 3<<20) + `"}`, nil, 413},
 		{"throttle 1e400", "/step", "application/json", `{"throttle":1e400}`, nil, 400},
 	} {
 		if got := post(tc.path, tc.ct, tc.body, tc.h); got != tc.want {

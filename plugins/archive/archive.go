@@ -5,13 +5,17 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"io/fs"
 	"maps"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"golang.org/x/text/unicode/norm"
 
 	"simgui/plugins"
 	"simgui/safefile"
@@ -104,7 +108,7 @@ func (l Limits) FromFiles(files map[string][]byte) (*Archive, error) {
 		return nil, fmt.Errorf("the archive has %d entries; a plugin may have at most %d", len(files), l.MaxEntries)
 	}
 	var total int64
-	seen := map[string]string{}
+	seen := newNameSet()
 	out := map[string][]byte{}
 	for _, name := range slices.Sorted(maps.Keys(files)) {
 		b := files[name]
@@ -116,22 +120,52 @@ func (l Limits) FromFiles(files map[string][]byte) (*Archive, error) {
 	return &Archive{files: out}, nil
 }
 
-// checkEntry checks one file's name against the rules and the names seen so far (by folded
-// case), and its size against the limits.
-func (l Limits) checkEntry(name string, size uint64, seen map[string]string, total *int64) error {
+// nameSet is the names an archive's entries took so far, by folded case: its files and
+// folder entries, and the folders its files' paths imply.
+type nameSet struct {
+	entries map[string]string // "assets/a.png", "assets/" (a folder entry)
+	folders map[string]string // "assets", from "assets/a.png"
+}
+
+func newNameSet() *nameSet {
+	return &nameSet{entries: map[string]string{}, folders: map[string]string{}}
+}
+
+// fold is a name as file systems may take it: without case, and with its accents composed
+// (macOS stores "é" as "e" and a combining accent, so both spellings would be one file).
+func fold(name string) string { return strings.ToLower(norm.NFC.String(name)) }
+
+// checkEntry checks one file's name against the rules and the names seen so far (folded),
+// and its size against the limits.
+func (l Limits) checkEntry(name string, size uint64, seen *nameSet, total *int64) error {
 	if reason := checkName(name); reason != "" {
 		return &EntryError{Name: name, Reason: reason}
 	}
 	if strings.HasSuffix(name, "/") {
 		return &EntryError{Name: name, Reason: "a folder where a file is expected"}
 	}
-	if first, dup := seen[strings.ToLower(name)]; dup {
+	key := fold(name)
+	if first, dup := seen.entries[key]; dup {
 		if first == name {
 			return &EntryError{Name: name, Reason: "the name appears twice"}
 		}
-		return &EntryError{Name: name, Reason: fmt.Sprintf("the name differs only in case from %q", first)}
+		return &EntryError{Name: name, Reason: fmt.Sprintf("the name differs only in case or accent form from %q", first)}
 	}
-	seen[strings.ToLower(name)] = name
+	// A file whose name another entry's path takes as a folder cannot be unpacked: validation
+	// passed it and installing failed half-way.
+	if other, ok := seen.folders[key]; ok {
+		return &EntryError{Name: name, Reason: fmt.Sprintf("a file where %q has a folder", other)}
+	}
+	for dir := path.Dir(name); dir != "."; dir = path.Dir(dir) {
+		if other, ok := seen.entries[fold(dir)]; ok {
+			return &EntryError{Name: name, Reason: fmt.Sprintf("a file in %q, which is a file", other)}
+		}
+		if _, ok := seen.folders[fold(dir)]; ok {
+			break // its parents are in too
+		}
+		seen.folders[fold(dir)] = name
+	}
+	seen.entries[key] = name
 	if isJSON(name) && size > uint64(l.MaxJSON) {
 		return &EntryError{Name: name, Reason: fmt.Sprintf("%s; a JSON file may be at most %s", mib(size), mib(uint64(l.MaxJSON)))}
 	}
@@ -161,7 +195,7 @@ func (l Limits) Read(r io.ReaderAt, size int64) (*Archive, error) {
 		return nil, fmt.Errorf("the archive has %d entries; a plugin may have at most %d", len(zr.File), l.MaxEntries)
 	}
 	var total int64
-	seen := map[string]string{}
+	seen := newNameSet()
 	var files []*zip.File
 	for _, f := range zr.File {
 		name := f.Name
@@ -173,10 +207,10 @@ func (l Limits) Read(r io.ReaderAt, size int64) (*Archive, error) {
 		case mode&fs.ModeSymlink != 0:
 			return nil, &EntryError{Name: name, Reason: "a symbolic link"}
 		case strings.HasSuffix(name, "/"):
-			if first, dup := seen[strings.ToLower(name)]; dup {
+			if first, dup := seen.entries[fold(name)]; dup {
 				return nil, &EntryError{Name: name, Reason: fmt.Sprintf("the folder appears twice (as %q)", first)}
 			}
-			seen[strings.ToLower(name)] = name
+			seen.entries[fold(name)] = name
 			if f.UncompressedSize64 > 0 {
 				return nil, &EntryError{Name: name, Reason: "a folder with data"}
 			}
@@ -222,6 +256,11 @@ func inflate(f *zip.File) ([]byte, error) {
 	}
 	if uint64(len(b)) != f.UncompressedSize64 {
 		return nil, fmt.Errorf("%d bytes where the header says %d", len(b), f.UncompressedSize64)
+	}
+	// archive/zip checks the CRC only where the header gives one: a CRC of 0 would let
+	// changed data through. Data whose CRC is 0 is rare enough to refuse with it.
+	if f.CRC32 == 0 && len(b) > 0 && crc32.ChecksumIEEE(b) != 0 {
+		return nil, fmt.Errorf("the header's checksum is 0, the data's %08x", crc32.ChecksumIEEE(b))
 	}
 	return b, nil
 }
@@ -278,7 +317,7 @@ func (l Limits) ReadDir(dir string) (*Archive, error) {
 		return nil, fmt.Errorf("not a plugin folder: it has no %s (simgui plugin new makes one)", plugins.ManifestFile)
 	}
 	var total int64
-	seen := map[string]string{}
+	seen := newNameSet()
 	files := map[string][]byte{}
 	err = fs.WalkDir(root.FS(), ".", func(name string, d fs.DirEntry, err error) error {
 		if err != nil {
