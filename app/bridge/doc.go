@@ -52,7 +52,8 @@
 // every port with a subscriber repeats its last message once a second (Config.KeepAlive) —
 // the clock with real time advanced and paused set as the world is — because cloisim_ros
 // nodes end themselves after some seconds of silence, and in bringup all of them share one
-// process.
+// process. A port subscribed meanwhile, with nothing to repeat yet, first asks the world for
+// its newest reading (world.Republisher): the sensors' latest, or one drawn at once.
 //
 // [Bridge.Retarget] moves the bridge to another world: every model's ports are released, the
 // new world's models get theirs, the clock and Control follow the new world. The bridge face

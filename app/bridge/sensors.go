@@ -294,13 +294,19 @@ func encodeImage(d *sensorDevice, s *socket, m transport.Message) ([]byte, error
 	return out, nil
 }
 
+// looper is a Source that runs work on its world's loop (a *world.Loop).
+type looper interface {
+	Do(fn func(w *world.World)) error
+}
+
 // forward feeds a PUB port from a topic of the node's bus while a client subscribes to the
 // port: the topic is subscribed only then, so sensors that render only for subscribers
 // (cameras) do no work for nobody. encode turns one message into frames, passing each to emit.
 // The bus subscription's bounded queue drops its oldest reading if encoding falls behind; the
 // socket never blocks. While the world's sim time stands still (paused, or a lockstep world
 // nobody steps), the last frames are sent again every KeepAlive, so that clients which end
-// themselves after a few seconds of silence stay up.
+// themselves after a few seconds of silence stay up; a client that subscribed meanwhile gets
+// the world's newest reading first (World.Republish).
 func (b *Bridge) forward(n *node, s *socket, topic string, queue int, encode func(m transport.Message, emit func([]byte)) error) {
 	var sub *transport.Subscription
 	defer func() {
@@ -318,6 +324,7 @@ func (b *Bridge) forward(n *node, s *socket, topic string, queue int, encode fun
 	)
 	collect := func(f []byte) { last = append(last, f); s.Publish(f) }
 	warned := false
+	asked := false // for a reading while time stands still, since the subscription began
 	for {
 		var in <-chan transport.Message
 		if sub != nil {
@@ -330,6 +337,7 @@ func (b *Bridge) forward(n *node, s *socket, topic string, queue int, encode fun
 			switch want := s.Subscribed(); {
 			case want && sub == nil:
 				sub = n.bus.Subscribe(topic, transport.WithQueueLen(queue))
+				asked = false
 			case !want && sub != nil:
 				sub.Close()
 				sub = nil
@@ -350,6 +358,14 @@ func (b *Bridge) forward(n *node, s *socket, topic string, queue int, encode fun
 			sim := b.source().Snapshot().SimTime
 			still := sim == simTick
 			simTick = sim
+			if sub != nil && len(last) == 0 && still && !asked {
+				// Nothing to repeat: no step has published since the client came. The world
+				// publishes what it has at once (world.Republisher), once per subscription.
+				asked = true
+				if l, ok := b.source().(looper); ok {
+					l.Do(func(w *world.World) { w.Republish(topic) })
+				}
+			}
 			if sub == nil || len(last) == 0 || now.Sub(lastAt) < b.opts.KeepAlive || !still {
 				continue
 			}

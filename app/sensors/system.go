@@ -447,6 +447,33 @@ func (s *System) FireNow(model, id string) error {
 	return nil
 }
 
+// Republish publishes the newest reading of the sensor whose topic is topic (world.Republisher):
+// the latest when it is of the world's present sim time, else a fresh one as FireNow draws it
+// (an image sensor renders only for subscribers, so its latest may be old or missing).
+func (s *System) Republish(w *world.World, topic string) bool {
+	for _, ms := range s.models {
+		for _, e := range ms.entries {
+			out := e.spec.Out
+			if out.Topic != topic {
+				continue
+			}
+			if r, ok := out.Latest(); ok && r.Stamp == w.SimTime() {
+				if b := s.opts.Bus; b != nil {
+					if err := b.Publish(topic, r.Msg, r.Stamp); err != nil {
+						s.warnOnce(topic, "sensor reading not published", err)
+					}
+				}
+				return true
+			}
+			if err := s.FireNow(out.Model, out.Sensor); err != nil {
+				s.warnOnce(topic, "sensor reading not drawn for a new subscriber", err)
+			}
+			return true
+		}
+	}
+	return false
+}
+
 // Flush waits until every queued image frame has been rendered and delivered. Call it from
 // the loop goroutine or when the loop is not running.
 func (s *System) Flush() {

@@ -35,6 +35,14 @@ type Shutdowner interface {
 	Shutdown() error
 }
 
+// Republisher is a system that can publish its newest output on topic at once, without a
+// step: a client that subscribes while the world's time stands still (paused, or a lockstep
+// world nobody steps) would otherwise get nothing, and ROS nodes end themselves after a few
+// silent seconds. It reports whether topic is one of its own.
+type Republisher interface {
+	Republish(w *World, topic string) bool
+}
+
 // ModelAttacher is implemented by systems that can attach to one model instead of the world;
 // the scenario's `model:` key reaches them through it before Init.
 type ModelAttacher interface {
@@ -158,6 +166,18 @@ func (w *World) stepSystems() {
 		}
 		w.guard(e, "step", func() { st.Step(w, dt) })
 	}
+}
+
+// Republish asks the systems for their newest output on topic (Republisher); it reports
+// whether one of them publishes it. Loop goroutine only.
+func (w *World) Republish(topic string) bool {
+	done := false
+	for _, e := range w.systems {
+		if r, ok := e.sys.(Republisher); ok && !e.disabled && !done {
+			w.guard(e, "republish", func() { done = r.Republish(w, topic) })
+		}
+	}
+	return done
 }
 
 func (w *World) postStepSystems() {

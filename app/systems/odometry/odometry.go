@@ -235,28 +235,55 @@ func (o *Odometry) PostStep(w *world.World) {
 		if (odom || wheels) && stamp == nil {
 			stamp = msgs.NewTime(now)
 		}
-		if topic := od.odomTopic; odom {
-			pose, _ := w.Pose(m.Name)
-			dx, dy := pose.X-od.origin.X, pose.Y-od.origin.Y
-			s, c := math.Sincos(od.origin.Yaw)
-			yaw := math.Remainder(pose.Yaw-od.origin.Yaw, 2*math.Pi)
-			o.bus.Publish(topic, &msgs.Micom{
-				Time: stamp,
-				Odom: &msgs.Micom_Odometry{
-					AngularVelocity: &msgs.Micom_Wheel{Left: left / r, Right: right / r},
-					LinearVelocity:  &msgs.Micom_Wheel{Left: left, Right: right},
-					Pose:            &msgs.Vector3D{X: c*dx + s*dy, Y: -s*dx + c*dy, Z: yaw},
-					Twist:           &msgs.Twist{Linear: &msgs.Vector3D{X: v}, Angular: &msgs.Vector3D{Z: yawRate}},
-				},
-			}, now)
-		}
-		if topic := od.wheelsTopic; wheels {
-			o.bus.Publish(topic, &msgs.Pose_V{Pose: []*msgs.Pose{
-				wheelPose(LeftWheel, stamp, od.track/2, r, od.angle[0]),
-				wheelPose(RightWheel, stamp, -od.track/2, r, od.angle[1]),
-			}}, now)
-		}
+		o.publish(w, m, od, stamp, odom, wheels)
 	}
+}
+
+// publish sends model m's odometry and wheel poses (each when asked) as they stand.
+func (o *Odometry) publish(w *world.World, m *world.Model, od *odom, stamp *msgs.Time, sendOdom, sendWheels bool) {
+	now := w.SimTime()
+	v, _ := m.Body.LocalVelocity()
+	yawRate := m.Body.AngularVelocity()
+	var left, right float64 // wheel surface speeds, m/s
+	if od.wheels {
+		left, right = v-yawRate*od.track/2, v+yawRate*od.track/2
+	}
+	r := o.WheelRadius
+	if topic := od.odomTopic; sendOdom {
+		pose, _ := w.Pose(m.Name)
+		dx, dy := pose.X-od.origin.X, pose.Y-od.origin.Y
+		s, c := math.Sincos(od.origin.Yaw)
+		yaw := math.Remainder(pose.Yaw-od.origin.Yaw, 2*math.Pi)
+		o.bus.Publish(topic, &msgs.Micom{
+			Time: stamp,
+			Odom: &msgs.Micom_Odometry{
+				AngularVelocity: &msgs.Micom_Wheel{Left: left / r, Right: right / r},
+				LinearVelocity:  &msgs.Micom_Wheel{Left: left, Right: right},
+				Pose:            &msgs.Vector3D{X: c*dx + s*dy, Y: -s*dx + c*dy, Z: yaw},
+				Twist:           &msgs.Twist{Linear: &msgs.Vector3D{X: v}, Angular: &msgs.Vector3D{Z: yawRate}},
+			},
+		}, now)
+	}
+	if topic := od.wheelsTopic; sendWheels {
+		o.bus.Publish(topic, &msgs.Pose_V{Pose: []*msgs.Pose{
+			wheelPose(LeftWheel, stamp, od.track/2, r, od.angle[0]),
+			wheelPose(RightWheel, stamp, -od.track/2, r, od.angle[1]),
+		}}, now)
+	}
+}
+
+// Republish publishes a model's odometry or wheel poses as they stand, without integrating a
+// step (world.Republisher).
+func (o *Odometry) Republish(w *world.World, topic string) bool {
+	for _, m := range w.Models() {
+		od := o.models[m.Name]
+		if od == nil || topic != od.odomTopic && (topic != od.wheelsTopic || !od.wheels) {
+			continue
+		}
+		o.publish(w, m, od, msgs.NewTime(w.SimTime()), topic == od.odomTopic, topic == od.wheelsTopic)
+		return true
+	}
+	return false
 }
 
 // wheelPose is a wheel link on its axle (y offset side, at height r), turned by angle about
