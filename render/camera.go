@@ -137,7 +137,7 @@ func (c *Camera) Validate() error {
 // with the image (a preview of a camera's frame at another size).
 func (c Camera) Resized(w, h int) Camera {
 	if c.Lens.Fx != 0 || c.Lens.Cx != 0 || c.Lens.Cy != 0 {
-		fx, fy, cx, cy := c.intrinsics()
+		fx, fy, cx, cy := c.Intrinsics()
 		kx, ky := float64(w)/float64(c.Width), float64(h)/float64(c.Height)
 		c.Lens.Fx, c.Lens.Fy = fx*kx, fy*ky
 		// Not exactly 0, which would mean the centre.
@@ -149,7 +149,7 @@ func (c Camera) Resized(w, h int) Camera {
 
 // Focal returns fy, the vertical focal length in pixels.
 func (c *Camera) Focal() float64 {
-	_, fy, _, _ := c.intrinsics()
+	_, fy, _, _ := c.Intrinsics()
 	return fy
 }
 
@@ -161,7 +161,7 @@ func (c *Camera) Project(p mgl64.Vec3) (col, row, depth float64, ok bool) {
 	if q[0] <= 0 {
 		return 0, 0, q[0], false
 	}
-	fx, fy, cx, cy := c.intrinsics()
+	fx, fy, cx, cy := c.Intrinsics()
 	x, y := -q[1]/q[0], -q[2]/q[0]
 	if c.Lens.distorted() {
 		x, y = c.Lens.distort(x, y)

@@ -83,8 +83,9 @@ func (l *Lens) distorted() bool {
 	return l.K1 != 0 || l.K2 != 0 || l.K3 != 0 || l.P1 != 0 || l.P2 != 0
 }
 
-// intrinsics returns fx, fy, cx, cy of camera c in OpenCV pixel coordinates.
-func (c *Camera) intrinsics() (fx, fy, cx, cy float64) {
+// Intrinsics returns fx, fy, cx, cy of camera c in OpenCV pixel coordinates: its Lens's, or
+// those its vertical field of view and size give (square pixels, the centre).
+func (c *Camera) Intrinsics() (fx, fy, cx, cy float64) {
 	l := &c.Lens
 	fx, fy = l.Fx, l.Fy
 	if fx == 0 {
@@ -372,7 +373,7 @@ func sharedLensMap(c *Camera, k lensKey) *lensMap {
 const maxInnerPixels = 2.0
 
 func newLensMap(c *Camera, k lensKey) *lensMap {
-	fx, fy, cx, cy := c.intrinsics()
+	fx, fy, cx, cy := c.Intrinsics()
 	W, H := c.Width, c.Height
 	lm := &lensMap{key: k, taps: make([]lensTap, W*H), need: make([]int32, H)}
 	// First what the lens sees (the bounds of the undistorted directions), then where each

@@ -26,7 +26,7 @@ func opencvProject(t *testing.T, qs ...projection) [][][2]float64 {
 	t.Helper()
 	var reqs []map[string]any
 	for _, q := range qs {
-		fx, fy, cx, cy := q.cam.intrinsics()
+		fx, fy, cx, cy := q.cam.Intrinsics()
 		l := q.cam.Lens
 		req := map[string]any{
 			"model": l.Model, "K": [][]float64{{fx, 0, cx}, {0, fy, cy}, {0, 0, 1}},

@@ -59,7 +59,7 @@ func (m *Mesh) forScale(ppm float64) *Mesh {
 // withLOD returns dyn with each object's mesh replaced by the level cam draws it at (dyn
 // itself when none changes); the slice is the Renderer's, valid until the next frame.
 func (r *Renderer) withLOD(cam *Camera, dyn []Object) []Object {
-	fx, fy, _, _ := cam.intrinsics()
+	fx, fy, _, _ := cam.Intrinsics()
 	f := max(fx, fy)
 	eye := cam.Pose.Pos()
 	out, copied := dyn, false

@@ -55,7 +55,7 @@ func MountCamera(params map[string]float64, width, height int, base *Environment
 		cam.Lens.Fx = cam.Lens.Fy
 	}
 	if sx, sy, dx, dy := p["fxScale"], p["fyScale"], p["cxShift"], p["cyShift"]; sx != 1 || sy != 1 || dx != 0 || dy != 0 {
-		fx, fy, cx, cy := cam.intrinsics()
+		fx, fy, cx, cy := cam.Intrinsics()
 		cam.Lens.Fx, cam.Lens.Fy = fx*sx, fy*sy
 		cam.Lens.Cx, cam.Lens.Cy = cx+dx*float64(width), cy+dy*float64(height)
 	}

@@ -71,7 +71,7 @@ func (r *Renderer) renderReal(dst *Frame, cam *Camera, static *Static, dyn []Obj
 	}
 	cx, cy := fs.view.cx, fs.view.cy
 	if ps.lens != nil {
-		_, _, ocx, ocy := cam.intrinsics()
+		_, _, ocx, ocy := cam.Intrinsics()
 		cx, cy = ocx+0.5, ocy+0.5
 	}
 	fs.film.prepare(film, cam.Gains, W, H, cx, cy, cam.Seed)

@@ -51,7 +51,7 @@ type plane struct {
 
 func newView(cam *Camera) view {
 	r := cam.Rotation()
-	fx, fy, cx, cy := cam.intrinsics()
+	fx, fy, cx, cy := cam.Intrinsics()
 	v := view{
 		pos: cam.Pos(), fwd: r.Col(0), left: r.Col(1), up: r.Col(2), rt: r.Transpose(),
 		fx: fx, fy: fy, cx: cx + 0.5, cy: cy + 0.5,

@@ -42,7 +42,10 @@
 //   - <model> / LASER, IMU, CAMERA, DEPTHCAMERA, SONAR / <sensor id>: Data (PUB) from
 //     /model/<model>/sensor/<id>/scan, imu, image, depth_image, scalar ([SensorTopic]); Info
 //     (REP) — request_ros2, request_transform, and request_output_type (lidar) or
-//     request_camera_info (cameras, answered with a bare CameraSensor). Lidar misses and depth
+//     request_camera_info (cameras, answered with a bare CameraSensor: the horizontal field of
+//     view cloisim_ros turns back into the lens's fx, plumb_bob's coefficients as the
+//     distortion; a lens it cannot carry — fx ≠ fy, an off-centre principal point, the
+//     equidistant model — is logged once). Lidar misses and depth
 //     +Inf go out as NaN, as CLOiSim sends them; images go out as RAWI frames (28-byte
 //     little-endian header, then the pixels), not protobuf; an ultrasonic goes out as
 //     CLOiSim's Sonar (range, range_min and range_max from the mount, radius the cone's opening

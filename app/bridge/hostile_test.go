@@ -61,6 +61,19 @@ next:
 	return "", false
 }
 
+// count returns how many lines hold part.
+func (r *logRecorder) count(part string) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	n := 0
+	for _, l := range r.lines {
+		if strings.Contains(l, part) {
+			n++
+		}
+	}
+	return n
+}
+
 // waitSimAdvance waits until the loop's sim time passes what it is now: the world steps.
 func waitSimAdvance(t *testing.T, loop *world.Loop) {
 	t.Helper()

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"sync"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 	"simgui/app/transport/msgs"
 	"simgui/app/world"
 	"simgui/plugins"
+	"simgui/render"
 )
 
 // sensorKind says how a sensor mount kind appears on CLOiSim's wire.
@@ -56,8 +58,9 @@ type sensorDevice struct {
 	mount    plugins.SensorMount
 	contract *plugins.SensorDescriptor // nil if the contract does not list the sensor
 
-	mu   sync.Mutex
-	w, h uint32 // last frame size (cameras); from the contract until a frame arrives
+	mu         sync.Mutex
+	w, h       uint32 // last frame size (cameras); from the contract until a frame arrives
+	lensWarned bool   // the lens CameraSensor cannot carry was logged
 }
 
 // openSensor opens a sensor's Info (REP) and Data (PUB) ports and its forwarder.
@@ -138,6 +141,8 @@ func lidarInfo(_ *sensorDevice, req infoRequest) proto.Message {
 
 // cameraInfo answers request_camera_info with a bare CameraSensor. Mounts give the vertical
 // field of view; CameraSensor wants the horizontal one, which follows from the aspect ratio.
+// A camera's lens goes as cloisim_ros reads it back: the horizontal field of view its fx
+// gives (fx = fy = width / (2 tan(hfov/2))) and plumb_bob's k1, k2, k3, p1, p2.
 func cameraInfo(d *sensorDevice, req infoRequest) proto.Message {
 	if req.name != reqCameraInfo {
 		return nil
@@ -160,6 +165,37 @@ func cameraInfo(d *sensorDevice, req infoRequest) proto.Message {
 		cs.PixelFormat = msgs.PixelFormatType_R_FLOAT32
 		cs.DepthNearClip = &msgs.Double{Data: near}
 		cs.DepthFarClip = &msgs.Double{Data: far}
+		return cs
+	}
+	cam, _, err := render.MountCamera(d.mount.Params, int(w), int(h), nil)
+	if err != nil {
+		return cs
+	}
+	fx, fy, cx, cy := cam.Intrinsics()
+	cs.HorizontalFov = 2 * math.Atan(float64(w)/(2*fx))
+	l := cam.Lens
+	if l.Model == render.PlumbBob {
+		cs.Distortion = &msgs.Distortion{Center: &msgs.Vector2D{X: (cx + 0.5) / float64(w), Y: (cy + 0.5) / float64(h)},
+			K1: l.K1, K2: l.K2, K3: l.K3, P1: l.P1, P2: l.P2}
+	}
+	// What the message cannot carry: ROS's CameraInfo would silently be another camera's.
+	var lost []string
+	if math.Abs(fx-fy) > 1e-9*fx {
+		lost = append(lost, fmt.Sprintf("fx %g ≠ fy %g", fx, fy))
+	}
+	if math.Abs(cx-float64(w-1)/2) > 0.5 || math.Abs(cy-float64(h-1)/2) > 0.5 {
+		lost = append(lost, fmt.Sprintf("a principal point (%g, %g) off the centre", cx, cy))
+	}
+	if l.Model == render.Equidistant {
+		lost = append(lost, "the equidistant (fisheye) model")
+	}
+	d.mu.Lock()
+	warn := len(lost) > 0 && !d.lensWarned
+	d.lensWarned = d.lensWarned || warn
+	d.mu.Unlock()
+	if warn {
+		d.b.log.Warn("bridge: CLOiSim's camera info cannot carry this lens; ROS gets a centred plumb_bob camera of the same fx",
+			"model", d.model, "sensor", d.mount.ID, "lost", strings.Join(lost, "; "))
 	}
 	return cs
 }
