@@ -450,6 +450,10 @@ func (r *robot) close() error {
 // what it opened) when ports run out.
 func (b *Bridge) openRobot(m world.ModelState) (*robot, error) {
 	r := &robot{id: robotID{m.Name, m.Vehicle}}
+	if rn := rosName(m.Name); rn != m.Name {
+		b.log.Info("bridge: a model's devices are listed under a ROS 2 name (letters, digits and '_', no digit first)",
+			"model", m.Name, "as", rn)
+	}
 	mc, err := b.openMicom(m)
 	if err != nil {
 		return nil, err

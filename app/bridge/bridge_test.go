@@ -389,3 +389,25 @@ func TestPartsNameCollision(t *testing.T) {
 		t.Errorf("device map %v lacks the micom or the lidar", dm)
 	}
 }
+
+// TestModelsGetROSNames: cloisim_ros makes a model's name the namespace of its nodes, so the
+// devices of rusim's "agent-2" (and of a name starting with a digit) are listed under a ROS 2
+// name, and their hash tags are made from it.
+func TestModelsGetROSNames(t *testing.T) {
+	tw := startWorldOpts(t, testCar, Config{Logger: quiet}, "car0", "agent-2", "2nd")
+	var models []string
+	waitFor(t, "three robots served", func() bool {
+		models = models[:0]
+		for m := range tw.bridge.Manager().GetDeviceMapList("") {
+			models = append(models, m)
+		}
+		return len(models) == 4
+	})
+	slices.Sort(models)
+	if want := []string{"World", "_2nd", "agent_2", "car0"}; !slices.Equal(models, want) {
+		t.Fatalf("models %v, want %v", models, want)
+	}
+	tx := tw.subscribe(t, "agent_2MicomTx")
+	var odom msgs.Micom
+	recvProto(t, tx, "agent_2MicomTx", &odom)
+}

@@ -9,7 +9,8 @@
 // + controlKey, concatenated without a separator; the same string, hashed with [Tag], prefixes
 // every message on that port. The registry keeps the flat hashKey → port map (the /control
 // "port_list" answer) and the model → device type → parts → key → port map ("device_list",
-// from which cloisim_ros builds its nodes).
+// from which cloisim_ros builds its nodes). modelName is the model's name made a ROS 2 name,
+// since cloisim_ros makes it its nodes' namespace: rusim's "agent-2" is served as "agent_2".
 //
 // Unlike CLOiSim, which only looks at active TCP connections, a port counts as free only if
 // we can bind it on the configured IP (default 127.0.0.1), so ports other programs listen on

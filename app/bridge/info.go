@@ -141,6 +141,11 @@ func quatRPY(roll, pitch, yaw float64) *msgs.Quaternion {
 	}
 }
 
+// rosName is the name a model's devices are listed under: cloisim_ros makes it the namespace
+// of the robot's nodes, and a ROS 2 name holds letters, digits and '_' and starts with no
+// digit, so rusim's "agent-2" is served as "agent_2" (partsName's rule).
+func rosName(model string) string { return partsName(model) }
+
 // partsName turns a sensor id into a CLOiSim parts name. cloisim_ros names a ROS node after
 // the parts and rebuilds the hashKey from that node name, and ROS node names allow only
 // letters, digits and '_', so everything else becomes '_' ("lidar.top" → "lidar_top"); a

@@ -75,7 +75,7 @@ func (b *Bridge) openMicom(m world.ModelState) (*node, error) {
 			}
 		}
 	}
-	n, err := b.openNode(DeviceMicom, m.Name, micomParts,
+	n, err := b.openNode(DeviceMicom, rosName(m.Name), micomParts,
 		channel{key: "Info", kind: kindRep, h: handlers{onRequest: serveInfo(mc.info)}},
 		channel{key: "Rx", kind: kindSub, h: handlers{onMessage: mc.command}},
 		channel{key: "Tx", kind: kindPub},

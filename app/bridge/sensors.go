@@ -74,7 +74,7 @@ func (b *Bridge) openSensor(m world.ModelState, mount plugins.SensorMount, kind 
 		}
 	}
 	d.w, d.h = d.contractSize()
-	n, err := b.openNode(kind.typ, m.Name, d.parts,
+	n, err := b.openNode(kind.typ, rosName(m.Name), d.parts,
 		channel{key: "Info", kind: kindRep, h: handlers{onRequest: serveInfo(d.info)}},
 		channel{key: "Data", kind: kindPub})
 	if err != nil {

@@ -77,12 +77,12 @@ func startWorldLogged(t *testing.T, log *slog.Logger) *testWorld {
 	return startWorldOpts(t, testCar, Config{Logger: log})
 }
 
-// startWorldOpts is startWorld with car0 driving v and the bridge configured by cfg (its Bus,
-// Source and, when zero, DiscoveryInterval are the test world's).
-func startWorldOpts(t *testing.T, v *plugins.VehicleDescriptor, cfg Config) *testWorld {
+// startWorldOpts is startWorld with car0 (or the agents named) driving v and the bridge
+// configured by cfg (its Bus, Source and, when zero, DiscoveryInterval are the test world's).
+func startWorldOpts(t *testing.T, v *plugins.VehicleDescriptor, cfg Config, names ...string) *testWorld {
 	t.Helper()
 	// The app's builder: the world with its default systems (gz topics, clock, odometry).
-	sim, err := app.Build(testPlan(v), app.BuildOptions{Logger: quiet})
+	sim, err := app.Build(testPlan(v, names...), app.BuildOptions{Logger: quiet})
 	if err != nil {
 		t.Fatal(err)
 	}
