@@ -43,7 +43,7 @@ func FuzzFrameReader(f *testing.F) {
 			cfg: socketConfig{queueLen: 2, handshakeTimeout: 2 * time.Second, writeTimeout: 2 * time.Second,
 				maxMessage: max, maxPeers: 1, log: slog.New(rec)},
 			h:     handlers{onMessage: check, onRequest: func(p []byte) []byte { check(p); return p }},
-			conns: map[net.Conn]struct{}{}, peers: map[*peer]struct{}{}, demand: make(chan struct{}, 1),
+			conns: map[net.Conn]*activity{}, peers: map[*peer]struct{}{}, demand: make(chan struct{}, 1),
 		}
 		server, client := net.Pipe()
 		go io.Copy(io.Discard, client) // what the server sends
@@ -51,9 +51,10 @@ func FuzzFrameReader(f *testing.F) {
 			client.Write(stream)
 			client.Close()
 		}()
-		s.conns[server] = struct{}{}
+		a := &activity{}
+		s.conns[server] = a
 		s.wg.Add(1)
-		s.serve(server)
+		s.serve(server, a)
 		s.wg.Wait()
 		if l, ok := rec.find("panic"); ok && !containsAny(l, knownPanics) {
 			t.Fatalf("serve recovered an unknown panic: %s", l)

@@ -250,8 +250,9 @@ func sendTwists(t *testing.T, tw *testWorld, m *msgs.Twist, done func() bool) {
 	})
 }
 
-// TestPortConnectionCap: a port serves at most maxPeers connections (handshakes included); the
-// next is closed at once and logged, and a slot freed is usable again.
+// TestPortConnectionCap: a port serves at most maxPeers connections (handshakes included); one
+// more closes the connection idle the longest, logged, so silent connections cannot lock the
+// real client out, and a client that uses its connection keeps it.
 func TestPortConnectionCap(t *testing.T) {
 	rec := &logRecorder{}
 	cfg := testConfig()
@@ -259,27 +260,35 @@ func TestPortConnectionCap(t *testing.T) {
 	s := bindTest(t, kindRep, "capInfo", cfg, handlers{onRequest: func(p []byte) []byte { return p }})
 	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(int(s.Port())))
 	var idle []net.Conn
-	for range 2 {
+	for i := range 2 {
 		c, err := net.Dial("tcp", addr)
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer c.Close()
 		idle = append(idle, c)
+		waitFor(t, "the connection accepted", func() bool { s.mu.Lock(); defer s.mu.Unlock(); return len(s.conns) == i+1 })
 	}
-	waitFor(t, "two connections", func() bool { s.mu.Lock(); defer s.mu.Unlock(); return len(s.conns) == 2 })
-	third := sendRaw(t, s.Port(), zmtpGreeting())
-	if _, ok := rec.find("too many connections", third, "limit=2"); !ok {
-		t.Errorf("no log line for the refused connection; log %q", rec.lines)
+	ask := func(p *rawPeer, what string) {
+		t.Helper()
+		if err := p.zc.SendMsg(zmq4.NewMsgFrom(nil, []byte("12345678"+what))); err != nil {
+			t.Fatal(err)
+		}
+		if m := p.recv(t); len(m.Frames) != 2 || string(m.Frames[1][8:]) != what {
+			t.Fatalf("reply %s", fmtFrames(m))
+		}
 	}
-	idle[0].Close()
-	waitFor(t, "a free slot", func() bool { s.mu.Lock(); defer s.mu.Unlock(); return len(s.conns) == 1 })
-	p := dialRaw(t, s.Port(), zmq4.Req)
-	if err := p.zc.SendMsg(zmq4.NewMsgFrom(nil, []byte("12345678hello"))); err != nil {
-		t.Fatal(err)
+	client := dialRaw(t, s.Port(), zmq4.Req)
+	ask(client, "hello")
+	if _, ok := rec.find("closed the one idle the longest", "closed="+idle[0].LocalAddr().String(), "limit=2"); !ok {
+		t.Errorf("no log line for the first idle connection closed; log %q", rec.lines)
 	}
-	if m := p.recv(t); len(m.Frames) != 2 || string(m.Frames[1][8:]) != "hello" {
-		t.Errorf("reply %s", fmtFrames(m))
+	// The next newcomer closes the other idle one, not the client that asked.
+	late := dialRaw(t, s.Port(), zmq4.Req)
+	ask(late, "late")
+	ask(client, "again")
+	if _, ok := rec.find("closed the one idle the longest", "closed="+idle[1].LocalAddr().String()); !ok {
+		t.Errorf("no log line for the second idle connection closed; log %q", rec.lines)
 	}
 }
 

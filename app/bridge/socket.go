@@ -72,8 +72,8 @@ type socket struct {
 
 	mu     sync.Mutex
 	closed bool
-	conns  map[net.Conn]struct{} // accepted, including those still in the handshake
-	peers  map[*peer]struct{}    // handshake done
+	conns  map[net.Conn]*activity // accepted, including those still in the handshake
+	peers  map[*peer]struct{}     // handshake done
 	wg     sync.WaitGroup
 
 	// demand receives a value whenever the number of subscribed peers of a PUB port changes.
@@ -104,7 +104,7 @@ func bindSocket(kind socketKind, ip string, port uint16, hashKey string, cfg soc
 	}
 	s := &socket{
 		kind: kind, hashKey: hashKey, tag: TagBytes(hashKey), ln: ln, cfg: cfg, h: h,
-		conns: map[net.Conn]struct{}{}, peers: map[*peer]struct{}{},
+		conns: map[net.Conn]*activity{}, peers: map[*peer]struct{}{},
 		demand: make(chan struct{}, 1),
 	}
 	s.wg.Add(1)
@@ -164,27 +164,41 @@ func (s *socket) accept() {
 			return
 		}
 		if len(s.conns) >= s.cfg.maxPeers {
-			s.mu.Unlock()
-			s.cfg.log.Warn("bridge: too many connections on a port; refused one", "key", s.hashKey, "peer", c.RemoteAddr(), "limit", s.cfg.maxPeers)
-			c.Close()
-			continue
+			// The connection idle the longest makes room: refusing the newcomer let 64
+			// silent connections lock the real client out. A client of libzmq's that loses
+			// its connection makes a new one.
+			var idle net.Conn
+			var since int64
+			for oc, a := range s.conns {
+				if t := a.last.Load(); idle == nil || t < since {
+					idle, since = oc, t
+				}
+			}
+			idle.Close() // its serve goroutine takes it out of conns
+			delete(s.conns, idle)
+			s.cfg.log.Warn("bridge: too many connections on a port; closed the one idle the longest", "key", s.hashKey,
+				"closed", idle.RemoteAddr(), "idle", time.Since(time.Unix(0, since)).Round(time.Millisecond), "limit", s.cfg.maxPeers)
 		}
-		s.conns[c] = struct{}{}
+		a := &activity{}
+		a.touch()
+		s.conns[c] = a
 		s.wg.Add(1)
 		s.mu.Unlock()
-		go s.serve(c)
+		go s.serve(c, a)
 	}
 }
 
 // serve runs one connection: handshake, then the role's loop. Every byte the peer sends
 // passes a frameScanner, so a message over the limit ends the connection before zmq4
 // allocates for it; a panic in zmq4 or a handler ends only this connection.
-func (s *socket) serve(c net.Conn) {
+func (s *socket) serve(c net.Conn, a *activity) {
 	defer s.wg.Done()
 	defer func() {
 		c.Close()
 		s.mu.Lock()
-		delete(s.conns, c)
+		if s.conns[c] == a {
+			delete(s.conns, c)
+		}
 		s.mu.Unlock()
 	}()
 	lc := newLimitedConn(c, s.cfg.maxMessage)
@@ -203,7 +217,7 @@ func (s *socket) serve(c net.Conn) {
 		return
 	}
 	c.SetDeadline(time.Time{})
-	p := &peer{s: s, raw: c, zc: zc, wake: make(chan struct{}, 1), done: make(chan struct{}), replies: make(chan []byte, 1)}
+	p := &peer{s: s, raw: c, zc: zc, act: a, wake: make(chan struct{}, 1), done: make(chan struct{}), replies: make(chan []byte, 1)}
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
@@ -279,11 +293,18 @@ func (s *socket) Peers() int {
 	return len(s.peers)
 }
 
+// activity is when a connection last did something of use: its accepting, a subscription to
+// the port's tag, a tagged message, a request or a reply (unix nanoseconds).
+type activity struct{ last atomic.Int64 }
+
+func (a *activity) touch() { a.last.Store(time.Now().UnixNano()) }
+
 // peer is one connected client.
 type peer struct {
 	s   *socket
 	raw net.Conn
 	zc  *zmq4.Conn
+	act *activity
 
 	// PUB: subscriptions and the send queue, under s.mu (subs, wants) and qmu (queue).
 	subs  map[string]int
@@ -374,6 +395,7 @@ func (p *peer) readSubscriptions() {
 			continue
 		}
 		topic := string(f[1:])
+		p.act.touch()
 		s.mu.Lock()
 		if p.subs == nil {
 			p.subs = map[string]int{}
@@ -420,6 +442,7 @@ func (p *peer) receive() {
 		if len(f) < 8 || !bytes.Equal(f[:8], p.s.tag[:]) {
 			continue
 		}
+		p.act.touch()
 		if p.s.h.onMessage != nil {
 			p.s.h.onMessage(f[8:])
 		}
@@ -451,6 +474,7 @@ func (p *peer) reply() {
 			p.s.cfg.log.Debug("bridge: malformed request (no delimiter or no body)", "key", p.s.hashKey, "frames", len(msg.Frames))
 			continue
 		}
+		p.act.touch()
 		body := msg.Frames[delim+1]
 		var payload []byte
 		if len(body) > 8 {
@@ -481,6 +505,7 @@ func (p *peer) readReplies() {
 		if msg.Type != zmq4.UsrMsg || len(msg.Frames) == 0 {
 			continue
 		}
+		p.act.touch()
 		body := msg.Frames[len(msg.Frames)-1]
 		if len(body) >= 8 {
 			body = body[8:]
