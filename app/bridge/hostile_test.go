@@ -186,10 +186,12 @@ func TestHostilePeersOnEveryPortKind(t *testing.T) {
 	})
 }
 
-// TestMicomRefusesNonFiniteTwists: NaN, ±Inf and absurd components never reach cmd_vel; a
-// sane Twist sent after them does.
+// TestMicomRefusesNonFiniteTwists: NaN, ±Inf and absurd components never reach cmd_vel: the
+// robot stops instead (a zero Twist), said once in the log; a sane Twist sent after them
+// drives it.
 func TestMicomRefusesNonFiniteTwists(t *testing.T) {
-	tw := startWorld(t)
+	rec := &logRecorder{}
+	tw := startWorldLogged(t, slog.New(rec))
 	sub := tw.bus.Subscribe(transport.CmdVelTopic("car0"))
 	defer sub.Close()
 	pub := zmq4.NewPub(context.Background(), zmq4.WithLogger(zlog))
@@ -209,6 +211,7 @@ func TestMicomRefusesNonFiniteTwists(t *testing.T) {
 	good := &msgs.Twist{Linear: &msgs.Vector3D{X: 0.25}, Angular: &msgs.Vector3D{Z: -MaxTwist}}
 	// The SUB side subscribes after the connection: send until the good one arrives.
 	deadline := time.Now().Add(10 * time.Second)
+	stops := 0
 	for {
 		for _, m := range append(bad, good) {
 			b, _ := proto.Marshal(m)
@@ -216,18 +219,33 @@ func TestMicomRefusesNonFiniteTwists(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		select {
-		case m := <-sub.C():
-			got := m.Msg.(*msgs.Twist)
-			if !proto.Equal(got, good) {
-				t.Fatalf("cmd_vel got %v; only %v may pass", got, good)
+	drain:
+		for {
+			select {
+			case m := <-sub.C():
+				got := m.Msg.(*msgs.Twist)
+				if proto.Equal(got, &msgs.Twist{}) {
+					stops++
+					continue
+				}
+				if !proto.Equal(got, good) {
+					t.Fatalf("cmd_vel got %v; only %v or a stop may pass", got, good)
+				}
+				// The first messages may go before the subscription takes hold.
+				if stops == 0 {
+					t.Error("no stop for the bad Twists before the good one")
+				}
+				waitSimAdvance(t, tw.loop)
+				if p, _ := tw.loop.Snapshot().Model("car0"); math.IsNaN(p.Pose.X) || math.IsNaN(p.Pose.Yaw) {
+					t.Fatalf("pose %v", p.Pose)
+				}
+				if n := rec.count("command refused; the robot stops"); n != 1 {
+					t.Errorf("%d warnings of refused commands, want 1", n)
+				}
+				return
+			case <-time.After(50 * time.Millisecond):
+				break drain
 			}
-			waitSimAdvance(t, tw.loop)
-			if p, _ := tw.loop.Snapshot().Model("car0"); math.IsNaN(p.Pose.X) || math.IsNaN(p.Pose.Yaw) {
-				t.Fatalf("pose %v", p.Pose)
-			}
-			return
-		case <-time.After(50 * time.Millisecond):
 		}
 		if time.Now().After(deadline) {
 			t.Fatal("the good Twist never arrived")

@@ -41,6 +41,8 @@ type micom struct {
 	// battery is the model's powertrain estimate (nil without one), whose latest battery
 	// voltage each Tx message carries in Micom.battery.
 	battery *batteryReading
+	// refused is set once a command was refused (and logged).
+	refused atomic.Bool
 }
 
 // batteryReading is the latest battery voltage of a powertrain sensor.
@@ -184,7 +186,8 @@ func (mc *micom) withReadings(m *msgs.Micom) *msgs.Micom {
 	return out
 }
 
-// command publishes an Rx payload on the model's cmd_vel topic. CLOiSim tries Twist, then
+// command publishes an Rx payload on the model's cmd_vel topic; a Twist with a number that is
+// not finite or beyond MaxTwist stops the robot. CLOiSim tries Twist, then
 // Joystick (the same field numbers, so it decodes as a Twist), then Param; since almost any
 // bytes decode as a Twist, a Param is recognised first by its keys (the mowing-robot blade
 // settings, which simgui has no use for) and ignored.
@@ -203,8 +206,12 @@ func (mc *micom) command(payload []byte) {
 		return
 	}
 	if err := checkTwist(tw); err != nil {
-		mc.b.log.Debug("bridge: micom Rx: command refused", "model", mc.model, "err", err)
-		return
+		// A controller that sends NaN has lost its state: the robot stops rather than drive
+		// on at the last good command. Said once per model; a flood would fill the log.
+		if !mc.refused.Swap(true) {
+			mc.b.log.Warn("bridge: micom Rx: command refused; the robot stops (said once for this robot)", "model", mc.model, "err", err)
+		}
+		tw = &msgs.Twist{}
 	}
 	stamp := mc.b.source().Snapshot().SimTime
 	if err := mc.bus.Publish(transport.CmdVelTopic(mc.model), tw, stamp); err != nil {
