@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"simgui/plugins"
 )
 
 // Delimiter separates the parts of a marker name, CLOiSim's SimulationService.Delimiter.
@@ -160,8 +162,14 @@ func (m Marker) validate() error {
 	if !finite(m.Size, m.Point.X, m.Point.Y, m.Point.Z, m.End.X, m.End.Y, m.End.Z) {
 		return fmt.Errorf("marker %s: sizes and points must be finite numbers", m.Name())
 	}
-	if m.Size < 0 {
-		return fmt.Errorf("marker %s: size must not be negative", m.Name())
+	if m.Size < 0 || m.Size > 2*plugins.WorldExtent {
+		return fmt.Errorf("marker %s: size %g is outside 0..%d m", m.Name(), m.Size, 2*plugins.WorldExtent)
+	}
+	// Within the world (the window draws them, and 1e308 overflowed its arithmetic).
+	for _, v := range []float64{m.Point.X, m.Point.Y, m.Point.Z, m.End.X, m.End.Y, m.End.Z} {
+		if math.Abs(v) > plugins.WorldExtent {
+			return fmt.Errorf("marker %s: a point's coordinate %g is outside ±%d m", m.Name(), v, plugins.WorldExtent)
+		}
 	}
 	return nil
 }

@@ -166,7 +166,9 @@ func TestDecodeErrors(t *testing.T) {
 	st := NewStore(nil)
 	for _, c := range []struct{ name, in, want string }{
 		{"negative id", `{"command":"Add","markers":[{"group":"a","type":"Box","box":{}}]}`, "id must be 0 or more"},
-		{"negative size", `{"command":"Add","markers":[{"group":"a","id":1,"type":"Box","box":{"size":-1}}]}`, "size must not be negative"},
+		{"negative size", `{"command":"Add","markers":[{"group":"a","id":1,"type":"Box","box":{"size":-1}}]}`, "size -1 is outside 0..20000 m"},
+		{"huge size", `{"command":"Add","markers":[{"group":"a","id":1,"type":"Box","box":{"size":1e308}}]}`, "size 1e+308 is outside 0..20000 m"},
+		{"far point", `{"command":"Add","markers":[{"group":"a","id":1,"type":"Box","box":{"size":1,"point":{"x":1e308}}}]}`, "coordinate 1e+308 is outside ±10000 m"},
 		{"delimiter in group", `{"command":"Add","markers":[{"group":"a!%!b","id":1,"type":"Box","box":{}}]}`, "must not contain"},
 		{"repeated name", `{"command":"Add","markers":[{"group":"a","id":1,"type":"Box","box":{}},{"group":"a","id":1,"type":"Box","box":{}}]}`, "already exists"},
 	} {
