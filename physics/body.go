@@ -55,6 +55,7 @@ type Body struct {
 	Name         string
 
 	shapes  []*cp.Shape
+	reach   float64 // dynamic mode: the farthest a point of its shapes lies from its centre, m
 	own     *kstate
 	statics []int32 // a static body's shapes in the solver's statics
 	mass    float64 // a moving body's, in kg

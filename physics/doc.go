@@ -12,7 +12,9 @@
 //
 //   - Dynamic (the default) is rigid-body dynamics by github.com/jakecoffman/cp/v2, a Go port of
 //     Chipmunk 2D: masses, impulses, friction; vehicles shove each other and push boxes with the
-//     force of their drives.
+//     force of their drives. cp has no continuous collision detection, so a step longer than
+//     0.01 s, or one in which a body would travel more than half of the thinnest shapes' half
+//     thicknesses, runs in substeps (cpSubsteps).
 //   - Kinematic is for large fleets: bodies move exactly as their velocities say, and contacts
 //     are resolved geometrically — move and slide, one mover at a time (see kinematic.go) — so
 //     a body stops against a wall or another body or slides along it, a vehicle pushes a box

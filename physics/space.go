@@ -68,6 +68,7 @@ type Space struct {
 	// Dynamic mode.
 	cp       *cp.Space
 	contacts contactLog
+	thinnest [2]float64 // the smallest half thickness of a static and of a moving shape (0 before any), m
 
 	// Kinematic mode.
 	kin *kinematic
@@ -274,7 +275,10 @@ func (s *Space) Step(dt float64) {
 		s.kin.step(dt)
 		return
 	}
-	s.cp.Step(dt)
+	n := s.cpSubsteps(dt)
+	for range n {
+		s.cp.Step(dt / float64(n))
+	}
 }
 
 // groundFriction slows a sliding body by Coulomb friction mu·g against the floor, on its

@@ -168,3 +168,31 @@ func testSameInputsSameState(t *testing.T, mode Mode) {
 		}
 	}
 }
+
+func TestFastCarStopsAtAThinWall(t *testing.T) { modes(t, testFastCarStopsAtAThinWall) }
+
+// A car driven at a 2 cm wall (the cardboard corridor's) with coarse steps stops at its face:
+// dynamic steps cut into substeps by speed and length no longer let it pass between two looks
+// or sink in. Each step the drive adds what an accelerating car would (accel·dt, up to 2 m/s)
+// to the velocity the contact left.
+func testFastCarStopsAtAThinWall(t *testing.T, mode Mode) {
+	for _, dt := range []float64{0.005, 0.05, 0.1} {
+		s := NewSpace(Options{Mode: mode})
+		mustAdd(t, s, plugins.Element{Kind: "wall", Name: "w", X: 1, Length: 0.02, Width: 2, Height: 0.25})
+		car, err := s.AddVehicle(VehicleSpec{Name: "car", Body: carBody})
+		if err != nil {
+			t.Fatal(err)
+		}
+		const accel, top = 4.0, 2.0
+		for range int(6 / dt) {
+			vx, _ := car.Velocity()
+			car.SetVelocity(min(top, vx+accel*dt), 0)
+			car.SetAngularVelocity(0)
+			s.Step(dt)
+		}
+		// The wall's face is at 0.99, the car's front half a length ahead of its centre.
+		if front := car.Pose().X + carBody.Length/2; front > 0.99+0.01 {
+			t.Errorf("step %g s: the car's front is at %.3f m, the wall's face at 0.99", dt, front)
+		}
+	}
+}
