@@ -120,7 +120,7 @@ func ReadPlugin(files map[string][]byte) (*Plugin, Problems) {
 	if p == nil {
 		return nil, ps
 	}
-	vps := p.Validate()
+	vps := append(p.Validate(), checkAssetImages(files)...)
 	if slices.ContainsFunc(ps.Errors(), func(pr Problem) bool { return strings.HasPrefix(pr.Path, "device-contract") }) {
 		// The contract is there but did not decode: that was said; "missing" would mislead.
 		vps = slices.DeleteFunc(vps, func(pr Problem) bool { return pr.Path == ContractFile })

@@ -3,7 +3,11 @@ package plugins
 import (
 	"archive/zip"
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
+	"hash/crc32"
+	"image"
+	"image/png"
 	"io"
 	"reflect"
 	"slices"
@@ -245,5 +249,38 @@ func TestDuplicateKeysAreRefused(t *testing.T) {
 	_, ps := DecodePlugin(files)
 	if es := ps.Errors(); len(es) != 1 || es[0].Path != "manifest.displayName" {
 		t.Errorf("a manifest with displayName twice: %v", ps)
+	}
+}
+
+// Every image under assets/ is checked, whether a material names it or not: it must be the
+// image its name says and at most MaxAssetSide pixels a side.
+func TestAssetImagesAreChecked(t *testing.T) {
+	var ok bytes.Buffer
+	if err := png.Encode(&ok, image.NewGray(image.Rect(0, 0, 4, 3))); err != nil {
+		t.Fatal(err)
+	}
+	// A PNG header declaring 100000×100000 pixels: the signature, then IHDR.
+	huge := []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\x0dIHDR\x00\x01\x86\xa0\x00\x01\x86\xa0\x08\x02\x00\x00\x00")
+	huge = binary.BigEndian.AppendUint32(huge, crc32.ChecksumIEEE(huge[12:29]))
+	for _, c := range []struct {
+		name string
+		data []byte
+		want string
+	}{
+		{"assets/preview.png", ok.Bytes(), ""},
+		{"assets/preview.png", []byte("this is not a png"), "assets/preview.png: not a png image"},
+		{"assets/deep/photo.JPG", ok.Bytes(), "assets/deep/photo.JPG: not a jpg image"},
+		{"assets/big.png", huge, "assets/big.png: 100000×100000 pixels; an asset image may have at most 8192 a side"},
+	} {
+		files := readZip(t, "track.city_demo.v1.rusim-plugin.zip")
+		files[c.name] = c.data
+		_, ps := ReadPlugin(files)
+		es := ps.Errors()
+		switch {
+		case c.want == "" && len(es) > 0:
+			t.Errorf("%s: %v", c.name, es)
+		case c.want != "" && (len(es) != 1 || !strings.HasPrefix(es[0].String(), c.want)):
+			t.Errorf("%s: %v, want %q", c.name, es, c.want)
+		}
 	}
 }

@@ -89,7 +89,7 @@ func roverVersions(t *testing.T) (v1, v2 string) {
 		b, err = b.With(plugins.DescriptorFile, []byte(d2))
 	}
 	if err == nil {
-		b, err = b.With("assets/preview.png", []byte("png"))
+		b, err = b.With("assets/preview.png", previewPNG(t))
 	}
 	if err != nil {
 		t.Fatal(err)

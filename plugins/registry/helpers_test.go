@@ -1,9 +1,12 @@
 package registry
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"image"
+	"image/png"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -14,6 +17,16 @@ import (
 	"simgui/plugins/archive"
 	"simgui/plugins/scaffold"
 )
+
+// previewPNG is a 2×2 PNG, an asset image as a plugin carries one.
+func previewPNG(t *testing.T) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := png.Encode(&b, image.NewRGBA(image.Rect(0, 0, 2, 2))); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
 
 // newRegistry opens a registry in a fresh temporary home, with a fixed clock.
 func newRegistry(t *testing.T) *Registry {

@@ -191,7 +191,7 @@ func TestReinstallReplaces(t *testing.T) {
 	a := project(t, plugins.TypeVehicle, "vehicle.acme.rover.v1")
 	d, _ := a.File("descriptor.json")
 	heavy, _ := a.With("descriptor.json", []byte(strings.Replace(string(d), `"mass": 1.2`, `"mass": 3.5`, 1)))
-	heavy, _ = heavy.With("assets/preview.png", []byte("png"))
+	heavy, _ = heavy.With("assets/preview.png", previewPNG(t))
 	mustInstall(t, r, writeArchive(t, heavy, "vehicle.acme.rover.v1.rusim-plugin.zip"), InstallOptions{})
 	v, err := r.Vehicle("vehicle.acme.rover.v1")
 	if err != nil || v.Body.Mass != 3.5 {
