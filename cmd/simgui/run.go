@@ -217,7 +217,7 @@ they run until interrupted. --cmd holds one command on every agent so a headless
 	fl.Float64Var(&f.duration, "duration", 0, "stop after this much simulated time, in seconds (0 = run until interrupted)")
 	fl.Int64Var(&f.seed, "seed", 0, "seed of the run's random sources, such as sensor noise (default: the scenario's runtime.seed; a randomization block is drawn at training resets only)")
 	fl.Float64Var(&f.timeScale, "time-scale", 0, "pace at this multiple of real time (0 = as fast as possible)")
-	fl.StringVar(&f.cmd, "cmd", "", "hold a command on every agent: throttle=T,steer=S,brake=B,vertical=V (brake 0..1, the others -1..1)")
+	fl.StringVar(&f.cmd, "cmd", "", "hold a command on every agent: throttle=T,steer=S,brake=B,vertical=V (brake 0..1, the others -1..1; steer > 0 turns left, counter-clockwise, as the keyboard does: the training API takes rusim's steer, > 0 right)")
 	fl.BoolVar(&f.json, "json", false, "print the run summary as JSON")
 	fl.BoolVar(&f.goJPEG, "go-jpeg", false, "use Go's image/jpeg instead of libturbojpeg (also SIMGUI_JPEG=go)")
 	fl.StringVar(&f.dumpDir, "dump-sensors", "", "write camera and depth frames as PNG and other sensor readings as JSON lines into this directory (headless)")
