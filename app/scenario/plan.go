@@ -289,7 +289,10 @@ func resolveAgents(s *Scenario, r plugins.Resolver, p *Plan) error {
 		}
 		p.Agents = append(p.Agents, spec)
 		p.AgentParams = append(p.AgentParams, [2]map[string]any{w.params, w.trackParams})
-		if w.primary && p.Primary == "" {
+		if w.primary {
+			if p.Primary != "" {
+				return fmt.Errorf("%s.primary: %s is the primary agent already; mark one", w.key, p.Primary)
+			}
 			p.Primary = w.name
 		}
 	}

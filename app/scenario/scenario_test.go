@@ -122,6 +122,8 @@ func TestErrorsNameFileKeyAndExpectation(t *testing.T) {
 		{"too many listed", "world: {trackId: track.basic_arena.v1}\nagents: {vehicles: [" + strings.Repeat("{vehicleId: vehicle.ks0223.v1}, ", MaxAgents) + "{vehicleId: vehicle.ks0223.v1}]}",
 			"test.yaml: agents.vehicles: 10001 agents are over the limit of 10000"},
 		{"count mismatch", "world: {trackId: track.basic_arena.v1}\nagents: {count: 2, vehicles: [{vehicleId: vehicle.ks0223.v1}]}", "agents.count"},
+		{"two primaries", "world: {trackId: track.basic_arena.v1}\nagents: {vehicles: [{agentId: a, vehicleId: vehicle.ks0223.v1, primary: true}, {agentId: b, vehicleId: vehicle.ks0223.v1, primary: true}]}",
+			"test.yaml: agents.vehicles[1].primary: a is the primary agent already; mark one"},
 		{"duplicate agent", "world: {trackId: track.basic_arena.v1}\nagents: {vehicles: [{agentId: a, vehicleId: vehicle.ks0223.v1}, {agentId: a, vehicleId: vehicle.ks0223.v1}]}", `"a" is used twice`},
 		{"bad position", "world: {trackId: track.basic_arena.v1}\nagents: {vehicles: [{vehicleId: vehicle.ks0223.v1, spawnPose: {position: [1]}}]}", "position needs 2 or 3 numbers"},
 		{"empty", "  \n", "test.yaml: the scenario is empty"},
