@@ -110,6 +110,7 @@ func TestErrorsNameFileKeyAndExpectation(t *testing.T) {
 			`test.yaml: line 1: unknown key "sed" in runtime`},
 		{"malformed", "world: {trackId: [", "test.yaml: line"},
 		{"wrong type", "runtime: {seed: abc}", "test.yaml: line 1: runtime.seed must be a whole number, not a string"},
+		{"number too large", "runtime: {seed: 1e400}", "test.yaml: line 1: runtime.seed must be a whole number, not 1e400, a number too large to hold"},
 		{"no vehicle", "world: {trackId: track.basic_arena.v1}", "needs vehicle.vehicleId or agents.vehicles"},
 		{"no track", "vehicle: {vehicleId: vehicle.ks0223.v1}", "world.trackId is required"},
 		{"physics", "runtime: {physics: rigid}\nworld: {trackId: track.basic_arena.v1}\nvehicle: {vehicleId: vehicle.ks0223.v1}",

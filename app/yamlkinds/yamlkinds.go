@@ -114,6 +114,12 @@ func (d Doc) explainTypeError(m []string, spots []spot) string {
 		}
 		got = value // "a whole number, not -1": both are numbers, so say which
 	}
+	if isNumberKind(want) && tag == "!!str" && found != nil {
+		// yaml.v3 reads a number beyond float64 (1e400) as a string: say it is a number.
+		if _, err := strconv.ParseFloat(value, 64); errors.Is(err, strconv.ErrRange) {
+			got = value + ", a number too large to hold"
+		}
+	}
 	if want == durationKind && tag == "!!str" && found != nil {
 		got = strconv.Quote(value) // "a duration ..., not a string" would puzzle: say which
 	}
