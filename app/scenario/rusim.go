@@ -39,7 +39,11 @@ func (s *Scenario) RusimAxes() bool {
 func UnityYawDeg(deg float64) float64 { return 90 - deg }
 
 // UnityPoint parses one rusim point, "x,y,z" (Unity, y up) or "x,z", into world x, y.
-func UnityPoint(s string) (x, y float64, err error) {
+func UnityPoint(s string) (x, y float64, err error) { return unityPoint(s, "m") }
+
+// unityPoint is UnityPoint for a point in unit (metres, or a maze's grid cells), which the
+// range error names.
+func unityPoint(s, unit string) (x, y float64, err error) {
 	var xs []float64
 	for p := range strings.SplitSeq(strings.TrimSpace(s), ",") {
 		v, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
@@ -47,7 +51,7 @@ func UnityPoint(s string) (x, y float64, err error) {
 			return 0, 0, fmt.Errorf("%q is not \"x,z\" or \"x,y,z\"", s)
 		}
 		if math.Abs(v) > plugins.WorldExtent {
-			return 0, 0, fmt.Errorf("%q: %s is outside -%d..%d m", s, strings.TrimSpace(p), plugins.WorldExtent, plugins.WorldExtent)
+			return 0, 0, fmt.Errorf("%q: %s is outside -%d..%d %s", s, strings.TrimSpace(p), plugins.WorldExtent, plugins.WorldExtent, unit)
 		}
 		xs = append(xs, v)
 	}
@@ -62,14 +66,17 @@ func UnityPoint(s string) (x, y float64, err error) {
 
 // UnityPointList converts rusim's "x,y,z;x,y,z" (also "x,z", separated by ';', '|' or
 // newlines) into the world form "x,y;x,y".
-func UnityPointList(s string) (string, error) {
+func UnityPointList(s string) (string, error) { return unityPointList(s, "m") }
+
+// unityPointList is UnityPointList for points in unit.
+func unityPointList(s, unit string) (string, error) {
 	f := func(r rune) bool { return r == ';' || r == '|' || r == '\n' || r == '\r' }
 	var out []string
 	for _, p := range strings.FieldsFunc(s, f) {
 		if strings.TrimSpace(p) == "" {
 			continue
 		}
-		x, y, err := UnityPoint(p)
+		x, y, err := unityPoint(p, unit)
 		if err != nil {
 			return "", err
 		}
@@ -98,8 +105,10 @@ func UnityTrackParam(key string, v any) (any, error) {
 			return nil, err
 		}
 		return formatPoint(x, y), nil
-	case "route.waypoints", "maze.path_encoded":
+	case "route.waypoints":
 		return UnityPointList(fmt.Sprint(v))
+	case "maze.path_encoded":
+		return unityPointList(fmt.Sprint(v), "cells")
 	case "spawn.yaw_deg":
 		d, err := number(v)
 		if err != nil {
