@@ -254,6 +254,11 @@ func (sc *scene) capture(w *world.World) {
 // vehicle, the other vehicles when peers are visible, pushable boxes and markers, appended to
 // dst[:0].
 func (sc *scene) view(w *world.World, observer *world.Model, peers bool, env *render.Environment, dst []render.Object) (View, error) {
+	return sc.viewHiding(w, observer, peers, nil, env, dst)
+}
+
+// viewHiding is view without the peers hide reports (nil: none).
+func (sc *scene) viewHiding(w *world.World, observer *world.Model, peers bool, hide func(*world.Model) bool, env *render.Environment, dst []render.Object) (View, error) {
 	st, err := sc.staticIn(w, env)
 	if err != nil {
 		return View{}, err
@@ -261,7 +266,7 @@ func (sc *scene) view(w *world.World, observer *world.Model, peers bool, env *re
 	sc.capture(w)
 	dst = dst[:0]
 	for i, m := range sc.models {
-		if m == observer || peers {
+		if m == observer || peers && (hide == nil || !hide(m)) {
 			dst = append(dst, sc.objs[i])
 		}
 	}

@@ -404,6 +404,19 @@ func (s *System) View(model string, dst []render.Object) (View, error) {
 	return s.scene.view(s.w, m, s.PeersVisible(model), s.lookOf(m), dst)
 }
 
+// ViewHiding is View without the other vehicles hide reports: a chase view leaves out a robot
+// standing between its camera and the one it follows. Loop goroutine.
+func (s *System) ViewHiding(model string, hide func(*world.Model) bool, dst []render.Object) (View, error) {
+	if s.w == nil {
+		return View{}, errors.New("sensors: View before Init")
+	}
+	m := s.w.Model(model)
+	if m == nil {
+		return View{}, fmt.Errorf("no model %q", model)
+	}
+	return s.scene.viewHiding(s.w, m, s.PeersVisible(model), hide, s.lookOf(m), dst)
+}
+
 // baseEnvironment returns Options.Environment or the default.
 func (s *System) baseEnvironment() *render.Environment {
 	if s.opts.Environment == nil {

@@ -121,14 +121,36 @@ func capture(req chaseReq, reach float64) (sensors.View, render.Camera, float64,
 		if m == nil {
 			return fmt.Errorf("no robot %q", req.target)
 		}
-		var err error
-		view, err = req.sim.Sensors.View(req.target, nil)
 		body := sensors.BodyPose(m)
 		clear = chaseClearance(w, m.Vehicle, body)
 		cam = chaseCamera(m.Vehicle, body, min(reach, clear), req.w, req.h)
+		target, _, _ := chaseLine(m.Vehicle, body)
+		var err error
+		view, err = req.sim.Sensors.ViewHiding(req.target, func(o *world.Model) bool { return occludes(o, cam.Pose, target) }, nil)
 		return err
 	})
 	return view, cam, clear, err
+}
+
+// occludes reports whether robot o stands in the line of sight from a chase camera at from to
+// the point to on the robot it follows: the camera pulls in before the track, but another
+// robot there is left out of the picture instead (robots come and go, and the camera would
+// jump in and out as they pass).
+func occludes(o *world.Model, from, to render.Pose) bool {
+	p := sensors.BodyPose(o)
+	hl, hw, _ := footprint(o.Vehicle)
+	r := math.Hypot(hl, hw)
+	dx, dy := to.X-from.X, to.Y-from.Y
+	t := 0.0
+	if n2 := dx*dx + dy*dy; n2 > 0 {
+		t = max(0, min(1, ((p.X-from.X)*dx+(p.Y-from.Y)*dy)/n2))
+	}
+	if math.Hypot(p.X-(from.X+t*dx), p.Y-(from.Y+t*dy)) > r {
+		return false
+	}
+	// The line passes between its base and its top (or just over the top).
+	z := from.Z + t*(to.Z-from.Z)
+	return z > o.Body.Base && z < o.Body.Base+o.Body.Height+0.02
 }
 
 // chaseEaseOut is how fast the chase camera moves back out, in fractions of its full distance
