@@ -163,6 +163,9 @@ type Service struct {
 
 	mu       sync.Mutex
 	closed   bool
+	// shutDone closes when the first Shutdown has finished (the recording closed): a second
+	// Shutdown waits for it, or the process could exit with the file's footer unwritten.
+	shutDone chan struct{}
 	sessions map[*websocket.Conn]*sessionState
 	upgrades int // sessions being opened, counted against MaxSessions
 	wg       sync.WaitGroup
@@ -202,6 +205,7 @@ func New(opts Options) (*Service, error) {
 		guard:    httpguard.New(opts.AllowOrigins, opts.AllowHosts, opts.Token),
 		slots:    make(chan struct{}, loopSlots),
 		sessions: map[*websocket.Conn]*sessionState{},
+		shutDone: make(chan struct{}),
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	// Host, origin and token are checked before Upgrade; the upgrader's own check would
@@ -236,7 +240,7 @@ func (s *Service) Serve(ctx context.Context) error {
 
 // Shutdown closes the listener and every session (with a going-away close frame), cancels the
 // commands they wait on, stops a running recording cleanly, and waits for the sessions to end
-// or ctx to expire. It is idempotent.
+// or ctx to expire. It is idempotent: a second call waits for the first to finish.
 func (s *Service) Shutdown(ctx context.Context) error {
 	s.mu.Lock()
 	already := s.closed
@@ -248,8 +252,16 @@ func (s *Service) Shutdown(ctx context.Context) error {
 	s.mu.Unlock()
 	err := s.srv.Shutdown(ctx)
 	if already {
+		select {
+		case <-s.shutDone:
+		case <-ctx.Done():
+			if err == nil {
+				err = ctx.Err()
+			}
+		}
 		return err
 	}
+	defer close(s.shutDone)
 	s.cancel()
 	msg := websocket.FormatCloseMessage(websocket.CloseGoingAway, "simulator shutting down")
 	for _, c := range conns {

@@ -90,10 +90,12 @@ func (f *Face) StartRecording(file *os.File) (func() error, error) {
 	}
 	f.recs[r] = true
 	return func() error {
+		// Stopped before it leaves the list, so that a Shutdown meanwhile waits for its
+		// footer (Stop waits for a Stop under way) rather than find nothing to close.
+		st, err := r.Stop()
 		f.mu.Lock()
 		delete(f.recs, r)
 		f.mu.Unlock()
-		st, err := r.Stop()
 		if st.Dropped > 0 {
 			f.h.Logger().Warn("the recording lacks messages the writer could not keep up with",
 				"path", st.Path, "written", st.Messages, "dropped", st.Dropped)
