@@ -161,8 +161,8 @@ type Service struct {
 	recStop func() error
 	recPath string
 
-	mu       sync.Mutex
-	closed   bool
+	mu     sync.Mutex
+	closed bool
 	// shutDone closes when the first Shutdown has finished (the recording closed): a second
 	// Shutdown waits for it, or the process could exit with the file's footer unwritten.
 	shutDone chan struct{}
