@@ -1,6 +1,7 @@
 package control
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -162,19 +163,19 @@ func TestTextThatIsNotUTF8(t *testing.T) {
 	}
 }
 
-// TestLeavingClientsFreeTheLoop has clients ask for the most steps a command may run and cut
-// their connections while the steps run: their commands are cancelled (the steps left are
-// dropped) and their sessions closed, so that the next client is answered after a fraction of
-// what they asked for, not after all of it.
+// TestLeavingClientsFreeTheLoop has clients ask for the most steps a command may run, queue
+// more commands than are read ahead, and cut their connections while the steps run: their
+// commands are cancelled (the steps left are dropped) and their sessions closed, so that the
+// next client is answered after a fraction of what they asked for, not after all of it.
 func TestLeavingClientsFreeTheLoop(t *testing.T) {
 	e := start(t, Options{})
 	const n = 8
 	var conns []*websocket.Conn
 	for range n {
 		c := e.dial(t, "/control", nil)
-		// Two commands queued: the second waits while the first runs, and leaving must
-		// cancel both.
-		for range 2 {
+		// Commands queued beyond the read-ahead: the reader must go on reading past them to
+		// notice the client leave, and leaving must cancel them all.
+		for range maxAhead + 4 {
 			if err := c.WriteMessage(websocket.TextMessage, fmt.Appendf(nil, `{"command":"step","steps":%d}`, MaxSteps)); err != nil {
 				t.Fatal(err)
 			}
@@ -245,4 +246,42 @@ func (e *env) iterationsForNext(t *testing.T) float64 {
 		t.Fatalf("step: %v", r)
 	}
 	return res["iterations"].(float64)
+}
+
+// TestRequestsBeyondTheReadAheadAreAnswered: a client that sends more requests than are read
+// ahead gets an answer to each, in order, those read past saying so, and the session goes on.
+func TestRequestsBeyondTheReadAheadAreAnswered(t *testing.T) {
+	e := start(t, Options{})
+	c := e.dial(t, "/control", nil)
+	const n = 3 * maxAhead
+	msgs := [][]byte{[]byte(`{"command":"step","steps":20000}`)}
+	for range n {
+		msgs = append(msgs, []byte(`{"command":"fps"}`))
+	}
+	for _, m := range msgs {
+		if err := c.WriteMessage(websocket.TextMessage, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	busy := 0
+	for i := range msgs {
+		c.SetReadDeadline(time.Now().Add(60 * time.Second))
+		_, b, err := c.ReadMessage()
+		if err != nil {
+			t.Fatalf("answer %d: %v", i, err)
+		}
+		var r map[string]any
+		json.Unmarshal(b, &r)
+		res, _ := r["result"].(string)
+		switch {
+		case strings.HasPrefix(res, "too many requests waiting for answers"):
+			busy++
+		case i == 0 && r["command"] != "step" || i > 0 && r["command"] != "fps":
+			t.Fatalf("answer %d: %s", i, b)
+		}
+	}
+	t.Logf("%d of %d requests read past", busy, n)
+	if r := askJSON(t, c, `{"command":"fps"}`); r["command"] != "fps" {
+		t.Errorf("after the run: %v", r)
+	}
 }

@@ -166,6 +166,8 @@ type Service struct {
 	// shutDone closes when the first Shutdown has finished (the recording closed): a second
 	// Shutdown waits for it, or the process could exit with the file's footer unwritten.
 	shutDone chan struct{}
+	// ahead is the bytes of the messages sessions have read ahead (aheadBudget).
+	ahead atomic.Int64
 	sessions map[*websocket.Conn]*sessionState
 	upgrades int // sessions being opened, counted against MaxSessions
 	wg       sync.WaitGroup
@@ -376,6 +378,17 @@ func (s *Service) session(conn *websocket.Conn, state *sessionState, ep endpoint
 	msgs, spare := make(chan message), make(chan []byte, 1)
 	go s.readMessages(ctx, cancel, conn, msgs, spare)
 	for m := range msgs {
+		s.ahead.Add(-int64(cap(m.buf)))
+		if m.drop != nil {
+			busy := ep.fail(fmt.Sprintf("too many requests waiting for answers (more than %d): this one was not run; wait for the answers before sending more", maxAhead))
+			for range m.drop.take() {
+				conn.SetWriteDeadline(time.Now().Add(writeTimeout))
+				if conn.WriteMessage(websocket.TextMessage, busy) != nil {
+					return
+				}
+			}
+			continue
+		}
 		var reply []byte
 		switch {
 		case errors.Is(m.err, errTooLarge):
@@ -406,11 +419,30 @@ func (s *Service) session(conn *websocket.Conn, state *sessionState, ep endpoint
 	}
 }
 
-// message is one client message as readMessages read it.
+// message is one client message as readMessages read it, or (drop set) the place of the
+// messages it read past without keeping them.
 type message struct {
-	typ int
-	buf []byte
-	err error
+	typ  int
+	buf  []byte
+	err  error
+	drop *dropped
+}
+
+// dropped counts the messages a session's reader read past because too many waited already:
+// each gets an error answer in its turn, after those queued before it.
+type dropped struct {
+	mu      sync.Mutex
+	n       int
+	pending bool // a marker for them is queued; later messages join them until it is answered
+}
+
+// take returns the count and lets messages queue again.
+func (d *dropped) take() int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	n := d.n
+	d.n, d.pending = 0, false
+	return n
 }
 
 // readMessages reads conn's messages (each up to the service's MaxMessage, into a spare
@@ -420,7 +452,9 @@ type message struct {
 // the reading goroutine cancels the session the moment the connection fails.
 func (s *Service) readMessages(ctx context.Context, cancel context.CancelFunc, conn *websocket.Conn, msgs chan<- message, spare <-chan []byte) {
 	defer close(msgs)
-	in := make(chan message, maxAhead)
+	// One place more than maxAhead, for the marker of messages read past (dropped).
+	in := make(chan message, maxAhead+1)
+	drop := &dropped{}
 	go func() {
 		defer close(in)
 		// Whatever ends the reading ends the session at once, even with messages waiting:
@@ -435,6 +469,27 @@ func (s *Service) readMessages(ctx context.Context, cancel context.CancelFunc, c
 				}
 				return
 			}
+			// With maxAhead messages waiting (or the service's read-ahead budget spent), a
+			// message is read past and answered with an error in its turn: the reader goes on
+			// reading, so a client that queues requests and leaves is noticed and its running
+			// command cancelled, and what sessions hold stays bounded.
+			drop.mu.Lock()
+			full := drop.pending || len(in) >= maxAhead || s.ahead.Load() > aheadBudget
+			first := full && !drop.pending
+			if full {
+				drop.n++
+				drop.pending = true
+			}
+			drop.mu.Unlock()
+			if full {
+				if first {
+					in <- message{drop: drop} // the spare place: nothing else queues meanwhile
+				}
+				if _, err := io.Copy(io.Discard, rd); err != nil {
+					return
+				}
+				continue
+			}
 			var buf []byte
 			select {
 			case buf = <-spare:
@@ -442,9 +497,11 @@ func (s *Service) readMessages(ctx context.Context, cancel context.CancelFunc, c
 				buf = make([]byte, 0, 4096)
 			}
 			buf, err = readLimited(rd, buf, s.opts.MaxMessage)
+			s.ahead.Add(int64(cap(buf)))
 			select {
 			case in <- message{typ: typ, buf: buf, err: err}:
 			case <-ctx.Done():
+				s.ahead.Add(-int64(cap(buf)))
 				return
 			}
 			if err != nil && !errors.Is(err, errTooLarge) {
@@ -456,6 +513,11 @@ func (s *Service) readMessages(ctx context.Context, cancel context.CancelFunc, c
 		select {
 		case msgs <- m:
 		case <-ctx.Done():
+			// What is left is dropped with the session; the budget gets its bytes back.
+			s.ahead.Add(-int64(cap(m.buf)))
+			for m := range in {
+				s.ahead.Add(-int64(cap(m.buf)))
+			}
 			return
 		}
 	}
@@ -463,3 +525,7 @@ func (s *Service) readMessages(ctx context.Context, cancel context.CancelFunc, c
 
 // maxAhead is how many messages a session's reader takes ahead of the one being answered.
 const maxAhead = 4
+
+// aheadBudget bounds the bytes every session's read-ahead holds together: 64 sessions each
+// queueing a few messages of a megabyte held 1.5 GB.
+const aheadBudget = 32 << 20
