@@ -167,7 +167,7 @@ type Service struct {
 	// Shutdown waits for it, or the process could exit with the file's footer unwritten.
 	shutDone chan struct{}
 	// ahead is the bytes of the messages sessions have read ahead (aheadBudget).
-	ahead atomic.Int64
+	ahead    atomic.Int64
 	sessions map[*websocket.Conn]*sessionState
 	upgrades int // sessions being opened, counted against MaxSessions
 	wg       sync.WaitGroup
