@@ -398,6 +398,14 @@ func TestWindowSpawnSaveOpen(t *testing.T) {
 	g.waitState("the spawn list closed", 5*time.Second, func(s State) bool {
 		return s.Picked == "" && s.Targets["spawn:"+user] == [4]int{}
 	})
+	// Opening another scenario would drop them too: the Open prompt says so before Enter.
+	g.key("ctrl+o")
+	open := g.waitState("the open prompt", 5*time.Second, func(s State) bool { return s.Prompt != "" })
+	if !strings.HasPrefix(open.PromptNote, "Opening replaces this world and the 2 robots spawned here") {
+		t.Errorf("the open prompt's note %q does not warn of the robots spawned here", open.PromptNote)
+	}
+	g.key("Escape")
+	g.waitState("the open prompt closed", 5*time.Second, func(s State) bool { return s.Prompt == "" })
 	// Back to the red one: ego, arcade_red-1, arcade_green-1. One Tab at a time: two presses
 	// of a key in one frame are one for Ebiten.
 	g.key("Tab")

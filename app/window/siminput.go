@@ -303,8 +303,8 @@ func (s *simScreen) spawnedHere() int {
 func (s *simScreen) reset() {
 	if n := s.spawnedHere(); n > 0 && time.Now().After(s.resetBy) {
 		s.resetBy = time.Now().Add(resetAgain)
-		s.status(fmt.Sprintf("R again within %.0f s resets the world and removes the %d robots spawned here (Ctrl+S first saves a world with them)",
-			resetAgain.Seconds(), n))
+		s.status(fmt.Sprintf("R again within %.0f s resets the world and removes the %s spawned here (Ctrl+S first saves a world with them)",
+			resetAgain.Seconds(), robotsCount(n)))
 		return
 	}
 	s.resetBy = time.Time{}
@@ -457,8 +457,20 @@ func (s *simScreen) openPromptAt(path, note string) {
 			}
 		})
 	})
+	if n := s.spawnedHere(); n > 0 && note == "" {
+		// The prompt is the confirmation: Enter replaces the world and these robots with it.
+		note = fmt.Sprintf("Opening replaces this world and the %s spawned here (Esc, then Ctrl+S, saves a world with them)", robotsCount(n))
+	}
 	s.prompt.note = note
 	s.prompt.layout(s.w, s.h, s.barH)
+}
+
+// robotsCount is "1 robot" or "n robots".
+func robotsCount(n int) string {
+	if n == 1 {
+		return "1 robot"
+	}
+	return fmt.Sprintf("%d robots", n)
 }
 
 func (s *simScreen) savePrompt() {
