@@ -242,6 +242,9 @@ func (ps *Problems) trackSimulation(t *TrackDescriptor) {
 	}
 	use, known := generatorFloor(t.Generator)
 	ps.layout("descriptor", t.Floor, use, t.Elements, t.SpawnPoints, t.Route)
+	if use == FloorWhole && (t.Generator == "" || known) {
+		ps.checkPlacement(t) // the descriptor is the layout: its places can be checked here
+	}
 	if f := t.Floor; f != nil && known && use != FloorWhole {
 		// What the generator does not read is said, not checked: a user who sized the
 		// floor should learn that the size has no effect.

@@ -229,7 +229,7 @@ func (w *World) SpotFree(v *plugins.VehicleDescriptor, pose Pose) error {
 	r, h := footprintRadius(v), bodyHeight(v)
 	p := newPlacer(w.space, w.layout, r, h, nil)
 	for _, poly := range p.solids {
-		if inPolygon(pose.X, pose.Y, poly) {
+		if plugins.InPolygon(pose.X, pose.Y, poly) {
 			return fmt.Errorf("(%.2f, %.2f) is inside a solid of the track", pose.X, pose.Y)
 		}
 	}
@@ -253,7 +253,7 @@ func (p *placer) free(x, y float64) bool {
 		return false
 	}
 	for _, poly := range p.solids {
-		if inPolygon(x, y, poly) {
+		if plugins.InPolygon(x, y, poly) {
 			return false
 		}
 	}
@@ -285,18 +285,6 @@ func (p *placer) next() (Pose, bool) {
 		}
 	}
 	return Pose{}, false
-}
-
-// inPolygon reports whether (x, y) is inside the polygon (even-odd rule).
-func inPolygon(x, y float64, pts [][2]float64) bool {
-	in := false
-	for i, j := 0, len(pts)-1; i < len(pts); j, i = i, i+1 {
-		a, b := pts[i], pts[j]
-		if (a[1] > y) != (b[1] > y) && x < (b[0]-a[0])*(y-a[1])/(b[1]-a[1])+a[0] {
-			in = !in
-		}
-	}
-	return in
 }
 
 // NoRoomError is why a world could not be built for its agents: fewer of those without a spawn

@@ -27,7 +27,7 @@ func TestFloorIsCheckedForWhatTheGeneratorReads(t *testing.T) {
 		{"roads, bad colour", Roads, plugins.Floor{Color: "green"}, `descriptor.floor.color: "green" is not #rrggbb`, false},
 		{"maze", "maze", plugins.Floor{Texture: "grass"}, "descriptor.floor: the maze generator lays a floor of its own", true},
 		{"static, no size", "static", plugins.Floor{Texture: "grass"}, "descriptor.floor.length: 0 is not positive", false},
-		{"static, sized", "static", plugins.Floor{Length: 6, Width: 6}, "", false},
+		{"static, sized", "static", plugins.Floor{Length: 20, Width: 20}, "", false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			tr := builtinTrack(t, "track.roadsystem_arena.v1")
