@@ -2,6 +2,7 @@ package editor
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"image"
@@ -10,7 +11,9 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -370,12 +373,14 @@ func (e *Editor) save() {
 }
 
 // saveFiles writes files (archive names) under folder, each through a temporary file, leaving
-// those that hold the same bytes already; it returns how many it wrote.
+// those that hold the same bytes already, or the same JSON written otherwise (a template's
+// 1.0 for the editor's 1, its key order): a save with nothing changed rewrote two files,
+// noise in a plugin kept under version control. It returns how many it wrote.
 func saveFiles(folder string, files map[string][]byte) (int, error) {
 	n := 0
 	for _, name := range slices.Sorted(maps.Keys(files)) {
 		path := filepath.Join(folder, filepath.FromSlash(name))
-		if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, files[name]) {
+		if old, err := os.ReadFile(path); err == nil && (bytes.Equal(old, files[name]) || sameJSON(old, files[name])) {
 			continue
 		}
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
@@ -391,6 +396,55 @@ func saveFiles(folder string, files map[string][]byte) (int, error) {
 		n++
 	}
 	return n, nil
+}
+
+// sameJSON reports whether a and b are JSON texts that read the same: equal values once keys
+// holding zero values (0, false, "", null), which the editor leaves out, are dropped, and JSON
+// text inside a string (parametersSchemaJson, which the form holds on one line) is compacted.
+func sameJSON(a, b []byte) bool {
+	var va, vb any
+	if json.Unmarshal(a, &va) != nil || json.Unmarshal(b, &vb) != nil {
+		return false
+	}
+	return reflect.DeepEqual(canonicalJSON(va), canonicalJSON(vb))
+}
+
+// canonicalJSON is v as sameJSON compares it.
+func canonicalJSON(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			if e = canonicalJSON(e); e != nil {
+				out[k] = e
+			}
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = canonicalJSON(e)
+		}
+		return out
+	case string:
+		if x == "" {
+			return nil
+		}
+		var c bytes.Buffer
+		if t := strings.TrimSpace(x); strings.HasPrefix(t, "{") && json.Compact(&c, []byte(t)) == nil {
+			return c.String()
+		}
+		return x
+	case float64:
+		if x == 0 {
+			return nil
+		}
+	case bool:
+		if !x {
+			return nil
+		}
+	}
+	return v
 }
 
 // setStatus shows msg in the status line as information.

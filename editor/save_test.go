@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"simgui/plugins"
+	"simgui/plugins/scaffold"
 )
 
 // finish runs the editor's queued jobs on a worker of the test's until none is left.
@@ -131,5 +132,42 @@ func TestLeavingAsksBeforeDiscarding(t *testing.T) {
 	e.leave("New vehicle", start)
 	if started != 2 || e.d.track.Base.DisplayName != "" {
 		t.Fatalf("the second click of the same button: %d starts, name %q", started, e.d.track.Base.DisplayName)
+	}
+}
+
+// Saving a project `simgui plugin new` made, with nothing changed, writes nothing: the
+// template's files hold the same JSON written in their own way (1.0 for 1, another key order).
+func TestSaveWithoutChangesKeepsTheFiles(t *testing.T) {
+	for _, typ := range []plugins.Type{plugins.TypeVehicle, plugins.TypeTrack} {
+		e := testEditor(t, typ)
+		e.jobs = make(chan func() func(), 8)
+		id := map[plugins.Type]string{plugins.TypeVehicle: "vehicle.acme.rover.v1", plugins.TypeTrack: "track.acme.yard.v1"}[typ]
+		out := t.TempDir()
+		if _, err := scaffold.New(scaffold.Options{Type: typ, ID: id, OutputDir: out}); err != nil {
+			t.Fatal(err)
+		}
+		dir := filepath.Join(out, id)
+		before := map[string][]byte{}
+		entries, _ := os.ReadDir(dir)
+		for _, en := range entries {
+			if !en.IsDir() {
+				before[en.Name()], _ = os.ReadFile(filepath.Join(dir, en.Name()))
+			}
+		}
+		opened, _, err := openPath(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.load(opened, nil)
+		e.save()
+		finish(t, e)
+		if !strings.Contains(e.status, "(0 changed files)") {
+			t.Errorf("%s: saving with nothing changed: %q", typ, e.status)
+		}
+		for name, b := range before {
+			if now, _ := os.ReadFile(filepath.Join(dir, name)); string(now) != string(b) {
+				t.Errorf("%s: %s was rewritten", typ, name)
+			}
+		}
 	}
 }
