@@ -543,10 +543,11 @@ func (e *Editor) export(path string) {
 	})
 }
 
-// open opens a plugin folder or archive on the worker.
+// open opens a plugin folder or archive, or an installed plugin by its id (as `simgui edit`
+// does), on the worker.
 func (e *Editor) open(path string) {
 	e.run("opening "+path, func() func() {
-		d, notes, err := openPath(path)
+		d, notes, err := openStart(e.reg, path)
 		return func() {
 			if err != nil {
 				e.failedErr(err)

@@ -414,3 +414,14 @@ func TestCanonicalAndParentPaths(t *testing.T) {
 		t.Errorf("parent: %s", got)
 	}
 }
+
+// The toolbar's open field takes what `simgui edit` takes: a path, or an installed plugin's id.
+func TestOpenFieldTakesAnInstalledID(t *testing.T) {
+	e := testEditor(t, plugins.TypeTrack)
+	e.jobs = make(chan func() func(), 8)
+	e.open("vehicle.ks0223.v1")
+	finish(t, e)
+	if e.d.vehicle == nil || e.d.vehicle.Base.ID != "vehicle.ks0223.v1" {
+		t.Fatalf("after opening an id: status %q, vehicle %+v", e.status, e.d.vehicle)
+	}
+}
