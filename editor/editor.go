@@ -318,7 +318,7 @@ func (e *Editor) leave(action string, then func()) {
 		if e.d.folder != "" {
 			keep = "Save them to " + e.d.folder
 		}
-		e.failed(fmt.Sprintf("%s has changes that are not kept: %s, or click %s again to discard them", e.formTitle(), keep, action))
+		e.setOutcome(statusAsk, fmt.Sprintf("%s has changes that are not kept: %s, or click %s again to discard them", e.formTitle(), keep, action))
 		return
 	}
 	e.armed = ""

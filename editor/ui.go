@@ -134,11 +134,15 @@ func (e *Editor) toolbar(ctx *debugui.Context) {
 	})
 
 	ctx.SetGridLayout([]int{60, -1}, nil)
-	e.badge(ctx)
-	line := e.status
+	line, kind := e.status, e.statusKind
 	if e.unsaved() {
-		line = "unsaved changes (Save writes them to " + e.d.folder + ") · " + line
+		if kind == statusDone {
+			// What was done (a save, say) is past: the changes since are the news.
+			line, kind = "", statusInfo
+		}
+		line = strings.TrimSuffix("unsaved changes (Save writes them to "+e.d.folder+") · "+line, " · ")
 	}
+	e.badge(ctx, kind)
 	if hint := "   (Export writes " + e.defaultExportPath() + ")"; e.exportPath == "" && fits(line+hint, e.w-64) {
 		line += hint
 	}
@@ -150,12 +154,12 @@ var badgeColors = map[string]color.NRGBA{
 	statusBusy:   {200, 150, 40, 255},
 	statusDone:   {50, 150, 70, 255},
 	statusFailed: {190, 50, 45, 255},
+	statusAsk:    {60, 110, 190, 255},
 }
 
 // badge marks the status line: BUSY while a job runs or a dialog is open, DONE or FAILED for
 // how the last one ended (nothing for plain information).
-func (e *Editor) badge(ctx *debugui.Context) {
-	kind := e.statusKind
+func (e *Editor) badge(ctx *debugui.Context, kind string) {
 	if e.busy != "" {
 		kind = statusBusy
 	}

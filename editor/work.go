@@ -11,6 +11,8 @@ const (
 	statusBusy   = "busy"
 	statusDone   = "done"
 	statusFailed = "failed"
+	// statusAsk is a question: a second click of the same button confirms.
+	statusAsk = "ask"
 )
 
 // queued is a job waiting for the worker.
