@@ -119,13 +119,18 @@ func (e *Editor) mountParams(ctx *debugui.Context, dp string, r *sensorRow) {
 		vals = map[string]string{}
 		r.Params[r.Kind] = vals
 	}
+	help := ""
 	for i, s := range specs {
 		if i%perLine == 0 {
 			ctx.Text("")
 		}
 		v := vals[s.Name]
 		ctx.Text(s.Name)
-		e.field(ctx, dp+".params."+s.Name, &v)
+		path := dp + ".params." + s.Name
+		e.fieldHint(ctx, path, &v, num(s.Default))
+		if e.pointedAt("field:" + path) {
+			help = s.Name + ": " + specHint(s)
+		}
 		if v == "" {
 			delete(vals, s.Name)
 		} else {
@@ -136,6 +141,13 @@ func (e *Editor) mountParams(ctx *debugui.Context, dp string, r *sensorRow) {
 		ctx.Text("")
 		ctx.Text("")
 	}
+	// What the parameter under the pointer does; empty fields show their defaults.
+	ctx.SetGridLayout([]int{26, -1}, nil)
+	ctx.Text("")
+	if help == "" {
+		help = "an empty field takes the default it shows; point at a field to read what it does, its unit and range"
+	}
+	ctx.Text(help)
 }
 
 func (e *Editor) actuatorTable(ctx *debugui.Context, f *vehicleForm) {

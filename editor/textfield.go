@@ -42,6 +42,7 @@ var (
 	fieldFocusColor = color.NRGBA{20, 24, 32, 255}
 	fieldFrameColor = color.NRGBA{90, 140, 220, 255}
 	fieldTextColor  = color.NRGBA{230, 230, 230, 255}
+	fieldHintColor  = color.NRGBA{115, 115, 115, 255}
 	fieldSelColor   = color.NRGBA{56, 115, 190, 255}
 )
 
@@ -88,6 +89,18 @@ func (e *Editor) endFields() {
 
 // field is a text field for the value at path (a validator path such as descriptor.id).
 func (e *Editor) field(ctx *debugui.Context, path string, buf *string) {
+	e.fieldHint(ctx, path, buf, "")
+}
+
+// pointedAt reports whether the pointer is over target name (a field drawn this frame).
+func (e *Editor) pointedAt(name string) bool {
+	r, ok := e.targets[name]
+	return ok && e.under(r)
+}
+
+// fieldHint is field showing hint, dimmed, while it is empty and not being typed in (a
+// parameter's default, which an empty field stands for).
+func (e *Editor) fieldHint(ctx *debugui.Context, path string, buf *string, hint string) {
 	f := &e.fields
 	name := "field:" + path
 	f.order = append(f.order, name)
@@ -148,6 +161,12 @@ func (e *Editor) field(ctx *debugui.Context, path string, buf *string) {
 			blink := f.blink
 			ctx.DrawOnlyWidget(func(dst *ebiten.Image) {
 				drawField(dst, b, value, focused, from, caret, s0, s1, blink)
+				if value == "" && !focused && hint != "" {
+					op := &text.DrawOptions{}
+					op.GeoM.Translate(float64(b.Min.X+fieldPad), float64(b.Min.Y+(b.Dy()-lineH)/2))
+					op.ColorScale.ScaleWithColor(fieldHintColor)
+					debugui.DrawText(dst.SubImage(b.Inset(1).Intersect(dst.Bounds())).(*ebiten.Image), hint, op)
+				}
 			})
 		})
 	})
