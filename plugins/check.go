@@ -174,6 +174,7 @@ func (ps *Problems) vehicleSimulation(v *VehicleDescriptor) {
 		ps.add("descriptor.drive.model", "%v", unknownDrive(v.Drive.Model))
 	} else {
 		ps.resolve("descriptor.drive.params", d.Name, d.Params, d.Order, v.Drive.Params)
+		ps.flightAgrees(v, d)
 	}
 
 	if v.Visual == nil {
@@ -227,6 +228,25 @@ func (c *DeviceContract) sensor(id string) *SensorDescriptor {
 		}
 	}
 	return nil
+}
+
+// flightAgrees warns where the contract says otherwise than the drive whether the vehicle
+// flies: training and bridge clients read the contract, so a quadcopter drive under a ground
+// robot's device type, or without the actuator that climbs, is driven as a car.
+func (ps *Problems) flightAgrees(v *VehicleDescriptor, d DriveModel) {
+	c := v.Contract
+	if c == nil || c.DeviceType == "" {
+		return
+	}
+	switch {
+	case d.Flies && c.DeviceType != DeviceTypeQuadcopter:
+		ps.warn("device-contract.deviceType", "%q for a %s drive, which flies: clients take it for a ground robot (want %s)", c.DeviceType, d.Name, DeviceTypeQuadcopter)
+	case !d.Flies && c.DeviceType == DeviceTypeQuadcopter:
+		ps.warn("device-contract.deviceType", "%q for a %s drive, which stays on the ground", c.DeviceType, d.Name)
+	}
+	if d.Flies && !slices.ContainsFunc(c.Actuators, func(a ActuatorDescriptor) bool { return a.ID == ActuatorVertical }) {
+		ps.warn("device-contract.actuators", "no %s for a %s drive: clients cannot climb or descend", ActuatorVertical, d.Name)
+	}
 }
 
 // elementKinds are the Element kinds renderers and app/world know.

@@ -16,7 +16,17 @@ type DriveModel struct {
 	Doc    string
 	Params []ParamSpec
 	Order  []Order
+	// Flies is set for a model whose body leaves the ground: its device type is
+	// DeviceTypeQuadcopter and it climbs on ActuatorVertical.
+	Flies bool
 }
+
+// DeviceTypeQuadcopter is the device type of flying vehicles, as rusim's drone has it.
+const DeviceTypeQuadcopter = "quadcopter"
+
+// ActuatorVertical is the actuator (and training API extension) that climbs a flying vehicle,
+// -1..1.
+const ActuatorVertical = "control.vertical_norm"
 
 // Parameters every model shares.
 var (
@@ -50,7 +60,7 @@ var driveModels = []DriveModel{
 		lateralFriction(1.0),
 		latency,
 	}},
-	{Name: "quadcopter", Doc: "a kinematic multirotor (vehicle.drone.simple.v1) that flies over what is lower than it", Params: []ParamSpec{
+	{Name: "quadcopter", Flies: true, Doc: "a kinematic multirotor (vehicle.drone.simple.v1) that flies over what is lower than it", Params: []ParamSpec{
 		{Name: "maxSpeed", Unit: "m/s", Default: 4.0, Min: 0.01, Max: 30, Doc: "top horizontal speed"},
 		{Name: "maxVertical", Unit: "m/s", Default: 2.5, Min: 0.01, Max: 20, Doc: "top climb or descent rate"},
 		{Name: "maxYawRateDeg", Unit: "deg/s", Default: 110, Min: 1, Max: 1000, Doc: "top yaw rate"},

@@ -73,3 +73,36 @@ func TestPlacementWarnings(t *testing.T) {
 		t.Errorf("a route past the movable crate: %v", w)
 	}
 }
+
+// A drive that flies under a ground robot's device type, or without the actuator that climbs,
+// and a ground drive under the quadcopter's, are warnings at the contract.
+func TestFlightAgreesWithTheContract(t *testing.T) {
+	warnings := func(v *VehicleDescriptor) []string {
+		var ps Problems
+		d, _ := driveModel(v.Drive.Model)
+		ps.flightAgrees(v, d)
+		var out []string
+		for _, p := range ps {
+			out = append(out, p.String())
+		}
+		return out
+	}
+	drone := builtinVehicle(t, "vehicle.drone.simple.v1")
+	ks := builtinVehicle(t, "vehicle.ks0223.v1")
+	if w := append(warnings(drone), warnings(ks)...); len(w) != 0 {
+		t.Fatalf("the built-ins: %v", w)
+	}
+	drone.Contract.DeviceType = "ground_robot_differential"
+	if w := warnings(drone); len(w) != 1 || !strings.HasPrefix(w[0], `device-contract.deviceType: "ground_robot_differential" for a quadcopter drive, which flies`) {
+		t.Errorf("a drone typed as a ground robot: %v", w)
+	}
+	drone.Contract.DeviceType = DeviceTypeQuadcopter
+	drone.Contract.Actuators = drone.Contract.Actuators[:0]
+	if w := warnings(drone); len(w) != 1 || !strings.HasPrefix(w[0], "device-contract.actuators: no control.vertical_norm") {
+		t.Errorf("a drone that cannot climb: %v", w)
+	}
+	ks.Contract.DeviceType = DeviceTypeQuadcopter
+	if w := warnings(ks); len(w) != 1 || !strings.Contains(w[0], "which stays on the ground") {
+		t.Errorf("a car typed as a quadcopter: %v", w)
+	}
+}

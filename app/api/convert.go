@@ -8,6 +8,7 @@ import (
 
 	"simgui/app/world"
 	"simgui/physics/drive"
+	"simgui/plugins"
 )
 
 // Conversions at the API edge between rusim's Unity axes (y up, z forward = north, yaw
@@ -55,7 +56,7 @@ const (
 	extLeftPWM  = "drive.left_pwm_norm"
 	extRightPWM = "drive.right_pwm_norm"
 	// extVertical is a simgui extension for flying vehicles: climb −1..1.
-	extVertical = "control.vertical_norm"
+	extVertical = plugins.ActuatorVertical
 )
 
 // motorEcho is what telemetry reports as drive.left_pwm_norm and drive.right_pwm_norm: the
