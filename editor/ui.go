@@ -7,6 +7,7 @@ import (
 	"image"
 	"image/color"
 	"maps"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -98,7 +99,7 @@ func (e *Editor) toolbar(ctx *debugui.Context) {
 	e.button(ctx, "export-as", "Export as...", func() {
 		id := e.d.id()
 		e.files(FileRequest{Title: "Export " + id, Save: true, Filter: "simgui plugin", Extensions: []string{"zip"},
-			StartDir: e.opts.ExportDir}, func(p string) {
+			StartDir: e.opts.ExportDir, Name: filepath.Base(e.defaultExportPath())}, func(p string) {
 			if p != "" {
 				e.exportPath = p
 				e.export(p)

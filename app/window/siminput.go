@@ -480,7 +480,8 @@ func (s *simScreen) savePrompt() {
 		dir, base = filepath.Dir(src), strings.TrimSuffix(filepath.Base(src), filepath.Ext(src))+"-saved"
 	}
 	initial := freeName(dir, base, ".yaml")
-	req := FileRequest{Title: "Save scenario", Save: true, Filter: "Scenario (YAML)", Extensions: []string{"yaml", "yml"}, StartDir: dirOf(initial)}
+	req := FileRequest{Title: "Save scenario", Save: true, Filter: "Scenario (YAML)", Extensions: []string{"yaml", "yml"}, StartDir: dirOf(initial),
+		Name: filepath.Base(initial)}
 	s.prompt = newPrompt("Save the world as a scenario", req, initial, func(path string) {
 		// The world as it is when the path is given (game goroutine).
 		plan, snap := s.g.cur.Plan, s.g.cur.Loop.Snapshot()

@@ -22,6 +22,8 @@ type FileRequest struct {
 	Extensions []string
 	// StartDir is the folder the dialog opens in ("" = the dialog's default).
 	StartDir string
+	// Name is the file name a save dialog suggests ("" = none).
+	Name string
 }
 
 // ErrCancelled is returned by ShowDialog when the person cancels.
@@ -76,6 +78,7 @@ type gtk struct {
 	getFilename       func(chooser uintptr) *byte
 	free              func(p *byte)
 	setCurrentFolder  func(chooser uintptr, folder string) int32
+	setCurrentName    func(chooser uintptr, name string)
 	setOverwriteCheck func(chooser uintptr, on int32)
 	filterNew         func() uintptr
 	filterSetName     func(filter uintptr, name string)
@@ -110,6 +113,7 @@ var loadGTK = sync.OnceValues(func() (*gtk, error) {
 		{&g.getFilename, "gtk_file_chooser_get_filename"},
 		{&g.free, "g_free"},
 		{&g.setCurrentFolder, "gtk_file_chooser_set_current_folder"},
+		{&g.setCurrentName, "gtk_file_chooser_set_current_name"},
 		{&g.setOverwriteCheck, "gtk_file_chooser_set_do_overwrite_confirmation"},
 		{&g.filterNew, "gtk_file_filter_new"},
 		{&g.filterSetName, "gtk_file_filter_set_name"},
@@ -171,6 +175,9 @@ func (g *gtk) choose(req FileRequest) (string, error) {
 	}
 	if req.StartDir != "" {
 		g.setCurrentFolder(d, req.StartDir)
+	}
+	if req.Save && req.Name != "" {
+		g.setCurrentName(d, req.Name)
 	}
 	g.setOverwriteCheck(d, 1)
 	if g.nativeRun(d) != gtkResponseAccept {

@@ -84,6 +84,16 @@ func TestShowDialogWithRealKeys(t *testing.T) {
 	if a := wait(got); !errors.Is(a.err, ErrCancelled) || a.path != "" {
 		t.Fatalf("cancelled save dialog answered %q, %v", a.path, a.err)
 	}
+
+	// A save dialog suggests the name it is given: Enter alone takes it.
+	got = show(FileRequest{Title: "Save named test", Save: true, StartDir: dir, Name: "suggested.yaml"})
+	w = window("Save named test")
+	time.Sleep(500 * time.Millisecond)
+	xdo("windowfocus", "--sync", w)
+	xdo("key", "Return")
+	if a := wait(got); a.err != nil || a.path != filepath.Join(dir, "suggested.yaml") {
+		t.Fatalf("save dialog with a suggested name answered %q, %v", a.path, a.err)
+	}
 }
 
 // TestShowDialogWithoutDisplay: where GTK cannot open a display the dialog is an error the
