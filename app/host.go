@@ -60,6 +60,7 @@ type Host struct {
 	running      chan struct{} // closed when Run has started the worlds
 	devices      Devices
 	recorder     Recorder
+	notices      []string
 }
 
 // group is the worlds of one training episode.
@@ -100,6 +101,27 @@ func (h *Host) Running() <-chan struct{} { return h.running }
 
 // Logger returns the host's logger.
 func (h *Host) Logger() *slog.Logger { return h.log }
+
+// maxNotices bounds the notices a host keeps.
+const maxNotices = 8
+
+// Notice logs a warning a person at the window should see too (a face that is off for this
+// run, say): msg, a sentence, with args as slog attributes. The window shows the notices.
+func (h *Host) Notice(msg string, args ...any) {
+	h.log.Warn(msg, args...)
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if len(h.notices) < maxNotices {
+		h.notices = append(h.notices, msg)
+	}
+}
+
+// Notices returns the notices so far, oldest first.
+func (h *Host) Notices() []string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return slices.Clone(h.notices)
+}
 
 // Plugins returns what worlds are built from.
 func (h *Host) Plugins() plugins.Lister { return h.opts.Plugins }

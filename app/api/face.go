@@ -65,7 +65,7 @@ func (f *Face) Start(ctx context.Context, h *app.Host) error {
 		RegistrySource: source, AllowOrigins: f.AllowOrigins, AllowHosts: f.AllowHosts, Token: f.Token, Logger: h.Logger()})
 	if err != nil {
 		if !f.Required && errors.Is(err, syscall.EADDRINUSE) {
-			h.Logger().Warn("training API is off for this run; the simulation runs without it", "err", err)
+			h.Notice("training API off for this run: its port is taken (another simgui?)", "err", err)
 			return nil
 		}
 		return err

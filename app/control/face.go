@@ -108,7 +108,7 @@ func (f *Face) Start(ctx context.Context, h *app.Host) error {
 	})
 	if err != nil {
 		if !f.Required && errors.Is(err, syscall.EADDRINUSE) {
-			h.Logger().Warn("control service is off for this run; the simulation runs without it", "err", err)
+			h.Notice("control socket off for this run: its port is taken (another simgui?); cloisim_ros and /control clients reach the other", "err", err)
 			return nil
 		}
 		return err

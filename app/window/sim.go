@@ -3,12 +3,13 @@ package window
 import (
 	"image"
 	"math"
-	"simgui/app/window/desktop"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"simgui/app/window/desktop"
 	"simgui/app/window/lineedit"
 	"simgui/app/world"
 	"simgui/physics/drive"
@@ -53,6 +54,8 @@ type simScreen struct {
 
 	statusMsg string
 	statusAt  time.Time
+	// noticesShown is how many of the host's notices the status line has shown.
+	noticesShown int
 
 	panels   *panels
 	chase    *chaseView
@@ -102,6 +105,12 @@ func (s *simScreen) Update() error {
 	s.lastTick = now
 	sim := s.g.cur
 	s.snap = sim.Loop.Snapshot()
+	if ns := s.g.host.Notices(); len(ns) > s.noticesShown {
+		// A face off for this run (its port taken by another simgui) is news to a person
+		// who looks at the window, not at the terminal.
+		s.status(strings.Join(ns[s.noticesShown:], " · "))
+		s.noticesShown = len(ns)
+	}
 	s.view.W, s.view.H = s.w, s.h
 	if s.track == nil || s.track.version != s.snap.LayoutVersion || s.track.layout != s.snap.Layout {
 		s.track = newTrackGeom(s.snap.Layout, s.snap.LayoutVersion)
