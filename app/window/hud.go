@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -101,15 +102,21 @@ func hudLines(snap *world.Snapshot, selected string, tps, fps, chaseFPS float64,
 	if snap.TimeScale == 0 {
 		pace = "as fast as possible"
 	}
-	state := ""
+	first := []string{fmt.Sprintf("sim %.3f s", snap.SimTime.Seconds()), fmt.Sprintf("step %d", snap.Step), pace}
+	// The factor measured while stepping: paused or in lockstep there is none, and one well
+	// short of the pace asked for says the machine cannot keep up.
 	switch {
 	case snap.Paused:
-		state = "   PAUSED"
+		first = append(first, "PAUSED")
 	case snap.Lockstep:
-		state = "   LOCKSTEP"
+		first = append(first, "LOCKSTEP")
+	case snap.TimeScale > 0 && snap.RealTimeFactor < 0.8*snap.TimeScale && snap.SimTime > 2*time.Second:
+		first = append(first, fmt.Sprintf("real-time factor %.2f (cannot keep up)", snap.RealTimeFactor))
+	default:
+		first = append(first, fmt.Sprintf("real-time factor %.2f", snap.RealTimeFactor))
 	}
 	lines := []string{
-		fmt.Sprintf("sim %.3f s   step %d   %s   real-time factor %.2f%s", snap.SimTime.Seconds(), snap.Step, pace, snap.RealTimeFactor, state),
+		strings.Join(first, "   "),
 		fmt.Sprintf("TPS %.0f   FPS %.0f", tps, fps),
 	}
 	if chaseFPS > 0 {

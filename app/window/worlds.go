@@ -53,7 +53,7 @@ func (l *worldList) layout(h *app.Host, cur *app.Sim, top int) {
 // worldLabel names a world in the list and the HUD.
 func worldLabel(s *app.Sim) string {
 	if s.Kind == app.KindScenario {
-		return "scenario: " + s.Label
+		return "scenario " + s.Label
 	}
 	return s.Label
 }
