@@ -137,7 +137,10 @@ func (s *simScreen) Update() error {
 		s.view.fit(s.snap.Layout)
 		if m, ok := s.snap.Model(s.selected); ok {
 			hl, hw, _ := footprint(m.Vehicle)
-			s.view.Scale = min(maxScale, max(s.view.Scale, 40/(2*math.Max(hl, hw))))
+			if z := min(maxScale, 40/(2*math.Max(hl, hw))); z > s.view.Scale {
+				// Closer than the whole track: on the robot, or it may be off the screen.
+				s.view.Scale, s.view.CX, s.view.CY = z, m.Pose.X, m.Pose.Y
+			}
 		}
 		s.fit = true
 	}
