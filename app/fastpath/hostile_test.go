@@ -72,6 +72,7 @@ func TestHostileRequests(t *testing.T) {
 		{name: "too many envs", want: "outside 1..64", req: OpenRequest{Envs: 65}, field: "envs"},
 		{name: "frame too small", want: "16..1024", req: OpenRequest{Envs: 1, FrameWidth: 8, FrameHeight: 8}, field: "frameWidth"},
 		{name: "frame too big", want: "16..1024", req: OpenRequest{Envs: 1, FrameWidth: 84, FrameHeight: 5000}, field: "frameHeight"},
+		{name: "one side the camera's", want: "frame 84×0: give both sides, or 0×0 for the camera's size", req: OpenRequest{Envs: 1, FrameWidth: 84}, field: "frameHeight"},
 		{name: "faces", want: "faces block", req: OpenRequest{Envs: 1, Scenario: "world: {trackId: track.cardboard_corridor.v1, params: {length: 2, width: 0.6}}\nvehicle: {vehicleId: vehicle.ks0223.v1}\nfaces: {api: false}\n"}},
 		{name: "bad yaml", want: "open:", req: OpenRequest{Envs: 1, Scenario: "world: [\n"}},
 		{name: "big scenario", want: "limit", req: OpenRequest{Envs: 1, Scenario: strings.Repeat("#", MaxScenarioBytes+1)}},

@@ -80,6 +80,14 @@ func planSession(sc *scenario.Scenario, req *OpenRequest, r plugins.Resolver) (*
 				req.FrameWidth, req.FrameHeight, minFrameSide, maxFrameSide)}
 		}
 	}
+	if (req.FrameWidth == 0) != (req.FrameHeight == 0) {
+		// One side of the camera's and one given made a 640×84 strip of a 158° view.
+		field := "frameWidth"
+		if req.FrameHeight == 0 {
+			field = "frameHeight"
+		}
+		return nil, &fieldError{field, fmt.Errorf("frame %d×%d: give both sides, or 0×0 for the camera's size", req.FrameWidth, req.FrameHeight)}
+	}
 	vehicleID := ""
 	params := map[string]any{}
 	switch {

@@ -68,6 +68,8 @@ def _check_args(n, frame_size, action_period, max_episode_steps, switches):
     if not ok:
         raise ValueError(f"frame_size {frame_size!r}: want (width, height), two whole numbers of pixels "
                          "((0, 0): the camera's own size)")
+    if (frame_size[0] == 0) != (frame_size[1] == 0):
+        raise ValueError(f"frame_size {frame_size!r}: give both sides, or (0, 0) for the camera's own size")
     if action_period is not None and not (isinstance(action_period, (int, float, np.floating, np.integer))
                                           and not isinstance(action_period, bool)
                                           and math.isfinite(action_period) and action_period > 0):
@@ -100,9 +102,13 @@ class _Session:
     def __init__(self, task, n: int, *, transport: str = "fast", simgui=None, frame_size=(84, 84),
                  action_period: float | None = None, randomize: bool = True, max_episode_steps: int | None = None,
                  layout: bool = False, window: bool = False, label: str = "", randomization: dict | None = None,
-                 scenario=None):
+                 scenario=None, reply_timeout: float = 120.0):
         _check_args(n, frame_size, action_period, max_episode_steps,
                     {"randomize": randomize, "layout": layout, "window": window})
+        if not (isinstance(reply_timeout, (int, float, np.floating, np.integer)) and not isinstance(reply_timeout, bool)
+                and math.isfinite(reply_timeout) and reply_timeout > 0):
+            raise ValueError(f"reply_timeout {reply_timeout!r}: want seconds, a positive number")
+        self.reply_timeout = float(reply_timeout)
         self.task = _tasks.lookup(task)
         if scenario is not None:
             self.task = self.task.with_scenario(scenario)
@@ -137,7 +143,7 @@ class _Session:
             if simgui is None:
                 self.proc = simgui = SimguiProcess(window=window)
             path = simgui.fast_path if isinstance(simgui, SimguiProcess) else str(simgui).removeprefix("unix:")
-            self.backend = FastPathClient(path)
+            self.backend = FastPathClient(path, self.reply_timeout)
             if isinstance(simgui, SimguiProcess):
                 self.backend.process = simgui  # a broken connection then says why simgui ended
             try:
@@ -168,7 +174,9 @@ class _Session:
             url = simgui.http_url if isinstance(simgui, SimguiProcess) else str(simgui)
             self.backend = HttpBackend(url, frame=(w, h), vehicle_params=self.task.vehicle_params,
                                        track_params=self.task.track_params, randomization=randomization,
-                                       expect=self.task.plugin_ids())
+                                       expect=self.task.plugin_ids(), timeout=self.reply_timeout)
+            if isinstance(simgui, SimguiProcess):
+                self.backend.process = simgui  # a broken connection then says why simgui ended
             self.contacts = False
         else:
             raise ValueError(f"transport {transport!r}: want 'fast' or 'http'")
@@ -319,13 +327,14 @@ class SimguiEnv(Env):
 
     def __init__(self, task="simgui/KS0223Corridor-v0", *, render_mode=None, transport="fast", simgui=None,
                  frame_size=(84, 84), action_period=None, randomize=True, max_episode_steps=None, window=False,
-                 layout=False, randomization=None, scenario=None):
+                 layout=False, randomization=None, scenario=None, reply_timeout=120.0):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r}: want one of {self.metadata['render_modes']}")
         self._s = None
         self._s = _Session(task, 1, transport=transport, simgui=simgui, frame_size=frame_size,
                            action_period=action_period, randomize=randomize, max_episode_steps=max_episode_steps,
-                           layout=layout, window=window, randomization=randomization, scenario=scenario)
+                           layout=layout, window=window, randomization=randomization, scenario=scenario,
+                           reply_timeout=reply_timeout)
         self.task = self._s.task
         self.render_mode = render_mode
         self.observation_space, self.action_space = _spaces(self._s.width, self._s.height)
@@ -419,7 +428,7 @@ class SimguiVectorEnv(VectorEnv):
 
     def __init__(self, task="simgui/KS0223Corridor-v0", num_envs: int = 8, *, render_mode=None, simgui=None,
                  frame_size=(84, 84), action_period=None, randomize=True, max_episode_steps=None, window=False,
-                 layout=False, copy=True, randomization=None, transport="fast", scenario=None):
+                 layout=False, copy=True, randomization=None, transport="fast", scenario=None, reply_timeout=120.0):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r}: want one of {self.metadata['render_modes']}")
         self._s = None
@@ -430,7 +439,8 @@ class SimguiVectorEnv(VectorEnv):
                              "(transport='fast'); the HTTP transport runs one env (simgui.make)")
         self._s = _Session(task, num_envs, transport="fast", simgui=simgui, frame_size=frame_size,
                            action_period=action_period, randomize=randomize, max_episode_steps=max_episode_steps,
-                           layout=layout, window=window, randomization=randomization, scenario=scenario)
+                           layout=layout, window=window, randomization=randomization, scenario=scenario,
+                           reply_timeout=reply_timeout)
         self.task = self._s.task
         self.num_envs = int(num_envs)
         self.render_mode = render_mode

@@ -16,6 +16,7 @@ import os
 import socket
 import struct
 import subprocess
+import threading
 
 import numpy as np
 
@@ -83,6 +84,8 @@ class FastPathClient:
         # Set while a step is between its request and its reply: an interrupt there (a caught
         # KeyboardInterrupt) leaves the reply unread, and every later read would be one behind.
         self._broken = None
+        # One step at a time: a second thread's request would read the first one's reply.
+        self._lock = threading.Lock()
         # The SimguiProcess at the other end when this Python process owns it: a connection it
         # closes then reports the exit status and the end of its log.
         self.process = None
@@ -235,21 +238,29 @@ class FastPathClient:
         """Sends the step message as ``kinds``, ``actions`` and ``seeds`` hold it: env i holds
         (kind 0), steps with actions[i] (1) or resets with seeds[i] (2). Returns the reply's
         payload: b"" unless envs were reset, else simgui's StepReply as JSON (decode_resets)."""
-        if self._broken:
-            raise FastPathError(self._broken)
-        self._broken = ("an earlier step ended before its reply was read (interrupted, timed out or cut off), so "
-                        "this env's connection is out of step: close the env and make a new one")
+        if not self._lock.acquire(blocking=False):
+            raise RuntimeError("another thread is stepping this env: use an env from one thread at a time")
         try:
-            self.sock.sendall(self._msg)
-        except (BrokenPipeError, ConnectionResetError):
-            raise self._closed() from None
-        typ, payload = self._read_reply()
-        self._broken = None
-        if typ != MSG_STEPPED:
-            if typ == MSG_ERROR:
-                _refused(payload)
-            raise FastPathError(f"unexpected reply 0x{typ:02x} to step")
-        return payload
+            if self._broken:
+                p = self.process
+                if p is not None and p.proc.poll() is not None:
+                    raise self._closed()  # simgui ended: say so, not that the stream is out of step
+                raise FastPathError(self._broken)
+            self._broken = ("an earlier step ended before its reply was read (interrupted, timed out or cut off), "
+                            "so this env's connection is out of step: close the env and make a new one")
+            try:
+                self.sock.sendall(self._msg)
+            except (BrokenPipeError, ConnectionResetError):
+                raise self._closed() from None
+            typ, payload = self._read_reply()
+            self._broken = None
+            if typ != MSG_STEPPED:
+                if typ == MSG_ERROR:
+                    _refused(payload)
+                raise FastPathError(f"unexpected reply 0x{typ:02x} to step")
+            return payload
+        finally:
+            self._lock.release()
 
     def step(self, kinds, actions=None, seeds=None) -> list:
         """request() with these kinds, actions and seeds; returns the reset envs' episode infos
@@ -264,9 +275,16 @@ class FastPathClient:
     def close(self):
         """Ends the session (simgui removes its worlds) and unmaps the memory."""
         if self.sock.fileno() >= 0:
+            # A short wait: a simgui that does not answer (stopped, hung) must not hold close()
+            # for the whole reply timeout; closing the socket ends the session anyway. A stream
+            # out of step (an interrupted step) is not asked at all.
+            tv = struct.pack("ll", 2, 0)
             try:
-                self._send(MSG_CLOSE)
-                self._recv()
+                self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO, tv)
+                self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDTIMEO, tv)
+                if not self._broken:
+                    self._send(MSG_CLOSE)
+                    self._recv()
             except (OSError, FastPathError):
                 pass
             self.sock.close()

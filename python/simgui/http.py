@@ -18,6 +18,7 @@ import http.client
 import io
 import json
 import math
+import subprocess
 from urllib.parse import urlsplit
 
 import numpy as np
@@ -69,12 +70,17 @@ class HttpBackend:
         self.kinds = np.zeros(1, np.uint8)
         self.actions = np.zeros((1, 2))
         self.seeds = np.zeros(1, np.int64)
+        # The SimguiProcess at the other end when this Python process owns it (_gone).
+        self.process = None
 
     def _post(self, path: str, body: dict) -> dict:
         data = json.dumps(body).encode()
-        self.conn.request("POST", path, data, {"Content-Type": "application/json"})
-        r = self.conn.getresponse()
-        out = r.read()
+        try:
+            self.conn.request("POST", path, data, {"Content-Type": "application/json"})
+            r = self.conn.getresponse()
+            out = r.read()
+        except (ConnectionError, http.client.HTTPException) as e:
+            raise self._gone(path, e) from e
         if r.status != 200:
             try:
                 msg = json.loads(out)["error"]
@@ -82,6 +88,19 @@ class HttpBackend:
                 msg = out[:200].decode("utf-8", "replace")
             raise HttpError(f"{path}: {r.status} {msg}")
         return json.loads(out)
+
+    def _gone(self, path: str, e: Exception) -> HttpError:
+        """The error for a connection that broke: with simgui's exit status and the end of its
+        log when this process owns it and it has ended."""
+        p = self.process
+        if p is not None:
+            try:
+                code = p.proc.wait(0.5)
+            except subprocess.TimeoutExpired:
+                code = None
+            if code is not None:
+                return HttpError(f"{path}: simgui exited with status {code}; the end of its log:\n{p.log_tail()}")
+        return HttpError(f"{path}: the connection to simgui at {self._url} broke ({type(e).__name__}: {e})")
 
     def step(self, kinds, actions=None, seeds=None) -> list:
         kind = int(kinds[0])

@@ -441,6 +441,7 @@ class Misuse(unittest.TestCase):
             ({"frame_size": 84}, "frame_size 84: want \\(width, height\\)"),
             ({"frame_size": (84, 84, 3)}, "frame_size"),
             ({"frame_size": (84.7, 84)}, "frame_size"),
+            ({"frame_size": (0, 84)}, "frame_size \\(0, 84\\): give both sides, or \\(0, 0\\)"),
             ({"action_period": float("nan")}, "action_period nan"),
             ({"action_period": 0}, "action_period 0"),
             ({"max_episode_steps": 0}, "max_episode_steps 0"),
@@ -529,6 +530,28 @@ class Misuse(unittest.TestCase):
                 env.step([0.3, 0.0])
         finally:
             env.close()
+
+    def test_second_thread_is_told_so(self):
+        # A step taken while another thread's waits for its reply is refused as such, and the
+        # env goes on (it is not left out of step).
+        env = simgui.make(ID, simgui=PROC)
+        try:
+            env.reset(seed=1)
+            backend = env._s.backend
+            self.assertTrue(backend._lock.acquire(blocking=False))  # as a step under way holds it
+            try:
+                with self.assertRaisesRegex(RuntimeError, "another thread is stepping this env"):
+                    env.step([0.3, 0.0])
+            finally:
+                backend._lock.release()
+            env.step([0.3, 0.0])
+        finally:
+            env.close()
+
+    def test_reply_timeout_is_checked(self):
+        for bad in (0, -1, float("nan"), float("inf"), "5", True):
+            with self.assertRaisesRegex(ValueError, "reply_timeout"):
+                simgui.make(ID, simgui="/nonexistent/simgui.sock", reply_timeout=bad)
 
     def test_too_many_sessions_says_so(self):
         proc = simgui.SimguiProcess()
