@@ -190,6 +190,10 @@ func TestRandomizationErrors(t *testing.T) {
 	for _, tc := range []struct{ src, want string }{
 		{"randomization: {track: {width: [0.1, 0.5]}}", "outside the schema's 0.3..2"},
 		{"randomization: {track: {floor_texture: schema}}", `no numeric parameter "floor_texture"`},
+		// Ranges past what the parameter takes are refused, not clamped into a pile at the limit.
+		{"randomization: {vehicle: {latency: [0, 100000]}}", "randomization.vehicle.latency 0..100000 draws latency from 0 to 100000; it takes 0..2"},
+		{"randomization: {sensors: {camera_fov_deg: 500}}", "randomization.sensors.camera_fov_deg -500..500 draws camera.fov_deg from -432 to 568"},
+		{"randomization: {sensors: {image_noise: 1000000}}", "draws sensor.camera.front.rgb.noiseStddev from 0 to 1e+06; it takes 0..255"},
 	} {
 		_, err := parseBlock(t, tc.src).Sample(1, v, tr)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

@@ -51,9 +51,10 @@ func ImageGains(image map[string]float64) [3]float64 {
 // Sample draws one agent's values with seed (rusim: agent i uses seed+i). Vehicle and sensor
 // values are relative to v (the vehicle with its params applied); track values lie inside
 // t's schema (t nil skips them). Each parameter has its own random stream derived from the seed
-// and its name, so turning one parameter on or off does not change another's draw. A draw is
-// clamped to the parameter's valid range (plugins' ParamSpec). Parameters the vehicle does
-// not have (a camera pitch on a vehicle without a camera) are skipped.
+// and its name, so turning one parameter on or off does not change another's draw. A range
+// that reaches past the valid range of what it sets (plugins' ParamSpec) is an error: clamped,
+// its draws would pile up at the limit. Parameters the vehicle does not have (a camera pitch on
+// a vehicle without a camera) are skipped.
 func (r *Randomization) Sample(seed int64, v *plugins.VehicleDescriptor, t *plugins.TrackDescriptor) (Draw, error) {
 	d := Draw{Seed: seed, Vehicle: map[string]any{}, Image: map[string]float64{}, Track: map[string]any{}}
 	if !r.Enabled {
@@ -73,6 +74,19 @@ func (r *Randomization) Sample(seed int64, v *plugins.VehicleDescriptor, t *plug
 			}
 		}
 		for _, tg := range targets {
+			// Every draw must be a value the parameter takes: a range reaching past it would
+			// be clamped into a pile of draws at the limit, not the spread asked for.
+			lo, hi := rg.Lo, rg.Hi
+			switch p.Mode {
+			case Scale:
+				lo, hi = min(lo*tg.base, hi*tg.base), max(lo*tg.base, hi*tg.base)
+			case Offset:
+				lo, hi = lo+tg.base, hi+tg.base
+			}
+			if slack := 1e-9 * max(1, math.Abs(tg.min), math.Abs(tg.max)); lo < tg.min-slack || hi > tg.max+slack {
+				return d, fmt.Errorf("randomization.%s %s..%s draws %s from %s to %s; it takes %s..%s",
+					p.Name, fmtNum(rg.Lo), fmtNum(rg.Hi), tg.key, fmtNum(lo), fmtNum(hi), fmtNum(tg.min), fmtNum(tg.max))
+			}
 			x := uniform(seed, tg.key, rg)
 			switch p.Mode {
 			case Scale:
@@ -134,6 +148,9 @@ func (r *Randomization) Sample(seed int64, v *plugins.VehicleDescriptor, t *plug
 	}
 	return d, nil
 }
+
+// fmtNum writes x with the fewest digits that read back as it.
+func fmtNum(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
 // target is one value a randomization parameter sets on a vehicle.
 type target struct {
