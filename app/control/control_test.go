@@ -386,6 +386,27 @@ func TestRecordCommands(t *testing.T) {
 			t.Errorf("start_record %s answered %v", name, got)
 		}
 	}
+	for name, want := range map[string]string{
+		"sub/":                        "filename must end in a file's name",
+		".":                           "filename must end in a file's name",
+		"runs/.hidden":                "filename must end in a file's name",
+		"a\nb":                        "filename must not hold control characters",
+		strings.Repeat("z/", 9) + "f": "filename goes 9 folders deep; at most 8",
+	} {
+		b, _ := json.Marshal(map[string]string{"command": "start_record", "filename": name})
+		if got := askJSON(t, c, string(b))["result"].(string); !strings.HasPrefix(got, want) {
+			t.Errorf("start_record %q answered %q, want %q", name, got, want)
+		}
+	}
+	// A file that cannot be made leaves no folders made for it, and the answer names the file
+	// as given, not the record directory's path.
+	long := "left/over/" + strings.Repeat("b", 300)
+	if got := askJSON(t, c, `{"command":"start_record","filename":"`+long+`"}`)["result"].(string); !strings.HasPrefix(got, "record "+long+".mcap: ") || strings.Contains(got, dir) {
+		t.Errorf("start_record of a name too long answered %q", got)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "left")); !os.IsNotExist(err) {
+		t.Errorf("the folders made for a file that could not be made are still there: %v", err)
+	}
 	os.WriteFile(filepath.Join(dir, "taken.mcap"), nil, 0o644)
 	if got := askJSON(t, c, `{"command":"start_record","filename":"taken.mcap"}`)["result"].(string); !strings.Contains(got, "exists") {
 		t.Fatalf("start_record over a file answered %q", got)

@@ -282,6 +282,37 @@ func TestDropsAreCounted(t *testing.T) {
 	}
 }
 
+// A recording stops writing at its size limit, says so once, counts what it cut, and its file
+// stays whole.
+func TestSizeLimit(t *testing.T) {
+	bus := transport.NewBus(transport.Options{Logger: slog.New(slog.DiscardHandler)})
+	defer bus.Close()
+	path := filepath.Join(t.TempDir(), "limit.mcap")
+	var logged xtest.LockedBuffer
+	rec, err := Start(bus, path, Options{MaxBytes: 900, Compression: "none", Logger: slog.New(slog.NewTextHandler(&logged, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 1000 // 9 bytes each marshalled: 100 fit
+	for i := range n {
+		bus.Publish("/count", &msgs.Double{Data: float64(i + 1)}, time.Duration(i))
+	}
+	st, err := rec.Stop()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Messages != 100 || st.Messages+st.Cut+st.Dropped != n {
+		t.Fatalf("written %d, cut %d, dropped %d of %d; want 100 written", st.Messages, st.Cut, st.Dropped, n)
+	}
+	if c := strings.Count(logged.String(), "reached its size limit"); c != 1 {
+		t.Errorf("warned %d times:\n%s", c, logged.String())
+	}
+	r, err := ReadFile(path)
+	if err != nil || !r.Complete || uint64(len(r.Messages)) != st.Messages {
+		t.Fatalf("file: complete %v, %d messages (%v)", r.Complete, len(r.Messages), err)
+	}
+}
+
 func TestStartRefusals(t *testing.T) {
 	bus := transport.NewBus(transport.Options{})
 	defer bus.Close()

@@ -44,7 +44,15 @@ type Options struct {
 	QueueLen int
 	// Logger receives the first write error; default slog.Default().
 	Logger *slog.Logger
+	// MaxBytes bounds the message data a recording writes (before compression), in bytes;
+	// 0 means DefaultMaxBytes. Past it, messages are counted (Stats.Cut) but not written,
+	// and the file stays whole: a recording nobody stops does not fill the disk.
+	MaxBytes int64
 }
+
+// DefaultMaxBytes is a recording's MaxBytes when Options gives none: about 4 hours of a
+// KS0223 world at real time (250 KB/s of messages).
+const DefaultMaxBytes = 4 << 30
 
 // Stats describes a recording so far.
 type Stats struct {
@@ -57,6 +65,8 @@ type Stats struct {
 	PerTopic map[string]uint64
 	// Dropped counts messages the bus dropped because the writer fell behind.
 	Dropped uint64
+	// Cut counts messages not written because the recording had reached Options.MaxBytes.
+	Cut uint64
 }
 
 // Recorder writes every message of a bus to an MCAP file until Stop; Switch moves it to
@@ -93,9 +103,12 @@ type Recorder struct {
 	epoch   int // the episode of the subscription being drained that is being written
 	// warnedDrops: the first drop has been logged (Stop's stats count them all).
 	warnedDrops bool
-	mu          sync.Mutex
-	perTopic    map[string]uint64
-	err         error
+	// bytes is the message data written; past maxBytes messages are cut (counted in cut).
+	bytes, maxBytes int64
+	cut             atomic.Uint64
+	mu              sync.Mutex
+	perTopic        map[string]uint64
+	err             error
 
 	stopOnce sync.Once
 	stopErr  error
@@ -160,7 +173,10 @@ func StartFile(bus *transport.Bus, f *os.File, opts Options) (*Recorder, error) 
 		wake:    make(chan struct{}, 1),
 		sub:     bus.SubscribeAll(transport.WithQueueLen(opts.QueueLen)),
 		schemas: map[string]uint16{}, channels: map[string]uint16{}, seq: map[uint16]uint32{},
-		perTopic: map[string]uint64{},
+		perTopic: map[string]uint64{}, maxBytes: opts.MaxBytes,
+	}
+	if r.maxBytes <= 0 {
+		r.maxBytes = DefaultMaxBytes
 	}
 	go r.run(r.sub)
 	return r, nil
@@ -388,6 +404,14 @@ func (r *Recorder) write(m transport.Message, epoch int) error {
 	if err != nil {
 		return fmt.Errorf("marshal %s on %s: %w", m.Type, m.Topic, err)
 	}
+	if r.bytes+int64(len(r.buf)) > r.maxBytes {
+		if r.cut.Add(1) == 1 {
+			r.log.Warn("the recording reached its size limit; later messages are not written (stop_record closes the file whole)",
+				"path", r.path, "limit_bytes", r.maxBytes)
+		}
+		return nil
+	}
+	r.bytes += int64(len(r.buf))
 	t := uint64(max(m.Stamp, 0))
 	if r.rebase || epoch > r.epoch {
 		// Another world, or the same one reset: its time continues the file's.
@@ -438,7 +462,7 @@ func (r *Recorder) Stats() Stats {
 	r.subMu.Lock()
 	dropped := r.dropped + r.sub.Dropped()
 	r.subMu.Unlock()
-	s := Stats{Path: r.path, Messages: r.messages.Load(), Dropped: dropped, Topics: len(r.perTopic),
+	s := Stats{Path: r.path, Messages: r.messages.Load(), Dropped: dropped, Cut: r.cut.Load(), Topics: len(r.perTopic),
 		PerTopic: make(map[string]uint64, len(r.perTopic))}
 	for k, v := range r.perTopic {
 		s.PerTopic[k] = v
