@@ -9,6 +9,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"simgui/app/world"
@@ -180,7 +181,8 @@ func okOr(err error) any {
 
 // cmdFPS answers the achieved simulation rate in steps per wall-clock second (sim time per wall
 // time over the last half second or so, divided by the step size), as a number in a string like
-// CLOiSim's rendering FPS; "0" while paused or before the first measurement.
+// CLOiSim's rendering FPS; "0" while paused, before the first measurement, and when no step
+// has come for a second.
 func cmdFPS(s *Service, _ context.Context, _ *request, _ []byte) any {
 	loop, _ := s.world()
 	if loop == nil {
@@ -188,8 +190,8 @@ func cmdFPS(s *Service, _ context.Context, _ *request, _ []byte) any {
 	}
 	snap := loop.Snapshot()
 	rate := 0.0
-	if snap.StepSize > 0 && !snap.Paused {
-		rate = snap.RealTimeFactor / snap.StepSize
+	if snap.StepSize > 0 {
+		rate = snap.StepRateFactor(time.Now()) / snap.StepSize
 	}
 	return strconv.FormatFloat(math.Round(rate*100)/100, 'f', -1, 64)
 }

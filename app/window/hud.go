@@ -110,10 +110,10 @@ func hudLines(snap *world.Snapshot, selected string, tps, fps, chaseFPS float64,
 		first = append(first, "PAUSED")
 	case snap.Lockstep:
 		first = append(first, "LOCKSTEP")
-	case snap.TimeScale > 0 && snap.RealTimeFactor < 0.8*snap.TimeScale && snap.SimTime > 2*time.Second:
-		first = append(first, fmt.Sprintf("real-time factor %.2f (cannot keep up)", snap.RealTimeFactor))
+	case snap.TimeScale > 0 && snap.StepRateFactor(time.Now()) < 0.8*snap.TimeScale && snap.SimTime > 2*time.Second:
+		first = append(first, fmt.Sprintf("real-time factor %.2f (cannot keep up)", snap.StepRateFactor(time.Now())))
 	default:
-		first = append(first, fmt.Sprintf("real-time factor %.2f", snap.RealTimeFactor))
+		first = append(first, fmt.Sprintf("real-time factor %.2f", snap.StepRateFactor(time.Now())))
 	}
 	lines := []string{
 		strings.Join(first, "   "),

@@ -424,7 +424,7 @@ func (l *Loop) decorate(s *Snapshot) *Snapshot {
 	s.Paused, s.Lockstep, s.TimeScale = l.paused, l.lockstep, l.timeScale
 	if !l.start.IsZero() {
 		now := time.Now()
-		s.RealTime = now.Sub(l.start)
+		s.RealTime, s.Published = now.Sub(l.start), now
 		if el := now.Sub(l.rtfWall); el >= 500*time.Millisecond {
 			l.rtf = float64(l.w.simTime-l.rtfSim) / float64(el)
 			if l.rtf < 0 { // a reset went back in time

@@ -26,6 +26,8 @@ type Snapshot struct {
 	// time across the last second or so (0 until measured).
 	RealTime       time.Duration
 	RealTimeFactor float64
+	// Published is when the loop published the snapshot (the zero time outside a loop).
+	Published time.Time
 
 	// Track and Layout are shared with the world and never modified; LayoutVersion changes
 	// when the layout is rebuilt so readers can cache what they derive from it.
@@ -117,4 +119,14 @@ func (w *World) SetOverlay(key string, v any) {
 		w.overlays = map[string]any{}
 	}
 	w.overlays[key] = v
+}
+
+// StepRateFactor is RealTimeFactor while the loop steps: 0 when paused or when no step has
+// been published for a second (a time scale so small that steps stall, a lockstep world nobody
+// steps), where the factor measured last would stand for a rate that has stopped.
+func (s *Snapshot) StepRateFactor(now time.Time) float64 {
+	if s.Paused || !s.Published.IsZero() && now.Sub(s.Published) > time.Second {
+		return 0
+	}
+	return s.RealTimeFactor
 }
