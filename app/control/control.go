@@ -295,8 +295,8 @@ func cmdSetTimeScale(s *Service, ctx context.Context, req *request, _ []byte) an
 		err = world.CheckTimeScale(x)
 	}
 	if err != nil {
-		return fmt.Sprintf("set_time_scale needs scale: 0 (as fast as possible) or a number above 0 up to %.0f (1 is real time)",
-			float64(world.MaxTimeScale))
+		return fmt.Sprintf("set_time_scale needs scale: 0 (as fast as possible) or a number from %g up to %.0f (1 is real time)",
+			world.MinTimeScale, float64(world.MaxTimeScale))
 	}
 	return s.withLoop(ctx, func(l *world.Loop) any { return okOr(l.SetTimeScale(x)) })
 }

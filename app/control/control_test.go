@@ -84,7 +84,7 @@ func mustJSON(t *testing.T, v any) string {
 }
 
 // badScale is the answer to a set_time_scale the loop cannot keep.
-const badScale = "set_time_scale needs scale: 0 (as fast as possible) or a number above 0 up to 1000000 (1 is real time)"
+const badScale = "set_time_scale needs scale: 0 (as fast as possible) or a number from 0.001 up to 1000000 (1 is real time)"
 
 func TestLockstepStep(t *testing.T) {
 	e := start(t, Options{})

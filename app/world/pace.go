@@ -7,19 +7,24 @@ import (
 	"time"
 )
 
-// MaxTimeScale is the fastest pace a loop accepts, as a multiple of real time. Beyond it a
-// paced loop is as fast as possible in all but name (0 says so).
-const MaxTimeScale = 1e6
+// MinTimeScale and MaxTimeScale are the slowest and fastest paces a loop accepts, as
+// multiples of real time. Beyond the fastest a paced loop is as fast as possible in all but
+// name (0 says so); below the slowest a 5 ms step comes less often than every 5 s, and a run
+// asked for 5e-324 never ended, without a word.
+const (
+	MinTimeScale = 1e-3
+	MaxTimeScale = 1e6
+)
 
-// CheckTimeScale accepts the paces a loop can keep: 0 (as fast as possible) or a number above
-// 0 up to MaxTimeScale. NaN, ±Inf, negative and larger values are refused. Every face that
-// takes a time scale (the command line's --time-scale, /control set_time_scale, a scenario's
-// runtime.timeScale, the window) checks it here.
+// CheckTimeScale accepts the paces a loop can keep: 0 (as fast as possible) or a number from
+// MinTimeScale up to MaxTimeScale. NaN, ±Inf, negative and other values are refused. Every
+// face that takes a time scale (the command line's --time-scale, /control set_time_scale, a
+// scenario's runtime.timeScale, the window) checks it here.
 func CheckTimeScale(x float64) error {
-	if x == 0 || x > 0 && x <= MaxTimeScale { // NaN fails both
+	if x == 0 || x >= MinTimeScale && x <= MaxTimeScale { // NaN fails both
 		return nil
 	}
-	return fmt.Errorf("time scale %g is not 0 (as fast as possible) or a number above 0 up to %.0f", x, float64(MaxTimeScale))
+	return fmt.Errorf("time scale %g is not 0 (as fast as possible) or a number from %g up to %.0f", x, MinTimeScale, float64(MaxTimeScale))
 }
 
 // scaleDuration returns d × k, saturated to the range of time.Duration: pacing arithmetic on

@@ -10,12 +10,13 @@ import (
 )
 
 func TestCheckTimeScale(t *testing.T) {
-	for _, x := range []float64{0, 1e-9, 0.5, 1, 32, MaxTimeScale} {
+	for _, x := range []float64{0, MinTimeScale, 0.5, 1, 32, MaxTimeScale} {
 		if err := CheckTimeScale(x); err != nil {
 			t.Errorf("%g: %v", x, err)
 		}
 	}
-	for _, x := range []float64{-1e-9, -1, math.NaN(), math.Inf(1), math.Inf(-1), MaxTimeScale * (1 + 1e-12), 1e18, 1e19} {
+	for _, x := range []float64{-1e-9, -1, math.NaN(), math.Inf(1), math.Inf(-1), MaxTimeScale * (1 + 1e-12), 1e18, 1e19,
+		1e-9, 5e-324, MinTimeScale * (1 - 1e-12)} {
 		err := CheckTimeScale(x)
 		if err == nil || !strings.Contains(err.Error(), "up to 1000000") {
 			t.Errorf("%g: %v", x, err)

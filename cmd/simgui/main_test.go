@@ -137,7 +137,7 @@ func TestBadInputExitsWithOneLine(t *testing.T) {
 		{"cmd key twice", "--cmd throttle=0.5,steer=0,throttle=1", "--cmd: throttle is given twice"},
 		{"cmd range", "--cmd throttle=2", "outside -1..1"},
 		{"cmd Inf", "--cmd steer=-Inf", "outside -1..1"},
-		{"time scale 1e19", "--time-scale 1e19", "--time-scale: time scale 1e+19 is not 0 (as fast as possible) or a number above 0 up to 1000000"},
+		{"time scale 1e19", "--time-scale 1e19", "--time-scale: time scale 1e+19 is not 0 (as fast as possible) or a number from 0.001 up to 1000000"},
 		{"time scale NaN", "--time-scale NaN", "--time-scale: time scale NaN"},
 		{"time scale Inf", "--time-scale Inf", "--time-scale: time scale +Inf"},
 		{"time scale negative", "--time-scale -1", "--time-scale: time scale -1"},
