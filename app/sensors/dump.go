@@ -36,6 +36,13 @@ func (s *System) StartDump(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("sensor dump: %w", err)
 	}
+	// A folder holding an earlier run's files would end up describing neither run: its
+	// .jsonl files rewritten, its images left beside the new ones.
+	if entries, err := os.ReadDir(dir); err != nil {
+		return fmt.Errorf("sensor dump: %w", err)
+	} else if len(entries) > 0 {
+		return fmt.Errorf("sensor dump: %s holds %d entries (%s, ...): give an empty or new folder", dir, len(entries), entries[0].Name())
+	}
 	d := &dump{dir: dir, sensors: map[string]*dumpSensor{}}
 	if old := s.dump.Swap(d); old != nil {
 		s.Flush()

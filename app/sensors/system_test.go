@@ -317,6 +317,10 @@ func TestDumpAcrossReset(t *testing.T) {
 	}
 	env.Step(20)
 	sum, err := env.System.StopDump()
+	// A second dump into the same folder would mix the runs: refused, naming the folder.
+	if err := env.System.StartDump(dir); err == nil || !strings.Contains(err.Error(), dir+" holds") {
+		t.Errorf("a dump into a folder with files: %v", err)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}

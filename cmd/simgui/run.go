@@ -220,7 +220,7 @@ they run until interrupted. --cmd holds one command on every agent so a headless
 	fl.StringVar(&f.cmd, "cmd", "", "hold a command on every agent: throttle=T,steer=S,brake=B,vertical=V (brake 0..1, the others -1..1; steer > 0 turns left, counter-clockwise, as the keyboard does: the training API takes rusim's steer, > 0 right)")
 	fl.BoolVar(&f.json, "json", false, "print the run summary as JSON")
 	fl.BoolVar(&f.goJPEG, "go-jpeg", false, "use Go's image/jpeg instead of libturbojpeg (also SIMGUI_JPEG=go)")
-	fl.StringVar(&f.dumpDir, "dump-sensors", "", "write camera and depth frames as PNG and other sensor readings as JSON lines into this directory (headless)")
+	fl.StringVar(&f.dumpDir, "dump-sensors", "", "write camera and depth frames as PNG and other sensor readings as JSON lines into this directory, empty or new (headless)")
 	f.services.register(fl)
 	f.window.register(fl)
 	return cmd
