@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net"
 	"os"
+	"strings"
 	"sync"
 	"syscall"
 
@@ -117,6 +118,10 @@ func (f *Face) Start(ctx context.Context, h *app.Host) error {
 		// It follows --bridge-ip: serving the devices to the network serves this too.
 		h.Logger().Warn("the control socket is open to the network without a token: whoever reaches it can reset, pause, teleport and record; require one with --token (or SIMGUI_TOKEN)",
 			"addr", a.String())
+	}
+	if strings.HasSuffix(f.Listen, ":0") {
+		// A port the system chose is known only here: say it, or no client could find it.
+		h.Logger().Info("control socket listening", "addr", "ws://"+svc.Addr().String()+"/control")
 	}
 	f.svc, f.stop = svc, make(chan struct{})
 	f.wg.Add(2)

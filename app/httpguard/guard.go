@@ -51,6 +51,19 @@ func New(allowOrigins, allowHosts []string, token string) *Guard {
 	return g
 }
 
+// CheckOrigin reports what is wrong with an allowed origin as --allow-origin takes it: "*",
+// or a scheme (http or https) and a host with an optional port, as browsers send Origin.
+func CheckOrigin(o string) error {
+	if o == "*" {
+		return nil
+	}
+	u, err := url.Parse(strings.TrimSuffix(o, "/"))
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Path != "" || u.RawQuery != "" || u.Fragment != "" || u.User != nil {
+		return fmt.Errorf("origin %q: want * or scheme://host[:port] as a browser sends it, for example http://localhost:3000", o)
+	}
+	return nil
+}
+
 // Refusal is why a request was refused: the HTTP status and a message naming the fix.
 type Refusal struct {
 	Status  int
@@ -118,8 +131,9 @@ func (g *Guard) TokenOK(r *http.Request) bool {
 		return true
 	}
 	got := r.URL.Query().Get("token")
-	if h, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok {
-		got = strings.TrimSpace(h)
+	// The scheme's name is case-insensitive (RFC 9110 §11.1): "bearer" is "Bearer".
+	if scheme, cred, ok := strings.Cut(strings.TrimSpace(r.Header.Get("Authorization")), " "); ok && strings.EqualFold(scheme, "Bearer") {
+		got = strings.TrimSpace(cred)
 	}
 	return subtle.ConstantTimeCompare([]byte(got), []byte(g.token)) == 1
 }

@@ -40,6 +40,8 @@ func TestCheck(t *testing.T) {
 		{"wrong token", g, "127.0.0.1:8000", map[string]string{"Authorization": "Bearer s3cre"}, "", 401, "token"},
 		{"token in the query", g, "127.0.0.1:8000", nil, "token=s3cret", 0, ""},
 		{"Basic is not a bearer", g, "127.0.0.1:8000", map[string]string{"Authorization": "Basic s3cret"}, "", 401, "token"},
+		{"the scheme in any case", g, "127.0.0.1:8000", map[string]string{"Authorization": "bearer s3cret"}, "", 0, ""},
+		{"a wrong token in any case", g, "127.0.0.1:8000", map[string]string{"Authorization": "BEARER guess"}, "", 401, "token"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := httptest.NewRequest(http.MethodGet, "/x?"+tc.query, nil)

@@ -145,6 +145,10 @@ func TestBadInputExitsWithOneLine(t *testing.T) {
 		{"duration NaN", "--duration NaN", "--duration NaN is not a number"},
 		{"bridge max message", "--bridge-max-msg 10", "--bridge-max-msg: 10 bytes is outside 256..1073741824"},
 		{"api port", "--api-port 70000", "--api-port 70000 is not a port number"},
+		{"time scale tiny", "--time-scale 5e-324", "--time-scale: time scale 5e-324 is not 0 (as fast as possible) or a number from 0.001"},
+		{"allow-origin not a URL", "--allow-origin notaurl", `--allow-origin: origin "notaurl": want * or scheme://host[:port]`},
+		{"allow-origin with a path", "--allow-origin http://localhost:3000/app", `--allow-origin: origin "http://localhost:3000/app"`},
+		{"record-dir a file", "--record-dir " + write("afile", "x"), "--record-dir " + filepath.Join(dir, "afile") + ": mkdir " + filepath.Join(dir, "afile") + ": not a directory"},
 		{"randomization problems", "--scenario " + write("r.yaml", "world: {trackId: track.basic_arena.v1}\n"+good+
 			"randomization: {visual: {textures: schema, distractors: [a, b], ambient: 0.2, ambient: 0.3}}\n"),
 			`textures (line 3): "schema" is not a number or "lo,hi"; randomization.visual.distractors (line 3): want [lo, hi] of two numbers, got [a, b]; ` +

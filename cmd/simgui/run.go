@@ -105,6 +105,17 @@ func (sf *serviceFlags) check() error {
 	if err := bridge.CheckMaxMessage(sf.bridgeMaxMsg); err != nil {
 		return fmt.Errorf("--bridge-max-msg: %w", err)
 	}
+	for _, o := range sf.allowOrigins {
+		if err := httpguard.CheckOrigin(o); err != nil {
+			return fmt.Errorf("--allow-origin: %w", err)
+		}
+	}
+	if d := sf.recordDir; d != "" {
+		// Now rather than at the first start_record, which said "not a directory" to a client.
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return fmt.Errorf("--record-dir %s: %w", d, err)
+		}
+	}
 	return nil
 }
 
