@@ -11,6 +11,7 @@ import (
 
 	"google.golang.org/protobuf/encoding/prototext"
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"simgui/app/transport"
 	"simgui/app/transport/msgs"
@@ -186,7 +187,48 @@ func parse(typ, text string) (proto.Message, string, error) {
 	if err := prototext.Unmarshal([]byte(text), m); err != nil {
 		return nil, "", fmt.Errorf("%s in protobuf text format: %w", typ, err)
 	}
+	if field := nonFinite(m.ProtoReflect()); field != "" {
+		// The text format reads nan and inf; every receiver refuses them (a cmd_vel with one
+		// was dropped without a word), so they are refused here, when the file loads.
+		return nil, "", fmt.Errorf("%s: %s is not a finite number", typ, field)
+	}
 	return m, string(m.ProtoReflect().Descriptor().FullName()), nil
+}
+
+// nonFinite returns the path of the first float or double field of m holding NaN or ±Inf,
+// or "".
+func nonFinite(m protoreflect.Message) string {
+	found := ""
+	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+		check := func(v protoreflect.Value, at string) bool {
+			switch fd.Kind() {
+			case protoreflect.FloatKind, protoreflect.DoubleKind:
+				if f := v.Float(); math.IsNaN(f) || math.IsInf(f, 0) {
+					found = at
+				}
+			case protoreflect.MessageKind, protoreflect.GroupKind:
+				if sub := nonFinite(v.Message()); sub != "" {
+					found = at + "." + sub
+				}
+			}
+			return found == ""
+		}
+		name := string(fd.Name())
+		switch {
+		case fd.IsList():
+			l := v.List()
+			for i := range l.Len() {
+				if !check(l.Get(i), fmt.Sprintf("%s[%d]", name, i)) {
+					return false
+				}
+			}
+			return true
+		case fd.IsMap():
+			return true // no gz message carries floats in a map
+		}
+		return check(v, name)
+	})
+	return found
 }
 
 // seconds converts seconds to a duration rounded to the nanosecond.

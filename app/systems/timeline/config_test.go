@@ -169,6 +169,10 @@ func TestLoadErrorsNameTheKeyframe(t *testing.T) {
 		// The clock publishes only while someone listens, so /clock is not declared at load.
 		{"clock typed wrongly", `keyframes: [{time: 0}, {time: 1, outputs: [` + strings.Replace(out, "/a", "/clock", 1) + `]}]`,
 			"keyframe 2 (time 1 s) output 1 on /clock: the simulator's topic carries gz.msgs.Clock, not gz.msgs.Double"},
+		{"nan in the text", `keyframes: [{time: 0, outputs: [{topic: /v, type: gz.msgs.Twist, content: "linear { x: nan }"}]}]`,
+			"keyframe 1 (time 0 s) output 1 on /v: gz.msgs.Twist: linear.x is not a finite number"},
+		{"inf in a list", `keyframes: [{time: 0, outputs: [{topic: /v, type: gz.msgs.Float_V, content: "data: [1, -inf]"}]}]`,
+			"gz.msgs.Float_V: data[1] is not a finite number"},
 		{"cmd_vel typed wrongly", `keyframes: [{time: 0, outputs: [` + strings.Replace(out, "/a", "/model/ego/cmd_vel", 1) + `]}]`,
 			"keyframe 1 (time 0 s) output 1 on /model/ego/cmd_vel: the simulator's topic carries gz.msgs.Twist, not gz.msgs.Double"},
 		{"unknown key", `keyframes: [{time: 0, output: []}]`, `unknown key "output"`},
