@@ -41,7 +41,15 @@ type chaseReq struct {
 	sim    *app.Sim
 	target string
 	w, h   int
+	orbit  chaseOrbit
 }
+
+// chaseOrbit is how the person moved the chase camera: turned about the robot (yaw, radians,
+// counter-clockwise from behind it) and nearer or farther (zoom, 1 = the usual distance).
+type chaseOrbit struct{ yaw, zoom float64 }
+
+// Zoom limits of the chase camera.
+const minChaseZoom, maxChaseZoom = 0.4, 4
 
 func newChaseView() *chaseView {
 	c := &chaseView{req: make(chan chaseReq, 1), done: make(chan struct{})}
@@ -51,8 +59,8 @@ func newChaseView() *chaseView {
 
 // request asks for a picture of sim from behind target at w×h pixels. It never blocks: while
 // a picture is being drawn, the newest request waits and older ones are dropped.
-func (c *chaseView) request(sim *app.Sim, target string, w, h int) {
-	r := chaseReq{sim: sim, target: target, w: max(w, 16), h: max(h, 16)}
+func (c *chaseView) request(sim *app.Sim, target string, w, h int, orbit chaseOrbit) {
+	r := chaseReq{sim: sim, target: target, w: max(w, 16), h: max(h, 16), orbit: orbit}
 	select {
 	case c.req <- r:
 	default:
@@ -122,9 +130,11 @@ func capture(req chaseReq, reach float64) (sensors.View, render.Camera, float64,
 			return fmt.Errorf("no robot %q", req.target)
 		}
 		body := sensors.BodyPose(m)
-		clear = chaseClearance(w, m.Vehicle, body)
-		cam = chaseCamera(m.Vehicle, body, min(reach, clear), req.w, req.h)
-		target, _, _ := chaseLine(m.Vehicle, body)
+		body.Yaw += req.orbit.yaw // the camera goes round with it
+		zoom := req.orbit.zoom
+		clear = chaseClearance(w, m.Vehicle, body, zoom)
+		cam = chaseCamera(m.Vehicle, body, min(reach, clear), zoom, req.w, req.h)
+		target, _, _ := chaseLine(m.Vehicle, body, zoom)
 		var err error
 		view, err = req.sim.Sensors.ViewHiding(req.target, func(o *world.Model) bool { return occludes(o, cam.Pose, target) }, nil)
 		return err
@@ -160,8 +170,8 @@ const chaseEaseOut = 0.8
 // chaseClearance is the reach (see chaseCamera) at which the chase camera of a robot at body
 // has nothing of the track between it and the robot, a few centimetres short of the first
 // obstacle; 1 when the way is clear. Loop goroutine.
-func chaseClearance(w *world.World, v *plugins.VehicleDescriptor, body render.Pose) float64 {
-	target, full, dist := chaseLine(v, body)
+func chaseClearance(w *world.World, v *plugins.VehicleDescriptor, body render.Pose, zoom float64) float64 {
+	target, full, dist := chaseLine(v, body, zoom)
 	alpha := w.Space().SightLine(target.X, target.Y, target.Z, full.X, full.Y, full.Z,
 		func(b *physics.Body) bool { return b.Kind == physics.KindVehicle })
 	if alpha >= 1 {
@@ -174,20 +184,23 @@ func chaseClearance(w *world.World, v *plugins.VehicleDescriptor, body render.Po
 
 // chaseGeometry is the chase camera's placement for a robot: dist metres behind the point it
 // looks at (the middle of the robot) and up metres above it.
-func chaseGeometry(v *plugins.VehicleDescriptor) (dist, up, mid float64) {
+func chaseGeometry(v *plugins.VehicleDescriptor, zoom float64) (dist, up, mid float64) {
 	hl, _, _ := footprint(v)
 	height := 0.1
 	if v != nil && v.Body != nil && v.Body.Height > 0 {
 		height = v.Body.Height
 	}
-	dist = math.Max(0.7, 6.5*hl)
+	if zoom == 0 {
+		zoom = 1 // the zero chaseOrbit
+	}
+	dist = math.Max(0.7, 6.5*hl) * max(minChaseZoom, min(maxChaseZoom, zoom))
 	return dist, 0.5*dist - 0.5*height, 0.5 * height
 }
 
 // chaseLine returns the point the chase camera looks at, where the camera is at full reach,
 // and the distance between them.
-func chaseLine(v *plugins.VehicleDescriptor, body render.Pose) (target, full render.Pose, dist float64) {
-	d, up, mid := chaseGeometry(v)
+func chaseLine(v *plugins.VehicleDescriptor, body render.Pose, zoom float64) (target, full render.Pose, dist float64) {
+	d, up, mid := chaseGeometry(v, zoom)
 	target = body.Compose(render.Pose{Z: mid})
 	full = body.Compose(render.Pose{X: -d, Z: mid + up})
 	return target, full, math.Hypot(d, up)
@@ -284,8 +297,8 @@ func (c *chaseView) close() {
 // chaseCamera is a camera behind and above a robot at body looking down at it, its distance
 // scaled to the robot's size; reach in (0, 1] brings it that fraction of the way in along the
 // line to the middle of the robot, keeping the angle it looks down at.
-func chaseCamera(v *plugins.VehicleDescriptor, body render.Pose, reach float64, w, h int) render.Camera {
-	dist, up, mid := chaseGeometry(v)
+func chaseCamera(v *plugins.VehicleDescriptor, body render.Pose, reach, zoom float64, w, h int) render.Camera {
+	dist, up, mid := chaseGeometry(v, zoom)
 	pitch := math.Atan2(up, dist) * 0.85
 	return render.Camera{Pose: body.Compose(render.Pose{X: -reach * dist, Z: mid + reach*up, Pitch: pitch}),
 		FovYDeg: 55, Near: 0.03, Far: 200, Width: w, Height: h}

@@ -32,8 +32,8 @@ func TestChaseLeavesOutARobotInTheWay(t *testing.T) {
 	}
 	ego := w.Model("ego")
 	body := sensors.BodyPose(ego)
-	cam := chaseCamera(ego.Vehicle, body, 1, 64, 48)
-	target, _, _ := chaseLine(ego.Vehicle, body)
+	cam := chaseCamera(ego.Vehicle, body, 1, 1, 64, 48)
+	target, _, _ := chaseLine(ego.Vehicle, body, 1)
 	// The camera looks down over a KS0223 on the ground behind: it does not block the view.
 	for _, name := range []string{"behind", "beside", "ahead"} {
 		if occludes(w.Model(name), cam.Pose, target) {

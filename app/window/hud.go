@@ -221,6 +221,7 @@ Selecting and viewing
   V  sensor frusta    L  lidar rays    G  grid    M  markers
   H  the top-left box: one line / every detail
   drag  pan     wheel  zoom     click a camera panel  enlarge it
+  in 3D: drag  turn the camera round the robot     wheel  nearer / farther
 World
   P  pause / resume     N  one step (while paused)     R  reset, same seed
   +  faster     −  slower     0  real time (×1)

@@ -56,6 +56,8 @@ type simScreen struct {
 	statusAt  time.Time
 	// noticesShown is how many of the host's notices the status line has shown.
 	noticesShown int
+	// orbit is how the 3D view's camera was turned and zoomed (drag, wheel).
+	orbit chaseOrbit
 
 	panels   *panels
 	chase    *chaseView
@@ -175,7 +177,7 @@ func (s *simScreen) Update() error {
 		if s.chase == nil {
 			s.chase = newChaseView()
 		}
-		s.chase.request(sim, s.selected, s.w/2, s.h/2)
+		s.chase.request(sim, s.selected, s.w/2, s.h/2, s.orbit)
 		s.chase.update()
 	}
 	if s.spawnOn && s.spawn.refreshDue(now) {

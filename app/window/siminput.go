@@ -137,8 +137,16 @@ func (s *simScreen) handleKeys() keys {
 // a right click disarms a spawn.
 func (s *simScreen) handleMouse() {
 	x, y := ebiten.CursorPosition()
-	if _, wy := ebiten.Wheel(); wy != 0 && !s.show.chase && !s.panels.contains(x, y) {
-		s.view.zoomAt(float64(x), float64(y), math.Pow(1.15, wy))
+	if _, wy := ebiten.Wheel(); wy != 0 && !s.panels.contains(x, y) {
+		if s.show.chase {
+			z := s.orbit.zoom
+			if z == 0 {
+				z = 1
+			}
+			s.orbit.zoom = max(minChaseZoom, min(maxChaseZoom, z*math.Pow(1.15, -wy)))
+		} else {
+			s.view.zoomAt(float64(x), float64(y), math.Pow(1.15, wy))
+		}
 	}
 	if inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonRight) {
 		s.spawn.picked = ""
@@ -170,7 +178,11 @@ func (s *simScreen) handleMouse() {
 		if !s.mouse.moved && math.Hypot(float64(x-s.mouse.sx), float64(y-s.mouse.sy)) > 4 {
 			s.mouse.moved = true
 		}
-		if s.mouse.moved && s.spawn.picked == "" && !s.show.chase {
+		switch {
+		case s.mouse.moved && s.show.chase:
+			// Dragging right turns the camera round to the robot's left, as on a turntable.
+			s.orbit.yaw = math.Remainder(s.orbit.yaw-float64(x-s.mouse.lx)*0.01, 2*math.Pi)
+		case s.mouse.moved && s.spawn.picked == "":
 			s.view.pan(float64(x-s.mouse.lx), float64(y-s.mouse.ly))
 			s.follow = false
 		}
