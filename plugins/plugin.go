@@ -247,64 +247,22 @@ func decodeJSON(file, prefix string, b []byte, v any) Problems {
 // off — where json.UnmarshalTypeError points: after the opening delimiter of an object or an
 // array, after the last byte of any other value. Its Field names no array indices.
 func jsonPathAt(b []byte, off int64) string {
-	type frame struct {
-		array     bool
-		index     int
-		key       string
-		expectKey bool
-	}
-	var stack []*frame
-	path := func() string {
-		var sb strings.Builder
-		for _, f := range stack {
-			if f.array {
-				sb.WriteString("[" + strconv.Itoa(f.index) + "]")
-			} else {
-				sb.WriteString("." + f.key)
-			}
-		}
-		return sb.String()
-	}
-	next := func() { // a value ended: move its parent on
-		if n := len(stack); n > 0 {
-			if stack[n-1].array {
-				stack[n-1].index++
-			} else {
-				stack[n-1].expectKey = true
-			}
-		}
-	}
-	d := json.NewDecoder(bytes.NewReader(b))
-	d.UseNumber() // a number too large for a float64 is still a token here
+	w := newJSONWalker(b)
 	for {
-		t, err := d.Token()
+		t, err := w.d.Token()
 		if err != nil {
 			return ""
 		}
-		if n := len(stack); n > 0 && stack[n-1].expectKey {
-			if k, ok := t.(string); ok {
-				stack[n-1].key, stack[n-1].expectKey = k, false
-				continue
-			}
-		}
-		switch t {
-		case json.Delim('}'), json.Delim(']'):
-			stack = stack[:len(stack)-1]
-			next()
+		if _, isKey := w.key(t); isKey {
 			continue
 		}
-		here := path()
-		if d.InputOffset() == off {
-			return here
+		if w.close(t) {
+			continue
 		}
-		switch t {
-		case json.Delim('{'):
-			stack = append(stack, &frame{expectKey: true})
-		case json.Delim('['):
-			stack = append(stack, &frame{array: true})
-		default:
-			next()
+		if w.d.InputOffset() == off {
+			return w.path()
 		}
+		w.open(t)
 	}
 }
 
