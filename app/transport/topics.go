@@ -51,21 +51,17 @@ func BuiltinType(name string) (string, bool) {
 	if name == ClockTopic {
 		return "gz.msgs.Clock", true
 	}
-	if rest, ok := strings.CutPrefix(name, "/model/"); ok {
-		model, suffix, ok := strings.Cut(rest, "/")
-		if !ok || model == "" {
+	for _, k := range []struct {
+		prefix string
+		types  map[string]string
+	}{{"/model/", modelTopicTypes}, {"/world/", worldTopicTypes}} {
+		if rest, ok := strings.CutPrefix(name, k.prefix); ok {
+			owner, suffix, _ := strings.Cut(rest, "/")
+			if typ, known := k.types[suffix]; known && owner != "" {
+				return typ, true
+			}
 			return "", false
 		}
-		typ, ok := modelTopicTypes[suffix]
-		return typ, ok
-	}
-	if rest, ok := strings.CutPrefix(name, "/world/"); ok {
-		world, suffix, ok := strings.Cut(rest, "/")
-		if !ok || world == "" {
-			return "", false
-		}
-		typ, ok := worldTopicTypes[suffix]
-		return typ, ok
 	}
 	return "", false
 }

@@ -219,12 +219,7 @@ func (o *Odometry) PostStep(w *world.World) {
 		if od == nil {
 			continue
 		}
-		v, _ := m.Body.LocalVelocity()
-		yawRate := m.Body.AngularVelocity()
-		var left, right float64 // wheel surface speeds, m/s
-		if od.wheels {
-			left, right = v-yawRate*od.track/2, v+yawRate*od.track/2
-		}
+		_, _, left, right := od.speeds(m)
 		r := o.WheelRadius
 		od.angle[0] += left / r * dt
 		od.angle[1] += right / r * dt
@@ -242,12 +237,7 @@ func (o *Odometry) PostStep(w *world.World) {
 // publish sends model m's odometry and wheel poses (each when asked) as they stand.
 func (o *Odometry) publish(w *world.World, m *world.Model, od *odom, stamp *msgs.Time, sendOdom, sendWheels bool) {
 	now := w.SimTime()
-	v, _ := m.Body.LocalVelocity()
-	yawRate := m.Body.AngularVelocity()
-	var left, right float64 // wheel surface speeds, m/s
-	if od.wheels {
-		left, right = v-yawRate*od.track/2, v+yawRate*od.track/2
-	}
+	v, yawRate, left, right := od.speeds(m)
 	r := o.WheelRadius
 	if topic := od.odomTopic; sendOdom {
 		pose, _ := w.Pose(m.Name)
@@ -270,6 +260,17 @@ func (o *Odometry) publish(w *world.World, m *world.Model, od *odom, stamp *msgs
 			wheelPose(RightWheel, stamp, -od.track/2, r, od.angle[1]),
 		}}, now)
 	}
+}
+
+// speeds returns m's forward speed (m/s), yaw rate (rad/s) and wheel surface speeds (m/s; 0
+// without wheels).
+func (od *odom) speeds(m *world.Model) (v, yawRate, left, right float64) {
+	v, _ = m.Body.LocalVelocity()
+	yawRate = m.Body.AngularVelocity()
+	if od.wheels {
+		left, right = v-yawRate*od.track/2, v+yawRate*od.track/2
+	}
+	return v, yawRate, left, right
 }
 
 // Republish publishes a model's odometry or wheel poses as they stand, without integrating a
