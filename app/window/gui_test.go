@@ -58,6 +58,10 @@ func TestWindowDriveAndPause(t *testing.T) {
 
 	rest := g.waitState("the robot at rest", 10*time.Second, func(s State) bool { return s.Selected == "ego" && s.SimTime > 0.3 })
 	yaw := rest.Pose[2]
+	// L for a robot without a lidar says so: nothing else would change on the screen.
+	g.key("l")
+	g.waitState("L's answer", 10*time.Second, func(s State) bool { return strings.HasPrefix(s.Status, "ego has no lidar") })
+	g.key("l")
 	g.keyDown("w")
 	// From when the window has seen the key (under load that is a frame or more later).
 	start := g.waitState("the throttle", 10*time.Second, func(s State) bool { return s.Throttle > 0 })

@@ -85,12 +85,15 @@ func (s *simScreen) handleKeys() keys {
 		k ebiten.Key
 		v *bool
 	}{{ebiten.KeyF, &s.follow}, {ebiten.KeyC, &s.show.chase}, {ebiten.KeyV, &s.show.frusta},
-		{ebiten.KeyL, &s.show.lidar}, {ebiten.KeyG, &s.show.grid}, {ebiten.KeyM, &s.show.markers},
+		{ebiten.KeyG, &s.show.grid}, {ebiten.KeyM, &s.show.markers},
 		{ebiten.KeyH, &s.show.briefHUD}}
 	for _, t := range toggles {
 		if pressed(t.k) {
 			*t.v = !*t.v
 		}
+	}
+	if pressed(ebiten.KeyL) {
+		s.toggleLidar()
 	}
 	if pressed(ebiten.KeyI) {
 		s.toggleSpawn()
@@ -247,7 +250,7 @@ func (s *simScreen) toolbar() []button {
 		{label: "Save… (Ctrl+S)", action: s.savePrompt},
 		{label: "3D (C)", on: s.show.chase, action: func() { s.show.chase = !s.show.chase }},
 		{label: "Frusta (V)", on: s.show.frusta, action: func() { s.show.frusta = !s.show.frusta }},
-		{label: "Lidar (L)", on: s.show.lidar, action: func() { s.show.lidar = !s.show.lidar }},
+		{label: "Lidar (L)", on: s.show.lidar, action: s.toggleLidar},
 		{label: "Follow (F)", on: s.follow, action: func() { s.follow = !s.follow }},
 		{label: "Keys (F1)", on: s.show.help, action: func() { s.show.help = !s.show.help }},
 	}
@@ -295,6 +298,19 @@ func (s *simScreen) stepOnce() {
 			s.status(fmt.Sprintf("stepped to %.3f s (step %d)", snap.SimTime.Seconds(), snap.Step))
 		}
 	})
+}
+
+// toggleLidar shows or hides the selected robot's lidar rays; turned on for a robot without a
+// lidar, it says so (nothing else would change on the screen).
+func (s *simScreen) toggleLidar() {
+	s.show.lidar = !s.show.lidar
+	if !s.show.lidar {
+		return
+	}
+	if m, ok := s.snap.Model(s.selected); ok && m.Vehicle != nil &&
+		!slices.ContainsFunc(m.Vehicle.Sensors, func(mt plugins.SensorMount) bool { return mt.Kind == plugins.SensorLidar }) {
+		s.status(m.Name + " has no lidar: L draws the rays of the selected robot's lidar")
+	}
 }
 
 // resetAgain is how long a second R (or Reset click) has to confirm a reset that would remove
