@@ -104,6 +104,12 @@ func DriveParams(model string) ([]ParamSpec, error) {
 	return slices.Clone(d.Params), nil
 }
 
+// DriveFlies reports whether the drive model called name flies (DriveModel.Flies).
+func DriveFlies(name string) bool {
+	d, ok := driveModel(name)
+	return ok && d.Flies
+}
+
 // LookupDriveModel returns the declaration of a drive model, or an error listing the known
 // models.
 func LookupDriveModel(model string) (DriveModel, error) {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 
-	"simgui/physics/drive"
 	"simgui/plugins"
 )
 
@@ -33,19 +32,9 @@ func overlappingSpawns(agents []AgentSpec) error {
 	}
 	var cellSize float64
 	radius := make([]float64, len(agents))
-	flyers := map[*plugins.VehicleDescriptor]bool{}
 	for i, a := range agents {
 		v := a.Vehicle
-		fly, seen := flyers[v]
-		if !seen {
-			if v != nil && v.Drive != nil {
-				if m, err := drive.New(v.Drive.Model, v.Drive.Params); err == nil {
-					_, fly = m.(drive.Flyer)
-				}
-			}
-			flyers[v] = fly
-		}
-		if fly || v == nil || v.Body == nil {
+		if v == nil || v.Body == nil || v.Drive != nil && plugins.DriveFlies(v.Drive.Model) {
 			radius[i] = -1
 			continue
 		}
