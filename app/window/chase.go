@@ -45,11 +45,20 @@ type chaseReq struct {
 }
 
 // chaseOrbit is how the person moved the chase camera: turned about the robot (yaw, radians,
-// counter-clockwise from behind it) and nearer or farther (zoom, 1 = the usual distance).
-type chaseOrbit struct{ yaw, zoom float64 }
+// counter-clockwise from behind it) and wheel steps out (steps; 0, the zero value, is the
+// usual distance, each step 15 % farther, within the limits below).
+type chaseOrbit struct{ yaw, steps float64 }
 
-// Zoom limits of the chase camera.
-const minChaseZoom, maxChaseZoom = 0.4, 4
+// Wheel steps the chase camera goes in and out: 0.43 to 4 times the usual distance.
+const minChaseSteps, maxChaseSteps = -6, 10
+
+// zoom is the multiple of the usual distance the camera is at.
+func (o chaseOrbit) zoom() float64 { return math.Pow(1.15, o.steps) }
+
+// wheel moves the camera dy wheel steps in (dy > 0) or out.
+func (o *chaseOrbit) wheel(dy float64) {
+	o.steps = max(minChaseSteps, min(maxChaseSteps, o.steps-dy)) // a touchpad's are fractions
+}
 
 func newChaseView() *chaseView {
 	c := &chaseView{req: make(chan chaseReq, 1), done: make(chan struct{})}
@@ -131,7 +140,7 @@ func capture(req chaseReq, reach float64) (sensors.View, render.Camera, float64,
 		}
 		body := sensors.BodyPose(m)
 		body.Yaw += req.orbit.yaw // the camera goes round with it
-		zoom := req.orbit.zoom
+		zoom := req.orbit.zoom()
 		clear = chaseClearance(w, m.Vehicle, body, zoom)
 		cam = chaseCamera(m.Vehicle, body, min(reach, clear), zoom, req.w, req.h)
 		target, _, _ := chaseLine(m.Vehicle, body, zoom)
@@ -190,10 +199,7 @@ func chaseGeometry(v *plugins.VehicleDescriptor, zoom float64) (dist, up, mid fl
 	if v != nil && v.Body != nil && v.Body.Height > 0 {
 		height = v.Body.Height
 	}
-	if zoom == 0 {
-		zoom = 1 // the zero chaseOrbit
-	}
-	dist = math.Max(0.7, 6.5*hl) * max(minChaseZoom, min(maxChaseZoom, zoom))
+	dist = math.Max(0.7, 6.5*hl) * zoom
 	return dist, 0.5*dist - 0.5*height, 0.5 * height
 }
 

@@ -1,6 +1,7 @@
 package window
 
 import (
+	"math"
 	"testing"
 
 	"simgui/app/sensors"
@@ -51,5 +52,30 @@ func TestChaseLeavesOutARobotInTheWay(t *testing.T) {
 		if got := occludes(w.Model(c.name), cam.Pose, target); got != c.want {
 			t.Errorf("%s at %.1f m up: occludes %v, want %v", c.name, c.base, got, c.want)
 		}
+	}
+}
+
+// The wheel moves the chase camera in steps of 15 %, within its limits; the zero orbit is the
+// usual distance.
+func TestChaseOrbitWheel(t *testing.T) {
+	var o chaseOrbit
+	if z := o.zoom(); z != 1 {
+		t.Fatalf("the zero orbit's zoom %g", z)
+	}
+	o.wheel(-2)
+	if z := o.zoom(); math.Abs(z-1.15*1.15) > 1e-12 {
+		t.Errorf("two steps out: %g", z)
+	}
+	for range 50 {
+		o.wheel(-1)
+	}
+	if z := o.zoom(); math.Abs(z-math.Pow(1.15, maxChaseSteps)) > 1e-9 {
+		t.Errorf("far out: %g", z)
+	}
+	for range 50 {
+		o.wheel(1)
+	}
+	if z := o.zoom(); math.Abs(z-math.Pow(1.15, minChaseSteps)) > 1e-9 {
+		t.Errorf("near in: %g", z)
 	}
 }

@@ -142,11 +142,7 @@ func (s *simScreen) handleMouse() {
 	x, y := ebiten.CursorPosition()
 	if _, wy := ebiten.Wheel(); wy != 0 && !s.panels.contains(x, y) {
 		if s.show.chase {
-			z := s.orbit.zoom
-			if z == 0 {
-				z = 1
-			}
-			s.orbit.zoom = max(minChaseZoom, min(maxChaseZoom, z*math.Pow(1.15, -wy)))
+			s.orbit.wheel(wy)
 		} else {
 			s.view.zoomAt(float64(x), float64(y), math.Pow(1.15, wy))
 		}
