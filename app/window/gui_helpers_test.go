@@ -94,6 +94,26 @@ func (g *gui) click(x, y int) {
 	}
 }
 
+// press moves to window pixel (x, y) and holds the left button down there, waiting for the
+// window to see each: a press seen in the same frame as the next move would start where the
+// pointer went next. moveTo then drags it; the caller lets go with g.xdo("mouseup", "1").
+func (g *gui) press(x, y int) {
+	g.t.Helper()
+	s := g.moveTo(x, y)
+	g.xdo("mousedown", "1")
+	s = g.waitState(fmt.Sprintf("the press at (%d, %d)", x, y), 10*time.Second, func(st State) bool { return st.Clicks > s.Clicks })
+	if s.LastClick != [2]int{x, y} {
+		g.t.Fatalf("pressed at (%d, %d), the window saw the press at %v", x, y, s.LastClick)
+	}
+}
+
+// moveTo moves the pointer to window pixel (x, y) and waits for the window to see it there.
+func (g *gui) moveTo(x, y int) State {
+	g.t.Helper()
+	g.xdo("mousemove", "--window", g.win, fmt.Sprint(x), fmt.Sprint(y))
+	return g.waitState(fmt.Sprintf("the pointer at (%d, %d)", x, y), 10*time.Second, func(s State) bool { return s.Cursor == [2]int{x, y} })
+}
+
 // clickTarget clicks the middle of a clickable thing the window lists in its state.
 func (g *gui) clickTarget(name string) {
 	g.t.Helper()

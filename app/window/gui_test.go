@@ -355,8 +355,7 @@ func TestWindowSpawnSaveOpen(t *testing.T) {
 	g := startGUI(t, bin, []string{"--no-control", "--no-api", "--no-bridge"})
 	// Zoomed out until the arcade car (0.52 m) is under 36 px long: the spawn used to zoom in
 	// to 40 px.
-	g.xdo("mousemove", "--window", g.win, "640", "500")
-	g.waitState("the pointer in the world", 10*time.Second, func(s State) bool { return s.Cursor == [2]int{640, 500} })
+	g.moveTo(640, 500)
 	g.xdo("click", "--repeat", "12", "--delay", "30", "5")
 	g.waitState("the view zoomed out", 10*time.Second, func(s State) bool { return s.View[2] > 0 && s.View[2] < 70 })
 	g.key("i")
