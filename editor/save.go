@@ -1,0 +1,130 @@
+package editor
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+
+	"simgui/plugins/archive"
+)
+
+// save writes the plugin's files back into the folder it was opened from, each file replaced
+// whole through a temporary file and only when it changed, so that the folder, `simgui plugin
+// export` of it and the editor agree. Files the form does not make (assets/) stay as they
+// are. A plugin with problems is saved too (work in progress), but not text that is not a
+// number: the files would hold 0 in its place.
+func (e *Editor) save() {
+	folder := e.d.folder
+	if folder == "" {
+		e.failed("Save writes back to a plugin folder opened with Open; this plugin is not from one (" + e.d.source + "): use Export")
+		return
+	}
+	e.check()
+	b := e.current
+	if b == nil {
+		return
+	}
+	if len(b.parse) > 0 {
+		e.failed(fmt.Sprintf("nothing saved: %s %s (fix the text that is not a number first)", b.parse[0].Path, b.parse[0].Message))
+		return
+	}
+	files, key, problems := maps.Clone(b.files), e.liveKey, len(e.live.Errors())
+	e.run("saving to "+folder, func() func() {
+		n, err := saveFiles(folder, files)
+		return func() {
+			if err != nil {
+				e.failedErr(fmt.Errorf("saving to %s: %w (%d files written before)", folder, err, n))
+				return
+			}
+			e.savedKey = key
+			e.record.Saved = append(e.record.Saved, folder)
+			msg := fmt.Sprintf("saved to %s (%s)", folder, count(n, "changed file"))
+			if problems > 0 {
+				msg += fmt.Sprintf(", with %s: Validate lists them", count(problems, "problem"))
+			}
+			e.done(msg)
+		}
+	})
+}
+
+// saveFiles writes files (archive names) under folder, each through a temporary file, leaving
+// those that hold the same bytes already, or the same JSON written otherwise (a template's
+// 1.0 for the editor's 1, its key order): a save with nothing changed rewrote two files,
+// noise in a plugin kept under version control. It returns how many it wrote.
+func saveFiles(folder string, files map[string][]byte) (int, error) {
+	n := 0
+	for _, name := range slices.Sorted(maps.Keys(files)) {
+		path := filepath.Join(folder, filepath.FromSlash(name))
+		if old, err := os.ReadFile(path); err == nil && (bytes.Equal(old, files[name]) || sameJSON(old, files[name])) {
+			continue
+		}
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return n, err
+		}
+		err := archive.WriteAtomic(path, 0o644, func(w io.Writer) error {
+			_, err := w.Write(files[name])
+			return err
+		})
+		if err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, nil
+}
+
+// sameJSON reports whether a and b are JSON texts that read the same: equal values once keys
+// holding zero values (0, false, "", null), which the editor leaves out, are dropped, and JSON
+// text inside a string (parametersSchemaJson, which the form holds on one line) is compacted.
+func sameJSON(a, b []byte) bool {
+	var va, vb any
+	if json.Unmarshal(a, &va) != nil || json.Unmarshal(b, &vb) != nil {
+		return false
+	}
+	return reflect.DeepEqual(canonicalJSON(va), canonicalJSON(vb))
+}
+
+// canonicalJSON is v as sameJSON compares it.
+func canonicalJSON(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			if e = canonicalJSON(e); e != nil {
+				out[k] = e
+			}
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = canonicalJSON(e)
+		}
+		return out
+	case string:
+		if x == "" {
+			return nil
+		}
+		var c bytes.Buffer
+		if t := strings.TrimSpace(x); strings.HasPrefix(t, "{") && json.Compact(&c, []byte(t)) == nil {
+			return c.String()
+		}
+		return x
+	case float64:
+		if x == 0 {
+			return nil
+		}
+	case bool:
+		if !x {
+			return nil
+		}
+	}
+	return v
+}
