@@ -303,6 +303,15 @@ func (e *Editor) unsaved() bool { return e.d.folder != "" && e.liveKey != e.save
 // saved or exported: then the first click says so and only a second click of the same
 // button, with nothing changed in between, discards them.
 func (e *Editor) leave(action string, then func()) {
+	if e.mayLeave(action, "click "+action+" again") {
+		then()
+	}
+}
+
+// mayLeave is leave's test: false, with the question in the status line, when the draft
+// has changes not kept and this is not the second try of the same action (again says how
+// to try it again).
+func (e *Editor) mayLeave(action, again string) bool {
 	e.check()
 	if e.current != nil && e.liveKey != e.savedKey && (e.armed != action || e.armedKey != e.liveKey) {
 		e.armed, e.armedKey = action, e.liveKey
@@ -310,12 +319,16 @@ func (e *Editor) leave(action string, then func()) {
 		if e.d.folder != "" {
 			keep = "Save them to " + e.d.folder
 		}
-		e.setOutcome(statusAsk, fmt.Sprintf("%s has changes that are not kept: %s, or click %s again to discard them", e.formTitle(), keep, action))
-		return
+		e.setOutcome(statusAsk, fmt.Sprintf("%s has changes that are not kept: %s, or %s to discard them", e.formTitle(), keep, again))
+		return false
 	}
 	e.armed = ""
-	then()
+	return true
 }
+
+// MayClose implements the window's CloseGuard: a draft with changes not kept keeps the
+// window open once, saying so; closing it again discards them. Game goroutine.
+func (e *Editor) MayClose() bool { return e.mayLeave("close", "close the window again") }
 
 // kept marks the draft as it was at key as kept elsewhere (exported or installed), unless it
 // has a folder, whose edits only Save keeps.

@@ -59,6 +59,8 @@ func Run(ctx context.Context, opts RunOptions) error {
 	// Below this the form's tables and the previews no longer fit side by side.
 	ebiten.SetWindowSizeLimits(minWidth, minHeight, -1, -1)
 	ebiten.SetWindowTitle(opts.Title)
+	// A close request goes through Update, so that unkept changes are asked about first.
+	ebiten.SetWindowClosingHandled(true)
 	err = ebiten.RunGameWithOptions(g, &ebiten.RunGameOptions{X11ClassName: "simgui-editor", X11InstanceName: "simgui-editor"})
 	if err != nil && !g.drawn {
 		return fmt.Errorf("%w: %v", ErrNoDisplay, err)
@@ -80,6 +82,9 @@ func (g *standalone) Update() error {
 	case <-g.ctx.Done():
 		return ebiten.Termination
 	default:
+	}
+	if ebiten.IsWindowBeingClosed() && g.e.MayClose() {
+		return ebiten.Termination
 	}
 	if inpututil.IsKeyJustPressed(ebiten.KeyF12) {
 		g.shot = true

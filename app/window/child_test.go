@@ -147,11 +147,16 @@ func screensChild() error {
 	return runHosted(ctx, plan, app.BuildOptions{}, Options{StateFile: os.Getenv(envState), ScreenshotDir: os.Getenv(envShots), Screens: []Screen{&testScreen{}}}, nil, nil)
 }
 
-// testScreen is a minimal hosted screen: a magenta page that test-drives a plugin on T.
+// testScreen is a minimal hosted screen: a magenta page that test-drives a plugin on T, and
+// holds work not kept until the window has been asked to close once.
 type testScreen struct {
 	host  Host
 	shown int
+	asked int
 }
+
+// MayClose implements CloseGuard: no the first time, yes after.
+func (s *testScreen) MayClose() bool { s.asked++; return s.asked > 1 }
 
 func (s *testScreen) Name() string               { return "editor" }
 func (s *testScreen) Attach(h Host)              { s.host = h }

@@ -214,6 +214,28 @@ func TestWindowHostsScreens(t *testing.T) {
 	}
 }
 
+// TestWindowCloseAsksScreens closes the window as a window manager's close button does,
+// from the simulator screen, while the hosted screen holds work not kept: the window stays
+// and shows that screen; a second close ends the program cleanly.
+func TestWindowCloseAsksScreens(t *testing.T) {
+	needDisplay(t)
+	g := startGUI(t, "", nil, childEnv+"=screens")
+	xtest.AskClose(t, g.win)
+	s := g.waitState("the screen with work not kept", 10*time.Second, func(s State) bool { return s.Screen == "editor" })
+	if g.Exited() {
+		t.Fatalf("the first close ended the window (state %+v)", s.Screen)
+	}
+	xtest.AskClose(t, g.win)
+	for deadline := time.Now().Add(15 * time.Second); !g.Exited(); time.Sleep(40 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the second close did not end the window")
+		}
+	}
+	if code := g.cmd.ProcessState.ExitCode(); code != 0 {
+		t.Errorf("exit code %d after the close; stderr:\n%s", code, g.errText())
+	}
+}
+
 // TestWindowNativeDialog opens a scenario through Browse…: the GTK file chooser (titled "Open
 // scenario") opens while the window keeps running, and the path chosen in it is opened at once.
 func TestWindowNativeDialog(t *testing.T) {

@@ -38,6 +38,13 @@ type Shower interface {
 	Shown(on bool)
 }
 
+// CloseGuard is implemented by screens that may hold work the user has not kept. When the
+// window is asked to close, MayClose says whether it may: a screen that says no has said why
+// in its status line, is brought on show, and the window stays; asking again decides.
+type CloseGuard interface {
+	MayClose() bool
+}
+
 // Host is what the window offers the screens it hosts. Its methods are called on Ebiten's game
 // goroutine and never block.
 type Host interface {

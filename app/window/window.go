@@ -93,6 +93,8 @@ func run(ctx context.Context, h *app.Host, opts Options, wrap func(ebiten.Game) 
 	// Below this the help overlay, the HUD and the camera panel no longer fit side by side.
 	ebiten.SetWindowSizeLimits(MinWidth, MinHeight, -1, -1)
 	ebiten.SetWindowTitle(g.title())
+	// A close request goes through Update, so that a screen with unkept work can ask first.
+	ebiten.SetWindowClosingHandled(true)
 	var eg ebiten.Game = g
 	if wrap != nil {
 		eg = wrap(g)
@@ -228,6 +230,9 @@ func (g *game) Update() error {
 		g.clicks++
 		g.lastClick[0], g.lastClick[1] = ebiten.CursorPosition()
 	}
+	if ebiten.IsWindowBeingClosed() && g.mayClose() {
+		return ebiten.Termination
+	}
 	g.keyBuf = inpututil.AppendJustPressedKeys(g.keyBuf[:0])
 	g.keyPresses += len(g.keyBuf)
 	if inpututil.IsKeyJustPressed(ebiten.KeyF2) && len(g.screens) > 1 {
@@ -243,6 +248,18 @@ func (g *game) Update() error {
 	err := g.screens[g.active].Update()
 	g.sim.writeState(time.Now())
 	return err
+}
+
+// mayClose asks each screen with unkept work whether the window may close, showing the first
+// that says no.
+func (g *game) mayClose() bool {
+	for i, s := range g.screens {
+		if c, ok := s.(CloseGuard); ok && !c.MayClose() {
+			g.show(i)
+			return false
+		}
+	}
+	return true
 }
 
 // Draw implements ebiten.Game.
