@@ -94,6 +94,7 @@ type Editor struct {
 	// changes not kept, at armedKey (leave).
 	armed, armedKey string
 	live            plugins.Problems // the latest automatic check, for field frames and the schema line
+	broken          bool             // the fields could not be written as files at the latest check
 	current         *built
 	problems        plugins.Problems // from the last Validate or Export
 	checked         int              // how many times Validate (or Export) listed problems
@@ -357,9 +358,17 @@ func (e *Editor) failedErr(err error) { e.failed(err.Error()) }
 func (e *Editor) check() {
 	b, err := e.d.build()
 	if err != nil {
-		e.setStatus(err.Error())
+		// The fields hold something the files cannot: say so in the problems list too, in
+		// place of the last check's, which no longer describe the fields.
+		msg := "the fields cannot be written as the plugin's files: " + err.Error()
+		e.liveKey, e.broken = "", true
+		e.live = plugins.Problems{{Message: msg}}
+		if e.status != msg {
+			e.failed(msg)
+		}
 		return
 	}
+	e.broken = false
 	// Text that is not a number leaves the files as an empty field would: it counts too.
 	key := fingerprint(b.files) + fmt.Sprint(b.parse)
 	if key == e.liveKey {
@@ -381,6 +390,13 @@ func (e *Editor) check() {
 func (e *Editor) validate() bool {
 	e.check()
 	if e.current == nil {
+		return false
+	}
+	if e.broken { // e.current is of the fields before: list why instead
+		e.problems, e.checkKey, e.checkOf = e.live, "", e.d
+		e.checked++
+		e.failed(e.live[0].Message)
+		e.statusValidated = true
 		return false
 	}
 	_, ps := e.current.validate()

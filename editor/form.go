@@ -48,12 +48,15 @@ func (p *parser) optFloat(path, s string) (x float64, ok bool) {
 		return 0, false
 	}
 	x, err := strconv.ParseFloat(s, 64)
-	if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
+	if err != nil || !finite(x) {
 		p.add(path, "%q is not a number", s)
 		return 0, false
 	}
 	return x, true
 }
+
+// finite reports whether x is a number JSON can hold: strconv takes "NaN" and "Inf".
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
 // ints reads a list of whole numbers such as "240, 320, 3" or "[240, 320, 3]".
 func (p *parser) ints(path, s string) []int {
@@ -87,7 +90,7 @@ func (p *parser) points(path, s string) [][2]float64 {
 		}
 		x, errx := strconv.ParseFloat(strings.TrimSpace(xy[0]), 64)
 		y, erry := strconv.ParseFloat(strings.TrimSpace(xy[1]), 64)
-		if errx != nil || erry != nil {
+		if errx != nil || erry != nil || !finite(x) || !finite(y) {
 			p.add(path, "%q is not a list of points x,y; x,y; ... (%q is not two numbers)", s, strings.TrimSpace(pt))
 			return nil
 		}

@@ -382,6 +382,13 @@ func TestParsers(t *testing.T) {
 	if len(p.ps) != 1 || p.ps[0].Path != "p" {
 		t.Errorf("bad points: %v", p.ps)
 	}
+	// strconv reads these, JSON cannot hold them.
+	for _, s := range []string{"0,0; NaN,1", "Inf,-Inf", "1e400,0"} {
+		p.ps = nil
+		if got := p.points("p", s); got != nil || len(p.ps) != 1 {
+			t.Errorf("%q read as %v, problems %v", s, got, p.ps)
+		}
+	}
 	for _, s := range []string{"NaN", "inf", "-Inf", "1e400", "1,5"} {
 		if x, ok := p.optFloat("x", s); ok || x != 0 {
 			t.Errorf("%q read as %v", s, x)
