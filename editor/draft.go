@@ -28,6 +28,9 @@ type draft struct {
 	// folder is the plugin folder the draft was opened from, "" otherwise: Save writes back
 	// there.
 	folder string
+	// wrapped is the contractVersion of an opened device-contract.json in the Editor asset's
+	// wrapper shape, written back in that shape; nil for the bare contract.
+	wrapped *plugins.ContractVersion
 }
 
 // id returns the id as typed.
@@ -96,7 +99,14 @@ func (d *draft) buildWith(standIn float64) (*built, error) {
 		files[name] = b
 	}
 	if p.Vehicle != nil {
-		b, err := encodeJSON(p.Vehicle.Contract)
+		var contract any = p.Vehicle.Contract
+		if d.wrapped != nil {
+			contract = struct {
+				ContractVersion plugins.ContractVersion `json:"contractVersion"`
+				Descriptor      *plugins.DeviceContract `json:"descriptor"`
+			}{*d.wrapped, p.Vehicle.Contract}
+		}
+		b, err := encodeJSON(contract)
 		if err != nil {
 			return nil, fmt.Errorf("encode %s: %w", plugins.ContractFile, err)
 		}

@@ -279,7 +279,7 @@ func TestExportSignedAndInstall(t *testing.T) {
 	if len(ps) > 0 {
 		t.Fatal(ps)
 	}
-	res, err := exportArchive(a, d.id(), dir, filepath.Join(dir, "k.key"))
+	res, err := exportArchive(a, d.id(), dir, filepath.Join(dir, "k.key"), false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -313,7 +313,7 @@ func TestExportSignedAndInstall(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(reg.Path(d.id()), plugins.SignatureFile)); err != nil {
 		t.Errorf("installed without its signature: %v", err)
 	}
-	if _, err := exportArchive(a, d.id(), "", ""); err == nil {
+	if _, err := exportArchive(a, d.id(), "", "", false); err == nil {
 		t.Error("export to an empty path did not fail")
 	}
 }
@@ -339,6 +339,20 @@ func TestOpenRusimExports(t *testing.T) {
 			}
 			if _, ok := b.files[plugins.ReadmeFile]; !ok {
 				t.Error("README.md not kept")
+			}
+			// rusim's contract file is the Editor asset's wrapper: it keeps that shape and
+			// its version, which is not the plugin's.
+			if d.typ == plugins.TypeVehicle {
+				var c struct {
+					ContractVersion *plugins.ContractVersion `json:"contractVersion"`
+					Descriptor      struct {
+						DeviceID string `json:"deviceId"`
+					} `json:"descriptor"`
+				}
+				if err := json.Unmarshal(b.files[plugins.ContractFile], &c); err != nil || c.ContractVersion == nil ||
+					*c.ContractVersion != (plugins.ContractVersion{Major: 1}) || c.Descriptor.DeviceID != name {
+					t.Errorf("device-contract.json as built (%v):\n%s", err, b.files[plugins.ContractFile])
+				}
 			}
 		})
 	}

@@ -62,6 +62,9 @@ func draftFromFiles(files map[string][]byte, source string) (*draft, []string, e
 		if !p.Vehicle.HasSimulationData() {
 			notes = append(notes, "it had no simulation data: the form shows the fallback simgui simulates it with, and an export writes it")
 		}
+		if v, ok := plugins.WrappedContractVersion(files[plugins.ContractFile]); ok {
+			d.wrapped = &v
+		}
 		var dropped []string
 		d.vehicle, dropped = vehicleFormFrom(p.Manifest, p.Vehicle)
 		if len(dropped) > 0 {

@@ -11,19 +11,12 @@ import (
 // Editor asset's wrapper {"contractVersion": {...}, "descriptor": {...}} that rusim's templates
 // hold. The wrapper's contractVersion is not kept: the plugin version lives in the descriptor.
 func ReadDeviceContract(b []byte) (*DeviceContract, error) {
-	var probe struct {
-		ContractVersion *ContractVersion `json:"contractVersion"`
-		Descriptor      json.RawMessage  `json:"descriptor"`
-	}
-	if err := json.Unmarshal(b, &probe); err != nil {
+	body, version, err := unwrapContract(b)
+	if err != nil {
 		return nil, fmt.Errorf("device-contract.json: %w", err)
 	}
-	body := b
-	if len(probe.Descriptor) > 0 && !bytes.Equal(probe.Descriptor, []byte("null")) {
-		if probe.ContractVersion != nil && !probe.ContractVersion.IsValid() {
-			return nil, fmt.Errorf("device-contract.json: contractVersion %s has a negative component", probe.ContractVersion)
-		}
-		body = probe.Descriptor
+	if version != nil && !version.IsValid() {
+		return nil, fmt.Errorf("device-contract.json: contractVersion %s has a negative component", version)
 	}
 	var c DeviceContract
 	if err := json.Unmarshal(body, &c); err != nil {
@@ -33,6 +26,34 @@ func ReadDeviceContract(b []byte) (*DeviceContract, error) {
 		return nil, fmt.Errorf("device-contract.json: deviceId is empty")
 	}
 	return &c, nil
+}
+
+// unwrapContract returns the contract of device-contract.json's text b, and the wrapper's
+// contractVersion when b is the Editor asset's wrapper (nil when the wrapper has none or b is
+// the bare contract).
+func unwrapContract(b []byte) (body []byte, version *ContractVersion, err error) {
+	var probe struct {
+		ContractVersion *ContractVersion `json:"contractVersion"`
+		Descriptor      json.RawMessage  `json:"descriptor"`
+	}
+	if err := json.Unmarshal(b, &probe); err != nil {
+		return nil, nil, err
+	}
+	if len(probe.Descriptor) == 0 || bytes.Equal(probe.Descriptor, []byte("null")) {
+		return b, nil, nil
+	}
+	return probe.Descriptor, probe.ContractVersion, nil
+}
+
+// WrappedContractVersion reports whether device-contract.json's text b is the Editor asset's
+// wrapper with a contractVersion, and that version: what a tool that writes the contract back
+// keeps, so that the file keeps its shape.
+func WrappedContractVersion(b []byte) (ContractVersion, bool) {
+	_, v, err := unwrapContract(b)
+	if err != nil || v == nil {
+		return ContractVersion{}, false
+	}
+	return *v, true
 }
 
 // ReadVehicle parses a vehicle's descriptor.json and, when contractJSON is not empty, its
