@@ -6,7 +6,8 @@ import (
 )
 
 // checkPlacement warns, for a track whose descriptor is its layout, of spawn points off the
-// floor or inside a solid element and of route legs through a fixed one: the track validates,
+// floor or inside a solid element, of waypoints off the floor and of route legs through a
+// fixed one: the track validates,
 // and then the robot starts beside it, is pushed out of a wall, or a route asks to drive
 // through one. Warnings, since the world copes (it moves a robot out of what it overlaps).
 func (ps *Problems) checkPlacement(t *TrackDescriptor) {
@@ -16,10 +17,13 @@ func (ps *Problems) checkPlacement(t *TrackDescriptor) {
 			solids = append(solids, s)
 		}
 	}
+	f := t.Floor
+	offFloor := func(x, y float64) bool {
+		return f != nil && f.Length > 0 && f.Width > 0 && (math.Abs(x-f.X) > f.Length/2 || math.Abs(y-f.Y) > f.Width/2)
+	}
 	for i, sp := range t.SpawnPoints {
 		p := index("descriptor.spawnPoints", i)
-		if f := t.Floor; f != nil && f.Length > 0 && f.Width > 0 &&
-			(math.Abs(sp.X-f.X) > f.Length/2 || math.Abs(sp.Y-f.Y) > f.Width/2) {
+		if offFloor(sp.X, sp.Y) {
 			ps.warn(p, "(%s, %s) is off the floor (%s × %s m around (%s, %s)): a robot would start beside the track",
 				fmtNum(sp.X), fmtNum(sp.Y), fmtNum(f.Length), fmtNum(f.Width), fmtNum(f.X), fmtNum(f.Y))
 		}
@@ -33,6 +37,12 @@ func (ps *Problems) checkPlacement(t *TrackDescriptor) {
 	r := t.Route
 	if r == nil {
 		return
+	}
+	for i, w := range r.Waypoints {
+		if offFloor(w[0], w[1]) {
+			ps.warn(index("descriptor.route.waypoints", i), "(%s, %s) is off the floor (%s × %s m around (%s, %s)): the route leaves the track",
+				fmtNum(w[0]), fmtNum(w[1]), fmtNum(f.Length), fmtNum(f.Width), fmtNum(f.X), fmtNum(f.Y))
+		}
 	}
 	legs := len(r.Waypoints) - 1
 	if r.Loop && len(r.Waypoints) > 2 {

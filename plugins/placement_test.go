@@ -5,8 +5,8 @@ import (
 	"testing"
 )
 
-// A static track's spawn points off its floor or inside a solid element, and its route legs
-// through a fixed one, are warnings at their places; a clear track has none.
+// A static track's spawn points off its floor or inside a solid element, its waypoints off
+// the floor, and its route legs through a fixed one, are warnings at their places; a clear track has none.
 func TestPlacementWarnings(t *testing.T) {
 	clear := func() *TrackDescriptor {
 		return &TrackDescriptor{
@@ -44,6 +44,8 @@ func TestPlacementWarnings(t *testing.T) {
 	}{
 		{"off the floor", func(t *TrackDescriptor) { t.SpawnPoints[0].X = 10 },
 			"descriptor.spawnPoints[0]: (10, -2.5) is off the floor (6 × 6 m around (0, 0))"},
+		{"waypoint off the floor", func(t *TrackDescriptor) { t.Route.Waypoints[2][0] = 3.5 },
+			"descriptor.route.waypoints[2]: (3.5, 1.5) is off the floor (6 × 6 m around (0, 0)): the route leaves the track"},
 		{"inside the wall", func(t *TrackDescriptor) { t.SpawnPoints[0].Y = 2.02 }, `(0, 2.02) is inside wall "north"`},
 		{"inside the post", func(t *TrackDescriptor) { t.SpawnPoints[0].X, t.SpawnPoints[0].Y = -2.1, -2 }, `inside cylinder "post"`},
 		{"inside the block", func(t *TrackDescriptor) { t.SpawnPoints[0].X, t.SpawnPoints[0].Y = -2, 1 }, `inside polygon "block"`},
