@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 
 	"github.com/spf13/cobra"
 
@@ -56,6 +57,12 @@ and Install. Inside the simulator window the editor is the screen behind F2, whe
 "Install & test drive" also spawns the plugin into the running world.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if exportDir != "" {
+				// As `plugin export -o` makes its folder: now, rather than at the first Export.
+				if err := os.MkdirAll(exportDir, 0o755); err != nil {
+					return fmt.Errorf("--export-dir %s: %w", exportDir, err)
+				}
+			}
 			opts := editor.RunOptions{Options: editor.Options{SigningKey: key, ExportDir: exportDir, New: plugins.TypeVehicle}}
 			if track {
 				opts.New = plugins.TypeTrack
