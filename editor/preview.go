@@ -339,9 +339,17 @@ func buildArena(width, length float64) (*render.Static, *plugins.Layout, error) 
 // shape's defaults (or a box) and is reported.
 func vehicleMesh(v *plugins.VehicleDescriptor) (*render.Mesh, error) {
 	spec := render.VehicleSpecFor(v)
+	// A size that is not positive (a field with a problem) draws nothing: the shape's own
+	// stands in, as the caption says.
+	var sized error
+	for _, x := range []*float64{&spec.Length, &spec.Width, &spec.Height} {
+		if *x < 0 || math.IsNaN(*x) || math.IsInf(*x, 0) {
+			*x, sized = 0, errors.New("preview: a body size that is not positive")
+		}
+	}
 	m, err := render.NewVehicleMesh(spec)
 	if err == nil {
-		return m, nil
+		return m, sized
 	}
 	spec.Color, spec.Accent = "", ""
 	if m2, err2 := render.NewVehicleMesh(spec); err2 == nil {

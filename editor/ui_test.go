@@ -170,6 +170,15 @@ func TestPreviewOfBrokenBody(t *testing.T) {
 	if err == nil || err.Error() != "drawn with defaults where the fields have problems: Validate lists them" {
 		t.Errorf("length -0.25: %v", err)
 	}
+	// And drawn it is: a negative size used to draw the car inside out, invisible.
+	d.vehicle.Height = "-0.1"
+	if b, err = d.build(); err != nil {
+		t.Fatal(err)
+	}
+	m, _ := vehicleMesh(b.plugin.Vehicle)
+	if lo, hi := m.Bounds(); !(hi[0]-lo[0] > 0.1 && hi[1]-lo[1] > 0.1 && hi[2]-lo[2] > 0.03) {
+		t.Errorf("length -0.25, height -0.1: the preview's car spans %v..%v", lo, hi)
+	}
 }
 
 func TestMountParamsFitTheForm(t *testing.T) {
