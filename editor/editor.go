@@ -95,6 +95,7 @@ type Editor struct {
 	armed, armedKey string
 	live            plugins.Problems // the latest automatic check, for field frames and the schema line
 	broken          bool             // the fields could not be written as files at the latest check
+	statusKey       string           // liveKey when the status was set
 	current         *built
 	problems        plugins.Problems // from the last Validate or Export
 	checked         int              // how many times Validate (or Export) listed problems
@@ -320,7 +321,8 @@ func (e *Editor) mayLeave(action, again string) bool {
 		if e.d.folder != "" {
 			keep = "Save them to " + e.d.folder
 		}
-		e.setOutcome(statusAsk, fmt.Sprintf("%s has changes that are not kept: %s, or %s to discard them", e.formTitle(), keep, again))
+		// The way on first: a long folder path may not fit the line.
+		e.setOutcome(statusAsk, fmt.Sprintf("%s has changes not kept: %s to discard them, or %s", e.formTitle(), again, keep))
 		return false
 	}
 	e.armed = ""
@@ -344,7 +346,7 @@ func (e *Editor) setStatus(msg string) { e.setOutcome(statusInfo, msg) }
 
 // setOutcome shows msg in the status line marked as kind (busy, done, failed).
 func (e *Editor) setOutcome(kind, msg string) {
-	e.status, e.statusKind, e.statusValidated = msg, kind, false
+	e.status, e.statusKind, e.statusValidated, e.statusKey = msg, kind, false, e.liveKey
 	e.log.Debug("editor", "status", msg, "kind", kind)
 }
 
@@ -425,16 +427,27 @@ func (e *Editor) defaultExportPath() string {
 }
 
 // export validates the plugin and, when it is valid, writes it to path on the worker.
-func (e *Editor) export(path string) {
+// A file there that is something else is replaced only when replace is true (the file
+// dialog asked) or on a second Export of the same fields to the same path.
+func (e *Editor) export(path string, replace bool) {
 	if !e.validate() {
 		e.failed("nothing exported: " + e.status)
 		return
 	}
 	a, _ := e.current.validate()
 	id, keyFile, draftKey := e.d.id(), e.keyPath, e.liveKey
+	again := replaceAction + path
+	replace = replace || e.armed == again && e.armedKey == draftKey
+	e.armed = ""
 	e.run("exporting "+id, func() func() {
-		res, err := exportArchive(a, id, path, keyFile)
+		res, err := exportArchive(a, id, path, keyFile, replace)
 		return func() {
+			var occupied *occupiedError
+			if errors.As(err, &occupied) {
+				e.armed, e.armedKey = again, draftKey
+				e.setOutcome(statusAsk, occupied.Error()+": click Export again to replace it, or type another path")
+				return
+			}
 			if err != nil {
 				e.failedErr(err)
 				return
@@ -449,6 +462,10 @@ func (e *Editor) export(path string) {
 		}
 	})
 }
+
+// replaceAction marks, in Editor.armed, an export that asked before replacing the file at
+// the path that follows.
+const replaceAction = "replace:"
 
 // open opens a plugin folder or archive, or an installed plugin by its id (as `simgui edit`
 // does), on the worker.

@@ -2,6 +2,7 @@ package editor
 
 import (
 	"crypto/ed25519"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -48,7 +49,9 @@ type exportResult struct {
 
 // exportArchive packs a and writes it to path atomically (archive.Archive.WriteFile); see
 // exportFile for the name. Its errors name the file as the user typed it, made absolute.
-func exportArchive(a *archive.Archive, id, path, keyFile string) (*exportResult, error) {
+// Unless replace, a file there that is not an archive of the same plugin is left as it is
+// (an *occupiedError).
+func exportArchive(a *archive.Archive, id, path, keyFile string, replace bool) (*exportResult, error) {
 	path = expandHome(strings.TrimSpace(path))
 	if path == "" {
 		return nil, fmt.Errorf("no file to export to: type a path or choose one with Export as")
@@ -60,6 +63,11 @@ func exportArchive(a *archive.Archive, id, path, keyFile string) (*exportResult,
 	if err := safefile.CheckWritable(abs); err != nil {
 		return nil, err
 	}
+	if _, err := os.Lstat(abs); err == nil && !replace {
+		if holds := archivePluginID(abs); holds != id {
+			return nil, &occupiedError{path: abs, holds: holds}
+		}
+	}
 	signed, keyID, err := pack(a, keyFile)
 	if err != nil {
 		return nil, err
@@ -68,6 +76,37 @@ func exportArchive(a *archive.Archive, id, path, keyFile string) (*exportResult,
 		return nil, fmt.Errorf("cannot write %s: %w", abs, safefile.Cause(err))
 	}
 	return &exportResult{path: abs, signedBy: keyID}, nil
+}
+
+// occupiedError is an export's file that holds something else: another plugin's archive
+// (holds is its id) or a file that is no plugin archive (holds is "").
+type occupiedError struct{ path, holds string }
+
+func (e *occupiedError) Error() string {
+	what := "a file that is not a plugin archive"
+	if e.holds != "" {
+		what = "the archive of " + e.holds
+	}
+	return e.path + " holds " + what
+}
+
+// archivePluginID is the pluginId of the plugin archive at path, "" when it is none.
+func archivePluginID(path string) string {
+	a, err := archive.Open(path)
+	if err != nil {
+		return ""
+	}
+	b, ok := a.File(plugins.ManifestFile)
+	if !ok {
+		return ""
+	}
+	var m struct {
+		PluginID string `json:"pluginId"`
+	}
+	if json.Unmarshal(b, &m) != nil {
+		return ""
+	}
+	return m.PluginID
 }
 
 // exportFile is the archive an export to path writes, named as `simgui plugin export -o`

@@ -1,6 +1,7 @@
 package editor
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -13,12 +14,17 @@ import (
 
 // validArchive is a filled-in new vehicle, checked, as Export packs it.
 func validArchive(t *testing.T) (*archive.Archive, string) {
+	return validArchiveOf(t, "vehicle.acme.rover.v1")
+}
+
+// validArchiveOf is validArchive with the plugin id.
+func validArchiveOf(t *testing.T, id string) (*archive.Archive, string) {
 	t.Helper()
 	d, err := newDraft(plugins.TypeVehicle)
 	if err != nil {
 		t.Fatal(err)
 	}
-	d.vehicle.Base.ID, d.vehicle.Base.DisplayName = "vehicle.acme.rover.v1", "Acme Rover"
+	d.vehicle.Base.ID, d.vehicle.Base.DisplayName = id, "Acme Rover"
 	b, err := d.build()
 	if err != nil {
 		t.Fatal(err)
@@ -44,7 +50,7 @@ func TestExportFileName(t *testing.T) {
 		{"", id + ArchiveExt}, // the folder itself
 	} {
 		t.Run(c.typed, func(t *testing.T) {
-			res, err := exportArchive(a, id, filepath.Join(dir, c.typed), "")
+			res, err := exportArchive(a, id, filepath.Join(dir, c.typed), "", false)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -83,7 +89,7 @@ func TestExportErrorsNameTheFile(t *testing.T) {
 			if strings.HasPrefix(c.path, "/proc/") && runtime.GOOS != "linux" {
 				t.Skip("no /proc")
 			}
-			_, err := exportArchive(a, id, c.path, "")
+			_, err := exportArchive(a, id, c.path, "", false)
 			if err == nil {
 				t.Fatal("no error")
 			}
@@ -92,5 +98,43 @@ func TestExportErrorsNameTheFile(t *testing.T) {
 				t.Errorf("error %q, want %q...", err, c.want)
 			}
 		})
+	}
+}
+
+// TestExportKeepsOtherFiles: an export over an archive of the same plugin replaces it; over
+// another plugin's archive or a file that is no archive it leaves the file and says what it
+// holds, unless told to replace it.
+func TestExportKeepsOtherFiles(t *testing.T) {
+	a, id := validArchive(t)
+	dir := t.TempDir()
+	same := filepath.Join(dir, "same.zip")
+	if _, err := exportArchive(a, id, same, "", false); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := exportArchive(a, id, same, "", false); err != nil {
+		t.Errorf("over an archive of the same plugin: %v", err)
+	}
+	other := filepath.Join(dir, "other.zip")
+	b, bid := validArchiveOf(t, "vehicle.acme.other.v1")
+	if _, err := exportArchive(b, bid, other, "", false); err != nil {
+		t.Fatal(err)
+	}
+	notes := filepath.Join(dir, "notes.zip")
+	if err := os.WriteFile(notes, []byte("my notes"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ path, holds string }{{other, "vehicle.acme.other.v1"}, {notes, ""}} {
+		before, _ := os.ReadFile(c.path)
+		_, err := exportArchive(a, id, c.path, "", false)
+		var occ *occupiedError
+		if !errors.As(err, &occ) || occ.holds != c.holds || occ.path != c.path {
+			t.Errorf("export over %s: %v, want it to say the file holds %q", c.path, err, c.holds)
+		}
+		if after, _ := os.ReadFile(c.path); string(after) != string(before) {
+			t.Errorf("%s was changed", c.path)
+		}
+		if _, err := exportArchive(a, id, c.path, "", true); err != nil || archivePluginID(c.path) != id {
+			t.Errorf("replacing %s: %v, it holds %q", c.path, err, archivePluginID(c.path))
+		}
 	}
 }

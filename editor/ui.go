@@ -94,7 +94,7 @@ func (e *Editor) toolbar(ctx *debugui.Context) {
 		if strings.TrimSpace(p) == "" {
 			p = e.defaultExportPath()
 		}
-		e.export(p)
+		e.export(p, false)
 	})
 	e.button(ctx, "export-as", "Export as...", func() {
 		id := e.d.id()
@@ -102,7 +102,7 @@ func (e *Editor) toolbar(ctx *debugui.Context) {
 			StartDir: e.opts.ExportDir, Name: filepath.Base(e.defaultExportPath())}, func(p string) {
 			if p != "" {
 				e.exportPath = p
-				e.export(p)
+				e.export(p, true) // the dialog asked before choosing a file that exists
 			}
 		})
 	})
@@ -136,8 +136,8 @@ func (e *Editor) toolbar(ctx *debugui.Context) {
 
 	ctx.SetGridLayout([]int{60, -1}, nil)
 	line, kind := e.status, e.statusKind
-	if e.unsaved() {
-		if kind == statusDone {
+	if e.unsaved() && kind != statusAsk { // a question says what is not kept itself
+		if kind == statusDone && e.statusKey != e.liveKey {
 			// What was done (a save, say) is past: the changes since are the news.
 			line, kind = "", statusInfo
 		}

@@ -12,7 +12,8 @@ import (
 
 // TestEditorCloseAsksFirst closes the editor's window as a window manager's close button
 // does: with a change not saved it stays open once, saying so, and a second close discards
-// the change; after Save one close ends it at once.
+// the change; after Save one close ends it at once. On the way, an Export over a file that
+// is not the plugin's archive asks before replacing it.
 func TestEditorCloseAsksFirst(t *testing.T) {
 	needDisplay(t)
 	home, dir := t.TempDir(), shortDir(t)
@@ -45,7 +46,7 @@ func TestEditorCloseAsksFirst(t *testing.T) {
 	g := edit()
 	xtest.AskClose(t, g.win)
 	s := g.wait("the question", 10*time.Second, func(s State) bool { return strings.Contains(s.Status, "close the window again") })
-	if g.Exited() || !strings.Contains(s.Status, "Save them to "+folder) {
+	if g.Exited() || !strings.Contains(s.Status, "or Save them to "+folder) {
 		t.Errorf("first close: exited %v, status %q", g.Exited(), s.Status)
 	}
 	g.shot("close-asks.png")
@@ -57,7 +58,25 @@ func TestEditorCloseAsksFirst(t *testing.T) {
 		t.Error("the discarded change reached descriptor.json")
 	}
 
+	// Export over a file that is not this plugin's archive asks first; the status keeps
+	// saying what was exported while the folder's changes are not saved.
+	notes := filepath.Join(dir, "notes.zip")
+	if err := os.WriteFile(notes, []byte("my notes"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	g = edit()
+	g.set("export.path", notes)
+	g.click("button:export")
+	s = g.wait("the overwrite question", 10*time.Second, func(s State) bool { return strings.Contains(s.Status, "click Export again") })
+	if b, _ := os.ReadFile(notes); string(b) != "my notes" || !strings.Contains(s.Status, "not a plugin archive") {
+		t.Errorf("first Export over notes.zip: status %q, file %q", s.Status, b)
+	}
+	g.click("button:export")
+	s = g.wait("the export", 10*time.Second, func(s State) bool { return strings.Contains(s.Status, "exported") })
+	if archivePluginID(notes) != "vehicle.acme.close.v1" {
+		t.Errorf("the second Export did not replace notes.zip: status %q", s.Status)
+	}
+	g.shot("export-replaced.png")
 	g.click("button:save")
 	g.wait("saved", 10*time.Second, func(s State) bool { return strings.Contains(s.Status, "saved") })
 	xtest.AskClose(t, g.win)
