@@ -36,6 +36,7 @@ run: build
 ifeq ($(HEADLESS),1)
 	./$(BIN) run --headless --duration 10 --json $(ARGS)
 else
+	@if [ -z "$$DISPLAY$$WAYLAND_DISPLAY" ]; then echo "no display found (DISPLAY is not set): make run HEADLESS=1 runs the scenario headless" >&2; exit 1; fi
 	./$(BIN) $(ARGS)
 endif
 
@@ -70,11 +71,12 @@ bench-python: build
 
 # The training example end to end: PPO on KS0223Corridor-v0 (TRAIN_STEPS env steps), then 100
 # evaluation episodes on held-out seeds; policy, curve and GIF in out/train-demo.
-# WINDOW=1 opens simgui's window to watch the envs while it trains.
+# WINDOW=1 opens simgui's window to watch the envs while it trains; THREADS=1 gives torch one
+# thread (much faster on a machine other work keeps busy).
 TRAIN_STEPS ?= 200000
 train-demo: build
 	SIMGUI_BIN=$(CURDIR)/$(BIN) $(PYTHON) examples/python/train_ppo.py --out out/train-demo \
-		--total-steps $(TRAIN_STEPS) $(if $(filter 1,$(WINDOW)),--window)
+		--total-steps $(TRAIN_STEPS) $(if $(filter 1,$(WINDOW)),--window) $(if $(THREADS),--threads $(THREADS))
 
 # Short fuzzing of what strangers send: plugin archives, scenarios, device-port byte streams and
 # training API bodies and fast path messages, about 15 s each. The budgets are counts of inputs,

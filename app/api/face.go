@@ -70,6 +70,7 @@ func (f *Face) Start(ctx context.Context, h *app.Host) error {
 		}
 		return err
 	}
+	h.Logger().Info("training API listening", "addr", "http://"+svc.Addr().String())
 	f.svc, f.done = svc, make(chan struct{})
 	go func() {
 		defer close(f.done)

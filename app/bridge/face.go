@@ -71,6 +71,7 @@ func (f *Face) Start(_ context.Context, h *app.Host) error {
 		return err
 	}
 	f.b, f.h, f.stop = b, h, make(chan struct{})
+	h.Logger().Info("device bridge serving", "ip", b.Manager().BindIP(), "devices", len(b.Manager().GetDevicePortList("")))
 	h.SetDevices(devices{b.Manager(), b})
 	f.wg.Add(1)
 	go f.follow(act)

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"net"
 	"os"
-	"strings"
 	"sync"
 	"syscall"
 
@@ -119,10 +118,9 @@ func (f *Face) Start(ctx context.Context, h *app.Host) error {
 		h.Logger().Warn("the control socket is open to the network without a token: whoever reaches it can reset, pause, teleport and record; require one with --token (or SIMGUI_TOKEN)",
 			"addr", a.String())
 	}
-	if strings.HasSuffix(f.Listen, ":0") {
-		// A port the system chose is known only here: say it, or no client could find it.
-		h.Logger().Info("control socket listening", "addr", "ws://"+svc.Addr().String()+"/control")
-	}
+	// Said at start, so that a headless run shows it is up and where (with --control-port 0
+	// the port is known only here).
+	h.Logger().Info("control socket listening", "addr", "ws://"+svc.Addr().String()+"/control")
 	f.svc, f.stop = svc, make(chan struct{})
 	f.wg.Add(2)
 	go func() {

@@ -1,11 +1,14 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
+	"io"
 	"net"
 	"net/http"
 	"os/exec"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -74,4 +77,52 @@ func TestRunServesTrainingAPI(t *testing.T) {
 	if err := cmd.Wait(); err != nil {
 		t.Errorf("run after Ctrl-C: %v; stderr: %s", err, errb.String())
 	}
+}
+
+// TestRunSaysWhereItListens runs headless with ports the system chooses: the log says where
+// the training API and the control socket listen, and they answer there.
+func TestRunSaysWhereItListens(t *testing.T) {
+	cmd := exec.Command(bin, "run", "--headless", "--time-scale", "1", "--api-port", "0", "--control-port", "0", "--no-bridge")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		cmd.Process.Signal(syscall.SIGINT)
+		cmd.Wait()
+	}()
+	// A run that never says ends the read below rather than hanging the test.
+	watchdog := time.AfterFunc(2*time.Minute, func() { cmd.Process.Kill() })
+	defer watchdog.Stop()
+	api := regexp.MustCompile(`training API listening addr=(http://127\.0\.0\.1:\d+)`)
+	ctl := regexp.MustCompile(`control socket listening addr=ws://(127\.0\.0\.1:\d+)/control`)
+	var apiURL, ctlAddr string
+	lines := bufio.NewScanner(stderr)
+	var seen []string
+	for (apiURL == "" || ctlAddr == "") && lines.Scan() {
+		seen = append(seen, lines.Text())
+		if m := api.FindStringSubmatch(lines.Text()); m != nil {
+			apiURL = m[1]
+		}
+		if m := ctl.FindStringSubmatch(lines.Text()); m != nil {
+			ctlAddr = m[1]
+		}
+	}
+	go io.Copy(io.Discard, stderr)
+	if apiURL == "" || ctlAddr == "" || !strings.Contains(strings.Join(seen, "\n"), "running until Ctrl-C") {
+		t.Fatalf("the log did not say where it listens:\n%s", strings.Join(seen, "\n"))
+	}
+	r, err := http.Get(apiURL + "/health")
+	if err != nil || r.StatusCode != 200 {
+		t.Fatalf("%s/health: %v", apiURL, err)
+	}
+	r.Body.Close()
+	c, err := net.Dial("tcp", ctlAddr)
+	if err != nil {
+		t.Fatalf("control socket at %s: %v", ctlAddr, err)
+	}
+	c.Close()
 }

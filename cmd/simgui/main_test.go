@@ -200,6 +200,15 @@ func TestNoDisplayMessage(t *testing.T) {
 	if code != 1 || !strings.Contains(errOut, "; run headless instead: "+bin+" run --headless --duration 10") || strings.Count(errOut, "\n") != 1 {
 		t.Fatalf("exit %d stderr %q", code, errOut)
 	}
+	// The hint keeps the flags given: without the scenario it would run another world.
+	sc := filepath.Join(t.TempDir(), "my world.yaml")
+	if err := os.WriteFile(sc, []byte("world: {trackId: track.basic_arena.v1}\nvehicle: {vehicleId: vehicle.ks0223.v1}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, errOut, code = simgui(t, []string{"DISPLAY=", "WAYLAND_DISPLAY="}, "run", "--scenario", sc, "--seed=3")
+	if want := "; run headless instead: " + bin + " run --headless --scenario '" + sc + "' --seed=3 --duration 10"; code != 1 || !strings.Contains(errOut, want) {
+		t.Errorf("with flags: exit %d stderr %q, want %q", code, errOut, want)
+	}
 	// A mistake in the scenario is reported first: it is what the user has to fix.
 	_, errOut, code = simgui(t, []string{"DISPLAY=", "WAYLAND_DISPLAY="}, "--scenario", filepath.Join(t.TempDir(), "typo.yaml"))
 	if code != 1 || !strings.Contains(errOut, "typo.yaml not found") {

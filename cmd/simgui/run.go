@@ -412,6 +412,9 @@ func runHeadless(ctx context.Context, stdout, stderr io.Writer, f runFlags, set 
 	if maxSteps > 0 && isTerminal(stderr) {
 		go showProgress(ctx, sim.Loop, maxSteps, stderr)
 	}
+	if maxSteps == 0 {
+		h.Logger().Info("running until Ctrl-C (or SIGTERM); --steps or --duration ends a run on its own", "scenario", plan.Scenario.Source)
+	}
 	start := time.Now()
 	if err := h.Run(ctx, faces...); err != nil {
 		return explainFaceError(err)
@@ -492,11 +495,47 @@ func showProgress(ctx context.Context, loop *world.Loop, total uint64, w io.Writ
 }
 
 // headlessHint says how to run the scenario without a window, with the command as the user
-// typed it (./bin/simgui after `make`, where simgui is not on the PATH).
+// typed it (./bin/simgui after `make`, where simgui is not on the PATH) and the flags they
+// gave: a hint that dropped --scenario would run another world.
 func headlessHint() string {
 	self := "simgui"
 	if a := os.Args[0]; strings.ContainsRune(a, '/') && !strings.ContainsFunc(a, unicode.IsSpace) {
 		self = a
 	}
-	return "run headless instead: " + self + " run --headless --duration 10"
+	return "run headless instead: " + self + " " + headlessArgs(os.Args[1:])
+}
+
+// headlessArgs is args (the window's command line after the program) as a headless run:
+// run --headless with the same flags, for 10 s unless they say how long or serve the fast
+// path (which runs until stopped).
+func headlessArgs(args []string) string {
+	if len(args) > 0 && args[0] == "run" {
+		args = args[1:]
+	}
+	out := []string{"run", "--headless"}
+	bounded := false
+	for _, a := range args {
+		name, _, _ := strings.Cut(a, "=")
+		switch name {
+		case "--headless":
+			continue
+		case "--steps", "--duration", "--fast-path":
+			bounded = true
+		}
+		out = append(out, shellQuote(a))
+	}
+	if !bounded {
+		out = append(out, "--duration", "10")
+	}
+	return strings.Join(out, " ")
+}
+
+// shellQuote quotes s for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && !strings.ContainsFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=:,+@%", r))
+	}) {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
