@@ -96,6 +96,7 @@ type Editor struct {
 	live            plugins.Problems // the latest automatic check, for field frames and the schema line
 	broken          bool             // the fields could not be written as files at the latest check
 	statusKey       string           // liveKey when the status was set
+	drag            *trackDrag       // a drag on the track's top-down view, nil for none
 	current         *built
 	problems        plugins.Problems // from the last Validate or Export
 	checked         int              // how many times Validate (or Export) listed problems
@@ -253,6 +254,7 @@ func (e *Editor) Update() error {
 	for _, f := range e.later {
 		f()
 	}
+	e.dragTrack()
 	e.check()
 	e.updatePreview()
 	return nil

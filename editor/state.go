@@ -2,10 +2,10 @@ package editor
 
 import (
 	"maps"
-
-	"github.com/hajimehoshi/ebiten/v2"
 	"strconv"
 	"time"
+
+	"github.com/hajimehoshi/ebiten/v2"
 
 	"simgui/plugins"
 )
@@ -63,6 +63,11 @@ type State struct {
 	Focus   string `json:"focus,omitempty"`
 	// Selection is the selected range of the focused field, in characters.
 	Selection [2]int `json:"selection"`
+	// Handles are where a static track's draggable points are on the top-down view, window
+	// pixels, by name: spawn[i], waypoint[i], element[i]. Dragging names the one being
+	// dragged.
+	Handles  map[string][2]int `json:"handles,omitempty"`
+	Dragging string            `json:"dragging,omitempty"`
 	record
 }
 
@@ -110,6 +115,20 @@ func (e *Editor) writeState(now bool) {
 	if t := e.d.track; t != nil {
 		s.Rows["elements"], s.Rows["spawnPoints"] = len(t.Elements), len(t.Spawns)
 		s.Schema = e.schemaStatus()
+		if e.views.trackShown {
+			v := e.views.trackView
+			if e.drag != nil {
+				v = e.drag.view
+			}
+			s.Handles = map[string][2]int{}
+			for _, h := range t.handles() {
+				p := e.handleAt(v, h)
+				s.Handles[h.name()] = [2]int{p.X, p.Y}
+			}
+		}
+	}
+	if e.drag != nil {
+		s.Dragging = e.drag.name()
 	}
 	for name, r := range e.targets {
 		s.Targets[name] = [4]int{r.Min.X, r.Min.Y, r.Max.X, r.Max.Y}

@@ -224,11 +224,13 @@ func visualColor(v *plugins.VehicleDescriptor, accent bool) string {
 	return v.Visual.Color
 }
 
-// drawTrackTop draws a track layout from above: x east is right, y north is up.
-func drawTrackTop(dst *ebiten.Image, l *plugins.Layout) {
+// drawTrackTop draws a track layout from above: x east is right, y north is up. It fits
+// the layout into dst, or uses keep's scale and offset when keep is not nil (a drag under
+// way: the view stays still under the pointer), and returns the view it drew with.
+func drawTrackTop(dst *ebiten.Image, l *plugins.Layout, keep *topView) topView {
 	dst.Fill(topBackground)
 	if l == nil {
-		return
+		return topView{}
 	}
 	f := l.Floor
 	u0, v0, u1, v1 := f.X-f.Length/2, f.Y-f.Width/2, f.X+f.Length/2, f.Y+f.Width/2
@@ -243,6 +245,11 @@ func drawTrackTop(dst *ebiten.Image, l *plugins.Layout) {
 		grow(s.X, s.Y)
 	}
 	t := fit(dst, u0, v0, u1, v1)
+	if keep != nil {
+		t.ox, t.oy, t.s = keep.ox, keep.oy, keep.s
+		u0, v0 = (0-t.ox)/t.s, (t.oy-float64(dst.Bounds().Dy()))/t.s
+		u1, v1 = (float64(dst.Bounds().Dx())-t.ox)/t.s, t.oy/t.s
+	}
 	floor := color.NRGBA{150, 150, 140, 255}
 	if c, ok := parseColor(f.Color); ok {
 		floor = c
@@ -277,6 +284,7 @@ func drawTrackTop(dst *ebiten.Image, l *plugins.Layout) {
 		t.label(s.Name, x+8, y+2, spawnColor)
 	}
 	t.label("x east is right, y north is up; grid "+num(step)+" m", 6, 4, labelColor)
+	return t
 }
 
 var elementColors = map[string]color.NRGBA{

@@ -5,6 +5,8 @@ import (
 
 	"github.com/ebitengine/debugui"
 	"github.com/hajimehoshi/ebiten/v2"
+
+	"simgui/plugins"
 )
 
 // previewImages are the preview's images on the GPU, made on the game goroutine from the
@@ -15,6 +17,10 @@ type previewImages struct {
 	top     *ebiten.Image
 	topGen  uint64 // gen of the output top was drawn from
 	topRect image.Rectangle
+	// trackView is the view top was last drawn with, when it shows a track (trackShown):
+	// what maps the pointer to metres for a drag.
+	trackView  topView
+	trackShown bool
 }
 
 // previewPanel lays out the preview window: the top-down view over the two rendered views.
@@ -82,8 +88,18 @@ func (e *Editor) updatePreview() {
 	}
 	e.views.topGen = out.gen
 	if out.layout != nil {
-		drawTrackTop(e.views.top, out.layout)
+		var keep *topView
+		if e.drag != nil {
+			keep = &e.drag.view
+		}
+		e.views.trackView, e.views.trackShown = drawTrackTop(e.views.top, out.layout, keep), true
+		if t := e.d.track; t != nil && plugins.DescriptorIsLayout(t.Generator) {
+			// Said on the view rather than in its caption, whose length moves the view.
+			e.views.trackView.label("drag spawn points, waypoints and elements to move them (Shift: 1 cm steps)",
+				6, float32(e.views.top.Bounds().Dy()-18), labelColor)
+		}
 	} else {
+		e.views.trackShown = false
 		drawVehicleTop(e.views.top, out.vehicle)
 	}
 }

@@ -178,6 +178,16 @@ const (
 	FloorNone
 )
 
+// StaticGenerator is the track generator whose layout is the descriptor's own geometry; a
+// track that names no generator uses it.
+const StaticGenerator = "static"
+
+// DescriptorIsLayout reports whether a track with this generator is laid out as its
+// descriptor's geometry says, so that its places can be checked and edited where written.
+func DescriptorIsLayout(generator string) bool {
+	return generator == "" || generator == StaticGenerator
+}
+
 // DeclareGenerator records that a track generator called name exists and how much of a
 // descriptor's floor it takes, so that validation can name unknown generators and floor
 // fields nothing reads without importing plugins/trackgen (which imports this package).

@@ -24,7 +24,7 @@ func Build(t *plugins.TrackDescriptor, params map[string]any, seed int64) (*plug
 	}
 	name := t.Generator
 	if name == "" {
-		name = "static"
+		name = plugins.StaticGenerator
 	}
 	g, err := Lookup(name)
 	if err != nil {

@@ -2,7 +2,7 @@ package trackgen
 
 import "simgui/plugins"
 
-func init() { Register("static", Func(static), plugins.FloorWhole) }
+func init() { Register(plugins.StaticGenerator, Func(static), plugins.FloorWhole) }
 
 // defaultFloor is the ground under a static track that declares none (rusim exports carry no
 // geometry at all): 20 m of grass.

@@ -1,0 +1,155 @@
+package editor
+
+import (
+	"fmt"
+	"image"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/inpututil"
+
+	"simgui/plugins"
+)
+
+// A track whose form is its layout (the static generator) is edited on the top-down view too: a
+// spawn point, a waypoint or an element is dragged to where it goes, and its fields follow.
+
+// dragReach is how near the pointer, in pixels, a press must be to take a handle.
+const dragReach = 10
+
+// Grid steps a dragged point snaps to, metres: the usual one, and with Shift held.
+const (
+	dragSnap     = 0.05
+	dragSnapFine = 0.01
+)
+
+// trackHandle is a point of the form that a drag moves: kind "spawn", "waypoint" or
+// "element", the row (or the waypoint's place in the list), and where it is, metres.
+type trackHandle struct {
+	kind  string
+	index int
+	x, y  float64
+}
+
+// name is how the handle is listed in the state and the status line.
+func (h trackHandle) name() string { return h.kind + "[" + itoa(h.index) + "]" }
+
+// trackDrag is a drag under way.
+type trackDrag struct {
+	trackHandle
+	view   topView // the view as the drag started: it stays still while the drag lasts
+	dx, dy float64 // the pointer's offset from the handle, metres
+}
+
+// handles lists the points of the form a drag can move, those whose text reads as numbers;
+// none for a generated track, whose form is not its layout.
+func (f *trackForm) handles() []trackHandle {
+	if f == nil || !plugins.DescriptorIsLayout(f.Generator) {
+		return nil
+	}
+	var hs []trackHandle
+	read := func(a, b string) (float64, float64, bool) {
+		x, errx := strconv.ParseFloat(strings.TrimSpace(a), 64)
+		y, erry := strconv.ParseFloat(strings.TrimSpace(b), 64)
+		return x, y, errx == nil && erry == nil && finite(x) && finite(y)
+	}
+	for i, s := range f.Spawns {
+		if x, y, ok := read(s.X, s.Y); ok {
+			hs = append(hs, trackHandle{"spawn", i, x, y})
+		}
+	}
+	if f.RouteOn {
+		var p parser
+		for i, w := range p.points("", f.Waypoints) {
+			hs = append(hs, trackHandle{"waypoint", i, w[0], w[1]})
+		}
+	}
+	for i, el := range f.Elements {
+		switch el.Kind {
+		case plugins.ElementPolygon, plugins.ElementRoad: // their points place them
+			continue
+		}
+		if x, y, ok := read(el.X, el.Y); ok {
+			hs = append(hs, trackHandle{"element", i, x, y})
+		}
+	}
+	return hs
+}
+
+// move puts the handle h at (x, y) in the form's text.
+func (f *trackForm) move(h trackHandle, x, y float64) {
+	switch {
+	case h.kind == "spawn" && h.index < len(f.Spawns):
+		f.Spawns[h.index].X, f.Spawns[h.index].Y = num(x), num(y)
+	case h.kind == "element" && h.index < len(f.Elements):
+		f.Elements[h.index].X, f.Elements[h.index].Y = num(x), num(y)
+	case h.kind == "waypoint":
+		var p parser
+		if ws := p.points("", f.Waypoints); h.index < len(ws) {
+			ws[h.index] = [2]float64{x, y}
+			f.Waypoints = formatPoints(ws)
+		}
+	}
+}
+
+// handleAt returns where the handles are on the screen (the top-down view is drawn at the
+// size of its cell, from its corner).
+func (e *Editor) handleAt(v topView, h trackHandle) image.Point {
+	x, y := v.at(h.x, h.y)
+	return e.views.topRect.Min.Add(image.Pt(int(math.Round(float64(x))), int(math.Round(float64(y)))))
+}
+
+// dragTrack starts, carries on and ends drags on the track's top-down view. Game goroutine,
+// after the layout (the view's cell is this frame's).
+func (e *Editor) dragTrack() {
+	f := e.d.track
+	if f == nil || !e.views.trackShown {
+		e.drag = nil
+		return
+	}
+	p := image.Pt(ebiten.CursorPosition())
+	if e.drag == nil {
+		if !inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft) || !e.under(e.views.topRect) {
+			return
+		}
+		if !plugins.DescriptorIsLayout(f.Generator) {
+			e.setStatus("the " + f.Generator + " generator lays this track out from its parameters: there is nothing to drag")
+			return
+		}
+		best, reach := -1, dragReach*dragReach+1
+		hs := f.handles()
+		for i, h := range hs {
+			if d := p.Sub(e.handleAt(e.views.trackView, h)); d.X*d.X+d.Y*d.Y < reach {
+				best, reach = i, d.X*d.X+d.Y*d.Y
+			}
+		}
+		if best < 0 {
+			return
+		}
+		v := e.views.trackView
+		x, y := (float64(p.X-e.views.topRect.Min.X)-v.ox)/v.s, (v.oy-float64(p.Y-e.views.topRect.Min.Y))/v.s
+		e.drag = &trackDrag{trackHandle: hs[best], view: v, dx: hs[best].x - x, dy: hs[best].y - y}
+		e.fields.focus = "" // the fields take the drag's numbers, not the keys
+		return
+	}
+	d := e.drag
+	if !ebiten.IsMouseButtonPressed(ebiten.MouseButtonLeft) {
+		e.drag = nil
+		e.setStatus(fmt.Sprintf("moved %s to (%s, %s)", d.name(), num(d.x), num(d.y)))
+		return
+	}
+	step := dragSnap
+	if ebiten.IsKeyPressed(ebiten.KeyShift) {
+		step = dragSnapFine
+	}
+	// Rounded again so that the fields read 0.15, not 0.15000000000000002.
+	snap := func(m float64) float64 { return math.Round(math.Round(m/step)*step*1e6) / 1e6 }
+	x := snap((float64(p.X-e.views.topRect.Min.X)-d.view.ox)/d.view.s + d.dx)
+	y := snap((d.view.oy-float64(p.Y-e.views.topRect.Min.Y))/d.view.s + d.dy)
+	if x != d.x || y != d.y {
+		d.x, d.y = x, y
+		f.move(d.trackHandle, x, y)
+	}
+}
