@@ -26,7 +26,8 @@
 // any other name has .rusim-plugin.zip added. Open reads a folder or archive
 // (archive.ReadDir, archive.Read) or an installed plugin, built-in or user. Save writes a
 // folder's edits back into it, each changed file through a temporary file (archive.WriteAtomic),
-// so that `simgui plugin export` of the folder exports what the editor shows.
+// so that `simgui plugin export` of the folder exports what the editor shows; a plugin from
+// no folder is saved as a new folder named for its id beside where Export writes.
 //
 // The preview shows the vehicle from above with its sensors' fields of view, and renders
 // (simgui/render) its first camera's view and a 3D view of it at the start of the built-in

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 
+	"simgui/plugins"
 	"simgui/plugins/archive"
 )
 
@@ -20,11 +21,22 @@ import (
 // export` of it and the editor agree. Files the form does not make (assets/) stay as they
 // are. A plugin with problems is saved too (work in progress), but not text that is not a
 // number: the files would hold 0 in its place.
+//
+// A plugin from no folder (new, an archive, an installed one) is saved as a new plugin folder
+// named for its id beside where Export writes, which Save then writes back to.
 func (e *Editor) save() {
-	folder := e.d.folder
+	folder, fresh := e.d.folder, false
 	if folder == "" {
-		e.failed("Save writes back to a plugin folder opened with Open; this plugin is not from one (" + e.d.source + "): use Export")
-		return
+		id := e.d.id()
+		if _, _, err := plugins.ParseID(id); err != nil {
+			e.failed("Save makes a plugin folder named for the plugin's id: give it an id first (" + err.Error() + ")")
+			return
+		}
+		folder, fresh = filepath.Join(e.opts.ExportDir, id), true
+		if _, err := os.Lstat(folder); err == nil {
+			e.failed(folder + " exists already: Open it to edit it there, or change the id")
+			return
+		}
 	}
 	e.check()
 	b := e.current
@@ -36,12 +48,24 @@ func (e *Editor) save() {
 		return
 	}
 	files, key, problems := maps.Clone(b.files), e.liveKey, len(e.live.Errors())
+	d := e.d
 	e.run("saving to "+folder, func() func() {
-		n, err := saveFiles(folder, files)
+		n, err := 0, error(nil)
+		if fresh {
+			err = os.Mkdir(folder, 0o755) // not MkdirAll: a folder made meanwhile is not taken over
+		}
+		if err == nil {
+			if n, err = saveFiles(folder, files); err != nil && fresh {
+				os.RemoveAll(folder) // made here: no half-written plugin folder is left
+			}
+		}
 		return func() {
 			if err != nil {
 				e.failedErr(fmt.Errorf("saving to %s: %w (%d files written before)", folder, err, n))
 				return
+			}
+			if fresh && e.d == d {
+				d.folder, d.source = folder, folder
 			}
 			e.savedKey = key
 			e.record.Saved = append(e.record.Saved, folder)

@@ -25,13 +25,31 @@ func finish(t *testing.T, e *Editor) {
 
 // Save writes an opened folder's edits back into it, file by file through temporary files and
 // only what changed; the toolbar says when there are unsaved changes. A plugin that did not
-// come from a folder is not saved anywhere, and text that is not a number is not saved as 0.
+// come from a folder is saved as a new one named for its id, never over a folder there; text
+// that is not a number is not saved as 0.
 func TestSaveWritesBackToTheFolder(t *testing.T) {
 	e := testEditor(t, plugins.TypeVehicle)
 	e.jobs = make(chan func() func(), 8)
+	e.opts.ExportDir = t.TempDir()
 	e.save()
-	if !strings.Contains(e.status, "use Export") || e.statusKind != statusFailed {
-		t.Fatalf("saving a new plugin: %q (%s)", e.status, e.statusKind)
+	if !strings.Contains(e.status, "give it an id first") || e.statusKind != statusFailed {
+		t.Fatalf("saving a new plugin without an id: %q (%s)", e.status, e.statusKind)
+	}
+	e.d.vehicle.Base.ID, e.d.vehicle.Base.DisplayName = "vehicle.acme.fresh.v1", "Fresh"
+	e.save()
+	finish(t, e)
+	fresh := filepath.Join(e.opts.ExportDir, "vehicle.acme.fresh.v1")
+	if e.d.folder != fresh || e.unsaved() || e.statusKind != statusDone {
+		t.Fatalf("saving a new plugin: folder %q, status %q", e.d.folder, e.status)
+	}
+	if reopened, _, err := openPath(fresh); err != nil || reopened.id() != "vehicle.acme.fresh.v1" {
+		t.Fatalf("the saved folder opens as %v: %v", reopened, err)
+	}
+	e.startNew(plugins.TypeVehicle)
+	e.d.vehicle.Base.ID, e.d.vehicle.Base.DisplayName = "vehicle.acme.fresh.v1", "Other"
+	e.save()
+	if !strings.Contains(e.status, "exists already") || e.d.folder != "" {
+		t.Fatalf("saving a second new plugin of that id: %q", e.status)
 	}
 
 	dir := filepath.Join(t.TempDir(), "vehicle.acme.rover.v1")
