@@ -261,6 +261,13 @@ func TestSensorTypeMovesDefaults(t *testing.T) {
 	if r.Format != "float32" || r.Shape != "360" || r.Kind != "lidar" {
 		t.Errorf("lidar defaults not taken: %+v", r)
 	}
+	// A chosen kind goes when it cannot fill the new type.
+	r.setType(plugins.SensorScalar)
+	r.Kind = "ultrasonic"
+	r.setType(plugins.SensorIMU)
+	if r.Kind != "imu" {
+		t.Errorf("an ultrasonic mount kept for an imu sensor: %+v", r)
+	}
 }
 
 // TestExportSignedAndInstall exports a filled vehicle signed with a key: the archive reads

@@ -66,7 +66,8 @@ func newSensorRow() sensorRow {
 }
 
 // setType changes the row's sensor type and, where the row still holds the previous type's
-// defaults, moves format, shape, rate, unit and kind to the new type's.
+// defaults, moves format, shape, rate, unit and kind to the new type's; a kind that cannot
+// fill the new type moves in any case.
 func (r *sensorRow) setType(t string) {
 	old, had := sensorDefaults[r.Type]
 	nu, ok := sensorDefaults[t]
@@ -84,6 +85,10 @@ func (r *sensorRow) setType(t string) {
 		if !had || *f.cur == "" || *f.cur == f.was {
 			*f.cur = f.now
 		}
+	}
+	// A mount kind that cannot fill the new type (an ultrasonic for a lidar) goes too.
+	if k, err := plugins.LookupSensorKind(r.Kind); err == nil && !slices.Contains(k.Types, t) {
+		r.Kind = nu.Kind
 	}
 }
 
