@@ -97,6 +97,7 @@ type Editor struct {
 	broken          bool             // the fields could not be written as files at the latest check
 	statusKey       string           // liveKey when the status was set
 	drag            *trackDrag       // a drag on the track's top-down view, nil for none
+	undo            undoStack
 	current         *built
 	problems        plugins.Problems // from the last Validate or Export
 	checked         int              // how many times Validate (or Export) listed problems
@@ -255,6 +256,7 @@ func (e *Editor) Update() error {
 		f()
 	}
 	e.dragTrack()
+	e.undoKeys()
 	e.check()
 	e.updatePreview()
 	return nil
@@ -297,6 +299,7 @@ func (e *Editor) load(d *draft, notes []string) {
 	e.setStatus(msg)
 	e.check() // the fields' problems are this plugin's from the first frame
 	e.savedKey = e.liveKey
+	e.forgetChanges()
 }
 
 // unsaved reports whether the draft, opened from a folder, differs from what the folder
@@ -379,6 +382,7 @@ func (e *Editor) check() {
 		return
 	}
 	e.liveKey, e.current = key, b
+	e.noteChange()
 	_, e.live = b.validate()
 	if e.statusValidated {
 		// Validate's verdict was on the plugin before this change; the count follows every
