@@ -28,8 +28,9 @@ const (
 
 // Defaults of Options.
 const (
-	DefaultChunkSize = 64 << 10
-	DefaultQueueLen  = 16384
+	DefaultChunkSize  = 64 << 10
+	DefaultQueueLen   = 16384
+	DefaultQueueBytes = 256 << 20
 )
 
 // Options configure a Recorder. The zero value is usable.
@@ -40,8 +41,10 @@ type Options struct {
 	// Compression is "zstd" (default), "lz4" or "none".
 	Compression string
 	// QueueLen is how many messages may wait for the writer before the oldest is dropped
-	// (default 16384).
-	QueueLen int
+	// (default 16384), and QueueBytes how many bytes of them (default 256 MiB): a world of
+	// many cameras would otherwise queue gigabytes of frames behind a slow writer.
+	QueueLen   int
+	QueueBytes int64
 	// Logger receives the first write error; default slog.Default().
 	Logger *slog.Logger
 	// MaxBytes bounds the message data a recording writes (before compression), in bytes;
@@ -50,8 +53,9 @@ type Options struct {
 	MaxBytes int64
 }
 
-// DefaultMaxBytes is a recording's MaxBytes when Options gives none: about 4 hours of a
-// KS0223 world at real time (250 KB/s of messages).
+// DefaultMaxBytes is a recording's MaxBytes when Options gives none: about 5 minutes of a
+// KS0223 world at real time with its 640×480 camera recorded (14 MB/s of messages, raw
+// images), hours of one without cameras.
 const DefaultMaxBytes = 4 << 30
 
 // Stats describes a recording so far.
@@ -72,12 +76,13 @@ type Stats struct {
 // Recorder writes every message of a bus to an MCAP file until Stop; Switch moves it to
 // another bus (another world) in the same file.
 type Recorder struct {
-	path     string
-	f        *os.File
-	w        *mcap.Writer
-	log      *slog.Logger
-	done     chan struct{}
-	queueLen int
+	path       string
+	f          *os.File
+	w          *mcap.Writer
+	log        *slog.Logger
+	done       chan struct{}
+	queueLen   int
+	queueBytes int64
 
 	// subMu guards the subscriptions: sub is the newest, queued those the writer has not
 	// started on yet; dropped counts the drops of closed ones.
@@ -149,6 +154,9 @@ func StartFile(bus *transport.Bus, f *os.File, opts Options) (*Recorder, error) 
 	if opts.QueueLen <= 0 {
 		opts.QueueLen = DefaultQueueLen
 	}
+	if opts.QueueBytes <= 0 {
+		opts.QueueBytes = DefaultQueueBytes
+	}
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
@@ -170,9 +178,10 @@ func StartFile(bus *transport.Bus, f *os.File, opts Options) (*Recorder, error) 
 	}
 	r := &Recorder{
 		path: path, f: f, w: w, log: opts.Logger, done: make(chan struct{}), queueLen: opts.QueueLen,
-		wake:    make(chan struct{}, 1),
-		sub:     bus.SubscribeAll(transport.WithQueueLen(opts.QueueLen)),
-		schemas: map[string]uint16{}, channels: map[string]uint16{}, seq: map[uint16]uint32{},
+		queueBytes: opts.QueueBytes,
+		wake:       make(chan struct{}, 1),
+		sub:        bus.SubscribeAll(transport.WithQueueLen(opts.QueueLen), transport.WithMaxBytes(opts.QueueBytes)),
+		schemas:    map[string]uint16{}, channels: map[string]uint16{}, seq: map[uint16]uint32{},
 		perTopic: map[string]uint64{}, maxBytes: opts.MaxBytes,
 	}
 	if r.maxBytes <= 0 {
@@ -186,7 +195,7 @@ func StartFile(bus *transport.Bus, f *os.File, opts Options) (*Recorder, error) 
 // messages already queued from the old bus are written first; the new world's log times
 // continue after the last one written (its publish times keep its own sim time).
 func (r *Recorder) Switch(bus *transport.Bus) {
-	next := bus.SubscribeAll(transport.WithQueueLen(r.queueLen))
+	next := bus.SubscribeAll(transport.WithQueueLen(r.queueLen), transport.WithMaxBytes(r.queueBytes))
 	r.subMu.Lock()
 	if r.stopped {
 		r.subMu.Unlock()
@@ -274,6 +283,7 @@ func (r *Recorder) drain(sub *transport.Subscription) {
 		for len(pending) > 0 && (all || now.Sub(pending[0].at) >= ReorderWindow || len(pending) > maxPending) {
 			h := heap.Pop(&pending).(held)
 			r.writeOrLog(h.m, h.epoch)
+			sub.Release(h.m)
 		}
 		if len(pending) > 0 {
 			timer.Reset(ReorderWindow - now.Sub(pending[0].at))

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"google.golang.org/protobuf/proto"
+
 	"simgui/app/transport/msgs"
 )
 
@@ -137,6 +139,44 @@ func TestDropOldest(t *testing.T) {
 	}
 	if ti := bus.Topics()[0]; ti.Dropped != 6 || ti.Published != 10 {
 		t.Fatalf("TopicInfo = %+v, want Published 10 Dropped 6", ti)
+	}
+}
+
+// A subscription WithMaxBytes holds at most that many bytes of messages, queued or received
+// and not released: the oldest queued go first, and a message goes itself while the reader
+// holds the budget.
+func TestDropOverBytes(t *testing.T) {
+	bus := NewBus(Options{})
+	defer bus.Close()
+	frame := func(i int) *msgs.StringMsg { return &msgs.StringMsg{Data: strings.Repeat("x", 1000) + strconv.Itoa(i)} }
+	index := func(m Message) string { d := m.Msg.(*msgs.StringMsg).Data; return d[1000:] }
+	size := int64(proto.Size(frame(0)))
+	s := bus.Subscribe("/cam", WithQueueLen(100), WithMaxBytes(3*size))
+	for i := range 5 {
+		if err := bus.Publish("/cam", frame(i), 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	held := recv(t, s) // frames 2, 3 and 4 were queued; 2 is held now
+	if got := index(held); got != "2" || s.Dropped() != 2 {
+		t.Fatalf("got frame %s, %d dropped; want frame 2, 2 dropped", got, s.Dropped())
+	}
+	// The reader holds one and two are queued: a new one pushes the oldest queued out.
+	bus.Publish("/cam", frame(5), 0)
+	if got := index(recv(t, s)); got != "4" || s.Dropped() != 3 {
+		t.Fatalf("got frame %s, %d dropped; want frame 4, 3 dropped", got, s.Dropped())
+	}
+	next := recv(t, s) // frame 5: the reader holds all three now
+	bus.Publish("/cam", frame(6), 0)
+	empty(t, s)
+	if s.Dropped() != 4 {
+		t.Fatalf("a frame over the held budget: %d dropped, want 4", s.Dropped())
+	}
+	s.Release(held)
+	s.Release(next)
+	bus.Publish("/cam", frame(7), 0)
+	if got := index(recv(t, s)); got != "7" {
+		t.Fatalf("after releasing, got frame %s, want 7", got)
 	}
 }
 

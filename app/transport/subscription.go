@@ -21,7 +21,8 @@ type Message struct {
 	// Msg is the message; shared by all subscribers, so read-only.
 	Msg proto.Message
 
-	t *topic // for drop accounting when the message is dropped from a queue
+	t    *topic // for drop accounting when the message is dropped from a queue
+	size int64  // proto.Size of Msg, counted by a subscription WithMaxBytes
 }
 
 // Subscription is a bounded queue of messages from one topic (Subscribe) or
@@ -36,6 +37,11 @@ type Subscription struct {
 	mu      sync.Mutex
 	closed  bool
 	dropped atomic.Uint64
+
+	// maxBytes bounds bytes, the size of the messages queued or received and not yet
+	// Released; 0 for no bound (WithMaxBytes).
+	maxBytes int64
+	bytes    atomic.Int64
 }
 
 // SubscribeOption configures one subscription.
@@ -43,12 +49,22 @@ type SubscribeOption func(*subscribeConfig)
 
 type subscribeConfig struct {
 	queueLen int
+	maxBytes int64
 }
 
 // WithQueueLen sets how many messages the subscription buffers before the
 // oldest is dropped; values below 1 are raised to 1.
 func WithQueueLen(n int) SubscribeOption {
 	return func(c *subscribeConfig) { c.queueLen = max(n, 1) }
+}
+
+// WithMaxBytes bounds the bytes (proto.Size) of the messages a subscription holds: those
+// queued and those received and not yet given back with Release. Past it the oldest queued
+// are dropped, and a message is dropped itself when the reader holds the whole budget. For
+// readers that keep messages a while (the recorder): a queue of camera frames bounded only
+// by count could hold gigabytes. Values below 1 mean no bound.
+func WithMaxBytes(n int64) SubscribeOption {
+	return func(c *subscribeConfig) { c.maxBytes = max(n, 0) }
 }
 
 // Subscribe returns a subscription to topic. The topic need not exist yet;
@@ -97,7 +113,15 @@ func (b *Bus) newSubscription(topicName string, opts []SubscribeOption) *Subscri
 	for _, o := range opts {
 		o(&cfg)
 	}
-	return &Subscription{bus: b, topic: topicName, ch: make(chan Message, cfg.queueLen)}
+	return &Subscription{bus: b, topic: topicName, ch: make(chan Message, cfg.queueLen), maxBytes: cfg.maxBytes}
+}
+
+// Release gives back the bytes of a message received from a subscription WithMaxBytes, once
+// the reader is done with it. It does nothing for other subscriptions.
+func (s *Subscription) Release(m Message) {
+	if m.size > 0 {
+		s.bytes.Add(-m.size)
+	}
 }
 
 // C returns the channel messages arrive on, in publish order per publishing
@@ -132,14 +156,32 @@ func (s *Subscription) closeChan() {
 // messages, so after one successful drop the send succeeds.
 func (s *Subscription) deliver(m Message) {
 	first := false
+	if s.maxBytes > 0 {
+		m.size = int64(proto.Size(m.Msg))
+	}
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
 		return
 	}
 	for {
+		if s.maxBytes > 0 && s.bytes.Load()+m.size > s.maxBytes {
+			select {
+			case old := <-s.ch: // room made by the oldest queued, as when the queue is full
+				s.bytes.Add(-old.size)
+				first = s.dropped.Add(1) == 1 || first
+				old.t.dropped.Add(1)
+				continue
+			default: // the reader holds the budget: this one goes
+				s.dropped.Add(1)
+				m.t.dropped.Add(1)
+				s.mu.Unlock()
+				return
+			}
+		}
 		select {
 		case s.ch <- m:
+			s.bytes.Add(m.size)
 			s.mu.Unlock()
 			if first {
 				s.bus.log.Debug("transport: subscriber queue full, dropping oldest messages",
@@ -150,6 +192,7 @@ func (s *Subscription) deliver(m Message) {
 		}
 		select {
 		case old := <-s.ch:
+			s.bytes.Add(-old.size)
 			first = s.dropped.Add(1) == 1
 			old.t.dropped.Add(1)
 		default:
