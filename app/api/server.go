@@ -162,7 +162,8 @@ func New(opts Options) (*Service, error) {
 	s := &Service{opts: opts, log: opts.Logger, ln: ln, random: random,
 		httpGuard: httpguard.New(opts.AllowOrigins, opts.AllowHosts, opts.Token)}
 	s.srv = &http.Server{Handler: s, ReadHeaderTimeout: opts.HeaderTimeout, ReadTimeout: opts.BodyTimeout, IdleTimeout: IdleTimeout,
-		MaxHeaderBytes: maxHeaderBytes, ErrorLog: slog.NewLogLogger(s.log.Handler(), slog.LevelWarn)}
+		MaxHeaderBytes: maxHeaderBytes, ErrorLog: slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+		ConnState: (&httpguard.ConnLimit{}).Track}
 	return s, nil
 }
 

@@ -214,7 +214,8 @@ func New(opts Options) (*Service, error) {
 	// refuse the origins AllowOrigins lets in.
 	s.upgrader = websocket.Upgrader{CheckOrigin: func(*http.Request) bool { return true }}
 	s.markers = markers.NewStore(s.publishMarkers)
-	s.srv = &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(s.log.Handler(), slog.LevelWarn)}
+	s.srv = &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+		ConnState: (&httpguard.ConnLimit{}).Track} // sessions, once upgraded, are bounded by MaxSessions
 	return s, nil
 }
 

@@ -1,0 +1,93 @@
+package httpguard
+
+import (
+	"bufio"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+)
+
+// A server under ConnLimit holds at most Max connections: a newcomer closes the keep-alive
+// idle the longest, and with none idle (connections mid-request) is closed itself; answered
+// requests go on being answered.
+func TestConnLimit(t *testing.T) {
+	l := &ConnLimit{Max: 4}
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "ok") }))
+	srv.Config.ConnState = l.Track
+	srv.Start()
+	defer srv.Close()
+	addr := srv.Listener.Addr().String()
+
+	get := func(c net.Conn) error {
+		c.SetDeadline(time.Now().Add(30 * time.Second))
+		if _, err := fmt.Fprintf(c, "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"); err != nil {
+			return err
+		}
+		resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+		if err == nil {
+			resp.Body.Close()
+		}
+		return err
+	}
+	waitOpen := func(n int) {
+		for deadline := time.Now().Add(30 * time.Second); l.Open() != n; time.Sleep(5 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("%d connections counted open, want %d", l.Open(), n)
+			}
+		}
+	}
+	// Four keep-alive connections, each idle after a request.
+	var idle []net.Conn
+	for range 4 {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		if err := get(c); err != nil {
+			t.Fatal(err)
+		}
+		idle = append(idle, c)
+	}
+	waitOpen(4)
+	// A fifth is answered: the oldest idle one made room.
+	c5, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c5.Close()
+	if err := get(c5); err != nil {
+		t.Fatalf("the fifth connection: %v", err)
+	}
+	if l.Evicted.Load() != 1 || l.Open() > 4 {
+		t.Fatalf("evicted %d, open %d", l.Evicted.Load(), l.Open())
+	}
+	if err := get(idle[0]); err == nil {
+		t.Error("the oldest idle connection still answers")
+	}
+	// Four connections mid-request (a header never finished): a newcomer is closed itself.
+	for _, c := range append(idle[1:], c5) {
+		c.Close()
+	}
+	waitOpen(0)
+	for range 4 {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		fmt.Fprintf(c, "GET / HTTP/1.1\r\n")
+	}
+	waitOpen(4)
+	c6, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c6.Close()
+	if err := get(c6); err == nil || l.Refused.Load() != 1 {
+		t.Errorf("a connection beyond four busy ones: %v, refused %d", err, l.Refused.Load())
+	}
+}
