@@ -28,6 +28,8 @@ func (s *Service) Reset(req *ResetRequest) (*StepResult, error) {
 	if err := checkEpisode(plan); err != nil {
 		return nil, err
 	}
+	s.building.Lock()
+	defer s.building.Unlock()
 	ep, err := buildEpisode(s.opts.Host, s.episodes.Add(1), plan)
 	if err != nil {
 		var pe plugins.ParamErrors

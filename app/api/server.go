@@ -103,7 +103,10 @@ type Service struct {
 	httpGuard *httpguard.Guard
 
 	// mu is held shared by steps and exclusively by resets and Shutdown.
-	mu       sync.RWMutex
+	mu sync.RWMutex
+	// building is held while a reset builds its episode: one at a time, so that resets sent
+	// together build one episode's worlds at once, not all of them.
+	building sync.Mutex
 	current  *episode
 	closed   bool
 	episodes atomic.Uint64 // episodes built so far, for their ids
