@@ -40,7 +40,7 @@ func cmdStartRecord(s *Service, _ context.Context, req *request, _ []byte) any {
 	s.recMu.Lock()
 	defer s.recMu.Unlock()
 	if s.recStop != nil {
-		return fmt.Sprintf("already recording to %s; send stop_record first", s.recPath)
+		return fmt.Sprintf("already recording to %s; send stop_record first", s.recName)
 	}
 	path := filepath.Join(s.opts.RecordDir, name)
 	f, made, err := openRecordFile(s.opts.RecordDir, name)
@@ -52,9 +52,9 @@ func cmdStartRecord(s *Service, _ context.Context, req *request, _ []byte) any {
 	if err != nil {
 		f.Close()
 		removeRecordFile(s.opts.RecordDir, name, made)
-		return err.Error()
+		return strings.ReplaceAll(err.Error(), path, name) // the name again, not the folder's path
 	}
-	s.recStop, s.recPath = stop, path
+	s.recStop, s.recPath, s.recName = stop, path, name
 	s.log.Info("control: recording started", "path", path)
 	return resultTrue
 }
@@ -76,7 +76,7 @@ func (s *Service) stopRecording() error {
 	}
 	err := s.recStop()
 	s.log.Info("control: recording stopped", "path", s.recPath, "err", err)
-	s.recStop, s.recPath = nil, ""
+	s.recStop, s.recPath, s.recName = nil, "", ""
 	return err
 }
 

@@ -160,6 +160,7 @@ type Service struct {
 	recMu   sync.Mutex
 	recStop func() error
 	recPath string
+	recName string // recPath as the client named it, for replies
 
 	mu     sync.Mutex
 	closed bool
