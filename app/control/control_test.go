@@ -363,7 +363,7 @@ func TestRecordCommands(t *testing.T) {
 		t.Fatalf("start_record answered %v", got)
 	}
 	// Named as the client named it: the record directory's path is not the client's business.
-	if got := askJSON(t, c, `{"command":"start_record","filename":"second"}`)["result"].(string); got != "already recording to runs/first; send stop_record first" {
+	if got := askJSON(t, c, `{"command":"start_record","filename":"second"}`)["result"].(string); got != "already recording to runs/first.mcap; send stop_record first" {
 		t.Fatalf("second start_record answered %q", got)
 	}
 	askJSON(t, c, `{"command":"step","steps":300}`)
