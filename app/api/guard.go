@@ -64,7 +64,10 @@ const (
 // whether it answered.
 func (s *Service) guard(w http.ResponseWriter, r *http.Request) bool {
 	if ref := s.httpGuard.Check(r); ref != nil {
-		s.log.Warn("training API: refused a request", "peer", r.RemoteAddr, "host", r.Host, "origin", r.Header.Get("Origin"), "status", ref.Status)
+		if ok, leftOut := s.refusedLog.Allow(); ok { // a client repeating it must not fill the log
+			s.log.Warn("training API: refused a request", "peer", r.RemoteAddr, "host", r.Host, "origin", r.Header.Get("Origin"), "status", ref.Status,
+				"refusalsNotLoggedSinceLast", leftOut)
+		}
 		s.writeJSON(w, ref.Status, errorBody{ref.Message})
 		return true
 	}

@@ -2,17 +2,21 @@ package api
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"simgui/app/lograte"
 	"simgui/app/scenario"
 )
 
@@ -326,4 +330,38 @@ func TestFramePixelBudget(t *testing.T) {
 	if len(res.Agents) != MaxIsolatedAgents {
 		t.Errorf("%d isolated agents at 84×84, want %d", len(res.Agents), MaxIsolatedAgents)
 	}
+}
+
+// TestRefusalsDoNotFloodTheLog: a client repeating a refused request as fast as it can gets
+// each refused, while the log gets a burst of lines and then a count of those left out.
+func TestRefusalsDoNotFloodTheLog(t *testing.T) {
+	var buf syncBuffer
+	s := startServer(t, Options{Logger: slog.New(slog.NewTextHandler(&buf, nil))})
+	for range 300 {
+		if code, _ := s.raw("GET", "/health", "", map[string]string{"Host": "evil.example"}); code != 403 {
+			t.Fatalf("a rebound host answered %d", code)
+		}
+	}
+	lines := strings.Count(buf.String(), "refused a request")
+	if lines == 0 || lines > lograte.DefaultBurst+2 {
+		t.Errorf("%d log lines for 300 refusals", lines)
+	}
+}
+
+// syncBuffer is a bytes.Buffer for a logger written from the server's goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }

@@ -18,6 +18,7 @@ import (
 
 	"simgui/app"
 	"simgui/app/httpguard"
+	"simgui/app/lograte"
 	"simgui/app/scenario"
 	"simgui/plugins"
 )
@@ -95,12 +96,14 @@ var ErrClosed = errors.New("api: service closed")
 // Shutdown. Requests may come concurrently: resets are exclusive, steps of different worlds
 // (isolated agents) run in parallel, steps of one world one after the other.
 type Service struct {
-	opts      Options
-	log       *slog.Logger
-	ln        net.Listener
-	srv       *http.Server
-	random    *scenario.Randomization
-	httpGuard *httpguard.Guard
+	// refusedLog bounds the log lines of refused requests (lograte).
+	refusedLog lograte.Limiter
+	opts       Options
+	log        *slog.Logger
+	ln         net.Listener
+	srv        *http.Server
+	random     *scenario.Randomization
+	httpGuard  *httpguard.Guard
 
 	// mu is held shared by steps and exclusively by resets and Shutdown.
 	mu sync.RWMutex

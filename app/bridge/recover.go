@@ -7,7 +7,8 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync/atomic"
-	"time"
+
+	"simgui/app/lograte"
 )
 
 // Panic logging is bounded: a peer can make zmq4 panic once per connection (a READY command
@@ -16,9 +17,10 @@ import (
 // one a second, with how many were left out in between.
 const panicStacks = 5
 
-var panicLog struct {
-	n, last, dropped atomic.Int64
-}
+var panicLog = struct {
+	n    atomic.Int64
+	rate lograte.Limiter
+}{rate: lograte.Limiter{Burst: 1}}
 
 // recovered, deferred directly, stops a panic of the goroutine it was deferred in and logs it
 // with args (the port and peer, or the model): a peer's connection, a handler or a feeder that
@@ -33,12 +35,9 @@ func recovered(log *slog.Logger, msg string, args ...any) {
 		log.Error(msg, append(args, "stack", string(debug.Stack()))...)
 		return
 	}
-	now, last := time.Now().UnixNano(), panicLog.last.Load()
-	if now-last < int64(time.Second) || !panicLog.last.CompareAndSwap(last, now) {
-		panicLog.dropped.Add(1)
-		return
+	if ok, leftOut := panicLog.rate.Allow(); ok {
+		log.Error(msg, append(args, "unloggedSinceLast", leftOut)...)
 	}
-	log.Error(msg, append(args, "unloggedSinceLast", panicLog.dropped.Swap(0))...)
 }
 
 // panicSite names the function that panicked and its line: the first frame below recovered

@@ -14,6 +14,8 @@ import (
 	"github.com/go-zeromq/zmq4"
 	"github.com/go-zeromq/zmq4/security/null"
 	"google.golang.org/protobuf/proto"
+
+	"simgui/app/lograte"
 )
 
 // socketKind is the role of a device port, seen from the simulator.
@@ -69,6 +71,9 @@ type socket struct {
 	cfg     socketConfig
 
 	h handlers
+
+	// Warnings a peer can cause as fast as it connects: a burst, then one a second (lograte).
+	evictLog, overLimitLog lograte.Limiter
 
 	mu     sync.Mutex
 	closed bool
@@ -176,8 +181,11 @@ func (s *socket) accept() {
 			}
 			idle.Close() // its serve goroutine takes it out of conns
 			delete(s.conns, idle)
-			s.cfg.log.Warn("bridge: too many connections on a port; closed the one idle the longest", "key", s.hashKey,
-				"closed", idle.RemoteAddr(), "idle", time.Since(time.Unix(0, since)).Round(time.Millisecond), "limit", s.cfg.maxPeers)
+			if ok, leftOut := s.evictLog.Allow(); ok {
+				s.cfg.log.Warn("bridge: too many connections on a port; closed the one idle the longest", "key", s.hashKey,
+					"closed", idle.RemoteAddr(), "idle", time.Since(time.Unix(0, since)).Round(time.Millisecond), "limit", s.cfg.maxPeers,
+					"notLoggedSinceLast", leftOut)
+			}
 		}
 		a := &activity{}
 		a.touch()
@@ -204,8 +212,12 @@ func (s *socket) serve(c net.Conn, a *activity) {
 	lc := newLimitedConn(c, s.cfg.maxMessage)
 	defer recovered(s.cfg.log, "bridge: a peer's connection failed; disconnected it", "key", s.hashKey, "peer", c.RemoteAddr())
 	defer func() {
-		if lc.err != nil {
-			s.cfg.log.Warn("bridge: peer sent a message over the limit; disconnected it", "key", s.hashKey, "peer", c.RemoteAddr(), "err", lc.err)
+		if lc.err == nil {
+			return
+		}
+		if ok, leftOut := s.overLimitLog.Allow(); ok {
+			s.cfg.log.Warn("bridge: peer sent a message over the limit; disconnected it", "key", s.hashKey, "peer", c.RemoteAddr(), "err", lc.err,
+				"notLoggedSinceLast", leftOut)
 		}
 	}()
 	c.SetDeadline(time.Now().Add(s.cfg.handshakeTimeout))

@@ -19,6 +19,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"simgui/app/httpguard"
+	"simgui/app/lograte"
 	"simgui/app/markers"
 	"simgui/app/transport"
 	"simgui/app/world"
@@ -142,13 +143,15 @@ var ErrClosed = errors.New("control: service closed")
 // Service is the WebSocket SimulationService: /control and /markers. Make it with New, run it
 // with Serve, stop it with Shutdown (or by cancelling Serve's context).
 type Service struct {
-	opts     Options
-	log      *slog.Logger
-	ln       net.Listener
-	srv      *http.Server
-	upgrader websocket.Upgrader
-	guard    *httpguard.Guard
-	markers  *markers.Store
+	// refusedLog bounds the log lines of refused requests (lograte).
+	refusedLog lograte.Limiter
+	opts       Options
+	log        *slog.Logger
+	ln         net.Listener
+	srv        *http.Server
+	upgrader   websocket.Upgrader
+	guard      *httpguard.Guard
+	markers    *markers.Store
 
 	// ctx ends at Shutdown and cancels the commands sessions are waiting on.
 	ctx    context.Context
@@ -300,7 +303,10 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if ref := s.guard.Check(r); ref != nil {
-		s.log.Warn("control: refused a session", "peer", r.RemoteAddr, "host", r.Host, "origin", r.Header.Get("Origin"), "status", ref.Status)
+		if ok, leftOut := s.refusedLog.Allow(); ok { // a client repeating it must not fill the log
+			s.log.Warn("control: refused a session", "peer", r.RemoteAddr, "host", r.Host, "origin", r.Header.Get("Origin"), "status", ref.Status,
+				"refusalsNotLoggedSinceLast", leftOut)
+		}
 		http.Error(w, ref.Message, ref.Status)
 		return
 	}
