@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"net"
+	"time"
 )
 
 // ProtocolVersion is the version of the wire protocol (doc.go); an open request naming
@@ -85,7 +86,11 @@ func readMessage(r io.Reader, buf []byte, limit func(typ byte) (max int, ok bool
 }
 
 // writeMessage writes one message, with oob (file descriptors) on its first byte.
+//
+// A client that stops reading has replyTimeout to take the reply before the write fails
+// and the session ends: it held its slot and its worlds for ever.
 func writeMessage(c *net.UnixConn, typ byte, payload, oob []byte) error {
+	c.SetWriteDeadline(time.Now().Add(replyTimeout))
 	h := header(typ, len(payload))
 	msg := append(h[:], payload...)
 	if len(oob) > 0 {
@@ -104,6 +109,9 @@ func writeMessage(c *net.UnixConn, typ byte, payload, oob []byte) error {
 	_, err := c.Write(msg)
 	return err
 }
+
+// replyTimeout bounds how long a reply may wait for its client to read it.
+const replyTimeout = 30 * time.Second
 
 // writeJSON writes a JSON message.
 func writeJSON(c *net.UnixConn, typ byte, v any, oob []byte) error {
