@@ -310,6 +310,43 @@ func TestPortConnectionCap(t *testing.T) {
 	}
 }
 
+// TestPortCapKeepsQuietClients: connections that never finish the ZMTP handshake push one
+// another out, not a client that did and has been quiet since.
+func TestPortCapKeepsQuietClients(t *testing.T) {
+	cfg := testConfig()
+	cfg.maxPeers = 2
+	s := bindTest(t, kindRep, "capQuiet", cfg, handlers{onRequest: func(p []byte) []byte { return p }})
+	client := dialRaw(t, s.Port(), zmq4.Req)
+	if err := client.zc.SendMsg(zmq4.NewMsgFrom(nil, []byte("12345678hello"))); err != nil {
+		t.Fatal(err)
+	}
+	client.recv(t)
+	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(int(s.Port())))
+	for i := range 5 {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		waitFor(t, fmt.Sprintf("silent connection %d accepted", i), func() bool {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			for _, a := range s.conns {
+				if !a.ready.Load() && time.Since(time.Unix(0, a.last.Load())) < time.Minute {
+					return len(s.conns) == 2
+				}
+			}
+			return false
+		})
+	}
+	if err := client.zc.SendMsg(zmq4.NewMsgFrom(nil, []byte("12345678still"))); err != nil {
+		t.Fatalf("the quiet client was pushed out: %v", err)
+	}
+	if m := client.recv(t); len(m.Frames) != 2 || string(m.Frames[1][8:]) != "still" {
+		t.Fatalf("reply %s", fmtFrames(m))
+	}
+}
+
 // TestSubscriptionsStayBounded: a subscriber sending thousands of distinct topics costs at
 // most the nine prefixes of the port's tag, and its real subscription still works.
 func TestSubscriptionsStayBounded(t *testing.T) {

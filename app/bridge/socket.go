@@ -172,11 +172,15 @@ func (s *socket) accept() {
 			// The connection idle the longest makes room: refusing the newcomer let 64
 			// silent connections lock the real client out. A client of libzmq's that loses
 			// its connection makes a new one.
+			// One still in its handshake goes first: connections that never speak ZMTP
+			// must not push out a quiet subscriber that did.
 			var idle net.Conn
 			var since int64
+			var idleReady bool
 			for oc, a := range s.conns {
-				if t := a.last.Load(); idle == nil || t < since {
-					idle, since = oc, t
+				t, ready := a.last.Load(), a.ready.Load()
+				if idle == nil || idleReady && !ready || idleReady == ready && t < since {
+					idle, since, idleReady = oc, t, ready
 				}
 			}
 			idle.Close() // its serve goroutine takes it out of conns
@@ -229,6 +233,7 @@ func (s *socket) serve(c net.Conn, a *activity) {
 		return
 	}
 	c.SetDeadline(time.Time{})
+	a.ready.Store(true)
 	p := &peer{s: s, raw: c, zc: zc, act: a, wake: make(chan struct{}, 1), done: make(chan struct{}), replies: make(chan []byte, 1)}
 	s.mu.Lock()
 	if s.closed {
@@ -307,7 +312,10 @@ func (s *socket) Peers() int {
 
 // activity is when a connection last did something of use: its accepting, a subscription to
 // the port's tag, a tagged message, a request or a reply (unix nanoseconds).
-type activity struct{ last atomic.Int64 }
+type activity struct {
+	last  atomic.Int64
+	ready atomic.Bool // the ZMTP handshake is done
+}
 
 func (a *activity) touch() { a.last.Store(time.Now().UnixNano()) }
 
