@@ -90,6 +90,8 @@ type Bridge struct {
 	mgr  *Manager
 	log  *slog.Logger
 	cfg  socketConfig
+	// renameSaid is set once the log said that models are listed under ROS 2 names.
+	renameSaid atomic.Bool
 
 	// target is the world served: its bus and snapshot source. Peer handlers read it without
 	// locks (they run while nodes close under mu).
@@ -450,8 +452,10 @@ func (r *robot) close() error {
 // what it opened) when ports run out.
 func (b *Bridge) openRobot(m world.ModelState) (*robot, error) {
 	r := &robot{id: robotID{m.Name, m.Vehicle}}
-	if rn := rosName(m.Name); rn != m.Name {
-		b.log.Info("bridge: a model's devices are listed under a ROS 2 name (letters, digits and '_', no digit first)",
+	if rn := rosName(m.Name); rn != m.Name && b.renameSaid.CompareAndSwap(false, true) {
+		// Once: an episode of hundreds of agents named agent-N, shown again and again, said it
+		// hundreds of times each time.
+		b.log.Info("bridge: models whose names are not ROS 2 names have their devices listed under one (letters, digits and '_', no digit first)",
 			"model", m.Name, "as", rn)
 	}
 	mc, err := b.openMicom(m)
