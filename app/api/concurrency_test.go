@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"strconv"
 	"sync"
 	"testing"
@@ -19,7 +20,7 @@ func TestStepsAndResetsAtOnce(t *testing.T) {
 	for range steppers {
 		wg.Go(func() {
 			for range steps {
-				if _, err := s.svc.Step(&StepRequest{Throttle: 0.3}); err != nil {
+				if _, err := s.svc.Step(context.Background(), &StepRequest{Throttle: 0.3}); err != nil {
 					errs <- err
 				}
 			}
@@ -46,5 +47,25 @@ func TestStepsAndResetsAtOnce(t *testing.T) {
 	}
 	if cur := s.svc.Current(); cur == nil || cur.ID != "episode-"+strconv.Itoa(1+resetters*resets) {
 		t.Errorf("current episode %+v, want episode-%d", cur, 1+resetters*resets)
+	}
+}
+
+// TestStepOfAClientThatLeft: a step whose client has left (its request's context ended)
+// before the world's turn does not step the world.
+func TestStepOfAClientThatLeft(t *testing.T) {
+	s := startServer(t, Options{})
+	r0, _ := s.ok("/reset", `{"seed": 1}`)
+	s1, _ := s.ok("/step", `{}`)
+	period := simStep(t, s1) - simStep(t, r0)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for range 5 {
+		if _, err := s.svc.Step(ctx, &StepRequest{Throttle: 1}); err == nil {
+			t.Fatal("a step for a client that left answered")
+		}
+	}
+	s2, _ := s.ok("/step", `{}`)
+	if got := simStep(t, s2) - simStep(t, s1); period == 0 || got != period {
+		t.Fatalf("the next step advanced %d world steps, one action period is %d", got, period)
 	}
 }

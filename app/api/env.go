@@ -88,9 +88,12 @@ func newEnv(h *app.Host, plan *scenario.Plan, label string) (*env, error) {
 
 // step applies cmds (agents of this env), advances the world by one action period and reads
 // every agent; agents in frames get a camera frame. Callers hold no lock; step takes e.mu.
-func (e *env) step(cmds []agentCommand, frames []*agent) error {
+func (e *env) step(ctx context.Context, cmds []agentCommand, frames []*agent) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	if err := ctx.Err(); err != nil {
+		return err // its client left while it waited for the steps before it
+	}
 	loop := e.sim.Loop
 	if len(cmds) > 0 {
 		for _, c := range cmds {
@@ -105,7 +108,7 @@ func (e *env) step(cmds []agentCommand, frames []*agent) error {
 			return err
 		}
 	}
-	if _, err := loop.Step(context.Background(), e.steps); err != nil {
+	if _, err := loop.Step(ctx, e.steps); err != nil {
 		return err
 	}
 	return e.read(frames)

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -82,8 +83,9 @@ func (ep *episode) readAll(framed *agent) error {
 // Step applies the command to its target agent (or, with the Actions extension, each action
 // to its agent), advances the worlds concerned by one action period and returns the target's
 // observation; every agent's state is in Agents, with frames for the agents commanded. Before
-// any reset it fails with rusim's 500. Errors are *Error.
-func (s *Service) Step(req *StepRequest) (*StepResult, error) {
+// any reset it fails with rusim's 500. Errors are *Error. When ctx ends (the client left)
+// before the worlds' turn, they do not step for it.
+func (s *Service) Step(ctx context.Context, req *StepRequest) (*StepResult, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	ep := s.current
@@ -129,7 +131,7 @@ func (s *Service) Step(req *StepRequest) (*StepResult, error) {
 	if err := checkFrames(targets); err != nil {
 		return nil, err
 	}
-	err := parallel(order, func(wk *envWork) error { return wk.env.step(wk.cmds, wk.frames) })
+	err := parallel(order, func(wk *envWork) error { return wk.env.step(ctx, wk.cmds, wk.frames) })
 	if err != nil {
 		return nil, internalError("Step failed: %v", err)
 	}

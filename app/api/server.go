@@ -312,7 +312,7 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if !s.decode(w, r, &req) {
 			return
 		}
-		res, err := s.Step(&req)
+		res, err := s.Step(r.Context(), &req) // a client that leaves takes its steps with it
 		s.reply(w, res, err)
 	default:
 		s.writeJSON(w, http.StatusNotFound, errorBody{"not_found"})
