@@ -483,6 +483,41 @@ func TestMarkersReachWorldAndBus(t *testing.T) {
 	}
 }
 
+// TestMarkerChangesArePublishedTogether: a client changing markers in a loop gets each change
+// into the world at once, while the bus gets the set at most every markersEvery, the last
+// one always.
+func TestMarkerChangesArePublishedTogether(t *testing.T) {
+	e := start(t, Options{})
+	sub := e.bus.Subscribe(markers.Topic, transport.WithQueueLen(1000))
+	defer sub.Close()
+	m := e.dial(t, "/markers", nil)
+	const n = 60
+	start := time.Now()
+	for i := range n {
+		add := fmt.Sprintf(`{"command":"Add","markers":[{"group":"g","id":%d,"type":"Line","color":"Aqua","line":{"size":0.02,"point":{"x":0,"y":0,"z":0},"endpoint":{"x":1,"y":0,"z":0}}}]}`, i)
+		if got := askJSON(t, m, add); got["result"] != "ok" {
+			t.Fatalf("add %d answered %v", i, got)
+		}
+	}
+	took := time.Since(start)
+	published := 0
+	for {
+		select {
+		case msg := <-sub.C():
+			published++
+			if len(msg.Msg.(*msgs.Marker_V).GetMarker()) != n {
+				continue
+			}
+			if limit := int(took/markersEvery) + 2; published > limit {
+				t.Errorf("%d sets published for %d changes in %v; at most %d", published, n, took, limit)
+			}
+			return
+		case <-time.After(10 * time.Second):
+			t.Fatalf("the last set (%d markers) was not published; %d sets were", n, published)
+		}
+	}
+}
+
 func TestShutdownClosesSessions(t *testing.T) {
 	e := start(t, Options{})
 	c := e.dial(t, "/control", nil)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"sync"
 	"time"
 
 	"simgui/app/markers"
@@ -31,21 +32,65 @@ func markersError(msg string) []byte {
 	return b
 }
 
-// publishMarkers hands the new set to the world (as an overlay, applied at the start of the
-// next step, so snapshots and the window see it) and to the bus.
+// markersEvery is how often, at most, the marker set is published on the bus: each change
+// publishes the whole set (up to 4 MB), and a client modifying markers in a loop filled a
+// recording's 4 GiB in 15 s. Changes in between are published together, as the latest set.
+const markersEvery = 100 * time.Millisecond
+
+// markerPub holds the set waiting to be published (markersEvery).
+type markerPub struct {
+	mu      sync.Mutex
+	last    time.Time
+	pending *markers.Set
+	timer   *time.Timer
+}
+
+// publishMarkers hands the new set to the world at once (as an overlay, applied at the start
+// of the next step, so snapshots and the window see it) and to the bus at most once every
+// markersEvery.
 func (s *Service) publishMarkers(set *markers.Set) {
-	l, b := s.world()
-	if l != nil {
+	if l, _ := s.world(); l != nil {
 		l.Do(func(w *world.World) { w.SetOverlay(markers.OverlayKey, set) })
 	}
-	if b != nil {
-		var stamp time.Duration
-		if l != nil {
-			stamp = l.Snapshot().SimTime
+	p := &s.markerPub
+	p.mu.Lock()
+	if wait := markersEvery - time.Since(p.last); wait > 0 || p.timer != nil {
+		p.pending = set
+		if p.timer == nil {
+			p.timer = time.AfterFunc(wait, s.flushMarkers)
 		}
-		if err := b.Publish(markers.Topic, set.Proto(stamp), stamp); err != nil {
-			s.log.Warn("control: publishing markers", "err", err)
-		}
+		p.mu.Unlock()
+		return
+	}
+	p.last = time.Now()
+	p.mu.Unlock()
+	s.busMarkers(set)
+}
+
+// flushMarkers publishes the set that waited.
+func (s *Service) flushMarkers() {
+	p := &s.markerPub
+	p.mu.Lock()
+	set := p.pending
+	p.pending, p.timer, p.last = nil, nil, time.Now()
+	p.mu.Unlock()
+	if set != nil {
+		s.busMarkers(set)
+	}
+}
+
+// busMarkers publishes set on the bus of the world on show.
+func (s *Service) busMarkers(set *markers.Set) {
+	l, b := s.world()
+	if b == nil {
+		return
+	}
+	var stamp time.Duration
+	if l != nil {
+		stamp = l.Snapshot().SimTime
+	}
+	if err := b.Publish(markers.Topic, set.Proto(stamp), stamp); err != nil {
+		s.log.Warn("control: publishing markers", "err", err)
 	}
 }
 

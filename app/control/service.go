@@ -143,6 +143,7 @@ var ErrClosed = errors.New("control: service closed")
 // Service is the WebSocket SimulationService: /control and /markers. Make it with New, run it
 // with Serve, stop it with Shutdown (or by cancelling Serve's context).
 type Service struct {
+	markerPub markerPub
 	// refusedLog bounds the log lines of refused requests (lograte).
 	refusedLog lograte.Limiter
 	opts       Options
@@ -257,6 +258,12 @@ func (s *Service) Shutdown(ctx context.Context) error {
 		conns = append(conns, c)
 	}
 	s.mu.Unlock()
+	s.markerPub.mu.Lock()
+	if t := s.markerPub.timer; t != nil { // a set waiting for the bus goes with the service
+		t.Stop()
+		s.markerPub.timer, s.markerPub.pending = nil, nil
+	}
+	s.markerPub.mu.Unlock()
 	err := s.srv.Shutdown(ctx)
 	if already {
 		select {
