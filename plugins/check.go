@@ -192,10 +192,19 @@ func (ps *Problems) vehicleSimulation(v *VehicleDescriptor) {
 		ps.checkVisualMaterials(v.Visual)
 	}
 
+	// An id given twice is reported where it is; its mounts are then not held against a
+	// contract sensor, which would be either of two (a shape mismatch nobody made).
+	contractIDs := map[string]int{}
+	if v.Contract != nil {
+		for _, s := range v.Contract.Sensors {
+			contractIDs[s.ID]++
+		}
+	}
 	mounted := map[string]bool{}
 	for i, m := range v.Sensors {
 		p := index("descriptor.sensors", i)
-		if mounted[m.ID] {
+		twice := mounted[m.ID]
+		if twice {
 			ps.add(p+".id", "sensor %q is mounted twice", m.ID)
 		}
 		mounted[m.ID] = true
@@ -204,6 +213,9 @@ func (ps *Problems) vehicleSimulation(v *VehicleDescriptor) {
 			if s = v.Contract.sensor(m.ID); s == nil {
 				ps.add(p+".id", "%q names no contract sensor", m.ID)
 			}
+		}
+		if twice || contractIDs[m.ID] > 1 {
+			s = nil
 		}
 		ps.mount(p, m, s)
 	}
