@@ -58,13 +58,13 @@ func (l *ConnLimit) Track(c net.Conn, st http.ConnState) {
 		}
 		if oldest != nil {
 			delete(l.open, oldest)
+			l.Evicted.Add(1) // counted before its client can see it closed
 			oldest.Close()
-			l.Evicted.Add(1)
 			return
 		}
 		delete(l.open, c)
-		c.Close()
 		l.Refused.Add(1)
+		c.Close()
 	case http.StateIdle:
 		if _, ok := l.open[c]; ok {
 			l.open[c] = connState{idle: true, since: time.Now()}

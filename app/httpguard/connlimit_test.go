@@ -39,9 +39,21 @@ func TestConnLimit(t *testing.T) {
 			}
 		}
 	}
-	// Four keep-alive connections, each idle after a request.
+	idleCount := func() int {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		n := 0
+		for _, s := range l.open {
+			if s.idle {
+				n++
+			}
+		}
+		return n
+	}
+	// Four keep-alive connections, each idle after a request, one after the other (the
+	// server marks a connection idle after its reply has gone).
 	var idle []net.Conn
-	for range 4 {
+	for i := range 4 {
 		c, err := net.Dial("tcp", addr)
 		if err != nil {
 			t.Fatal(err)
@@ -51,6 +63,11 @@ func TestConnLimit(t *testing.T) {
 			t.Fatal(err)
 		}
 		idle = append(idle, c)
+		for deadline := time.Now().Add(30 * time.Second); idleCount() != i+1; time.Sleep(5 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("%d connections idle, want %d", idleCount(), i+1)
+			}
+		}
 	}
 	waitOpen(4)
 	// A fifth is answered: the oldest idle one made room.
@@ -69,7 +86,7 @@ func TestConnLimit(t *testing.T) {
 		t.Error("the oldest idle connection still answers")
 	}
 	// Four connections mid-request (a header never finished): a newcomer is closed itself.
-	for _, c := range append(idle[1:], c5) {
+	for _, c := range append(idle, c5) {
 		c.Close()
 	}
 	waitOpen(0)
@@ -88,6 +105,6 @@ func TestConnLimit(t *testing.T) {
 	}
 	defer c6.Close()
 	if err := get(c6); err == nil || l.Refused.Load() != 1 {
-		t.Errorf("a connection beyond four busy ones: %v, refused %d", err, l.Refused.Load())
+		t.Errorf("a connection beyond four busy ones: %v, refused %d, evicted %d, open %d", err, l.Refused.Load(), l.Evicted.Load(), l.Open())
 	}
 }
