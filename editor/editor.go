@@ -256,7 +256,7 @@ func (e *Editor) Update() error {
 		f()
 	}
 	e.dragTrack()
-	e.undoKeys()
+	e.editKeys()
 	e.check()
 	e.updatePreview()
 	return nil

@@ -75,13 +75,17 @@ func (e *Editor) noteChange() {
 // forgetChanges starts the undo history again (another plugin on show).
 func (e *Editor) forgetChanges() { e.undo = undoStack{last: e.d.formJSON()} }
 
-// undoKeys takes a change back on Ctrl+Z and puts one again on Ctrl+Y or Ctrl+Shift+Z.
-func (e *Editor) undoKeys() {
+// editKeys takes a change back on Ctrl+Z, puts one again on Ctrl+Y or Ctrl+Shift+Z, and
+// saves on Ctrl+S, as the Save button does. (The text fields use Ctrl with a, e, k, u, w.)
+func (e *Editor) editKeys() {
 	if !ebiten.IsKeyPressed(ebiten.KeyControl) && !ebiten.IsKeyPressed(ebiten.KeyMeta) {
 		return
 	}
 	shift := ebiten.IsKeyPressed(ebiten.KeyShift)
 	switch {
+	case inpututil.IsKeyJustPressed(ebiten.KeyS):
+		e.record.Pressed = append(e.record.Pressed[max(0, len(e.record.Pressed)-49):], "save")
+		e.save()
 	case inpututil.IsKeyJustPressed(ebiten.KeyZ) && !shift:
 		e.stepHistory(&e.undo.past, &e.undo.future, "undone", "nothing to undo")
 	case inpututil.IsKeyJustPressed(ebiten.KeyY), inpututil.IsKeyJustPressed(ebiten.KeyZ) && shift:

@@ -77,13 +77,13 @@ func TestEditorCloseAsksFirst(t *testing.T) {
 		t.Errorf("the second Export did not replace notes.zip: status %q", s.Status)
 	}
 	g.shot("export-replaced.png")
-	g.click("button:save")
+	g.key("ctrl+s") // as the Save button, with the keys in a text field
 	g.wait("saved", 10*time.Second, func(s State) bool { return strings.Contains(s.Status, "saved") })
 	xtest.AskClose(t, g.win)
 	if !gone(g, 15*time.Second) {
 		t.Fatalf("a close after Save did not end the editor; stderr:\n%s", g.stderr)
 	}
-	if now, _ := os.ReadFile(descriptor); !strings.Contains(string(now), "Closing car") {
+	if now, _ := os.ReadFile(descriptor); !strings.Contains(string(now), `"Closing car"`) {
 		t.Errorf("descriptor.json after Save:\n%s", now)
 	}
 }
