@@ -108,7 +108,8 @@ func commandFrom(throttle, steer, brake float64, discrete string, ext []KV) (dri
 
 func parseNorm(key, s string) (float64, error) {
 	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+	// Go reads hexadecimal floats ("0x1p-1"), which rusim's parser does not.
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || strings.ContainsAny(s, "xX") {
 		//lint:ignore ST1005 rusim's own wording, which its clients and users know
 		return 0, fmt.Errorf("Extension %s: '%s' is not a number.", key, s)
 	}

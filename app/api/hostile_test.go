@@ -127,6 +127,7 @@ func TestHostileRequests(t *testing.T) {
 		{"throttle 1e400", "POST", "/step", `{"throttle": 1e400}`, js, 400, "Invalid JSON"},
 		{"throttle NaN literal", "POST", "/step", `{"throttle": NaN}`, js, 400, "Invalid JSON"},
 		{"PWM NaN", "POST", "/step", `{"extensions": [{"key": "drive.left_pwm_norm", "value": "NaN"}, {"key": "drive.right_pwm_norm", "value": "0"}]}`, js, 400, "is not a number"},
+		{"PWM hexadecimal", "POST", "/step", `{"extensions": [{"key": "drive.left_pwm_norm", "value": "0x1p-1"}, {"key": "drive.right_pwm_norm", "value": "0"}]}`, js, 400, "is not a number"},
 		{"vertical Inf", "POST", "/step", `{"extensions": [{"key": "control.vertical_norm", "value": "-Inf"}]}`, js, 400, "is not a number"},
 		{"spawn yaw NaN", "POST", "/reset", `{"trackParams": [{"key": "spawn.yaw_deg", "value": "NaN"}]}`, js, 400, "is not a number"},
 		{"spawn position Inf", "POST", "/reset", `{"trackParams": [{"key": "spawn.position", "value": "Inf,0,0"}]}`, js, 400, "spawn.position"},
