@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"strconv"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -115,6 +116,7 @@ func TestSlowSubscriberCostsOnlyItself(t *testing.T) {
 
 	const frames, size = 60, 1 << 20 // 60 MiB: more than loopback buffers and the queue hold
 	got := make(chan int, 1)
+	var read atomic.Int64
 	go func() {
 		n := 0
 		for n < frames {
@@ -127,17 +129,22 @@ func TestSlowSubscriberCostsOnlyItself(t *testing.T) {
 				break
 			}
 			n++
+			read.Store(int64(n))
 		}
 		got <- n
 	}()
 	for i := range frames {
+		// Pace the publisher by the fast reader, a few frames ahead of it, so that its queue
+		// never overflows however loaded the machine is; the stalled one's does.
+		for deadline := time.Now().Add(30 * time.Second); read.Load() < int64(i-cfg.queueLen/2); time.Sleep(time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("the fast subscriber stalled at frame %d of %d", read.Load(), i)
+			}
+		}
 		f := s.Frame(size)
 		f = f[:8+size]
 		f[8] = byte(i)
 		s.Publish(f)
-		// Pace the publisher like a camera so the fast reader's queue never overflows; the
-		// stalled one's does.
-		time.Sleep(10 * time.Millisecond)
 	}
 	select {
 	case n := <-got:
