@@ -91,8 +91,9 @@ type Editor struct {
 	liveKey  string
 	savedKey string // liveKey when the draft was opened, saved to its folder or exported
 	// armed is the button (New, Open) a first click asked to confirm while the draft had
-	// changes not kept, at armedKey (leave).
+	// changes not kept, at armedKey, until armedBy (leave).
 	armed, armedKey string
+	armedBy         time.Time
 	live            plugins.Problems // the latest automatic check, for field frames and the schema line
 	broken          bool             // the fields could not be written as files at the latest check
 	statusKey       string           // liveKey when the status was set
@@ -212,6 +213,9 @@ func (e *Editor) SetHost(h Host) { e.host = h }
 
 // Shown is called by a hosting window when the editor comes on show or leaves it.
 func (e *Editor) Shown(on bool) {
+	if !on && e.armed == "close" {
+		e.armed = "" // a question the user left the screen on is not answered by the next close
+	}
 	if on {
 		e.liveKey = "" // check again: installs may have happened meanwhile
 		e.check()
@@ -320,8 +324,8 @@ func (e *Editor) leave(action string, then func()) {
 // to try it again).
 func (e *Editor) mayLeave(action, again string) bool {
 	e.check()
-	if e.current != nil && e.liveKey != e.savedKey && (e.armed != action || e.armedKey != e.liveKey) {
-		e.armed, e.armedKey = action, e.liveKey
+	if e.current != nil && e.liveKey != e.savedKey && (e.armed != action || e.armedKey != e.liveKey || time.Now().After(e.armedBy)) {
+		e.armed, e.armedKey, e.armedBy = action, e.liveKey, time.Now().Add(askAgain)
 		keep := "Export or Install them"
 		if e.d.folder != "" {
 			keep = "Save them to " + e.d.folder
@@ -333,6 +337,10 @@ func (e *Editor) mayLeave(action, again string) bool {
 	e.armed = ""
 	return true
 }
+
+// askAgain is how long a question about changes not kept waits for its second click or
+// close: a close request minutes later is not an answer to it.
+const askAgain = 10 * time.Second
 
 // MayClose implements the window's CloseGuard: a draft with changes not kept keeps the
 // window open once, saying so; closing it again discards them. Game goroutine.

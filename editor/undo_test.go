@@ -55,3 +55,26 @@ func TestUndoRedo(t *testing.T) {
 		t.Errorf("undo in a new plugin: %q", e.status)
 	}
 }
+
+// A close request is an answer to the question about changes not kept only while the
+// question stands: not after the editor left the screen, nor after askAgain.
+func TestCloseQuestionGoesStale(t *testing.T) {
+	e := testEditor(t, plugins.TypeVehicle)
+	e.d.vehicle.Base.DisplayName = "changed"
+	e.check()
+	if e.MayClose() {
+		t.Fatal("closing with changes not kept did not ask")
+	}
+	e.Shown(false)
+	e.Shown(true)
+	if e.MayClose() {
+		t.Fatal("a close after leaving the screen counted as the answer")
+	}
+	e.armedBy = e.armedBy.Add(-2 * askAgain)
+	if e.MayClose() {
+		t.Fatal("a close long after the question counted as the answer")
+	}
+	if !e.MayClose() {
+		t.Fatal("a close right after the question did not close")
+	}
+}

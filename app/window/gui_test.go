@@ -236,6 +236,29 @@ func TestWindowCloseAsksScreens(t *testing.T) {
 	}
 }
 
+// TestWindowCloseAsksAboutSpawnedRobots: a close request with a robot spawned in the window
+// and not saved asks first, as R and Ctrl+O do; a second close quits.
+func TestWindowCloseAsksAboutSpawnedRobots(t *testing.T) {
+	needDisplay(t)
+	g := startGUI(t, buildSimgui(t), quiet)
+	g.key("i")
+	g.clickTarget("spawn:vehicle.ks0223.v1")
+	g.waitState("the KS0223 armed", 5*time.Second, func(s State) bool { return s.Picked == "vehicle.ks0223.v1" })
+	g.click(560, 600)
+	g.waitState("the spawned robot", 10*time.Second, func(s State) bool { return s.Models == 2 })
+	xtest.AskClose(t, g.win)
+	s := g.waitState("the question", 10*time.Second, func(s State) bool { return strings.Contains(s.Status, "close the window again") })
+	if g.Exited() || !strings.Contains(s.Status, "1 robot spawned here") {
+		t.Fatalf("the first close: exited %v, status %q", g.Exited(), s.Status)
+	}
+	xtest.AskClose(t, g.win)
+	for deadline := time.Now().Add(15 * time.Second); !g.Exited(); time.Sleep(40 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the second close did not end the window")
+		}
+	}
+}
+
 // TestWindowNativeDialog opens a scenario through Browse…: the GTK file chooser (titled "Open
 // scenario") opens while the window keeps running, and the path chosen in it is opened at once.
 func TestWindowNativeDialog(t *testing.T) {

@@ -34,10 +34,11 @@ type simScreen struct {
 	pending      string
 	pendingBy    time.Time
 	pendingFrame bool
-	// resetBy: until then a second R confirms a reset that removes robots spawned here.
-	resetBy time.Time
-	follow  bool
-	show    struct{ frusta, lidar, grid, markers, help, chase, briefHUD bool }
+	// resetBy: until then a second R confirms a reset that removes robots spawned here;
+	// closeBy likewise a second close request.
+	resetBy, closeBy time.Time
+	follow           bool
+	show             struct{ frusta, lidar, grid, markers, help, chase, briefHUD bool }
 
 	drv        driver
 	steerClock steerClock

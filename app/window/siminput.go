@@ -324,6 +324,18 @@ func (s *simScreen) spawnedHere() int {
 	return n
 }
 
+// MayClose implements CloseGuard: robots spawned in the window and not saved are asked about
+// first, as a reset and Ctrl+O ask; a second close within resetAgain drops them.
+func (s *simScreen) MayClose() bool {
+	if n := s.spawnedHere(); n > 0 && time.Now().After(s.closeBy) {
+		s.closeBy = time.Now().Add(resetAgain)
+		s.status(fmt.Sprintf("close the window again within %.0f s to quit and drop the %s spawned here (Ctrl+S first saves a world with them)",
+			resetAgain.Seconds(), robotsCount(n)))
+		return false
+	}
+	return true
+}
+
 func (s *simScreen) reset() {
 	if n := s.spawnedHere(); n > 0 && time.Now().After(s.resetBy) {
 		s.resetBy = time.Now().Add(resetAgain)
