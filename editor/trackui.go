@@ -152,6 +152,11 @@ func (e *Editor) trackGeometry(ctx *debugui.Context, f *trackForm) {
 
 func (e *Editor) trackSpawns(ctx *debugui.Context, f *trackForm) {
 	ctx.SetGridLayout([]int{-1}, nil)
+	if !plugins.DescriptorIsLayout(f.Generator) {
+		// The preview draws the generator's, not these rows (trackgen.Build does not read them).
+		ctx.Text("The " + f.Generator + " generator places the spawn point and the route from the track's parameters " +
+			"(the preview shows them; a scenario moves them with spawn.* and route.*): rows here are not used.")
+	}
 	ctx.Text("Spawn points: where vehicles start (x, y in metres; yaw counter-clockwise from east)")
 	widths := []int{26, -3, -1, -1, -1, 70}
 	ctx.SetGridLayout(widths, nil)
