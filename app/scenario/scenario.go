@@ -54,9 +54,9 @@ type Runtime struct {
 	// 0 = as fast as possible).
 	TimeScale *float64 `yaml:"timeScale"`
 	// StepSize is the fixed physics step in seconds (default 0.005).
-	StepSize float64 `yaml:"stepSize"`
+	StepSize float64 `yaml:"stepSize,omitempty"` // 0 (the default) is left out of a saved file
 	// ActionPeriod is the sim time one training-API step advances, in seconds (default 0.05).
-	ActionPeriod float64 `yaml:"actionPeriod"`
+	ActionPeriod float64 `yaml:"actionPeriod,omitempty"`
 	// Lockstep starts the world in lockstep: it advances only when a client steps it.
 	Lockstep bool `yaml:"lockstep"`
 	// Physics is the world's physics mode: "dynamic" (rigid bodies, the default) or
