@@ -230,6 +230,7 @@ World
   [ / ]  previous / next world (training episodes)     World…  pick the world on show
 Window
   F1  this help     F2  next screen (editor)     F12  screenshot
+  editor: Ctrl+S save   Ctrl+Z / Ctrl+Y undo / redo   drag a static track's points on its view
   Esc  close what is open (this help, an enlarged panel, the spawn list, World…)
 `), "\n")
 
