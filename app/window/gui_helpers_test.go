@@ -114,6 +114,15 @@ func (g *gui) moveTo(x, y int) State {
 	return g.waitState(fmt.Sprintf("the pointer at (%d, %d)", x, y), 10*time.Second, func(s State) bool { return s.Cursor == [2]int{x, y} })
 }
 
+// armSpawn opens the spawn list and picks the plugin id, so that the next click in the world
+// places it.
+func (g *gui) armSpawn(id string) {
+	g.t.Helper()
+	g.key("i")
+	g.clickTarget("spawn:" + id)
+	g.waitState(id+" armed", 5*time.Second, func(s State) bool { return s.Picked == id })
+}
+
 // clickTarget clicks the middle of a clickable thing the window lists in its state.
 func (g *gui) clickTarget(name string) {
 	g.t.Helper()

@@ -241,9 +241,7 @@ func TestWindowCloseAsksScreens(t *testing.T) {
 func TestWindowCloseAsksAboutSpawnedRobots(t *testing.T) {
 	needDisplay(t)
 	g := startGUI(t, buildSimgui(t), quiet)
-	g.key("i")
-	g.clickTarget("spawn:vehicle.ks0223.v1")
-	g.waitState("the KS0223 armed", 5*time.Second, func(s State) bool { return s.Picked == "vehicle.ks0223.v1" })
+	g.armSpawn("vehicle.ks0223.v1")
 	g.click(560, 600)
 	g.waitState("the spawned robot", 10*time.Second, func(s State) bool { return s.Models == 2 })
 	xtest.AskClose(t, g.win)

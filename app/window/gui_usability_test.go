@@ -457,9 +457,7 @@ func TestWindowHKeyFoldsTheHUD(t *testing.T) {
 func TestWindowSpawnAimArrow(t *testing.T) {
 	needDisplay(t)
 	g := startGUI(t, buildSimgui(t), quiet)
-	g.key("i")
-	g.clickTarget("spawn:vehicle.ks0223.v1")
-	g.waitState("the KS0223 armed", 5*time.Second, func(s State) bool { return s.Picked == "vehicle.ks0223.v1" })
+	g.armSpawn("vehicle.ks0223.v1")
 	g.moveTo(560, 600)
 	before := g.shot("spawn-aim-before.png")
 	g.press(560, 600)
