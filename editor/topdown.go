@@ -39,6 +39,11 @@ func (t topView) at(u, v float64) (float32, float32) {
 	return float32(t.ox + u*t.s), float32(t.oy - v*t.s)
 }
 
+// metres is at's inverse: the point (u, v) drawn at pixel (x, y).
+func (t topView) metres(x, y float64) (float64, float64) {
+	return (x - t.ox) / t.s, (t.oy - y) / t.s
+}
+
 // fit makes a view showing [u0,u1] × [v0,v1] centred in dst with a margin.
 func fit(dst *ebiten.Image, u0, v0, u1, v1 float64) topView {
 	b := dst.Bounds()
@@ -247,8 +252,8 @@ func drawTrackTop(dst *ebiten.Image, l *plugins.Layout, keep *topView) topView {
 	t := fit(dst, u0, v0, u1, v1)
 	if keep != nil {
 		t.ox, t.oy, t.s = keep.ox, keep.oy, keep.s
-		u0, v0 = (0-t.ox)/t.s, (t.oy-float64(dst.Bounds().Dy()))/t.s
-		u1, v1 = (float64(dst.Bounds().Dx())-t.ox)/t.s, t.oy/t.s
+		u0, v0 = t.metres(0, float64(dst.Bounds().Dy()))
+		u1, v1 = t.metres(float64(dst.Bounds().Dx()), 0)
 	}
 	floor := color.NRGBA{150, 150, 140, 255}
 	if c, ok := parseColor(f.Color); ok {

@@ -129,7 +129,7 @@ func (e *Editor) dragTrack() {
 			return
 		}
 		v := e.views.trackView
-		x, y := (float64(p.X-e.views.topRect.Min.X)-v.ox)/v.s, (v.oy-float64(p.Y-e.views.topRect.Min.Y))/v.s
+		x, y := v.metres(float64(p.X-e.views.topRect.Min.X), float64(p.Y-e.views.topRect.Min.Y))
 		e.drag = &trackDrag{trackHandle: hs[best], view: v, dx: hs[best].x - x, dy: hs[best].y - y}
 		e.fields.focus = "" // the fields take the drag's numbers, not the keys
 		return
@@ -146,8 +146,8 @@ func (e *Editor) dragTrack() {
 	}
 	// Rounded again so that the fields read 0.15, not 0.15000000000000002.
 	snap := func(m float64) float64 { return math.Round(math.Round(m/step)*step*1e6) / 1e6 }
-	x := snap((float64(p.X-e.views.topRect.Min.X)-d.view.ox)/d.view.s + d.dx)
-	y := snap((d.view.oy-float64(p.Y-e.views.topRect.Min.Y))/d.view.s + d.dy)
+	x, y := d.view.metres(float64(p.X-e.views.topRect.Min.X), float64(p.Y-e.views.topRect.Min.Y))
+	x, y = snap(x+d.dx), snap(y+d.dy)
 	if x != d.x || y != d.y {
 		d.x, d.y = x, y
 		f.move(d.trackHandle, x, y)
