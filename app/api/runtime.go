@@ -52,15 +52,8 @@ func (s *Service) Reset(req *ResetRequest) (*StepResult, error) {
 		ep.stop()
 		return nil, internalError("The runtime is shutting down.")
 	}
+	// Resets build one at a time (building): the episode in place is always an earlier one.
 	old := s.current
-	if old != nil && old.seq > ep.seq {
-		// A later reset, run at the same time, finished first: the later one stays, and this
-		// episode is replaced as soon as it began (its first observation is still the reply).
-		s.mu.Unlock()
-		res := s.result(ep, ep.primary, []*agent{ep.primary}, ep.drawInfo())
-		ep.stop()
-		return res, nil
-	}
 	s.current = ep
 	s.mu.Unlock()
 	s.touch(ep)
