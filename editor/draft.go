@@ -91,6 +91,9 @@ func (d *draft) buildWith(standIn float64) (*built, error) {
 	if files == nil {
 		files = map[string][]byte{}
 	}
+	if p.Track != nil {
+		materialImages(p.Track, files)
+	}
 	for name, v := range map[string]any{plugins.ManifestFile: p.Manifest, plugins.DescriptorFile: desc} {
 		b, err := encodeJSON(v)
 		if err != nil {

@@ -18,6 +18,7 @@ type trackForm struct {
 	FloorOn                                 bool
 	FloorX, FloorY, FloorLength, FloorWidth string
 	FloorTexture, FloorColor                string
+	Materials                               []materialRow
 	Elements                                []elementRow
 	Spawns                                  []spawnRow
 	RouteOn                                 bool
@@ -30,6 +31,8 @@ type elementRow struct {
 	Kind, Name, X, Y, Z, Length, Width, Height, Radius, YawDeg, Color, Points string
 	Movable                                                                   bool
 	Mass, Friction                                                            string
+	// Material is a built-in material's name or one of the track's own; "" the kind's default.
+	Material string
 }
 
 // spawnRow is one spawn point.
@@ -63,11 +66,14 @@ func trackFormFrom(m plugins.Manifest, t *plugins.TrackDescriptor) *trackForm {
 	} else {
 		f.FloorX, f.FloorY, f.FloorLength, f.FloorWidth = "0", "0", "10", "10"
 	}
+	for _, m := range t.Materials {
+		f.Materials = append(f.Materials, materialRow{Name: m.Name, SizeM: num(m.SizeM), Textures: strings.Join(m.Textures, "; ")})
+	}
 	for _, e := range t.Elements {
 		f.Elements = append(f.Elements, elementRow{
 			Kind: e.Kind, Name: e.Name, X: num(e.X), Y: num(e.Y), Z: num(e.Z), Length: num(e.Length), Width: num(e.Width),
 			Height: num(e.Height), Radius: num(e.Radius), YawDeg: num(e.YawDeg), Color: e.Color, Points: formatPoints(e.Points),
-			Movable: e.Movable, Mass: num(e.Mass), Friction: num(e.Friction),
+			Movable: e.Movable, Mass: num(e.Mass), Friction: num(e.Friction), Material: e.Material,
 		})
 	}
 	for _, s := range t.SpawnPoints {
@@ -95,6 +101,11 @@ func (f *trackForm) build(standIn float64) (plugins.Manifest, *plugins.TrackDesc
 			t.Floor.Length, t.Floor.Width = p.float("descriptor.floor.length", f.FloorLength), p.float("descriptor.floor.width", f.FloorWidth)
 		}
 	}
+	for i, r := range f.Materials {
+		mp := index("descriptor.materials", i)
+		t.Materials = append(t.Materials, plugins.Material{Name: strings.TrimSpace(r.Name),
+			SizeM: p.float(mp+".sizeM", r.SizeM), Textures: splitList(r.Textures)})
+	}
 	for i, r := range f.Elements {
 		ep := index("descriptor.elements", i)
 		e := plugins.Element{
@@ -105,6 +116,7 @@ func (f *trackForm) build(standIn float64) (plugins.Manifest, *plugins.TrackDesc
 			YawDeg: p.float(ep+".yawDeg", r.YawDeg), Color: strings.TrimSpace(r.Color),
 			Points: p.points(ep+".points", r.Points), Movable: r.Movable,
 			Mass: p.float(ep+".mass", r.Mass), Friction: p.float(ep+".friction", r.Friction),
+			Material: strings.TrimSpace(r.Material),
 		}
 		t.Elements = append(t.Elements, e)
 	}

@@ -10,7 +10,6 @@ import (
 
 	"simgui/plugins"
 	"simgui/plugins/trackgen"
-	"simgui/render"
 )
 
 // exampleSchema is the parameters schema of rusim's track.cardboard_corridor.v1.
@@ -99,24 +98,26 @@ func (e *Editor) trackGeometry(ctx *debugui.Context, f *trackForm) {
 		ctx.SetGridLayout([]int{26, 60, -2, 50, -1, 24}, nil)
 		ctx.Text("")
 		ctx.Text("texture")
-		e.choice(ctx, "descriptor.floor.texture", &f.FloorTexture, append([]string{""}, render.TextureNames()...))
+		e.choice(ctx, "descriptor.floor.texture", &f.FloorTexture, materialChoices(f))
 		ctx.Text("colour")
 		e.field(ctx, "descriptor.floor.color", &f.FloorColor)
 		e.swatch(ctx, f.FloorColor)
 	}
+	e.trackMaterials(ctx, f)
 	ctx.SetGridLayout([]int{-1}, nil)
 	ctx.Text("")
 	ctx.Text("Elements: walls and boxes (length along yaw, width across), cylinders, polygons and roads (points x,y; x,y), markers")
-	line1 := []int{26, 80, -3, -1, -1, -1, -1, -2, 70}
+	line1 := []int{26, 80, -2, -1, -1, -1, -1, -2, 96, 70}
 	line2 := []int{26, -1, -1, -1, -1, -4, 80, -1, -1}
 	ctx.SetGridLayout(line1, nil)
-	for _, h := range []string{"#", "kind", "name", "x", "y", "z", "yaw deg", "colour", ""} {
+	for _, h := range []string{"#", "kind", "name", "x", "y", "z", "yaw deg", "colour", "material", ""} {
 		ctx.Text(h)
 	}
 	ctx.SetGridLayout(line2, nil)
 	for _, h := range []string{"", "length", "width", "height", "radius", "points", "", "mass kg", "friction"} {
 		ctx.Text(h)
 	}
+	mats := materialChoices(f)
 	for i := range f.Elements {
 		r := &f.Elements[i]
 		ep := index("descriptor.elements", i)
@@ -131,6 +132,7 @@ func (e *Editor) trackGeometry(ctx *debugui.Context, f *trackForm) {
 		e.field(ctx, ep+".z", &r.Z)
 		e.field(ctx, ep+".yawDeg", &r.YawDeg)
 		e.field(ctx, ep+".color", &r.Color)
+		e.choice(ctx, ep+".material", &r.Material, mats)
 		e.button(ctx, "elements["+itoa(i)+"].remove", "Remove", func() { f.Elements = slices.Delete(f.Elements, i, i+1) })
 		ctx.SetGridLayout(line2, nil)
 		ctx.Text("")

@@ -25,6 +25,8 @@ type vehicleForm struct {
 	DriveParams map[string]map[string]string
 
 	VisualShape, Color, Accent string
+	// Material and AccentMaterial name built-in materials of the parts in Color and Accent.
+	Material, AccentMaterial string
 
 	Sensors   []sensorRow
 	Actuators []actuatorRow
@@ -118,6 +120,7 @@ func vehicleFormFrom(m plugins.Manifest, v *plugins.VehicleDescriptor) (*vehicle
 	}
 	if vis := v.Visual; vis != nil {
 		f.VisualShape, f.Color, f.Accent = vis.Shape, vis.Color, vis.Accent
+		f.Material, f.AccentMaterial = vis.Material, vis.AccentMaterial
 	}
 	mounts := map[string]plugins.SensorMount{}
 	for _, s := range v.Sensors {
@@ -175,8 +178,9 @@ func (f *vehicleForm) build(standIn float64) (plugins.Manifest, *plugins.Vehicle
 			LinearDamping:  p.float("descriptor.body.linearDamping", f.LinearDamping),
 			AngularDamping: p.float("descriptor.body.angularDamping", f.AngularDamping),
 		},
-		Drive:  &plugins.Drive{Model: f.DriveModel, Params: p.params("descriptor.drive.params", f.DriveParams[f.DriveModel])},
-		Visual: &plugins.Visual{Shape: f.VisualShape, Color: strings.TrimSpace(f.Color), Accent: strings.TrimSpace(f.Accent)},
+		Drive: &plugins.Drive{Model: f.DriveModel, Params: p.params("descriptor.drive.params", f.DriveParams[f.DriveModel])},
+		Visual: &plugins.Visual{Shape: f.VisualShape, Color: strings.TrimSpace(f.Color), Accent: strings.TrimSpace(f.Accent),
+			Material: strings.TrimSpace(f.Material), AccentMaterial: strings.TrimSpace(f.AccentMaterial)},
 		Contract: &plugins.DeviceContract{
 			DeviceID: m.PluginID, DeviceType: strings.TrimSpace(f.DeviceType),
 			Sensors: []plugins.SensorDescriptor{}, Actuators: []plugins.ActuatorDescriptor{},

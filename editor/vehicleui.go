@@ -46,9 +46,11 @@ var vehicleTabs = []tabSpec{
 
 var trackTabs = []tabSpec{
 	{tabGeneral, "General", func(p string) bool {
-		return !hasAny(p, "descriptor.floor", "descriptor.elements", "descriptor.spawnPoints", "descriptor.route")
+		return !hasAny(p, "descriptor.floor", "descriptor.materials", "descriptor.elements", "descriptor.spawnPoints", "descriptor.route")
 	}},
-	{tabGeometry, "Floor and elements", func(p string) bool { return hasAny(p, "descriptor.floor", "descriptor.elements") }},
+	{tabGeometry, "Floor and elements", func(p string) bool {
+		return hasAny(p, "descriptor.floor", "descriptor.materials", "descriptor.elements")
+	}},
 	{tabSpawns, "Spawn points and route", func(p string) bool { return hasAny(p, "descriptor.spawnPoints", "descriptor.route") }},
 }
 
@@ -211,6 +213,15 @@ func (e *Editor) vehicleBody(ctx *debugui.Context, f *vehicleForm) {
 	e.field(ctx, "descriptor.visual.accent", &f.Accent)
 	e.swatch(ctx, f.Accent)
 	ctx.Text("#rrggbb, optional")
+	mats := append([]string{""}, render.TextureNames()...)
+	ctx.Text("material")
+	e.choice(ctx, "descriptor.visual.material", &f.Material, mats)
+	ctx.Text("")
+	ctx.Text("drawn tinted by the colour")
+	ctx.Text("accent material")
+	e.choice(ctx, "descriptor.visual.accentMaterial", &f.AccentMaterial, mats)
+	ctx.Text("")
+	ctx.Text("tinted by the accent colour")
 
 	ctx.SetGridLayout([]int{-1}, nil)
 	ctx.Text("Drive")

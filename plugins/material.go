@@ -81,7 +81,7 @@ func (ps *Problems) checkMaterials(t *TrackDescriptor) {
 				ps.add(tp, "%q is not in the archive", name)
 				continue
 			}
-			if msg := checkMaterialPNG(m.Images[k]); msg != "" {
+			if msg := MaterialPNGProblem(m.Images[k]); msg != "" {
 				ps.add(tp, "%s: %s", name, msg)
 			}
 		}
@@ -142,7 +142,7 @@ func CheckMaterialPixels(p *Plugin) Problems {
 	}
 	for i, m := range p.Track.Materials {
 		for k, b := range m.Images {
-			if k >= len(m.Textures) || b == nil || checkMaterialPNG(b) != "" {
+			if k >= len(m.Textures) || b == nil || MaterialPNGProblem(b) != "" {
 				continue
 			}
 			path := index(index("descriptor.materials", i)+".textures", k)
@@ -157,9 +157,9 @@ func CheckMaterialPixels(p *Plugin) Problems {
 	return ps
 }
 
-// checkMaterialPNG returns what is wrong with a material image's header, or "" (see
+// MaterialPNGProblem returns what is wrong with a material image's size or header, or "" (see
 // CheckMaterialPixels for its pixels).
-func checkMaterialPNG(b []byte) string {
+func MaterialPNGProblem(b []byte) string {
 	if len(b) > MaxMaterialPNGBytes {
 		return fmt.Sprintf("%d bytes; at most %d KiB", len(b), MaxMaterialPNGBytes>>10)
 	}

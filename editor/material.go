@@ -1,0 +1,177 @@
+package editor
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"image/png"
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/ebitengine/debugui"
+
+	"simgui/plugins"
+	"simgui/render"
+)
+
+// materialRow is one of a track's own materials: its images are files in the archive's assets/
+// folder, listed in Textures as "assets/a.png; assets/b.png".
+type materialRow struct {
+	Name, SizeM, Textures string
+	// Image is the path typed to add an image file from disk (not part of the plugin).
+	Image string `json:"-"`
+}
+
+// newMaterialRow is the row Add material appends.
+func newMaterialRow() materialRow { return materialRow{Name: "my_material", SizeM: "0.5"} }
+
+// splitList splits "a; b; c" into its trimmed, non-empty items (nil for none).
+func splitList(s string) []string {
+	var out []string
+	for _, item := range strings.Split(s, ";") {
+		if item = strings.TrimSpace(item); item != "" {
+			out = append(out, item)
+		}
+	}
+	return out
+}
+
+// materialImages fills the track's materials' Images from the plugin's files, as reading its
+// archive does, so that the draft in memory validates and previews as its files would.
+func materialImages(t *plugins.TrackDescriptor, files map[string][]byte) {
+	for i := range t.Materials {
+		m := &t.Materials[i]
+		m.Images = make([][]byte, len(m.Textures))
+		for k, name := range m.Textures {
+			m.Images[k] = files[name]
+		}
+	}
+}
+
+// addMaterialImage copies the PNG file at p into the draft's assets/ folder, under a name of
+// its own made from the file's, and appends that name to m's textures. A file that is not a
+// material image (too big, not a PNG, not square, pixels that do not decode) is refused with
+// the reason and nothing changes.
+func (d *draft) addMaterialImage(m *materialRow, p string) (string, error) {
+	p = expandHome(strings.TrimSpace(p))
+	if p == "" {
+		return "", errors.New("type the path of a PNG image file to add")
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", p, unnamed(err, p))
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil {
+		return "", fmt.Errorf("%s: %w", p, unnamed(err, p))
+	} else if st.IsDir() {
+		return "", fmt.Errorf("%s is a folder: type the path of a PNG image file", p)
+	}
+	b, err := io.ReadAll(io.LimitReader(f, plugins.MaxMaterialPNGBytes+1))
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", p, unnamed(err, p))
+	}
+	if len(b) > plugins.MaxMaterialPNGBytes {
+		return "", fmt.Errorf("%s: larger than %d KiB, the most a material image may be", p, plugins.MaxMaterialPNGBytes>>10)
+	}
+	if msg := plugins.MaterialPNGProblem(b); msg != "" {
+		return "", fmt.Errorf("%s: %s", p, msg)
+	}
+	if _, err := png.Decode(bytes.NewReader(b)); err != nil { // bounded: the header was checked
+		return "", fmt.Errorf("%s: pixel data: %v", p, err)
+	}
+	name := d.freeAsset(assetStem(filepath.Base(p)))
+	d.extra[name] = b
+	if strings.TrimSpace(m.Textures) == "" {
+		m.Textures = name
+	} else {
+		m.Textures = strings.TrimRight(strings.TrimSpace(m.Textures), ";") + "; " + name
+	}
+	return name, nil
+}
+
+// assetStem makes a file name's stem a safe archive name: lower-case letters, digits and '_'.
+func assetStem(file string) string {
+	stem := strings.ToLower(strings.TrimSuffix(file, filepath.Ext(file)))
+	var b strings.Builder
+	under := false
+	for _, r := range stem {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			b.WriteRune(r)
+			under = false
+		} else if !under && b.Len() > 0 {
+			b.WriteByte('_')
+			under = true
+		}
+		if b.Len() >= 48 {
+			break
+		}
+	}
+	if s := strings.TrimRight(b.String(), "_"); s != "" {
+		return s
+	}
+	return "image"
+}
+
+// freeAsset returns assets/<stem>.png, or with _2, _3, ... when that file is taken.
+func (d *draft) freeAsset(stem string) string {
+	name := path.Join(plugins.AssetsDir, stem+".png")
+	for n := 2; d.extra[name] != nil; n++ {
+		name = path.Join(plugins.AssetsDir, fmt.Sprintf("%s_%d.png", stem, n))
+	}
+	return name
+}
+
+// materialChoices are the material names an element may take: none (the kind's default), the
+// track's own, then the built-in ones.
+func materialChoices(f *trackForm) []string {
+	out := []string{""}
+	for _, m := range f.Materials {
+		if n := strings.TrimSpace(m.Name); n != "" && !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	return append(out, render.TextureNames()...)
+}
+
+// trackMaterials lays out the track's own materials, each with a field to add an image file.
+func (e *Editor) trackMaterials(ctx *debugui.Context, f *trackForm) {
+	ctx.SetGridLayout([]int{-1}, nil)
+	ctx.Text("")
+	ctx.Text(fmt.Sprintf("Materials of the track's own: square PNG images (%d to %d px, at most %d KiB) in the archive's assets/, each covering size m of a face",
+		plugins.MinMaterialSide, plugins.MaxMaterialSide, plugins.MaxMaterialPNGBytes>>10))
+	widths := []int{26, -2, 60, -5, 70}
+	ctx.SetGridLayout(widths, nil)
+	for _, h := range []string{"#", "name", "size m", "images: assets/a.png; assets/b.png (one a reset)", ""} {
+		ctx.Text(h)
+	}
+	for i := range f.Materials {
+		r := &f.Materials[i]
+		mp := index("descriptor.materials", i)
+		ctx.SetGridLayout(widths, nil)
+		ctx.Text(itoa(i))
+		e.field(ctx, mp+".name", &r.Name)
+		e.field(ctx, mp+".sizeM", &r.SizeM)
+		e.field(ctx, mp+".textures", &r.Textures)
+		e.button(ctx, "materials["+itoa(i)+"].remove", "Remove", func() { f.Materials = slices.Delete(f.Materials, i, i+1) })
+		ctx.SetGridLayout([]int{26, 90, -1, 90}, nil)
+		ctx.Text("")
+		ctx.Text("image file")
+		e.fieldHint(ctx, mp+".image", &r.Image, "path of a PNG file on this computer")
+		e.button(ctx, "materials["+itoa(i)+"].addImage", "Add image", func() {
+			if name, err := e.d.addMaterialImage(r, r.Image); err != nil {
+				e.failedErr(err)
+			} else {
+				r.Image = ""
+				e.done("copied into " + name)
+			}
+		})
+	}
+	ctx.SetGridLayout([]int{120, -1}, nil)
+	e.button(ctx, "materials.add", "Add material", func() { f.Materials = append(f.Materials, newMaterialRow()) })
+	ctx.Text("elements and the floor name a material by its name")
+}

@@ -1,0 +1,47 @@
+package editor
+
+import (
+	"image/color"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestEditorAddMaterialImage adds a material to a new track and an image file to it through
+// the window: the image is copied into assets/ and named in the material's images; a file
+// that is no PNG is refused in the status line and the images stay as they were.
+func TestEditorAddMaterialImage(t *testing.T) {
+	needDisplay(t)
+	dir := t.TempDir()
+	good, bad := filepath.Join(dir, "Red Tiles.png"), filepath.Join(dir, "notes.png")
+	if err := os.WriteFile(good, testPNG(t, 32, color.RGBA{200, 40, 40, 255}), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bad, []byte("not an image"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	g := startEditor(t, "standalone", "RUSIM_HOME="+t.TempDir())
+	g.click("button:new-track")
+	g.wait("the new track", 10*time.Second, func(s State) bool { return s.Type == "track" })
+	g.click("button:tab:" + tabGeometry)
+	g.click("button:materials.add")
+	const images = "field:descriptor.materials[0].textures"
+	g.wait("the new material's row", 10*time.Second, func(s State) bool { _, ok := s.Values[images]; return ok })
+
+	g.set("descriptor.materials[0].image", bad)
+	g.click("button:materials[0].addImage")
+	s := g.wait("the refusal", 10*time.Second, func(s State) bool { return strings.Contains(s.Status, "not a PNG") })
+	if s.Values[images] != "" {
+		t.Errorf("after a refused file the images read %q", s.Values[images])
+	}
+
+	g.set("descriptor.materials[0].image", good)
+	g.click("button:materials[0].addImage")
+	s = g.wait("the copy", 10*time.Second, func(s State) bool { return strings.Contains(s.Status, "copied into") })
+	if s.Values[images] != "assets/red_tiles.png" || s.Values["field:descriptor.materials[0].image"] != "" {
+		t.Errorf("after adding %s: images %q, the file field %q (status %q)", good, s.Values[images],
+			s.Values["field:descriptor.materials[0].image"], s.Status)
+	}
+}

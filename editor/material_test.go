@@ -1,0 +1,157 @@
+package editor
+
+import (
+	"bytes"
+	"encoding/json"
+	"image"
+	"image/color"
+	"image/png"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"simgui/plugins"
+)
+
+// testPNG is a w×w PNG of one colour.
+func testPNG(t *testing.T, w int, c color.RGBA) []byte {
+	t.Helper()
+	img := image.NewRGBA(image.Rect(0, 0, w, w))
+	for i := 0; i < len(img.Pix); i += 4 {
+		img.Pix[i], img.Pix[i+1], img.Pix[i+2], img.Pix[i+3] = c.R, c.G, c.B, c.A
+	}
+	var b bytes.Buffer
+	if err := png.Encode(&b, img); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// materialTrackFiles are the files of a valid track that uses materials everywhere it can: an
+// own material of two images (one the floor's texture), a wall in it, a box in a built-in one.
+func materialTrackFiles(t *testing.T) map[string][]byte {
+	t.Helper()
+	d, err := newDraft(plugins.TypeTrack)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.track.Base.ID, d.track.Base.DisplayName = "track.acme.tiles.v1", "Tiles"
+	b, err := d.build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var desc map[string]any
+	if err := json.Unmarshal(b.files[plugins.DescriptorFile], &desc); err != nil {
+		t.Fatal(err)
+	}
+	desc["materials"] = []any{map[string]any{"name": "blue_tiles", "textures": []string{"assets/blue.png", "assets/teal.png"}, "sizeM": 0.5}}
+	desc["floor"] = map[string]any{"x": 0, "y": 0, "length": 6, "width": 6, "texture": "blue_tiles"}
+	desc["elements"] = []any{
+		map[string]any{"kind": "wall", "name": "w", "x": 1, "length": 2, "width": 0.05, "height": 0.3, "material": "blue_tiles"},
+		map[string]any{"kind": "box", "name": "b", "x": -1, "length": 0.2, "width": 0.2, "height": 0.2, "material": "brick", "color": "#a04030"},
+	}
+	files := b.files
+	if files[plugins.DescriptorFile], err = json.Marshal(desc); err != nil {
+		t.Fatal(err)
+	}
+	files["assets/blue.png"] = testPNG(t, 16, color.RGBA{40, 60, 200, 255})
+	files["assets/teal.png"] = testPNG(t, 16, color.RGBA{40, 160, 160, 255})
+	return files
+}
+
+// TestMaterialsRoundTrip: a track's own materials, its elements' and floor's material names,
+// and a vehicle's material and accent material come out of the form as they went in.
+func TestMaterialsRoundTrip(t *testing.T) {
+	files := materialTrackFiles(t)
+	want, ps := plugins.ReadPlugin(files)
+	if want == nil || len(ps.Errors()) > 0 {
+		t.Fatalf("the test's track is not valid: %v", ps)
+	}
+	d, _, err := draftFromFiles(files, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := d.build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ps := b.validate(); len(ps) > 0 {
+		t.Errorf("problems after the round trip: %v", ps)
+	}
+	got, _ := plugins.ReadPlugin(b.files)
+	if got == nil || !reflect.DeepEqual(got.Track.Materials, want.Track.Materials) ||
+		!reflect.DeepEqual(got.Track.Elements, want.Track.Elements) || got.Track.Floor.Texture != "blue_tiles" {
+		t.Errorf("track after the round trip:\n got %s\nwant %s", js(got.Track), js(want.Track))
+	}
+
+	v, err := newDraft(plugins.TypeVehicle)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v.vehicle.Base.ID, v.vehicle.Base.DisplayName = "vehicle.acme.brick.v1", "Brick"
+	v.vehicle.Material, v.vehicle.AccentMaterial = "brick", "tape"
+	vb, err := v.build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	v2, _, err := draftFromFiles(vb.files, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v2.vehicle.Material != "brick" || v2.vehicle.AccentMaterial != "tape" {
+		t.Errorf("vehicle materials after the round trip: %q, %q", v2.vehicle.Material, v2.vehicle.AccentMaterial)
+	}
+}
+
+// TestAddMaterialImage: an image file added from disk is copied into assets/ under a name that
+// is free, and named in the material's textures; a file that is no PNG, too big or missing is
+// refused with the reason, and nothing is added.
+func TestAddMaterialImage(t *testing.T) {
+	d, _, err := draftFromFiles(materialTrackFiles(t), "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	good := filepath.Join(dir, "Blue Tiles.PNG")
+	if err := os.WriteFile(good, testPNG(t, 32, color.RGBA{10, 20, 250, 255}), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m := &d.track.Materials[0]
+	name, err := d.addMaterialImage(m, good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if name != "assets/blue_tiles.png" || !strings.HasSuffix(m.Textures, "; assets/blue_tiles.png") || d.extra[name] == nil {
+		t.Errorf("added as %q, textures %q", name, m.Textures)
+	}
+	// The same file again gets a name of its own.
+	if again, err := d.addMaterialImage(m, good); err != nil || again != "assets/blue_tiles_2.png" {
+		t.Errorf("added again as %q: %v", again, err)
+	}
+	big := filepath.Join(dir, "big.png")
+	if err := os.WriteFile(big, bytes.Repeat([]byte{0}, plugins.MaxMaterialPNGBytes+1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	text := filepath.Join(dir, "notes.png")
+	if err := os.WriteFile(text, []byte("not an image"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before := len(d.extra)
+	for _, c := range []struct{ path, says string }{
+		{big, "KiB"},
+		{text, "not a PNG"},
+		{filepath.Join(dir, "missing.png"), "no such file"},
+		{"", "type the path"},
+		{dir, "a folder"},
+	} {
+		tex := m.Textures
+		if _, err := d.addMaterialImage(m, c.path); err == nil || !strings.Contains(err.Error(), c.says) {
+			t.Errorf("adding %q: %v, want it to say %q", c.path, err, c.says)
+		}
+		if m.Textures != tex || len(d.extra) != before {
+			t.Errorf("adding %q changed the draft", c.path)
+		}
+	}
+}
