@@ -193,19 +193,25 @@ func TestRangeHints(t *testing.T) {
 			return ps
 		}
 	}
+	route := func(set func(f *trackForm, x string)) func(x string) plugins.Problems {
+		return func(x string) plugins.Problems {
+			d, _ := newDraft(plugins.TypeTrack)
+			d.track.Base.ID, d.track.Base.DisplayName = "track.yard.v1", "Yard"
+			d.track.RouteOn, d.track.Waypoints = true, "0,0; 1,1"
+			set(d.track, x)
+			b, _ := d.build()
+			_, ps := b.validate()
+			return ps
+		}
+	}
 	cases := map[string]func(x string) plugins.Problems{
 		"descriptor.body.mass":           vehicle(func(f *vehicleForm, x string) { f.Mass = x }),
 		"descriptor.body.friction":       vehicle(func(f *vehicleForm, x string) { f.Friction = x }),
 		"descriptor.body.linearDamping":  vehicle(func(f *vehicleForm, x string) { f.LinearDamping = x }),
 		"descriptor.body.angularDamping": vehicle(func(f *vehicleForm, x string) { f.AngularDamping = x }),
-		"descriptor.route.reachDistance": func(x string) plugins.Problems {
-			d, _ := newDraft(plugins.TypeTrack)
-			d.track.Base.ID, d.track.Base.DisplayName = "track.yard.v1", "Yard"
-			d.track.RouteOn, d.track.Waypoints, d.track.Reach = true, "0,0; 1,1", x
-			b, _ := d.build()
-			_, ps := b.validate()
-			return ps
-		},
+		"descriptor.route.reachDistance": route(func(f *trackForm, x string) { f.Reach = x }),
+		"descriptor.route.corridorWidth": route(func(f *trackForm, x string) { f.Corridor = x }),
+		"descriptor.route.goalRadius":    route(func(f *trackForm, x string) { f.Goal = x }),
 	}
 	if len(cases) != len(rangeSpecs) {
 		t.Errorf("%d cases for %d hinted fields", len(cases), len(rangeSpecs))

@@ -48,6 +48,8 @@ func materialTrackFiles(t *testing.T) map[string][]byte {
 	}
 	desc["materials"] = []any{map[string]any{"name": "blue_tiles", "textures": []string{"assets/blue.png", "assets/teal.png"}, "sizeM": 0.5}}
 	desc["floor"] = map[string]any{"x": 0, "y": 0, "length": 6, "width": 6, "texture": "blue_tiles"}
+	desc["route"] = map[string]any{"waypoints": [][2]float64{{-0.5, -1}, {-0.5, 1}}, "reachDistance": 0.3, "corridorWidth": 0.8,
+		"goalRadius": 0.2, "controller": "waypoint_follower", "graph": "main"}
 	desc["elements"] = []any{
 		map[string]any{"kind": "wall", "name": "w", "x": 1, "length": 2, "width": 0.05, "height": 0.3, "material": "blue_tiles"},
 		map[string]any{"kind": "box", "name": "b", "x": -1, "length": 0.2, "width": 0.2, "height": 0.2, "material": "brick", "color": "#a04030"},
@@ -62,7 +64,8 @@ func materialTrackFiles(t *testing.T) map[string][]byte {
 }
 
 // TestMaterialsRoundTrip: a track's own materials, its elements' and floor's material names,
-// and a vehicle's material and accent material come out of the form as they went in.
+// its route's metadata, and a vehicle's material and accent material and a sensor's noise
+// mean come out of the form as they went in.
 func TestMaterialsRoundTrip(t *testing.T) {
 	files := materialTrackFiles(t)
 	want, ps := plugins.ReadPlugin(files)
@@ -82,7 +85,8 @@ func TestMaterialsRoundTrip(t *testing.T) {
 	}
 	got, _ := plugins.ReadPlugin(b.files)
 	if got == nil || !reflect.DeepEqual(got.Track.Materials, want.Track.Materials) ||
-		!reflect.DeepEqual(got.Track.Elements, want.Track.Elements) || got.Track.Floor.Texture != "blue_tiles" {
+		!reflect.DeepEqual(got.Track.Elements, want.Track.Elements) || got.Track.Floor.Texture != "blue_tiles" ||
+		!reflect.DeepEqual(got.Track.Route, want.Track.Route) {
 		t.Errorf("track after the round trip:\n got %s\nwant %s", js(got.Track), js(want.Track))
 	}
 
@@ -92,6 +96,7 @@ func TestMaterialsRoundTrip(t *testing.T) {
 	}
 	v.vehicle.Base.ID, v.vehicle.Base.DisplayName = "vehicle.acme.brick.v1", "Brick"
 	v.vehicle.Material, v.vehicle.AccentMaterial = "brick", "tape"
+	v.vehicle.Sensors[0].Noise, v.vehicle.Sensors[0].NoiseMean = "2", 0.5
 	vb, err := v.build()
 	if err != nil {
 		t.Fatal(err)
@@ -100,8 +105,8 @@ func TestMaterialsRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v2.vehicle.Material != "brick" || v2.vehicle.AccentMaterial != "tape" {
-		t.Errorf("vehicle materials after the round trip: %q, %q", v2.vehicle.Material, v2.vehicle.AccentMaterial)
+	if f := v2.vehicle; f.Material != "brick" || f.AccentMaterial != "tape" || f.Sensors[0].NoiseMean != 0.5 {
+		t.Errorf("vehicle after the round trip: materials %q, %q, noise mean %v", f.Material, f.AccentMaterial, f.Sensors[0].NoiseMean)
 	}
 }
 

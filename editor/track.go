@@ -24,6 +24,9 @@ type trackForm struct {
 	RouteOn                                 bool
 	Waypoints, Reach                        string
 	Loop                                    bool
+	Corridor, Goal                          string // the route's corridor width and goal radius, m
+	// RouteController and RouteGraph are kept as opened: the form does not show them.
+	RouteController, RouteGraph string
 }
 
 // elementRow is one piece of geometry; Points is "x,y; x,y; ..." for polygons and roads.
@@ -81,6 +84,7 @@ func trackFormFrom(m plugins.Manifest, t *plugins.TrackDescriptor) *trackForm {
 	}
 	if r := t.Route; r != nil {
 		f.RouteOn, f.Waypoints, f.Reach, f.Loop = true, formatPoints(r.Waypoints), num(r.ReachDistance), r.Loop
+		f.Corridor, f.Goal, f.RouteController, f.RouteGraph = num(r.CorridorWidth), num(r.GoalRadius), r.Controller, r.Graph
 	}
 	return f
 }
@@ -127,7 +131,9 @@ func (f *trackForm) build(standIn float64) (plugins.Manifest, *plugins.TrackDesc
 	}
 	if f.RouteOn {
 		t.Route = &plugins.Route{Waypoints: p.points("descriptor.route.waypoints", f.Waypoints),
-			ReachDistance: p.float("descriptor.route.reachDistance", f.Reach), Loop: f.Loop}
+			ReachDistance: p.float("descriptor.route.reachDistance", f.Reach), Loop: f.Loop,
+			CorridorWidth: p.float("descriptor.route.corridorWidth", f.Corridor), GoalRadius: p.float("descriptor.route.goalRadius", f.Goal),
+			Controller: f.RouteController, Graph: f.RouteGraph}
 		if t.Route.Waypoints == nil {
 			t.Route.Waypoints = [][2]float64{}
 		}

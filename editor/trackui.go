@@ -186,6 +186,8 @@ func (e *Editor) trackSpawns(ctx *debugui.Context, f *trackForm) {
 		ctx.SetGridLayout([]int{150, -3, -2}, nil)
 		e.row(ctx, "waypoints", "descriptor.route.waypoints", &f.Waypoints, "x,y; x,y; ... metres")
 		e.numRow(ctx, "reach distance", "descriptor.route.reachDistance", &f.Reach)
+		e.numRow(ctx, "corridor width", "descriptor.route.corridorWidth", &f.Corridor)
+		e.numRow(ctx, "goal radius", "descriptor.route.goalRadius", &f.Goal)
 		ctx.Text("")
 		e.checkbox(ctx, "descriptor.route.loop", "loop: start over after the last", &f.Loop)
 		ctx.Text("")

@@ -37,6 +37,8 @@ type vehicleForm struct {
 // sensorRow is one contract sensor and its mount on the vehicle.
 type sensorRow struct {
 	ID, Type, Format, Unit, Shape, RateHz, Noise string
+	// NoiseMean is the noise's mean, kept as opened: the form shows the deviation only.
+	NoiseMean float64
 	// Kind is the mount kind; "" leaves the sensor unmounted (the validator says so).
 	Kind                               string
 	X, Y, Z, RollDeg, PitchDeg, YawDeg string
@@ -135,7 +137,7 @@ func vehicleFormFrom(m plugins.Manifest, v *plugins.VehicleDescriptor) (*vehicle
 			r := sensorRow{ID: s.ID, Type: s.SensorType, Format: s.Format, Unit: s.Unit, Shape: formatInts(s.Shape),
 				RateHz: num(s.RateHz), Params: map[string]map[string]string{}}
 			if s.Noise != nil {
-				r.Noise = num(s.Noise.Stddev)
+				r.Noise, r.NoiseMean = num(s.Noise.Stddev), s.Noise.Mean
 			}
 			if mt, ok := mounts[s.ID]; ok {
 				p := mt.Pose
@@ -192,7 +194,7 @@ func (f *vehicleForm) build(standIn float64) (plugins.Manifest, *plugins.Vehicle
 		s := plugins.SensorDescriptor{ID: strings.TrimSpace(r.ID), SensorType: r.Type, Format: strings.TrimSpace(r.Format),
 			Unit: strings.TrimSpace(r.Unit), Shape: p.ints(cp+".shape", r.Shape), RateHz: p.float(cp+".rateHz", r.RateHz)}
 		if sd, ok := p.optFloat(cp+".noise.stddev", r.Noise); ok {
-			s.Noise = &plugins.Noise{Stddev: sd}
+			s.Noise = &plugins.Noise{Mean: r.NoiseMean, Stddev: sd}
 		}
 		v.Contract.Sensors = append(v.Contract.Sensors, s)
 		if r.Kind == "" {

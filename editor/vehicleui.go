@@ -134,6 +134,8 @@ var rangeSpecs = map[string]func() (plugins.ParamSpec, bool){
 	"descriptor.body.linearDamping":  bodySpec("linear_damping"),
 	"descriptor.body.angularDamping": bodySpec("angular_damping"),
 	"descriptor.route.reachDistance": tableSpec(plugins.GeometryParams, "reachDistance"),
+	"descriptor.route.corridorWidth": tableSpec(plugins.GeometryParams, "corridorWidth"),
+	"descriptor.route.goalRadius":    tableSpec(plugins.GeometryParams, "goalRadius"),
 }
 
 // bodySpec is the range of a body field, as ValidateVehicle and ApplyVehicleConfig check it

@@ -88,6 +88,10 @@ func TestValidateTrackNumbers(t *testing.T) {
 			"descriptor.spawnPoints[0].y", "1e+09 is outside the range -10000..10000 m"},
 		{"a negative reach", func(m map[string]any) { m["route"] = map[string]any{"waypoints": []any{}, "reachDistance": -1} },
 			"descriptor.route.reachDistance", "-1 is outside the range 0..1000 m"},
+		{"a corridor 1e300 m wide", func(m map[string]any) { m["route"] = map[string]any{"waypoints": []any{}, "corridorWidth": 1e300} },
+			"descriptor.route.corridorWidth", "1e+300 is outside the range 0..1000 m"},
+		{"a negative goal radius", func(m map[string]any) { m["route"] = map[string]any{"waypoints": []any{}, "goalRadius": -2} },
+			"descriptor.route.goalRadius", "-2 is outside the range 0..1000 m"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, ps := ReadPlugin(edited(t, base, DescriptorFile, tc.edit))

@@ -39,7 +39,7 @@ var contractParams = []ParamSpec{
 
 // GeometryParams are the ranges of a track's numbers — floor, elements, spawn points, route —
 // by kind of number: "x" for positions, "z", "size", "height", "yawDeg", "mass", "friction",
-// "reachDistance".
+// "reachDistance", "corridorWidth", "goalRadius".
 var GeometryParams = []ParamSpec{
 	{Name: "x", Unit: "m", Min: -WorldExtent, Max: WorldExtent, Doc: "positions (elements, points, spawn points, waypoints, floor centre)"},
 	{Name: "z", Unit: "m", Min: -1000, Max: 1000, Doc: "an element's base above the floor"},
@@ -49,6 +49,8 @@ var GeometryParams = []ParamSpec{
 	{Name: "mass", Unit: "kg", Min: 0, Max: 10_000, Doc: "a movable box's mass (positive)"},
 	{Name: "friction", Min: 0, Max: 2, Doc: "contact friction coefficient (0: the default 0.7)"},
 	{Name: "reachDistance", Unit: "m", Min: 0, Max: 1000, Doc: "route: how close counts as reaching a waypoint"},
+	{Name: "corridorWidth", Unit: "m", Min: 0, Max: 1000, Doc: "route: farther than half of it from the route is out of bounds (0: unbounded)"},
+	{Name: "goalRadius", Unit: "m", Min: 0, Max: 1000, Doc: "route: how close to the last waypoint ends the episode (0: reachDistance)"},
 }
 
 // SpawnPoseParams are the ranges of a spawn pose (a scenario's spawnPose, a track's spawn
@@ -165,6 +167,8 @@ func (ps *Problems) layout(path string, floor *Floor, use FloorUse, elements []E
 	if r := route; r != nil {
 		ps.points(path+".route.waypoints", r.Waypoints)
 		ps.num(path+".route.reachDistance", GeometryParams, "reachDistance", r.ReachDistance)
+		ps.num(path+".route.corridorWidth", GeometryParams, "corridorWidth", r.CorridorWidth)
+		ps.num(path+".route.goalRadius", GeometryParams, "goalRadius", r.GoalRadius)
 	}
 }
 
