@@ -55,6 +55,20 @@ func (p *parser) optFloat(path, s string) (x float64, ok bool) {
 	return x, true
 }
 
+// optInt reads a whole number that may be left empty (nil).
+func (p *parser) optInt(path, s string) *int {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		p.add(path, "%q is not a whole number", s)
+		return nil
+	}
+	return &n
+}
+
 // finite reports whether x is a number JSON can hold: strconv takes "NaN" and "Inf".
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 

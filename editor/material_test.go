@@ -53,6 +53,7 @@ func materialTrackFiles(t *testing.T) map[string][]byte {
 	desc["elements"] = []any{
 		map[string]any{"kind": "wall", "name": "w", "x": 1, "length": 2, "width": 0.05, "height": 0.3, "material": "blue_tiles"},
 		map[string]any{"kind": "box", "name": "b", "x": -1, "length": 0.2, "width": 0.2, "height": 0.2, "material": "brick", "color": "#a04030"},
+		map[string]any{"kind": "marker", "name": "tag", "x": 0.98, "y": 0.5, "z": 0.15, "length": 0.1, "yawDeg": 180, "arucoId": 5},
 	}
 	files := b.files
 	if files[plugins.DescriptorFile], err = json.Marshal(desc); err != nil {
@@ -64,7 +65,7 @@ func materialTrackFiles(t *testing.T) map[string][]byte {
 }
 
 // TestMaterialsRoundTrip: a track's own materials, its elements' and floor's material names,
-// its route's metadata, and a vehicle's material and accent material and a sensor's noise
+// a marker's ArUco id, its route's metadata, and a vehicle's material and accent material and a sensor's noise
 // mean come out of the form as they went in.
 func TestMaterialsRoundTrip(t *testing.T) {
 	files := materialTrackFiles(t)

@@ -1,6 +1,7 @@
 package editor
 
 import (
+	"strconv"
 	"strings"
 
 	"simgui/plugins"
@@ -36,6 +37,8 @@ type elementRow struct {
 	Mass, Friction                                                            string
 	// Material is a built-in material's name or one of the track's own; "" the kind's default.
 	Material string
+	// ArucoID is a marker's ArUco id; "" a plain square.
+	ArucoID string
 }
 
 // spawnRow is one spawn point.
@@ -78,6 +81,9 @@ func trackFormFrom(m plugins.Manifest, t *plugins.TrackDescriptor) *trackForm {
 			Height: num(e.Height), Radius: num(e.Radius), YawDeg: num(e.YawDeg), Color: e.Color, Points: formatPoints(e.Points),
 			Movable: e.Movable, Mass: num(e.Mass), Friction: num(e.Friction), Material: e.Material,
 		})
+		if e.ArucoID != nil {
+			f.Elements[len(f.Elements)-1].ArucoID = strconv.Itoa(*e.ArucoID)
+		}
 	}
 	for _, s := range t.SpawnPoints {
 		f.Spawns = append(f.Spawns, spawnRow{Name: s.Name, X: num(s.X), Y: num(s.Y), YawDeg: num(s.YawDeg)})
@@ -120,7 +126,7 @@ func (f *trackForm) build(standIn float64) (plugins.Manifest, *plugins.TrackDesc
 			YawDeg: p.float(ep+".yawDeg", r.YawDeg), Color: strings.TrimSpace(r.Color),
 			Points: p.points(ep+".points", r.Points), Movable: r.Movable,
 			Mass: p.float(ep+".mass", r.Mass), Friction: p.float(ep+".friction", r.Friction),
-			Material: strings.TrimSpace(r.Material),
+			Material: strings.TrimSpace(r.Material), ArucoID: p.optInt(ep+".arucoId", r.ArucoID),
 		}
 		t.Elements = append(t.Elements, e)
 	}

@@ -106,15 +106,16 @@ func (e *Editor) trackGeometry(ctx *debugui.Context, f *trackForm) {
 	e.trackMaterials(ctx, f)
 	ctx.SetGridLayout([]int{-1}, nil)
 	ctx.Text("")
-	ctx.Text("Elements: walls and boxes (length along yaw, width across), cylinders, polygons and roads (points x,y; x,y), markers")
+	ctx.Text("Elements: walls and boxes (length along yaw, width across), cylinders, polygons and roads (points x,y; x,y), " +
+		"markers (an aruco id, 0 to " + itoa(plugins.ArucoIDs-1) + ", draws an ArUco " + plugins.ArucoDictionary + " marker)")
 	line1 := []int{26, 80, -2, -1, -1, -1, -1, -2, 96, 70}
-	line2 := []int{26, -1, -1, -1, -1, -4, 80, -1, -1}
+	line2 := []int{26, -1, -1, -1, -1, -4, -1, 80, -1, -1}
 	ctx.SetGridLayout(line1, nil)
 	for _, h := range []string{"#", "kind", "name", "x", "y", "z", "yaw deg", "colour", "material", ""} {
 		ctx.Text(h)
 	}
 	ctx.SetGridLayout(line2, nil)
-	for _, h := range []string{"", "length", "width", "height", "radius", "points", "", "mass kg", "friction"} {
+	for _, h := range []string{"", "length", "width", "height", "radius", "points", "aruco id", "", "mass kg", "friction"} {
 		ctx.Text(h)
 	}
 	mats := materialChoices(f)
@@ -141,6 +142,7 @@ func (e *Editor) trackGeometry(ctx *debugui.Context, f *trackForm) {
 		e.field(ctx, ep+".height", &r.Height)
 		e.field(ctx, ep+".radius", &r.Radius)
 		e.field(ctx, ep+".points", &r.Points)
+		e.field(ctx, ep+".arucoId", &r.ArucoID)
 		e.checkbox(ctx, ep+".movable", "movable", &r.Movable)
 		e.field(ctx, ep+".mass", &r.Mass)
 		e.field(ctx, ep+".friction", &r.Friction)

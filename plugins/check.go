@@ -2,6 +2,7 @@ package plugins
 
 import (
 	"errors"
+	"fmt"
 	"regexp"
 	"slices"
 	"strconv"
@@ -299,6 +300,16 @@ func checkElement(e Element) (field, msg string) {
 	}
 	if field, msg := elementNumbers(e); msg != "" {
 		return field, msg
+	}
+	if id := e.ArucoID; id != nil {
+		switch {
+		case e.Kind != ElementMarker:
+			return "arucoId", "only a marker can be an ArUco marker"
+		case *id < 0 || *id >= ArucoIDs:
+			return "arucoId", fmt.Sprintf("%d is not a marker of %s (0 to %d)", *id, ArucoDictionary, ArucoIDs-1)
+		case e.Width != 0 && e.Width != e.Length:
+			return "width", "an ArUco marker is square: leave the width 0 or equal to the length"
+		}
 	}
 	switch e.Kind {
 	case ElementWall, ElementBox:

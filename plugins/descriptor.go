@@ -145,7 +145,10 @@ type Element struct {
 	// checker), tinted by Color, or one of the track's Materials, in its images' colours.
 	// Empty takes the kind's default (walls and boxes cardboard, cylinders painted wood,
 	// polygons concrete, roads asphalt; markers stay plain).
-	Material string  `json:"material,omitempty"`
+	Material string `json:"material,omitempty"`
+	// ArucoID makes a marker an ArUco marker of ArucoDictionary: Length is the side of its
+	// black square, drawn on a white margin one cell (Length/6) wide. nil: a plain square.
+	ArucoID  *int    `json:"arucoId,omitempty"`
 	Movable  bool    `json:"movable,omitempty"`
 	Mass     float64 `json:"mass,omitempty"`
 	Friction float64 `json:"friction,omitempty"`

@@ -203,6 +203,9 @@ func TestValidateTrackPaths(t *testing.T) {
 	DeclareGenerator("static", FloorWhole)
 	DeclareGenerator("maze", FloorNone)
 	base := builtinFiles(t, "track.basic_arena.v1")
+	marker := func(id int, width float64) map[string]any {
+		return map[string]any{"kind": "marker", "name": "tag", "x": 0.5, "z": 0.1, "length": 0.1, "width": width, "arucoId": id}
+	}
 	for _, tc := range []struct {
 		name string
 		edit func(map[string]any)
@@ -224,6 +227,12 @@ func TestValidateTrackPaths(t *testing.T) {
 		{"road points", func(m map[string]any) { m["elements"].([]any)[0].(map[string]any)["points"] = []any{[]any{0, 0}} },
 			"descriptor.elements[0].points", "road.A: a road needs at least 2 points"},
 		{"id", func(m map[string]any) { m["id"] = "track.Basic_Arena.v1" }, "descriptor.id", "does not follow"},
+		{"aruco id on a road", func(m map[string]any) { m["elements"].([]any)[0].(map[string]any)["arucoId"] = 0 },
+			"descriptor.elements[0].arucoId", "road.A: only a marker can be an ArUco marker"},
+		{"aruco id not in the dictionary", func(m map[string]any) { m["elements"].([]any)[0] = marker(50, 0) },
+			"descriptor.elements[0].arucoId", "tag: 50 is not a marker of DICT_4X4_50 (0 to 49)"},
+		{"aruco marker not square", func(m map[string]any) { m["elements"].([]any)[0] = marker(3, 0.2) },
+			"descriptor.elements[0].width", "tag: an ArUco marker is square"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, ps := ReadPlugin(edited(t, base, "descriptor.json", tc.edit))

@@ -30,6 +30,8 @@ var (
 	colorSolid     = RGB{150, 150, 150}
 	colorRoad      = RGB{62, 62, 66}
 	colorMarker    = RGB{20, 20, 20}
+	// colorPaper is the white of an ArUco marker's cells and margin: printer paper.
+	colorPaper = RGB{236, 236, 232}
 )
 
 // elementFunc adds the geometry of e to b in the world frame.
@@ -231,6 +233,18 @@ func addMarker(b *MeshBuilder, e *plugins.Element) error {
 	}
 	s, c := math.Sincos(mgl64.DegToRad(e.YawDeg))
 	fwd, left := mgl64.Vec3{c, s, 0}, mgl64.Vec3{-s, c, 0}
+	if e.ArucoID != nil {
+		cells, ok := plugins.ArucoCells(*e.ArucoID)
+		if !ok {
+			return fmt.Errorf("arucoId %d is not a marker of %s", *e.ArucoID, plugins.ArucoDictionary)
+		}
+		if e.Z > 0 { // seen from its front: right is the marker's left, down is -z
+			addAruco(b, mgl64.Vec3{e.X, e.Y, e.Z}.Add(fwd.Mul(markerProud)), left, mgl64.Vec3{0, 0, -1}, fwd, e.Length, cells, col)
+		} else { // seen from above with its top towards yaw
+			addAruco(b, mgl64.Vec3{e.X, e.Y, markerLift}, left.Mul(-1), fwd.Mul(-1), mgl64.Vec3{0, 0, 1}, e.Length, cells, col)
+		}
+		return nil
+	}
 	if e.Z > 0 {
 		ctr := mgl64.Vec3{e.X, e.Y, e.Z}.Add(fwd.Mul(markerProud))
 		r, u := left.Mul(e.Length/2), mgl64.Vec3{0, 0, w / 2}
@@ -243,4 +257,31 @@ func addMarker(b *MeshBuilder, e *plugins.Element) error {
 	b.quad(b.vertex(ctr.Sub(a).Sub(l)), b.vertex(ctr.Add(a).Sub(l)),
 		b.vertex(ctr.Add(a).Add(l)), b.vertex(ctr.Sub(a).Add(l)), mgl64.Vec3{0, 0, 1}, col)
 	return nil
+}
+
+// addAruco draws an ArUco marker of cells centred at ctr, its black square side metres across,
+// on a white margin one cell wide: an 8×8 grid of cells, each row's runs of one colour one
+// quad. right and down are the directions of the marker's columns and rows as seen from its
+// front, out its normal; dark is the colour of its black cells.
+func addAruco(b *MeshBuilder, ctr, right, down, out mgl64.Vec3, side float64, cells [6][6]bool, dark RGB) {
+	cell := side / 6
+	white := func(r, c int) bool { return r == 0 || r == 7 || c == 0 || c == 7 || cells[r-1][c-1] }
+	corner := ctr.Sub(right.Mul(4 * cell)).Sub(down.Mul(4 * cell)) // the margin's top left
+	at := func(r, c int) int32 {
+		return b.vertex(corner.Add(right.Mul(float64(c) * cell)).Add(down.Mul(float64(r) * cell)))
+	}
+	for r := range 8 {
+		for c := 0; c < 8; {
+			w, end := white(r, c), c+1
+			for end < 8 && white(r, end) == w {
+				end++
+			}
+			col := dark
+			if w {
+				col = colorPaper
+			}
+			b.quad(at(r, c), at(r, end), at(r+1, end), at(r+1, c), out, col)
+			c = end
+		}
+	}
 }

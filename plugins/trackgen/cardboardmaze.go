@@ -20,7 +20,8 @@ const (
 	cmMaxBacktracks = 20         // in a row, before generation gives up
 	cmStream        = 0x636d617a // "cmaz": the walk's PCG stream
 	cmMarkerMax     = 0.14       // m, largest finish marker
-	cmMarkerZ       = 0.15       // m, height of the marker's centre
+	cmMarkerZ       = 0.15       // m, height of the marker's centre (lower on low walls)
+	cmMarkerID      = 1          // the finish marker's ArUco id (the corridor's end is 0)
 	cmFloorColor    = "#b8936a"  // the corridor's wooden floor
 	cmSurround      = "#bfbfbf"  // the floor around it
 	cmSurroundSize  = 10.0       // m, rusim's surrounding floor
@@ -238,9 +239,11 @@ func mazeLayout(path []cmCell, w, h float64) *plugins.Layout {
 	last, prev := path[len(path)-1], path[len(path)-2]
 	in := cmCell{last.x - prev.x, last.y - prev.y}
 	lc := centre(last)
+	// The marker and its white margin (a third more than its side) stay below the wall's top.
+	side := min(cmMarkerMax, w/2, 0.6*h)
 	marker := plugins.Element{Kind: plugins.ElementMarker, Name: "aruco.finish",
-		X: lc[0] + float64(in.x)*(w/2-t/2-0.001), Y: lc[1] + float64(in.y)*(w/2-t/2-0.001), Z: cmMarkerZ,
-		Length: math.Min(cmMarkerMax, w/2), YawDeg: math.Atan2(-float64(in.y), -float64(in.x)) * 180 / math.Pi, Color: "#000000"}
+		X: lc[0] + float64(in.x)*(w/2-t/2-0.001), Y: lc[1] + float64(in.y)*(w/2-t/2-0.001), Z: min(cmMarkerZ, h-side*4/6-0.005),
+		Length: side, YawDeg: math.Atan2(-float64(in.y), -float64(in.x)) * 180 / math.Pi, Color: "#000000", ArucoID: new(cmMarkerID)}
 	elements = append(elements, marker)
 
 	minX, minY, maxX, maxY := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)

@@ -109,6 +109,14 @@ func TestCardboardMazePathEncoded(t *testing.T) {
 	if !ok || math.Abs(m.Y-(9*0.45+0.45/2-0.011)) > 1e-9 || m.YawDeg != -90 {
 		t.Errorf("finish marker %+v", m)
 	}
+	// On the lowest walls the marker and its margin still fit below the top.
+	for _, h := range []float64{0.15, 0.25, 0.4} {
+		l := build(t, tr, map[string]any{"maze.path_encoded": enc, "maze.wall_height_m": h}, 0)
+		m, _ := byName(l.Elements, "aruco.finish")
+		if m.ArucoID == nil || *m.ArucoID != cmMarkerID || m.Z+m.Length*2/3 > h || m.Z-m.Length*2/3 < 0 {
+			t.Errorf("walls %g m high: finish marker %+v (aruco id %v), want ArUco marker %d below the top", h, m, m.ArucoID, cmMarkerID)
+		}
+	}
 	for _, tc := range []struct{ enc, want string }{
 		{"20,20;21,21", `"21,21" is not next to the cell before it`},
 		{"20,20;20,21;20,20", `"20,20" comes twice`},

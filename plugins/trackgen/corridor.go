@@ -67,7 +67,7 @@ func corridor(_ *plugins.TrackDescriptor, p Params, _ int64) (*plugins.Layout, e
 		wall("wall.a.end", 0, -a-t/2, w+2*t, 0),
 		wall("wall.b.end", b+t/2, 0, w+2*t, 90),
 		{Kind: plugins.ElementMarker, Name: "aruco.0", X: b - 0.001, Y: 0, Z: h / 2,
-			Length: math.Min(corridorMarker, 0.8*w), YawDeg: 180, Color: "#000000"},
+			Length: math.Min(corridorMarker, 0.6*w), YawDeg: 180, Color: "#000000", ArucoID: new(0)},
 	}
 	const margin = 0.3
 	minX, maxX := -hw-t-margin, b+t+margin

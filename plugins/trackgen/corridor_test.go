@@ -42,6 +42,10 @@ func TestCorridorAtDefaultsIsRusims(t *testing.T) {
 	if !ok || m.Kind != plugins.ElementMarker || m.YawDeg != 180 || !near(m.X, 0.9, 0.01) || m.Y != 0 || m.Z <= 0 || m.Z >= 0.25 {
 		t.Errorf("marker %+v, want on leg B's end wall facing west", m)
 	}
+	// ArUco marker 0, its white margin (4/3 of its side) inside the wall's face.
+	if m.ArucoID == nil || *m.ArucoID != 0 || m.Length*4/3 > 0.6 || m.Z+m.Length*2/3 > corridorWallH || m.Z-m.Length*2/3 < 0 {
+		t.Errorf("marker %+v (aruco id %v), want ArUco marker 0 inside the end wall", m, m.ArucoID)
+	}
 	if l.Floor.Texture != "plywood" {
 		t.Errorf("floor %+v", l.Floor)
 	}
