@@ -215,7 +215,8 @@ func addRoad(b *MeshBuilder, e *plugins.Element) error {
 
 // addMarker draws a square tag of side Length (Width, if set, is its other side). With Z > 0 it
 // stands upright centred at height Z and faces YawDeg (its front is seen from that direction),
-// 1 mm proud of its position; with Z = 0 it lies on the floor, turned by YawDeg.
+// 1 mm proud of its position; with Z = 0 it lies on the floor, turned by YawDeg. With an
+// ArucoID it is that ArUco marker (addAruco), in Color's black on white.
 func addMarker(b *MeshBuilder, e *plugins.Element) error {
 	if err := positive("length", e.Length); err != nil {
 		return err

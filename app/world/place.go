@@ -281,10 +281,47 @@ func (p *placer) next() (Pose, bool) {
 		}
 		if p.free(x, y) && p.others.clear(x, y, p.r-placeClearance, 0.999*placeGap) {
 			p.others.add(disc{x, y, p.r - placeClearance})
-			return Pose{X: x, Y: y, Yaw: p.yaw}, true
+			return Pose{X: x, Y: y, Yaw: p.heading(x, y)}, true
 		}
 	}
 	return Pose{}, false
+}
+
+// A grid-placed vehicle keeps the spawn point's heading when placeLookAhead ahead of it is
+// clear of the track; otherwise it turns to the most open of placeHeadings headings, the one
+// nearest the spawn point's among equals, so that it does not start facing a wall.
+const (
+	placeLookAhead = 0.5 // m
+	placeHeadings  = 16
+)
+
+// heading returns the yaw of a vehicle placed at (x, y).
+func (p *placer) heading(x, y float64) float64 {
+	clear := func(yaw, d float64) bool {
+		fy, fx := math.Sincos(yaw)
+		return p.space.SweepClear(x, y, x+d*fx, y+d*fy, p.r, 0, p.top, onTrack)
+	}
+	if clear(p.yaw, placeLookAhead) {
+		return p.yaw
+	}
+	best, bestD := p.yaw, 0.0
+	for i := 1; i < placeHeadings && bestD < placeLookAhead; i++ {
+		k := (i + 1) / 2 // 1, -1, 2, -2, ...: nearest the spawn point's heading first
+		if i%2 == 0 {
+			k = -k
+		}
+		yaw := p.yaw + float64(k)*2*math.Pi/placeHeadings
+		for _, d := range [...]float64{placeLookAhead, placeLookAhead / 2, placeLookAhead / 4} {
+			if d <= bestD {
+				break
+			}
+			if clear(yaw, d) {
+				best, bestD = yaw, d
+				break
+			}
+		}
+	}
+	return math.Remainder(best, 2*math.Pi)
 }
 
 // NoRoomError is why a world could not be built for its agents: fewer of those without a spawn

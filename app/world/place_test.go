@@ -123,6 +123,30 @@ func TestAgentsInTheCorridorAndTooMany(t *testing.T) {
 	t.Log(err)
 }
 
+// In the default corridor the third robot stands in the corner, where the spawn point's
+// heading (north) meets the wall: it turns along leg B. Each has half a metre of open floor
+// ahead of it.
+func TestPlacedRobotsDoNotFaceWalls(t *testing.T) {
+	w, err := builtinWorld(t, "track.cardboard_corridor.v1", nil, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkPlacement(t, w)
+	turned := 0
+	for _, m := range w.Snapshot().Models {
+		fy, fx := math.Sincos(m.Pose.Yaw)
+		if !w.space.SweepClear(m.Pose.X, m.Pose.Y, m.Pose.X+0.5*fx, m.Pose.Y+0.5*fy, 0, 0, bodyHeight(m.Vehicle), onTrack) {
+			t.Errorf("%s at (%.2f, %.2f) faces a wall within 0.5 m (yaw %.0f°)", m.Name, m.Pose.X, m.Pose.Y, m.Pose.Yaw*180/math.Pi)
+		}
+		if math.Abs(m.Pose.Yaw-math.Pi/2) > 1e-9 {
+			turned++
+		}
+	}
+	if turned == 0 {
+		t.Error("no robot turned: the test does not reach the corner")
+	}
+}
+
 // Spawn without a pose puts a robot where none stands now, even where earlier ones drove.
 func TestSpawnFindsAFreePlace(t *testing.T) {
 	w, err := builtinWorld(t, "track.basic_arena.v1", nil, 1)
