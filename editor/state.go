@@ -68,6 +68,8 @@ type State struct {
 	// dragged.
 	Handles  map[string][2]int `json:"handles,omitempty"`
 	Dragging string            `json:"dragging,omitempty"`
+	// Panning reports a pan of the zoomed top-down view under way.
+	Panning bool `json:"panning,omitempty"`
 	record
 }
 
@@ -130,6 +132,7 @@ func (e *Editor) writeState(now bool) {
 	if e.drag != nil {
 		s.Dragging = e.drag.name()
 	}
+	s.Panning = e.views.pan != nil
 	for name, r := range e.targets {
 		s.Targets[name] = [4]int{r.Min.X, r.Min.Y, r.Max.X, r.Max.Y}
 	}

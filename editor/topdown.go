@@ -30,6 +30,8 @@ type topView struct {
 	dst    *ebiten.Image
 	ox, oy float64
 	s      float64
+	// fitS is the scale that shows the whole track (drawTrackTop), 0 when not known.
+	fitS float64
 	// labels are the rectangles of the labels drawn so far, so that the next one can move
 	// clear of them.
 	labels *[]image.Rectangle
@@ -230,8 +232,9 @@ func visualColor(v *plugins.VehicleDescriptor, accent bool) string {
 }
 
 // drawTrackTop draws a track layout from above: x east is right, y north is up. It fits
-// the layout into dst, or uses keep's scale and offset when keep is not nil (a drag under
-// way: the view stays still under the pointer), and returns the view it drew with.
+// the layout into dst, or uses keep's scale and offset when keep is not nil (the user's zoom,
+// or a drag under way: the view stays still under the pointer), and returns the view it drew
+// with.
 func drawTrackTop(dst *ebiten.Image, l *plugins.Layout, keep *topView) topView {
 	dst.Fill(topBackground)
 	if l == nil {
@@ -250,6 +253,7 @@ func drawTrackTop(dst *ebiten.Image, l *plugins.Layout, keep *topView) topView {
 		grow(s.X, s.Y)
 	}
 	t := fit(dst, u0, v0, u1, v1)
+	t.fitS = t.s
 	if keep != nil {
 		t.ox, t.oy, t.s = keep.ox, keep.oy, keep.s
 		u0, v0 = t.metres(0, float64(dst.Bounds().Dy()))
@@ -260,10 +264,12 @@ func drawTrackTop(dst *ebiten.Image, l *plugins.Layout, keep *topView) topView {
 		floor = c
 	}
 	t.poly(rect(f.X, f.Y, f.Length, f.Width, 0), floor, nil)
-	step := 1.0
-	for step*t.s < 12 {
-		step *= 5
+	// The finest of 1, 5, 10, 50 cm, 1, 5, 10 m ... whose lines are 12 pixels apart or more.
+	step := 0.01
+	for i := 0; step*t.s < 12; i++ {
+		step *= [2]float64{5, 2}[i%2]
 	}
+	step = math.Round(step*100) / 100
 	t.grid(step, u0, v0, u1, v1)
 	for _, e := range l.Elements {
 		drawElementTop(t, &e)

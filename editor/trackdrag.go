@@ -101,31 +101,44 @@ func (e *Editor) handleAt(v topView, h trackHandle) image.Point {
 	return e.views.topRect.Min.Add(image.Pt(int(math.Round(float64(x))), int(math.Round(float64(y)))))
 }
 
-// dragTrack starts, carries on and ends drags on the track's top-down view. Game goroutine,
-// after the layout (the view's cell is this frame's).
+// dragTrack starts, carries on and ends drags on the track's top-down view, and zooms and
+// pans it. Game goroutine, after the layout (the view's cell is this frame's).
 func (e *Editor) dragTrack() {
 	f := e.d.track
+	if e.views.zoomFor != e.d {
+		e.views.zoom, e.views.pan, e.views.zoomFor = nil, nil, e.d
+	}
 	if f == nil || !e.views.trackShown {
-		e.drag = nil
+		e.drag, e.views.pan = nil, nil
 		return
 	}
 	p := image.Pt(ebiten.CursorPosition())
+	if e.panTrack(p) {
+		return
+	}
 	if e.drag == nil {
 		if !inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft) || !e.under(e.views.topRect) {
 			return
 		}
-		if !plugins.DescriptorIsLayout(f.Generator) {
-			e.setStatus("the " + f.Generator + " generator lays this track out from its parameters: there is nothing to drag")
-			return
-		}
 		best, reach := -1, dragReach*dragReach+1
-		hs := f.handles()
+		var hs []trackHandle
+		if plugins.DescriptorIsLayout(f.Generator) {
+			hs = f.handles()
+		}
 		for i, h := range hs {
 			if d := p.Sub(e.handleAt(e.views.trackView, h)); d.X*d.X+d.Y*d.Y < reach {
 				best, reach = i, d.X*d.X+d.Y*d.Y
 			}
 		}
-		if best < 0 {
+		switch {
+		case best >= 0:
+		case e.views.zoom != nil:
+			e.views.pan = &trackPan{from: p, view: *e.views.zoom}
+			return
+		case !plugins.DescriptorIsLayout(f.Generator):
+			e.setStatus("the " + f.Generator + " generator lays this track out from its parameters: there is nothing to drag")
+			return
+		default:
 			return
 		}
 		v := e.views.trackView
@@ -152,4 +165,51 @@ func (e *Editor) dragTrack() {
 		d.x, d.y = x, y
 		f.move(d.trackHandle, x, y)
 	}
+}
+
+// trackPan is a pan of the zoomed track view under way.
+type trackPan struct {
+	from image.Point // where the press was, window pixels
+	view topView     // the view then
+}
+
+// Zoom limits of the track's top-down view: the whole track at the least, a centimetre to
+// maxTrackZoom pixels at the most.
+const (
+	trackZoomStep = 1.25
+	maxTrackZoom  = 40 * 100 // pixels a metre
+)
+
+// panTrack zooms the track view at the pointer on a wheel turn over it, and carries on a pan;
+// it reports whether the frame's pointer went to one of them.
+func (e *Editor) panTrack(p image.Point) bool {
+	v := &e.views
+	if pan := v.pan; pan != nil {
+		if !ebiten.IsMouseButtonPressed(ebiten.MouseButtonLeft) {
+			v.pan = nil
+			return true
+		}
+		z := pan.view
+		z.ox, z.oy = z.ox+float64(p.X-pan.from.X), z.oy+float64(p.Y-pan.from.Y)
+		if v.zoom == nil || z.ox != v.zoom.ox || z.oy != v.zoom.oy {
+			v.zoom, v.topGen = &z, 0 // drawn again
+		}
+		return true
+	}
+	_, wy := ebiten.Wheel()
+	if wy == 0 || e.drag != nil || !e.under(v.topRect) {
+		return false
+	}
+	t := v.trackView
+	s := min(t.s*math.Pow(trackZoomStep, wy), maxTrackZoom)
+	if t.fitS <= 0 || s <= t.fitS*1.001 {
+		v.zoom, v.topGen = nil, 0 // the whole track again
+		return true
+	}
+	// The point under the pointer stays there.
+	px, py := float64(p.X-v.topRect.Min.X), float64(p.Y-v.topRect.Min.Y)
+	u, w := t.metres(px, py)
+	v.zoom = &topView{ox: px - u*s, oy: py + w*s, s: s}
+	v.topGen = 0
+	return true
 }

@@ -72,3 +72,58 @@ func (g *gui) moveTo(x, y int) {
 	g.xdo("mousemove", "--window", g.win, strconv.Itoa(x), strconv.Itoa(y))
 	g.wait(fmt.Sprintf("the pointer at (%d, %d)", x, y), 10*time.Second, func(s State) bool { return s.Cursor == [2]int{x, y} })
 }
+
+// TestEditorTrackZoom zooms the new track's top-down view with the wheel at a point, which
+// stays under the pointer while the handles spread apart, pans it by dragging the background,
+// and zooms back out to the whole track.
+func TestEditorTrackZoom(t *testing.T) {
+	needDisplay(t)
+	g := startEditor(t, "standalone", "RUSIM_HOME="+t.TempDir())
+	g.click("button:new-track")
+	whole := g.wait("the new track's handles", 10*time.Second, func(s State) bool {
+		_, a := s.Handles["spawn[0]"]
+		_, b := s.Handles["waypoint[1]"]
+		return s.Type == "track" && a && b
+	})
+	apart := func(s State) float64 {
+		a, b := s.Handles["spawn[0]"], s.Handles["waypoint[1]"]
+		return math.Hypot(float64(a[0]-b[0]), float64(a[1]-b[1]))
+	}
+	// Zoom at the spawn point: it stays where it is, the waypoint moves away.
+	sp := whole.Handles["spawn[0]"]
+	g.moveTo(sp[0], sp[1])
+	g.xdo("click", "4")
+	g.xdo("click", "4")
+	zoomed := g.wait("the view zoomed in twice", 10*time.Second, func(s State) bool {
+		return math.Abs(apart(s)/apart(whole)-trackZoomStep*trackZoomStep) < 0.05
+	})
+	if at := zoomed.Handles["spawn[0]"]; math.Hypot(float64(at[0]-sp[0]), float64(at[1]-sp[1])) > 2 {
+		t.Errorf("zoomed at the spawn point %v, which moved to %v", sp, at)
+	}
+	// Pan: a drag from a point no handle is near moves every handle with it.
+	from := [2]int{sp[0] - 40, sp[1] - 30}
+	for _, h := range zoomed.Handles {
+		if math.Hypot(float64(h[0]-from[0]), float64(h[1]-from[1])) <= dragReach {
+			t.Fatalf("the pan's start %v is on a handle", from)
+		}
+	}
+	g.moveTo(from[0], from[1])
+	g.xdo("mousedown", "1")
+	g.wait("the pan", 10*time.Second, func(s State) bool { return s.Panning })
+	g.moveTo(from[0]+15, from[1]+10)
+	g.moveTo(from[0]+30, from[1]+20)
+	g.xdo("mouseup", "1")
+	panned := g.wait("the view panned", 10*time.Second, func(s State) bool {
+		return !s.Panning && s.Handles["spawn[0]"] == [2]int{sp[0] + 30, sp[1] + 20}
+	})
+	if panned.Dragging != "" || panned.Values["field:descriptor.spawnPoints[0].x"] != zoomed.Values["field:descriptor.spawnPoints[0].x"] {
+		t.Errorf("the pan moved a handle: dragging %q", panned.Dragging)
+	}
+	// Out past the whole track: the view is as it started.
+	for range 4 {
+		g.xdo("click", "5")
+	}
+	g.wait("the whole track again", 10*time.Second, func(s State) bool {
+		return s.Handles["spawn[0]"] == whole.Handles["spawn[0]"] && s.Handles["waypoint[1]"] == whole.Handles["waypoint[1]"]
+	})
+}

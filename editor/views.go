@@ -1,6 +1,7 @@
 package editor
 
 import (
+	"fmt"
 	"image"
 
 	"github.com/ebitengine/debugui"
@@ -21,6 +22,12 @@ type previewImages struct {
 	// what maps the pointer to metres for a drag.
 	trackView  topView
 	trackShown bool
+	// zoom is the view the user zoomed and panned the track to, nil for the whole track;
+	// zoomFor is the draft it was made for (another draft starts whole).
+	zoom    *topView
+	zoomFor *draft
+	// pan is a pan of the zoomed view under way: where it started and the view then.
+	pan *trackPan
 }
 
 // previewPanel lays out the preview window: the top-down view over the two rendered views.
@@ -88,7 +95,7 @@ func (e *Editor) updatePreview() {
 	}
 	e.views.topGen = out.gen
 	if out.layout != nil {
-		var keep *topView
+		keep := e.views.zoom
 		if e.drag != nil {
 			keep = &e.drag.view
 		}
@@ -98,6 +105,11 @@ func (e *Editor) updatePreview() {
 			e.views.trackView.label("drag spawn points, waypoints and elements to move them (Shift: 1 cm steps)",
 				6, float32(e.views.top.Bounds().Dy()-18), labelColor)
 		}
+		zoom := "wheel: zoom"
+		if v := e.views.trackView; v.fitS > 0 && v.s > v.fitS*1.001 {
+			zoom = fmt.Sprintf("×%.1f; wheel: zoom, drag the background: pan", v.s/v.fitS)
+		}
+		e.views.trackView.label(zoom, 6, 20, labelColor)
 	} else {
 		e.views.trackShown = false
 		drawVehicleTop(e.views.top, out.vehicle)
