@@ -5,7 +5,7 @@
 set -euo pipefail
 
 pkgs=(
-  # the window (Ebiten/GLFW)
+  # the window (Ebiten/GLFW) and the text fields' clipboard (libX11)
   pkg-config libx11-dev libxrandr-dev libxcursor-dev libxinerama-dev libxi-dev
   libxxf86vm-dev libgl1-mesa-dev
   # the native file dialog: GTK 3, loaded at run time (purego) when a dialog first opens

@@ -14,6 +14,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/inpututil"
 
+	"simgui/app/window/clipboard"
 	"simgui/app/window/desktop"
 	"simgui/plugins"
 	"simgui/plugins/registry"
@@ -167,6 +168,7 @@ func New(opts Options) (*Editor, error) {
 		targets: map[string]image.Rectangle{}, values: map[string]string{}, jobs: make(chan func() func(), 8), stopped: make(chan struct{}),
 		preview: newPreviewer(),
 	}
+	e.fields.line.Clip = clipboard.System{}
 	if opts.StateFile != "" {
 		e.state = desktop.NewStateFile[State](opts.StateFile, stateInterval)
 	}

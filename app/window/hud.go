@@ -231,6 +231,7 @@ World
 Window
   F1  this help     F2  next screen (editor)     F12  screenshot
   editor: Ctrl+S save   Ctrl+Z / Ctrl+Y undo / redo   drag a static track's points on its view
+  text fields: Ctrl+C / Ctrl+X / Ctrl+V copy / cut / paste   Ctrl+A select all   Tab next field
   Esc  close what is open (this help, an enlarged panel, the spawn list, World…)
 `), "\n")
 

@@ -9,12 +9,13 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/inpututil"
 
+	"simgui/app/window/clipboard"
 	"simgui/app/window/lineedit"
 )
 
 // prompt asks for a file path: it is typed (always possible) or chosen with the native dialog
 // (Browse…), which can be missing or blocked, so it never is the only way. The keys are
-// lineedit's (Ctrl+A selects all, Ctrl+U clears to the start, Esc cancels). A prompt that
+// lineedit's (Ctrl+A selects all, Ctrl+U clears to the start, Ctrl+V pastes, Esc cancels). A prompt that
 // saves asks before it overwrites a file: Enter (or Replace) a second time does.
 type prompt struct {
 	title  string
@@ -37,6 +38,7 @@ type prompt struct {
 // newPrompt opens a prompt holding initial, selected, so that typing replaces it.
 func newPrompt(title string, req FileRequest, initial string, submit func(string)) *prompt {
 	p := &prompt{title: title, req: req, submit: submit, blink: time.Now()}
+	p.line.Clip = clipboard.System{}
 	p.line.SetText(initial)
 	p.line.SelectAll()
 	return p

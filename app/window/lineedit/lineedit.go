@@ -14,8 +14,10 @@
 // Characters insert at the caret, replacing the selection. ← → move (Shift extends the
 // selection), Home and End (Ctrl+A selects all, Ctrl+E goes to the end), Backspace and
 // Delete remove a character or the selection, Ctrl+Backspace and Ctrl+W the word before the
-// caret, Ctrl+U everything before it, Ctrl+K everything after it. Enter, Esc and Tab are
-// reported to the caller (Action) to submit, cancel or move on.
+// caret, Ctrl+U everything before it, Ctrl+K everything after it. With a Clipboard, Ctrl+C
+// copies the selection, Ctrl+X cuts it and Ctrl+V pastes at the caret (line breaks and tabs
+// as spaces, at most MaxPaste characters). Enter, Esc and Tab are reported to the caller
+// (Action) to submit, cancel or move on.
 //
 // # Limits
 //
@@ -23,11 +25,12 @@
 // frame count once, and editing keys of a frame apply before its characters (a Backspace
 // typed after a character in the same frame deletes the character before it); a Ctrl
 // combination in the frame its letter is also typed in is taken for the letter. Characters
-// are never lost or doubled. There is no clipboard.
+// are never lost or doubled.
 package lineedit
 
 import (
 	"slices"
+	"strings"
 	"time"
 	"unicode"
 
@@ -61,11 +64,12 @@ func (in *Input) Empty() bool { return len(in.Runes) == 0 && len(in.Keys) == 0 }
 var editingKeys = []ebiten.Key{
 	ebiten.KeyBackspace, ebiten.KeyDelete, ebiten.KeyArrowLeft, ebiten.KeyArrowRight,
 	ebiten.KeyHome, ebiten.KeyEnd, ebiten.KeyEnter, ebiten.KeyNumpadEnter, ebiten.KeyEscape, ebiten.KeyTab,
-	ebiten.KeyA, ebiten.KeyE, ebiten.KeyK, ebiten.KeyU, ebiten.KeyW,
+	ebiten.KeyA, ebiten.KeyE, ebiten.KeyK, ebiten.KeyU, ebiten.KeyW, ebiten.KeyC, ebiten.KeyV, ebiten.KeyX,
 }
 
 // letters are the editing keys that act only with Ctrl, with the letter each types.
-var letters = map[ebiten.Key]rune{ebiten.KeyA: 'a', ebiten.KeyE: 'e', ebiten.KeyK: 'k', ebiten.KeyU: 'u', ebiten.KeyW: 'w'}
+var letters = map[ebiten.Key]rune{ebiten.KeyA: 'a', ebiten.KeyE: 'e', ebiten.KeyK: 'k', ebiten.KeyU: 'u', ebiten.KeyW: 'w',
+	ebiten.KeyC: 'c', ebiten.KeyV: 'v', ebiten.KeyX: 'x'}
 
 // repeating are the editing keys that repeat while held.
 var repeating = []ebiten.Key{ebiten.KeyBackspace, ebiten.KeyDelete, ebiten.KeyArrowLeft, ebiten.KeyArrowRight}
@@ -146,10 +150,21 @@ const (
 	Prev          // Shift+Tab
 )
 
+// Clipboard is the system clipboard a Line copies to and pastes from.
+type Clipboard interface {
+	ReadText() string
+	WriteText(s string)
+}
+
+// MaxPaste is the most characters a paste inserts.
+const MaxPaste = 4096
+
 // Line is a line of text with a caret and a selection (between anchor and caret).
 type Line struct {
 	text          []rune
 	caret, anchor int
+	// Clip is the clipboard of Ctrl+C, Ctrl+X and Ctrl+V; nil: none.
+	Clip Clipboard
 }
 
 // SetText replaces the text and puts the caret at its end, selecting nothing.
@@ -195,6 +210,32 @@ func (l *Line) Apply(in Input) (changed bool, act Action) {
 		}
 	}
 	return !slices.Equal(before, l.text), act
+}
+
+// paste inserts s at the caret in place of the selection: its line breaks and tabs as
+// spaces (a trailing line break dropped), other unprintable characters left out, at most
+// MaxPaste characters.
+func (l *Line) paste(s string) {
+	s = strings.TrimRight(s, "\r\n")
+	var rs []rune
+	for _, r := range s {
+		if len(rs) == MaxPaste {
+			break
+		}
+		switch {
+		case r == '\n' || r == '\r' || r == '\t':
+			rs = append(rs, ' ')
+		case unicode.IsPrint(r):
+			rs = append(rs, r)
+		}
+	}
+	if len(rs) == 0 {
+		return
+	}
+	l.deleteSelection()
+	l.text = slices.Insert(l.text, l.caret, rs...)
+	l.caret += len(rs)
+	l.anchor = l.caret
 }
 
 func (l *Line) insert(r rune) {
@@ -257,6 +298,17 @@ func (l *Line) press(p Press) Action {
 				s := l.wordStart(l.caret)
 				l.text = slices.Delete(l.text, s, l.caret)
 				l.caret, l.anchor = s, s
+			}
+		case ebiten.KeyC, ebiten.KeyX:
+			if from, to := l.Selection(); from != to && l.Clip != nil {
+				l.Clip.WriteText(string(l.text[from:to]))
+				if p.Key == ebiten.KeyX {
+					l.deleteSelection()
+				}
+			}
+		case ebiten.KeyV:
+			if l.Clip != nil {
+				l.paste(l.Clip.ReadText())
 			}
 		}
 		return None

@@ -49,3 +49,56 @@ func TestLineEditing(t *testing.T) {
 		}
 	}
 }
+
+// memClip is a clipboard in memory: what a Line does with the system's is a GUI test's.
+type memClip struct{ text string }
+
+func (c *memClip) ReadText() string   { return c.text }
+func (c *memClip) WriteText(s string) { c.text = s }
+
+// TestClipboard: Ctrl+C copies the selection, Ctrl+X cuts it, Ctrl+V pastes at the caret over
+// the selection, with line breaks and tabs as spaces, unprintable characters left out and at
+// most MaxPaste characters; without a selection Ctrl+C and Ctrl+X leave the clipboard as it is.
+func TestClipboard(t *testing.T) {
+	clip := &memClip{text: "unchanged"}
+	l := Line{Clip: clip}
+	l.SetText("/home/me/tiles.png")
+	l.Apply(Input{Keys: []Press{ctrl(ebiten.KeyC)}})
+	if clip.text != "unchanged" {
+		t.Errorf("Ctrl+C with nothing selected put %q on the clipboard", clip.text)
+	}
+	l.Apply(Input{Keys: []Press{{Key: ebiten.KeyHome}, {Key: ebiten.KeyArrowRight, Shift: true}, {Key: ebiten.KeyArrowRight, Shift: true},
+		{Key: ebiten.KeyArrowRight, Shift: true}, {Key: ebiten.KeyArrowRight, Shift: true}, {Key: ebiten.KeyArrowRight, Shift: true}, ctrl(ebiten.KeyX)}})
+	if clip.text != "/home" || l.Text() != "/me/tiles.png" || l.Caret() != 0 {
+		t.Errorf("Ctrl+X: clipboard %q, text %q, caret %d", clip.text, l.Text(), l.Caret())
+	}
+	l.Apply(Input{Keys: []Press{ctrl(ebiten.KeyE), ctrl(ebiten.KeyV)}})
+	if l.Text() != "/me/tiles.png/home" {
+		t.Errorf("Ctrl+V at the end: %q", l.Text())
+	}
+	clip.text = "/tmp/a\tb\nc\x00d\r\n"
+	l.Apply(Input{Keys: []Press{ctrl(ebiten.KeyA), ctrl(ebiten.KeyV)}})
+	if l.Text() != "/tmp/a b cd" || l.Caret() != 11 {
+		t.Errorf("Ctrl+V over the selection: %q, caret %d", l.Text(), l.Caret())
+	}
+	l.Apply(Input{Keys: []Press{ctrl(ebiten.KeyA), ctrl(ebiten.KeyC)}})
+	if clip.text != "/tmp/a b cd" {
+		t.Errorf("Ctrl+A, Ctrl+C copied %q", clip.text)
+	}
+	long := make([]rune, 3*MaxPaste)
+	for i := range long {
+		long[i] = 'a'
+	}
+	clip.text = string(long)
+	l.SetText("")
+	l.Apply(Input{Keys: []Press{ctrl(ebiten.KeyV)}})
+	if l.Len() != MaxPaste {
+		t.Errorf("a paste of %d characters inserted %d", len(long), l.Len())
+	}
+	// Without a clipboard the keys do nothing.
+	var bare Line
+	bare.SetText("x")
+	if changed, _ := bare.Apply(Input{Keys: []Press{ctrl(ebiten.KeyA), ctrl(ebiten.KeyX), ctrl(ebiten.KeyV)}}); changed {
+		t.Errorf("without a clipboard Ctrl+X, Ctrl+V changed the text to %q", bare.Text())
+	}
+}

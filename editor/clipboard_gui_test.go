@@ -1,0 +1,36 @@
+package editor
+
+import (
+	"testing"
+	"time"
+
+	"golang.design/x/clipboard"
+)
+
+// TestEditorClipboard pastes a path copied by another program into the open field with
+// Ctrl+V, and copies a field's text with Ctrl+A, Ctrl+C for another program to read.
+func TestEditorClipboard(t *testing.T) {
+	needDisplay(t)
+	if err := clipboard.Init(); err != nil {
+		t.Fatalf("the test's own clipboard: %v", err)
+	}
+	g := startEditor(t, "standalone", "RUSIM_HOME="+t.TempDir())
+	const path = "/home/me/plugins/track.acme.tiles.v1"
+	clipboard.Write(clipboard.FmtText, []byte(path+"\n"))
+	g.click("field:open.path")
+	g.wait("the open field focused", 5*time.Second, func(s State) bool { return s.Focus == "field:open.path" })
+	g.key("ctrl+v")
+	g.wait("the pasted path", 10*time.Second, func(s State) bool { return s.Values["field:open.path"] == path })
+
+	g.set("descriptor.displayName", "Copied Rover")
+	g.key("ctrl+a")
+	g.wait("the name selected", 5*time.Second, func(s State) bool { return s.Selection == [2]int{0, len("Copied Rover")} })
+	g.key("ctrl+c")
+	deadline := time.Now().Add(10 * time.Second)
+	for string(clipboard.Read(clipboard.FmtText)) != "Copied Rover" {
+		if time.Now().After(deadline) {
+			t.Fatalf("the clipboard holds %q after Ctrl+C", clipboard.Read(clipboard.FmtText))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
