@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"image/png"
-	"io"
-	"os"
 	"path"
 	"path/filepath"
 	"slices"
@@ -16,6 +14,7 @@ import (
 
 	"simgui/plugins"
 	"simgui/render"
+	"simgui/safefile"
 )
 
 // materialRow is one of a track's own materials: its images are files in the archive's assets/
@@ -61,22 +60,16 @@ func (d *draft) addMaterialImage(m *materialRow, p string) (string, error) {
 	if p == "" {
 		return "", errors.New("type the path of a PNG image file to add")
 	}
-	f, err := os.Open(p)
-	if err != nil {
-		return "", fmt.Errorf("%s: %w", p, unnamed(err, p))
-	}
-	defer f.Close()
-	if st, err := f.Stat(); err != nil {
-		return "", fmt.Errorf("%s: %w", p, unnamed(err, p))
-	} else if st.IsDir() {
-		return "", fmt.Errorf("%s is a folder: type the path of a PNG image file", p)
-	}
-	b, err := io.ReadAll(io.LimitReader(f, plugins.MaxMaterialPNGBytes+1))
-	if err != nil {
-		return "", fmt.Errorf("%s: %w", p, unnamed(err, p))
-	}
-	if len(b) > plugins.MaxMaterialPNGBytes {
+	// Not a pipe or a device, which would hold the window; bounded before reading.
+	b, err := safefile.ReadFile(p, plugins.MaxMaterialPNGBytes)
+	var big *safefile.TooLargeError
+	switch {
+	case errors.As(err, &big):
 		return "", fmt.Errorf("%s: larger than %d KiB, the most a material image may be", p, plugins.MaxMaterialPNGBytes>>10)
+	case errors.Is(err, safefile.ErrNotRegular):
+		return "", fmt.Errorf("%s: type the path of a PNG image file", err)
+	case err != nil:
+		return "", fmt.Errorf("%s: %w", p, unnamed(err, p))
 	}
 	if msg := plugins.MaterialPNGProblem(b); msg != "" {
 		return "", fmt.Errorf("%s: %s", p, msg)

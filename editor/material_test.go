@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"syscall"
 	"testing"
 
 	"simgui/plugins"
@@ -144,6 +145,10 @@ func TestAddMaterialImage(t *testing.T) {
 	if err := os.WriteFile(text, []byte("not an image"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	pipe := filepath.Join(dir, "pipe.png")
+	if err := syscall.Mkfifo(pipe, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	before := len(d.extra)
 	for _, c := range []struct{ path, says string }{
 		{big, "KiB"},
@@ -151,6 +156,8 @@ func TestAddMaterialImage(t *testing.T) {
 		{filepath.Join(dir, "missing.png"), "no such file"},
 		{"", "type the path"},
 		{dir, "a folder"},
+		{"/dev/zero", "a character device"},
+		{pipe, "a named pipe"}, // read, it would hold the window until something wrote to it
 	} {
 		tex := m.Textures
 		if _, err := d.addMaterialImage(m, c.path); err == nil || !strings.Contains(err.Error(), c.says) {
