@@ -14,6 +14,7 @@ import (
 
 	"simgui/plugins"
 	"simgui/plugins/archive"
+	"simgui/safefile"
 )
 
 // save writes the plugin's files back into the folder it was opened from, each file replaced
@@ -86,7 +87,9 @@ func saveFiles(folder string, files map[string][]byte) (int, error) {
 	n := 0
 	for _, name := range slices.Sorted(maps.Keys(files)) {
 		path := filepath.Join(folder, filepath.FromSlash(name))
-		if old, err := os.ReadFile(path); err == nil && (bytes.Equal(old, files[name]) || sameJSON(old, files[name])) {
+		// Through safefile: a pipe put in the folder must not hold the window. A file much
+		// larger than the new one is not the same, and is not read.
+		if old, err := safefile.ReadFile(path, 2*int64(len(files[name]))+4096); err == nil && (bytes.Equal(old, files[name]) || sameJSON(old, files[name])) {
 			continue
 		}
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {

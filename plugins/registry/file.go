@@ -6,7 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
+
+	"simgui/safefile"
 )
 
 // Entry is one installed plugin in plugin-registry.json, in rusim's format (its CLI writes
@@ -37,9 +38,14 @@ type registryFile struct {
 // schemaVersion is the registry format simgui reads and writes (rusim's).
 const schemaVersion = 1
 
-// readRegistry reads plugin-registry.json; a missing file is an empty registry.
+// maxRegistryBytes bounds plugin-registry.json: some thousand bytes an entry, for many more
+// plugins than anyone installs.
+const maxRegistryBytes = 16 << 20
+
+// readRegistry reads plugin-registry.json; a missing file is an empty registry. It is read
+// through safefile: a pipe in its place must not hold startup, nor a huge file fill memory.
 func readRegistry(path string) (registryFile, error) {
-	b, err := os.ReadFile(path)
+	b, err := safefile.ReadFile(path, maxRegistryBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return registryFile{SchemaVersion: schemaVersion, Plugins: []Entry{}}, nil
 	}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"simgui/plugins"
@@ -155,5 +156,28 @@ func TestHostileArchivesAreRefused(t *testing.T) {
 	}
 	if _, err := r.Vehicle("vehicle.acme.rover.v1"); err != nil {
 		t.Errorf("the installed plugin suffered: %v", err)
+	}
+}
+
+// A named pipe or an endless file in place of plugin-registry.json is refused, not waited on
+// or read into memory.
+func TestHostileRegistryFile(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		make func(path string) error
+		says string
+	}{
+		{"named pipe", func(p string) error { return syscall.Mkfifo(p, 0o644) }, "named pipe"},
+		{"huge file", func(p string) error { return os.WriteFile(p, bytes.Repeat([]byte(" "), maxRegistryBytes+1), 0o644) }, "the limit is"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			home := t.TempDir()
+			if err := c.make(filepath.Join(home, FileName)); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := Open(home, Options{}).List(); err == nil || !strings.Contains(err.Error(), c.says) {
+				t.Errorf("List: %v, want it to say %q", err, c.says)
+			}
+		})
 	}
 }
