@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"github.com/foxglove/mcap/go/mcap"
@@ -14,6 +13,8 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/types/descriptorpb"
 	"google.golang.org/protobuf/types/dynamicpb"
+
+	"simgui/safefile"
 )
 
 // Message is one recorded message.
@@ -57,7 +58,7 @@ func (r *Recording) Counts() map[string]int {
 // messages is used, and reading stops at the first incomplete or damaged one. It fails only if
 // the file cannot be opened or is not MCAP at all.
 func ReadFile(path string) (*Recording, error) {
-	f, err := os.Open(path)
+	f, _, err := safefile.Open(path) // a pipe or a device is refused, not waited on
 	if err != nil {
 		return nil, fmt.Errorf("read recording: %w", err)
 	}
