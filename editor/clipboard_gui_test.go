@@ -1,6 +1,7 @@
 package editor
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -8,7 +9,7 @@ import (
 )
 
 // TestEditorClipboard pastes a path copied by another program into the open field with
-// Ctrl+V, and copies a field's text with Ctrl+A, Ctrl+C for another program to read.
+// Ctrl+V (Enter then opens it: there is nothing there), and copies a field's text with Ctrl+A, Ctrl+C for another program to read.
 func TestEditorClipboard(t *testing.T) {
 	needDisplay(t)
 	if err := clipboard.Init(); err != nil {
@@ -21,6 +22,8 @@ func TestEditorClipboard(t *testing.T) {
 	g.wait("the open field focused", 5*time.Second, func(s State) bool { return s.Focus == "field:open.path" })
 	g.key("ctrl+v")
 	g.wait("the pasted path", 10*time.Second, func(s State) bool { return s.Values["field:open.path"] == path })
+	g.key("Return") // Enter opens, as the Open button does
+	g.wait("the open's answer", 10*time.Second, func(s State) bool { return strings.Contains(s.Status, "no such file") })
 
 	g.set("descriptor.displayName", "Copied Rover")
 	g.key("ctrl+a")

@@ -154,15 +154,18 @@ func (e *Editor) trackMaterials(ctx *debugui.Context, f *trackForm) {
 		ctx.SetGridLayout([]int{26, 90, -1, 90}, nil)
 		ctx.Text("")
 		ctx.Text("image file")
-		e.fieldHint(ctx, mp+".image", &r.Image, "path of a PNG file on this computer")
-		e.button(ctx, "materials["+itoa(i)+"].addImage", "Add image", func() {
+		add := func() {
 			if name, err := e.d.addMaterialImage(r, r.Image); err != nil {
 				e.failedErr(err)
 			} else {
 				r.Image = ""
 				e.done("copied into " + name)
 			}
-		})
+		}
+		if e.fieldHint(ctx, mp+".image", &r.Image, "path of a PNG file on this computer (Enter adds it)") {
+			e.later = append(e.later, add)
+		}
+		e.button(ctx, "materials["+itoa(i)+"].addImage", "Add image", add)
 	}
 	ctx.SetGridLayout([]int{120, -1}, nil)
 	e.button(ctx, "materials.add", "Add material", func() { f.Materials = append(f.Materials, newMaterialRow()) })

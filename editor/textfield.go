@@ -87,9 +87,10 @@ func (e *Editor) endFields() {
 	f.from = 0
 }
 
-// field is a text field for the value at path (a validator path such as descriptor.id).
-func (e *Editor) field(ctx *debugui.Context, path string, buf *string) {
-	e.fieldHint(ctx, path, buf, "")
+// field is a text field for the value at path (a validator path such as descriptor.id). It
+// reports whether Enter was pressed in it this tick, for a field whose button Enter stands for.
+func (e *Editor) field(ctx *debugui.Context, path string, buf *string) bool {
+	return e.fieldHint(ctx, path, buf, "")
 }
 
 // pointedAt reports whether the pointer is over target name (a field drawn this frame).
@@ -100,7 +101,7 @@ func (e *Editor) pointedAt(name string) bool {
 
 // fieldHint is field showing hint, dimmed, while it is empty and not being typed in (a
 // parameter's default, which an empty field stands for).
-func (e *Editor) fieldHint(ctx *debugui.Context, path string, buf *string, hint string) {
+func (e *Editor) fieldHint(ctx *debugui.Context, path string, buf *string, hint string) (entered bool) {
 	f := &e.fields
 	name := "field:" + path
 	f.order = append(f.order, name)
@@ -116,7 +117,9 @@ func (e *Editor) fieldHint(ctx *debugui.Context, path string, buf *string, hint 
 		*buf = f.line.Text()
 		f.wrote = *buf
 		switch act {
-		case lineedit.Submit, lineedit.Cancel:
+		case lineedit.Submit:
+			f.focus, entered = "", true
+		case lineedit.Cancel:
 			f.focus = ""
 		case lineedit.Next, lineedit.Prev:
 			f.move = act
@@ -170,6 +173,7 @@ func (e *Editor) fieldHint(ctx *debugui.Context, path string, buf *string, hint 
 			})
 		})
 	})
+	return entered
 }
 
 // drawField draws a field's box and text over the button debugui drew in r (dst is clipped to

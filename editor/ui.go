@@ -124,8 +124,11 @@ func (e *Editor) toolbar(ctx *debugui.Context) {
 
 	ctx.SetGridLayout([]int{70, -1, 60, 80, 100}, nil)
 	ctx.Text("open")
-	e.field(ctx, "open.path", &e.openPath)
-	e.button(ctx, "open", "Open", func() { e.leave("Open", func() { e.open(e.openPath) }) })
+	open := func() { e.leave("Open", func() { e.open(e.openPath) }) }
+	if e.field(ctx, "open.path", &e.openPath) { // Enter opens, as the button does
+		e.later = append(e.later, open)
+	}
+	e.button(ctx, "open", "Open", open)
 	e.button(ctx, "browse", "Browse...", func() { e.leave("Browse...", e.browse) })
 	e.button(ctx, "installed", "Installed...", func() {
 		e.installedOpen = !e.installedOpen
