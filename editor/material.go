@@ -135,7 +135,7 @@ func materialChoices(f *trackForm) []string {
 func (e *Editor) trackMaterials(ctx *debugui.Context, f *trackForm) {
 	ctx.SetGridLayout([]int{-1}, nil)
 	ctx.Text("")
-	ctx.Text(fmt.Sprintf("Materials of the track's own: square PNG images (%d to %d px, at most %d KiB) in the archive's assets/, each covering size m of a face",
+	ctx.Text(fmt.Sprintf("The track's own materials: square PNG images (%d to %d px, at most %d KiB) in the archive's assets/, each covering size m of a face",
 		plugins.MinMaterialSide, plugins.MaxMaterialSide, plugins.MaxMaterialPNGBytes>>10))
 	widths := []int{26, -2, 60, -5, 70}
 	ctx.SetGridLayout(widths, nil)
