@@ -37,3 +37,19 @@ func TestEditorClipboard(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// TestEditorKeysOverlay: F1 shows the editor's keys, Esc hides them, F1 again toggles.
+func TestEditorKeysOverlay(t *testing.T) {
+	needDisplay(t)
+	g := startEditor(t, "standalone", "RUSIM_HOME="+t.TempDir())
+	shown := func(s State) bool { _, ok := s.Targets["button:help.close"]; return ok }
+	g.wait("the editor", 10*time.Second, func(s State) bool { return s.Type != "" })
+	g.key("F1")
+	g.wait("the keys shown", 10*time.Second, shown)
+	g.key("Escape")
+	g.wait("the keys hidden by Esc", 10*time.Second, func(s State) bool { return !shown(s) })
+	g.key("F1")
+	g.wait("the keys shown again", 10*time.Second, shown)
+	g.key("F1")
+	g.wait("the keys hidden by F1", 10*time.Second, func(s State) bool { return !shown(s) })
+}

@@ -113,6 +113,7 @@ type Editor struct {
 
 	exportPath, keyPath, openPath string
 	installedOpen                 bool
+	helpOpen                      bool            // the Keys overlay (F1)
 	installed                     []registry.Item // nil until first read
 	listErr                       string
 	busy                          string // what the worker is doing, "" when idle

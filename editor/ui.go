@@ -52,19 +52,24 @@ func (e *Editor) layout(ctx *debugui.Context) {
 			e.problemsPanel(ctx)
 		})
 		overlay := image.Rectangle{}
-		if e.installedOpen {
-			r := image.Rect(w/2-260, toolbarHeight+20, w/2+260, min(h-20, toolbarHeight+20+520))
-			ctx.Window("Open an installed plugin", r, func(l debugui.ContainerLayout) {
+		popup := func(title string, r image.Rectangle, body func()) {
+			ctx.Window(title, r, func(l debugui.ContainerLayout) {
 				e.clip, e.inOverlay = l.BodyBounds, true
 				// debugui's windows are a little transparent: the form beneath showed through.
-				body := l.BodyBounds
+				b := l.BodyBounds
 				ctx.SetGridLayout([]int{-1}, []int{1})
 				ctx.DrawOnlyWidget(func(dst *ebiten.Image) {
-					vector.FillRect(dst, float32(body.Min.X), float32(body.Min.Y), float32(body.Dx()), float32(body.Dy()), overlayBG, false)
+					vector.FillRect(dst, float32(b.Min.X), float32(b.Min.Y), float32(b.Dx()), float32(b.Dy()), overlayBG, false)
 				})
-				e.installedPanel(ctx)
+				body()
 				overlay, e.inOverlay = l.Bounds, false
 			})
+		}
+		switch {
+		case e.helpOpen: // over the Installed list when both are open
+			popup("Keys (F1 closes)", image.Rect(max(0, w/2-330), toolbarHeight+20, min(w, w/2+330), min(h-10, toolbarHeight+20+300)), func() { e.helpPanel(ctx) })
+		case e.installedOpen:
+			popup("Open an installed plugin", image.Rect(w/2-260, toolbarHeight+20, w/2+260, min(h-20, toolbarHeight+20+520)), func() { e.installedPanel(ctx) })
 		}
 		e.overlay = overlay
 	})

@@ -76,8 +76,15 @@ func (e *Editor) noteChange() {
 func (e *Editor) forgetChanges() { e.undo = undoStack{last: e.d.formJSON()} }
 
 // editKeys takes a change back on Ctrl+Z, puts one again on Ctrl+Y or Ctrl+Shift+Z, and
-// saves on Ctrl+S, as the Save button does. (The text fields use Ctrl with a, e, k, u, w.)
+// saves on Ctrl+S, as the Save button does; F1 shows and hides the keys (Esc hides them too). (The text fields
+// use Ctrl with a, c, e, k, u, v, w, x.)
 func (e *Editor) editKeys() {
+	if inpututil.IsKeyJustPressed(ebiten.KeyF1) {
+		e.helpOpen = !e.helpOpen
+	}
+	if e.helpOpen && e.fields.focus == "" && inpututil.IsKeyJustPressed(ebiten.KeyEscape) {
+		e.helpOpen = false
+	}
 	if !ebiten.IsKeyPressed(ebiten.KeyControl) && !ebiten.IsKeyPressed(ebiten.KeyMeta) {
 		return
 	}
