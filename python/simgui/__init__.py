@@ -36,8 +36,11 @@ def register(id: str, entry_point: str = "simgui.envs:SimguiEnv", max_episode_st
         import gymnasium
 
         if id not in gymnasium.registry:
-            # The env keeps its own time limit (TimeLimit would count the same steps again).
-            gymnasium.register(id=id, entry_point=entry_point, kwargs=dict(kwargs or {}),
+            # gymnasium.make wraps the env in TimeLimit(max_episode_steps, or the one given to
+            # make) and does not pass it on, so its single envs leave the limit to the wrapper
+            # (time_limit=False); make_vec passes the limit to the vector env, which keeps it.
+            gymnasium.register(id=id, entry_point=entry_point, max_episode_steps=max_episode_steps,
+                               kwargs={**dict(kwargs or {}), "time_limit": False},
                                vector_entry_point=vector_entry_point)
     return spec
 
@@ -91,7 +94,7 @@ def make_vec(id: str, num_envs: int = 1, vectorization_mode: str | None = None, 
 
 
 for _t in TASKS.values():
-    register(_t.id, kwargs={"task": _t.id})
+    register(_t.id, max_episode_steps=_t.max_episode_steps, kwargs={"task": _t.id})
 
 __all__ = ["make", "make_vec", "register", "registry", "spec", "SimguiEnv", "SimguiVectorEnv", "SimguiProcess",
            "Task", "TASKS", "find_binary", "HAVE_GYMNASIUM", "__version__"]

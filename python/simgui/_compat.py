@@ -35,8 +35,17 @@ def np_random(seed=None):
     return np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed)))
 
 
+def np_random_seeded(seed=None):
+    """np_random(seed) and its seed, as gymnasium.utils.seeding.np_random returns them (an
+    unseeded generator's seed is its fresh entropy)."""
+    if seed is not None:
+        return np_random(seed), int(seed)
+    seq = np.random.SeedSequence()
+    return np.random.Generator(np.random.PCG64(seq)), int(seq.entropy)
+
+
 @dataclass
-class EnvSpec:
+class _EnvSpec:
     """The parts of gymnasium.envs.registration.EnvSpec that simgui's registry fills in."""
 
     id: str
@@ -108,6 +117,9 @@ class _VectorEnv:
 
 
 if HAVE_GYMNASIUM:  # pragma: no cover
+    # Gymnasium's own spec: its checkers and wrappers read more of it than simgui fills in.
+    from gymnasium.envs.registration import EnvSpec
+
     Env = _gym.Env
     VectorEnv = _VectorBase
     try:  # Gymnasium 1.1 names the mode with an enum
@@ -117,6 +129,7 @@ if HAVE_GYMNASIUM:  # pragma: no cover
     except ImportError:
         AUTORESET_NEXT_STEP = "NextStep"
 else:
+    EnvSpec = _EnvSpec
     Env = _Env
     VectorEnv = _VectorEnv
     AUTORESET_NEXT_STEP = "NextStep"

@@ -16,7 +16,7 @@ import operator
 import numpy as np
 
 from . import tasks as _tasks
-from ._compat import AUTORESET_NEXT_STEP, HAVE_GYMNASIUM, Env, VectorEnv, batch_space, np_random, spaces
+from ._compat import AUTORESET_NEXT_STEP, HAVE_GYMNASIUM, Env, VectorEnv, batch_space, np_random, np_random_seeded, spaces
 from .fastpath import KIND_HOLD, KIND_RESET, KIND_STEP, FastPathClient, FastPathError, decode_resets
 from .process import SimguiProcess
 
@@ -28,6 +28,10 @@ _ONE, _MINUS_ONE = np.float64(1.0), np.float64(-1.0)
 
 #: Seeds go to simgui as 64-bit signed integers.
 _SEED_LIMIT = 2**63 - 1
+
+#: The step limit of an env made with time_limit=False and no max_episode_steps: none a run
+#: reaches (a TimeLimit wrapper truncates its episodes).
+NO_TIME_LIMIT = 2**53
 
 
 def _flag_text(value) -> str:
@@ -102,9 +106,9 @@ class _Session:
     def __init__(self, task, n: int, *, transport: str = "fast", simgui=None, frame_size=(84, 84),
                  action_period: float | None = None, randomize: bool = True, max_episode_steps: int | None = None,
                  layout: bool = False, window: bool = False, label: str = "", randomization: dict | None = None,
-                 scenario=None, reply_timeout: float = 120.0):
+                 scenario=None, reply_timeout: float = 120.0, time_limit: bool = True):
         _check_args(n, frame_size, action_period, max_episode_steps,
-                    {"randomize": randomize, "layout": layout, "window": window})
+                    {"randomize": randomize, "layout": layout, "window": window, "time_limit": time_limit})
         if not (isinstance(reply_timeout, (int, float, np.floating, np.integer)) and not isinstance(reply_timeout, bool)
                 and math.isfinite(reply_timeout) and reply_timeout > 0):
             raise ValueError(f"reply_timeout {reply_timeout!r}: want seconds, a positive number")
@@ -114,6 +118,8 @@ class _Session:
             self.task = self.task.with_scenario(scenario)
         if max_episode_steps is not None:
             self.task = self.task.with_options(max_episode_steps=int(max_episode_steps))
+        elif not time_limit:
+            self.task = self.task.with_options(max_episode_steps=NO_TIME_LIMIT)
         self.n = n
         self.proc = None
         self.backend = None
@@ -319,22 +325,29 @@ class SimguiEnv(Env):
     ``action_period`` (seconds of sim time per step), ``randomize`` (domain randomization, on by
     default), ``randomization`` (more groups to draw over the scenario's, e.g.
     ``{"sensors.image_noise": (0, 4)}``), ``scenario`` (a scenario file of one's own instead of
-    the task's, scored by the task's rewards), ``max_episode_steps``, ``window`` (start simgui
-    with its window).
+    the task's, scored by the task's rewards), ``max_episode_steps``, ``time_limit`` (False: the
+    env truncates only at a ``max_episode_steps`` given here, leaving the limit to a TimeLimit
+    wrapper, as ``gymnasium.make`` registers it), ``window`` (start simgui with its window).
+
+    A closed env is started again by ``reset()`` (Stable-Baselines3's env checker closes an env,
+    then resets it).
     """
 
     metadata = {"render_modes": ["rgb_array"], "render_fps": 10}
 
     def __init__(self, task="simgui/KS0223Corridor-v0", *, render_mode=None, transport="fast", simgui=None,
                  frame_size=(84, 84), action_period=None, randomize=True, max_episode_steps=None, window=False,
-                 layout=False, randomization=None, scenario=None, reply_timeout=120.0):
+                 layout=False, randomization=None, scenario=None, reply_timeout=120.0, time_limit=True):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r}: want one of {self.metadata['render_modes']}")
         self._s = None
-        self._s = _Session(task, 1, transport=transport, simgui=simgui, frame_size=frame_size,
-                           action_period=action_period, randomize=randomize, max_episode_steps=max_episode_steps,
-                           layout=layout, window=window, randomization=randomization, scenario=scenario,
-                           reply_timeout=reply_timeout)
+        # What reset() starts a closed env again with.
+        self._args = (task, dict(transport=transport, simgui=simgui, frame_size=frame_size,
+                                 action_period=action_period, randomize=randomize,
+                                 max_episode_steps=max_episode_steps, layout=layout, window=window,
+                                 randomization=randomization, scenario=scenario, reply_timeout=reply_timeout,
+                                 time_limit=time_limit))
+        self._s = _Session(self._args[0], 1, **self._args[1])
         self.task = self._s.task
         self.render_mode = render_mode
         self.observation_space, self.action_space = _spaces(self._s.width, self._s.height)
@@ -348,9 +361,12 @@ class SimguiEnv(Env):
         return self.task.max_episode_steps
 
     def reset(self, *, seed=None, options=None):
-        s = self._live()
         _check_seed(seed)
         _check_options(options)
+        if self._s is None:  # closed: started again, as it was made
+            self._s = _Session(self._args[0], 1, **self._args[1])
+            self._act = self._s.backend.actions[0]
+        s = self._s
         super().reset(seed=seed)
         s.rngs[0] = self.np_random
         s.backend.seeds[0] = int(seed) if seed is not None else int(self.np_random.integers(0, SEED_MAX))
@@ -409,6 +425,13 @@ class SimguiEnv(Env):
             self._s.close()
             self._s = None
 
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
     def __del__(self):
         try:
             self.close()
@@ -428,7 +451,8 @@ class SimguiVectorEnv(VectorEnv):
 
     def __init__(self, task="simgui/KS0223Corridor-v0", num_envs: int = 8, *, render_mode=None, simgui=None,
                  frame_size=(84, 84), action_period=None, randomize=True, max_episode_steps=None, window=False,
-                 layout=False, copy=True, randomization=None, transport="fast", scenario=None, reply_timeout=120.0):
+                 layout=False, copy=True, randomization=None, transport="fast", scenario=None, reply_timeout=120.0,
+                 time_limit=True):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r}: want one of {self.metadata['render_modes']}")
         self._s = None
@@ -440,7 +464,7 @@ class SimguiVectorEnv(VectorEnv):
         self._s = _Session(task, num_envs, transport="fast", simgui=simgui, frame_size=frame_size,
                            action_period=action_period, randomize=randomize, max_episode_steps=max_episode_steps,
                            layout=layout, window=window, randomization=randomization, scenario=scenario,
-                           reply_timeout=reply_timeout)
+                           reply_timeout=reply_timeout, time_limit=time_limit)
         self.task = self._s.task
         self.num_envs = int(num_envs)
         self.render_mode = render_mode
@@ -456,12 +480,32 @@ class SimguiVectorEnv(VectorEnv):
         self._limit = self.task.max_episode_steps
         self._started = False
         self._np_random = None
+        self._np_random_seed = None
 
+    # The generator and its seed as Gymnasium's VectorEnv has them (reset(seed=s) seeds it
+    # with s; episode seeds come from each env's own generator).
     @property
     def np_random(self):
         if self._np_random is None:
-            self._np_random = np_random()
+            self._np_random, self._np_random_seed = np_random_seeded()
         return self._np_random
+
+    @np_random.setter
+    def np_random(self, value):
+        self._np_random, self._np_random_seed = value, -1
+
+    @property
+    def np_random_seed(self) -> int:
+        if self._np_random_seed is None:
+            self._np_random, self._np_random_seed = np_random_seeded()
+        return self._np_random_seed
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
 
     @property
     def worlds(self) -> list:
@@ -477,7 +521,7 @@ class SimguiVectorEnv(VectorEnv):
             seeds = [None] * n
         elif _whole(seed):
             seeds = [int(seed) + i for i in range(n)]
-            self._np_random = np_random(int(seed))
+            self._np_random, self._np_random_seed = np_random_seeded(int(seed))
         else:
             try:
                 seeds = list(seed)

@@ -79,15 +79,31 @@ class _Spawner:
     def popen(self, *args, **kwargs) -> subprocess.Popen:
         out, done = [], threading.Event()
         self._jobs.put((lambda: subprocess.Popen(*args, **kwargs), out, done))
-        done.wait()
+        if not done.wait(_SPAWN_TIMEOUT):
+            raise RuntimeError(f"simgui was not started within {_SPAWN_TIMEOUT:.0f} s: the thread that starts it "
+                               "does not run")
         ok, value = out[0]
         if not ok:
             raise value
         return value
 
 
+#: Seconds a start waits for the spawner thread (a fork leaves none in the child; see below).
+_SPAWN_TIMEOUT = 60.0
+
 _spawner = None
 _spawner_lock = threading.Lock()
+
+
+def _forget_spawner():  # pragma: no cover - runs in a forked child
+    """A forked child has the parent's spawner but not its thread (fork copies the calling
+    thread only), and maybe its lock held: Gymnasium's AsyncVectorEnv and SB3's SubprocVecEnv
+    fork workers after the parent made an env. The child starts its own when it needs one."""
+    global _spawner, _spawner_lock
+    _spawner, _spawner_lock = None, threading.Lock()
+
+
+os.register_at_fork(after_in_child=_forget_spawner)
 
 
 def _popen(*args, **kwargs) -> subprocess.Popen:

@@ -184,6 +184,16 @@ class VectorEnv(unittest.TestCase):
         cls.venv.close()
         cls.single.close()
 
+    def test_generator_and_its_seed(self):
+        # As Gymnasium's vector envs: reset(seed=s) seeds np_random with s and np_random_seed
+        # says so; a generator set by hand has the seed -1.
+        with simgui.make_vec(ID, num_envs=2, simgui=PROC) as v:
+            v.reset(seed=7)
+            self.assertEqual(v.np_random_seed, 7)
+            self.assertEqual(v.np_random.integers(1 << 30), simgui._compat.np_random(7).integers(1 << 30))
+            v.np_random = np.random.default_rng(1)
+            self.assertEqual(v.np_random_seed, -1)
+
     def test_spaces(self):
         v, n = self.venv, self.N
         self.assertEqual(v.num_envs, n)
@@ -357,12 +367,37 @@ class Misuse(unittest.TestCase):
 
     def test_closed_env(self):
         env = simgui.make(ID, simgui=PROC)
-        env.reset(seed=1)
+        first, _ = env.reset(seed=1)
         env.close()
         with self.assertRaisesRegex(RuntimeError, "closed"):
             env.step([0.0, 0.0])
+        # reset() starts a closed env again, as it was made (Stable-Baselines3's checker closes
+        # an env and resets it): the same seed gives the same episode.
+        try:
+            again, _ = env.reset(seed=1)
+            self.assertEqual(again["image"].tobytes(), first["image"].tobytes())
+            env.step([0.0, 0.0])
+        finally:
+            env.close()
+        venv = simgui.make_vec(ID, num_envs=1, simgui=PROC)
+        venv.close()
         with self.assertRaisesRegex(RuntimeError, "closed"):
-            env.reset(seed=1)
+            venv.reset(seed=1)
+
+    def test_time_limit(self):
+        # time_limit=False leaves the limit to a TimeLimit wrapper (gymnasium.make registers the
+        # envs so): no truncation at the task's 100 steps, unless max_episode_steps is given.
+        with simgui.make(ID, simgui=PROC, time_limit=False, randomize=False) as env:
+            env.reset(seed=3)
+            for k in range(simgui.TASKS[ID].max_episode_steps + 20):
+                _, _, terminated, truncated, _ = env.step([0.0, 0.0])
+                self.assertFalse(terminated or truncated, f"step {k + 1}")
+        with simgui.make(ID, simgui=PROC, time_limit=False, max_episode_steps=5) as env:
+            env.reset(seed=3)
+            ends = [env.step([0.0, 0.0])[3] for _ in range(5)]
+            self.assertEqual(ends, [False] * 4 + [True])
+        with self.assertRaisesRegex(ValueError, "time_limit 'no': want True or False"):
+            simgui.make(ID, simgui=PROC, time_limit="no")
 
     def test_seed_range(self):
         env = simgui.make(ID, simgui=PROC)

@@ -100,3 +100,32 @@ class DeadSimgui(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class Fork(unittest.TestCase):
+    def test_a_forked_child_starts_its_own_simgui(self):
+        # Gymnasium's AsyncVectorEnv (fork start method) makes an env in the parent, then forks
+        # workers that make theirs: the parent's process-starting thread is not in the child.
+        env = simgui.make("simgui/KS0223Corridor-v0", frame_size=(32, 24))
+        env.reset(seed=1)
+        env.close()
+        r, w = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover - the child
+            os.close(r)
+            code = 1
+            try:
+                child = simgui.make("simgui/KS0223Corridor-v0", frame_size=(32, 24))
+                obs, _ = child.reset(seed=1)
+                child.close()
+                os.write(w, b"ok" if obs["image"].shape == (24, 32, 3) else b"bad shape")
+                code = 0
+            finally:
+                os._exit(code)
+        os.close(w)
+        got = b""
+        with os.fdopen(r, "rb") as f:
+            got = f.read()  # ends when the child exits; it hung here before
+        _, status = os.waitpid(pid, 0)
+        self.assertEqual(got, b"ok")
+        self.assertEqual(os.waitstatus_to_exitcode(status), 0)
