@@ -216,3 +216,26 @@ func brightPixels(img image.Image, r [4]int) int {
 	}
 	return n
 }
+
+// reveal scrolls the form down with the wheel, a notch a frame, until target name is on show.
+func (g *gui) reveal(name string) {
+	g.t.Helper()
+	s := g.wait("the form's tabs", 10*time.Second, func(s State) bool { _, ok := s.Targets["button:tab:"+tabGeneral]; return ok })
+	tab := s.Targets["button:tab:"+tabGeneral]
+	g.moveTo(tab[0]+40, tab[3]+120)
+	var last [4]int
+	for range 80 {
+		s, _ = g.readState()
+		// On show whole (a row's height, not cut by the panel's edge) and still (the panel
+		// no longer scrolling).
+		if r, ok := s.Targets[name]; ok && r[3]-r[1] >= 16 && r == last {
+			return
+		} else if ok && r[3]-r[1] >= 16 {
+			last = r
+		} else {
+			g.xdo("click", "5")
+		}
+		g.wait("a frame after the wheel", 10*time.Second, func(st State) bool { return st.Frames > s.Frames+2 })
+	}
+	g.t.Fatalf("%s not on show after scrolling the form down", name)
+}

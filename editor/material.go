@@ -128,7 +128,12 @@ func materialChoices(f *trackForm) []string {
 			out = append(out, n)
 		}
 	}
-	return append(out, render.TextureNames()...)
+	for _, n := range render.TextureNames() {
+		if !slices.Contains(out, n) { // an own material of a built-in's name stands in for it
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // trackMaterials lays out the track's own materials, each with a field to add an image file.
@@ -139,7 +144,7 @@ func (e *Editor) trackMaterials(ctx *debugui.Context, f *trackForm) {
 		plugins.MinMaterialSide, plugins.MaxMaterialSide, plugins.MaxMaterialPNGBytes>>10))
 	widths := []int{26, -2, 60, -5, 70}
 	ctx.SetGridLayout(widths, nil)
-	for _, h := range []string{"#", "name", "size m", "images: assets/a.png; assets/b.png (one a reset)", ""} {
+	for _, h := range []string{"#", "name", "size m", "images (assets/x.png; assets/y.png): one is drawn per reset", ""} {
 		ctx.Text(h)
 	}
 	for i := range f.Materials {

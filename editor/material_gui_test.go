@@ -26,6 +26,7 @@ func TestEditorAddMaterialImage(t *testing.T) {
 	g.click("button:new-track")
 	g.wait("the new track", 10*time.Second, func(s State) bool { return s.Type == "track" })
 	g.click("button:tab:" + tabGeometry)
+	g.reveal("button:materials.add")
 	g.click("button:materials.add")
 	const images = "field:descriptor.materials[0].textures"
 	g.wait("the new material's row", 10*time.Second, func(s State) bool { _, ok := s.Values[images]; return ok })

@@ -103,7 +103,6 @@ func (e *Editor) trackGeometry(ctx *debugui.Context, f *trackForm) {
 		e.field(ctx, "descriptor.floor.color", &f.FloorColor)
 		e.swatch(ctx, f.FloorColor)
 	}
-	e.trackMaterials(ctx, f)
 	ctx.SetGridLayout([]int{-1}, nil)
 	ctx.Text("")
 	ctx.Text("Elements: walls and boxes (length along yaw, width across), cylinders, polygons and roads (points x,y; x,y), " +
@@ -115,7 +114,7 @@ func (e *Editor) trackGeometry(ctx *debugui.Context, f *trackForm) {
 		ctx.Text(h)
 	}
 	ctx.SetGridLayout(line2, nil)
-	for _, h := range []string{"", "length", "width", "height", "radius", "points", "aruco id", "", "mass kg", "friction"} {
+	for _, h := range []string{"", "length", "width", "height", "radius", "points", "aruco", "", "mass kg", "friction"} {
 		ctx.Text(h)
 	}
 	mats := materialChoices(f)
@@ -152,6 +151,7 @@ func (e *Editor) trackGeometry(ctx *debugui.Context, f *trackForm) {
 	ctx.SetGridLayout([]int{120, -1}, nil)
 	e.button(ctx, "elements.add", "Add element", func() { f.Elements = append(f.Elements, newElementRow()) })
 	ctx.Text("a new element is a 1 m wall at the origin")
+	e.trackMaterials(ctx, f)
 }
 
 func (e *Editor) trackSpawns(ctx *debugui.Context, f *trackForm) {
@@ -188,8 +188,10 @@ func (e *Editor) trackSpawns(ctx *debugui.Context, f *trackForm) {
 		ctx.SetGridLayout([]int{150, -3, -2}, nil)
 		e.row(ctx, "waypoints", "descriptor.route.waypoints", &f.Waypoints, "x,y; x,y; ... metres")
 		e.numRow(ctx, "reach distance", "descriptor.route.reachDistance", &f.Reach)
-		e.numRow(ctx, "corridor width", "descriptor.route.corridorWidth", &f.Corridor)
-		e.numRow(ctx, "goal radius", "descriptor.route.goalRadius", &f.Goal)
+		e.row(ctx, "corridor width", "descriptor.route.corridorWidth", &f.Corridor,
+			rangeHint("descriptor.route.corridorWidth")+"; out of bounds past half of it (0: unbounded)")
+		e.row(ctx, "goal radius", "descriptor.route.goalRadius", &f.Goal,
+			rangeHint("descriptor.route.goalRadius")+"; the episode ends this near the last waypoint (0: the reach distance)")
 		ctx.Text("")
 		e.checkbox(ctx, "descriptor.route.loop", "loop: start over after the last", &f.Loop)
 		ctx.Text("")

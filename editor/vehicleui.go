@@ -75,22 +75,26 @@ func (e *Editor) form(ctx *debugui.Context) {
 	}
 	ctx.SetGridLayout([]int{-1}, nil)
 	ctx.Text("")
-	if e.d.typ == plugins.TypeTrack {
+	switch f := e.d.vehicle; {
+	case e.d.typ == plugins.TypeTrack:
 		e.trackForm(ctx, e.d.track)
-		return
-	}
-	f := e.d.vehicle
-	switch e.tab {
-	case tabBody:
+	case e.tab == tabBody:
 		e.vehicleBody(ctx, f)
-	case tabSensors:
+	case e.tab == tabSensors:
 		e.sensorTable(ctx, f)
-	case tabActuators:
+	case e.tab == tabActuators:
 		e.actuatorTable(ctx, f)
 	default:
 		e.vehicleGeneral(ctx, f)
 	}
+	// Room below the last row, so that a drop-down there (a new row's kind) opens whole: the
+	// list opens downwards, and the panel scrolls no further than its content.
+	ctx.SetGridLayout([]int{-1}, []int{formTail})
+	ctx.Text("")
 }
+
+// formTail is the empty space under a form, pixels: a drop-down's list of 11 choices.
+const formTail = 260
 
 // tabs are the form's tabs for the plugin's type, General first.
 func (e *Editor) tabs() []tabSpec {

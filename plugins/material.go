@@ -63,6 +63,8 @@ func (ps *Problems) checkMaterials(t *TrackDescriptor) {
 		}
 		if seen[m.Name] {
 			ps.add(p+".name", "%q is declared twice", m.Name)
+		} else if BuiltinMaterials != nil && builtinMaterial(m.Name) {
+			ps.warn(p+".name", "%q is also a built-in material: the track's own images are drawn wherever the track names it", m.Name)
 		}
 		seen[m.Name] = true
 		if !(m.SizeM > 0 && m.SizeM <= 100) {

@@ -112,9 +112,10 @@ func TestUnknownMaterialNamesWarn(t *testing.T) {
 	base := builtinFiles(t, "track.basic_arena.v1")
 	base["assets/brick.png"] = pngOf(t, 64, 64)
 	own := map[string]any{"name": "red_brick", "textures": []any{"assets/brick.png"}, "sizeM": 0.9}
-	track := func(elem, floor string) map[string][]byte {
+	shadow := map[string]any{"name": "brick", "textures": []any{"assets/brick.png"}, "sizeM": 0.9}
+	track := func(elem, floor string, more ...any) map[string][]byte {
 		return edited(t, base, "descriptor.json", func(m map[string]any) {
-			m["materials"] = []any{own}
+			m["materials"] = append([]any{own}, more...)
 			m["elements"].([]any)[0].(map[string]any)["material"] = elem
 			m["floor"].(map[string]any)["texture"] = floor
 		})
@@ -135,6 +136,7 @@ func TestUnknownMaterialNamesWarn(t *testing.T) {
 		{"unknown element material", track("nope", "plywood"), []string{"descriptor.elements[0].material"}},
 		{"own material on the floor", track("red_brick", "red_brick"), nil},
 		{"unknown floor texture", track("red_brick", "nope"), []string{"descriptor.floor.texture"}},
+		{"own material of a built-in's name", track("brick", "plywood", shadow), []string{"descriptor.materials[1].name"}},
 		{"vehicle", vehicle("brick", "nope"), []string{"descriptor.visual.accentMaterial"}},
 		{"vehicle, both unknown", vehicle("wood", "nope"), []string{"descriptor.visual.material", "descriptor.visual.accentMaterial"}},
 	} {

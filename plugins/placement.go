@@ -12,8 +12,8 @@ import (
 // through one. Warnings, since the world copes (it moves a robot out of what it overlaps).
 func (ps *Problems) checkPlacement(t *TrackDescriptor) {
 	var solids []solid
-	for _, e := range t.Elements {
-		if s, ok := solidOf(e); ok {
+	for i, e := range t.Elements {
+		if s, ok := solidOf(e, i); ok {
 			solids = append(solids, s)
 		}
 	}
@@ -37,6 +37,14 @@ func (ps *Problems) checkPlacement(t *TrackDescriptor) {
 	r := t.Route
 	if r == nil {
 		return
+	}
+	if r.CorridorWidth > 0 && len(r.Waypoints) > 0 {
+		for i, sp := range t.SpawnPoints {
+			if d := DistanceToPolyline(r.Waypoints, sp.X, sp.Y); d > r.CorridorWidth/2 {
+				ps.warn(index("descriptor.spawnPoints", i), "(%s, %s) is %s m from the route, outside its corridor (%s m wide): a robot starting there is out of bounds at once",
+					fmtNum(sp.X), fmtNum(sp.Y), fmtNum(math.Round(d*100)/100), fmtNum(r.CorridorWidth))
+			}
+		}
 	}
 	for i, w := range r.Waypoints {
 		if offFloor(w[0], w[1]) {
@@ -72,11 +80,14 @@ type solid struct {
 	poly    [][2]float64
 }
 
-func solidOf(e Element) (solid, bool) {
+func solidOf(e Element, i int) (solid, bool) {
 	if !(e.Height > 0) {
 		return solid{}, false
 	}
 	name := fmt.Sprintf("%s %q", e.Kind, e.Name)
+	if e.Name == "" {
+		name = fmt.Sprintf("%s (element %d, no name)", e.Kind, i)
+	}
 	switch e.Kind {
 	case ElementWall, ElementBox:
 		s, c := math.Sincos(e.YawDeg * math.Pi / 180)
@@ -165,4 +176,22 @@ func segmentDistance(a, b, c [2]float64) float64 {
 		t = max(0, min(1, ((c[0]-a[0])*dx+(c[1]-a[1])*dy)/n))
 	}
 	return math.Hypot(c[0]-(a[0]+t*dx), c[1]-(a[1]+t*dy))
+}
+
+// DistanceToPolyline is the distance from (x, y) to the nearest point of the waypoints' line.
+func DistanceToPolyline(wps [][2]float64, x, y float64) float64 {
+	if len(wps) == 1 {
+		return math.Hypot(x-wps[0][0], y-wps[0][1])
+	}
+	best := math.Inf(1)
+	for i := 1; i < len(wps); i++ {
+		a, b := wps[i-1], wps[i]
+		dx, dy := b[0]-a[0], b[1]-a[1]
+		t := 0.0
+		if l2 := dx*dx + dy*dy; l2 > 0 {
+			t = math.Max(0, math.Min(1, ((x-a[0])*dx+(y-a[1])*dy)/l2))
+		}
+		best = math.Min(best, math.Hypot(x-a[0]-t*dx, y-a[1]-t*dy))
+	}
+	return best
 }

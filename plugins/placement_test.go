@@ -37,6 +37,11 @@ func TestPlacementWarnings(t *testing.T) {
 	if w := warnings(clear()); len(w) != 0 {
 		t.Fatalf("a clear track: %v", w)
 	}
+	wide := clear()
+	wide.Route.CorridorWidth = 1.2 // the spawn point 0.5 m from the route is inside
+	if w := warnings(wide); len(w) != 0 {
+		t.Fatalf("a 1.2 m corridor: %v", w)
+	}
 	for _, c := range []struct {
 		name string
 		edit func(*TrackDescriptor)
@@ -56,6 +61,10 @@ func TestPlacementWarnings(t *testing.T) {
 			`descriptor.route.waypoints[2]: the leg from waypoint 1 to 2 passes through polygon "block"`},
 		{"route through the post", func(t *TrackDescriptor) { t.Route.Waypoints = [][2]float64{{-2.5, -1}, {-2, -1}, {-2, -2.8}} },
 			`the leg from waypoint 1 to 2 passes through cylinder "post"`},
+		{"spawn outside the corridor", func(t *TrackDescriptor) { t.Route.CorridorWidth = 0.6 },
+			"descriptor.spawnPoints[0]: (0, -2.5) is 0.5 m from the route, outside its corridor (0.6 m wide)"},
+		{"unnamed wall", func(t *TrackDescriptor) { t.Elements[0].Name = ""; t.SpawnPoints[0].Y = 2.02 },
+			"(0, 2.02) is inside wall (element 0, no name)"},
 		{"looping back through the block", func(t *TrackDescriptor) {
 			t.Route.Waypoints = [][2]float64{{-1, 1}, {-1, -1}, {-3, -1}, {-3, 1}}
 			t.Route.Loop = true

@@ -52,7 +52,7 @@ func New(l *plugins.Layout) *Progress {
 func (r *Progress) Update(x, y float64) {
 	n := len(r.Waypoints)
 	if r.Corridor > 0 {
-		r.Lateral = distanceToPolyline(r.Waypoints, x, y)
+		r.Lateral = plugins.DistanceToPolyline(r.Waypoints, x, y)
 	}
 	if last := r.Waypoints[n-1]; !r.Loop && r.Goal > 0 && math.Hypot(x-last[0], y-last[1]) <= r.Goal {
 		r.Completed, r.Index = true, n
@@ -86,22 +86,4 @@ func (r *Progress) Update(x, y float64) {
 // (always, when the route has no width).
 func (r *Progress) InCorridor() bool {
 	return r.Corridor <= 0 || r.Lateral <= r.Corridor/2
-}
-
-// distanceToPolyline is the distance from (x, y) to the nearest point of the waypoints' line.
-func distanceToPolyline(wps [][2]float64, x, y float64) float64 {
-	if len(wps) == 1 {
-		return math.Hypot(x-wps[0][0], y-wps[0][1])
-	}
-	best := math.Inf(1)
-	for i := 1; i < len(wps); i++ {
-		a, b := wps[i-1], wps[i]
-		dx, dy := b[0]-a[0], b[1]-a[1]
-		t := 0.0
-		if l2 := dx*dx + dy*dy; l2 > 0 {
-			t = math.Max(0, math.Min(1, ((x-a[0])*dx+(y-a[1])*dy)/l2))
-		}
-		best = math.Min(best, math.Hypot(x-a[0]-t*dx, y-a[1]-t*dy))
-	}
-	return best
 }
