@@ -31,6 +31,9 @@ type draft struct {
 	// wrapped is the contractVersion of an opened device-contract.json in the Editor asset's
 	// wrapper shape, written back in that shape; nil for the bare contract.
 	wrapped *plugins.ContractVersion
+	// added are the files of extra the editor added (Add image): left out of a build once no
+	// material names them.
+	added map[string]bool
 }
 
 // id returns the id as typed.
@@ -90,6 +93,9 @@ func (d *draft) buildWith(standIn float64) (*built, error) {
 	files := maps.Clone(d.extra)
 	if files == nil {
 		files = map[string][]byte{}
+	}
+	for n := range d.unusedAdded() {
+		delete(files, n)
 	}
 	if p.Track != nil {
 		materialImages(p.Track, files)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"image/png"
+	"maps"
 	"path"
 	"path/filepath"
 	"slices"
@@ -77,8 +78,24 @@ func (d *draft) addMaterialImage(m *materialRow, p string) (string, error) {
 	if _, err := png.Decode(bytes.NewReader(b)); err != nil { // bounded: the header was checked
 		return "", fmt.Errorf("%s: pixel data: %v", p, err)
 	}
-	name := d.freeAsset(assetStem(filepath.Base(p)))
-	d.extra[name] = b
+	name := ""
+	for _, n := range slices.Sorted(maps.Keys(d.extra)) { // the same image again is the same file
+		if strings.HasPrefix(n, plugins.AssetsDir+"/") && bytes.Equal(d.extra[n], b) {
+			name = n
+			break
+		}
+	}
+	if slices.Contains(splitList(m.Textures), name) {
+		return "", fmt.Errorf("%s is already among this material's images, as %s", p, name)
+	}
+	if name == "" {
+		name = d.freeAsset(assetStem(filepath.Base(p)))
+		d.extra[name] = b
+		if d.added == nil {
+			d.added = map[string]bool{}
+		}
+		d.added[name] = true
+	}
 	if strings.TrimSpace(m.Textures) == "" {
 		m.Textures = name
 	} else {
@@ -152,7 +169,10 @@ func (e *Editor) trackMaterials(ctx *debugui.Context, f *trackForm) {
 		mp := index("descriptor.materials", i)
 		ctx.SetGridLayout(widths, nil)
 		ctx.Text(itoa(i))
-		e.field(ctx, mp+".name", &r.Name)
+		was := r.Name
+		if e.field(ctx, mp+".name", &r.Name); r.Name != was {
+			f.renameMaterial(i, was, r.Name)
+		}
 		e.field(ctx, mp+".sizeM", &r.SizeM)
 		e.field(ctx, mp+".textures", &r.Textures)
 		e.button(ctx, "materials["+itoa(i)+"].remove", "Remove", func() { f.Materials = slices.Delete(f.Materials, i, i+1) })
@@ -164,7 +184,8 @@ func (e *Editor) trackMaterials(ctx *debugui.Context, f *trackForm) {
 				e.failedErr(err)
 			} else {
 				r.Image = ""
-				e.done("copied into " + name)
+				e.check() // the change first, so that the message is not taken for an old one
+				e.done("added " + name + " to " + strings.TrimSpace(r.Name) + " (kept when the plugin is saved or exported)")
 			}
 		}
 		if e.fieldHint(ctx, mp+".image", &r.Image, "path of a PNG file on this computer (Enter adds it)") {
@@ -175,4 +196,48 @@ func (e *Editor) trackMaterials(ctx *debugui.Context, f *trackForm) {
 	ctx.SetGridLayout([]int{120, -1}, nil)
 	e.button(ctx, "materials.add", "Add material", func() { f.Materials = append(f.Materials, newMaterialRow()) })
 	ctx.Text("elements and the floor name a material by its name")
+}
+
+// renameMaterial makes the elements and the floor that named material row i by its old name
+// name it by the new one, as the name is typed, unless another row has the old name too. An
+// empty name on either side renames nothing (the references wait for a name again).
+func (f *trackForm) renameMaterial(i int, from, to string) {
+	from, to = strings.TrimSpace(from), strings.TrimSpace(to)
+	if from == "" || to == "" || from == to {
+		return
+	}
+	for k, m := range f.Materials {
+		if k != i && strings.TrimSpace(m.Name) == from {
+			return
+		}
+	}
+	for k := range f.Elements {
+		if strings.TrimSpace(f.Elements[k].Material) == from {
+			f.Elements[k].Material = to
+		}
+	}
+	if strings.TrimSpace(f.FloorTexture) == from {
+		f.FloorTexture = to
+	}
+}
+
+// unusedAdded are the images the editor added to assets/ that no material names any more: a
+// build leaves them out (the draft keeps them, for an undo to bring back).
+func (d *draft) unusedAdded() map[string]bool {
+	if len(d.added) == 0 || d.track == nil {
+		return nil
+	}
+	used := map[string]bool{}
+	for _, m := range d.track.Materials {
+		for _, n := range splitList(m.Textures) {
+			used[n] = true
+		}
+	}
+	out := map[string]bool{}
+	for n := range d.added {
+		if !used[n] {
+			out[n] = true
+		}
+	}
+	return out
 }

@@ -49,7 +49,7 @@ func materialTrackFiles(t *testing.T) map[string][]byte {
 	}
 	desc["materials"] = []any{map[string]any{"name": "blue_tiles", "textures": []string{"assets/blue.png", "assets/teal.png"}, "sizeM": 0.5}}
 	desc["floor"] = map[string]any{"x": 0, "y": 0, "length": 6, "width": 6, "texture": "blue_tiles"}
-	desc["route"] = map[string]any{"waypoints": [][2]float64{{-0.5, -1}, {-0.5, 1}}, "reachDistance": 0.3, "corridorWidth": 0.8,
+	desc["route"] = map[string]any{"waypoints": [][2]float64{{0, -2}, {-0.5, 1}}, "reachDistance": 0.3, "corridorWidth": 0.8,
 		"goalRadius": 0.2, "controller": "waypoint_follower", "graph": "main"}
 	desc["elements"] = []any{
 		map[string]any{"kind": "wall", "name": "w", "x": 1, "length": 2, "width": 0.05, "height": 0.3, "material": "blue_tiles"},
@@ -133,9 +133,20 @@ func TestAddMaterialImage(t *testing.T) {
 	if name != "assets/blue_tiles.png" || !strings.HasSuffix(m.Textures, "; assets/blue_tiles.png") || d.extra[name] == nil {
 		t.Errorf("added as %q, textures %q", name, m.Textures)
 	}
-	// The same file again gets a name of its own.
-	if again, err := d.addMaterialImage(m, good); err != nil || again != "assets/blue_tiles_2.png" {
-		t.Errorf("added again as %q: %v", again, err)
+	// The same image again is refused by this material and shared by another; a different
+	// image of the same file name gets a name of its own.
+	if again, err := d.addMaterialImage(m, good); err == nil || !strings.Contains(err.Error(), "already among this material's images") {
+		t.Errorf("the same image again: %q, %v", again, err)
+	}
+	other := &materialRow{Name: "other"}
+	if shared, err := d.addMaterialImage(other, good); err != nil || shared != name || other.Textures != name {
+		t.Errorf("the same image in another material: %q (%v), textures %q", shared, err, other.Textures)
+	}
+	if err := os.WriteFile(good, testPNG(t, 32, color.RGBA{250, 20, 10, 255}), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if second, err := d.addMaterialImage(m, good); err != nil || second != "assets/blue_tiles_2.png" {
+		t.Errorf("another image of the same file name added as %q: %v", second, err)
 	}
 	big := filepath.Join(dir, "big.png")
 	if err := os.WriteFile(big, bytes.Repeat([]byte{0}, plugins.MaxMaterialPNGBytes+1), 0o644); err != nil {
@@ -166,5 +177,110 @@ func TestAddMaterialImage(t *testing.T) {
 		if m.Textures != tex || len(d.extra) != before {
 			t.Errorf("adding %q changed the draft", c.path)
 		}
+	}
+}
+
+// TestRenameMaterialFollows: as a material's name is typed over, the elements and the floor
+// that named it follow; an empty name, or a name another material has too, moves nothing.
+func TestRenameMaterialFollows(t *testing.T) {
+	f := &trackForm{
+		Materials:    []materialRow{{Name: "poster_wall"}, {Name: "tiles"}},
+		Elements:     []elementRow{{Material: "poster_wall"}, {Material: "tiles"}, {Material: "brick"}},
+		FloorTexture: "poster_wall",
+	}
+	for _, step := range []struct{ from, to string }{{"poster_wall", "poster_wal"}, {"poster_wal", "poster"}} {
+		f.Materials[0].Name = step.to
+		f.renameMaterial(0, step.from, step.to)
+	}
+	if f.Elements[0].Material != "poster" || f.FloorTexture != "poster" || f.Elements[1].Material != "tiles" || f.Elements[2].Material != "brick" {
+		t.Errorf("after renaming poster_wall to poster: elements %q %q %q, floor %q",
+			f.Elements[0].Material, f.Elements[1].Material, f.Elements[2].Material, f.FloorTexture)
+	}
+	f.renameMaterial(0, "poster", "")
+	if f.Elements[0].Material != "poster" {
+		t.Errorf("an emptied name moved the reference to %q", f.Elements[0].Material)
+	}
+	f.Materials[1].Name = "poster" // two materials of one name: which one is meant is not known
+	f.renameMaterial(0, "poster", "posters")
+	if f.Elements[0].Material != "poster" {
+		t.Errorf("a name two materials share moved to %q", f.Elements[0].Material)
+	}
+}
+
+// TestChangeKindTakesItsDefaults: a new wall turned marker takes the marker's shape and
+// colour; a value typed stays; leaving the marker kind drops the ArUco id.
+func TestChangeKindTakesItsDefaults(t *testing.T) {
+	r := newElementRow()
+	r.Length = "0.12" // typed
+	r.Kind = plugins.ElementMarker
+	r.changeKind(plugins.ElementWall)
+	want := kindDefaults[plugins.ElementMarker]
+	if r.Width != want.Width || r.Height != want.Height || r.Z != want.Z || r.Color != want.Color || r.Length != "0.12" {
+		t.Errorf("wall to marker: %+v", r)
+	}
+	r.ArucoID = "5"
+	r.Kind = plugins.ElementBox
+	r.changeKind(plugins.ElementMarker)
+	if r.ArucoID != "" || r.Color != kindDefaults[plugins.ElementBox].Color || r.Height != kindDefaults[plugins.ElementBox].Height {
+		t.Errorf("marker to box: %+v", r)
+	}
+	// Each kind's defaults, on a track of its own with a floor, validate.
+	for kind := range kindDefaults {
+		d, err := newDraft(plugins.TypeTrack)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d.track.Base.ID, d.track.Base.DisplayName = "track.acme.kinds.v1", "Kinds"
+		row := newElementRow()
+		row.Kind, row.X, row.Y = kind, "-2", "2"
+		row.changeKind(plugins.ElementWall)
+		d.track.Elements = []elementRow{row}
+		b, err := d.build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ps := b.validate(); len(ps.Errors()) > 0 {
+			t.Errorf("a new %s: %v", kind, ps.Errors())
+		}
+	}
+}
+
+// TestUnusedAddedImagesAreLeftOut: an image added and then no longer named by any material is
+// not in the built files; the draft keeps it, so that an undo brings it back.
+func TestUnusedAddedImagesAreLeftOut(t *testing.T) {
+	d, _, err := draftFromFiles(materialTrackFiles(t), "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	img := filepath.Join(t.TempDir(), "stripe.png")
+	if err := os.WriteFile(img, testPNG(t, 16, color.RGBA{1, 2, 3, 255}), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m := &d.track.Materials[0]
+	before := m.Textures
+	name, err := d.addMaterialImage(m, img)
+	if err != nil {
+		t.Fatal(err)
+	}
+	built := func() map[string][]byte {
+		b, err := d.build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b.files
+	}
+	if built()[name] == nil {
+		t.Fatalf("%s is named and not built", name)
+	}
+	m.Textures = before // the image taken out of the material again
+	if _, ok := built()[name]; ok {
+		t.Errorf("%s is named by no material and still built", name)
+	}
+	if built()["assets/blue.png"] == nil {
+		t.Error("the opened plugin's own image was left out")
+	}
+	m.Textures += "; " + name // an undo
+	if built()[name] == nil {
+		t.Errorf("%s named again and not built", name)
 	}
 }

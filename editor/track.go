@@ -48,8 +48,51 @@ type spawnRow struct {
 
 // newElementRow is the row Add element appends: a wall 1 m long at the origin.
 func newElementRow() elementRow {
-	return elementRow{Kind: plugins.ElementWall, X: "0", Y: "0", Z: "0", Length: "1", Width: "0.1", Height: "0.3", Radius: "0",
-		YawDeg: "0", Color: "#b08a5a", Mass: "0", Friction: "0"}
+	r := elementRow{Kind: plugins.ElementWall, X: "0", Y: "0", YawDeg: "0", Mass: "0", Friction: "0"}
+	r.shape(kindDefaults[plugins.ElementWall])
+	return r
+}
+
+// kindDefaults are the shape fields each element kind starts with: a wall 1 m long, a box,
+// a post, a square block, a road 2 m long, an ArUco-sized black marker 15 cm up.
+var kindDefaults = map[string]elementRow{
+	plugins.ElementWall:     {Z: "0", Length: "1", Width: "0.1", Height: "0.3", Radius: "0", Color: "#b08a5a"},
+	plugins.ElementBox:      {Z: "0", Length: "0.4", Width: "0.4", Height: "0.3", Radius: "0", Color: "#d9a441"},
+	plugins.ElementCylinder: {Z: "0", Length: "0", Width: "0", Height: "0.3", Radius: "0.1", Color: "#a0a0aa"},
+	plugins.ElementPolygon:  {Z: "0", Length: "0", Width: "0", Height: "0.3", Radius: "0", Color: "#8c8278", Points: "0,0; 1,0; 1,1; 0,1"},
+	plugins.ElementRoad:     {Z: "0", Length: "0", Width: "0.6", Height: "0", Radius: "0", Color: "#3b3d40", Points: "0,-1; 0,1"},
+	plugins.ElementMarker:   {Z: "0.15", Length: "0.1", Width: "0", Height: "0", Radius: "0", Color: "#000000"},
+}
+
+// shape sets r's shape fields to d's.
+func (r *elementRow) shape(d elementRow) {
+	r.Z, r.Length, r.Width, r.Height, r.Radius, r.Color, r.Points = d.Z, d.Length, d.Width, d.Height, d.Radius, d.Color, d.Points
+}
+
+// changeKind follows a change of r's kind from was: each shape field that still holds was's
+// default takes the new kind's (a new wall turned marker is a black 10 cm square, not a brown
+// 1 m one), those typed stay; an ArUco id goes with the marker kind.
+func (r *elementRow) changeKind(was string) {
+	from, ok1 := kindDefaults[was]
+	to, ok2 := kindDefaults[r.Kind]
+	if !ok1 || !ok2 {
+		return
+	}
+	for _, f := range []struct {
+		cur      *string
+		old, new string
+	}{
+		{&r.Z, from.Z, to.Z}, {&r.Length, from.Length, to.Length}, {&r.Width, from.Width, to.Width},
+		{&r.Height, from.Height, to.Height}, {&r.Radius, from.Radius, to.Radius}, {&r.Color, from.Color, to.Color},
+		{&r.Points, from.Points, to.Points},
+	} {
+		if strings.TrimSpace(*f.cur) == f.old {
+			*f.cur = f.new
+		}
+	}
+	if r.Kind != plugins.ElementMarker {
+		r.ArucoID = ""
+	}
 }
 
 // newSpawnRow is the row Add spawn point appends.

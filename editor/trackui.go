@@ -125,7 +125,10 @@ func (e *Editor) trackGeometry(ctx *debugui.Context, f *trackForm) {
 		ctx.Text("")
 		ctx.SetGridLayout(line1, nil)
 		ctx.Text(itoa(i))
-		e.choice(ctx, ep+".kind", &r.Kind, elementKinds)
+		was := r.Kind
+		if e.choice(ctx, ep+".kind", &r.Kind, elementKinds); r.Kind != was {
+			r.changeKind(was)
+		}
 		e.field(ctx, ep+".name", &r.Name)
 		e.field(ctx, ep+".x", &r.X)
 		e.field(ctx, ep+".y", &r.Y)
