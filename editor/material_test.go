@@ -284,3 +284,22 @@ func TestUnusedAddedImagesAreLeftOut(t *testing.T) {
 		t.Errorf("%s named again and not built", name)
 	}
 }
+
+// TestElementAt finds the element whose footprint holds a point: a turned wall along its
+// length, a cylinder within its radius, the last drawn of two, none off them.
+func TestElementAt(t *testing.T) {
+	f := &trackForm{Elements: []elementRow{
+		{Kind: plugins.ElementWall, X: "0", Y: "0", Length: "4", Width: "0.1", YawDeg: "90"},
+		{Kind: plugins.ElementCylinder, X: "1", Y: "1", Radius: "0.2"},
+		{Kind: plugins.ElementBox, X: "0", Y: "1.5", Length: "0.4", Width: "0.4"},
+		{Kind: plugins.ElementRoad, Points: "0,-1; 0,1", Width: "1"},
+	}}
+	for _, c := range []struct {
+		x, y float64
+		want int
+	}{{0.02, -1.9, 0}, {0.2, -1.9, -1}, {1.1, 1.1, 1}, {1.3, 1.3, -1}, {0.1, 1.6, 2}, {0.5, 0, -1}} {
+		if got := f.elementAt(c.x, c.y); got != c.want {
+			t.Errorf("(%g, %g): element %d, want %d", c.x, c.y, got, c.want)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -130,6 +131,13 @@ func (e *Editor) dragTrack() {
 				best, reach = i, d.X*d.X+d.Y*d.Y
 			}
 		}
+		if best < 0 && plugins.DescriptorIsLayout(f.Generator) {
+			// On a zoomed view a wall is long: it is taken anywhere on its footprint.
+			x, y := e.views.trackView.metres(float64(p.X-e.views.topRect.Min.X), float64(p.Y-e.views.topRect.Min.Y))
+			if i := f.elementAt(x, y); i >= 0 {
+				best = slices.IndexFunc(hs, func(h trackHandle) bool { return h.kind == "element" && h.index == i })
+			}
+		}
 		switch {
 		case best >= 0:
 		case e.views.zoom != nil:
@@ -148,11 +156,17 @@ func (e *Editor) dragTrack() {
 		return
 	}
 	d := e.drag
+	// The pointer's place this frame first: a release seen in the frame of the last move
+	// still drops the handle where the pointer went.
+	e.dragTo(d, f, p)
 	if !ebiten.IsMouseButtonPressed(ebiten.MouseButtonLeft) {
 		e.drag = nil
 		e.setStatus(fmt.Sprintf("moved %s to (%s, %s)", d.name(), num(d.x), num(d.y)))
-		return
 	}
+}
+
+// dragTo moves the dragged handle to where pointer p puts it, on the snap grid.
+func (e *Editor) dragTo(d *trackDrag, f *trackForm, p image.Point) {
 	step := dragSnap
 	if ebiten.IsKeyPressed(ebiten.KeyShift) {
 		step = dragSnapFine
@@ -185,14 +199,13 @@ const (
 func (e *Editor) panTrack(p image.Point) bool {
 	v := &e.views
 	if pan := v.pan; pan != nil {
-		if !ebiten.IsMouseButtonPressed(ebiten.MouseButtonLeft) {
-			v.pan = nil
-			return true
-		}
 		z := pan.view
 		z.ox, z.oy = z.ox+float64(p.X-pan.from.X), z.oy+float64(p.Y-pan.from.Y)
 		if v.zoom == nil || z.ox != v.zoom.ox || z.oy != v.zoom.oy {
 			v.zoom, v.topGen = &z, 0 // drawn again
+		}
+		if !ebiten.IsMouseButtonPressed(ebiten.MouseButtonLeft) { // after the move: see dragTrack
+			v.pan = nil
 		}
 		return true
 	}
@@ -212,4 +225,42 @@ func (e *Editor) panTrack(p image.Point) bool {
 	v.zoom = &topView{ox: px - u*s, oy: py + w*s, s: s}
 	v.topGen = 0
 	return true
+}
+
+// elementAt returns the row of the element whose footprint holds (x, y), metres — the last of
+// them, drawn on top — or -1. Walls, boxes and markers are rectangles, cylinders circles;
+// polygons and roads are moved by their points, not here.
+func (f *trackForm) elementAt(x, y float64) int {
+	read := func(s string) float64 { // as the form reads it: empty is 0
+		if strings.TrimSpace(s) == "" {
+			return 0
+		}
+		v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+		if err != nil || !finite(v) {
+			return math.NaN()
+		}
+		return v
+	}
+	for i := len(f.Elements) - 1; i >= 0; i-- {
+		el := &f.Elements[i]
+		cx, cy := read(el.X), read(el.Y)
+		switch el.Kind {
+		case plugins.ElementWall, plugins.ElementBox, plugins.ElementMarker:
+			l, w := read(el.Length), read(el.Width)
+			if el.Kind == plugins.ElementMarker && !(w > 0) {
+				w = l
+			}
+			a := read(el.YawDeg) * math.Pi / 180
+			s, c := math.Sincos(a)
+			dx, dy := x-cx, y-cy
+			if u, v := dx*c+dy*s, -dx*s+dy*c; math.Abs(u) <= l/2 && math.Abs(v) <= w/2 {
+				return i
+			}
+		case plugins.ElementCylinder:
+			if math.Hypot(x-cx, y-cy) <= read(el.Radius) {
+				return i
+			}
+		}
+	}
+	return -1
 }
