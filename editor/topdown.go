@@ -22,6 +22,8 @@ var (
 	fovColor      = color.NRGBA{255, 214, 64, 60}
 	spawnColor    = color.NRGBA{255, 170, 40, 255}
 	routeColor    = color.NRGBA{80, 200, 240, 255}
+	// markerFaceColor is the tick out of an upright marker's face.
+	markerFaceColor = color.NRGBA{255, 80, 200, 255}
 )
 
 // topView maps a plane onto an image: a point (u, v) in metres goes to pixel
@@ -314,7 +316,16 @@ func drawElementTop(t topView, e *plugins.Element) {
 		t.poly(rect(e.X, e.Y, e.Length, e.Width, rad(e.YawDeg)), c, color.NRGBA{0, 0, 0, 120})
 	case plugins.ElementMarker:
 		side := max(e.Length, 0.05)
-		t.poly(rect(e.X, e.Y, side, side, rad(e.YawDeg)), c, color.NRGBA{0, 0, 0, 255})
+		if e.Z <= 0 { // on the floor
+			t.poly(rect(e.X, e.Y, side, side, rad(e.YawDeg)), c, color.NRGBA{0, 0, 0, 255})
+			return
+		}
+		// Upright: a bar across its width, and a tick out of its face, the way it is seen from.
+		a := rad(e.YawDeg)
+		t.poly(rect(e.X, e.Y, 3/t.s, side, a), c, color.NRGBA{0, 0, 0, 255})
+		x0, y0 := t.at(e.X, e.Y)
+		x1, y1 := t.at(e.X+10/t.s*math.Cos(a), e.Y+10/t.s*math.Sin(a))
+		vector.StrokeLine(t.dst, x0, y0, x1, y1, 2, markerFaceColor, true)
 	case plugins.ElementCylinder:
 		x, y := t.at(e.X, e.Y)
 		vector.FillCircle(t.dst, x, y, float32(e.Radius*t.s), c, true)
