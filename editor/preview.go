@@ -62,6 +62,11 @@ type previewer struct {
 	// look is the arena in the environment of the previewed camera's look parameters.
 	look    *render.Static
 	lookEnv render.Environment
+	// lastTrack is the latest preview of a track whose geometry had no problems, and the id
+	// it was for: shown while a field being typed breaks the geometry, so that the view (and
+	// the dragging on it) stays.
+	lastTrack   *previewOut
+	lastTrackID string
 }
 
 func newPreviewer() *previewer {
@@ -206,8 +211,17 @@ func (p *previewer) track(out *previewOut, t *plugins.TrackDescriptor) error {
 	if pe := (*plugins.ParamError)(nil); errors.As(err, &pe) && pe.Prefix == "world.params" {
 		// The layout check a scenario's parameters answer to: here it is the track's own
 		// geometry, which Problems lists field by field.
+		if last := p.lastTrack; last != nil && p.lastTrackID == t.ID {
+			out.layout, out.views = last.layout, last.views
+			return errors.New("the geometry has problems (Validate lists them): shown as it last had none")
+		}
 		return errors.New("no preview while the geometry has problems: Validate lists them")
 	}
+	defer func() {
+		if out.layout != nil && out.views[0].img != nil {
+			p.lastTrack, p.lastTrackID = out, t.ID
+		}
+	}()
 	if err != nil {
 		return fmt.Errorf("layout: %w", err)
 	}

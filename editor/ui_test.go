@@ -134,8 +134,10 @@ func TestInstallOverABuiltinSaysWhatToDo(t *testing.T) {
 	}
 }
 
-// A track whose geometry is out of range has no top-down view; the preview says why in the
-// editor's words (Validate lists the problems), not as a scenario's parameters would be told.
+// A track whose geometry is out of range has no top-down view of its own; the preview says
+// why in the editor's words (Validate lists the problems), not as a scenario's parameters
+// would be told, and shows the track as it last had none, so that the view stays while a field
+// is being typed.
 func TestPreviewOfBrokenGeometry(t *testing.T) {
 	d, _ := newDraft(plugins.TypeTrack)
 	d.track.Base.ID, d.track.Base.DisplayName = "track.yard.v1", "Yard"
@@ -144,10 +146,25 @@ func TestPreviewOfBrokenGeometry(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &previewer{}
+	p := &previewer{r: newRenderer()}
+	defer p.r.Close()
 	err = p.track(&previewOut{}, b.plugin.Track)
 	if err == nil || err.Error() != "no preview while the geometry has problems: Validate lists them" {
-		t.Errorf("floor length -1: %v", err)
+		t.Errorf("floor length -1, never good: %v", err)
+	}
+	d.track.FloorLength = "10"
+	good, err := d.build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	was := &previewOut{}
+	if err := p.track(was, good.plugin.Track); err != nil || was.layout == nil {
+		t.Fatalf("floor length 10: %v", err)
+	}
+	out := &previewOut{}
+	err = p.track(out, b.plugin.Track)
+	if err == nil || !strings.Contains(err.Error(), "shown as it last had none") || out.layout != was.layout || out.views[0].img != was.views[0].img {
+		t.Errorf("floor length -1 after 10: %v, layout %p (the last good %p)", err, out.layout, was.layout)
 	}
 }
 
