@@ -144,6 +144,11 @@ func (e *Editor) toolbar(ctx *debugui.Context) {
 
 	ctx.SetGridLayout([]int{60, -1}, nil)
 	line, kind := e.status, e.statusKind
+	if kind == statusAsk && e.statusKey != e.liveKey {
+		// A question about the fields as they were: they changed since, and a second click
+		// asks again (mayLeave), so it is not shown as if it still stood.
+		line, kind = "", statusInfo
+	}
 	if e.unsaved() && kind != statusAsk { // a question says what is not kept itself
 		if kind == statusDone && e.statusKey != e.liveKey {
 			// What was done (a save, say) is past: the changes since are the news.
