@@ -12,14 +12,7 @@ import (
 // TestEditorTrackDrag drags the new track's spawn point and a waypoint on the top-down view:
 // each follows the pointer, snapped to 5 cm, and its fields read where it went.
 func TestEditorTrackDrag(t *testing.T) {
-	needDisplay(t)
-	g := startEditor(t, "standalone", "RUSIM_HOME="+t.TempDir())
-	g.click("button:new-track")
-	s := g.wait("the new track's handles", 10*time.Second, func(s State) bool {
-		_, a := s.Handles["spawn[0]"]
-		_, b := s.Handles["waypoint[1]"]
-		return s.Type == "track" && a && b
-	})
+	g, s := newTrackEditor(t)
 	moved := regexp.MustCompile(`^moved (\S+) to \((-?[0-9.]+), (-?[0-9.]+)\)$`)
 	drag := func(name string, dx, dy int) (float64, float64) {
 		t.Helper()
@@ -77,14 +70,7 @@ func (g *gui) moveTo(x, y int) {
 // stays under the pointer while the handles spread apart, pans it by dragging the background,
 // and zooms back out to the whole track.
 func TestEditorTrackZoom(t *testing.T) {
-	needDisplay(t)
-	g := startEditor(t, "standalone", "RUSIM_HOME="+t.TempDir())
-	g.click("button:new-track")
-	whole := g.wait("the new track's handles", 10*time.Second, func(s State) bool {
-		_, a := s.Handles["spawn[0]"]
-		_, b := s.Handles["waypoint[1]"]
-		return s.Type == "track" && a && b
-	})
+	g, whole := newTrackEditor(t)
 	apart := func(s State) float64 {
 		a, b := s.Handles["spawn[0]"], s.Handles["waypoint[1]"]
 		return math.Hypot(float64(a[0]-b[0]), float64(a[1]-b[1]))
@@ -126,4 +112,18 @@ func TestEditorTrackZoom(t *testing.T) {
 	g.wait("the whole track again", 10*time.Second, func(s State) bool {
 		return s.Handles["spawn[0]"] == whole.Handles["spawn[0]"] && s.Handles["waypoint[1]"] == whole.Handles["waypoint[1]"]
 	})
+}
+
+// newTrackEditor starts an editor on a new track and waits for the handles of its spawn
+// point and second waypoint on the top-down view.
+func newTrackEditor(t *testing.T) (*gui, State) {
+	needDisplay(t)
+	g := startEditor(t, "standalone", "RUSIM_HOME="+t.TempDir())
+	g.click("button:new-track")
+	s := g.wait("the new track's handles", 10*time.Second, func(s State) bool {
+		_, a := s.Handles["spawn[0]"]
+		_, b := s.Handles["waypoint[1]"]
+		return s.Type == "track" && a && b
+	})
+	return g, s
 }

@@ -9,21 +9,6 @@ import (
 	"simgui/plugins"
 )
 
-// distanceToLine is the distance from p to the polyline.
-func distanceToLine(line [][2]float64, p [2]float64) float64 {
-	best := math.Inf(1)
-	for i := 1; i < len(line); i++ {
-		a, b := line[i-1], line[i]
-		dx, dy := b[0]-a[0], b[1]-a[1]
-		t := 0.0
-		if l2 := dx*dx + dy*dy; l2 > 0 {
-			t = math.Max(0, math.Min(1, ((p[0]-a[0])*dx+(p[1]-a[1])*dy)/l2))
-		}
-		best = math.Min(best, math.Hypot(p[0]-a[0]-t*dx, p[1]-a[1]-t*dy))
-	}
-	return best
-}
-
 // The route metadata of rusim's scenarios: corridor.width_m and goal.radius_m go onto the
 // route, obstacle.count places that many static boxes inside the corridor along the route,
 // clear of its ends, from the run seed.
@@ -52,7 +37,7 @@ func TestRouteMetadata(t *testing.T) {
 		if o.Kind != plugins.ElementBox || o.Movable || o.Length != 0.3 || o.Height != 0.3 {
 			t.Errorf("obstacle %+v", o)
 		}
-		if d := distanceToLine(line, p); d+o.Length/2 > 1.2/2 {
+		if d := plugins.DistanceToPolyline(line, p[0], p[1]); d+o.Length/2 > 1.2/2 {
 			t.Errorf("%s at %v is %.3f m from the route: outside the 1.2 m corridor", o.Name, p, d)
 		}
 		if math.Hypot(p[0]-line[0][0], p[1]-line[0][1]) < 0.9 || math.Hypot(p[0]-goal[0], p[1]-goal[1]) < 0.9 {
