@@ -40,7 +40,7 @@ func TestEditorAddMaterialImage(t *testing.T) {
 
 	g.set("descriptor.materials[0].image", good)
 	g.key("Return") // Enter adds it, as the button does
-	s = g.wait("the copy", 10*time.Second, func(s State) bool { return strings.Contains(s.Status, "copied into") })
+	s = g.wait("the copy", 10*time.Second, func(s State) bool { return strings.HasPrefix(s.Status, "added assets/red_tiles.png") })
 	if s.Values[images] != "assets/red_tiles.png" || s.Values["field:descriptor.materials[0].image"] != "" {
 		t.Errorf("after adding %s: images %q, the file field %q (status %q)", good, s.Values[images],
 			s.Values["field:descriptor.materials[0].image"], s.Status)
