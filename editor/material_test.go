@@ -6,6 +6,7 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -300,6 +301,61 @@ func TestElementAt(t *testing.T) {
 	}{{0.02, -1.9, 0}, {0.2, -1.9, -1}, {1.1, 1.1, 1}, {1.3, 1.3, -1}, {0.1, 1.6, 2}, {0.5, 0, -1}} {
 		if got := f.elementAt(c.x, c.y); got != c.want {
 			t.Errorf("(%g, %g): element %d, want %d", c.x, c.y, got, c.want)
+		}
+	}
+}
+
+// TestOpenLeavesOutUnreadableValues: a descriptor with values of the wrong type opens, those
+// values left out and named in the notes, the rest as it was; malformed JSON still does not.
+func TestOpenLeavesOutUnreadableValues(t *testing.T) {
+	files := materialTrackFiles(t)
+	var desc map[string]any
+	if err := json.Unmarshal(files[plugins.DescriptorFile], &desc); err != nil {
+		t.Fatal(err)
+	}
+	desc["elements"].([]any)[2].(map[string]any)["arucoId"] = 2.5
+	desc["route"].(map[string]any)["corridorWidth"] = "wide"
+	desc["elements"].([]any)[0].(map[string]any)["points"] = []any{[]any{1, "x"}}
+	b, err := json.Marshal(desc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := maps.Clone(files)
+	bad[plugins.DescriptorFile] = b
+	d, notes, err := draftFromFiles(bad, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	joined := strings.Join(notes, "\n")
+	for _, want := range []string{"descriptor.elements[2].arucoId: 2.5 is not a whole number", "descriptor.route.corridorWidth",
+		"descriptor.elements[0].points[0][1]"} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("notes %q do not name %s", joined, want)
+		}
+	}
+	if d.track.Elements[2].ArucoID != "" || d.track.Corridor != "0" || d.track.Elements[1].Material != "brick" || d.track.Waypoints == "" {
+		t.Errorf("opened: marker id %q, corridor %q, box material %q", d.track.Elements[2].ArucoID, d.track.Corridor, d.track.Elements[1].Material)
+	}
+	broken := maps.Clone(files)
+	broken[plugins.DescriptorFile] = []byte(`{"id": "track.acme.tiles.v1",`)
+	if _, _, err := draftFromFiles(broken, "test"); err == nil || !strings.Contains(err.Error(), "malformed JSON") {
+		t.Errorf("malformed JSON: %v", err)
+	}
+}
+
+func TestWithoutValue(t *testing.T) {
+	for _, c := range []struct{ doc, path, want string }{
+		{`{"a": [1, {"b": 2.50, "c": 3}]}`, ".a[1].b", `{"a":[1,{"c":3}]}`},
+		{`{"a": [1, "x"]}`, ".a[1]", `{"a":[1,null]}`},
+		{`{"a": {"b.c": 1}}`, ".a.b.c", ""}, // a key with a dot is not a path's
+		{`{"a": 1}`, ".b", ""},
+		{`{"a": [1]}`, ".a[3]", ""},
+		{`{"a": 1}`, "", ""},
+		{`{"a": 1}`, ".a[x]", ""},
+	} {
+		got, ok := withoutValue([]byte(c.doc), c.path)
+		if ok != (c.want != "") || string(got) != c.want {
+			t.Errorf("%s without %q: %q %v, want %q", c.doc, c.path, got, ok, c.want)
 		}
 	}
 }

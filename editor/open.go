@@ -52,11 +52,25 @@ func newDraft(typ plugins.Type) (*draft, error) {
 // changed on the way in (fallback data shown, mounts dropped).
 func draftFromFiles(files map[string][]byte, source string) (*draft, []string, error) {
 	p, ps := plugins.DecodePlugin(files)
+	var notes []string
 	if p == nil {
-		return nil, nil, fmt.Errorf("%s cannot be opened: %w", source, ps.Err())
+		// Values of the wrong type are left out, and said, so that the plugin opens to be
+		// fixed; anything else stops the open.
+		if read, left := readable(files); len(left) > 0 {
+			if p, _ = plugins.DecodePlugin(read); p != nil {
+				files = read
+				what := make([]string, len(left))
+				for i, l := range left {
+					what[i] = l.String()
+				}
+				notes = append(notes, "values that could not be read were left out (type them again): "+strings.Join(what, "; "))
+			}
+		}
+		if p == nil {
+			return nil, nil, fmt.Errorf("%s cannot be opened: %w", source, ps.Err())
+		}
 	}
 	d := &draft{typ: p.Manifest.Type, source: source, extra: map[string][]byte{}}
-	var notes []string
 	switch {
 	case p.Vehicle != nil:
 		if !p.Vehicle.HasSimulationData() {
