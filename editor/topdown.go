@@ -4,6 +4,7 @@ import (
 	"image"
 	"image/color"
 	"math"
+	"unicode/utf8"
 
 	"github.com/ebitengine/debugui"
 	"github.com/hajimehoshi/ebiten/v2"
@@ -22,6 +23,7 @@ var (
 	fovColor      = color.NRGBA{255, 214, 64, 60}
 	spawnColor    = color.NRGBA{255, 170, 40, 255}
 	routeColor    = color.NRGBA{80, 200, 240, 255}
+	labelShade    = color.NRGBA{20, 22, 26, 150}
 	// markerFaceColor is the tick out of an upright marker's face.
 	markerFaceColor = color.NRGBA{255, 80, 200, 255}
 )
@@ -133,6 +135,9 @@ func (t topView) label(s string, x, y float32, c color.Color) {
 	}
 	*t.labels = append(*t.labels, r)
 	x, y = float32(r.Min.X), float32(r.Min.Y)
+	// A shade under the text, so that it reads over the floor and the walls it may cover.
+	w := float32(charWidth * utf8.RuneCountInString(s))
+	vector.FillRect(t.dst, x-2, y, w+4, lh, labelShade, false)
 	op := &text.DrawOptions{}
 	op.GeoM.Translate(float64(x), float64(y))
 	op.ColorScale.ScaleWithColor(c)
