@@ -98,7 +98,8 @@ func (d *draft) buildWith(standIn float64) (*built, error) {
 		delete(files, n)
 	}
 	if p.Track != nil {
-		materialImages(p.Track, files)
+		// As reading the archive does, so that the draft validates and previews as its files would.
+		plugins.LoadMaterialImages(p.Track, files)
 	}
 	for name, v := range map[string]any{plugins.ManifestFile: p.Manifest, plugins.DescriptorFile: desc} {
 		b, err := encodeJSON(v)

@@ -40,18 +40,6 @@ func splitList(s string) []string {
 	return out
 }
 
-// materialImages fills the track's materials' Images from the plugin's files, as reading its
-// archive does, so that the draft in memory validates and previews as its files would.
-func materialImages(t *plugins.TrackDescriptor, files map[string][]byte) {
-	for i := range t.Materials {
-		m := &t.Materials[i]
-		m.Images = make([][]byte, len(m.Textures))
-		for k, name := range m.Textures {
-			m.Images[k] = files[name]
-		}
-	}
-}
-
 // addMaterialImage copies the PNG file at p into the draft's assets/ folder, under a name of
 // its own made from the file's, and appends that name to m's textures. A file that is not a
 // material image (too big, not a PNG, not square, pixels that do not decode) is refused with

@@ -133,7 +133,7 @@ func (e *Editor) dragTrack() {
 		}
 		if best < 0 && plugins.DescriptorIsLayout(f.Generator) {
 			// On a zoomed view a wall is long: it is taken anywhere on its footprint.
-			x, y := e.views.trackView.metres(float64(p.X-e.views.topRect.Min.X), float64(p.Y-e.views.topRect.Min.Y))
+			x, y := e.views.metresAt(e.views.trackView, p)
 			if i := f.elementAt(x, y); i >= 0 {
 				best = slices.IndexFunc(hs, func(h trackHandle) bool { return h.kind == "element" && h.index == i })
 			}
@@ -150,7 +150,7 @@ func (e *Editor) dragTrack() {
 			return
 		}
 		v := e.views.trackView
-		x, y := v.metres(float64(p.X-e.views.topRect.Min.X), float64(p.Y-e.views.topRect.Min.Y))
+		x, y := e.views.metresAt(v, p)
 		e.drag = &trackDrag{trackHandle: hs[best], view: v, dx: hs[best].x - x, dy: hs[best].y - y}
 		e.fields.focus = "" // the fields take the drag's numbers, not the keys
 		return
@@ -173,7 +173,7 @@ func (e *Editor) dragTo(d *trackDrag, f *trackForm, p image.Point) {
 	}
 	// Rounded again so that the fields read 0.15, not 0.15000000000000002.
 	snap := func(m float64) float64 { return math.Round(math.Round(m/step)*step*1e6) / 1e6 }
-	x, y := d.view.metres(float64(p.X-e.views.topRect.Min.X), float64(p.Y-e.views.topRect.Min.Y))
+	x, y := e.views.metresAt(d.view, p)
 	x, y = snap(x+d.dx), snap(y+d.dy)
 	if x != d.x || y != d.y {
 		d.x, d.y = x, y
@@ -263,4 +263,10 @@ func (f *trackForm) elementAt(x, y float64) int {
 		}
 	}
 	return -1
+}
+
+// metresAt is the point (metres) of view t under window pixel p: t is drawn at the size of the
+// top-down view's cell, from its corner.
+func (v *previewImages) metresAt(t topView, p image.Point) (float64, float64) {
+	return t.metres(float64(p.X-v.topRect.Min.X), float64(p.Y-v.topRect.Min.Y))
 }

@@ -38,9 +38,9 @@ const (
 // materialName is the form of material names: lower case letters, digits and '_'.
 var materialName = regexp.MustCompile(`^[a-z0-9_]{1,64}$`)
 
-// loadMaterialImages fills each material's Images from the archive files; a missing file is
-// left nil for checkMaterials to report.
-func loadMaterialImages(t *TrackDescriptor, files map[string][]byte) {
+// LoadMaterialImages fills each material's Images from the plugin's files (archive names); a
+// missing file is left nil for validation to report.
+func LoadMaterialImages(t *TrackDescriptor, files map[string][]byte) {
 	for i := range t.Materials {
 		m := &t.Materials[i]
 		m.Images = make([][]byte, len(m.Textures))

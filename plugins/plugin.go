@@ -98,7 +98,7 @@ func DecodePlugin(files map[string][]byte) (*Plugin, Problems) {
 		if _, ok := files[ContractFile]; ok {
 			ps.add(ContractFile, "a track plugin has no device contract; remove the file")
 		}
-		loadMaterialImages(&t, files)
+		LoadMaterialImages(&t, files)
 		p.Track = &t
 	}
 	return p, ps
