@@ -2,9 +2,9 @@ package bridge
 
 import (
 	"math"
-	"slices"
 	"strings"
 
+	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 
 	"simgui/app/transport/msgs"
@@ -28,20 +28,64 @@ type infoRequest struct {
 }
 
 // parseInfoRequest decodes a Param request. The request is its one map entry; should a client
-// send several, the first name in sorted order wins so that the answer does not depend on map
-// order. ok is false for bytes that are not a Param or a Param without entries.
+// send several, the first on the wire wins, as in CLOiSim (whose maps keep their entries'
+// order; Go's do not). ok is false for bytes that are not a Param or a Param without entries.
 func parseInfoRequest(payload []byte) (infoRequest, bool) {
 	var p msgs.Param
 	if err := proto.Unmarshal(payload, &p); err != nil || len(p.GetParams()) == 0 {
 		return infoRequest{}, false
 	}
-	names := make([]string, 0, len(p.GetParams()))
-	for k := range p.GetParams() {
-		names = append(names, k)
+	name, ok := firstParamKey(payload)
+	if _, known := p.GetParams()[name]; !ok || !known {
+		return infoRequest{}, false
 	}
-	slices.Sort(names)
-	a := p.GetParams()[names[0]]
-	return infoRequest{name: names[0], value: a.GetStringValue()}, true
+	return infoRequest{name: name, value: p.GetParams()[name].GetStringValue()}, true
+}
+
+// firstParamKey is the key of the first params entry (Param field 2, an entry's key field 1)
+// in a Param's wire bytes, which proto.Unmarshal has accepted.
+func firstParamKey(b []byte) (string, bool) {
+	const paramsField, keyField = 2, 1
+	for len(b) > 0 {
+		num, typ, n := protowire.ConsumeTag(b)
+		if n < 0 {
+			return "", false
+		}
+		b = b[n:]
+		if num != paramsField || typ != protowire.BytesType {
+			if n = protowire.ConsumeFieldValue(num, typ, b); n < 0 {
+				return "", false
+			}
+			b = b[n:]
+			continue
+		}
+		entry, n := protowire.ConsumeBytes(b)
+		if n < 0 {
+			return "", false
+		}
+		key := "" // an entry without a key has the empty one
+		for len(entry) > 0 {
+			num, typ, n := protowire.ConsumeTag(entry)
+			if n < 0 {
+				return "", false
+			}
+			entry = entry[n:]
+			if num == keyField && typ == protowire.BytesType {
+				v, n := protowire.ConsumeBytes(entry)
+				if n < 0 {
+					return "", false
+				}
+				key, entry = string(v), entry[n:]
+				continue
+			}
+			if n = protowire.ConsumeFieldValue(num, typ, entry); n < 0 {
+				return "", false
+			}
+			entry = entry[n:]
+		}
+		return key, true
+	}
+	return "", false
 }
 
 // infoHandler answers one device's Info requests; a nil reply means "no answer for this request",

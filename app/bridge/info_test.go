@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 
 	"simgui/app/transport/msgs"
@@ -19,7 +20,6 @@ func TestParseInfoRequest(t *testing.T) {
 		{param(reqROS2, &msgs.Any{}), reqROS2, ""},
 		{param(reqCameraInfo, anyString("")), reqCameraInfo, ""},
 		{param(reqTransform, anyString("lidar_top")), reqTransform, "lidar_top"},
-		{&msgs.Param{Params: map[string]*msgs.Any{"request_z": nil, "request_a": anyString("x")}}, "request_a", "x"},
 	} {
 		b, err := proto.Marshal(tc.req)
 		if err != nil {
@@ -28,6 +28,27 @@ func TestParseInfoRequest(t *testing.T) {
 		got, ok := parseInfoRequest(b)
 		if !ok || got.name != tc.name || got.value != tc.want {
 			t.Errorf("parse %v: %+v %v, want %s %q", tc.req, got, ok, tc.name, tc.want)
+		}
+	}
+	// Two entries: the first on the wire is the request, whatever its name's order.
+	for _, order := range [][2]string{{"request_z", "request_a"}, {"request_a", "request_z"}} {
+		var b []byte
+		for _, name := range order {
+			v, err := proto.Marshal(anyString("of " + name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var entry []byte
+			entry = protowire.AppendTag(entry, 1, protowire.BytesType)
+			entry = protowire.AppendString(entry, name)
+			entry = protowire.AppendTag(entry, 2, protowire.BytesType)
+			entry = protowire.AppendBytes(entry, v)
+			b = protowire.AppendTag(b, 2, protowire.BytesType)
+			b = protowire.AppendBytes(b, entry)
+		}
+		got, ok := parseInfoRequest(b)
+		if !ok || got.name != order[0] || got.value != "of "+order[0] {
+			t.Errorf("entries %v: %+v %v, want the first", order, got, ok)
 		}
 	}
 	if _, ok := parseInfoRequest(nil); ok {
