@@ -107,6 +107,9 @@ func (e *Editor) trackGeometry(ctx *debugui.Context, f *trackForm) {
 	ctx.Text("")
 	ctx.Text("Elements: walls and boxes (length along yaw, width across), cylinders, polygons and roads (points x,y; x,y), " +
 		"markers (an aruco id, 0 to " + itoa(plugins.ArucoIDs-1) + ", draws an ArUco " + plugins.ArucoDictionary + " marker)")
+	if !plugins.DescriptorIsLayout(f.Generator) {
+		ctx.Text("The " + f.Generator + " generator lays the track out; the elements here are added to its layout, where they say.")
+	}
 	line1 := []int{26, 80, -2, -1, -1, -1, -1, -2, 96, 70}
 	line2 := []int{26, -1, -1, -1, -1, -4, -1, 80, -1, -1}
 	ctx.SetGridLayout(line1, nil)

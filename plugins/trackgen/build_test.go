@@ -170,3 +170,29 @@ func TestSchemalessTrack(t *testing.T) {
 		t.Errorf("spawn %+v", l.SpawnPoints)
 	}
 }
+
+// TestGeneratedTracksKeepOwnElements: a box added to any track's descriptor is in its layout,
+// where the descriptor puts it, whatever its generator lays.
+func TestGeneratedTracksKeepOwnElements(t *testing.T) {
+	seen := map[string]bool{}
+	for _, id := range plugins.Builtin().Tracks() {
+		tr := builtinTrack(t, id)
+		gen := tr.Generator
+		if gen == "" {
+			gen = plugins.StaticGenerator
+		}
+		seen[gen] = true
+		box := plugins.Element{Kind: plugins.ElementBox, Name: "user.box", X: 0.37, Y: -0.21, Length: 0.1, Width: 0.1, Height: 0.1, Color: "#ff0000"}
+		tr.Elements = append(tr.Elements, box)
+		l := build(t, tr, defaults(t, tr), 3)
+		got, ok := byName(l.Elements, "user.box")
+		if !ok || got.X != box.X || got.Y != box.Y || got.Kind != box.Kind {
+			t.Errorf("%s (%s): the descriptor's box is %+v, %v in the layout", id, gen, got, ok)
+		}
+	}
+	for _, name := range Names() {
+		if !seen[name] {
+			t.Errorf("generator %s has no built-in track to check", name)
+		}
+	}
+}

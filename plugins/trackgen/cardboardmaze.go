@@ -42,7 +42,7 @@ func (c cmCell) inGrid() bool { return c.x >= 0 && c.x < cmGrid && c.y >= 0 && c
 // maze.right_turns (turn budgets), maze.wall_height_m, and maze.path_encoded, an explicit
 // path "x,y;x,y;..." of grid cells that replaces the walk. The walk's random numbers are
 // simgui's own (rusim's C# and Python walks differ too; rusim's clients send the path).
-func cardboardMaze(_ *plugins.TrackDescriptor, p Params, _ int64) (*plugins.Layout, error) {
+func cardboardMaze(td *plugins.TrackDescriptor, p Params, _ int64) (*plugins.Layout, error) {
 	r := p.Reader()
 	seed := r.Int("maze.seed", 42)
 	length := r.Int("maze.length_cells", 8)
@@ -62,7 +62,9 @@ func cardboardMaze(_ *plugins.TrackDescriptor, p Params, _ int64) (*plugins.Layo
 	} else if path, err = mazeWalk(int64(seed), length, left, right); err != nil {
 		return nil, &plugins.ParamError{Prefix: "world.params", Key: "maze.seed", Problem: err.Error()}
 	}
-	return mazeLayout(path, w, h), nil
+	l := mazeLayout(path, w, h)
+	l.Elements = withOwn(l.Elements, td)
+	return l, nil
 }
 
 // mazeWalk walks from the start cell heading north for length cells: at each cell it picks

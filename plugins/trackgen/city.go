@@ -40,7 +40,7 @@ var cityBuildingColors = []string{"#b7a58c", "#8d8f94", "#a65f4b", "#d2c7ae", "#
 // height and colour. Roads are flat strips a cell wide with a centre line; buildings are boxes
 // inset by a pavement from their block; four lamp posts stand off the grid's corners. The
 // spawn is the start of the city's route (cityRoute), facing along it.
-func cityGrid(_ *plugins.TrackDescriptor, p Params, _ int64) (*plugins.Layout, error) {
+func cityGrid(td *plugins.TrackDescriptor, p Params, _ int64) (*plugins.Layout, error) {
 	r := p.Reader()
 	n := r.Int("city.intersections_per_side", 3)
 	c := r.Float("city.cell_size_m", 7.5)
@@ -99,7 +99,7 @@ func cityGrid(_ *plugins.TrackDescriptor, p Params, _ int64) (*plugins.Layout, e
 	route := cityRoute(n, c)
 	return &plugins.Layout{
 		Floor:    plugins.Floor{Length: size, Width: size, Texture: "tile", Color: cityPavement},
-		Elements: elements,
+		Elements: withOwn(elements, td),
 		SpawnPoints: []plugins.SpawnPoint{{Name: "start", X: route.Waypoints[0][0], Y: route.Waypoints[0][1],
 			YawDeg: headingDeg(route.Waypoints[0], route.Waypoints[1])}},
 		Route: route,

@@ -37,7 +37,7 @@ const (
 
 // corridor builds rusim's closed L corridor: leg A along +y from its end wall at y = −a to the
 // corner at the origin, leg B along +x from the corner to its end wall at x = b, inner width w.
-func corridor(_ *plugins.TrackDescriptor, p Params, _ int64) (*plugins.Layout, error) {
+func corridor(td *plugins.TrackDescriptor, p Params, _ int64) (*plugins.Layout, error) {
 	r := p.Reader()
 	length := r.Float("length", 2.0)
 	w := r.Float("width", 0.6)
@@ -75,7 +75,7 @@ func corridor(_ *plugins.TrackDescriptor, p Params, _ int64) (*plugins.Layout, e
 	return &plugins.Layout{
 		Floor: plugins.Floor{X: (minX + maxX) / 2, Y: (minY + maxY) / 2, Length: maxX - minX, Width: maxY - minY,
 			Texture: texture, Color: floorColors[texture]},
-		Elements:    elements,
+		Elements:    withOwn(elements, td),
 		SpawnPoints: []plugins.SpawnPoint{{Name: "start", X: 0, Y: -a + corridorSpawnIn, YawDeg: 90}},
 		Route: &plugins.Route{
 			Waypoints:     [][2]float64{{0, -a / 2}, {0, -w / 4}, {0.3 * w, 0}, {b - hw, 0}},

@@ -120,7 +120,7 @@ func (g *grid) solve() []cell {
 }
 
 // maze builds a seeded perfect maze centred on the origin: rows count north, columns east.
-func maze(_ *plugins.TrackDescriptor, p Params, seed int64) (*plugins.Layout, error) {
+func maze(td *plugins.TrackDescriptor, p Params, seed int64) (*plugins.Layout, error) {
 	r := p.Reader()
 	rows, cols := r.Int("rows", 8), r.Int("cols", 8)
 	size := r.Float("cell", 0.6)
@@ -194,7 +194,7 @@ func maze(_ *plugins.TrackDescriptor, p Params, seed int64) (*plugins.Layout, er
 	return &plugins.Layout{
 		Floor: plugins.Floor{Length: float64(cols)*size + 2*margin, Width: float64(rows)*size + 2*margin,
 			Texture: texture, Color: floorColors[texture]},
-		Elements:    elements,
+		Elements:    withOwn(elements, td),
 		SpawnPoints: []plugins.SpawnPoint{{Name: "start", X: start[0], Y: start[1], YawDeg: headingDeg(start, centre(path[1]))}},
 		Route:       &plugins.Route{Waypoints: waypoints, ReachDistance: 0.4 * size},
 	}, nil

@@ -10,9 +10,20 @@ import (
 )
 
 // Generator builds a track's layout. It must not modify t, and must return the same Layout for
-// the same t, params and seed.
+// the same t, params and seed. The layout holds t's elements as well as the generator's own,
+// so that a user's addition to a generated track is in its world.
 type Generator interface {
 	Generate(t *plugins.TrackDescriptor, p Params, seed int64) (*plugins.Layout, error)
+}
+
+// withOwn returns a generator's elements followed by copies of the descriptor's own: a
+// generated track's elements (a box, a sign, a marker) are laid on top of the generator's
+// walls, where the descriptor puts them.
+func withOwn(generated []plugins.Element, t *plugins.TrackDescriptor) []plugins.Element {
+	if t == nil || len(t.Elements) == 0 {
+		return generated
+	}
+	return append(generated, t.Clone().Elements...)
 }
 
 // Func adapts a function to Generator.
