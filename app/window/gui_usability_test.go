@@ -368,8 +368,9 @@ func TestWindowSmallWindow(t *testing.T) {
 }
 
 // TestWindowSaveAsksBeforeOverwriting saves the world over a hand-written scenario: the save
-// prompt does not suggest a file that exists, Ctrl+U clears it, the first Enter on an existing
-// path only asks, and the second overwrites. Esc closes the open prompt.
+// prompt does not suggest a file that exists, Ctrl+U clears it, a save into a folder that does
+// not exist keeps the prompt open with why, the first Enter on an existing path only asks, and
+// the second overwrites. Esc closes the open prompt.
 func TestWindowSaveAsksBeforeOverwriting(t *testing.T) {
 	needDisplay(t)
 	dir := t.TempDir()
@@ -384,6 +385,16 @@ func TestWindowSaveAsksBeforeOverwriting(t *testing.T) {
 	if s.PromptText == mine || fileExists(s.PromptText) {
 		t.Errorf("the save prompt suggests %q, which exists", s.PromptText)
 	}
+	g.key("ctrl+u")
+	g.waitState("the prompt cleared", 5*time.Second, func(s State) bool { return s.PromptText == "" })
+	// A save that fails leaves the prompt open on the path, with why, for mending.
+	bad := filepath.Join(dir, "no-such-folder", "x.yaml")
+	g.typeText(bad)
+	g.waitState("the bad path", 10*time.Second, func(s State) bool { return s.PromptText == bad })
+	g.key("Return")
+	g.waitState("the failed save's prompt", 10*time.Second, func(s State) bool {
+		return s.Prompt != "" && s.PromptText == bad && strings.HasPrefix(s.PromptNote, "save failed: ")
+	})
 	g.key("ctrl+u")
 	g.waitState("the prompt cleared", 5*time.Second, func(s State) bool { return s.PromptText == "" })
 	g.typeText(mine)

@@ -515,10 +515,15 @@ func (s *simScreen) savePrompt() {
 	if src := s.g.cur.Plan.Scenario.Source; fileExists(src) {
 		dir, base = filepath.Dir(src), strings.TrimSuffix(filepath.Base(src), filepath.Ext(src))+"-saved"
 	}
-	initial := freeName(dir, base, ".yaml")
-	req := FileRequest{Title: "Save scenario", Save: true, Filter: "Scenario (YAML)", Extensions: []string{"yaml", "yml"}, StartDir: dirOf(initial),
-		Name: filepath.Base(initial)}
-	s.prompt = newPrompt("Save the world as a scenario", req, initial, func(path string) {
+	s.savePromptAt(freeName(dir, base, ".yaml"), "")
+}
+
+// savePromptAt opens the Save prompt holding path, with note under it: after a failed save,
+// the path to mend and why it failed.
+func (s *simScreen) savePromptAt(path, note string) {
+	req := FileRequest{Title: "Save scenario", Save: true, Filter: "Scenario (YAML)", Extensions: []string{"yaml", "yml"}, StartDir: dirOf(path),
+		Name: filepath.Base(path)}
+	s.prompt = newPrompt("Save the world as a scenario", req, path, func(path string) {
 		// The world as it is when the path is given (game goroutine).
 		plan, snap := s.g.cur.Plan, s.g.cur.Loop.Snapshot()
 		s.status("saving " + path + " …")
@@ -526,13 +531,18 @@ func (s *simScreen) savePrompt() {
 			err := saveScenario(path, scenarioFromWorld(plan, snap))
 			return func() {
 				if err != nil {
-					s.status("save failed: " + err.Error())
+					msg := "save failed: " + err.Error()
+					s.status(msg)
+					if s.prompt == nil { // not over another prompt opened meanwhile
+						s.savePromptAt(path, msg)
+					}
 					return
 				}
 				s.status("saved " + path)
 			}
 		})
 	})
+	s.prompt.note = note
 	s.prompt.layout(s.w, s.h, s.barH)
 }
 
