@@ -64,6 +64,7 @@ type feed struct {
 	meter  rateMeter
 	frames uint64
 	err    string
+	stamp  time.Duration // the newest reading's sim time (any kind), when frames > 0
 }
 
 // openFeed subscribes to topic and starts converting. Close it with close.
@@ -78,6 +79,9 @@ func (f *feed) run() {
 	defer close(f.done)
 	for m := range f.sub.C() {
 		now := time.Now()
+		f.mu.Lock()
+		f.stamp = m.Stamp
+		f.mu.Unlock()
 		switch msg := m.Msg.(type) {
 		case *msgs.Image:
 			fr, err := convertImage(msg, f.far, f.buffer())
@@ -147,6 +151,13 @@ func (f *feed) status(now time.Time) (frames uint64, hz float64, err string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.frames, f.meter.rate(now), f.err
+}
+
+// readingAt returns the sim time of the newest reading; ok is false before the first.
+func (f *feed) readingAt() (at time.Duration, ok bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.stamp, f.frames > 0
 }
 
 // lastValue returns the newest scalar reading, NaN before the first.

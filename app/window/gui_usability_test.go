@@ -321,6 +321,36 @@ func TestWindowOverlaysStopAtWalls(t *testing.T) {
 	}
 }
 
+// TestWindowResetWhilePausedRefreshesReadings drives toward the corridor's end wall, pauses
+// and resets: the sonar reading and the camera panel show the reset pose at once, not the
+// wall close up until the world runs again.
+func TestWindowResetWhilePausedRefreshesReadings(t *testing.T) {
+	needDisplay(t)
+	g := startGUI(t, buildSimgui(t), quiet)
+	frames := func(s State) (n uint64) {
+		for _, c := range s.Frames {
+			n += c
+		}
+		return n
+	}
+	s := g.waitState("a sonar reading and camera frames at the start", 20*time.Second, func(s State) bool {
+		return s.Ranges["ultrasonic.front"] > 0 && frames(s) > 0
+	})
+	start := s.Ranges["ultrasonic.front"]
+	g.keyDown("w")
+	s = g.waitState("the wall close", 30*time.Second, func(s State) bool { return s.Ranges["ultrasonic.front"] < start-0.4 })
+	g.keyUp("w")
+	g.key("p")
+	s = g.waitState("paused", 5*time.Second, func(s State) bool { return s.Paused })
+	near, seen := s.Ranges["ultrasonic.front"], frames(s)
+	t.Logf("sonar %.2f m at the start, %.2f m at the wall", start, near)
+	g.key("r")
+	s = g.waitState("the reset pose's readings, still paused", 20*time.Second, func(s State) bool {
+		return s.Paused && s.Step == 0 && math.Abs(s.Ranges["ultrasonic.front"]-start) < 0.05 && frames(s) > seen
+	})
+	t.Logf("after the reset: sonar %.2f m, %d frames (%d before)", s.Ranges["ultrasonic.front"], frames(s), seen)
+}
+
 func rectOf4(r [4]int) image.Rectangle { return image.Rect(r[0], r[1], r[2], r[3]) }
 
 // TestWindowSmallWindow shrinks the window to 800×600: the toolbar wraps, every button is in

@@ -9,6 +9,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"simgui/app/transport"
+	"simgui/app/world"
 	"simgui/plugins"
 )
 
@@ -31,6 +32,15 @@ type panels struct {
 
 	enlarged int             // index of the enlarged camera, -1 for none
 	big      image.Rectangle // where the enlarged one was drawn last, label included
+
+	asked    pausedAt // the paused world's moment refreshPaused last asked readings of
+	askedSet bool     // asked holds for the feeds open
+}
+
+// pausedAt is a moment of a paused world: its step and sim time.
+type pausedAt struct {
+	step uint64
+	t    time.Duration
 }
 
 func newPanels() *panels { return &panels{enlarged: -1} }
@@ -42,6 +52,7 @@ func (p *panels) sync(bus *transport.Bus, model string, desc *plugins.VehicleDes
 		return
 	}
 	p.close()
+	p.askedSet = false
 	p.bus, p.model, p.desc, p.lidar = bus, model, desc, lidar
 	if bus == nil || model == "" {
 		return
@@ -60,6 +71,34 @@ func (p *panels) sync(bus *transport.Bus, model string, desc *plugins.VehicleDes
 	p.imgs = make([]*ebiten.Image, len(p.cams))
 	p.labels = make([]string, len(p.cams))
 	p.fitted = make([]fittedLabel, len(p.cams))
+}
+
+// refreshPaused asks a paused world, once for each moment it stands at, for the readings its
+// feeds lack of that moment: a reset, a spawn or a single step while paused would otherwise
+// leave the panels and range readouts on an earlier moment's (or on nothing) until it runs.
+// Game goroutine.
+func (p *panels) refreshPaused(loop *world.Loop, snap *world.Snapshot) {
+	at := pausedAt{snap.Step, snap.SimTime}
+	if loop == nil || !snap.Paused || (p.askedSet && p.asked == at) {
+		return
+	}
+	p.asked, p.askedSet = at, true
+	var topics []string
+	for _, fs := range [][]*feed{p.cams, p.lidars, p.ranges} {
+		for _, f := range fs {
+			if t, ok := f.readingAt(); !ok || t != snap.SimTime {
+				topics = append(topics, f.Topic)
+			}
+		}
+	}
+	if len(topics) > 0 {
+		// An error says the loop has stopped: there is nothing to refresh.
+		_ = loop.Do(func(w *world.World) {
+			for _, t := range topics {
+				w.Republish(t)
+			}
+		})
+	}
 }
 
 // close closes every feed.

@@ -172,6 +172,7 @@ func (s *simScreen) Update() error {
 		desc = m.Vehicle
 	}
 	s.panels.sync(sim.Bus, s.selected, desc, s.show.lidar)
+	s.panels.refreshPaused(sim.Loop, s.snap)
 	s.panels.update(now)
 	s.panels.layout(s.w, s.h, s.barH)
 	if s.show.chase {
