@@ -35,9 +35,13 @@ func (s *simScreen) Draw(dst *ebiten.Image) {
 	b.rect(0, float32(s.h-s.barH), float32(s.w), float32(s.barH), colorBar)
 	b.draw(dst)
 	drawButtons(dst, b, s.tools)
-	if msg := s.statusLine(); msg != "" {
+	if msg := s.statusLine(); msg != "" && (s.prompt == nil || s.prompt.note != msg) {
 		lines := wrapLines(msg, float32(s.w-32), 6)
-		drawBox(dst, b, lines, 8, float32(s.h-s.barH-len(lines)*lineHeight-14))
+		bottom := s.h - s.barH
+		if s.prompt != nil {
+			bottom = s.prompt.box.Min.Y - 4 // above an open prompt, not hidden under it
+		}
+		drawBox(dst, b, lines, 8, float32(bottom-len(lines)*lineHeight-14))
 	} else if s.spawn.picked != "" {
 		where := "click in the world"
 		if s.show.chase {
