@@ -14,6 +14,11 @@ const WorldExtent = 10_000
 // 4096×4096 RGB frame is 48 MiB).
 const MaxFrameSide = 4096
 
+// MaxWaypoints is the most waypoints a route may have (a descriptor's, a scenario's or a
+// reset's route.waypoints): agents follow and measure their route every step, and a reset's
+// one string of 150,000 points made each agent's step 20 ms.
+const MaxWaypoints = 2000
+
 // maxShapeDim bounds each dimension of a contract shape that is not a frame.
 const maxShapeDim = 100_000
 
@@ -165,6 +170,9 @@ func (ps *Problems) layout(path string, floor *Floor, use FloorUse, elements []E
 		ps.num(p+".yawDeg", GeometryParams, "yawDeg", s.YawDeg)
 	}
 	if r := route; r != nil {
+		if len(r.Waypoints) > MaxWaypoints {
+			ps.add(path+".route.waypoints", "%d waypoints; a route has at most %d", len(r.Waypoints), MaxWaypoints)
+		}
 		ps.points(path+".route.waypoints", r.Waypoints)
 		ps.num(path+".route.reachDistance", GeometryParams, "reachDistance", r.ReachDistance)
 		ps.num(path+".route.corridorWidth", GeometryParams, "corridorWidth", r.CorridorWidth)

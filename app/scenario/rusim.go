@@ -71,6 +71,17 @@ func UnityPointList(s string) (string, error) { return unityPointList(s, "m") }
 // unityPointList is UnityPointList for points in unit.
 func unityPointList(s, unit string) (string, error) {
 	f := func(r rune) bool { return r == ';' || r == '|' || r == '\n' || r == '\r' }
+	// Separators counted before splitting: a 2 MiB string of them must not become a million
+	// parts (two a point leaves room for "\r\n" and a trailing one).
+	seps := 0
+	for _, r := range s {
+		if f(r) {
+			seps++
+		}
+	}
+	if seps > 2*plugins.MaxWaypoints {
+		return "", fmt.Errorf("%d separators: a list has at most %d points", seps, plugins.MaxWaypoints)
+	}
 	var out []string
 	for _, p := range strings.FieldsFunc(s, f) {
 		if strings.TrimSpace(p) == "" {
@@ -84,6 +95,9 @@ func unityPointList(s, unit string) (string, error) {
 	}
 	if len(out) == 0 {
 		return "", fmt.Errorf("%q holds no points", s)
+	}
+	if len(out) > plugins.MaxWaypoints {
+		return "", fmt.Errorf("%d points: a list has at most %d", len(out), plugins.MaxWaypoints)
 	}
 	return strings.Join(out, ";"), nil
 }

@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -248,6 +249,25 @@ func TestPoseInRoundTrip(t *testing.T) {
 		}
 		if s := p.Agents[0].Spawn; math.Abs(s.X-1.5) > 1e-12 || math.Abs(s.Y+2.5) > 1e-12 || math.Abs(s.Yaw-math.Pi/6) > 1e-12 {
 			t.Errorf("rusim axes %v: spawn %+v", sc.RusimAxes(), s)
+		}
+	}
+}
+
+// TestUnityPointListBounded: a list of plugins.MaxWaypoints points converts; one more, or a
+// string of separators, is refused before it is split.
+func TestUnityPointListBounded(t *testing.T) {
+	pts := make([]string, plugins.MaxWaypoints+1)
+	for i := range pts {
+		pts[i] = fmt.Sprintf("%d,0,%d", i%100, i/100)
+	}
+	ok := strings.Join(pts[:plugins.MaxWaypoints], ";") + ";\r\n"
+	got, err := UnityPointList(ok)
+	if err != nil || strings.Count(got, ";")+1 != plugins.MaxWaypoints {
+		t.Fatalf("%d points: %v (%d converted)", plugins.MaxWaypoints, err, strings.Count(got, ";")+1)
+	}
+	for _, bad := range []string{strings.Join(pts, "|"), strings.Repeat(";", 1<<20) + "1,2"} {
+		if _, err := UnityPointList(bad); err == nil || !strings.Contains(err.Error(), "at most") {
+			t.Errorf("a list of %d bytes: %v, want refused", len(bad), err)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package trackgen
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"reflect"
 	"slices"
@@ -194,5 +195,28 @@ func TestGeneratedTracksKeepOwnElements(t *testing.T) {
 		if !seen[name] {
 			t.Errorf("generator %s has no built-in track to check", name)
 		}
+	}
+}
+
+// TestWaypointsBounded: route.waypoints of plugins.MaxWaypoints points builds; one more is a
+// parameter error, before the layout is made.
+func TestWaypointsBounded(t *testing.T) {
+	arena := builtinTrack(t, "track.basic_arena.v1")
+	pts := make([]string, plugins.MaxWaypoints+1)
+	for i := range pts {
+		pts[i] = fmt.Sprintf("%d,%d", i%10, i/10%10)
+	}
+	l := build(t, arena, map[string]any{"route.waypoints": strings.Join(pts[:plugins.MaxWaypoints], ";")}, 1)
+	if n := len(l.Route.Waypoints); n != plugins.MaxWaypoints {
+		t.Fatalf("%d waypoints built, want %d", n, plugins.MaxWaypoints)
+	}
+	if _, err := Build(arena, map[string]any{"route.waypoints": strings.Join(pts, ";")}, 1); err == nil || !strings.Contains(err.Error(), "at most") {
+		t.Errorf("%d waypoints: %v, want refused", len(pts), err)
+	}
+	// A descriptor's own route is held to the same bound.
+	long := arena.Clone()
+	long.Route.Waypoints = make([][2]float64, plugins.MaxWaypoints+1)
+	if err := plugins.CheckLayout(&plugins.Layout{Floor: *long.Floor, Route: long.Route}); err == nil || !strings.Contains(err.Error(), "at most") {
+		t.Errorf("a layout with %d waypoints: %v", len(long.Route.Waypoints), err)
 	}
 }

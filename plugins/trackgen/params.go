@@ -133,6 +133,9 @@ func parsePoint(s string) ([2]float64, error) {
 // parseWaypoints parses "x,y;x,y;..." (each point may carry a z, dropped; a trailing ";" is
 // allowed).
 func parseWaypoints(s string) ([][2]float64, error) {
+	if n := strings.Count(strings.TrimSuffix(strings.TrimSpace(s), ";"), ";") + 1; n > plugins.MaxWaypoints {
+		return nil, fmt.Errorf("%d waypoints; a route has at most %d", n, plugins.MaxWaypoints)
+	}
 	var out [][2]float64
 	for part := range strings.SplitSeq(strings.TrimSuffix(strings.TrimSpace(s), ";"), ";") {
 		p, err := parsePoint(part)
