@@ -20,6 +20,7 @@ require (
 	github.com/spf13/pflag v1.0.9
 	golang.design/x/clipboard v0.7.1
 	golang.org/x/image v0.45.0
+	golang.org/x/sync v0.22.0
 	golang.org/x/sys v0.49.0
 	golang.org/x/term v0.44.0
 	golang.org/x/text v0.41.0
@@ -40,7 +41,6 @@ require (
 	github.com/srwiley/rasterx v0.0.0-20220730225603-2ab79fcdd4ef // indirect
 	golang.org/x/exp/shiny v0.0.0-20250606033433-dcc06ee1d476 // indirect
 	golang.org/x/mobile v0.0.0-20250606033058-a2a15c67f36f // indirect
-	golang.org/x/sync v0.22.0 // indirect
 )
 
 replace github.com/ebitengine/debugui => github.com/ebitengine/debugui v0.2.0

@@ -3,6 +3,7 @@ package api
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"mime"
@@ -56,6 +57,12 @@ const (
 	ReplyTimeout  = 30 * time.Second
 	// maxHeaderBytes bounds a request's header (net/http's default is 1 MiB).
 	maxHeaderBytes = 64 << 10
+	// smallBody is the largest body read without the body budget: 1024 connections' worth
+	// is 64 MiB.
+	smallBody = 64 << 10
+	// bodyBudget bounds the bytes of larger bodies held at once, all connections together:
+	// 1000 connections each sending 2 MiB once took 2.4 GB, and held it after they left.
+	bodyBudget = 64 << 20
 )
 
 // guard answers a request that the Host, Origin or token check refuses, or a POST whose
@@ -95,15 +102,63 @@ func (s *Service) recoverRequest(w http.ResponseWriter, r *http.Request) {
 	s.writeJSON(w, http.StatusInternalServerError, errorBody{"Internal error."})
 }
 
-// readBody reads a request body of at most MaxBody bytes into buf; then the read deadline
-// (BodyTimeout) is lifted, so that a long reset is not cut off by it.
-func readBody(w http.ResponseWriter, r *http.Request, buf *bytes.Buffer) error {
-	_, err := buf.ReadFrom(io.LimitReader(r.Body, MaxBody+1))
+// readBody reads a request body of at most MaxBody bytes; then the read deadline
+// (BodyTimeout) is lifted, so that a long reset is not cut off by it. A body of up to
+// smallBody bytes (every step, and the resets rusim's clients send) goes into a pooled
+// buffer; a larger one first takes its size from the service's body budget and is refused
+// with errBusy when the budget is spent, and one declared larger than MaxBody with
+// errTooLarge before it is read. release gives the buffer and the budget back; call it once
+// the body is decoded, error or not.
+func (s *Service) readBody(w http.ResponseWriter, r *http.Request) (body []byte, release func(), err error) {
+	buf := bodyPool.Get().(*bytes.Buffer)
+	buf.Reset()
+	var held int64
+	release = func() {
+		if buf.Cap() <= 2*smallBody { // a big one is left to the collector, not kept
+			bodyPool.Put(buf)
+		}
+		if held > 0 {
+			s.bodies.Release(held)
+		}
+	}
+	if r.ContentLength > MaxBody {
+		return nil, release, errTooLarge
+	}
+	_, err = buf.ReadFrom(io.LimitReader(r.Body, smallBody+1))
+	if err == nil && buf.Len() > smallBody {
+		// Its whole size — as declared, or MaxBody and one byte to tell a longer one — is
+		// taken from the budget before it is read, into a buffer of that size.
+		need := int64(MaxBody) + 1
+		if cl := r.ContentLength; cl > smallBody {
+			need = cl
+		}
+		if !s.bodies.TryAcquire(need) {
+			return nil, release, errBusy
+		}
+		held = need
+		big := bytes.NewBuffer(make([]byte, 0, need+bytes.MinRead))
+		big.Write(buf.Bytes())
+		bodyPool.Put(buf)
+		buf = big
+		_, err = buf.ReadFrom(io.LimitReader(r.Body, need-int64(buf.Len())))
+	}
 	if err != nil {
-		return err
+		return nil, release, err
 	}
 	http.NewResponseController(w).SetReadDeadline(time.Time{})
-	return nil
+	return buf.Bytes(), release, nil
+}
+
+// errBusy says the body budget (bodyBudget) is spent by other requests' bodies; errTooLarge
+// that a body is declared larger than MaxBody.
+var (
+	errBusy     = errors.New("request bodies in flight use the budget")
+	errTooLarge = errors.New("request body too large")
+)
+
+// tooLarge is the answer to a body larger than MaxBody.
+func tooLarge() *Error {
+	return &Error{Status: http.StatusRequestEntityTooLarge, Message: fmt.Sprintf("Request body is larger than %d bytes.", MaxBody)}
 }
 
 // decodeRequest decodes a JSON body into dst (a *ResetRequest or *StepRequest) and checks the
@@ -112,7 +167,7 @@ func decodeRequest(body []byte, dst any) error {
 	// The size first: readBody stops one byte past MaxBody, so a body of padding trimmed
 	// afterwards would look empty or cut short.
 	if len(body) > MaxBody {
-		return &Error{Status: http.StatusRequestEntityTooLarge, Message: fmt.Sprintf("Request body is larger than %d bytes.", MaxBody)}
+		return tooLarge()
 	}
 	body = bytes.TrimSpace(body)
 	if len(body) == 0 {

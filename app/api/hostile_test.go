@@ -239,6 +239,60 @@ func TestSlowClientsAreCutOff(t *testing.T) {
 	}
 }
 
+// TestBodyBudget: clients that stall half-way through large bodies hold at most bodyBudget
+// of them; a further large body is refused with 503 while small ones (every step) are still
+// answered, and the budget comes back when the stalled clients leave.
+func TestBodyBudget(t *testing.T) {
+	s := startServer(t, Options{})
+	s.ok("/reset", `{"seed": 1}`)
+	addr := s.svc.Addr().String()
+	large := `{"throttle": 0.1` + strings.Repeat(" ", 3*smallBody) + `}`
+	post := func(body string) (int, string) {
+		code, _, text := s.do("POST", "/step", body)
+		return code, string(text)
+	}
+	// Half as many again as the budget holds: a stalled body that found the budget briefly
+	// taken (by the probe below) is refused, and others take its place.
+	stalled := make([]net.Conn, 0, bodyBudget/MaxBody*3/2)
+	for range cap(stalled) {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		fmt.Fprintf(c, "POST /step HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n{\"pad\": \"%s",
+			addr, MaxBody, strings.Repeat("x", 2*smallBody))
+		stalled = append(stalled, c)
+	}
+	// The server takes each stalled body's budget once it has read past smallBody of it:
+	// spent when not even one more such body fits.
+	deadline := time.Now().Add(30 * time.Second)
+	for s.svc.bodies.TryAcquire(MaxBody) {
+		s.svc.bodies.Release(MaxBody)
+		if time.Now().After(deadline) {
+			t.Fatalf("%d stalled bodies did not spend the budget", len(stalled))
+		}
+		runtime.Gosched()
+	}
+	code, text := post(large)
+	if code != http.StatusServiceUnavailable || !strings.Contains(text, "retry") {
+		t.Fatalf("a large body with %d stalled ones: %d %s, want 503", len(stalled), code, text)
+	}
+	if code, text := post(`{"throttle": 0.1}`); code != http.StatusOK {
+		t.Errorf("a small step while the budget is spent: %d %s", code, text)
+	}
+	for _, c := range stalled {
+		c.Close()
+	}
+	deadline = time.Now().Add(30 * time.Second)
+	for code == http.StatusServiceUnavailable && time.Now().Before(deadline) {
+		code, text = post(large)
+	}
+	if code != http.StatusOK {
+		t.Errorf("a large body after the stalled clients left: %d %s", code, text)
+	}
+}
+
 // TestCameraSizeRule: any frame from 16×16 to 1920×1080 renders — rusim's range, 320–1920 ×
 // 240–1080, and the small frames policies read, such as 84×84 — at exactly the size asked.
 func TestCameraSizeRule(t *testing.T) {

@@ -16,6 +16,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"golang.org/x/sync/semaphore"
+
 	"simgui/app"
 	"simgui/app/httpguard"
 	"simgui/app/lograte"
@@ -104,6 +106,8 @@ type Service struct {
 	srv        *http.Server
 	random     *scenario.Randomization
 	httpGuard  *httpguard.Guard
+	// bodies is the budget of request bodies over smallBody bytes held at once.
+	bodies *semaphore.Weighted
 
 	// mu is held shared by steps and exclusively by resets and Shutdown.
 	mu sync.RWMutex
@@ -166,7 +170,7 @@ func New(opts Options) (*Service, error) {
 		opts.BodyTimeout = BodyTimeout
 	}
 	s := &Service{opts: opts, log: opts.Logger, ln: ln, random: random,
-		httpGuard: httpguard.New(opts.AllowOrigins, opts.AllowHosts, opts.Token)}
+		httpGuard: httpguard.New(opts.AllowOrigins, opts.AllowHosts, opts.Token), bodies: semaphore.NewWeighted(bodyBudget)}
 	s.srv = &http.Server{Handler: s, ReadHeaderTimeout: opts.HeaderTimeout, ReadTimeout: opts.BodyTimeout, IdleTimeout: IdleTimeout,
 		MaxHeaderBytes: maxHeaderBytes, ErrorLog: slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
 		ConnState: (&httpguard.ConnLimit{}).Track}
@@ -323,20 +327,25 @@ var bodyPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 // decode reads and decodes a JSON body (decodeRequest); bad bodies are answered with 400.
 func (s *Service) decode(w http.ResponseWriter, r *http.Request, dst any) bool {
-	buf := bodyPool.Get().(*bytes.Buffer)
-	defer bodyPool.Put(buf)
-	buf.Reset()
-	if err := readBody(w, r, buf); err != nil {
+	body, release, err := s.readBody(w, r)
+	defer release()
+	if err != nil {
 		// The reason without the error's text, which names the connection's addresses.
 		var ne net.Error
-		if errors.As(err, &ne) && ne.Timeout() {
+		switch {
+		case errors.Is(err, errTooLarge):
+			s.writeJSON(w, http.StatusRequestEntityTooLarge, errorBody{tooLarge().Message})
+		case errors.Is(err, errBusy):
+			s.writeJSON(w, http.StatusServiceUnavailable, errorBody{fmt.Sprintf(
+				"Other requests' bodies over %d KiB hold the %d MiB the server reads at once; retry.", smallBody>>10, bodyBudget>>20)})
+		case errors.As(err, &ne) && ne.Timeout():
 			s.writeJSON(w, http.StatusRequestTimeout, errorBody{fmt.Sprintf("The request body did not arrive within %s.", s.opts.BodyTimeout)})
-		} else {
+		default:
 			s.writeJSON(w, http.StatusBadRequest, errorBody{"Could not read the request body: the client stopped sending it."})
 		}
 		return false
 	}
-	if err := decodeRequest(buf.Bytes(), dst); err != nil {
+	if err := decodeRequest(body, dst); err != nil {
 		status := http.StatusBadRequest
 		if e, ok := errors.AsType[*Error](err); ok {
 			status = e.Status
