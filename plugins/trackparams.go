@@ -69,6 +69,10 @@ func compiledSchema(text string) (*trackSchema, error) {
 	if err != nil {
 		return nil, fmt.Errorf("not JSON: %w", err)
 	}
+	values := 0
+	if err := schemaShape(doc, "", 0, &values); err != nil {
+		return nil, err
+	}
 	c := jsonschema.NewCompiler()
 	c.UseLoader(noLoader{}) // a plugin's schema must not make us read files or the network
 	const url = "mem:///track-params.json"
@@ -89,6 +93,66 @@ func compiledSchema(text string) (*trackSchema, error) {
 	}
 	schemaCache.m[text] = ts
 	return ts, nil
+}
+
+// Bounds of a parameters schema's shape: checking a value costs in proportion to the schema
+// when it has no references, so these bound it. A 2.5 KB schema of $ref fan-outs took minutes
+// to check one parameter, and one nested 3200 deep over a minute to compile.
+const (
+	maxSchemaDepth  = 32
+	maxSchemaValues = 20_000
+)
+
+// schemaRefs are the keywords that make a schema refer to another part of itself.
+var schemaRefs = []string{"$ref", "$dynamicRef", "$recursiveRef"}
+
+// schemaData are the keywords whose values are data, not schemas.
+var schemaData = []string{"enum", "const", "default", "examples"}
+
+// schemaNames are the keywords whose object's keys are names (of parameters, patterns or
+// definitions), not keywords; their values are schemas.
+var schemaNames = []string{"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"}
+
+// schemaShape checks a decoded schema (below the keyword parent) against maxSchemaDepth and
+// maxSchemaValues (counted in values) and refuses references: the document is its own whole.
+func schemaShape(v any, parent string, depth int, values *int) error {
+	*values++
+	if *values > maxSchemaValues {
+		return fmt.Errorf("has more than %d values; a parameters schema is a short list of parameters", maxSchemaValues)
+	}
+	if depth > maxSchemaDepth {
+		return fmt.Errorf("is nested more than %d deep", maxSchemaDepth)
+	}
+	if slices.Contains(schemaData, parent) {
+		parent = "enum" // data all the way down: counted, not read as schemas
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		data := parent == "enum"
+		names := slices.Contains(schemaNames, parent)
+		for k, e := range x {
+			if !names && !data && slices.Contains(schemaRefs, k) {
+				return fmt.Errorf("uses %s: a parameters schema is one document without references, whose checking cost is bounded", k)
+			}
+			keyword := k
+			switch {
+			case data:
+				keyword = "enum"
+			case names:
+				keyword = "" // a name: its value is a schema
+			}
+			if err := schemaShape(e, keyword, depth+1, values); err != nil {
+				return err
+			}
+		}
+	case []any:
+		for _, e := range x {
+			if err := schemaShape(e, parent, depth+1, values); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // noLoader refuses every reference outside the schema document itself; the metaschemas of

@@ -137,3 +137,16 @@ func TestSchemaCompiledOnceAndSafeConcurrently(t *testing.T) {
 		t.Error("validation against a bad schema passed")
 	}
 }
+
+// TestSchemaShapeReadsKeywordsOnly: a parameter named $ref and a $ref inside an enum's data
+// are not references; the schema compiles and checks values.
+func TestSchemaShapeReadsKeywordsOnly(t *testing.T) {
+	tr := &TrackDescriptor{ID: "track.names.v1", ParametersSchemaJSON: `{"type": "object", "properties": {
+		"$ref": {"type": "string"}, "pick": {"enum": [{"$ref": "#"}, "plain"]}}}`}
+	if err := ValidateTrackParams(tr, map[string]any{"$ref": "x", "pick": "plain"}); err != nil {
+		t.Fatalf("valid parameters refused: %v", err)
+	}
+	if err := ValidateTrackParams(tr, map[string]any{"pick": "other"}); err == nil {
+		t.Error("a value outside the enum passed")
+	}
+}

@@ -217,7 +217,16 @@ func TestValidateTrackPaths(t *testing.T) {
 		{"schema not JSON", func(m map[string]any) { m["parametersSchemaJson"] = `{nope` },
 			"descriptor.parametersSchemaJson", "does not compile as a JSON Schema: not JSON"},
 		{"schema reads a file", func(m map[string]any) { m["parametersSchemaJson"] = `{"$ref": "file:///dev/zero"}` },
-			"descriptor.parametersSchemaJson", "references outside the schema are not allowed"},
+			"descriptor.parametersSchemaJson", "uses $ref"},
+		{"schema refers to itself", func(m map[string]any) {
+			m["parametersSchemaJson"] = `{"properties": {"a": {"allOf": [{"$ref": "#/$defs/d"}]}}, "$defs": {"d": {"$ref": "#"}}}`
+		}, "descriptor.parametersSchemaJson", "uses $ref"},
+		{"schema nested deep", func(m map[string]any) {
+			m["parametersSchemaJson"] = strings.Repeat(`{"not":`, 3200) + "{}" + strings.Repeat("}", 3200)
+		}, "descriptor.parametersSchemaJson", "nested more than 32 deep"},
+		{"schema too long", func(m map[string]any) {
+			m["parametersSchemaJson"] = `{"properties": {"a": {"enum": [` + strings.Repeat("1,", 30000) + `1]}}}`
+		}, "descriptor.parametersSchemaJson", "more than 20000 values"},
 		{"unknown generator", func(m map[string]any) { m["generator"] = "fractal" },
 			"descriptor.generator", `unknown track generator "fractal" (known: maze, static)`},
 		{"element", func(m map[string]any) { m["elements"].([]any)[0].(map[string]any)["width"] = 0 },
