@@ -23,18 +23,20 @@ func (e *SpawnOverlapError) Error() string {
 }
 
 // overlappingSpawns returns the first pair of agents (all with spawn poses) whose bodies
-// would start inside each other: ground vehicles whose inscribed circles overlap (so the
-// bodies surely do). Flying vehicles are left out: they start at altitudes of their own.
+// would start inside each other: vehicles whose inscribed circles overlap (so the bodies surely
+// do) and whose heights overlap too — a ground vehicle's from the floor, a flying one's from
+// its start altitude (its spawn z, or its drive's startAltitude), so drones may start one
+// above another but not 2000 in one place.
 func overlappingSpawns(agents []AgentSpec) error {
 	type placed struct {
-		i int
-		r float64
+		i          int
+		r, lo, top float64
 	}
 	var cellSize float64
 	radius := make([]float64, len(agents))
 	for i, a := range agents {
 		v := a.Vehicle
-		if v == nil || v.Body == nil || v.Drive != nil && plugins.DriveFlies(v.Drive.Model) {
+		if v == nil || v.Body == nil {
 			radius[i] = -1
 			continue
 		}
@@ -51,20 +53,41 @@ func overlappingSpawns(agents []AgentSpec) error {
 		if r < 0 || a.Spawn == nil {
 			continue
 		}
+		lo := startBase(a)
+		p := placed{i, r, lo, lo + a.Vehicle.Body.Height}
 		k := key(a.Spawn.X, a.Spawn.Y)
 		for dx := -1; dx <= 1; dx++ {
 			for dy := -1; dy <= 1; dy++ {
 				for _, o := range cells[[2]int{k[0] + dx, k[1] + dy}] {
 					b := agents[o.i].Spawn
-					if d := math.Hypot(b.X-a.Spawn.X, b.Y-a.Spawn.Y); d < r+o.r {
+					d := math.Hypot(b.X-a.Spawn.X, b.Y-a.Spawn.Y)
+					// Bodies of no height overlap where they stand.
+					if d < r+o.r && p.lo < o.top+1e-9 && o.lo < p.top+1e-9 {
 						return &SpawnOverlapError{A: agents[o.i].Name, B: a.Name, X: a.Spawn.X, Y: a.Spawn.Y, Distance: d}
 					}
 				}
 			}
 		}
-		cells[k] = append(cells[k], placed{i, r})
+		cells[k] = append(cells[k], p)
 	}
 	return nil
+}
+
+// startBase is the height an agent's body starts at: the floor for a ground vehicle; for a
+// flying one its spawn z, or its drive's start altitude when that is 0, as spawning does.
+func startBase(a AgentSpec) float64 {
+	v := a.Vehicle
+	if v.Drive == nil || !plugins.DriveFlies(v.Drive.Model) {
+		return 0
+	}
+	if a.Spawn.Z != 0 {
+		return a.Spawn.Z
+	}
+	p, err := plugins.ResolveDriveParams(v.Drive.Model, v.Drive.Params)
+	if err != nil {
+		return 0 // spawning refuses the drive; here it counts as on the floor
+	}
+	return p["startAltitude"]
 }
 
 // innerRadius is the radius of the largest circle inside a body's footprint.
