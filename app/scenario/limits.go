@@ -28,6 +28,9 @@ const (
 	// MaxNodes is the most YAML nodes (keys, values, items), aliases counted as often as they
 	// are used.
 	MaxNodes = 200_000
+	// MaxSystems is the most plugins: entries (systems) a scenario may load: each is started
+	// and tracked on its own, and 20,000 world clocks took minutes to start.
+	MaxSystems = 256
 )
 
 // LimitError is a scenario over one of the limits. Its text names the file, where the limit

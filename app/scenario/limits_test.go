@@ -153,3 +153,21 @@ func TestLoadRefusesNonRegularFiles(t *testing.T) {
 		t.Fatalf("missing: %v", err)
 	}
 }
+
+// TestSystemsLimit: MaxSystems plugins: entries load; one more is refused naming the limit.
+func TestSystemsLimit(t *testing.T) {
+	file := func(n int) string {
+		return "world: {trackId: track.basic_arena.v1}\nvehicle: {vehicleId: vehicle.ks0223.v1}\nplugins:\n" + strings.Repeat("  - {type: systems.waypoint_follower, config: {models: [ego]}}\n", n)
+	}
+	if p, err := resolveText(t, file(MaxSystems)); err != nil || len(p.Systems) != MaxSystems {
+		t.Fatalf("%d systems: %v", MaxSystems, err)
+	}
+	if _, err := resolveText(t, file(MaxSystems+1)); err == nil || !strings.Contains(err.Error(), "over the limit of 256") {
+		t.Errorf("%d systems: %v, want refused", MaxSystems+1, err)
+	}
+	// 30 entries with a misspelt key: ten are worded, the rest counted.
+	_, err := resolveText(t, "plugins:\n"+strings.Repeat("  - {tpye: x}\n", 30))
+	if err == nil || strings.Count(err.Error(), "tpye") != 10 || !strings.Contains(err.Error(), "and 20 more") {
+		t.Errorf("30 bad entries: %v", err)
+	}
+}

@@ -158,6 +158,9 @@ func resolve(s *Scenario, r plugins.Resolver) (*Plan, error) {
 	}
 
 	// Systems.
+	if len(s.Plugins) > MaxSystems {
+		return nil, fmt.Errorf("plugins: %d entries are over the limit of %d", len(s.Plugins), MaxSystems)
+	}
 	for i, e := range s.Plugins {
 		b, err := systems.Build(e)
 		if err != nil {

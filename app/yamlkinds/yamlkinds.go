@@ -61,8 +61,15 @@ func (d Doc) Explain(err error) string {
 		}
 		msgs = append(msgs, e)
 	}
+	if n := len(msgs); n > maxProblems {
+		// One line a person reads: a file of 20,000 bad entries made a 700 KB one.
+		msgs = append(msgs[:maxProblems], fmt.Sprintf("and %d more", n-maxProblems))
+	}
 	return oneLine(strings.Join(msgs, "; "))
 }
+
+// maxProblems is the most problems Explain words; the rest are counted.
+const maxProblems = 10
 
 // oneLine joins yaml.v3's lines of errors.
 func oneLine(s string) string {
