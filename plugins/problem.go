@@ -68,18 +68,26 @@ func (ps *Problems) warn(path, format string, args ...any) {
 }
 
 // ValidationError is a plugin that failed validation. Its text is one line: the problem, or
-// "N problems: a; b; ...".
+// "N problems: a; b; ..." with the first MaxWorded of them (Problems holds them all).
 type ValidationError struct {
 	Problems Problems
 }
+
+// MaxWorded is how many problems one line of text names; the rest are counted. A descriptor
+// with 3000 bad sensors made a 684 KB line.
+const MaxWorded = 10
 
 func (e *ValidationError) Error() string {
 	if len(e.Problems) == 1 {
 		return e.Problems[0].String()
 	}
-	parts := make([]string, len(e.Problems))
-	for i, p := range e.Problems {
+	n := min(len(e.Problems), MaxWorded)
+	parts := make([]string, n, n+1)
+	for i, p := range e.Problems[:n] {
 		parts[i] = p.String()
+	}
+	if more := len(e.Problems) - n; more > 0 {
+		parts = append(parts, "and "+strconv.Itoa(more)+" more")
 	}
 	return strconv.Itoa(len(e.Problems)) + " problems: " + strings.Join(parts, "; ")
 }

@@ -410,3 +410,20 @@ func TestStillAvailable(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+// TestValidationErrorWordsTen: the one-line text names MaxWorded problems and counts the rest;
+// Problems keeps them all.
+func TestValidationErrorWordsTen(t *testing.T) {
+	var ps Problems
+	for i := range 3000 {
+		ps.add(index("descriptor.sensors", i), "bad")
+	}
+	e, _ := ps.Err().(*ValidationError)
+	if e == nil || len(e.Problems) != 3000 {
+		t.Fatalf("Err() = %v", ps.Err())
+	}
+	msg := e.Error()
+	if strings.Count(msg, ": bad") != MaxWorded || !strings.HasSuffix(msg, "and 2990 more") || !strings.HasPrefix(msg, "3000 problems: ") {
+		t.Errorf("text %q", msg)
+	}
+}
