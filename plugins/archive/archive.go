@@ -267,7 +267,8 @@ func inflate(f *zip.File) ([]byte, error) {
 
 // Open reads the archive file at path. Its errors are rusim's: "Plugin archive not found:
 // <path>" and "Not a valid zip archive: <path>", with the absolute path (for a folder, a named
-// pipe or a device, at once and saying which); an *EntryError or a limit for hostile content.
+// pipe or a device, at once and saying which); for hostile content, the path and an
+// *EntryError or a limit.
 func Open(path string) (*Archive, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
@@ -296,7 +297,10 @@ func Open(path string) (*Archive, error) {
 		//lint:ignore ST1005 rusim's own wording, which its clients and users know
 		return nil, fmt.Errorf("Not a valid zip archive: %s", abs) // rusim's text
 	}
-	return a, err
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", abs, err) // which archive, for a command given several
+	}
+	return a, nil
 }
 
 // ReadDir reads a plugin folder (a project made by `simgui plugin new`, or an installed
