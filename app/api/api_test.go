@@ -250,8 +250,8 @@ func TestDroneClimbIsItsVerticalVelocity(t *testing.T) {
 		prev = res
 		res, _ = s.ok("/step", climb)
 	}
-	vy := res.State.LinearVelocity.Y
-	dy := res.State.Pose.Position.Y - prev.State.Pose.Position.Y
+	vy := float64(res.State.LinearVelocity.Y)
+	dy := float64(res.State.Pose.Position.Y - prev.State.Pose.Position.Y)
 	secs := func(r *StepResult) float64 {
 		v, err := strconv.ParseFloat(string(kv(t, r.Info, "sim.time_s")), 64)
 		if err != nil {
@@ -424,9 +424,38 @@ route:
 	} {
 		res, _ := s.ok("/reset", `{"selectedTrackId": "track.basic_arena.v1", "trackParams": `+tc.params+`}`)
 		p := res.State.Pose.Position
-		if math.Abs(p.X-tc.x) > 1e-6 || math.Abs(p.Z-tc.z) > 1e-6 || kv(t, res.Info, "route.total_waypoints") != tc.total {
+		if math.Abs(float64(p.X)-tc.x) > 1e-6 || math.Abs(float64(p.Z)-tc.z) > 1e-6 || kv(t, res.Info, "route.total_waypoints") != tc.total {
 			t.Errorf("trackParams %s: start (%g, %g) with %s waypoints; want (%g, %g) with %s",
 				tc.params, p.X, p.Z, kv(t, res.Info, "route.total_waypoints"), tc.x, tc.z, tc.total)
+		}
+	}
+}
+
+// TestFloatsAreWrittenAsFloats: a reply's numbers read back as floats, as Unity writes them
+// ("reward":0.0, whole positions with ".0"), and encoding/json's form otherwise.
+func TestFloatsAreWrittenAsFloats(t *testing.T) {
+	for _, tc := range []struct {
+		x    float64
+		want string
+	}{{0, "0.0"}, {math.Copysign(0, -1), "0.0"}, {1, "1.0"}, {-3, "-3.0"}, {0.25, "0.25"}, {123456789, "123456789.0"},
+		{1e-7, "1e-7"}, {-2.5e-9, "-2.5e-9"}, {1e21, "1e+21"}, {1.0 / 3, "0.3333333333333333"}} {
+		b, err := json.Marshal(Float(tc.x))
+		if err != nil || string(b) != tc.want {
+			t.Errorf("%v: %s %v, want %s", tc.x, b, err, tc.want)
+		}
+		var back float64
+		if err := json.Unmarshal(b, &back); err != nil || back != tc.x {
+			t.Errorf("%s reads back as %v", b, back)
+		}
+	}
+	if _, err := json.Marshal(Float(math.NaN())); err == nil {
+		t.Error("NaN written")
+	}
+	s := startServer(t, Options{})
+	_, body := s.ok("/reset", `{"seed": 1}`)
+	for _, want := range []string{`"reward":0.0,`, `"y":0.0,`} {
+		if !strings.Contains(string(body), want) {
+			t.Errorf("the reset reply has no %s", want)
 		}
 	}
 }

@@ -16,7 +16,7 @@ import (
 // +x): x = x_unity, y = z_unity, yaw = π/2 − yaw_unity (docs/ARCHITECTURE.md).
 
 // unityPosition returns a world pose's position in Unity axes: y is the altitude of the base.
-func unityPosition(p world.Pose) Vec3 { return Vec3{X: p.X, Y: p.Z, Z: p.Y} }
+func unityPosition(p world.Pose) Vec3 { return Vec3{X: Float(p.X), Y: Float(p.Z), Z: Float(p.Y)} }
 
 // unityRotation returns the rotation of a world yaw as a Unity quaternion: a turn of
 // yaw_unity = π/2 − yaw about Unity's +y, with w ≥ 0. rusim's clients read the heading back as
@@ -24,15 +24,17 @@ func unityPosition(p world.Pose) Vec3 { return Vec3{X: p.X, Y: p.Z, Z: p.Y} }
 func unityRotation(yaw float64) Quat {
 	yu := world.WrapAngle(math.Pi/2 - yaw)
 	s, c := math.Sincos(yu / 2)
-	return Quat{Y: s, W: c}
+	return Quat{Y: Float(s), W: Float(c)}
 }
 
 // unityVelocity returns a world velocity (vx east, vy north, climb) in Unity axes.
-func unityVelocity(vx, vy, climb float64) Vec3 { return Vec3{X: vx, Y: climb, Z: vy} }
+func unityVelocity(vx, vy, climb float64) Vec3 {
+	return Vec3{X: Float(vx), Y: Float(climb), Z: Float(vy)}
+}
 
 // unityAngularVelocity returns a world yaw rate (rad/s, counter-clockwise) as Unity's angular
 // velocity: +y turns clockwise seen from above, so y = −yawRate.
-func unityAngularVelocity(yawRate float64) Vec3 { return Vec3{Y: zeroSafe(-yawRate)} }
+func unityAngularVelocity(yawRate float64) Vec3 { return Vec3{Y: Float(zeroSafe(-yawRate))} }
 
 // zeroSafe turns −0 into 0 so that JSON never shows "-0".
 func zeroSafe(x float64) float64 {

@@ -322,7 +322,8 @@ func absDiff(a, b uint32) uint32 {
 
 // unityYaw reads rusim's yaw from a quaternion as its clients do, in degrees.
 func unityYaw(q Quat) float64 {
-	return math.Atan2(2*(q.W*q.Y+q.X*q.Z), 1-2*(q.Y*q.Y+q.Z*q.Z)) * 180 / math.Pi
+	x, y, z, w := float64(q.X), float64(q.Y), float64(q.Z), float64(q.W)
+	return math.Atan2(2*(w*y+x*z), 1-2*(y*y+z*z)) * 180 / math.Pi
 }
 
 func jsonMarshal(v any) ([]byte, error) { return json.Marshal(v) }

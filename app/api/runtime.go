@@ -201,7 +201,7 @@ func stateOf(rd *reading, now int64) State {
 		Pose:            Pose{Position: unityPosition(rd.pose), Rotation: unityRotation(rd.pose.Yaw)},
 		LinearVelocity:  unityVelocity(rd.vx, rd.vy, rd.climb),
 		AngularVelocity: unityAngularVelocity(rd.yawRate),
-		Speed:           rd.speed,
+		Speed:           Float(rd.speed),
 		Timestamp:       now,
 		TimeBase:        timeBase,
 		Telemetry:       rd.telemetry,

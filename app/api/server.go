@@ -442,10 +442,10 @@ func deviceOf(v *plugins.VehicleDescriptor) Device {
 		if shape == nil {
 			shape = []int{}
 		}
-		d.Sensors = append(d.Sensors, Sensor{ID: x.ID, SensorType: x.SensorType, Format: x.Format, Unit: x.Unit, Shape: shape, RateHz: x.RateHz})
+		d.Sensors = append(d.Sensors, Sensor{ID: x.ID, SensorType: x.SensorType, Format: x.Format, Unit: x.Unit, Shape: shape, RateHz: Float(x.RateHz)})
 	}
 	for _, x := range ct.Actuators {
-		d.Actuators = append(d.Actuators, Actuator{ID: x.ID, ActuatorType: x.ActuatorType, Unit: x.Unit, Min: x.Min, Max: x.Max})
+		d.Actuators = append(d.Actuators, Actuator{ID: x.ID, ActuatorType: x.ActuatorType, Unit: x.Unit, Min: Float(x.Min), Max: Float(x.Max)})
 	}
 	return d
 }

@@ -99,19 +99,53 @@ type StepAction struct {
 	DiscreteAction  string  `json:"discreteAction"`
 }
 
+// Float is a number of a reply written as Unity's JsonUtility writes a float: always with a
+// fraction or an exponent (0.0, 1.0, 0.25), so that a client's JSON parser reads a float, never
+// an integer ("reward":0.0 as rusim sends it).
+type Float float64
+
+// MarshalJSON writes f as encoding/json writes a float64, with ".0" after a whole number.
+func (f Float) MarshalJSON() ([]byte, error) {
+	x := float64(f)
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return nil, fmt.Errorf("api: %v is not a JSON number", x)
+	}
+	if x == 0 {
+		x = 0 // −0 too: JSON never shows "-0.0"
+	}
+	b := make([]byte, 0, 24)
+	format := byte('f')
+	if a := math.Abs(x); a != 0 && (a < 1e-6 || a >= 1e21) {
+		format = 'e'
+	}
+	b = strconv.AppendFloat(b, x, format, -1, 64)
+	if format == 'e' {
+		// 1e-07 to 1e-7, as encoding/json does.
+		if n := len(b); n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+			b[n-2] = b[n-1]
+			b = b[:n-1]
+		}
+		return b, nil
+	}
+	if !bytes.ContainsRune(b, '.') {
+		b = append(b, '.', '0')
+	}
+	return b, nil
+}
+
 // Vec3 is a vector in Unity axes (y up, z forward).
 type Vec3 struct {
-	X float64 `json:"x"`
-	Y float64 `json:"y"`
-	Z float64 `json:"z"`
+	X Float `json:"x"`
+	Y Float `json:"y"`
+	Z Float `json:"z"`
 }
 
 // Quat is a rotation quaternion in Unity axes.
 type Quat struct {
-	X float64 `json:"x"`
-	Y float64 `json:"y"`
-	Z float64 `json:"z"`
-	W float64 `json:"w"`
+	X Float `json:"x"`
+	Y Float `json:"y"`
+	Z Float `json:"z"`
+	W Float `json:"w"`
 }
 
 // Pose is a position and rotation in Unity axes.
@@ -122,13 +156,13 @@ type Pose struct {
 
 // State is rusim's VehicleState.
 type State struct {
-	Pose            Pose    `json:"pose"`
-	LinearVelocity  Vec3    `json:"linearVelocity"`
-	AngularVelocity Vec3    `json:"angularVelocity"`
-	Speed           float64 `json:"speed"`
-	Timestamp       int64   `json:"timestamp"`
-	TimeBase        string  `json:"timeBase"`
-	Telemetry       []KV    `json:"telemetry"`
+	Pose            Pose   `json:"pose"`
+	LinearVelocity  Vec3   `json:"linearVelocity"`
+	AngularVelocity Vec3   `json:"angularVelocity"`
+	Speed           Float  `json:"speed"`
+	Timestamp       int64  `json:"timestamp"`
+	TimeBase        string `json:"timeBase"`
+	Telemetry       []KV   `json:"telemetry"`
 }
 
 // Frame is rusim's camera frame DTO; a zero Frame is what agents without a frame carry.
@@ -158,7 +192,7 @@ type StepResult struct {
 	ActiveAgentID   string       `json:"activeAgentId"`
 	ActiveVehicleID string       `json:"activeVehicleId"`
 	State           State        `json:"state"`
-	Reward          float64      `json:"reward"`
+	Reward          Float        `json:"reward"`
 	Done            bool         `json:"done"`
 	Info            []KV         `json:"info"`
 	Frame           Frame        `json:"frame"`
@@ -201,21 +235,21 @@ type Device struct {
 
 // Sensor is one sensor of a Device.
 type Sensor struct {
-	ID         string  `json:"id"`
-	SensorType string  `json:"sensorType"`
-	Format     string  `json:"format"`
-	Unit       string  `json:"unit"`
-	Shape      []int   `json:"shape"`
-	RateHz     float64 `json:"rateHz"`
+	ID         string `json:"id"`
+	SensorType string `json:"sensorType"`
+	Format     string `json:"format"`
+	Unit       string `json:"unit"`
+	Shape      []int  `json:"shape"`
+	RateHz     Float  `json:"rateHz"`
 }
 
 // Actuator is one control channel of a Device.
 type Actuator struct {
-	ID           string  `json:"id"`
-	ActuatorType string  `json:"actuatorType"`
-	Unit         string  `json:"unit"`
-	Min          float64 `json:"min"`
-	Max          float64 `json:"max"`
+	ID           string `json:"id"`
+	ActuatorType string `json:"actuatorType"`
+	Unit         string `json:"unit"`
+	Min          Float  `json:"min"`
+	Max          Float  `json:"max"`
 }
 
 // TrackInfo is one track as /contract lists it.

@@ -212,7 +212,7 @@ func TestMatchesTheTrainingAPI(t *testing.T) {
 			res = post("/step", fmt.Sprintf(`{"throttle": %v, "steer": %v}`, th, st))
 		}
 		p := res.State.Pose.Position
-		if p.X != c.state(0, "x") || p.Z != c.state(0, "y") {
+		if float64(p.X) != c.state(0, "x") || float64(p.Z) != c.state(0, "y") {
 			t.Fatalf("step %d: the API is at (%v, %v), the fast path at (%v, %v)", k, p.X, p.Z, c.state(0, "x"), c.state(0, "y"))
 		}
 		tel := map[string]string{}
