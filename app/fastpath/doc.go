@@ -36,7 +36,8 @@
 //	0x03 close    client → simgui  empty; answered by 0x83 closed
 //	0xEE error    simgui → client  JSON {"error": "...", "field": "..."}; field names the open
 //	                               request's field whose value is refused (envs, frameWidth,
-//	                               frameHeight, actionPeriod), when one is
+//	                               frameHeight, actionPeriod, vehicleParams, trackParams,
+//	                               randomization), when one is
 //
 // Kinds: 0 leaves env i alone (its observation stays), 1 applies its action and advances one
 // action period, 2 resets it with its seed (the action is ignored). All envs of a request run

@@ -68,7 +68,7 @@ func planSession(sc *scenario.Scenario, req *OpenRequest, r plugins.Resolver) (*
 	}{{"vehicleParams", slices.Sorted(maps.Keys(req.VehicleParams))}, {"trackParams", slices.Sorted(maps.Keys(req.TrackParams))},
 		{"randomization", slices.Sorted(maps.Keys(req.Randomization))}} {
 		if err := scenario.CheckKeys(m.name, m.keys); err != nil {
-			return nil, err
+			return nil, &fieldError{m.name, err}
 		}
 	}
 	for _, side := range []struct {
@@ -178,7 +178,7 @@ func planSession(sc *scenario.Scenario, req *OpenRequest, r plugins.Resolver) (*
 		overrides = append(overrides, scenario.Override{Key: k, Name: strings.ToLower(k), Value: req.Randomization[k]})
 	}
 	if err := random.SetAll(overrides); err != nil {
-		return nil, fmt.Errorf("randomization %w", err)
+		return nil, &fieldError{"randomization", fmt.Errorf("randomization %w", err)}
 	}
 	sp.random = random
 	// A draw that cannot work (a track parameter the track lacks) fails now, not at the first
@@ -204,13 +204,14 @@ func planSession(sc *scenario.Scenario, req *OpenRequest, r plugins.Resolver) (*
 func (sp *sessionPlan) episode(seed int64) (*episodePlan, error) {
 	base := sp.base
 	v := base.Agents[0].Vehicle
+	// A draw that fails is the randomization's fault (a range the vehicle or track cannot take).
 	d, err := sp.random.Sample(seed, v, base.Track)
 	if err != nil {
-		return nil, fmt.Errorf("randomization: %w", err)
+		return nil, &fieldError{"randomization", fmt.Errorf("randomization: %w", err)}
 	}
 	if len(d.Vehicle) > 0 {
 		if v, err = plugins.ApplyVehicleConfig(v, d.Vehicle); err != nil {
-			return nil, fmt.Errorf("randomization: %w", err)
+			return nil, &fieldError{"randomization", fmt.Errorf("randomization: %w", err)}
 		}
 	}
 	params := base.TrackParams
@@ -218,7 +219,7 @@ func (sp *sessionPlan) episode(seed int64) (*episodePlan, error) {
 		params = maps.Clone(base.TrackParams)
 		maps.Copy(params, d.Track)
 		if err := plugins.ValidateTrackParams(base.Track, params); err != nil {
-			return nil, fmt.Errorf("randomization: %w", err)
+			return nil, &fieldError{"randomization", fmt.Errorf("randomization: %w", err)}
 		}
 	}
 	image := maps.Clone(sp.image)

@@ -132,6 +132,7 @@ class _Session:
 
     def _start(self, n, transport, simgui, frame_size, action_period, randomize, layout, window, label,
                randomization):
+        asked = randomization  # as given, for errors
         # Keys as simgui reads them: without case; values as its reset flags take them.
         extra = {str(k).strip().lower(): _flag_text(v) for k, v in (randomization or {}).items()}
         ranges = [k for k in extra if k != "enabled"]
@@ -162,7 +163,8 @@ class _Session:
                 # whole steps) and names the field at fault; this argument is what set it.
                 arg = {"envs": ("num_envs", n), "frameWidth": ("frame_size", frame_size),
                        "frameHeight": ("frame_size", frame_size),
-                       "actionPeriod": ("action_period", action_period)}.get(e.field)
+                       "actionPeriod": ("action_period", action_period),
+                       "randomization": ("randomization", asked)}.get(e.field)
                 if arg:
                     raise ValueError(f"{arg[0]} {arg[1]!r}: {str(e).removeprefix('open: ')}") from e
                 raise

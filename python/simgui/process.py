@@ -266,11 +266,16 @@ def sweep_stale_folders(tmp: str | None = None) -> list[str]:
     return removed
 
 
+#: How long close() gives simgui to end after SIGTERM before it is killed: a clean stop takes
+#: well under a second, and a frozen one (SIGSTOP, a hung machine) held close() for 10 s.
+_STOP_TIMEOUT = 3
+
+
 def _stop(proc, log, folder):
     if proc.poll() is None:
         proc.terminate()
         try:
-            proc.wait(10)
+            proc.wait(_STOP_TIMEOUT)
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()

@@ -434,6 +434,10 @@ class Misuse(unittest.TestCase):
             simgui.make(ID, simgui=PROC, randomization={"Enabled": "false", "visual.textures": "0,1"})
         with self.assertRaisesRegex(ValueError, "randomize=False"):
             simgui.make(ID, simgui=PROC, randomize=False, randomization={"enabled": "true"})
+        # Ranges simgui refuses are the argument's fault too: ValueError, naming it.
+        for bad in ({"vehicle.mass": "abc"}, {"bogus.key": "1"}):
+            with self.assertRaisesRegex(ValueError, "^randomization "):
+                simgui.make(ID, simgui=PROC, randomization=bad)
 
     def test_own_scenario(self):
         # The task in a scenario file of one's own: its corridor width, scored by the task.
