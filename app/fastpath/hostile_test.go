@@ -80,12 +80,12 @@ func TestHostileRequests(t *testing.T) {
 		{name: "action period", want: "actionPeriod 1e+308 s is outside 0..10", raw: `{"protocol": 1, "envs": 1, "actionPeriod": 1e308}`, field: "actionPeriod"},
 		{name: "negative action period", want: "actionPeriod", req: OpenRequest{Envs: 1, ActionPeriod: -0.1}, field: "actionPeriod"},
 		{name: "action period between steps", want: "open: actionPeriod 0.0123 s is not a whole number of 0.005 s physics steps", req: OpenRequest{Envs: 1, ActionPeriod: 0.0123}, field: "actionPeriod"},
-		{name: "randomization", want: "randomization", req: OpenRequest{Envs: 1, Randomization: map[string]string{"vehicle.wings": "1"}}},
+		{name: "randomization", want: "randomization", req: OpenRequest{Envs: 1, Randomization: map[string]string{"vehicle.wings": "1"}}, field: "randomization"},
 		{name: "sensor", want: "no sensor \"lidar\"", req: OpenRequest{Envs: 1, Sensors: []string{"lidar"}}},
 		{name: "vehicle param", want: "camera.width", req: OpenRequest{Envs: 1, VehicleParams: map[string]any{"camera.width": "84.5"}}},
 		{name: "a profile past the frame sides", want: "the camera's frame is 1600×900", req: OpenRequest{Envs: 1, VehicleParams: map[string]any{"camera.profile": "ultra"}}},
-		{name: "a long key", want: "randomization: a key of 10000 bytes (at most 256)", req: OpenRequest{Envs: 1, Randomization: map[string]string{strings.Repeat("k", 10000): "1"}}},
-		{name: "300 track params", want: "trackParams has 300 entries; at most 256", req: OpenRequest{Envs: 1, TrackParams: manyKeys(300)}},
+		{name: "a long key", want: "randomization: a key of 10000 bytes (at most 256)", req: OpenRequest{Envs: 1, Randomization: map[string]string{strings.Repeat("k", 10000): "1"}}, field: "randomization"},
+		{name: "300 track params", want: "trackParams has 300 entries; at most 256", req: OpenRequest{Envs: 1, TrackParams: manyKeys(300)}, field: "trackParams"},
 	} {
 		t.Run("open/"+tc.name, func(t *testing.T) {
 			c := dial(t, f.Addr())
