@@ -233,6 +233,9 @@ func (s *Service) planReset(req *ResetRequest) (*episodePlan, error) {
 	for w, sc := range scenarios {
 		plan, err := scenario.Resolve(sc, s.opts.Plugins)
 		if err != nil {
+			if e, ok := paramRefusal(err, len(req.Agents) > 0); ok {
+				return nil, e
+			}
 			return nil, badRequest("%v", err)
 		}
 		if err := ep.randomize(plan, ep.owners[w]); err != nil {

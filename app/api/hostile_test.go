@@ -132,7 +132,7 @@ func TestHostileRequests(t *testing.T) {
 		{"spawn yaw NaN", "POST", "/reset", `{"trackParams": [{"key": "spawn.yaw_deg", "value": "NaN"}]}`, js, 400, "is not a number"},
 		{"spawn position Inf", "POST", "/reset", `{"trackParams": [{"key": "spawn.position", "value": "Inf,0,0"}]}`, js, 400, "spawn.position"},
 		{"spawn position 1e300", "POST", "/reset", `{"trackParams": [{"key": "spawn.position", "value": "1e300,0,0"}]}`, js, 400, `"1e300,0,0": 1e300 is outside -10000..10000 m`},
-		{"track param NaN", "POST", "/reset", `{"trackParams": [{"key": "length", "value": "NaN"}]}`, js, 400, "world.params.length: NaN is not a finite number"},
+		{"track param NaN", "POST", "/reset", `{"trackParams": [{"key": "length", "value": "NaN"}]}`, js, 400, "trackParams.length: NaN is not a finite number"},
 		{"20,000 deep", "POST", "/reset", deep, js, 400, "Invalid JSON"},
 		{"a 1 MB key", "POST", "/reset", `{"flags": [{"key": "randomization.` + strings.Repeat("k", 1<<20) + `", "value": "1"}]}`, js, 400,
 			"flags: a key of 1048590 bytes (at most 256)"},
@@ -419,4 +419,18 @@ func (s *syncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+// TestRefusedParamsNamedAsSent: a refused parameter is named as the request sent it
+// (vehicleParams, trackParams), and an entry without a key is refused as such.
+func TestRefusedParamsNamedAsSent(t *testing.T) {
+	s := startServer(t, Options{})
+	for _, tc := range []struct{ body, want string }{
+		{`{"vehicleParams": [{"key": "camera.jpeg_quality", "value": "19"}]}`, "vehicleParams.camera.jpeg_quality: 19 is outside the range 20..100"},
+		{`{"trackParams": [{"key": "width", "value": "99"}]}`, "trackParams.width: 99 is above the maximum 2.0"},
+		{`{"vehicleParams": [{"key": " ", "value": "1"}]}`, "vehicleParams: an entry has an empty key."},
+		{`{"agents": [{"agentId": "a", "trackParams": [{"key": "", "value": "1"}]}]}`, "agents[0].trackParams: an entry has an empty key."},
+	} {
+		s.wantError("POST", "/reset", tc.body, http.StatusBadRequest, tc.want)
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 
 	"simgui/app/world"
@@ -17,6 +18,38 @@ const (
 	msgNotInitialized = "Active vehicle is not initialized. Call ResetSimulation first."
 	timeBase          = "unix_ms"
 )
+
+// requestParamPrefix names where a refused parameter came from in the request's own words:
+// the scenario a reset builds holds trackParams as world.params and, for a reset without
+// agents, vehicleParams as agents.vehicles[0].params. An agent's (merged with the global
+// ones, and in a world of its own when isolated) keeps the scenario's name.
+func requestParamPrefix(p string, agents bool) string {
+	switch {
+	case p == "world.params":
+		return "trackParams"
+	case !agents && strings.HasPrefix(p, "agents.vehicles[") && strings.HasSuffix(p, "].params"):
+		return "vehicleParams"
+	}
+	return p
+}
+
+// paramRefusal is the 400 of a refused parameter, named in the request's words
+// (requestParamPrefix) without the scenario's wrapping; ok is false for other errors.
+func paramRefusal(err error, agents bool) (*Error, bool) {
+	var pe plugins.ParamErrors
+	var one *plugins.ParamError
+	switch {
+	case errors.As(err, &pe):
+		for _, e := range pe {
+			e.Prefix = requestParamPrefix(e.Prefix, agents)
+		}
+		return badRequest("%v", pe), true
+	case errors.As(err, &one):
+		one.Prefix = requestParamPrefix(one.Prefix, agents)
+		return badRequest("%v", one), true
+	}
+	return nil, false
+}
 
 // Reset builds a new episode as req asks (track, vehicles, params, agents, flags, seed),
 // replaces the current one and returns the primary agent's first observation with a frame.
@@ -33,11 +66,12 @@ func (s *Service) Reset(req *ResetRequest) (*StepResult, error) {
 	defer s.building.Unlock()
 	ep, err := buildEpisode(s.opts.Host, s.episodes.Add(1), plan)
 	if err != nil {
-		var pe plugins.ParamErrors
-		var one *plugins.ParamError
 		var room *world.NoRoomError
 		var overlap *world.SpawnOverlapError
-		if errors.As(err, &pe) || errors.As(err, &one) || errors.As(err, &room) || errors.As(err, &overlap) {
+		if e, ok := paramRefusal(err, len(req.Agents) > 0); ok {
+			return nil, e
+		}
+		if errors.As(err, &room) || errors.As(err, &overlap) {
 			return nil, badRequest("%v", err)
 		}
 		return nil, internalError("Building the episode failed: %v", err)
