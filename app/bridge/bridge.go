@@ -50,6 +50,9 @@ type Config struct {
 	Manager *Manager
 	// BindIP is the address ports bind when Manager is nil (default 127.0.0.1).
 	BindIP string
+	// FirstPort and LastPort bound the ports a Manager made here hands out (default 49152 to
+	// 65535, as CLOiSim).
+	FirstPort, LastPort uint16
 	// Logger; default slog.Default().
 	Logger *slog.Logger
 
@@ -166,7 +169,7 @@ func Start(opts Config) (*Bridge, error) {
 	mgr := opts.Manager
 	if mgr == nil {
 		var err error
-		if mgr, err = NewManager(Options{BindIP: opts.BindIP}); err != nil {
+		if mgr, err = NewManager(Options{BindIP: opts.BindIP, FirstPort: opts.FirstPort, LastPort: opts.LastPort}); err != nil {
 			return nil, err
 		}
 	}

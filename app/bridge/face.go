@@ -34,6 +34,9 @@ type Face struct {
 	// MaxMessage is the largest message a client may send a port (Config.MaxMessage; default
 	// DefaultMaxMessage).
 	MaxMessage int `yaml:"maxMessage"`
+	// Ports is the range the device ports are taken from, "first-last" (default
+	// "49152-65535", as CLOiSim), for a firewall or a container that opens only some.
+	Ports string `yaml:"ports"`
 
 	b        *Bridge
 	h        *app.Host
@@ -53,6 +56,11 @@ func (f *Face) Validate() error {
 			return fmt.Errorf("maxMessage: %w", err)
 		}
 	}
+	if f.Ports != "" {
+		if _, _, err := ParsePorts(f.Ports); err != nil {
+			return fmt.Errorf("ports: %w", err)
+		}
+	}
 	if f.QueueLen < 0 || f.QueueLen > 1<<16 {
 		return fmt.Errorf("queueLen %d is outside 0..65536 (0 = %d)", f.QueueLen, DefaultQueueLen)
 	}
@@ -65,8 +73,14 @@ func (f *Face) Start(_ context.Context, h *app.Host) error {
 	if act == nil {
 		return errors.New("the host has no world")
 	}
-	b, err := Start(Config{BindIP: f.IP, QueueLen: f.QueueLen, MaxMessage: f.MaxMessage, Bus: act.Bus, Source: act.Loop,
-		Logger: h.Logger()})
+	cfg := Config{BindIP: f.IP, QueueLen: f.QueueLen, MaxMessage: f.MaxMessage, Bus: act.Bus, Source: act.Loop, Logger: h.Logger()}
+	if f.Ports != "" {
+		var err error
+		if cfg.FirstPort, cfg.LastPort, err = ParsePorts(f.Ports); err != nil {
+			return fmt.Errorf("ports: %w", err)
+		}
+	}
+	b, err := Start(cfg)
 	if err != nil {
 		return err
 	}

@@ -83,6 +83,32 @@ func NewManager(opts Options) (*Manager, error) {
 	return m, nil
 }
 
+// ParsePorts reads a port range "first-last" (both 1024..65535, first ≤ last; one port alone
+// is a range of one).
+func ParsePorts(s string) (first, last uint16, err error) {
+	lo, hi, ok := strings.Cut(strings.TrimSpace(s), "-")
+	if !ok {
+		hi = lo
+	}
+	parse := func(t string) (uint16, error) {
+		n, err := strconv.Atoi(strings.TrimSpace(t))
+		if err != nil || n < 1024 || n > 65535 {
+			return 0, fmt.Errorf("%q is not a port range first-last of ports 1024..65535", s)
+		}
+		return uint16(n), nil
+	}
+	if first, err = parse(lo); err != nil {
+		return 0, 0, err
+	}
+	if last, err = parse(hi); err != nil {
+		return 0, 0, err
+	}
+	if first > last {
+		return 0, 0, fmt.Errorf("%q: the first port is above the last", s)
+	}
+	return first, last, nil
+}
+
 // BindIP returns the address ports are probed on.
 func (m *Manager) BindIP() string { return m.bindIP }
 

@@ -309,3 +309,36 @@ func TestConcurrentAllocation(t *testing.T) {
 		}
 	}
 }
+
+// TestParsePorts reads --bridge-ports' ranges and refuses the rest with the text given.
+func TestParsePorts(t *testing.T) {
+	for _, tc := range []struct {
+		in          string
+		first, last uint16
+	}{{"47200-47299", 47200, 47299}, {" 50000 - 50000 ", 50000, 50000}, {"60000", 60000, 60000}, {"1024-65535", 1024, 65535}} {
+		f, l, err := ParsePorts(tc.in)
+		if err != nil || f != tc.first || l != tc.last {
+			t.Errorf("%q: %d-%d %v", tc.in, f, l, err)
+		}
+	}
+	for _, bad := range []string{"", "-", "80-90", "50000-49000", "49152-70000", "a-b", "1e4-2e4", "49152-65535-1"} {
+		if _, _, err := ParsePorts(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}
+
+// TestBridgePortRange: a bridge given a port range serves every device port from it.
+func TestBridgePortRange(t *testing.T) {
+	const first, last = 47960, 47999
+	tw := startWorldOpts(t, testCar, Config{Logger: quiet, FirstPort: first, LastPort: last})
+	ports := tw.bridge.Manager().GetDevicePortList("")
+	if len(ports) == 0 {
+		t.Fatal("no device ports")
+	}
+	for key, p := range ports {
+		if p < first || p > last {
+			t.Errorf("%s on port %d, outside %d-%d", key, p, first, last)
+		}
+	}
+}

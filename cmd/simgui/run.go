@@ -66,6 +66,7 @@ type serviceFlags struct {
 	noBridge     bool
 	bridgeIP     string
 	bridgeMaxMsg int
+	bridgePorts  string
 	apiPort      int
 	noAPI        bool
 	fastPath     string
@@ -82,6 +83,7 @@ func (sf *serviceFlags) register(fl *pflag.FlagSet) {
 	fl.BoolVar(&sf.noBridge, "no-bridge", false, "do not serve the devices on CLOiSim's ZeroMQ ports")
 	fl.StringVar(&sf.bridgeIP, "bridge-ip", bridge.DefaultBindIP, "address the device ports bind (0.0.0.0: every interface)")
 	fl.IntVar(&sf.bridgeMaxMsg, "bridge-max-msg", bridge.DefaultMaxMessage, "largest message in bytes a device port accepts; a client sending more is disconnected")
+	fl.StringVar(&sf.bridgePorts, "bridge-ports", fmt.Sprintf("%d-%d", bridge.DefaultFirstPort, bridge.DefaultLastPort), "range the device ports are taken from, first-last")
 	fl.IntVar(&sf.apiPort, "api-port", 0, "training HTTP API port (rusim's /health /contract /reset /step; default 8000 or $UAVSIM_API_PORT)")
 	fl.BoolVar(&sf.noAPI, "no-api", false, "do not serve the training HTTP API")
 	fl.StringVar(&sf.fastPath, "fast-path", "", "serve the training fast path (N envs per request, frames in shared memory) on this Unix socket")
@@ -104,6 +106,9 @@ func (sf *serviceFlags) check() error {
 	}
 	if err := bridge.CheckMaxMessage(sf.bridgeMaxMsg); err != nil {
 		return fmt.Errorf("--bridge-max-msg: %w", err)
+	}
+	if _, _, err := bridge.ParsePorts(sf.bridgePorts); err != nil {
+		return fmt.Errorf("--bridge-ports: %w", err)
 	}
 	for _, o := range sf.allowOrigins {
 		if err := httpguard.CheckOrigin(o); err != nil {
@@ -159,6 +164,9 @@ func (sf *serviceFlags) settings(set func(string) bool) app.FaceSettings {
 	}
 	if set("bridge-max-msg") {
 		bridge["maxMessage"] = sf.bridgeMaxMsg
+	}
+	if set("bridge-ports") {
+		bridge["ports"] = sf.bridgePorts
 	}
 	if set("api-port") {
 		host := os.Getenv(api.HostEnv)
