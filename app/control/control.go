@@ -25,7 +25,7 @@ const (
 	maxFilterLength   = 256
 	maxFilenameLength = 512
 	// MaxSteps is the most steps one step command may ask for.
-	MaxSteps = 1_000_000
+	MaxSteps = world.MaxStepRequest
 )
 
 // request holds the fields of a /control request. The fields of simgui's own commands are kept

@@ -11,6 +11,11 @@ import (
 	"simgui/app/events"
 )
 
+// MaxStepRequest is the most steps one request from outside (a /control step, a gz
+// WorldControl's multi_step or run_to_sim_time) may ask for: a batch holds the loop until it
+// is done, and 4,000,000,000 steps asked once ran for ever.
+const MaxStepRequest = 1_000_000
+
 // ErrStopped is returned by Loop methods once Run has returned.
 var ErrStopped = errors.New("world loop stopped")
 
@@ -348,7 +353,8 @@ func (l *Loop) Run(ctx context.Context) (err error) {
 			}
 			// A batch publishes one snapshot, after its last step: nobody can act between
 			// its steps, and a snapshot per step cost a training step a tenth of its time.
-			for i := 0; i < it.steps && ctx.Err() == nil && !closed(it.stop); i++ {
+			// A batch ends early, too, where the run does (MaxSteps: --steps, --duration).
+			for i := 0; i < it.steps && ctx.Err() == nil && !closed(it.stop) && (l.opts.MaxSteps == 0 || l.total < l.opts.MaxSteps); i++ {
 				l.w.Step()
 				l.total++
 			}

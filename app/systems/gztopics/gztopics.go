@@ -18,7 +18,8 @@
 // Services, when the world has a loop:
 //   - /world/<world>/control (gz.msgs.WorldControl → gz.msgs.Boolean): reset (with the seed
 //     when given, else the current one), then pause = the request's pause field, then step or
-//     multi_step steps (also while paused), then run_to_sim_time.
+//     multi_step steps (also while paused), then run_to_sim_time; at most
+//     world.MaxStepRequest steps a request.
 //   - /world/<world>/set_pose (gz.msgs.Pose → gz.msgs.Boolean): teleport the named model.
 //
 // # Concurrency
@@ -358,6 +359,9 @@ func control(ctx context.Context, l *world.Loop, req *msgs.WorldControl) error {
 	if n == 0 && req.GetStep() {
 		n = 1
 	}
+	if n > world.MaxStepRequest {
+		return fmt.Errorf("multi_step %d is over the limit of %d steps a request", n, world.MaxStepRequest)
+	}
 	if n > 0 {
 		if _, err := l.Step(ctx, n); err != nil {
 			return err
@@ -367,8 +371,11 @@ func control(ctx context.Context, l *world.Loop, req *msgs.WorldControl) error {
 		target := t.AsDuration()
 		cur := l.Snapshot()
 		if target > cur.SimTime {
-			steps := int(math.Ceil(float64(target-cur.SimTime) / float64(time.Duration(cur.StepSize*1e9))))
-			if _, err := l.Step(ctx, steps); err != nil {
+			steps := math.Ceil(float64(target-cur.SimTime) / float64(time.Duration(cur.StepSize*1e9)))
+			if steps > world.MaxStepRequest {
+				return fmt.Errorf("run_to_sim_time %v is %.0f steps ahead, over the limit of %d a request", target, steps, world.MaxStepRequest)
+			}
+			if _, err := l.Step(ctx, int(steps)); err != nil {
 				return err
 			}
 		}

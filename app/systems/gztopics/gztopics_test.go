@@ -109,6 +109,16 @@ func TestControlAndSetPoseServices(t *testing.T) {
 	if s := l.Snapshot(); s.Step != 7 || !s.Paused {
 		t.Fatalf("after multi_step 7 paused: step %d paused %v", s.Step, s.Paused)
 	}
+	// More steps than a request may ask for are refused, not run for ever.
+	for _, req := range []*msgs.WorldControl{{Pause: true, MultiStep: 4_000_000_000},
+		{Pause: true, RunToSimTime: &msgs.Time{Sec: 1_000_000}}} {
+		if _, err := bus.Call(ctx, transport.ControlService("default"), req, time.Second); err == nil || !strings.Contains(err.Error(), "over the limit") {
+			t.Errorf("%v: %v, want refused", req, err)
+		}
+	}
+	if s := l.Snapshot(); s.Step != 7 {
+		t.Fatalf("the refused requests stepped to %d", s.Step)
+	}
 	_, err = bus.Call(ctx, transport.SetPoseService("default"), &msgs.Pose{Name: "car0",
 		Position: &msgs.Vector3D{X: 0.5, Y: 0.25}, Orientation: &msgs.Quaternion{Z: math.Sin(0.5), W: math.Cos(0.5)}}, time.Second)
 	if err != nil {

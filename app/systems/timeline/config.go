@@ -17,8 +17,13 @@ import (
 	"simgui/app/transport/msgs"
 )
 
-// DefaultTimeout is a service call's timeout when Service.Timeout is 0, in milliseconds.
-const DefaultTimeout = 1000
+// DefaultTimeout is a service call's timeout when Service.Timeout is 0, and MaxTimeout the
+// longest one may be, in milliseconds: one hour (larger ones overflowed into no timeout at
+// all, and removing the system waits for a call's timeout).
+const (
+	DefaultTimeout = 1000
+	MaxTimeout     = 3_600_000
+)
 
 // Config is the timeline as written in a scenario (YAML) or in a Gazebo <plugin> element (XML,
 // see Publisher.ConfigureXML). Parameters:
@@ -62,7 +67,8 @@ type Output struct {
 //
 //   - name (required): the service, e.g. /world/default/control.
 //   - reqType, repType (required): full request and response message types.
-//   - timeout (milliseconds, default 0 = DefaultTimeout, 1000): how long the worker waits.
+//   - timeout (milliseconds, default 0 = DefaultTimeout, 1000; at most MaxTimeout, an hour):
+//     how long the worker waits.
 //   - reqMsg (default empty = all fields zero): the request in protobuf text format. In XML the
 //     element's content may hold it instead of the attribute.
 type Service struct {
@@ -150,8 +156,8 @@ func (c *Config) compile() (*plan, error) {
 			if err != nil {
 				return nil, fmt.Errorf("%s: response: repType: %w", sl, err)
 			}
-			if s.Timeout < 0 {
-				return nil, fmt.Errorf("%s: timeout %d ms must be ≥ 0 (0 means %d ms)", sl, s.Timeout, DefaultTimeout)
+			if s.Timeout < 0 || s.Timeout > MaxTimeout {
+				return nil, fmt.Errorf("%s: timeout %d ms is outside 0..%d (0 means %d ms)", sl, s.Timeout, MaxTimeout, DefaultTimeout)
 			}
 			ms := s.Timeout
 			if ms == 0 {
