@@ -54,11 +54,13 @@ func (c *Clock) Init(w *world.World) error {
 		c.handles = append(c.handles, c.events.On(name, publish, 0))
 	}
 	c.handles = append(c.handles, c.events.On(events.Reset, func(ev events.Event) {
+		// The clock first: it going back is where a reader (a recording) starts the new
+		// episode, and the reset notice belongs to that episode.
+		c.publish(w)
 		if topic := transport.ResetTopic(w.Name()); c.bus.HasSubscribers(topic) {
 			seed := ev.Data.(events.ResetInfo).Seed
 			c.bus.Publish(topic, &msgs.Int64{Data: seed}, w.SimTime())
 		}
-		c.publish(w)
 	}, 0))
 	return nil
 }

@@ -59,3 +59,45 @@ func TestClockAndStats(t *testing.T) {
 		t.Fatalf("stats on pause %v", st)
 	}
 }
+
+// TestResetNoticeAfterTheClockGoesBack: on a reset the clock's step back to 0 comes before the
+// reset notice, so that a reader that starts the new episode where the clock goes back (a
+// recording) files the notice under it.
+func TestResetNoticeAfterTheClockGoesBack(t *testing.T) {
+	bus := transport.NewBus(transport.Options{})
+	defer bus.Close()
+	w, err := world.New(world.Config{Name: "w1", Track: &plugins.TrackDescriptor{ID: "track.t.v1"}, BuildLayout: asIs,
+		Bus: bus, Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := world.NewLoop(w, world.LoopOptions{Lockstep: true})
+	if err := w.AddSystem(&Clock{}, world.SystemOptions{Name: ID}); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer func() { cancel(); <-l.Done() }()
+	go l.Run(ctx)
+	all := bus.SubscribeAll(transport.WithQueueLen(1000))
+	l.Step(ctx, 3)
+	if err := l.Reset(ctx, 7); err != nil {
+		t.Fatal(err)
+	}
+	clockBack := false
+	for m := range all.C() {
+		switch m.Topic {
+		case transport.ClockTopic:
+			if m.Msg.(*msgs.Clock).GetSim().AsDuration() == 0 && m.Stamp == 0 {
+				clockBack = true
+			}
+		case transport.ResetTopic("w1"):
+			if !clockBack {
+				t.Fatal("the reset notice came before the clock went back")
+			}
+			if m.Msg.(*msgs.Int64).GetData() != 7 {
+				t.Errorf("reset notice %v, want the seed 7", m.Msg)
+			}
+			return
+		}
+	}
+}
