@@ -152,6 +152,15 @@ func TestRecordTenSeconds(t *testing.T) {
 	if info.Statistics.MessageCount != uint64(len(rec.Messages)) || len(info.ChunkIndexes) < 4 {
 		t.Fatalf("summary: %d messages in %d chunks", info.Statistics.MessageCount, len(info.ChunkIndexes))
 	}
+	// Its start is the first message's log time, here 0 (the first command, at sim time 0),
+	// which viewers take as the recording's start.
+	first := rec.Messages[0].LogTime
+	for _, m := range rec.Messages {
+		first = min(first, m.LogTime)
+	}
+	if start := time.Duration(info.Statistics.MessageStartTime); start != first || first != 0 {
+		t.Errorf("summary start %v, first message at %v; want both 0", start, first)
+	}
 	for topic, n := range info.ChannelCounts() {
 		if int(n) != want[topic] {
 			t.Errorf("summary count of %s = %d, want %d", topic, n, want[topic])

@@ -512,7 +512,9 @@ func (w *Writer) WriteChunkWithIndexes(c *Chunk, messageIndexes []*MessageIndex)
 
 	w.Statistics.ChunkCount++
 
-	if w.Statistics.MessageStartTime == 0 || c.MessageStartTime < w.Statistics.MessageStartTime {
+	// simgui: WriteMessage keeps MessageStartTime; 0 is a real log time (a recording begun on a
+	// paused world at sim time 0), not "unset", so it is not replaced by a later chunk's start.
+	if c.MessageStartTime < w.Statistics.MessageStartTime {
 		w.Statistics.MessageStartTime = c.MessageStartTime
 	}
 	if c.MessageEndTime > w.Statistics.MessageEndTime {
