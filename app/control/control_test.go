@@ -381,7 +381,7 @@ func TestRecordCommands(t *testing.T) {
 	if !rec.Complete || counts["/clock"] != 300 || counts["/model/car0/pose"] != 300 {
 		t.Fatalf("recording complete=%v counts %v", rec.Complete, counts)
 	}
-	for _, name := range []string{"../escape", "/tmp/abs", "a/../../b"} {
+	for _, name := range []string{"../escape", "/tmp/abs", "a/../../b", "a/../ok1", "new1/new2/../f"} {
 		got := askJSON(t, c, `{"command":"start_record","filename":"`+name+`"}`)["result"]
 		if got != "filename must be a relative path inside the record directory (no .. and not absolute)" {
 			t.Errorf("start_record %s answered %v", name, got)

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"unicode"
@@ -22,7 +23,7 @@ func cmdStartRecord(s *Service, _ context.Context, req *request, _ []byte) any {
 		return "filename is empty!!"
 	case utf8.RuneCountInString(name) > maxFilenameLength:
 		return fmt.Sprintf("filename is too long (max %d characters)", maxFilenameLength)
-	case !filepath.IsLocal(name):
+	case !filepath.IsLocal(name) || slices.Contains(strings.Split(filepath.ToSlash(name), "/"), ".."):
 		return "filename must be a relative path inside the record directory (no .. and not absolute)"
 	case strings.ContainsFunc(name, unicode.IsControl):
 		return "filename must not hold control characters (a newline, say)"
