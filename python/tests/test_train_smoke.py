@@ -35,9 +35,34 @@ class SmokeTraining(unittest.TestCase):
                 self.assertTrue(os.path.getsize(os.path.join(out, f)) > 0, f)
             trained = evaluate.evaluate(os.path.join(out, "policy.pt"), episodes=24, num_envs=8, seed_base=5_000_000)
             rand = evaluate.evaluate(None, task="simgui/KS0223Corridor-v0", episodes=24, num_envs=8, seed_base=5_000_000)
+            self.check_car_export(os.path.join(out, "policy.pt"), os.path.join(out, "car.pt"))
         print(f"\nsmoke PPO: trained {trained['mean_return']:.2f} (success {trained['success_rate']:.2f}), "
               f"random {rand['mean_return']:.2f}", file=sys.stderr)
         self.assertGreaterEqual(trained["mean_return"], rand["mean_return"] + MARGIN)
+
+    def check_car_export(self, policy, exported):
+        """The car's export (car_policy.py) acts as the trained network's mean on the same
+        frames, crops a 640×480 frame to its centre square, and mixes steer > 0 into a right
+        turn (left motor faster)."""
+        import numpy as np
+
+        import car_policy
+        import evaluate
+
+        self.assertEqual(car_policy.export_policy(policy, exported), 84)
+        car = car_policy.CarPolicy(exported)
+        net, _ = evaluate.load(policy)
+        rng = np.random.default_rng(3)
+        for _ in range(4):
+            img = rng.integers(0, 256, (84, 84, 3), dtype=np.uint8)
+            sonar_m = float(rng.uniform(0.05, 4.0))
+            want = net.act({"image": img[None], "ultrasonic": np.array([[sonar_m / 5]], np.float32)}, deterministic=True)[0]
+            np.testing.assert_allclose(car.act(img, sonar_m), np.clip(want, -1, 1), atol=1e-5)
+        wide = np.zeros((480, 640, 3), np.uint8)
+        wide[:, 80:560] = 200  # the centre square, bright; the sides dark
+        self.assertEqual(car_policy.centre_square(wide, 84).min(), 200)
+        self.assertEqual(car_policy.mix(0.5, 0.5), (1.0, 0.0))
+        self.assertEqual(car_policy.sonar_feature(None), 1.0)
 
     def test_visual_conditions_travel_with_the_policy(self):
         # A policy trained with visual randomization is scored in it, not in the flat look.
