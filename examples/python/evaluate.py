@@ -203,4 +203,7 @@ def main(argv=None):
 
 if __name__ == "__main__":
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-    main()
+    try:
+        main()
+    except (ValueError, OSError, RuntimeError) as e:  # a bad argument, file or simgui: one line, no traceback
+        sys.exit(f"evaluate: {e}")
