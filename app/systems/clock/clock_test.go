@@ -16,9 +16,11 @@ func asIs(t *plugins.TrackDescriptor, _ map[string]any, _ int64) (*plugins.Layou
 	return &plugins.Layout{}, nil
 }
 
-func TestClockAndStats(t *testing.T) {
+// startClock runs a lockstep world "w1" with the clock on a bus of its own, until the test ends.
+func startClock(t *testing.T) (*transport.Bus, *world.Loop, context.Context) {
+	t.Helper()
 	bus := transport.NewBus(transport.Options{})
-	defer bus.Close()
+	t.Cleanup(bus.Close)
 	w, err := world.New(world.Config{Name: "w1", Track: &plugins.TrackDescriptor{ID: "track.t.v1"}, BuildLayout: asIs,
 		Bus: bus, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
@@ -29,8 +31,13 @@ func TestClockAndStats(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	defer func() { cancel(); <-l.Done() }()
+	t.Cleanup(func() { cancel(); <-l.Done() })
 	go l.Run(ctx)
+	return bus, l, ctx
+}
+
+func TestClockAndStats(t *testing.T) {
+	bus, l, ctx := startClock(t)
 	clock := bus.Subscribe(transport.ClockTopic)
 	stats := bus.Subscribe(transport.StatsTopic("w1"))
 	l.Step(ctx, 3)
@@ -64,20 +71,7 @@ func TestClockAndStats(t *testing.T) {
 // reset notice, so that a reader that starts the new episode where the clock goes back (a
 // recording) files the notice under it.
 func TestResetNoticeAfterTheClockGoesBack(t *testing.T) {
-	bus := transport.NewBus(transport.Options{})
-	defer bus.Close()
-	w, err := world.New(world.Config{Name: "w1", Track: &plugins.TrackDescriptor{ID: "track.t.v1"}, BuildLayout: asIs,
-		Bus: bus, Logger: slog.New(slog.DiscardHandler)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	l := world.NewLoop(w, world.LoopOptions{Lockstep: true})
-	if err := w.AddSystem(&Clock{}, world.SystemOptions{Name: ID}); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer func() { cancel(); <-l.Done() }()
-	go l.Run(ctx)
+	bus, l, ctx := startClock(t)
 	all := bus.SubscribeAll(transport.WithQueueLen(1000))
 	l.Step(ctx, 3)
 	if err := l.Reset(ctx, 7); err != nil {
