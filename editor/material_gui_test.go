@@ -46,3 +46,24 @@ func TestEditorAddMaterialImage(t *testing.T) {
 			s.Values["field:descriptor.materials[0].image"], s.Status)
 	}
 }
+
+// TestEditorNewRowHasRoomBelow adds an element to the new track's six: the form scrolls the
+// new row up, so that its kind drop-down, which opens downwards, has room in the window for
+// all six kinds (before, marker and road fell below the window's edge).
+func TestEditorNewRowHasRoomBelow(t *testing.T) {
+	needDisplay(t)
+	g := startEditor(t, "standalone", "RUSIM_HOME="+t.TempDir())
+	g.click("button:new-track")
+	g.wait("the new track", 10*time.Second, func(s State) bool { return s.Type == "track" })
+	g.click("button:tab:" + tabGeometry)
+	g.reveal("button:elements.add")
+	g.click("button:elements.add")
+	const kind = "field:descriptor.elements[6].kind"
+	// The default window is 800 pixels high; a drop-down option is 22 pixels.
+	const windowH, options = 800, 6 * 22
+	s := g.wait("the new row with room below", 10*time.Second, func(s State) bool {
+		r, ok := s.Targets[kind]
+		return ok && r[3]-r[1] > 10 && r[3]+options <= windowH
+	})
+	t.Logf("the new row's kind at %v", s.Targets[kind])
+}

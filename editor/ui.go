@@ -41,7 +41,15 @@ func (e *Editor) layout(ctx *debugui.Context) {
 		})
 		ctx.Window(e.formTitle(), image.Rect(0, toolbarHeight, formW, h), func(l debugui.ContainerLayout) {
 			e.clip = l.BodyBounds
+			e.revealAt = image.Rectangle{}
 			e.form(ctx)
+			if e.reveal != "" && !e.revealAt.Empty() {
+				// The target two fifths down the panel: a new row just above it has the rest.
+				b := l.BodyBounds
+				y := l.ScrollOffset.Y + e.revealAt.Min.Y - (b.Min.Y + b.Dy()*2/5)
+				ctx.SetScroll(image.Pt(l.ScrollOffset.X, max(0, min(y, l.ContentSize.Y-b.Dy()))))
+				e.reveal = ""
+			}
 		})
 		ctx.Window("Preview", image.Rect(formW, toolbarHeight, w, toolbarHeight+previewH), func(l debugui.ContainerLayout) {
 			e.clip = l.BodyBounds
@@ -336,6 +344,9 @@ func (e *Editor) target(ctx *debugui.Context, name string, widget func(cell imag
 			if v := b.Intersect(e.clip); !v.Empty() {
 				e.targets[name] = v
 			}
+			if name == e.reveal {
+				e.revealAt = b
+			}
 			widget(b)
 		})
 	})
@@ -362,6 +373,10 @@ func (e *Editor) clicked(name string, cell image.Rectangle, f func()) {
 
 // button is a button whose action runs after this frame's layout.
 func (e *Editor) button(ctx *debugui.Context, name, label string, f func()) {
+	if strings.HasSuffix(name, ".add") { // a table's Add: bring the new row up (reveal)
+		add := f
+		f = func() { add(); e.reveal = "button:" + name }
+	}
 	e.target(ctx, "button:"+name, func(cell image.Rectangle) {
 		ctx.Button(label).On(func() { e.clicked(name, cell, f) })
 	})
