@@ -556,21 +556,25 @@ func listSummary(items []registry.Item) string {
 
 // files asks the host (or the editor's own dialog) for a path.
 func (e *Editor) files(req FileRequest, done func(string)) {
-	e.setOutcome(statusBusy, req.Title+": answer the file dialog (or type the path)")
+	busy := req.Title + ": answer the file dialog (or type the path)"
+	e.setOutcome(statusBusy, busy)
+	finish := func(path string) {
+		if path == "" && e.statusKind == statusBusy && e.status == busy { // cancelled: not busy any more
+			e.setStatus("dialog closed, nothing chosen")
+		}
+		done(path)
+	}
 	if e.host.Files != nil {
-		e.host.Files(req, done)
+		e.host.Files(req, finish)
 		return
 	}
 	go func() {
 		path, err := desktop.ShowDialog(req)
 		e.deliver(func() {
-			switch {
-			case err != nil && !errors.Is(err, desktop.ErrCancelled):
+			if err != nil && !errors.Is(err, desktop.ErrCancelled) {
 				e.failed(err.Error() + "; type the path instead")
-			case path == "":
-				e.setStatus("dialog closed, nothing chosen")
 			}
-			done(path)
+			finish(path)
 		})
 	}()
 }

@@ -211,3 +211,20 @@ func TestMountParamsFitTheForm(t *testing.T) {
 		}
 	}
 }
+
+// TestCancelledDialogEndsBusy: a file dialog the host's window answers with nothing (Cancel)
+// ends the "answer the file dialog" status, which otherwise stayed until another button.
+func TestCancelledDialogEndsBusy(t *testing.T) {
+	e := testEditor(t, plugins.TypeVehicle)
+	var answer func(string)
+	e.host.Files = func(_ FileRequest, done func(string)) { answer = done }
+	chosen := "unset"
+	e.files(FileRequest{Title: "Export x"}, func(p string) { chosen = p })
+	if e.statusKind != statusBusy {
+		t.Fatalf("while the dialog is open: %q (%s)", e.status, e.statusKind)
+	}
+	answer("")
+	if chosen != "" || e.statusKind == statusBusy || e.status != "dialog closed, nothing chosen" {
+		t.Errorf("after Cancel: chose %q, status %q (%s)", chosen, e.status, e.statusKind)
+	}
+}
