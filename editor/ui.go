@@ -257,7 +257,8 @@ func (e *Editor) installedPanel(ctx *debugui.Context) {
 	ctx.SetGridLayout([]int{-1}, nil)
 	for _, it := range e.installed {
 		id := it.PluginID
-		label := fmt.Sprintf("%s   %s %s   [%s]", id, it.DisplayName, it.Version, it.Source)
+		// The id first and the name cut short: a long name must not push the id out of the row.
+		label := fmt.Sprintf("%s   %s %s   [%s]", id, shortName(it.DisplayName), it.Version, it.Source)
 		e.target(ctx, "installed:"+id, func(cell image.Rectangle) {
 			ctx.Button(label).On(func() {
 				e.clicked("installed:"+id, cell, func() { e.leave(id, func() { e.openID(id) }) })
@@ -265,6 +266,17 @@ func (e *Editor) installedPanel(ctx *debugui.Context) {
 		})
 	}
 }
+
+// shortName is a display name cut to maxListedName characters with an ellipsis.
+func shortName(s string) string {
+	if r := []rune(s); len(r) > maxListedName {
+		return string(r[:maxListedName-1]) + "…"
+	}
+	return s
+}
+
+// maxListedName is how much of a display name the Installed list shows.
+const maxListedName = 40
 
 // problemsPanel lists the problems the last Validate or Export of this plugin found, each
 // with its field.

@@ -228,3 +228,14 @@ func TestCancelledDialogEndsBusy(t *testing.T) {
 		t.Errorf("after Cancel: chose %q, status %q (%s)", chosen, e.status, e.statusKind)
 	}
 }
+
+// TestShortName: the Installed list cuts a long display name, keeping short ones whole.
+func TestShortName(t *testing.T) {
+	long := strings.Repeat("Long", 100)
+	if got := shortName(long); len([]rune(got)) != maxListedName || !strings.HasSuffix(got, "…") || !strings.HasPrefix(long, strings.TrimSuffix(got, "…")) {
+		t.Errorf("shortName(400 characters) = %q", got)
+	}
+	if got := shortName("KS0223 — ünïcode"); got != "KS0223 — ünïcode" {
+		t.Errorf("a short name became %q", got)
+	}
+}
