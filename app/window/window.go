@@ -120,6 +120,9 @@ type game struct {
 	screens []Screen
 	active  int
 	sim     *simScreen
+	// agreed marks the screens that let a close go on (CloseGuard), until agreedUntil.
+	agreed      []bool
+	agreedUntil time.Time
 
 	jobs    chan func() func()
 	results chan func()
@@ -251,16 +254,29 @@ func (g *game) Update() error {
 }
 
 // mayClose asks each screen with unkept work whether the window may close, showing the first
-// that says no.
+// that says no. A screen that agreed is not asked again while the closing goes on (within
+// closeAgreed of the last answer): with robots spawned in the world and edits in the editor,
+// each asking in turn, on timers of their own, never let the window close.
 func (g *game) mayClose() bool {
+	now := time.Now()
+	if len(g.agreed) != len(g.screens) || now.After(g.agreedUntil) {
+		g.agreed = make([]bool, len(g.screens))
+	}
+	g.agreedUntil = now.Add(closeAgreed)
 	for i, s := range g.screens {
-		if c, ok := s.(CloseGuard); ok && !c.MayClose() {
-			g.show(i)
-			return false
+		if c, ok := s.(CloseGuard); ok && !g.agreed[i] {
+			if !c.MayClose() {
+				g.show(i)
+				return false
+			}
+			g.agreed[i] = true
 		}
 	}
 	return true
 }
+
+// closeAgreed is how long a screen's consent to close holds while the user answers another's.
+const closeAgreed = 10 * time.Second
 
 // Draw implements ebiten.Game.
 func (g *game) Draw(screen *ebiten.Image) {
