@@ -2,7 +2,6 @@ package plugins
 
 import (
 	"errors"
-	"fmt"
 	"regexp"
 	"slices"
 	"strconv"
@@ -290,57 +289,64 @@ func (ps *Problems) trackSimulation(t *TrackDescriptor) {
 	ps.checkMaterials(t)
 }
 
-// checkElement returns the field and text of e's first problem, or "" "".
-func checkElement(e Element) (field, msg string) {
+// elementProblems is every problem of one element, at paths relative to it ("" for the
+// element as a whole): an unknown kind alone; else its colour, its numbers and points and its
+// ArUco id together, and what its kind needs once its numbers are in range (a length out of
+// range is not also "not positive").
+func elementProblems(e Element) Problems {
+	var ps Problems
 	if !elementKinds[e.Kind] {
-		return "kind", "unknown kind " + strconv.Quote(e.Kind) + " (known: " + strings.Join(sortedKeys(elementKinds), ", ") + ")"
+		ps.add("kind", "unknown kind %s (known: %s)", strconv.Quote(e.Kind), strings.Join(sortedKeys(elementKinds), ", "))
+		return ps
 	}
 	if e.Color != "" && !colorPattern.MatchString(e.Color) {
-		return "color", strconv.Quote(e.Color) + " is not #rrggbb"
+		ps.add("color", "%s is not #rrggbb", strconv.Quote(e.Color))
 	}
-	if field, msg := elementNumbers(e); msg != "" {
-		return field, msg
-	}
+	numbers := elementNumbers(e)
+	ps = append(ps, numbers...)
 	if id := e.ArucoID; id != nil {
 		switch {
 		case e.Kind != ElementMarker:
-			return "arucoId", "only a marker can be an ArUco marker"
+			ps.add("arucoId", "only a marker can be an ArUco marker")
 		case *id < 0 || *id >= ArucoIDs:
-			return "arucoId", fmt.Sprintf("%d is not a marker of %s (0 to %d)", *id, ArucoDictionary, ArucoIDs-1)
+			ps.add("arucoId", "%d is not a marker of %s (0 to %d)", *id, ArucoDictionary, ArucoIDs-1)
 		case e.Width != 0 && e.Width != e.Length:
-			return "width", "an ArUco marker is square: leave the width 0 or equal to the length"
+			ps.add("width", "an ArUco marker is square: leave the width 0 or equal to the length")
 		}
+	}
+	if len(numbers) > 0 {
+		return ps
 	}
 	switch e.Kind {
 	case ElementWall, ElementBox:
 		if !(e.Length > 0) || !(e.Width > 0) || !(e.Height > 0) {
-			return "", "size " + fmtNum(e.Length) + "×" + fmtNum(e.Width) + "×" + fmtNum(e.Height) + " is not positive"
+			ps.add("", "size %s×%s×%s is not positive", fmtNum(e.Length), fmtNum(e.Width), fmtNum(e.Height))
 		}
 		if e.Movable && !(e.Mass > 0) {
-			return "mass", "a movable box needs a positive mass"
+			ps.add("mass", "a movable box needs a positive mass")
 		}
 	case ElementCylinder:
 		if !(e.Radius > 0) || !(e.Height > 0) {
-			return "", "radius and height must be positive"
+			ps.add("", "radius and height must be positive")
 		}
 	case ElementPolygon:
 		if len(e.Points) < 3 {
-			return "points", "a polygon needs at least 3 points"
+			ps.add("points", "a polygon needs at least 3 points")
 		}
 	case ElementRoad:
 		// Each named for its field, so that an editor frames the field at fault.
 		if len(e.Points) < 2 {
-			return "points", "a road needs at least 2 points"
+			ps.add("points", "a road needs at least 2 points")
 		}
 		if !(e.Width > 0) {
-			return "width", "a road needs a positive width"
+			ps.add("width", "a road needs a positive width")
 		}
 	case ElementMarker:
 		if !(e.Length > 0) {
-			return "length", "a marker needs a positive length (its side)"
+			ps.add("length", "a marker needs a positive length (its side)")
 		}
 	}
-	return "", ""
+	return ps
 }
 
 // oneLine joins the trimmed lines of a multi-line message with "; ".

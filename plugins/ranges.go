@@ -154,14 +154,15 @@ func (ps *Problems) layout(path string, floor *Floor, use FloorUse, elements []E
 	}
 	for i, e := range elements {
 		p := index(path+".elements", i)
-		if field, msg := checkElement(e); msg != "" {
-			if field != "" {
-				p += "." + field
+		for _, pr := range elementProblems(e) {
+			at, msg := p, pr.Message
+			if pr.Path != "" {
+				at += "." + pr.Path
 			}
 			if e.Name != "" {
 				msg = e.Name + ": " + msg
 			}
-			ps.add(p, "%s", msg)
+			ps.add(at, "%s", msg)
 		}
 	}
 	for i, s := range spawns {
@@ -192,8 +193,10 @@ func CheckLayout(l *Layout) error {
 	return ps.Err()
 }
 
-// elementNumbers checks the numbers every element kind has; "" when they are all in range.
-func elementNumbers(e Element) (field, msg string) {
+// elementNumbers checks the numbers every element kind has, and its points: a problem for
+// each number out of range (paths relative to the element), the first bad point.
+func elementNumbers(e Element) Problems {
+	var ps Problems
 	for _, f := range []struct {
 		field, spec string
 		x           float64
@@ -203,13 +206,9 @@ func elementNumbers(e Element) (field, msg string) {
 		{"mass", "mass", e.Mass}, {"friction", "friction", e.Friction},
 	} {
 		if err := mustSpec(GeometryParams, f.spec).check(f.x); err != nil {
-			return f.field, err.Error()
+			ps.add(f.field, "%s", err.Error())
 		}
 	}
-	var ps Problems
 	ps.points("points", e.Points)
-	if len(ps) > 0 {
-		return ps[0].Path, ps[0].Message
-	}
-	return "", ""
+	return ps
 }

@@ -427,3 +427,25 @@ func TestValidationErrorWordsTen(t *testing.T) {
 		t.Errorf("text %q", msg)
 	}
 }
+
+// TestElementProblemsAllListed: an element's bad colour does not hide its length out of range,
+// nor a non-square marker its bad id; a length out of range is not also "not positive".
+func TestElementProblemsAllListed(t *testing.T) {
+	box := Element{Kind: ElementBox, Name: "box.1", Length: -0.4, Width: 0.2, Height: 0.2, Color: "#12345g"}
+	got := elementProblems(box)
+	var paths []string
+	for _, p := range got {
+		paths = append(paths, p.Path)
+	}
+	if !slices.Equal(paths, []string{"color", "length"}) {
+		t.Errorf("box: %v, want color and length", got)
+	}
+	id := 60
+	marker := Element{Kind: ElementMarker, Length: 0.15, Width: 0.3, ArucoID: &id, Color: "nope"}
+	if got := elementProblems(marker); len(got) != 2 || got[0].Path != "color" || got[1].Path != "arucoId" {
+		t.Errorf("marker: %v", got)
+	}
+	if got := elementProblems(Element{Kind: "tower"}); len(got) != 1 || got[0].Path != "kind" {
+		t.Errorf("unknown kind: %v", got)
+	}
+}
