@@ -193,7 +193,7 @@ func TestWindowMarkers(t *testing.T) {
 
 // TestWindowHostsScreens shows a hosted screen with F2 (the simulation keeps running behind
 // it) and lets it test-drive a plugin through the Host: the simulator screen comes back with
-// the new robot selected where it was asked for.
+// the new robot selected where it was asked for; a second test drive replaces it.
 func TestWindowHostsScreens(t *testing.T) {
 	needDisplay(t)
 	g := startGUI(t, "", nil, childEnv+"=screens")
@@ -211,6 +211,16 @@ func TestWindowHostsScreens(t *testing.T) {
 	})
 	if back.Selected != "arcade_blue-1" || math.Hypot(back.Pose[0]+1.5, back.Pose[1]+1.5) > 0.05 || back.SimTime < later.SimTime {
 		t.Errorf("after T: selected %q at (%.3f, %.3f)", back.Selected, back.Pose[0], back.Pose[1])
+	}
+	// A second test drive of the plugin replaces the first's robot, in the same place.
+	g.key("F2")
+	g.waitState("the hosted screen again", 5*time.Second, func(s State) bool { return s.Screen == "editor" })
+	g.key("t")
+	again := g.waitState("the second test drive", 10*time.Second, func(st State) bool {
+		return st.Screen == "sim" && st.Selected == "arcade_blue-2"
+	})
+	if _, kept := again.Robots["arcade_blue-1"]; kept || again.Models != 2 {
+		t.Errorf("after the second test drive: %d robots %v, want the first drive's replaced", again.Models, again.Robots)
 	}
 }
 

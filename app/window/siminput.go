@@ -441,19 +441,29 @@ func (s *simScreen) spawnPicked(pose *world.Pose) {
 	s.g.async(func() func() {
 		v, err := cat.Vehicle(id)
 		if err == nil {
-			err = spawnVehicle(ctx, loop, v, name, pose)
+			err = spawnVehicle(ctx, loop, v, name, pose, "")
 		}
 		return func() { s.spawned(name, false, err) }
 	})
 }
 
-// testDrive spawns a descriptor handed over by another screen (Host.TestDrive).
+// testDrive spawns a descriptor handed over by another screen (Host.TestDrive), in place of
+// the robot of its last test drive.
 func (s *simScreen) testDrive(v *plugins.VehicleDescriptor, at *world.Pose) {
 	ctx, loop, name := s.g.ctx, s.g.cur.Loop, spawnName(v.ID, s.snap)
+	old := s.testDriven[v.ID]
 	s.status("spawning " + name + " for a test drive …")
 	s.g.async(func() func() {
-		err := spawnVehicle(ctx, loop, v, name, at)
-		return func() { s.spawned(name, true, err) }
+		err := spawnVehicle(ctx, loop, v, name, at, old)
+		return func() {
+			if err == nil {
+				if s.testDriven == nil {
+					s.testDriven = map[string]string{}
+				}
+				s.testDriven[v.ID] = name
+			}
+			s.spawned(name, true, err)
+		}
 	})
 }
 

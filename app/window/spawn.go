@@ -95,13 +95,20 @@ func spawnName(id string, snap *world.Snapshot) string {
 
 // spawnVehicle spawns v as name at pose (nil: the track's next spawn point) through the loop
 // and waits for the result. Worker goroutine.
-func spawnVehicle(ctx context.Context, loop *world.Loop, v *plugins.VehicleDescriptor, name string, pose *world.Pose) error {
+func spawnVehicle(ctx context.Context, loop *world.Loop, v *plugins.VehicleDescriptor, name string, pose *world.Pose, replace string) error {
 	if err := v.CheckSimulation(); err != nil {
 		return fmt.Errorf("%s cannot be simulated: %w", v.ID, err)
 	}
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	return loop.Call(ctx, func(w *world.World) error {
+		// An earlier test drive of the same plugin goes first: its copy is of an older
+		// version, and it takes the place the new one is given.
+		if m := w.Model(replace); replace != "" && m != nil && m.Vehicle != nil && m.Vehicle.ID == v.ID {
+			if err := w.Remove(replace); err != nil {
+				return err
+			}
+		}
 		if pose != nil {
 			if err := w.SpotFree(v, *pose); err != nil {
 				return fmt.Errorf("%w; click in the open", err)
