@@ -138,6 +138,15 @@ func newRenderer() *render.Renderer { return render.NewRenderer(render.Options{W
 
 // vehicle renders v standing at the arena's first spawn point.
 func (p *previewer) vehicle(out *previewOut, v *plugins.VehicleDescriptor) error {
+	var outOfRange error
+	if b := v.Body; b != nil && b.Check() != nil {
+		// A size out of range (a height of 1e308) is drawn as the shape's own, as one that
+		// is not positive is (vehicleMesh), not as a tower that fills the views.
+		c, sized := *v, *b
+		sized.Length, sized.Width, sized.Height, sized.Radius = 0, 0, 0, 0
+		c.Body, v = &sized, &c
+		outOfRange = errors.New("preview: a body size out of range")
+	}
 	// A corridor two and a half vehicles wide.
 	length, height := bodySize(v)
 	width := math.Round(min(max(2.5*bodyWidth(v), 0.6), 2)*10) / 10
@@ -149,6 +158,7 @@ func (p *previewer) vehicle(out *previewOut, v *plugins.VehicleDescriptor) error
 		return p.arenaErr
 	}
 	mesh, err := vehicleMesh(v)
+	err = errors.Join(err, outOfRange)
 	pose := render.Pose{}
 	if sp := p.arenaLayout.SpawnPoints; len(sp) > 0 {
 		pose = render.Pose{X: sp[0].X, Y: sp[0].Y, Yaw: rad(sp[0].YawDeg)}

@@ -196,6 +196,27 @@ func TestPreviewOfBrokenBody(t *testing.T) {
 	if lo, hi := m.Bounds(); !(hi[0]-lo[0] > 0.1 && hi[1]-lo[1] > 0.1 && hi[2]-lo[2] > 0.03) {
 		t.Errorf("length -0.25, height -0.1: the preview's car spans %v..%v", lo, hi)
 	}
+	// A size out of range is drawn as the default too, not as a tower filling the views: the
+	// chase view shows the corridor's floor, not one flat colour.
+	d.vehicle.Length, d.vehicle.Height = "0.25", "1e308"
+	if b, err = d.build(); err != nil {
+		t.Fatal(err)
+	}
+	out := &previewOut{}
+	if err := p.vehicle(out, b.plugin.Vehicle); err == nil || !strings.HasPrefix(err.Error(), "drawn with defaults") {
+		t.Errorf("height 1e308: %v", err)
+	}
+	img := out.views[1].img
+	if img == nil {
+		t.Fatal("no chase view")
+	}
+	colours := map[[3]uint8]bool{}
+	for i := 0; i+2 < len(img.Pix); i += 4 * 97 {
+		colours[[3]uint8{img.Pix[i], img.Pix[i+1], img.Pix[i+2]}] = true
+	}
+	if len(colours) < 20 {
+		t.Errorf("height 1e308: the chase view has %d colours, want a scene", len(colours))
+	}
 }
 
 func TestMountParamsFitTheForm(t *testing.T) {
