@@ -131,9 +131,9 @@ type Editor struct {
 	// inOverlay is set while it is being laid out.
 	overlay   image.Rectangle
 	inOverlay bool
-	// reveal names a target (an "Add ..." button just clicked) the form scrolls to, so that the
-	// row added above it has room below for its drop-downs, which open downwards; revealAt is
-	// where it was laid out this frame.
+	// reveal names a target (an "Add ..." button just clicked) the form scrolls up to, so that
+	// the row added above it has room below for its drop-downs, which open downwards; revealAt
+	// is where it was laid out this frame.
 	reveal   string
 	revealAt image.Rectangle
 

@@ -107,9 +107,13 @@ func (g *gui) wait(what string, timeout time.Duration, ok func(State) bool) Stat
 	return last
 }
 
-// click clicks the middle of a target with the left button.
+// click clicks the middle of a target with the left button; a tab first has the form
+// scrolled back to its top (a table's Add scrolls it down).
 func (g *gui) click(name string) {
 	g.t.Helper()
+	if strings.HasPrefix(name, "button:tab:") {
+		g.tabs()
+	}
 	s := g.wait("target "+name, 10*time.Second, func(s State) bool { _, ok := s.Targets[name]; return ok })
 	r := s.Targets[name]
 	x, y := (r[0]+r[2])/2, (r[1]+r[3])/2
@@ -215,6 +219,21 @@ func brightPixels(img image.Image, r [4]int) int {
 		}
 	}
 	return n
+}
+
+// tabs scrolls the form up until its tabs are on show whole.
+func (g *gui) tabs() {
+	g.t.Helper()
+	for range 80 {
+		s, _ := g.readState()
+		if r, ok := s.Targets["button:tab:"+tabGeneral]; ok && r[3]-r[1] >= 16 {
+			return
+		}
+		g.moveTo(200, 400) // over the form
+		g.xdo("click", "4")
+		g.wait("a frame after the wheel", 10*time.Second, func(st State) bool { return st.Frames > s.Frames+2 })
+	}
+	g.t.Fatal("the form's tabs not on show after scrolling it up")
 }
 
 // reveal scrolls the form down with the wheel, a notch a frame, until target name is on show.

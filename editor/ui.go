@@ -44,10 +44,13 @@ func (e *Editor) layout(ctx *debugui.Context) {
 			e.revealAt = image.Rectangle{}
 			e.form(ctx)
 			if e.reveal != "" && !e.revealAt.Empty() {
-				// The target two fifths down the panel: a new row just above it has the rest.
+				// Up as far as a drop-down's list (formTail) needs under the target, and no
+				// further: the new row just above it gets the room.
 				b := l.BodyBounds
-				y := l.ScrollOffset.Y + e.revealAt.Min.Y - (b.Min.Y + b.Dy()*2/5)
-				ctx.SetScroll(image.Pt(l.ScrollOffset.X, max(0, min(y, l.ContentSize.Y-b.Dy()))))
+				if over := e.revealAt.Min.Y + formTail - b.Max.Y; over > 0 {
+					y := l.ScrollOffset.Y + over
+					ctx.SetScroll(image.Pt(l.ScrollOffset.X, max(0, min(y, l.ContentSize.Y-b.Dy()))))
+				}
 				e.reveal = ""
 			}
 		})
