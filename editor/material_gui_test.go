@@ -22,9 +22,7 @@ func TestEditorAddMaterialImage(t *testing.T) {
 	if err := os.WriteFile(bad, []byte("not an image"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	g := startEditor(t, "standalone", "RUSIM_HOME="+t.TempDir())
-	g.click("button:new-track")
-	g.wait("the new track", 10*time.Second, func(s State) bool { return s.Type == "track" })
+	g, _ := newTrackEditor(t)
 	g.click("button:tab:" + tabGeometry)
 	g.reveal("button:materials.add")
 	g.click("button:materials.add")
@@ -51,10 +49,7 @@ func TestEditorAddMaterialImage(t *testing.T) {
 // new row up, so that its kind drop-down, which opens downwards, has room in the window for
 // all six kinds (before, marker and road fell below the window's edge).
 func TestEditorNewRowHasRoomBelow(t *testing.T) {
-	needDisplay(t)
-	g := startEditor(t, "standalone", "RUSIM_HOME="+t.TempDir())
-	g.click("button:new-track")
-	g.wait("the new track", 10*time.Second, func(s State) bool { return s.Type == "track" })
+	g, _ := newTrackEditor(t)
 	g.click("button:tab:" + tabGeometry)
 	g.reveal("button:elements.add")
 	g.click("button:elements.add")
