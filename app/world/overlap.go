@@ -24,9 +24,8 @@ func (e *SpawnOverlapError) Error() string {
 
 // overlappingSpawns returns the first pair of agents (all with spawn poses) whose bodies
 // would start inside each other: vehicles whose inscribed circles overlap (so the bodies surely
-// do) and whose heights overlap too — a ground vehicle's from the floor, a flying one's from
-// its start altitude (its spawn z, or its drive's startAltitude), so drones may start one
-// above another but not 2000 in one place.
+// do) and whose heights overlap too, each from its startBase, so drones may start one above
+// another but not 2000 in one place.
 func overlappingSpawns(agents []AgentSpec) error {
 	type placed struct {
 		i          int
@@ -73,19 +72,16 @@ func overlappingSpawns(agents []AgentSpec) error {
 	return nil
 }
 
-// startBase is the height an agent's body starts at: the floor for a ground vehicle; for a
-// flying one its spawn z, or its drive's start altitude when that is 0, as spawning does.
+// startBase is the height an agent's body starts at (spawning's and overlappingSpawns'):
+// its spawn z; for a flying vehicle spawned at 0, its drive's start altitude.
 func startBase(a AgentSpec) float64 {
 	v := a.Vehicle
-	if v.Drive == nil || !plugins.DriveFlies(v.Drive.Model) {
-		return 0
-	}
-	if a.Spawn.Z != 0 {
+	if a.Spawn.Z != 0 || v.Drive == nil || !plugins.DriveFlies(v.Drive.Model) {
 		return a.Spawn.Z
 	}
 	p, err := plugins.ResolveDriveParams(v.Drive.Model, v.Drive.Params)
 	if err != nil {
-		return 0 // spawning refuses the drive; here it counts as on the floor
+		return 0 // spawning refuses the drive
 	}
 	return p["startAltitude"]
 }

@@ -49,13 +49,10 @@ func (w *episode) spawn(a AgentSpec, step uint64) (*Model, error) {
 	spec := physics.VehicleSpec{
 		Name: a.Name, Body: *v.Body,
 		Pose: physics.Pose{X: a.Spawn.X, Y: a.Spawn.Y, Yaw: a.Spawn.Yaw},
-		Base: a.Spawn.Z,
+		Base: startBase(a),
 	}
-	if f, ok := dm.(drive.Flyer); ok {
+	if _, ok := dm.(drive.Flyer); ok {
 		spec.Flying = true
-		if spec.Base == 0 {
-			spec.Base = f.StartAltitude()
-		}
 	}
 	body, err := w.space.AddVehicle(spec)
 	if err != nil {
