@@ -159,10 +159,9 @@ func chamfer(d []float32, w, h int, reach float32) {
 		}
 		for _, r := range runs[y/chamferBlock] {
 			for x := r[0]; x < r[1]; x++ {
+				// The row before's terms first, the one just written last: a texel then
+				// waits on its neighbour for one sum and one min, not four.
 				v := row[x]
-				if x > 0 {
-					v = min(v, row[x-1]+a)
-				}
 				if up != nil {
 					v = min(v, up[x]+a)
 					if x > 0 {
@@ -171,6 +170,9 @@ func chamfer(d []float32, w, h int, reach float32) {
 					if x < w-1 {
 						v = min(v, up[x+1]+b)
 					}
+				}
+				if x > 0 {
+					v = min(v, row[x-1]+a)
 				}
 				row[x] = v
 			}
@@ -186,9 +188,6 @@ func chamfer(d []float32, w, h int, reach float32) {
 		for i := len(rs) - 1; i >= 0; i-- {
 			for x := rs[i][1] - 1; x >= rs[i][0]; x-- {
 				v := row[x]
-				if x < w-1 {
-					v = min(v, row[x+1]+a)
-				}
 				if down != nil {
 					v = min(v, down[x]+a)
 					if x < w-1 {
@@ -197,6 +196,9 @@ func chamfer(d []float32, w, h int, reach float32) {
 					if x > 0 {
 						v = min(v, down[x-1]+b)
 					}
+				}
+				if x < w-1 {
+					v = min(v, row[x+1]+a)
 				}
 				row[x] = v
 			}
