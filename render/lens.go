@@ -372,18 +372,39 @@ func sharedLensMap(c *Camera, k lensKey) *lensMap {
 // squeezed in the output anyway.
 const maxInnerPixels = 2.0
 
+// maxKeptDirections is the largest frame (pixels) whose undistorted directions newLensMap
+// keeps between its passes (16 bytes each).
+const maxKeptDirections = 1 << 16
+
 func newLensMap(c *Camera, k lensKey) *lensMap {
 	fx, fy, cx, cy := c.Intrinsics()
 	W, H := c.Width, c.Height
 	lm := &lensMap{key: k, taps: make([]lensTap, W*H), need: make([]int32, H)}
 	// First what the lens sees (the bounds of the undistorted directions), then where each
-	// pixel samples; undistorting twice costs less memory than keeping every direction.
+	// pixel samples. A small frame keeps its directions from the first pass (a randomized
+	// lens makes a map at every reset); a large one undistorts twice rather than keep them.
+	var dirs [][2]float64 // NaN: the lens sees nothing there
+	if W*H <= maxKeptDirections {
+		dirs = make([][2]float64, W*H)
+	}
+	undistort := func(i int) (float64, float64, bool) {
+		if dirs == nil {
+			return c.Lens.undistort((float64(i%W)-cx)/fx, (float64(i/W)-cy)/fy)
+		}
+		d := dirs[i]
+		return d[0], d[1], !math.IsNaN(d[0])
+	}
 	x0, y0, x1, y1 := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
-	for row := range H {
-		for col := range W {
-			if x, y, ok := c.Lens.undistort((float64(col)-cx)/fx, (float64(row)-cy)/fy); ok {
-				x0, x1, y0, y1 = math.Min(x0, x), math.Max(x1, x), math.Min(y0, y), math.Max(y1, y)
+	for i := range W * H {
+		x, y, ok := c.Lens.undistort((float64(i%W)-cx)/fx, (float64(i/W)-cy)/fy)
+		if dirs != nil {
+			dirs[i] = [2]float64{math.NaN(), math.NaN()}
+			if ok {
+				dirs[i] = [2]float64{x, y}
 			}
+		}
+		if ok {
+			x0, x1, y0, y1 = math.Min(x0, x), math.Max(x1, x), math.Min(y0, y), math.Max(y1, y)
 		}
 	}
 	if !(x0 < x1 && y0 < y1) {
@@ -399,7 +420,7 @@ func newLensMap(c *Camera, k lensKey) *lensMap {
 	lm.h = max(2, int(math.Ceil((y1-y0)*f)))
 	lm.inner = Lens{Fx: f, Fy: f, Cx: -x0*f - 0.5, Cy: -y0*f - 0.5}
 	for i := range lm.taps {
-		ux, uy, ok := c.Lens.undistort((float64(i%W)-cx)/fx, (float64(i/W)-cy)/fy)
+		ux, uy, ok := undistort(i)
 		if !ok {
 			continue
 		}
