@@ -3,6 +3,7 @@ package api
 import (
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"math"
 	"net/http"
 	"strings"
@@ -199,5 +200,32 @@ func TestConcurrentClients(t *testing.T) {
 	close(errs)
 	for e := range errs {
 		t.Error(e)
+	}
+}
+
+// TestUnknownTargetDrivesThePrimaryAndIsLogged: a step for an agent the episode does not have
+// drives the primary, as rusim's does, and the log says so once per unknown id.
+func TestUnknownTargetDrivesThePrimaryAndIsLogged(t *testing.T) {
+	var buf syncBuffer
+	s := startServer(t, Options{Now: fixedClock, Logger: slog.New(slog.NewTextHandler(&buf, nil))})
+	s.ok("/reset", fmt.Sprintf(twoAgentsReset, flags("agents.isolated", "true"), peerAgent))
+	var res *StepResult
+	for range 3 {
+		res, _ = s.ok("/step", `{"throttle": 1, "targetAgentId": "eg0"}`)
+	}
+	if res.ActiveAgentID != "ego" || res.Agents[0].State.Pose.Position.Z <= -7.5 {
+		t.Fatalf("a step for eg0 drove %q; ego at z %.3f", res.ActiveAgentID, res.Agents[0].State.Pose.Position.Z)
+	}
+	s.ok("/step", `{"throttle": 1, "targetAgentId": "pear"}`)
+	s.ok("/step", `{"throttle": 1, "targetAgentId": "peer"}`)
+	log := buf.String()
+	if n := strings.Count(log, "targetAgentId=eg0"); n != 1 {
+		t.Errorf("eg0 logged %d times, want once:\n%s", n, log)
+	}
+	if n := strings.Count(log, "targetAgentId=pear"); n != 1 {
+		t.Errorf("pear logged %d times, want once:\n%s", n, log)
+	}
+	if strings.Contains(log, "targetAgentId=peer") {
+		t.Errorf("a step for an agent of the episode was logged:\n%s", log)
 	}
 }

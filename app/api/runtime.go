@@ -134,6 +134,9 @@ func (s *Service) Step(ctx context.Context, req *StepRequest) (*StepResult, erro
 		if err != nil {
 			return nil, err
 		}
+		if act.TargetAgentID != "" && a.id != act.TargetAgentID {
+			ep.noteUnknownTarget(s.log, act.TargetAgentID, a.id)
+		}
 		if slices.Contains(targets, a) {
 			return nil, badRequest("Two actions target agent '%s'.", a.id)
 		}
