@@ -269,6 +269,11 @@ func (b *Bridge) sync() {
 		}
 	}
 	unserved := 0
+	// Once no more ports can be opened (the range is used up, or the process's files), the
+	// models after go without trying: each would scan the whole range again and log the same
+	// line (a fleet of thousands, thousands of them).
+	var noPort error
+	portless := 0
 	for _, m := range s.Models {
 		id := robotID{m.Name, m.Vehicle}
 		if _, ok := b.robots[m.Name]; ok {
@@ -281,13 +286,27 @@ func (b *Bridge) sync() {
 			unserved++
 			continue
 		}
+		if noPort != nil {
+			b.failed[id] = noPort.Error()
+			portless++
+			continue
+		}
 		r, err := b.openRobot(m)
 		if err != nil {
 			b.failed[id] = err.Error()
+			if portsExhausted(err) {
+				noPort = err
+				portless++
+				continue
+			}
 			b.log.Error("bridge: cannot serve model's devices", "model", m.Name, "err", err)
 			continue
 		}
 		b.robots[m.Name] = r
+	}
+	if portless > 0 {
+		b.log.Error("bridge: no more device ports can be opened; models left without them (a used-up range: widen it with --bridge-ports or the scenario's faces: bridge: ports)",
+			"models", portless, "served", len(b.robots), "err", noPort)
 	}
 	if unserved != b.unserved && unserved > 0 {
 		b.log.Warn("bridge: models beyond the limit have no device ports", "served", len(b.robots),

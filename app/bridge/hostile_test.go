@@ -428,3 +428,32 @@ func TestServedModelsAreCapped(t *testing.T) {
 		t.Errorf("%d warnings, want 2", warnings)
 	}
 }
+
+// TestUsedUpPortRangeSaysSoOnce: when the port range is used up, the models left without
+// ports are counted in one error line that says how to widen it, not a line each.
+func TestUsedUpPortRangeSaysSoOnce(t *testing.T) {
+	rec := &logRecorder{}
+	first := freeRange(t, 14)
+	tw := startWorldOpts(t, testCar, Config{Logger: slog.New(rec), FirstPort: first, LastPort: first + 13})
+	m := tw.bridge.Manager()
+	if err := tw.loop.Call(context.Background(), func(w *world.World) error {
+		for _, name := range []string{"car1", "car2", "car3"} {
+			if _, err := w.Spawn(world.AgentSpec{Name: name, Vehicle: testCar}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the used-up range's line", func() bool {
+		_, ok := rec.find("ERROR", "no more device ports", "--bridge-ports", "models=3", "served=1", "no free port")
+		return ok
+	})
+	if got := len(m.GetDevicePortList("car0")); got != 12 {
+		t.Errorf("car0 has %d ports, want 12", got)
+	}
+	if n := rec.count("cannot serve model's devices"); n != 0 {
+		t.Errorf("%d lines of a model each, want the one line", n)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 )
 
 // Defaults of [Options].
@@ -181,22 +182,33 @@ func (m *Manager) freePortLocked() (uint16, error) {
 		if _, ours := m.routes[port]; ours {
 			continue
 		}
-		if canBind(m.bindIP, port) {
+		err := tryBind(m.bindIP, port)
+		if err == nil {
 			return port, nil
+		}
+		if portsExhausted(err) {
+			// Not the range: every port would fail alike.
+			return 0, fmt.Errorf("opening port %d: %w (the limit of open files is reached: raise ulimit -n)", port, err)
 		}
 	}
 	return 0, fmt.Errorf("%w in %d-%d on %s", ErrNoFreePort, m.first, m.last, m.bindIP)
 }
 
-// canBind reports whether a TCP listener can be opened on ip:port now. Go sets SO_REUSEADDR, as
-// libzmq does, so a port left in TIME_WAIT counts as free, and a listening one does not.
-func canBind(ip string, port uint16) bool {
+// portsExhausted reports whether err says that no port can be opened for any device now:
+// the range is used up, or the process has no files left.
+func portsExhausted(err error) bool {
+	return errors.Is(err, ErrNoFreePort) || errors.Is(err, syscall.EMFILE) || errors.Is(err, syscall.ENFILE)
+}
+
+// tryBind opens and closes a TCP listener on ip:port, reporting why it could not. Go sets
+// SO_REUSEADDR, as libzmq does, so a port left in TIME_WAIT counts as free, and a listening
+// one does not.
+func tryBind(ip string, port uint16) error {
 	ln, err := net.Listen("tcp", net.JoinHostPort(ip, strconv.Itoa(int(port))))
 	if err != nil {
-		return false
+		return err
 	}
-	ln.Close()
-	return true
+	return ln.Close()
 }
 
 // DeallocateDevice removes ports from the device map and hashKeys from the flat map, as

@@ -26,7 +26,7 @@ func newManager(t *testing.T, opts Options) *Manager {
 func nextBindable(t *testing.T, from int) uint16 {
 	t.Helper()
 	for p := from; p <= 65535; p++ {
-		if canBind("127.0.0.1", uint16(p)) {
+		if tryBind("127.0.0.1", uint16(p)) == nil {
 			return uint16(p)
 		}
 	}
@@ -88,22 +88,26 @@ func TestAllocationOrder(t *testing.T) {
 	}
 }
 
-// freeRange finds three consecutive bindable ports above Linux's ephemeral range (which ends
-// at 60999), so that the small-range tests do not race outgoing connections; the start depends
-// on the pid so that parallel test processes tend to pick different ports.
-func freeRange(t *testing.T) uint16 {
+// freeRange finds n consecutive bindable ports above Linux's ephemeral range (which ends at
+// 60999), so that the small-range tests do not race outgoing connections; the start depends on
+// the pid so that parallel test processes tend to pick different ports.
+func freeRange(t *testing.T, n int) uint16 {
 	t.Helper()
-	for base := 61000 + os.Getpid()%1000*3; base+2 <= 65535; base += 3 {
-		if canBind("127.0.0.1", uint16(base)) && canBind("127.0.0.1", uint16(base+1)) && canBind("127.0.0.1", uint16(base+2)) {
-			return uint16(base)
+next:
+	for base := 61000 + os.Getpid()%1000*3; base+n-1 <= 65535; base += n {
+		for p := base; p < base+n; p++ {
+			if tryBind("127.0.0.1", uint16(p)) != nil {
+				continue next
+			}
 		}
+		return uint16(base)
 	}
-	t.Fatal("no three free consecutive ports")
+	t.Fatalf("no %d free consecutive ports", n)
 	return 0
 }
 
 func TestExhaustionAndReuse(t *testing.T) {
-	base := freeRange(t)
+	base := freeRange(t, 3)
 	m := newManager(t, Options{FirstPort: base, LastPort: base + 2})
 	listen(t, base+1)
 	_, p1, err := m.AllocateDevice(DeviceLaser, "cloi0", "lidar", "", "Data")
