@@ -34,7 +34,7 @@ var cameraRealismParams = []ParamSpec{
 	{Name: "shotNoise", Default: 1.5, Min: 0, Max: 255, Doc: "shot noise stddev at full scale, linear 0..255 units"},
 	{Name: "shutterS", Unit: "s", Default: 0, Min: 0, Max: 1, Doc: "exposure time for motion blur (0: none)"},
 	// Look.
-	{Name: "realistic", Default: 0, Min: 0, Max: 1, Integer: true, Doc: "1: materials, sun, shadows and film (4 to 8 times the flat look's cost a frame); 0: the flat look"},
+	{Name: "realistic", Default: 0, Min: 0, Max: 1, Integer: true, Doc: "1: materials, sun, shadows and film (4 to 8 times the flat look's cost a frame); 0: the flat look, which leaves the film (exposure to shutterS) and the look (the rows below) unused; the lens acts in both"},
 	{Name: "sunAzimuthDeg", Unit: "deg", Default: 35, Min: -360, Max: 360, Doc: "sun direction, counter-clockwise from east"},
 	{Name: "sunElevationDeg", Unit: "deg", Default: 50, Min: 0, Max: 90, Doc: "sun height above the horizon"},
 	{Name: "sunIntensity", Default: 0.85, Min: 0, Max: 16, Doc: "direct light on a surface facing the sun"},
@@ -49,6 +49,21 @@ var cameraRealismParams = []ParamSpec{
 	{Name: "colorJitter", Default: 0, Min: 0, Max: 0.5, Doc: "per-element albedo jitter, ± per channel"},
 	{Name: "distractors", Default: 0, Min: 0, Max: 64, Integer: true, Doc: "distractor objects on the floor off the route (drawn only)"},
 }
+
+// realisticOnly are the camera parameters only the realistic look draws with (the film's and
+// the look's, from exposure on, but realistic itself): the flat look leaves them unused. The
+// lens acts in both.
+var realisticOnly = func() map[string]bool {
+	m := map[string]bool{}
+	film := false
+	for _, p := range cameraRealismParams {
+		film = film || p.Name == "exposure"
+		if film && p.Name != "realistic" {
+			m[p.Name] = true
+		}
+	}
+	return m
+}()
 
 // The camera kind's table holds them after its own parameters.
 func init() {

@@ -151,6 +151,19 @@ func SensorSetup(m SensorMount, s SensorDescriptor) (map[string]float64, error) 
 	return p, nil
 }
 
+// MountWarnings returns what mount m is given but leaves unused (a coefficient of the other
+// lens model; a camera's film or look parameter in the flat look), each at
+// sensor.<id>.<param>, as a scenario's vehicle params name it. A mount with errors has none.
+func MountWarnings(m SensorMount) Problems {
+	var ps Problems
+	ps.mount("sensor."+m.ID, m, nil)
+	out := ps.Warnings()
+	for i := range out {
+		out[i].Path = strings.Replace(out[i].Path, ".params.", ".", 1)
+	}
+	return out
+}
+
 // mount checks a sensor mount against its kind and, when s is not nil, its contract entry,
 // reporting at path.kind, path.params.<name>, path.pose.<field> and path. It returns the
 // completed parameters.
@@ -197,6 +210,21 @@ func (ps *Problems) mount(path string, m SensorMount, s *SensorDescriptor) map[s
 		for _, name := range unused {
 			if p[name] != 0 {
 				ps.warn(path+".params."+name, "%s is not a coefficient of %s, which leaves it unused", name, model)
+			}
+		}
+		// The film's and look's parameters given to a camera drawn in the flat look.
+		if p["realistic"] == 0 {
+			_, explicit := m.Params["realistic"]
+			for _, spec := range k.Params {
+				v, set := m.Params[spec.Name]
+				if !set || v == spec.Default || !realisticOnly[spec.Name] {
+					continue
+				}
+				if explicit {
+					ps.warn(path+".params."+spec.Name, "%s acts only in the realistic look, which realistic: 0 turns off, so it is unused", spec.Name)
+				} else {
+					ps.warn(path+".params."+spec.Name, "%s acts only in the realistic look: add realistic: 1 (a training reset's draw of the camera's lens, film or look turns it on too)", spec.Name)
+				}
 			}
 		}
 	}

@@ -153,3 +153,43 @@ func TestFrameSizeKeepsTheEdge(t *testing.T) {
 		}
 	}
 }
+
+// TestMountWarningsNameWhatIsUnused: what a camera is given but does not use is warned of at
+// sensor.<id>.<param>: a coefficient of the other lens model, and a film or look parameter of
+// a camera in the flat look (with the way to turn the realistic look on, unless realistic: 0
+// is given). Defaults, the lens and a realistic camera's film draw no warning.
+func TestMountWarningsNameWhatIsUnused(t *testing.T) {
+	cam := func(params map[string]float64) SensorMount {
+		return SensorMount{ID: "front.rgb", Kind: SensorCamera, Params: params}
+	}
+	for _, tc := range []struct {
+		params map[string]float64
+		want   []string // "path: part of the message", one per warning, in order
+	}{
+		{map[string]float64{"exposure": 3, "shutterS": 0.1, "vignette": 0.2, "k1": -0.1},
+			[]string{"sensor.front.rgb.exposure: add realistic: 1", "sensor.front.rgb.shutterS: add realistic: 1"}},
+		{map[string]float64{"realistic": 0, "sunAzimuthDeg": 90},
+			[]string{"sensor.front.rgb.sunAzimuthDeg: which realistic: 0 turns off"}},
+		{map[string]float64{"realistic": 1, "exposure": 3, "readNoise": 9, "distractors": 4}, nil},
+		{map[string]float64{"lensModel": 1, "p1": 0.2, "k4": 0.1},
+			[]string{"sensor.front.rgb.p1: not a coefficient of the equidistant model"}},
+		{map[string]float64{"k4": 0.1, "realistic": 1}, []string{"sensor.front.rgb.k4: not a coefficient of plumb_bob"}},
+		{nil, nil},
+	} {
+		got := MountWarnings(cam(tc.params))
+		if len(got) != len(tc.want) {
+			t.Errorf("%v: %d warnings %v, want %d", tc.params, len(got), got, len(tc.want))
+			continue
+		}
+		for i, w := range tc.want {
+			path, part, _ := strings.Cut(w, ": ")
+			if got[i].Path != path || !strings.Contains(got[i].Message, part) || !got[i].Warning {
+				t.Errorf("%v: warning %d is %+v, want %s", tc.params, i, got[i], w)
+			}
+		}
+	}
+	// A mount with errors is refused elsewhere: no warnings on top.
+	if got := MountWarnings(cam(map[string]float64{"exposure": 3, "fovDeg": 500})); len(got) != 0 {
+		t.Errorf("a mount with an error has warnings %v", got)
+	}
+}

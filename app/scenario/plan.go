@@ -42,6 +42,38 @@ type Plan struct {
 	SeeEachOther      bool
 }
 
+// Unused lists what the agents' vehicles are given but leave unused (see
+// plugins.MountWarnings), once per vehicle and line however many agents share it, as
+// "vehicle <id>: sensor.<id>.<param>: why" (at most plugins.MaxWorded lines, then a count).
+func (p *Plan) Unused() []string {
+	var out []string
+	seen := map[string]bool{}
+	more := 0
+	for _, a := range p.Agents {
+		if a.Vehicle == nil {
+			continue
+		}
+		for _, m := range a.Vehicle.Sensors {
+			for _, w := range plugins.MountWarnings(m) {
+				line := fmt.Sprintf("vehicle %s: %s", a.Vehicle.ID, w)
+				if seen[line] {
+					continue
+				}
+				seen[line] = true
+				if len(out) == plugins.MaxWorded {
+					more++
+					continue
+				}
+				out = append(out, line)
+			}
+		}
+	}
+	if more > 0 {
+		out = append(out, fmt.Sprintf("and %d more", more))
+	}
+	return out
+}
+
 // Defaults used when a scenario leaves them out.
 const (
 	DefaultTimeScale    = 1.0

@@ -157,3 +157,28 @@ func TestLoadMissingFile(t *testing.T) {
 		t.Fatalf("load: %v %v", sc, err)
 	}
 }
+
+// TestUnusedOncePerVehicle: camera parameters the agents' vehicles leave unused are listed
+// once per vehicle however many agents drive it, named as the scenario sets them.
+func TestUnusedOncePerVehicle(t *testing.T) {
+	p, err := resolveText(t, `
+world: {trackId: track.basic_arena.v1}
+vehicle: {vehicleId: vehicle.ks0223.v1, params: {sensor.camera.front.rgb.exposure: 3, sensor.camera.front.rgb.k1: -0.1}}
+agents: {count: 5}
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := p.Unused()
+	want := "vehicle vehicle.ks0223.v1: sensor.camera.front.rgb.exposure: exposure acts only in the realistic look"
+	if len(got) != 1 || !strings.HasPrefix(got[0], want) {
+		t.Errorf("unused %q, want one line starting %q", got, want)
+	}
+	plain, err := resolveText(t, "world: {trackId: track.basic_arena.v1}\nvehicle: {vehicleId: vehicle.ks0223.v1}\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u := plain.Unused(); len(u) != 0 {
+		t.Errorf("the built-in KS0223 as it is has unused parameters %q", u)
+	}
+}

@@ -260,6 +260,11 @@ func loadPlan(path string, seed *int64) (*scenario.Plan, error) {
 		sc.Runtime.Seed = *seed
 	}
 	plan, err := scenario.Resolve(sc, pluginResolver())
+	if err == nil {
+		for _, line := range plan.Unused() {
+			slog.Warn("scenario: " + line)
+		}
+	}
 	if r, rerr := scenario.ParseRandomization(&sc.Randomization); err == nil && rerr == nil && r.Enabled {
 		slog.Info("the scenario's randomization block is drawn at each training-API and fast-path reset; " +
 			"this run shows the scenario as written")
