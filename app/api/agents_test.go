@@ -229,3 +229,21 @@ func TestUnknownTargetDrivesThePrimaryAndIsLogged(t *testing.T) {
 		t.Errorf("a step for an agent of the episode was logged:\n%s", log)
 	}
 }
+
+// TestResetLogsUnusedCameraParams: a reset whose camera is kept flat (realistic=0) while the
+// film is drawn logs that the draw is unused, once however many resets do the same.
+func TestResetLogsUnusedCameraParams(t *testing.T) {
+	var buf syncBuffer
+	s := startServer(t, Options{Now: fixedClock, Logger: slog.New(slog.NewTextHandler(&buf, nil))})
+	body := `{"seed": 3, "selectedTrackId": "track.cardboard_corridor.v1", "selectedVehicleId": "vehicle.ks0223.v1",
+	  "vehicleParams": [{"key": "camera.width", "value": "84"}, {"key": "camera.height", "value": "84"},
+	                    {"key": "sensor.camera.front.rgb.realistic", "value": "0"}],
+	  "flags": [{"key": "randomization.enabled", "value": "true"}, {"key": "randomization.sensors.exposure", "value": "2,3"}]}`
+	for range 3 {
+		s.ok("/reset", body)
+	}
+	log := buf.String()
+	if n := strings.Count(log, "sensor.camera.front.rgb.exposure: exposure acts only in the realistic look"); n != 1 {
+		t.Errorf("the unused exposure logged %d times, want once:\n%s", n, log)
+	}
+}

@@ -80,6 +80,7 @@ func (s *Service) Reset(req *ResetRequest) (*StepResult, error) {
 		ep.stop()
 		return nil, internalError("Reading the first state failed: %v", err)
 	}
+	s.noteUnused(plan)
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
@@ -96,6 +97,28 @@ func (s *Service) Reset(req *ResetRequest) (*StepResult, error) {
 	}
 	return s.result(ep, ep.primary, []*agent{ep.primary}, ep.drawInfo()), nil
 }
+
+// noteUnused logs what the episode's vehicles are given but leave unused (a camera's drawn
+// film in the flat look that realistic=0 keeps, say), each line once for the server's life
+// (at most maxUnusedLines): a training run resets thousands of times. Called with building
+// held.
+func (s *Service) noteUnused(plan *episodePlan) {
+	for _, w := range plan.worlds {
+		for _, line := range w.Unused() {
+			if s.unusedSeen[line] || len(s.unusedSeen) >= maxUnusedLines {
+				continue
+			}
+			if s.unusedSeen == nil {
+				s.unusedSeen = map[string]bool{}
+			}
+			s.unusedSeen[line] = true
+			s.log.Warn("training API: reset: " + line)
+		}
+	}
+}
+
+// maxUnusedLines bounds the lines noteUnused logs.
+const maxUnusedLines = 64
 
 // readAll reads every world of the episode in parallel; framed gets a frame.
 func (ep *episode) readAll(framed *agent) error {
