@@ -37,6 +37,9 @@ type vehicleKey struct {
 	num   func(v *VehicleDescriptor, x float64) error
 	str   func(v *VehicleDescriptor, s string) error
 	drive string // the drive parameter a drive alias sets
+	// camera is the first camera's sensor.<id>.<param> name a camera alias sets ("" for
+	// none), so that the two set together with different values are refused.
+	camera string
 }
 
 var errNoBody = errors.New("the vehicle has no body data (rusim export without simulation data; use WithFallback)")
@@ -69,6 +72,12 @@ func cameraKey(spec ParamSpec, set func(m *SensorMount, s *SensorDescriptor, x f
 	}}
 }
 
+// withCamera notes the first camera's parameter (or pose field) a camera key sets.
+func withCamera(name string, k vehicleKey) vehicleKey {
+	k.camera = name
+	return k
+}
+
 // cameraParam is a parameter of the camera kind's table.
 func cameraParam(name string) ParamSpec {
 	k, _ := sensorKind(SensorCamera)
@@ -90,15 +99,15 @@ var vehicleKeys = map[string]vehicleKey{
 	"camera.height": cameraKey(ParamSpec{Min: 16, Max: 1080, Integer: true, Unit: "px"}, func(_ *SensorMount, s *SensorDescriptor, x float64) {
 		s.Shape = frameShape(s.Shape, int(x), -1)
 	}),
-	"camera.jpeg_quality": cameraKey(cameraParam("jpegQuality"), func(m *SensorMount, _ *SensorDescriptor, x float64) {
+	"camera.jpeg_quality": withCamera("jpegQuality", cameraKey(cameraParam("jpegQuality"), func(m *SensorMount, _ *SensorDescriptor, x float64) {
 		m.setParam("jpegQuality", x)
-	}),
-	"camera.fov_deg": cameraKey(cameraParam("fovDeg"), func(m *SensorMount, _ *SensorDescriptor, x float64) {
+	})),
+	"camera.fov_deg": withCamera("fovDeg", cameraKey(cameraParam("fovDeg"), func(m *SensorMount, _ *SensorDescriptor, x float64) {
 		m.setParam("fovDeg", x)
-	}),
-	"camera.pitch_deg": cameraKey(mustSpec(mountPoseParams, "pitchDeg"), func(m *SensorMount, _ *SensorDescriptor, x float64) {
+	})),
+	"camera.pitch_deg": withCamera("pitchDeg", cameraKey(mustSpec(mountPoseParams, "pitchDeg"), func(m *SensorMount, _ *SensorDescriptor, x float64) {
 		m.Pose.PitchDeg = x
-	}),
+	})),
 	"camera.profile": {str: func(v *VehicleDescriptor, name string) error {
 		p, ok := cameraProfiles[name]
 		if !ok {
@@ -175,6 +184,11 @@ func ApplyVehicleConfig(v *VehicleDescriptor, params map[string]any) (*VehicleDe
 	}
 	var errs ParamErrors
 	for _, k := range keys {
+		if other, ok := out.sameTarget(k, params); ok && !sameParamValue(params[k], params[other]) {
+			errs = append(errs, &ParamError{Prefix: "vehicle.params", Key: k,
+				Problem: fmt.Sprintf("%s and %s both set it, to %s and %s: give one", k, other, showValue(params[k]), showValue(params[other]))})
+			continue
+		}
 		if err := out.applyParam(k, params[k]); err != nil {
 			errs = append(errs, &ParamError{Prefix: "vehicle.params", Key: k, Problem: err.Error()})
 		}
@@ -190,6 +204,41 @@ func ApplyVehicleConfig(v *VehicleDescriptor, params map[string]any) (*VehicleDe
 		}
 	}
 	return out, nil
+}
+
+// sameTarget returns the key of params that sets what alias key sets too (drive.maxSpeed for
+// max_speed, sensor.<first camera>.fovDeg for camera.fov_deg), when params has both.
+func (v *VehicleDescriptor) sameTarget(key string, params map[string]any) (string, bool) {
+	vk, ok := vehicleKeys[key]
+	if !ok {
+		return "", false
+	}
+	var other string
+	switch {
+	case vk.drive != "":
+		other = "drive." + vk.drive
+	case vk.camera != "":
+		m, _, err := v.firstCamera()
+		if err != nil {
+			return "", false
+		}
+		other = "sensor." + m.ID + "." + vk.camera
+	default:
+		return "", false
+	}
+	_, both := params[other]
+	return other, both
+}
+
+// sameParamValue reports whether two values of params are the same number (1 and "1.0"), or
+// the same otherwise.
+func sameParamValue(a, b any) bool {
+	x, errA := numberParam(a)
+	y, errB := numberParam(b)
+	if errA == nil && errB == nil {
+		return x == y
+	}
+	return fmt.Sprint(a) == fmt.Sprint(b)
 }
 
 func (v *VehicleDescriptor) applyParam(key string, val any) error {

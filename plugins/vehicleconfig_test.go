@@ -179,3 +179,31 @@ func TestApplyVehicleConfigCrossCheck(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+// TestAliasAndItsTargetTogether: an alias (camera.fov_deg, camera.pitch_deg, max_speed) and
+// the key it stands for set together must agree; different values are refused naming both,
+// rather than one silently winning.
+func TestAliasAndItsTargetTogether(t *testing.T) {
+	for _, tc := range []struct {
+		params map[string]any
+		want   string // "" for accepted
+	}{
+		{map[string]any{"camera.fov_deg": 100, "sensor.camera.front.rgb.fovDeg": 40},
+			"camera.fov_deg and sensor.camera.front.rgb.fovDeg both set it, to 100 and 40: give one"},
+		{map[string]any{"camera.pitch_deg": 10, "sensor.camera.front.rgb.pitchDeg": "12"},
+			"camera.pitch_deg and sensor.camera.front.rgb.pitchDeg both set it"},
+		{map[string]any{"max_speed": 0.5, "drive.maxSpeed": 0.6}, "max_speed and drive.maxSpeed both set it"},
+		{map[string]any{"camera.fov_deg": 60, "sensor.camera.front.rgb.fovDeg": "60.0"}, ""},
+		{map[string]any{"camera.fov_deg": 60, "sensor.camera.front.rgb.k1": -0.1}, ""},
+	} {
+		v, err := ApplyVehicleConfig(builtinVehicle(t, "vehicle.ks0223.v1"), tc.params)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%v: %v", tc.params, err)
+		case tc.want == "" && mountOf(v, "camera.front.rgb").Params["fovDeg"] != 60:
+			t.Errorf("%v: fovDeg %v, want 60", tc.params, mountOf(v, "camera.front.rgb").Params["fovDeg"])
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%v: error %v, want one saying %q", tc.params, err, tc.want)
+		}
+	}
+}
