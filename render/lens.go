@@ -119,9 +119,9 @@ func (l *Lens) distort(x, y float64) (float64, float64) {
 	return x*k + 2*l.P1*x*y + l.P2*(r2+2*x*x), y*k + l.P1*(r2+2*y*y) + 2*l.P2*x*y
 }
 
-// undistort inverts distort; ok is false where the lens folds back or the direction is more
-// than MaxLensAngleDeg off the axis.
-func (l *Lens) undistort(xd, yd float64) (x, y float64, ok bool) {
+// undistort inverts distort; ok is false where the lens folds back, past its first fold (fold,
+// l.fold()'s), or the direction is more than MaxLensAngleDeg off the axis.
+func (l *Lens) undistort(xd, yd, fold float64) (x, y float64, ok bool) {
 	if l.Model == Equidistant {
 		thd := math.Hypot(xd, yd)
 		if thd < 1e-12 {
@@ -140,7 +140,7 @@ func (l *Lens) undistort(xd, yd float64) (x, y float64, ok bool) {
 				return 0, 0, false
 			}
 		}
-		if th > MaxLensAngleDeg*math.Pi/180 {
+		if th > MaxLensAngleDeg*math.Pi/180 || !(th*th < fold) {
 			return 0, 0, false
 		}
 		r := math.Tan(th)
@@ -153,6 +153,9 @@ func (l *Lens) undistort(xd, yd float64) (x, y float64, ok bool) {
 			if x, y, ok = l.fixedPointPlumbBob(xd, yd); !ok || !l.unfolded(x, y, xd, yd) {
 				return 0, 0, false
 			}
+		}
+		if !(x*x+y*y < fold) {
+			return 0, 0, false
 		}
 	}
 	if math.Hypot(x, y) > maxTan {
@@ -228,6 +231,44 @@ func (l *Lens) unfolded(x, y, xd, yd float64) bool {
 	const h = 1e-6
 	x2, y2 := l.distort(x*(1+h), y*(1+h))
 	return r2 == 0 || x2*x2+y2*y2 > xd*xd+yd*yd
+}
+
+// fold returns where the lens's radial distortion first stops growing with the angle off the
+// axis, as r² (plumb_bob) or θ² (equidistant), up to MaxLensAngleDeg (+Inf when it grows all
+// the way). Past the fold the radius comes back, and a strong barrel lens that turns outward
+// again further out would map a ring of directions beyond its field onto pixels past the
+// fold: undistort leaves those black. The derivative is a polynomial in r² or θ² (cubic,
+// quartic): scanned, then the first sign change bisected.
+func (l *Lens) fold() float64 {
+	k4 := 0.0
+	if l.Model == Equidistant {
+		k4 = l.K4
+	}
+	d := func(t float64) float64 { return 1 + t*(3*l.K1+t*(5*l.K2+t*(7*l.K3+t*9*k4))) }
+	end := maxTan * maxTan
+	if l.Model == Equidistant {
+		end = math.Pow(MaxLensAngleDeg*math.Pi/180, 2)
+	}
+	const steps = 4096
+	prev := 0.0
+	for i := 1; i <= steps; i++ {
+		t := end * float64(i) / steps
+		if d(t) > 0 {
+			prev = t
+			continue
+		}
+		lo, hi := prev, t
+		for range 60 {
+			mid := (lo + hi) / 2
+			if d(mid) > 0 {
+				lo = mid
+			} else {
+				hi = mid
+			}
+		}
+		return lo
+	}
+	return math.Inf(1)
 }
 
 // lensMap is how a distorted camera is drawn: the pinhole intrinsics and size of the
@@ -383,20 +424,21 @@ func newLensMap(c *Camera, k lensKey) *lensMap {
 	// First what the lens sees (the bounds of the undistorted directions), then where each
 	// pixel samples. A small frame keeps its directions from the first pass (a randomized
 	// lens makes a map at every reset); a large one undistorts twice rather than keep them.
+	fold := c.Lens.fold()
 	var dirs [][2]float64 // NaN: the lens sees nothing there
 	if W*H <= maxKeptDirections {
 		dirs = make([][2]float64, W*H)
 	}
 	undistort := func(i int) (float64, float64, bool) {
 		if dirs == nil {
-			return c.Lens.undistort((float64(i%W)-cx)/fx, (float64(i/W)-cy)/fy)
+			return c.Lens.undistort((float64(i%W)-cx)/fx, (float64(i/W)-cy)/fy, fold)
 		}
 		d := dirs[i]
 		return d[0], d[1], !math.IsNaN(d[0])
 	}
 	x0, y0, x1, y1 := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
 	for i := range W * H {
-		x, y, ok := c.Lens.undistort((float64(i%W)-cx)/fx, (float64(i/W)-cy)/fy)
+		x, y, ok := c.Lens.undistort((float64(i%W)-cx)/fx, (float64(i/W)-cy)/fy, fold)
 		if dirs != nil {
 			dirs[i] = [2]float64{math.NaN(), math.NaN()}
 			if ok {

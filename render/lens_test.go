@@ -283,3 +283,33 @@ func TestStrongBarrelSeesToTheCorners(t *testing.T) {
 		t.Error("k1 −0.3, k2 0: no black pixel, want the corners past the fold black")
 	}
 }
+
+// TestBarrelLensBlackPastItsFold: past the radius where a strong barrel lens folds, every
+// pixel is black, also where the polynomial turns outward again further out (it would map a
+// ring of directions far beyond the field there); before the fold none is.
+func TestBarrelLensBlackPastItsFold(t *testing.T) {
+	for _, l := range []Lens{
+		{Model: PlumbBob, K1: -0.3, K2: 0.02},
+		{Model: PlumbBob, K1: -0.5, K2: 0.1},
+		{Model: Equidistant, K1: -0.4, K2: 0.05},
+	} {
+		c := Camera{Width: 320, Height: 240, FovYDeg: 120, Lens: l}
+		m := newLensMap(&c, lensKey{})
+		fx, fy, cx, cy := c.Intrinsics()
+		firstBlack, lastSeen := math.Inf(1), 0.0
+		for i, tp := range m.taps {
+			r := math.Hypot((float64(i%c.Width)-cx)/fx, (float64(i/c.Width)-cy)/fy)
+			if tp.w == ([4]uint8{}) {
+				firstBlack = math.Min(firstBlack, r)
+			} else {
+				lastSeen = math.Max(lastSeen, r)
+			}
+		}
+		if math.IsInf(firstBlack, 1) {
+			t.Errorf("%+v: no pixel past the fold: the test checks nothing", l)
+		}
+		if lastSeen > firstBlack {
+			t.Errorf("%+v: a pixel at radius %.3f sees the scene past the first black one at %.3f", l, lastSeen, firstBlack)
+		}
+	}
+}
