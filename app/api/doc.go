@@ -105,7 +105,10 @@
 // randomization.enabled and randomization.<group>.<param> ("0.2", "lo,hi", "schema") draw, per
 // reset and per agent from seed+i, the vehicle's mass, damping, motor gains, top speed and
 // latency, the camera's pitch, field of view, noise, brightness and colour gains, the sonar's
-// noise and numeric track params within their JSON Schema range. The reply to the reset lists
+// noise and numeric track params within their JSON Schema range; the sensors group's lens,
+// intrinsics and film parameters and the visual group (textures, colour jitter, sun, ambient,
+// distractors) draw the realistic look's, and turn it on unless the camera sets realistic
+// (docs/SCENARIOS.md has the table of every group's parameters). The reply to the reset lists
 // every draw in info as randomization.<agentId>.<key> = value, where key is the vehicle param
 // (or track.<param>) that replays it with randomization off; camera.brightness,
 // camera.color_gain_r/g/b are vehicle params of this API (image noise is the camera's contract
