@@ -246,11 +246,11 @@ func (r *Randomization) Set(name, value string) error {
 			return err
 		}
 		if l := RandomParams[i].Limit; l != ([2]float64{}) && (rg.Lo < l[0] || rg.Hi > l[1]) {
-			return fmt.Errorf("%g..%g reaches past the limit %g..%g (%s)", rg.Lo, rg.Hi, l[0], l[1], RandomParams[i].Doc)
+			return fmt.Errorf("%s reaches past the limit %s (%s)", spanText(rg.Lo, rg.Hi), spanText(l[0], l[1]), RandomParams[i].Doc)
 		}
 	}
 	if math.Abs(rg.Lo) > maxRange || math.Abs(rg.Hi) > maxRange {
-		return fmt.Errorf("%g..%g reaches past ±%g", rg.Lo, rg.Hi, float64(maxRange))
+		return fmt.Errorf("%s reaches past ±%g", spanText(rg.Lo, rg.Hi), float64(maxRange))
 	}
 	if r.ranges == nil {
 		r.ranges = map[string]Range{}
@@ -296,6 +296,12 @@ func RandomParamNames() []string {
 		out[i] = p.Name
 	}
 	return out
+}
+
+// spanText writes lo..hi for a message, to 12 significant digits: a factor's 1 − 0.9 is
+// 0.1 there, not 0.09999999999999998.
+func spanText(lo, hi float64) string {
+	return strconv.FormatFloat(lo, 'g', 12, 64) + ".." + strconv.FormatFloat(hi, 'g', 12, 64)
 }
 
 // ParseBool reads rusim's flag booleans: true/false/1/0, any case.

@@ -216,6 +216,8 @@ func TestSetAllRefusesUndrawnRanges(t *testing.T) {
 		{[]Override{mass, {Key: "e", Name: "enabled", Value: "true"}}, "", true},
 		{[]Override{{Key: "e", Name: "enabled", Value: "false"}, mass}, "", false},
 		{[]Override{{Key: "k", Name: "sensors.vignette", Value: "0,3"}}, "k: 0..3 reaches past the limit", false},
+		// A factor's 1 − 0.9 is written 0.1, not 0.09999999999999998.
+		{[]Override{{Key: "k", Name: "sensors.camera_focal", Value: "0.9"}}, "k: 0.1..1.9 reaches past the limit", false},
 		{nil, "", false},
 	} {
 		var r Randomization

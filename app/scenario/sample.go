@@ -130,14 +130,14 @@ func (r *Randomization) Sample(seed int64, v *plugins.VehicleDescriptor, t *plug
 		if rg.Schema {
 			rg = Range{Lo: pr.lo, Hi: pr.hi}
 		} else if rg.Lo < pr.lo || rg.Hi > pr.hi {
-			return d, fmt.Errorf("randomization.track.%s: %g..%g is outside the schema's %g..%g", name, rg.Lo, rg.Hi, pr.lo, pr.hi)
+			return d, fmt.Errorf("randomization.track.%s: %s is outside the schema's %s", name, spanText(rg.Lo, rg.Hi), spanText(pr.lo, pr.hi))
 		}
 		key := trackKeyPrefix + name
 		var x float64
 		if pr.integer {
 			lo, hi := math.Ceil(rg.Lo), math.Floor(rg.Hi)
 			if lo > hi {
-				return d, fmt.Errorf("randomization.track.%s: %g..%g holds no whole number", name, rg.Lo, rg.Hi)
+				return d, fmt.Errorf("randomization.track.%s: %s holds no whole number", name, spanText(rg.Lo, rg.Hi))
 			}
 			x = lo + float64(stream(seed, key).IntN(int(hi-lo)+1))
 		} else {
