@@ -274,6 +274,9 @@ func (b *Bridge) sync() {
 	// line (a fleet of thousands, thousands of them).
 	var noPort error
 	portless := 0
+	// The served models by the ROS 2 name their devices are listed under, made when a model
+	// is first to be opened in this pass.
+	var listed map[string]string
 	for _, m := range s.Models {
 		id := robotID{m.Name, m.Vehicle}
 		if _, ok := b.robots[m.Name]; ok {
@@ -291,6 +294,19 @@ func (b *Bridge) sync() {
 			portless++
 			continue
 		}
+		if listed == nil {
+			listed = make(map[string]string, len(b.robots))
+			for name := range b.robots {
+				listed[rosName(name)] = name
+			}
+		}
+		rn := rosName(m.Name)
+		if other, ok := listed[rn]; ok {
+			err := fmt.Errorf("its devices would be listed as %s, as model %s's are (ROS 2 names hold letters, digits and '_'): rename one", rn, other)
+			b.failed[id] = err.Error()
+			b.log.Error("bridge: cannot serve model's devices", "model", m.Name, "err", err)
+			continue
+		}
 		r, err := b.openRobot(m)
 		if err != nil {
 			b.failed[id] = err.Error()
@@ -303,6 +319,7 @@ func (b *Bridge) sync() {
 			continue
 		}
 		b.robots[m.Name] = r
+		listed[rn] = m.Name
 	}
 	if portless > 0 {
 		b.log.Error("bridge: no more device ports can be opened; models left without them (a used-up range: widen it with --bridge-ports or the scenario's faces: bridge: ports)",

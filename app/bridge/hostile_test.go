@@ -457,3 +457,27 @@ func TestUsedUpPortRangeSaysSoOnce(t *testing.T) {
 		t.Errorf("%d lines of a model each, want the one line", n)
 	}
 }
+
+// TestModelsListedUnderOneNameSayWhich: two models whose names make the same ROS 2 name
+// (r-1, r_1) cannot both be listed; the second is refused with a line naming the first and
+// the name they share, and the first keeps its devices.
+func TestModelsListedUnderOneNameSayWhich(t *testing.T) {
+	rec := &logRecorder{}
+	tw := startWorldOpts(t, testCar, Config{Logger: slog.New(rec)})
+	m := tw.bridge.Manager()
+	for _, name := range []string{"r-1", "r_1"} {
+		if err := tw.loop.Call(context.Background(), func(w *world.World) error {
+			_, err := w.Spawn(world.AgentSpec{Name: name, Vehicle: testCar})
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, name+" seen by the bridge", func() bool {
+			_, refused := rec.find("model="+name, "cannot serve")
+			return len(m.GetDevicePortList("r_1")) == 12 && (name == "r-1" || refused)
+		})
+	}
+	if _, ok := rec.find("ERROR", "model=r_1", "listed as r_1, as model r-1's are", "rename one"); !ok {
+		t.Errorf("no line naming both models; log:\n%s", strings.Join(rec.lines, "\n"))
+	}
+}
