@@ -286,29 +286,44 @@ func TestRunSaysWhenRandomizationIsNotDrawn(t *testing.T) {
 	}
 }
 
-// A headless run serving the fast path, without --time-scale or a step limit, runs its
-// scenario's world in real time: as fast as possible it took a core from the sessions'
-// worlds. --time-scale 0 still asks for as fast as possible.
-func TestFastPathRunPacesTheScenarioWorld(t *testing.T) {
+// A headless run without a step limit or --time-scale that serves a face (the fast path, the
+// training API, control) runs its scenario's world in real time: as fast as possible it took
+// a core from the training sessions' worlds, and an idle training server used one.
+// --time-scale 0 still asks for as fast as possible.
+func TestServingRunPacesTheScenarioWorld(t *testing.T) {
 	for _, tc := range []struct {
+		faces []string // besides control
+		fast  bool     // the faces hold the fast path
 		args  []string
 		paced bool
-	}{{nil, true}, {[]string{"--time-scale", "0"}, false}} {
+	}{
+		{[]string{"--no-bridge", "--no-api"}, true, nil, true},
+		{[]string{"--no-bridge", "--no-api"}, true, []string{"--time-scale", "0"}, false},
+		{[]string{"--no-bridge", "--api-port", "0"}, false, nil, true},
+		{[]string{"--no-bridge", "--no-api"}, false, nil, true},
+	} {
 		sock := filepath.Join(shortDir(t), "fast.sock")
 		controlPort := freePort(t)
-		args := append([]string{"run", "--headless", "--json", "--no-bridge", "--no-api", "--control-port", controlPort, "--fast-path", sock}, tc.args...)
+		args := append([]string{"run", "--headless", "--json", "--control-port", controlPort}, tc.faces...)
+		if tc.fast {
+			args = append(args, "--fast-path", sock)
+		}
+		args = append(args, tc.args...)
 		cmd := exec.Command(bin, args...)
 		var out, errb bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &errb
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		err := untilNoError(func() error { return openFastPath(sock) })
-		// The state to stop on is a world that has stepped: the fast path may answer before
-		// the scenario's first paced step, which would leave nothing to measure. The control
+		var err error
+		if tc.fast {
+			err = untilNoError(func() error { return openFastPath(sock) })
+		}
+		// The state to stop on is a world that has stepped: a face may answer before the
+		// scenario's first paced step, which would leave nothing to measure. The control
 		// socket's step answers once a step has run; the paced loop then waits for the clock.
 		if err == nil {
-			err = stepOnce(controlPort)
+			err = untilNoError(func() error { return stepOnce(controlPort) })
 		}
 		cmd.Process.Signal(syscall.SIGINT)
 		werr := cmd.Wait()

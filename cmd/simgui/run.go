@@ -11,7 +11,6 @@ import (
 	"net"
 	"os"
 	"os/signal"
-	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -26,7 +25,6 @@ import (
 	"simgui/app"
 	"simgui/app/api"
 	"simgui/app/bridge"
-	"simgui/app/fastpath"
 	"simgui/app/httpguard"
 	"simgui/app/scenario"
 	"simgui/app/sensors"
@@ -197,8 +195,9 @@ func newRunCmd() *cobra.Command {
 		Use:   "run",
 		Short: "Run a scenario (in the window, or headless with --headless)",
 		Long: `Run a scenario. Without --headless, or the scenario's runtime.headless: true, it
-opens the window. Headless runs go as fast as possible unless --time-scale is given (one serving
-the fast path without --steps or --duration runs its scenario's world in real time), and stop
+opens the window. Headless runs with --steps or --duration go as fast as possible unless
+--time-scale is given; one without either that serves a face (training API, fast path, bridge,
+control) runs its scenario's world in real time unless --time-scale is given. They stop
 after --steps or --duration (simulated seconds), or on Ctrl-C; without either, or with 0,
 they run until interrupted. --cmd holds one command on every agent so a headless run moves:
   simgui run --headless --steps 2000 --seed 7 --cmd throttle=0.5,steer=0.1 --json`,
@@ -402,9 +401,11 @@ func runHeadless(ctx context.Context, stdout, stderr io.Writer, f runFlags, set 
 	switch {
 	case set("time-scale"):
 		timeScale = f.timeScale
-	case maxSteps == 0 && slices.ContainsFunc(faces, func(fc app.Face) bool { _, ok := fc.(*fastpath.Face); return ok }):
-		// A process serving the fast path trains in its sessions' worlds; the scenario's own,
-		// run as fast as possible, would take a core from them for nothing.
+	case maxSteps == 0 && len(faces) > 0:
+		// A run without an end serves its faces: training clients train in their own
+		// episodes' and sessions' worlds, and the scenario's own, run as fast as possible,
+		// would take a core from them for nothing (an idle training server used one); ROS
+		// clients of the bridge and control clients expect real time.
 		timeScale = 1
 	}
 	h := app.NewHost(app.HostOptions{Plugins: pluginResolver(), Logger: scenarioLogger(plan.Scenario)})
