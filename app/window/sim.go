@@ -70,7 +70,8 @@ type simScreen struct {
 	barH     int // height of the toolbar, which wraps in a narrow window
 	hud      []string
 	b        batch
-	labels   []label // scratch for Draw
+	labels   []label  // scratch for Draw
+	nameTags tagSpace // where Draw has put names this frame
 
 	stateW *desktop.StateFile[State]
 	shots  []string

@@ -7,6 +7,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"simgui/app/markers"
+	"simgui/app/world"
 )
 
 // Draw implements Screen: it draws the snapshot taken in Update and the images uploaded there.
@@ -137,24 +138,24 @@ func (s *simScreen) drawWorld(dst *ebiten.Image, b *batch) {
 	if s.show.markers {
 		drawMarkers(v, b, set)
 	}
-	// Names on dark tags (one batch), then the text.
+	// Names on dark tags (one batch), then the text: the selected robot's first, then each
+	// other's that covers no robot and no name placed before it (a crowd's rows of names ran
+	// together over the robots).
+	s.nameTags.reset(float32(s.w), float32(s.h))
 	for i := range s.snap.Models {
 		m := &s.snap.Models[i]
 		hl, hw, _ := footprint(m.Vehicle)
-		if 2*math.Max(hl, hw)*v.Scale < 12 && m.Name != s.selected {
-			continue // too small to label without the names covering each other
-		}
 		x, y := v.toScreen(m.Pose.X, m.Pose.Y)
 		r := float32(max(math.Max(hl, hw)*v.Scale, 5))
-		c := dimColor
-		if m.Name == s.selected {
-			c = textColor
-			r = r*1.45 + 4 // below the selection ring
+		s.nameTags.add(rect32{x - r, y - r, 2 * r, 2 * r})
+	}
+	if m, ok := s.snap.Model(s.selected); ok {
+		s.nameTag(b, &m, true)
+	}
+	for i := range s.snap.Models {
+		if m := &s.snap.Models[i]; m.Name != s.selected {
+			s.nameTag(b, m, false)
 		}
-		w := textWidth(m.Name)
-		l := label{text: m.Name, x: x - w/2, y: y + r + 2, c: c}
-		b.rect(l.x-3, l.y+1, w+6, lineHeight, rgba{0, 0, 0, 0.45})
-		s.labels = append(s.labels, l)
 	}
 	b.draw(dst)
 	for _, l := range s.labels {
@@ -163,6 +164,31 @@ func (s *simScreen) drawWorld(dst *ebiten.Image, b *batch) {
 	if s.show.markers && set.Len() > 0 {
 		markerTexts(dst, v, set, s.snap)
 	}
+}
+
+// nameTag adds robot m's name under it (its tag to b, the text to s.labels), unless it is
+// off the screen, or, not selected, too small to label or where a name placed before is.
+func (s *simScreen) nameTag(b *batch, m *world.ModelState, selected bool) {
+	v := &s.view
+	hl, hw, _ := footprint(m.Vehicle)
+	if 2*math.Max(hl, hw)*v.Scale < 12 && !selected {
+		return // too small to label without the names covering each other
+	}
+	x, y := v.toScreen(m.Pose.X, m.Pose.Y)
+	r := float32(max(math.Max(hl, hw)*v.Scale, 5))
+	c := dimColor
+	if selected {
+		c = textColor
+		r = r*1.45 + 4 // below the selection ring
+	}
+	w := textWidth(m.Name)
+	l := label{text: m.Name, x: x - w/2, y: y + r + 2, c: c}
+	tag := rect32{l.x - 3, l.y + 1, w + 6, lineHeight}
+	if !s.nameTags.place(tag) && !selected {
+		return
+	}
+	b.rect(tag.x, tag.y, tag.w, tag.h, rgba{0, 0, 0, 0.45})
+	s.labels = append(s.labels, l)
 }
 
 // drawGrid adds the metre grid over the visible part of the world, with the axes brighter.
