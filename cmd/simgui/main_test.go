@@ -420,3 +420,26 @@ func TestControlSocketFollowsTheBridgeAddress(t *testing.T) {
 		}
 	}
 }
+
+// TestSummaryOfAFleetIsShort: the plain summary of a run lists the first models and counts
+// the rest; --json lists every one.
+func TestSummaryOfAFleetIsShort(t *testing.T) {
+	sc := filepath.Join(t.TempDir(), "fleet.yaml")
+	if err := os.WriteFile(sc, []byte("runtime: {physics: kinematic}\nworld: {trackId: track.basic_arena.v1}\nvehicle: {vehicleId: vehicle.ks0223.v1}\nagents: {count: 80}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"run", "--headless", "--steps", "2", "--no-api", "--no-bridge", "--no-control", "--scenario", sc}
+	out, errOut, code := simgui(t, nil, args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 1+maxSummaryModels+1 || !strings.Contains(lines[len(lines)-1], "and 30 more") {
+		t.Errorf("%d lines, the last %q; want the header, %d models and a count of 30 more", len(lines), lines[len(lines)-1], maxSummaryModels)
+	}
+	out, _, _ = simgui(t, nil, append(args, "--json")...)
+	var s runSummary
+	if err := json.Unmarshal([]byte(out), &s); err != nil || len(s.Models) != 80 {
+		t.Errorf("--json: %d models (%v), want 80", len(s.Models), err)
+	}
+}

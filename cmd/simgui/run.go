@@ -472,7 +472,11 @@ func runHeadless(ctx context.Context, stdout, stderr io.Writer, f runFlags, set 
 	}
 	fmt.Fprintf(stdout, "%s: %d steps, %.3f s simulated in %.3f s (%.1f× real time), seed %d, state %s\n",
 		sum.Scenario, sum.Steps, sum.SimTime, sum.WallTime, sum.RealTimeFactor, sum.Seed, sum.StateHash)
-	for _, m := range sum.Models {
+	for i, m := range sum.Models {
+		if i == maxSummaryModels {
+			fmt.Fprintf(stdout, "  and %d more (--json lists every model)\n", len(sum.Models)-i)
+			break
+		}
 		fmt.Fprintf(stdout, "  %-12s %-28s x=%7.3f y=%7.3f yaw=%6.1f° speed=%.3f m/s\n",
 			m.Name, m.VehicleID, m.Pose.X, m.Pose.Y, m.Pose.Yaw*180/math.Pi, m.Speed)
 	}
@@ -481,6 +485,10 @@ func runHeadless(ctx context.Context, stdout, stderr io.Writer, f runFlags, set 
 	}
 	return nil
 }
+
+// maxSummaryModels is how many models the plain summary lists: a fleet's thousands of lines
+// buried its first one.
+const maxSummaryModels = 50
 
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
