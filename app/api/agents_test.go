@@ -204,7 +204,7 @@ func TestConcurrentClients(t *testing.T) {
 }
 
 // TestUnknownTargetDrivesThePrimaryAndIsLogged: a step for an agent the episode does not have
-// drives the primary, as rusim's does, and the log says so once per unknown id.
+// drives the primary, as rusim's does, and the log says so once per unknown id, across resets.
 func TestUnknownTargetDrivesThePrimaryAndIsLogged(t *testing.T) {
 	var buf syncBuffer
 	s := startServer(t, Options{Now: fixedClock, Logger: slog.New(slog.NewTextHandler(&buf, nil))})
@@ -218,6 +218,9 @@ func TestUnknownTargetDrivesThePrimaryAndIsLogged(t *testing.T) {
 	}
 	s.ok("/step", `{"throttle": 1, "targetAgentId": "pear"}`)
 	s.ok("/step", `{"throttle": 1, "targetAgentId": "peer"}`)
+	// A new episode, the same unknown id: rusim's clients send "ego" at every reset.
+	s.ok("/reset", fmt.Sprintf(twoAgentsReset, flags("agents.isolated", "true"), peerAgent))
+	s.ok("/step", `{"throttle": 1, "targetAgentId": "eg0"}`)
 	log := buf.String()
 	if n := strings.Count(log, "targetAgentId=eg0"); n != 1 {
 		t.Errorf("eg0 logged %d times, want once:\n%s", n, log)

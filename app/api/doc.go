@@ -85,7 +85,7 @@
 // blank), isPrimary (else the first), per-agent trackParams, vehicleParams and flags over the
 // global ones (case-insensitive keys), agent i seeded seed+i. A step goes to targetAgentId,
 // else the only agent with targetVehicleId, else the primary (a targetAgentId of no agent
-// too, as rusim's: the log names each such id once an episode); its reply has every agent's
+// too, as rusim's: the log names each such id once); its reply has every agent's
 // state in agents[].
 //
 // Flags: agents.isolated gives each agent a world of its own (N independent environments in

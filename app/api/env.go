@@ -3,7 +3,6 @@ package api
 import (
 	"context"
 	"fmt"
-	"log/slog"
 	"math"
 	"slices"
 	"strings"
@@ -181,31 +180,6 @@ type episode struct {
 	agents   []*agent
 	primary  *agent
 	added    bool
-	// unknownTargets are the targetAgentIds of no agent that steps have sent, each logged
-	// once (at most maxUnknownTargets of them).
-	unknownMu      sync.Mutex
-	unknownTargets map[string]bool
-}
-
-// maxUnknownTargets bounds the unknown targetAgentIds an episode logs.
-const maxUnknownTargets = 16
-
-// noteUnknownTarget logs, once per episode, that steps for agent id, which the episode does
-// not have, drive agent to instead. rusim does the same without a word, and its clients
-// rely on it (a step for "ego" drives the primary whatever it is called); but a typo in a
-// fleet's ids then moves the wrong robot, which the log should tell.
-func (ep *episode) noteUnknownTarget(log *slog.Logger, id, to string) {
-	ep.unknownMu.Lock()
-	defer ep.unknownMu.Unlock()
-	if ep.unknownTargets[id] || len(ep.unknownTargets) >= maxUnknownTargets {
-		return
-	}
-	if ep.unknownTargets == nil {
-		ep.unknownTargets = map[string]bool{}
-	}
-	ep.unknownTargets[id] = true
-	log.Warn("training API: a step's targetAgentId is no agent of the episode; it drives another, as rusim's does",
-		"targetAgentId", clipMessage(id), "drives", to, "episode", ep.id)
 }
 
 // buildEpisode builds the worlds of ep and adds them to h as the episode of reset seq, called

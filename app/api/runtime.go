@@ -117,7 +117,25 @@ func (s *Service) noteUnused(plan *episodePlan) {
 	}
 }
 
-// maxUnusedLines bounds the lines noteUnused logs.
+// noteUnknownTarget logs, once for the server's life, that steps for agent id, which the
+// episode does not have, drive agent to instead. rusim does the same without a word, and its
+// clients rely on it (a step for "ego" drives the primary whatever it is called, at every
+// reset); but a typo in a fleet's ids then moves the wrong robot, which the log should tell.
+func (s *Service) noteUnknownTarget(id, to string) {
+	s.unknownMu.Lock()
+	defer s.unknownMu.Unlock()
+	if s.unknownTargets[id] || len(s.unknownTargets) >= maxUnusedLines {
+		return
+	}
+	if s.unknownTargets == nil {
+		s.unknownTargets = map[string]bool{}
+	}
+	s.unknownTargets[id] = true
+	s.log.Warn("training API: a step's targetAgentId is no agent of the episode; it drives another, as rusim's does",
+		"targetAgentId", clipMessage(id), "drives", to)
+}
+
+// maxUnusedLines bounds the lines noteUnused and noteUnknownTarget log.
 const maxUnusedLines = 64
 
 // readAll reads every world of the episode in parallel; framed gets a frame.
@@ -158,7 +176,7 @@ func (s *Service) Step(ctx context.Context, req *StepRequest) (*StepResult, erro
 			return nil, err
 		}
 		if act.TargetAgentID != "" && a.id != act.TargetAgentID {
-			ep.noteUnknownTarget(s.log, act.TargetAgentID, a.id)
+			s.noteUnknownTarget(act.TargetAgentID, a.id)
 		}
 		if slices.Contains(targets, a) {
 			return nil, badRequest("Two actions target agent '%s'.", a.id)
