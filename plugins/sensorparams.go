@@ -192,8 +192,9 @@ func (ps *Problems) mount(path string, m SensorMount, s *SensorDescriptor) map[s
 			name string
 			side int
 		}{{"cx", frame[1]}, {"cy", frame[0]}} {
-			// Up to the last pixel's outer edge (its centre is side − 1).
-			if x := p[c.name]; x > float64(c.side)-0.5 {
+			// Up to the last pixel's outer edge (its centre is side − 1). A side of no pixels
+			// is the contract's error, said there.
+			if x := p[c.name]; c.side > 0 && x > float64(c.side)-0.5 {
 				ps.add(path+".params."+c.name, "%s px is outside the contract's frame, %d pixels %s (want 0..%s; 0: the centre)",
 					fmtNum(x), c.side, map[string]string{"cx": "wide", "cy": "high"}[c.name], fmtNum(float64(c.side)-0.5))
 			}

@@ -193,3 +193,24 @@ func TestMountWarningsNameWhatIsUnused(t *testing.T) {
 		t.Errorf("a mount with an error has warnings %v", got)
 	}
 }
+
+// TestNoFrameNoPrincipalPointError: a contract frame of no pixels is the contract's error
+// alone; the camera's principal point is not also refused against it.
+func TestNoFrameNoPrincipalPointError(t *testing.T) {
+	files := edited(t, builtinFiles(t, "vehicle.ks0223.v1"), "device-contract.json", func(m map[string]any) {
+		for _, s := range m["sensors"].([]any) {
+			if s := s.(map[string]any); s["sensorType"] == "camera" {
+				s["shape"] = []any{480, 0, 3}
+			}
+		}
+	})
+	_, ps := ReadPlugin(files)
+	if len(ps.Errors()) == 0 {
+		t.Fatal("a frame 0 pixels wide was accepted")
+	}
+	for _, p := range ps.Errors() {
+		if strings.Contains(p.Path, ".params.c") {
+			t.Errorf("a follow-on error at %s: %s", p.Path, p.Message)
+		}
+	}
+}
