@@ -44,6 +44,10 @@ func splitList(s string) []string {
 // its own made from the file's, and appends that name to m's textures. A file that is not a
 // material image (too big, not a PNG, not square, pixels that do not decode) is refused with
 // the reason and nothing changes.
+// errImageKept is addMaterialImage's answer for an image the material has already: nothing to
+// do, not a failure.
+var errImageKept = errors.New("nothing added")
+
 func (d *draft) addMaterialImage(m *materialRow, p string) (string, error) {
 	p = expandHome(strings.TrimSpace(p))
 	if p == "" {
@@ -74,7 +78,7 @@ func (d *draft) addMaterialImage(m *materialRow, p string) (string, error) {
 		}
 	}
 	if slices.Contains(splitList(m.Textures), name) {
-		return "", fmt.Errorf("%s is already among this material's images, as %s", p, name)
+		return "", fmt.Errorf("%w: %s is already among this material's images, as %s", errImageKept, p, name)
 	}
 	if name == "" {
 		name = d.freeAsset(assetStem(filepath.Base(p)))
@@ -168,7 +172,10 @@ func (e *Editor) trackMaterials(ctx *debugui.Context, f *trackForm) {
 		ctx.Text("")
 		ctx.Text("image file")
 		add := func() {
-			if name, err := e.d.addMaterialImage(r, r.Image); err != nil {
+			if name, err := e.d.addMaterialImage(r, r.Image); errors.Is(err, errImageKept) {
+				r.Image = ""
+				e.done(err.Error())
+			} else if err != nil {
 				e.failedErr(err)
 			} else {
 				r.Image = ""

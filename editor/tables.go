@@ -2,6 +2,7 @@ package editor
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/ebitengine/debugui"
 
@@ -148,6 +149,14 @@ func (e *Editor) mountParams(ctx *debugui.Context, dp string, r *sensorRow) {
 		help = "an empty field takes the default it shows; point at a field to read what it does, its unit and range"
 	}
 	ctx.Text(help)
+	// The row's warnings as the fields change (a film parameter of a camera in the flat
+	// look, a coefficient of the other lens model): in Validate's list alone they went unseen.
+	for _, p := range e.live.Warnings() {
+		if strings.HasPrefix(p.Path, dp+".params.") {
+			ctx.Text("")
+			ctx.Text("warning: " + p.Message)
+		}
+	}
 }
 
 func (e *Editor) actuatorTable(ctx *debugui.Context, f *vehicleForm) {

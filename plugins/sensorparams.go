@@ -224,7 +224,7 @@ func (ps *Problems) mount(path string, m SensorMount, s *SensorDescriptor) map[s
 				if explicit {
 					ps.warn(path+".params."+spec.Name, "%s acts only in the realistic look, which realistic: 0 turns off, so it is unused", spec.Name)
 				} else {
-					ps.warn(path+".params."+spec.Name, "%s acts only in the realistic look: add realistic: 1 (a training reset's draw of the camera's lens, film or look turns it on too)", spec.Name)
+					ps.warn(path+".params."+spec.Name, "%s acts only in the realistic look: add realistic: 1", spec.Name)
 				}
 			}
 		}

@@ -246,7 +246,7 @@ func TestResetLogsUnusedCameraParams(t *testing.T) {
 		s.ok("/reset", body)
 	}
 	log := buf.String()
-	if n := strings.Count(log, "sensor.camera.front.rgb.exposure: exposure acts only in the realistic look"); n != 1 {
+	if n := strings.Count(log, "sensor.camera.front.rgb.exposure (from the vehicle's descriptor or a draw): exposure acts only in the realistic look"); n != 1 {
 		t.Errorf("the unused exposure logged %d times, want once:\n%s", n, log)
 	}
 }

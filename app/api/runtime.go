@@ -104,7 +104,7 @@ func (s *Service) Reset(req *ResetRequest) (*StepResult, error) {
 // held.
 func (s *Service) noteUnused(plan *episodePlan) {
 	for _, w := range plan.worlds {
-		for _, line := range w.Unused() {
+		for _, line := range w.Unused("set in the reset", "from the vehicle's descriptor or a draw") {
 			if s.unusedSeen[line] || len(s.unusedSeen) >= maxUnusedLines {
 				continue
 			}

@@ -44,18 +44,26 @@ type Plan struct {
 
 // Unused lists what the agents' vehicles are given but leave unused (see
 // plugins.MountWarnings), once per vehicle and line however many agents share it, as
-// "vehicle <id>: sensor.<id>.<param>: why" (at most plugins.MaxWorded lines, then a count).
-func (p *Plan) Unused() []string {
+// "vehicle <id>: sensor.<id>.<param> (<where>): why", where is given when the agent's own
+// params hold the key and otherwise when they do not (at most plugins.MaxWorded lines, then
+// a count).
+func (p *Plan) Unused(given, otherwise string) []string {
 	var out []string
 	seen := map[string]bool{}
 	more := 0
-	for _, a := range p.Agents {
+	for i, a := range p.Agents {
 		if a.Vehicle == nil {
 			continue
 		}
 		for _, m := range a.Vehicle.Sensors {
 			for _, w := range plugins.MountWarnings(m) {
-				line := fmt.Sprintf("vehicle %s: %s", a.Vehicle.ID, w)
+				where := otherwise
+				if i < len(p.AgentParams) {
+					if _, ok := p.AgentParams[i][0][w.Path]; ok {
+						where = given
+					}
+				}
+				line := fmt.Sprintf("vehicle %s: %s (%s): %s", a.Vehicle.ID, w.Path, where, w.Message)
 				if seen[line] {
 					continue
 				}

@@ -169,8 +169,8 @@ agents: {count: 5}
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := p.Unused()
-	want := "vehicle vehicle.ks0223.v1: sensor.camera.front.rgb.exposure: exposure acts only in the realistic look"
+	got := p.Unused("set in the scenario", "elsewhere")
+	want := "vehicle vehicle.ks0223.v1: sensor.camera.front.rgb.exposure (set in the scenario): exposure acts only in the realistic look"
 	if len(got) != 1 || !strings.HasPrefix(got[0], want) {
 		t.Errorf("unused %q, want one line starting %q", got, want)
 	}
@@ -178,7 +178,7 @@ agents: {count: 5}
 	if err != nil {
 		t.Fatal(err)
 	}
-	if u := plain.Unused(); len(u) != 0 {
+	if u := plain.Unused("set in the scenario", "elsewhere"); len(u) != 0 {
 		t.Errorf("the built-in KS0223 as it is has unused parameters %q", u)
 	}
 }

@@ -260,7 +260,7 @@ func loadPlan(path string, seed *int64) (*scenario.Plan, error) {
 	}
 	plan, err := scenario.Resolve(sc, pluginResolver())
 	if err == nil {
-		for _, line := range plan.Unused() {
+		for _, line := range plan.Unused("set in the scenario", "set in the vehicle's descriptor") {
 			slog.Warn("scenario: " + line)
 		}
 	}
