@@ -101,10 +101,12 @@ func drawRobot(v *view, b *batch, m *world.ModelState, selected bool) {
 		x3, y3 := pt(-hl, hw)
 		b.quad(x0, y0, x1, y1, x2, y2, x3, y3, main)
 	}
-	// Heading wedge: from 40 % of the length to the nose.
+	// Heading wedge: from a third of the length to the nose, half the body's width at its
+	// base, so that its tip is plainly the sharp corner (a wedge about as wide as long read as
+	// pointing sideways at diagonal headings).
 	ax, ay := pt(hl, 0)
-	bx, by := pt(-0.1*hl, hw*0.75)
-	dx, dy := pt(-0.1*hl, -hw*0.75)
+	bx, by := pt(-0.35*hl, hw*0.5)
+	dx, dy := pt(-0.35*hl, -hw*0.5)
 	b.tri(ax, ay, bx, by, dx, dy, accent)
 }
 
