@@ -20,11 +20,14 @@ scaled as the envs scale it (metres / 5, clipped to 0..1).
 
 Check an export against the simulator's frames, and the mixing, with:
 
-    /usr/bin/python3 examples/python/car_policy.py check car.pt
+    /usr/bin/python3 examples/python/car_policy.py check car.pt [--episodes 16] [--visual]
+
+(the flat look, or with --visual the visual randomization a --visual policy trained in).
 """
 
 import argparse
 import sys
+from pathlib import Path
 
 import numpy as np
 
@@ -105,7 +108,14 @@ class CarPolicy:
     def act(self, frame_rgb, sonar_m):
         """(throttle, steer) for one camera frame and sonar reading."""
         torch = self._torch
-        img = centre_square(np.asarray(frame_rgb, dtype=np.uint8), self.frame)
+        frame = np.asarray(frame_rgb)
+        if frame.ndim != 3 or frame.shape[2] != 3:
+            raise ValueError(f"frame_rgb: want an (H, W, 3) RGB frame, got shape {frame.shape}")
+        if frame.dtype != np.uint8:
+            # A 0..1 float frame cast to uint8 is black: say so rather than drive blind.
+            raise ValueError(f"frame_rgb: want uint8 values 0..255, got {frame.dtype} "
+                             "(a 0..1 frame: (frame * 255).astype(np.uint8))")
+        img = centre_square(frame, self.frame)
         with torch.no_grad():
             a = self.module(torch.from_numpy(img)[None], torch.tensor([[sonar_feature(sonar_m)]], dtype=torch.float32))
         return float(a[0, 0]), float(a[0, 1])
@@ -115,14 +125,16 @@ class CarPolicy:
         return mix(*self.act(frame_rgb, sonar_m))
 
 
-def check(path, episodes=8, seed_base=2_000_000_000):
+def check(path, episodes=8, seed_base=2_000_000_000, visual=False):
     """Drives the corridor task with the exported policy fed 640×480 frames (cropped and resized
-    here, as on the car) and returns how many of the episodes it finished."""
+    here, as on the car) and returns how many of the episodes it finished: in the flat look, or
+    with visual randomization (the realistic look, as --visual trains in)."""
     import simgui
 
     policy = CarPolicy(path)
     done_ok = 0
-    env = simgui.make("simgui/KS0223Corridor-v0", frame_size=(640, 480))
+    kw = {"randomization": simgui.VISUAL_RANDOMIZATION} if visual else {}
+    env = simgui.make("simgui/KS0223Corridor-v0", frame_size=(640, 480), **kw)
     try:
         for k in range(episodes):
             obs, _ = env.reset(seed=seed_base + k)
@@ -146,14 +158,20 @@ def main(argv=None):
     ck = sub.add_parser("check", help="drive the corridor task in simgui with an exported policy on 640×480 frames")
     ck.add_argument("exported")
     ck.add_argument("--episodes", type=int, default=8)
+    ck.add_argument("--visual", action="store_true", help="with visual randomization (the realistic look)")
     args = ap.parse_args(argv)
+    # This checkout's simgui package and evaluate.py, as the other examples find them (on the
+    # car, where this file is alone, neither is needed).
+    here = Path(__file__).resolve().parent
+    sys.path[:0] = [str(here), str(here.parents[1] / "python")]
     try:
         if args.cmd == "export":
             frame = export_policy(args.policy, args.out)
             print(f"{args.out}: the policy on {frame}×{frame} frames; load it with CarPolicy({args.out!r})")
         else:
-            n = check(args.exported, args.episodes)
-            print(f"{args.exported}: finished {n} of {args.episodes} held-out corridor episodes on 640×480 frames")
+            n = check(args.exported, args.episodes, visual=args.visual)
+            look = "with visual randomization" if args.visual else "in the flat look"
+            print(f"{args.exported}: finished {n} of {args.episodes} held-out corridor episodes on 640×480 frames {look}")
     except (OSError, ValueError, RuntimeError, KeyError) as e:
         sys.exit(f"car_policy {args.cmd}: {e}")
 

@@ -100,6 +100,7 @@ def train(args) -> dict:
     out.mkdir(parents=True, exist_ok=True)
     randomization = conditions(args)
     scenario_text = Path(args.scenario).read_text() if args.scenario else None
+    check_frame(args.frame, args.pool)
     envs = simgui.make_vec(args.task, num_envs=args.num_envs, frame_size=(args.frame, args.frame),
                            randomize=not args.no_randomize, window=args.window, randomization=randomization,
                            scenario=args.scenario)
@@ -125,102 +126,151 @@ def train(args) -> dict:
     updates = max(1, args.total_steps // (n * t))
     last_done = np.zeros(n, bool)
     sim_time = 0.0
-    for update in range(updates):
-        frac = 1.0 - update / updates
-        for g in opt.param_groups:
-            g["lr"] = args.lr * frac
-        for k in range(t):
-            img, son = torch.from_numpy(obs["image"]), torch.from_numpy(obs["ultrasonic"])
-            with torch.no_grad():
-                mu, log_std, v = net(img, son)
-                a = mu + log_std.exp() * torch.randn_like(mu)
-                buf_logp[k], buf_val[k] = log_prob(mu, log_std, a), v
-            buf_img[k], buf_son[k], buf_act[k] = img, son, a
-            buf_valid[k] = torch.from_numpy((~last_done).astype(np.float32))
-            t0 = time.time()
-            obs, r, term, trunc, info = envs.step(np.clip(a.numpy(), -1.0, 1.0))
-            sim_time += time.time() - t0
-            steps += n
-            done = term | trunc
-            buf_rew[k] = torch.from_numpy((r * args.reward_scale).astype(np.float32))
-            # A truncated episode is bootstrapped from its last observation's value.
-            if trunc.any():
+    interrupted = False
+    try:
+        for update in range(updates):
+            frac = 1.0 - update / updates
+            for g in opt.param_groups:
+                g["lr"] = args.lr * frac
+            for k in range(t):
+                img, son = torch.from_numpy(obs["image"]), torch.from_numpy(obs["ultrasonic"])
                 with torch.no_grad():
-                    _, _, v_last = net(torch.from_numpy(obs["image"]), torch.from_numpy(obs["ultrasonic"]))
-                buf_rew[k] += args.gamma * v_last * torch.from_numpy(trunc.astype(np.float32))
-            buf_done[k] = torch.from_numpy(done.astype(np.float32))
-            ep_ret += np.where(last_done, 0, r)
-            ep_len += ~last_done
-            for i in np.flatnonzero(done):
-                episodes.append((steps, float(ep_ret[i]), int(ep_len[i]), bool(info["success"][i])))
-                ep_ret[i], ep_len[i] = 0, 0
-            for i in np.flatnonzero(info["_reset"]):
-                train_seeds.add(int(info["episode_seed"][i]))
-            last_done = done
-        with torch.no_grad():
-            _, _, next_v = net(torch.from_numpy(obs["image"]), torch.from_numpy(obs["ultrasonic"]))
-        # GAE over the rollout; an autoreset step (invalid) carries no transition.
-        adv = torch.zeros((t, n))
-        gae = torch.zeros(n)
-        for k in reversed(range(t)):
-            nv = next_v if k == t - 1 else buf_val[k + 1]
-            nonterm = 1.0 - buf_done[k]
-            delta = buf_rew[k] + args.gamma * nv * nonterm - buf_val[k]
-            gae = delta + args.gamma * args.gae_lambda * nonterm * gae
-            gae = gae * buf_valid[k]
-            adv[k] = gae
-        ret = adv + buf_val
-        idx = torch.nonzero(buf_valid.reshape(-1) > 0).squeeze(1)
-        f_img, f_son = buf_img.reshape(-1, h, w, 3), buf_son.reshape(-1, 1)
-        f_act, f_logp, f_adv, f_ret = buf_act.reshape(-1, 2), buf_logp.reshape(-1), adv.reshape(-1), ret.reshape(-1)
-        f_val = buf_val.reshape(-1)
-        mb = max(1, len(idx) // args.minibatches)
-        f_adv = f_adv.clone()
-        f_adv[idx] = (f_adv[idx] - f_adv[idx].mean()) / (f_adv[idx].std() + 1e-8)
-        for _ in range(args.epochs):
-            perm = idx[torch.randperm(len(idx))]
-            for s in range(0, len(perm), mb):
-                j = perm[s:s + mb]
-                mu, log_std, v = net(f_img[j], f_son[j])
-                lp = log_prob(mu, log_std, f_act[j])
-                ratio = (lp - f_logp[j]).exp()
-                a_ = f_adv[j]
-                pg = torch.max(-a_ * ratio, -a_ * ratio.clamp(1 - args.clip, 1 + args.clip)).mean()
-                v_clip = f_val[j] + (v - f_val[j]).clamp(-args.clip, args.clip)
-                vl = 0.5 * torch.max((v - f_ret[j]) ** 2, (v_clip - f_ret[j]) ** 2).mean()
-                ent = (log_std + 0.5 * np.log(2 * np.pi * np.e)).sum(1).mean()
-                loss = pg + args.vf_coef * vl - args.ent_coef * ent
-                opt.zero_grad()
-                loss.backward()
-                nn.utils.clip_grad_norm_(net.parameters(), args.max_grad_norm)
-                opt.step()
-        recent = episodes[-args.window_episodes:]
-        row = {"update": update + 1, "env_steps": steps, "wall_s": round(time.time() - start, 1),
-               "episodes": len(episodes),
-               "return": float(np.mean([e[1] for e in recent])) if recent else float("nan"),
-               "success": float(np.mean([e[3] for e in recent])) if recent else float("nan"),
-               "length": float(np.mean([e[2] for e in recent])) if recent else float("nan"),
-               "std": [round(x, 3) for x in net.log_std.exp().tolist()]}
-        curve.append(row)
-        if not args.quiet and (update % args.log_every == 0 or update == updates - 1):
-            print(f"update {row['update']}/{updates} steps {steps} return {row['return']:.2f} "
-                  f"success {row['success']:.2f} len {row['length']:.1f} std {row['std']} "
-                  f"{steps / (time.time() - start):.0f} steps/s (sim {sim_time:.0f} s)", flush=True)
+                    mu, log_std, v = net(img, son)
+                    a = mu + log_std.exp() * torch.randn_like(mu)
+                    buf_logp[k], buf_val[k] = log_prob(mu, log_std, a), v
+                buf_img[k], buf_son[k], buf_act[k] = img, son, a
+                buf_valid[k] = torch.from_numpy((~last_done).astype(np.float32))
+                t0 = time.time()
+                obs, r, term, trunc, info = envs.step(np.clip(a.numpy(), -1.0, 1.0))
+                sim_time += time.time() - t0
+                steps += n
+                done = term | trunc
+                buf_rew[k] = torch.from_numpy((r * args.reward_scale).astype(np.float32))
+                # A truncated episode is bootstrapped from its last observation's value.
+                if trunc.any():
+                    with torch.no_grad():
+                        _, _, v_last = net(torch.from_numpy(obs["image"]), torch.from_numpy(obs["ultrasonic"]))
+                    buf_rew[k] += args.gamma * v_last * torch.from_numpy(trunc.astype(np.float32))
+                buf_done[k] = torch.from_numpy(done.astype(np.float32))
+                ep_ret += np.where(last_done, 0, r)
+                ep_len += ~last_done
+                for i in np.flatnonzero(done):
+                    episodes.append((steps, float(ep_ret[i]), int(ep_len[i]), bool(info["success"][i])))
+                    ep_ret[i], ep_len[i] = 0, 0
+                for i in np.flatnonzero(info["_reset"]):
+                    train_seeds.add(int(info["episode_seed"][i]))
+                last_done = done
+            with torch.no_grad():
+                _, _, next_v = net(torch.from_numpy(obs["image"]), torch.from_numpy(obs["ultrasonic"]))
+            # GAE over the rollout; an autoreset step (invalid) carries no transition.
+            adv = torch.zeros((t, n))
+            gae = torch.zeros(n)
+            for k in reversed(range(t)):
+                nv = next_v if k == t - 1 else buf_val[k + 1]
+                nonterm = 1.0 - buf_done[k]
+                delta = buf_rew[k] + args.gamma * nv * nonterm - buf_val[k]
+                gae = delta + args.gamma * args.gae_lambda * nonterm * gae
+                gae = gae * buf_valid[k]
+                adv[k] = gae
+            ret = adv + buf_val
+            idx = torch.nonzero(buf_valid.reshape(-1) > 0).squeeze(1)
+            f_img, f_son = buf_img.reshape(-1, h, w, 3), buf_son.reshape(-1, 1)
+            f_act, f_logp, f_adv, f_ret = buf_act.reshape(-1, 2), buf_logp.reshape(-1), adv.reshape(-1), ret.reshape(-1)
+            f_val = buf_val.reshape(-1)
+            mb = max(1, len(idx) // args.minibatches)
+            f_adv = f_adv.clone()
+            f_adv[idx] = (f_adv[idx] - f_adv[idx].mean()) / (f_adv[idx].std() + 1e-8)
+            for _ in range(args.epochs):
+                perm = idx[torch.randperm(len(idx))]
+                for s in range(0, len(perm), mb):
+                    j = perm[s:s + mb]
+                    mu, log_std, v = net(f_img[j], f_son[j])
+                    lp = log_prob(mu, log_std, f_act[j])
+                    ratio = (lp - f_logp[j]).exp()
+                    a_ = f_adv[j]
+                    pg = torch.max(-a_ * ratio, -a_ * ratio.clamp(1 - args.clip, 1 + args.clip)).mean()
+                    v_clip = f_val[j] + (v - f_val[j]).clamp(-args.clip, args.clip)
+                    vl = 0.5 * torch.max((v - f_ret[j]) ** 2, (v_clip - f_ret[j]) ** 2).mean()
+                    ent = (log_std + 0.5 * np.log(2 * np.pi * np.e)).sum(1).mean()
+                    loss = pg + args.vf_coef * vl - args.ent_coef * ent
+                    opt.zero_grad()
+                    loss.backward()
+                    nn.utils.clip_grad_norm_(net.parameters(), args.max_grad_norm)
+                    opt.step()
+            recent = episodes[-args.window_episodes:]
+            row = {"update": update + 1, "env_steps": steps, "wall_s": round(time.time() - start, 1),
+                   "episodes": len(episodes),
+                   "return": float(np.mean([e[1] for e in recent])) if recent else float("nan"),
+                   "success": float(np.mean([e[3] for e in recent])) if recent else float("nan"),
+                   "length": float(np.mean([e[2] for e in recent])) if recent else float("nan"),
+                   "std": [round(x, 3) for x in net.log_std.exp().tolist()]}
+            curve.append(row)
+            if not args.quiet and (update % args.log_every == 0 or update == updates - 1):
+                print(f"update {row['update']}/{updates} steps {steps} return {row['return']:.2f} "
+                      f"success {row['success']:.2f} len {row['length']:.1f} std {row['std']} "
+                      f"{steps / (time.time() - start):.0f} steps/s (sim {sim_time:.0f} s)", flush=True)
+    except KeyboardInterrupt:
+        # Ctrl-C: keep what was learnt so far (simgui has had the signal too and is ending).
+        interrupted = True
+        print(f"interrupted after {steps} env steps: saving the policy so far", file=sys.stderr, flush=True)
     wall = time.time() - start
-    envs.close()
+    try:
+        envs.close()
+    except Exception as e:  # an interrupted simgui may be gone already
+        if not interrupted:
+            raise
+        print(f"closing the envs: {e}", file=sys.stderr)
     torch.save({"state_dict": net.state_dict(), "task": args.task, "frame": args.frame, "pool": args.pool,
                 "train_seeds": sorted(train_seeds), "randomize": not args.no_randomize,
                 "randomization": randomization, "scenario_text": scenario_text,
                 "scenario_path": str(Path(args.scenario).resolve()) if args.scenario else None}, out / "policy.pt")
-    with open(out / "curve.csv", "w", newline="") as f:
-        wr = csv.DictWriter(f, fieldnames=list(curve[0]))
-        wr.writeheader()
-        wr.writerows(curve)
     summary = {"task": args.task, "env_steps": steps, "wall_s": round(wall, 1), "sim_wall_s": round(sim_time, 1),
-               "episodes": len(episodes), "final": curve[-1]}
-    (out / "train.json").write_text(json.dumps(summary, indent=2))
-    plot_curve(curve, out / "curve.png", args.task)
+               "episodes": len(episodes), "final": curve[-1] if curve else None}
+    if interrupted:
+        summary["interrupted"] = True
+    if curve:
+        with open(out / "curve.csv", "w", newline="") as f:
+            wr = csv.DictWriter(f, fieldnames=list(curve[0]))
+            wr.writeheader()
+            wr.writerows(curve)
+        plot_curve(curve, out / "curve.png", args.task)
+    (out / "train.json").write_text(dumps(summary, indent=2))
     return summary
+
+
+def dumps(obj, **kw):
+    """JSON text of obj with NaN written as null (a mean over no episodes yet): strict JSON
+    readers refuse a bare NaN."""
+    def clean(x):
+        if isinstance(x, float) and x != x:
+            return None
+        if isinstance(x, dict):
+            return {k: clean(v) for k, v in x.items()}
+        if isinstance(x, (list, tuple)):
+            return [clean(v) for v in x]
+        return x
+    return json.dumps(clean(obj), **kw)
+
+
+def check_frame(frame, pool):
+    """Refuses a frame side the network cannot take, naming the smallest it can, before
+    simgui starts."""
+    if frame <= 0:
+        raise ValueError(f"--frame {frame}: give the frame's side in pixels (the network takes square frames)")
+
+    def fits(side):
+        # Its own random stream: the trained network's initial weights stay the seed's.
+        with torch.random.fork_rng(devices=[]), torch.no_grad():
+            try:
+                Policy(side, side, pool=pool)(torch.zeros(1, side, side, 3, dtype=torch.uint8), torch.zeros(1, 1))
+                return True
+            except RuntimeError:
+                return False
+
+    if not fits(frame):
+        least = next((s for s in range(frame + 1, 1025) if fits(s)), None)
+        hint = f"; the least it takes with --pool {pool} is {least}" if least else ""
+        raise ValueError(f"--frame {frame} is too small for the network's convolutions{hint}")
 
 
 def plot_curve(curve, path, title):
@@ -286,7 +336,10 @@ def parse(argv=None):
 def main(argv=None):
     args = parse(argv)
     summary = train(args)
-    print(json.dumps(summary))
+    print(dumps(summary))
+    if summary.get("interrupted"):
+        print(f"the policy so far is in {os.path.join(args.out, 'policy.pt')}; evaluate.py scores it", file=sys.stderr)
+        return summary
     if args.eval_episodes > 0 or args.gif_episodes > 0:
         import evaluate
 
@@ -294,8 +347,8 @@ def main(argv=None):
                                 gif=os.path.join(args.out, "eval.gif") if args.gif_episodes else None,
                                 gif_episodes=args.gif_episodes)
         summary["eval"] = res
-        (Path(args.out) / "train.json").write_text(json.dumps(summary, indent=2))
-        print(json.dumps(res))
+        (Path(args.out) / "train.json").write_text(dumps(summary, indent=2))
+        print(dumps(res))
     return summary
 
 

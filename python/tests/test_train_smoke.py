@@ -63,6 +63,14 @@ class SmokeTraining(unittest.TestCase):
         self.assertEqual(car_policy.centre_square(wide, 84).min(), 200)
         self.assertEqual(car_policy.mix(0.5, 0.5), (1.0, 0.0))
         self.assertEqual(car_policy.sonar_feature(None), 1.0)
+        # Frames the car's code must not take silently: a 0..1 float frame (black as uint8),
+        # greyscale, RGBA.
+        for bad, says in ((np.full((480, 640, 3), 0.5, np.float32), "uint8"),
+                          (np.zeros((480, 640), np.uint8), "(H, W, 3)"),
+                          (np.zeros((480, 640, 4), np.uint8), "(H, W, 3)")):
+            with self.assertRaises(ValueError) as cm:
+                car.act(bad, 1.0)
+            self.assertIn(says, str(cm.exception))
 
     def test_visual_conditions_travel_with_the_policy(self):
         # A policy trained with visual randomization is scored in it, not in the flat look.
@@ -85,6 +93,63 @@ class SmokeTraining(unittest.TestCase):
             self.assertEqual(res["episodes"], 2)
         with self.assertRaises(SystemExit):
             train_ppo.conditions(train_ppo.parse(["--randomization", "visual.distractors"]))
+
+
+@unittest.skipIf(torch is None, "PyTorch is missing (Debian: python3-torch; build/setup.sh installs it)")
+class TrainingInputs(unittest.TestCase):
+    def test_frame_too_small_names_the_least(self):
+        import train_ppo
+
+        for frame, says in ((16, "the least it takes with --pool"), (0, "give the frame's side")):
+            with self.assertRaises(ValueError) as cm:
+                train_ppo.check_frame(frame, 1)
+            self.assertIn(says, str(cm.exception))
+        train_ppo.check_frame(84, 1)  # the default takes
+
+    def test_summary_json_has_no_bare_nan(self):
+        import train_ppo
+
+        self.assertEqual(train_ppo.dumps({"return": float("nan"), "rows": [1.5, float("nan")]}),
+                         '{"return": null, "rows": [1.5, null]}')
+
+    def test_ctrl_c_keeps_the_policy_so_far(self):
+        # Ctrl-C in the middle of the first rollout still writes policy.pt and train.json.
+        import json
+
+        import torch
+        import train_ppo
+
+        real = train_ppo.simgui.make_vec
+        calls = {"n": 0}
+
+        def interrupting(*a, **kw):
+            envs = real(*a, **kw)
+            step = envs.step
+
+            def step_then_interrupt(actions):
+                calls["n"] += 1
+                if calls["n"] == 3:
+                    raise KeyboardInterrupt
+                return step(actions)
+
+            envs.step = step_then_interrupt
+            return envs
+
+        train_ppo.simgui.make_vec = interrupting
+        try:
+            with tempfile.TemporaryDirectory() as out:
+                args = train_ppo.parse(["--out", out, "--total-steps", "256", "--num-envs", "2", "--n-steps", "64",
+                                        "--epochs", "1", "--threads", "1", "--quiet",
+                                        "--eval-episodes", "0", "--gif-episodes", "0"])
+                summary = train_ppo.train(args)
+                self.assertTrue(summary["interrupted"])
+                self.assertEqual(summary["env_steps"], 4)
+                ck = torch.load(os.path.join(out, "policy.pt"), map_location="cpu")
+                self.assertIn("state_dict", ck)
+                with open(os.path.join(out, "train.json")) as f:
+                    self.assertTrue(json.load(f)["interrupted"])
+        finally:
+            train_ppo.simgui.make_vec = real
 
 
 if __name__ == "__main__":
