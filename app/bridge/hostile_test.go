@@ -382,17 +382,7 @@ func TestServedModelsAreCapped(t *testing.T) {
 	rec := &logRecorder{}
 	tw := startWorldOpts(t, testCar, Config{Logger: slog.New(rec), MaxModels: 2})
 	m := tw.bridge.Manager()
-	// In one call, so that every sync sees all three or none.
-	if err := tw.loop.Call(context.Background(), func(w *world.World) error {
-		for _, name := range []string{"car1", "car2", "car3"} {
-			if _, err := w.Spawn(world.AgentSpec{Name: name, Vehicle: testCar}); err != nil {
-				return err
-			}
-		}
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
+	tw.spawnAll(t, "car1", "car2", "car3")
 	waitFor(t, "the warning", func() bool {
 		_, ok := rec.find("WARN", "no device ports", "served=2", "unserved=2", "limit=2")
 		return ok
@@ -429,15 +419,12 @@ func TestServedModelsAreCapped(t *testing.T) {
 	}
 }
 
-// TestUsedUpPortRangeSaysSoOnce: when the port range is used up, the models left without
-// ports are counted in one error line that says how to widen it, not a line each.
-func TestUsedUpPortRangeSaysSoOnce(t *testing.T) {
-	rec := &logRecorder{}
-	first := freeRange(t, 14)
-	tw := startWorldOpts(t, testCar, Config{Logger: slog.New(rec), FirstPort: first, LastPort: first + 13})
-	m := tw.bridge.Manager()
+// spawnAll spawns testCars of the names in one call, so that every sync of the bridge sees
+// all of them or none.
+func (tw *testWorld) spawnAll(t *testing.T, names ...string) {
+	t.Helper()
 	if err := tw.loop.Call(context.Background(), func(w *world.World) error {
-		for _, name := range []string{"car1", "car2", "car3"} {
+		for _, name := range names {
 			if _, err := w.Spawn(world.AgentSpec{Name: name, Vehicle: testCar}); err != nil {
 				return err
 			}
@@ -446,6 +433,16 @@ func TestUsedUpPortRangeSaysSoOnce(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestUsedUpPortRangeSaysSoOnce: when the port range is used up, the models left without
+// ports are counted in one error line that says how to widen it, not a line each.
+func TestUsedUpPortRangeSaysSoOnce(t *testing.T) {
+	rec := &logRecorder{}
+	first := freeRange(t, 14)
+	tw := startWorldOpts(t, testCar, Config{Logger: slog.New(rec), FirstPort: first, LastPort: first + 13})
+	m := tw.bridge.Manager()
+	tw.spawnAll(t, "car1", "car2", "car3")
 	waitFor(t, "the used-up range's line", func() bool {
 		_, ok := rec.find("ERROR", "no more device ports", "--bridge-ports", "models=3", "served=1", "no free port")
 		return ok
@@ -466,12 +463,7 @@ func TestModelsListedUnderOneNameSayWhich(t *testing.T) {
 	tw := startWorldOpts(t, testCar, Config{Logger: slog.New(rec)})
 	m := tw.bridge.Manager()
 	for _, name := range []string{"r-1", "r_1"} {
-		if err := tw.loop.Call(context.Background(), func(w *world.World) error {
-			_, err := w.Spawn(world.AgentSpec{Name: name, Vehicle: testCar})
-			return err
-		}); err != nil {
-			t.Fatal(err)
-		}
+		tw.spawnAll(t, name)
 		waitFor(t, name+" seen by the bridge", func() bool {
 			_, refused := rec.find("model="+name, "cannot serve")
 			return len(m.GetDevicePortList("r_1")) == 12 && (name == "r-1" || refused)
