@@ -225,7 +225,7 @@ Selecting and viewing
 World
   P  pause / resume     N  one step (while paused)     R  reset, same seed
   +  faster     −  slower     0  real time (×1)
-  I  spawn list: pick a plugin, then click in the world (it faces along a road; drag to aim)
+  I  spawn list: pick a plugin, then click in the world (it faces along a road or the route; drag to aim)
   Ctrl+O  open a scenario     Ctrl+S  save the world as a scenario
   [ / ]  previous / next world (training episodes)     World…  pick the world on show
 Window

@@ -120,13 +120,16 @@ func spawnVehicle(ctx context.Context, loop *world.Loop, v *plugins.VehicleDescr
 }
 
 // spawnHeading is the yaw a robot clicked into place at (x, y) without a drag gets: along the
-// road it is on, in the lane's direction (traffic on the right), else the selected robot's
-// heading, else east.
+// road it is on, in the lane's direction (traffic on the right), else along the track's route
+// where it is near it, else the selected robot's heading, else east.
 func (s *simScreen) spawnHeading(x, y float64) float64 {
 	if s.snap == nil {
 		return 0
 	}
 	if yaw, ok := roadHeading(s.snap.Layout, x, y); ok {
+		return yaw
+	}
+	if yaw, ok := routeHeading(s.snap.Layout, x, y); ok {
 		return yaw
 	}
 	if m, ok := s.snap.Model(s.selected); ok {
@@ -162,6 +165,41 @@ func roadHeading(l *plugins.Layout, x, y float64) (float64, bool) {
 			if dx*(y-ay)-dy*(x-ax) > 0 { // left of the centre line
 				yaw = math.Remainder(yaw+math.Pi, 2*math.Pi)
 			}
+		}
+	}
+	return yaw, !math.IsInf(best, 1)
+}
+
+// routeNear is how far from the track's route (metres) a click still takes its heading when
+// the route gives no corridor width.
+const routeNear = 0.5
+
+// routeHeading returns the direction, in the route's order, of the route segment nearest
+// (x, y), when (x, y) is within the route's corridor (or routeNear of it).
+func routeHeading(l *plugins.Layout, x, y float64) (float64, bool) {
+	if l == nil || l.Route == nil {
+		return 0, false
+	}
+	r := l.Route
+	reach := routeNear
+	if r.CorridorWidth > 0 {
+		reach = r.CorridorWidth / 2
+	}
+	pts := r.Waypoints
+	if r.Loop && len(pts) > 2 {
+		pts = append(pts[:len(pts):len(pts)], pts[0])
+	}
+	best, yaw := math.Inf(1), 0.0
+	for i := 1; i < len(pts); i++ {
+		ax, ay, bx, by := pts[i-1][0], pts[i-1][1], pts[i][0], pts[i][1]
+		dx, dy := bx-ax, by-ay
+		n2 := dx*dx + dy*dy
+		if n2 == 0 {
+			continue
+		}
+		t := max(0, min(1, ((x-ax)*dx+(y-ay)*dy)/n2))
+		if d := math.Hypot(x-(ax+t*dx), y-(ay+t*dy)); d <= reach && d < best {
+			best, yaw = d, math.Atan2(dy, dx)
 		}
 	}
 	return yaw, !math.IsInf(best, 1)

@@ -208,6 +208,28 @@ func TestRoadHeading(t *testing.T) {
 	}
 }
 
+// A robot clicked near the track's route faces along it, in the route's order, within its
+// corridor (or routeNear without one); far from it there is no heading to take.
+func TestRouteHeading(t *testing.T) {
+	l := &plugins.Layout{Route: &plugins.Route{Waypoints: [][2]float64{{0, -1}, {0, 0}, {1, 0}}, CorridorWidth: 0.6}}
+	for _, tc := range []struct {
+		x, y, yaw float64
+		ok        bool
+	}{
+		{0.2, -0.5, math.Pi / 2, true}, // the leg north
+		{0.6, 0.1, 0, true},            // the leg east
+		{0.6, -0.6, 0, false},          // outside the corridor
+	} {
+		yaw, ok := routeHeading(l, tc.x, tc.y)
+		if ok != tc.ok || (ok && math.Abs(math.Remainder(yaw-tc.yaw, 2*math.Pi)) > 1e-9) {
+			t.Errorf("(%g, %g): yaw %.3f %v, want %.3f %v", tc.x, tc.y, yaw, ok, tc.yaw, tc.ok)
+		}
+	}
+	if _, ok := routeHeading(&plugins.Layout{}, 0, 0); ok {
+		t.Error("a heading without a route")
+	}
+}
+
 // A camera panel's label fits its panel: first without the robot's name, then cut with "…".
 func TestPanelLabelFits(t *testing.T) {
 	p := &panels{model: "prometeo_sport-1", labels: []string{"prometeo_sport-1  camera.front.rgb  15.0 frames/s"}, fitted: make([]fittedLabel, 1)}
