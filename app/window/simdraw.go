@@ -166,8 +166,8 @@ func (s *simScreen) drawWorld(dst *ebiten.Image, b *batch) {
 	}
 }
 
-// nameTag adds robot m's name under it (its tag to b, the text to s.labels), unless it is
-// off the screen, or, not selected, too small to label or where a name placed before is.
+// nameTag adds robot m's name beside it (its tag to b, the text to s.labels), unless, not
+// selected, it is too small to label or no side of it is free of robots, names and the edge.
 func (s *simScreen) nameTag(b *batch, m *world.ModelState, selected bool) {
 	v := &s.view
 	hl, hw, _ := footprint(m.Vehicle)
@@ -182,12 +182,29 @@ func (s *simScreen) nameTag(b *batch, m *world.ModelState, selected bool) {
 		r = r*1.45 + 4 // below the selection ring
 	}
 	w := textWidth(m.Name)
-	l := label{text: m.Name, x: x - w/2, y: y + r + 2, c: c}
-	tag := rect32{l.x - 3, l.y + 1, w + 6, lineHeight}
-	if !s.nameTags.place(tag) && !selected {
-		return
+	// Below the robot, else above, right or left of it, where the name covers nothing; the
+	// selected robot's goes below when no side is free.
+	spots := [...][2]float32{
+		{x - w/2, y + r + 2},
+		{x - w/2, y - r - 3 - lineHeight},
+		{x + r + 6, y - lineHeight/2},
+		{x - r - 6 - w, y - lineHeight/2},
 	}
-	b.rect(tag.x, tag.y, tag.w, tag.h, rgba{0, 0, 0, 0.45})
+	at := -1
+	for i, p := range spots {
+		if s.nameTags.place(rect32{p[0] - 3, p[1] + 1, w + 6, lineHeight}) {
+			at = i
+			break
+		}
+	}
+	if at < 0 {
+		if !selected {
+			return
+		}
+		at = 0
+	}
+	l := label{text: m.Name, x: spots[at][0], y: spots[at][1], c: c}
+	b.rect(l.x-3, l.y+1, w+6, lineHeight, rgba{0, 0, 0, 0.45})
 	s.labels = append(s.labels, l)
 }
 
