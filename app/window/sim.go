@@ -336,7 +336,8 @@ func (s *simScreen) firstModel() string {
 	return ""
 }
 
-// cycle selects the next (step 1) or previous (step -1) robot.
+// cycle selects the next (step 1) or previous (step -1) robot, and centres the view on it
+// when it is off the screen.
 func (s *simScreen) cycle(step int) {
 	n := len(s.snap.Models)
 	if n == 0 {
@@ -349,7 +350,12 @@ func (s *simScreen) cycle(step int) {
 			break
 		}
 	}
-	s.selectModel(s.snap.Models[i].Name)
+	m := s.snap.Models[i]
+	s.selectModel(m.Name)
+	// Picked off the screen, it is brought into view (the view does not start following).
+	if x, y := s.view.toScreen(m.Pose.X, m.Pose.Y); !s.follow && (x < 0 || y < 0 || x > float32(s.view.W) || y > float32(s.view.H)) {
+		s.view.CX, s.view.CY = m.Pose.X, m.Pose.Y
+	}
 }
 
 // status shows msg in the status line for a few seconds.
