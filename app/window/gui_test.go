@@ -495,6 +495,15 @@ func TestWindowSpawnSaveOpen(t *testing.T) {
 		t.Errorf("saved %s at (%.3f, %.3f), it was at (%.3f, %.3f)", plan.Agents[1].Name, p.X, p.Y, at.Pose[0], at.Pose[1])
 	}
 
+	// Saved, the robots are not lost by opening another scenario: the prompt warns no more.
+	g.key("ctrl+o")
+	afterSave := g.waitState("the open prompt after the save", 5*time.Second, func(s State) bool { return s.Prompt != "" })
+	if strings.Contains(afterSave.PromptNote, "spawned here") {
+		t.Errorf("after a save, the open prompt still warns: %q", afterSave.PromptNote)
+	}
+	g.key("Escape")
+	g.waitState("the open prompt closed", 5*time.Second, func(s State) bool { return s.Prompt == "" })
+
 	// A path that cannot be opened comes back in the prompt with the reason, to mend.
 	missing := filepath.Join(filepath.Dir(path), "nope.yaml")
 	g.key("ctrl+o")

@@ -72,6 +72,9 @@ type simScreen struct {
 	b        batch
 	labels   []label  // scratch for Draw
 	nameTags tagSpace // where Draw has put names this frame
+	// savedNames are the robots of the scenario last saved from this world: closing the
+	// window or opening another scenario does not lose them.
+	savedNames map[string]bool
 
 	stateW *desktop.StateFile[State]
 	shots  []string
@@ -382,6 +385,7 @@ func (s *simScreen) onSession() {
 	}
 	s.track, s.fit = nil, false
 	s.selected = ""
+	s.savedNames = nil
 	s.drv.reset()
 	s.lastSent = drive.Command{}
 	s.snap = s.g.cur.Loop.Snapshot()

@@ -314,10 +314,17 @@ func (s *simScreen) toggleLidar() {
 const resetAgain = 4 * time.Second
 
 // spawnedHere counts the robots running that the scenario does not have: a reset removes them.
-func (s *simScreen) spawnedHere() int {
+func (s *simScreen) spawnedHere() int { return s.spawnedBut(nil) }
+
+// unsavedHere counts the robots spawnedHere counts but those in the scenario last saved from
+// this world: closing the window or opening another scenario would lose the others.
+func (s *simScreen) unsavedHere() int { return s.spawnedBut(s.savedNames) }
+
+// spawnedBut counts the robots running that neither the scenario nor saved has.
+func (s *simScreen) spawnedBut(saved map[string]bool) int {
 	n := 0
 	for _, m := range s.snap.Models {
-		if !slices.ContainsFunc(s.g.cur.Plan.Agents, func(a world.AgentSpec) bool { return a.Name == m.Name }) {
+		if !saved[m.Name] && !slices.ContainsFunc(s.g.cur.Plan.Agents, func(a world.AgentSpec) bool { return a.Name == m.Name }) {
 			n++
 		}
 	}
@@ -327,7 +334,7 @@ func (s *simScreen) spawnedHere() int {
 // MayClose implements CloseGuard: robots spawned in the window and not saved are asked about
 // first, as a reset and Ctrl+O ask; a second close within resetAgain drops them.
 func (s *simScreen) MayClose() bool {
-	if n := s.spawnedHere(); n > 0 && time.Now().After(s.closeBy) {
+	if n := s.unsavedHere(); n > 0 && time.Now().After(s.closeBy) {
 		s.closeBy = time.Now().Add(resetAgain)
 		s.status(fmt.Sprintf("close the window again within %.0f s to quit and drop the %s spawned here (Ctrl+S first saves a world with them)",
 			resetAgain.Seconds(), robotsCount(n)))
@@ -503,7 +510,7 @@ func (s *simScreen) openPromptAt(path, note string) {
 			}
 		})
 	})
-	if n := s.spawnedHere(); n > 0 && note == "" {
+	if n := s.unsavedHere(); n > 0 && note == "" {
 		// The prompt is the confirmation: Enter replaces the world and these robots with it.
 		note = fmt.Sprintf("Opening replaces this world and the %s spawned here (Esc, then Ctrl+S, saves a world with them)", robotsCount(n))
 	}
@@ -540,6 +547,12 @@ func (s *simScreen) savePromptAt(path, note string) {
 		s.g.async(func() func() {
 			err := saveScenario(path, scenarioFromWorld(plan, snap))
 			return func() {
+				if err == nil && s.g.cur.Plan == plan { // the same world still
+					s.savedNames = map[string]bool{}
+					for _, m := range snap.Models {
+						s.savedNames[m.Name] = true
+					}
+				}
 				if err != nil {
 					msg := "save failed: " + err.Error()
 					s.status(msg)
