@@ -12,6 +12,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/inpututil"
 
+	"simgui/app/markers"
 	"simgui/app/scenario"
 	"simgui/app/world"
 	"simgui/plugins"
@@ -91,6 +92,9 @@ func (s *simScreen) handleKeys() keys {
 		if pressed(t.k) {
 			*t.v = !*t.v
 		}
+	}
+	if pressed(ebiten.KeyM) {
+		s.markersSaid()
 	}
 	if pressed(ebiten.KeyL) {
 		s.toggleLidar()
@@ -312,6 +316,20 @@ func (s *simScreen) toggleLidar() {
 // resetAgain is how long a second R (or Reset click) has to confirm a reset that would remove
 // robots spawned in the window.
 const resetAgain = 4 * time.Second
+
+// markersSaid says what M did: markers shown or hidden, and when shown, whether the world has
+// any (a press on a world without any changed nothing to see).
+func (s *simScreen) markersSaid() {
+	if !s.show.markers {
+		s.status("markers hidden (M shows them)")
+		return
+	}
+	if set, _ := s.snap.Overlays[markers.OverlayKey].(*markers.Set); set.Len() == 0 {
+		s.status("markers shown: this world has none yet (clients add them with the control service's /markers)")
+		return
+	}
+	s.status("markers shown (M hides them)")
+}
 
 // spawnedHere counts the robots running that the scenario does not have: a reset removes them.
 func (s *simScreen) spawnedHere() int { return s.spawnedBut(nil) }
