@@ -35,7 +35,11 @@ func (e *Editor) layout(ctx *debugui.Context) {
 	formW := max(w*58/100, 420)
 	previewH := (h - toolbarHeight) * 62 / 100
 	ctx.IDScope(fmt.Sprintf("%dx%d", w, h), func() {
-		ctx.Window("simgui plugin editor", image.Rect(0, 0, w, toolbarHeight), func(l debugui.ContainerLayout) {
+		title := "simgui plugin editor"
+		if e.host.TestDrive != nil { // a screen of the simulator's window: say the way back
+			title += "   (F2: back to the simulator, F1: keys)"
+		}
+		ctx.Window(title, image.Rect(0, 0, w, toolbarHeight), func(l debugui.ContainerLayout) {
 			e.clip = l.BodyBounds
 			e.toolbar(ctx)
 		})
