@@ -286,11 +286,15 @@ func TestRunSaysWhenRandomizationIsNotDrawn(t *testing.T) {
 	}
 }
 
-// A headless run without a step limit or --time-scale that serves a face (the fast path, the
-// training API, control) runs its scenario's world in real time: as fast as possible it took
-// a core from the training sessions' worlds, and an idle training server used one.
-// --time-scale 0 still asks for as fast as possible.
+// A headless run without a step limit or --time-scale paces its scenario's world as the
+// scenario says, real time unless it says otherwise: as fast as possible it took a core from
+// the training sessions' worlds, and an idle training server used one. --time-scale 0, or
+// the scenario's runtime.timeScale 0, asks for as fast as possible.
 func TestServingRunPacesTheScenarioWorld(t *testing.T) {
+	fastScenario := filepath.Join(t.TempDir(), "fast.yaml")
+	if err := os.WriteFile(fastScenario, []byte("runtime: {timeScale: 0}\nworld: {trackId: track.cardboard_corridor.v1}\nvehicle: {vehicleId: vehicle.ks0223.v1}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		faces []string // besides control
 		fast  bool     // the faces hold the fast path
@@ -301,6 +305,7 @@ func TestServingRunPacesTheScenarioWorld(t *testing.T) {
 		{[]string{"--no-bridge", "--no-api"}, true, []string{"--time-scale", "0"}, false},
 		{[]string{"--no-bridge", "--api-port", "0"}, false, nil, true},
 		{[]string{"--no-bridge", "--no-api"}, false, nil, true},
+		{[]string{"--no-bridge", "--no-api"}, false, []string{"--scenario", fastScenario}, false},
 	} {
 		sock := filepath.Join(shortDir(t), "fast.sock")
 		controlPort := freePort(t)

@@ -195,9 +195,9 @@ func newRunCmd() *cobra.Command {
 		Use:   "run",
 		Short: "Run a scenario (in the window, or headless with --headless)",
 		Long: `Run a scenario. Without --headless, or the scenario's runtime.headless: true, it
-opens the window. Headless runs with --steps or --duration go as fast as possible unless
---time-scale is given; one without either that serves a face (training API, fast path, bridge,
-control) runs its scenario's world in real time unless --time-scale is given. They stop
+opens the window. Headless runs with --steps or --duration go as fast as possible, and one
+without either at the scenario's runtime.timeScale (real time unless the scenario says
+otherwise, as in the window), unless --time-scale is given. They stop
 after --steps or --duration (simulated seconds), or on Ctrl-C; without either, or with 0,
 they run until interrupted. --cmd holds one command on every agent so a headless run moves:
   simgui run --headless --steps 2000 --seed 7 --cmd throttle=0.5,steer=0.1 --json`,
@@ -397,16 +397,16 @@ func runHeadless(ctx context.Context, stdout, stderr io.Writer, f runFlags, set 
 	if err != nil {
 		return fmt.Errorf("%s: %w", plan.Scenario.Source, err)
 	}
-	timeScale := 0.0
+	timeScale := 0.0 // a run to --steps or --duration: as fast as possible
 	switch {
 	case set("time-scale"):
 		timeScale = f.timeScale
-	case maxSteps == 0 && len(faces) > 0:
-		// A run without an end serves its faces: training clients train in their own
-		// episodes' and sessions' worlds, and the scenario's own, run as fast as possible,
-		// would take a core from them for nothing (an idle training server used one); ROS
-		// clients of the bridge and control clients expect real time.
-		timeScale = 1
+	case maxSteps == 0:
+		// A run without an end paces as its scenario says (runtime.timeScale, real time
+		// unless set), as the window does: it serves its faces, and as fast as possible the
+		// scenario's world took a core from training for nothing (an idle training server
+		// used one) while ROS and control clients expect real time.
+		timeScale = plan.TimeScale
 	}
 	h := app.NewHost(app.HostOptions{Plugins: pluginResolver(), Logger: scenarioLogger(plan.Scenario)})
 	sim, err := h.Build(plan, app.BuildOptions{TimeScale: &timeScale, MaxSteps: maxSteps, Hold: hold})
