@@ -104,6 +104,15 @@ func TestPortInUseNamesTheFlags(t *testing.T) {
 		"error: control service: "+addr+" is already in use (another simgui?); choose another with --control-port or turn it off with --no-control"; got != want {
 		t.Errorf("control port in use:\n got %s\nwant %s", got, want)
 	}
+	// A port asked for by its environment variable is not given up either.
+	if got, want := errorLine(t, []string{"UAVSIM_API_PORT=" + port}, append(run, "--no-control")...),
+		"error: training API: "+addr+" is already in use (another simgui?); choose another with --api-port or turn it off with --no-api"; got != want {
+		t.Errorf("UAVSIM_API_PORT in use:\n got %s\nwant %s", got, want)
+	}
+	if got, want := errorLine(t, []string{"CLOISIM_SERVICE_PORT=" + port}, append(run, "--no-api")...),
+		"error: control service: "+addr+" is already in use (another simgui?); choose another with --control-port or turn it off with --no-control"; got != want {
+		t.Errorf("CLOISIM_SERVICE_PORT in use:\n got %s\nwant %s", got, want)
+	}
 	if got, want := errorLine(t, nil, "run", "--headless", "--steps", "10", "--no-api", "--no-control", "--bridge-ip", "192.0.2.1"),
 		"error: device bridge: 192.0.2.1 is not an address of this machine; bind another address with --bridge-ip or turn it off with --no-bridge"; got != want {
 		t.Errorf("bridge ip:\n got %s\nwant %s", got, want)

@@ -25,6 +25,7 @@ import (
 	"simgui/app"
 	"simgui/app/api"
 	"simgui/app/bridge"
+	ctlservice "simgui/app/control"
 	"simgui/app/httpguard"
 	"simgui/app/scenario"
 	"simgui/app/sensors"
@@ -147,6 +148,8 @@ func (sf *serviceFlags) settings(set func(string) bool) app.FaceSettings {
 	}
 	if set("control-port") {
 		control["listen"], control["required"] = fmt.Sprintf("127.0.0.1:%d", sf.controlPort), true
+	} else if os.Getenv(ctlservice.PortEnv) != "" {
+		control["required"] = true // a port asked for by name is not given up for another's
 	}
 	// cloisim_ros finds the device ports through the control socket: served to other
 	// machines, both bind the same address unless --control-ip says otherwise.
@@ -172,6 +175,8 @@ func (sf *serviceFlags) settings(set func(string) bool) app.FaceSettings {
 			host = api.DefaultHost
 		}
 		training["listen"], training["required"] = net.JoinHostPort(host, strconv.Itoa(sf.apiPort)), true
+	} else if os.Getenv(api.PortEnv) != "" {
+		training["required"] = true
 	}
 	out := app.FaceSettings{"control": control, "bridge": bridge, "api": training}
 	if set("fast-path") {
