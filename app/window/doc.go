@@ -41,7 +41,8 @@
 // (simgui/app/sensors/raycast), and a range sensor's wedge ends at its echo, labelled with
 // the distance (also in the HUD). The 3D chase camera comes in along its line to the robot
 // when the track is in the way and eases back out. The toolbar wraps onto more rows in a
-// narrow window. A spawned robot is selected and followed as soon as it appears.
+// narrow window. A spawned robot is selected as soon as it appears, and followed once the spawn
+// list closes: while it is open the view holds still between placements.
 //
 // # Concurrency
 //

@@ -425,6 +425,11 @@ func TestWindowSpawnSaveOpen(t *testing.T) {
 	if spawned.View[2] != before.View[2] || before.View[2] == 0 {
 		t.Errorf("the zoom went from %g to %g px/m on a spawn", before.View[2], spawned.View[2])
 	}
+	// With the spawn list open the view holds still, so that the next click lands where the
+	// floor was (it jumped to each robot placed).
+	if spawned.View[0] != before.View[0] || spawned.View[1] != before.View[1] {
+		t.Errorf("the view moved from (%g, %g) to (%g, %g) on a spawn", before.View[0], before.View[1], spawned.View[0], spawned.View[1])
+	}
 	// A plugin installed while the window is open joins the list.
 	const user = "vehicle.arcade.green.v1"
 	if s, _ := g.readState(); s.Targets["spawn:"+user] != [4]int{} {

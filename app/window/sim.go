@@ -169,7 +169,9 @@ func (s *simScreen) Update() error {
 	}
 	s.drive(k, dt, now)
 
-	if s.follow {
+	// While the spawn list is open the view holds still, so that the floor stays under the
+	// pointer between placements; it follows again once the list closes.
+	if s.follow && !s.spawnOn {
 		if m, ok := s.snap.Model(s.selected); ok {
 			s.view.CX, s.view.CY = m.Pose.X, m.Pose.Y
 		}
