@@ -250,3 +250,19 @@ func TestResetLogsUnusedCameraParams(t *testing.T) {
 		t.Errorf("the unused exposure logged %d times, want once:\n%s", n, log)
 	}
 }
+
+// TestSchemaTrackDrawsBuild: track params drawn over their whole schema range that would not
+// build together are drawn again, so that every reset of a training run builds its track.
+func TestSchemaTrackDrawsBuild(t *testing.T) {
+	s := startServer(t, Options{Now: fixedClock})
+	for seed := range 12 {
+		body := fmt.Sprintf(`{"seed": %d, "selectedTrackId": "track.cardboard_corridor.v1", "selectedVehicleId": "vehicle.ks0223.v1",
+		  "trackParams": [{"key": "length", "value": "2"}],
+		  "vehicleParams": [{"key": "camera.width", "value": "84"}, {"key": "camera.height", "value": "84"}],
+		  "flags": [{"key": "randomization.enabled", "value": "true"}, {"key": "randomization.track.width", "value": "schema"}]}`, seed)
+		res, _ := s.ok("/reset", body)
+		if w := infoValue(res.Info, "randomization.ego.track.width"); w == "" {
+			t.Fatalf("seed %d: no width drawn in info %v", seed, res.Info)
+		}
+	}
+}

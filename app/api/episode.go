@@ -260,6 +260,13 @@ func (ep *episodePlan) randomize(plan *scenario.Plan, owners []int) error {
 		if err != nil {
 			return badRequest("Randomization: %v.", err)
 		}
+		if len(d.Track) > 0 {
+			params, err := ap.random.BuildableTrack(&d, plan.Track, plan.TrackParams, scenario.TrackBuilds(plan.Track, plan.Seed))
+			if err != nil {
+				return badRequest("Randomization: %v.", err)
+			}
+			plan.TrackParams = params
+		}
 		ep.draws[i] = d
 		if len(d.Vehicle) > 0 {
 			v, err := plugins.ApplyVehicleConfig(spec.Vehicle, d.Vehicle)
@@ -267,14 +274,6 @@ func (ep *episodePlan) randomize(plan *scenario.Plan, owners []int) error {
 				return internalError("Randomization of %s: %v", ap.id, err)
 			}
 			spec.Vehicle = v
-		}
-		if len(d.Track) > 0 {
-			params := maps.Clone(plan.TrackParams)
-			maps.Copy(params, d.Track)
-			if err := plugins.ValidateTrackParams(plan.Track, params); err != nil {
-				return badRequest("Randomization: %v.", err)
-			}
-			plan.TrackParams = params
 		}
 		maps.Copy(ap.image, d.Image)
 		if ap.width > 0 || ap.height > 0 {

@@ -214,13 +214,9 @@ func (sp *sessionPlan) episode(seed int64) (*episodePlan, error) {
 			return nil, &fieldError{"randomization", fmt.Errorf("randomization: %w", err)}
 		}
 	}
-	params := base.TrackParams
-	if len(d.Track) > 0 {
-		params = maps.Clone(base.TrackParams)
-		maps.Copy(params, d.Track)
-		if err := plugins.ValidateTrackParams(base.Track, params); err != nil {
-			return nil, &fieldError{"randomization", fmt.Errorf("randomization: %w", err)}
-		}
+	params, err := sp.random.BuildableTrack(&d, base.Track, base.TrackParams, scenario.TrackBuilds(base.Track, seed))
+	if err != nil {
+		return nil, &fieldError{"randomization", fmt.Errorf("randomization: %w", err)}
 	}
 	image := maps.Clone(sp.image)
 	maps.Copy(image, d.Image)

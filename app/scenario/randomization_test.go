@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"errors"
 	"math"
 	"os"
 	"strings"
@@ -264,5 +265,60 @@ func TestScenariosDocHasTheRandomizationTable(t *testing.T) {
 	}
 	if !r.Enabled || r.RangeOf("vehicle.mass") != (Range{Lo: 0.8, Hi: 1.2}) || r.RangeOf("visual.distractors") != (Range{Lo: 2, Hi: 10}) {
 		t.Fatalf("the doc's example reads as enabled %v, mass %+v, distractors %+v", r.Enabled, r.RangeOf("vehicle.mass"), r.RangeOf("visual.distractors"))
+	}
+}
+
+// TestBuildableTrackRedraws: track params each within their schema that do not build
+// together (the corridor's width drawn past what its length allows) are drawn again from
+// streams of their own, the same for the same seed, and the draw's values say the params that
+// built; a first draw that builds is kept as Sample drew it.
+func TestBuildableTrackRedraws(t *testing.T) {
+	r := parseBlock(t, "randomization: {track: {width: schema}}\n")
+	v, tr := ks0223(t)
+	base := map[string]any{"length": 2.0}
+	redrawn := 0
+	for seed := range int64(40) {
+		d, err := r.Sample(seed, v, tr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		first := d.Track["width"]
+		params, err := r.BuildableTrack(&d, tr, base, TrackBuilds(tr, seed))
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		if err := TrackBuilds(tr, seed)(params); err != nil || params["length"] != 2.0 || params["width"] != d.Track["width"] {
+			t.Fatalf("seed %d: params %v (%v), draw %v", seed, params, err, d.Track)
+		}
+		if TrackBuilds(tr, seed)(map[string]any{"length": 2.0, "width": first}) == nil {
+			if d.Track["width"] != first {
+				t.Errorf("seed %d: a first draw that builds (%g) was redrawn (%g)", seed, first, d.Track["width"])
+			}
+		} else {
+			redrawn++
+		}
+		var listed float64
+		for _, x := range d.Values {
+			if x.Key == "track.width" {
+				listed = x.Value
+			}
+		}
+		if listed != d.Track["width"] {
+			t.Errorf("seed %d: the draw lists width %g, the params have %g", seed, listed, d.Track["width"])
+		}
+		again, _ := r.Sample(seed, v, tr)
+		if p2, _ := r.BuildableTrack(&again, tr, base, TrackBuilds(tr, seed)); p2["width"] != params["width"] {
+			t.Errorf("seed %d: width %v, then %v", seed, params["width"], p2["width"])
+		}
+	}
+	if redrawn == 0 {
+		t.Fatal("no seed drew a width the corridor refuses: the test checks no redraw")
+	}
+	// Nothing builds: the error says so after MaxTrackRedraws draws.
+	d, _ := r.Sample(1, v, tr)
+	calls := 0
+	_, err := r.BuildableTrack(&d, tr, base, func(map[string]any) error { calls++; return errors.New("never") })
+	if err == nil || calls != MaxTrackRedraws || !strings.Contains(err.Error(), "narrow the ranges") {
+		t.Errorf("%d builds, error %v", calls, err)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -12,6 +13,7 @@ import (
 	"sync"
 
 	"simgui/plugins"
+	"simgui/plugins/trackgen"
 )
 
 // Drawn is one drawn value: Key is the parameter as the training API takes it back for a
@@ -112,41 +114,94 @@ func (r *Randomization) Sample(seed int64, v *plugins.VehicleDescriptor, t *plug
 	if t == nil {
 		return d, nil
 	}
+	return d, r.drawTrack(&d, t, "")
+}
+
+// MaxTrackRedraws is how many times BuildableTrack draws a track's params before it gives up.
+const MaxTrackRedraws = 16
+
+// BuildableTrack returns base with d's track draws when build accepts them; else it draws
+// them again, each time from streams of their own derived from d's seed, at most
+// MaxTrackRedraws times, and updates d with the draws it returns. Params each within their
+// schema range may not build together (the corridor's width drawn past what its length
+// allows); a reset that failed on them would end a training run. A draw without track
+// params returns base itself.
+func (r *Randomization) BuildableTrack(d *Draw, t *plugins.TrackDescriptor, base map[string]any, build func(params map[string]any) error) (map[string]any, error) {
+	if len(d.Track) == 0 || t == nil {
+		return base, nil
+	}
+	var err error
+	for attempt := range MaxTrackRedraws {
+		if attempt > 0 {
+			d.Values = slices.DeleteFunc(d.Values, func(v Drawn) bool { return strings.HasPrefix(v.Param, trackKeyPrefix) })
+			clear(d.Track)
+			if err := r.drawTrack(d, t, "#"+strconv.Itoa(attempt)); err != nil {
+				return nil, err
+			}
+		}
+		params := maps.Clone(base)
+		if params == nil {
+			params = map[string]any{}
+		}
+		maps.Copy(params, d.Track)
+		if err = build(params); err == nil {
+			return params, nil
+		}
+	}
+	return nil, fmt.Errorf("randomization.track: none of %d draws makes a track with the other params (the last: %w); narrow the ranges", MaxTrackRedraws, err)
+}
+
+// TrackBuilds is BuildableTrack's check of t's params for a world of seed: valid by t's
+// schema, and laid out by its generator as the world will lay it out.
+func TrackBuilds(t *plugins.TrackDescriptor, seed int64) func(map[string]any) error {
+	return func(params map[string]any) error {
+		if err := plugins.ValidateTrackParams(t, params); err != nil {
+			return err
+		}
+		_, err := trackgen.Build(t, params, seed)
+		return err
+	}
+}
+
+// drawTrack adds the track params' draws to d, from the streams of their keys with salt (""
+// for the first draw).
+func (r *Randomization) drawTrack(d *Draw, t *plugins.TrackDescriptor, salt string) error {
+	seed := d.Seed
 	names := r.TrackParams()
 	if len(names) == 0 {
-		return d, nil
+		return nil
 	}
 	props, err := schemaRanges(t)
 	if err != nil {
-		return d, err
+		return err
 	}
 	for _, name := range names {
 		pr, ok := props[name]
 		if !ok {
-			return d, fmt.Errorf("randomization.track.%s: the track %s has no numeric parameter %q with a minimum and maximum (it has: %s)",
+			return fmt.Errorf("randomization.track.%s: the track %s has no numeric parameter %q with a minimum and maximum (it has: %s)",
 				name, t.ID, name, strings.Join(sortedRangeKeys(props), ", "))
 		}
 		rg := r.ranges[trackKeyPrefix+name]
 		if rg.Schema {
 			rg = Range{Lo: pr.lo, Hi: pr.hi}
 		} else if rg.Lo < pr.lo || rg.Hi > pr.hi {
-			return d, fmt.Errorf("randomization.track.%s: %s is outside the schema's %s", name, spanText(rg.Lo, rg.Hi), spanText(pr.lo, pr.hi))
+			return fmt.Errorf("randomization.track.%s: %s is outside the schema's %s", name, spanText(rg.Lo, rg.Hi), spanText(pr.lo, pr.hi))
 		}
 		key := trackKeyPrefix + name
 		var x float64
 		if pr.integer {
 			lo, hi := math.Ceil(rg.Lo), math.Floor(rg.Hi)
 			if lo > hi {
-				return d, fmt.Errorf("randomization.track.%s: %s holds no whole number", name, spanText(rg.Lo, rg.Hi))
+				return fmt.Errorf("randomization.track.%s: %s holds no whole number", name, spanText(rg.Lo, rg.Hi))
 			}
-			x = lo + float64(stream(seed, key).IntN(int(hi-lo)+1))
+			x = lo + float64(stream(seed, key+salt).IntN(int(hi-lo)+1))
 		} else {
-			x = uniform(seed, key, rg)
+			x = uniform(seed, key+salt, rg)
 		}
 		d.Values = append(d.Values, Drawn{Param: key, Key: key, Value: x})
 		d.Track[name] = x
 	}
-	return d, nil
+	return nil
 }
 
 // fmtNum writes x with the fewest digits that read back as it.
