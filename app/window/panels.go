@@ -122,8 +122,9 @@ func (p *panels) close() {
 	p.enlarged = -1
 }
 
-// update uploads new frames and refreshes the labels. Game goroutine.
-func (p *panels) update(now time.Time) {
+// update uploads new frames and refreshes the labels; paused says the world is paused, when
+// the rate is not one (a decaying figure read as frames still coming). Game goroutine.
+func (p *panels) update(now time.Time, paused bool) {
 	for i, f := range p.cams {
 		if fr := f.next(); fr != nil {
 			if img := p.imgs[i]; img == nil || img.Bounds().Dx() != fr.W || img.Bounds().Dy() != fr.H {
@@ -142,6 +143,8 @@ func (p *panels) update(now time.Time) {
 			p.labels[i] = name + "  " + err
 		case n == 0:
 			p.labels[i] = name + "  waiting for frames"
+		case paused:
+			p.labels[i] = name + "  paused"
 		default:
 			// Frames per second of wall time: what the window gets (15 Hz of sim time at ×8
 			// arrive at 120 a second).

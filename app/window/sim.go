@@ -182,7 +182,7 @@ func (s *simScreen) Update() error {
 	}
 	s.panels.sync(sim.Bus, s.selected, desc, s.show.lidar)
 	s.panels.refreshPaused(sim.Loop, s.snap)
-	s.panels.update(now)
+	s.panels.update(now, s.snap.Paused)
 	s.panels.layout(s.w, s.h, s.barH)
 	if s.show.chase {
 		if s.chase == nil {
