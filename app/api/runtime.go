@@ -99,20 +99,14 @@ func (s *Service) Reset(req *ResetRequest) (*StepResult, error) {
 }
 
 // noteUnused logs what the episode's vehicles are given but leave unused (a camera's drawn
-// film in the flat look that realistic=0 keeps, say), each line once for the server's life
-// (at most maxUnusedLines): a training run resets thousands of times. Called with building
-// held.
+// film in the flat look that realistic=0 keeps, say), each line once for the server's life:
+// a training run resets thousands of times.
 func (s *Service) noteUnused(plan *episodePlan) {
 	for _, w := range plan.worlds {
 		for _, line := range w.Unused("set in the reset", "from the vehicle's descriptor or a draw") {
-			if s.unusedSeen[line] || len(s.unusedSeen) >= maxUnusedLines {
-				continue
+			if s.logged.first("unused " + line) {
+				s.log.Warn("training API: reset: " + line)
 			}
-			if s.unusedSeen == nil {
-				s.unusedSeen = map[string]bool{}
-			}
-			s.unusedSeen[line] = true
-			s.log.Warn("training API: reset: " + line)
 		}
 	}
 }
@@ -122,21 +116,36 @@ func (s *Service) noteUnused(plan *episodePlan) {
 // clients rely on it (a step for "ego" drives the primary whatever it is called, at every
 // reset); but a typo in a fleet's ids then moves the wrong robot, which the log should tell.
 func (s *Service) noteUnknownTarget(id, to string) {
-	s.unknownMu.Lock()
-	defer s.unknownMu.Unlock()
-	if s.unknownTargets[id] || len(s.unknownTargets) >= maxUnusedLines {
-		return
+	if s.logged.first("target " + id) {
+		s.log.Warn("training API: a step's targetAgentId is no agent of the episode; it drives another, as rusim's does",
+			"targetAgentId", clipMessage(id), "drives", to)
 	}
-	if s.unknownTargets == nil {
-		s.unknownTargets = map[string]bool{}
-	}
-	s.unknownTargets[id] = true
-	s.log.Warn("training API: a step's targetAgentId is no agent of the episode; it drives another, as rusim's does",
-		"targetAgentId", clipMessage(id), "drives", to)
 }
 
-// maxUnusedLines bounds the lines noteUnused and noteUnknownTarget log.
-const maxUnusedLines = 64
+// onceSet says which keys were seen before, for lines logged once for a server's life; it
+// holds maxOnce of them, after which every key counts as seen. Steps and resets use it at
+// once.
+type onceSet struct {
+	mu   sync.Mutex
+	seen map[string]bool
+}
+
+// maxOnce bounds the keys an onceSet holds (and so the lines logged through it).
+const maxOnce = 128
+
+// first reports whether key is new, and notes it.
+func (o *onceSet) first(key string) bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.seen[key] || len(o.seen) >= maxOnce {
+		return false
+	}
+	if o.seen == nil {
+		o.seen = map[string]bool{}
+	}
+	o.seen[key] = true
+	return true
+}
 
 // readAll reads every world of the episode in parallel; framed gets a frame.
 func (ep *episode) readAll(framed *agent) error {

@@ -114,14 +114,11 @@ type Service struct {
 	// building is held while a reset builds its episode: one at a time, so that resets sent
 	// together build one episode's worlds at once, not all of them.
 	building sync.Mutex
-	// unusedSeen holds the lines noteUnused has logged (building guards it), unknownTargets
-	// the ids noteUnknownTarget has (unknownMu guards it: steps run together).
-	unusedSeen     map[string]bool
-	unknownMu      sync.Mutex
-	unknownTargets map[string]bool
-	current        *episode
-	closed         bool
-	episodes       atomic.Uint64 // episodes built so far, for their ids
+	// logged holds what noteUnused and noteUnknownTarget have logged.
+	logged   onceSet
+	current  *episode
+	closed   bool
+	episodes atomic.Uint64 // episodes built so far, for their ids
 
 	// lastUse is when the last reset or step came (unix ns); live says whether the current
 	// episode is marked live with the host.

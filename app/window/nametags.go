@@ -29,14 +29,13 @@ func (ts *tagSpace) reset(w, h float32) {
 	}
 }
 
-// place adds r and reports true when it is on the screen and overlaps no tag placed before;
+// place adds r and reports true when it is on the screen and overlaps nothing added before;
 // else it reports false and adds nothing.
 func (ts *tagSpace) place(r rect32) bool {
-	if r.x+r.w < 0 || r.y+r.h < 0 || r.x > ts.w || r.y > ts.h {
+	x0, y0, x1, y1, ok := ts.cellsOf(r)
+	if !ok {
 		return false
 	}
-	x0, y0 := int32(max(0, r.x)/tagCell), int32(max(0, r.y)/tagCell)
-	x1, y1 := int32(min(ts.w, r.x+r.w)/tagCell), int32(min(ts.h, r.y+r.h)/tagCell)
 	for cy := y0; cy <= y1; cy++ {
 		for cx := x0; cx <= x1; cx++ {
 			for _, o := range ts.cells[[2]int32{cx, cy}] {
@@ -52,15 +51,20 @@ func (ts *tagSpace) place(r rect32) bool {
 
 // add adds r as taken, whatever it overlaps (a robot's body); off the screen it is left out.
 func (ts *tagSpace) add(r rect32) {
-	if r.x+r.w < 0 || r.y+r.h < 0 || r.x > ts.w || r.y > ts.h {
-		return
-	}
-	x0, y0 := int32(max(0, r.x)/tagCell), int32(max(0, r.y)/tagCell)
-	x1, y1 := int32(min(ts.w, r.x+r.w)/tagCell), int32(min(ts.h, r.y+r.h)/tagCell)
-	for cy := y0; cy <= y1; cy++ {
+	x0, y0, x1, y1, ok := ts.cellsOf(r)
+	for cy := y0; ok && cy <= y1; cy++ {
 		for cx := x0; cx <= x1; cx++ {
 			k := [2]int32{cx, cy}
 			ts.cells[k] = append(ts.cells[k], r)
 		}
 	}
+}
+
+// cellsOf returns the cells r touches on the screen, or false when it is off the screen.
+func (ts *tagSpace) cellsOf(r rect32) (x0, y0, x1, y1 int32, ok bool) {
+	if r.x+r.w < 0 || r.y+r.h < 0 || r.x > ts.w || r.y > ts.h {
+		return 0, 0, 0, 0, false
+	}
+	return int32(max(0, r.x) / tagCell), int32(max(0, r.y) / tagCell),
+		int32(min(ts.w, r.x+r.w) / tagCell), int32(min(ts.h, r.y+r.h) / tagCell), true
 }

@@ -31,12 +31,12 @@ type simScreen struct {
 	// pending is a robot just spawned, to select (and frame, if pendingFrame) as soon as a
 	// snapshot has it (the spawn is on the loop; the snapshot after it comes a step later),
 	// until pendingBy. One placed where the user clicked is on screen already: the view stays.
-	pending string
-	// testDriven is the robot of each plugin's last test drive, by plugin id: the next one
-	// replaces it instead of piling up copies of older versions.
-	testDriven   map[string]string
+	pending      string
 	pendingBy    time.Time
 	pendingFrame bool
+	// testDriven is the robot of each plugin's last test drive, by plugin id: the next one
+	// replaces it instead of piling up copies of older versions.
+	testDriven map[string]string
 	// resetBy: until then a second R confirms a reset that removes robots spawned here;
 	// closeBy likewise a second close request.
 	resetBy, closeBy time.Time

@@ -143,10 +143,7 @@ func (s *simScreen) drawWorld(dst *ebiten.Image, b *batch) {
 	// together over the robots).
 	s.nameTags.reset(float32(s.w), float32(s.h))
 	for i := range s.snap.Models {
-		m := &s.snap.Models[i]
-		hl, hw, _ := footprint(m.Vehicle)
-		x, y := v.toScreen(m.Pose.X, m.Pose.Y)
-		r := float32(max(math.Max(hl, hw)*v.Scale, 5))
+		x, y, r := robotDisc(v, &s.snap.Models[i])
 		s.nameTags.add(rect32{x - r, y - r, 2 * r, 2 * r})
 	}
 	if m, ok := s.snap.Model(s.selected); ok {
@@ -166,16 +163,21 @@ func (s *simScreen) drawWorld(dst *ebiten.Image, b *batch) {
 	}
 }
 
+// robotDisc returns where robot m is on the screen and the radius of the disc its name
+// keeps clear of: its footprint's larger half-side, 5 pixels at least.
+func robotDisc(v *view, m *world.ModelState) (x, y, r float32) {
+	hl, hw, _ := footprint(m.Vehicle)
+	x, y = v.toScreen(m.Pose.X, m.Pose.Y)
+	return x, y, float32(max(math.Max(hl, hw)*v.Scale, 5))
+}
+
 // nameTag adds robot m's name beside it (its tag to b, the text to s.labels), unless, not
 // selected, it is too small to label or no side of it is free of robots, names and the edge.
 func (s *simScreen) nameTag(b *batch, m *world.ModelState, selected bool) {
-	v := &s.view
-	hl, hw, _ := footprint(m.Vehicle)
-	if 2*math.Max(hl, hw)*v.Scale < 12 && !selected {
+	x, y, r := robotDisc(&s.view, m)
+	if 2*r < 12 && !selected {
 		return // too small to label without the names covering each other
 	}
-	x, y := v.toScreen(m.Pose.X, m.Pose.Y)
-	r := float32(max(math.Max(hl, hw)*v.Scale, 5))
 	c := dimColor
 	if selected {
 		c = textColor
