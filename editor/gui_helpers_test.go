@@ -115,6 +115,15 @@ func (g *gui) click(name string) {
 		g.tabs()
 	}
 	s := g.wait("target "+name, 10*time.Second, func(s State) bool { _, ok := s.Targets[name]; return ok })
+	// The same place two frames on: a table's Add scrolls the form on a later frame, and a
+	// click at where the target was before landed on whatever scrolled there.
+	for r := s.Targets[name]; ; r = s.Targets[name] {
+		frames := s.Frames
+		s = g.wait("a later frame with "+name, 10*time.Second, func(st State) bool { return st.Frames > frames+1 })
+		if s.Targets[name] == r {
+			break
+		}
+	}
 	r := s.Targets[name]
 	x, y := (r[0]+r[2])/2, (r[1]+r[3])/2
 	g.xdo("mousemove", "--window", g.win, fmt.Sprint(x), fmt.Sprint(y))
