@@ -24,16 +24,22 @@ import (
 // number: the files would hold 0 in its place.
 //
 // A plugin from no folder (new, an archive, an installed one) is saved as a new plugin folder
-// named for its id beside where Export writes, which Save then writes back to.
+// named for its id beside where Export writes, which Save then writes back to. So is a plugin
+// whose folder is named for another id, beside that folder: a v1 folder opened and given the
+// id v2 is a new version, and writing v2 into the v1 folder lost the v1 plugin.
 func (e *Editor) save() {
-	folder, fresh := e.d.folder, false
-	if folder == "" {
-		id := e.d.id()
+	from := e.d.folder
+	folder, fresh := from, false
+	if id := e.d.id(); folder == "" || renamed(folder, id) {
 		if _, _, err := plugins.ParseID(id); err != nil {
 			e.failed("Save makes a plugin folder named for the plugin's id: give it an id first (" + err.Error() + ")")
 			return
 		}
-		folder, fresh = filepath.Join(e.opts.ExportDir, id), true
+		dir := e.opts.ExportDir
+		if folder != "" {
+			dir = filepath.Dir(folder)
+		}
+		folder, fresh = filepath.Join(dir, id), true
 		if _, err := os.Lstat(folder); err == nil {
 			e.failed(folder + " exists already: Open it to edit it there, or change the id")
 			return
@@ -71,12 +77,25 @@ func (e *Editor) save() {
 			e.savedKey = key
 			e.record.Saved = append(e.record.Saved, folder)
 			msg := fmt.Sprintf("saved to %s (%s)", folder, count(n, "changed file"))
+			if fresh && from != "" {
+				msg = fmt.Sprintf("saved to %s, a new folder for the new id (%s is left as it was)", folder, from)
+			}
 			if problems > 0 {
 				msg += fmt.Sprintf(", with %s: Validate lists them", count(problems, "problem"))
 			}
 			e.done(msg)
 		}
 	})
+}
+
+// renamed reports whether folder is named for a plugin id other than id: a folder of another
+// name (a user's own "my-robot") is the plugin's whatever its id.
+func renamed(folder, id string) bool {
+	name := filepath.Base(folder)
+	if _, _, err := plugins.ParseID(name); err != nil {
+		return false
+	}
+	return name != id
 }
 
 // saveFiles writes files (archive names) under folder, each through a temporary file, leaving

@@ -189,3 +189,88 @@ func TestSaveWithoutChangesKeepsTheFiles(t *testing.T) {
 		}
 	}
 }
+
+// A folder named for one id, saved under another, is a new version: Save makes a folder for the
+// new id beside it and leaves the first as it was; a folder of the user's own name is saved in
+// place whatever the id.
+func TestSaveUnderNewIDKeepsTheOldFolder(t *testing.T) {
+	e := testEditor(t, plugins.TypeVehicle)
+	e.jobs = make(chan func() func(), 8)
+	root := t.TempDir()
+	place := func(name string) string {
+		d, _, err := openInstalled(e.reg, "vehicle.ks0223.v1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		d.vehicle.Base.ID, d.vehicle.Base.DisplayName = "vehicle.acme.rover.v1", "Acme Rover"
+		b, _ := d.build()
+		a, ps := b.validate()
+		if len(ps.Errors()) > 0 {
+			t.Fatal(ps)
+		}
+		dir := filepath.Join(root, name)
+		if err := os.Mkdir(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := a.Unpack(dir); err != nil {
+			t.Fatal(err)
+		}
+		opened, _, err := openPath(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.load(opened, nil)
+		return dir
+	}
+	idOf := func(dir string) string {
+		opened, _, err := openPath(dir)
+		if err != nil {
+			t.Fatalf("opening %s: %v", dir, err)
+		}
+		return opened.id()
+	}
+
+	v1 := place("vehicle.acme.rover.v1")
+	e.d.vehicle.Base.ID = "vehicle.acme.rover.v2"
+	e.check()
+	e.save()
+	finish(t, e)
+	v2 := filepath.Join(root, "vehicle.acme.rover.v2")
+	if e.statusKind != statusDone || !strings.Contains(e.status, "left as it was") || e.d.folder != v2 {
+		t.Fatalf("saving v1's folder as v2: %q (%s), folder %q", e.status, e.statusKind, e.d.folder)
+	}
+	if got := idOf(v1); got != "vehicle.acme.rover.v1" {
+		t.Errorf("the v1 folder now holds %s", got)
+	}
+	if got := idOf(v2); got != "vehicle.acme.rover.v2" {
+		t.Errorf("the new folder holds %s", got)
+	}
+
+	// Again from v1: v2's folder is there now and is not written over.
+	e.load(mustOpen(t, v1), nil)
+	e.d.vehicle.Base.ID = "vehicle.acme.rover.v2"
+	e.d.vehicle.Mass = "9"
+	e.check()
+	e.save()
+	if e.statusKind != statusFailed || !strings.Contains(e.status, "exists already") {
+		t.Errorf("saving over an existing v2 folder: %q (%s)", e.status, e.statusKind)
+	}
+
+	mine := place("my-rover")
+	e.d.vehicle.Base.ID = "vehicle.acme.rover.v3"
+	e.check()
+	e.save()
+	finish(t, e)
+	if e.statusKind != statusDone || e.d.folder != mine || idOf(mine) != "vehicle.acme.rover.v3" {
+		t.Errorf("a folder of the user's own name: %q, folder %q", e.status, e.d.folder)
+	}
+}
+
+func mustOpen(t *testing.T, dir string) *draft {
+	t.Helper()
+	d, _, err := openPath(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
