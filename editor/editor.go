@@ -88,7 +88,7 @@ type Editor struct {
 
 	d        *draft
 	tab      string
-	gen      uint64 // changes whenever the built plugin changes
+	gen      uint64 // changes whenever the preview is asked for a changed plugin
 	liveKey  string
 	savedKey string // liveKey when the draft was opened, saved to its folder or exported
 	// armed is the button (New, Open) a first click asked to confirm while the draft had
@@ -406,6 +406,13 @@ func (e *Editor) check() {
 		e.setStatus(fmt.Sprintf("changed since Validate: %s in the fields now", count(len(e.live.Errors()), "problem")))
 		e.statusValidated = true
 	}
+	if len(b.parse) > 0 {
+		// Text that is not a number would be drawn at 0: a wall jumps to the origin while
+		// its x is half-typed. The preview keeps the last plugin that read, and says so.
+		e.views.held = fmt.Sprintf("the preview shows the fields as they last read: %s %s", b.parse[0].Path, b.parse[0].Message)
+		return
+	}
+	e.views.held = ""
 	e.gen++
 	e.preview.request(previewReq{gen: e.gen, vehicle: b.plugin.Vehicle, track: b.plugin.Track})
 }

@@ -184,7 +184,11 @@ func (p *previewer) vehicle(out *previewOut, v *plugins.VehicleDescriptor) error
 				scene = p.lookScene(env)
 			}
 		}
-		out.views[0] = p.shoot("camera "+m.ID+" ("+m.Kind+")", cam, scene, objs, m.Kind == "depth")
+		label := "camera " + m.ID + " (" + m.Kind + ")"
+		if _, _, ok := frameShape(s); s != nil && len(s.Shape) >= 2 && !ok {
+			label += fmt.Sprintf(", its shape %v out of range: drawn %d×%d", s.Shape, w, h)
+		}
+		out.views[0] = p.shoot(label, cam, scene, objs, m.Kind == "depth")
 	} else {
 		// No camera: look at the vehicle from the front.
 		d := max(0.8, 3*length)
@@ -309,12 +313,23 @@ func newStaticIn(l *plugins.Layout, env *render.Environment) (*render.Static, st
 	return s, "", nil
 }
 
-// contractSize returns the frame size of a contract sensor (w × h when it has none).
+// contractSize returns the frame size of a contract sensor (w × h when it has none, or one out
+// of range).
 func contractSize(s *plugins.SensorDescriptor, w, h int) (int, int) {
-	if s == nil || len(s.Shape) < 2 || s.Shape[0] <= 0 || s.Shape[1] <= 0 {
-		return w, h
+	if sw, sh, ok := frameShape(s); ok {
+		return sw, sh
 	}
-	return s.Shape[1], s.Shape[0]
+	return w, h
+}
+
+// frameShape returns a contract sensor's frame width and height, and whether it has a frame
+// shape the camera can have: a shape out of range is not previewed at its size.
+func frameShape(s *plugins.SensorDescriptor) (w, h int, ok bool) {
+	if s == nil || len(s.Shape) < 2 {
+		return 0, 0, false
+	}
+	w, h = s.Shape[1], s.Shape[0]
+	return w, h, w > 0 && h > 0 && w <= plugins.MaxFrameSide && h <= plugins.MaxFrameSide
 }
 
 // validParams returns a mount's parameters that are in range (the others take their defaults,
@@ -406,10 +421,11 @@ func firstCamera(v *plugins.VehicleDescriptor) (*plugins.SensorMount, *plugins.S
 
 // fitShape returns the contract's image size scaled to fit previewW × previewH.
 func fitShape(s *plugins.SensorDescriptor) (int, int) {
-	if s == nil || len(s.Shape) < 2 || s.Shape[0] <= 0 || s.Shape[1] <= 0 {
+	sw, sh, ok := frameShape(s)
+	if !ok {
 		return previewW, previewH
 	}
-	h, w := float64(s.Shape[0]), float64(s.Shape[1])
+	w, h := float64(sw), float64(sh)
 	k := math.Min(previewW/w, previewH/h)
 	return max(1, int(w*k)), max(1, int(h*k))
 }

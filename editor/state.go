@@ -3,6 +3,7 @@ package editor
 import (
 	"maps"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -138,6 +139,9 @@ func (e *Editor) writeState(now bool) {
 	}
 	if out := e.views.out; out != nil {
 		s.PreviewGen, s.PreviewNote = out.gen, out.note
+		if e.views.held != "" {
+			s.PreviewNote = strings.TrimSuffix(e.views.held+"; "+out.note, "; ")
+		}
 		for _, v := range out.views {
 			s.PreviewViews = append(s.PreviewViews, v.label)
 		}

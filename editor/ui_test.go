@@ -260,3 +260,63 @@ func TestShortName(t *testing.T) {
 		t.Errorf("a short name became %q", got)
 	}
 }
+
+// A field holding text that is not a number does not reach the preview, where it would be
+// drawn at 0: the preview keeps the plugin as it last read and says which field it waits on.
+func TestPreviewHoldsWhileAFieldIsNotANumber(t *testing.T) {
+	e := testEditor(t, plugins.TypeTrack)
+	e.d.track.Elements = append(e.d.track.Elements, elementRow{Kind: "wall", X: "3", Y: "1", Length: "2", Width: "0.1", Height: "0.5"})
+	e.check()
+	gen, asked := e.gen, e.preview.pending
+	if asked == nil || len(asked.track.Elements) == 0 || asked.track.Elements[len(asked.track.Elements)-1].X != 3 {
+		t.Fatalf("the preview was not asked for the wall at x 3: %+v", asked)
+	}
+	e.d.track.Elements[len(e.d.track.Elements)-1].X = "3.x"
+	e.check()
+	if e.gen != gen || e.preview.pending != asked {
+		t.Errorf("the preview was asked again with x %q (gen %d → %d)", "3.x", gen, e.gen)
+	}
+	if !strings.Contains(e.views.held, "elements[") || !strings.Contains(e.views.held, ".x") {
+		t.Errorf("the panel's note: %q", e.views.held)
+	}
+	e.d.track.Elements[len(e.d.track.Elements)-1].X = "3.5"
+	e.check()
+	if e.views.held != "" || e.gen == gen || e.preview.pending.track.Elements[len(asked.track.Elements)-1].X != 3.5 {
+		t.Errorf("after the field reads again: note %q, gen %d, x %v", e.views.held, e.gen, e.preview.pending.track.Elements)
+	}
+}
+
+// A camera shape out of range (a frame 100,000 pixels wide) is previewed at the panel's size,
+// and the view's label says so: drawn at its size it was a line one pixel high.
+func TestPreviewOfImpossibleCameraShape(t *testing.T) {
+	e := testEditor(t, plugins.TypeVehicle)
+	d, _, err := openInstalled(e.reg, "vehicle.ks0223.v1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &previewer{r: newRenderer()}
+	defer p.r.Close()
+	shoot := func(shape string) previewView {
+		for i := range d.vehicle.Sensors {
+			if d.vehicle.Sensors[i].Type == plugins.SensorCamera {
+				d.vehicle.Sensors[i].Shape = shape
+			}
+		}
+		b, err := d.build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := &previewOut{}
+		p.vehicle(out, b.plugin.Vehicle)
+		if out.views[0].img == nil {
+			t.Fatalf("shape %s: no camera view (%s)", shape, out.views[0].label)
+		}
+		return out.views[0]
+	}
+	if v := shoot("480, 640, 3"); v.img.Bounds().Dx() != previewW || v.img.Bounds().Dy() != previewH || strings.Contains(v.label, "out of range") {
+		t.Errorf("640×480: %v, %q", v.img.Bounds(), v.label)
+	}
+	if v := shoot("1, 100000, 3"); v.img.Bounds().Dx() != previewW || v.img.Bounds().Dy() != previewH || !strings.Contains(v.label, "out of range: drawn 320×240") {
+		t.Errorf("100000×1: %v, %q", v.img.Bounds(), v.label)
+	}
+}

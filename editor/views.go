@@ -28,6 +28,8 @@ type previewImages struct {
 	zoomFor *draft
 	// pan is a pan of the zoomed view under way: where it started and the view then.
 	pan *trackPan
+	// held says why the preview is of the fields as they last read ("" when it is of them now).
+	held string
 }
 
 // previewPanel lays out the preview window: the top-down view over the two rendered views.
@@ -64,6 +66,9 @@ func (e *Editor) previewPanel(ctx *debugui.Context, body image.Rectangle) {
 		})
 	}
 	ctx.SetGridLayout([]int{-1}, nil)
+	if e.views.held != "" {
+		ctx.Text(e.views.held)
+	}
 	if out != nil && out.note != "" {
 		ctx.Text(out.note) // wrapped to the panel: an error is read whole
 	}
