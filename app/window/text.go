@@ -48,5 +48,5 @@ var (
 	textColor = color.NRGBA{235, 238, 242, 255}
 	dimColor  = color.NRGBA{160, 168, 178, 255}
 	noteColor = color.NRGBA{250, 210, 110, 255}
-	panelBG   = rgba{0.07, 0.08, 0.10, 0.82}
+	panelBG   = rgba{0.07, 0.08, 0.10, 0.92}
 )
