@@ -27,12 +27,9 @@ type IMU struct {
 	mount mgl64.Mat3 // the mount's rotation in the vehicle frame
 	lever mgl64.Vec2 // the mount's position in the vehicle frame (x, y)
 
-	started  bool
-	prevBase float64
-	prevStep time.Duration
-	vz       float64 // vertical speed of the base, m/s
-	lastV    mgl64.Vec3
-	lastT    time.Duration
+	started bool
+	lastV   mgl64.Vec3
+	lastT   time.Duration
 }
 
 // New builds an IMU from its spec.
@@ -50,21 +47,16 @@ func (u *IMU) velocity(c *sensors.Context) mgl64.Vec3 {
 	vx, vy := b.Velocity()
 	w := b.AngularVelocity()
 	rx, ry := mgl64.Rotate2D(b.Pose().Yaw).Mul2x1(u.lever).Elem() // lever arm in the world
-	return mgl64.Vec3{vx - w*ry, vy + w*rx, u.vz}
+	return mgl64.Vec3{vx - w*ry, vy + w*rx, b.Climb}
 }
 
-// Track follows the altitude of the base, step by step, for the vertical speed.
+// Track takes the velocity at the first step as the one the first reading's acceleration is
+// from.
 func (u *IMU) Track(c *sensors.Context) {
-	base := c.Model.Body.Base
 	if !u.started {
-		u.started, u.prevBase, u.prevStep = true, base, c.Stamp
+		u.started = true
 		u.lastV, u.lastT = u.velocity(c), c.Stamp
-		return
 	}
-	if dt := (c.Stamp - u.prevStep).Seconds(); dt > 0 {
-		u.vz = (base - u.prevBase) / dt
-	}
-	u.prevBase, u.prevStep = base, c.Stamp
 }
 
 // Fire emits the reading.

@@ -139,3 +139,22 @@ func stats(xs []float64) (mean, sd float64) {
 	}
 	return mean, math.Sqrt(sd / float64(len(xs)))
 }
+
+// A drone told to climb from its first step reads the drive's ramp of 3 m/s² over g from its
+// second reading on (the first has no velocity before it to difference, and reads g): the
+// second read twice that, from a climb rate of 0 taken for the first step's.
+func TestDroneClimbsFromTheFirstStep(t *testing.T) {
+	v := sensortest.Builtin(t, "vehicle.drone.simple.v1", mount(plugins.Pose3{Z: 0.05}, 0))
+	env, sub := setup(t, v, 0)
+	env.World.SetCommand("ego", drive.Command{Vertical: 1})
+	env.Step(100)
+	rs := readings(env, sub)
+	if len(rs) < 5 {
+		t.Fatalf("%d readings", len(rs))
+	}
+	for i, r := range rs[1:] {
+		if z := r.GetLinearAcceleration().GetZ(); math.Abs(z-(imu.Gravity+3)) > 0.01 {
+			t.Errorf("reading %d: z %.3f m/s², want %.3f", i+1, z, imu.Gravity+3)
+		}
+	}
+}
