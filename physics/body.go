@@ -52,11 +52,7 @@ type Body struct {
 	// Base and Height are the vertical extent of the body's shapes: from Base (altitude, metres)
 	// up to Base+Height. Flying vehicles change Base as they climb.
 	Base, Height float64
-	// Climb is the rate Base changes at, m/s, as the drive moved it in the last step: what an
-	// IMU reads, where a difference of Base would miss the first step's climb and count a
-	// teleport as one.
-	Climb float64
-	Name  string
+	Name         string
 
 	shapes  []*cp.Shape
 	reach   float64 // dynamic mode: the farthest a point of its shapes lies from its centre, m

@@ -35,10 +35,10 @@ func benchStep(b *testing.B, n int, kind byte) {
 	c := dial(b, f.Addr())
 	c.open(OpenRequest{Envs: n, FrameWidth: 84, FrameHeight: 84})
 	c.resetAll(1)
-	kinds, acts, seeds := make([]byte, n), make([][2]float64, n), make([]int64, n)
+	kinds, acts, seeds := make([]byte, n), make([][3]float64, n), make([]int64, n)
 	for i := range n {
 		kinds[i] = kind
-		acts[i] = [2]float64{0.2, 0.3 * math.Sin(float64(i))}
+		acts[i] = [3]float64{0.2, 0.3 * math.Sin(float64(i))}
 		seeds[i] = int64(i)
 	}
 	msg := stepMessage(kinds, acts, seeds)
@@ -70,7 +70,7 @@ func benchRandom(b *testing.B, n int) {
 	c.open(OpenRequest{Envs: n, FrameWidth: 84, FrameHeight: 84})
 	c.resetAll(1)
 	rng := rand.New(rand.NewPCG(1, 2))
-	kinds, acts, seeds := make([]byte, n), make([][2]float64, n), make([]int64, n)
+	kinds, acts, seeds := make([]byte, n), make([][3]float64, n), make([]int64, n)
 	resets := 0
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -82,7 +82,7 @@ func benchRandom(b *testing.B, n int) {
 				resets++
 				continue
 			}
-			kinds[i], acts[i] = kindStep, [2]float64{2*rng.Float64() - 1, 2*rng.Float64() - 1}
+			kinds[i], acts[i] = kindStep, [3]float64{2*rng.Float64() - 1, 2*rng.Float64() - 1}
 		}
 		c.mustStep(kinds, acts, seeds)
 	}

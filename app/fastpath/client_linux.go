@@ -88,12 +88,15 @@ func (c *Client) Open(req OpenRequest) (OpenReply, error) {
 
 // Step sends one step request (a kind, an action and a seed per env) and returns the resets
 // the reply lists. A refused request is an error and changes nothing.
-func (c *Client) Step(kinds []byte, actions [][2]float64, seeds []int64) ([]ResetInfo, error) {
+//
+// An action is (throttle, steer, vertical); vertical is sent only in a session whose reply's
+// Actions list it (a flying vehicle's).
+func (c *Client) Step(kinds []byte, actions [][3]float64, seeds []int64) ([]ResetInfo, error) {
 	n := c.rep.Envs
 	if len(kinds) != n || len(actions) != n || len(seeds) != n {
 		return nil, fmt.Errorf("fast path client: %d kinds, %d actions and %d seeds for %d envs", len(kinds), len(actions), len(seeds), n)
 	}
-	c.msg = AppendStep(c.msg[:0], kinds, actions, seeds)
+	c.msg = AppendStep(c.msg[:0], kinds, actions, seeds, len(c.rep.Actions))
 	if err := c.send(msgStep, c.msg); err != nil {
 		return nil, err
 	}
@@ -138,23 +141,27 @@ func (c *Client) Close() error {
 	return err
 }
 
-// AppendStep appends a step request's payload for len(kinds) envs to dst (the layout is in
-// doc.go: n, a zero word, the kinds padded to 8 bytes, the (throttle, steer) pairs, the seeds).
-func AppendStep(dst []byte, kinds []byte, actions [][2]float64, seeds []int64) []byte {
+// AppendStep appends a step request's payload for len(kinds) envs of width actions each (the
+// session's len(OpenReply.Actions), 2 or 3) to dst (the layout is in doc.go: n, a zero word, the
+// kinds padded to 8 bytes, the actions, the seeds).
+func AppendStep(dst []byte, kinds []byte, actions [][3]float64, seeds []int64, width int) []byte {
 	n := len(kinds)
+	width = min(max(width, 2), maxActions)
+	size := stepPayloadLen(n, width)
 	start := len(dst)
-	dst = slices.Grow(dst, stepPayloadLen(n))[:start+stepPayloadLen(n)]
+	dst = slices.Grow(dst, size)[:start+size]
 	b := dst[start:]
 	clear(b)
 	binary.LittleEndian.PutUint32(b, uint32(n))
 	copy(b[8:], kinds)
 	a := b[8+pad8(n):]
 	for i, x := range actions {
-		binary.LittleEndian.PutUint64(a[16*i:], math.Float64bits(x[0]))
-		binary.LittleEndian.PutUint64(a[16*i+8:], math.Float64bits(x[1]))
+		for k := range width {
+			binary.LittleEndian.PutUint64(a[8*(width*i+k):], math.Float64bits(x[k]))
+		}
 	}
 	for i, s := range seeds {
-		binary.LittleEndian.PutUint64(a[16*n+8*i:], uint64(s))
+		binary.LittleEndian.PutUint64(a[8*width*n+8*i:], uint64(s))
 	}
 	return dst
 }

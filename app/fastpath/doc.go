@@ -31,13 +31,20 @@
 //	0x81 opened   simgui → client  JSON OpenReply; the shared memory's descriptor rides on it
 //	                               (SCM_RIGHTS)
 //	0x02 step     client → simgui  binary: uint32 N, uint32 0, N kind bytes padded to 8,
-//	                               N × (throttle, steer) float64, N × seed int64
+//	                               N × A action float64s, N × seed int64
 //	0x82 stepped  simgui → client  empty, or JSON StepReply listing the envs reset
 //	0x03 close    client → simgui  empty; answered by 0x83 closed
 //	0xEE error    simgui → client  JSON {"error": "...", "field": "..."}; field names the open
 //	                               request's field whose value is refused (envs, frameWidth,
 //	                               frameHeight, actionPeriod, vehicleParams, trackParams,
 //	                               randomization), when one is
+//
+// The A actions of an env are those OpenReply.Actions names: throttle and steer, and vertical
+// (the climb, −1..1) for a vehicle that flies. Protocol 1 is still served: its sessions take
+// throttle and steer for every vehicle.
+//
+// The open request's sensors name mounts by id, or by kind: "ultrasonic" runs the vehicle's
+// first sonar if it has one, so one list fits a car and a drone.
 //
 // Kinds: 0 leaves env i alone (its observation stays), 1 applies its action and advances one
 // action period, 2 resets it with its seed (the action is ignored). All envs of a request run
@@ -62,7 +69,7 @@
 // 64-byte header ("SIMGUIFP", then uint32 protocol, envs, width, height, channels, state
 // fields, and uint64 image and state offsets), then N frames of height×width×channels bytes
 // (RGB rows top first) at imageOffset, imageStride apart, then N rows of little-endian float64
-// state (stateFields: pose, velocity, sim time, sonar, contacts, route progress) at
+// state (stateFields: pose, velocity, sim time, sonar, contacts, route progress, altitude) at
 // stateOffset. Each env's slot is written on its world's loop goroutine — the frame the camera
 // rendered is copied into it — and only during a request, so the client reads it between
 // requests.

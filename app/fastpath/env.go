@@ -23,12 +23,15 @@ import (
 // times seconds. ultrasonic_m and route_distance have three decimals, as the training API's
 // telemetry and route info have them; ultrasonic_m is NaN for a vehicle without a sonar.
 // contacts counts the touches of walls or boxes that began during the last action period,
-// touching those still going on; route_* follow app/route (route_total 0: no route).
+// touching those still going on; route_* follow app/route (route_total 0: no route). z is the
+// altitude of the vehicle's base and climb its rate (m/s), 0 on the ground. New fields go at
+// the end: clients find fields by name, but older ones may not.
 var stateFields = [...]string{
 	"x", "y", "yaw", "vx", "vy", "speed", "forward", "yaw_rate",
 	"sim_time", "world_step", "actions",
 	"ultrasonic_m", "contacts", "touching",
 	"route_index", "route_total", "route_distance", "route_completed",
+	"z", "climb",
 }
 
 // env is one world of a session. Its world belongs to its loop's goroutine; the session's
@@ -173,11 +176,11 @@ func (e *env) startReset(seed int64, layout bool, done func(*ResetInfo, error)) 
 }
 
 // startStep applies an action (rusim's throttle and steer, −1..1, steer > 0 turning right, as
-// the training API takes them) and sets the env's loop stepping one action period, without
+// the training API takes them, and the climb of a flying vehicle, −1..1) and sets the env's loop stepping one action period, without
 // waiting; the observation is captured after its last world step. wg is done when the period
 // is (or the loop stopped first); stepErr then says how it went.
-func (e *env) startStep(a [2]float64, wg *sync.WaitGroup) error {
-	cmd := drive.Command{Throttle: clamp(a[0]), Steer: -clamp(a[1])}
+func (e *env) startStep(a [maxActions]float64, wg *sync.WaitGroup) error {
+	cmd := drive.Command{Throttle: clamp(a[0]), Steer: -clamp(a[1]), Vertical: clamp(a[2])}
 	n := e.plan.steps
 	wg.Add(1)
 	err := e.sim.Loop.StartSteps(func(w *world.World) {
@@ -243,6 +246,10 @@ func (e *env) capture(w *world.World) error {
 		if r.Completed {
 			row[17] = 1
 		}
+	}
+	row[18] = m.Body.Base
+	if f, ok := m.Drive.(drive.Flyer); ok {
+		row[19] = f.ClimbRate()
 	}
 	for i, x := range row {
 		binary.LittleEndian.PutUint64(e.state[8*i:], math.Float64bits(x))

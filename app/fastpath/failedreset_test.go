@@ -30,11 +30,11 @@ randomization:
 	c := dial(t, f.Addr())
 	c.open(OpenRequest{Envs: 1, FrameWidth: 64, FrameHeight: 48, ActionPeriod: 0.1})
 	reset := func(seed int64) error {
-		_, err := c.step([]byte{kindReset}, make([][2]float64, 1), []int64{seed})
+		_, err := c.step([]byte{kindReset}, make([][3]float64, 1), []int64{seed})
 		return err
 	}
 	frameAfterStep := func() []byte {
-		c.stepAll([2]float64{0.5, 0})
+		c.stepAll([3]float64{0.5, 0})
 		return bytes.Clone(c.image(0))
 	}
 	if err := reset(0); err != nil {

@@ -84,7 +84,7 @@ func TestSessionEnvsAreWorldsOfTheHost(t *testing.T) {
 	}
 	y0 := c.state(1, "y")
 	for range 10 {
-		c.stepAll([2]float64{0.6, 0})
+		c.stepAll([3]float64{0.6, 0})
 	}
 	for i := range 3 {
 		if got := c.state(i, "sim_time"); math.Abs(got-1.0) > 1e-9 {
@@ -129,15 +129,15 @@ func TestSeedsGiveTheSameObservations(t *testing.T) {
 		c.open(OpenRequest{Envs: n, FrameWidth: 48, FrameHeight: 48})
 		return c
 	}
-	actions := func(k int) [2]float64 { return [2]float64{0.7, 0.4 * math.Sin(float64(k)/3)} }
+	actions := func(k int) [3]float64 { return [3]float64{0.7, 0.4 * math.Sin(float64(k)/3)} }
 	run := func(c *client, env int, seed int64) (frames [][]byte, poses [][3]float64) {
 		n := c.rep.Envs
 		kinds, seeds := make([]byte, n), make([]int64, n)
 		kinds[env], seeds[env] = kindReset, seed
-		c.mustStep(kinds, make([][2]float64, n), seeds)
+		c.mustStep(kinds, make([][3]float64, n), seeds)
 		for k := range 15 {
 			kinds[env] = kindStep
-			acts := make([][2]float64, n)
+			acts := make([][3]float64, n)
 			acts[env] = actions(k)
 			c.mustStep(kinds, acts, seeds)
 			frames = append(frames, bytes.Clone(c.image(env)))
@@ -208,7 +208,7 @@ func TestMatchesTheTrainingAPI(t *testing.T) {
 	for k := 0; k <= 25; k++ {
 		if k > 0 {
 			th, st := 0.8, 0.5*math.Sin(float64(k)/4)
-			c.stepAll([2]float64{th, st})
+			c.stepAll([3]float64{th, st})
 			res = post("/step", fmt.Sprintf(`{"throttle": %v, "steer": %v}`, th, st))
 		}
 		p := res.State.Pose.Position

@@ -14,11 +14,11 @@ import (
 func FuzzStepMessage(f *testing.F) {
 	for _, n := range []int{1, 3, 8} {
 		kinds := make([]byte, n)
-		acts := make([][2]float64, n)
+		acts := make([][3]float64, n)
 		seeds := make([]int64, n)
 		for i := range n {
 			kinds[i] = byte(i % 3)
-			acts[i] = [2]float64{0.5, -0.25}
+			acts[i] = [3]float64{0.5, -0.25}
 			seeds[i] = int64(i) - 1
 		}
 		p := stepMessage(kinds, acts, seeds)
@@ -28,18 +28,18 @@ func FuzzStepMessage(f *testing.F) {
 	f.Add(uint8(2), []byte("SG\x02\x00\xff\xff\xff\xff"))
 	f.Fuzz(func(t *testing.T, envs uint8, msg []byte) {
 		n := int(envs%16) + 1
-		limit := func(typ byte) (int, bool) { return stepPayloadLen(n), typ == msgStep }
+		limit := func(typ byte) (int, bool) { return stepPayloadLen(n, 2), typ == msgStep }
 		typ, payload, err := readMessage(bytes.NewReader(msg), nil, limit)
 		if err != nil {
 			return
 		}
-		if typ != msgStep || len(payload) > stepPayloadLen(n) {
-			t.Fatalf("read type 0x%02x of %d bytes past the limit %d", typ, len(payload), stepPayloadLen(n))
+		if typ != msgStep || len(payload) > stepPayloadLen(n, 2) {
+			t.Fatalf("read type 0x%02x of %d bytes past the limit %d", typ, len(payload), stepPayloadLen(n, 2))
 		}
 		var req stepRequest
-		if err := decodeStep(payload, n, &req); err != nil {
+		if err := decodeStep(payload, n, 2, &req); err != nil {
 			var pe *protocolError
-			if !errors.As(err, &pe) && len(payload) != stepPayloadLen(n) {
+			if !errors.As(err, &pe) && len(payload) != stepPayloadLen(n, 2) {
 				t.Fatalf("a payload of the wrong length gave a value error: %v", err)
 			}
 			return

@@ -161,7 +161,9 @@ func (c *client) open(req OpenRequest) {
 }
 
 func (c *client) tryOpen(req OpenRequest) error {
-	req.Protocol = ProtocolVersion
+	if req.Protocol == 0 {
+		req.Protocol = ProtocolVersion
+	}
 	b, _ := json.Marshal(req)
 	c.send(msgOpen, b)
 	typ, body, fd, err := c.recv()
@@ -186,9 +188,9 @@ func (c *client) tryOpen(req OpenRequest) error {
 }
 
 // step sends a step request and returns the resets it reports.
-func (c *client) step(kinds []byte, actions [][2]float64, seeds []int64) ([]ResetInfo, error) {
+func (c *client) step(kinds []byte, actions [][3]float64, seeds []int64) ([]ResetInfo, error) {
 	c.tb.Helper()
-	c.send(msgStep, stepMessage(kinds, actions, seeds))
+	c.send(msgStep, AppendStep(nil, kinds, actions, seeds, len(c.rep.Actions)))
 	typ, body, _, err := c.recv()
 	if err != nil {
 		return nil, err
@@ -204,7 +206,7 @@ func (c *client) step(kinds []byte, actions [][2]float64, seeds []int64) ([]Rese
 	return r.Resets, err
 }
 
-func (c *client) mustStep(kinds []byte, actions [][2]float64, seeds []int64) []ResetInfo {
+func (c *client) mustStep(kinds []byte, actions [][3]float64, seeds []int64) []ResetInfo {
 	c.tb.Helper()
 	r, err := c.step(kinds, actions, seeds)
 	if err != nil {
@@ -220,21 +222,21 @@ func (c *client) resetAll(seed int64) []ResetInfo {
 	for i := range n {
 		kinds[i], seeds[i] = kindReset, seed+int64(i)
 	}
-	return c.mustStep(kinds, make([][2]float64, n), seeds)
+	return c.mustStep(kinds, make([][3]float64, n), seeds)
 }
 
 // stepAll steps every env with the same action.
-func (c *client) stepAll(a [2]float64) {
+func (c *client) stepAll(a [3]float64) {
 	n := c.rep.Envs
-	kinds, acts := make([]byte, n), make([][2]float64, n)
+	kinds, acts := make([]byte, n), make([][3]float64, n)
 	for i := range n {
 		kinds[i], acts[i] = kindStep, a
 	}
 	c.mustStep(kinds, acts, make([]int64, n))
 }
 
-func stepMessage(kinds []byte, actions [][2]float64, seeds []int64) []byte {
-	return AppendStep(nil, kinds, actions, seeds)
+func stepMessage(kinds []byte, actions [][3]float64, seeds []int64) []byte {
+	return AppendStep(nil, kinds, actions, seeds, 2)
 }
 
 // image returns env i's frame (a view of the shared memory).

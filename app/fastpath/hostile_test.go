@@ -56,7 +56,7 @@ func TestHostileRequests(t *testing.T) {
 	})
 	t.Run("step before open", func(t *testing.T) {
 		c := dial(t, f.Addr())
-		c.send(msgStep, stepMessage([]byte{kindStep}, make([][2]float64, 1), make([]int64, 1)))
+		c.send(msgStep, stepMessage([]byte{kindStep}, make([][3]float64, 1), make([]int64, 1)))
 		wantErr(t, c, "not a request expected now")
 		wantClosed(t, c)
 	})
@@ -81,7 +81,7 @@ func TestHostileRequests(t *testing.T) {
 		{name: "negative action period", want: "actionPeriod", req: OpenRequest{Envs: 1, ActionPeriod: -0.1}, field: "actionPeriod"},
 		{name: "action period between steps", want: "open: actionPeriod 0.0123 s is not a whole number of 0.005 s physics steps", req: OpenRequest{Envs: 1, ActionPeriod: 0.0123}, field: "actionPeriod"},
 		{name: "randomization", want: "randomization", req: OpenRequest{Envs: 1, Randomization: map[string]string{"vehicle.wings": "1"}}, field: "randomization"},
-		{name: "sensor", want: "no sensor \"lidar\"", req: OpenRequest{Envs: 1, Sensors: []string{"lidar"}}},
+		{name: "sensor", want: "no sensor \"lidar.top\" (it has camera.front.rgb, ", req: OpenRequest{Envs: 1, Sensors: []string{"lidar.top"}}},
 		{name: "vehicle param", want: "camera.width", req: OpenRequest{Envs: 1, VehicleParams: map[string]any{"camera.width": "84.5"}}},
 		{name: "a profile past the frame sides", want: "the camera's frame is 1600×900", req: OpenRequest{Envs: 1, VehicleParams: map[string]any{"camera.profile": "ultra"}}},
 		{name: "a long key", want: "randomization: a key of 10000 bytes (at most 256)", req: OpenRequest{Envs: 1, Randomization: map[string]string{strings.Repeat("k", 10000): "1"}}, field: "randomization"},
@@ -105,23 +105,23 @@ func TestHostileRequests(t *testing.T) {
 	t.Run("bad steps leave the session as it was", func(t *testing.T) {
 		c := dial(t, f.Addr())
 		c.open(OpenRequest{Envs: 2, FrameWidth: 16, FrameHeight: 16})
-		if _, err := c.step([]byte{kindStep, kindStep}, make([][2]float64, 2), make([]int64, 2)); err == nil || !strings.Contains(err.Error(), "not been reset") {
+		if _, err := c.step([]byte{kindStep, kindStep}, make([][3]float64, 2), make([]int64, 2)); err == nil || !strings.Contains(err.Error(), "not been reset") {
 			t.Fatalf("a step before a reset: %v", err)
 		}
 		c.resetAll(3)
 		x := c.state(0, "x")
-		if _, err := c.step([]byte{kindStep, kindStep}, [][2]float64{{math.NaN(), 0}, {1, 0}}, make([]int64, 2)); err == nil || !strings.Contains(err.Error(), "not finite") {
+		if _, err := c.step([]byte{kindStep, kindStep}, [][3]float64{{math.NaN(), 0}, {1, 0}}, make([]int64, 2)); err == nil || !strings.Contains(err.Error(), "not finite") {
 			t.Fatalf("a NaN action: %v", err)
 		}
-		if _, err := c.step([]byte{kindStep, 7}, make([][2]float64, 2), make([]int64, 2)); err == nil || !strings.Contains(err.Error(), "kind 7") {
+		if _, err := c.step([]byte{kindStep, 7}, make([][3]float64, 2), make([]int64, 2)); err == nil || !strings.Contains(err.Error(), "kind 7") {
 			t.Fatalf("kind 7: %v", err)
 		}
 		if c.state(0, "x") != x || c.state(1, "actions") != 0 {
 			t.Fatal("a refused step moved an env")
 		}
-		c.stepAll([2]float64{0.5, 0}) // still serving
+		c.stepAll([3]float64{0.5, 0}) // still serving
 		// A step message for another number of envs is malformed: the session ends.
-		c.send(msgStep, stepMessage([]byte{kindStep}, make([][2]float64, 1), make([]int64, 1)))
+		c.send(msgStep, stepMessage([]byte{kindStep}, make([][3]float64, 1), make([]int64, 1)))
 		wantErr(t, c, "want 64 for 2 envs")
 		wantClosed(t, c)
 	})
@@ -152,17 +152,17 @@ func TestHostileRequests(t *testing.T) {
 		idle.resetAll(1)
 		half := dial(t, g.Addr())
 		half.open(small)
-		h := header(msgStep, stepPayloadLen(1))
+		h := header(msgStep, stepPayloadLen(1, 2))
 		half.conn.Write(append(h[:], kindStep, 0, 0, 0)) // 4 of its 40 payload bytes
 		silent := dial(t, g.Addr())                      // never sends its open request
 		wantClosed(t, silent)
 		wantClosed(t, half)
 		// idle had waited longer than messageTimeout when silent was cut off.
-		idle.stepAll([2]float64{0.5, 0})
+		idle.stepAll([3]float64{0.5, 0})
 		late := dial(t, g.Addr())
 		late.open(small)
 		late.resetAll(2)
-		late.stepAll([2]float64{0.5, 0})
+		late.stepAll([3]float64{0.5, 0})
 	})
 }
 

@@ -45,6 +45,9 @@ type sessionPlan struct {
 	keep                    map[string]bool    // sensors to run; nil runs all
 	actionPeriod            float64
 	steps                   int // world steps per action
+	// protocol is the request's; actions name the columns of its step messages' actions.
+	protocol int
+	actions  []string
 }
 
 // episodePlan is one episode of one env: its seed, vehicle, track params and image gains.
@@ -168,6 +171,10 @@ func planSession(sc *scenario.Scenario, req *OpenRequest, r plugins.Resolver) (*
 		}
 	}
 	sp.steps = plan.ActionSteps
+	sp.protocol, sp.actions = req.Protocol, []string{actionThrottle, actionSteer}
+	if v := plan.Agents[0].Vehicle; req.Protocol >= 2 && v.Drive != nil && plugins.DriveFlies(v.Drive.Model) {
+		sp.actions = append(sp.actions, actionVertical)
+	}
 
 	random, err := scenario.ParseRandomization(&sc.Randomization)
 	if err != nil {
@@ -235,8 +242,11 @@ func (sp *sessionPlan) episode(seed int64) (*episodePlan, error) {
 }
 
 // sensorsToKeep checks a request's sensor list against the vehicle and adds its first camera.
+// An entry is a mount id, or else a sensor kind ("ultrasonic"), which keeps the vehicle's first
+// mount of that kind if it has one: a trainer asks for the sonar of whatever vehicle the
+// scenario names, and a drone without one is not an error.
 func sensorsToKeep(v *plugins.VehicleDescriptor, ids []string) (map[string]bool, error) {
-	if len(ids) > len(v.Sensors)+1 {
+	if len(ids) > len(v.Sensors)+len(plugins.SensorKinds())+1 {
 		return nil, fmt.Errorf("sensors: %d listed; vehicle %s has %d", len(ids), v.ID, len(v.Sensors))
 	}
 	keep := map[string]bool{}
@@ -248,10 +258,15 @@ func sensorsToKeep(v *plugins.VehicleDescriptor, ids []string) (map[string]bool,
 		}
 	}
 	for _, id := range ids {
-		if !slices.Contains(known, id) {
-			return nil, fmt.Errorf("sensors: vehicle %s has no sensor %q (it has %s)", v.ID, id, strings.Join(known, ", "))
+		switch i := slices.IndexFunc(v.Sensors, func(m plugins.SensorMount) bool { return m.Kind == id }); {
+		case slices.Contains(known, id):
+			keep[id] = true
+		case i >= 0:
+			keep[v.Sensors[i].ID] = true
+		case !slices.Contains(plugins.SensorKinds(), id):
+			return nil, fmt.Errorf("sensors: vehicle %s has no sensor %q (it has %s), and %q is not a sensor kind (%s)",
+				v.ID, id, strings.Join(known, ", "), id, strings.Join(plugins.SensorKinds(), ", "))
 		}
-		keep[id] = true
 	}
 	return keep, nil
 }

@@ -60,7 +60,7 @@ func (s *session) serve() {
 		case typ == msgOpen && s.envs == nil:
 			return MaxOpenBytes, true
 		case typ == msgStep && s.envs != nil:
-			return stepPayloadLen(len(s.envs)), true
+			return stepPayloadLen(len(s.envs), len(s.plan.actions)), true
 		case typ == msgClose:
 			return 0, true
 		}
@@ -103,7 +103,7 @@ func (s *session) serve() {
 			buf = nil // the open request's room is not needed again
 		case msgStep:
 			s.markLive()
-			if err := decodeStep(payload, len(s.envs), &req); err != nil {
+			if err := decodeStep(payload, len(s.envs), len(s.plan.actions), &req); err != nil {
 				var pe *protocolError
 				if errors.As(err, &pe) {
 					s.fail(err)
@@ -180,8 +180,8 @@ func (s *session) open(payload []byte) error {
 	if err := dec.Decode(&req); err != nil {
 		return fmt.Errorf("open: %w", err)
 	}
-	if req.Protocol != ProtocolVersion {
-		return fmt.Errorf("open: protocol %d; this simgui speaks %d", req.Protocol, ProtocolVersion)
+	if req.Protocol != 1 && req.Protocol != ProtocolVersion {
+		return fmt.Errorf("open: protocol %d; this simgui speaks 1 and %d", req.Protocol, ProtocolVersion)
 	}
 	if req.Envs < 1 || req.Envs > s.f.maxEnvs() {
 		return &fieldError{"envs", fmt.Errorf("open: envs %d is outside 1..%d", req.Envs, s.f.maxEnvs())}
@@ -240,9 +240,9 @@ func (s *session) open(payload []byte) error {
 	}
 	s.added.Store(true)
 	s.live.Store(true)
-	rep := OpenReply{Protocol: ProtocolVersion, Session: s.id, Envs: req.Envs, StepSize: sp.base.StepSize,
+	rep := OpenReply{Protocol: sp.protocol, Session: s.id, Envs: req.Envs, StepSize: sp.base.StepSize,
 		ActionPeriod: sp.actionPeriod, StepsPerAction: sp.steps, TrackID: sp.base.Track.ID,
-		VehicleID: sp.base.Agents[0].Vehicle.ID}
+		VehicleID: sp.base.Agents[0].Vehicle.ID, Actions: sp.actions}
 	for _, e := range s.envs {
 		rep.Worlds = append(rep.Worlds, e.sim.ID)
 	}
@@ -284,7 +284,7 @@ const memMagic = "SIMGUIFP"
 func writeMemHeader(m []byte, envs int, sp *sessionPlan, imgOff, stateOff int) {
 	copy(m, memMagic)
 	le := binary.LittleEndian
-	for i, v := range []int{ProtocolVersion, envs, sp.width, sp.height, sp.channels, len(stateFields)} {
+	for i, v := range []int{sp.protocol, envs, sp.width, sp.height, sp.channels, len(stateFields)} {
 		le.PutUint32(m[8+4*i:], uint32(v))
 	}
 	le.PutUint64(m[32:], uint64(imgOff))

@@ -11,9 +11,20 @@ import (
 	"time"
 )
 
-// ProtocolVersion is the version of the wire protocol (doc.go); an open request naming
-// another is refused.
-const ProtocolVersion = 1
+// ProtocolVersion is the version of the wire protocol (doc.go). Version 1 is still served:
+// its step message carries (throttle, steer) for every vehicle, so a flying one cannot climb.
+// An open request naming another version is refused.
+const ProtocolVersion = 2
+
+// Action names, the columns of a step message's actions (OpenReply.Actions).
+const (
+	actionThrottle = "throttle"
+	actionSteer    = "steer"
+	actionVertical = "vertical"
+)
+
+// maxActions is the most actions an env takes per step.
+const maxActions = 3
 
 // Message types. Requests come from the client, replies from simgui.
 const (
@@ -169,12 +180,16 @@ type OpenReply struct {
 		Height   int `json:"height"`
 		Channels int `json:"channels"`
 	} `json:"frame"`
-	StepSize       float64   `json:"stepSize"`
-	ActionPeriod   float64   `json:"actionPeriod"`
-	StepsPerAction int       `json:"stepsPerAction"`
-	TrackID        string    `json:"trackId"`
-	VehicleID      string    `json:"vehicleId"`
-	Memory         MemLayout `json:"memory"`
+	StepSize       float64 `json:"stepSize"`
+	ActionPeriod   float64 `json:"actionPeriod"`
+	StepsPerAction int     `json:"stepsPerAction"`
+	TrackID        string  `json:"trackId"`
+	VehicleID      string  `json:"vehicleId"`
+	// Actions name the float64s of each env's action in a step message, in order: throttle
+	// and steer (−1..1, steer > 0 turning right as rusim's), and vertical (−1..1, climbing)
+	// for a vehicle that flies, from protocol 2 on.
+	Actions []string  `json:"actions"`
+	Memory  MemLayout `json:"memory"`
 }
 
 // MemLayout says where the shared memory holds what.
@@ -225,40 +240,45 @@ const (
 
 // stepRequest is a decoded step message.
 type stepRequest struct {
-	kinds   []byte
-	actions [][2]float64
+	kinds []byte
+	// actions are (throttle, steer, vertical); vertical is 0 in a session without it.
+	actions [][maxActions]float64
 	seeds   []int64
 }
 
-// stepPayloadLen is the length of a step message for n envs: n (uint32), a zero uint32,
-// n kinds padded to 8 bytes, n (throttle, steer) float64 pairs, n int64 seeds.
-func stepPayloadLen(n int) int { return 8 + pad8(n) + 24*n }
+// stepPayloadLen is the length of a step message for n envs of a actions each: n (uint32), a
+// zero uint32, n kinds padded to 8 bytes, n × a float64 actions, n int64 seeds.
+func stepPayloadLen(n, a int) int { return 8 + pad8(n) + 8*a*n + 8*n }
 
 func pad8(n int) int { return (n + 7) &^ 7 }
 
-// decodeStep checks and decodes a step message for a session of n envs.
-func decodeStep(b []byte, n int, req *stepRequest) error {
-	if len(b) != stepPayloadLen(n) {
-		return protocolErrorf("step message of %d bytes; want %d for %d envs", len(b), stepPayloadLen(n), n)
+// decodeStep checks and decodes a step message for a session of n envs taking a actions each.
+func decodeStep(b []byte, n, a int, req *stepRequest) error {
+	if len(b) != stepPayloadLen(n, a) {
+		return protocolErrorf("step message of %d bytes; want %d for %d envs of %d actions", len(b), stepPayloadLen(n, a), n, a)
 	}
 	if got := int(binary.LittleEndian.Uint32(b)); got != n || binary.LittleEndian.Uint32(b[4:]) != 0 {
 		return protocolErrorf("step message for %d envs; the session has %d", got, n)
 	}
 	req.kinds = append(req.kinds[:0], b[8:8+n]...)
 	acts := b[8+pad8(n):]
-	seeds := acts[16*n:]
+	seeds := acts[8*a*n:]
 	req.actions = req.actions[:0]
 	req.seeds = req.seeds[:0]
 	for i := range n {
-		t := math.Float64frombits(binary.LittleEndian.Uint64(acts[16*i:]))
-		s := math.Float64frombits(binary.LittleEndian.Uint64(acts[16*i+8:]))
-		req.actions = append(req.actions, [2]float64{t, s})
+		var act [maxActions]float64
+		finite := true
+		for k := range a {
+			act[k] = math.Float64frombits(binary.LittleEndian.Uint64(acts[8*(a*i+k):]))
+			finite = finite && !math.IsNaN(act[k]) && !math.IsInf(act[k], 0)
+		}
+		req.actions = append(req.actions, act)
 		req.seeds = append(req.seeds, int64(binary.LittleEndian.Uint64(seeds[8*i:])))
 		switch req.kinds[i] {
 		case kindHold, kindReset:
 		case kindStep:
-			if math.IsNaN(t) || math.IsInf(t, 0) || math.IsNaN(s) || math.IsInf(s, 0) {
-				return fmt.Errorf("env %d: action (%g, %g) is not finite", i, t, s)
+			if !finite {
+				return fmt.Errorf("env %d: action %v is not finite", i, act[:a])
 			}
 		default:
 			return fmt.Errorf("env %d: kind %d is not 0 (hold), 1 (step) or 2 (reset)", i, req.kinds[i])

@@ -64,5 +64,5 @@ func (q *quadcopter) Update(b *physics.Body, cmd *Command, dt float64) {
 		alt = clamp(alt, q.minAlt, q.maxAlt)
 		q.climb = 0
 	}
-	b.Base, b.Climb = alt, q.climb
+	b.Base = alt
 }

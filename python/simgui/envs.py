@@ -3,7 +3,8 @@ fast path request, Gymnasium 1.x "next step" autoreset).
 
 Observations are ``{"image": uint8 (H, W, 3), "ultrasonic": float32 (1,)}`` (the sonar in
 metres / 5, clipped to 0..1, 0 for a vehicle without one); actions are ``Box(-1, 1, (2,),
-float32)``: throttle and steer, steer > 0 turning right (rusim's convention). One step is one
+float32)``: throttle and steer, steer > 0 turning right (rusim's convention), and for a vehicle
+that flies ``(3,)``, the third climbing (``action_names`` says which). One step is one
 action period of sim time (default 0.1 s). ``reset(seed=s)`` followed by the same actions gives
 the same observations; env i of a vector env reset with seed s is the env reset with s + i.
 """
@@ -87,13 +88,18 @@ def _check_args(n, frame_size, action_period, max_episode_steps, switches):
             raise ValueError(f"{name} {v!r}: want True or False")
 
 
-def _spaces(width: int, height: int):
+def _spaces(width: int, height: int, actions: int = 2):
     obs = spaces.Dict({
         "image": spaces.Box(0, 255, (height, width, 3), np.uint8),
         "ultrasonic": spaces.Box(0.0, 1.0, (1,), np.float32),
     })
-    act = spaces.Box(-1.0, 1.0, (2,), np.float32)
+    act = spaces.Box(-1.0, 1.0, (actions,), np.float32)
     return obs, act
+
+
+def _action_text(names) -> str:
+    """The action's columns as errors name them: "(throttle, steer)"."""
+    return "(" + ", ".join(names) + ")"
 
 
 class _Session:
@@ -193,6 +199,7 @@ class _Session:
         self.width, self.height = fr["width"], fr["height"]
         self.action_period = b.info.get("actionPeriod", action_period or 0.1)
         self.fields = b.fields
+        self.action_names = tuple(b.action_names)
         self.scorer = _tasks.Scorer(self.task, n, self.contacts, self.fields)
         self.rngs = [None] * n
         # Requests so far, and the request each env's episode began with: an env has taken
@@ -206,7 +213,8 @@ class _Session:
         self._reset_src = np.full(n, None, object)
         self._eager = self.task.off_route_m is not None
         self.sonar = self.fields["ultrasonic_m"]
-        self._info_keys(_INFO_FIELDS)
+        # A flying vehicle's infos say its altitude and climb rate too.
+        self._info_keys(_INFO_FIELDS + (("z", "climb") if "vertical" in self.action_names else ()))
         self._sonar_known = False
         b.kinds[:] = KIND_STEP
 
@@ -352,11 +360,12 @@ class SimguiEnv(Env):
         self._s = _Session(self._args[0], 1, **self._args[1])
         self.task = self._s.task
         self.render_mode = render_mode
-        self.observation_space, self.action_space = _spaces(self._s.width, self._s.height)
+        self.action_names = self._s.action_names
+        self.observation_space, self.action_space = _spaces(self._s.width, self._s.height, len(self.action_names))
         self.metadata = dict(self.metadata, render_fps=round(1 / self._s.action_period))
         self._needs_reset = True
         self._last = None
-        self._act = self._s.backend.actions[0]  # the request's throttle and steer
+        self._act = self._s.backend.actions[0]  # the request's throttle, steer (and vertical)
 
     @property
     def max_episode_steps(self) -> int:
@@ -394,21 +403,23 @@ class SimguiEnv(Env):
         self._live()
         if self._needs_reset:
             raise RuntimeError("call reset() before step() (and after an episode ends)")
-        if type(action) is np.ndarray and action.shape == (2,) and action.dtype.kind == "f":
-            t, st = action.tolist()
+        names = self.action_names
+        if type(action) is np.ndarray and action.shape == (len(names),) and action.dtype.kind == "f":
+            xs = action.tolist()
         else:
             a = np.asarray(action)
             if a.dtype.kind not in "iuf":  # a complex part would be dropped with a warning only
-                raise ValueError(f"action {action!r}: want two real numbers, (throttle, steer)")
-            if a.shape != (2,):
-                raise ValueError(f"action of shape {a.shape}: want (2,), (throttle, steer)")
-            t, st = a.tolist()
-        if not (math.isfinite(t) and math.isfinite(st)):
+                raise ValueError(f"action {action!r}: want {len(names)} real numbers, {_action_text(names)}")
+            if a.shape != (len(names),):
+                raise ValueError(f"action of shape {a.shape}: want ({len(names)},), {_action_text(names)}")
+            xs = a.tolist()
+        if not all(math.isfinite(x) for x in xs):
             raise ValueError(f"action {action!r} is not finite")
         s = self._s
         b = s.backend
         act = self._act
-        act[0], act[1] = min(1.0, max(-1.0, t)), min(1.0, max(-1.0, st))
+        for k, x in enumerate(xs):
+            act[k] = min(1.0, max(-1.0, x))
         b.request()  # kinds[0] is KIND_STEP: the reply is empty
         self._steps += 1
         cur = b.state[0].tolist()
@@ -471,12 +482,14 @@ class SimguiVectorEnv(VectorEnv):
         self.num_envs = int(num_envs)
         self.render_mode = render_mode
         self.copy = copy
-        self.single_observation_space, self.single_action_space = _spaces(self._s.width, self._s.height)
+        self.action_names = self._s.action_names
+        self.single_observation_space, self.single_action_space = _spaces(self._s.width, self._s.height,
+                                                                          len(self.action_names))
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self.metadata = dict(self.metadata, render_fps=round(1 / self._s.action_period))
         self._autoreset = None
-        self._act_shape = (self.num_envs, 2)
+        self._act_shape = (self.num_envs, len(self.action_names))
         self._every = np.ones(self.num_envs, bool)
         self._every.flags.writeable = False
         self._limit = self.task.max_episode_steps
@@ -551,9 +564,9 @@ class SimguiVectorEnv(VectorEnv):
         b = s.backend
         a = np.asarray(actions)
         if a.dtype.kind not in "iuf":  # a complex part would be dropped with a warning only
-            raise ValueError(f"actions of dtype {a.dtype}: want real numbers, a (throttle, steer) row per env")
+            raise ValueError(f"actions of dtype {a.dtype}: want real numbers, a {_action_text(self.action_names)} row per env")
         if a.shape != self._act_shape:
-            raise ValueError(f"actions of shape {a.shape}: want {self._act_shape}, a (throttle, steer) row per env")
+            raise ValueError(f"actions of shape {a.shape}: want {self._act_shape}, a {_action_text(self.action_names)} row per env")
         if b"\x00" in np.isfinite(a).tobytes():  # a.all() costs more on arrays this small
             raise ValueError("actions must be finite")
         np.minimum(a, _ONE, out=b.actions)

@@ -20,7 +20,7 @@ import threading
 
 import numpy as np
 
-PROTOCOL = 1
+PROTOCOL = 2
 MSG_OPEN, MSG_STEP, MSG_CLOSE = 0x01, 0x02, 0x03
 MSG_OPENED, MSG_STEPPED, MSG_CLOSED, MSG_ERROR = 0x81, 0x82, 0x83, 0xEE
 KIND_HOLD, KIND_STEP, KIND_RESET = 0, 1, 2
@@ -223,15 +223,19 @@ class FastPathClient:
         self.fields = {name: i for i, name in enumerate(mem["stateFields"])}
         self.num_envs, self.info = n, info
         # The step message, built in place: header, n, 0, kinds (padded to 8), actions, seeds.
+        # Each env's actions are the columns the reply names: throttle, steer and, for a
+        # vehicle that flies, vertical.
+        self.action_names = tuple(info.get("actions") or ("throttle", "steer"))
+        a = len(self.action_names)
         pad = (n + 7) & ~7
-        body = 8 + pad + 24 * n
+        body = 8 + pad + 8 * a * n + 8 * n
         h = _HEADER.size
         self._msg = bytearray(h + body)
         _HEADER.pack_into(self._msg, 0, b"SG", MSG_STEP, 0, body)
         struct.pack_into("<II", self._msg, h, n, 0)
         self.kinds = np.frombuffer(self._msg, np.uint8, n, h + 8)
-        self.actions = np.frombuffer(self._msg, "<f8", 2 * n, h + 8 + pad).reshape(n, 2)
-        self.seeds = np.frombuffer(self._msg, "<i8", n, h + 8 + pad + 16 * n)
+        self.actions = np.frombuffer(self._msg, "<f8", a * n, h + 8 + pad).reshape(n, a)
+        self.seeds = np.frombuffer(self._msg, "<i8", n, h + 8 + pad + 8 * a * n)
         return info
 
     def request(self) -> bytes:

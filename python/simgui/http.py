@@ -25,7 +25,10 @@ import numpy as np
 
 STATE_FIELDS = ["x", "y", "yaw", "vx", "vy", "speed", "forward", "yaw_rate", "sim_time", "world_step", "actions",
                 "ultrasonic_m", "contacts", "touching", "route_index", "route_total", "route_distance",
-                "route_completed"]
+                "route_completed", "z", "climb"]
+
+#: The contract's actuator that climbs a flying vehicle, sent in a step's extensions.
+VERTICAL_ACTUATOR = "control.vertical_norm"
 
 
 class HttpError(RuntimeError):
@@ -68,10 +71,15 @@ class HttpBackend:
         self.info = {"frame": {"width": w, "height": h, "channels": 3}}
         # The next request, as the fast path client holds it (request()).
         self.kinds = np.zeros(1, np.uint8)
-        self.actions = np.zeros((1, 2))
         self.seeds = np.zeros(1, np.int64)
         # The SimguiProcess at the other end when this Python process owns it (_gone).
         self.process = None
+        # A vehicle that flies takes a third action, its climb: its contract lists the actuator.
+        self.action_names = ("throttle", "steer")
+        if VERTICAL_ACTUATOR in self._actuators(expect[1]):
+            self.action_names += ("vertical",)
+        self.info["actions"] = list(self.action_names)
+        self.actions = np.zeros((1, len(self.action_names)))
 
     def _post(self, path: str, body: dict) -> dict:
         data = json.dumps(body).encode()
@@ -102,6 +110,23 @@ class HttpBackend:
                 return HttpError(f"{path}: simgui exited with status {code}; the end of its log:\n{p.log_tail()}")
         return HttpError(f"{path}: the connection to simgui at {self._url} broke ({type(e).__name__}: {e})")
 
+    def _actuators(self, vehicle) -> set:
+        """The ids of the actuators /contract lists for vehicle (an id; None: no actuator
+        known, the env then takes throttle and steer)."""
+        if not vehicle:
+            return set()
+        try:
+            self.conn.request("GET", "/contract")
+            r = self.conn.getresponse()
+            body = r.read()
+        except (OSError, http.client.HTTPException) as e:
+            raise self._gone("/contract", e) from e
+        try:
+            c = json.loads(body) if r.status == 200 else None
+            return {a["id"] for d in c["availableVehicles"] or () if d["deviceId"] == vehicle for a in d["actuators"] or ()}
+        except (ValueError, TypeError, KeyError):
+            raise HttpError(f"/contract: {r.status} {body[:200].decode('utf-8', 'replace')}") from None
+
     def step(self, kinds, actions=None, seeds=None) -> list:
         kind = int(kinds[0])
         if kind == 2:
@@ -121,8 +146,9 @@ class HttpBackend:
                      "spawn": [float(v) for v in self.state[0, :3]]}]
         if kind == 1:
             t, s = float(actions[0][0]), float(actions[0][1])
+            ext = [{"key": VERTICAL_ACTUATOR, "value": repr(float(actions[0][2]))}] if len(self.action_names) > 2 else []
             res = self._post("/step", {"throttle": t, "steer": s, "brake": 0.0, "targetAgentId": "ego",
-                                       "timestamp": 0, "timeBase": "unix_ms", "extensions": []})
+                                       "timestamp": 0, "timeBase": "unix_ms", "extensions": ext})
             self._actions += 1
             self._read(res)
         return []
@@ -162,6 +188,7 @@ class HttpBackend:
         f = self.fields
         row[:] = 0.0
         row[f["x"]], row[f["y"]], row[f["yaw"]] = p["x"], p["z"], yaw
+        row[f["z"]], row[f["climb"]] = p["y"], v["y"]
         row[f["vx"]], row[f["vy"]], row[f["speed"]] = vx, vy, st["speed"]
         row[f["forward"]] = vx * math.cos(yaw) + vy * math.sin(yaw)
         row[f["yaw_rate"]] = -st["angularVelocity"]["y"]

@@ -51,9 +51,10 @@ class Task:
     crash_penalty: float = 10.0
     time_penalty: float = 0.01
     off_route_m: float | None = None
-    # The vehicle's sensors the fast path runs (the camera always); () runs them all. The task
-    # observes the camera and the sonar; the others would only cost time.
-    sensors: tuple = ("camera.front.rgb", "ultrasonic.front")
+    # The vehicle's sensors the fast path runs, by mount id or by kind (the first camera always;
+    # a kind the vehicle lacks is skipped); () runs them all. The task observes the camera and
+    # the sonar; the others would only cost time.
+    sensors: tuple = ("camera", "ultrasonic")
     track_params: dict = field(default_factory=dict)
     vehicle_params: dict = field(default_factory=dict)
 

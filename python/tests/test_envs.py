@@ -521,9 +521,9 @@ class Misuse(unittest.TestCase):
             self.assertEqual(env.metadata["render_fps"], 50)
             with self.assertRaisesRegex(ValueError, "seed True"):
                 env.reset(seed=True)
-            with self.assertRaisesRegex(ValueError, r"want two real numbers"):
+            with self.assertRaisesRegex(ValueError, r"want 2 real numbers, \(throttle, steer\)"):
                 env.step(np.array([1 + 1j, 0]))
-            with self.assertRaisesRegex(ValueError, r"want two real numbers"):
+            with self.assertRaisesRegex(ValueError, r"want 2 real numbers, \(throttle, steer\)"):
                 env.step(["1", "0"])
             with self.assertRaisesRegex(ValueError, "reset options"):
                 env.reset(seed=1, options={"reset_mask": [True]})

@@ -113,10 +113,10 @@ func benchStep(n int, kind byte) func(bench.B) {
 	return func(b bench.B) {
 		c := session(b, n, nil)
 		reset := make([]byte, n)
-		kinds, acts, seeds := make([]byte, n), make([][2]float64, n), make([]int64, n)
+		kinds, acts, seeds := make([]byte, n), make([][3]float64, n), make([]int64, n)
 		for i := range n {
 			reset[i], kinds[i] = fastpath.KindReset, kind
-			acts[i] = [2]float64{0.2, 0.3 * math.Sin(float64(i))}
+			acts[i] = [3]float64{0.2, 0.3 * math.Sin(float64(i))}
 			seeds[i] = int64(i)
 		}
 		if _, err := c.Step(reset, acts, seeds); err != nil {
@@ -166,7 +166,7 @@ const warmResets = 24
 func benchReset(randomization map[string]string) func(bench.B) {
 	return func(b bench.B) {
 		c := session(b, 1, randomization)
-		kinds, acts, seeds := []byte{fastpath.KindReset}, make([][2]float64, 1), []int64{0}
+		kinds, acts, seeds := []byte{fastpath.KindReset}, make([][3]float64, 1), []int64{0}
 		// A long run's resets find the textures they draw (materials × variants) made by
 		// earlier ones; the first few make them. Those are left out, as a run amortizes them.
 		for seed := range warmResets {

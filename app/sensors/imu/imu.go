@@ -8,6 +8,7 @@ import (
 	"simgui/app/sensors"
 	"simgui/app/transport/msgs"
 	"simgui/physics"
+	"simgui/physics/drive"
 	"simgui/render"
 )
 
@@ -47,7 +48,13 @@ func (u *IMU) velocity(c *sensors.Context) mgl64.Vec3 {
 	vx, vy := b.Velocity()
 	w := b.AngularVelocity()
 	rx, ry := mgl64.Rotate2D(b.Pose().Yaw).Mul2x1(u.lever).Elem() // lever arm in the world
-	return mgl64.Vec3{vx - w*ry, vy + w*rx, b.Climb}
+	// The drive's climb rate, not a difference of altitude, which missed the first step's
+	// climb and would take a teleport for one.
+	vz := 0.0
+	if f, ok := c.Model.Drive.(drive.Flyer); ok {
+		vz = f.ClimbRate()
+	}
+	return mgl64.Vec3{vx - w*ry, vy + w*rx, vz}
 }
 
 // Track takes the velocity at the first step as the one the first reading's acceleration is

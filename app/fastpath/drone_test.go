@@ -1,0 +1,68 @@
+package fastpath
+
+import (
+	"math"
+	"slices"
+	"strings"
+	"testing"
+
+	"simgui/app/scenario"
+)
+
+const droneScenario = `
+scenarioId: drone-arena
+runtime: {seed: 7, stepSize: 0.005, actionPeriod: 0.1}
+world: {trackId: track.basic_arena.v1}
+vehicle: {vehicleId: vehicle.drone.simple.v1}
+`
+
+// A drone trains on the fast path: asked for "the camera and the sonar" by kind it opens
+// though it has no sonar (NaN in the state), its actions have a third column that climbs, and
+// the state says its altitude and climb rate. A protocol-1 client keeps two columns.
+func TestDroneClimbsOnTheFastPath(t *testing.T) {
+	_, f := startFace(t, scenario.Default())
+	c := dial(t, f.Addr())
+	c.open(OpenRequest{Scenario: droneScenario, Envs: 1, FrameWidth: 32, FrameHeight: 24, Sensors: []string{"camera", "ultrasonic"}})
+	if want := []string{"throttle", "steer", "vertical"}; !slices.Equal(c.rep.Actions, want) {
+		t.Fatalf("actions %v, want %v", c.rep.Actions, want)
+	}
+	c.resetAll(1)
+	z0 := c.state(0, "z")
+	if math.Abs(z0-1) > 1e-9 || !math.IsNaN(c.state(0, "ultrasonic_m")) {
+		t.Fatalf("after reset: z %g (want the drone's start altitude 1), sonar %g (want NaN)", z0, c.state(0, "ultrasonic_m"))
+	}
+	for range 10 {
+		c.stepAll([3]float64{0, 0, 1})
+	}
+	// 1 s at full climb: up at 3 m/s² to 2.5 m/s in 0.83 s, then at 2.5 m/s: about 1.46 m.
+	if z, climb := c.state(0, "z"), c.state(0, "climb"); math.Abs(z-z0-1.46) > 0.02 || math.Abs(climb-2.5) > 1e-9 {
+		t.Errorf("after 1 s of climbing: z %g (from %g), climb %g m/s (want 2.5)", z, z0, climb)
+	}
+
+	old := dial(t, f.Addr())
+	old.open(OpenRequest{Protocol: 1, Scenario: droneScenario, Envs: 1, FrameWidth: 32, FrameHeight: 24})
+	if want := []string{"throttle", "steer"}; old.rep.Protocol != 1 || !slices.Equal(old.rep.Actions, want) {
+		t.Fatalf("protocol 1: protocol %d, actions %v", old.rep.Protocol, old.rep.Actions)
+	}
+	old.resetAll(1)
+	old.stepAll([3]float64{1, 0})
+	if x := old.state(0, "forward"); x <= 0 {
+		t.Errorf("protocol 1: forward speed %g after a step at full throttle", x)
+	}
+}
+
+// Sensors are named by mount id or by kind; a name that is neither is refused, naming both.
+func TestSensorsByKind(t *testing.T) {
+	_, f := startFace(t, scenario.Default())
+	c := dial(t, f.Addr())
+	c.open(OpenRequest{Envs: 1, FrameWidth: 32, FrameHeight: 24, Sensors: []string{"ultrasonic", "lidar"}})
+	c.resetAll(1)
+	if s := c.state(0, "ultrasonic_m"); !(s > 0 && s < 5) {
+		t.Errorf("the KS0223's sonar asked for by kind reads %g", s)
+	}
+	bad := dial(t, f.Addr())
+	err := bad.tryOpen(OpenRequest{Envs: 1, FrameWidth: 32, FrameHeight: 24, Sensors: []string{"sonar"}})
+	if err == nil || !strings.Contains(err.Error(), `no sensor "sonar"`) || !strings.Contains(err.Error(), `not a sensor kind (`) {
+		t.Errorf("sensors [sonar]: %v", err)
+	}
+}
