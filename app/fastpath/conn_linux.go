@@ -1,6 +1,26 @@
 package fastpath
 
-import "syscall"
+import (
+	"net"
+	"os"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// peerIsUser reports whether the process at the other end of c runs as this process's user
+// (or as root, who may open the socket anyway).
+func peerIsUser(c *net.UnixConn) bool {
+	rc, err := c.SyscallConn()
+	if err != nil {
+		return false
+	}
+	var cred *unix.Ucred
+	if err := rc.Control(func(fd uintptr) { cred, err = unix.GetsockoptUcred(int(fd), unix.SOL_SOCKET, unix.SO_PEERCRED) }); err != nil || cred == nil {
+		return false
+	}
+	return int(cred.Uid) == os.Getuid() || cred.Uid == 0
+}
 
 // blockReads makes the session's reads wait in the kernel. The client sends its next request
 // a fraction of a millisecond after each reply, and a read that blocks wakes on the thread that

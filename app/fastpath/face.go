@@ -162,26 +162,60 @@ func removeStale(path string) error {
 // Addr returns the socket's path, "" before Start.
 func (f *Face) Addr() string { return f.path }
 
+// maxWaiting bounds the connections that have not opened a session yet: each holds a file
+// descriptor and a goroutine until its open request or messageTimeout.
+func (f *Face) maxWaiting() int { return 4 * f.maxSessions() }
+
 func (f *Face) accept(ctx context.Context) {
+	var delay time.Duration
 	for {
 		c, err := f.ln.AcceptUnix()
 		if err != nil {
 			select {
 			case <-f.stop:
+				return
 			default:
-				f.h.Logger().Error("fast path: accept", "err", err)
 			}
-			return
+			if errors.Is(err, net.ErrClosed) {
+				return
+			}
+			// Out of file descriptors, or another passing failure: the face stays, as
+			// net/http's does, and tries again a little later. Returning stopped it for good,
+			// its socket still there for clients to hang on.
+			delay = min(max(2*delay, 5*time.Millisecond), time.Second)
+			if delay == 5*time.Millisecond {
+				f.h.Logger().Error("fast path: accept (trying again)", "err", err)
+			}
+			select {
+			case <-f.stop:
+				return
+			case <-time.After(delay):
+			}
+			continue
+		}
+		delay = 0
+		s := &session{f: f, h: f.h, conn: c}
+		if !peerIsUser(c) {
+			// The socket is the user's alone (0600), but a client of another user could
+			// connect in the moment between listening and the chmod.
+			s.fail(errors.New("the fast path serves the user simgui runs as only"))
+			c.Close()
+			continue
 		}
 		f.mu.Lock()
-		full := len(f.open) >= f.maxSessions()
-		s := &session{f: f, h: f.h, conn: c}
+		waiting := 0
+		for o := range f.open {
+			if !o.opened.Load() {
+				waiting++
+			}
+		}
+		full := waiting >= f.maxWaiting()
 		if !full {
 			f.open[s] = true
 		}
 		f.mu.Unlock()
 		if full {
-			s.fail(fmt.Errorf("%d sessions are open, the most this simgui serves (maxSessions)", f.maxSessions()))
+			s.fail(fmt.Errorf("%d connections are waiting to open a session, the most this simgui takes (4 × maxSessions): send the open request on connecting", waiting))
 			c.Close()
 			continue
 		}
@@ -202,6 +236,24 @@ func (f *Face) accept(ctx context.Context) {
 			s.serve()
 		}()
 	}
+}
+
+// reserve takes a session slot for s, whose open request has come: only sessions opening or
+// open count against maxSessions, not connections that have sent nothing yet.
+func (f *Face) reserve(s *session) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	n := 0
+	for o := range f.open {
+		if o.opened.Load() {
+			n++
+		}
+	}
+	if n >= f.maxSessions() {
+		return fmt.Errorf("%d sessions are open, the most this simgui serves (maxSessions)", n)
+	}
+	s.opened.Store(true)
+	return nil
 }
 
 // release frees s's session slot.

@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -137,8 +138,30 @@ func TestHostileRequests(t *testing.T) {
 		a := dial(t, g.Addr())
 		a.open(OpenRequest{Envs: 1, FrameWidth: 16, FrameHeight: 16})
 		b := dial(t, g.Addr())
-		wantErr(t, b, "sessions are open")
+		if err := b.tryOpen(OpenRequest{Envs: 1, FrameWidth: 16, FrameHeight: 16}); err == nil || !strings.Contains(err.Error(), "1 sessions are open") {
+			t.Fatalf("a second session with maxSessions 1: %v", err)
+		}
 		wantClosed(t, b)
+	})
+
+	// Connections that have sent nothing yet do not take session slots (four silent ones
+	// locked every client out for messageTimeout): they are bounded on their own, and the one
+	// past the bound is told why.
+	t.Run("silent connections", func(t *testing.T) {
+		g := &Face{Socket: filepath.Join(shortTempDir(t), "s.sock"), MaxSessions: 1}
+		testHost(t, scenario.Default(), g)
+		var silent []*client
+		for range 3 {
+			silent = append(silent, dial(t, g.Addr()))
+		}
+		a := dial(t, g.Addr())
+		a.open(OpenRequest{Envs: 1, FrameWidth: 16, FrameHeight: 16})
+		a.resetAll(1)
+		silent = append(silent, dial(t, g.Addr()))
+		over := dial(t, g.Addr())
+		wantErr(t, over, "4 connections are waiting to open a session")
+		wantClosed(t, over)
+		runtime.KeepAlive(silent) // held open until now
 	})
 
 	// A client that stops half-way through a request (or before its open request) is cut

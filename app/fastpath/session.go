@@ -48,7 +48,10 @@ type session struct {
 	pendingSince atomic.Int64
 	stalled      atomic.Bool // ended by endIfStalled
 	live         atomic.Bool // marked live with the host
-	closeOnce    sync.Once
+	// opened is set once the open request took a session slot (Face.reserve), even if the
+	// open then failed: the connection ends then.
+	opened    atomic.Bool
+	closeOnce sync.Once
 }
 
 // serve answers the client until it closes, breaks the protocol or the face shuts down.
@@ -182,6 +185,9 @@ func (s *session) open(payload []byte) error {
 	}
 	if req.Protocol != 1 && req.Protocol != ProtocolVersion {
 		return fmt.Errorf("open: protocol %d; this simgui speaks 1 and %d", req.Protocol, ProtocolVersion)
+	}
+	if err := s.f.reserve(s); err != nil {
+		return err
 	}
 	if req.Envs < 1 || req.Envs > s.f.maxEnvs() {
 		return &fieldError{"envs", fmt.Errorf("open: envs %d is outside 1..%d", req.Envs, s.f.maxEnvs())}

@@ -257,8 +257,11 @@ func decodeStep(b []byte, n, a int, req *stepRequest) error {
 	if len(b) != stepPayloadLen(n, a) {
 		return protocolErrorf("step message of %d bytes; want %d for %d envs of %d actions", len(b), stepPayloadLen(n, a), n, a)
 	}
-	if got := int(binary.LittleEndian.Uint32(b)); got != n || binary.LittleEndian.Uint32(b[4:]) != 0 {
+	if got := int(binary.LittleEndian.Uint32(b)); got != n {
 		return protocolErrorf("step message for %d envs; the session has %d", got, n)
+	}
+	if z := binary.LittleEndian.Uint32(b[4:]); z != 0 {
+		return protocolErrorf("step message's second word is %d; it must be 0", z)
 	}
 	req.kinds = append(req.kinds[:0], b[8:8+n]...)
 	acts := b[8+pad8(n):]
