@@ -8,10 +8,12 @@ import (
 	"os"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"simgui/app/scenario"
 	"simgui/app/starttrack"
+	"simgui/app/world"
 	"simgui/plugins"
 )
 
@@ -56,6 +58,10 @@ type Host struct {
 	changed      chan struct{}
 	runs         map[*Sim]*run
 	pausedByHost bool
+	// pauseSeq counts the pauses and resumes the host queued; pauseApplied is the latest the
+	// loop applied.
+	pauseSeq     uint64
+	pauseApplied atomic.Uint64
 	ended        chan struct{} // closed when the scenario world stops on its own
 	running      chan struct{} // closed when Run has started the worlds
 	devices      Devices
@@ -320,7 +326,7 @@ func (h *Host) updateLocked() {
 	}
 	loop := h.scenario.Loop
 	switch {
-	case live && h.active != h.scenario && !h.pausedByHost && !loop.Snapshot().Paused:
+	case live && h.active != h.scenario && !h.pausedByHost && !h.userPausedLocked(loop):
 		h.pausedByHost = true
 		h.log.Info("training episode running: the scenario's own world is paused until the episode goes idle or is shown")
 		h.setPausedLocked(h.scenario, true)
@@ -330,27 +336,27 @@ func (h *Host) updateLocked() {
 	}
 }
 
-// setPausedLocked pauses or resumes a world's loop without waiting for it (the loop may not
-// be running yet, and the caller holds the lock).
+// setPausedLocked queues a pause or resume of a world's loop without waiting for it (the
+// loop may not be running yet, and the caller holds the lock). Queued, not each on a goroutine
+// of its own: an episode opened and closed at once queued a pause and a resume that could
+// land in either order, leaving the scenario world paused for good.
 func (h *Host) setPausedLocked(s *Sim, paused bool) {
-	r := h.runs[s]
-	if r == nil {
+	if h.runs[s] == nil {
 		return
 	}
-	go func() {
-		ctx, cancel := context.WithCancel(context.Background())
-		defer cancel()
-		go func() {
-			select {
-			case <-r.done:
-				cancel()
-			case <-ctx.Done():
-			}
-		}()
-		if err := s.Loop.SetPaused(ctx, paused); err != nil && !errors.Is(err, context.Canceled) {
-			h.log.Debug("host: pausing the scenario world", "paused", paused, "err", err)
-		}
-	}()
+	h.pauseSeq++
+	seq := h.pauseSeq
+	if err := s.Loop.QueuePaused(paused, func() { h.pauseApplied.Store(seq) }); err != nil {
+		h.log.Debug("host: pausing the scenario world", "paused", paused, "err", err)
+		h.pauseApplied.Store(seq)
+	}
+}
+
+// userPausedLocked reports whether the scenario world stands paused by its user rather than
+// by the host: a resume the host queued and the loop has not applied yet leaves a snapshot
+// that still says paused.
+func (h *Host) userPausedLocked(loop *world.Loop) bool {
+	return loop.Snapshot().Paused && h.pauseApplied.Load() == h.pauseSeq
 }
 
 func (h *Host) chooseLocked() *Sim {

@@ -3,12 +3,14 @@ package app
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"strings"
 	"testing"
 	"time"
 
 	"simgui/app/scenario"
+	"simgui/app/world"
 	"simgui/plugins"
 )
 
@@ -162,6 +164,50 @@ func TestHostResumesOnlyWhatItPaused(t *testing.T) {
 	}
 	if !sc.Loop.Snapshot().Paused {
 		t.Error("the host resumed a world the user had paused")
+	}
+}
+
+// Episodes opened and closed back to back leave the scenario world as the last of them
+// wants it: running when none is left, paused while one runs. Each pause and resume went
+// to the loop on a goroutine of its own, and a pause could land after the resume.
+func TestEpisodesOpenedAndClosedAtOnce(t *testing.T) {
+	h := NewHost(HostOptions{Logger: quiet})
+	sc, err := h.Build(plan(t, arena), BuildOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.SetScenario(sc)
+	runHost(t, h)
+	// A call on the loop is queued after every pause and resume the host queued before it.
+	barrier := func() {
+		if err := sc.Loop.Call(context.Background(), func(*world.World) error { return nil }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range 30 {
+		e := episode(t, h, "ego")
+		id := fmt.Sprintf("episode-%d", i)
+		if err := h.AddEpisode(id, []*Sim{e}, e); err != nil {
+			t.Fatal(err)
+		}
+		h.RemoveEpisode(id)
+	}
+	barrier()
+	if sc.Loop.Snapshot().Paused {
+		t.Fatal("no episode is left, and the scenario world stays paused")
+	}
+	e := episode(t, h, "ego")
+	if err := h.AddEpisode("last", []*Sim{e}, e); err != nil {
+		t.Fatal(err)
+	}
+	h.RemoveEpisode("last")
+	e = episode(t, h, "ego")
+	if err := h.AddEpisode("running", []*Sim{e}, e); err != nil {
+		t.Fatal(err)
+	}
+	barrier()
+	if !sc.Loop.Snapshot().Paused {
+		t.Error("an episode runs, and the scenario world runs too")
 	}
 }
 

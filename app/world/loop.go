@@ -217,20 +217,37 @@ func (l *Loop) Resume() error { return l.SetPaused(context.Background(), false) 
 // state) and waits for it, or for ctx.
 func (l *Loop) SetPaused(ctx context.Context, p bool) error {
 	return l.Call(ctx, func(w *World) error {
-		if l.paused == p {
-			return nil
-		}
-		l.paused = p
-		l.reanchor()
-		info := events.StepInfo{Step: w.step, Dt: w.dt, SimTime: int64(w.simTime)}
-		if p {
-			w.bus.Emit(events.Paused, info)
-		} else {
-			w.bus.Emit(events.Resumed, info)
-		}
-		l.publish()
+		l.setPaused(w, p)
 		return nil
 	})
+}
+
+// QueuePaused queues a pause or resume without waiting, then (if not nil) on the loop
+// goroutine once it is applied. Changes queued one after another apply in that order, which
+// goroutines each waiting on SetPaused do not promise.
+func (l *Loop) QueuePaused(p bool, then func()) error {
+	return l.Do(func(w *World) {
+		l.setPaused(w, p)
+		if then != nil {
+			then()
+		}
+	})
+}
+
+// setPaused pauses or resumes the loop. Loop goroutine only.
+func (l *Loop) setPaused(w *World, p bool) {
+	if l.paused == p {
+		return
+	}
+	l.paused = p
+	l.reanchor()
+	info := events.StepInfo{Step: w.step, Dt: w.dt, SimTime: int64(w.simTime)}
+	if p {
+		w.bus.Emit(events.Paused, info)
+	} else {
+		w.bus.Emit(events.Resumed, info)
+	}
+	l.publish()
 }
 
 // SetTimeScale changes the pace: sim time runs at x × wall time; 0 is as fast as possible.
