@@ -55,6 +55,9 @@ type ModelState struct {
 	VX, VY, YawRate, Speed float64
 	// Forward is the signed speed along the vehicle's heading, m/s.
 	Forward float64
+	// Climb is the rate the altitude (Pose.Z) changes at, m/s, up positive: a flying vehicle's
+	// drive sets it (physics.Body.Climb); it is 0 on the ground.
+	Climb   float64
 	Command drive.Command
 }
 
@@ -79,7 +82,7 @@ func (w *World) Snapshot() *Snapshot {
 		s.Models[i] = ModelState{
 			ID: m.ID, Name: m.Name, VehicleID: m.Vehicle.ID, Vehicle: m.Vehicle,
 			Pose: bodyPose(m.Body), VX: vx, VY: vy, YawRate: m.Body.AngularVelocity(),
-			Speed: math.Hypot(vx, vy), Forward: fwd, Command: m.Command,
+			Speed: math.Hypot(vx, vy), Forward: fwd, Climb: m.Body.Climb, Command: m.Command,
 		}
 	}
 	if len(w.boxes) > 0 {
