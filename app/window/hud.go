@@ -123,11 +123,8 @@ func hudLines(snap *world.Snapshot, selected string, tps, fps, chaseFPS float64,
 		lines[1] += fmt.Sprintf("   3D %.0f fps", chaseFPS)
 	}
 	if m, ok := snap.Model(selected); ok {
-		lines = append(lines,
-			fmt.Sprintf("%s  %s", m.Name, m.VehicleID),
-			fmt.Sprintf("x %.3f  y %.3f  z %.2f m   yaw %.1f°   speed %.2f m/s", unsigned0(m.Pose.X, 3), unsigned0(m.Pose.Y, 3), m.Pose.Z,
-				unsigned0(m.Pose.Yaw*180/math.Pi, 1), unsigned0(m.Forward, 2)),
-			fmt.Sprintf("throttle %+.2f  steer %+.2f  brake %.0f", m.Command.Throttle, m.Command.Steer, m.Command.Brake))
+		lines = append(lines, fmt.Sprintf("%s  %s", m.Name, m.VehicleID))
+		lines = append(lines, motionLines(&m)...)
 		for _, id := range slices.Sorted(maps.Keys(ranges)) {
 			if r := ranges[id]; math.IsNaN(r) {
 				lines = append(lines, id+"  waiting for a reading")
@@ -139,6 +136,26 @@ func hudLines(snap *world.Snapshot, selected string, tps, fps, chaseFPS float64,
 		lines = append(lines, "no robot selected (Tab or click one)")
 	}
 	return lines
+}
+
+// motionLines are the HUD's lines on where m is, how it moves and the command it obeys. A
+// flying vehicle's speed is only its forward one, so its altitude, climb rate and vertical
+// command get a line and a field of their own (a drone climbing at full rate read "speed 0.00"
+// and "throttle +0.00").
+func motionLines(m *world.ModelState) []string {
+	x, y, yaw := unsigned0(m.Pose.X, 3), unsigned0(m.Pose.Y, 3), unsigned0(m.Pose.Yaw*180/math.Pi, 1)
+	fwd, cmd := unsigned0(m.Forward, 2), &m.Command
+	if !flies(m.Vehicle) {
+		return []string{
+			fmt.Sprintf("x %.3f  y %.3f  z %.2f m   yaw %.1f°   speed %.2f m/s", x, y, m.Pose.Z, yaw, fwd),
+			fmt.Sprintf("throttle %+.2f  steer %+.2f  brake %.0f", cmd.Throttle, cmd.Steer, cmd.Brake),
+		}
+	}
+	return []string{
+		fmt.Sprintf("x %.3f  y %.3f   yaw %.1f°   speed %.2f m/s", x, y, yaw, fwd),
+		fmt.Sprintf("altitude %.2f m   climb %+.2f m/s", m.Pose.Z, unsigned0(m.Climb, 2)),
+		fmt.Sprintf("throttle %+.2f  steer %+.2f  vertical %+.2f  brake %.0f", cmd.Throttle, cmd.Steer, cmd.Vertical, cmd.Brake),
+	}
 }
 
 // boxSize is the size of the panel drawBox draws for lines.

@@ -45,6 +45,12 @@ func footprint(v *plugins.VehicleDescriptor) (hl, hw float64, round bool) {
 	return hl, hw, false
 }
 
+// flies reports whether a vehicle flies (its drive model's declaration), so that the window
+// shows its altitude.
+func flies(v *plugins.VehicleDescriptor) bool {
+	return v != nil && v.Drive != nil && plugins.DriveFlies(v.Drive.Model)
+}
+
 // robotColors returns a vehicle's main and accent colours.
 func robotColors(v *plugins.VehicleDescriptor) (rgba, rgba) {
 	if v == nil || v.Visual == nil {
