@@ -110,9 +110,16 @@ func drawRobot(v *view, b *batch, m *world.ModelState, selected bool) {
 	// Heading wedge: from a third of the length to the nose, half the body's width at its
 	// base, so that its tip is plainly the sharp corner (a wedge about as wide as long read as
 	// pointing sideways at diagonal headings).
-	ax, ay := pt(hl, 0)
-	bx, by := pt(-0.35*hl, hw*0.5)
-	dx, dy := pt(-0.35*hl, -hw*0.5)
+	tip, back, half := hl, -0.35*hl, 0.5*hw
+	if round {
+		// A round body has no nose and is as wide as long, so that wedge was nearly as wide as
+		// long too (a drone at 151.5° was read as heading south-east): a needle four times as
+		// long as wide, its tip out past the rim, points one way only.
+		tip, back, half = 1.4*hl, -0.3*hl, 0.21*hw
+	}
+	ax, ay := pt(tip, 0)
+	bx, by := pt(back, half)
+	dx, dy := pt(back, -half)
 	b.tri(ax, ay, bx, by, dx, dy, accent)
 }
 
