@@ -89,6 +89,7 @@ func (c *chaseView) run() {
 	r := render.NewRenderer(render.Options{})
 	defer r.Close()
 	var f *render.Frame
+	var mark floorMark
 	const minPeriod = time.Second / 30
 	last := time.Time{}
 	reach := 1.0
@@ -98,7 +99,7 @@ func (c *chaseView) run() {
 		}
 		dt := min(time.Since(last), time.Second).Seconds()
 		last = time.Now()
-		view, cam, clear, err := capture(req, reach)
+		view, cam, clear, err := capture(req, reach, &mark)
 		// Pull in at once when something comes between the camera and the robot; back out
 		// gently once the way is clear.
 		reach = min(clear, reach+chaseEaseOut*dt)
@@ -118,10 +119,10 @@ func (c *chaseView) run() {
 }
 
 // capture asks the loop for the scene the target's cameras see and a chase camera behind it,
-// reach of the way out (see chaseCamera). It also returns how far out the camera could be
-// with nothing between it and the robot: the track's walls, boxes and solids are in the
-// way, other robots are not (they come and go).
-func capture(req chaseReq, reach float64) (sensors.View, render.Camera, float64, error) {
+// reach of the way out (see chaseCamera), with mark on the floor under a flying target. It
+// also returns how far out the camera could be with nothing between it and the robot: the
+// track's walls, boxes and solids are in the way, other robots are not (they come and go).
+func capture(req chaseReq, reach float64, mark *floorMark) (sensors.View, render.Camera, float64, error) {
 	var view sensors.View
 	var cam render.Camera
 	clear := 1.0
@@ -146,6 +147,10 @@ func capture(req chaseReq, reach float64) (sensors.View, render.Camera, float64,
 		target, _, _ := chaseLine(m.Vehicle, body, zoom)
 		var err error
 		view, err = req.sim.Sensors.ViewHiding(req.target, func(o *world.Model) bool { return occludes(o, cam.Pose, target) }, nil)
+		if err == nil && flies(m.Vehicle) {
+			hl, hw, _ := footprint(m.Vehicle)
+			view.Objects = append(view.Objects, mark.object(max(hl, hw), body))
+		}
 		return err
 	})
 	return view, cam, clear, err
@@ -191,22 +196,38 @@ func chaseClearance(w *world.World, v *plugins.VehicleDescriptor, body render.Po
 	return max((alpha*dist-margin)/dist, (hl+0.05)/dist)
 }
 
-// chaseGeometry is the chase camera's placement for a robot: dist metres behind the point it
-// looks at (the middle of the robot) and up metres above it.
-func chaseGeometry(v *plugins.VehicleDescriptor, zoom float64) (dist, up, mid float64) {
+// chaseGeometry is the chase camera's placement for a robot whose base is alt metres above
+// the floor: dist metres behind the point it looks at (the middle of the robot) and up metres
+// above it. A flying robot's camera backs away as it climbs (chaseAltitudeBack), so that the
+// floor under it, and the mark there, stay in the picture.
+func chaseGeometry(v *plugins.VehicleDescriptor, alt, zoom float64) (dist, up, mid float64) {
 	hl, _, _ := footprint(v)
 	height := 0.1
 	if v != nil && v.Body != nil && v.Body.Height > 0 {
 		height = v.Body.Height
 	}
-	dist = math.Max(0.7, 6.5*hl) * zoom
+	dist = math.Max(0.7, 6.5*hl)
+	if flies(v) {
+		dist = max(dist, chaseAltitudeBack*alt)
+	}
+	dist *= zoom
 	return dist, 0.5*dist - 0.5*height, 0.5 * height
 }
+
+// chaseAltitudeBack is how far behind a flying robot its chase camera is at least, in
+// multiples of its altitude: far enough that the camera, looking down a little more
+// (chaseCamera), has the robot and the floor under it in one picture, near enough that the
+// robot is still more than a speck (at twice its altitude a drone at 7.5 m was a few pixels).
+// At a fixed offset, a drone at 6.75 m looked just as one at 0.35 m: only the horizon moved.
+const chaseAltitudeBack = 1.0
+
+// chaseFovY is the chase camera's vertical field of view, degrees.
+const chaseFovY = 55.0
 
 // chaseLine returns the point the chase camera looks at, where the camera is at full reach,
 // and the distance between them.
 func chaseLine(v *plugins.VehicleDescriptor, body render.Pose, zoom float64) (target, full render.Pose, dist float64) {
-	d, up, mid := chaseGeometry(v, zoom)
+	d, up, mid := chaseGeometry(v, body.Z, zoom)
 	target = body.Compose(render.Pose{Z: mid})
 	full = body.Compose(render.Pose{X: -d, Z: mid + up})
 	return target, full, math.Hypot(d, up)
@@ -302,10 +323,46 @@ func (c *chaseView) close() {
 
 // chaseCamera is a camera behind and above a robot at body looking down at it, its distance
 // scaled to the robot's size; reach in (0, 1] brings it that fraction of the way in along the
-// line to the middle of the robot, keeping the angle it looks down at.
+// line to the middle of the robot, keeping the angle it looks down at. It looks down far
+// enough that the floor under the robot is 5° inside the picture's bottom edge (at full
+// reach), which only a flying robot needs: under a robot on the floor, that is never lower.
 func chaseCamera(v *plugins.VehicleDescriptor, body render.Pose, reach, zoom float64, w, h int) render.Camera {
-	dist, up, mid := chaseGeometry(v, zoom)
-	pitch := math.Atan2(up, dist) * 0.85
+	dist, up, mid := chaseGeometry(v, body.Z, zoom)
+	floor := math.Atan2(body.Z+mid+up, dist) // how far down the camera sees the floor under the robot
+	pitch := max(math.Atan2(up, dist)*0.85, floor-(chaseFovY/2-5)*math.Pi/180)
 	return render.Camera{Pose: body.Compose(render.Pose{X: -reach * dist, Z: mid + reach*up, Pitch: pitch}),
-		FovYDeg: 55, Near: 0.03, Far: 200, Width: w, Height: h}
+		FovYDeg: chaseFovY, Near: 0.03, Far: 200, Width: w, Height: h}
+}
+
+// floorMark is the disc the chase view draws on the floor under a flying robot: a dark spot
+// in a pale rim, as wide as the robot, so that how far the robot is above it shows (a cue
+// for people only: cameras do not see it). Its mesh is kept while the robot's size stays.
+// Chase goroutine.
+type floorMark struct {
+	r    float64
+	mesh *render.Mesh
+}
+
+// floorMarkLift is the mark's height above the floor, m: above the track's roads and flat
+// markers, so that it shows on them.
+const floorMarkLift = 0.004
+
+// object returns the mark for a robot of footprint radius r at body.
+func (f *floorMark) object(r float64, body render.Pose) render.Object {
+	if f.mesh == nil || f.r != r {
+		disc := func(radius float64) [][2]float64 {
+			pts := make([][2]float64, 32)
+			for i := range pts {
+				s, c := math.Sincos(2 * math.Pi * float64(i) / float64(len(pts)))
+				pts[i] = [2]float64{radius * c, radius * s}
+			}
+			return pts
+		}
+		var b render.MeshBuilder
+		// Neither polygon can fail to triangulate: they are regular.
+		_ = b.FlatPolygon(disc(r), 0, render.RGB{R: 215, G: 215, B: 220})
+		_ = b.FlatPolygon(disc(0.8*r), 0.001, render.RGB{R: 22, G: 22, B: 26})
+		f.r, f.mesh = r, b.Mesh()
+	}
+	return render.Object{Mesh: f.mesh, Pose: render.Pose{X: body.X, Y: body.Y, Z: floorMarkLift}, NoShadow: true}
 }
