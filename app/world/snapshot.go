@@ -56,7 +56,7 @@ type ModelState struct {
 	// Forward is the signed speed along the vehicle's heading, m/s.
 	Forward float64
 	// Climb is the rate the altitude (Pose.Z) changes at, m/s, up positive: a flying vehicle's
-	// drive sets it (physics.Body.Climb); it is 0 on the ground.
+	// drive sets it (drive.Flyer); it is 0 on the ground.
 	Climb   float64
 	Command drive.Command
 }
@@ -79,10 +79,14 @@ func (w *World) Snapshot() *Snapshot {
 	for i, m := range w.models {
 		vx, vy := m.Body.Velocity()
 		fwd, _ := m.Body.LocalVelocity()
+		climb := 0.0
+		if f, ok := m.Drive.(drive.Flyer); ok {
+			climb = f.ClimbRate()
+		}
 		s.Models[i] = ModelState{
 			ID: m.ID, Name: m.Name, VehicleID: m.Vehicle.ID, Vehicle: m.Vehicle,
 			Pose: bodyPose(m.Body), VX: vx, VY: vy, YawRate: m.Body.AngularVelocity(),
-			Speed: math.Hypot(vx, vy), Forward: fwd, Climb: m.Body.Climb, Command: m.Command,
+			Speed: math.Hypot(vx, vy), Forward: fwd, Climb: climb, Command: m.Command,
 		}
 	}
 	if len(w.boxes) > 0 {
