@@ -117,19 +117,30 @@ func (p *previewer) run() {
 			continue
 		}
 		out := &previewOut{gen: req.gen, vehicle: req.vehicle}
-		var err error
-		if req.track != nil {
-			err = p.track(out, req.track)
-		} else if req.vehicle != nil {
-			err = p.vehicle(out, req.vehicle)
-		}
-		if err != nil {
+		if err := p.draw(out, req); err != nil {
 			out.note = err.Error()
 		}
 		p.mu.Lock()
 		p.out = out
 		p.mu.Unlock()
 	}
+}
+
+// draw renders the preview of req into out. A panic in it (a descriptor being typed that trips
+// a bug in laying out a track or meshing a body) is the preview's error, not the editor's end.
+func (p *previewer) draw(out *previewOut, req *previewReq) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("the preview failed: internal error (%v)", r)
+		}
+	}()
+	if req.track != nil {
+		return p.track(out, req.track)
+	}
+	if req.vehicle != nil {
+		return p.vehicle(out, req.vehicle)
+	}
+	return nil
 }
 
 // newRenderer makes the preview's renderer: one goroutine, leaving the other cores to the

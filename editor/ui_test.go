@@ -320,3 +320,22 @@ func TestPreviewOfImpossibleCameraShape(t *testing.T) {
 		t.Errorf("100000×1: %v, %q", v.img.Bounds(), v.label)
 	}
 }
+
+// A panic while drawing a preview (here, a previewer without its renderer) is the preview's
+// error, shown in its panel, not the end of the editor.
+func TestPreviewPanicIsItsError(t *testing.T) {
+	e := testEditor(t, plugins.TypeVehicle)
+	d, _, err := openInstalled(e.reg, "vehicle.ks0223.v1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := d.build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &previewer{}
+	err = p.draw(&previewOut{}, &previewReq{vehicle: b.plugin.Vehicle})
+	if err == nil || !strings.Contains(err.Error(), "the preview failed: internal error") {
+		t.Errorf("a preview that panics: %v", err)
+	}
+}

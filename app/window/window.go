@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strconv"
 	"time"
 
@@ -160,10 +161,23 @@ func newGame(ctx context.Context, h *app.Host, opts Options) *game {
 func (g *game) work() {
 	defer close(g.workers)
 	for job := range g.jobs {
-		if apply := job(); apply != nil {
+		if apply := g.runJob(job); apply != nil {
 			g.results <- apply
 		}
 	}
+}
+
+// runJob runs one job; a panic in it (a scenario file opened from outside that trips a bug in
+// building its world) fails the job with a message, and leaves the window, the faces and any
+// training running.
+func (g *game) runJob(job func() func()) (apply func()) {
+	defer func() {
+		if r := recover(); r != nil {
+			g.log.Error("window: a job failed", "panic", r, "stack", string(debug.Stack()))
+			apply = func() { g.Status(fmt.Sprintf("failed: internal error (%v); the log has the details", r)) }
+		}
+	}()
+	return job()
 }
 
 // async queues work for the worker; apply (if returned) runs later in Update. It never blocks:
