@@ -13,7 +13,8 @@ const DefaultMaxConns = 1024
 
 // ConnLimit bounds the connections an http.Server holds: set the server's ConnState to its
 // Track method. A connection beyond Max closes the one idle the longest (a keep-alive
-// between requests, which its client opens again when it wants one), or, with none idle,
+// between requests, which its client opens again when it wants one, or a connection that has
+// not sent a byte yet: a thousand silent ones locked every client out), or, with none idle,
 // is closed itself. Without it, one local program holding thousands of idle connections
 // took the process's file descriptors from every face. A connection taken over by a
 // WebSocket (hijacked) leaves the count: the service bounds its sessions.
@@ -29,7 +30,7 @@ type ConnLimit struct {
 }
 
 type connState struct {
-	idle  bool
+	idle  bool // between requests, or before the first (never active)
 	since time.Time
 }
 
@@ -42,7 +43,7 @@ func (l *ConnLimit) Track(c net.Conn, st http.ConnState) {
 	}
 	switch st {
 	case http.StateNew:
-		l.open[c] = connState{since: time.Now()}
+		l.open[c] = connState{idle: true, since: time.Now()}
 		limit := l.Max
 		if limit <= 0 {
 			limit = DefaultMaxConns
@@ -52,7 +53,7 @@ func (l *ConnLimit) Track(c net.Conn, st http.ConnState) {
 		}
 		var oldest net.Conn
 		for o, s := range l.open {
-			if s.idle && (oldest == nil || s.since.Before(l.open[oldest].since)) {
+			if o != c && s.idle && (oldest == nil || s.since.Before(l.open[oldest].since)) {
 				oldest = o
 			}
 		}

@@ -11,14 +11,22 @@ import (
 )
 
 // A server under ConnLimit holds at most Max connections: a newcomer closes the keep-alive
-// idle the longest, and with none idle (connections mid-request) is closed itself; answered
+// idle the longest, and with none idle (requests being answered) is closed itself; answered
 // requests go on being answered.
 func TestConnLimit(t *testing.T) {
 	l := &ConnLimit{Max: 4}
-	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "ok") }))
+	blocked, release := make(chan struct{}, 4), make(chan struct{})
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/block" {
+			blocked <- struct{}{}
+			<-release
+		}
+		fmt.Fprint(w, "ok")
+	}))
 	srv.Config.ConnState = l.Track
 	srv.Start()
 	defer srv.Close()
+	defer close(release) // before Close, which waits for the blocked requests
 	addr := srv.Listener.Addr().String()
 
 	get := func(c net.Conn) error {
@@ -85,7 +93,7 @@ func TestConnLimit(t *testing.T) {
 	if err := get(idle[0]); err == nil {
 		t.Error("the oldest idle connection still answers")
 	}
-	// Four connections mid-request (a header never finished): a newcomer is closed itself.
+	// Four connections whose requests are being answered: a newcomer is closed itself.
 	for _, c := range append(idle, c5) {
 		c.Close()
 	}
@@ -96,9 +104,11 @@ func TestConnLimit(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer c.Close()
-		fmt.Fprintf(c, "GET / HTTP/1.1\r\n")
+		fmt.Fprintf(c, "GET /block HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
 	}
-	waitOpen(4)
+	for range 4 {
+		<-blocked
+	}
 	c6, err := net.Dial("tcp", addr)
 	if err != nil {
 		t.Fatal(err)
@@ -106,5 +116,35 @@ func TestConnLimit(t *testing.T) {
 	defer c6.Close()
 	if err := get(c6); err == nil || l.Refused.Load() != 1 {
 		t.Errorf("a connection beyond four busy ones: %v, refused %d, evicted %d, open %d", err, l.Refused.Load(), l.Evicted.Load(), l.Open())
+	}
+}
+
+// Connections that have not sent a byte count as idle: a newcomer closes the oldest of them
+// and is answered.
+func TestConnLimitClosesSilentConnections(t *testing.T) {
+	l := &ConnLimit{Max: 4}
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "ok") }))
+	srv.Config.ConnState = l.Track
+	srv.Start()
+	defer srv.Close()
+	for range 4 {
+		c, err := net.Dial("tcp", srv.Listener.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+	}
+	for deadline := time.Now().Add(30 * time.Second); l.Open() != 4; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d connections counted open, want 4", l.Open())
+		}
+	}
+	resp, err := srv.Client().Get(srv.URL)
+	if err != nil {
+		t.Fatalf("a client after four silent connections: %v", err)
+	}
+	resp.Body.Close()
+	if l.Evicted.Load() != 1 || l.Refused.Load() != 0 {
+		t.Errorf("evicted %d, refused %d", l.Evicted.Load(), l.Refused.Load())
 	}
 }
