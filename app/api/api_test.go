@@ -29,12 +29,20 @@ const rusimStep = `{"throttle": 0.0, "steer": 0.0, "brake": 0.0, "targetAgentId"
  "extensions": [{"key": "drive.left_pwm_norm", "value": "0.500000"}, {"key": "drive.right_pwm_norm", "value": "0.300000"}],
  "futureField": true}`
 
+// wantTelemetry is rusim's KS0223 telemetry, which a car reports first, unchanged; then its
+// sensors rusim has no keys for (wantOdometry, wantIMU).
 var wantTelemetry = []string{
 	"drive.left_pwm_norm", "drive.right_pwm_norm", "sensor.speedometer.mps", "sensor.ultrasonic.front.m",
 	"sensor.line_tracker.s1_norm", "sensor.line_tracker.s2_norm", "sensor.line_tracker.s3_norm",
 	"sensor.line_tracker.s4_norm", "sensor.line_tracker.s5_norm",
 	"power.battery.voltage_v", "power.battery.current_a", "power.motor.estimated_w",
 }
+
+var (
+	wantOdometry = []string{"sensor.odometry.wheel.left_m", "sensor.odometry.wheel.right_m"}
+	wantIMU      = []string{"sensor.imu.ax_mps2", "sensor.imu.ay_mps2", "sensor.imu.az_mps2",
+		"sensor.imu.wx_radps", "sensor.imu.wy_radps", "sensor.imu.wz_radps"}
+)
 
 func TestErrorsAndStatusCodes(t *testing.T) {
 	s := startServer(t, Options{})
@@ -156,9 +164,10 @@ func TestRusimResetAndStepShapes(t *testing.T) {
 	if res.State.TimeBase != "unix_ms" || res.State.Timestamp < 1.7e12 {
 		t.Errorf("state time %d %s", res.State.Timestamp, res.State.TimeBase)
 	}
-	// The prometeo is rusim's: KS0223 physics and telemetry in a car body.
-	if got := keys(res.State.Telemetry); !slices.Equal(got, wantTelemetry) {
-		t.Errorf("telemetry keys %v, want %v", got, wantTelemetry)
+	// The prometeo is rusim's: KS0223 physics and telemetry in a car body, with its odometry
+	// and IMU after (its depth camera and lidar are arrays, not telemetry).
+	if got, want := keys(res.State.Telemetry), slices.Concat(wantTelemetry, wantOdometry, wantIMU); !slices.Equal(got, want) {
+		t.Errorf("telemetry keys %v, want %v", got, want)
 	}
 	f := res.Frame
 	if f.FrameID != "camera/front/image_raw" || f.Format != "jpeg" || f.Encoding != "base64" || f.TimeBase != "unix_ms" ||
@@ -183,8 +192,8 @@ func TestRusimResetAndStepShapes(t *testing.T) {
 
 	res, b = s.ok("/reset", strings.Replace(rusimReset, "vehicle.prometeo.sport.v1", "vehicle.ks0223.v1", 1))
 	checkShape(t, b, stepResultShape)
-	if got := keys(res.State.Telemetry); !slices.Equal(got, wantTelemetry) {
-		t.Errorf("KS0223 telemetry keys %v, want %v", got, wantTelemetry)
+	if got, want := keys(res.State.Telemetry), slices.Concat(wantTelemetry, wantOdometry); !slices.Equal(got, want) {
+		t.Errorf("KS0223 telemetry keys %v, want %v", got, want)
 	}
 	if kv(t, res.State.Telemetry, "sensor.ultrasonic.front.m") != "3.5" {
 		t.Errorf("open arena: sonar %s, want 3.5 (no echo)", kv(t, res.State.Telemetry, "sensor.ultrasonic.front.m"))
@@ -199,6 +208,9 @@ func TestRusimResetAndStepShapes(t *testing.T) {
 		if i := strings.IndexByte(string(x.Value), '.'); i >= 0 && len(x.Value)-i-1 > 3 {
 			t.Errorf("telemetry %s = %q has more than three decimals", x.Key, x.Value)
 		}
+	}
+	if kv(t, res.State.Telemetry, "sensor.odometry.wheel.left_m") == "0" || kv(t, res.State.Telemetry, "sensor.odometry.wheel.right_m") == "0" {
+		t.Errorf("odometry after a step forward: %v", res.State.Telemetry)
 	}
 	if res.State.Speed <= 0 || kv(t, res.Info, "sim.time_s") != "0.05" || kv(t, res.Info, "sim.step") != "10" {
 		t.Errorf("after one step: speed %g, info %v", res.State.Speed, res.Info)
@@ -268,6 +280,60 @@ func TestDroneClimbIsItsVerticalVelocity(t *testing.T) {
 	}
 	if vy := res.State.LinearVelocity.Y; !(vy < -0.5) {
 		t.Errorf("descending: linearVelocity.y %.3f m/s", vy)
+	}
+}
+
+// A drone's telemetry is its contract's: the climb echoed (clamped, as applied), its IMU and
+// altimeter; no motor PWM, which a quadcopter has no actuator for.
+func TestDroneTelemetryIsItsContracts(t *testing.T) {
+	s := startServer(t, Options{})
+	const reset = `{"seed": 3, "selectedTrackId": "track.basic_arena.v1", "selectedVehicleId": "vehicle.drone.simple.v1"}`
+	res, _ := s.ok("/reset", reset)
+	want := slices.Concat([]string{"control.vertical_norm"}, wantIMU, []string{"sensor.altimeter.m"})
+	if got := keys(res.State.Telemetry); !slices.Equal(got, want) {
+		t.Fatalf("drone telemetry keys %v, want %v", got, want)
+	}
+	num := func(r *StepResult, key string) float64 {
+		t.Helper()
+		x, err := strconv.ParseFloat(kv(t, r.State.Telemetry, key), 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return x
+	}
+	// At rest at its start altitude (1 m): the accelerometer reads +g up (noise 0.02).
+	if alt, az := num(res, "sensor.altimeter.m"), num(res, "sensor.imu.az_mps2"); math.Abs(alt-1) > 0.1 || math.Abs(az-9.807) > 0.1 {
+		t.Errorf("at reset: altimeter %.3f m, az %.3f m/s², want 1 and 9.807", alt, az)
+	}
+	if kv(t, res.State.Telemetry, "control.vertical_norm") != "0" {
+		t.Errorf("at reset: climb echo %s", kv(t, res.State.Telemetry, "control.vertical_norm"))
+	}
+
+	// Climbing while turning right (rusim's steer > 0): a climb of 7 is clamped to 1 as a
+	// throttle of 7 is, and reads so.
+	climb := func(v string) *StepResult {
+		var r *StepResult
+		for range 10 {
+			r, _ = s.ok("/step", `{"steer": 1, "extensions": [{"key": "control.vertical_norm", "value": "`+v+`"}]}`)
+		}
+		return r
+	}
+	res = climb("7")
+	if e := kv(t, res.State.Telemetry, "control.vertical_norm"); e != "1" {
+		t.Errorf("climb 7 echoed as %s, want 1 (clamped)", e)
+	}
+	y := float64(res.State.Pose.Position.Y)
+	// The altimeter reads at 20 Hz, one action period: its latest reading is at most 0.05 s old.
+	if alt := num(res, "sensor.altimeter.m"); !(y > 1.2) || math.Abs(alt-y) > 2.5*0.05+0.1 {
+		t.Errorf("after climbing: altimeter %.3f m, height %.3f m", alt, y)
+	}
+	// Turning right is clockwise from above: a negative rate about the sensor's z (up).
+	if wz := num(res, "sensor.imu.wz_radps"); !(wz < -1) || math.Abs(wz+float64(res.State.AngularVelocity.Y)) > 0.1 {
+		t.Errorf("turning right: wz %.3f rad/s, angularVelocity.y %.3f", wz, res.State.AngularVelocity.Y)
+	}
+	s.ok("/reset", reset)
+	if y1 := float64(climb("1").State.Pose.Position.Y); y1 != y {
+		t.Errorf("climb 1 reached %.4f m, climb 7 %.4f m: want the same", y1, y)
 	}
 }
 

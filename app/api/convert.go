@@ -61,9 +61,9 @@ const (
 	extVertical = plugins.ActuatorVertical
 )
 
-// motorEcho is what telemetry reports as drive.left_pwm_norm and drive.right_pwm_norm: the
-// motor commands in rusim's naming.
-type motorEcho struct{ left, right float64 }
+// motorEcho is the command telemetry echoes, clamped as applied: drive.left_pwm_norm and
+// drive.right_pwm_norm (the motor commands in rusim's naming) and control.vertical_norm.
+type motorEcho struct{ left, right, vertical float64 }
 
 // commandFrom turns a rusim ControlCommand into a drive command and the motor echo.
 //
@@ -103,7 +103,7 @@ func commandFrom(throttle, steer, brake float64, discrete string, ext []KV) (dri
 		if err != nil {
 			return drive.Command{}, motorEcho{}, err
 		}
-		cmd.Vertical = v
+		cmd.Vertical, echo.vertical = v, v
 	}
 	return cmd, echo, nil
 }

@@ -55,16 +55,32 @@
 // did in rusim. Telemetry echoes the PWM values in rusim's naming. discreteAction (DirStop,
 // DirForward, DirBack, DirLeft, DirRight: rusim's (0,0), (1,0), (−1,0), (0.5,−1), (0.5,1)),
 // which rusim's multi-agent env sends and Unity ignores, is honoured when throttle and steer
-// are 0; another value is ignored as Unity ignores them all (0, 0). control.vertical_norm in extensions climbs a flying vehicle.
+// are 0; another value is ignored as Unity ignores them all (0, 0). A flying vehicle climbs on
+// the extension control.vertical_norm (−1..1; there is no top-level field for it). Values out
+// of range are clamped, as rusim's are: throttle, steer, drive.left_pwm_norm,
+// drive.right_pwm_norm and control.vertical_norm to −1..1, brake to 0..1 (a throttle of 7
+// drives as 1); a value that is not a number is a 400.
 //
-// Telemetry (strings with at most three decimals): drive.left_pwm_norm and
-// drive.right_pwm_norm (the command, echoed), then the latest reading of each sensor the
-// vehicle mounts (app/sensors, at its contract rate, with its contract noise; a sensor with no
-// reading yet, at reset, is fired once): sensor.speedometer.mps (forward speed),
+// Telemetry (strings with at most three decimals) is the vehicle's device contract's: the
+// command echoed as applied (clamped), for the actuators the contract lists — drive.left_pwm_norm
+// and drive.right_pwm_norm in rusim's naming, control.vertical_norm — then the latest reading
+// of each sensor the vehicle mounts (app/sensors, at its contract rate, with its contract
+// noise; a sensor with no reading yet, at reset, is fired once). rusim's KS0223 keys come
+// first, in its order and format: sensor.speedometer.mps (forward speed),
 // sensor.ultrasonic.front.m (rangeMax, 3.5 m, when nothing echoes),
 // sensor.line_tracker.s1_norm..s5_norm (1 − d/0.12 m from the nearest centreline; s1 leftmost),
-// power.battery.voltage_v, power.battery.current_a, power.motor.estimated_w. A vehicle without
-// one of these sensors leaves its keys out (rusim's clients read a missing sonar as 0).
+// power.battery.voltage_v, power.battery.current_a, power.motor.estimated_w. The sensors rusim
+// has no keys for follow as sensor.<contract sensor id>.<value>, for every mount of their kind:
+// an IMU's sensor.<id>.ax_mps2, ay_mps2, az_mps2 (specific force, +9.807 on z at rest),
+// wx_radps, wy_radps, wz_radps (angular rate), in the sensor's own frame (x forward, y left,
+// z up, so wz > 0 turns left: not Unity's axes, unlike the state); an altimeter's
+// sensor.<id>.m; wheel odometry's sensor.<id>.left_m and right_m (distance since the reset).
+// The KS0223 and the cars thus add sensor.odometry.wheel.left_m and right_m, the prometeo its
+// sensor.imu.*; the quadcopter reports control.vertical_norm, sensor.imu.* and
+// sensor.altimeter.m. Cameras, depth cameras and lidars are arrays, not telemetry: the frame
+// carries the first camera; the others are on the device bridge and the world's topics. A
+// vehicle without one of these sensors leaves its keys out (rusim's clients read a missing
+// sonar as 0).
 //
 // # Frames
 //
