@@ -3,6 +3,7 @@ package api
 import (
 	"encoding/json"
 	"image"
+	"log/slog"
 	"math"
 	"net/http"
 	"slices"
@@ -334,6 +335,40 @@ func TestDroneTelemetryIsItsContracts(t *testing.T) {
 	s.ok("/reset", reset)
 	if y1 := float64(climb("1").State.Pose.Position.Y); y1 != y {
 		t.Errorf("climb 1 reached %.4f m, climb 7 %.4f m: want the same", y1, y)
+	}
+}
+
+// Unknown step fields are ignored, as rusim's are, and each is logged once: a drone's
+// top-level "vertical" with where a climb goes.
+func TestUnknownStepFieldsAreIgnoredAndLogged(t *testing.T) {
+	var buf syncBuffer
+	s := startServer(t, Options{Logger: slog.New(slog.NewTextHandler(&buf, nil))})
+	res, _ := s.ok("/reset", `{"seed": 1, "selectedTrackId": "track.basic_arena.v1", "selectedVehicleId": "vehicle.drone.simple.v1"}`)
+	y := res.State.Pose.Position.Y
+	for range 3 {
+		res, _ = s.ok("/step", `{"vertical": 1, "STEER": 0.5, "timestamp": 0, "timeBase": "unix_ms"}`)
+	}
+	if res.State.Pose.Position.Y != y || res.State.AngularVelocity.Y <= 0 {
+		t.Errorf("height %.3f m (was %.3f), angularVelocity.y %.3f: want no climb and STEER read as steer",
+			res.State.Pose.Position.Y, y, res.State.AngularVelocity.Y)
+	}
+	long := strings.Repeat("x", 1000)
+	s.ok("/step", `{"actions": [{"targetAgentId": "ego", "climb": 1, "Extensions": []}], "`+long+`": 0}`)
+	log := buf.String()
+	for _, c := range []struct {
+		what string
+		n    int
+	}{
+		{`field=vertical`, 1},
+		{`climb goes in extensions as control.vertical_norm (−1..1)" field=vertical`, 1},
+		{`msg="training API: an action of a step has a field the API does not know; it is ignored, as rusim ignores it; a climb goes in extensions as control.vertical_norm (−1..1)" field=climb`, 1},
+		{"field=" + long[:maxFieldName] + "…", 1},
+		{long[:maxFieldName+1], 0},
+		{"field=STEER", 0}, {"field=timestamp", 0}, {"field=Extensions", 0}, {"field=targetAgentId", 0},
+	} {
+		if n := strings.Count(log, c.what); n != c.n {
+			t.Errorf("%q logged %d times, want %d:\n%s", c.what, n, c.n, log)
+		}
 	}
 }
 

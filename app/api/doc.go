@@ -59,7 +59,9 @@
 // the extension control.vertical_norm (−1..1; there is no top-level field for it). Values out
 // of range are clamped, as rusim's are: throttle, steer, drive.left_pwm_norm,
 // drive.right_pwm_norm and control.vertical_norm to −1..1, brake to 0..1 (a throttle of 7
-// drives as 1); a value that is not a number is a 400.
+// drives as 1); a value that is not a number is a 400. Unknown fields are ignored, as rusim
+// ignores them; the log names each unknown field of a step (or of one of its actions) once
+// for the server's life, a "vertical" or "climb" with where the climb goes.
 //
 // Telemetry (strings with at most three decimals) is the vehicle's device contract's: the
 // command echoed as applied (clamped), for the actuators the contract lists — drive.left_pwm_norm

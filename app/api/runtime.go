@@ -2,8 +2,10 @@ package api
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -120,6 +122,78 @@ func (s *Service) noteUnknownTarget(id, to string) {
 		s.log.Warn("training API: a step's targetAgentId is no agent of the episode; it drives another, as rusim's does",
 			"targetAgentId", clipMessage(id), "drives", to)
 	}
+}
+
+// stepFields and actionFields are the JSON names a step and one of its actions take, read
+// from StepRequest and StepAction so that a field added there is known here.
+var (
+	stepFields   = jsonNames(reflect.TypeFor[StepRequest]())
+	actionFields = jsonNames(reflect.TypeFor[StepAction]())
+)
+
+// jsonNames returns the JSON names of struct type t's fields.
+func jsonNames(t reflect.Type) []string {
+	var out []string
+	for i := range t.NumField() {
+		if name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ","); name != "" && name != "-" {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// maxFieldName bounds an unknown field's name as logged and remembered: it is the client's.
+const maxFieldName = 64
+
+// noteStepFields logs, once per name for the server's life, a field of a step body (top level,
+// or one of its actions) that the API does not know. rusim ignores unknown fields and so does
+// the API; but a drone's {"vertical": 1} then climbs nothing, and the log should say where the
+// climb goes. body has decoded into a StepRequest.
+func (s *Service) noteStepFields(body []byte) {
+	var top map[string]json.RawMessage
+	if json.Unmarshal(body, &top) != nil {
+		return
+	}
+	for name, raw := range top {
+		if !knownField(stepFields, name) {
+			s.noteUnknownField("a step", name)
+			continue
+		}
+		if !strings.EqualFold(name, "actions") {
+			continue
+		}
+		var actions []map[string]json.RawMessage
+		if json.Unmarshal(raw, &actions) != nil {
+			continue
+		}
+		for _, a := range actions {
+			for name := range a {
+				if !knownField(actionFields, name) {
+					s.noteUnknownField("an action of a step", name)
+				}
+			}
+		}
+	}
+}
+
+// knownField reports whether encoding/json fills a field of names from key: it matches
+// names exactly or without case.
+func knownField(names []string, key string) bool {
+	return slices.ContainsFunc(names, func(n string) bool { return strings.EqualFold(n, key) })
+}
+
+func (s *Service) noteUnknownField(where, name string) {
+	if len(name) > maxFieldName {
+		name = strings.ToValidUTF8(name[:maxFieldName], "") + "…"
+	}
+	if !s.logged.first("field " + where + " " + name) {
+		return
+	}
+	msg := "training API: " + where + " has a field the API does not know; it is ignored, as rusim ignores it"
+	if lower := strings.ToLower(name); strings.Contains(lower, "vertical") || strings.Contains(lower, "climb") {
+		msg += "; a climb goes in extensions as control.vertical_norm (−1..1)"
+	}
+	s.log.Warn(msg, "field", name)
 }
 
 // onceSet says which keys were seen before, for lines logged once for a server's life; it

@@ -114,7 +114,7 @@ type Service struct {
 	// building is held while a reset builds its episode: one at a time, so that resets sent
 	// together build one episode's worlds at once, not all of them.
 	building sync.Mutex
-	// logged holds what noteUnused and noteUnknownTarget have logged.
+	// logged holds what noteUnused, noteUnknownTarget and noteStepFields have logged.
 	logged   onceSet
 	current  *episode
 	closed   bool
@@ -354,6 +354,9 @@ func (s *Service) decode(w http.ResponseWriter, r *http.Request, dst any) bool {
 		}
 		s.writeJSON(w, status, errorBody{err.Error()})
 		return false
+	}
+	if _, ok := dst.(*StepRequest); ok {
+		s.noteStepFields(body)
 	}
 	return true
 }
