@@ -210,8 +210,11 @@ func TestRusimResetAndStepShapes(t *testing.T) {
 			t.Errorf("telemetry %s = %q has more than three decimals", x.Key, x.Value)
 		}
 	}
-	if kv(t, res.State.Telemetry, "sensor.odometry.wheel.left_m") == "0" || kv(t, res.State.Telemetry, "sensor.odometry.wheel.right_m") == "0" {
-		t.Errorf("odometry after a step forward: %v", res.State.Telemetry)
+	// rusim's left PWM above its right turns left: the vehicle's right wheel travels farther.
+	left, _ := strconv.ParseFloat(kv(t, res.State.Telemetry, "sensor.odometry.wheel.left_m"), 64)
+	right, _ := strconv.ParseFloat(kv(t, res.State.Telemetry, "sensor.odometry.wheel.right_m"), 64)
+	if !(left > 0 && right > left) || res.State.AngularVelocity.Y >= 0 {
+		t.Errorf("odometry left %.3f m, right %.3f m, angularVelocity.y %.3f: want a left turn", left, right, res.State.AngularVelocity.Y)
 	}
 	if res.State.Speed <= 0 || kv(t, res.Info, "sim.time_s") != "0.05" || kv(t, res.Info, "sim.step") != "10" {
 		t.Errorf("after one step: speed %g, info %v", res.State.Speed, res.Info)

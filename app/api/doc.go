@@ -76,7 +76,9 @@
 // an IMU's sensor.<id>.ax_mps2, ay_mps2, az_mps2 (specific force, +9.807 on z at rest),
 // wx_radps, wy_radps, wz_radps (angular rate), in the sensor's own frame (x forward, y left,
 // z up, so wz > 0 turns left: not Unity's axes, unlike the state); an altimeter's
-// sensor.<id>.m; wheel odometry's sensor.<id>.left_m and right_m (distance since the reset).
+// sensor.<id>.m; wheel odometry's sensor.<id>.left_m and right_m (distance since the reset
+// of the wheels on the vehicle's left and right: right_m grows faster in a left turn, which
+// rusim's naming commands with drive.left_pwm_norm above drive.right_pwm_norm).
 // The KS0223 and the cars thus add sensor.odometry.wheel.left_m and right_m, the prometeo its
 // sensor.imu.*; the quadcopter reports control.vertical_norm, sensor.imu.* and
 // sensor.altimeter.m. Cameras, depth cameras and lidars are arrays, not telemetry: the frame
