@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"simgui/app/scenario"
+	"simgui/app/systems/gztopics"
 	_ "simgui/app/systems/standard"
 	"simgui/plugins"
 )
@@ -60,7 +61,17 @@ func TestConfigWholeFloats(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := scenario.Resolve(sc, plugins.Builtin()); err != nil {
+	plan, err := scenario.Resolve(sc, plugins.Builtin())
+	if err != nil {
 		t.Fatalf("queueLen: 4.0 refused: %v", err)
+	}
+	var got []int
+	for _, b := range plan.Systems {
+		if a, ok := b.System.(*gztopics.Adapter); ok {
+			got = append(got, a.QueueLen)
+		}
+	}
+	if len(got) != 1 || got[0] != 4 {
+		t.Fatalf("queueLen: 4.0 decoded as %v, want one systems.gz_topics with queueLen 4", got)
 	}
 }
