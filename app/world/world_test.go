@@ -360,6 +360,22 @@ func TestSpawnRemoveEvents(t *testing.T) {
 	}
 }
 
+// callSteps makes n calls on l, each queued once the one before has been answered, and
+// returns the world's step as each call saw it. A call is answered only once the loop has run
+// it, so when callSteps returns the loop has been round its queue n times; a loop running on
+// its own at time scale 0 steps whenever it finds its queue empty, between the calls, and the
+// steps seen then differ.
+func callSteps(ctx context.Context, t *testing.T, l *Loop, n int) []uint64 {
+	t.Helper()
+	steps := make([]uint64, 0, n)
+	for range n {
+		if err := l.Call(ctx, func(w *World) error { steps = append(steps, w.step); return nil }); err != nil {
+			t.Fatalf("call on the loop: %v", err)
+		}
+	}
+	return steps
+}
+
 func TestLoopLockstepPauseAndCommands(t *testing.T) {
 	w := newTestWorld(t, 1, nil)
 	l := NewLoop(w, LoopOptions{Lockstep: true})
@@ -377,10 +393,10 @@ func TestLoopLockstepPauseAndCommands(t *testing.T) {
 	if m, _ := s.Model("car0"); m.Forward <= 0 || m.Command.Throttle != 1 {
 		t.Fatalf("command not applied in the next step: %+v", m)
 	}
-	// Lockstep does not advance on its own.
-	time.Sleep(20 * time.Millisecond)
-	if got := l.Snapshot().Step; got != 11 {
-		t.Fatalf("lockstep loop advanced to %d on its own", got)
+	// Lockstep does not advance on its own: the loop takes a round of calls, one at a time,
+	// without a step between them.
+	if steps := callSteps(ctx, t, l, 20); slices.Min(steps) != 11 || slices.Max(steps) != 11 || l.Snapshot().Step != 11 {
+		t.Fatalf("lockstep loop advanced on its own: steps seen by the calls %v, snapshot %d", steps, l.Snapshot().Step)
 	}
 	var paused int
 	l.Do(func(w *World) { w.Events().On(events.Paused, func(events.Event) { paused++ }, 0) })
@@ -389,9 +405,9 @@ func TestLoopLockstepPauseAndCommands(t *testing.T) {
 	<-l.Updated()
 	l.Pause()
 	a := l.Snapshot().Step
-	time.Sleep(20 * time.Millisecond)
-	if b := l.Snapshot().Step; a != b || !l.Snapshot().Paused {
-		t.Fatalf("paused loop advanced from %d to %d", a, b)
+	if steps := callSteps(ctx, t, l, 20); slices.Min(steps) != a || slices.Max(steps) != a || l.Snapshot().Step != a || !l.Snapshot().Paused {
+		t.Fatalf("paused loop advanced from %d: steps seen by the calls %v, snapshot %d (paused %v)",
+			a, steps, l.Snapshot().Step, l.Snapshot().Paused)
 	}
 	if s, _ := l.Step(ctx, 1); s.Step != a+1 {
 		t.Fatalf("single step while paused gave %d, want %d", s.Step, a+1)
