@@ -101,8 +101,18 @@ func TestLockstepStep(t *testing.T) {
 	if res := askJSON(t, c, `{"command":"step"}`)["result"].(map[string]any); res["steps"] != 1.0 || res["iterations"] != 41.0 {
 		t.Fatalf("default step answered %v", res)
 	}
-	// Lockstep: nothing moves between commands.
-	time.Sleep(20 * time.Millisecond)
+	// Lockstep: nothing moves between commands. The loop takes a round of calls, each queued
+	// once the one before was answered; a loop running on its own (time scale 0 here) would
+	// step between them, whenever it found its queue empty.
+	for i := range 20 {
+		var step uint64
+		if err := e.loop.Call(context.Background(), func(w *world.World) error { step = w.StepCount(); return nil }); err != nil {
+			t.Fatal(err)
+		}
+		if step != 41 {
+			t.Fatalf("the world ran on its own to step %d (call %d)", step, i)
+		}
+	}
 	if s := e.loop.Snapshot(); s.Step != 41 {
 		t.Fatalf("the world ran on its own to step %d", s.Step)
 	}
