@@ -66,6 +66,18 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 	}
 }
 
+// subCount is how many times the peers of s subscribe to topic, as their subscription readers
+// have counted so far.
+func subCount(s *socket, topic []byte) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for p := range s.peers {
+		n += p.subs[string(topic)]
+	}
+	return n
+}
+
 // recvTimeout receives one message from a zmq4 socket or fails the test after d.
 func recvTimeout(t *testing.T, s zmq4.Socket, d time.Duration) zmq4.Msg {
 	t.Helper()

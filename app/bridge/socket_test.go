@@ -81,7 +81,15 @@ func TestPubPrefixAndCancel(t *testing.T) {
 	sendSub(true, tag[:3])
 	waitFor(t, "prefix subscription", s.Subscribed)
 	sendSub(false, tag[:3])
-	time.Sleep(50 * time.Millisecond)
+	// A peer's subscriptions are read in order, one at a time: once a later one (to a longer
+	// prefix) is counted, the cancel before it has been too.
+	sendSub(true, tag[:5])
+	waitFor(t, "the subscription sent after the cancel", func() bool { return subCount(s, tag[:5]) == 1 })
+	if n := subCount(s, tag[:3]); n != 1 {
+		t.Fatalf("one cancel of a prefix subscribed twice left it subscribed %d times, want 1", n)
+	}
+	sendSub(false, tag[:5])
+	waitFor(t, "the cancel of the longer prefix", func() bool { return subCount(s, tag[:5]) == 0 })
 	if !s.Subscribed() {
 		t.Fatal("one cancel of a prefix subscribed twice ended the subscription")
 	}
