@@ -22,7 +22,7 @@ import (
 
 	"simgui/app"
 	"simgui/app/scenario"
-	"simgui/app/transport"
+	"simgui/app/sensors"
 	"simgui/app/transport/msgs"
 	"simgui/app/window/xtest"
 	"simgui/app/world"
@@ -69,8 +69,9 @@ func runChild(kind string) error {
 }
 
 // cameraChild is the default scenario, whose KS0223 carries a real camera sensor (640×480,
-// 15 Hz of sim time). A tap on the sensor's topic writes the newest frame sent to the shots
-// directory as sent.png every half second, so that the test can compare the panel with it.
+// 15 Hz of sim time). Once the world is paused, a tap writes the last frame the sensor sent to
+// the shots directory as sent.png (and its stamp to sent.json), so that the test can compare
+// the panel with it.
 func cameraChild() error {
 	plan, err := scenario.Resolve(scenario.Default(), plugins.Builtin())
 	if err != nil {
@@ -79,7 +80,7 @@ func cameraChild() error {
 	ctx, cancel := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 	defer cancel()
 	return runHosted(ctx, plan, app.BuildOptions{}, Options{StateFile: os.Getenv(envState), ScreenshotDir: os.Getenv(envShots)}, nil,
-		func(sim *app.Sim) { go tap(ctx, sim, imageTopic("ego", "camera.front.rgb"), os.Getenv(envShots)) })
+		func(sim *app.Sim) { go tap(ctx, sim, "ego", "camera.front.rgb", os.Getenv(envShots)) })
 }
 
 // runHosted runs the window as the command line does: a host with plan's world as its
@@ -110,26 +111,39 @@ func (w *testWindow) Start(_ context.Context, h *app.Host) error { w.h = h; retu
 func (w *testWindow) RunMain(ctx context.Context) error          { return run(ctx, w.h, w.opts, w.wrap) }
 func (w *testWindow) Shutdown(context.Context) error             { return nil }
 
-// tap writes the newest image published on topic to dir/sent.png every half second.
-func tap(ctx context.Context, sim *app.Sim, topic, dir string) {
-	sub := sim.Bus.Subscribe(topic, transport.WithQueueLen(1))
-	defer sub.Close()
-	last := time.Time{}
+// tap waits for the world to be paused, then writes the last image the sensor sent to
+// dir/sent.png and after it {"stamp": its sim time in seconds} to dir/sent.json, once a
+// pause. The frames still being rendered are delivered first (sensors.System.Flush, on the
+// loop goroutine), so the image written is the last sent, the one the panel shows.
+func tap(ctx context.Context, sim *app.Sim, model, sensor, dir string) {
+	written := time.Duration(-1)
 	for {
+		updated := sim.Loop.Updated()
+		if sim.Loop.Snapshot().Paused {
+			var last sensors.Reading
+			err := sim.Loop.Call(ctx, func(*world.World) error {
+				sim.Sensors.Flush()
+				last, _ = sim.Sensors.Latest(model, sensor)
+				return nil
+			})
+			if err != nil {
+				return
+			}
+			if m, ok := last.Msg.(*msgs.Image); ok && last.Stamp != written {
+				if fr, err := convertImage(m, 0, nil); err == nil && writePNG(dir+"/sent.png", fr.W, fr.H, fr.Pix) == nil {
+					stamp, _ := json.Marshal(map[string]float64{"stamp": last.Stamp.Seconds()})
+					if writeAtomic(dir+"/sent.json", stamp) == nil {
+						written = last.Stamp
+					}
+				}
+			}
+		}
 		select {
 		case <-ctx.Done():
 			return
-		case m, ok := <-sub.C():
-			if !ok {
-				return
-			}
-			if time.Since(last) < 500*time.Millisecond {
-				continue
-			}
-			last = time.Now()
-			if fr, err := convertImage(m.Msg.(*msgs.Image), 0, nil); err == nil {
-				writePNG(dir+"/sent.png", fr.W, fr.H, fr.Pix)
-			}
+		case <-sim.Loop.Done():
+			return
+		case <-updated:
 		}
 	}
 }

@@ -11,6 +11,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"simgui/app/window/xtest"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -230,4 +232,34 @@ func headlessModels(t *testing.T, out []byte) []headlessModel {
 		t.Fatalf("headless summary: %v\n%s", err, out)
 	}
 	return sum.Models
+}
+
+// typeIntoDialog types path into the location entry of the GTK file dialog win (Ctrl+L opens
+// it, Ctrl+A selects what it holds) and presses Return, until the dialog is gone or done
+// holds. GTK drops the keys a dialog gets before it is ready for them, and nothing seen from
+// outside says when it is, so a try whose keys were lost leaves the dialog up and the next
+// one types the whole path again; between tries it waits for the dialog to go.
+func typeIntoDialog(t *testing.T, g *gui, win, path string, done func() bool) {
+	t.Helper()
+	gone := func() bool {
+		out, err := xtest.Xdotool("search", "--onlyvisible", "--name", ".")
+		return err != nil || !slices.Contains(strings.Fields(string(out)), win)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for try := 1; !done() && !gone(); try++ {
+		if time.Now().After(deadline) {
+			t.Fatalf("the dialog took no path in %d tries", try-1)
+		}
+		if _, err := xtest.Xdotool("windowfocus", "--sync", win); err != nil {
+			continue // it went in the meantime
+		}
+		g.key("ctrl+l", "ctrl+a")
+		g.typeText(path)
+		g.key("Return")
+		for wait := time.Now().Add(3 * time.Second); time.Now().Before(wait) && !done() && !gone(); time.Sleep(40 * time.Millisecond) {
+		}
+		if try > 1 {
+			t.Logf("typed the path into the dialog %d times", try)
+		}
+	}
 }

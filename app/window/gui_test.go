@@ -124,8 +124,9 @@ func TestWindowDriveAndPause(t *testing.T) {
 	g.waitState("running again", 5*time.Second, func(s State) bool { return !s.Paused && s.SimTime > stepped.SimTime+0.3 })
 
 	g.key("c")
-	g.waitState("the 3D view", 5*time.Second, func(s State) bool { return s.Chase })
-	time.Sleep(1500 * time.Millisecond)
+	// A few pictures drawn: the game shows the newest from the frame after each, so the frame
+	// F12 catches shows one.
+	g.waitState("the 3D view's pictures", 20*time.Second, func(s State) bool { return s.Chase && s.ChaseFrames >= 3 })
 	chase := g.shot("chase-view.png")
 	sky := xtest.RegionStats(chase, image.Rect(400, 0, 900, 60))
 	floor := xtest.RegionStats(chase, image.Rect(400, 620, 900, 740))
@@ -178,8 +179,13 @@ func TestWindowMarkers(t *testing.T) {
 		{"group":"t","id":0,"type":"Sphere","color":"Magenta","sphere":{"size":0.12,"point":{"x":%g,"y":%g,"z":0}}},
 		{"group":"t","id":1,"type":"Line","color":"Lime","line":{"size":0.03,"point":{"x":%g,"y":%g,"z":0},"endpoint":{"x":%g,"y":%g,"z":0}}}]}`,
 		x+0.25, y, x-0.2, y-0.3, x+0.2, y-0.3))
-	time.Sleep(300 * time.Millisecond)
-	s, _ = g.readState()
+	// The markers reach the world through its loop's queue (applied before the next step); a
+	// pause queued after them is done after them, and its snapshot carries them: once the
+	// window shows the pause, it draws them.
+	if got := string(controlCall(t, port, map[string]any{"command": "pause"})); got != `"ok"` {
+		t.Fatalf("pause answered %s", got)
+	}
+	s = g.waitState("the pause after the markers", 10*time.Second, func(s State) bool { return s.Paused })
 	img := g.shot("markers.png")
 	sphere := toScreen(img, s, x+0.25, y)
 	line := toScreen(img, s, x, y-0.3)
@@ -288,19 +294,16 @@ func TestWindowNativeDialog(t *testing.T) {
 		s, _ := g.readState()
 		t.Fatalf("no native file dialog within 10 s; state %+v", s)
 	}
+	// The simulation runs on while the dialog is open: sim time goes a second past where it
+	// was (a stalled loop never gets there), and the dialog is still up.
 	before, _ := g.readState()
-	time.Sleep(500 * time.Millisecond)
-	running, _ := g.readState()
-	if running.SimTime <= before.SimTime {
-		t.Errorf("the simulation stopped while the dialog is open: %.3f s then %.3f s", before.SimTime, running.SimTime)
+	g.waitState("sim time going on behind the dialog", 20*time.Second, func(s State) bool { return s.SimTime >= before.SimTime+1 })
+	if out, err := xtest.Xdotool("search", "--onlyvisible", "--name", "^Open scenario$"); err != nil || len(strings.Fields(string(out))) == 0 {
+		t.Fatalf("the dialog closed by itself (%v)", err)
 	}
-	time.Sleep(time.Second) // let GTK settle before typing into it
-	g.xdo("windowfocus", "--sync", ids[0])
-	g.key("ctrl+l")
-	time.Sleep(300 * time.Millisecond)
-	g.typeText(path)
-	time.Sleep(300 * time.Millisecond)
-	g.key("Return")
+	// GTK drops the keys of a dialog that is mapped and focused but not yet ready for them,
+	// and nothing outside it tells when it is: type the path until the dialog is gone.
+	typeIntoDialog(t, g, ids[0], path, func() bool { s, _ := g.readState(); return s.Scenario == path })
 	// The dialog's choice opens at once: no second Enter in the prompt.
 	g.waitState("the maze", 15*time.Second, func(s State) bool { return s.Scenario == path && s.Prompt == "" })
 }
@@ -368,7 +371,22 @@ func TestWindowCameraPanel(t *testing.T) {
 	if hud != ([4]int{}) && big[1] < hud[3] {
 		t.Errorf("the enlarged panel %v covers the HUD %v", big, hud)
 	}
-	time.Sleep(1200 * time.Millisecond) // the tap writes the newest frame every 0.5 s
+	// The child writes the last frame the camera sent before the pause to sent.png, then its
+	// stamp to sent.json.
+	var sentAt struct{ Stamp float64 }
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(40 * time.Millisecond) {
+		if data, err := os.ReadFile(filepath.Join(g.dir, "sent.json")); err == nil && json.Unmarshal(data, &sentAt) == nil {
+			break
+		}
+		if time.Now().After(deadline) || g.Exited() {
+			t.Fatalf("the child never wrote the frame sent before the pause; stderr:\n%s", g.errText())
+		}
+	}
+	// The camera sends 15 frames a second of sim time: the last before the pause is stamped
+	// within a period or so of it.
+	if sentAt.Stamp > s.SimTime+1e-9 || sentAt.Stamp < s.SimTime-0.2 {
+		t.Errorf("the last frame sent is stamped %.3f s; the world paused at %.3f s", sentAt.Stamp, s.SimTime)
+	}
 	shot := g.shot("camera-panel.png")
 	// The middle of the panel's picture (below its 18-pixel label).
 	cx, cy := (big[0]+big[2])/2, (big[1]+18+big[3])/2
