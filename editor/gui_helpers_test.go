@@ -267,3 +267,17 @@ func (g *gui) reveal(name string) {
 	}
 	g.t.Fatalf("%s not on show after scrolling the form down", name)
 }
+
+// visible reports whether the window win is mapped.
+func (g *gui) visible(win string) bool {
+	out, err := xtest.Xdotool("search", "--onlyvisible", "--pid", fmt.Sprint(g.Cmd.Process.Pid))
+	if err != nil {
+		return false
+	}
+	for _, id := range strings.Fields(string(out)) {
+		if id == win {
+			return true
+		}
+	}
+	return false
+}
