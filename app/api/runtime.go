@@ -1,7 +1,6 @@
 package api
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"simgui/app/world"
 	"simgui/plugins"
@@ -134,11 +132,11 @@ var (
 )
 
 // jsonNames returns the JSON names of struct type t's fields.
-func jsonNames(t reflect.Type) [][]byte {
-	var out [][]byte
+func jsonNames(t reflect.Type) []string {
+	var out []string
 	for i := range t.NumField() {
 		if name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ","); name != "" && name != "-" {
-			out = append(out, []byte(name))
+			out = append(out, name)
 		}
 	}
 	return out
@@ -150,82 +148,41 @@ const maxFieldName = 64
 // noteStepFields logs, once per name for the server's life, a field of a step body (top level,
 // or one of its actions) that the API does not know. rusim ignores unknown fields and so does
 // the API; but a drone's {"vertical": 1} then climbs nothing, and the log should say where the
-// climb goes. body has decoded into a StepRequest, so it is valid JSON. Every step pays for
-// this: stepFieldNames reads the names in place, without decoding the body again.
+// climb goes. body has decoded into a StepRequest.
 func (s *Service) noteStepFields(body []byte) {
-	stepFieldNames(body, func(name []byte, action bool) {
-		known, where := stepFields, "a step"
-		if action {
-			known, where = actionFields, "an action of a step"
+	var top map[string]json.RawMessage
+	if json.Unmarshal(body, &top) != nil {
+		return
+	}
+	for name, raw := range top {
+		if !knownField(stepFields, name) {
+			s.noteUnknownField("a step", name)
+			continue
 		}
-		if !knownField(known, name) {
-			s.noteUnknownField(where, name)
+		if !strings.EqualFold(name, "actions") {
+			continue
 		}
-	})
-}
-
-// stepFieldNames calls fn with each member name of valid JSON body's top-level object, then
-// action false, and of the objects in its top-level "actions" array (any case, as
-// encoding/json matches it), action true. Names are as encoding/json reads them: unescaped,
-// invalid UTF-8 replaced.
-func stepFieldNames(body []byte, fn func(name []byte, action bool)) {
-	depth := 0
-	inActions := false // in the top-level actions array (depth 2) or an object in it
-	lastActions := false
-	key := false // the next string at depth 1, or depth 3 in actions, is a name
-	for i := 0; i < len(body); i++ {
-		switch body[i] {
-		case '{':
-			depth++
-			key = true
-		case '[':
-			depth++
-			inActions = inActions || depth == 2 && lastActions
-		case '}', ']':
-			if depth == 2 {
-				inActions = false
-			}
-			depth--
-		case ',':
-			// In an array too: the next value there is no string (a step's arrays at these
-			// depths hold objects), and other depths' names are not read.
-			key = true
-		case ':':
-			key = false
-		case '"':
-			j := i + 1
-			for j < len(body) && body[j] != '"' {
-				if body[j] == '\\' {
-					j++
+		var actions []map[string]json.RawMessage
+		if json.Unmarshal(raw, &actions) != nil {
+			continue
+		}
+		for _, a := range actions {
+			for name := range a {
+				if !knownField(actionFields, name) {
+					s.noteUnknownField("an action of a step", name)
 				}
-				j++
 			}
-			if key && (depth == 1 || depth == 3 && inActions) {
-				name := body[i+1 : min(j, len(body))]
-				if bytes.IndexByte(name, '\\') >= 0 || !utf8.Valid(name) { // as encoding/json reads it
-					var u string
-					if json.Unmarshal(body[i:min(j+1, len(body))], &u) == nil {
-						name = []byte(u)
-					}
-				}
-				if depth == 1 {
-					lastActions = bytes.EqualFold(name, []byte("actions"))
-				}
-				fn(name, depth == 3)
-			}
-			i = j
 		}
 	}
 }
 
-// knownField reports whether encoding/json fills a field of names from name: it matches names
-// exactly or without case.
-func knownField(names [][]byte, name []byte) bool {
-	return slices.ContainsFunc(names, func(n []byte) bool { return bytes.EqualFold(n, name) })
+// knownField reports whether encoding/json fills a field of names from key: it matches
+// names exactly or without case.
+func knownField(names []string, key string) bool {
+	return slices.ContainsFunc(names, func(n string) bool { return strings.EqualFold(n, key) })
 }
 
-func (s *Service) noteUnknownField(where string, b []byte) {
-	name := string(b)
+func (s *Service) noteUnknownField(where, name string) {
 	if len(name) > maxFieldName {
 		name = strings.ToValidUTF8(name[:maxFieldName], "") + "…"
 	}
