@@ -435,6 +435,10 @@ func TestAgentsParamsAndTargets(t *testing.T) {
 	if kv(t, res.Agents[0].State.Telemetry, "drive.left_pwm_norm") != "-1" {
 		t.Errorf("DirBack telemetry %v", res.Agents[0].State.Telemetry)
 	}
+	// In the actions list an unknown id is refused, naming it: rusim's fall-back to the
+	// primary is for its own one command, and there a typo moved the wrong robot.
+	s.wantError(http.MethodPost, "/step", `{"actions": [{"targetAgentId": "scout"}, {"targetAgentId": "agent_1", "throttle": 1}]}`,
+		http.StatusBadRequest, "actions: targetAgentId 'agent_1' is no agent of the episode (agents: 'agent-1', 'agent-2', 'scout').")
 }
 
 func must[T any](v T, err error) T {

@@ -182,6 +182,19 @@ type episode struct {
 	added    bool
 }
 
+// agentList names the episode's agents for an error: the first few, and how many more.
+func (ep *episode) agentList() string {
+	const shown = 8
+	var names []string
+	for _, a := range ep.agents[:min(len(ep.agents), shown)] {
+		names = append(names, "'"+a.id+"'")
+	}
+	if n := len(ep.agents) - shown; n > 0 {
+		names = append(names, fmt.Sprintf("and %d more", n))
+	}
+	return strings.Join(names, ", ")
+}
+
 // buildEpisode builds the worlds of ep and adds them to h as the episode of reset seq, called
 // episode-<seq> (the host starts them). On error nothing is left running.
 func buildEpisode(h *app.Host, seq uint64, ep *episodePlan) (*episode, error) {

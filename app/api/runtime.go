@@ -259,6 +259,12 @@ func (s *Service) Step(ctx context.Context, req *StepRequest) (*StepResult, erro
 			return nil, err
 		}
 		if act.TargetAgentID != "" && a.id != act.TargetAgentID {
+			if len(req.Actions) > 0 {
+				// rusim's fall-back to the primary is for its own one command; in the
+				// actions list, simgui's, a typo moved the primary in place of the robot meant.
+				return nil, badRequest("actions: targetAgentId '%s' is no agent of the episode (agents: %s).",
+					clipMessage(act.TargetAgentID), ep.agentList())
+			}
 			s.noteUnknownTarget(act.TargetAgentID, a.id)
 		}
 		if slices.Contains(targets, a) {
