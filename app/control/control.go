@@ -273,11 +273,12 @@ type stepResult struct {
 func cmdStep(s *Service, ctx context.Context, req *request, _ []byte) any {
 	n := 1
 	if len(req.Steps) > 0 && string(req.Steps) != "null" {
-		v, err := strconv.Atoi(string(req.Steps))
-		if err != nil || v < 1 || v > MaxSteps {
+		// A number as JSON writes it: 10.0 and 1e1 are the whole number 10.
+		v, err := strconv.ParseFloat(string(req.Steps), 64)
+		if err != nil || v != math.Trunc(v) || v < 1 || v > MaxSteps {
 			return fmt.Sprintf("steps must be a whole number from 1 to %d", MaxSteps)
 		}
-		n = v
+		n = int(v)
 	}
 	return s.withLoop(ctx, func(l *world.Loop) any {
 		snap, err := l.Step(ctx, n)

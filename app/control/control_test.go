@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"math"
 	"net/http"
@@ -116,6 +117,10 @@ func TestLockstepStep(t *testing.T) {
 	if s := e.loop.Snapshot(); s.Step != 41 {
 		t.Fatalf("the world ran on its own to step %d", s.Step)
 	}
+	// A whole number written as JSON may write it: 2.0 steps twice.
+	if res := askJSON(t, c, `{"command":"step","steps":2.0}`)["result"].(map[string]any); res["steps"] != 2.0 || res["iterations"] != 43.0 {
+		t.Fatalf("steps 2.0 answered %v", res)
+	}
 	for _, c2 := range []struct{ req, want string }{
 		{`{"command":"pause"}`, "ok"},
 		{`{"command":"resume"}`, "ok"},
@@ -124,7 +129,7 @@ func TestLockstepStep(t *testing.T) {
 		{`{"command":"step","steps":0}`, "steps must be a whole number from 1 to 1000000"},
 		{`{"command":"step","steps":1.5}`, "steps must be a whole number from 1 to 1000000"},
 		{`{"command":"step","steps":"many"}`, "steps must be a whole number from 1 to 1000000"},
-		{`{"command":"step","steps":1e3}`, "steps must be a whole number from 1 to 1000000"},
+		{`{"command":"step","steps":1e7}`, "steps must be a whole number from 1 to 1000000"},
 		{`{"command":"set_time_scale","scale":-1}`, badScale},
 		{`{"command":"set_time_scale"}`, badScale},
 		{`{"command":"set_time_scale","scale":1e18}`, badScale},
@@ -685,5 +690,20 @@ func TestMaxSessions(t *testing.T) {
 	_, resp, err := websocket.DefaultDialer.Dial(url, nil)
 	if err == nil || resp == nil || resp.StatusCode != http.StatusServiceUnavailable {
 		t.Fatalf("third session while both are busy: %v %v", err, resp)
+	}
+}
+
+// A client that comes with plain HTTP is told the endpoint is a WebSocket one, not only
+// "Bad Request".
+func TestPlainHTTPIsToldWhatTheEndpointIs(t *testing.T) {
+	e := start(t, Options{})
+	resp, err := http.Post("http://"+e.addr+"/control", "application/json", strings.NewReader(`{"command":"fps"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusBadRequest || !strings.Contains(string(b), "/control is a WebSocket endpoint: connect with a WebSocket client") {
+		t.Errorf("POST /control: %d %q", resp.StatusCode, b)
 	}
 }

@@ -217,7 +217,12 @@ func New(opts Options) (*Service, error) {
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	// Host, origin and token are checked before Upgrade; the upgrader's own check would
 	// refuse the origins AllowOrigins lets in.
-	s.upgrader = websocket.Upgrader{CheckOrigin: func(*http.Request) bool { return true }}
+	s.upgrader = websocket.Upgrader{CheckOrigin: func(*http.Request) bool { return true },
+		// The library's answer is a bare status: a client that came with plain HTTP (curl, a
+		// POST) is told what the endpoint wants.
+		Error: func(w http.ResponseWriter, r *http.Request, status int, reason error) {
+			http.Error(w, fmt.Sprintf("%s is a WebSocket endpoint: connect with a WebSocket client and send JSON commands (%v)", r.URL.Path, reason), status)
+		}}
 	s.markers = markers.NewStore(s.publishMarkers)
 	s.srv = &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
 		ConnState: (&httpguard.ConnLimit{}).Track} // sessions, once upgraded, are bounded by MaxSessions

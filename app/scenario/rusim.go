@@ -128,7 +128,12 @@ func UnityTrackParam(key string, v any) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		return UnityYawDeg(d), nil
+		// Checked as given, in rusim's frame: the world frame's range check quoted the
+		// converted value (−400 as 490) and let 90 − 360 … 90 + 360 through.
+		if d < -360 || d > 360 {
+			return nil, fmt.Errorf("%v is outside -360..360 degrees", v)
+		}
+		return math.Remainder(UnityYawDeg(d), 360), nil
 	}
 	return v, nil
 }

@@ -271,3 +271,28 @@ func TestUnityPointListBounded(t *testing.T) {
 		}
 	}
 }
+
+// rusim's spawn.yaw_deg is checked as given, -360..360 in its own frame, and turned into the
+// world frame's -180..180.
+func TestUnityYawParam(t *testing.T) {
+	for _, c := range []struct {
+		in   any
+		want float64
+		err  string
+	}{
+		{0, 90, ""}, {90, 0, ""}, {-270, 0, ""}, {360, 90, ""}, {-360, 90, ""}, {180, -90, ""},
+		{-400, 0, "-400 is outside -360..360 degrees"}, {400, 0, "400 is outside -360..360 degrees"},
+		{1e308, 0, "1e+308 is outside -360..360 degrees"},
+	} {
+		got, err := UnityTrackParam("spawn.yaw_deg", c.in)
+		if c.err != "" {
+			if err == nil || err.Error() != c.err {
+				t.Errorf("%v: %v, %v; want the error %q", c.in, got, err, c.err)
+			}
+			continue
+		}
+		if err != nil || got != c.want {
+			t.Errorf("%v: %v, %v; want %v", c.in, got, err, c.want)
+		}
+	}
+}
