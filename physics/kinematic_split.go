@@ -214,10 +214,10 @@ func (p peak) value() float64 { return math.Float64frombits(uint64(p)) }
 // begin notes the mover's start of the step, and returns the fastest a point of it moves and
 // how fast its centre does (as |vx| + |vy|, m/s). Rounding is monotonic: the largest of these
 // times dt is the largest of the products.
-func (m *kstate) begin() (point, centre float64) {
-	m.x0, m.y0, m.corrected = m.x, m.y, false
-	v := abs(m.vx) + abs(m.vy)
-	return v + abs(m.w)*m.r, v
+func (k *kstate) begin() (point, centre float64) {
+	k.x0, k.y0, k.corrected = k.x, k.y, false
+	v := abs(k.vx) + abs(k.vy)
+	return v + abs(k.w)*k.r, v
 }
 
 // abs is math.Abs at a lower inlining cost, so that begin inlines. It leaves -0 as it is,

@@ -334,7 +334,7 @@ func (lc *lensCache) get(c *Camera) *lensMap {
 const lensCacheBytes = 8 << 20
 
 // bytes returns the map's size in memory.
-func (m *lensMap) bytes() int { return len(m.taps)*int(unsafe.Sizeof(lensTap{})) + len(m.need)*4 }
+func (lm *lensMap) bytes() int { return len(lm.taps)*int(unsafe.Sizeof(lensTap{})) + len(lm.need)*4 }
 
 // sharedLensBudget bounds the bytes of the lens maps the process shares, and maxSharedLenses
 // their number (those of a renderer's recent frames are kept by it anyway): with distortion

@@ -31,11 +31,8 @@ func newCameraSpec(v *plugins.VehicleDescriptor, image map[string]float64) (*cam
 		if m.Kind != plugins.SensorCamera {
 			continue
 		}
-		c := &cameraSpec{id: m.ID, quality: 84}
+		c := &cameraSpec{id: m.ID, quality: int(m.Param("jpegQuality"))}
 		c.width, c.height, _ = v.FrameSize()
-		if q, ok := m.Params["jpegQuality"]; ok {
-			c.quality = int(q)
-		}
 		c.lut = render.NewGainTable(scenario.ImageGains(image))
 		return c, true
 	}

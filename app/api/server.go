@@ -80,13 +80,9 @@ func DefaultAddr() (string, error) {
 	if v := os.Getenv(HostEnv); v != "" {
 		host = v
 	}
-	port := DefaultPort
-	if v := os.Getenv(PortEnv); v != "" {
-		p, err := strconv.Atoi(v)
-		if err != nil || p < 0 || p > 65535 {
-			return "", fmt.Errorf("%s=%q is not a port number (0-65535)", PortEnv, v)
-		}
-		port = p
+	port, err := httpguard.PortFromEnv(PortEnv, DefaultPort)
+	if err != nil {
+		return "", err
 	}
 	return net.JoinHostPort(host, strconv.Itoa(port)), nil
 }

@@ -126,13 +126,9 @@ func (s *Service) devices() Devices {
 
 // DefaultAddr returns 127.0.0.1 with DefaultPort or the port in CLOISIM_SERVICE_PORT.
 func DefaultAddr() (string, error) {
-	port := DefaultPort
-	if v := os.Getenv(PortEnv); v != "" {
-		p, err := strconv.Atoi(v)
-		if err != nil || p < 1 || p > 65535 {
-			return "", fmt.Errorf("%s=%q is not a port number (1-65535)", PortEnv, v)
-		}
-		port = p
+	port, err := httpguard.PortFromEnv(PortEnv, DefaultPort)
+	if err != nil {
+		return "", err
 	}
 	return net.JoinHostPort("127.0.0.1", strconv.Itoa(port)), nil
 }

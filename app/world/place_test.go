@@ -60,7 +60,7 @@ func TestHundredAgentsInTheArena(t *testing.T) {
 	}
 	checkPlacement(t, w)
 	snap := w.Snapshot()
-	var lo, hi [2]float64 = [2]float64{math.Inf(1), math.Inf(1)}, [2]float64{math.Inf(-1), math.Inf(-1)}
+	lo, hi := [2]float64{math.Inf(1), math.Inf(1)}, [2]float64{math.Inf(-1), math.Inf(-1)}
 	for _, e := range snap.Layout.Elements {
 		if e.Kind == plugins.ElementWall {
 			lo[0], lo[1] = math.Min(lo[0], e.X), math.Min(lo[1], e.Y)

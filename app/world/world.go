@@ -234,7 +234,7 @@ func (w *World) commit(ep *episode, seed int64) {
 // Name returns the world's name.
 func (w *World) Name() string { return w.cfg.Name }
 
-// Step returns the number of steps taken since the start or the last reset.
+// StepCount returns the number of steps taken since the start or the last reset.
 func (w *World) StepCount() uint64 { return w.step }
 
 // SimTime returns the simulation time since the start or the last reset.

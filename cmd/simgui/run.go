@@ -72,7 +72,7 @@ type serviceFlags struct {
 }
 
 func (sf *serviceFlags) register(fl *pflag.FlagSet) {
-	fl.IntVar(&sf.controlPort, "control-port", 0, "WebSocket control service port (default 8080 or $CLOISIM_SERVICE_PORT)")
+	fl.IntVar(&sf.controlPort, "control-port", 0, fmt.Sprintf("WebSocket control service port (default %d or $%s)", ctlservice.DefaultPort, ctlservice.PortEnv))
 	fl.StringVar(&sf.controlIP, "control-ip", "", "address the control socket binds (default: --bridge-ip's, so that cloisim_ros elsewhere finds the device ports; else 127.0.0.1)")
 	fl.BoolVar(&sf.noControl, "no-control", false, "do not serve the WebSocket control service")
 	fl.StringSliceVar(&sf.allowOrigins, "allow-origin", nil, "browser origin allowed to use the control socket and the training API (repeatable; * = any)")
@@ -83,7 +83,7 @@ func (sf *serviceFlags) register(fl *pflag.FlagSet) {
 	fl.StringVar(&sf.bridgeIP, "bridge-ip", bridge.DefaultBindIP, "address the device ports bind (0.0.0.0: every interface)")
 	fl.IntVar(&sf.bridgeMaxMsg, "bridge-max-msg", bridge.DefaultMaxMessage, "largest message in bytes a device port accepts; a client sending more is disconnected")
 	fl.StringVar(&sf.bridgePorts, "bridge-ports", fmt.Sprintf("%d-%d", bridge.DefaultFirstPort, bridge.DefaultLastPort), "range the device ports are taken from, first-last")
-	fl.IntVar(&sf.apiPort, "api-port", 0, "training HTTP API port (rusim's /health /contract /reset /step; default 8000 or $UAVSIM_API_PORT)")
+	fl.IntVar(&sf.apiPort, "api-port", 0, fmt.Sprintf("training HTTP API port (rusim's /health /contract /reset /step; default %d or $%s)", api.DefaultPort, api.PortEnv))
 	fl.BoolVar(&sf.noAPI, "no-api", false, "do not serve the training HTTP API")
 	fl.StringVar(&sf.fastPath, "fast-path", "", "serve the training fast path (N envs per request, frames in shared memory) on this Unix socket")
 }
