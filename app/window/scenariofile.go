@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
+	"path/filepath"
+	"strings"
 
 	"gopkg.in/yaml.v3"
 
@@ -126,4 +129,145 @@ func writeAtomic(path string, data []byte) error {
 		return fmt.Errorf("cannot write %s: %w", path, safefile.Cause(err))
 	}
 	return nil
+}
+
+func (s *simScreen) openPrompt() {
+	if s.g.opts.Load == nil || s.g.opts.New == nil {
+		s.status("opening scenarios is not available here")
+		return
+	}
+	initial := ""
+	if src := s.g.cur.Plan.Scenario.Source; fileExists(src) {
+		initial = src
+	}
+	s.openPromptAt(initial, "")
+}
+
+// openPromptAt opens the Open prompt holding path, with note under it: after a failed open,
+// the path to mend and why it failed.
+func (s *simScreen) openPromptAt(path, note string) {
+	req := FileRequest{Title: "Open scenario", Filter: "Scenario (YAML)", Extensions: []string{"yaml", "yml"}, StartDir: dirOf(path)}
+	s.prompt = newPrompt("Open scenario", req, path, func(p string) {
+		s.g.openScenario(p, func(err string) {
+			if s.prompt == nil { // not over another prompt opened meanwhile
+				s.openPromptAt(p, err)
+			}
+		})
+	})
+	if n := s.unsavedHere(); n > 0 && note == "" {
+		// The prompt is the confirmation: Enter replaces the world and these robots with it.
+		note = fmt.Sprintf("Opening replaces this world and the %s spawned here (Esc, then Ctrl+S, saves a world with them)", robotsCount(n))
+	}
+	s.prompt.note = note
+	s.prompt.layout(s.w, s.h, s.barH)
+}
+
+// robotsCount is "1 robot" or "n robots".
+func robotsCount(n int) string {
+	if n == 1 {
+		return "1 robot"
+	}
+	return fmt.Sprintf("%d robots", n)
+}
+
+func (s *simScreen) savePrompt() {
+	// Suggest a name no file has: Enter alone must not overwrite anything.
+	dir, base := "", "scenario"
+	if src := s.g.cur.Plan.Scenario.Source; fileExists(src) {
+		dir, base = filepath.Dir(src), strings.TrimSuffix(filepath.Base(src), filepath.Ext(src))+"-saved"
+	}
+	s.savePromptAt(freeName(dir, base, ".yaml"), "")
+}
+
+// savePromptAt opens the Save prompt holding path, with note under it: after a failed save,
+// the path to mend and why it failed.
+func (s *simScreen) savePromptAt(path, note string) {
+	req := FileRequest{Title: "Save scenario", Save: true, Filter: "Scenario (YAML)", Extensions: []string{"yaml", "yml"}, StartDir: dirOf(path),
+		Name: filepath.Base(path)}
+	s.prompt = newPrompt("Save the world as a scenario", req, path, func(path string) {
+		// The world as it is when the path is given (game goroutine).
+		plan, snap := s.g.cur.Plan, s.g.cur.Loop.Snapshot()
+		s.status("saving " + path + " …")
+		s.g.async(func() func() {
+			err := saveScenario(path, scenarioFromWorld(plan, snap))
+			return func() {
+				if err == nil && s.g.cur.Plan == plan { // the same world still
+					s.savedNames = map[string]bool{}
+					for _, m := range snap.Models {
+						s.savedNames[m.Name] = true
+					}
+				}
+				if err != nil {
+					msg := "save failed: " + err.Error()
+					s.status(msg)
+					if s.prompt == nil { // not over another prompt opened meanwhile
+						s.savePromptAt(path, msg)
+					}
+					return
+				}
+				s.status("saved " + path)
+			}
+		})
+	})
+	s.prompt.note = note
+	s.prompt.layout(s.w, s.h, s.barH)
+}
+
+// openScenario loads path and, if it checks out, makes it the host's scenario world.
+// failed, when not nil, is told why on the game goroutine (the prompt comes back with the path).
+func (g *game) openScenario(path string, failed func(why string)) {
+	g.Status("opening " + path + " …")
+	g.replaceScenario("open failed: ", func() (*scenario.Plan, error) { return g.opts.Load(path) }, "opened "+path, failed)
+}
+
+// replaceScenario builds, on the worker, the plan that plan gives and makes it the host's
+// scenario world (the host stops and closes the old one); the status then says done. If it
+// cannot be built, the old scenario keeps running, and the status (and failed, when not nil)
+// says why after prefix.
+func (g *game) replaceScenario(prefix string, plan func() (*scenario.Plan, error), done string, failed func(why string)) {
+	fail := func(err error) func() {
+		msg := prefix + err.Error()
+		return func() {
+			g.Status(msg)
+			if failed != nil {
+				failed(msg)
+			}
+		}
+	}
+	g.async(func() func() {
+		p, err := plan()
+		if err != nil {
+			return fail(err)
+		}
+		sim, err := g.opts.New(p)
+		if err != nil {
+			return fail(err)
+		}
+		g.host.SetScenario(sim)
+		return func() { g.Status(done) }
+	})
+}
+
+// freeName is dir/base+ext, or dir/base-2+ext, -3, ... the first no file has.
+func freeName(dir, base, ext string) string {
+	p := filepath.Join(dir, base+ext)
+	for n := 2; n < 1000; n++ {
+		if _, err := os.Lstat(p); os.IsNotExist(err) {
+			break
+		}
+		p = filepath.Join(dir, fmt.Sprintf("%s-%d%s", base, n, ext))
+	}
+	return p
+}
+
+func fileExists(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && !st.IsDir()
+}
+
+func dirOf(p string) string {
+	if p == "" {
+		return ""
+	}
+	return filepath.Dir(p)
 }
