@@ -196,7 +196,7 @@ func (p *previewer) vehicle(out *previewOut, v *plugins.VehicleDescriptor) error
 			}
 		}
 		label := "camera " + m.ID + " (" + m.Kind + ")"
-		if _, _, ok := frameShape(s); s != nil && len(s.Shape) >= 2 && !ok {
+		if _, _, ok := s.FrameSize(); s != nil && len(s.Shape) >= 2 && !ok {
 			label += fmt.Sprintf(", its shape %v out of range: drawn %d×%d", s.Shape, w, h)
 		}
 		out.views[0] = p.shoot(label, cam, scene, objs, m.Kind == "depth")
@@ -327,20 +327,10 @@ func newStaticIn(l *plugins.Layout, env *render.Environment) (*render.Static, st
 // contractSize returns the frame size of a contract sensor (w × h when it has none, or one out
 // of range).
 func contractSize(s *plugins.SensorDescriptor, w, h int) (int, int) {
-	if sw, sh, ok := frameShape(s); ok {
+	if sw, sh, ok := s.FrameSize(); ok {
 		return sw, sh
 	}
 	return w, h
-}
-
-// frameShape returns a contract sensor's frame width and height, and whether it has a frame
-// shape the camera can have: a shape out of range is not previewed at its size.
-func frameShape(s *plugins.SensorDescriptor) (w, h int, ok bool) {
-	if s == nil || len(s.Shape) < 2 {
-		return 0, 0, false
-	}
-	w, h = s.Shape[1], s.Shape[0]
-	return w, h, w > 0 && h > 0 && w <= plugins.MaxFrameSide && h <= plugins.MaxFrameSide
 }
 
 // validParams returns a mount's parameters that are in range (the others take their defaults,
@@ -432,7 +422,7 @@ func firstCamera(v *plugins.VehicleDescriptor) (*plugins.SensorMount, *plugins.S
 
 // fitShape returns the contract's image size scaled to fit previewW × previewH.
 func fitShape(s *plugins.SensorDescriptor) (int, int) {
-	sw, sh, ok := frameShape(s)
+	sw, sh, ok := s.FrameSize()
 	if !ok {
 		return previewW, previewH
 	}

@@ -492,9 +492,23 @@ func scaledIntrinsics(params map[string]float64, from, to [2]int) map[string]flo
 // maxFocalPx is the camera's largest focal length, fx's and fy's Max in cameraRealismParams.
 const maxFocalPx = 100000
 
+// DefaultFrameWidth and DefaultFrameHeight are a camera's frame size where its contract gives
+// none.
+const DefaultFrameWidth, DefaultFrameHeight = 640, 480
+
+// FrameSize returns the frame width and height of a shape [H, W, ...], and whether it is a
+// frame a camera can have: both sides 1..MaxFrameSide.
+func (s *SensorDescriptor) FrameSize() (w, h int, ok bool) {
+	if s == nil || len(s.Shape) < 2 {
+		return 0, 0, false
+	}
+	w, h = s.Shape[1], s.Shape[0]
+	return w, h, w >= 1 && h >= 1 && w <= MaxFrameSide && h <= MaxFrameSide
+}
+
 // frameShape returns an [H, W, C] shape with height or width replaced (-1 keeps it).
 func frameShape(shape []int, h, w int) []int {
-	out := []int{480, 640, 3}
+	out := []int{DefaultFrameHeight, DefaultFrameWidth, 3}
 	copy(out, shape)
 	if h > 0 {
 		out[0] = h

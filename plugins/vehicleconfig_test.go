@@ -207,3 +207,23 @@ func TestAliasAndItsTargetTogether(t *testing.T) {
 		}
 	}
 }
+
+// A sensor's frame size is its shape's [H, W], when both sides are a frame's.
+func TestSensorFrameSize(t *testing.T) {
+	for _, c := range []struct {
+		shape []int
+		w, h  int
+		ok    bool
+	}{
+		{[]int{480, 640, 3}, 640, 480, true}, {[]int{120, 160}, 160, 120, true},
+		{[]int{1, 100000, 3}, 100000, 1, false}, {[]int{0, 640, 3}, 640, 0, false}, {[]int{6}, 0, 0, false}, {nil, 0, 0, false},
+	} {
+		s := &SensorDescriptor{Shape: c.shape}
+		if w, h, ok := s.FrameSize(); w != c.w || h != c.h || ok != c.ok {
+			t.Errorf("%v: %d×%d %v, want %d×%d %v", c.shape, w, h, ok, c.w, c.h, c.ok)
+		}
+	}
+	if _, _, ok := (*SensorDescriptor)(nil).FrameSize(); ok {
+		t.Error("no sensor has a frame size")
+	}
+}

@@ -94,13 +94,13 @@ func (b *Bridge) openSensor(m world.ModelState, mount plugins.SensorMount, kind 
 	return n, nil
 }
 
-// contractSize is the image size the contract gives (shape [height, width, ...]), 640×480
+// contractSize is the image size the contract gives (shape [height, width, ...]), the default
 // if it gives none.
 func (d *sensorDevice) contractSize() (w, h uint32) {
-	if d.contract != nil && len(d.contract.Shape) >= 2 && d.contract.Shape[0] > 0 && d.contract.Shape[1] > 0 {
-		return uint32(d.contract.Shape[1]), uint32(d.contract.Shape[0])
+	if w, h, ok := d.contract.FrameSize(); ok {
+		return uint32(w), uint32(h)
 	}
-	return 640, 480
+	return plugins.DefaultFrameWidth, plugins.DefaultFrameHeight
 }
 
 // info answers request_ros2 and request_transform for every kind and hands the rest to the

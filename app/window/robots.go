@@ -220,17 +220,17 @@ func mountPose(m *world.ModelState, s *plugins.SensorMount) (x, y, yaw float64) 
 	return x, y, m.Pose.Yaw + s.Pose.YawDeg*math.Pi/180
 }
 
-// sensorSize is a camera's frame size from the device contract (shape [h, w, c]); 640×480 when
-// the contract does not say.
+// sensorSize is a camera's frame size from the device contract (shape [h, w, c]); the default
+// when the contract does not say.
 func sensorSize(d *plugins.VehicleDescriptor, id string) (w, h int) {
 	if d.Contract != nil {
 		for _, c := range d.Contract.Sensors {
-			if c.ID == id && len(c.Shape) >= 2 && c.Shape[0] > 0 && c.Shape[1] > 0 {
-				return c.Shape[1], c.Shape[0]
+			if w, h, ok := c.FrameSize(); c.ID == id && ok {
+				return w, h
 			}
 		}
 	}
-	return 640, 480
+	return plugins.DefaultFrameWidth, plugins.DefaultFrameHeight
 }
 
 // drawScan adds the rays of a lidar scan that hit something, each ending in a dot at the hit,
