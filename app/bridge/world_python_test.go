@@ -139,6 +139,11 @@ vehicle: {vehicleId: vehicle.ks0223.v1}
 		}
 	}
 	clocks := raw["clocks"].([]any)
+	// A clock of the last step before the pause may still be on its way when the pause is
+	// answered: the pause's clocks begin with the first that says paused.
+	for len(clocks) > 0 && clocks[0].(map[string]any)["paused"] != true {
+		clocks = clocks[1:]
+	}
 	if len(clocks) < 10 {
 		t.Fatalf("%d clock messages in a %g s pause", len(clocks), pause)
 	}
