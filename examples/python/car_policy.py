@@ -55,6 +55,9 @@ def export_policy(src, dst):
             return mu.clamp(-1.0, 1.0)
 
     net, ck = load(src)
+    if ck.get("actions", 2) != 2:
+        names = ", ".join(ck.get("action_names") or ())
+        raise ValueError(f"{src} drives ({names}): a car policy takes (throttle, steer), as the KS0223 does")
     frame = int(ck["frame"])
     mean = Mean(net).eval()
     example = (torch.zeros(1, frame, frame, 3, dtype=torch.uint8), torch.zeros(1, 1))

@@ -36,7 +36,7 @@ def load(path):
     from train_ppo import Policy
 
     ck = torch.load(path, map_location="cpu")
-    net = Policy(ck["frame"], ck["frame"], pool=ck["pool"])
+    net = Policy(ck["frame"], ck["frame"], pool=ck["pool"], actions=ck.get("actions", 2))
     net.load_state_dict(ck["state_dict"])
     net.eval()
     return net, ck
@@ -52,11 +52,14 @@ def held_out_seeds(n, used):
 
 
 def evaluate(policy=None, *, task=None, episodes=100, num_envs=16, gif=None, gif_episodes=3, randomize=True,
-             frame=84, seed_base=None, randomization=None):
+             frame=84, seed_base=None, randomization=None, scenario=None):
     """Runs `episodes` episodes (one per held-out seed) and returns the scores: in the
     conditions the policy was trained in (its randomization and scenario), with
-    `randomization` on top."""
+    `randomization` on top. A random policy runs in `scenario` (a file) when given."""
     net, used, trained, scenario_text, scenario_path = None, set(), {}, None, None
+    if scenario is not None:
+        scenario_path = os.path.abspath(scenario)
+        scenario_text = Path(scenario_path).read_text()
     if policy is not None:
         net, ck = load(policy)
         task, frame, randomize = ck["task"], ck["frame"], ck.get("randomize", True)
@@ -93,7 +96,7 @@ def _evaluate(net, used, task, episodes, num_envs, gif, gif_episodes, seed_base,
             live[len(seeds[b:b + n]):] = False
             ret, length = np.zeros(n), np.zeros(n, int)
             while live.any():
-                a = net.act(obs, deterministic=True) if net is not None else rng.uniform(-1, 1, (n, 2))
+                a = net.act(obs, deterministic=True) if net is not None else rng.uniform(-1, 1, env.action_space.shape)
                 obs, r, term, trunc, info = env.step(np.clip(a, -1, 1))
                 ret += np.where(live, r, 0)
                 length += live
@@ -163,7 +166,7 @@ def write_gif(net, task, make, seeds, path, rng):
                 frames.extend([img] * 8)  # hold the last frame
                 break
             a = net.act({"image": obs["image"][None], "ultrasonic": obs["ultrasonic"][None]}, deterministic=True)[0] \
-                if net is not None else rng.uniform(-1, 1, 2)
+                if net is not None else rng.uniform(-1, 1, env.action_space.shape)
             obs, r, term, trunc, info = env.step(np.clip(a, -1, 1))
             ret += r
             k += 1
@@ -180,6 +183,7 @@ def main(argv=None):
     p.add_argument("policy", nargs="?", help="policy.pt from train_ppo.py")
     p.add_argument("--random", action="store_true", help="score a uniformly random policy instead")
     p.add_argument("--task", default="simgui/KS0223Corridor-v0", help="task of --random")
+    p.add_argument("--scenario", help="scenario file of --random (a policy runs in the one it was trained in)")
     p.add_argument("--episodes", type=int, default=100)
     p.add_argument("--num-envs", type=int, default=16)
     p.add_argument("--gif", help="write a few episodes as a GIF here")
@@ -190,13 +194,15 @@ def main(argv=None):
     args = p.parse_args(argv)
     if not args.policy and not args.random:
         p.error("give a policy or --random")
+    if args.scenario and not args.random:
+        p.error("--scenario is for --random: a policy runs in the scenario it was trained in")
     try:
         extra = simgui.parse_randomization(args.randomization)
     except ValueError as e:
         p.error(f"--{e}")
     res = evaluate(None if args.random else args.policy, task=args.task, episodes=args.episodes,
                    num_envs=args.num_envs, gif=args.gif, gif_episodes=args.gif_episodes, seed_base=args.seed_base,
-                   randomization=extra)
+                   randomization=extra, scenario=args.scenario)
     print(json.dumps(res))
     return res
 

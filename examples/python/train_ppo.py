@@ -38,11 +38,12 @@ import simgui  # noqa: E402
 class Policy(nn.Module):
     """Actor-critic over {image uint8 (H, W, 3), ultrasonic (1,)}: the image is averaged down by
     `pool` (84 → 42), three convolutions, one hidden layer with the sonar, a Gaussian policy
-    over (throttle, steer) and a value head."""
+    over the env's actions — (throttle, steer), and vertical for a vehicle that flies — and a
+    value head."""
 
-    def __init__(self, height=84, width=84, pool=2, hidden=128):
+    def __init__(self, height=84, width=84, pool=2, hidden=128, actions=2):
         super().__init__()
-        self.pool = pool
+        self.pool, self.actions = pool, actions
         self.conv = nn.Sequential(
             nn.Conv2d(3, 16, 4, stride=2), nn.ReLU(),
             nn.Conv2d(16, 32, 4, stride=2), nn.ReLU(),
@@ -52,9 +53,9 @@ class Policy(nn.Module):
         with torch.no_grad():
             n = self.conv(torch.zeros(1, 3, height // pool, width // pool)).shape[1]
         self.fc = nn.Sequential(nn.Linear(n + 1, hidden), nn.ReLU())
-        self.mu = nn.Linear(hidden, 2)
+        self.mu = nn.Linear(hidden, actions)
         self.value = nn.Linear(hidden, 1)
-        self.log_std = nn.Parameter(torch.full((2,), -1.0))
+        self.log_std = nn.Parameter(torch.full((actions,), -1.0))
         nn.init.orthogonal_(self.mu.weight, 0.01)
         nn.init.zeros_(self.mu.bias)
         nn.init.orthogonal_(self.value.weight, 1.0)
@@ -67,7 +68,7 @@ class Policy(nn.Module):
 
     def forward(self, image, sonar):
         h = self.features(image, sonar)
-        return self.mu(h), self.log_std.expand(h.shape[0], 2), self.value(h).squeeze(1)
+        return self.mu(h), self.log_std.expand(h.shape[0], self.actions), self.value(h).squeeze(1)
 
     def act(self, obs, deterministic=False):
         """Actions for a batch of observations (numpy in, numpy out)."""
@@ -105,12 +106,13 @@ def train(args) -> dict:
                            randomize=not args.no_randomize, window=args.window, randomization=randomization,
                            scenario=args.scenario)
     n, t = args.num_envs, args.n_steps
-    net = Policy(args.frame, args.frame, pool=args.pool)
+    actions = envs.single_action_space.shape[0]  # 3 for a vehicle that flies
+    net = Policy(args.frame, args.frame, pool=args.pool, actions=actions)
     opt = torch.optim.Adam(net.parameters(), lr=args.lr, eps=1e-5)
     h = w = args.frame
     buf_img = torch.zeros((t, n, h, w, 3), dtype=torch.uint8)
     buf_son = torch.zeros((t, n, 1))
-    buf_act = torch.zeros((t, n, 2))
+    buf_act = torch.zeros((t, n, actions))
     buf_logp = torch.zeros((t, n))
     buf_val = torch.zeros((t, n))
     buf_rew = torch.zeros((t, n))
@@ -175,7 +177,7 @@ def train(args) -> dict:
             ret = adv + buf_val
             idx = torch.nonzero(buf_valid.reshape(-1) > 0).squeeze(1)
             f_img, f_son = buf_img.reshape(-1, h, w, 3), buf_son.reshape(-1, 1)
-            f_act, f_logp, f_adv, f_ret = buf_act.reshape(-1, 2), buf_logp.reshape(-1), adv.reshape(-1), ret.reshape(-1)
+            f_act, f_logp, f_adv, f_ret = buf_act.reshape(-1, actions), buf_logp.reshape(-1), adv.reshape(-1), ret.reshape(-1)
             f_val = buf_val.reshape(-1)
             mb = max(1, len(idx) // args.minibatches)
             f_adv = f_adv.clone()
@@ -221,6 +223,7 @@ def train(args) -> dict:
             raise
         print(f"closing the envs: {e}", file=sys.stderr)
     torch.save({"state_dict": net.state_dict(), "task": args.task, "frame": args.frame, "pool": args.pool,
+                "actions": actions, "action_names": list(envs.action_names),
                 "train_seeds": sorted(train_seeds), "randomize": not args.no_randomize,
                 "randomization": randomization, "scenario_text": scenario_text,
                 "scenario_path": str(Path(args.scenario).resolve()) if args.scenario else None}, out / "policy.pt")

@@ -40,6 +40,32 @@ class SmokeTraining(unittest.TestCase):
               f"random {rand['mean_return']:.2f}", file=sys.stderr)
         self.assertGreaterEqual(trained["mean_return"], rand["mean_return"] + MARGIN)
 
+    def test_drone_trains_and_evaluates(self):
+        """A drone scenario trains with a three-action policy (throttle, steer, vertical), which
+        evaluate.py loads and scores and car_policy.py refuses to export for a car."""
+        import car_policy
+        import evaluate
+        import train_ppo
+
+        with tempfile.TemporaryDirectory() as out:
+            scenario = os.path.join(out, "drone.yaml")
+            with open(scenario, "w") as f:
+                f.write("runtime: {seed: 7, stepSize: 0.005, actionPeriod: 0.1}\n"
+                        "world: {trackId: track.basic_arena.v1}\nvehicle: {vehicleId: vehicle.drone.simple.v1}\n")
+            args = train_ppo.parse(["--out", out, "--scenario", scenario, "--total-steps", "256", "--num-envs", "2",
+                                    "--n-steps", "64", "--epochs", "1", "--threads", "1", "--seed", "1", "--quiet",
+                                    "--eval-episodes", "0", "--gif-episodes", "0"])
+            self.assertEqual(train_ppo.train(args)["env_steps"], 256)
+            policy = os.path.join(out, "policy.pt")
+            net, ck = evaluate.load(policy)
+            self.assertEqual((ck["actions"], ck["action_names"]), (3, ["throttle", "steer", "vertical"]))
+            res = evaluate.evaluate(policy, episodes=2, num_envs=2, seed_base=7)
+            self.assertEqual(res["episodes"], 2)
+            rand = evaluate.evaluate(None, task="simgui/KS0223Corridor-v0", scenario=scenario, episodes=2, num_envs=2)
+            self.assertEqual(rand["episodes"], 2)
+            with self.assertRaisesRegex(ValueError, r"drives \(throttle, steer, vertical\): a car policy takes"):
+                car_policy.export_policy(policy, os.path.join(out, "car.pt"))
+
     def check_car_export(self, policy, exported):
         """The car's export (car_policy.py) acts as the trained network's mean on the same
         frames, crops a 640×480 frame to its centre square, and mixes steer > 0 into a right
