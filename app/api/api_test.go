@@ -157,6 +157,9 @@ func TestRusimResetAndStepShapes(t *testing.T) {
 	if res.ActiveAgentID != "ego" || res.ActiveVehicleID != "vehicle.prometeo.sport.v1" || res.Reward != 0 || res.Done {
 		t.Errorf("reset head: %s %s reward %g done %v", res.ActiveAgentID, res.ActiveVehicleID, res.Reward, res.Done)
 	}
+	if got := kv(t, res.Info, "sim.action_period_s"); got != "0.05" { // the scenario leaves it out
+		t.Errorf("reset's action period %q, want 0.05", got)
+	}
 	// basic_arena spawns at Unity (0, 0.2, -7.5) facing +z: world (0, -7.5), yaw 90°.
 	p := res.State.Pose
 	if p.Position.X != 0 || p.Position.Y != 0 || p.Position.Z != -7.5 || math.Abs(unityYaw(p.Rotation)) > 1e-9 || p.Rotation.W != 1 {

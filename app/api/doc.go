@@ -27,7 +27,8 @@
 // state and renders the frame. A reset's timeScale is therefore accepted and has no effect:
 // how fast sim time passes is how fast the client steps. A reset with a seed followed by the
 // same requests gives the same replies byte for byte, except the wall-clock timestamps
-// (state.timestamp, frame.timestamp: unix ms, as rusim). info adds sim.time_s and sim.step, and
+// (state.timestamp, frame.timestamp: unix ms, as rusim). info adds sim.time_s and sim.step (a
+// reset's also sim.action_period_s, the sim time one step advances), and
 // for a route with rusim's metadata route.goal_radius_m (done once the primary is that near
 // the last waypoint of a route that does not loop) and route.corridor_width_m,
 // route.lateral_offset_m and route.in_corridor.

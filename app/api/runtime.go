@@ -380,6 +380,11 @@ func stateOf(rd *reading, now int64) State {
 // is the vehicle param (or track.<param>) that replays it.
 func (ep *episode) drawInfo() []KV {
 	out := []KV{{"episode.seed", KVValue(strconv.FormatInt(ep.seed, 10))}}
+	if len(ep.envs) > 0 {
+		// What one step advances sim time by: a client sizing its clock or its frame rate
+		// need not step once to learn it.
+		out = append(out, KV{"sim.action_period_s", KVValue(fmtExact(ep.envs[0].plan.ActionPeriod))})
+	}
 	for _, a := range ep.agents {
 		if len(a.draw.Values) == 0 {
 			continue

@@ -30,6 +30,9 @@ STATE_FIELDS = ["x", "y", "yaw", "vx", "vy", "speed", "forward", "yaw_rate", "si
 #: The contract's actuator that climbs a flying vehicle, sent in a step's extensions.
 VERTICAL_ACTUATOR = "control.vertical_norm"
 
+#: Frame sides the envs take, as simgui's fast path bounds them (app/fastpath).
+MIN_FRAME_SIDE, MAX_FRAME_SIDE = 16, 1024
+
 
 class HttpError(RuntimeError):
     """The API answered with an error."""
@@ -51,9 +54,22 @@ class HttpBackend:
             raise ImportError("the HTTP transport decodes JPEG frames with Pillow (Debian: python3-pil)") from e
         u = urlsplit(url)
         self.conn = http.client.HTTPConnection(u.hostname, u.port or 80, timeout=timeout)
-        self.num_envs = 1
-        self.frame = frame
+        self._url = url
+        self.process = None  # the SimguiProcess at the other end when this Python process owns it (_gone)
+        device = self._device(expect[1])
         w, h = frame
+        if (w, h) == (0, 0):
+            # The camera's own size, as the fast path takes it: its contract's shape [H, W, C].
+            shape = next((s.get("shape") for s in (device or {}).get("sensors") or () if s.get("sensorType") == "camera"), None)
+            if not shape or len(shape) < 2:
+                raise ValueError("frame_size (0, 0): the camera's own size is not known here (the scenario names no "
+                                 "single vehicle with a camera in /contract); give the frame size")
+            h, w = int(shape[0]), int(shape[1])
+        if not (MIN_FRAME_SIDE <= w <= MAX_FRAME_SIDE and MIN_FRAME_SIDE <= h <= MAX_FRAME_SIDE):
+            raise ValueError(f"frame_size {frame!r}: the frame is {w}×{h}; each side must be "
+                             f"{MIN_FRAME_SIDE}..{MAX_FRAME_SIDE} px, as on the fast path")
+        self.num_envs = 1
+        self.frame = (w, h)
         self.images = np.zeros((1, h, w, 3), np.uint8)
         self.fields = {f: i for i, f in enumerate(STATE_FIELDS)}
         self.state = np.zeros((1, len(STATE_FIELDS)))
@@ -64,7 +80,6 @@ class HttpBackend:
         self._track = _kvs(track_params or {})
         self._flags = _kvs({"randomization." + k: v for k, v in (randomization or {}).items()})
         self._actions = 0
-        self._url = url
         # The task's (track, vehicle): the first reset checks simgui runs them (its scenario is
         # the API's base; another would train the wrong task without a word).
         self._expect = expect
@@ -72,14 +87,19 @@ class HttpBackend:
         # The next request, as the fast path client holds it (request()).
         self.kinds = np.zeros(1, np.uint8)
         self.seeds = np.zeros(1, np.int64)
-        # The SimguiProcess at the other end when this Python process owns it (_gone).
-        self.process = None
         # A vehicle that flies takes a third action, its climb: its contract lists the actuator.
         self.action_names = ("throttle", "steer")
-        if VERTICAL_ACTUATOR in self._actuators(expect[1]):
+        if any(a.get("id") == VERTICAL_ACTUATOR for a in (device or {}).get("actuators") or ()):
             self.action_names += ("vertical",)
         self.info["actions"] = list(self.action_names)
         self.actions = np.zeros((1, len(self.action_names)))
+        # A first reset, as the fast path's open: it checks the params and the world now, and
+        # tells the sim time a step advances (the scenario's runtime.actionPeriod, 0.05 s when
+        # it leaves it out), which the env's clock and frame rate need before its first step.
+        res = self._reset(0)
+        period = next((kv["value"] for kv in res["info"] if kv["key"] == "sim.action_period_s"), None)
+        if period is not None:
+            self.info["actionPeriod"] = float(period)
 
     def _post(self, path: str, body: dict) -> dict:
         data = json.dumps(body).encode()
@@ -110,11 +130,11 @@ class HttpBackend:
                 return HttpError(f"{path}: simgui exited with status {code}; the end of its log:\n{p.log_tail()}")
         return HttpError(f"{path}: the connection to simgui at {self._url} broke ({type(e).__name__}: {e})")
 
-    def _actuators(self, vehicle) -> set:
-        """The ids of the actuators /contract lists for vehicle (an id; None: no actuator
-        known, the env then takes throttle and steer)."""
+    def _device(self, vehicle):
+        """The device /contract lists for vehicle (an id), or None (no vehicle named, or none
+        listed: the env then takes throttle and steer)."""
         if not vehicle:
-            return set()
+            return None
         try:
             self.conn.request("GET", "/contract")
             r = self.conn.getresponse()
@@ -123,20 +143,24 @@ class HttpBackend:
             raise self._gone("/contract", e) from e
         try:
             c = json.loads(body) if r.status == 200 else None
-            return {a["id"] for d in c["availableVehicles"] or () if d["deviceId"] == vehicle for a in d["actuators"] or ()}
+            return next((d for d in c["availableVehicles"] or () if d["deviceId"] == vehicle), None)
         except (ValueError, TypeError, KeyError):
             raise HttpError(f"/contract: {r.status} {body[:200].decode('utf-8', 'replace')}") from None
+
+    def _reset(self, seed: int) -> dict:
+        res = self._post("/reset", {"seed": int(seed), "vehicleParams": self._vehicle,
+                                    "trackParams": self._track, "flags": self._flags})
+        self._actions = 0
+        if self._expect != (None, None):
+            self._check_world()
+            self._expect = (None, None)
+        self._read(res)
+        return res
 
     def step(self, kinds, actions=None, seeds=None) -> list:
         kind = int(kinds[0])
         if kind == 2:
-            res = self._post("/reset", {"seed": int(seeds[0]), "vehicleParams": self._vehicle,
-                                        "trackParams": self._track, "flags": self._flags})
-            self._actions = 0
-            if self._expect != (None, None):
-                self._check_world()
-                self._expect = (None, None)
-            self._read(res)
+            res = self._reset(int(seeds[0]))
             draws = {}
             for kv in res["info"]:
                 k = kv["key"]

@@ -60,6 +60,20 @@ class Drone(unittest.TestCase):
         with simgui.make("simgui/ABCorridor-v0", scenario=self.scenario, transport="http") as env:
             self.climb(env)
 
+    def test_http_takes_the_scenarios_period_and_camera(self):
+        # A scenario without runtime.actionPeriod steps 0.05 s; (0, 0) is the camera's own size.
+        path = os.path.join(self.dir.name, "noperiod.yaml")
+        with open(path, "w") as f:
+            f.write(DRONE.replace(", actionPeriod: 0.1", ""))
+        with simgui.make("simgui/ABCorridor-v0", scenario=path, transport="http", frame_size=(0, 0)) as env:
+            self.assertEqual(env.observation_space["image"].shape, (120, 160, 3))
+            self.assertEqual(env.metadata["render_fps"], 20)
+            _, info = env.reset(seed=1)
+            _, _, _, _, info2 = env.step(np.zeros(3, np.float32))
+            self.assertAlmostEqual(info2["sim_time"] - info["sim_time"], 0.05, places=9)
+        with self.assertRaisesRegex(ValueError, r"frame_size \(1500, 16\): .* each side must be 16..1024 px"):
+            simgui.make("simgui/ABCorridor-v0", scenario=path, transport="http", frame_size=(1500, 16))
+
     def test_vector(self):
         with simgui.make_vec("simgui/ABCorridor-v0", 2, scenario=self.scenario) as env:
             self.assertEqual(env.action_space.shape, (2, 3))

@@ -32,13 +32,12 @@ class FastVersusHTTP(unittest.TestCase):
 
     def test_http_refuses_another_tasks_simgui(self):
         # A simgui running the KS0223 corridor is not the A→B task's (the Prometeo on the
-        # basic arena): the first reset says so rather than training the wrong task.
+        # basic arena): making the env says so rather than training the wrong task.
         with simgui.TASKS[ID].scenario_path() as scenario:
             proc = simgui.SimguiProcess(http=True, scenario=str(scenario))
         try:
-            with simgui.make("simgui/ABCorridor-v0", transport="http", simgui=proc.http_url) as env:
-                with self.assertRaisesRegex(RuntimeError, r"runs track track.cardboard_corridor.v1, not the task's track.basic_arena.v1"):
-                    env.reset(seed=1)
+            with self.assertRaisesRegex(RuntimeError, r"runs track track.cardboard_corridor.v1, not the task's track.basic_arena.v1"):
+                simgui.make("simgui/ABCorridor-v0", transport="http", simgui=proc.http_url)
             with simgui.make(ID, transport="http", simgui=proc.http_url) as env:
                 env.reset(seed=1)  # its own task's simgui: no complaint
         finally:
