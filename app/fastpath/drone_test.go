@@ -39,6 +39,20 @@ func TestDroneClimbsOnTheFastPath(t *testing.T) {
 		t.Errorf("after 1 s of climbing: z %g (from %g), climb %g m/s (want 2.5)", z, z0, climb)
 	}
 
+	// Two actions sent to a session of three: the error says what this session's steps hold.
+	long := dial(t, f.Addr())
+	long.open(OpenRequest{Scenario: droneScenario, Envs: 1, FrameWidth: 32, FrameHeight: 24})
+	long.send(msgStep, AppendStep(nil, []byte{kindStep}, make([][3]float64, 1), make([]int64, 1), 2))
+	if _, _, _, err := long.recv(); err == nil || !strings.Contains(err.Error(), "step message of 40 bytes; want 48 for 1 envs of 3 actions") {
+		t.Errorf("a two-action step in a three-action session: %v", err)
+	}
+	long2 := dial(t, f.Addr())
+	long2.open(OpenRequest{Scenario: droneScenario, Envs: 1, FrameWidth: 32, FrameHeight: 24})
+	long2.send(msgStep, append(AppendStep(nil, []byte{kindStep}, make([][3]float64, 1), make([]int64, 1), 3), make([]byte, 8)...))
+	if _, _, _, err := long2.recv(); err == nil || !strings.Contains(err.Error(), "step message of 56 bytes; this session's are 48") {
+		t.Errorf("a four-action step in a three-action session: %v", err)
+	}
+
 	old := dial(t, f.Addr())
 	old.open(OpenRequest{Protocol: 1, Scenario: droneScenario, Envs: 1, FrameWidth: 32, FrameHeight: 24})
 	if want := []string{"throttle", "steer"}; old.rep.Protocol != 1 || !slices.Equal(old.rep.Actions, want) {

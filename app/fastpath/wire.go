@@ -83,6 +83,9 @@ func readMessage(r io.Reader, buf []byte, limit func(typ byte) (max int, ok bool
 	switch {
 	case !ok:
 		return 0, nil, protocolErrorf("message type 0x%02x is not a request expected now (open first, then step or close)", typ)
+	case n > max && typ == msgStep:
+		// A step message has one length per session: say so, not just "over the limit".
+		return 0, nil, protocolErrorf("step message of %d bytes; this session's are %d (its envs × their actions, see the open reply's actions)", n, max)
 	case n > max:
 		return 0, nil, protocolErrorf("message type 0x%02x of %d bytes is over its limit of %d", typ, n, max)
 	}
