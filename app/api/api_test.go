@@ -260,6 +260,14 @@ func TestSteerAndPWMTurnAsInRusim(t *testing.T) {
 }
 
 // A drone's climb is its linearVelocity.y (Unity's up), and matches how fast its height grows.
+// A reset giving the drone a range it cannot take (a car's motor gains) is refused, naming it.
+func TestDroneRefusesCarRanges(t *testing.T) {
+	s := startServer(t, Options{})
+	s.wantError(http.MethodPost, "/reset", `{"seed": 1, "selectedTrackId": "track.basic_arena.v1", "selectedVehicleId": "vehicle.drone.simple.v1",
+		"flags": [{"key": "randomization.enabled", "value": "true"}, {"key": "randomization.vehicle.motor_gain_left", "value": "0.3"}]}`,
+		http.StatusBadRequest, "Randomization: randomization.vehicle.motor_gain_left: no vehicle here has what it draws (vehicle.drone.simple.v1).")
+}
+
 func TestDroneClimbIsItsVerticalVelocity(t *testing.T) {
 	s := startServer(t, Options{})
 	s.ok("/reset", `{"seed": 1, "selectedTrackId": "track.basic_arena.v1", "selectedVehicleId": "vehicle.drone.simple.v1"}`)

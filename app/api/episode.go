@@ -11,6 +11,8 @@ import (
 
 	"simgui/app/scenario"
 	"simgui/plugins"
+
+	"gopkg.in/yaml.v3"
 )
 
 // Vehicle params the API handles itself instead of passing them to plugins.ApplyVehicleConfig.
@@ -199,6 +201,10 @@ func (s *Service) planReset(req *ResetRequest) (*episodePlan, error) {
 			sc.Route = nil
 		}
 		sc.Vehicle = nil
+		// The episode draws with its agents' own copies (ap.random), checked against all its
+		// vehicles below: a world of one agent of a mixed fleet would refuse the block's
+		// motor gains for its drone alone.
+		sc.Randomization = yaml.Node{}
 		coll := collisions
 		see := seePeers
 		sc.Agents = &scenario.Agents{Isolated: isolated, CollisionsEnabled: &coll, SeeEachOther: &see}
@@ -242,6 +248,17 @@ func (s *Service) planReset(req *ResetRequest) (*episodePlan, error) {
 			return nil, err
 		}
 		ep.worlds = append(ep.worlds, plan)
+	}
+	var vs []*plugins.VehicleDescriptor
+	for _, w := range ep.worlds {
+		for _, a := range w.Agents {
+			vs = append(vs, a.Vehicle)
+		}
+	}
+	for _, ap := range ep.agents {
+		if err := ap.random.Inapplicable(vs...); err != nil {
+			return nil, badRequest("Randomization: %v.", err)
+		}
 	}
 	return ep, nil
 }

@@ -80,3 +80,14 @@ func TestSensorsByKind(t *testing.T) {
 		t.Errorf("sensors [sonar]: %v", err)
 	}
 }
+
+// A range given that the drone cannot take is refused at open, naming the field.
+func TestDroneRefusesCarRanges(t *testing.T) {
+	_, f := startFace(t, scenario.Default())
+	c := dial(t, f.Addr())
+	err := c.tryOpen(OpenRequest{Scenario: droneScenario, Envs: 1, FrameWidth: 32, FrameHeight: 24,
+		Randomization: map[string]string{"enabled": "true", "vehicle.motor_gain_left": "0.3"}})
+	if err == nil || !strings.Contains(err.Error(), "randomization.vehicle.motor_gain_left: no vehicle here has what it draws (vehicle.drone.simple.v1)") {
+		t.Errorf("motor gains for a drone: %v", err)
+	}
+}

@@ -187,6 +187,9 @@ func planSession(sc *scenario.Scenario, req *OpenRequest, r plugins.Resolver) (*
 	if err := random.SetAll(overrides); err != nil {
 		return nil, &fieldError{"randomization", fmt.Errorf("randomization %w", err)}
 	}
+	if err := random.Inapplicable(plan.Agents[0].Vehicle); err != nil {
+		return nil, &fieldError{"randomization", err}
+	}
 	sp.random = random
 	// A draw that cannot work (a track parameter the track lacks) fails now, not at the first
 	// reset.

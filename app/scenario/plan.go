@@ -195,6 +195,13 @@ func resolve(s *Scenario, r plugins.Resolver) (*Plan, error) {
 		if _, err := probe.Sample(p.Seed, p.Agents[0].Vehicle, t); err != nil {
 			return nil, err
 		}
+		var vs []*plugins.VehicleDescriptor
+		for _, a := range p.Agents {
+			vs = append(vs, a.Vehicle)
+		}
+		if err := random.Inapplicable(vs...); err != nil {
+			return nil, err
+		}
 	}
 
 	// Systems.

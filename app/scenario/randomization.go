@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"simgui/plugins"
 )
 
 // RangeMode says how a randomized parameter's range is read.
@@ -351,6 +353,31 @@ func parseRange(s string, mode RangeMode) (Range, error) {
 		return Range{Lo: xs[0], Hi: xs[1]}, nil
 	}
 	return Range{}, fmt.Errorf("%q: want one value or lo,hi", s)
+}
+
+// Inapplicable returns an error naming the ranges r was given (not its defaults, which apply
+// where they can) that none of vs can take — a quadcopter's motor gains, the camera of a
+// vehicle without one — or nil. Drawn for nothing, they were dropped without a word. Track
+// ranges are checked against the track when drawn.
+func (r *Randomization) Inapplicable(vs ...*plugins.VehicleDescriptor) error {
+	var errs []error
+	for _, p := range RandomParams {
+		rg, given := r.ranges[p.Name]
+		if !given || p.Mode == Scale && rg.Lo == 1 && rg.Hi == 1 || p.Mode != Scale && rg.Lo == 0 && rg.Hi == 0 {
+			continue
+		}
+		takes := slices.ContainsFunc(vs, func(v *plugins.VehicleDescriptor) bool {
+			return vehicleTargets(p.Name, v) != nil || visualTargets(p.Name, v) != nil
+		})
+		if !takes {
+			var ids []string
+			for _, v := range vs {
+				ids = append(ids, v.ID)
+			}
+			errs = append(errs, fmt.Errorf("randomization.%s: no vehicle here has what it draws (%s)", p.Name, strings.Join(slices.Compact(slices.Sorted(slices.Values(ids))), ", ")))
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // RangeOf returns the range r uses for a named parameter (its default when not set).

@@ -322,3 +322,33 @@ func TestBuildableTrackRedraws(t *testing.T) {
 		t.Errorf("%d builds, error %v", calls, err)
 	}
 }
+
+// Ranges given that no vehicle can take are refused, naming them; defaults that do not apply
+// (the quadcopter's motor gains) and ranges some vehicle of a fleet takes are not.
+func TestInapplicableRanges(t *testing.T) {
+	cat := plugins.Builtin()
+	drone, err := cat.Vehicle("vehicle.drone.simple.v1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	car, err := cat.Vehicle("vehicle.ks0223.v1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &Randomization{Enabled: true}
+	if err := r.Inapplicable(drone); err != nil {
+		t.Errorf("defaults only: %v", err)
+	}
+	if err := r.SetAll([]Override{{Key: "vehicle.motor_gain_left", Name: "vehicle.motor_gain_left", Value: "0.3"},
+		{Key: "sensors.sonar_noise", Name: "sensors.sonar_noise", Value: "0,0.05"}, {Key: "vehicle.mass", Name: "vehicle.mass", Value: "0.2"}}); err != nil {
+		t.Fatal(err)
+	}
+	err = r.Inapplicable(drone)
+	if err == nil || !strings.Contains(err.Error(), "randomization.vehicle.motor_gain_left: no vehicle here has what it draws (vehicle.drone.simple.v1)") ||
+		!strings.Contains(err.Error(), "randomization.sensors.sonar_noise") || strings.Contains(err.Error(), "vehicle.mass") {
+		t.Errorf("a drone given motor gains and sonar noise: %v", err)
+	}
+	if err := r.Inapplicable(drone, car); err != nil {
+		t.Errorf("a fleet with a car takes them: %v", err)
+	}
+}
