@@ -30,12 +30,20 @@ func peerIsUser(c *net.UnixConn) bool {
 // polls every 20 µs for a millisecond). Measured with python3 -m simgui.bench on 2 cores: 30 %
 // more steps a second and 22 % less CPU a step with one env, 4–8 % more and 10 % less with 16.
 // The socket is the session's alone; hangUp ends a read that is waiting.
+//
+// A write to a blocking socket waits in the kernel, where the connection's write deadline is
+// not seen: the kernel's send timeout bounds it instead (replyTimeout), or a client that
+// stopped reading held its session, a thread and its worlds for ever.
 func (s *session) blockReads() {
 	rc, err := s.conn.SyscallConn()
 	if err != nil {
 		return
 	}
-	_ = rc.Control(func(fd uintptr) { _ = syscall.SetNonblock(int(fd), false) })
+	tv := unix.NsecToTimeval(replyTimeout.Nanoseconds())
+	_ = rc.Control(func(fd uintptr) {
+		_ = syscall.SetNonblock(int(fd), false)
+		_ = unix.SetsockoptTimeval(int(fd), unix.SOL_SOCKET, unix.SO_SNDTIMEO, &tv)
+	})
 }
 
 // hangUp ends the connection, waking a read or write that waits on it: closing a socket that

@@ -81,10 +81,10 @@ func (f *Face) Validate() error {
 		return fmt.Errorf("maxSessions %d is outside 0..64 (0: %d)", f.MaxSessions, DefaultMaxSessions)
 	case f.MaxMemoryMB < 0 || f.MaxMemoryMB > 16384:
 		return fmt.Errorf("maxMemoryMB %d is outside 0..16384 (0: %d)", f.MaxMemoryMB, DefaultMaxMemoryMB)
-	case f.IdleTimeout < 0 || f.IdleTimeout > time.Hour:
-		return fmt.Errorf("idleTimeout %v is outside 0..1h", f.IdleTimeout)
-	case f.MessageTimeout < 0 || f.MessageTimeout > time.Hour:
-		return fmt.Errorf("messageTimeout %v is outside 0..1h", f.MessageTimeout)
+	case f.IdleTimeout != 0 && (f.IdleTimeout < time.Millisecond || f.IdleTimeout > time.Hour):
+		return fmt.Errorf("idleTimeout %v is outside 1ms..1h (0: %v)", f.IdleTimeout, DefaultIdleTimeout)
+	case f.MessageTimeout != 0 && (f.MessageTimeout < time.Millisecond || f.MessageTimeout > time.Hour):
+		return fmt.Errorf("messageTimeout %v is outside 1ms..1h (0: %v)", f.MessageTimeout, DefaultMessageTimeout)
 	}
 	return nil
 }
@@ -203,21 +203,32 @@ func (f *Face) accept(ctx context.Context) {
 			continue
 		}
 		f.mu.Lock()
+		// Past the bound, the connection that has waited longest for its open request makes
+		// room, as httpguard's limit does: refusing the newcomer let 16 silent connections,
+		// renewed as they timed out, lock every client out.
+		var oldest *session
 		waiting := 0
 		for o := range f.open {
 			if !o.opened.Load() {
 				waiting++
+				if oldest == nil || o.lastUse.Load() < oldest.lastUse.Load() {
+					oldest = o
+				}
 			}
 		}
-		full := waiting >= f.maxWaiting()
-		if !full {
-			f.open[s] = true
+		if waiting >= f.maxWaiting() && oldest != nil {
+			delete(f.open, oldest)
+		} else {
+			oldest = nil
 		}
+		f.open[s] = true
 		f.mu.Unlock()
-		if full {
-			s.fail(fmt.Errorf("%d connections are waiting to open a session, the most this simgui takes (4 × maxSessions): send the open request on connecting", waiting))
-			c.Close()
-			continue
+		if oldest != nil {
+			// Told why, on a goroutine of its own: the accepting goes on meanwhile.
+			go func() {
+				oldest.fail(fmt.Errorf("closed to make room: %d connections were waiting to open a session, the most this simgui keeps (4 × maxSessions); send the open request on connecting", waiting))
+				oldest.hangUp()
+			}()
 		}
 		now := time.Now().UnixNano()
 		s.lastUse.Store(now)

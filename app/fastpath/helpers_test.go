@@ -254,3 +254,26 @@ func (c *client) state(i int, name string) float64 {
 	}
 	return math.Float64frombits(binary.LittleEndian.Uint64(c.mem[m.StateOffset+i*m.StateStride+8*k:]))
 }
+
+// waiting counts the face's connections that have not opened a session.
+func (f *Face) waiting() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	n := 0
+	for s := range f.open {
+		if !s.opened.Load() {
+			n++
+		}
+	}
+	return n
+}
+
+// pollFor polls ok until it holds, for state no channel announces (the face's connections).
+func pollFor(t *testing.T, what string, ok func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(20 * time.Second); !ok(); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+	}
+}

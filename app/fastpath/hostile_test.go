@@ -47,6 +47,12 @@ func TestHostileRequests(t *testing.T) {
 		wantErr(t, c, "not a fast path message")
 		wantClosed(t, c)
 	})
+	t.Run("open with more after its JSON", func(t *testing.T) {
+		c := dial(t, f.Addr())
+		c.send(msgOpen, []byte(`{"protocol": 2, "envs": 1}xyz`))
+		wantErr(t, c, "the request has more after its JSON object")
+		wantClosed(t, c)
+	})
 	t.Run("huge length", func(t *testing.T) {
 		c := dial(t, f.Addr())
 		h := header(msgOpen, 0)
@@ -145,22 +151,23 @@ func TestHostileRequests(t *testing.T) {
 	})
 
 	// Connections that have sent nothing yet do not take session slots (four silent ones
-	// locked every client out for messageTimeout): they are bounded on their own, and the one
-	// past the bound is told why.
+	// locked every client out for messageTimeout): they are bounded on their own, and past the
+	// bound the one waiting longest is closed, told why, to make room for the newcomer (a
+	// refused newcomer let silent connections, renewed as they timed out, lock clients out).
 	t.Run("silent connections", func(t *testing.T) {
 		g := &Face{Socket: filepath.Join(shortTempDir(t), "s.sock"), MaxSessions: 1}
 		testHost(t, scenario.Default(), g)
 		var silent []*client
-		for range 3 {
+		for range 4 {
 			silent = append(silent, dial(t, g.Addr()))
+			// In order: the next is newer than this one once the face has it.
+			pollFor(t, "the connection counted", func() bool { return g.waiting() == len(silent) })
 		}
 		a := dial(t, g.Addr())
+		wantErr(t, silent[0], "closed to make room: 4 connections were waiting to open a session")
+		wantClosed(t, silent[0])
 		a.open(OpenRequest{Envs: 1, FrameWidth: 16, FrameHeight: 16})
 		a.resetAll(1)
-		silent = append(silent, dial(t, g.Addr()))
-		over := dial(t, g.Addr())
-		wantErr(t, over, "4 connections are waiting to open a session")
-		wantClosed(t, over)
 		runtime.KeepAlive(silent) // held open until now
 	})
 
@@ -210,6 +217,13 @@ func TestSocketFile(t *testing.T) {
 	}
 	if err := (&Face{Socket: strings.Repeat("s", 200)}).Validate(); err == nil {
 		t.Fatal("a 200-byte socket path validated")
+	}
+	// A timeout under a millisecond made the watcher's ticker panic at start.
+	if err := (&Face{IdleTimeout: time.Nanosecond}).Validate(); err == nil || !strings.Contains(err.Error(), "idleTimeout 1ns is outside 1ms..1h") {
+		t.Errorf("idleTimeout 1ns: %v", err)
+	}
+	if err := (&Face{MessageTimeout: time.Nanosecond}).Validate(); err == nil {
+		t.Error("messageTimeout 1ns accepted")
 	}
 	if err := (&Face{MaxEnvs: 5000}).Validate(); err == nil {
 		t.Fatal("maxEnvs 5000 validated")

@@ -183,6 +183,9 @@ func (s *session) open(payload []byte) error {
 	if err := dec.Decode(&req); err != nil {
 		return fmt.Errorf("open: %w", err)
 	}
+	if dec.More() || dec.InputOffset() != int64(len(bytes.TrimRight(payload, " \t\r\n"))) {
+		return errors.New("open: the request has more after its JSON object")
+	}
 	if req.Protocol != 1 && req.Protocol != ProtocolVersion {
 		return fmt.Errorf("open: protocol %d; this simgui speaks 1 and %d", req.Protocol, ProtocolVersion)
 	}
