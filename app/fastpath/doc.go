@@ -8,8 +8,9 @@
 // The face listens on a Unix socket (--fast-path PATH, or faces.fastpath.socket), readable
 // and writable by the user only. Each connection is a session: it opens N envs, each a world
 // of the host built by the app's one builder (app.Build) in lockstep, added together as one
-// episode called "train-<n>" (worlds "train-<n>/env-<i>"; a session of one env has the one world "train-<n>"), so the window, the device bridge,
-// /control and the recorder can follow any of them. The worlds stay for the whole session; an
+// episode called "train-<n>" (worlds "train-<n>/env-<i>"; a session of one env has the one
+// world "train-<n>"), so the window, the device bridge, /control and the recorder can follow
+// any of them. The worlds stay for the whole session; an
 // env's new episode is a reset of its world with the episode's vehicle and track params
 // (world.Config.BeforeReset), so the world keeps its place in the host and in the window.
 //
