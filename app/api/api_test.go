@@ -2,6 +2,7 @@ package api
 
 import (
 	"encoding/json"
+	"fmt"
 	"image"
 	"log/slog"
 	"math"
@@ -386,6 +387,32 @@ func TestUnknownStepFieldsAreIgnoredAndLogged(t *testing.T) {
 	}
 }
 
+// Junk field names spend their own budget of lines, with one line saying later ones go
+// unlogged; the climb hint is logged all the same.
+func TestUnknownFieldsBudget(t *testing.T) {
+	var buf syncBuffer
+	s := startServer(t, Options{Logger: slog.New(slog.NewTextHandler(&buf, nil))})
+	s.ok("/reset", `{"seed": 1}`)
+	var junk strings.Builder
+	junk.WriteString(`{"throttle": 0`)
+	for i := range 2 * maxOnce {
+		fmt.Fprintf(&junk, `, "junk%d": 0`, i)
+	}
+	junk.WriteString(`}`)
+	s.ok("/step", junk.String())
+	s.ok("/step", `{"vertical": 1}`)
+	log := buf.String()
+	if n := strings.Count(log, "field=junk"); n != maxOnce {
+		t.Errorf("%d junk fields logged, want %d", n, maxOnce)
+	}
+	if n := strings.Count(log, "later ones are ignored without a line"); n != 1 {
+		t.Errorf("the overflow said %d times, want once", n)
+	}
+	if !strings.Contains(log, `a climb goes in extensions as control.vertical_norm (−1..1)" field=vertical`) {
+		t.Errorf("no climb hint after the junk:\n%s", log[max(0, len(log)-600):])
+	}
+}
+
 func TestAgentsParamsAndTargets(t *testing.T) {
 	s := startServer(t, Options{Now: fixedClock})
 	res, b := s.ok("/reset", `{"seed": 10, "selectedVehicleId": "vehicle.ks0223.v1",
@@ -450,6 +477,10 @@ func TestAgentsParamsAndTargets(t *testing.T) {
 	// primary is for its own one command, and there a typo moved the wrong robot.
 	s.wantError(http.MethodPost, "/step", `{"actions": [{"targetAgentId": "scout"}, {"targetAgentId": "agent_1", "throttle": 1}]}`,
 		http.StatusBadRequest, "actions: targetAgentId 'agent_1' is no agent of the episode (agents: 'agent-1', 'agent-2', 'scout').")
+	s.wantError(http.MethodPost, "/step", `{"actions": [{"targetVehicleId": "vehicle.nope.v9", "throttle": 1}]}`,
+		http.StatusBadRequest, "actions: targetVehicleId 'vehicle.nope.v9' is no vehicle of the episode's agents.")
+	s.wantError(http.MethodPost, "/step", `{"actions": [{"targetAgentId": "agent-2"}, {}]}`,
+		http.StatusBadRequest, "Two actions target agent 'agent-2' (an action without targetAgentId or targetVehicleId drives the primary).")
 }
 
 func must[T any](v T, err error) T {

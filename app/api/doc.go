@@ -118,8 +118,9 @@
 // The actions extension steps several agents together: {"actions": [{targetAgentId, throttle,
 // steer, brake, extensions, discreteAction}, ...]} applies every action, steps each world
 // concerned once (in parallel), and returns the first action's agent as the active one with
-// frames for every agent in the list. An action whose targetAgentId is no agent of the episode
-// is a 400 naming it (a lone step's falls back to the primary, as rusim's does).
+// frames for every agent in the list. An action whose targetAgentId is no agent of the episode,
+// or whose targetVehicleId no agent drives, is a 400 naming it (a lone step's falls back to the
+// primary, as rusim's does); an action naming neither drives the primary.
 //
 // # Domain randomization
 //

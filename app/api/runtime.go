@@ -106,7 +106,7 @@ func (s *Service) Reset(req *ResetRequest) (*StepResult, error) {
 func (s *Service) noteUnused(plan *episodePlan) {
 	for _, w := range plan.worlds {
 		for _, line := range w.Unused("set in the reset", "from the vehicle's descriptor or a draw") {
-			if s.logged.first("unused " + line) {
+			if s.loggedUnused.first(line) {
 				s.log.Warn("training API: reset: " + line)
 			}
 		}
@@ -118,7 +118,7 @@ func (s *Service) noteUnused(plan *episodePlan) {
 // clients rely on it (a step for "ego" drives the primary whatever it is called, at every
 // reset); but a typo in a fleet's ids then moves the wrong robot, which the log should tell.
 func (s *Service) noteUnknownTarget(id, to string) {
-	if s.logged.first("target " + id) {
+	if s.loggedTargets.first(id) {
 		s.log.Warn("training API: a step's targetAgentId is no agent of the episode; it drives another, as rusim's does",
 			"targetAgentId", clipMessage(id), "drives", to)
 	}
@@ -186,22 +186,32 @@ func (s *Service) noteUnknownField(where, name string) {
 	if len(name) > maxFieldName {
 		name = strings.ToValidUTF8(name[:maxFieldName], "") + "…"
 	}
-	if !s.logged.first("field " + where + " " + name) {
+	climb := strings.Contains(strings.ToLower(name), "vertical") || strings.Contains(strings.ToLower(name), "climb")
+	if !s.loggedFields.first(where + " " + name) {
+		// The hint where a climb goes is logged once whatever the budget: junk names spent it.
+		if climb && !s.climbHinted.Swap(true) {
+			s.log.Warn("training API: "+where+" has a field the API does not know; a climb goes in extensions as control.vertical_norm (−1..1)", "field", name)
+		}
+		if s.loggedFields.overflowed() {
+			s.log.Warn("training API: steps bring more unknown fields than are logged; later ones are ignored without a line", "logged", maxOnce)
+		}
 		return
 	}
 	msg := "training API: " + where + " has a field the API does not know; it is ignored, as rusim ignores it"
-	if lower := strings.ToLower(name); strings.Contains(lower, "vertical") || strings.Contains(lower, "climb") {
+	if climb {
+		s.climbHinted.Store(true)
 		msg += "; a climb goes in extensions as control.vertical_norm (−1..1)"
 	}
 	s.log.Warn(msg, "field", name)
 }
 
 // onceSet says which keys were seen before, for lines logged once for a server's life; it
-// holds maxOnce of them, after which every key counts as seen. Steps and resets use it at
+// holds maxOnce of them, after which every key counts as seen (overflowed says so, once). Steps and resets use it at
 // once.
 type onceSet struct {
-	mu   sync.Mutex
-	seen map[string]bool
+	mu         sync.Mutex
+	seen       map[string]bool
+	over, told bool // a key was refused for want of room; overflowed has said so
 }
 
 // maxOnce bounds the keys an onceSet holds (and so the lines logged through it).
@@ -211,7 +221,11 @@ const maxOnce = 128
 func (o *onceSet) first(key string) bool {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	if o.seen[key] || len(o.seen) >= maxOnce {
+	if o.seen[key] {
+		return false
+	}
+	if len(o.seen) >= maxOnce {
+		o.over = true
 		return false
 	}
 	if o.seen == nil {
@@ -219,6 +233,18 @@ func (o *onceSet) first(key string) bool {
 	}
 	o.seen[key] = true
 	return true
+}
+
+// overflowed reports, once, that first has refused a key for want of room: the caller logs
+// that later lines of its kind are left out.
+func (o *onceSet) overflowed() bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.over && !o.told {
+		o.told = true
+		return true
+	}
+	return false
 }
 
 // readAll reads every world of the episode in parallel; framed gets a frame.
@@ -258,16 +284,24 @@ func (s *Service) Step(ctx context.Context, req *StepRequest) (*StepResult, erro
 		if err != nil {
 			return nil, err
 		}
-		if act.TargetAgentID != "" && a.id != act.TargetAgentID {
-			if len(req.Actions) > 0 {
-				// rusim's fall-back to the primary is for its own one command; in the
-				// actions list, simgui's, a typo moved the primary in place of the robot meant.
+		unknown := act.TargetAgentID != "" && a.id != act.TargetAgentID
+		if len(req.Actions) > 0 {
+			// rusim's fall-back to the primary is for its own one command; in the actions
+			// list, simgui's, a typo moved the primary in place of the robot meant.
+			switch {
+			case unknown:
 				return nil, badRequest("actions: targetAgentId '%s' is no agent of the episode (agents: %s).",
 					clipMessage(act.TargetAgentID), ep.agentList())
+			case act.TargetAgentID == "" && act.TargetVehicleID != "" && a.vehicleID != act.TargetVehicleID:
+				return nil, badRequest("actions: targetVehicleId '%s' is no vehicle of the episode's agents.", clipMessage(act.TargetVehicleID))
 			}
+		} else if unknown {
 			s.noteUnknownTarget(act.TargetAgentID, a.id)
 		}
 		if slices.Contains(targets, a) {
+			if act.TargetAgentID == "" && act.TargetVehicleID == "" {
+				return nil, badRequest("Two actions target agent '%s' (an action without targetAgentId or targetVehicleId drives the primary).", a.id)
+			}
 			return nil, badRequest("Two actions target agent '%s'.", a.id)
 		}
 		cmd, echo, err := commandFrom(act.Throttle, act.Steer, act.Brake, act.DiscreteAction, act.Extensions)

@@ -110,11 +110,15 @@ type Service struct {
 	// building is held while a reset builds its episode: one at a time, so that resets sent
 	// together build one episode's worlds at once, not all of them.
 	building sync.Mutex
-	// logged holds what noteUnused, noteUnknownTarget and noteStepFields have logged.
-	logged   onceSet
-	current  *episode
-	closed   bool
-	episodes atomic.Uint64 // episodes built so far, for their ids
+	// loggedUnused, loggedTargets and loggedFields hold what noteUnused, noteUnknownTarget and
+	// noteStepFields have logged: a budget each, so that a client's junk field names do not
+	// spend the others'.
+	loggedUnused, loggedTargets, loggedFields onceSet
+	// climbHinted: the line saying where a drone's climb goes was logged.
+	climbHinted atomic.Bool
+	current     *episode
+	closed      bool
+	episodes    atomic.Uint64 // episodes built so far, for their ids
 
 	// lastUse is when the last reset or step came (unix ns); live says whether the current
 	// episode is marked live with the host.
