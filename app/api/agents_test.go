@@ -266,3 +266,17 @@ func TestSchemaTrackDrawsBuild(t *testing.T) {
 		}
 	}
 }
+
+// In a shared world an agent's own spawn.yaw_deg alone turns it where the world places it, as
+// rusim's scenario_to_reset_config sends it (it was dropped without a spawn.position).
+func TestAgentYawAloneInASharedWorld(t *testing.T) {
+	s := startServer(t, Options{})
+	res, _ := s.ok("/reset", `{"selectedTrackId": "track.basic_arena.v1", "flags": [{"key": "agents.isolated", "value": "false"}],
+	  "agents": [{"agentId": "a", "vehicleId": "vehicle.ks0223.v1", "trackParams": [{"key": "spawn.yaw_deg", "value": "90.0"}]},
+	             {"agentId": "b", "vehicleId": "vehicle.ks0223.v1", "trackParams": [{"key": "spawn.yaw_deg", "value": "-90.0"}]}]}`)
+	for i, want := range []float64{90, -90} {
+		if got := unityYaw(res.Agents[i].State.Pose.Rotation); math.Abs(got-want) > 1e-6 {
+			t.Errorf("agent %s faces %.3f° (rusim's frame), want %g", res.Agents[i].AgentID, got, want)
+		}
+	}
+}

@@ -384,22 +384,27 @@ func worldTrackParams(kvs []KV) (map[string]any, error) {
 // for a shared world, where the track's spawn parameters place only the first agent. Without
 // spawn.yaw_deg the agent faces as the track's first spawn point, or north.
 func spawnPose(tp map[string]any, t *plugins.TrackDescriptor) *scenario.SpawnPose {
+	yaw, hasYaw := tp["spawn.yaw_deg"].(float64)
 	pos, ok := tp["spawn.position"].(string)
 	if !ok {
+		// A yaw alone, as rusim's scenario_to_reset_config sends an agent's: placed as
+		// without a pose, facing so (it was dropped).
+		if hasYaw {
+			return scenario.HeadingOnly(yaw)
+		}
 		return nil
 	}
 	x, y, err := scenario.UnityPoint(pos) // "x,y" in the world frame here: two components pass through
 	if err != nil {
 		return nil
 	}
-	sp := &scenario.SpawnPose{Position: scenario.Vec3{x, y, 0}, YawDeg: 90}
-	if len(t.SpawnPoints) > 0 {
-		sp.YawDeg = t.SpawnPoints[0].YawDeg
+	if !hasYaw {
+		yaw = 90
+		if len(t.SpawnPoints) > 0 {
+			yaw = t.SpawnPoints[0].YawDeg
+		}
 	}
-	if yaw, ok := tp["spawn.yaw_deg"].(float64); ok {
-		sp.YawDeg = yaw
-	}
-	return sp
+	return scenario.SpawnAt(x, y, yaw)
 }
 
 // kvsFromMap turns scenario params into KVs, sorted by key.

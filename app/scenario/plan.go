@@ -333,9 +333,16 @@ func resolveAgents(s *Scenario, r plugins.Resolver, p *Plan) error {
 			}
 		}
 		spec := world.AgentSpec{Name: w.name, Vehicle: v}
-		if w.spawn != nil {
-			spec.Spawn = &world.Pose{X: w.spawn.Position[0], Y: w.spawn.Position[1], Z: w.spawn.Position[2],
-				Yaw: w.spawn.YawDeg * math.Pi / 180}
+		switch sp := w.spawn; {
+		case sp == nil:
+		case sp.components == 0:
+			// A spawnPose of a yaw alone; without even that it is as none.
+			if sp.hasYaw {
+				yaw := sp.YawDeg * math.Pi / 180
+				spec.SpawnYaw = &yaw
+			}
+		default:
+			spec.Spawn = &world.Pose{X: sp.Position[0], Y: sp.Position[1], Z: sp.Position[2], Yaw: sp.YawDeg * math.Pi / 180}
 		}
 		p.Agents = append(p.Agents, spec)
 		p.AgentParams = append(p.AgentParams, [2]map[string]any{w.params, w.trackParams})

@@ -240,6 +240,13 @@ func unityPose(p *SpawnPose, defaultYaw float64) *SpawnPose {
 	if p == nil {
 		return nil
 	}
+	if p.components == 0 {
+		// A heading alone: the agent is placed as without a pose, facing so.
+		if !p.hasYaw {
+			return nil
+		}
+		return HeadingOnly(UnityYawDeg(p.YawDeg))
+	}
 	x, z := p.Position[0], p.Position[2]
 	if p.components == 2 {
 		z = p.Position[1]

@@ -296,3 +296,28 @@ func TestUnityYawParam(t *testing.T) {
 		}
 	}
 }
+
+// A spawnPose of a yaw alone places the agent where it would go without one, facing so (its
+// position was taken as the origin); in rusim's axes the yaw turns into the world frame.
+func TestSpawnPoseOfAYawAlone(t *testing.T) {
+	for _, c := range []struct {
+		src  string
+		want float64 // degrees, world frame
+	}{
+		{"world: {trackId: track.basic_arena.v1}\nagents: {vehicles: [{vehicleId: vehicle.ks0223.v1, spawnPose: {yawDeg: 45}}]}\n", 45},
+		{"world: {trackId: track.basic_arena.v1}\naxes: rusim\nagents: {vehicles: [{vehicleId: vehicle.ks0223.v1, spawnPose: {yawDeg: 0}}]}\n", 90},
+	} {
+		sc, err := Parse([]byte(c.src), "yaw.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := Resolve(sc, plugins.Builtin())
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := p.Agents[0]
+		if a.Spawn != nil || a.SpawnYaw == nil || math.Abs(*a.SpawnYaw*180/math.Pi-c.want) > 1e-9 {
+			t.Errorf("%q: spawn %+v, yaw %v; want no pose and %g°", c.src, a.Spawn, a.SpawnYaw, c.want)
+		}
+	}
+}

@@ -111,6 +111,17 @@ type SpawnPose struct {
 	hasYaw     bool
 }
 
+// SpawnAt is a spawn pose at world x, y facing yawDeg (counter-clockwise from east).
+func SpawnAt(x, y, yawDeg float64) *SpawnPose {
+	return &SpawnPose{Position: Vec3{x, y, 0}, YawDeg: yawDeg, components: 3, hasYaw: true}
+}
+
+// HeadingOnly is a spawn pose that gives the heading alone (degrees): the agent is placed
+// where it would be without one, facing so.
+func HeadingOnly(yawDeg float64) *SpawnPose {
+	return &SpawnPose{YawDeg: yawDeg, hasYaw: true}
+}
+
 // UnmarshalYAML implements yaml.Unmarshaler, keeping the decoding strict.
 func (p *SpawnPose) UnmarshalYAML(n *yaml.Node) error {
 	if n.Kind != yaml.MappingNode {

@@ -356,6 +356,9 @@ func placeAgents(space *physics.Space, layout *plugins.Layout, trackID string, a
 		case a.Spawn != nil:
 		case i < len(sp):
 			a.Spawn = &Pose{X: sp[i].X, Y: sp[i].Y, Yaw: sp[i].YawDeg * math.Pi / 180}
+			if a.SpawnYaw != nil {
+				a.Spawn.Yaw = *a.SpawnYaw
+			}
 		default:
 			rest = append(rest, i)
 			r, h = math.Max(r, footprintRadius(a.Vehicle)), math.Max(h, bodyHeight(a.Vehicle))
@@ -374,6 +377,9 @@ func placeAgents(space *physics.Space, layout *plugins.Layout, trackID string, a
 		pose, ok := p.next()
 		if !ok {
 			return nil, &NoRoomError{Fit: n, Want: len(rest), TrackID: trackID, X: p.ax, Y: p.ay, Pitch: p.pitch}
+		}
+		if out[i].SpawnYaw != nil {
+			pose.Yaw = *out[i].SpawnYaw
 		}
 		out[i].Spawn = &pose
 	}

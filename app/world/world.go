@@ -61,6 +61,9 @@ type AgentSpec struct {
 	// free cell of a grid behind the last one when there are more agents than spawn points
 	// (see place.go).
 	Spawn *Pose
+	// SpawnYaw, when Spawn is nil and SpawnYaw is not, is the heading (radians) of the pose the
+	// world places the agent at: rusim's clients give an agent its yaw alone.
+	SpawnYaw *float64
 }
 
 // Pose is a pose in the world frame: X, Y, Z (altitude of the base) in metres, Yaw in radians.
