@@ -122,8 +122,12 @@ func (d *draft) buildWith(standIn float64) (*built, error) {
 		}
 		files[plugins.ContractFile] = b
 	}
-	if _, kept := files[plugins.ReadmeFile]; !kept || d.readmeID != p.Manifest.PluginID {
+	// A README kept from the plugin is its author's text: under a new id it is carried over
+	// with the old id renamed, not replaced by a stub.
+	if kept, ok := files[plugins.ReadmeFile]; !ok {
 		files[plugins.ReadmeFile] = readme(p)
+	} else if id := p.Manifest.PluginID; d.readmeID != id && d.readmeID != "" && id != "" {
+		files[plugins.ReadmeFile] = bytes.ReplaceAll(kept, []byte(d.readmeID), []byte(id))
 	}
 	return &built{plugin: p, files: files, parse: ps}, nil
 }

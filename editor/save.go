@@ -56,8 +56,16 @@ func (e *Editor) save() {
 	}
 	files, key, problems := maps.Clone(b.files), e.liveKey, len(e.live.Errors())
 	d := e.d
+	seen, hadReadme := d.extra[plugins.ReadmeFile] // the README as opened or last saved
 	e.run("saving to "+folder, func() func() {
 		n, err := 0, error(nil)
+		var disk []byte // a README changed in the folder since: kept, not written over
+		if !fresh && hadReadme {
+			if cur, rerr := safefile.ReadFile(filepath.Join(folder, plugins.ReadmeFile), archive.DefaultLimits.MaxTotal); rerr == nil && !bytes.Equal(cur, seen) {
+				disk = cur
+				delete(files, plugins.ReadmeFile)
+			}
+		}
 		if fresh {
 			err = os.Mkdir(folder, 0o755) // not MkdirAll: a folder made meanwhile is not taken over
 		}
@@ -71,14 +79,26 @@ func (e *Editor) save() {
 				e.failedErr(fmt.Errorf("saving to %s: %w (%d files written before)", folder, err, n))
 				return
 			}
-			if fresh && e.d == d {
-				d.folder, d.source = folder, folder
+			if e.d == d {
+				if fresh {
+					d.folder, d.source = folder, folder
+				}
+				// The README now in the folder is the one later saves compare with.
+				if disk != nil {
+					d.extra[plugins.ReadmeFile] = disk
+				} else if r, ok := files[plugins.ReadmeFile]; ok {
+					d.extra[plugins.ReadmeFile] = r
+				}
+				d.readmeID = d.id()
 			}
 			e.savedKey = key
 			e.record.Saved = append(e.record.Saved, folder)
 			msg := fmt.Sprintf("saved to %s (%s)", folder, count(n, "changed file"))
 			if fresh && from != "" {
 				msg = fmt.Sprintf("saved to %s, a new folder for the new id (%s is left as it was)", folder, from)
+			}
+			if disk != nil {
+				msg += "; README.md changed in the folder since it was opened, and is kept as it is there"
 			}
 			if problems > 0 {
 				msg += fmt.Sprintf(", with %s: Validate lists them", count(problems, "problem"))

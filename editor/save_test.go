@@ -274,3 +274,56 @@ func mustOpen(t *testing.T, dir string) *draft {
 	}
 	return d
 }
+
+// A README the author wrote survives: a save under a new id carries it over (its old id
+// renamed), and one edited in the folder since it was opened is kept, not written over.
+func TestSaveKeepsTheAuthorsReadme(t *testing.T) {
+	e := testEditor(t, plugins.TypeVehicle)
+	e.jobs = make(chan func() func(), 8)
+	root := t.TempDir()
+	d, _, err := openInstalled(e.reg, "vehicle.ks0223.v1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.vehicle.Base.ID = "vehicle.acme.rover.v1"
+	b, _ := d.build()
+	a, _ := b.validate()
+	v1 := filepath.Join(root, "vehicle.acme.rover.v1")
+	if err := os.Mkdir(v1, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Unpack(v1); err != nil {
+		t.Fatal(err)
+	}
+	notes := "# Rover (vehicle.acme.rover.v1)\n\nMy notes on wiring the rover.\n"
+	if err := os.WriteFile(filepath.Join(v1, plugins.ReadmeFile), []byte(notes), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e.load(mustOpen(t, v1), nil)
+	e.d.vehicle.Base.ID = "vehicle.acme.rover.v2"
+	e.check()
+	e.save()
+	finish(t, e)
+	v2 := filepath.Join(root, "vehicle.acme.rover.v2")
+	readme := func(dir string) string {
+		b, _ := os.ReadFile(filepath.Join(dir, plugins.ReadmeFile))
+		return string(b)
+	}
+	if got := readme(v2); got != strings.ReplaceAll(notes, "v1", "v2") {
+		t.Errorf("the new folder's README:\n%s", got)
+	}
+	// Edited by hand in the new folder, then a field changes and Save runs twice.
+	edited := readme(v2) + "\nWired on Tuesday.\n"
+	if err := os.WriteFile(filepath.Join(v2, plugins.ReadmeFile), []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, mass := range []string{"2.5", "2.6"} {
+		e.d.vehicle.Mass = mass
+		e.check()
+		e.save()
+		finish(t, e)
+		if e.statusKind != statusDone || readme(v2) != edited {
+			t.Fatalf("mass %s: %q; README now:\n%s", mass, e.status, readme(v2))
+		}
+	}
+}
