@@ -214,11 +214,12 @@ func drawVehicleTop(dst *ebiten.Image, v *plugins.VehicleDescriptor) {
 // and its contract image's aspect ratio.
 func horizontalFOV(v *plugins.VehicleDescriptor, m *plugins.SensorMount) float64 {
 	fy := rad(mountParam(m, "fovDeg"))
-	aspect := 4.0 / 3
+	// A shape out of range is drawn at the preview's own size, as the camera view is.
+	aspect := float64(previewW) / previewH
 	if v.Contract != nil {
 		for _, s := range v.Contract.Sensors {
-			if s.ID == m.ID && len(s.Shape) >= 2 && s.Shape[0] > 0 && s.Shape[1] > 0 {
-				aspect = float64(s.Shape[1]) / float64(s.Shape[0])
+			if w, h, ok := s.FrameSize(); s.ID == m.ID && ok {
+				aspect = float64(w) / float64(h)
 			}
 		}
 	}

@@ -3,6 +3,7 @@ package editor
 import (
 	"fmt"
 	"log/slog"
+	"math"
 	"strings"
 	"testing"
 
@@ -337,5 +338,20 @@ func TestPreviewPanicIsItsError(t *testing.T) {
 	err = p.draw(&previewOut{}, &previewReq{vehicle: b.plugin.Vehicle})
 	if err == nil || !strings.Contains(err.Error(), "the preview failed: internal error") {
 		t.Errorf("a preview that panics: %v", err)
+	}
+}
+
+// The top-down view's camera fan follows the camera view: a shape out of range is drawn at
+// the preview's own aspect, not as a 4° sliver or a half circle.
+func TestTopDownFanOfAnImpossibleShape(t *testing.T) {
+	v := &plugins.VehicleDescriptor{Contract: &plugins.DeviceContract{Sensors: []plugins.SensorDescriptor{{ID: "cam", Shape: []int{5000, 320, 3}}}}}
+	m := &plugins.SensorMount{ID: "cam", Kind: plugins.SensorCamera, Params: map[string]float64{"fovDeg": 60}}
+	want := 2 * math.Atan(math.Tan(rad(60)/2)*float64(previewW)/previewH)
+	if got := horizontalFOV(v, m); math.Abs(got-want) > 1e-12 {
+		t.Errorf("5000×320: %.1f°, want %.1f°", got*180/math.Pi, want*180/math.Pi)
+	}
+	v.Contract.Sensors[0].Shape = []int{240, 640, 3}
+	if got, want := horizontalFOV(v, m), 2*math.Atan(math.Tan(rad(60)/2)*640/240); math.Abs(got-want) > 1e-12 {
+		t.Errorf("640×240: %.1f°, want %.1f°", got*180/math.Pi, want*180/math.Pi)
 	}
 }
