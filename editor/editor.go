@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -409,7 +410,7 @@ func (e *Editor) check() {
 	if len(b.parse) > 0 {
 		// Text that is not a number would be drawn at 0: a wall jumps to the origin while
 		// its x is half-typed. The preview keeps the last plugin that read, and says so.
-		e.views.held = fmt.Sprintf("the preview shows the fields as they last read: %s %s", b.parse[0].Path, b.parse[0].Message)
+		e.views.held = fmt.Sprintf("preview held: %s %s", strings.TrimPrefix(b.parse[0].Path, "descriptor."), b.parse[0].Message)
 		return
 	}
 	e.views.held = ""

@@ -197,7 +197,7 @@ func (p *previewer) vehicle(out *previewOut, v *plugins.VehicleDescriptor) error
 		}
 		label := "camera " + m.ID + " (" + m.Kind + ")"
 		if _, _, ok := s.FrameSize(); s != nil && len(s.Shape) >= 2 && !ok {
-			label += fmt.Sprintf(", its shape %v out of range: drawn %d×%d", s.Shape, w, h)
+			label = fmt.Sprintf("camera %s: shape out of range, drawn %d×%d", m.ID, w, h)
 		}
 		out.views[0] = p.shoot(label, cam, scene, objs, m.Kind == "depth")
 	} else {

@@ -317,7 +317,7 @@ func TestPreviewOfImpossibleCameraShape(t *testing.T) {
 	if v := shoot("480, 640, 3"); v.img.Bounds().Dx() != previewW || v.img.Bounds().Dy() != previewH || strings.Contains(v.label, "out of range") {
 		t.Errorf("640×480: %v, %q", v.img.Bounds(), v.label)
 	}
-	if v := shoot("1, 100000, 3"); v.img.Bounds().Dx() != previewW || v.img.Bounds().Dy() != previewH || !strings.Contains(v.label, "out of range: drawn 320×240") {
+	if v := shoot("1, 100000, 3"); v.img.Bounds().Dx() != previewW || v.img.Bounds().Dy() != previewH || !strings.Contains(v.label, "shape out of range, drawn 320×240") {
 		t.Errorf("100000×1: %v, %q", v.img.Bounds(), v.label)
 	}
 }
