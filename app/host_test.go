@@ -47,6 +47,19 @@ func runHost(t *testing.T, h *Host, faces ...Face) <-chan error {
 	return done
 }
 
+// runScenarioHost runs a host whose scenario world is the arena's, until the test ends.
+func runScenarioHost(t *testing.T) (*Host, *Sim) {
+	t.Helper()
+	h := NewHost(HostOptions{Logger: quiet})
+	sc, err := h.Build(plan(t, arena), BuildOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.SetScenario(sc)
+	runHost(t, h)
+	return h, sc
+}
+
 // episode builds a lockstep world of agents for the host (not yet added).
 func episode(t *testing.T, h *Host, agents ...string) *Sim {
 	t.Helper()
@@ -73,13 +86,7 @@ func waitChange(t *testing.T, ch <-chan struct{}) {
 // scenario's; a picked episode agent is followed into the next episode; the scenario world is
 // paused while an episode is on show, and resumed after.
 func TestActiveWorld(t *testing.T) {
-	h := NewHost(HostOptions{Logger: quiet})
-	sc, err := h.Build(plan(t, arena), BuildOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	h.SetScenario(sc)
-	runHost(t, h)
+	h, sc := runScenarioHost(t)
 	if h.Active() != sc || sc.ID != "scenario" {
 		t.Fatalf("active %v, want the scenario world", h.Active().ID)
 	}
@@ -171,13 +178,7 @@ func TestHostResumesOnlyWhatItPaused(t *testing.T) {
 // wants it: running when none is left, paused while one runs. Each pause and resume went
 // to the loop on a goroutine of its own, and a pause could land after the resume.
 func TestEpisodesOpenedAndClosedAtOnce(t *testing.T) {
-	h := NewHost(HostOptions{Logger: quiet})
-	sc, err := h.Build(plan(t, arena), BuildOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	h.SetScenario(sc)
-	runHost(t, h)
+	h, sc := runScenarioHost(t)
 	// A call on the loop is queued after every pause and resume the host queued before it.
 	barrier := func() {
 		if err := sc.Loop.Call(context.Background(), func(*world.World) error { return nil }); err != nil {

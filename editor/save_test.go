@@ -52,23 +52,7 @@ func TestSaveWritesBackToTheFolder(t *testing.T) {
 		t.Fatalf("saving a second new plugin of that id: %q", e.status)
 	}
 
-	dir := filepath.Join(t.TempDir(), "vehicle.acme.rover.v1")
-	d, _, err := openInstalled(e.reg, "vehicle.ks0223.v1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	d.vehicle.Base.ID, d.vehicle.Base.DisplayName = "vehicle.acme.rover.v1", "Acme Rover"
-	b, _ := d.build()
-	a, ps := b.validate()
-	if len(ps.Errors()) > 0 {
-		t.Fatal(ps)
-	}
-	if err := os.Mkdir(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := a.Unpack(dir); err != nil {
-		t.Fatal(err)
-	}
+	dir := roverFolder(t, e, t.TempDir(), "vehicle.acme.rover.v1")
 	opened, _, err := openPath(dir)
 	if err != nil || opened.folder != dir {
 		t.Fatalf("opened %v from %s: folder %q", err, dir, opened.folder)
@@ -198,28 +182,8 @@ func TestSaveUnderNewIDKeepsTheOldFolder(t *testing.T) {
 	e.jobs = make(chan func() func(), 8)
 	root := t.TempDir()
 	place := func(name string) string {
-		d, _, err := openInstalled(e.reg, "vehicle.ks0223.v1")
-		if err != nil {
-			t.Fatal(err)
-		}
-		d.vehicle.Base.ID, d.vehicle.Base.DisplayName = "vehicle.acme.rover.v1", "Acme Rover"
-		b, _ := d.build()
-		a, ps := b.validate()
-		if len(ps.Errors()) > 0 {
-			t.Fatal(ps)
-		}
-		dir := filepath.Join(root, name)
-		if err := os.Mkdir(dir, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := a.Unpack(dir); err != nil {
-			t.Fatal(err)
-		}
-		opened, _, err := openPath(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		e.load(opened, nil)
+		dir := roverFolder(t, e, root, name)
+		e.load(mustOpen(t, dir), nil)
 		return dir
 	}
 	idOf := func(dir string) string {
@@ -281,20 +245,7 @@ func TestSaveKeepsTheAuthorsReadme(t *testing.T) {
 	e := testEditor(t, plugins.TypeVehicle)
 	e.jobs = make(chan func() func(), 8)
 	root := t.TempDir()
-	d, _, err := openInstalled(e.reg, "vehicle.ks0223.v1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	d.vehicle.Base.ID = "vehicle.acme.rover.v1"
-	b, _ := d.build()
-	a, _ := b.validate()
-	v1 := filepath.Join(root, "vehicle.acme.rover.v1")
-	if err := os.Mkdir(v1, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := a.Unpack(v1); err != nil {
-		t.Fatal(err)
-	}
+	v1 := roverFolder(t, e, root, "vehicle.acme.rover.v1")
 	notes := "# Rover (vehicle.acme.rover.v1)\n\nMy notes on wiring the rover.\n"
 	if err := os.WriteFile(filepath.Join(v1, plugins.ReadmeFile), []byte(notes), 0o644); err != nil {
 		t.Fatal(err)
@@ -326,4 +277,27 @@ func TestSaveKeepsTheAuthorsReadme(t *testing.T) {
 			t.Fatalf("mass %s: %q; README now:\n%s", mass, e.status, readme(v2))
 		}
 	}
+}
+
+// roverFolder unpacks the KS0223 as vehicle.acme.rover.v1 into dir/name and returns its path.
+func roverFolder(t *testing.T, e *Editor, dir, name string) string {
+	t.Helper()
+	d, _, err := openInstalled(e.reg, "vehicle.ks0223.v1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.vehicle.Base.ID, d.vehicle.Base.DisplayName = "vehicle.acme.rover.v1", "Acme Rover"
+	b, _ := d.build()
+	a, ps := b.validate()
+	if len(ps.Errors()) > 0 {
+		t.Fatal(ps)
+	}
+	path := filepath.Join(dir, name)
+	if err := os.Mkdir(path, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Unpack(path); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
