@@ -46,6 +46,31 @@ func (s *session) blockReads() {
 	})
 }
 
+// watchHangUp closes s.gone when the client hangs up (or the session does): a goroutine waits
+// in poll(2) for the peer's shutdown on the session's socket, holding a reference on it (the
+// connection's Control), so that its descriptor is not closed and reused under the poll;
+// hangUp's shutdown wakes it.
+func (s *session) watchHangUp() {
+	s.gone = make(chan struct{})
+	rc, err := s.conn.SyscallConn()
+	if err != nil {
+		close(s.gone)
+		return
+	}
+	go func() {
+		defer close(s.gone)
+		_ = rc.Control(func(fd uintptr) {
+			fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLRDHUP}}
+			for {
+				// POLLHUP, POLLERR and POLLNVAL come unasked.
+				if n, err := unix.Poll(fds, -1); n > 0 || err != nil && err != unix.EINTR {
+					return
+				}
+			}
+		})
+	}()
+}
+
 // hangUp ends the connection, waking a read or write that waits on it: closing a socket that
 // is in blocking mode does not.
 func (s *session) hangUp() {

@@ -62,7 +62,9 @@
 // request and its scenario (MaxOpenBytes, MaxScenarioBytes). The scenario comes as text, never
 // as a path, and its faces block is refused. A request that has not arrived whole
 // messageTimeout (10 s) after its first byte, or an open request that many seconds after
-// connecting, ends the session: its slot is free again.
+// connecting, ends the session: its slot is free again. A client that hangs up during a step
+// request stops its worlds' steps (a shutdown of its writing side counts as hanging up); one
+// that stops reading is cut off when a reply has waited 30 s.
 //
 // # Shared memory
 //

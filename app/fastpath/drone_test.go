@@ -91,3 +91,26 @@ func TestDroneRefusesCarRanges(t *testing.T) {
 		t.Errorf("motor gains for a drone: %v", err)
 	}
 }
+
+// A client that hangs up during a long step request stops its worlds' steps: they ran on
+// for nobody, holding the session's slot (100,000 world steps here).
+func TestHangUpStopsTheSteps(t *testing.T) {
+	h, f := startFace(t, scenario.Default())
+	c := dial(t, f.Addr())
+	c.open(OpenRequest{Scenario: "runtime: {seed: 1, stepSize: 0.0001, actionPeriod: 10}\nworld: {trackId: track.basic_arena.v1}\nvehicle: {vehicleId: vehicle.ks0223.v1}\n",
+		Envs: 1, FrameWidth: 16, FrameHeight: 16})
+	c.resetAll(1)
+	sim := h.World(c.rep.Worlds[0])
+	if sim == nil {
+		t.Fatalf("no world %s", c.rep.Worlds[0])
+	}
+	before := sim.Loop.Snapshot().Step
+	c.send(msgStep, AppendStep(nil, []byte{kindStep}, [][3]float64{{1, 0}}, make([]int64, 1), 2))
+	c.conn.Close()
+	waitFor(t, h, "the session's world removed", func() bool { return h.World(c.rep.Worlds[0]) == nil })
+	ran := sim.Loop.Snapshot().Step - before
+	t.Logf("%d world steps ran", ran)
+	if ran >= 100000 {
+		t.Errorf("%d world steps ran after the client hung up, all of its request's", ran)
+	}
+}

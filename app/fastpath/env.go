@@ -179,11 +179,11 @@ func (e *env) startReset(seed int64, layout bool, done func(*ResetInfo, error)) 
 // the training API takes them, and the climb of a flying vehicle, −1..1) and sets the env's loop stepping one action period, without
 // waiting; the observation is captured after its last world step. wg is done when the period
 // is (or the loop stopped first); stepErr then says how it went.
-func (e *env) startStep(a [maxActions]float64, wg *sync.WaitGroup) error {
+func (e *env) startStep(a [maxActions]float64, gone <-chan struct{}, wg *sync.WaitGroup) error {
 	cmd := drive.Command{Throttle: clamp(a[0]), Steer: -clamp(a[1]), Vertical: clamp(a[2])}
 	n := e.plan.steps
 	wg.Add(1)
-	err := e.sim.Loop.StartSteps(func(w *world.World) {
+	err := e.sim.Loop.StartStepsUntil(gone, func(w *world.World) {
 		_ = w.SetCommand(agentName, cmd)
 		e.due = w.StepCount() + uint64(n)
 		e.actions++

@@ -52,6 +52,9 @@ type session struct {
 	// open then failed: the connection ends then.
 	opened    atomic.Bool
 	closeOnce sync.Once
+	// gone is closed once the client has hung up (watchHangUp): the world steps of a request
+	// it left stop, rather than run on for nobody.
+	gone chan struct{}
 }
 
 // serve answers the client until it closes, breaks the protocol or the face shuts down.
@@ -71,6 +74,7 @@ func (s *session) serve() {
 	}
 	var req stepRequest
 	s.blockReads()
+	s.watchHangUp()
 	// Buffered, so that a request's header and payload usually come in one read.
 	in := bufio.NewReaderSize(arrivals{s}, readBuffer)
 	for {
@@ -348,7 +352,7 @@ func (s *session) step(req *stepRequest) (*StepReply, error) {
 		if k != kindStep {
 			continue
 		}
-		if err := s.envs[i].startStep(req.actions[i], &wg); err != nil {
+		if err := s.envs[i].startStep(req.actions[i], s.gone, &wg); err != nil {
 			fail(i, err)
 			continue
 		}

@@ -197,6 +197,13 @@ func (l *Loop) StepAfter(ctx context.Context, before func(w *World), n int) (*Sn
 // stepping and wait for them all at once (a sync.WaitGroup done in after), waking once rather
 // than once a loop.
 func (l *Loop) StartSteps(before func(w *World), n int, after func(*Snapshot, error)) error {
+	return l.StartStepsUntil(nil, before, n, after)
+}
+
+// StartStepsUntil is StartSteps whose steps end early once stop is closed (nil: never), as
+// Step's do when its caller's context ends: a client that left does not keep the loop busy.
+// after is called all the same.
+func (l *Loop) StartStepsUntil(stop <-chan struct{}, before func(w *World), n int, after func(*Snapshot, error)) error {
 	if after == nil {
 		return errors.New("world loop: StartSteps needs an after function")
 	}
@@ -204,7 +211,7 @@ func (l *Loop) StartSteps(before func(w *World), n int, after func(*Snapshot, er
 	if before != nil {
 		fn = func() { before(l.w) }
 	}
-	return l.enqueue(item{fn: fn, steps: max(n, 0), after: after})
+	return l.enqueue(item{fn: fn, steps: max(n, 0), after: after, stop: stop})
 }
 
 // Pause stops free-running steps (Step still works) and emits PAUSED.
