@@ -320,6 +320,15 @@ func (e *Editor) problemsHead() []string {
 		lines := []string{"Press Validate to list every problem with its field (the check `simgui plugin validate` runs)."}
 		if now > 0 {
 			lines = append(lines, fmt.Sprintf("Fields framed in red have problems (%d now).", now))
+			// One said here, the tab on show's first: a frame alone does not say what is
+			// wrong (a shape of 7 channels, say) until Validate.
+			if errs := e.live.Errors(); len(errs) > 0 {
+				first := errs[0]
+				if i := slices.IndexFunc(errs, func(p plugins.Problem) bool { return e.tabOf(p.Path) == e.tab }); i >= 0 {
+					first = errs[i]
+				}
+				lines = append(lines, "The first: "+first.String())
+			}
 		}
 		return lines
 	}

@@ -91,7 +91,7 @@ func TestProblemsPanelIsOfThePluginAsItIs(t *testing.T) {
 		t.Errorf("New track: the open field still holds %q", e.openPath)
 	}
 	n := tabCounts(e)
-	if want := fmt.Sprintf("Fields framed in red have problems (%d now).", n); n == 0 || !strings.HasSuffix(panel(e), want) || strings.Contains(panel(e), "ready") {
+	if want := fmt.Sprintf("Fields framed in red have problems (%d now). / The first: %s", n, e.live.Errors()[0]); n == 0 || !strings.HasSuffix(panel(e), want) || strings.Contains(panel(e), "ready") {
 		t.Errorf("new track: %q, want it to end %q", panel(e), want)
 	}
 }
@@ -353,5 +353,27 @@ func TestTopDownFanOfAnImpossibleShape(t *testing.T) {
 	v.Contract.Sensors[0].Shape = []int{240, 640, 3}
 	if got, want := horizontalFOV(v, m), 2*math.Atan(math.Tan(rad(60)/2)*640/240); math.Abs(got-want) > 1e-12 {
 		t.Errorf("640×240: %.1f°, want %.1f°", got*180/math.Pi, want*180/math.Pi)
+	}
+}
+
+// Before Validate, the Problems panel says what is wrong with a field framed on the tab on
+// show, not only that fields are framed.
+func TestProblemsPanelSaysTheTabsFirst(t *testing.T) {
+	e := testEditor(t, plugins.TypeVehicle)
+	d, _, err := openInstalled(e.reg, "vehicle.ks0223.v1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.load(d, nil)
+	for i := range e.d.vehicle.Sensors {
+		if e.d.vehicle.Sensors[i].Type == plugins.SensorCamera {
+			e.d.vehicle.Sensors[i].Shape = "240, 320, 7"
+		}
+	}
+	e.d.vehicle.Base.ID = ""
+	e.tab = tabSensors
+	e.check()
+	if p := panel(e); !strings.Contains(p, "The first: device-contract.sensors[0].shape:") || !strings.Contains(p, "[240 320 7]") {
+		t.Errorf("the panel: %q", p)
 	}
 }
