@@ -13,19 +13,8 @@ import (
 // side by side, drones on one spot (they start at altitudes of their own) and agents without a
 // pose are not. A thousand stacked on one spot are refused at once rather than stepped.
 func TestOverlappingSpawnsAreRefused(t *testing.T) {
-	cat := plugins.Builtin()
-	tr, err := cat.Track("track.basic_arena.v1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ks, err := cat.Vehicle("vehicle.ks0223.v1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	drone, err := cat.Vehicle("vehicle.drone.simple.v1")
-	if err != nil {
-		t.Fatal(err)
-	}
+	tr := builtinTrack(t, "track.basic_arena.v1")
+	ks, drone := builtinVehicle(t, "vehicle.ks0223.v1"), builtinVehicle(t, "vehicle.drone.simple.v1")
 	build := func(agents ...AgentSpec) error {
 		_, err := New(Config{Track: tr, BuildLayout: trackgen.Build, Seed: 1, Agents: agents})
 		return err
@@ -52,7 +41,7 @@ func TestOverlappingSpawnsAreRefused(t *testing.T) {
 	if err := build(above("a", 1), above("b", 1+drone.Body.Height/2)); !errors.As(err, &stacked) {
 		t.Fatalf("two drones half a body apart in height: %v", err)
 	}
-	err = build(at("a", ks, 0, 0), at("b", ks, 3, 0), at("c", ks, 3.05, 0))
+	err := build(at("a", ks, 0, 0), at("b", ks, 3, 0), at("c", ks, 3.05, 0))
 	var overlap *SpawnOverlapError
 	if !errors.As(err, &overlap) || overlap.A != "b" || overlap.B != "c" {
 		t.Fatalf("c 5 cm from b: %v", err)

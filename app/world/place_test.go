@@ -10,18 +10,29 @@ import (
 	"simgui/plugins/trackgen"
 )
 
+// builtinTrack and builtinVehicle return a built-in plugin's descriptor.
+func builtinTrack(t *testing.T, id string) *plugins.TrackDescriptor {
+	t.Helper()
+	tr, err := plugins.Builtin().Track(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr
+}
+
+func builtinVehicle(t *testing.T, id string) *plugins.VehicleDescriptor {
+	t.Helper()
+	v, err := plugins.Builtin().Vehicle(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
 // builtinWorld builds a world on a built-in track with n KS0223s that have no spawn pose.
 func builtinWorld(t *testing.T, track string, params map[string]any, n int) (*World, error) {
 	t.Helper()
-	cat := plugins.Builtin()
-	tr, err := cat.Track(track)
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, err := cat.Vehicle("vehicle.ks0223.v1")
-	if err != nil {
-		t.Fatal(err)
-	}
+	tr, v := builtinTrack(t, track), builtinVehicle(t, "vehicle.ks0223.v1")
 	cfg := Config{Track: tr, TrackParams: params, BuildLayout: trackgen.Build, Seed: 3}
 	for i := range n {
 		cfg.Agents = append(cfg.Agents, AgentSpec{Name: fmt.Sprintf("a%d", i), Vehicle: v})

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"simgui/physics/drive"
-	"simgui/plugins"
 	"simgui/plugins/trackgen"
 )
 
@@ -34,19 +33,8 @@ func TestStepRateFactor(t *testing.T) {
 // A drone told to climb shows its climb rate in the snapshot, the rate its altitude changes
 // at, and a car's is 0.
 func TestSnapshotCarriesTheClimbRate(t *testing.T) {
-	cat := plugins.Builtin()
-	tr, err := cat.Track("track.basic_arena.v1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	drone, err := cat.Vehicle("vehicle.drone.simple.v1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ks, err := cat.Vehicle("vehicle.ks0223.v1")
-	if err != nil {
-		t.Fatal(err)
-	}
+	tr := builtinTrack(t, "track.basic_arena.v1")
+	drone, ks := builtinVehicle(t, "vehicle.drone.simple.v1"), builtinVehicle(t, "vehicle.ks0223.v1")
 	w, err := New(Config{Track: tr, BuildLayout: trackgen.Build, Seed: 1, Agents: []AgentSpec{
 		{Name: "drone", Vehicle: drone, Spawn: &Pose{X: -1}},
 		{Name: "car", Vehicle: ks, Spawn: &Pose{X: 1}},
