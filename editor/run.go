@@ -8,6 +8,7 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"simgui/app/window/desktop"
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -54,7 +55,7 @@ func Run(ctx context.Context, opts RunOptions) error {
 	}
 	defer e.Close()
 	g := &standalone{e: e, ctx: ctx, dir: opts.ScreenshotDir}
-	ebiten.SetWindowSize(opts.Width, opts.Height)
+	ebiten.SetWindowSize(desktop.WindowSize(opts.Width, opts.Height, minWidth, minHeight))
 	ebiten.SetWindowResizingMode(ebiten.WindowResizingModeEnabled)
 	// Below this the form's tables and the previews no longer fit side by side.
 	ebiten.SetWindowSizeLimits(minWidth, minHeight, -1, -1)

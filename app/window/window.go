@@ -16,6 +16,7 @@ import (
 
 	"simgui/app"
 	"simgui/app/scenario"
+	"simgui/app/window/desktop"
 	"simgui/app/world"
 	"simgui/plugins"
 )
@@ -42,7 +43,8 @@ type Options struct {
 	Plugins Catalog
 	// Screens are hosted after the simulator screen (the descriptor editor); F2 cycles.
 	Screens []Screen
-	// Load reads and checks a scenario file for Open; nil disables opening scenarios.
+	// Load reads and checks a scenario file for Open, the default scenario for ""; nil
+	// disables opening scenarios.
 	Load func(path string) (*scenario.Plan, error)
 	// New builds a scenario world from a plan the way the first one was built (the host then
 	// runs it in place of the old one); nil disables opening scenarios.
@@ -89,7 +91,7 @@ func run(ctx context.Context, h *app.Host, opts Options, wrap func(ebiten.Game) 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	g := newGame(ctx, h, opts)
-	ebiten.SetWindowSize(opts.Width, opts.Height)
+	ebiten.SetWindowSize(desktop.WindowSize(opts.Width, opts.Height, MinWidth, MinHeight))
 	ebiten.SetWindowResizingMode(ebiten.WindowResizingModeEnabled)
 	// Below this the help overlay, the HUD and the camera panel no longer fit side by side.
 	ebiten.SetWindowSizeLimits(MinWidth, MinHeight, -1, -1)

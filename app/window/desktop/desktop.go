@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"simgui/plugins/archive"
+
+	"github.com/hajimehoshi/ebiten/v2"
 )
 
 // StateFile writes a GUI's state as JSON to a file at most once per interval, on a goroutine
@@ -59,4 +61,27 @@ func (w *StateFile[T]) Put(s T) {
 func (w *StateFile[T]) Close() {
 	close(w.ch)
 	<-w.done
+}
+
+// WindowSize is a window's first size: w×h, made smaller to fit the monitor with room for
+// its title bar and the desktop's panels, but never below minW×minH. A 1280×800 window on a
+// 1366×768 laptop had its toolbar below the screen's edge.
+func WindowSize(w, h, minW, minH int) (int, int) {
+	if m := ebiten.Monitor(); m != nil {
+		mw, mh := m.Size()
+		return fitWindow(w, h, minW, minH, mw, mh)
+	}
+	return w, h
+}
+
+// fitWindow is WindowSize on a monitor of mw×mh (0 when unknown).
+func fitWindow(w, h, minW, minH, mw, mh int) (int, int) {
+	const marginW, marginH = 40, 100
+	if mw > 0 {
+		w = max(minW, min(w, mw-marginW))
+	}
+	if mh > 0 {
+		h = max(minH, min(h, mh-marginH))
+	}
+	return w, h
 }

@@ -33,3 +33,16 @@ func TestStateFileKeepsTheNewestAndWritesWhole(t *testing.T) {
 		t.Fatalf("temporary files left: %v", left)
 	}
 }
+
+func TestFitWindowKeepsToTheMonitorAboveTheLeast(t *testing.T) {
+	for _, c := range []struct{ w, h, mw, mh, ww, wh int }{
+		{1280, 800, 1920, 1080, 1280, 800}, // room: as asked
+		{1280, 800, 1366, 768, 1280, 668},  // a laptop: the height shrinks
+		{1280, 800, 1024, 600, 984, 600},   // smaller than the least: the least
+		{1280, 800, 0, 0, 1280, 800},       // monitor unknown
+	} {
+		if w, h := fitWindow(c.w, c.h, 800, 600, c.mw, c.mh); w != c.ww || h != c.wh {
+			t.Errorf("%dx%d on %dx%d: %dx%d, want %dx%d", c.w, c.h, c.mw, c.mh, w, h, c.ww, c.wh)
+		}
+	}
+}
