@@ -483,8 +483,7 @@ func TestWindowSpawnSaveOpen(t *testing.T) {
 	if !strings.HasPrefix(open.PromptNote, "Opening replaces this world and the 2 robots spawned here") {
 		t.Errorf("the open prompt's note %q does not warn of the robots spawned here", open.PromptNote)
 	}
-	g.key("Escape")
-	g.waitState("the open prompt closed", 5*time.Second, func(s State) bool { return s.Prompt == "" })
+	g.keyUntil("Escape", "the open prompt closed", func(s State) bool { return s.Prompt == "" })
 	// Back to the red one: ego, arcade_red-1, arcade_green-1. One Tab at a time: two presses
 	// of a key in one frame are one for Ebiten.
 	g.key("Tab")
@@ -524,8 +523,7 @@ func TestWindowSpawnSaveOpen(t *testing.T) {
 	if strings.Contains(afterSave.PromptNote, "spawned here") {
 		t.Errorf("after a save, the open prompt still warns: %q", afterSave.PromptNote)
 	}
-	g.key("Escape")
-	g.waitState("the open prompt closed", 5*time.Second, func(s State) bool { return s.Prompt == "" })
+	g.keyUntil("Escape", "the open prompt closed", func(s State) bool { return s.Prompt == "" })
 
 	// A path that cannot be opened comes back in the prompt with the reason, to mend.
 	missing := filepath.Join(filepath.Dir(path), "nope.yaml")
@@ -536,6 +534,31 @@ func TestWindowSpawnSaveOpen(t *testing.T) {
 	g.waitState("the prompt back with the reason", 15*time.Second, func(s State) bool {
 		return s.Prompt != "" && s.PromptText == missing && strings.Contains(s.PromptNote, "not found")
 	})
+	// A reason too long for the status line's box opens whole with a click on it, and a
+	// second click closes it.
+	long := filepath.Join(filepath.Dir(path), "long.yaml")
+	longID := "track." + strings.Repeat("verylongname", 120) + ".v1"
+	if err := os.WriteFile(long, []byte("world:\n  trackId: "+longID+"\nvehicle:\n  vehicleId: vehicle.ks0223.v1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	g.key("ctrl+a")
+	g.typeText(long)
+	g.key("Return")
+	cut := g.waitState("the long reason", 15*time.Second, func(s State) bool {
+		_, ok := s.Targets["status"]
+		return ok && s.PromptText == long && strings.Contains(s.Status, longID)
+	})
+	g.clickTarget("status")
+	whole := g.waitState("the whole reason", 5*time.Second, func(s State) bool {
+		r, ok := s.Targets["status"]
+		return ok && r[3]-r[1] > cut.Targets["status"][3]-cut.Targets["status"][1]
+	})
+	g.clickTarget("status")
+	g.waitState("the reason closed", 5*time.Second, func(s State) bool { _, ok := s.Targets["status"]; return !ok && s.Status == "" })
+	if whole.Prompt == "" {
+		t.Errorf("the click on the reason closed the prompt")
+	}
+
 	g.key("ctrl+a")
 	g.typeText(path)
 	g.key("Return")
@@ -549,4 +572,14 @@ func TestWindowSpawnSaveOpen(t *testing.T) {
 		t.Errorf("reopened: %s at (%.3f, %.3f), saved at (%.3f, %.3f)", back.Selected, back.Pose[0], back.Pose[1], at.Pose[0], at.Pose[1])
 	}
 	g.shot("spawned-and-reopened.png")
+
+	// "default" in the Open prompt goes back to the default scenario.
+	g.key("ctrl+o")
+	g.waitState("the open prompt", 5*time.Second, func(s State) bool { return s.Prompt != "" })
+	g.key("ctrl+a")
+	g.typeText("default")
+	g.key("Return")
+	g.waitState("the default scenario", 15*time.Second, func(s State) bool {
+		return s.Scenario == scenario.DefaultName && s.Models == 1 && strings.HasPrefix(s.Status, "opened the default")
+	})
 }

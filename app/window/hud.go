@@ -185,8 +185,8 @@ func drawBox(dst *ebiten.Image, b *batch, lines []string, x, y float32) (float32
 }
 
 // wrapLines breaks msg at spaces into lines no wider than width pixels (a word wider than
-// that gets a line of its own, cut), at most maxLines of them, the last ending in "…" when
-// more was left: an error naming every known track must not run off the window.
+// that is broken where the line is full), at most maxLines of them, the last ending in "…"
+// when more was left: an error naming every known track must not run off the window.
 func wrapLines(msg string, width float32, maxLines int) []string {
 	var lines []string
 	line := ""
@@ -195,33 +195,41 @@ func wrapLines(msg string, width float32, maxLines int) []string {
 		if line != "" {
 			next = line + " " + word
 		}
-		if textWidth(next) <= width || line == "" {
+		if textWidth(next) <= width {
 			line = next
 			continue
 		}
-		lines = append(lines, line)
+		if line != "" {
+			lines = append(lines, line)
+		}
+		for textWidth(word) > width {
+			head := fitWidth(word, width)
+			lines = append(lines, head)
+			word = word[len(head):]
+		}
 		line = word
 	}
 	if line != "" {
 		lines = append(lines, line)
 	}
-	for i, l := range lines {
-		for textWidth(l) > width && len(l) > 1 {
-			_, size := utf8.DecodeLastRuneInString(l)
-			l = l[:len(l)-size]
-		}
-		lines[i] = l
-	}
 	if len(lines) > maxLines {
 		lines = lines[:maxLines]
-		last := lines[maxLines-1]
-		for textWidth(last+" …") > width && last != "" {
-			_, size := utf8.DecodeLastRuneInString(last)
-			last = last[:len(last)-size]
-		}
-		lines[maxLines-1] = last + " …"
+		lines[maxLines-1] = fitWidth(lines[maxLines-1], width-textWidth(" …")) + " …"
 	}
 	return lines
+}
+
+// fitWidth is the longest start of s no wider than width pixels, one rune at least.
+func fitWidth(s string, width float32) string {
+	end := len(s)
+	for end > 0 && textWidth(s[:end]) > width {
+		_, size := utf8.DecodeLastRuneInString(s[:end])
+		end -= size
+	}
+	if end == 0 && s != "" {
+		_, end = utf8.DecodeRuneInString(s)
+	}
+	return s[:end]
 }
 
 // helpText is the F1 overlay.
@@ -243,13 +251,14 @@ World
   P  pause / resume     N  one step (while paused)     R  reset, same seed
   +  faster     −  slower     0  real time (×1)
   I  spawn list: pick a plugin, then click in the world (it faces along a road or the route; drag to aim)
-  Ctrl+O  open a scenario     Ctrl+S  save the world as a scenario
+  Ctrl+O  open a scenario ("default": the default one)     Ctrl+S  save the world as a scenario
   [ / ]  previous / next world (training episodes)     World…  pick the world on show
 Window
   F1  this help     F2  next screen (editor)     F12  screenshot
   editor: Ctrl+S save   Ctrl+Z / Ctrl+Y undo / redo   drag a static track's points on its view
   text fields: Ctrl+C / Ctrl+X / Ctrl+V copy / cut / paste   Ctrl+A select all   Tab next field
-  Esc  close what is open (this help, an enlarged panel, the spawn list, World…)
+  Esc  close what is open (a long message, this help, an enlarged panel, the spawn list, World…)
+  click a message  the whole of a long one / close it
 `), "\n")
 
 // unsigned0 is x, or 0 when it shows as zero with digits decimals: a robot at rest creeps by

@@ -198,8 +198,15 @@ func (p *prompt) draw(dst *ebiten.Image, b *batch) {
 	drawText(dst, p.title+" — type a path and press Enter (Esc cancels, Ctrl+U clears), or Browse…", float32(r.Min.X+10), float32(r.Min.Y+6), textColor)
 	drawText(dst, string(text[from:to]), x0, ty, textColor)
 	if p.note != "" {
-		// Cut to the box: a failed open's reason can be long (the status line has it whole).
-		drawText(dst, fitText(p.note, float32(r.Dx()-20)), float32(r.Min.X+10), float32(f.Max.Y+4), noteColor)
+		// Cut to the box: a failed open's reason can be long (the status line above then
+		// has it whole; see noteCut).
+		drawText(dst, fitText(p.note, p.noteWidth()), float32(r.Min.X+10), float32(f.Max.Y+4), noteColor)
 	}
 	drawButtons(dst, b, []button{p.browse, p.ok})
 }
+
+// noteWidth is the width the note's line has.
+func (p *prompt) noteWidth() float32 { return float32(p.box.Dx() - 20) }
+
+// noteCut reports whether the note is longer than its line shows.
+func (p *prompt) noteCut() bool { return fitText(p.note, p.noteWidth()) != p.note }

@@ -148,6 +148,10 @@ func (s *simScreen) openPrompt() {
 func (s *simScreen) openPromptAt(path, note string) {
 	req := FileRequest{Title: "Open scenario", Filter: "Scenario (YAML)", Extensions: []string{"yaml", "yml"}, StartDir: dirOf(path)}
 	s.prompt = newPrompt("Open scenario", req, path, func(p string) {
+		if p == defaultWord && !fileExists(p) {
+			s.g.openDefault()
+			return
+		}
 		s.g.openScenario(p, func(err string) {
 			if s.prompt == nil { // not over another prompt opened meanwhile
 				s.openPromptAt(p, err)
@@ -158,8 +162,21 @@ func (s *simScreen) openPromptAt(path, note string) {
 		// The prompt is the confirmation: Enter replaces the world and these robots with it.
 		note = fmt.Sprintf("Opening replaces this world and the %s spawned here (Esc, then Ctrl+S, saves a world with them)", robotsCount(n))
 	}
+	if note == "" && s.g.cur.Plan.Scenario.Source != scenario.DefaultName {
+		note = `"` + defaultWord + `" opens the default scenario, the KS0223 in the cardboard corridor`
+	}
 	s.prompt.note = note
 	s.prompt.layout(s.w, s.h, s.barH)
+}
+
+// defaultWord, typed in the Open prompt, opens the default scenario (unless a file of that
+// name is in the working directory).
+const defaultWord = "default"
+
+// openDefault makes the default scenario the host's scenario world again.
+func (g *game) openDefault() {
+	g.Status("opening the default scenario …")
+	g.replaceScenario("open failed: ", func() (*scenario.Plan, error) { return g.opts.Load("") }, "opened the default scenario", nil)
 }
 
 // robotsCount is "1 robot" or "n robots".

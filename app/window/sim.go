@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/inpututil"
 
 	"simgui/app/window/desktop"
 	"simgui/app/window/lineedit"
@@ -58,6 +59,10 @@ type simScreen struct {
 
 	statusMsg string
 	statusAt  time.Time
+	// statusOpen holds the status line open, whole, until it is clicked or Esc is pressed
+	// (a click on a message too long for its box opens it); statusBox is where Draw put it.
+	statusOpen bool
+	statusBox  image.Rectangle
 	// noticesShown is how many of the host's notices the status line has shown.
 	noticesShown int
 	// orbit is how the 3D view's camera was turned and zoomed (drag, wheel).
@@ -159,6 +164,9 @@ func (s *simScreen) Update() error {
 	s.barH = layoutBar(s.tools, s.w, s.h)
 	k := keys{}
 	if s.prompt != nil {
+		if inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft) {
+			s.statusClick(ebiten.CursorPosition()) // above the prompt: a failed open's reason
+		}
 		s.prompt.layout(s.w, s.h, s.barH)
 		if !s.prompt.update(s.kb.Read(now), s.g.Files) {
 			s.prompt = nil
@@ -363,20 +371,6 @@ func (s *simScreen) cycle(step int) {
 	}
 }
 
-// status shows msg in the status line for a few seconds.
-func (s *simScreen) status(msg string) {
-	s.statusMsg, s.statusAt = msg, time.Now()
-	s.g.log.Info("window: " + msg)
-}
-
-// statusLine is the status message while it is fresh.
-func (s *simScreen) statusLine() string {
-	if time.Since(s.statusAt) > 6*time.Second {
-		return ""
-	}
-	return s.statusMsg
-}
-
 // onSession is called after a scenario was opened: everything tied to the old simulation is
 // dropped and the view refits.
 func (s *simScreen) onSession() {
@@ -466,6 +460,9 @@ func (s *simScreen) state() State {
 		}
 	}
 	st.Targets["bar"] = [4]int{0, s.h - s.barH, s.w, s.h}
+	if !s.statusBox.Empty() {
+		st.Targets["status"] = rectOf(s.statusBox)
+	}
 	if w, h := boxSize(s.hud); w > 0 {
 		st.Targets["hud"] = [4]int{8, 8, 8 + int(w), 8 + int(h)}
 	}

@@ -1,6 +1,7 @@
 package window
 
 import (
+	"image"
 	"image/color"
 	"math"
 
@@ -36,13 +37,16 @@ func (s *simScreen) Draw(dst *ebiten.Image) {
 	b.rect(0, float32(s.h-s.barH), float32(s.w), float32(s.barH), colorBar)
 	b.draw(dst)
 	drawButtons(dst, b, s.tools)
-	if msg := s.statusLine(); msg != "" && (s.prompt == nil || s.prompt.note != msg) {
-		lines := wrapLines(msg, float32(s.w-32), 6)
+	s.statusBox = image.Rectangle{}
+	if msg := s.statusLine(); msg != "" && (s.prompt == nil || s.prompt.note != msg || s.prompt.noteCut()) {
 		bottom := s.h - s.barH
 		if s.prompt != nil {
 			bottom = s.prompt.box.Min.Y - 4 // above an open prompt, not hidden under it
 		}
-		drawBox(dst, b, lines, 8, float32(bottom-len(lines)*lineHeight-14))
+		lines := s.statusText(msg, bottom)
+		y := float32(bottom - len(lines)*lineHeight - 14)
+		w, h := drawBox(dst, b, lines, 8, y)
+		s.statusBox = image.Rect(8, int(y), 8+int(w), int(y+h))
 	} else if s.spawn.picked != "" {
 		where := "click in the world"
 		if s.show.chase {
@@ -149,16 +153,21 @@ func (s *simScreen) drawWorld(dst *ebiten.Image, b *batch) {
 	// other's that covers no robot and no name placed before it (a crowd's rows of names ran
 	// together over the robots).
 	s.nameTags.reset(float32(s.w), float32(s.h))
+	onScreen := 0
 	for i := range s.snap.Models {
 		x, y, r := robotDisc(v, &s.snap.Models[i])
+		if x+r >= 0 && y+r >= 0 && x-r <= float32(s.w) && y-r <= float32(s.h) {
+			onScreen++
+		}
 		s.nameTags.add(rect32{x - r, y - r, 2 * r, 2 * r})
 	}
+	few := onScreen <= fewRobots
 	if m, ok := s.snap.Model(s.selected); ok {
-		s.nameTag(b, &m, true)
+		s.nameTag(b, &m, true, few)
 	}
 	for i := range s.snap.Models {
 		if m := &s.snap.Models[i]; m.Name != s.selected {
-			s.nameTag(b, m, false)
+			s.nameTag(b, m, false, few)
 		}
 	}
 	b.draw(dst)
@@ -178,12 +187,18 @@ func robotDisc(v *view, m *world.ModelState) (x, y, r float32) {
 	return x, y, float32(max(math.Max(hl, hw)*v.Scale, 5))
 }
 
+// fewRobots is how many robots on the screen still all get names however small they are
+// drawn; past it a robot under 12 pixels across is named only when selected (a zoomed-out
+// fleet's names would cover the view).
+const fewRobots = 16
+
 // nameTag adds robot m's name beside it (its tag to b, the text to s.labels), unless, not
-// selected, it is too small to label or no side of it is free of robots, names and the edge.
-func (s *simScreen) nameTag(b *batch, m *world.ModelState, selected bool) {
+// selected, it is too small to label among many (few is false) or no side of it is free of
+// robots, names and the edge.
+func (s *simScreen) nameTag(b *batch, m *world.ModelState, selected, few bool) {
 	x, y, r := robotDisc(&s.view, m)
-	if 2*r < 12 && !selected {
-		return // too small to label without the names covering each other
+	if 2*r < 12 && !selected && !few {
+		return
 	}
 	c := dimColor
 	if selected {

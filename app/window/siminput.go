@@ -60,6 +60,8 @@ func (s *simScreen) handleKeys() keys {
 	}
 	if pressed(ebiten.KeyEscape) {
 		switch {
+		case s.statusOpen:
+			s.closeStatus()
 		case s.show.help:
 			s.show.help = false
 		case s.panels.enlarged >= 0:
@@ -153,6 +155,9 @@ func (s *simScreen) handleMouse() {
 	if inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft) {
 		if b := hit(s.tools, x, y); b != nil {
 			b.action()
+			return
+		}
+		if s.statusClick(x, y) {
 			return
 		}
 		if s.panels.click(x, y) {

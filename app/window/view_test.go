@@ -178,6 +178,17 @@ func TestWrapLines(t *testing.T) {
 	if got := wrapLines("short", width, 3); len(got) != 1 || got[0] != "short" {
 		t.Errorf("a short message: %q", got)
 	}
+	// A word wider than a line is broken, not cut: every rune of it shows.
+	word := "track." + strings.Repeat("verylongname", 12) + ".v1"
+	long := wrapLines("unknown trackId "+word+" here", width, 100)
+	if got := strings.Join(long, ""); got != "unknown trackId"+word+" here" {
+		t.Errorf("the long word's lines do not hold it: %q", long)
+	}
+	for _, l := range long {
+		if textWidth(l) > width {
+			t.Errorf("line %q is %g px wide, over %d", l, textWidth(l), width)
+		}
+	}
 }
 
 // A robot clicked onto a road faces along it, in the lane of its side (traffic on the
