@@ -384,13 +384,16 @@ func (e *Editor) check() {
 	if err != nil {
 		// The fields hold something the files cannot: say so in the problems list too, in
 		// place of the last check's, which no longer describe the fields.
-		msg := "the fields cannot be written as the plugin's files: " + err.Error()
+		msg := fieldsUnwritable + err.Error()
 		e.liveKey, e.broken = "", true
 		e.live = plugins.Problems{{Message: msg}}
 		if e.status != msg {
 			e.failed(msg)
 		}
 		return
+	}
+	if e.broken && e.statusKind == statusFailed && strings.HasPrefix(e.status, fieldsUnwritable) {
+		e.setStatus("") // mended: the fields read again
 	}
 	e.broken = false
 	// Text that is not a number leaves the files as an empty field would: it counts too.
@@ -417,6 +420,9 @@ func (e *Editor) check() {
 	e.gen++
 	e.preview.request(previewReq{gen: e.gen, vehicle: b.plugin.Vehicle, track: b.plugin.Track})
 }
+
+// fieldsUnwritable begins the failure of fields the plugin's files cannot hold.
+const fieldsUnwritable = "the fields cannot be written as the plugin's files: "
 
 // validate lists every problem of the plugin as it stands (the Validate button).
 func (e *Editor) validate() bool {

@@ -158,11 +158,27 @@ func (e *Editor) toolbar(ctx *debugui.Context) {
 	})
 
 	ctx.SetGridLayout([]int{60, -1}, nil)
-	line, kind := e.status, e.statusKind
+	line, kind := e.statusShown()
+	e.badge(ctx, kind)
+	if hint := "   (Export writes " + e.defaultExportPath() + ")"; e.exportPath == "" && fits(line+hint, e.w-64) {
+		line += hint
+	}
+	ctx.Text(fitLine(line, e.w-64))
+}
+
+// statusShown is the status line as it shows: the message and its kind, with a question or
+// a result about the fields before their last change told as past, and unsaved changes said.
+func (e *Editor) statusShown() (line, kind string) {
+	line, kind = e.status, e.statusKind
 	if kind == statusAsk && e.statusKey != e.liveKey {
 		// A question about the fields as they were: they changed since, and a second click
 		// asks again (mayLeave), so it is not shown as if it still stood.
 		line, kind = "", statusInfo
+	}
+	if kind == statusFailed && e.statusKey != e.liveKey && !e.broken {
+		// A failure before the fields last changed may be mended by the change: it is told
+		// as past, without the red badge, until something else is done.
+		line, kind = "before the last change: "+line, statusInfo
 	}
 	if e.unsaved() && kind != statusAsk { // a question says what is not kept itself
 		if kind == statusDone && e.statusKey != e.liveKey {
@@ -171,11 +187,7 @@ func (e *Editor) toolbar(ctx *debugui.Context) {
 		}
 		line = strings.TrimSuffix("unsaved changes (Save writes them to "+e.d.folder+") · "+line, " · ")
 	}
-	e.badge(ctx, kind)
-	if hint := "   (Export writes " + e.defaultExportPath() + ")"; e.exportPath == "" && fits(line+hint, e.w-64) {
-		line += hint
-	}
-	ctx.Text(fitLine(line, e.w-64))
+	return line, kind
 }
 
 // Badge colours by status kind.

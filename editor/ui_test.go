@@ -377,3 +377,24 @@ func TestProblemsPanelSaysTheTabsFirst(t *testing.T) {
 		t.Errorf("the panel: %q", p)
 	}
 }
+
+// A failure is told as past once the fields change after it: the change may have mended it.
+func TestFailedStatusIsPastAfterAChange(t *testing.T) {
+	e := testEditor(t, plugins.TypeVehicle)
+	d, _, err := openInstalled(e.reg, "vehicle.ks0223.v1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.load(d, nil)
+	e.check()
+	e.failed("nothing exported: 1 problem")
+	if line, kind := e.statusShown(); kind != statusFailed || !strings.HasPrefix(line, "nothing exported") {
+		t.Fatalf("just failed: %q (%s)", line, kind)
+	}
+	e.d.vehicle.Mass = "3"
+	e.check()
+	line, kind := e.statusShown()
+	if kind != statusInfo || !strings.Contains(line, "before the last change: nothing exported: 1 problem") {
+		t.Errorf("after a change: %q (%s), want it told as past without the failed badge", line, kind)
+	}
+}
