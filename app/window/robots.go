@@ -59,11 +59,11 @@ func robotColors(v *plugins.VehicleDescriptor) (rgba, rgba) {
 	return parseColor(v.Visual.Color, colorRobot), parseColor(v.Visual.Accent, colorAccent)
 }
 
-// drawBoxes draws the movable boxes at their poses.
+// drawBoxes draws the movable boxes at their poses, in their elements' colours.
 func drawBoxes(v *view, b *batch, boxes []world.BoxState) {
 	for _, bx := range boxes {
 		e := plugins.Element{X: bx.Pose.X, Y: bx.Pose.Y, Length: bx.Length, Width: bx.Width, YawDeg: bx.Pose.Yaw * 180 / math.Pi}
-		quadOf(v, b, &e, colorBoxDyn)
+		quadOf(v, b, &e, parseColor(bx.Color, colorBoxDyn))
 	}
 }
 

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"simgui/app/world"
+	"simgui/plugins"
+	"simgui/plugins/trackgen"
 )
 
 // The heading wedge of a robot is the last triangle drawRobot adds; on a round body (the
@@ -47,6 +49,38 @@ func TestHeadingWedgeIsUnmistakable(t *testing.T) {
 			t.Errorf("%s: wedge's tip %.2f radii from the centre, want past the rim (%g)", c.id, tipR, c.minTipR)
 		} else if !round && math.Abs(tipR*math.Max(hl, hw)-hl) > 1e-3 {
 			t.Errorf("%s: wedge's tip %.3f m ahead, want at the nose (%.3f m)", c.id, tipR*math.Max(hl, hw), hl)
+		}
+	}
+}
+
+// A movable box is drawn from above in its element's colour: it was always drawn in the
+// default tan, whatever colour its track gave it (the template's
+// "#d9a441" and a hobbyist's blue boxes alike), while the cameras drew it in its colour.
+func TestMovableBoxKeepsItsColour(t *testing.T) {
+	tr := &plugins.TrackDescriptor{ID: "track.boxcolour.v1", DisplayName: "Box colour", Version: plugins.ContractVersion{Major: 1},
+		Floor: &plugins.Floor{Length: 4, Width: 4},
+		Elements: []plugins.Element{
+			{Kind: plugins.ElementBox, Name: "blue", X: 1, Y: 1, Length: 0.3, Width: 0.3, Height: 0.3, Movable: true, Mass: 0.4, Color: "#3060d0"},
+			{Kind: plugins.ElementBox, Name: "plain", X: -1, Y: 1, Length: 0.3, Width: 0.3, Height: 0.3, Movable: true, Mass: 0.4},
+		},
+		SpawnPoints: []plugins.SpawnPoint{{Name: "start", X: 0, Y: -1}}}
+	w, err := world.New(world.Config{Track: tr, BuildLayout: trackgen.Build, Seed: 1,
+		Agents: []world.AgentSpec{{Name: "ego", Vehicle: builtinVehicle(t, "vehicle.ks0223.v1")}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	boxes := w.Snapshot().Boxes
+	if len(boxes) != 2 {
+		t.Fatalf("%d boxes in the snapshot, want 2", len(boxes))
+	}
+	vw := &view{Scale: 100, W: 800, H: 600}
+	for i, want := range []rgba{parseColor("#3060d0", colorBoxDyn), colorBoxDyn} {
+		var b batch
+		drawBoxes(vw, &b, boxes[i:i+1])
+		v := b.vs[0]
+		got := rgba{v.ColorR, v.ColorG, v.ColorB, v.ColorA}
+		if math.Abs(float64(got.R-want.R)) > 1e-3 || math.Abs(float64(got.G-want.G)) > 1e-3 || math.Abs(float64(got.B-want.B)) > 1e-3 {
+			t.Errorf("box %s drawn in %+v, want %+v", boxes[i].Name, got, want)
 		}
 	}
 }

@@ -67,6 +67,7 @@ type BoxState struct {
 	Name                  string
 	Pose                  Pose
 	Length, Width, Height float64
+	Color                 string // the element's "#rrggbb", empty for the default
 }
 
 // Snapshot builds a snapshot of the current state.
@@ -93,7 +94,7 @@ func (w *World) Snapshot() *Snapshot {
 		s.Boxes = make([]BoxState, len(w.boxes))
 		for i, b := range w.boxes {
 			e := w.boxElems[i]
-			s.Boxes[i] = BoxState{ID: b.ID, Name: b.Name, Pose: bodyPose(b), Length: e.Length, Width: e.Width, Height: b.Height}
+			s.Boxes[i] = BoxState{ID: b.ID, Name: b.Name, Pose: bodyPose(b), Length: e.Length, Width: e.Width, Height: b.Height, Color: e.Color}
 		}
 	}
 	if len(w.overlays) > 0 {
