@@ -267,6 +267,11 @@ func (p *placer) next() (Pose, bool) {
 		k := heap.Pop(&p.frontier).(cell)
 		p.looked++
 		x, y := p.at(k)
+		// Only the anchor and cells reached from it through what covers it are in the
+		// frontier without being free: an anchor inside a wall or box (the origin of a track
+		// without spawn points, under an element) spreads through it, on the floor, to the
+		// free cells around it, rather than blocking every cell.
+		blocked := !p.free(x, y)
 		// Expand through every cell a vehicle can drive to, taken or not.
 		for _, d := range [4]cell{{1, 0}, {0, 1}, {0, -1}, {-1, 0}} {
 			n := cell{k.r + d.r, k.c + d.c}
@@ -274,7 +279,7 @@ func (p *placer) next() (Pose, bool) {
 				continue
 			}
 			nx, ny := p.at(n)
-			if p.free(nx, ny) && p.space.SweepClear(x, y, nx, ny, p.r, 0, p.top, onTrack) {
+			if blocked && p.inArea(nx, ny) || p.free(nx, ny) && p.space.SweepClear(x, y, nx, ny, p.r, 0, p.top, onTrack) {
 				p.seen[n] = true
 				heap.Push(&p.frontier, n)
 			}

@@ -232,3 +232,31 @@ func TestSpotFree(t *testing.T) {
 		t.Fatalf("the car's circle (%.2f m) fits the corridor: the lengthwise case proves nothing", footprintRadius(car))
 	}
 }
+
+// A track without spawn points places its robots around the origin. An element over the
+// origin (the editor's new element is a 1 m wall there; rusim's exports have no spawn points)
+// blocked every cell: "0 of 1 vehicles ... fit on the free floor" on a 20 m floor. The grid
+// now spreads out of what covers the origin and places the robot beside it.
+func TestNoSpawnPointAndTheOriginCovered(t *testing.T) {
+	v := builtinVehicle(t, "vehicle.ks0223.v1")
+	for _, c := range []struct {
+		name string
+		e    plugins.Element
+	}{
+		{"a 1 m wall", plugins.Element{Kind: plugins.ElementWall, Name: "w1", Length: 1, Width: 0.1, Height: 0.3}},
+		{"a 2.4 m box", plugins.Element{Kind: plugins.ElementBox, Name: "island", Length: 2.4, Width: 2.4, Height: 0.3}},
+	} {
+		tr := &plugins.TrackDescriptor{ID: "track.origin.v1", DisplayName: "Origin", Version: plugins.ContractVersion{Major: 1},
+			Elements: []plugins.Element{c.e}}
+		w, err := New(Config{Track: tr, BuildLayout: trackgen.Build, Seed: 1,
+			Agents: []AgentSpec{{Name: "a0", Vehicle: v}, {Name: "a1", Vehicle: v}}})
+		if err != nil {
+			t.Errorf("%s over the origin: %v", c.name, err)
+			continue
+		}
+		checkPlacement(t, w)
+		if _, err := w.Spawn(AgentSpec{Name: "a2", Vehicle: v}); err != nil {
+			t.Errorf("%s over the origin: spawn: %v", c.name, err)
+		}
+	}
+}
