@@ -109,11 +109,12 @@ func archivePluginID(path string) string {
 	return m.PluginID
 }
 
-// exportFile is the archive an export to path writes, named as `simgui plugin export -o`
-// names it: a path that is a folder gets <id>.rusim-plugin.zip inside it; a name ending in
-// .zip (any case) is kept as typed; any other name gets .rusim-plugin.zip added.
+// exportFile is the archive an export to path writes: a path that is a folder, or is typed
+// as one (with a final slash), gets <id>.rusim-plugin.zip inside it; a name ending in .zip
+// (any case) is kept as typed, as `simgui plugin export -o` keeps it; any other name gets
+// .rusim-plugin.zip added.
 func exportFile(path, id string) string {
-	if st, err := os.Stat(path); err == nil && st.IsDir() {
+	if st, err := os.Stat(path); err == nil && st.IsDir() || path != "" && os.IsPathSeparator(path[len(path)-1]) {
 		return filepath.Join(path, id+ArchiveExt)
 	}
 	if strings.HasSuffix(strings.ToLower(path), ".zip") {

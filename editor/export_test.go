@@ -80,6 +80,10 @@ func TestExportErrorsNameTheFile(t *testing.T) {
 	for _, c := range []struct{ name, path, want string }{
 		{"missing folder", filepath.Join(dir, "nowhere", "x.zip"),
 			"cannot write " + filepath.Join(dir, "nowhere", "x.zip") + ": folder " + filepath.Join(dir, "nowhere") + " does not exist"},
+		// A path typed with a final slash names a folder: it was taken for the name
+		// ".rusim-plugin.zip" in it, a hidden file once the folder was made.
+		{"missing folder typed as one", filepath.Join(dir, "nowhere") + string(filepath.Separator),
+			"cannot write " + filepath.Join(dir, "nowhere", id+ArchiveExt) + ": folder " + filepath.Join(dir, "nowhere") + " does not exist"},
 		{"file for a folder", filepath.Join(file, "sub", "x.zip"),
 			"cannot write " + filepath.Join(file, "sub", "x.zip") + ": " + file + " is not a folder"},
 		{"folder that takes no files", "/proc/x.zip", "cannot write /proc/x.zip: "}, // even for root
