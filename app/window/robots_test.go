@@ -1,6 +1,7 @@
 package window
 
 import (
+	"errors"
 	"math"
 	"testing"
 
@@ -81,6 +82,19 @@ func TestMovableBoxKeepsItsColour(t *testing.T) {
 		got := rgba{v.ColorR, v.ColorG, v.ColorB, v.ColorA}
 		if math.Abs(float64(got.R-want.R)) > 1e-3 || math.Abs(float64(got.G-want.G)) > 1e-3 || math.Abs(float64(got.B-want.B)) > 1e-3 {
 			t.Errorf("box %s drawn in %+v, want %+v", boxes[i].Name, got, want)
+		}
+	}
+}
+
+// A failed reset's status says "reset: " once: the world's reset errors carry it already,
+// and a plugin removed while in use read "reset: reset: plugin X is no longer installed".
+func TestResetFailedSaysResetOnce(t *testing.T) {
+	for _, c := range []struct{ err, want string }{
+		{"reset: plugin vehicle.x.y.v1 is no longer installed", "reset: plugin vehicle.x.y.v1 is no longer installed"},
+		{"context canceled", "reset: context canceled"},
+	} {
+		if got := resetFailed(errors.New(c.err)); got != c.want {
+			t.Errorf("%q: status %q, want %q", c.err, got, c.want)
 		}
 	}
 }

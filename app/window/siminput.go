@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -379,7 +380,7 @@ func (s *simScreen) reset() {
 		after := len(loop.Snapshot().Models)
 		return func() {
 			if err != nil {
-				s.status("reset: " + err.Error())
+				s.status(resetFailed(err))
 				return
 			}
 			msg := fmt.Sprintf("reset with seed %d", seed)
@@ -502,4 +503,13 @@ func (s *simScreen) spawned(name string, frame bool, err error) {
 	}
 	s.pending, s.pendingBy, s.pendingFrame = name, time.Now().Add(3*time.Second), frame
 	s.status("spawned " + name + " (selected)")
+}
+
+// resetFailed is the status line of a reset that failed: the world's errors say "reset: "
+// already ("reset: reset: plugin X is no longer installed" was shown).
+func resetFailed(err error) string {
+	if msg := err.Error(); strings.HasPrefix(msg, "reset: ") {
+		return msg
+	}
+	return "reset: " + err.Error()
 }
