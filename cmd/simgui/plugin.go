@@ -23,6 +23,7 @@ import (
 	"simgui/plugins/registry"
 	"simgui/plugins/scaffold"
 	"simgui/plugins/signing"
+	"simgui/safefile"
 )
 
 func newPluginCmd() *cobra.Command {
@@ -272,6 +273,11 @@ const archiveSuffix = ".rusim-plugin.zip"
 // directory).
 func exportPath(out, id string) (string, error) {
 	if !strings.HasSuffix(strings.ToLower(out), ".zip") {
+		// A folder, made if missing: a file there already was reported as "mkdir X: not a
+		// directory".
+		if st, err := os.Stat(out); err == nil && !st.IsDir() {
+			return "", fmt.Errorf("-o %s is %s, not a folder: name the archive FILE.zip, or give a folder", out, safefile.Describe(st.Mode()))
+		}
 		out = filepath.Join(out, id+archiveSuffix)
 	}
 	return filepath.Abs(out)

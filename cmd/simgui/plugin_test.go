@@ -400,3 +400,26 @@ func TestPluginShadowingABuiltin(t *testing.T) {
 	pluginCLI(t, home, "plugin", "remove", "track.maze.v1")
 	pluginCLI(t, home, "run", "--headless", "--scenario", scenario, "--steps", "1")
 }
+
+// TestExportToAFileNotNamedZip: -o names a folder unless it ends in .zip; one naming a file
+// that is there already (a README, /dev/full) is refused saying so, not with "mkdir X: not a
+// directory".
+func TestExportToAFileNotNamedZip(t *testing.T) {
+	work := t.TempDir()
+	notes := filepath.Join(work, "notes")
+	if err := os.WriteFile(notes, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ out, want string }{
+		{notes, "-o " + notes + " is a regular file, not a folder: name the archive FILE.zip, or give a folder"},
+		{"/dev/null", "-o /dev/null is a character device, not a folder: name the archive FILE.zip, or give a folder"},
+	} {
+		if _, err := exportPath(c.out, "vehicle.acme.rover.v1"); err == nil || err.Error() != c.want {
+			t.Errorf("-o %s: error %v, want %q", c.out, err, c.want)
+		}
+	}
+	got, err := exportPath(filepath.Join(work, "new"), "vehicle.acme.rover.v1")
+	if want := filepath.Join(work, "new", "vehicle.acme.rover.v1"+archiveSuffix); err != nil || got != want {
+		t.Errorf("-o a new folder: %q, %v; want %q", got, err, want)
+	}
+}
