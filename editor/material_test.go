@@ -359,3 +359,42 @@ func TestWithoutValue(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenSaysWhichFieldsAreNotKept: the form holds only the fields simgui reads, so Save and
+// Export leave out the others (a typo such as "mas" with its value, the Unity fields of a
+// rusim export, a manifest's "homepage"). They were dropped without a word, and the typo's
+// warning `simgui plugin validate` gives was never shown: opening now names each of them.
+func TestOpenSaysWhichFieldsAreNotKept(t *testing.T) {
+	files := maps.Clone(materialTrackFiles(t))
+	edit := func(name string, f func(m map[string]any)) {
+		var m map[string]any
+		if err := json.Unmarshal(files[name], &m); err != nil {
+			t.Fatal(err)
+		}
+		f(m)
+		b, err := json.Marshal(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[name] = b
+	}
+	edit(plugins.DescriptorFile, func(m map[string]any) {
+		m["unityPrefab"] = "Assets/Track.prefab"
+		m["elements"].([]any)[1].(map[string]any)["heigth"] = 0.3
+	})
+	edit(plugins.ManifestFile, func(m map[string]any) { m["homepage"] = "https://example.org" })
+	_, notes, err := draftFromFiles(files, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	joined := strings.Join(notes, "\n")
+	for _, want := range []string{`Save and Export leave out fields simgui does not read`, `descriptor: "unityPrefab"`,
+		`descriptor.elements[1]: "heigth"`, `manifest: "homepage"`} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("notes %q do not say %s", joined, want)
+		}
+	}
+	if _, notes, _ := draftFromFiles(materialTrackFiles(t), "test"); len(notes) != 0 {
+		t.Errorf("a plugin with no unknown fields opens with notes %q", notes)
+	}
+}

@@ -57,7 +57,7 @@ func draftFromFiles(files map[string][]byte, source string) (*draft, []string, e
 		// Values of the wrong type are left out, and said, so that the plugin opens to be
 		// fixed; anything else stops the open.
 		if read, left := readable(files); len(left) > 0 {
-			if p, _ = plugins.DecodePlugin(read); p != nil {
+			if p, ps = plugins.DecodePlugin(read); p != nil {
 				files = read
 				what := make([]string, len(left))
 				for i, l := range left {
@@ -69,6 +69,9 @@ func draftFromFiles(files map[string][]byte, source string) (*draft, []string, e
 		if p == nil {
 			return nil, nil, fmt.Errorf("%s cannot be opened: %w", source, ps.Err())
 		}
+	}
+	if n := notKept(ps); n != "" {
+		notes = append(notes, n)
 	}
 	d := &draft{typ: p.Manifest.Type, source: source, extra: map[string][]byte{}}
 	switch {
@@ -100,6 +103,25 @@ func draftFromFiles(files map[string][]byte, source string) (*draft, []string, e
 		d.readmeID = p.Manifest.PluginID
 	}
 	return d, notes, nil
+}
+
+// notKept names the fields of the plugin's JSON files that simgui does not read (the
+// decoder's unknown-field warnings): the form has no place for them, so Save and Export leave
+// them out — a typo such as "mas" with its value, the Unity fields of a rusim export.
+func notKept(ps plugins.Problems) string {
+	var fields []string
+	for _, w := range ps.Warnings() {
+		var key string
+		if _, err := fmt.Sscanf(w.Message, "unknown field %q is ignored", &key); err == nil {
+			fields = append(fields, fmt.Sprintf("%s: %q", w.Path, key))
+		} else if strings.HasSuffix(w.Message, " more unknown fields are ignored") {
+			fields = append(fields, strings.TrimSuffix(w.Message, " unknown fields are ignored"))
+		}
+	}
+	if len(fields) == 0 {
+		return ""
+	}
+	return "Save and Export leave out fields simgui does not read: " + strings.Join(fields, ", ")
 }
 
 // openPath reads a plugin folder or .rusim-plugin.zip archive (with the archive's rules, as
