@@ -197,8 +197,13 @@ func addRoad(b *MeshBuilder, e *plugins.Element) error {
 		i3 := b.vertex(mgl64.Vec3{a[0] + px, a[1] + py, z})
 		b.quad(i0, i1, i2, i3, up, col)
 	}
-	// Discs at the inner points fill the wedges between segments (same colour, same plane).
-	for _, p := range e.Points[1 : len(e.Points)-1] {
+	// Discs at the inner points fill the wedges between segments (same colour, same plane),
+	// and one where a road closing a loop (last point = first) meets its start.
+	joints := e.Points[1 : len(e.Points)-1]
+	if n := len(e.Points); n > 2 && e.Points[0] == e.Points[n-1] {
+		joints = e.Points[:n-1]
+	}
+	for _, p := range joints {
 		const n = 16
 		c := b.vertex(mgl64.Vec3{p[0], p[1], z})
 		first := int32(len(b.verts))

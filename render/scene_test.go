@@ -221,6 +221,29 @@ func TestRoadAndMarker(t *testing.T) {
 	}
 }
 
+// A road whose last point is its first closes its loop with a round corner, as its other
+// corners are: seen from above, the corner's outer wedge is road, not floor.
+func TestClosedRoadCorner(t *testing.T) {
+	sq := [][2]float64{{0, 0}, {2, 0}, {2, 2}, {0, 2}, {0, 0}}
+	s := mustStatic(t, &plugins.Layout{
+		Floor:    plugins.Floor{Length: 10, Width: 10, Color: "#000000"},
+		Elements: []plugins.Element{{Kind: plugins.ElementRoad, Points: sq, Width: 0.4, Color: "#ffff00"}},
+	}, &flatLight)
+	cam := topDown(1, 1, 5, 240)
+	f := render(t, cam, s, nil, Options{Workers: 1})
+	at := func(x, y float64) RGB { // the pixel over world point (x, y)
+		sx, sy, _, ok := cam.Project(mgl64.Vec3{x, y, 0})
+		if !ok {
+			t.Fatalf("(%g, %g) is not in view", x, y)
+		}
+		return f.At(int(sx), int(sy))
+	}
+	closing, other := at(-0.13, -0.13), at(2.13, -0.13)
+	if closing != other || closing == at(1, 1) {
+		t.Errorf("the closing corner's wedge is %v, another corner's %v, the floor %v", closing, other, at(1, 1))
+	}
+}
+
 // TestSolidsFromAbove checks the pixel area of a polygon prism's and a cylinder's tops seen
 // straight down against their true areas, and that a prism is not inside out: the face seen
 // is the near one.

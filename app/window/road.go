@@ -68,8 +68,11 @@ func newRoadMesh(points [][2]float64, width float64, c rgba) roadMesh {
 		add(e, d, b)
 		add(e, b, a)
 	}
-	for j := 1; j < len(pts)-1; j++ {
-		if !sharp(j) {
+	// A road whose last point is its first closes a loop: its flat ends meet there at a
+	// corner, filled with a disc as a sharp joint is (they left a square notch).
+	closed := len(pts) > 2 && pts[0] == pts[len(pts)-1]
+	for j := 0; j < len(pts)-1; j++ {
+		if j == 0 && !closed || j > 0 && !sharp(j) {
 			continue
 		}
 		const n = 16

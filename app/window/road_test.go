@@ -38,6 +38,12 @@ func TestRoadMesh(t *testing.T) {
 	if !covers(l, 2.13, -0.13) || !covers(l, 1.9, 0.1) || covers(l, 2.25, -0.25) {
 		t.Error("the corner of a right-angled road is not filled with a disc")
 	}
+	// A square loop whose last point is its first: the corner where it closes is filled as
+	// the others are (the flat ends left a square notch there).
+	sq := newRoadMesh([][2]float64{{0, 0}, {2, 0}, {2, 2}, {0, 2}, {0, 0}}, 0.4, colorRoad)
+	if !covers(sq, -0.13, -0.13) || !covers(sq, 2.13, -0.13) || covers(sq, -0.25, -0.25) {
+		t.Error("the corner where a road closes its loop is not filled like the others")
+	}
 }
 
 // covers reports whether a point lies in one of r's triangles.
