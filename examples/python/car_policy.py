@@ -13,10 +13,11 @@ Policy class. On the car (Python with torch, numpy and OpenCV; copy this file th
     left, right = policy.motors(frame_rgb, sonar_m)   # each -1..1, scale to your PWM range
 
 ``frame_rgb`` is the camera's frame as an (H, W, 3) uint8 array in RGB order (OpenCV gives
-BGR: ``frame[..., ::-1]``); ``sonar_m`` the ultrasonic reading in metres (3.5 or more, or
-None, for no echo). The frame is cropped to its centre square and resized to the policy's
-frame, as the simulator's square frame is the centre square of the camera's view; the sonar is
-scaled as the envs scale it (metres / 5, clipped to 0..1).
+BGR: ``frame[..., ::-1]``); ``sonar_m`` the ultrasonic reading in metres (None for no echo).
+The frame is cropped to its centre square and resized to the policy's frame, as the
+simulator's square frame is the centre square of the camera's view; the sonar is scaled as the
+envs scale it (metres / 5), with no echo and readings past 3.5 m read as 3.5 m, as the
+simulated sonar reports them.
 
 Check an export against the simulator's frames, and the mixing, with:
 
@@ -33,6 +34,10 @@ import numpy as np
 
 #: The envs' sonar scale: metres / SONAR_RANGE_M, clipped to 0..1.
 SONAR_RANGE_M = 5.0
+#: The simulated KS0223 sonar's range (its descriptor's rangeMax): with no echo it reads this,
+#: so the envs never observed more than SONAR_MAX_M / SONAR_RANGE_M (0.7). A real reading of
+#: no echo, or of farther, is given to the policy as this.
+SONAR_MAX_M = 3.5
 
 
 def export_policy(src, dst):
@@ -82,10 +87,11 @@ def centre_square(frame, side):
 
 
 def sonar_feature(metres):
-    """The envs' sonar observation of a reading in metres (None: no echo, the far end)."""
+    """The envs' sonar observation of a reading in metres (None: no echo): no echo, or a
+    reading past the simulated sonar's range, reads as that range, as in training."""
     if metres is None or not np.isfinite(metres):
-        return 1.0
-    return float(np.clip(metres / SONAR_RANGE_M, 0.0, 1.0))
+        metres = SONAR_MAX_M
+    return float(np.clip(min(metres, SONAR_MAX_M) / SONAR_RANGE_M, 0.0, 1.0))
 
 
 def mix(throttle, steer):

@@ -7,6 +7,8 @@ import sys
 import tempfile
 import unittest
 
+import numpy as np
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "examples", "python"))
@@ -70,8 +72,6 @@ class SmokeTraining(unittest.TestCase):
         """The car's export (car_policy.py) acts as the trained network's mean on the same
         frames, crops a 640×480 frame to its centre square, and mixes steer > 0 into a right
         turn (left motor faster)."""
-        import numpy as np
-
         import car_policy
         import evaluate
 
@@ -82,13 +82,14 @@ class SmokeTraining(unittest.TestCase):
         for _ in range(4):
             img = rng.integers(0, 256, (84, 84, 3), dtype=np.uint8)
             sonar_m = float(rng.uniform(0.05, 4.0))
-            want = net.act({"image": img[None], "ultrasonic": np.array([[sonar_m / 5]], np.float32)}, deterministic=True)[0]
+            want = net.act({"image": img[None], "ultrasonic": np.array([[min(sonar_m, 3.5) / 5]], np.float32)},
+                           deterministic=True)[0]
             np.testing.assert_allclose(car.act(img, sonar_m), np.clip(want, -1, 1), atol=1e-5)
         wide = np.zeros((480, 640, 3), np.uint8)
         wide[:, 80:560] = 200  # the centre square, bright; the sides dark
         self.assertEqual(car_policy.centre_square(wide, 84).min(), 200)
         self.assertEqual(car_policy.mix(0.5, 0.5), (1.0, 0.0))
-        self.assertEqual(car_policy.sonar_feature(None), 1.0)
+        self.assertAlmostEqual(car_policy.sonar_feature(None), 0.7)  # the simulated sonar's no echo
         # Frames the car's code must not take silently: a 0..1 float frame (black as uint8),
         # greyscale, RGBA.
         for bad, says in ((np.full((480, 640, 3), 0.5, np.float32), "uint8"),
@@ -176,6 +177,42 @@ class TrainingInputs(unittest.TestCase):
                     self.assertTrue(json.load(f)["interrupted"])
         finally:
             train_ppo.simgui.make_vec = real
+
+
+class CarSonar(unittest.TestCase):
+    """The car's sonar feature is what the envs observed in training for the same reading:
+    the simulated KS0223 sonar reports its rangeMax (3.5 m) when nothing echoes, so the envs'
+    observation never goes past 3.5 / 5; a real reading of no echo (None) or of more than that
+    must not reach the policy as something it never saw (1.0, 0.8)."""
+
+    def test_no_echo_reads_as_in_the_simulator(self):
+        import json
+
+        import car_policy
+
+        with open(os.path.join(HERE, "..", "..", "assets", "plugins", "vehicle.ks0223.v1", "descriptor.json")) as f:
+            desc = json.load(f)
+        sonar = next(s for s in desc["sensors"] if s["kind"] == "ultrasonic")
+        range_max = sonar["params"]["rangeMax"]
+        sim_no_echo = float(np.float32(range_max / 5.0))  # tasks.observations of a reading of rangeMax
+        for reading in (None, float("inf"), float("nan"), range_max, range_max + 0.7, 10.0):
+            self.assertAlmostEqual(car_policy.sonar_feature(reading), sim_no_echo, places=6, msg=reading)
+        self.assertAlmostEqual(car_policy.sonar_feature(1.0), 0.2)
+        self.assertEqual(car_policy.sonar_feature(-0.1), 0.0)
+
+    @unittest.skipUnless(os.environ.get("SIMGUI_BIN"), "needs simgui (SIMGUI_BIN)")
+    def test_no_echo_matches_an_env_in_the_open(self):
+        # An open arena: nothing within the sonar's range ahead of the spawn.
+        import car_policy
+        import simgui
+
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "arena.yaml")
+            with open(path, "w") as f:
+                f.write("world: {trackId: track.basic_arena.v1}\nvehicle: {vehicleId: vehicle.ks0223.v1}\n")
+            with simgui.make("simgui/KS0223Corridor-v0", scenario=path, randomize=False) as env:
+                obs, info = env.reset(seed=0)
+        self.assertAlmostEqual(float(obs["ultrasonic"][0]), car_policy.sonar_feature(None), places=6)
 
 
 if __name__ == "__main__":
