@@ -139,6 +139,11 @@ class SimguiProcess:
         with open(os.path.join(self._dir, _OWNER_FILE), "w") as f:
             f.write(f"{os.getpid()} {_pid_namespace()}\n")
         self.fast_path = os.path.join(self._dir, "fast.sock")
+        if len(os.fsencode(self.fast_path)) > _MAX_SOCKET_PATH:
+            shutil.rmtree(self._dir, ignore_errors=True)
+            raise RuntimeError(f"simgui's fast path socket would be {self.fast_path}, {len(os.fsencode(self.fast_path))} "
+                               f"bytes, over the {_MAX_SOCKET_PATH} a socket path may have: the temporary folder "
+                               f"{tempfile.gettempdir()} is too deep; set TMPDIR to a shorter folder (such as /tmp)")
         self.http_url = None
         args = [self.binary, "run"]
         if not window:
@@ -211,6 +216,9 @@ class SimguiProcess:
 
 
 _FOLDER_PREFIX = "simgui-"
+#: The longest fast path socket path simgui takes, in bytes (the BSDs' sun_path, which simgui
+#: holds every platform to).
+_MAX_SOCKET_PATH = 104
 # The file in an owned process's folder naming the Python process that made it: a folder whose
 # maker is gone (killed with SIGKILL, which leaves no chance to clean up) is swept by the next
 # SimguiProcess of the same user.

@@ -98,8 +98,22 @@ class DeadSimgui(unittest.TestCase):
             env.close()
 
 
-if __name__ == "__main__":
-    unittest.main()
+class DeepTempFolder(unittest.TestCase):
+    def test_a_socket_path_too_long_names_tmpdir(self):
+        # simgui takes fast path socket paths of up to 104 bytes: under a deep TMPDIR the
+        # owned process's socket is longer, and the error says what to change.
+        with tempfile.TemporaryDirectory() as tmp:
+            deep = os.path.join(tmp, "d" * 100)
+            os.mkdir(deep)
+            saved = tempfile.tempdir
+            tempfile.tempdir = deep
+            try:
+                with self.assertRaises(RuntimeError) as cm:
+                    process.SimguiProcess()
+            finally:
+                tempfile.tempdir = saved
+            self.assertIn("TMPDIR", str(cm.exception))
+            self.assertEqual(os.listdir(deep), [])  # its folder is gone
 
 
 class Fork(unittest.TestCase):
@@ -129,3 +143,7 @@ class Fork(unittest.TestCase):
         _, status = os.waitpid(pid, 0)
         self.assertEqual(got, b"ok")
         self.assertEqual(os.waitstatus_to_exitcode(status), 0)
+
+
+if __name__ == "__main__":
+    unittest.main()
