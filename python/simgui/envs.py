@@ -155,6 +155,9 @@ class _Session:
         if transport == "fast":
             if simgui is None:
                 self.proc = simgui = SimguiProcess(window=window)
+            if not isinstance(simgui, SimguiProcess) and str(simgui).lower().startswith(("http://", "https://")):
+                raise ValueError(f"simgui {simgui!r} is a URL: the fast path takes its socket's path "
+                                 "(simgui run --fast-path PATH); give transport='http' to use the HTTP API there")
             path = simgui.fast_path if isinstance(simgui, SimguiProcess) else str(simgui).removeprefix("unix:")
             self.backend = FastPathClient(path, self.reply_timeout)
             if isinstance(simgui, SimguiProcess):

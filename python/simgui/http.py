@@ -53,6 +53,9 @@ class HttpBackend:
         except ImportError as e:  # pragma: no cover
             raise ImportError("the HTTP transport decodes JPEG frames with Pillow (Debian: python3-pil)") from e
         u = urlsplit(url)
+        if u.scheme != "http" or not u.hostname:
+            raise ValueError(f"simgui {url!r}: want the training API's URL, http://HOST:PORT "
+                             "(e.g. http://127.0.0.1:8000; simgui serves no HTTPS)")
         self.conn = http.client.HTTPConnection(u.hostname, u.port or 80, timeout=timeout)
         self._url = url
         self.process = None  # the SimguiProcess at the other end when this Python process owns it (_gone)

@@ -539,6 +539,19 @@ class Misuse(unittest.TestCase):
             env.reset(seed=2)
         self.assertIsNone(env._s)
 
+    def test_simgui_argument_says_what_it_wants(self):
+        # A URL given where a socket path is wanted, and a URL the HTTP transport cannot dial,
+        # are refused before anything is dialled, saying what to give (a URL without its
+        # scheme raised a TypeError from http.client; a URL on the fast path, "no such socket").
+        for url in ("http://127.0.0.1:19999", "https://localhost:8000"):
+            with self.subTest(url=url), self.assertRaisesRegex(ValueError, "transport='http'"):
+                simgui.make(ID, simgui=url)
+            with self.subTest(url=url), self.assertRaisesRegex(ValueError, "transport='http'"):
+                simgui.make_vec(ID, num_envs=2, simgui=url)
+        for url in ("127.0.0.1:19999", "localhost:8000", "https://127.0.0.1:19999", "http://", "ws://127.0.0.1:8080"):
+            with self.subTest(url=url), self.assertRaisesRegex(ValueError, r"http://HOST:PORT"):
+                simgui.make(ID, transport="http", simgui=url)
+
     def test_vector_env_misuse(self):
         with self.assertRaisesRegex(ValueError, "fast path"):
             simgui.make_vec(ID, num_envs=2, transport="http")
