@@ -426,7 +426,7 @@ func runHeadless(ctx context.Context, stdout, stderr io.Writer, f runFlags, set 
 		}
 	}
 
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(ctx, stopSignals()...)
 	defer stop()
 	if maxSteps > 0 && isTerminal(stderr) {
 		go showProgress(ctx, sim.Loop, maxSteps, stderr)
@@ -565,4 +565,15 @@ func shellQuote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// stopSignals are the signals that end a run cleanly: SIGTERM, and SIGINT (Ctrl-C) unless
+// simgui was started with it ignored. Go's signal.Notify would un-ignore it, so that a
+// simgui started in the background of a script (whose jobs ignore SIGINT) ended on the
+// Ctrl-C that ends the script, under a training process that ignored it and lived on.
+func stopSignals() []os.Signal {
+	if signal.Ignored(os.Interrupt) {
+		return []os.Signal{syscall.SIGTERM}
+	}
+	return []os.Signal{os.Interrupt, syscall.SIGTERM}
 }

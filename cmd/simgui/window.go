@@ -11,7 +11,6 @@ import (
 	"os/signal"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"simgui/app"
@@ -86,7 +85,7 @@ func runWindow(ctx context.Context, o windowOptions) error {
 			}
 		}
 	}
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(ctx, stopSignals()...)
 	defer stop()
 	err = h.Run(ctx, faces...)
 	if errors.Is(err, window.ErrNoDisplay) {
