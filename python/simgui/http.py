@@ -58,6 +58,10 @@ class HttpBackend:
                              "(e.g. http://127.0.0.1:8000; simgui serves no HTTPS)")
         self.conn = http.client.HTTPConnection(u.hostname, u.port or 80, timeout=timeout)
         self._url = url
+        self.timeout = float(timeout)
+        # Set while a request waits for its reply: one that ended there (a timeout, an
+        # interrupt) leaves the connection with a reply unread, and the env out of step.
+        self._broken = None
         self.process = None  # the SimguiProcess at the other end when this Python process owns it (_gone)
         device = self._device(expect[1])
         w, h = frame
@@ -104,14 +108,32 @@ class HttpBackend:
         if period is not None:
             self.info["actionPeriod"] = float(period)
 
-    def _post(self, path: str, body: dict) -> dict:
-        data = json.dumps(body).encode()
+    def _exchange(self, method: str, path: str, data=None, headers=None):
+        """One request and its reply: (response, body). A reply that does not come within the
+        timeout, or a wait interrupted, leaves the env out of step, and every later request
+        says so (or that simgui ended)."""
+        if self._broken:
+            p = self.process
+            if p is not None and p.proc.poll() is not None:
+                raise self._gone(path, RuntimeError("simgui ended"))
+            raise HttpError(f"{path}: {self._broken}")
+        self._broken = ("an earlier request ended before its reply was read (interrupted or timed out), so this "
+                        "env's connection is out of step: close the env and make a new one")
         try:
-            self.conn.request("POST", path, data, {"Content-Type": "application/json"})
+            self.conn.request(method, path, data, headers or {})
             r = self.conn.getresponse()
             out = r.read()
-        except (ConnectionError, http.client.HTTPException) as e:
+        except TimeoutError:
+            raise HttpError(f"{path}: simgui sent no reply within {self.timeout:g} s") from None
+        except (OSError, http.client.HTTPException) as e:  # refused, reset, closed
+            self._broken = None  # the next request says why (simgui ended) or dials again
             raise self._gone(path, e) from e
+        self._broken = None
+        return r, out
+
+    def _post(self, path: str, body: dict) -> dict:
+        data = json.dumps(body).encode()
+        r, out = self._exchange("POST", path, data, {"Content-Type": "application/json"})
         if r.status != 200:
             try:
                 msg = json.loads(out)["error"]
@@ -138,12 +160,7 @@ class HttpBackend:
         listed: the env then takes throttle and steer)."""
         if not vehicle:
             return None
-        try:
-            self.conn.request("GET", "/contract")
-            r = self.conn.getresponse()
-            body = r.read()
-        except (OSError, http.client.HTTPException) as e:
-            raise self._gone("/contract", e) from e
+        r, body = self._exchange("GET", "/contract")
         try:
             c = json.loads(body) if r.status == 200 else None
             return next((d for d in c["availableVehicles"] or () if d["deviceId"] == vehicle), None)
@@ -182,9 +199,7 @@ class HttpBackend:
 
     def _check_world(self):
         # After the first reset: before one, /health names no active track or vehicle.
-        self.conn.request("GET", "/health")
-        r = self.conn.getresponse()
-        body = r.read()
+        r, body = self._exchange("GET", "/health")
         try:
             h = json.loads(body) if r.status == 200 else None
         except ValueError:

@@ -13,6 +13,25 @@ import simgui  # noqa: E402
 ID = "simgui/KS0223Corridor-v0"
 
 
+def stopped_all_threads(pid, timeout=10.0):
+    """Waits until every thread of process pid is stopped (state T)."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        states = []
+        for tid in os.listdir(f"/proc/{pid}/task"):
+            try:
+                with open(f"/proc/{pid}/task/{tid}/stat") as f:
+                    states.append(f.read().rsplit(")", 1)[1].split()[0])
+            except OSError:
+                pass
+        if states and all(st in ("T", "t") for st in states):
+            return
+        time.sleep(0.005)
+    raise AssertionError(f"process {pid} did not stop")
+
+
 class FastVersusHTTP(unittest.TestCase):
     def test_same_observations(self):
         # JPEG at quality 100 (the fast path's raw frames do not use the setting).
@@ -42,6 +61,33 @@ class FastVersusHTTP(unittest.TestCase):
                 env.reset(seed=1)  # its own task's simgui: no complaint
         finally:
             proc.close()
+
+    def test_http_timeout_says_so_and_then_out_of_step(self):
+        # A step that gets no reply within reply_timeout (a stopped simgui) says so, as the
+        # fast path does; the env then says it is out of step at every use (reset too), not
+        # that the connection broke (it raised a bare TimeoutError, then "the connection to
+        # simgui ... broke (CannotSendRequest: Request-sent)").
+        import signal
+        import time
+
+        env = simgui.make(ID, transport="http", reply_timeout=1)
+        try:
+            env.reset(seed=1)
+            pid = env._s.proc.proc.pid
+            os.kill(pid, signal.SIGSTOP)
+            stopped_all_threads(pid)  # kill() returns before every thread has stopped
+            try:
+                with self.assertRaisesRegex(RuntimeError, r"^/step: simgui sent no reply within 1 s"):
+                    env.step([0.5, 0.0])
+            finally:
+                os.kill(pid, signal.SIGCONT)
+            time.sleep(0.2)
+            with self.assertRaisesRegex(RuntimeError, "out of step: close the env and make a new one"):
+                env.step([0.5, 0.0])
+            with self.assertRaisesRegex(RuntimeError, "out of step: close the env and make a new one"):
+                env.reset(seed=1)
+        finally:
+            env.close()
 
     def _compare(self, fast, slow):
         rng = np.random.default_rng(5)
