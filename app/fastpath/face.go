@@ -261,7 +261,8 @@ func (f *Face) reserve(s *session) error {
 		}
 	}
 	if n >= f.maxSessions() {
-		return fmt.Errorf("%d sessions are open, the most this simgui serves (maxSessions)", n)
+		return fmt.Errorf("%d sessions are open, the most this simgui serves (maxSessions): close one, or start "+
+			"simgui with a scenario that serves more (faces: {fastpath: {maxSessions: N}}, N up to 64)", n)
 	}
 	s.opened.Store(true)
 	return nil

@@ -144,7 +144,9 @@ func TestHostileRequests(t *testing.T) {
 		a := dial(t, g.Addr())
 		a.open(OpenRequest{Envs: 1, FrameWidth: 16, FrameHeight: 16})
 		b := dial(t, g.Addr())
-		if err := b.tryOpen(OpenRequest{Envs: 1, FrameWidth: 16, FrameHeight: 16}); err == nil || !strings.Contains(err.Error(), "1 sessions are open") {
+		// The refusal says how to serve more: the face's setting, where it is set.
+		if err := b.tryOpen(OpenRequest{Envs: 1, FrameWidth: 16, FrameHeight: 16}); err == nil || !strings.Contains(err.Error(), "1 sessions are open") ||
+			!strings.Contains(err.Error(), "faces: {fastpath: {maxSessions: N}}") {
 			t.Fatalf("a second session with maxSessions 1: %v", err)
 		}
 		wantClosed(t, b)
