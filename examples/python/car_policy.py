@@ -109,7 +109,13 @@ class CarPolicy:
         import torch
 
         extra = {"frame": ""}
-        self.module = torch.jit.load(path, map_location="cpu", _extra_files=extra)
+        hint = "make one from a train_ppo.py policy.pt with `car_policy.py export policy.pt car.pt`"
+        try:
+            self.module = torch.jit.load(path, map_location="cpu", _extra_files=extra)
+        except RuntimeError as e:  # a policy.pt (no constants.pkl), not a model at all
+            raise ValueError(f"{path} is not a car_policy.py export (TorchScript): {hint} ({e})") from None
+        if not extra["frame"].isdigit():
+            raise ValueError(f"{path} is not a car_policy.py export: it names no frame size; {hint}")
         self.module.eval()
         self.frame = int(extra["frame"])
         self._torch = torch

@@ -16,6 +16,7 @@ import argparse
 import json
 import math
 import os
+import pickle
 import sys
 import tempfile
 from pathlib import Path
@@ -35,7 +36,15 @@ def load(path):
 
     from train_ppo import Policy
 
-    ck = torch.load(path, map_location="cpu")
+    try:
+        ck = torch.load(path, map_location="cpu")
+    except (RuntimeError, pickle.UnpicklingError, EOFError) as e:  # a TorchScript file: NotImplementedError()
+        ck, why = None, f" ({type(e).__name__}: {e})" if str(e) else ""
+    else:
+        why = ""
+    if not isinstance(ck, dict) or "state_dict" not in ck:
+        raise ValueError(f"{path} is not a policy.pt of train_ppo.py{why}; a car_policy.py export (car.pt) is "
+                         "driven by `car_policy.py check`, the policy.pt it was made from is scored here")
     net = Policy(ck["frame"], ck["frame"], pool=ck["pool"], actions=ck.get("actions", 2))
     net.load_state_dict(ck["state_dict"])
     net.eval()

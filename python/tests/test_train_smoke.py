@@ -215,5 +215,36 @@ class CarSonar(unittest.TestCase):
         self.assertAlmostEqual(float(obs["ultrasonic"][0]), car_policy.sonar_feature(None), places=6)
 
 
+@unittest.skipIf(torch is None, "PyTorch is missing (Debian: python3-torch; build/setup.sh installs it)")
+class MixedUpFiles(unittest.TestCase):
+    def test_each_file_where_the_other_is_wanted_says_so(self):
+        # evaluate.py given the car's export failed with "evaluate: " and nothing after it (a
+        # NotImplementedError without a message); car_policy.py check given the training's
+        # policy.pt with "PytorchStreamReader failed locating file constants.pkl".
+        import car_policy
+        import evaluate
+        import torch
+        import train_ppo
+
+        with tempfile.TemporaryDirectory() as d:
+            policy, car = os.path.join(d, "policy.pt"), os.path.join(d, "car.pt")
+            torch.save({"state_dict": train_ppo.Policy(84, 84).state_dict(), "task": "simgui/KS0223Corridor-v0",
+                        "frame": 84, "pool": 2, "actions": 2, "action_names": ["throttle", "steer"],
+                        "train_seeds": [], "randomize": True, "randomization": {}, "scenario_text": None,
+                        "scenario_path": None}, policy)
+            car_policy.export_policy(policy, car)
+            with self.assertRaisesRegex(ValueError, r"not a car_policy.py export.*car_policy.py export"):
+                car_policy.CarPolicy(policy)
+            with self.assertRaisesRegex(ValueError, r"not a policy.pt of train_ppo.py"):
+                evaluate.load(car)
+            junk = os.path.join(d, "junk.pt")
+            with open(junk, "wb") as f:
+                f.write(b"not a model")
+            with self.assertRaisesRegex(ValueError, "not a car_policy.py export"):
+                car_policy.CarPolicy(junk)
+            with self.assertRaisesRegex(ValueError, "not a policy.pt of train_ppo.py"):
+                evaluate.load(junk)
+
+
 if __name__ == "__main__":
     unittest.main()
