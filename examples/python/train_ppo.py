@@ -128,7 +128,7 @@ def train(args) -> dict:
     updates = max(1, args.total_steps // (n * t))
     last_done = np.zeros(n, bool)
     sim_time = 0.0
-    interrupted = False
+    interrupted, failure = False, None
     try:
         for update in range(updates):
             frac = 1.0 - update / updates
@@ -215,6 +215,10 @@ def train(args) -> dict:
         # Ctrl-C: keep what was learnt so far (simgui has had the signal too and is ending).
         interrupted = True
         print(f"interrupted after {steps} env steps: saving the policy so far", file=sys.stderr, flush=True)
+    except simgui.fastpath.FastPathError as e:
+        # simgui ended or broke (killed, out of memory): keep what was learnt so far too, then fail.
+        interrupted, failure = True, e
+        print(f"simgui failed after {steps} env steps: saving the policy so far", file=sys.stderr, flush=True)
     wall = time.time() - start
     try:
         envs.close()
@@ -231,6 +235,8 @@ def train(args) -> dict:
                "episodes": len(episodes), "final": curve[-1] if curve else None}
     if interrupted:
         summary["interrupted"] = True
+    if failure is not None:
+        summary["error"] = str(failure)
     if curve:
         with open(out / "curve.csv", "w", newline="") as f:
             wr = csv.DictWriter(f, fieldnames=list(curve[0]))
@@ -238,6 +244,8 @@ def train(args) -> dict:
             wr.writerows(curve)
         plot_curve(curve, out / "curve.png", args.task)
     (out / "train.json").write_text(dumps(summary, indent=2))
+    if failure is not None:
+        raise RuntimeError(f"{failure}\nthe policy so far is in {out / 'policy.pt'}; evaluate.py scores it") from failure
     return summary
 
 

@@ -216,6 +216,52 @@ class CarSonar(unittest.TestCase):
 
 
 @unittest.skipIf(torch is None, "PyTorch is missing (Debian: python3-torch; build/setup.sh installs it)")
+class SimguiDiesMidTraining(unittest.TestCase):
+    def test_the_policy_so_far_is_kept(self):
+        # simgui killed during training (the OOM killer, a stray kill): the run fails, saying
+        # so, and still writes the policy so far, as Ctrl-C does; it wrote nothing before.
+        import json
+
+        import torch
+        import train_ppo
+
+        real = train_ppo.simgui.make_vec
+        calls = {"n": 0}
+
+        def dying(*a, **kw):
+            envs = real(*a, **kw)
+            step = envs.step
+
+            def step_and_die(actions):
+                calls["n"] += 1
+                if calls["n"] == 70:  # in the second rollout, after one update
+                    envs._s.proc.proc.kill()
+                    envs._s.proc.proc.wait()
+                return step(actions)
+
+            envs.step = step_and_die
+            return envs
+
+        train_ppo.simgui.make_vec = dying
+        try:
+            with tempfile.TemporaryDirectory() as out:
+                args = train_ppo.parse(["--out", out, "--total-steps", "256", "--num-envs", "2", "--n-steps", "64",
+                                        "--epochs", "1", "--threads", "1", "--quiet",
+                                        "--eval-episodes", "0", "--gif-episodes", "0"])
+                with self.assertRaisesRegex(RuntimeError, r"(?s)simgui exited with status -9.*the policy so far is in"):
+                    train_ppo.train(args)
+                ck = torch.load(os.path.join(out, "policy.pt"), map_location="cpu")
+                self.assertIn("state_dict", ck)
+                with open(os.path.join(out, "train.json")) as f:
+                    summary = json.load(f)
+                self.assertTrue(summary["interrupted"])
+                self.assertEqual(summary["env_steps"], 2 * 69)
+                self.assertIn("simgui exited with status -9", summary["error"])
+        finally:
+            train_ppo.simgui.make_vec = real
+
+
+@unittest.skipIf(torch is None, "PyTorch is missing (Debian: python3-torch; build/setup.sh installs it)")
 class MixedUpFiles(unittest.TestCase):
     def test_each_file_where_the_other_is_wanted_says_so(self):
         # evaluate.py given the car's export failed with "evaluate: " and nothing after it (a
