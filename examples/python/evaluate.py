@@ -116,10 +116,10 @@ def _evaluate(net, used, task, episodes, num_envs, gif, gif_episodes, seed_base,
         env.close()
     out = {
         "task": task, "policy": str(policy) if policy else "random", "episodes": len(results),
-        "success_rate": float(np.mean([r["success"] for r in results])) if results else float("nan"),
-        "crash_rate": float(np.mean([r["crash"] for r in results])) if results else float("nan"),
-        "mean_return": float(np.mean([r["return"] for r in results])) if results else float("nan"),
-        "mean_length": float(np.mean([r["length"] for r in results])) if results else float("nan"),
+        "success_rate": float(np.mean([r["success"] for r in results])) if results else None,
+        "crash_rate": float(np.mean([r["crash"] for r in results])) if results else None,
+        "mean_return": float(np.mean([r["return"] for r in results])) if results else None,
+        "mean_length": float(np.mean([r["length"] for r in results])) if results else None,
         "seeds": [seeds[0], seeds[-1]] if seeds else [], "held_out": not (set(seeds) & used),
         "randomization": make["randomization"],
     }

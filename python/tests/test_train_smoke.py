@@ -139,6 +139,22 @@ class TrainingInputs(unittest.TestCase):
         self.assertEqual(train_ppo.dumps({"return": float("nan"), "rows": [1.5, float("nan")]}),
                          '{"return": null, "rows": [1.5, null]}')
 
+    def test_evaluate_prints_strict_json_without_episodes(self):
+        # --episodes 0 printed bare NaN for the rates and means, which strict JSON readers
+        # refuse (train_ppo.py's summary writes null for the same reason).
+        import contextlib
+        import io
+        import json
+
+        import evaluate
+
+        buf = io.StringIO()
+        with contextlib.redirect_stdout(buf):
+            evaluate.main(["--random", "--episodes", "0", "--gif-episodes", "0"])
+        res = json.loads(buf.getvalue(), parse_constant=lambda c: self.fail(f"{c} in {buf.getvalue()!r}"))
+        self.assertEqual(res["episodes"], 0)
+        self.assertIsNone(res["success_rate"])
+
     def test_ctrl_c_keeps_the_policy_so_far(self):
         # Ctrl-C in the middle of the first rollout still writes policy.pt and train.json.
         import json
