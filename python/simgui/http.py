@@ -57,56 +57,60 @@ class HttpBackend:
             raise ValueError(f"simgui {url!r}: want the training API's URL, http://HOST:PORT "
                              "(e.g. http://127.0.0.1:8000; simgui serves no HTTPS)")
         self.conn = http.client.HTTPConnection(u.hostname, u.port or 80, timeout=timeout)
-        self._url = url
-        self.timeout = float(timeout)
-        # Set while a request waits for its reply: one that ended there (a timeout, an
-        # interrupt) leaves the connection with a reply unread, and the env out of step.
-        self._broken = None
-        self.process = None  # the SimguiProcess at the other end when this Python process owns it (_gone)
-        device = self._device(expect[1])
-        w, h = frame
-        if (w, h) == (0, 0):
-            # The camera's own size, as the fast path takes it: its contract's shape [H, W, C].
-            shape = next((s.get("shape") for s in (device or {}).get("sensors") or () if s.get("sensorType") == "camera"), None)
-            if not shape or len(shape) < 2:
-                raise ValueError("frame_size (0, 0): the camera's own size is not known here (the scenario names no "
-                                 "single vehicle with a camera in /contract); give the frame size")
-            h, w = int(shape[0]), int(shape[1])
-        if not (MIN_FRAME_SIDE <= w <= MAX_FRAME_SIDE and MIN_FRAME_SIDE <= h <= MAX_FRAME_SIDE):
-            raise ValueError(f"frame_size {frame!r}: the frame is {w}×{h}; each side must be "
-                             f"{MIN_FRAME_SIDE}..{MAX_FRAME_SIDE} px, as on the fast path")
-        self.num_envs = 1
-        self.frame = (w, h)
-        self.images = np.zeros((1, h, w, 3), np.uint8)
-        self.fields = {f: i for i, f in enumerate(STATE_FIELDS)}
-        self.state = np.zeros((1, len(STATE_FIELDS)))
-        vp = dict(vehicle_params or {})
-        vp.update({"camera.width": w, "camera.height": h})
-        self._vehicle = _kvs(vp)
-        # World-frame "x,y" points pass the API's Unity-axes conversion unchanged (x, z → x, y).
-        self._track = _kvs(track_params or {})
-        self._flags = _kvs({"randomization." + k: v for k, v in (randomization or {}).items()})
-        self._actions = 0
-        # The task's (track, vehicle): the first reset checks simgui runs them (its scenario is
-        # the API's base; another would train the wrong task without a word).
-        self._expect = expect
-        self.info = {"frame": {"width": w, "height": h, "channels": 3}}
-        # The next request, as the fast path client holds it (request()).
-        self.kinds = np.zeros(1, np.uint8)
-        self.seeds = np.zeros(1, np.int64)
-        # A vehicle that flies takes a third action, its climb: its contract lists the actuator.
-        self.action_names = ("throttle", "steer")
-        if any(a.get("id") == VERTICAL_ACTUATOR for a in (device or {}).get("actuators") or ()):
-            self.action_names += ("vertical",)
-        self.info["actions"] = list(self.action_names)
-        self.actions = np.zeros((1, len(self.action_names)))
-        # A first reset, as the fast path's open: it checks the params and the world now, and
-        # tells the sim time a step advances (the scenario's runtime.actionPeriod, 0.05 s when
-        # it leaves it out), which the env's clock and frame rate need before its first step.
-        res = self._reset(0)
-        period = next((kv["value"] for kv in res["info"] if kv["key"] == "sim.action_period_s"), None)
-        if period is not None:
-            self.info["actionPeriod"] = float(period)
+        try:
+            self._url = url
+            self.timeout = float(timeout)
+            # Set while a request waits for its reply: one that ended there (a timeout, an
+            # interrupt) leaves the connection with a reply unread, and the env out of step.
+            self._broken = None
+            self.process = None  # the SimguiProcess at the other end when this Python process owns it (_gone)
+            device = self._device(expect[1])
+            w, h = frame
+            if (w, h) == (0, 0):
+                # The camera's own size, as the fast path takes it: its contract's shape [H, W, C].
+                shape = next((s.get("shape") for s in (device or {}).get("sensors") or () if s.get("sensorType") == "camera"), None)
+                if not shape or len(shape) < 2:
+                    raise ValueError("frame_size (0, 0): the camera's own size is not known here (the scenario names no "
+                                     "single vehicle with a camera in /contract); give the frame size")
+                h, w = int(shape[0]), int(shape[1])
+            if not (MIN_FRAME_SIDE <= w <= MAX_FRAME_SIDE and MIN_FRAME_SIDE <= h <= MAX_FRAME_SIDE):
+                raise ValueError(f"frame_size {frame!r}: the frame is {w}×{h}; each side must be "
+                                 f"{MIN_FRAME_SIDE}..{MAX_FRAME_SIDE} px, as on the fast path")
+            self.num_envs = 1
+            self.frame = (w, h)
+            self.images = np.zeros((1, h, w, 3), np.uint8)
+            self.fields = {f: i for i, f in enumerate(STATE_FIELDS)}
+            self.state = np.zeros((1, len(STATE_FIELDS)))
+            vp = dict(vehicle_params or {})
+            vp.update({"camera.width": w, "camera.height": h})
+            self._vehicle = _kvs(vp)
+            # World-frame "x,y" points pass the API's Unity-axes conversion unchanged (x, z → x, y).
+            self._track = _kvs(track_params or {})
+            self._flags = _kvs({"randomization." + k: v for k, v in (randomization or {}).items()})
+            self._actions = 0
+            # The task's (track, vehicle): the first reset checks simgui runs them (its scenario is
+            # the API's base; another would train the wrong task without a word).
+            self._expect = expect
+            self.info = {"frame": {"width": w, "height": h, "channels": 3}}
+            # The next request, as the fast path client holds it (request()).
+            self.kinds = np.zeros(1, np.uint8)
+            self.seeds = np.zeros(1, np.int64)
+            # A vehicle that flies takes a third action, its climb: its contract lists the actuator.
+            self.action_names = ("throttle", "steer")
+            if any(a.get("id") == VERTICAL_ACTUATOR for a in (device or {}).get("actuators") or ()):
+                self.action_names += ("vertical",)
+            self.info["actions"] = list(self.action_names)
+            self.actions = np.zeros((1, len(self.action_names)))
+            # A first reset, as the fast path's open: it checks the params and the world now, and
+            # tells the sim time a step advances (the scenario's runtime.actionPeriod, 0.05 s when
+            # it leaves it out), which the env's clock and frame rate need before its first step.
+            res = self._reset(0)
+            period = next((kv["value"] for kv in res["info"] if kv["key"] == "sim.action_period_s"), None)
+            if period is not None:
+                self.info["actionPeriod"] = float(period)
+        except BaseException:
+            self.conn.close()  # a refused world, a bad frame size: the socket goes with the error
+            raise
 
     def _exchange(self, method: str, path: str, data=None, headers=None):
         """One request and its reply: (response, body). A reply that does not come within the

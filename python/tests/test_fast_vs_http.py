@@ -62,6 +62,26 @@ class FastVersusHTTP(unittest.TestCase):
         finally:
             proc.close()
 
+    def test_a_refused_http_env_closes_its_socket(self):
+        # An HTTP env refused while it is made (another task's simgui) left its connection to
+        # the garbage collector: "ResourceWarning: unclosed <socket.socket ...>".
+        import gc
+        import warnings
+
+        with simgui.TASKS[ID].scenario_path() as scenario:
+            proc = simgui.SimguiProcess(http=True, scenario=str(scenario))
+        try:
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always", ResourceWarning)
+                try:
+                    simgui.make("simgui/ABCorridor-v0", transport="http", simgui=proc.http_url)
+                except RuntimeError:
+                    pass
+                gc.collect()
+            self.assertEqual([str(w.message) for w in caught if issubclass(w.category, ResourceWarning)], [])
+        finally:
+            proc.close()
+
     def test_http_timeout_says_so_and_then_out_of_step(self):
         # A step that gets no reply within reply_timeout (a stopped simgui) says so, as the
         # fast path does; the env then says it is out of step at every use (reset too), not
