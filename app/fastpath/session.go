@@ -20,6 +20,7 @@ import (
 
 	"simgui/app"
 	"simgui/app/scenario"
+	"simgui/app/world"
 )
 
 // readBuffer is the size of a session's read buffer: a whole step request of up to 160 envs.
@@ -123,6 +124,11 @@ func (s *session) serve() {
 			}
 			res, err := s.step(&req)
 			if err != nil {
+				if errors.Is(err, errWorldsStopped) {
+					// Nothing can step them again: say why once and end the session.
+					_ = s.reply(msgError, errorBody(err))
+					return
+				}
 				if s.reply(msgError, errorBody(err)) != nil {
 					return
 				}
@@ -369,6 +375,13 @@ func (s *session) step(req *stepRequest) (*StepReply, error) {
 		s.envs[r.Env].reset = true
 	}
 	if len(errs) > 0 {
+		for _, err := range errs {
+			if errors.Is(err, world.ErrStopped) {
+				// The worlds stop under a session only when the host does (a session
+				// removes its own worlds when it ends): one line, not one per env.
+				return nil, fmt.Errorf("%w: %w", errWorldsStopped, err)
+			}
+		}
 		return nil, errors.Join(errs...)
 	}
 	if len(resets) == 0 {
@@ -378,6 +391,10 @@ func (s *session) step(req *stepRequest) (*StepReply, error) {
 	slices.SortFunc(resets, func(a, b ResetInfo) int { return cmp.Compare(a.Env, b.Env) })
 	return &StepReply{Resets: resets}, nil
 }
+
+// errWorldsStopped begins the error of a step whose worlds have stopped: simgui is shutting
+// down, and the session ends after saying so.
+var errWorldsStopped = errors.New("simgui is shutting down (SIGTERM, Ctrl-C or its window closed): the envs' worlds have stopped and this session ends")
 
 // arrivals reads the session's connection, noting when a request's first byte comes.
 type arrivals struct{ s *session }
