@@ -51,5 +51,23 @@ class OfflineInstall(unittest.TestCase):
             self.assertIn("run `make build` in the checkout or set SIMGUI_BIN", r.stderr)
 
 
+class DocsLeaveNothingTracked(unittest.TestCase):
+    def test_files_the_training_docs_write_are_ignored(self):
+        # docs/TRAINING.md's commands, run in the checkout as written, write these; git must
+        # not offer them for a commit (car.pt, from `car_policy.py export ... car.pt`, was not
+        # ignored).
+        root = os.path.join(PYTHON_DIR, "..")
+        try:
+            inside = subprocess.run(["git", "-C", root, "rev-parse", "--is-inside-work-tree"],
+                                    capture_output=True, text=True).stdout.strip()
+        except OSError:
+            inside = ""
+        if inside != "true":
+            self.skipTest("not a git checkout")
+        for path in ("car.pt", "eval.gif", ".venv/bin/python", "out/train-demo/policy.pt"):
+            r = subprocess.run(["git", "-C", root, "check-ignore", "-q", "--no-index", path])
+            self.assertEqual(r.returncode, 0, f"{path} is not ignored")
+
+
 if __name__ == "__main__":
     unittest.main()
