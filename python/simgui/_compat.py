@@ -62,20 +62,27 @@ class _Env:
     render_mode = None
     spec = None
     _np_random = None
+    _np_random_seed = None
 
     @property
     def np_random(self) -> np.random.Generator:
         if self._np_random is None:
-            self._np_random = np_random()
+            self._np_random, self._np_random_seed = np_random_seeded()
         return self._np_random
 
     @np_random.setter
     def np_random(self, value):
-        self._np_random = value
+        self._np_random, self._np_random_seed = value, -1  # as Gymnasium: a generator's seed is not known
+
+    @property
+    def np_random_seed(self) -> int:
+        if self._np_random_seed is None:
+            self._np_random, self._np_random_seed = np_random_seeded()
+        return self._np_random_seed
 
     def reset(self, *, seed=None, options=None):
         if seed is not None:
-            self._np_random = np_random(seed)
+            self._np_random, self._np_random_seed = np_random_seeded(seed)
         return None
 
     @property

@@ -126,6 +126,17 @@ class SingleEnv(unittest.TestCase):
         self.assertEqual(seeds[0], seeds[1])
         self.assertEqual(len(set(seeds[0])), 3)
 
+    def test_np_random_seed_as_gymnasium_has_it(self):
+        # Gymnasium 1.x's Env has np_random_seed (the vector env had it here, the single env
+        # had not without Gymnasium: AttributeError).
+        env = self.env
+        env.reset(seed=11)
+        self.assertEqual(env.np_random_seed, 11)
+        env.np_random = np.random.default_rng(1)  # a generator set by hand: its seed is unknown
+        self.assertEqual(env.np_random_seed, -1)
+        env.reset(seed=12)
+        self.assertEqual(env.np_random_seed, 12)
+
     def test_infos_repeat_exactly(self):
         # As Gymnasium's env checker compares them: with ==, so no NaN may stand in an info.
         # Both tasks' vehicles have a sonar (ABCorridor's Prometeo is a KS0223 in a car body).
