@@ -125,14 +125,21 @@ class SimguiProcess:
     """A headless simgui this Python process started and owns.
 
     ``fast_path`` is the socket path of its fast path; ``http_url`` the base URL of its HTTP API
-    when ``http=True``. ``scenario`` is a scenario file for the process (the HTTP API's base
+    when ``http=True``, on ``http_port`` when given, else on a free port. ``scenario`` is a scenario file for the process (the HTTP API's base
     scenario); ``window=True`` opens simgui's window instead of running headless, so every env
     can be watched (it needs a display). ``gogc`` sets the process's Go GC target (GOGC), where
     $GOGC does not; by default it is Go's.
     """
 
     def __init__(self, *, http: bool = False, scenario: str | None = None, window: bool = False,
-                 binary: str | None = None, extra_args=(), start_timeout: float = 60.0, gogc: int | None = None):
+                 binary: str | None = None, extra_args=(), start_timeout: float = 60.0, gogc: int | None = None,
+                 http_port: int | None = None):
+        if http_port is not None and not (isinstance(http_port, int) and not isinstance(http_port, bool)
+                                          and 1 <= http_port <= 65535):
+            raise ValueError(f"http_port {http_port!r}: want a TCP port, 1..65535, or None for a free one")
+        if any(str(a) == "--api-port" or str(a).startswith("--api-port=") for a in extra_args):
+            raise ValueError("give the HTTP API's port as http_port=..., not --api-port in extra_args "
+                             "(the process must know where to find the API)")
         self.binary = binary or find_binary()
         sweep_stale_folders()
         self._dir = tempfile.mkdtemp(prefix=_FOLDER_PREFIX)
@@ -151,7 +158,7 @@ class SimguiProcess:
             args += ["--headless", "--time-scale", "1"]
         args += ["--no-bridge", "--no-control", "--fast-path", self.fast_path]
         if http:
-            port = free_port()
+            port = free_port() if http_port is None else http_port
             args += ["--api-port", str(port)]
             self.http_url = f"http://127.0.0.1:{port}"
         else:

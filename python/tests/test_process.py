@@ -116,6 +116,25 @@ class DeepTempFolder(unittest.TestCase):
             self.assertEqual(os.listdir(deep), [])  # its folder is gone
 
 
+class HttpPort(unittest.TestCase):
+    def test_the_api_port_can_be_chosen(self):
+        # Where only some ports may be used, the owned simgui's API port is given as
+        # http_port; --api-port in extra_args made simgui listen there while the process
+        # waited on another port and timed out ("simgui did not come up within 60 s").
+        port = process.free_port()
+        p = process.SimguiProcess(http=True, http_port=port, start_timeout=30)
+        try:
+            self.assertEqual(p.http_url, f"http://127.0.0.1:{port}")
+        finally:
+            p.close()
+        for args in (["--api-port", "19999"], ["--api-port=19999"]):
+            with self.subTest(args=args), self.assertRaisesRegex(ValueError, "http_port"):
+                process.SimguiProcess(http=True, extra_args=args)
+        for bad in (0, 70000, "8000", True):
+            with self.subTest(http_port=bad), self.assertRaisesRegex(ValueError, "http_port"):
+                process.SimguiProcess(http=True, http_port=bad)
+
+
 class Fork(unittest.TestCase):
     def test_a_forked_child_starts_its_own_simgui(self):
         # Gymnasium's AsyncVectorEnv (fork start method) makes an env in the parent, then forks
