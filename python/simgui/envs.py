@@ -11,8 +11,10 @@ the same observations; env i of a vector env reset with seed s is the env reset 
 
 from __future__ import annotations
 
+import functools
 import math
 import operator
+import threading
 
 import numpy as np
 
@@ -328,6 +330,24 @@ def _one_info(sess: _Session, row: list, flags: dict) -> dict:
     return info
 
 
+def _one_thread(method):
+    """Refuses a call while another thread is in one of the env's steps or resets, before it
+    touches anything: the request's buffers and the episode seeds are the env's own, and a
+    refused call must leave them as they were."""
+
+    @functools.wraps(method)
+    def guarded(self, *args, **kwargs):
+        busy = self._busy
+        if not busy.acquire(blocking=False):
+            raise RuntimeError("another thread is stepping this env: use an env from one thread at a time")
+        try:
+            return method(self, *args, **kwargs)
+        finally:
+            busy.release()
+
+    return guarded
+
+
 class SimguiEnv(Env):
     """One env of a simgui task (Gymnasium's Env API).
 
@@ -354,6 +374,7 @@ class SimguiEnv(Env):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r}: want one of {self.metadata['render_modes']}")
         self._s = None
+        self._busy = threading.Lock()  # see _one_thread
         # What reset() starts a closed env again with.
         self._args = (task, dict(transport=transport, simgui=simgui, frame_size=frame_size,
                                  action_period=action_period, randomize=randomize,
@@ -374,6 +395,7 @@ class SimguiEnv(Env):
     def max_episode_steps(self) -> int:
         return self.task.max_episode_steps
 
+    @_one_thread
     def reset(self, *, seed=None, options=None):
         _check_seed(seed)
         _check_options(options)
@@ -402,6 +424,7 @@ class SimguiEnv(Env):
             raise RuntimeError("the env is closed")
         return self._s
 
+    @_one_thread
     def step(self, action):
         self._live()
         if self._needs_reset:
@@ -472,6 +495,7 @@ class SimguiVectorEnv(VectorEnv):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r}: want one of {self.metadata['render_modes']}")
         self._s = None
+        self._busy = threading.Lock()  # see _one_thread
         if not isinstance(copy, (bool, np.bool_)):
             raise ValueError(f"copy {copy!r}: want True or False")
         if transport != "fast":
@@ -530,6 +554,7 @@ class SimguiVectorEnv(VectorEnv):
         """The ids of the envs' worlds in simgui (its window lists them)."""
         return list(self._s.backend.info.get("worlds", []))
 
+    @_one_thread
     def reset(self, *, seed=None, options=None):
         if self._s is None:
             raise RuntimeError("the env is closed")
@@ -558,6 +583,7 @@ class SimguiVectorEnv(VectorEnv):
         self._started = True
         return s.observe(rows, self.copy), _masked(_batch_info(s, rows), self._every)
 
+    @_one_thread
     def step(self, actions):
         if self._s is None:
             raise RuntimeError("the env is closed")

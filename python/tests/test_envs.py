@@ -600,16 +600,51 @@ class Misuse(unittest.TestCase):
         env = simgui.make(ID, simgui=PROC)
         try:
             env.reset(seed=1)
-            backend = env._s.backend
-            self.assertTrue(backend._lock.acquire(blocking=False))  # as a step under way holds it
+            self.assertTrue(env._busy.acquire(blocking=False))  # as a step under way holds it
             try:
                 with self.assertRaisesRegex(RuntimeError, "another thread is stepping this env"):
                     env.step([0.3, 0.0])
             finally:
-                backend._lock.release()
+                env._busy.release()
             env.step([0.3, 0.0])
         finally:
             env.close()
+
+    def test_refused_call_leaves_the_env_as_it_was(self):
+        # A call refused because another thread's step is under way touches nothing: not the
+        # request's actions (another thread may be sending them) and not the episode seeds (a
+        # refused reset drew the next one, and seeding was no longer reproducible).
+        import threading
+
+        envs = simgui.make_vec(ID, num_envs=2, simgui=PROC)
+        try:
+            envs.reset(seed=5)
+            b = envs._s.backend
+            real, inside, release = b.request, threading.Event(), threading.Event()
+
+            def held():
+                inside.set()
+                release.wait(30)
+                return real()
+
+            b.request = held
+            stepper = threading.Thread(target=envs.step, args=(np.full((2, 2), 0.25),))
+            stepper.start()
+            self.assertTrue(inside.wait(30))
+            actions, seeds = b.actions.copy(), envs._s.episode_seed.copy()
+            rng_state = [r.bit_generator.state for r in envs._s.rngs]
+            for call in (lambda: envs.step(np.full((2, 2), -1.0)), lambda: envs.reset(), lambda: envs.reset(seed=9)):
+                with self.assertRaisesRegex(RuntimeError, "another thread is stepping this env"):
+                    call()
+            np.testing.assert_array_equal(b.actions, actions)
+            np.testing.assert_array_equal(envs._s.episode_seed, seeds)
+            self.assertEqual([r.bit_generator.state for r in envs._s.rngs], rng_state)
+            release.set()
+            stepper.join(30)
+            b.request = real
+            envs.step(np.zeros((2, 2)))
+        finally:
+            envs.close()
 
     def test_reply_timeout_is_checked(self):
         for bad in (0, -1, float("nan"), float("inf"), "5", True):
