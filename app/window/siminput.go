@@ -1,6 +1,7 @@
 package window
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -482,6 +483,10 @@ func (s *simScreen) testDrive(v *plugins.VehicleDescriptor, at *world.Pose) {
 	s.status("spawning " + name + " for a test drive …")
 	s.g.async(func() func() {
 		err := spawnVehicle(ctx, loop, v, name, at, old)
+		if at == nil && errors.Is(err, world.ErrNoFreePlace) {
+			// Placed by a click, a robot needs room for its outline only, turned as it is aimed.
+			err = fmt.Errorf("%w; pick it in the spawn list (I) and click where it goes", err)
+		}
 		return func() {
 			if err == nil {
 				if s.testDriven == nil {

@@ -2,6 +2,7 @@ package world
 
 import (
 	"container/heap"
+	"errors"
 	"fmt"
 	"math"
 
@@ -145,6 +146,9 @@ type placer struct {
 	frontier cellHeap
 	seen     map[cell]bool
 	looked   int
+	// spread: the anchor is the origin of a track without spawn points, which an element may
+	// cover (see next).
+	spread bool
 }
 
 // newPlacer prepares a grid for vehicles of footprint radius r and height h around the last
@@ -154,6 +158,8 @@ func newPlacer(space *physics.Space, l *plugins.Layout, r, h float64, others []d
 	if n := len(l.SpawnPoints); n > 0 {
 		sp := l.SpawnPoints[n-1]
 		p.ax, p.ay, p.yaw = sp.X, sp.Y, sp.YawDeg*math.Pi/180
+	} else {
+		p.spread = true
 	}
 	p.fy, p.fx = math.Sincos(p.yaw)
 	p.others = newDiscIndex(p.pitch)
@@ -268,10 +274,11 @@ func (p *placer) next() (Pose, bool) {
 		p.looked++
 		x, y := p.at(k)
 		// Only the anchor and cells reached from it through what covers it are in the
-		// frontier without being free: an anchor inside a wall or box (the origin of a track
-		// without spawn points, under an element) spreads through it, on the floor, to the
-		// free cells around it, rather than blocking every cell.
-		blocked := !p.free(x, y)
+		// frontier without being free: the origin of a track without spawn points, under an
+		// element, spreads through it, on the floor, to the free cells around it, rather than
+		// blocking every cell. A spawn point is on the track's open floor: one a vehicle does
+		// not fit at (too wide for the corridor) must not spread past the walls.
+		blocked := p.spread && !p.free(x, y)
 		// Expand through every cell a vehicle can drive to, taken or not.
 		for _, d := range [4]cell{{1, 0}, {0, 1}, {0, -1}, {-1, 0}} {
 			n := cell{k.r + d.r, k.c + d.c}
@@ -391,6 +398,9 @@ func placeAgents(space *physics.Space, layout *plugins.Layout, trackID string, a
 	return out, nil
 }
 
+// ErrNoFreePlace begins Spawn's error when a vehicle without a pose fits nowhere.
+var ErrNoFreePlace = errors.New("no free place for another vehicle")
+
 // freeSpawnPose is where Spawn puts a vehicle that comes without a pose: the spawn point with
 // the next index while it is clear, else the first free grid cell, clear of every vehicle
 // where it stands now.
@@ -410,7 +420,8 @@ func (w *World) freeSpawnPose(v *plugins.VehicleDescriptor) (Pose, error) {
 	}
 	pose, ok := p.next()
 	if !ok {
-		return Pose{}, fmt.Errorf("no free place for another vehicle on the floor of track %s around (%.2f, %.2f)", w.cfg.Track.ID, p.ax, p.ay)
+		return Pose{}, fmt.Errorf("%w on the floor of track %s around (%.2f, %.2f): "+
+			"it takes a clear circle %.2f m across, its footprint turned any way", ErrNoFreePlace, w.cfg.Track.ID, p.ax, p.ay, 2*r)
 	}
 	return pose, nil
 }

@@ -1,6 +1,7 @@
 package world
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -178,6 +179,26 @@ func TestSpawnFindsAFreePlace(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkPlacement(t, w)
+}
+
+// A vehicle whose circle fits nowhere is refused with ErrNoFreePlace, saying the circle's
+// size: a 0.6 × 0.4 m car in the 0.6 m corridor.
+func TestSpawnWithoutRoomSaysWhy(t *testing.T) {
+	w, err := builtinWorld(t, "track.cardboard_corridor.v1", nil, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := *w.Models()[0].Vehicle
+	body := *v.Body
+	body.Length, body.Width = 0.6, 0.4
+	v.Body = &body
+	m, err := w.Spawn(AgentSpec{Name: "big", Vehicle: &v})
+	if err == nil {
+		t.Fatalf("a 0.6 × 0.4 m car in the 0.6 m corridor was placed at %+v", bodyPose(m.Body))
+	}
+	if !errors.Is(err, ErrNoFreePlace) || !strings.Contains(err.Error(), "circle 0.72 m across") {
+		t.Fatalf("a 0.6 × 0.4 m car in the corridor: %v", err)
+	}
 }
 
 // SpotFree refuses a spot on a wall, on another robot and across a corridor too narrow for
