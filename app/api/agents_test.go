@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"maps"
 	"math"
 	"net/http"
+	"simgui/app/scenario"
 	"strings"
 	"sync"
 	"testing"
@@ -84,6 +86,55 @@ func TestPeersInCameraAndCollisions(t *testing.T) {
 	egoOff, peerOff := drive(flags("agents.collisions_enabled", "false"))
 	if egoOff.Z != ego.Z || peerOff.Z != -7 {
 		t.Errorf("collisions off: ego z %.4f (isolated %.4f), peer z %.4f", egoOff.Z, ego.Z, peerOff.Z)
+	}
+}
+
+// A scenario without a randomization block draws rusim's KS0223 per-episode ranges at each
+// reset — mass, dampings, motor gains, camera pitch — seeded: the same seed draws the same,
+// another seed other values, and randomization.enabled=false draws nothing.
+func TestDefaultPerEpisodeDraws(t *testing.T) {
+	s := startServer(t, Options{Now: fixedClock})
+	draws := func(body string) map[string]string {
+		res, _ := s.ok("/reset", body)
+		out := map[string]string{}
+		for _, kv := range res.Info {
+			if key, ok := strings.CutPrefix(kv.Key, "randomization.ego."); ok && key != "seed" {
+				out[key] = string(kv.Value)
+			}
+		}
+		return out
+	}
+	one := draws(`{"seed": 1}`)
+	for _, key := range []string{"mass", "linear_damping", "angular_damping", "motor_gain_left", "motor_gain_right", "camera.pitch_deg"} {
+		if _, ok := one[key]; !ok {
+			t.Errorf("seed 1 drew %v: no %s", one, key)
+		}
+	}
+	if len(one) != 6 {
+		t.Errorf("seed 1 drew %d values, want the 6 of rusim's per-episode ranges: %v", len(one), one)
+	}
+	if again := draws(`{"seed": 1}`); !maps.Equal(one, again) {
+		t.Errorf("seed 1 twice: %v then %v", one, again)
+	}
+	if two := draws(`{"seed": 2}`); maps.Equal(one, two) {
+		t.Errorf("seeds 1 and 2 drew the same: %v", one)
+	}
+	if off := draws(`{"seed": 1, "flags": [{"key": "randomization.enabled", "value": "false"}]}`); len(off) != 0 {
+		t.Errorf("randomization.enabled=false drew %v", off)
+	}
+}
+
+// A scenario whose block says enabled: false refuses ranges sent without a word on enabled:
+// they would not be drawn.
+func TestRangesWhileRandomizationIsOff(t *testing.T) {
+	sc, err := scenario.Parse([]byte("world: {trackId: track.cardboard_corridor.v1}\nvehicle: {vehicleId: vehicle.ks0223.v1}\nrandomization: {enabled: false}\n"), "off.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := startServer(t, Options{Scenario: sc})
+	code, msg := s.raw("POST", "/reset", `{"flags": [{"key": "randomization.visual.textures", "value": "1"}]}`, map[string]string{"Content-Type": "application/json"})
+	if code != 400 || !strings.Contains(msg, "randomization is off in this scenario") {
+		t.Errorf("got %d %q, want 400 saying randomization is off", code, msg)
 	}
 }
 

@@ -124,6 +124,9 @@
 //
 // # Domain randomization
 //
+// A scenario without a randomization block draws the default ranges at every reset (mass,
+// dampings, motor gains and camera pitch, as rusim's KS0223 does each episode); one whose
+// block says enabled: false, or a reset flag randomization.enabled=false, draws nothing.
 // The scenario's randomization block (app/scenario.ParseRandomization) and reset flags
 // randomization.enabled and randomization.<group>.<param> ("0.2", "lo,hi", "schema") draw, per
 // reset and per agent from seed+i, the vehicle's mass, damping, motor gains, top speed and

@@ -156,6 +156,12 @@ func New(opts Options) (*Service, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", opts.Scenario.Source, err)
 	}
+	if opts.Scenario.Randomization.IsZero() {
+		// No block: every reset draws the default ranges (mass, dampings, motor gains,
+		// camera pitch), seeded, as rusim's KS0223 does at each episode; a reset's flag
+		// randomization.enabled=false, or a block saying enabled: false, draws nothing.
+		random.Enabled = true
+	}
 	if opts.Addr == "" {
 		if opts.Addr, err = DefaultAddr(); err != nil {
 			return nil, err
