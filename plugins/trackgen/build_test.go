@@ -163,8 +163,16 @@ func TestCommonParams(t *testing.T) {
 func TestSchemalessTrack(t *testing.T) {
 	tr := &plugins.TrackDescriptor{ID: "track.city_demo.v1", DisplayName: "City Demo", Version: plugins.ContractVersion{Major: 1}}
 	l := build(t, tr, map[string]any{"weather": "rain"}, 1)
-	if l.Floor.Length != 20 || len(l.Elements) != 0 || l.Route != nil || len(l.SpawnPoints) != 0 {
+	if l.Floor.Length != 20 || len(l.Elements) != 0 || l.Route != nil {
 		t.Errorf("layout %+v", l)
+	}
+	// rusim's default spawn, Unity (0, 0.2, −6) facing +z: (0, −6) facing north here.
+	if want := (plugins.SpawnPoint{Name: "start", X: 0, Y: -6, YawDeg: 90}); len(l.SpawnPoints) != 1 || l.SpawnPoints[0] != want {
+		t.Errorf("spawn %+v, want rusim's default %+v", l.SpawnPoints, want)
+	}
+	l = build(t, tr, map[string]any{"spawn.position": "2,3"}, 1)
+	if len(l.SpawnPoints) != 1 || l.SpawnPoints[0].X != 2 || l.SpawnPoints[0].Y != 3 || l.SpawnPoints[0].YawDeg != 90 {
+		t.Errorf("spawn.position alone: spawn %+v, want (2, 3) still facing north", l.SpawnPoints)
 	}
 	l = build(t, tr, map[string]any{"route.waypoints": "1,1;1,5"}, 1)
 	if len(l.SpawnPoints) != 1 || l.SpawnPoints[0].X != 1 || l.SpawnPoints[0].YawDeg != 90 {
