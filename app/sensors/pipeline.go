@@ -1,7 +1,11 @@
 package sensors
 
 import (
+	"runtime"
 	"sync"
+	"sync/atomic"
+
+	"simgui/render"
 )
 
 // DefaultQueueLen is how many frames of one image sensor may wait for its worker.
@@ -17,7 +21,7 @@ const DefaultQueueLen = 4
 // then goes at the speed of the slowest camera.
 type Pipeline[J any] struct {
 	jobs chan J
-	run  func(J)
+	run  func(*render.Renderer, J)
 	drop func(J)
 	out  *Output
 	sys  *System
@@ -30,8 +34,9 @@ type Pipeline[J any] struct {
 }
 
 // NewPipeline starts a pipeline for the sensor of spec: run does a job on the pipeline's
-// goroutine; drop (may be nil) releases a job that was dropped. Close it with Close.
-func NewPipeline[J any](spec *Spec, run func(J), drop func(J)) *Pipeline[J] {
+// goroutine with a renderer lent for the job (one of the process's render slots); drop (may be
+// nil) releases a job that was dropped. Close it with Close.
+func NewPipeline[J any](spec *Spec, run func(*render.Renderer, J), drop func(J)) *Pipeline[J] {
 	n := spec.sys.opts.QueueLen
 	if n <= 0 {
 		n = DefaultQueueLen
@@ -46,9 +51,49 @@ func NewPipeline[J any](spec *Spec, run func(J), drop func(J)) *Pipeline[J] {
 func (p *Pipeline[J]) work() {
 	defer close(p.done)
 	for j := range p.jobs {
-		p.run(j)
+		p.runInSlot(j)
 		p.finish()
 	}
+}
+
+// renderSlots bounds how many pipeline jobs (frames being rendered, encoded and published) run
+// at once in the process to one per core, and lends each job the slot's renderer. Every image
+// sensor has a worker goroutine of its own; with a renderer of its own each and no bound, a
+// fleet of 1,000 cameras rendered 1,000 frames at once and kept 1,000 renderers' scratch
+// (which grows with the robots in view): 9 GB, and the step loop, one runnable goroutine among
+// a thousand busy ones, all but stopped (under a step a second, the control socket
+// unanswered). Waiting workers take slots in turn; meanwhile a lossy sensor drops its oldest
+// frame and a lossless one (a dump) holds the loop back. A renderer draws the same frame
+// whichever cameras it drew before.
+var renderSlots = func() chan *renderSlot {
+	n := max(1, runtime.GOMAXPROCS(0))
+	c := make(chan *renderSlot, n)
+	for range n {
+		c <- &renderSlot{}
+	}
+	return c
+}()
+
+// renderSlot is one of renderSlots: its renderer, made on first use and kept for the process.
+type renderSlot struct{ r *render.Renderer }
+
+// slotWaiters counts workers waiting for a render slot.
+var slotWaiters atomic.Int32
+
+func (p *Pipeline[J]) runInSlot(j J) {
+	var slot *renderSlot
+	select {
+	case slot = <-renderSlots:
+	default:
+		slotWaiters.Add(1)
+		slot = <-renderSlots
+		slotWaiters.Add(-1)
+	}
+	defer func() { renderSlots <- slot }()
+	if slot.r == nil {
+		slot.r = render.NewRenderer(render.Options{})
+	}
+	p.run(slot.r, j)
 }
 
 func (p *Pipeline[J]) finish() {

@@ -31,8 +31,7 @@ type Camera struct {
 	noise                   *sensors.PixelNoise
 	pipe                    *sensors.Pipeline[*Shot]
 
-	r    *render.Renderer // the worker's
-	objs []render.Object  // Snap's scratch
+	objs []render.Object // Snap's scratch
 }
 
 // Shot is one frame captured on the loop goroutine, to be rendered on a worker.
@@ -132,17 +131,14 @@ func (c *Camera) Fire(ctx *sensors.Context) {
 	}
 }
 
-// render draws a frame on the worker goroutine and emits it.
-func (c *Camera) render(j *Shot) {
-	if c.r == nil {
-		c.r = render.NewRenderer(render.Options{})
-	}
+// render draws a frame with r on the worker goroutine and emits it.
+func (c *Camera) render(r *render.Renderer, j *Shot) {
 	n := c.width * c.height
 	pix := make([]byte, 3*n) // the message keeps it
 	f := render.Frame{Width: c.width, Height: c.height, RGB: pix}
 	cam := j.Cam
 	gains := c.foldGains(&cam, j.Gains)
-	if err := c.r.Render(&f, cam, j.View.Static, j.View.Objects); err != nil {
+	if err := r.Render(&f, cam, j.View.Static, j.View.Objects); err != nil {
 		c.spec.Warn(err)
 		return
 	}
@@ -215,9 +211,4 @@ func (c *Camera) Snap(ctx *sensors.Context, dst *sensors.Image) error {
 }
 
 // Close renders what is queued and stops the worker.
-func (c *Camera) Close() {
-	c.pipe.Close()
-	if c.r != nil {
-		c.r.Close()
-	}
-}
+func (c *Camera) Close() { c.pipe.Close() }

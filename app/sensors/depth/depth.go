@@ -25,7 +25,6 @@ type Depth struct {
 	noise         *sensors.DepthNoise
 	pipe          *sensors.Pipeline[*camera.Shot]
 
-	r    *render.Renderer
 	buf  []float32
 	objs []render.Object
 }
@@ -69,16 +68,13 @@ func (d *Depth) Fire(ctx *sensors.Context) {
 	}
 }
 
-func (d *Depth) render(j *camera.Shot) {
-	if d.r == nil {
-		d.r = render.NewRenderer(render.Options{})
-	}
+func (d *Depth) render(r *render.Renderer, j *camera.Shot) {
 	n := d.width * d.height
 	if len(d.buf) != n {
 		d.buf = make([]float32, n)
 	}
 	f := render.Frame{Width: d.width, Height: d.height, Depth: d.buf}
-	if err := d.r.Render(&f, j.Cam, j.View.Static, j.View.Objects); err != nil {
+	if err := r.Render(&f, j.Cam, j.View.Static, j.View.Objects); err != nil {
 		d.spec.Warn(err)
 		return
 	}
@@ -121,9 +117,4 @@ func (d *Depth) Snap(ctx *sensors.Context, dst *sensors.Image) error {
 }
 
 // Close renders what is queued and stops the worker.
-func (d *Depth) Close() {
-	d.pipe.Close()
-	if d.r != nil {
-		d.r.Close()
-	}
-}
+func (d *Depth) Close() { d.pipe.Close() }
