@@ -90,6 +90,15 @@ func (p *Pipeline[J]) runInSlot(j J) {
 		slotWaiters.Add(-1)
 	}
 	defer func() { renderSlots <- slot }()
+	if !p.out.Wanted() {
+		// Its subscribers left while the frame waited (a recording stopped, a client gone,
+		// the process shutting down): nobody would see it. 1,000 recorded cameras' queued
+		// frames, rendered for nobody, held a SIGTERM up for 25 s.
+		if p.drop != nil {
+			p.drop(j)
+		}
+		return
+	}
 	if slot.r == nil {
 		slot.r = render.NewRenderer(render.Options{})
 	}

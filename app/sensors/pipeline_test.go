@@ -1,10 +1,12 @@
 package sensors
 
 import (
+	"fmt"
 	"runtime"
 	"sync"
 	"testing"
 
+	"simgui/app/transport"
 	"simgui/render"
 )
 
@@ -15,7 +17,9 @@ import (
 func TestPipelinesShareRenderSlots(t *testing.T) {
 	slots := cap(renderSlots)
 	n := slots + 3
-	sys := New(Options{})
+	bus := transport.NewBus(transport.Options{})
+	defer bus.Close()
+	sys := New(Options{Bus: bus})
 	var (
 		mu        sync.Mutex
 		running   int
@@ -25,7 +29,9 @@ func TestPipelinesShareRenderSlots(t *testing.T) {
 	release := make(chan struct{})
 	pipes := make([]*Pipeline[int], n)
 	for i := range pipes {
-		spec := &Spec{sys: sys, Out: &Output{sys: sys}}
+		out := &Output{sys: sys, Topic: fmt.Sprintf("/model/r%d/sensor/cam/image", i)}
+		defer bus.Subscribe(out.Topic).Close()
+		spec := &Spec{sys: sys, Out: out}
 		pipes[i] = NewPipeline(spec, func(r *render.Renderer, _ int) {
 			mu.Lock()
 			running++
@@ -66,5 +72,48 @@ func TestPipelinesShareRenderSlots(t *testing.T) {
 	}
 	if len(renderers) > slots || renderers[nil] {
 		t.Errorf("jobs drew with %d renderers (nil among them: %v); want at most %d, none nil", len(renderers), renderers[nil], slots)
+	}
+}
+
+// A frame whose topic lost its last subscriber while the frame waited for a slot is not
+// rendered: after a recording of 1,000 cameras stopped, their queued frames were rendered for
+// nobody, and a SIGTERM then took 25 s.
+func TestPipelineSkipsFramesNobodyWants(t *testing.T) {
+	bus := transport.NewBus(transport.Options{})
+	defer bus.Close()
+	sys := New(Options{Bus: bus})
+	out := &Output{sys: sys, Topic: "/model/r/sensor/cam/image"}
+	sub := bus.Subscribe(out.Topic)
+	var mu sync.Mutex
+	ran, dropped := 0, 0
+	p := NewPipeline(&Spec{sys: sys, Out: out}, func(*render.Renderer, int) {
+		mu.Lock()
+		ran++
+		mu.Unlock()
+	}, func(int) { dropped++ })
+	defer p.Close()
+	// Hold every slot so that the frames wait, then let the subscriber go.
+	var held []*renderSlot
+	for range cap(renderSlots) {
+		held = append(held, <-renderSlots)
+	}
+	for i := range 3 {
+		p.Submit(i)
+	}
+	sub.Close()
+	for _, s := range held {
+		renderSlots <- s
+	}
+	p.Flush()
+	if ran != 0 || dropped != 3 {
+		t.Fatalf("%d frames rendered, %d released for nobody; want 0 and 3", ran, dropped)
+	}
+	// With a subscriber again, frames are rendered.
+	sub = bus.Subscribe(out.Topic)
+	defer sub.Close()
+	p.Submit(3)
+	p.Flush()
+	if ran != 1 {
+		t.Fatalf("%d frames rendered for a subscriber; want 1", ran)
 	}
 }
