@@ -35,6 +35,9 @@ func ParamDocs() string {
 		default:
 			b.WriteString("a reading is a frame of the contract's shape.\n")
 		}
+		if k.Doc != "" {
+			b.WriteString(k.Doc + "\n")
+		}
 		if len(k.Params) > 0 {
 			b.WriteString("\n")
 			table(&b, k.Params, true)

@@ -22,6 +22,9 @@ type SensorKind struct {
 	// size the contract's shape gives.
 	Values      int
 	ValuesParam string
+	// Doc says what a reading means where the contract type alone does not (one sentence or
+	// more, for docs/PLUGINS.md).
+	Doc string
 }
 
 var sensorKinds = []SensorKind{
@@ -55,7 +58,9 @@ var sensorKinds = []SensorKind{
 		{Name: "count", Default: 5, Min: 1, Max: 64, Integer: true, Doc: "number of probes"},
 		{Name: "ahead", Unit: "m", Default: 0.19, Min: 0, Max: 5, Doc: "probe row distance ahead of the mount"},
 		{Name: "span", Unit: "m", Default: 0.08, Min: 0, Max: 5, Doc: "probes spread evenly over ±span across the row"},
-	}},
+	}, Doc: "Each probe reads 1 − d/0.12 in [0, 1], d its distance to the nearest centreline: the track's route and its " +
+		"roads' centrelines. rusim measures against its arena's fixed centrelines; on `track.basic_arena.v1` the two agree, " +
+		"and elsewhere simgui's follow the track's own lines."},
 	{Name: "powertrain", Types: []string{SensorScalar}, Values: 3},
 	{Name: "altimeter", Types: []string{SensorScalar}, Values: 1},
 }
