@@ -3,6 +3,7 @@ package plugins
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -26,6 +27,10 @@ type SensorKind struct {
 	// more, for docs/PLUGINS.md).
 	Doc string
 }
+
+// LineTrackerFalloff is the distance in metres at which a line-tracker probe stops seeing a
+// centreline (its reading falls from 1 to 0 over it).
+const LineTrackerFalloff = 0.12
 
 var sensorKinds = []SensorKind{
 	{Name: "camera", Types: []string{SensorCamera}, Params: []ParamSpec{
@@ -58,7 +63,7 @@ var sensorKinds = []SensorKind{
 		{Name: "count", Default: 5, Min: 1, Max: 64, Integer: true, Doc: "number of probes"},
 		{Name: "ahead", Unit: "m", Default: 0.19, Min: 0, Max: 5, Doc: "probe row distance ahead of the mount"},
 		{Name: "span", Unit: "m", Default: 0.08, Min: 0, Max: 5, Doc: "probes spread evenly over ±span across the row"},
-	}, Doc: "Each probe reads 1 − d/0.12 in [0, 1], d its distance to the nearest centreline: the track's route and its " +
+	}, Doc: "Each probe reads 1 − d/" + strconv.FormatFloat(LineTrackerFalloff, 'g', -1, 64) + " in [0, 1], d its distance to the nearest centreline: the track's route and its " +
 		"roads' centrelines. rusim measures against its arena's fixed centrelines; on `track.basic_arena.v1` the two agree, " +
 		"and elsewhere simgui's follow the track's own lines."},
 	{Name: "powertrain", Types: []string{SensorScalar}, Values: 3},

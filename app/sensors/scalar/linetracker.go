@@ -2,6 +2,7 @@ package scalar
 
 import (
 	"math"
+	"strconv"
 
 	"simgui/app/sensors"
 	"simgui/plugins"
@@ -9,10 +10,10 @@ import (
 
 // LineFalloff is the distance at which a line-tracker probe stops seeing a centreline: a probe
 // reads 1 − d/LineFalloff, clamped to [0, 1] (rusim's arena line tracker).
-const LineFalloff = 0.12
+const LineFalloff = plugins.LineTrackerFalloff
 
 func init() {
-	register("line_tracker", "probe values 1 − d/0.12 in [0, 1], d the distance to the nearest centreline", newLineTracker)
+	register("line_tracker", "probe values 1 − d/"+strconv.FormatFloat(LineFalloff, 'g', -1, 64)+" in [0, 1], d the distance to the nearest centreline", newLineTracker)
 }
 
 type lineTracker struct {
