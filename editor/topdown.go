@@ -120,17 +120,16 @@ func fan(u, v, r, a0, a1 float64) [][2]float64 {
 	return pts
 }
 
-// label draws s at (x, y), moved down until it overlaps no label drawn before.
+// label draws s at (x, y), moved down until it overlaps no label drawn before; one that would
+// then leave the view's bottom edge (a line near the bottom, under a spawn point's name) moves
+// up above them instead, where it is read whole.
 func (t topView) label(s string, x, y float32, c color.Color) {
 	const lh = 14
-	r := image.Rect(int(x), int(y), int(x)+7*len(s), int(y)+lh)
-	for moved := true; moved; {
-		moved = false
-		for _, o := range *t.labels {
-			if o.Overlaps(r) {
-				r = r.Add(image.Pt(0, o.Max.Y-r.Min.Y+1))
-				moved = true
-			}
+	at := image.Rect(int(x), int(y), int(x)+7*len(s), int(y)+lh)
+	r := t.clearOfLabels(at, 1)
+	if r.Max.Y > t.dst.Bounds().Dy() {
+		if up := t.clearOfLabels(at, -1); up.Min.Y >= 0 {
+			r = up
 		}
 	}
 	*t.labels = append(*t.labels, r)
@@ -142,6 +141,24 @@ func (t topView) label(s string, x, y float32, c color.Color) {
 	op.GeoM.Translate(float64(x), float64(y))
 	op.ColorScale.ScaleWithColor(c)
 	debugui.DrawText(t.dst, s, op)
+}
+
+// clearOfLabels moves r down (dir 1) or up (dir -1) until it overlaps no label drawn before.
+func (t topView) clearOfLabels(r image.Rectangle, dir int) image.Rectangle {
+	for moved := true; moved; {
+		moved = false
+		for _, o := range *t.labels {
+			if o.Overlaps(r) {
+				if dir > 0 {
+					r = r.Add(image.Pt(0, o.Max.Y-r.Min.Y+1))
+				} else {
+					r = r.Add(image.Pt(0, o.Min.Y-r.Max.Y-1))
+				}
+				moved = true
+			}
+		}
+	}
+	return r
 }
 
 // drawVehicleTop draws a vehicle from above in its own frame: x forward is up the image, y
