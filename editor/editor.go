@@ -137,6 +137,13 @@ type Editor struct {
 	// is where it was laid out this frame.
 	reveal   string
 	revealAt image.Rectangle
+	// goTo names the field a problem's "go" shows: the form scrolls until the field is on
+	// show whole, for at most goFrames more frames, and a text field takes the keyboard
+	// (goFocus, once); goAt is where it was laid out this frame.
+	goTo     string
+	goFrames int
+	goFocus  bool
+	goAt     image.Rectangle
 
 	preview *previewer
 	views   previewImages

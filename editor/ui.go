@@ -45,8 +45,9 @@ func (e *Editor) layout(ctx *debugui.Context) {
 		})
 		ctx.Window(e.formTitle(), image.Rect(0, toolbarHeight, formW, h), func(l debugui.ContainerLayout) {
 			e.clip = l.BodyBounds
-			e.revealAt = image.Rectangle{}
+			e.revealAt, e.goAt = image.Rectangle{}, image.Rectangle{}
 			e.form(ctx)
+			e.scrollToGoTo(ctx, l)
 			if e.reveal != "" && !e.revealAt.Empty() {
 				// Up as far as a drop-down's list (formTail) needs under the target, and no
 				// further: the new row just above it gets the room.
@@ -313,9 +314,42 @@ func (e *Editor) problemsPanel(ctx *debugui.Context) {
 		if p.Warning {
 			s = "warning: " + s
 		}
-		tab := e.tabOf(p.Path)
-		e.button(ctx, "problem["+itoa(i)+"]", "go", func() { e.tab = tab })
+		tab, field := e.tabOf(p.Path), "field:"+canonicalPath(p.Path)
+		e.button(ctx, "problem["+itoa(i)+"]", "go", func() {
+			e.tab, e.goTo, e.goFrames, e.goFocus = tab, field, goFrames, true
+		})
 		ctx.Text(s)
+	}
+}
+
+// goFrames is how many frames a problem's "go" may take to scroll its field into view: the
+// first of them lays out the field's tab, whose height the form learns only then.
+const goFrames = 10
+
+// scrollToGoTo scrolls the form, laid out in l, until the field a problem's "go" names is
+// on show whole with a margin, above or below; a field not laid out is given up on after
+// goFrames frames (a problem of a whole table has no field of its own).
+func (e *Editor) scrollToGoTo(ctx *debugui.Context, l debugui.ContainerLayout) {
+	if e.goTo == "" {
+		return
+	}
+	const margin = 24
+	b, over := l.BodyBounds, 0
+	if !e.goAt.Empty() {
+		if d := e.goAt.Max.Y + margin - b.Max.Y; d > 0 {
+			over = d
+		} else if d := e.goAt.Min.Y - margin - b.Min.Y; d < 0 {
+			over = d
+		}
+		if over == 0 {
+			e.goTo, e.goFocus = "", false
+			return
+		}
+		y := l.ScrollOffset.Y + over
+		ctx.SetScroll(image.Pt(l.ScrollOffset.X, max(0, min(y, l.ContentSize.Y-b.Dy()))))
+	}
+	if e.goFrames--; e.goFrames <= 0 {
+		e.goTo, e.goFocus = "", false
 	}
 }
 
@@ -386,6 +420,9 @@ func (e *Editor) target(ctx *debugui.Context, name string, widget func(cell imag
 			}
 			if name == e.reveal {
 				e.revealAt = b
+			}
+			if name == e.goTo {
+				e.goAt = b
 			}
 			widget(b)
 		})

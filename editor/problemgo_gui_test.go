@@ -1,0 +1,41 @@
+package editor
+
+import (
+	"slices"
+	"testing"
+	"time"
+
+	"simgui/plugins"
+)
+
+// TestEditorProblemGoShowsTheField: a problem's "go" shows its field, not only its tab. A
+// drive parameter out of range lies below the Body tab's first screen; "go" pressed from the
+// General tab scrolls the form until the field is on show whole and gives it the keyboard, so
+// that the value typed next replaces the wrong one. Before, "go" showed the Body tab at its top,
+// the field framed in red out of sight, and the keys went nowhere.
+func TestEditorProblemGoShowsTheField(t *testing.T) {
+	needDisplay(t)
+	const latency = "field:descriptor.drive.params.latency"
+	g := startEditor(t, "standalone", "RUSIM_HOME="+t.TempDir(), envExport+"="+t.TempDir())
+	g.set("descriptor.id", "vehicle.acme.go.v1")
+	g.set("descriptor.displayName", "Go")
+	g.click("button:tab:body")
+	g.reveal(latency)
+	g.set("descriptor.drive.params.latency", "5")
+	g.click("button:tab:general")
+	g.click("button:validate")
+	s := g.wait("Validate", 10*time.Second, func(s State) bool { return s.Checked == 1 })
+	i := slices.IndexFunc(s.Problems, func(p plugins.Problem) bool { return p.Path == "descriptor.drive.params.latency" })
+	if i < 0 {
+		t.Fatalf("Validate with latency 5 listed %v", s.Problems)
+	}
+	g.click("button:problem[" + itoa(i) + "]")
+	s = g.wait("the latency field on show and focused", 10*time.Second, func(s State) bool {
+		r, ok := s.Targets[latency]
+		return s.Tab == tabBody && s.Focus == latency && ok && r[3]-r[1] >= 16
+	})
+	g.shot("problem-go.png")
+	// Its text is selected: typing replaces it.
+	g.typeText("descriptor.drive.params.latency", "0.1")
+	g.wait("latency 0.1", 10*time.Second, func(s State) bool { return s.Values[latency] == "0.1" })
+}
