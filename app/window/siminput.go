@@ -172,6 +172,9 @@ func (s *simScreen) handleMouse() {
 			}
 		}
 		if s.spawnOn && s.spawn.click(x, y) {
+			if s.spawn.picked != "" {
+				s.closeStatus() // the line saying where to click takes its place at once
+			}
 			return
 		}
 		s.mouse = mouseState{down: true, sx: x, sy: y, lx: x, ly: y}
