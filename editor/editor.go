@@ -342,7 +342,7 @@ func (e *Editor) mayLeave(action, again string) bool {
 	e.check()
 	if e.current != nil && e.liveKey != e.savedKey && (e.armed != action || e.armedKey != e.liveKey || time.Now().After(e.armedBy)) {
 		e.armed, e.armedKey, e.armedBy = action, e.liveKey, time.Now().Add(askAgain)
-		keep := "Export or Install them"
+		keep := "Save, Export or Install them" // Save makes the draft a folder beside the exports
 		if e.d.folder != "" {
 			keep = "Save them to " + e.d.folder
 		}

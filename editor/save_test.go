@@ -301,3 +301,16 @@ func roverFolder(t *testing.T, e *Editor, dir, name string) string {
 	}
 	return path
 }
+
+// The question about a draft with changes not kept and no folder yet (a new plugin, a built-in
+// opened) offers Save too, which makes it a folder beside the exports: it offered only Export
+// and Install, while Save (Ctrl+S) is what keeps a plugin being made.
+func TestLeavingOffersSaveForANewDraft(t *testing.T) {
+	e := testEditor(t, plugins.TypeVehicle)
+	e.jobs = make(chan func() func(), 8)
+	e.d.vehicle.Base.DisplayName = "Rover"
+	e.leave("New track", func() { t.Fatal("the changes were discarded without asking") })
+	if e.statusKind != statusAsk || !strings.Contains(e.status, "or Save, Export or Install them") {
+		t.Errorf("the question: %q", e.status)
+	}
+}
