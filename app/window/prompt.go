@@ -4,6 +4,7 @@ import (
 	"image"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -95,9 +96,11 @@ func (p *prompt) openDialog(files func(FileRequest, func(string))) {
 	})
 }
 
-// path is the typed path, with a leading ~ for the home folder.
+// path is the typed path, with a leading ~ for the home folder. Spaces around it are
+// dropped: a path pasted with a space after it was not found, and a save wrote a file whose
+// name ended in a space.
 func (p *prompt) path() string {
-	path := p.line.Text()
+	path := strings.TrimSpace(p.line.Text())
 	if len(path) > 1 && path[0] == '~' {
 		if home, err := os.UserHomeDir(); err == nil {
 			path = filepath.Join(home, path[1:])

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/hajimehoshi/ebiten/v2"
+
 	"simgui/app/window/lineedit"
 )
 
@@ -34,6 +36,22 @@ func TestPromptSubmitsTheDialogsChoice(t *testing.T) {
 		answer(existing)
 		if open := p.update(none, nil); open || got != existing {
 			t.Errorf("%s: after the dialog chose %s the prompt is open %v, submitted %q, note %q", tc.name, existing, open, got, p.note)
+		}
+	}
+}
+
+// Spaces around a typed path (one pasted with a space after it) are dropped: an open looked
+// for "mine.yaml " and said it was not found, and a save wrote a file whose name ended in a
+// space.
+func TestPromptTrimsSpacesAroundThePath(t *testing.T) {
+	dir := t.TempDir()
+	want := filepath.Join(dir, "new.yaml")
+	for _, req := range []FileRequest{{}, {Save: true}} {
+		var got string
+		p := newPrompt("trim", req, "", func(path string) { got = path })
+		typed := lineedit.Input{Runes: []rune("  " + want + "  "), Keys: []lineedit.Press{{Key: ebiten.KeyEnter}}}
+		if open := p.update(typed, nil); open || got != want {
+			t.Errorf("save %v: typed %q and Enter: open %v, submitted %q, note %q; want %q", req.Save, "  "+want+"  ", open, got, p.note, want)
 		}
 	}
 }
