@@ -370,6 +370,10 @@ func (e *Editor) kept(key string) {
 	}
 }
 
+// Notify shows msg, a message of the window hosting the editor (a screenshot saved), in the
+// status line: it implements the window's Notified. Game goroutine.
+func (e *Editor) Notify(msg string) { e.setStatus(msg) }
+
 // setStatus shows msg in the status line as information.
 func (e *Editor) setStatus(msg string) { e.setOutcome(statusInfo, msg) }
 

@@ -38,6 +38,13 @@ type Shower interface {
 	Shown(on bool)
 }
 
+// Notified is implemented by screens with a status line of their own: what the window did
+// while such a screen was on show (F12's screenshot saved, or why not) is said there too, where
+// it is seen, as well as in the simulator screen's status line.
+type Notified interface {
+	Notify(msg string)
+}
+
 // CloseGuard is implemented by screens that may hold work the user has not kept. When the
 // window is asked to close, MayClose says whether it may: a screen that says no has said why
 // in its status line, is brought on show, and the window stays; asking again decides.

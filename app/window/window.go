@@ -427,15 +427,20 @@ func (g *game) screenshot(screen *ebiten.Image) {
 		dir = "."
 	}
 	path := filepath.Join(dir, "simgui-"+time.Now().Format("20060102-150405.000")+".png")
+	shown, _ := g.screens[g.active].(Notified) // the editor's: the simulator's line is not on show
 	go func() {
 		err := writePNG(path, b.Dx(), b.Dy(), pix)
 		g.deliver(func() {
+			msg := "screenshot saved to " + path
 			if err != nil {
-				g.Status("screenshot: " + err.Error())
-				return
+				msg = "screenshot: " + err.Error()
+			} else {
+				g.sim.shots = append(g.sim.shots, path)
 			}
-			g.sim.shots = append(g.sim.shots, path)
-			g.Status("screenshot saved to " + path)
+			g.Status(msg)
+			if shown != nil {
+				shown.Notify(msg)
+			}
 		})
 	}()
 }

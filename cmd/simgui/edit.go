@@ -23,6 +23,7 @@ type hostedEditor struct{ *editor.Editor }
 var (
 	_ window.Screen   = hostedEditor{}
 	_ window.Attacher = hostedEditor{}
+	_ window.Notified = hostedEditor{}
 )
 
 func (h hostedEditor) Attach(w window.Host) {

@@ -223,3 +223,61 @@ func TestGUIInstallAndTestDrive(t *testing.T) {
 		xtest.SavePreview("test-drive.png", data, "/tmp/window-preview")
 	}
 }
+
+// TestGUIScreenshotBehindF2SaysSo presses F12 on the editor screen: the screenshot is saved
+// and the editor's own status line says so. It was said only in the simulator screen's line,
+// out of sight behind F2, and F12 in the editor seemed to do nothing.
+func TestGUIScreenshotBehindF2SaysSo(t *testing.T) {
+	xtest.NeedDisplay(t)
+	xtest.NoKeyRepeat(t)
+	dir := t.TempDir()
+	winState, edState := filepath.Join(dir, "state.json"), filepath.Join(dir, "state.editor.json")
+	cmd := exec.Command(bin, "--state-file", winState, "--screenshot-dir", dir, "--no-bridge", "--no-api", "--no-control")
+	cmd.Env = append(os.Environ(), "RUSIM_HOME="+filepath.Join(dir, "rusim"))
+	win := xtest.Start(t, "simgui", cmd, 20*time.Second)
+	var w struct {
+		Screen string   `json:"screen"`
+		Shots  []string `json:"shots"`
+	}
+	var e struct {
+		Status string `json:"status"`
+	}
+	read := func() {
+		if data, err := os.ReadFile(winState); err == nil {
+			json.Unmarshal(data, &w)
+		}
+		if data, err := os.ReadFile(edState); err == nil {
+			json.Unmarshal(data, &e)
+		}
+	}
+	// A key is held until the window shows it took it (see TestGUIEditorIsTheWindowsSecondScreen).
+	press := func(k, what string, ok func() bool) {
+		t.Helper()
+		for deadline := time.Now().Add(30 * time.Second); ; {
+			win.Xdo("keydown", "--window", win.Win, k)
+			took := false
+			for again := time.Now().Add(5 * time.Second); !took && time.Now().Before(again); time.Sleep(50 * time.Millisecond) {
+				read()
+				took = ok()
+			}
+			win.Xdo("keyup", "--window", win.Win, k)
+			if took {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("timed out waiting for %s (window %+v, editor status %q; stderr %s)", what, w, e.Status, win.Stderr)
+			}
+		}
+	}
+	press("F2", "the editor screen", func() bool { return w.Screen == "editor" })
+	press("F12", "the screenshot", func() bool { return len(w.Shots) > 0 })
+	for deadline := time.Now().Add(20 * time.Second); !strings.HasPrefix(e.Status, "screenshot saved to "); time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the screenshot %v was saved; the editor's status line says %q", w.Shots, e.Status)
+		}
+		read()
+	}
+	if !strings.HasSuffix(e.Status, filepath.Base(w.Shots[0])) {
+		t.Errorf("the editor says %q for the screenshot %s", e.Status, w.Shots[0])
+	}
+}
