@@ -77,13 +77,7 @@ func TestGUIEditorIsTheWindowsSecondScreen(t *testing.T) {
 // the window comes back with the new robot spawned, selected and followed, and the editor marks
 // the install done.
 func TestGUIInstallAndTestDrive(t *testing.T) {
-	xtest.NeedDisplay(t)
-	xtest.NoKeyRepeat(t)
-	dir := t.TempDir()
-	winState, edState := filepath.Join(dir, "state.json"), filepath.Join(dir, "state.editor.json")
-	cmd := exec.Command(bin, "--state-file", winState, "--screenshot-dir", dir, "--no-bridge", "--no-api", "--no-control")
-	cmd.Env = append(os.Environ(), "RUSIM_HOME="+filepath.Join(dir, "rusim"))
-	win := xtest.Start(t, "simgui", cmd, 20*time.Second)
+	win, winState, edState := startWindowWithEditor(t)
 
 	type winS struct {
 		Screen   string                `json:"screen"`
@@ -228,13 +222,7 @@ func TestGUIInstallAndTestDrive(t *testing.T) {
 // and the editor's own status line says so. It was said only in the simulator screen's line,
 // out of sight behind F2, and F12 in the editor seemed to do nothing.
 func TestGUIScreenshotBehindF2SaysSo(t *testing.T) {
-	xtest.NeedDisplay(t)
-	xtest.NoKeyRepeat(t)
-	dir := t.TempDir()
-	winState, edState := filepath.Join(dir, "state.json"), filepath.Join(dir, "state.editor.json")
-	cmd := exec.Command(bin, "--state-file", winState, "--screenshot-dir", dir, "--no-bridge", "--no-api", "--no-control")
-	cmd.Env = append(os.Environ(), "RUSIM_HOME="+filepath.Join(dir, "rusim"))
-	win := xtest.Start(t, "simgui", cmd, 20*time.Second)
+	win, winState, edState := startWindowWithEditor(t)
 	var w struct {
 		Screen string   `json:"screen"`
 		Shots  []string `json:"shots"`
@@ -280,4 +268,18 @@ func TestGUIScreenshotBehindF2SaysSo(t *testing.T) {
 	if !strings.HasSuffix(e.Status, filepath.Base(w.Shots[0])) {
 		t.Errorf("the editor says %q for the screenshot %s", e.Status, w.Shots[0])
 	}
+}
+
+// startWindowWithEditor starts the window (no bridge, API or control socket) with a registry,
+// screenshots and state files of its own in a temporary folder: winState is the window's
+// state file, edState the editor's beside it.
+func startWindowWithEditor(t *testing.T) (win *xtest.Proc, winState, edState string) {
+	t.Helper()
+	xtest.NeedDisplay(t)
+	xtest.NoKeyRepeat(t)
+	dir := t.TempDir()
+	winState, edState = filepath.Join(dir, "state.json"), filepath.Join(dir, "state.editor.json")
+	cmd := exec.Command(bin, "--state-file", winState, "--screenshot-dir", dir, "--no-bridge", "--no-api", "--no-control")
+	cmd.Env = append(os.Environ(), "RUSIM_HOME="+filepath.Join(dir, "rusim"))
+	return xtest.Start(t, "simgui", cmd, 20*time.Second), winState, edState
 }
