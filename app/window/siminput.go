@@ -144,7 +144,7 @@ func (s *simScreen) handleKeys() keys {
 // a right click disarms a spawn.
 func (s *simScreen) handleMouse() {
 	x, y := ebiten.CursorPosition()
-	if _, wy := ebiten.Wheel(); wy != 0 && !s.panels.contains(x, y) {
+	if _, wy := ebiten.Wheel(); wy != 0 && !s.panels.contains(x, y) && !s.overHelp(x, y) {
 		if s.show.chase {
 			s.orbit.wheel(wy)
 		} else {
@@ -520,4 +520,14 @@ func resetFailed(err error) string {
 		return msg
 	}
 	return "reset: " + err.Error()
+}
+
+// overHelp reports whether (x, y) is on the F1 overlay: the wheel there does not zoom the
+// world hidden behind it.
+func (s *simScreen) overHelp(x, y int) bool {
+	if !s.show.help {
+		return false
+	}
+	hx, hy, w, h := s.helpBox()
+	return float32(x) >= hx && float32(x) < hx+w && float32(y) >= hy && float32(y) < hy+h
 }
