@@ -10,7 +10,10 @@ import (
 
 // status shows msg in the status line for a few seconds, longer for a long one.
 func (s *simScreen) status(msg string) {
-	s.statusMsg, s.statusAt, s.statusOpen = msg, time.Now(), false
+	// The same message again (a second failed open of the same file) leaves it as the
+	// reader has it, open or not.
+	s.statusOpen = s.statusOpen && msg == s.statusMsg
+	s.statusMsg, s.statusAt = msg, time.Now()
 	s.g.log.Info("window: " + msg)
 }
 
