@@ -20,13 +20,3 @@ func TestHelpBoxClearsTheCameraPanel(t *testing.T) {
 		t.Errorf("in a 700-pixel window the overlay starts at %g, want 4", x)
 	}
 }
-
-// In a window too short for the overlay below the HUD (800×600 with the toolbar in two rows)
-// it covers the HUD, not the toolbar.
-func TestHelpBoxKeepsOffTheToolbar(t *testing.T) {
-	s := &simScreen{w: 800, h: 600, barH: 54, hud: make([]string, 7), panels: &panels{}}
-	_, y, _, h := s.helpBox()
-	if bottom := float32(s.h - s.barH); y+h > bottom || y < 4 {
-		t.Errorf("the overlay spans y %g..%g, over the toolbar at %g", y, y+h, bottom)
-	}
-}

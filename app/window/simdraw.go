@@ -92,15 +92,10 @@ func (s *simScreen) drawAim(dst *ebiten.Image, b *batch) {
 var helpLines = append([]string{"Keys (F1 closes)", ""}, helpText...)
 
 // helpBox is where the F1 overlay goes: centred, but below the HUD, which stays readable, and
-// left of the camera panels where it fits there. In a window too short for both it covers the
-// HUD rather than the toolbar.
+// left of the camera panels where it fits there.
 func (s *simScreen) helpBox() (x, y, w, h float32) {
 	w, h = boxSize(helpLines)
-	bottom := float32(s.h-s.barH) - 4
-	y = max(float32(s.hudBottom()), min((float32(s.h)-h)/2, bottom-h))
-	if y+h > bottom {
-		y = max(4, bottom-h)
-	}
+	y = max(float32(s.hudBottom()), min((float32(s.h)-h)/2, float32(s.h-s.barH)-h-4))
 	x = max(4, (float32(s.w)-w)/2)
 	for _, r := range s.panels.rects {
 		if float32(r.Min.X) < x+w && float32(r.Min.Y) < y+h && y < float32(r.Max.Y) {
