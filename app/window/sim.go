@@ -61,8 +61,9 @@ type simScreen struct {
 	statusAt  time.Time
 	// statusOpen holds the status line open, whole, until it is clicked or Esc is pressed
 	// (a click on a message too long for its box opens it); statusBox is where Draw put it.
-	statusOpen bool
-	statusBox  image.Rectangle
+	statusOpen  bool
+	statusBox   image.Rectangle
+	statusBoxOf string // statusShownAs when Draw drew statusBox
 	// noticesShown is how many of the host's notices the status line has shown.
 	noticesShown int
 	// orbit is how the 3D view's camera was turned and zoomed (drag, wheel).
@@ -460,7 +461,7 @@ func (s *simScreen) state() State {
 		}
 	}
 	st.Targets["bar"] = [4]int{0, s.h - s.barH, s.w, s.h}
-	if !s.statusBox.Empty() {
+	if !s.statusBox.Empty() && s.statusBoxOf == s.statusShownAs() {
 		st.Targets["status"] = rectOf(s.statusBox)
 	}
 	if w, h := boxSize(s.hud); w > 0 {

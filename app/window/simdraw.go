@@ -46,7 +46,7 @@ func (s *simScreen) Draw(dst *ebiten.Image) {
 		lines := s.statusText(msg, bottom)
 		y := float32(bottom - len(lines)*lineHeight - 14)
 		w, h := drawBox(dst, b, lines, 8, y)
-		s.statusBox = image.Rect(8, int(y), 8+int(w), int(y+h))
+		s.statusBox, s.statusBoxOf = image.Rect(8, int(y), 8+int(w), int(y+h)), s.statusShownAs()
 	} else if s.spawn.picked != "" {
 		where := "click in the world"
 		if s.show.chase {

@@ -87,3 +87,14 @@ func (s *simScreen) statusText(msg string, bottom int) []string {
 	lines := wrapLines(msg, s.statusWidth(), min(room, statusAllLines))
 	return append(lines, "(click or Esc closes)")
 }
+
+// statusShownAs says what the status line shows now: its message, open or not. The state
+// file gives the status line's box only when Draw drew it for this (it is written after
+// Update, before the next Draw: a test read the box of the message before with the new one
+// and clicked beside it).
+func (s *simScreen) statusShownAs() string {
+	if s.statusOpen {
+		return "open " + s.statusMsg
+	}
+	return s.statusMsg
+}
