@@ -282,10 +282,7 @@ func TestSaveKeepsTheAuthorsReadme(t *testing.T) {
 // roverFolder unpacks the KS0223 as vehicle.acme.rover.v1 into dir/name and returns its path.
 func roverFolder(t *testing.T, e *Editor, dir, name string) string {
 	t.Helper()
-	d, _, err := openInstalled(e.reg, "vehicle.ks0223.v1")
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := builtinKS0223(t, e)
 	d.vehicle.Base.ID, d.vehicle.Base.DisplayName = "vehicle.acme.rover.v1", "Acme Rover"
 	b, _ := d.build()
 	a, ps := b.validate()

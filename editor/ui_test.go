@@ -20,6 +20,16 @@ func testEditor(t *testing.T, typ plugins.Type) *Editor {
 	return e
 }
 
+// builtinKS0223 opens the built-in KS0223 from e's registry as a draft.
+func builtinKS0223(t *testing.T, e *Editor) *draft {
+	t.Helper()
+	d, _, err := openInstalled(e.reg, "vehicle.ks0223.v1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
 // panel is what the Problems panel says above its list, one line.
 func panel(e *Editor) string { return strings.Join(e.problemsHead(), " / ") }
 
@@ -44,10 +54,7 @@ func TestProblemsPanelIsOfThePluginAsItIs(t *testing.T) {
 	}
 
 	// Another plugin: the result of Validate #1 is not its.
-	d, _, err := openInstalled(e.reg, "vehicle.ks0223.v1")
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := builtinKS0223(t, e)
 	e.load(d, nil)
 	if p := panel(e); strings.Contains(p, "Validate #1") || !strings.HasPrefix(p, "Press Validate") {
 		t.Errorf("KS0223 opened after the blank vehicle was validated: %q", p)
@@ -121,10 +128,7 @@ func TestListSummary(t *testing.T) {
 func TestInstallOverABuiltinSaysWhatToDo(t *testing.T) {
 	e := testEditor(t, plugins.TypeVehicle)
 	e.jobs = make(chan func() func(), 1)
-	d, _, err := openInstalled(e.reg, "vehicle.ks0223.v1")
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := builtinKS0223(t, e)
 	e.load(d, nil)
 	e.install()
 	job := <-e.jobs // what the worker would run
@@ -173,10 +177,7 @@ func TestPreviewOfBrokenGeometry(t *testing.T) {
 // so and points at Validate, not at the drawing's own limits (0 for the default).
 func TestPreviewOfBrokenBody(t *testing.T) {
 	e := testEditor(t, plugins.TypeVehicle)
-	d, _, err := openInstalled(e.reg, "vehicle.ks0223.v1")
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := builtinKS0223(t, e)
 	d.vehicle.Length = "-0.25"
 	b, err := d.build()
 	if err != nil {
@@ -291,10 +292,7 @@ func TestPreviewHoldsWhileAFieldIsNotANumber(t *testing.T) {
 // and the view's label says so: drawn at its size it was a line one pixel high.
 func TestPreviewOfImpossibleCameraShape(t *testing.T) {
 	e := testEditor(t, plugins.TypeVehicle)
-	d, _, err := openInstalled(e.reg, "vehicle.ks0223.v1")
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := builtinKS0223(t, e)
 	p := &previewer{r: newRenderer()}
 	defer p.r.Close()
 	shoot := func(shape string) previewView {
@@ -326,10 +324,7 @@ func TestPreviewOfImpossibleCameraShape(t *testing.T) {
 // error, shown in its panel, not the end of the editor.
 func TestPreviewPanicIsItsError(t *testing.T) {
 	e := testEditor(t, plugins.TypeVehicle)
-	d, _, err := openInstalled(e.reg, "vehicle.ks0223.v1")
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := builtinKS0223(t, e)
 	b, err := d.build()
 	if err != nil {
 		t.Fatal(err)
@@ -360,10 +355,7 @@ func TestTopDownFanOfAnImpossibleShape(t *testing.T) {
 // show, not only that fields are framed.
 func TestProblemsPanelSaysTheTabsFirst(t *testing.T) {
 	e := testEditor(t, plugins.TypeVehicle)
-	d, _, err := openInstalled(e.reg, "vehicle.ks0223.v1")
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := builtinKS0223(t, e)
 	e.load(d, nil)
 	for i := range e.d.vehicle.Sensors {
 		if e.d.vehicle.Sensors[i].Type == plugins.SensorCamera {
@@ -381,10 +373,7 @@ func TestProblemsPanelSaysTheTabsFirst(t *testing.T) {
 // A failure is told as past once the fields change after it: the change may have mended it.
 func TestFailedStatusIsPastAfterAChange(t *testing.T) {
 	e := testEditor(t, plugins.TypeVehicle)
-	d, _, err := openInstalled(e.reg, "vehicle.ks0223.v1")
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := builtinKS0223(t, e)
 	e.load(d, nil)
 	e.check()
 	e.failed("nothing exported: 1 problem")

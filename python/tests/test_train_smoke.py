@@ -2,6 +2,7 @@
 to drive: on held-out seeds its policy's mean return beats a random policy's by at least 4
 (a random policy scores about −9 in the corridor; driving straight on scores about −1)."""
 
+import contextlib
 import os
 import sys
 import tempfile
@@ -162,37 +163,49 @@ class TrainingInputs(unittest.TestCase):
         import torch
         import train_ppo
 
-        real = train_ppo.simgui.make_vec
-        calls = {"n": 0}
+        def interrupt(n, envs):
+            if n == 3:
+                raise KeyboardInterrupt
 
-        def interrupting(*a, **kw):
-            envs = real(*a, **kw)
-            step = envs.step
+        with hooked_steps(train_ppo, interrupt), tempfile.TemporaryDirectory() as out:
+            summary = train_ppo.train(train_ppo.parse(short_run(out)))
+            self.assertTrue(summary["interrupted"])
+            self.assertEqual(summary["env_steps"], 4)
+            ck = torch.load(os.path.join(out, "policy.pt"), map_location="cpu")
+            self.assertIn("state_dict", ck)
+            with open(os.path.join(out, "train.json")) as f:
+                self.assertTrue(json.load(f)["interrupted"])
 
-            def step_then_interrupt(actions):
-                calls["n"] += 1
-                if calls["n"] == 3:
-                    raise KeyboardInterrupt
-                return step(actions)
 
-            envs.step = step_then_interrupt
-            return envs
+def short_run(out):
+    """train_ppo's arguments for a short run into out: 2 envs, 64-step rollouts, no eval."""
+    return ["--out", out, "--total-steps", "256", "--num-envs", "2", "--n-steps", "64", "--epochs", "1",
+            "--threads", "1", "--quiet", "--eval-episodes", "0", "--gif-episodes", "0"]
 
-        train_ppo.simgui.make_vec = interrupting
-        try:
-            with tempfile.TemporaryDirectory() as out:
-                args = train_ppo.parse(["--out", out, "--total-steps", "256", "--num-envs", "2", "--n-steps", "64",
-                                        "--epochs", "1", "--threads", "1", "--quiet",
-                                        "--eval-episodes", "0", "--gif-episodes", "0"])
-                summary = train_ppo.train(args)
-                self.assertTrue(summary["interrupted"])
-                self.assertEqual(summary["env_steps"], 4)
-                ck = torch.load(os.path.join(out, "policy.pt"), map_location="cpu")
-                self.assertIn("state_dict", ck)
-                with open(os.path.join(out, "train.json")) as f:
-                    self.assertTrue(json.load(f)["interrupted"])
-        finally:
-            train_ppo.simgui.make_vec = real
+
+@contextlib.contextmanager
+def hooked_steps(train_ppo, before):
+    """Within it, train_ppo's vector envs call before(n, envs) ahead of their n-th step (from 1)."""
+    real = train_ppo.simgui.make_vec
+    calls = {"n": 0}
+
+    def make_vec(*a, **kw):
+        envs = real(*a, **kw)
+        step = envs.step
+
+        def hooked(actions):
+            calls["n"] += 1
+            before(calls["n"], envs)
+            return step(actions)
+
+        envs.step = hooked
+        return envs
+
+    train_ppo.simgui.make_vec = make_vec
+    try:
+        yield
+    finally:
+        train_ppo.simgui.make_vec = real
 
 
 class CarSonar(unittest.TestCase):
@@ -241,40 +254,21 @@ class SimguiDiesMidTraining(unittest.TestCase):
         import torch
         import train_ppo
 
-        real = train_ppo.simgui.make_vec
-        calls = {"n": 0}
+        def die(n, envs):
+            if n == 70:  # in the second rollout, after one update
+                envs._s.proc.proc.kill()
+                envs._s.proc.proc.wait()
 
-        def dying(*a, **kw):
-            envs = real(*a, **kw)
-            step = envs.step
-
-            def step_and_die(actions):
-                calls["n"] += 1
-                if calls["n"] == 70:  # in the second rollout, after one update
-                    envs._s.proc.proc.kill()
-                    envs._s.proc.proc.wait()
-                return step(actions)
-
-            envs.step = step_and_die
-            return envs
-
-        train_ppo.simgui.make_vec = dying
-        try:
-            with tempfile.TemporaryDirectory() as out:
-                args = train_ppo.parse(["--out", out, "--total-steps", "256", "--num-envs", "2", "--n-steps", "64",
-                                        "--epochs", "1", "--threads", "1", "--quiet",
-                                        "--eval-episodes", "0", "--gif-episodes", "0"])
-                with self.assertRaisesRegex(RuntimeError, r"(?s)simgui exited with status -9.*the policy so far is in"):
-                    train_ppo.train(args)
-                ck = torch.load(os.path.join(out, "policy.pt"), map_location="cpu")
-                self.assertIn("state_dict", ck)
-                with open(os.path.join(out, "train.json")) as f:
-                    summary = json.load(f)
-                self.assertTrue(summary["interrupted"])
-                self.assertEqual(summary["env_steps"], 2 * 69)
-                self.assertIn("simgui exited with status -9", summary["error"])
-        finally:
-            train_ppo.simgui.make_vec = real
+        with hooked_steps(train_ppo, die), tempfile.TemporaryDirectory() as out:
+            with self.assertRaisesRegex(RuntimeError, r"(?s)simgui exited with status -9.*the policy so far is in"):
+                train_ppo.train(train_ppo.parse(short_run(out)))
+            ck = torch.load(os.path.join(out, "policy.pt"), map_location="cpu")
+            self.assertIn("state_dict", ck)
+            with open(os.path.join(out, "train.json")) as f:
+                summary = json.load(f)
+            self.assertTrue(summary["interrupted"])
+            self.assertEqual(summary["env_steps"], 2 * 69)
+            self.assertIn("simgui exited with status -9", summary["error"])
 
 
 @unittest.skipIf(torch is None, "PyTorch is missing (Debian: python3-torch; build/setup.sh installs it)")
