@@ -112,3 +112,14 @@ func (o *Output) Count() uint64 { return o.count.Load() }
 
 // Dropped returns how many readings were dropped because their consumer fell behind.
 func (o *Output) Dropped() uint64 { return o.dropped.Load() }
+
+// noteDrop counts a reading dropped because the sensor's worker fell behind. The first drop
+// of a topic is logged: a ROS client or a recording otherwise just sees a lower rate than the
+// sensor's, without a word as to why.
+func (o *Output) noteDrop() {
+	o.dropped.Add(1)
+	if o.sys != nil {
+		o.sys.warnOnceWith("dropped "+o.Topic, "sensor readings dropped: its frames take longer to draw than its rate allows (the run's summary counts them)",
+			"topic", o.Topic)
+	}
+}

@@ -138,7 +138,7 @@ func (p *Pipeline[J]) Submit(j J) {
 	// Full: make room by dropping the oldest job, unless the worker just took it.
 	select {
 	case old := <-p.jobs:
-		p.out.dropped.Add(1)
+		p.out.noteDrop()
 		if p.drop != nil {
 			p.drop(old)
 		}

@@ -1,8 +1,11 @@
 package sensors
 
 import (
+	"bytes"
 	"fmt"
+	"log/slog"
 	"runtime"
+	"strings"
 	"sync"
 	"testing"
 
@@ -115,5 +118,49 @@ func TestPipelineSkipsFramesNobodyWants(t *testing.T) {
 	p.Flush()
 	if ran != 1 {
 		t.Fatalf("%d frames rendered for a subscriber; want 1", ran)
+	}
+}
+
+// A frame dropped because the sensor's worker fell behind is counted, and the first drop of
+// a topic is logged once: a ROS client saw 20 Hz from a 30 Hz camera without a word.
+func TestPipelineDropsAreCountedAndLoggedOnce(t *testing.T) {
+	var logged bytes.Buffer
+	bus := transport.NewBus(transport.Options{})
+	defer bus.Close()
+	sys := New(Options{Bus: bus, QueueLen: 2, Logger: slog.New(slog.NewTextHandler(&logged, nil))})
+	out := &Output{sys: sys, Topic: "/model/r/sensor/cam/image"}
+	defer bus.Subscribe(out.Topic).Close() // frames nobody wants are skipped, not run
+	var mu sync.Mutex
+	var ran []int
+	p := NewPipeline(&Spec{sys: sys, Out: out}, func(_ *render.Renderer, j int) {
+		mu.Lock()
+		ran = append(ran, j)
+		mu.Unlock()
+	}, nil)
+	defer p.Close()
+	// With every slot held no job runs: the queue keeps the last two of six.
+	var held []*renderSlot
+	for range cap(renderSlots) {
+		held = append(held, <-renderSlots)
+	}
+	for i := range 6 {
+		p.Submit(i)
+	}
+	for _, s := range held {
+		renderSlots <- s
+	}
+	p.Flush()
+	// The worker may have taken the first job before the slots were all held by it; then it
+	// runs that one and the queue keeps two of the other five.
+	mu.Lock()
+	defer mu.Unlock()
+	if got, want := out.Dropped(), uint64(6-len(ran)); got != want || len(ran) < 2 || len(ran) > 3 {
+		t.Fatalf("ran %v, %d dropped; want the last two (and perhaps the first) run and the rest dropped", ran, got)
+	}
+	if n := strings.Count(logged.String(), "sensor readings dropped"); n != 1 {
+		t.Fatalf("%d drop warnings, want 1:\n%s", n, logged.String())
+	}
+	if !strings.Contains(logged.String(), "topic="+out.Topic) {
+		t.Fatalf("the warning does not name the topic:\n%s", logged.String())
 	}
 }

@@ -515,13 +515,16 @@ func (s *System) removeFlusher(f flusher) {
 
 func (s *System) lossless() bool { return s.opts.Lossless || s.dump.Load() != nil }
 
-// warnOnce logs a warning the first time key is seen.
-func (s *System) warnOnce(key, msg string, err error) {
+// warnOnce logs a warning with err the first time key is seen.
+func (s *System) warnOnce(key, msg string, err error) { s.warnOnceWith(key, msg, "err", err) }
+
+// warnOnceWith logs a warning with the attributes args the first time key is seen.
+func (s *System) warnOnceWith(key, msg string, args ...any) {
 	s.warnMu.Lock()
 	seen := s.warned[key]
 	s.warned[key] = true
 	s.warnMu.Unlock()
 	if !seen {
-		s.log.Warn(msg, "err", err)
+		s.log.Warn(msg, args...)
 	}
 }

@@ -17,6 +17,16 @@ func TestDumpSensors(t *testing.T) {
 	if s.SensorDump == nil || s.SensorDump.Dir != a {
 		t.Fatalf("summary has no sensor dump: %+v", s.SensorDump)
 	}
+	// A dump takes every frame (the loop waits for the renders): 16 readings, none dropped.
+	var cam *sensorSummary
+	for i, ss := range s.Sensors {
+		if ss.Sensor == "camera.front.rgb" {
+			cam = &s.Sensors[i]
+		}
+	}
+	if cam == nil || cam.Readings != 16 || cam.Dropped != 0 || cam.RateHz != 15 || cam.Topic != "/model/ego/sensor/camera.front.rgb/image" {
+		t.Fatalf("summary's camera: %+v (of %+v)", cam, s.Sensors)
+	}
 	out, errOut, code := simgui(t, nil, "run", "--headless", "--steps", "200", "--seed", "3", "--no-control",
 		"--cmd", "throttle=0.5", "--dump-sensors", b)
 	if code != 0 || !strings.Contains(out, "sensor dump in "+b+": 16 PNG frames") {

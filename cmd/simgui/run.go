@@ -328,41 +328,6 @@ func scenarioLogger(sc *scenario.Scenario) *slog.Logger {
 	return slog.Default()
 }
 
-// runSummary is the --json output.
-type runSummary struct {
-	Scenario string `json:"scenario"`
-	// ScenarioID, DisplayName, Version and Description are the scenario's own; LoggingTag its
-	// logging tag when logging is on.
-	ScenarioID     string               `json:"scenarioId,omitempty"`
-	DisplayName    string               `json:"displayName,omitempty"`
-	Version        int                  `json:"version,omitempty"`
-	Description    string               `json:"description,omitempty"`
-	LoggingTag     string               `json:"loggingTag,omitempty"`
-	Seed           int64                `json:"seed"`
-	Steps          uint64               `json:"steps"`
-	SimTime        float64              `json:"simTime"`
-	WallTime       float64              `json:"wallTime"`
-	RealTimeFactor float64              `json:"realTimeFactor"`
-	Models         []modelSummary       `json:"models"`
-	StateHash      string               `json:"stateHash"`
-	JPEGEncoder    string               `json:"jpegEncoder"`
-	SensorDump     *sensors.DumpSummary `json:"sensorDump,omitempty"`
-}
-
-type modelSummary struct {
-	Name      string      `json:"name"`
-	VehicleID string      `json:"vehicleId"`
-	Pose      poseSummary `json:"pose"`
-	Speed     float64     `json:"speed"`
-}
-
-type poseSummary struct {
-	X   float64 `json:"x"`
-	Y   float64 `json:"y"`
-	Z   float64 `json:"z"`
-	Yaw float64 `json:"yaw"`
-}
-
 func runHeadless(ctx context.Context, stdout, stderr io.Writer, f runFlags, set func(string) bool) error {
 	if f.goJPEG {
 		jpegenc.ForceFallback()
@@ -459,6 +424,11 @@ func runHeadless(ctx context.Context, stdout, stderr io.Writer, f runFlags, set 
 		Description: strings.TrimSpace(sc.Description), LoggingTag: sc.LogTag(), Seed: snap.Seed, Steps: snap.Step,
 		SimTime: snap.SimTime.Seconds(), WallTime: wall.Seconds(), StateHash: hash,
 		JPEGEncoder: jpegenc.Default().Name(), Models: []modelSummary{}, SensorDump: dump,
+		Sensors: []sensorSummary{},
+	}
+	for _, s := range sim.Sensors.Sensors() {
+		sum.Sensors = append(sum.Sensors, sensorSummary{Model: s.Model, Sensor: s.ID, Kind: s.Kind, Topic: s.Topic,
+			RateHz: s.RateHz, Readings: s.Readings, Dropped: s.Dropped})
 	}
 	if wall > 0 {
 		sum.RealTimeFactor = snap.SimTime.Seconds() / wall.Seconds()
@@ -487,6 +457,9 @@ func runHeadless(ctx context.Context, stdout, stderr io.Writer, f runFlags, set 
 	}
 	if dump != nil {
 		fmt.Fprintln(stdout, dump)
+	}
+	if line := droppedLine(sum.Sensors); line != "" {
+		fmt.Fprintln(stdout, line)
 	}
 	return nil
 }
