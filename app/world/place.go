@@ -418,10 +418,61 @@ func (w *World) freeSpawnPose(v *plugins.VehicleDescriptor) (Pose, error) {
 			return Pose{X: s.X, Y: s.Y, Yaw: s.YawDeg * math.Pi / 180}, nil
 		}
 	}
-	pose, ok := p.next()
-	if !ok {
-		return Pose{}, fmt.Errorf("%w on the floor of track %s around (%.2f, %.2f): "+
-			"it takes a clear circle %.2f m across, its footprint turned any way", ErrNoFreePlace, w.cfg.Track.ID, p.ax, p.ay, 2*r)
+	if pose, ok := p.next(); ok {
+		return pose, nil
 	}
-	return pose, nil
+	if pose, ok := w.lanePose(v, p); ok {
+		return pose, nil
+	}
+	lane := ""
+	if !p.spread {
+		lane = fmt.Sprintf(", or a lane %.2f m wide along the spawn point's heading", laneWidth(v))
+	}
+	return Pose{}, fmt.Errorf("%w on the floor of track %s around (%.2f, %.2f): "+
+		"it takes a clear circle %.2f m across, its footprint turned any way%s", ErrNoFreePlace, w.cfg.Track.ID, p.ax, p.ay, 2*r, lane)
+}
+
+// maxLaneSteps bounds the places lanePose tries on each side of the spawn point.
+const maxLaneSteps = 500
+
+// lanePose is where a vehicle whose circle fits no grid cell stands lengthwise: a long car in
+// a corridor narrower than its diagonal. It tries the spawn point, then places behind and
+// ahead of it along its heading, a body length and placeGap apart, each with the vehicle's
+// outline clear (SpotFree), on the floor, and reached from the spawn point in a straight
+// line; ok is false when none is, or the track has no spawn point to give the heading.
+func (w *World) lanePose(v *plugins.VehicleDescriptor, p *placer) (Pose, bool) {
+	if p.spread || v == nil || v.Body == nil || v.Body.Shape == "circle" {
+		return Pose{}, false // a circle's outline is its circle: the grid has tried it
+	}
+	rad, half := laneWidth(v)/2, v.Body.Length/2
+	step := 2*half + placeGap
+	lo, hi, bounded := floorArea(w.layout)
+	onFloor := func(x, y float64) bool {
+		return !bounded || x-rad >= lo[0] && x+rad <= hi[0] && y-rad >= lo[1] && y+rad <= hi[1]
+	}
+	for i := range 2*maxLaneSteps + 1 {
+		k := (i + 1) / 2 // 0, 1, -1, 2, -2, ...: behind the spawn point first, as the grid's rows
+		if i%2 == 0 {
+			k = -k
+		}
+		back := float64(k) * step
+		x, y := p.ax-back*p.fx, p.ay-back*p.fy
+		if !onFloor(x-half*p.fx, y-half*p.fy) || !onFloor(x+half*p.fx, y+half*p.fy) {
+			continue
+		}
+		pose := Pose{X: x, Y: y, Yaw: p.yaw}
+		if w.SpotFree(v, pose) == nil && (k == 0 || w.space.SweepClear(p.ax, p.ay, x, y, rad, 0, p.top, onTrack)) {
+			return pose, true
+		}
+	}
+	return Pose{}, false
+}
+
+// laneWidth is how wide a lane a vehicle standing in it, its length along the lane, needs,
+// metres.
+func laneWidth(v *plugins.VehicleDescriptor) float64 {
+	if v == nil || v.Body == nil || v.Body.Shape == "circle" {
+		return 2 * footprintRadius(v)
+	}
+	return v.Body.Width + 2*placeClearance
 }

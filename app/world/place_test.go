@@ -181,8 +181,8 @@ func TestSpawnFindsAFreePlace(t *testing.T) {
 	checkPlacement(t, w)
 }
 
-// A vehicle whose circle fits nowhere is refused with ErrNoFreePlace, saying the circle's
-// size: a 0.6 × 0.4 m car in the 0.6 m corridor.
+// A vehicle that fits nowhere is refused with ErrNoFreePlace, saying what room it takes: a
+// 0.9 × 0.7 m car in the 0.6 m corridor, too wide for it even lengthwise.
 func TestSpawnWithoutRoomSaysWhy(t *testing.T) {
 	w, err := builtinWorld(t, "track.cardboard_corridor.v1", nil, 1)
 	if err != nil {
@@ -190,14 +190,51 @@ func TestSpawnWithoutRoomSaysWhy(t *testing.T) {
 	}
 	v := *w.Models()[0].Vehicle
 	body := *v.Body
-	body.Length, body.Width = 0.6, 0.4
+	body.Length, body.Width = 0.9, 0.7
 	v.Body = &body
 	m, err := w.Spawn(AgentSpec{Name: "big", Vehicle: &v})
 	if err == nil {
-		t.Fatalf("a 0.6 × 0.4 m car in the 0.6 m corridor was placed at %+v", bodyPose(m.Body))
+		t.Fatalf("a 0.9 × 0.7 m car in the 0.6 m corridor was placed at %+v", bodyPose(m.Body))
 	}
-	if !errors.Is(err, ErrNoFreePlace) || !strings.Contains(err.Error(), "circle 0.72 m across") {
-		t.Fatalf("a 0.6 × 0.4 m car in the corridor: %v", err)
+	if !errors.Is(err, ErrNoFreePlace) || !strings.Contains(err.Error(), "circle 1.14 m across") ||
+		!strings.Contains(err.Error(), "a lane 0.74 m wide along the spawn point's heading") {
+		t.Fatalf("a 0.9 × 0.7 m car in the corridor: %v", err)
+	}
+}
+
+// A car whose circle fits no cell of the grid but whose body fits the corridor lengthwise is
+// placed along the spawn point's heading, clear of the robots there: a 0.6 × 0.4 m car in the
+// 0.6 m corridor was refused (its circle is 0.72 m across), though a click placed it.
+func TestSpawnLongCarLengthwise(t *testing.T) {
+	w, err := builtinWorld(t, "track.cardboard_corridor.v1", map[string]any{"length": 3.0, "width": 0.6}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := *w.Models()[0].Vehicle
+	body := *v.Body
+	body.Length, body.Width = 0.6, 0.4
+	v.Body = &body
+	spawn := w.Models()[0].Initial
+	for _, name := range []string{"long1", "long2"} {
+		m, err := w.Spawn(AgentSpec{Name: name, Vehicle: &v})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		p := bodyPose(m.Body)
+		if math.Abs(p.Yaw-spawn.Yaw) > 1e-9 || math.Abs(p.X-spawn.X) > 1e-9 {
+			t.Fatalf("%s at %+v: not on the spawn point's line %+v, facing its way", name, p, spawn)
+		}
+		w.Remove(name) // SpotFree checks the others: take this one out to check its own spot
+		if err := w.SpotFree(&v, p); err != nil {
+			t.Fatalf("%s at %+v: %v", name, p, err)
+		}
+		if _, err := w.Spawn(AgentSpec{Name: name, Vehicle: &v, Spawn: &p}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	a, b := w.Models()[1].Initial, w.Models()[2].Initial
+	if d := math.Abs(a.Y - b.Y); d < 0.6 {
+		t.Fatalf("the two long cars stand %.2f m apart along the corridor (at %+v and %+v), less than a length", d, a, b)
 	}
 }
 
