@@ -2,6 +2,7 @@ package plugins
 
 import (
 	"maps"
+	"math"
 	"strings"
 	"testing"
 )
@@ -101,6 +102,57 @@ func TestFrameSizeScalesIntrinsics(t *testing.T) {
 	}
 	if ps := ValidateVehicle(nil, c); len(ps.Errors()) != 0 {
 		t.Fatalf("the resized vehicle is invalid: %v", ps)
+	}
+}
+
+// TestFrameSizeKeepsTheVerticalView redraws a calibrated 640×480 camera (fx, fy, cx, cy given)
+// for frames of another aspect ratio, as a training reset's frame size and camera.profile do:
+// like a camera given by its fovDeg, it keeps the vertical field of view and square pixels, and
+// the old view is centred on the new frame. The focal lengths once scaled by each side's own
+// ratio, which squeezed the whole width into an 84×84 training frame (the real car's frames
+// are cropped to their centre square), and camera.profile, camera.width and camera.height left
+// them in the contract frame's pixels (a principal point near the left of a wider preset frame).
+func TestFrameSizeKeepsTheVerticalView(t *testing.T) {
+	v, err := Builtin().Vehicle("vehicle.ks0223.v1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := 240 / math.Tan(34*math.Pi/180) // what the KS0223's 68° gives at 480 px
+	v, err = ApplyVehicleConfig(v, map[string]any{"sensor.camera.front.rgb.fx": f, "sensor.camera.front.rgb.cx": 330.0, "sensor.camera.front.rgb.cy": 250.0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	profiled, err := ApplyVehicleConfig(v, map[string]any{"camera.profile": "performance"}) // 640×360
+	if err != nil {
+		t.Fatal(err)
+	}
+	narrowed, err := ApplyVehicleConfig(v, map[string]any{"camera.width": 480})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resized := v.Clone()
+	resized.SetFrameSize(84, 84)
+	for _, c := range []struct {
+		name string
+		v    *VehicleDescriptor
+		want map[string]float64
+	}{
+		// k = 84/480; cx: (330.5·k) + (84 − 640·k)/2 − 0.5; cy: 250.5·k − 0.5.
+		{"84×84", resized, map[string]float64{"fx": 42 / math.Tan(34*math.Pi/180), "fy": 42 / math.Tan(34*math.Pi/180), "cx": 43.3375, "cy": 43.3375}},
+		// k = 0.75; cx: 330.5·k + (640 − 480)/2 − 0.5; cy: 250.5·k − 0.5.
+		// The height stays: the focal lengths too, and the view loses 80 px each side.
+		{"camera.width 480", narrowed, map[string]float64{"fx": f, "fy": f, "cx": 250, "cy": 250}},
+		{"camera.profile performance", profiled, map[string]float64{"fx": 0.75 * f, "fy": 0.75 * f, "cx": 327.375, "cy": 187.375}},
+	} {
+		m, _, _ := c.v.firstCamera()
+		for k, x := range c.want {
+			if got := m.Params[k]; math.Abs(got-x) > 1e-9 {
+				t.Errorf("%s: %s = %.6f, want %.6f", c.name, k, got, x)
+			}
+		}
+		if ps := ValidateVehicle(nil, c.v); len(ps.Errors()) != 0 {
+			t.Errorf("%s: the resized vehicle is invalid: %v", c.name, ps.Errors())
+		}
 	}
 }
 

@@ -93,11 +93,11 @@ var vehicleKeys = map[string]vehicleKey{
 	"motor_gain_left":  driveAlias("motorGainLeft"),
 	"motor_gain_right": driveAlias("motorGainRight"),
 	"latency":          driveAlias("latency"),
-	"camera.width": cameraKey(ParamSpec{Min: 16, Max: 1920, Integer: true, Unit: "px"}, func(_ *SensorMount, s *SensorDescriptor, x float64) {
-		s.Shape = frameShape(s.Shape, -1, int(x))
+	"camera.width": cameraKey(ParamSpec{Min: 16, Max: 1920, Integer: true, Unit: "px"}, func(m *SensorMount, s *SensorDescriptor, x float64) {
+		resizeCamera(m, s, int(x), 0)
 	}),
-	"camera.height": cameraKey(ParamSpec{Min: 16, Max: 1080, Integer: true, Unit: "px"}, func(_ *SensorMount, s *SensorDescriptor, x float64) {
-		s.Shape = frameShape(s.Shape, int(x), -1)
+	"camera.height": cameraKey(ParamSpec{Min: 16, Max: 1080, Integer: true, Unit: "px"}, func(m *SensorMount, s *SensorDescriptor, x float64) {
+		resizeCamera(m, s, 0, int(x))
 	}),
 	"camera.jpeg_quality": withCamera("jpegQuality", cameraKey(cameraParam("jpegQuality"), func(m *SensorMount, _ *SensorDescriptor, x float64) {
 		m.setParam("jpegQuality", x)
@@ -117,7 +117,7 @@ var vehicleKeys = map[string]vehicleKey{
 		if err != nil {
 			return err
 		}
-		s.Shape = frameShape(s.Shape, p.Height, p.Width)
+		resizeCamera(m, s, p.Width, p.Height)
 		m.setParam("jpegQuality", float64(p.JPEGQuality))
 		return nil
 	}},
@@ -170,8 +170,10 @@ func VehicleParamKeys() []string {
 //	visual.color                                      "#rrggbb"
 //
 // camera.profile is applied before the other keys so that camera.width and camera.height refine
-// it. An unknown key or a value out of range is a ParamErrors naming each key (prefix
-// "vehicle.params"); so is a set of values that are each fine but together fail
+// it; the three redraw the intrinsics the mount gives for the new frame (SetFrameSize), and
+// intrinsics given in the same params (sensor.<id>.fx, applied after them) are in the pixels
+// of the frame they make. An unknown key or a value out of range is a ParamErrors naming each
+// key (prefix "vehicle.params"); so is a set of values that are each fine but together fail
 // CheckSimulation (minAltitude above maxAltitude).
 func ApplyVehicleConfig(v *VehicleDescriptor, params map[string]any) (*VehicleDescriptor, error) {
 	if v == nil {
@@ -433,8 +435,10 @@ func (v *VehicleDescriptor) FrameSize() (w, h int, ok bool) {
 
 // SetFrameSize sets the frame size of v's first camera in its contract (0 keeps a side) and
 // returns that contract sensor; nil when v has no camera in its contract. The intrinsics the
-// mount gives (fx, fy, cx, cy, in the pixels of the old size) scale with the frame, so that
-// it sees what it saw; their mount's Params are v's own afterwards (v is a clone).
+// mount gives (fx, fy, cx, cy, in the pixels of the old size) are redrawn for the new frame as
+// a camera given by its fovDeg is: the vertical field of view and the pixels' shape are kept,
+// so a frame of another aspect ratio sees the centre of the old one's view (or more to the
+// sides). Their mount's Params are v's own afterwards (v is a clone).
 func (v *VehicleDescriptor) SetFrameSize(w, h int) *SensorDescriptor {
 	if v.Contract == nil {
 		return nil
@@ -443,29 +447,44 @@ func (v *VehicleDescriptor) SetFrameSize(w, h int) *SensorDescriptor {
 	if err != nil {
 		return nil
 	}
+	resizeCamera(m, s, w, h)
+	return s
+}
+
+// resizeCamera sets the frame size of camera mount m's contract sensor s (0 keeps a side) and
+// redraws the intrinsics m gives for it (scaledIntrinsics). Every way of changing the frame —
+// a reset's or a session's frame size, camera.profile, camera.width and camera.height — goes
+// through it: intrinsics left in the contract frame's pixels put a 320×240 calibration's
+// principal point near the left of a 640×360 profile frame.
+func resizeCamera(m *SensorMount, s *SensorDescriptor, w, h int) {
 	shape := frameShape(s.Shape, 0, 0)
 	oldH, oldW := shape[0], shape[1]
 	s.Shape = frameShape(s.Shape, h, w)
 	if (s.Shape[1] != oldW || s.Shape[0] != oldH) && oldW > 0 && oldH > 0 {
 		m.Params = scaledIntrinsics(m.Params, [2]int{oldW, oldH}, [2]int{s.Shape[1], s.Shape[0]})
 	}
-	return s
 }
 
 // scaledIntrinsics returns a camera mount's params with the intrinsics it gives for a frame of
-// from (width, height) scaled to one of to (pixel centres stay pixel centres); params without
-// intrinsics come back as they are. A focal length left to follow the other (0) is set, so
-// that pixels stay as they were.
+// from (width, height) redrawn for one of to (pixel centres stay pixel centres); params
+// without intrinsics come back as they are. Both focal lengths scale with the height, as
+// fovDeg's does, and the old frame so scaled is centred on the new one: scaling each side by
+// its own ratio squeezed a calibrated camera's 84×84 training frame to the whole width, where
+// a camera without intrinsics (and the real car's frames, cropped to their centre square) show
+// the centre. A focal length left to follow the other (0) is set, so that pixels stay as they
+// were.
 func scaledIntrinsics(params map[string]float64, from, to [2]int) map[string]float64 {
 	fx, fy, cx, cy := params["fx"], params["fy"], params["cx"], params["cy"]
-	kx, ky := float64(to[0])/float64(from[0]), float64(to[1])/float64(from[1])
-	// A point's pixel edge coordinate times the new side over the old: multiplied first, so
-	// that the frame's edge stays exactly the edge.
-	point := func(c float64, from, to int) float64 {
-		return min(max((c+0.5)*float64(to)/float64(from)-0.5, 1e-9), float64(to)-0.5)
-	}
 	if fx == 0 && fy == 0 && cx == 0 && cy == 0 {
 		return params
+	}
+	num, den := float64(to[1]), float64(from[1])
+	// A point's pixel edge coordinate on the scaled old frame (multiplied first, so that the
+	// frame's edge stays exactly the edge), plus the margin that centres it, kept inside the
+	// new frame.
+	point := func(c float64, from, to int) float64 {
+		margin := (float64(to) - float64(from)*num/den) / 2
+		return min(max((c+0.5)*num/den+margin-0.5, 1e-9), float64(to)-0.5)
 	}
 	out := maps.Clone(params)
 	switch {
@@ -476,10 +495,10 @@ func scaledIntrinsics(params map[string]float64, from, to [2]int) map[string]flo
 	}
 	if fx != 0 {
 		// Within the table's range: a long lens drawn much larger would pass its end.
-		out["fx"], out["fy"] = min(fx*kx, maxFocalPx), min(fy*ky, maxFocalPx)
+		out["fx"], out["fy"] = min(fx*num/den, maxFocalPx), min(fy*num/den, maxFocalPx)
 	}
-	// 0 is the centre, which scales by itself; a point inside the old frame (up to its last
-	// pixel's edge) lands inside the new one.
+	// 0 is the centre, which stays the centre; a point of the old frame cropped away by a
+	// narrower new one stays at the new frame's edge.
 	if cx != 0 {
 		out["cx"] = point(cx, from[0], to[0])
 	}
