@@ -97,9 +97,12 @@ func (d *draft) buildWith(standIn float64) (*built, error) {
 	for n := range d.unusedAdded() {
 		delete(files, n)
 	}
+	// As reading the archive does, so that the draft validates and previews as its files would.
 	if p.Track != nil {
-		// As reading the archive does, so that the draft validates and previews as its files would.
-		plugins.LoadMaterialImages(p.Track, files)
+		plugins.LoadMaterialImages(p.Track.Materials, files)
+	}
+	if p.Vehicle != nil {
+		plugins.LoadMaterialImages(p.Vehicle.Materials, files)
 	}
 	for name, v := range map[string]any{plugins.ManifestFile: p.Manifest, plugins.DescriptorFile: desc} {
 		b, err := encodeJSON(v)

@@ -128,11 +128,11 @@ func (d *draft) freeAsset(stem string) string {
 	return name
 }
 
-// materialChoices are the material names an element may take: none (the kind's default), the
-// track's own, then the built-in ones.
-func materialChoices(f *trackForm) []string {
+// materialChoices are the material names a part may take: none (the default), the plugin's
+// own (rows), then the built-in ones.
+func materialChoices(rows []materialRow) []string {
 	out := []string{""}
-	for _, m := range f.Materials {
+	for _, m := range rows {
 		if n := strings.TrimSpace(m.Name); n != "" && !slices.Contains(out, n) {
 			out = append(out, n)
 		}
@@ -145,29 +145,51 @@ func materialChoices(f *trackForm) []string {
 	return out
 }
 
-// trackMaterials lays out the track's own materials, each with a field to add an image file.
-func (e *Editor) trackMaterials(ctx *debugui.Context, f *trackForm) {
+// materialRows converts a plugin's own materials to form rows.
+func materialRows(ms []plugins.Material) []materialRow {
+	var out []materialRow
+	for _, m := range ms {
+		out = append(out, materialRow{Name: m.Name, SizeM: num(m.SizeM), Textures: strings.Join(m.Textures, "; ")})
+	}
+	return out
+}
+
+// materials converts form rows to a plugin's own materials, numbers parsed by p.
+func (p *parser) materials(rows []materialRow) []plugins.Material {
+	var out []plugins.Material
+	for i, r := range rows {
+		mp := index("descriptor.materials", i)
+		out = append(out, plugins.Material{Name: strings.TrimSpace(r.Name),
+			SizeM: p.float(mp+".sizeM", r.SizeM), Textures: splitList(r.Textures)})
+	}
+	return out
+}
+
+// ownMaterials lays out a plugin's own materials (owner: "track" or "vehicle"), each with a
+// field to add an image file; rename is called as a row's name is typed, and used says what
+// names them.
+func (e *Editor) ownMaterials(ctx *debugui.Context, rows *[]materialRow, owner, images, used string, rename func(i int, from, to string)) {
 	ctx.SetGridLayout([]int{-1}, nil)
 	ctx.Text("")
-	ctx.Text(fmt.Sprintf("The track's own materials: square PNG images (%d to %d px, at most %d KiB) in the archive's assets/, each covering size m of a face",
-		plugins.MinMaterialSide, plugins.MaxMaterialSide, plugins.MaxMaterialPNGBytes>>10))
+	ctx.Text(fmt.Sprintf("The %s's own materials: square PNG images (%d to %d px, at most %d KiB) in the archive's assets/, each covering size m of a face",
+		owner, plugins.MinMaterialSide, plugins.MaxMaterialSide, plugins.MaxMaterialPNGBytes>>10))
 	widths := []int{26, -2, 60, -5, 70}
 	ctx.SetGridLayout(widths, nil)
-	for _, h := range []string{"#", "name", "size m", "images (assets/x.png; assets/y.png): one is drawn per reset", ""} {
+	for _, h := range []string{"#", "name", "size m", "images (assets/x.png; assets/y.png): " + images, ""} {
 		ctx.Text(h)
 	}
-	for i := range f.Materials {
-		r := &f.Materials[i]
+	for i := range *rows {
+		r := &(*rows)[i]
 		mp := index("descriptor.materials", i)
 		ctx.SetGridLayout(widths, nil)
 		ctx.Text(itoa(i))
 		was := r.Name
 		if e.field(ctx, mp+".name", &r.Name); r.Name != was {
-			f.renameMaterial(i, was, r.Name)
+			rename(i, was, r.Name)
 		}
 		e.field(ctx, mp+".sizeM", &r.SizeM)
 		e.field(ctx, mp+".textures", &r.Textures)
-		e.button(ctx, "materials["+itoa(i)+"].remove", "Remove", func() { f.Materials = slices.Delete(f.Materials, i, i+1) })
+		e.button(ctx, "materials["+itoa(i)+"].remove", "Remove", func() { *rows = slices.Delete(*rows, i, i+1) })
 		ctx.SetGridLayout([]int{26, 90, -1, 90}, nil)
 		ctx.Text("")
 		ctx.Text("image file")
@@ -189,8 +211,18 @@ func (e *Editor) trackMaterials(ctx *debugui.Context, f *trackForm) {
 		e.button(ctx, "materials["+itoa(i)+"].addImage", "Add image", add)
 	}
 	ctx.SetGridLayout([]int{120, -1}, nil)
-	e.button(ctx, "materials.add", "Add material", func() { f.Materials = append(f.Materials, newMaterialRow()) })
-	ctx.Text("elements and the floor name a material by its name")
+	e.button(ctx, "materials.add", "Add material", func() { *rows = append(*rows, newMaterialRow()) })
+	ctx.Text(used)
+}
+
+// trackMaterials lays out the track's own materials.
+func (e *Editor) trackMaterials(ctx *debugui.Context, f *trackForm) {
+	e.ownMaterials(ctx, &f.Materials, "track", "one is drawn per reset", "elements and the floor name a material by its name", f.renameMaterial)
+}
+
+// vehicleMaterials lays out the vehicle's own materials.
+func (e *Editor) vehicleMaterials(ctx *debugui.Context, f *vehicleForm) {
+	e.ownMaterials(ctx, &f.Materials, "vehicle", "the first is drawn", "the material and accent material above name a material by its name", f.renameMaterial)
 }
 
 // renameMaterial makes the elements and the floor that named material row i by its old name
@@ -216,14 +248,40 @@ func (f *trackForm) renameMaterial(i int, from, to string) {
 	}
 }
 
+// renameMaterial makes the parts that named material row i by its old name name it by the
+// new one, as trackForm.renameMaterial does for a track.
+func (f *vehicleForm) renameMaterial(i int, from, to string) {
+	from, to = strings.TrimSpace(from), strings.TrimSpace(to)
+	if from == "" || to == "" || from == to {
+		return
+	}
+	for k, m := range f.Materials {
+		if k != i && strings.TrimSpace(m.Name) == from {
+			return
+		}
+	}
+	for _, name := range []*string{&f.Material, &f.AccentMaterial} {
+		if strings.TrimSpace(*name) == from {
+			*name = to
+		}
+	}
+}
+
 // unusedAdded are the images the editor added to assets/ that no material names any more: a
 // build leaves them out (the draft keeps them, for an undo to bring back).
 func (d *draft) unusedAdded() map[string]bool {
-	if len(d.added) == 0 || d.track == nil {
-		return nil
+	var rows []materialRow
+	switch {
+	case d.track != nil:
+		rows = d.track.Materials
+	case d.vehicle != nil:
+		rows = d.vehicle.Materials
+	}
+	if len(d.added) == 0 || rows == nil {
+		return d.added // images no material names
 	}
 	used := map[string]bool{}
-	for _, m := range d.track.Materials {
+	for _, m := range rows {
 		for _, n := range splitList(m.Textures) {
 			used[n] = true
 		}

@@ -398,3 +398,54 @@ func TestOpenSaysWhichFieldsAreNotKept(t *testing.T) {
 		t.Errorf("a plugin with no unknown fields opens with notes %q", notes)
 	}
 }
+
+// TestVehicleOwnMaterials: a vehicle's own material comes out of the form as it went in with
+// its image kept, its parts may name it, renaming it renames their references, and an image
+// added to it is kept by a build.
+func TestVehicleOwnMaterials(t *testing.T) {
+	v, err := newDraft(plugins.TypeVehicle)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v.vehicle.Base.ID, v.vehicle.Base.DisplayName = "vehicle.acme.camo.v1", "Camo"
+	v.vehicle.Materials = []materialRow{newMaterialRow()}
+	img := filepath.Join(t.TempDir(), "Camo Paint.png")
+	if err := os.WriteFile(img, testPNG(t, 16, color.RGBA{60, 90, 40, 255}), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	name, err := v.addMaterialImage(&v.vehicle.Materials[0], img)
+	if err != nil || name != "assets/camo_paint.png" {
+		t.Fatalf("adding the image: %q, %v", name, err)
+	}
+	v.vehicle.Material = "my_material"
+	if choices := materialChoices(v.vehicle.Materials); len(choices) < 3 || choices[1] != "my_material" {
+		t.Fatalf("the parts' choices %q: want none, then the vehicle's own, then the built-in ones", choices)
+	}
+	v.vehicle.Materials[0].Name = "camo"
+	v.vehicle.renameMaterial(0, "my_material", "camo")
+	if v.vehicle.Material != "camo" {
+		t.Fatalf("the part's material after the rename: %q", v.vehicle.Material)
+	}
+	b, err := v.build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ps := b.validate(); len(ps) > 0 {
+		t.Fatalf("problems: %v", ps)
+	}
+	got, ps := plugins.ReadPlugin(b.files)
+	if got == nil || len(ps) > 0 {
+		t.Fatalf("the built files: %v", ps)
+	}
+	want := []plugins.Material{{Name: "camo", Textures: []string{"assets/camo_paint.png"}, SizeM: 0.5, Images: [][]byte{b.files["assets/camo_paint.png"]}}}
+	if !reflect.DeepEqual(got.Vehicle.Materials, want) || got.Vehicle.Visual.Material != "camo" || b.files["assets/camo_paint.png"] == nil {
+		t.Fatalf("the built vehicle's materials %s, part %q; want %s", js(got.Vehicle.Materials), got.Vehicle.Visual.Material, js(want))
+	}
+	v2, _, err := draftFromFiles(b.files, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := v2.vehicle; len(f.Materials) != 1 || f.Materials[0] != (materialRow{Name: "camo", SizeM: "0.5", Textures: "assets/camo_paint.png"}) || f.Material != "camo" {
+		t.Fatalf("the vehicle's form after the round trip: %+v, part %q", f.Materials, f.Material)
+	}
+}

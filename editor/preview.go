@@ -391,13 +391,20 @@ func vehicleMesh(v *plugins.VehicleDescriptor) (*render.Mesh, error) {
 	if err == nil {
 		return m, sized
 	}
-	spec.Color, spec.Accent = "", ""
-	if m2, err2 := render.NewVehicleMesh(spec); err2 == nil {
-		return m2, fmt.Errorf("preview: %w", err)
+	// Less and less of the look: without its materials (an image that does not decode), in the
+	// shape's colours, as a box.
+	var err2 error
+	for _, less := range []func(){
+		func() { spec.Material, spec.AccentMaterial, spec.Own, spec.AccentOwn = "", "", nil, nil },
+		func() { spec.Color, spec.Accent = "", "" },
+		func() { spec.Shape = "box" },
+	} {
+		less()
+		if m, err2 = render.NewVehicleMesh(spec); err2 == nil {
+			return m, fmt.Errorf("preview: %w", err)
+		}
 	}
-	spec.Shape = "box"
-	m3, err3 := render.NewVehicleMesh(spec)
-	return m3, errors.Join(fmt.Errorf("preview: %w", err), err3)
+	return m, errors.Join(fmt.Errorf("preview: %w", err), err2)
 }
 
 // firstCamera returns the first mount that renders images (camera or depth) and its contract

@@ -115,9 +115,7 @@ func trackFormFrom(m plugins.Manifest, t *plugins.TrackDescriptor) *trackForm {
 	} else {
 		f.FloorX, f.FloorY, f.FloorLength, f.FloorWidth = "0", "0", "10", "10"
 	}
-	for _, m := range t.Materials {
-		f.Materials = append(f.Materials, materialRow{Name: m.Name, SizeM: num(m.SizeM), Textures: strings.Join(m.Textures, "; ")})
-	}
+	f.Materials = materialRows(t.Materials)
 	for _, e := range t.Elements {
 		f.Elements = append(f.Elements, elementRow{
 			Kind: e.Kind, Name: e.Name, X: num(e.X), Y: num(e.Y), Z: num(e.Z), Length: num(e.Length), Width: num(e.Width),
@@ -154,11 +152,7 @@ func (f *trackForm) build(standIn float64) (plugins.Manifest, *plugins.TrackDesc
 			t.Floor.Length, t.Floor.Width = p.float("descriptor.floor.length", f.FloorLength), p.float("descriptor.floor.width", f.FloorWidth)
 		}
 	}
-	for i, r := range f.Materials {
-		mp := index("descriptor.materials", i)
-		t.Materials = append(t.Materials, plugins.Material{Name: strings.TrimSpace(r.Name),
-			SizeM: p.float(mp+".sizeM", r.SizeM), Textures: splitList(r.Textures)})
-	}
+	t.Materials = p.materials(f.Materials)
 	for i, r := range f.Elements {
 		ep := index("descriptor.elements", i)
 		e := plugins.Element{

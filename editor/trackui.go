@@ -98,7 +98,7 @@ func (e *Editor) trackGeometry(ctx *debugui.Context, f *trackForm) {
 		ctx.SetGridLayout([]int{26, 60, -2, 50, -1, 24}, nil)
 		ctx.Text("")
 		ctx.Text("texture")
-		e.choice(ctx, "descriptor.floor.texture", &f.FloorTexture, materialChoices(f))
+		e.choice(ctx, "descriptor.floor.texture", &f.FloorTexture, materialChoices(f.Materials))
 		ctx.Text("colour")
 		e.field(ctx, "descriptor.floor.color", &f.FloorColor)
 		e.swatch(ctx, f.FloorColor)
@@ -120,7 +120,7 @@ func (e *Editor) trackGeometry(ctx *debugui.Context, f *trackForm) {
 	for _, h := range []string{"", "length", "width", "height", "radius", "points", "aruco", "", "mass kg", "friction"} {
 		ctx.Text(h)
 	}
-	mats := materialChoices(f)
+	mats := materialChoices(f.Materials)
 	for i := range f.Elements {
 		r := &f.Elements[i]
 		ep := index("descriptor.elements", i)

@@ -25,8 +25,11 @@ type vehicleForm struct {
 	DriveParams map[string]map[string]string
 
 	VisualShape, Color, Accent string
-	// Material and AccentMaterial name built-in materials of the parts in Color and Accent.
+	// Material and AccentMaterial name materials (built-in or the vehicle's own) of the parts
+	// in Color and Accent.
 	Material, AccentMaterial string
+	// Materials are the vehicle's own materials.
+	Materials []materialRow
 
 	Sensors   []sensorRow
 	Actuators []actuatorRow
@@ -124,6 +127,7 @@ func vehicleFormFrom(m plugins.Manifest, v *plugins.VehicleDescriptor) (*vehicle
 		f.VisualShape, f.Color, f.Accent = vis.Shape, vis.Color, vis.Accent
 		f.Material, f.AccentMaterial = vis.Material, vis.AccentMaterial
 	}
+	f.Materials = materialRows(v.Materials)
 	mounts := map[string]plugins.SensorMount{}
 	for _, s := range v.Sensors {
 		mounts[s.ID] = s
@@ -183,6 +187,7 @@ func (f *vehicleForm) build(standIn float64) (plugins.Manifest, *plugins.Vehicle
 		Drive: &plugins.Drive{Model: f.DriveModel, Params: p.params("descriptor.drive.params", f.DriveParams[f.DriveModel])},
 		Visual: &plugins.Visual{Shape: f.VisualShape, Color: strings.TrimSpace(f.Color), Accent: strings.TrimSpace(f.Accent),
 			Material: strings.TrimSpace(f.Material), AccentMaterial: strings.TrimSpace(f.AccentMaterial)},
+		Materials: p.materials(f.Materials),
 		Contract: &plugins.DeviceContract{
 			DeviceID: m.PluginID, DeviceType: strings.TrimSpace(f.DeviceType),
 			Sensors: []plugins.SensorDescriptor{}, Actuators: []plugins.ActuatorDescriptor{},

@@ -189,8 +189,8 @@ func (ps *Problems) vehicleSimulation(v *VehicleDescriptor) {
 		if v.Visual.Accent != "" && !colorPattern.MatchString(v.Visual.Accent) {
 			ps.add("descriptor.visual.accent", "%q is not #rrggbb", v.Visual.Accent)
 		}
-		ps.checkVisualMaterials(v.Visual)
 	}
+	ps.checkVisualMaterials(v)
 
 	// An id given twice is reported where it is; its mounts are then not held against a
 	// contract sensor, which would be either of two (a shape mismatch nobody made).

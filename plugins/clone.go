@@ -33,6 +33,7 @@ func (v *VehicleDescriptor) Clone() *VehicleDescriptor {
 		out.Drive = &d
 	}
 	out.Visual = clonePtr(v.Visual)
+	out.Materials = cloneMaterials(v.Materials)
 	out.Sensors = cloneSlice(v.Sensors, func(m SensorMount) SensorMount {
 		m.Params = maps.Clone(m.Params)
 		return m

@@ -37,6 +37,9 @@ type VehicleDescriptor struct {
 	Drive *Drive `json:"drive,omitempty"`
 	// Visual says how renderers draw the vehicle.
 	Visual *Visual `json:"visual,omitempty"`
+	// Materials are the vehicle's own materials (textures in its archive), usable by name in
+	// Visual besides the built-in ones; a part is drawn with a material's first image.
+	Materials []Material `json:"materials,omitempty"`
 	// Sensors mounts each contract sensor on the vehicle, matched by ID.
 	Sensors []SensorMount `json:"sensors,omitempty"`
 	// Contract is the device contract (device-contract.json in an archive).
@@ -70,8 +73,8 @@ type Visual struct {
 	Shape  string `json:"shape"`
 	Color  string `json:"color"`
 	Accent string `json:"accent,omitempty"`
-	// Material and AccentMaterial name the materials (see Element.Material) of the parts drawn
-	// in Color and in Accent; empty means a plain colour.
+	// Material and AccentMaterial name the materials (a built-in one or one of the vehicle's
+	// own Materials) of the parts drawn in Color and in Accent; empty means a plain colour.
 	Material       string `json:"material,omitempty"`
 	AccentMaterial string `json:"accentMaterial,omitempty"`
 }

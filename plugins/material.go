@@ -11,9 +11,10 @@ import (
 	"strings"
 )
 
-// Material is a track's own surface: one or more PNG images in the archive's assets folder (a
-// set domain randomization picks from), each covering SizeM × SizeM metres of a face and
-// repeating. Elements name it in Element.Material.
+// Material is a plugin's own surface: one or more PNG images in the archive's assets folder (a
+// set domain randomization picks from, for a track's), each covering SizeM × SizeM metres of a
+// face and repeating. A track's elements name it in Element.Material, a vehicle's parts in
+// Visual.Material and Visual.AccentMaterial.
 type Material struct {
 	Name string `json:"name"`
 	// Textures are archive paths, assets/<file>.png.
@@ -26,7 +27,7 @@ type Material struct {
 
 // Limits of a material's images: a PNG file of at most MaxMaterialPNGBytes, square, with a side
 // of MinMaterialSide to MaxMaterialSide pixels; at most MaxMaterialTextures per material and
-// MaxMaterials per track.
+// MaxMaterials per plugin.
 const (
 	MaxMaterialPNGBytes = 512 << 10
 	MinMaterialSide     = 16
@@ -40,9 +41,9 @@ var materialName = regexp.MustCompile(`^[a-z0-9_]{1,64}$`)
 
 // LoadMaterialImages fills each material's Images from the plugin's files (archive names); a
 // missing file is left nil for validation to report.
-func LoadMaterialImages(t *TrackDescriptor, files map[string][]byte) {
-	for i := range t.Materials {
-		m := &t.Materials[i]
+func LoadMaterialImages(ms []Material, files map[string][]byte) {
+	for i := range ms {
+		m := &ms[i]
 		m.Images = make([][]byte, len(m.Textures))
 		for k, name := range m.Textures {
 			m.Images[k] = files[name]
@@ -52,42 +53,7 @@ func LoadMaterialImages(t *TrackDescriptor, files map[string][]byte) {
 
 // checkMaterials checks a track's materials and the material names its elements and floor use.
 func (ps *Problems) checkMaterials(t *TrackDescriptor) {
-	if len(t.Materials) > MaxMaterials {
-		ps.add("descriptor.materials", "%d materials; at most %d", len(t.Materials), MaxMaterials)
-	}
-	seen := map[string]bool{}
-	for i, m := range t.Materials {
-		p := index("descriptor.materials", i)
-		if !materialName.MatchString(m.Name) {
-			ps.add(p+".name", "%q: want 1 to 64 lower-case letters, digits or '_'", m.Name)
-		}
-		if seen[m.Name] {
-			ps.add(p+".name", "%q is declared twice", m.Name)
-		} else if BuiltinMaterials != nil && builtinMaterial(m.Name) {
-			ps.warn(p+".name", "%q is also a built-in material: the track's own images are drawn wherever the track names it", m.Name)
-		}
-		seen[m.Name] = true
-		if !(m.SizeM > 0 && m.SizeM <= 100) {
-			ps.add(p+".sizeM", "%s is outside (0, 100] metres", fmtNum(m.SizeM))
-		}
-		if len(m.Textures) == 0 || len(m.Textures) > MaxMaterialTextures {
-			ps.add(p+".textures", "%d textures; want 1 to %d", len(m.Textures), MaxMaterialTextures)
-		}
-		for k, name := range m.Textures {
-			tp := index(p+".textures", k)
-			if path.Dir(name) != AssetsDir || !strings.HasSuffix(strings.ToLower(name), ".png") {
-				ps.add(tp, "%q: want a PNG file in the archive's %s folder (%s/<name>.png)", name, AssetsDir, AssetsDir)
-				continue
-			}
-			if k >= len(m.Images) || m.Images[k] == nil {
-				ps.add(tp, "%q is not in the archive", name)
-				continue
-			}
-			if msg := MaterialPNGProblem(m.Images[k]); msg != "" {
-				ps.add(tp, "%s: %s", name, msg)
-			}
-		}
-	}
+	seen := ps.checkOwnMaterials(t.Materials, "track")
 	unknown := map[string][]int{} // element indices by material name nothing defines
 	var names []string
 	for i, e := range t.Elements {
@@ -116,6 +82,48 @@ func (ps *Problems) checkMaterials(t *TrackDescriptor) {
 	}
 }
 
+// checkOwnMaterials checks a plugin's own materials (owner: "track" or "vehicle") and returns
+// their names.
+func (ps *Problems) checkOwnMaterials(ms []Material, owner string) map[string]bool {
+	if len(ms) > MaxMaterials {
+		ps.add("descriptor.materials", "%d materials; at most %d", len(ms), MaxMaterials)
+	}
+	seen := map[string]bool{}
+	for i, m := range ms {
+		p := index("descriptor.materials", i)
+		if !materialName.MatchString(m.Name) {
+			ps.add(p+".name", "%q: want 1 to 64 lower-case letters, digits or '_'", m.Name)
+		}
+		if seen[m.Name] {
+			ps.add(p+".name", "%q is declared twice", m.Name)
+		} else if BuiltinMaterials != nil && builtinMaterial(m.Name) {
+			ps.warn(p+".name", "%q is also a built-in material: the %s's own images are drawn wherever the %s names it", m.Name, owner, owner)
+		}
+		seen[m.Name] = true
+		if !(m.SizeM > 0 && m.SizeM <= 100) {
+			ps.add(p+".sizeM", "%s is outside (0, 100] metres", fmtNum(m.SizeM))
+		}
+		if len(m.Textures) == 0 || len(m.Textures) > MaxMaterialTextures {
+			ps.add(p+".textures", "%d textures; want 1 to %d", len(m.Textures), MaxMaterialTextures)
+		}
+		for k, name := range m.Textures {
+			tp := index(p+".textures", k)
+			if path.Dir(name) != AssetsDir || !strings.HasSuffix(strings.ToLower(name), ".png") {
+				ps.add(tp, "%q: want a PNG file in the archive's %s folder (%s/<name>.png)", name, AssetsDir, AssetsDir)
+				continue
+			}
+			if k >= len(m.Images) || m.Images[k] == nil {
+				ps.add(tp, "%q is not in the archive", name)
+				continue
+			}
+			if msg := MaterialPNGProblem(m.Images[k]); msg != "" {
+				ps.add(tp, "%s: %s", name, msg)
+			}
+		}
+	}
+	return seen
+}
+
 // BuiltinMaterials lists the renderer's built-in materials and floor textures, sorted: the
 // renderer sets it when it is linked in. While it is nil, material names are checked for their
 // form only.
@@ -139,10 +147,15 @@ func builtinMaterial(name string) bool {
 // left to ValidateTrack.
 func CheckMaterialPixels(p *Plugin) Problems {
 	var ps Problems
-	if p == nil || p.Track == nil {
-		return ps
+	var ms []Material
+	switch {
+	case p == nil:
+	case p.Track != nil:
+		ms = p.Track.Materials
+	case p.Vehicle != nil:
+		ms = p.Vehicle.Materials
 	}
-	for i, m := range p.Track.Materials {
+	for i, m := range ms {
 		for k, b := range m.Images {
 			if k >= len(m.Textures) || b == nil || MaterialPNGProblem(b) != "" {
 				continue
@@ -175,14 +188,19 @@ func MaterialPNGProblem(b []byte) string {
 	return ""
 }
 
-// checkVisualMaterials checks a vehicle's material names: their form, and that the renderer
-// has them (a warning: the vehicle is drawn without its materials).
-func (ps *Problems) checkVisualMaterials(v *Visual) {
-	for _, f := range []struct{ field, name string }{{"material", v.Material}, {"accentMaterial", v.AccentMaterial}} {
+// checkVisualMaterials checks a vehicle's own materials and the material names of its parts:
+// their form, and that the vehicle or the renderer has them (a warning: the vehicle is drawn
+// without its materials).
+func (ps *Problems) checkVisualMaterials(v *VehicleDescriptor) {
+	own := ps.checkOwnMaterials(v.Materials, "vehicle")
+	if v.Visual == nil {
+		return
+	}
+	for _, f := range []struct{ field, name string }{{"material", v.Visual.Material}, {"accentMaterial", v.Visual.AccentMaterial}} {
 		if f.name != "" && !materialName.MatchString(f.name) {
 			ps.add("descriptor.visual."+f.field, "%q: want 1 to 64 lower-case letters, digits or '_'", f.name)
-		} else if f.name != "" && !builtinMaterial(f.name) {
-			ps.warn("descriptor.visual."+f.field, "%q is not a built-in material (%s): the vehicle is drawn without its materials",
+		} else if f.name != "" && !own[f.name] && !builtinMaterial(f.name) {
+			ps.warn("descriptor.visual."+f.field, "%q is neither a built-in material (%s) nor one of the vehicle's: the vehicle is drawn without its materials",
 				f.name, strings.Join(BuiltinMaterials(), ", "))
 		}
 	}

@@ -190,3 +190,50 @@ func TestUnknownMaterialWarnsOnce(t *testing.T) {
 		t.Fatalf("warnings %v: want one at elements[0] counting 2 more", w)
 	}
 }
+
+// TestVehicleMaterials reads a vehicle whose archive brings its own material image for its
+// parts: the image is read, cloned and validated as a track's, and a part naming neither an
+// own nor a built-in material is warned about. A vehicle's "materials" used to be an unknown
+// field: its parts were drawn without them.
+func TestVehicleMaterials(t *testing.T) {
+	saved := BuiltinMaterials
+	defer func() { BuiltinMaterials = saved }()
+	BuiltinMaterials = func() []string { return []string{"brick", "cardboard", "plywood"} }
+	base := builtinFiles(t, "vehicle.ks0223.v1")
+	base["assets/camo.png"] = pngOf(t, 32, 32)
+	with := func(mats []any, part string) func(m map[string]any) {
+		return func(m map[string]any) {
+			m["materials"] = mats
+			m["visual"].(map[string]any)["material"] = part
+		}
+	}
+	good := map[string]any{"name": "camo", "textures": []any{"assets/camo.png"}, "sizeM": 0.1}
+	p, ps := ReadPlugin(edited(t, base, "descriptor.json", with([]any{good}, "camo")))
+	if len(ps) != 0 || p == nil {
+		t.Fatalf("a vehicle with its own material: %v", ps)
+	}
+	m := p.Vehicle.Materials
+	if len(m) != 1 || len(m[0].Images) != 1 || !bytes.Equal(m[0].Images[0], base["assets/camo.png"]) {
+		t.Fatalf("materials %+v: want the image read from the archive", m)
+	}
+	if c := p.Vehicle.Clone(); &c.Materials[0] == &m[0] || c.Materials[0].Name != "camo" {
+		t.Fatal("Clone does not copy the materials")
+	}
+	_, ps = ReadPlugin(edited(t, base, "descriptor.json", with([]any{map[string]any{"name": "camo", "textures": []any{"assets/none.png"}, "sizeM": 0.1}}, "camo")))
+	if errs := ps.Errors(); len(errs) != 1 || errs[0].Path != "descriptor.materials[0].textures[0]" || !strings.Contains(errs[0].Message, "is not in the archive") {
+		t.Errorf("a missing image: %v", ps)
+	}
+	_, ps = ReadPlugin(edited(t, base, "descriptor.json", with([]any{good}, "camoo")))
+	if w := ps.Warnings(); len(w) != 1 || w[0].Path != "descriptor.visual.material" || !strings.Contains(w[0].Message, "nor one of the vehicle's") || len(ps.Errors()) != 0 {
+		t.Errorf("a part naming no material: %v", ps)
+	}
+	cut := edited(t, base, "descriptor.json", with([]any{good}, "camo"))
+	cut["assets/camo.png"] = cut["assets/camo.png"][:len(cut["assets/camo.png"])-24]
+	p, ps = ReadPlugin(cut)
+	if p == nil || ps.Err() != nil {
+		t.Fatalf("a cut image's header: %v", ps)
+	}
+	if got := CheckMaterialPixels(p); len(got) != 1 || got[0].Path != "descriptor.materials[0].textures[0]" {
+		t.Errorf("CheckMaterialPixels of a vehicle's cut image: %v", got)
+	}
+}

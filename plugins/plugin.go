@@ -87,6 +87,7 @@ func DecodePlugin(files map[string][]byte) (*Plugin, Problems) {
 		if v.DeviceType == "" && v.Contract != nil {
 			v.DeviceType = v.Contract.DeviceType
 		}
+		LoadMaterialImages(v.Materials, files)
 		p.Vehicle = &v
 	case TypeTrack:
 		var t TrackDescriptor
@@ -98,7 +99,7 @@ func DecodePlugin(files map[string][]byte) (*Plugin, Problems) {
 		if _, ok := files[ContractFile]; ok {
 			ps.add(ContractFile, "a track plugin has no device contract; remove the file")
 		}
-		LoadMaterialImages(&t, files)
+		LoadMaterialImages(t.Materials, files)
 		p.Track = &t
 	}
 	return p, ps

@@ -309,7 +309,7 @@ func TestDecodeReportsJSONProblemsWithPaths(t *testing.T) {
 
 	// Every unknown field is named at its place, not just the first one the decoder met.
 	_, ps = ReadPlugin(edited(t, base, "descriptor.json", func(m map[string]any) {
-		m["materials"] = []any{}
+		m["materails"] = []any{}
 		m["body"].(map[string]any)["mas"] = 3
 		m["sensors"].([]any)[1].(map[string]any)["parms"] = map[string]any{"fovDeg": 60}
 	}))
@@ -317,7 +317,7 @@ func TestDecodeReportsJSONProblemsWithPaths(t *testing.T) {
 	for _, w := range ps.Warnings() {
 		got = append(got, w.String())
 	}
-	want := []string{`descriptor: unknown field "materials" is ignored`, `descriptor.body: unknown field "mas" is ignored`,
+	want := []string{`descriptor: unknown field "materails" is ignored`, `descriptor.body: unknown field "mas" is ignored`,
 		`descriptor.sensors[1]: unknown field "parms" is ignored`}
 	if !slices.Equal(got, want) || len(ps.Errors()) != 0 {
 		t.Errorf("three misspelt fields: warnings %q, want %q; errors %v", got, want, ps.Errors())

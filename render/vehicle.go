@@ -23,6 +23,10 @@ type VehicleSpec struct {
 	// Material and AccentMaterial name the materials (see Static's elements) of the parts drawn
 	// in the main and the accent colour in the realistic look, tinted by them; "" is plain.
 	Material, AccentMaterial string
+	// Own and AccentOwn are the vehicle's own materials of those names (its archive's images,
+	// drawn as they are, the first of each), nil for built-in ones. Pointers keep a spec
+	// comparable: meshes are kept by their spec.
+	Own, AccentOwn *plugins.Material
 }
 
 // ShapeParams are a vehicle's resolved size (metres) and colours, as a ShapeFunc receives them.
@@ -99,12 +103,17 @@ func NewVehicleMesh(spec VehicleSpec) (*Mesh, error) {
 	texFor := map[RGB]*Texture{}
 	for _, m := range []struct {
 		name string
+		own  *plugins.Material
 		c    RGB
-	}{{spec.Material, p.Color}, {spec.AccentMaterial, p.Accent}} {
+	}{{spec.Material, spec.Own, p.Color}, {spec.AccentMaterial, spec.AccentOwn, p.Accent}} {
 		if m.name == "" {
 			continue
 		}
-		t, _, err := materialTexture(nil, m.name, m.c.String(), 0)
+		var l *plugins.Layout // the vehicle's own material, looked up as a track's are
+		if m.own != nil {
+			l = &plugins.Layout{Materials: []plugins.Material{*m.own}}
+		}
+		t, _, err := materialTexture(l, m.name, m.c.String(), 0)
 		if err != nil {
 			return nil, fmt.Errorf("vehicle %s: %w", spec.Shape, err)
 		}
@@ -131,6 +140,7 @@ func VehicleSpecFor(d *plugins.VehicleDescriptor) VehicleSpec {
 		}
 		s.Color, s.Accent = v.Color, v.Accent
 		s.Material, s.AccentMaterial = v.Material, v.AccentMaterial
+		s.Own, s.AccentOwn = ownMaterial(d, v.Material), ownMaterial(d, v.AccentMaterial)
 	}
 	if b := d.Body; b != nil {
 		s.Length, s.Width, s.Height = b.Length, b.Width, b.Height
@@ -139,4 +149,15 @@ func VehicleSpecFor(d *plugins.VehicleDescriptor) VehicleSpec {
 		}
 	}
 	return s
+}
+
+// ownMaterial returns the vehicle's own material called name, nil when it has none of that
+// name (a built-in one, or none).
+func ownMaterial(d *plugins.VehicleDescriptor, name string) *plugins.Material {
+	for i := range d.Materials {
+		if name != "" && d.Materials[i].Name == name {
+			return &d.Materials[i]
+		}
+	}
+	return nil
 }

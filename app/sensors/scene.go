@@ -168,7 +168,9 @@ var vehicleFallbacks = []struct {
 	as   string
 	drop func(*render.VehicleSpec)
 }{
-	{"without its materials", func(s *render.VehicleSpec) { s.Material, s.AccentMaterial = "", "" }},
+	{"without its materials", func(s *render.VehicleSpec) {
+		s.Material, s.AccentMaterial, s.Own, s.AccentOwn = "", "", nil, nil
+	}},
 	{"as a box", func(s *render.VehicleSpec) { s.Shape = "box" }},
 	{"as a box in the default colours", func(s *render.VehicleSpec) { s.Color, s.Accent = "", "" }},
 }
