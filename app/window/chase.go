@@ -196,30 +196,21 @@ func chaseClearance(w *world.World, v *plugins.VehicleDescriptor, body render.Po
 	return max((alpha*dist-margin)/dist, (hl+0.05)/dist)
 }
 
-// chaseGeometry is the chase camera's placement for a robot whose base is alt metres above
-// the floor: dist metres behind the point it looks at (the middle of the robot) and up metres
-// above it. A flying robot's camera backs away as it climbs (chaseAltitudeBack), so that the
-// floor under it, and the mark there, stay in the picture.
-func chaseGeometry(v *plugins.VehicleDescriptor, alt, zoom float64) (dist, up, mid float64) {
+// chaseGeometry is the chase camera's placement for a robot: dist metres behind the point it
+// looks at (the middle of the robot) and up metres above it. The distance is scaled by the
+// robot's size alone, so that every robot fills about the same share of the picture whatever
+// its size and altitude: a flying robot's camera goes up with it rather than back (backing
+// away by its altitude made a drone 6.5 m up some 30 px across in a 1280-px view). The
+// altitude shows in how far down the camera looks (chaseCamera) and in the floor far below.
+func chaseGeometry(v *plugins.VehicleDescriptor, zoom float64) (dist, up, mid float64) {
 	hl, _, _ := footprint(v)
 	height := 0.1
 	if v != nil && v.Body != nil && v.Body.Height > 0 {
 		height = v.Body.Height
 	}
-	dist = math.Max(0.7, 6.5*hl)
-	if flies(v) {
-		dist = max(dist, chaseAltitudeBack*alt)
-	}
-	dist *= zoom
+	dist = math.Max(0.7, 6.5*hl) * zoom
 	return dist, 0.5*dist - 0.5*height, 0.5 * height
 }
-
-// chaseAltitudeBack is how far behind a flying robot its chase camera is at least, in
-// multiples of its altitude: far enough that the camera, looking down a little more
-// (chaseCamera), has the robot and the floor under it in one picture, near enough that the
-// robot is still more than a speck (at twice its altitude a drone at 7.5 m was a few pixels).
-// At a fixed offset, a drone at 6.75 m looked just as one at 0.35 m: only the horizon moved.
-const chaseAltitudeBack = 1.0
 
 // chaseFovY is the chase camera's vertical field of view, degrees.
 const chaseFovY = 55.0
@@ -227,7 +218,7 @@ const chaseFovY = 55.0
 // chaseLine returns the point the chase camera looks at, where the camera is at full reach,
 // and the distance between them.
 func chaseLine(v *plugins.VehicleDescriptor, body render.Pose, zoom float64) (target, full render.Pose, dist float64) {
-	d, up, mid := chaseGeometry(v, body.Z, zoom)
+	d, up, mid := chaseGeometry(v, zoom)
 	target = body.Compose(render.Pose{Z: mid})
 	full = body.Compose(render.Pose{X: -d, Z: mid + up})
 	return target, full, math.Hypot(d, up)
@@ -323,16 +314,25 @@ func (c *chaseView) close() {
 
 // chaseCamera is a camera behind and above a robot at body looking down at it, its distance
 // scaled to the robot's size; reach in (0, 1] brings it that fraction of the way in along the
-// line to the middle of the robot, keeping the angle it looks down at. It looks down far
-// enough that the floor under the robot is 5° inside the picture's bottom edge (at full
-// reach), which only a flying robot needs: under a robot on the floor, that is never lower.
+// line to the middle of the robot, keeping the angle it looks down at. Over a flying robot it
+// looks down far enough that the floor under the robot is 5° inside the picture's bottom edge
+// (at full reach), but never so far that the robot leaves the top of the picture
+// (chaseTopMargin): higher up, it keeps the robot near the top with the floor far below.
+// Under a robot on the floor the floor is never lower than the usual pitch.
 func chaseCamera(v *plugins.VehicleDescriptor, body render.Pose, reach, zoom float64, w, h int) render.Camera {
-	dist, up, mid := chaseGeometry(v, body.Z, zoom)
+	dist, up, mid := chaseGeometry(v, zoom)
+	half := chaseFovY / 2 * math.Pi / 180
+	robot := math.Atan2(up, dist)            // how far down the camera sees the robot's middle
 	floor := math.Atan2(body.Z+mid+up, dist) // how far down the camera sees the floor under the robot
-	pitch := max(math.Atan2(up, dist)*0.85, floor-(chaseFovY/2-5)*math.Pi/180)
+	pitch := max(robot*0.85, floor-(half-5*math.Pi/180))
+	pitch = min(pitch, robot+half-chaseTopMargin)
 	return render.Camera{Pose: body.Compose(render.Pose{X: -reach * dist, Z: mid + reach*up, Pitch: pitch}),
 		FovYDeg: chaseFovY, Near: 0.03, Far: 200, Width: w, Height: h}
 }
+
+// chaseTopMargin is how far below the picture's top edge the middle of a flying robot stays
+// at least, radians: room for the robot itself (at its chase distance it spans about 16°).
+const chaseTopMargin = 10 * math.Pi / 180
 
 // floorMark is the disc the chase view draws on the floor under a flying robot: a dark spot
 // in a pale rim, as wide as the robot, so that how far the robot is above it shows (a cue

@@ -90,49 +90,88 @@ func elevation(cam render.Camera, p mgl64.Vec3) float64 {
 	return math.Atan2(d.Dot(r.Col(2)), d.Dot(r.Col(0)))
 }
 
-// A flying robot's chase camera has the robot and the floor under it in the picture at any
-// altitude, farther from the floor the higher it flies, and the robot near enough to be more
-// than a speck; a robot on the floor keeps the camera it always had.
-func TestChaseKeepsTheFloorUnderAFlyingRobotInView(t *testing.T) {
-	drone := builtinVehicle(t, "vehicle.drone.simple.v1")
-	half := chaseFovY / 2 * math.Pi / 180
-	var gaps []float64
-	prevZ := 0.0
-	for _, alt := range []float64{0.35, 1, 6.75, 10} {
-		body := render.Pose{X: 1, Y: 2, Z: alt, Yaw: 2.6}
-		cam := chaseCamera(drone, body, 1, 1, 64, 48)
-		robot := mgl64.Vec3{body.X, body.Y, alt + drone.Body.Height/2}
-		floor := mgl64.Vec3{body.X, body.Y, 0}
-		er, ef := elevation(cam, robot), elevation(cam, floor)
-		if math.Abs(er) > half-0.05 || math.Abs(ef) > half-0.05 {
-			t.Errorf("at %.2f m the robot is %.1f° and the floor under it %.1f° off the axis; the picture spans ±%.1f°",
-				alt, er*180/math.Pi, ef*180/math.Pi, chaseFovY/2)
-		}
-		if d := cam.Pose.Pos().Sub(robot).Len(); d > 1.5*alt+2 {
-			t.Errorf("at %.2f m the camera is %.1f m from the robot", alt, d)
-		}
-		gaps = append(gaps, er-ef)
-		if cam.Z <= prevZ {
-			t.Errorf("at %.2f m the camera is %.2f m up, no higher than lower down (%.2f m)", alt, cam.Z, prevZ)
-		}
-		prevZ = cam.Z
+// span is how many pixels across cam's picture a robot of half-width hw with its middle at
+// mid spans, and whether both its sides are in the picture.
+func span(cam render.Camera, mid render.Pose, hw float64) (float64, bool) {
+	s, c := math.Sincos(mid.Yaw)
+	p := mgl64.Vec3{mid.X, mid.Y, mid.Z}
+	side := mgl64.Vec3{-s * hw, c * hw, 0}
+	c0, r0, _, ok0 := cam.Project(p.Add(side))
+	c1, r1, _, ok1 := cam.Project(p.Sub(side))
+	in := func(col, row float64) bool {
+		return col >= 0 && col < float64(cam.Width) && row >= 0 && row < float64(cam.Height)
 	}
-	// What tells 6.75 m from 0.35 m: the robot is well apart from the floor under it.
-	if gaps[2] < 2*gaps[0] {
-		t.Errorf("the robot and the floor under it %.1f° apart at 6.75 m, %.1f° at 0.35 m", gaps[2]*180/math.Pi, gaps[0]*180/math.Pi)
+	return math.Abs(c1 - c0), ok0 && ok1 && in(c0, r0) && in(c1, r1)
+}
+
+// The chase camera frames each robot by its size: a KS0223, an arcade car and a drone at any
+// altitude are as far from it in multiples of their half-length, and the drone spans the same
+// pixels at 0.35 m and at 10 m (6.5 m up it was about 30 px across a 1280-px view, the camera
+// having backed away by its altitude). Over a drone the camera looks further down the higher
+// it flies, keeps the drone in the picture, and has the floor under it in view while it flies
+// low; a robot on the floor keeps the camera it always had.
+func TestChaseFramesEachRobotBySize(t *testing.T) {
+	const w, h = 1280, 612 // the 3D view of a 1280×640 window
+	half := chaseFovY / 2 * math.Pi / 180
+	// relDist is how far the camera is from the robot's middle, in the robot's half-lengths.
+	relDist := func(v *plugins.VehicleDescriptor, cam render.Camera, mid render.Pose) float64 {
+		hl, _, _ := footprint(v)
+		return cam.Pose.Pos().Sub(mid.Pos()).Len() / hl
+	}
+	drone := builtinVehicle(t, "vehicle.drone.simple.v1")
+	_, hw, _ := footprint(drone)
+	var want, wantPx float64
+	prevPitch := math.Inf(-1)
+	for i, alt := range []float64{0.35, 1, 2, 6.5, 10} {
+		body := render.Pose{X: 1, Y: 2, Z: alt, Yaw: 2.6}
+		cam := chaseCamera(drone, body, 1, 1, w, h)
+		mid := body
+		mid.Z += drone.Body.Height / 2
+		px, in := span(cam, mid, hw)
+		d := relDist(drone, cam, mid)
+		if i == 0 {
+			want, wantPx = d, px
+		}
+		switch {
+		case !in:
+			t.Errorf("at %.2f m the drone is not in the chase picture (camera pitch %.1f°)", alt, cam.Pitch*180/math.Pi)
+		case math.Abs(d-want) > 1e-9 || math.Abs(px-wantPx) > 0.05*wantPx || px < 150:
+			t.Errorf("at %.2f m the camera is %.2f half-lengths away and the drone spans %.0f px; at 0.35 m %.2f and %.0f px",
+				alt, d, px, want, wantPx)
+		}
+		if cam.Pitch < prevPitch {
+			t.Errorf("at %.2f m the camera looks %.1f° down, less than lower down (%.1f°)", alt, cam.Pitch*180/math.Pi, prevPitch*180/math.Pi)
+		}
+		prevPitch = cam.Pitch
+		if ef := elevation(cam, mgl64.Vec3{body.X, body.Y, 0}); alt <= 2 && math.Abs(ef) > half-0.05 {
+			t.Errorf("at %.2f m the floor under the drone is %.1f° off the axis; the picture spans ±%.1f°",
+				alt, ef*180/math.Pi, chaseFovY/2)
+		}
+	}
+	if prevPitch <= chaseCamera(drone, render.Pose{Z: 0.35}, 1, 1, w, h).Pitch {
+		t.Error("the camera looks no further down over a drone at 10 m than at 0.35 m")
 	}
 
-	car := builtinVehicle(t, "vehicle.ks0223.v1")
-	body := render.Pose{X: 1, Y: 2, Yaw: 2.6}
-	dist, up, mid := chaseGeometry(car, 0, 1.3)
-	hl, _, _ := footprint(car)
-	if want := math.Max(0.7, 6.5*hl) * 1.3; math.Abs(dist-want) > 1e-12 {
-		t.Errorf("car: the camera %.3f m behind, want %.3f", dist, want)
-	}
-	got := chaseCamera(car, body, 0.8, 1.3, 64, 48).Pose
-	want := body.Compose(render.Pose{X: -0.8 * dist, Z: mid + 0.8*up, Pitch: 0.85 * math.Atan2(up, dist)})
-	if math.Abs(got.X-want.X)+math.Abs(got.Y-want.Y)+math.Abs(got.Z-want.Z)+math.Abs(got.Pitch-want.Pitch) > 1e-9 {
-		t.Errorf("car: camera at %+v, want %+v", got, want)
+	for _, id := range []string{"vehicle.ks0223.v1", "vehicle.arcade.red.v1"} {
+		car := builtinVehicle(t, id)
+		body := render.Pose{X: 1, Y: 2, Yaw: 2.6}
+		dist, up, mid := chaseGeometry(car, 1.3)
+		hl, _, _ := footprint(car)
+		if want := math.Max(0.7, 6.5*hl) * 1.3; math.Abs(dist-want) > 1e-12 {
+			t.Errorf("%s: the camera %.3f m behind, want %.3f", id, dist, want)
+		}
+		got := chaseCamera(car, body, 0.8, 1.3, 64, 48).Pose
+		wantPose := body.Compose(render.Pose{X: -0.8 * dist, Z: mid + 0.8*up, Pitch: 0.85 * math.Atan2(up, dist)})
+		if math.Abs(got.X-wantPose.X)+math.Abs(got.Y-wantPose.Y)+math.Abs(got.Z-wantPose.Z)+math.Abs(got.Pitch-wantPose.Pitch) > 1e-9 {
+			t.Errorf("%s: camera at %+v, want %+v", id, got, wantPose)
+		}
+		// Framed as the drone is: as many half-lengths away (the body heights differ a little).
+		cam := chaseCamera(car, body, 1, 1, w, h)
+		m := body
+		m.Z += mid
+		if d := relDist(car, cam, m); math.Abs(d-want) > 0.05*want {
+			t.Errorf("%s: the camera %.2f half-lengths from it, the drone's %.2f", id, d, want)
+		}
 	}
 }
 

@@ -39,8 +39,9 @@
 // The top-down view draws roads as triangles built once per layout, so memory does not grow
 // with the zoom. Sensor wedges (V) end where their rays first meet a wall, box or robot
 // (simgui/app/sensors/raycast), and a range sensor's wedge ends at its echo, labelled with
-// the distance (also in the HUD). The 3D chase camera comes in along its line to the robot
-// when the track is in the way and eases back out. The toolbar wraps onto more rows in a
+// the distance (also in the HUD). The 3D chase camera stands back by the robot's size, so
+// every robot, a drone at any altitude too, fills the same share of the picture; it comes
+// in along its line to the robot when the track is in the way and eases back out. The toolbar wraps onto more rows in a
 // narrow window. A spawned robot is selected as soon as it appears, and followed once the spawn
 // list closes: while it is open the view holds still between placements.
 //
