@@ -61,6 +61,27 @@ func (s *Space) Clear(x, y, r, z0, z1 float64, skip func(*Body) bool) bool {
 	return clear
 }
 
+// TopUnder returns the highest top, at most below metres up, of the bodies a disc of radius r
+// at (x, y) overlaps, skipping the bodies skip accepts (skip may be nil); 0, the floor, when
+// there is none: what a flying body coming down from below lands on (a roof it was over).
+func (s *Space) TopUnder(x, y, r, below float64, skip func(*Body) bool) float64 {
+	if s.kin != nil {
+		return s.kin.topUnder(x, y, r, below, skip)
+	}
+	p := cp.Vector{X: x, Y: y}
+	top := 0.0
+	s.cp.BBQuery(cp.NewBBForCircle(p, r), cp.SHAPE_FILTER_ALL, func(sh *cp.Shape, _ any) {
+		b, _ := sh.UserData.(*Body)
+		if b == nil || (skip != nil && skip(b)) || b.Top() <= top || b.Top() > below {
+			return
+		}
+		if sh.PointQuery(p).Distance < r {
+			top = b.Top()
+		}
+	}, nil)
+	return top
+}
+
 // SweepClear reports whether a disc of radius r can move in a straight line from (x0, y0) to
 // (x1, y1) without touching a body whose vertical extent overlaps [z0, z1], skipping the
 // bodies skip accepts (skip may be nil).
@@ -152,6 +173,21 @@ func (k *kinematic) clearDisc(x, y, r, z0, z1 float64, skip func(*Body) bool) bo
 		}
 	})
 	return clear
+}
+
+// topUnder is TopUnder in kinematic mode.
+func (k *kinematic) topUnder(x, y, r, below float64, skip func(*Body) bool) float64 {
+	disc := geom{x: x, y: y, c: 1, hx: r, r: r, circle: true}
+	top := 0.0
+	k.each(func(g *geom, b *Body) {
+		if (skip != nil && skip(b)) || b.Top() <= top || b.Top() > below {
+			return
+		}
+		if _, _, depth := penetration(&disc, g, 0); depth > 0 {
+			top = b.Top()
+		}
+	})
+	return top
 }
 
 // sweepClear is SweepClear in kinematic mode: the segment against each shape grown by r (a

@@ -53,6 +53,7 @@ func (w *episode) spawn(a AgentSpec, step uint64) (*Model, error) {
 	}
 	if _, ok := dm.(drive.Flyer); ok {
 		spec.Flying = true
+		w.flyers = true
 	}
 	body, err := w.space.AddVehicle(spec)
 	if err != nil {

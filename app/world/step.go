@@ -3,6 +3,7 @@ package world
 import (
 	"simgui/app/events"
 	"simgui/physics"
+	"simgui/physics/drive"
 )
 
 // Step advances the world by one fixed step (see the package doc for the order).
@@ -21,6 +22,7 @@ func (w *World) Step() {
 		w.bus.Emit(events.PreStep, w.stepPayload(info))
 	}
 	w.space.EachVehicle(w.driveFn)
+	w.landFlyers()
 	w.runCallbacks()
 	w.stepSystems()
 	w.inStep = false
@@ -43,10 +45,39 @@ func (w *World) Step() {
 func (w *World) drive(b *physics.Body) {
 	if int(b.ID) < len(w.byBody) {
 		if m := w.byBody[b.ID]; m != nil {
+			m.base = b.Base
 			m.Drive.Update(m.Body, &m.Command, w.dt)
 		}
 	}
 }
+
+// landFlyers sets each flying body that came down this step onto the top of what it was
+// over: a drive keeps a flyer above its minimum altitude over the floor, but a drone that
+// sank onto a building went on down into it (physics lets a flyer pass over anything lower
+// than its base, and then cannot push it out sideways from the middle of a roof). Other
+// vehicles are not landed on: they move away. Loop goroutine, after the drive pass, which may
+// run on several cores.
+func (w *World) landFlyers() {
+	if !w.flyers {
+		return
+	}
+	for _, m := range w.models {
+		b := m.Body
+		if !b.Flying || b.Base >= m.base {
+			continue
+		}
+		p := b.Pose()
+		if top := w.space.TopUnder(p.X, p.Y, footprintRadius(m.Vehicle), m.base, isVehicle); top > b.Base {
+			b.Base = top
+			if f, ok := m.Drive.(drive.Flyer); ok {
+				f.Land()
+			}
+		}
+	}
+}
+
+// isVehicle reports whether b is a vehicle's body.
+func isVehicle(b *physics.Body) bool { return b.Kind == physics.KindVehicle }
 
 // stepPayload returns info as an event's payload: the last one's when it holds the same info.
 // A step's POST_STEP and the next step's PRE_STEP carry the same step and sim time, and

@@ -85,6 +85,8 @@ type Model struct {
 	Initial Pose
 	// SpawnStep is the step count at which the model appeared.
 	SpawnStep uint64
+	// base is the body's Base before this step's drive: where a flying body came down from.
+	base float64
 }
 
 // World is the simulation state. See the package doc: only the loop goroutine may call its
@@ -181,6 +183,9 @@ type episode struct {
 	boxes  []*physics.Body
 	// boxElems[i] is the element boxes[i] was built from.
 	boxElems []plugins.Element
+	// flyers says whether a flying vehicle was ever spawned, so that a fleet of ground
+	// vehicles skips the landing pass (World.landFlyers).
+	flyers bool
 }
 
 // build lays out cfg's track for seed and spawns cfg's agents into a fresh physics space,

@@ -45,10 +45,13 @@ type Model interface {
 }
 
 // Flyer is implemented by models whose bodies leave the ground: StartAltitude is the base's
-// height at spawn, ClimbRate how fast the base rises (m/s, negative descending).
+// height at spawn, ClimbRate how fast the base rises (m/s, negative descending). Land tells
+// the model that its body came down onto something (the world set its base on a roof it was
+// over): it stops descending.
 type Flyer interface {
 	StartAltitude() float64
 	ClimbRate() float64
+	Land()
 }
 
 // Factory builds a model from complete parameters: every parameter of the model's table in

@@ -32,6 +32,8 @@ func (q *quadcopter) StartAltitude() float64 { return q.startAlt }
 
 func (q *quadcopter) ClimbRate() float64 { return q.climb }
 
+func (q *quadcopter) Land() { q.climb = 0 }
+
 func (q *quadcopter) Reset() {
 	q.climb = 0
 }
