@@ -73,17 +73,26 @@ func overlappingSpawns(agents []AgentSpec) error {
 }
 
 // startBase is the height an agent's body starts at (spawning's and overlappingSpawns'):
-// its spawn z; for a flying vehicle spawned at 0, its drive's start altitude.
+// its spawn z; for a flying vehicle, its drive's start altitude when spawned at 0, and the
+// spawn z within its drive's altitude limits otherwise: the drive would put it there in the
+// first step (a drone spawned 50 m up under a 10 m ceiling jumped down 40 m, and two of them
+// spawned 50 and 60 m up over one spot ended up inside each other).
 func startBase(a AgentSpec) float64 {
 	v := a.Vehicle
-	if a.Spawn.Z != 0 || v.Drive == nil || !plugins.DriveFlies(v.Drive.Model) {
+	if v.Drive == nil || !plugins.DriveFlies(v.Drive.Model) {
 		return a.Spawn.Z
 	}
 	p, err := plugins.ResolveDriveParams(v.Drive.Model, v.Drive.Params)
 	if err != nil {
-		return 0 // spawning refuses the drive
+		return a.Spawn.Z // spawning refuses the drive
 	}
-	return p["startAltitude"]
+	if a.Spawn.Z == 0 {
+		return p["startAltitude"]
+	}
+	if hi, ok := p["maxAltitude"]; ok {
+		return max(p["minAltitude"], min(hi, a.Spawn.Z))
+	}
+	return a.Spawn.Z
 }
 
 // innerRadius is the radius of the largest circle inside a body's footprint.

@@ -41,7 +41,19 @@ func TestOverlappingSpawnsAreRefused(t *testing.T) {
 	if err := build(above("a", 1), above("b", 1+drone.Body.Height/2)); !errors.As(err, &stacked) {
 		t.Fatalf("two drones half a body apart in height: %v", err)
 	}
-	err := build(at("a", ks, 0, 0), at("b", ks, 3, 0), at("c", ks, 3.05, 0))
+	// Above the drive's ceiling (10 m) both would be at 10 m after the first step.
+	if err := build(above("a", 50), above("b", 60)); !errors.As(err, &stacked) {
+		t.Fatalf("two drones on one spot over the ceiling: %v", err)
+	}
+	// One drone starts where its drive keeps it, not 40 m higher for a step.
+	lone, err := New(Config{Track: tr, BuildLayout: trackgen.Build, Seed: 1, Agents: []AgentSpec{above("a", 50)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p, _ := lone.Pose("a"); p.Z != 10 {
+		t.Errorf("a drone spawned 50 m up under a 10 m ceiling starts %g m up", p.Z)
+	}
+	err = build(at("a", ks, 0, 0), at("b", ks, 3, 0), at("c", ks, 3.05, 0))
 	var overlap *SpawnOverlapError
 	if !errors.As(err, &overlap) || overlap.A != "b" || overlap.B != "c" {
 		t.Fatalf("c 5 cm from b: %v", err)
