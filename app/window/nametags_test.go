@@ -1,6 +1,11 @@
 package window
 
-import "testing"
+import (
+	"slices"
+	"testing"
+
+	"simgui/app/world"
+)
 
 // TestTagSpacePlacesNoTagOverAnother: a tag overlapping one placed before, or off the screen,
 // is not placed; one beside it is, also across cells; a new frame starts empty.
@@ -40,5 +45,31 @@ func TestTagSpaceKeepsTagsOffRobots(t *testing.T) {
 	}
 	if !ts.place(rect32{90, 121, 60, 16}) {
 		t.Error("a tag just below the robot was not placed")
+	}
+}
+
+// A flying robot's name tag in the top-down view carries its altitude (a drone 6 m up looked
+// as one 1 m up, and only the selected robot's altitude was in the HUD); a car's carries its
+// name alone.
+func TestNameTagShowsAFlyersAltitude(t *testing.T) {
+	drone := builtinVehicle(t, "vehicle.drone.simple.v1")
+	car := builtinVehicle(t, "vehicle.arcade.red.v1")
+	s := &simScreen{w: 640, h: 480}
+	s.view = view{Scale: 100, W: 640, H: 480}
+	s.nameTags.reset(640, 480)
+	var b batch
+	for _, m := range []world.ModelState{
+		{Name: "drone", Vehicle: drone, Pose: world.Pose{X: -1, Z: 6.04}},
+		{Name: "low", Vehicle: drone, Pose: world.Pose{X: 1, Z: 0.35}},
+		{Name: "arcade", Vehicle: car, Pose: world.Pose{Y: 1.5}},
+	} {
+		s.nameTag(&b, &m, false, true)
+	}
+	var got []string
+	for _, l := range s.labels {
+		got = append(got, l.text)
+	}
+	if want := []string{"drone  6.04 m", "low  0.35 m", "arcade"}; !slices.Equal(got, want) {
+		t.Errorf("name tags %q, want %q", got, want)
 	}
 }

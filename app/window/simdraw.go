@@ -1,6 +1,7 @@
 package window
 
 import (
+	"fmt"
 	"image"
 	"image/color"
 	"math"
@@ -205,7 +206,8 @@ func (s *simScreen) nameTag(b *batch, m *world.ModelState, selected, few bool) {
 		c = textColor
 		r = r*1.45 + 4 // below the selection ring
 	}
-	w := textWidth(m.Name)
+	text := tagText(m)
+	w := textWidth(text)
 	// Below the robot, else above, right or left of it, where the name covers nothing; the
 	// selected robot's goes below when no side is free.
 	spots := [...][2]float32{
@@ -227,9 +229,19 @@ func (s *simScreen) nameTag(b *batch, m *world.ModelState, selected, few bool) {
 		}
 		at = 0
 	}
-	l := label{text: m.Name, x: spots[at][0], y: spots[at][1], c: c}
+	l := label{text: text, x: spots[at][0], y: spots[at][1], c: c}
 	b.rect(l.x-3, l.y+1, w+6, lineHeight, rgba{0, 0, 0, 0.45})
 	s.labels = append(s.labels, l)
+}
+
+// tagText is robot m's name tag: its name, and a flying robot's altitude, which the top-down
+// view shows nothing else of (a drone 6 m up looked as one 1 m up, and only the selected
+// robot's altitude is in the HUD).
+func tagText(m *world.ModelState) string {
+	if !flies(m.Vehicle) {
+		return m.Name
+	}
+	return fmt.Sprintf("%s  %.2f m", m.Name, unsigned0(m.Pose.Z, 2))
 }
 
 // drawGrid adds the metre grid over the visible part of the world, with the axes brighter.
