@@ -60,7 +60,7 @@ var driveModels = []DriveModel{
 		lateralFriction(1.0),
 		latency,
 	}},
-	{Name: "quadcopter", Flies: true, Doc: "a kinematic multirotor (vehicle.drone.simple.v1) that flies over what is lower than it", Params: []ParamSpec{
+	{Name: "quadcopter", Flies: true, Doc: "a kinematic multirotor (vehicle.drone.simple.v1) that flies over what is lower than it and, coming down over it, lands on its top (a roof); `minAltitude` is over the floor", Params: []ParamSpec{
 		{Name: "maxSpeed", Unit: "m/s", Default: 4.0, Min: 0.01, Max: 30, Doc: "top horizontal speed"},
 		{Name: "maxVertical", Unit: "m/s", Default: 2.5, Min: 0.01, Max: 20, Doc: "top climb or descent rate"},
 		{Name: "maxYawRateDeg", Unit: "deg/s", Default: 110, Min: 1, Max: 1000, Doc: "top yaw rate"},
