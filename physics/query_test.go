@@ -81,22 +81,21 @@ func testTopUnder(t *testing.T, s *Space) {
 	if _, err := s.AddVehicle(VehicleSpec{Name: "car", Body: carBody, Pose: Pose{X: -5}}); err != nil {
 		t.Fatal(err)
 	}
-	vehicles := func(b *Body) bool { return b.Kind == KindVehicle }
+	mustAdd(t, s, plugins.Element{Kind: "box", Name: "crate", X: 8, Length: 0.3, Width: 0.3, Height: 0.3, Movable: true, Mass: 1})
 	for _, c := range []struct {
 		x, r, below float64
-		skip        func(*Body) bool
 		want        float64
 	}{
-		{0, 0.2, 10, nil, 6},   // over the roof
-		{2.1, 0.2, 10, nil, 6}, // over its edge
-		{2.3, 0.2, 10, nil, 0}, // beside it
-		{0, 0.2, 5, nil, 0},    // below its top: not under it
-		{4.5, 3, 10, nil, 6},   // over both, the higher one
-		{4.5, 3, 4, nil, 2},    // over both, below the roof
-		{-5, 0.2, 1, nil, carBody.Height},
-		{-5, 0.2, 1, vehicles, 0}, // the car skipped
+		{0, 0.2, 10, 6},   // over the roof
+		{2.1, 0.2, 10, 6}, // over its edge
+		{2.3, 0.2, 10, 0}, // beside it
+		{0, 0.2, 5, 0},    // below its top: not under it
+		{4.5, 3, 10, 6},   // over both, the higher one
+		{4.5, 3, 4, 2},    // over both, below the roof
+		{-5, 0.2, 1, 0},   // over the car: not landed on
+		{8, 0.2, 1, 0.3},  // over the crate
 	} {
-		if got := s.TopUnder(c.x, 0, c.r, c.below, c.skip); math.Abs(got-c.want) > 1e-12 {
+		if got := s.TopUnder(c.x, 0, c.r, c.below); math.Abs(got-c.want) > 1e-12 {
 			t.Errorf("TopUnder(%g, 0, r %g, below %g) = %g, want %g", c.x, c.r, c.below, got, c.want)
 		}
 	}

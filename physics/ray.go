@@ -61,18 +61,19 @@ func (s *Space) Clear(x, y, r, z0, z1 float64, skip func(*Body) bool) bool {
 	return clear
 }
 
-// TopUnder returns the highest top, at most below metres up, of the bodies a disc of radius r
-// at (x, y) overlaps, skipping the bodies skip accepts (skip may be nil); 0, the floor, when
-// there is none: what a flying body coming down from below lands on (a roof it was over).
-func (s *Space) TopUnder(x, y, r, below float64, skip func(*Body) bool) float64 {
+// TopUnder returns the highest top, at most below metres up, of the track's bodies and boxes
+// a disc of radius r at (x, y) overlaps; 0, the floor, when there is none: what a flying body
+// coming down from below lands on (a roof it was over). Vehicles are not landed on: they move
+// away, and a fleet of drones would ask about each other every step.
+func (s *Space) TopUnder(x, y, r, below float64) float64 {
 	if s.kin != nil {
-		return s.kin.topUnder(x, y, r, below, skip)
+		return s.kin.topUnder(x, y, r, below)
 	}
 	p := cp.Vector{X: x, Y: y}
 	top := 0.0
 	s.cp.BBQuery(cp.NewBBForCircle(p, r), cp.SHAPE_FILTER_ALL, func(sh *cp.Shape, _ any) {
 		b, _ := sh.UserData.(*Body)
-		if b == nil || (skip != nil && skip(b)) || b.Top() <= top || b.Top() > below {
+		if b == nil || b.Kind == KindVehicle || b.Top() <= top || b.Top() > below {
 			return
 		}
 		if sh.PointQuery(p).Distance < r {
@@ -175,18 +176,27 @@ func (k *kinematic) clearDisc(x, y, r, z0, z1 float64, skip func(*Body) bool) bo
 	return clear
 }
 
-// topUnder is TopUnder in kinematic mode.
-func (k *kinematic) topUnder(x, y, r, below float64, skip func(*Body) bool) float64 {
+// topUnder is TopUnder in kinematic mode: the track's shapes, then the movers that are not
+// vehicles (boxes), so that a fleet of drones is not a scan of every drone per drone.
+func (k *kinematic) topUnder(x, y, r, below float64) float64 {
 	disc := geom{x: x, y: y, c: 1, hx: r, r: r, circle: true}
 	top := 0.0
-	k.each(func(g *geom, b *Body) {
-		if (skip != nil && skip(b)) || b.Top() <= top || b.Top() > below {
+	try := func(g *geom, b *Body) {
+		if b.Top() <= top || b.Top() > below {
 			return
 		}
 		if _, _, depth := penetration(&disc, g, 0); depth > 0 {
 			top = b.Top()
 		}
-	})
+	}
+	for i := range k.statics {
+		try(&k.statics[i].geom, k.statics[i].body)
+	}
+	for i := range k.movers {
+		if m := &k.movers[i]; !m.vehicle {
+			try(&m.geom, m.body)
+		}
+	}
 	return top
 }
 

@@ -55,7 +55,7 @@ func (w *World) drive(b *physics.Body) {
 // over: a drive keeps a flyer above its minimum altitude over the floor, but a drone that
 // sank onto a building went on down into it (physics lets a flyer pass over anything lower
 // than its base, and then cannot push it out sideways from the middle of a roof). Other
-// vehicles are not landed on: they move away. Loop goroutine, after the drive pass, which may
+// vehicles are not landed on (Space.TopUnder). Loop goroutine, after the drive pass, which may
 // run on several cores.
 func (w *World) landFlyers() {
 	if !w.flyers {
@@ -67,7 +67,7 @@ func (w *World) landFlyers() {
 			continue
 		}
 		p := b.Pose()
-		if top := w.space.TopUnder(p.X, p.Y, footprintRadius(m.Vehicle), m.base, isVehicle); top > b.Base {
+		if top := w.space.TopUnder(p.X, p.Y, footprintRadius(m.Vehicle), m.base); top > b.Base {
 			b.Base = top
 			if f, ok := m.Drive.(drive.Flyer); ok {
 				f.Land()
@@ -75,9 +75,6 @@ func (w *World) landFlyers() {
 		}
 	}
 }
-
-// isVehicle reports whether b is a vehicle's body.
-func isVehicle(b *physics.Body) bool { return b.Kind == physics.KindVehicle }
 
 // stepPayload returns info as an event's payload: the last one's when it holds the same info.
 // A step's POST_STEP and the next step's PRE_STEP carry the same step and sim time, and
