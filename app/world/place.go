@@ -142,6 +142,7 @@ type placer struct {
 	pitch, r float64
 	top      float64    // the vehicles' height: the band checked against the track
 	area     [4]float64 // x0, y0, x1, y1 the centre of a footprint stays inside
+	floor    [4]float64 // x0, y0, x1, y1 a footprint stays inside (see floorArea)
 	others   *discIndex
 	frontier cellHeap
 	seen     map[cell]bool
@@ -149,6 +150,9 @@ type placer struct {
 	// spread: the anchor is the origin of a track without spawn points, which an element may
 	// cover (see next).
 	spread bool
+	// vehiclesInSpace: the vehicles others holds stand in space too (a running world's), and
+	// lane checks outlines against them there.
+	vehiclesInSpace bool
 }
 
 // newPlacer prepares a grid for vehicles of footprint radius r and height h around the last
@@ -175,6 +179,7 @@ func newPlacer(space *physics.Space, l *plugins.Layout, r, h float64, others []d
 	if !ok {
 		lo, hi = [2]float64{math.Inf(-1), math.Inf(-1)}, [2]float64{math.Inf(1), math.Inf(1)}
 	}
+	p.floor = [4]float64{lo[0], lo[1], hi[0], hi[1]}
 	p.area = [4]float64{lo[0] + r, lo[1] + r, hi[0] - r, hi[1] - r}
 	p.seen[cell{}] = true
 	heap.Push(&p.frontier, cell{})
@@ -388,6 +393,9 @@ func placeAgents(space *physics.Space, layout *plugins.Layout, trackID string, a
 	for n, i := range rest {
 		pose, ok := p.next()
 		if !ok {
+			pose, ok = p.lane(out[i].Vehicle)
+		}
+		if !ok {
 			return nil, &NoRoomError{Fit: n, Want: len(rest), TrackID: trackID, X: p.ax, Y: p.ay, Pitch: p.pitch}
 		}
 		if out[i].SpawnYaw != nil {
@@ -412,6 +420,7 @@ func (w *World) freeSpawnPose(v *plugins.VehicleDescriptor) (Pose, error) {
 		others = append(others, disc{p.X, p.Y, footprintRadius(m.Vehicle)})
 	}
 	p := newPlacer(w.space, w.layout, r, h, others)
+	p.vehiclesInSpace = true
 	if sp := w.layout.SpawnPoints; len(w.models) < len(sp) {
 		s := sp[len(w.models)]
 		if p.free(s.X, s.Y) && p.others.clear(s.X, s.Y, r, 0.999*placeGap) {
@@ -421,7 +430,7 @@ func (w *World) freeSpawnPose(v *plugins.VehicleDescriptor) (Pose, error) {
 	if pose, ok := p.next(); ok {
 		return pose, nil
 	}
-	if pose, ok := w.lanePose(v, p); ok {
+	if pose, ok := p.lane(v); ok {
 		return pose, nil
 	}
 	lane := ""
@@ -430,49 +439,4 @@ func (w *World) freeSpawnPose(v *plugins.VehicleDescriptor) (Pose, error) {
 	}
 	return Pose{}, fmt.Errorf("%w on the floor of track %s around (%.2f, %.2f): "+
 		"it takes a clear circle %.2f m across, its footprint turned any way%s", ErrNoFreePlace, w.cfg.Track.ID, p.ax, p.ay, 2*r, lane)
-}
-
-// maxLaneSteps bounds the places lanePose tries on each side of the spawn point.
-const maxLaneSteps = 500
-
-// lanePose is where a vehicle whose circle fits no grid cell stands lengthwise: a long car in
-// a corridor narrower than its diagonal. It tries the spawn point, then places behind and
-// ahead of it along its heading, a body length and placeGap apart, each with the vehicle's
-// outline clear (SpotFree), on the floor, and reached from the spawn point in a straight
-// line; ok is false when none is, or the track has no spawn point to give the heading.
-func (w *World) lanePose(v *plugins.VehicleDescriptor, p *placer) (Pose, bool) {
-	if p.spread || v == nil || v.Body == nil || v.Body.Shape == "circle" {
-		return Pose{}, false // a circle's outline is its circle: the grid has tried it
-	}
-	rad, half := laneWidth(v)/2, v.Body.Length/2
-	step := 2*half + placeGap
-	lo, hi, bounded := floorArea(w.layout)
-	onFloor := func(x, y float64) bool {
-		return !bounded || x-rad >= lo[0] && x+rad <= hi[0] && y-rad >= lo[1] && y+rad <= hi[1]
-	}
-	for i := range 2*maxLaneSteps + 1 {
-		k := (i + 1) / 2 // 0, 1, -1, 2, -2, ...: behind the spawn point first, as the grid's rows
-		if i%2 == 0 {
-			k = -k
-		}
-		back := float64(k) * step
-		x, y := p.ax-back*p.fx, p.ay-back*p.fy
-		if !onFloor(x-half*p.fx, y-half*p.fy) || !onFloor(x+half*p.fx, y+half*p.fy) {
-			continue
-		}
-		pose := Pose{X: x, Y: y, Yaw: p.yaw}
-		if w.SpotFree(v, pose) == nil && (k == 0 || w.space.SweepClear(p.ax, p.ay, x, y, rad, 0, p.top, onTrack)) {
-			return pose, true
-		}
-	}
-	return Pose{}, false
-}
-
-// laneWidth is how wide a lane a vehicle standing in it, its length along the lane, needs,
-// metres.
-func laneWidth(v *plugins.VehicleDescriptor) float64 {
-	if v == nil || v.Body == nil || v.Body.Shape == "circle" {
-		return 2 * footprintRadius(v)
-	}
-	return v.Body.Width + 2*placeClearance
 }

@@ -203,8 +203,9 @@ func TestSpawnWithoutRoomSaysWhy(t *testing.T) {
 }
 
 // A car whose circle fits no cell of the grid but whose body fits the corridor lengthwise is
-// placed along the spawn point's heading, clear of the robots there: a 0.6 × 0.4 m car in the
-// 0.6 m corridor was refused (its circle is 0.72 m across), though a click placed it.
+// placed along the spawn point's heading, clear of the robots there: a 0.55 × 0.4 m car in the
+// 0.6 m corridor was refused (its circle is 0.68 m across), though a click placed it. A
+// scenario's agents are placed so too.
 func TestSpawnLongCarLengthwise(t *testing.T) {
 	w, err := builtinWorld(t, "track.cardboard_corridor.v1", map[string]any{"length": 3.0, "width": 0.6}, 1)
 	if err != nil {
@@ -212,7 +213,7 @@ func TestSpawnLongCarLengthwise(t *testing.T) {
 	}
 	v := *w.Models()[0].Vehicle
 	body := *v.Body
-	body.Length, body.Width = 0.6, 0.4
+	body.Length, body.Width = 0.55, 0.4
 	v.Body = &body
 	spawn := w.Models()[0].Initial
 	for _, name := range []string{"long1", "long2"} {
@@ -233,7 +234,7 @@ func TestSpawnLongCarLengthwise(t *testing.T) {
 		}
 	}
 	a, b := w.Models()[1].Initial, w.Models()[2].Initial
-	if d := math.Abs(a.Y - b.Y); d < 0.6 {
+	if d := math.Abs(a.Y - b.Y); d < 0.55 {
 		t.Fatalf("the two long cars stand %.2f m apart along the corridor (at %+v and %+v), less than a length", d, a, b)
 	}
 }
@@ -316,5 +317,42 @@ func TestNoSpawnPointAndTheOriginCovered(t *testing.T) {
 		if _, err := w.Spawn(AgentSpec{Name: "a2", Vehicle: v}); err != nil {
 			t.Errorf("%s over the origin: spawn: %v", c.name, err)
 		}
+	}
+}
+
+// A scenario's KS0223 and an arcade car in the default corridor: the car's circle (0.6 m
+// across) fits no cell of its 0.6 m leg, so it stands lengthwise ahead of the KS0223 on the
+// spawn point's line, its outline clear of the walls and of the KS0223 ("0 of 1 vehicles fit"
+// before). The short leg holds one car: for two, the error says so.
+func TestScenarioCarsLengthwiseInTheCorridor(t *testing.T) {
+	ks, car := builtinVehicle(t, "vehicle.ks0223.v1"), builtinVehicle(t, "vehicle.arcade.red.v1")
+	build := func(cars int) (*World, error) {
+		cfg := Config{Track: builtinTrack(t, "track.cardboard_corridor.v1"), BuildLayout: trackgen.Build, Seed: 3,
+			Agents: []AgentSpec{{Name: "ego", Vehicle: ks}}}
+		for i := range cars {
+			cfg.Agents = append(cfg.Agents, AgentSpec{Name: fmt.Sprintf("car%d", i), Vehicle: car})
+		}
+		return New(cfg)
+	}
+	if 2*footprintRadius(car) < 0.6 {
+		t.Fatalf("the car's circle (%.2f m) fits the corridor: the test proves nothing", 2*footprintRadius(car))
+	}
+	w, err := build(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ego, c0 := w.Models()[0].Initial, w.Models()[1].Initial
+	if math.Abs(c0.X-ego.X) > 1e-9 || c0.Yaw != ego.Yaw || c0.Y <= ego.Y {
+		t.Fatalf("the car at %+v: want it ahead of the KS0223 at %+v, facing its way", c0, ego)
+	}
+	if err := w.SpotFree(car, c0); err == nil {
+		t.Fatal("SpotFree takes a spot the car already stands on") // the check below proves nothing then
+	}
+	w.Remove("car0")
+	if err := w.SpotFree(car, c0); err != nil {
+		t.Fatalf("the car's spot %+v: %v", c0, err)
+	}
+	if _, err := build(2); err == nil || !strings.Contains(err.Error(), "1 of 2 vehicles without a spawn pose fit") {
+		t.Fatalf("two cars in the corridor: %v", err)
 	}
 }
