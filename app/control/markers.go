@@ -50,7 +50,7 @@ type markerPub struct {
 // markersEvery.
 func (s *Service) publishMarkers(set *markers.Set) {
 	if l, _ := s.world(); l != nil {
-		l.Do(func(w *world.World) { w.SetOverlay(markers.OverlayKey, set) })
+		s.overlay.hand(l, set)
 	}
 	p := &s.markerPub
 	p.mu.Lock()
@@ -65,6 +65,41 @@ func (s *Service) publishMarkers(set *markers.Set) {
 	p.last = time.Now()
 	p.mu.Unlock()
 	s.busMarkers(set)
+}
+
+// overlayPub hands marker sets to a world loop with at most one command waiting there: a
+// loop running a step batch (a /control step of a million steps takes minutes in a fleet)
+// runs no commands, and a client changing markers meanwhile queued a set per change, each
+// holding the whole store (770 MB in 30 s from four Python clients). The command that waits
+// takes the latest set when it runs.
+type overlayPub struct {
+	mu     sync.Mutex
+	loop   *world.Loop // where the waiting command is queued
+	queued bool        // a command waits on loop
+	set    *markers.Set
+}
+
+// hand makes set the next overlay of l's world.
+func (o *overlayPub) hand(l *world.Loop, set *markers.Set) {
+	o.mu.Lock()
+	o.set = set
+	if o.queued && o.loop == l {
+		o.mu.Unlock()
+		return
+	}
+	o.loop, o.queued = l, true
+	o.mu.Unlock()
+	taken := func() *markers.Set {
+		o.mu.Lock()
+		defer o.mu.Unlock()
+		if o.loop == l { // a command left on a world no longer on show does not count
+			o.queued = false
+		}
+		return o.set
+	}
+	if err := l.Do(func(w *world.World) { w.SetOverlay(markers.OverlayKey, taken()) }); err != nil {
+		taken() // the loop has stopped: the next set queues again
+	}
 }
 
 // flushMarkers publishes the set that waited.

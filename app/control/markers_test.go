@@ -1,6 +1,7 @@
 package control
 
 import (
+	"context"
 	"fmt"
 	"testing"
 	"time"
@@ -8,6 +9,7 @@ import (
 	"simgui/app/markers"
 	"simgui/app/transport"
 	"simgui/app/transport/msgs"
+	"simgui/app/world"
 )
 
 func TestMarkersReachWorldAndBus(t *testing.T) {
@@ -85,5 +87,54 @@ func TestMarkerChangesArePublishedTogether(t *testing.T) {
 		case <-time.After(10 * time.Second):
 			t.Fatalf("the last set (%d markers) was not published; %d sets were", n, published)
 		}
+	}
+}
+
+// TestMarkerChangesWaitOnceForABusyLoop: while the loop runs no commands (a long step batch),
+// marker changes leave one command waiting there, which takes the latest set: each change
+// queued a set of its own, holding the whole store, and a client changing markers during a
+// million-step batch grew the process by 25 MB a second.
+func TestMarkerChangesWaitOnceForABusyLoop(t *testing.T) {
+	e := start(t, Options{})
+	m := e.dial(t, "/markers", nil)
+	release := make(chan struct{})
+	if err := e.loop.Do(func(*world.World) { <-release }); err != nil { // the busy loop
+		t.Fatal(err)
+	}
+	const n = 20
+	seen := make([]int, n) // the markers each probe, queued after change i, finds in the world
+	for i := range n {
+		add := fmt.Sprintf(`{"command":"Add","markers":[{"group":"g","id":%d,"type":"Line","color":"Aqua","line":{"size":0.02,"point":{"x":0,"y":0,"z":0},"endpoint":{"x":1,"y":0,"z":0}}}]}`, i)
+		if got := askJSON(t, m, add); got["result"] != "ok" {
+			t.Fatalf("add %d answered %v", i, got)
+		}
+		e.loop.Do(func(w *world.World) {
+			set, _ := w.Snapshot().Overlays[markers.OverlayKey].(*markers.Set)
+			seen[i] = set.Len()
+		})
+	}
+	close(release)
+	if err := e.loop.Call(context.Background(), func(*world.World) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	for i, got := range seen {
+		if got != n {
+			t.Fatalf("after change %d the world had %d markers, want the latest set's %d (every probe: %v)", i, got, n, seen)
+		}
+	}
+	// Once taken, the next change queues again.
+	if got := askJSON(t, m, `{"command":"Remove","markers":[{"group":"g","id":0,"type":"Line"}]}`); got["result"] != "ok" {
+		t.Fatalf("remove answered %v", got)
+	}
+	var after int
+	if err := e.loop.Call(context.Background(), func(w *world.World) error {
+		set, _ := w.Snapshot().Overlays[markers.OverlayKey].(*markers.Set)
+		after = set.Len()
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if after != n-1 {
+		t.Fatalf("after a remove the world has %d markers, want %d", after, n-1)
 	}
 }

@@ -140,6 +140,7 @@ var ErrClosed = errors.New("control: service closed")
 // with Serve, stop it with Shutdown (or by cancelling Serve's context).
 type Service struct {
 	markerPub markerPub
+	overlay   overlayPub
 	// refusedLog bounds the log lines of refused requests (lograte).
 	refusedLog lograte.Limiter
 	opts       Options
