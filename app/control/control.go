@@ -117,6 +117,11 @@ const errNoWorld = "world is unavailable"
 
 // withLoop runs fn holding one of the service's loop slots, so that however many sessions send
 // world commands, at most loopSlots of them wait in the loop's queue.
+//
+// A command whose client leaves stops waiting for its answer, but it stays in the loop's queue
+// until the loop gets to it, and a loop running a step batch gets to none: its slot is held
+// until then. Released at once, a client that sent a command and hung up, again and again,
+// queued commands without bound (833 get_model_info of a 1 MB name held 1.3 GB in 30 s).
 func (s *Service) withLoop(ctx context.Context, fn func(l *world.Loop) any) any {
 	loop, _ := s.world()
 	if loop == nil {
@@ -127,8 +132,23 @@ func (s *Service) withLoop(ctx context.Context, fn func(l *world.Loop) any) any 
 	case <-ctx.Done():
 		return ctx.Err().Error()
 	}
-	defer func() { <-s.slots }()
-	return fn(loop)
+	if err := ctx.Err(); err != nil { // the select may take the slot from a client already gone
+		<-s.slots
+		return err.Error()
+	}
+	res := fn(loop)
+	if ctx.Err() == nil || !s.track() {
+		<-s.slots
+		return res
+	}
+	go func() {
+		defer s.wg.Done()
+		defer func() { <-s.slots }()
+		// The loop runs its queue in order: once this has run, so has the command. Shutdown
+		// (s.ctx) and a stopped loop end the wait too.
+		_ = loop.Call(s.ctx, func(*world.World) error { return nil })
+	}()
+	return res
 }
 
 func filterOK(f string) bool { return utf8.RuneCountInString(f) <= maxFilterLength }

@@ -178,3 +178,17 @@ func askJSON(t *testing.T, c *websocket.Conn, msg string) map[string]any {
 	}
 	return out
 }
+
+// busyLoop has loop run no commands, as it runs none during a step batch, until the returned
+// function (or the test's end) lets it go.
+func busyLoop(t *testing.T, loop *world.Loop) (release func()) {
+	t.Helper()
+	ch := make(chan struct{})
+	var once sync.Once
+	release = func() { once.Do(func() { close(ch) }) }
+	t.Cleanup(release) // before start's cleanup waits for the loop
+	if err := loop.Do(func(*world.World) { <-ch }); err != nil {
+		t.Fatal(err)
+	}
+	return release
+}

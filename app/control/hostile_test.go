@@ -1,6 +1,7 @@
 package control
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -13,6 +14,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"simgui/app/markers"
+	"simgui/app/world"
 )
 
 // TestHostileCommands sends /control and /markers what the hostile probe found accepted:
@@ -283,5 +285,42 @@ func TestRequestsBeyondTheReadAheadAreAnswered(t *testing.T) {
 	t.Logf("%d of %d requests read past", busy, n)
 	if r := askJSON(t, c, `{"command":"fps"}`); r["command"] != "fps" {
 		t.Errorf("after the run: %v", r)
+	}
+}
+
+// TestGoneClientsCommandsKeepTheirSlots has clients send a command to a loop that runs none (a
+// step batch) and hang up. A command left in the loop's queue keeps its slot until the loop
+// gets to it, so the commands of clients who come, send and go stay bounded: each one queued
+// gave its slot back at once, and 833 get_model_info of a 1 MB name queued 1.3 GB.
+func TestGoneClientsCommandsKeepTheirSlots(t *testing.T) {
+	e := start(t, Options{})
+	release := busyLoop(t, e.loop)
+	const n = loopSlots + 4
+	for i := range n {
+		c := e.dial(t, "/control", nil)
+		must(t, c.WriteMessage(websocket.TextMessage, fmt.Appendf(nil,
+			`{"command":"teleport","targets":[{"target":"car0","pose":{"x":%d,"y":0,"z":0,"yaw":0}}]}`, i+1)))
+		e.waitBusy(t, 1)
+		e.waitSlots(t, min(i+1, loopSlots)) // queued, or (past the slots) waiting for one
+		c.UnderlyingConn().Close()
+		e.waitIdle(t, 0)
+		e.waitSlots(t, min(i+1, loopSlots))
+	}
+	release()
+	e.waitSlots(t, 0)
+	var p world.Pose
+	must(t, e.loop.Call(context.Background(), func(w *world.World) (err error) { p, err = w.Pose("car0"); return err }))
+	if p.X != loopSlots {
+		t.Errorf("car0 is at x=%g: want %d, the last teleport that had a slot; the others were never queued", p.X, loopSlots)
+	}
+}
+
+// waitSlots waits until n of the service's loop slots are held.
+func (e *env) waitSlots(t *testing.T, n int) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); len(e.svc.slots) != n; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d of the loop's slots are held, want %d", len(e.svc.slots), n)
+		}
 	}
 }

@@ -97,10 +97,7 @@ func TestMarkerChangesArePublishedTogether(t *testing.T) {
 func TestMarkerChangesWaitOnceForABusyLoop(t *testing.T) {
 	e := start(t, Options{})
 	m := e.dial(t, "/markers", nil)
-	release := make(chan struct{})
-	if err := e.loop.Do(func(*world.World) { <-release }); err != nil { // the busy loop
-		t.Fatal(err)
-	}
+	release := busyLoop(t, e.loop)
 	const n = 20
 	seen := make([]int, n) // the markers each probe, queued after change i, finds in the world
 	for i := range n {
@@ -113,7 +110,7 @@ func TestMarkerChangesWaitOnceForABusyLoop(t *testing.T) {
 			seen[i] = set.Len()
 		})
 	}
-	close(release)
+	release()
 	if err := e.loop.Call(context.Background(), func(*world.World) error { return nil }); err != nil {
 		t.Fatal(err)
 	}
