@@ -76,8 +76,10 @@ type Config struct {
 	// MaxMessage is the largest message in bytes a client may send a port, all frames
 	// together (default DefaultMaxMessage), as libzmq's ZMQ_MAXMSGSIZE; a client that
 	// declares more in a frame header, or more than 64 frames, is disconnected. MaxPeers
-	// bounds the connections of one port (default DefaultMaxPeers).
-	MaxMessage, MaxPeers int
+	// bounds the connections of one port (default DefaultMaxPeers), MaxConns those of every
+	// port together (default DefaultMaxConns); past either, the connection idle the longest
+	// is closed for the newcomer.
+	MaxMessage, MaxPeers, MaxConns int
 	// MaxModels bounds the models served (default DefaultMaxModels): the first ones in the
 	// snapshot's order get ports, the rest none until served ones go (a warning says so).
 	MaxModels int
@@ -165,6 +167,7 @@ func Start(opts Config) (*Bridge, error) {
 		return nil, fmt.Errorf("bridge: Config.MaxMessage: %w", err)
 	}
 	setDefault(&opts.MaxPeers, DefaultMaxPeers)
+	setDefault(&opts.MaxConns, DefaultMaxConns)
 	setDefault(&opts.MaxModels, DefaultMaxModels)
 	mgr := opts.Manager
 	if mgr == nil {
@@ -178,6 +181,7 @@ func Start(opts Config) (*Bridge, error) {
 		cfg: socketConfig{
 			queueLen: opts.QueueLen, handshakeTimeout: opts.HandshakeTimeout,
 			writeTimeout: opts.WriteTimeout, maxMessage: opts.MaxMessage, maxPeers: opts.MaxPeers, log: opts.Logger,
+			budget: newConnBudget(opts.MaxConns, opts.Logger),
 		},
 		robots: map[string]*robot{}, failed: map[robotID]string{},
 		done: make(chan struct{}),

@@ -97,8 +97,9 @@
 // frame stream before zmq4 sees it, and a frame header (in the handshake too) that takes a
 // message over Config.MaxMessage (default 4 KiB, as libzmq's ZMQ_MAXMSGSIZE) or 64 frames
 // ends the connection with a warning naming the client's address — zmq4 allocates a frame's
-// body from its declared size. A port serves at most Config.MaxPeers (64) connections; a
-// subscriber keeps at most the nine prefixes of the port's tag. A panic while serving a
+// body from its declared size. A port serves at most Config.MaxPeers (64) connections, and
+// the ports of a bridge together Config.MaxConns (8192), so that they leave file descriptors
+// for the rest of the process; a subscriber keeps at most the nine prefixes of the port's tag. A panic while serving a
 // client (zmq4 v0.17.0 panics on some READY commands), in a feed or in discovery is
 // recovered and logged; the rest of the bridge and the world go on. micom Rx refuses Twists
 // with a component that is NaN, ±Inf or beyond ±MaxTwist (1000 m/s or rad/s).

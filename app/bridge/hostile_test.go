@@ -3,6 +3,7 @@ package bridge
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -12,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -474,5 +476,70 @@ func TestModelsListedUnderOneNameSayWhich(t *testing.T) {
 	}
 	if _, ok := rec.find("ERROR", "model=r_1", "listed as r_1, as model r-1's are", "rename one"); !ok {
 		t.Errorf("no line naming both models; log:\n%s", strings.Join(rec.lines, "\n"))
+	}
+}
+
+// TestConnectionBudgetAcrossPorts: the ports of a bridge serve at most the budget's
+// connections together, each port under its own cap: past it the connection idle the
+// longest, of any port, is closed (logged), those still in their handshake first, so the
+// client that did its handshake keeps its connection. 19,000 connections spread over 800
+// ports once took every file descriptor of the process.
+func TestConnectionBudgetAcrossPorts(t *testing.T) {
+	rec := &logRecorder{}
+	cfg := testConfig()
+	cfg.log = slog.New(rec)
+	cfg.budget = newConnBudget(3, cfg.log)
+	echo := handlers{onRequest: func(p []byte) []byte { return p }}
+	ports := []*socket{bindTest(t, kindRep, "budgetAInfo", cfg, echo), bindTest(t, kindRep, "budgetBInfo", cfg, echo),
+		bindTest(t, kindRep, "budgetCInfo", cfg, echo)}
+	client := dialRaw(t, ports[0].Port(), zmq4.Req)
+	served := func(local net.Addr) func() bool {
+		return func() bool {
+			cfg.budget.mu.Lock()
+			defer cfg.budget.mu.Unlock()
+			for c := range cfg.budget.conns {
+				if c.RemoteAddr().String() == local.String() {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	waitFor(t, "the client's connection counted", served(client.raw.LocalAddr()))
+	var silent []net.Conn
+	for i := range 6 {
+		c, err := net.Dial("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(int(ports[1+i%2].Port()))))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		silent = append(silent, c)
+		waitFor(t, fmt.Sprintf("silent connection %d counted", i), served(c.LocalAddr()))
+	}
+	waitFor(t, "the ports to hold the budget's 3 connections", func() bool {
+		n := 0
+		for _, s := range ports {
+			s.mu.Lock()
+			n += len(s.conns)
+			s.mu.Unlock()
+		}
+		return n == 3
+	})
+	// The first silent ones were closed for the later ones: their reads end.
+	for i, c := range silent[:4] {
+		c.SetReadDeadline(time.Now().Add(10 * time.Second))
+		// The port's greeting may come first; then the end.
+		if _, err := io.Copy(io.Discard, c); err != nil && !errors.Is(err, syscall.ECONNRESET) {
+			t.Errorf("silent connection %d: read %v, want it closed", i, err)
+		}
+	}
+	if err := client.zc.SendMsg(zmq4.NewMsgFrom(nil, []byte("12345678still"))); err != nil {
+		t.Fatalf("the client was pushed out: %v", err)
+	}
+	if m := client.recv(t); len(m.Frames) != 2 || string(m.Frames[1][8:]) != "still" {
+		t.Fatalf("reply %s", fmtFrames(m))
+	}
+	if _, ok := rec.find("on the device ports together; closed the one idle the longest", "limit=3"); !ok {
+		t.Errorf("no log line for a connection closed for the budget; log %q", rec.lines)
 	}
 }

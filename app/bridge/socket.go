@@ -49,6 +49,7 @@ type socketConfig struct {
 	writeTimeout     time.Duration // a peer that takes longer to accept one message is dropped
 	maxMessage       int           // largest inbound message in bytes (frameScanner)
 	maxPeers         int           // connections served at once, handshakes included
+	budget           *connBudget   // the connections of every port together; nil: unbounded
 	log              *slog.Logger
 }
 
@@ -171,27 +172,23 @@ func (s *socket) accept() {
 			// The connection idle the longest makes room: refusing the newcomer let 64
 			// silent connections lock the real client out. A client of libzmq's that loses
 			// its connection makes a new one.
-			// One still in its handshake goes first: connections that never speak ZMTP
-			// must not push out a quiet subscriber that did.
-			var idle net.Conn
-			var since int64
-			var idleReady bool
-			for oc, a := range s.conns {
-				t, ready := a.last.Load(), a.ready.Load()
-				if idle == nil || idleReady && !ready || idleReady == ready && t < since {
-					idle, since, idleReady = oc, t, ready
-				}
-			}
+			idle, ia := idlest(s.conns)
 			idle.Close() // its serve goroutine takes it out of conns
 			delete(s.conns, idle)
+			if s.cfg.budget != nil {
+				s.cfg.budget.leave(idle)
+			}
 			if ok, leftOut := s.evictLog.Allow(); ok {
 				s.cfg.log.Warn("bridge: too many connections on a port; closed the one idle the longest", "key", s.hashKey,
-					"closed", idle.RemoteAddr(), "idle", time.Since(time.Unix(0, since)).Round(time.Millisecond), "limit", s.cfg.maxPeers,
+					"closed", idle.RemoteAddr(), "idle", time.Since(time.Unix(0, ia.last.Load())).Round(time.Millisecond), "limit", s.cfg.maxPeers,
 					"notLoggedSinceLast", leftOut)
 			}
 		}
 		a := &activity{}
 		a.touch()
+		if s.cfg.budget != nil {
+			s.cfg.budget.admit(c, a)
+		}
 		s.conns[c] = a
 		s.wg.Add(1)
 		s.mu.Unlock()
@@ -211,6 +208,9 @@ func (s *socket) serve(c net.Conn, a *activity) {
 			delete(s.conns, c)
 		}
 		s.mu.Unlock()
+		if s.cfg.budget != nil {
+			s.cfg.budget.leave(c)
+		}
 	}()
 	lc := newLimitedConn(c, s.cfg.maxMessage)
 	defer recovered(s.cfg.log, "bridge: a peer's connection failed; disconnected it", "key", s.hashKey, "peer", c.RemoteAddr())
