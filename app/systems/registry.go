@@ -174,6 +174,9 @@ func Build(e Entry) (Built, error) {
 	if e.Frequency < 0 {
 		return Built{}, fmt.Errorf("system %s: frequency %g must not be negative", m.ID, e.Frequency)
 	}
+	if e.Frequency != 0 && e.Frequency < world.MinFrequency {
+		return Built{}, fmt.Errorf("system %s: frequency %g Hz is below the lowest, %.3g Hz (0 runs it every step)", m.ID, e.Frequency, world.MinFrequency)
+	}
 	priority := 0
 	if e.XML != "" {
 		p, ok, err := xmlPriority(e.XML)

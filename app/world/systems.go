@@ -2,6 +2,7 @@ package world
 
 import (
 	"fmt"
+	"math"
 	"runtime/debug"
 	"slices"
 	"time"
@@ -79,10 +80,11 @@ func (w *World) AddSystem(sys any, opt SystemOptions) error {
 	if opt.Frequency < 0 {
 		return fmt.Errorf("system %s: frequency %g Hz must not be negative", opt.Name, opt.Frequency)
 	}
-	e := &systemEntry{name: opt.Name, sys: sys, priority: opt.Priority}
-	if opt.Frequency > 0 {
-		e.periodNs = time.Duration(1e9 / opt.Frequency)
+	if !(opt.Frequency == 0 || opt.Frequency >= MinFrequency) {
+		return fmt.Errorf("system %s: frequency %g Hz is not a number from %.3g Hz (a period of %.0f years) up; 0 runs it every step",
+			opt.Name, opt.Frequency, MinFrequency, time.Duration(math.MaxInt64).Hours()/24/365.25)
 	}
+	e := &systemEntry{name: opt.Name, sys: sys, priority: opt.Priority, periodNs: periodOf(opt.Frequency)}
 	if w.started {
 		if in, ok := sys.(Initer); ok {
 			if err := in.Init(w); err != nil {
@@ -237,9 +239,7 @@ type callback struct {
 func (w *World) AddCallback(fn func(w *World, dt float64), frequency float64) CallbackHandle {
 	w.nextCB++
 	cb := &callback{id: CallbackHandle(w.nextCB), fn: fn, last: w.simTime}
-	if frequency > 0 {
-		cb.periodNs = time.Duration(1e9 / frequency)
-	}
+	cb.periodNs = periodOf(frequency)
 	w.callbacks = append(w.callbacks, cb)
 	return cb.id
 }
@@ -279,4 +279,21 @@ func (w *World) callSafely(cb *callback, dt float64) {
 		}
 	}()
 	cb.fn(w, dt)
+}
+
+// MinFrequency is the lowest frequency of a system, in Hz: its period, in nanoseconds, is the
+// longest a time.Duration holds (about 292 years).
+const MinFrequency = 1e9 / math.MaxInt64
+
+// periodOf returns the period of frequency f (Hz), 0 for 0 (every step). A period longer than
+// a time.Duration holds is the longest one: converted as it was, it overflowed to a negative
+// period, which ran the system every step.
+func periodOf(f float64) time.Duration {
+	if !(f > 0) {
+		return 0
+	}
+	if p := 1e9 / f; p < math.MaxInt64 { // the constant is 2^63 as a float64
+		return time.Duration(p)
+	}
+	return math.MaxInt64
 }

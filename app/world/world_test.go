@@ -192,6 +192,33 @@ func TestFrequencyAccumulation(t *testing.T) {
 	}
 }
 
+// TestFrequencyTooLowIsRefused: a frequency whose period does not fit a time.Duration
+// (below MinFrequency) overflowed to a negative period, and a system asked to run about never
+// ran every step; NaN ran it every step too. Both are refused, naming the lowest; a callback's
+// period saturates instead.
+func TestFrequencyTooLowIsRefused(t *testing.T) {
+	w := newTestWorld(t, 0, nil)
+	var log []string
+	for _, f := range []float64{1e-300, 1e-11, math.NaN()} {
+		err := w.AddSystem(&probe{name: "rare", log: &log}, SystemOptions{Name: "rare", Frequency: f})
+		if err == nil || !strings.Contains(err.Error(), "Hz is not a number from") {
+			t.Errorf("frequency %g: %v, want it refused", f, err)
+		}
+	}
+	lowest := &probe{name: "lowest", log: &log}
+	if err := w.AddSystem(lowest, SystemOptions{Name: "lowest", Frequency: MinFrequency}); err != nil {
+		t.Fatal(err)
+	}
+	calls := 0
+	w.AddCallback(func(*World, float64) { calls++ }, 1e-300)
+	for range 10 {
+		w.Step()
+	}
+	if len(lowest.dts) != 0 || calls != 0 {
+		t.Fatalf("in 10 steps the system at the lowest frequency ran %d times and a callback at 1e-300 Hz %d; want none", len(lowest.dts), calls)
+	}
+}
+
 func TestCallbackFrequency(t *testing.T) {
 	w := newTestWorld(t, 0, nil)
 	var at []time.Duration
