@@ -335,6 +335,12 @@ func (ts *trackSchema) describe(key string, val any, k jsonschema.ErrorKind) []*
 		}
 		return out
 	case *kind.Type:
+		// YAML leaves a number too large for a float64 (1e400) as a string.
+		if s, ok := val.(string); ok && slices.ContainsFunc(k.Want, func(w string) bool { return w == "number" || w == "integer" }) {
+			if _, err := strconv.ParseFloat(strings.TrimSpace(s), 64); errors.Is(err, strconv.ErrRange) {
+				return one(fmt.Sprintf("%s is out of range of a number (at most about ±1.8e308)", s))
+			}
+		}
 		return one(fmt.Sprintf("%s is %s, expected %s", v, article(k.Got), strings.Join(mapSlice(k.Want, article), " or ")))
 	case *kind.Enum:
 		want := mapSlice(k.Want, func(w any) string { return showValue(w) })

@@ -44,6 +44,7 @@ func TestValidateTrackParams(t *testing.T) {
 		{"below minimum", corridor, with("length", "0.5"), "world.params.length: 0.5 is below the minimum 1.0"},
 		{"exclusive minimum", corridor, with("route.reach_distance_m", 0), "world.params.route.reach_distance_m: 0 must be above 0"},
 		{"bad type", corridor, with("width", "wide"), `world.params.width: "wide" is a string, expected a number`},
+		{"number out of range", corridor, with("width", "1e400"), `world.params.width: 1e400 is out of range of a number (at most about ±1.8e308)`},
 		{"bool for number", corridor, with("width", true), `world.params.width: true is a boolean, expected a number`},
 		{"bad boolean", corridor, with("route.loop", "maybe"), `world.params.route.loop: "maybe" is a string, expected a boolean`},
 		{"number for string", corridor, with("floor_texture", 3), `world.params.floor_texture: 3 is a number, expected a string`},
