@@ -396,8 +396,8 @@ func runHeadless(ctx context.Context, stdout, stderr io.Writer, f runFlags, set 
 	if maxSteps > 0 && isTerminal(stderr) {
 		go showProgress(ctx, sim.Loop, maxSteps, stderr)
 	}
-	if maxSteps == 0 {
-		h.Logger().Info("running until Ctrl-C (or SIGTERM); --steps or --duration ends a run on its own", "scenario", plan.Scenario.Source)
+	if note := startNote(maxSteps, plan.Lockstep, signal.Ignored(os.Interrupt)); note != "" {
+		h.Logger().Info(note, "scenario", plan.Scenario.Source, "pid", os.Getpid())
 	}
 	start := time.Now()
 	if err := h.Run(ctx, faces...); err != nil {
@@ -538,6 +538,31 @@ func shellQuote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// startNote is the line a headless run logs as it starts when it will not end, or not move,
+// by itself: how to end a run without --steps or --duration (SIGTERM alone when simgui was
+// started with SIGINT ignored, as stopSignals takes it), and that a lockstep world
+// (runtime.lockstep) advances only when a client steps it, so that a run to --steps or
+// --duration waits for those steps. It is empty for a free-running run to --steps or
+// --duration.
+func startNote(maxSteps uint64, lockstep, sigintIgnored bool) string {
+	var notes []string
+	if maxSteps == 0 {
+		if sigintIgnored {
+			notes = append(notes, "running until SIGTERM (kill PID; Ctrl-C does nothing: simgui was started with SIGINT ignored, as a script's background jobs are); --steps or --duration ends a run on its own")
+		} else {
+			notes = append(notes, "running until Ctrl-C (or SIGTERM); --steps or --duration ends a run on its own")
+		}
+	}
+	if lockstep {
+		what := "it stands still until then"
+		if maxSteps > 0 {
+			what = fmt.Sprintf("the run ends after %d steps asked for so", maxSteps)
+		}
+		notes = append(notes, "runtime.lockstep: the world advances only when a client steps it (/control's step command); "+what)
+	}
+	return strings.Join(notes, "; ")
 }
 
 // stopSignals are the signals that end a run cleanly: SIGTERM, and SIGINT (Ctrl-C) unless

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -52,5 +53,44 @@ func TestIgnoredSIGINTStaysIgnored(t *testing.T) {
 		}
 	case <-time.After(30 * time.Second):
 		t.Fatal("simgui did not end on SIGTERM")
+	}
+	// The start line says how this run ends: it once said "running until Ctrl-C" here, and a
+	// user's Ctrl-C (or kill -INT) then did nothing.
+	log := errb.String()
+	if !strings.Contains(log, "running until SIGTERM") || strings.Contains(log, "running until Ctrl-C") {
+		t.Errorf("the start line does not say that SIGTERM alone ends this run:\n%s", log)
+	}
+}
+
+// The start line of a headless run says how it ends and whether it waits for a client.
+func TestStartNote(t *testing.T) {
+	for _, c := range []struct {
+		name                    string
+		maxSteps                uint64
+		lockstep, sigintIgnored bool
+		want, wantNot           []string
+	}{
+		{"free run to --steps", 100, false, false, nil, nil},
+		{"until Ctrl-C", 0, false, false, []string{"running until Ctrl-C (or SIGTERM)"}, []string{"lockstep"}},
+		{"SIGINT ignored", 0, false, true, []string{"running until SIGTERM", "SIGINT ignored"}, []string{"until Ctrl-C"}},
+		{"lockstep to --steps", 10, true, false, []string{"runtime.lockstep", "/control's step", "after 10 steps"}, []string{"running until"}},
+		{"lockstep until Ctrl-C", 0, true, false, []string{"running until Ctrl-C", "runtime.lockstep", "stands still"}, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got := startNote(c.maxSteps, c.lockstep, c.sigintIgnored)
+			if c.want == nil && got != "" {
+				t.Errorf("startNote = %q, want none", got)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("startNote = %q, want %q in it", got, w)
+				}
+			}
+			for _, w := range c.wantNot {
+				if strings.Contains(got, w) {
+					t.Errorf("startNote = %q, want no %q in it", got, w)
+				}
+			}
+		})
 	}
 }
