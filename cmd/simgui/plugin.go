@@ -88,7 +88,7 @@ func newPluginInstallCmd() *cobra.Command {
 			}
 			rep, err := reg.Install(args[0], registry.InstallOptions{RequireSigned: requireSigned})
 			if err != nil {
-				return err
+				return withProjectHint(err, args[0])
 			}
 			warn(cmd.ErrOrStderr(), rep.Warnings)
 			return printJSON(cmd.OutOrStdout(), rep)
@@ -96,6 +96,15 @@ func newPluginInstallCmd() *cobra.Command {
 	}
 	cmd.Flags().BoolVar(&requireSigned, "require-signed", false, "refuse archives without a valid signature by a key in $RUSIM_HOME/trusted-keys")
 	return cmd
+}
+
+// withProjectHint adds to an install's error what to do when the "archive" is a plugin
+// project folder (it holds a manifest.json), as `plugin new` makes: export it first.
+func withProjectHint(err error, arg string) error {
+	if st, serr := os.Stat(filepath.Join(arg, "manifest.json")); serr != nil || !st.Mode().IsRegular() {
+		return err
+	}
+	return fmt.Errorf("%w: it is a plugin project; pack it first with `simgui plugin export %s`, then install the archive", err, shellQuote(arg))
 }
 
 func newPluginListCmd() *cobra.Command {

@@ -196,6 +196,14 @@ func TestPluginCLIErrors(t *testing.T) {
 	pluginFails(t, home, "Output directory already exists: "+filepath.Join(work, "track.yard.v1"), "plugin", "new", "--type", "track", "track.yard.v1", "--output-dir", work)
 	pluginFails(t, home, `plugin id "vehicle.rover.v1" does not follow`, "plugin", "new", "--type", "vehicle", "vehicle.rover.v1", "--output-dir", work)
 	pluginFails(t, home, `unknown pluginId "track.nope.v1"`, "plugin", "info", "track.nope.v1")
+	// A project folder given to install, as a newcomer tries before export: the error says
+	// what to run; another folder keeps the plain one.
+	pluginFails(t, home, "Not a valid zip archive: "+filepath.Join(work, "track.yard.v1")+" (a folder, not a regular file): it is a plugin project; pack it first with `simgui plugin export "+filepath.Join(work, "track.yard.v1")+"`",
+		"plugin", "install", filepath.Join(work, "track.yard.v1"))
+	out, errOut, code := simgui(t, []string{"RUSIM_HOME=" + home}, "plugin", "install", work)
+	if code != 1 || out != "" || errOut != "error: Not a valid zip archive: "+work+" (a folder, not a regular file)\n" {
+		t.Errorf("install of a folder that is no project: stdout %q, stderr %q", out, errOut)
+	}
 
 	// A broken project: validate lists each problem with its path on stdout, then fails.
 	project := filepath.Join(work, "track.yard.v1")
@@ -203,7 +211,7 @@ func TestPluginCLIErrors(t *testing.T) {
 	editJSON(t, filepath.Join(project, "descriptor.json"), func(m map[string]any) {
 		m["elements"].([]any)[0].(map[string]any)["height"] = -1
 	})
-	out, errOut, code := simgui(t, []string{"RUSIM_HOME=" + home}, "plugin", "validate", project)
+	out, errOut, code = simgui(t, []string{"RUSIM_HOME=" + home}, "plugin", "validate", project)
 	want := "manifest.version: \"1.1.0\" differs from descriptor.version 1.0.0\n" +
 		"descriptor.elements[0].height: wall.north: -1 is outside the range 0..1000 m\n"
 	if code != 1 || out != want || errOut != "error: "+project+" (track.yard.v1): 2 problems\n" {
