@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import math
 import os
 import sys
 import time
@@ -199,7 +200,7 @@ def train(args) -> dict:
                     loss.backward()
                     nn.utils.clip_grad_norm_(net.parameters(), args.max_grad_norm)
                     opt.step()
-            recent = episodes[-args.window_episodes:]
+            recent = episodes[-args.curve_episodes:]
             row = {"update": update + 1, "env_steps": steps, "wall_s": round(time.time() - start, 1),
                    "episodes": len(episodes),
                    "return": float(np.mean([e[1] for e in recent])) if recent else float("nan"),
@@ -336,12 +337,30 @@ def parse(argv=None):
                         "e.g. sensors.image_noise=0,4")
     p.add_argument("--scenario", help="a scenario file of your own for the task (its track, vehicle and route)")
     p.add_argument("--window", action="store_true", help="start simgui with its window to watch the envs")
-    p.add_argument("--window-episodes", type=int, default=100, help="episodes averaged in the curve")
+    # --window-episodes, its first name, read as if it were about --window.
+    p.add_argument("--curve-episodes", "--window-episodes", dest="curve_episodes", type=int, default=100,
+                   help="episodes averaged in each point of the curve")
     p.add_argument("--log-every", type=int, default=5)
     p.add_argument("--eval-episodes", type=int, default=100, help="held-out episodes after training (0: none)")
     p.add_argument("--gif-episodes", type=int, default=3)
     p.add_argument("--quiet", action="store_true")
-    return p.parse_args(argv)
+    args = p.parse_args(argv)
+    # A 0 here divided by zero deep in the update (a traceback), and a negative one misread.
+    for name, least in (("total_steps", 1), ("num_envs", 1), ("n_steps", 1), ("epochs", 1), ("minibatches", 1),
+                        ("frame", 1), ("pool", 1), ("threads", 1), ("curve_episodes", 1), ("log_every", 1),
+                        ("eval_episodes", 0), ("gif_episodes", 0)):
+        if getattr(args, name) < least:
+            p.error(f"--{name.replace('_', '-')} {getattr(args, name)}: want a whole number, at least {least}")
+    if args.minibatches > args.num_envs * args.n_steps:
+        p.error(f"--minibatches {args.minibatches}: at most --num-envs × --n-steps ({args.num_envs * args.n_steps}) samples")
+    for names, ok, want in ((("lr", "clip", "max_grad_norm", "reward_scale"), lambda v: v > 0, "above 0"),
+                            (("vf_coef", "ent_coef"), lambda v: v >= 0, "at least 0"),
+                            (("gamma", "gae_lambda"), lambda v: 0 <= v <= 1, "from 0 to 1")):
+        for name in names:
+            v = getattr(args, name)
+            if not (math.isfinite(v) and ok(v)):
+                p.error(f"--{name.replace('_', '-')} {v}: want a finite number {want}")
+    return args
 
 
 def main(argv=None):

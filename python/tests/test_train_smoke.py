@@ -134,6 +134,26 @@ class TrainingInputs(unittest.TestCase):
             self.assertIn(says, str(cm.exception))
         train_ppo.check_frame(84, 1)  # the default takes
 
+    def test_bad_arguments_are_refused_by_name(self):
+        # --n-steps, --minibatches and --pool of 0 divided by zero deep in the update.
+        import contextlib
+        import io
+
+        import train_ppo
+
+        for argv, says in ((["--n-steps", "0"], "--n-steps 0: want a whole number, at least 1"),
+                           (["--minibatches", "0"], "--minibatches 0: want a whole number"),
+                           (["--pool", "0"], "--pool 0: want a whole number"),
+                           (["--minibatches", "5000", "--num-envs", "2", "--n-steps", "8"], "at most --num-envs × --n-steps (16)"),
+                           (["--gamma", "nan"], "--gamma nan: want a finite number from 0 to 1"),
+                           (["--window-episodes", "0"], "--curve-episodes 0")):
+            err = io.StringIO()
+            with self.assertRaises(SystemExit) as cm, contextlib.redirect_stderr(err):
+                train_ppo.parse(argv)
+            self.assertEqual(cm.exception.code, 2, argv)
+            self.assertIn(says, err.getvalue(), argv)
+        self.assertEqual(train_ppo.parse(["--window-episodes", "7"]).curve_episodes, 7)  # the old name still works
+
     def test_summary_json_has_no_bare_nan(self):
         import train_ppo
 
