@@ -203,6 +203,9 @@ def main(argv=None):
     args = p.parse_args(argv)
     if not args.policy and not args.random:
         p.error("give a policy or --random")
+    for flag, v in (("--episodes", args.episodes), ("--gif-episodes", args.gif_episodes)):
+        if v < 0:  # -3 episodes scored nothing without a word
+            p.error(f"{flag} {v}: want a whole number, at least 0")
     if args.scenario and not args.random:
         p.error("--scenario is for --random: a policy runs in the scenario it was trained in")
     try:

@@ -98,6 +98,9 @@ def main():
     ap.add_argument("--save", type=int, default=4, help="observations to save as PNG")
     ap.add_argument("--out", default="observations", help="directory for the PNG files")
     args = ap.parse_args()
+    for flag, v, least in (("--steps", args.steps, 1), ("--episode-steps", args.episode_steps, 1), ("--save", args.save, 0)):
+        if v < least:  # --steps 0 ended in a NameError after the run
+            ap.error(f"{flag} {v}: want a whole number, at least {least}")
 
     client = Client(args.url)
     client.wait_for_ready()

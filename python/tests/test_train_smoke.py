@@ -154,6 +154,14 @@ class TrainingInputs(unittest.TestCase):
             self.assertIn(says, err.getvalue(), argv)
         self.assertEqual(train_ppo.parse(["--window-episodes", "7"]).curve_episodes, 7)  # the old name still works
 
+        import evaluate
+
+        err = io.StringIO()
+        with self.assertRaises(SystemExit) as cm, contextlib.redirect_stderr(err):
+            evaluate.main(["--random", "--episodes", "-3"])
+        self.assertEqual(cm.exception.code, 2)
+        self.assertIn("--episodes -3: want a whole number, at least 0", err.getvalue())
+
     def test_summary_json_has_no_bare_nan(self):
         import train_ppo
 
