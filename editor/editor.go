@@ -125,9 +125,11 @@ type Editor struct {
 	// This frame's layout: clickable things by name, the visible body of the window being
 	// laid out, and the actions clicked (run after the layout pass).
 	targets map[string]image.Rectangle
-	values  map[string]string // text of the fields laid out
-	clip    image.Rectangle
-	later   []func()
+	values  map[string]string // text of the fields and drop-downs laid out
+	// dropdown is the target name of the drop-down last clicked, the one whose list picks.
+	dropdown string
+	clip     image.Rectangle
+	later    []func()
 	// overlay is the window over the others (the Installed list) as laid out last frame;
 	// inOverlay is set while it is being laid out.
 	overlay   image.Rectangle

@@ -27,7 +27,8 @@ type State struct {
 	// "button:tab:<tab>", "installed:<plugin id>", and the preview's views "preview:top",
 	// "preview:view0" (camera) and "preview:view1" (3D).
 	Targets map[string][4]int `json:"targets"`
-	// Values holds the text of the text fields on screen, by target name.
+	// Values holds the text of the text fields and the choice of the drop-downs laid out, by
+	// target name ("" for none).
 	Values map[string]string `json:"values"`
 	// Checked counts Validate (and Export, Install) checks; Problems is what the last one
 	// listed.
