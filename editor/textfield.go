@@ -35,6 +35,16 @@ type fields struct {
 	order   []string
 	move    lineedit.Action
 	claimed bool
+	// click is the field clicked this tick, which takes the keyboard after the layout: the
+	// keys of the tick were typed before the click, into the field that had it.
+	click *fieldClick
+}
+
+// fieldClick is a click on a text field: its target name, its text and the pointer's x as
+// offset from the field's first character.
+type fieldClick struct {
+	name, value string
+	x           int
 }
 
 var (
@@ -56,15 +66,24 @@ func (e *Editor) beginFields(now time.Time) {
 	if f.focus != "" {
 		f.in = f.kb.Read(now)
 	}
-	f.order, f.move, f.claimed = f.order[:0], lineedit.None, false
+	f.order, f.move, f.claimed, f.click = f.order[:0], lineedit.None, false, nil
 }
 
-// endFields moves the focus as asked and drops it on a click that no field took. Update,
-// after the layout.
+// endFields gives the keyboard to the field clicked, or moves it as asked (Tab), and drops
+// it on a click that no field took. Update, after the layout.
 func (e *Editor) endFields() {
 	f := &e.fields
 	if inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft) && !f.claimed {
 		f.focus = ""
+	}
+	if c := f.click; c != nil {
+		if f.focus != c.name {
+			f.focus, f.wrote, f.from = c.name, c.value, 0
+			f.line.SetText(c.value)
+		}
+		f.line.MoveTo(f.from + (c.x+charWidth/2)/charWidth)
+		f.blink = time.Now()
+		return
 	}
 	if f.move == lineedit.None || len(f.order) == 0 {
 		return
@@ -146,14 +165,8 @@ func (e *Editor) fieldHint(ctx *debugui.Context, path string, buf *string, hint 
 				if !e.under(b) {
 					return
 				}
-				f.claimed = true
 				x, _ := ebiten.CursorPosition()
-				if f.focus != name {
-					f.focus, f.wrote, f.from = name, value, 0
-					f.line.SetText(value)
-				}
-				f.line.MoveTo(f.from + (x-b.Min.X-fieldPad+charWidth/2)/charWidth)
-				f.blink = time.Now()
+				f.claimed, f.click = true, &fieldClick{name: name, value: value, x: x - b.Min.X - fieldPad}
 			})
 			focused := f.focus == name
 			var caret, s0, s1 int
