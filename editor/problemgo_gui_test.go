@@ -39,3 +39,31 @@ func TestEditorProblemGoShowsTheField(t *testing.T) {
 	g.typeText("descriptor.drive.params.latency", "0.1")
 	g.wait("latency 0.1", 10*time.Second, func(s State) bool { return s.Values[latency] == "0.1" })
 }
+
+// TestEditorProblemGoShowsTheRow: "go" on a problem of a whole row (a wall of length 0 is
+// "size 0×0.1×0.3 is not positive" at descriptor.elements[9], no field's path) scrolls the
+// form to the row. Before, it showed the Floor and elements tab at its top, the row framed in
+// red below the window's edge.
+func TestEditorProblemGoShowsTheRow(t *testing.T) {
+	g, _ := newTrackEditor(t)
+	g.click("button:tab:" + tabGeometry)
+	g.reveal("button:elements.add")
+	for range 4 {
+		g.click("button:elements.add")
+	}
+	g.set("descriptor.elements[9].length", "0")
+	g.click("button:tab:" + tabGeneral)
+	g.click("button:validate")
+	s := g.wait("Validate", 10*time.Second, func(s State) bool { return s.Checked == 1 })
+	i := slices.IndexFunc(s.Problems, func(p plugins.Problem) bool { return p.Path == "descriptor.elements[9]" })
+	if i < 0 {
+		t.Fatalf("Validate with a wall of length 0 listed %v", s.Problems)
+	}
+	g.click("button:problem[" + itoa(i) + "]")
+	const kind = "field:descriptor.elements[9].kind"
+	g.wait("the row on show", 10*time.Second, func(s State) bool {
+		r, ok := s.Targets[kind]
+		return s.Tab == tabGeometry && ok && r[3]-r[1] >= 16
+	})
+	g.shot("problem-go-row.png")
+}

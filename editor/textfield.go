@@ -151,14 +151,11 @@ func (e *Editor) fieldHint(ctx *debugui.Context, path string, buf *string, hint 
 			if v := b.Intersect(e.clip); !v.Empty() {
 				e.targets[name] = v
 			}
-			if name == e.goTo {
-				e.goAt = b
-				if e.goFocus { // a problem's "go": the field takes the keyboard, its text selected
-					e.goFocus = false
-					f.focus, f.wrote, f.from = name, value, 0
-					f.line.SetText(value)
-					f.line.SelectAll()
-				}
+			if e.atGoTo(name, b) && e.goFocus { // a problem's "go": the field takes the keyboard, its text selected
+				e.goFocus = false
+				f.focus, f.wrote, f.from = name, value, 0
+				f.line.SetText(value)
+				f.line.SelectAll()
 			}
 			ctx.SetGridLayout([]int{-1, 1}, []int{b.Dy()})
 			ctx.Button("").On(func() {

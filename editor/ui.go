@@ -353,6 +353,20 @@ func (e *Editor) scrollToGoTo(ctx *debugui.Context, l debugui.ContainerLayout) {
 	}
 }
 
+// atGoTo adds b to where what a problem's "go" shows is laid out, when name is its field or
+// a field under its path: for a problem of a whole row (a box's size is
+// descriptor.elements[6]), the row's fields. It reports whether name is the field itself.
+// Without the row, "go" showed the row's tab at its top, the row framed in red out of sight.
+func (e *Editor) atGoTo(name string, b image.Rectangle) bool {
+	if e.goTo == "" {
+		return false
+	}
+	if name == e.goTo || strings.HasPrefix(name, e.goTo+".") || strings.HasPrefix(name, e.goTo+"[") {
+		e.goAt = e.goAt.Union(b)
+	}
+	return name == e.goTo
+}
+
 // validated reports whether the problems listed are of the plugin being edited: a Validate
 // (or Export, Install) ran since it was opened or started.
 func (e *Editor) validated() bool { return e.checked > 0 && e.checkOf == e.d }
@@ -421,9 +435,7 @@ func (e *Editor) target(ctx *debugui.Context, name string, widget func(cell imag
 			if name == e.reveal {
 				e.revealAt = b
 			}
-			if name == e.goTo {
-				e.goAt = b
-			}
+			e.atGoTo(name, b)
 			widget(b)
 		})
 	})
