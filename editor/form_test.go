@@ -459,3 +459,29 @@ func TestOpenFieldTakesAnInstalledID(t *testing.T) {
 		t.Fatalf("after opening an id: status %q, vehicle %+v", e.status, e.d.vehicle)
 	}
 }
+
+// TestNewSpawnPointsHaveTheirOwnNames: Add spawn point names the new track's second spawn
+// point spawn2, not "start" again, and skips a name a row has.
+func TestNewSpawnPointsHaveTheirOwnNames(t *testing.T) {
+	d, err := newDraft(plugins.TypeTrack)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := d.track
+	for range 2 {
+		f.Spawns = append(f.Spawns, f.newSpawnRow())
+	}
+	f.Spawns[2].Name = "spawn4"
+	f.Spawns = append(f.Spawns, f.newSpawnRow())
+	var names []string
+	for _, s := range f.Spawns {
+		names = append(names, s.Name)
+	}
+	if want := []string{"start", "spawn2", "spawn4", "spawn5"}; !slices.Equal(names, want) {
+		t.Errorf("spawn points %q, want %q", names, want)
+	}
+	f.Spawns = nil
+	if s := f.newSpawnRow(); s.Name != "start" {
+		t.Errorf("the first spawn point added is %q, want start", s.Name)
+	}
+}

@@ -95,8 +95,26 @@ func (r *elementRow) changeKind(was string) {
 	}
 }
 
-// newSpawnRow is the row Add spawn point appends.
-func newSpawnRow() spawnRow { return spawnRow{Name: "start", X: "0", Y: "0", YawDeg: "90"} }
+// newSpawnRow is the row Add spawn point appends: "start" for the first, then "spawn2",
+// "spawn3", ... (the first name no row has), so that the views' labels and the preview's
+// "from spawn point" tell them apart (each new one was "start").
+func (f *trackForm) newSpawnRow() spawnRow {
+	name := "start"
+	for n := len(f.Spawns) + 1; f.hasSpawn(name); n++ {
+		name = "spawn" + strconv.Itoa(n)
+	}
+	return spawnRow{Name: name, X: "0", Y: "0", YawDeg: "90"}
+}
+
+// hasSpawn reports whether a spawn point row is named name.
+func (f *trackForm) hasSpawn(name string) bool {
+	for _, s := range f.Spawns {
+		if strings.TrimSpace(s.Name) == name {
+			return true
+		}
+	}
+	return false
+}
 
 // elementKinds are the element kinds the form offers.
 var elementKinds = []string{plugins.ElementWall, plugins.ElementBox, plugins.ElementCylinder,

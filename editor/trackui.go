@@ -184,7 +184,7 @@ func (e *Editor) trackSpawns(ctx *debugui.Context, f *trackForm) {
 		e.button(ctx, "spawns["+itoa(i)+"].remove", "Remove", func() { f.Spawns = slices.Delete(f.Spawns, i, i+1) })
 	}
 	ctx.SetGridLayout([]int{120, -1}, nil)
-	e.button(ctx, "spawns.add", "Add spawn point", func() { f.Spawns = append(f.Spawns, newSpawnRow()) })
+	e.button(ctx, "spawns.add", "Add spawn point", func() { f.Spawns = append(f.Spawns, f.newSpawnRow()) })
 	ctx.Text("")
 
 	ctx.SetGridLayout([]int{-1}, nil)
