@@ -2,6 +2,7 @@ package editor
 
 import (
 	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -54,7 +55,10 @@ type State struct {
 	PreviewGen   uint64   `json:"previewGen"`
 	PreviewViews []string `json:"previewViews"`
 	PreviewNote  string   `json:"previewNote,omitempty"`
-	Frames       uint64   `json:"frames"`
+	// TopCaption is the top view's caption and TopHints the hints drawn on the view.
+	TopCaption string   `json:"topCaption"`
+	TopHints   []string `json:"topHints"`
+	Frames     uint64   `json:"frames"`
 	// Cursor is where the editor last saw the pointer, window pixels; Clicks counts the
 	// left-button presses it saw and LastClick is where the last one was.
 	Cursor    [2]int `json:"cursor"`
@@ -138,6 +142,7 @@ func (e *Editor) writeState(now bool) {
 	for name, r := range e.targets {
 		s.Targets[name] = [4]int{r.Min.X, r.Min.Y, r.Max.X, r.Max.Y}
 	}
+	s.TopCaption, s.TopHints = e.views.caption, slices.Clone(e.views.hints)
 	if out := e.views.out; out != nil {
 		s.PreviewGen, s.PreviewNote = out.gen, out.note
 		if e.views.held != "" {

@@ -22,6 +22,9 @@ type previewImages struct {
 	// what maps the pointer to metres for a drag.
 	trackView  topView
 	trackShown bool
+	// caption is the top view's caption and hints the hints drawn on it, for the state file.
+	caption string
+	hints   []string
 	// zoom is the view the user zoomed and panned the track to, nil for the whole track;
 	// zoomFor is the draft it was made for (another draft starts whole).
 	zoom    *topView
@@ -36,13 +39,17 @@ type previewImages struct {
 func (e *Editor) previewPanel(ctx *debugui.Context, body image.Rectangle) {
 	out := e.views.out
 	ctx.SetGridLayout([]int{-1}, nil)
+	rowH := 22
+	topH := max(60, (body.Dy()-4*rowH)/2)
 	caption := "Top-down"
+	if e.views.trackShown && topH < compactTopH && e.d.track != nil && plugins.DescriptorIsLayout(e.d.track.Generator) {
+		caption += ": drag points to move them (Shift: 1 cm), wheel: zoom" // not on the view, hiding them
+	}
 	if out != nil && out.gen != e.gen {
 		caption += " (updating ...)"
 	}
+	e.views.caption = caption
 	ctx.Text(caption)
-	rowH := 22
-	topH := max(60, (body.Dy()-4*rowH)/2)
 	camH := max(60, body.Dy()-topH-4*rowH)
 	ctx.SetGridLayout([]int{-1}, []int{topH})
 	ctx.GridCell(func(b image.Rectangle) {
@@ -73,6 +80,10 @@ func (e *Editor) previewPanel(ctx *debugui.Context, body image.Rectangle) {
 		ctx.Text(out.note) // wrapped to the panel: an error is read whole
 	}
 }
+
+// compactTopH is the height in pixels below which the track's top view has its hints in its
+// caption rather than on it.
+const compactTopH = 160
 
 // updatePreview takes the previewer's newest output and redraws the top-down view when the
 // output or its cell changed. Game goroutine.
@@ -105,16 +116,24 @@ func (e *Editor) updatePreview() {
 			keep = &e.drag.view
 		}
 		e.views.trackView, e.views.trackShown = drawTrackTop(e.views.top, out.layout, keep), true
-		if t := e.d.track; t != nil && plugins.DescriptorIsLayout(t.Generator) {
-			// Said on the view rather than in its caption, whose length moves the view.
-			e.views.trackView.label("drag spawn points, waypoints and elements to move them (Shift: 1 cm steps)",
-				6, float32(e.views.top.Bounds().Dy()-18), labelColor)
+		// A short view (a laptop's screen) has the hints in its caption instead: three lines
+		// of text hid a third of it, the spawn points' handles among them.
+		compact := r.Dy() < compactTopH
+		e.views.hints = e.views.hints[:0]
+		if t := e.d.track; t != nil && plugins.DescriptorIsLayout(t.Generator) && !compact {
+			e.views.hints = append(e.views.hints, "drag spawn points, waypoints and elements to move them (Shift: 1 cm steps)")
+			e.views.trackView.label(e.views.hints[0], 6, float32(e.views.top.Bounds().Dy()-18), labelColor)
 		}
 		zoom := "wheel: zoom"
 		if v := e.views.trackView; v.fitS > 0 && v.s > v.fitS*1.001 {
 			zoom = fmt.Sprintf("×%.1f; wheel: zoom, drag the background: pan", v.s/v.fitS)
+		} else if compact {
+			zoom = ""
 		}
-		e.views.trackView.label(zoom, 6, 20, labelColor)
+		if zoom != "" {
+			e.views.hints = append(e.views.hints, zoom)
+			e.views.trackView.label(zoom, 6, 20, labelColor)
+		}
 	} else {
 		e.views.trackShown = false
 		drawVehicleTop(e.views.top, out.vehicle)
