@@ -5,8 +5,10 @@ import (
 	"errors"
 	"os"
 	"sync"
+	"time"
 
 	"simgui/app"
+	"simgui/app/world"
 )
 
 // FaceID is the recorder's face in the app's registry.
@@ -26,9 +28,12 @@ type Face struct {
 	// Compression is "zstd" (default), "lz4" or "none".
 	Compression string `yaml:"compression"`
 
-	h        *app.Host
-	mu       sync.Mutex
-	recs     map[*Recorder]bool
+	h    *app.Host
+	mu   sync.Mutex
+	recs map[*Recorder]bool
+	// taken is the world the recordings take, whose cameras keep every frame while one runs
+	// (nil when none does).
+	taken    *app.Sim
 	stop     chan struct{}
 	wg       sync.WaitGroup
 	stopOnce sync.Once
@@ -57,6 +62,9 @@ func (f *Face) Start(_ context.Context, h *app.Host) error {
 				f.mu.Lock()
 				for r := range f.recs {
 					r.Switch(a.Bus)
+				}
+				if len(f.recs) > 0 {
+					f.take(a)
 				}
 				f.mu.Unlock()
 				cur = a
@@ -89,12 +97,20 @@ func (f *Face) StartRecording(file *os.File) (func() error, error) {
 		return nil, err
 	}
 	f.recs[r] = true
+	f.take(a)
 	return func() error {
+		f.mu.Lock()
+		taken := f.taken
+		f.mu.Unlock()
+		flushFrames(taken)
 		// Stopped before it leaves the list, so that a Shutdown meanwhile waits for its
 		// footer (Stop waits for a Stop under way) rather than find nothing to close.
 		st, err := r.Stop()
 		f.mu.Lock()
 		delete(f.recs, r)
+		if len(f.recs) == 0 {
+			f.take(nil)
+		}
 		f.mu.Unlock()
 		if st.Dropped > 0 {
 			f.h.Logger().Warn("the recording lacks messages the writer could not keep up with",
@@ -115,6 +131,7 @@ func (f *Face) Shutdown(context.Context) error {
 	f.mu.Lock()
 	recs := f.recs
 	f.recs = nil
+	f.take(nil)
 	f.mu.Unlock()
 	var errs []error
 	for r := range recs {
@@ -122,6 +139,42 @@ func (f *Face) Shutdown(context.Context) error {
 		errs = append(errs, err)
 	}
 	return errors.Join(errs...)
+}
+
+// take makes a the world the recordings take (nil: none): its cameras draw every frame, none
+// dropped, so that a world stepped faster than they draw (lockstep, a step batch, time scale
+// 0) is recorded with all its frames rather than one in ten. Call it with f.mu held.
+func (f *Face) take(a *app.Sim) {
+	if f.taken == a {
+		return
+	}
+	if f.taken != nil && f.taken.Sensors != nil {
+		f.taken.Sensors.SetLossless(false)
+	}
+	f.taken = a
+	if a != nil && a.Sensors != nil {
+		a.Sensors.SetLossless(true)
+	}
+}
+
+// flushWait bounds how long stopping a recording waits for the frames a's cameras have taken
+// and not yet drawn (a fleet's cameras hold a few each).
+const flushWait = 10 * time.Second
+
+// flushFrames waits until a's cameras have drawn and published the frames already taken, so
+// that a recording stopped right after a step batch ends with the batch's last frames. It
+// runs on a's loop, where no frame is taken meanwhile; a loop busy with a long step batch, or
+// stopped, is not waited for beyond flushWait.
+func flushFrames(a *app.Sim) {
+	if a == nil || a.Sensors == nil || a.Loop == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), flushWait)
+	defer cancel()
+	a.Loop.Call(ctx, func(*world.World) error {
+		a.Sensors.Flush()
+		return nil
+	})
 }
 
 var (

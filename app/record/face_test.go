@@ -201,3 +201,56 @@ func create(t *testing.T, path string) *os.File {
 	}
 	return f
 }
+
+// A recording of a lockstep world holds every camera frame of a step batch run faster than
+// the camera draws, up to the batch's last, as --dump-sensors writes them: 400 steps of the
+// default scenario (a 15 Hz camera, 640×480) fire it 31 times. Without the record face keeping
+// the frames, a recording held 1 to 5 of them (the others dropped as the worker fell behind,
+// the last ones still drawing when stop_record closed the file).
+func TestRecordingKeepsEveryCameraFrame(t *testing.T) {
+	plan, err := scenario.Resolve(scenario.Default(), plugins.Builtin())
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := app.NewHost(app.HostOptions{Logger: slog.New(slog.DiscardHandler)})
+	sc, err := h.Build(plan, app.BuildOptions{Lockstep: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.SetScenario(sc)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- h.Run(ctx, &Face{}) }()
+	defer func() { cancel(); <-done; h.Close() }()
+	<-h.Start.Done()
+	path := filepath.Join(t.TempDir(), "lockstep.mcap")
+	stop, err := h.Recorder().StartRecording(create(t, path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sc.Loop.Step(ctx, 400); err != nil {
+		t.Fatal(err)
+	}
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	rec, err := ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stamps []time.Duration
+	for _, m := range rec.Messages {
+		if m.Type == "gz.msgs.Image" {
+			stamps = append(stamps, m.PublishTime)
+		}
+	}
+	// The camera fires on the first step at or after each k/15 s: 5 ms, 70 ms, 135 ms, ...
+	if len(stamps) != 31 || stamps[0] != 5*time.Millisecond || stamps[1] != 70*time.Millisecond || stamps[30] != 2*time.Second {
+		t.Fatalf("%d camera frames stamped %v; want 31 from 5ms to 2s", len(stamps), stamps)
+	}
+	for _, s := range sc.Sensors.Sensors() {
+		if s.Dropped != 0 {
+			t.Errorf("%s dropped %d readings while recorded", s.Topic, s.Dropped)
+		}
+	}
+}

@@ -45,7 +45,8 @@
 // boxes; the marker mesh) and a per-sensor worker goroutine renders, adds noise and
 // publishes, frames of one sensor in order (Pipeline). Frames are
 // dropped, oldest first, when a worker falls behind by more than Options.QueueLen frames,
-// unless the system is lossless (Options.Lossless, or while a dump runs). Frame renders a
+// unless the system is lossless (Options.Lossless, SetLossless while a recording runs, or
+// while a dump runs). Frame renders a
 // camera synchronously from the current world, in the contract's format (raw, png,
 // jpeg_base64), for a training API; View captures the same scene, in the look of the model's
 // first camera, for a renderer of your own (the window's chase view). SetPeerVisibility

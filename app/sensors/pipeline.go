@@ -17,7 +17,7 @@ const DefaultQueueLen = 4
 //
 // When the worker falls behind and the queue (Options.QueueLen) is full, Submit drops the
 // oldest waiting job (counted in Output.Dropped) — unless the system is lossless
-// (Options.Lossless, or a dump is running), in which case Submit waits for room: the step loop
+// (Options.Lossless, SetLossless, or a dump is running), in which case Submit waits for room: the step loop
 // then goes at the speed of the slowest camera.
 type Pipeline[J any] struct {
 	jobs chan J

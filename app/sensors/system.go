@@ -65,6 +65,8 @@ type System struct {
 	renderer *render.Renderer
 
 	dump atomic.Pointer[dump]
+	// keepFrames is SetLossless's: a recording takes the world's readings.
+	keepFrames atomic.Bool
 
 	flushMu  sync.Mutex
 	flushers map[flusher]struct{}
@@ -513,7 +515,16 @@ func (s *System) removeFlusher(f flusher) {
 	s.flushMu.Unlock()
 }
 
-func (s *System) lossless() bool { return s.opts.Lossless || s.dump.Load() != nil }
+func (s *System) lossless() bool {
+	return s.opts.Lossless || s.keepFrames.Load() || s.dump.Load() != nil
+}
+
+// SetLossless makes image sensors wait for their workers instead of dropping frames while on
+// is true, as Options.Lossless does for the system's life: the record face sets it while a
+// recording takes this world's readings, so that the file holds every frame the schedule
+// fired (a world stepped faster than its cameras draw then slows down to them, as during a
+// dump). It may be called from any goroutine.
+func (s *System) SetLossless(on bool) { s.keepFrames.Store(on) }
 
 // warnOnce logs a warning with err the first time key is seen.
 func (s *System) warnOnce(key, msg string, err error) { s.warnOnceWith(key, msg, "err", err) }
