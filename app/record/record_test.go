@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -291,30 +292,52 @@ func TestDropsAreCounted(t *testing.T) {
 	}
 }
 
-// A recording stops writing at its size limit, says so once, counts what it cut, and its file
-// stays whole.
+// A recording stops writing when its file reaches its size limit, says so once, counts what it
+// cut, and its file stays whole, within a chunk and the summary of the limit. The limit is on
+// the file, not on the messages before compression: a recording of the default scenario's
+// camera stopped after 321 s with a 13.6 MB file under the 4 GiB limit. And from the first
+// message cut on, every topic is cut: the frames stopped there while the poses went on 5 s.
 func TestSizeLimit(t *testing.T) {
 	bus := transport.NewBus(transport.Options{Logger: slog.New(slog.DiscardHandler)})
 	defer bus.Close()
 	path := filepath.Join(t.TempDir(), "limit.mcap")
 	var logged xtest.LockedBuffer
-	rec, err := Start(bus, path, Options{MaxBytes: 900, Compression: "none", Logger: slog.New(slog.NewTextHandler(&logged, nil))})
+	const limit, chunk = 256 << 10, 16 << 10
+	rec, err := Start(bus, path, Options{MaxBytes: limit, ChunkSize: chunk, Logger: slog.New(slog.NewTextHandler(&logged, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}
-	const n = 1000 // 9 bytes each marshalled: 100 fit
+	// 8 KiB frames, half noise, half flat: they compress to about half. Each step publishes
+	// a frame and a count with the same stamp.
+	const n = 200
+	rng := rand.New(rand.NewPCG(1, 2))
 	for i := range n {
-		bus.Publish("/count", &msgs.Double{Data: float64(i + 1)}, time.Duration(i))
+		frame := make([]byte, 8<<10)
+		for j := range len(frame) / 2 {
+			frame[j] = byte(rng.Uint32())
+		}
+		stamp := time.Duration(i) * time.Millisecond
+		bus.Publish("/frame", &msgs.Image{Width: 64, Height: 128, Step: 64, Data: frame}, stamp)
+		bus.Publish("/count", &msgs.Double{Data: float64(i + 1)}, stamp)
 	}
 	st, err := rec.Stop()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.Messages != 100 || st.Messages+st.Cut+st.Dropped != n {
-		t.Fatalf("written %d, cut %d, dropped %d of %d; want 100 written", st.Messages, st.Cut, st.Dropped, n)
+	frames, counts := st.PerTopic["/frame"], st.PerTopic["/count"]
+	// The message data of 32 frames is the limit; compressed, about 60 fit.
+	if frames < 45 || frames >= n || st.Messages+st.Cut+st.Dropped != 2*n {
+		t.Fatalf("written %d frames and %d counts, cut %d, dropped %d of %d messages; want 45 to %d frames", frames, counts, st.Cut, st.Dropped, 2*n, n-1)
+	}
+	if counts != frames && counts != frames-1 {
+		t.Errorf("%d frames but %d counts written: the topics end at different moments", frames, counts)
 	}
 	if c := strings.Count(logged.String(), "reached its size limit"); c != 1 {
 		t.Errorf("warned %d times:\n%s", c, logged.String())
+	}
+	fi, err := os.Stat(path)
+	if err != nil || fi.Size() > limit+chunk+16<<10 {
+		t.Errorf("the file has %d bytes; limit %d (%v)", fi.Size(), limit, err)
 	}
 	r, err := ReadFile(path)
 	if err != nil || !r.Complete || uint64(len(r.Messages)) != st.Messages {

@@ -47,15 +47,17 @@ type Options struct {
 	QueueBytes int64
 	// Logger receives the first write error; default slog.Default().
 	Logger *slog.Logger
-	// MaxBytes bounds the message data a recording writes (before compression), in bytes;
-	// 0 means DefaultMaxBytes. Past it, messages are counted (Stats.Cut) but not written,
-	// and the file stays whole: a recording nobody stops does not fill the disk.
+	// MaxBytes bounds the size of the recording's file, in bytes; 0 means DefaultMaxBytes.
+	// From the first message that would take it past, every message is counted (Stats.Cut)
+	// but not written, so that all topics end at the same moment, and the file stays whole
+	// (it ends at most a chunk and the summary past the bound): a recording nobody stops does
+	// not fill the disk.
 	MaxBytes int64
 }
 
-// DefaultMaxBytes is a recording's MaxBytes when Options gives none: about 5 minutes of a
-// KS0223 world at real time with its 640×480 camera recorded (14 MB/s of messages, raw
-// images), hours of one without cameras.
+// DefaultMaxBytes is a recording's MaxBytes when Options gives none: about 10 minutes of a
+// KS0223 world at real time with its 640×480 camera in the realistic look recorded (its
+// noisy frames compress to about 7 MB/s), a day of the default flat look (50 KB/s).
 const DefaultMaxBytes = 4 << 30
 
 // Stats describes a recording so far.
@@ -108,12 +110,14 @@ type Recorder struct {
 	epoch   int // the episode of the subscription being drained that is being written
 	// warnedDrops: the first drop has been logged (Stop's stats count them all).
 	warnedDrops bool
-	// bytes is the message data written; past maxBytes messages are cut (counted in cut).
-	bytes, maxBytes int64
-	cut             atomic.Uint64
-	mu              sync.Mutex
-	perTopic        map[string]uint64
-	err             error
+	// From the message that would take the file past maxBytes on, messages are cut (full,
+	// and counted in cut).
+	full     bool
+	maxBytes int64
+	cut      atomic.Uint64
+	mu       sync.Mutex
+	perTopic map[string]uint64
+	err      error
 
 	stopOnce sync.Once
 	stopErr  error
@@ -414,14 +418,17 @@ func (r *Recorder) write(m transport.Message, epoch int) error {
 	if err != nil {
 		return fmt.Errorf("marshal %s on %s: %w", m.Type, m.Topic, err)
 	}
-	if r.bytes+int64(len(r.buf)) > r.maxBytes {
+	// The bound is on the file, which is what fills a disk (compressed camera frames of the
+	// flat look are a three-hundredth of their message data): the chunks written so far, plus
+	// this message as if it did not compress. The open chunk, at most ChunkSize, comes on top.
+	if r.full || int64(r.w.Offset())+int64(len(r.buf)) > r.maxBytes {
+		r.full = true
 		if r.cut.Add(1) == 1 {
 			r.log.Warn("the recording reached its size limit; later messages are not written (stop_record closes the file whole)",
 				"path", r.path, "limit_bytes", r.maxBytes)
 		}
 		return nil
 	}
-	r.bytes += int64(len(r.buf))
 	t := uint64(max(m.Stamp, 0))
 	if r.rebase || epoch > r.epoch {
 		// Another world, or the same one reset: its time continues the file's.
