@@ -77,6 +77,9 @@ func (s *Service) stopRecording() error {
 	}
 	err := s.recStop()
 	s.log.Info("control: recording stopped", "path", s.recPath, "err", err)
+	if err != nil { // the name as the client gave it, as start_record answers
+		err = errors.New(strings.ReplaceAll(err.Error(), s.recPath, s.recName))
+	}
 	s.recStop, s.recPath, s.recName = nil, "", ""
 	return err
 }
@@ -119,7 +122,7 @@ func openRecordFile(dir, name string) (f *os.File, made []string, err error) {
 			return nil, made, fmt.Errorf("%s is not a folder", p)
 		}
 	}
-	f, err = root.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, 0o644)
+	f, err = root.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, 0o644)
 	if errors.Is(err, fs.ErrExist) {
 		return nil, made, errors.New("the file exists (or a symlink has its name); choose another name or remove it")
 	}

@@ -195,7 +195,7 @@ func TestReorderBuffer(t *testing.T) {
 // create makes a new file for a recording, as /control's start_record does.
 func create(t *testing.T, path string) *os.File {
 	t.Helper()
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		t.Fatal(err)
 	}

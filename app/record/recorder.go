@@ -4,6 +4,7 @@ import (
 	"container/heap"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -134,7 +135,7 @@ func Start(bus *transport.Bus, path string, opts Options) (*Recorder, error) {
 			return nil, fmt.Errorf("record %s: %w", path, err)
 		}
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		if errors.Is(err, os.ErrExist) {
 			return nil, fmt.Errorf("record %s: the file exists; choose another name or remove it", path)
@@ -149,7 +150,8 @@ func Start(bus *transport.Bus, path string, opts Options) (*Recorder, error) {
 }
 
 // StartFile records every message published on bus from now on into f, a new empty file the
-// caller opened (for example through an os.Root). The recorder owns f: it closes it on Stop,
+// caller opened for reading and writing (for example through an os.Root): a recording its
+// disk cut short is ended by reading back to its last whole record. The recorder owns f: it closes it on Stop,
 // or at once when it fails, leaving the removal of the file to the caller.
 func StartFile(bus *transport.Bus, f *os.File, opts Options) (*Recorder, error) {
 	if opts.ChunkSize <= 0 {
@@ -439,7 +441,7 @@ func (r *Recorder) write(m transport.Message, epoch int) error {
 	r.lastLog = logTime
 	r.seq[ch]++
 	if err := r.w.WriteMessage(&mcap.Message{ChannelID: ch, Sequence: r.seq[ch], LogTime: logTime, PublishTime: t, Data: r.buf}); err != nil {
-		return fmt.Errorf("write %s: %w", r.path, err)
+		return err
 	}
 	r.messages.Add(1)
 	r.mu.Lock()
@@ -457,16 +459,16 @@ func (r *Recorder) addChannel(m transport.Message) (uint16, error) {
 		}
 		sid = uint16(len(r.schemas) + 1)
 		if err := r.w.WriteSchema(&mcap.Schema{ID: sid, Name: m.Type, Encoding: "protobuf", Data: data}); err != nil {
-			return 0, fmt.Errorf("write %s: %w", r.path, err)
+			return 0, err
 		}
 		r.schemas[m.Type] = sid
 	}
 	if len(r.channels) == 0xffff {
-		return 0, fmt.Errorf("write %s: more than 65535 topics", r.path)
+		return 0, errors.New("more than 65535 topics")
 	}
 	ch := uint16(len(r.channels) + 1)
 	if err := r.w.WriteChannel(&mcap.Channel{ID: ch, SchemaID: sid, Topic: m.Topic, MessageEncoding: "protobuf"}); err != nil {
-		return 0, fmt.Errorf("write %s: %w", r.path, err)
+		return 0, err
 	}
 	r.channels[m.Topic] = ch
 	return ch, nil
@@ -507,6 +509,11 @@ func (r *Recorder) Stop() (Stats, error) {
 		}
 		if err == nil {
 			err = r.f.Sync()
+		} else if end, serr := salvage(r.f); serr == nil {
+			// A full disk: the file still opens in readers, without what did not fit.
+			err = fmt.Errorf("%w; the file ends after its last whole chunk (%d bytes), readable without an index", bareErr(err), end)
+		} else {
+			err = fmt.Errorf("%w; the file could not be ended either (%v): readers may refuse it, simgui's record.ReadFile reads it", bareErr(err), bareErr(serr))
 		}
 		if cerr := r.f.Close(); err == nil {
 			err = cerr
@@ -516,4 +523,14 @@ func (r *Recorder) Stop() (Stats, error) {
 		}
 	})
 	return r.Stats(), r.stopErr
+}
+
+// bareErr is err's file error without the file's path, which Stop says once ("record
+// a.mcap: write a.mcap: write a.mcap: no space left on device" was answered to stop_record).
+func bareErr(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("%s: %w", pe.Op, pe.Err)
+	}
+	return err
 }
