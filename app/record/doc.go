@@ -6,8 +6,11 @@
 // "protobuf", data = a FileDescriptorSet of the type's .proto file and all its imports, as
 // Foxglove expects). Publish time is the message's sim-time stamp in nanoseconds, so a reset
 // makes it start again from zero; log time follows it but never goes back: after a reset or a
-// switch to another world it continues from the last one written. A reset is told by /clock
-// going back, and the episode before it is written whole before the one after.
+// switch to another world it continues a nanosecond after the last one written. A reset is
+// told by /clock going back, and the episode before it is written whole before the one after.
+// The scenario's world and every training episode publish the same topics, so a metadata
+// record "simgui.world" (id, kind, label and logTime) marks the log time from which each
+// world's messages are in the file ([Recording.Worlds]).
 //
 // The file is chunked (zstd by default, Options.ChunkSize uncompressed bytes per chunk, CRCs on)
 // and written straight to its final name: if the process dies, every chunk written so far is

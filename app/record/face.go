@@ -61,7 +61,7 @@ func (f *Face) Start(_ context.Context, h *app.Host) error {
 			if a := h.Active(); a != nil && a != cur {
 				f.mu.Lock()
 				for r := range f.recs {
-					r.Switch(a.Bus)
+					r.Switch(a.Bus, worldOf(a))
 				}
 				if len(f.recs) > 0 {
 					f.take(a)
@@ -92,7 +92,7 @@ func (f *Face) StartRecording(file *os.File) (func() error, error) {
 		file.Close()
 		return nil, errors.New("there is no world to record")
 	}
-	r, err := StartFile(a.Bus, file, Options{Compression: f.Compression, Logger: f.h.Logger()})
+	r, err := StartFile(a.Bus, file, Options{Compression: f.Compression, Logger: f.h.Logger(), World: worldOf(a)})
 	if err != nil {
 		return nil, err
 	}
@@ -119,6 +119,9 @@ func (f *Face) StartRecording(file *os.File) (func() error, error) {
 		return err
 	}, nil
 }
+
+// worldOf names a world for the file.
+func worldOf(a *app.Sim) World { return World{ID: a.ID, Kind: string(a.Kind), Label: a.Label} }
 
 // Shutdown withdraws the recorder and closes every recording cleanly; it may be called again.
 func (f *Face) Shutdown(context.Context) error {

@@ -91,6 +91,20 @@ func TestRecordFaceFollowsTheActiveWorld(t *testing.T) {
 	if last.PublishTime != 500*time.Millisecond {
 		t.Errorf("the last message %s published at %v, want the episode's 0.5 s", last.Topic, last.PublishTime)
 	}
+	// Each world is named where its messages begin: they all publish the same topics.
+	if len(rec.Worlds) != 2 || rec.Worlds[0].World != (World{ID: sc.ID, Kind: "scenario", Label: sc.Label}) ||
+		rec.Worlds[1].World != (World{ID: ep.ID, Kind: "episode", Label: "episode 1"}) {
+		t.Fatalf("worlds %+v; want the scenario's, then episode-1's", rec.Worlds)
+	}
+	for _, m := range rec.Messages {
+		inEpisode := m.LogTime >= rec.Worlds[1].LogTime
+		if !strings.HasPrefix(m.Topic, "/model/") {
+			continue
+		}
+		if strings.HasPrefix(m.Topic, "/model/ego/") == inEpisode || strings.HasPrefix(m.Topic, "/model/trainee/") != inEpisode {
+			t.Fatalf("%s logged at %v: the episode's mark is at %v", m.Topic, m.LogTime, rec.Worlds[1].LogTime)
+		}
+	}
 
 	if _, err := h.Recorder().StartRecording(create(t, filepath.Join(t.TempDir(), "open.mcap"))); err != nil {
 		t.Fatal(err)

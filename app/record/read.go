@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"time"
 
 	"github.com/foxglove/mcap/go/mcap"
@@ -42,6 +43,15 @@ type Recording struct {
 	// everything up to the last complete chunk, and Reason says what was wrong.
 	Truncated bool
 	Reason    error
+	// Worlds are the worlds the recording followed, in file order, each with the log time of
+	// its first message.
+	Worlds []WorldMark
+}
+
+// WorldMark is where a world's messages begin in a recording.
+type WorldMark struct {
+	World
+	LogTime time.Duration
 }
 
 // Counts returns the number of messages per topic.
@@ -118,6 +128,17 @@ func ReadFile(path string) (*Recording, error) {
 				Topic: c.Topic, Type: typ, Sequence: m.Sequence, LogTime: time.Duration(m.LogTime),
 				PublishTime: time.Duration(m.PublishTime), Data: m.Data,
 			})
+		case mcap.TokenMetadata:
+			md, err := mcap.ParseMetadata(data)
+			if err != nil {
+				rec.Truncated, rec.Reason = true, err
+				return rec, nil
+			}
+			if md.Name == worldMetadata {
+				t, _ := strconv.ParseUint(md.Metadata["logTime"], 10, 64)
+				rec.Worlds = append(rec.Worlds, WorldMark{World: World{ID: md.Metadata["id"], Kind: md.Metadata["kind"],
+					Label: md.Metadata["label"]}, LogTime: time.Duration(t)})
+			}
 		case mcap.TokenFooter:
 			rec.Complete = true
 		}

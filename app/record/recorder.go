@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -54,7 +55,20 @@ type Options struct {
 	// (it ends at most a chunk and the summary past the bound): a recording nobody stops does
 	// not fill the disk.
 	MaxBytes int64
+	// World names the world recorded first (see World); the zero World names none.
+	World World
 }
+
+// World names a world a recording follows: the file has a metadata record "simgui.world"
+// (id, kind, label, and logTime, the log time of its first message) where each world's
+// messages begin, since the scenario's world and every training episode publish the same
+// topics.
+type World struct {
+	ID, Kind, Label string
+}
+
+// worldMetadata is the name of the metadata records that mark where a world's messages begin.
+const worldMetadata = "simgui.world"
 
 // DefaultMaxBytes is a recording's MaxBytes when Options gives none: about 10 minutes of a
 // KS0223 world at real time with its 640×480 camera in the realistic look recorded (its
@@ -91,7 +105,7 @@ type Recorder struct {
 	// started on yet; dropped counts the drops of closed ones.
 	subMu   sync.Mutex
 	sub     *transport.Subscription
-	queued  []*transport.Subscription
+	queued  []queuedSub
 	stopped bool
 	dropped uint64
 	wake    chan struct{} // Switch and Stop wake a writer whose bus closed under it
@@ -109,6 +123,10 @@ type Recorder struct {
 	offset  uint64
 	rebase  bool
 	epoch   int // the episode of the subscription being drained that is being written
+	// world is the world being written, marked in the file before its first message
+	// (announce).
+	world    World
+	announce bool
 	// warnedDrops: the first drop has been logged (Stop's stats count them all).
 	warnedDrops bool
 	// From the message that would take the file past maxBytes on, messages are cut (full,
@@ -189,6 +207,7 @@ func StartFile(bus *transport.Bus, f *os.File, opts Options) (*Recorder, error) 
 		sub:        bus.SubscribeAll(transport.WithQueueLen(opts.QueueLen), transport.WithMaxBytes(opts.QueueBytes)),
 		schemas:    map[string]uint16{}, channels: map[string]uint16{}, seq: map[uint16]uint32{},
 		perTopic: map[string]uint64{}, maxBytes: opts.MaxBytes,
+		world: opts.World, announce: opts.World != World{},
 	}
 	if r.maxBytes <= 0 {
 		r.maxBytes = DefaultMaxBytes
@@ -197,10 +216,17 @@ func StartFile(bus *transport.Bus, f *os.File, opts Options) (*Recorder, error) 
 	return r, nil
 }
 
-// Switch records bus from now on instead of the bus recorded so far, in the same file. The
-// messages already queued from the old bus are written first; the new world's log times
-// continue after the last one written (its publish times keep its own sim time).
-func (r *Recorder) Switch(bus *transport.Bus) {
+// queuedSub is a subscription Switch made that the writer has not started on, and its world.
+type queuedSub struct {
+	sub   *transport.Subscription
+	world World
+}
+
+// Switch records bus, world w's, from now on instead of the bus recorded so far, in the same
+// file. The messages already queued from the old bus are written first; the new world's log
+// times continue after the last one written (its publish times keep its own sim time), and
+// a metadata record names it where they begin.
+func (r *Recorder) Switch(bus *transport.Bus, w World) {
 	next := bus.SubscribeAll(transport.WithQueueLen(r.queueLen), transport.WithMaxBytes(r.queueBytes))
 	r.subMu.Lock()
 	if r.stopped {
@@ -210,7 +236,7 @@ func (r *Recorder) Switch(bus *transport.Bus) {
 	}
 	old := r.sub
 	r.sub = next
-	r.queued = append(r.queued, next)
+	r.queued = append(r.queued, queuedSub{next, w})
 	r.subMu.Unlock()
 	old.Close()
 	r.poke()
@@ -255,8 +281,9 @@ func (r *Recorder) run(sub *transport.Subscription) {
 			r.subMu.Lock()
 			next, stopped := (*transport.Subscription)(nil), r.stopped
 			if len(r.queued) > 0 {
-				next, r.queued = r.queued[0], r.queued[1:]
-				r.rebase = true
+				next, r.world = r.queued[0].sub, r.queued[0].world
+				r.queued = r.queued[1:]
+				r.rebase, r.announce = true, true
 			}
 			r.subMu.Unlock()
 			if next != nil {
@@ -433,12 +460,27 @@ func (r *Recorder) write(m transport.Message, epoch int) error {
 	}
 	t := uint64(max(m.Stamp, 0))
 	if r.rebase || epoch > r.epoch {
-		// Another world, or the same one reset: its time continues the file's.
-		r.offset, r.rebase = r.lastLog-min(t, r.lastLog), false
+		// Another world, or the same one reset: its time continues the file's, a nanosecond
+		// after the last message written, so that no log time has messages of both (a
+		// world's mark in the file gives the log time its messages begin at).
+		start := r.lastLog
+		if r.messages.Load() > 0 {
+			start++
+		}
+		r.offset, r.rebase = start-min(t, start), false
 		r.epoch = max(r.epoch, epoch)
 	}
 	logTime := max(t+r.offset, r.lastLog)
 	r.lastLog = logTime
+	if r.announce {
+		r.announce = false
+		w := r.world
+		if err := r.w.WriteMetadata(&mcap.Metadata{Name: worldMetadata, Metadata: map[string]string{
+			"id": w.ID, "kind": w.Kind, "label": w.Label, "logTime": strconv.FormatUint(logTime, 10),
+		}}); err != nil {
+			return err
+		}
+	}
 	r.seq[ch]++
 	if err := r.w.WriteMessage(&mcap.Message{ChannelID: ch, Sequence: r.seq[ch], LogTime: logTime, PublishTime: t, Data: r.buf}); err != nil {
 		return err
