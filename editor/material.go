@@ -226,41 +226,35 @@ func (e *Editor) vehicleMaterials(ctx *debugui.Context, f *vehicleForm) {
 }
 
 // renameMaterial makes the elements and the floor that named material row i by its old name
-// name it by the new one, as the name is typed, unless another row has the old name too. An
-// empty name on either side renames nothing (the references wait for a name again).
+// name it by the new one (see renameRefs).
 func (f *trackForm) renameMaterial(i int, from, to string) {
-	from, to = strings.TrimSpace(from), strings.TrimSpace(to)
-	if from == "" || to == "" || from == to {
-		return
-	}
-	for k, m := range f.Materials {
-		if k != i && strings.TrimSpace(m.Name) == from {
-			return
-		}
-	}
+	refs := []*string{&f.FloorTexture}
 	for k := range f.Elements {
-		if strings.TrimSpace(f.Elements[k].Material) == from {
-			f.Elements[k].Material = to
-		}
+		refs = append(refs, &f.Elements[k].Material)
 	}
-	if strings.TrimSpace(f.FloorTexture) == from {
-		f.FloorTexture = to
-	}
+	renameRefs(f.Materials, i, from, to, refs)
 }
 
 // renameMaterial makes the parts that named material row i by its old name name it by the
-// new one, as trackForm.renameMaterial does for a track.
+// new one (see renameRefs).
 func (f *vehicleForm) renameMaterial(i int, from, to string) {
+	renameRefs(f.Materials, i, from, to, []*string{&f.Material, &f.AccentMaterial})
+}
+
+// renameRefs makes the references refs that named material row i of rows by its old name
+// name it by the new one, as the name is typed, unless another row has the old name too. An
+// empty name on either side renames nothing (the references wait for a name again).
+func renameRefs(rows []materialRow, i int, from, to string, refs []*string) {
 	from, to = strings.TrimSpace(from), strings.TrimSpace(to)
 	if from == "" || to == "" || from == to {
 		return
 	}
-	for k, m := range f.Materials {
+	for k, m := range rows {
 		if k != i && strings.TrimSpace(m.Name) == from {
 			return
 		}
 	}
-	for _, name := range []*string{&f.Material, &f.AccentMaterial} {
+	for _, name := range refs {
 		if strings.TrimSpace(*name) == from {
 			*name = to
 		}

@@ -23,14 +23,8 @@ func TestEditorProblemGoShowsTheField(t *testing.T) {
 	g.reveal(latency)
 	g.set("descriptor.drive.params.latency", "5")
 	g.click("button:tab:general")
-	g.click("button:validate")
-	s := g.wait("Validate", 10*time.Second, func(s State) bool { return s.Checked == 1 })
-	i := slices.IndexFunc(s.Problems, func(p plugins.Problem) bool { return p.Path == "descriptor.drive.params.latency" })
-	if i < 0 {
-		t.Fatalf("Validate with latency 5 listed %v", s.Problems)
-	}
-	g.click("button:problem[" + itoa(i) + "]")
-	s = g.wait("the latency field on show and focused", 10*time.Second, func(s State) bool {
+	g.validateAndGo("descriptor.drive.params.latency")
+	g.wait("the latency field on show and focused", 10*time.Second, func(s State) bool {
 		r, ok := s.Targets[latency]
 		return s.Tab == tabBody && s.Focus == latency && ok && r[3]-r[1] >= 16
 	})
@@ -53,17 +47,23 @@ func TestEditorProblemGoShowsTheRow(t *testing.T) {
 	}
 	g.set("descriptor.elements[9].length", "0")
 	g.click("button:tab:" + tabGeneral)
-	g.click("button:validate")
-	s := g.wait("Validate", 10*time.Second, func(s State) bool { return s.Checked == 1 })
-	i := slices.IndexFunc(s.Problems, func(p plugins.Problem) bool { return p.Path == "descriptor.elements[9]" })
-	if i < 0 {
-		t.Fatalf("Validate with a wall of length 0 listed %v", s.Problems)
-	}
-	g.click("button:problem[" + itoa(i) + "]")
+	g.validateAndGo("descriptor.elements[9]")
 	const kind = "field:descriptor.elements[9].kind"
 	g.wait("the row on show", 10*time.Second, func(s State) bool {
 		r, ok := s.Targets[kind]
 		return s.Tab == tabGeometry && ok && r[3]-r[1] >= 16
 	})
 	g.shot("problem-go-row.png")
+}
+
+// validateAndGo presses Validate (the check's first run) and then "go" on the problem at path.
+func (g *gui) validateAndGo(path string) {
+	g.t.Helper()
+	g.click("button:validate")
+	s := g.wait("Validate", 10*time.Second, func(s State) bool { return s.Checked == 1 })
+	i := slices.IndexFunc(s.Problems, func(p plugins.Problem) bool { return p.Path == path })
+	if i < 0 {
+		g.t.Fatalf("Validate listed no problem at %s: %v", path, s.Problems)
+	}
+	g.click("button:problem[" + itoa(i) + "]")
 }

@@ -17,6 +17,25 @@ import (
 	"simgui/plugins"
 )
 
+// runScenario builds plan's world with opts as a host's scenario and runs the host with a
+// record face until the test ends.
+func runScenario(t *testing.T, plan *scenario.Plan, opts app.BuildOptions) (*app.Host, *app.Sim, *Face, context.Context) {
+	t.Helper()
+	h := app.NewHost(app.HostOptions{Logger: slog.New(slog.DiscardHandler)})
+	sc, err := h.Build(plan, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.SetScenario(sc)
+	f := &Face{}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- h.Run(ctx, f) }()
+	t.Cleanup(func() { cancel(); <-done; h.Close() })
+	<-h.Start.Done()
+	return h, sc, f, ctx
+}
+
 // The recorder as a face: it offers app.Recorder to the other faces, a recording follows the
 // active world into a training episode in the same file with log times that never go back,
 // and Shutdown closes the file cleanly.
@@ -32,18 +51,7 @@ func TestRecordFaceFollowsTheActiveWorld(t *testing.T) {
 		}
 		return p
 	}
-	h := app.NewHost(app.HostOptions{Logger: slog.New(slog.DiscardHandler)})
-	sc, err := h.Build(resolve("vehicle.ks0223.v1"), app.BuildOptions{Lockstep: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	h.SetScenario(sc)
-	f := &Face{}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- h.Run(ctx, f) }()
-	defer func() { cancel(); <-done; h.Close() }()
-	<-h.Start.Done()
+	h, sc, f, ctx := runScenario(t, resolve("vehicle.ks0223.v1"), app.BuildOptions{Lockstep: true})
 	if h.Recorder() == nil {
 		t.Fatal("the recorder is not offered")
 	}
@@ -122,18 +130,8 @@ func TestRecordingInLogTimeOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := app.NewHost(app.HostOptions{Logger: slog.New(slog.DiscardHandler)})
 	scale := 3.0
-	sc, err := h.Build(plan, app.BuildOptions{TimeScale: &scale, Paused: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	h.SetScenario(sc)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- h.Run(ctx, &Face{}) }()
-	defer func() { cancel(); <-done; h.Close() }()
-	<-h.Start.Done()
+	h, sc, _, _ := runScenario(t, plan, app.BuildOptions{TimeScale: &scale, Paused: true})
 	path := filepath.Join(t.TempDir(), "order.mcap")
 	stop, err := h.Recorder().StartRecording(create(t, path))
 	if err != nil {
@@ -226,17 +224,7 @@ func TestRecordingKeepsEveryCameraFrame(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := app.NewHost(app.HostOptions{Logger: slog.New(slog.DiscardHandler)})
-	sc, err := h.Build(plan, app.BuildOptions{Lockstep: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	h.SetScenario(sc)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- h.Run(ctx, &Face{}) }()
-	defer func() { cancel(); <-done; h.Close() }()
-	<-h.Start.Done()
+	h, sc, _, ctx := runScenario(t, plan, app.BuildOptions{Lockstep: true})
 	path := filepath.Join(t.TempDir(), "lockstep.mcap")
 	stop, err := h.Recorder().StartRecording(create(t, path))
 	if err != nil {

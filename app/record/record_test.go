@@ -179,18 +179,24 @@ func TestRecordTenSeconds(t *testing.T) {
 	}
 }
 
-func readInfo(t *testing.T, path string) *mcap.Info {
+// openMCAP opens path with Foxglove's reader, closed when the test ends.
+func openMCAP(t *testing.T, path string) *mcap.Reader {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
+	t.Cleanup(func() { f.Close() })
 	r, err := mcap.NewReader(f)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("%s: %v", path, err)
 	}
-	info, err := r.Info()
+	return r
+}
+
+func readInfo(t *testing.T, path string) *mcap.Info {
+	t.Helper()
+	info, err := openMCAP(t, path).Info()
 	if err != nil {
 		t.Fatal(err)
 	}

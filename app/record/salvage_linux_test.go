@@ -12,8 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/foxglove/mcap/go/mcap"
-
+	"simgui/app/record/recordtest"
 	"simgui/app/transport"
 	"simgui/app/transport/msgs"
 )
@@ -22,16 +21,7 @@ import (
 // (through the index when there is one), and returns how many there are.
 func readAll(t *testing.T, path string) int {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	r, err := mcap.NewReader(f)
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	it, err := r.Messages()
+	it, err := openMCAP(t, path).Messages()
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
@@ -91,10 +81,6 @@ func TestSalvageCutRecording(t *testing.T) {
 // to answer "record a.mcap: write a.mcap: write a.mcap: no space left on device" and leave a
 // file without its end.
 func TestStopOnAFullDisk(t *testing.T) {
-	var was syscall.Rlimit
-	if err := syscall.Getrlimit(syscall.RLIMIT_FSIZE, &was); err != nil {
-		t.Skip(err)
-	}
 	bus := transport.NewBus(transport.Options{Logger: slog.New(slog.DiscardHandler)})
 	defer bus.Close()
 	path := filepath.Join(t.TempDir(), "full.mcap")
@@ -103,21 +89,7 @@ func TestStopOnAFullDisk(t *testing.T) {
 		t.Fatal(err)
 	}
 	const limit = 200 << 10
-	lim := was
-	lim.Cur = limit
-	if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &lim); err != nil {
-		t.Skip(err)
-	}
-	restored := false
-	restore := func() {
-		if !restored {
-			restored = true
-			if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &was); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	defer restore()
+	lift := recordtest.LimitFileSize(t, limit)
 	rng := rand.New(rand.NewPCG(3, 4))
 	for i := range 100 { // 100 noisy 8 KiB frames: 800 KiB, four times the limit
 		frame := make([]byte, 8<<10)
@@ -127,7 +99,7 @@ func TestStopOnAFullDisk(t *testing.T) {
 		bus.Publish("/frame", &msgs.Image{Width: 64, Height: 128, Step: 64, Data: frame}, time.Duration(i)*time.Millisecond)
 	}
 	st, err := rec.Stop()
-	restore()
+	lift()
 	if err == nil || !errors.Is(err, syscall.EFBIG) || !strings.Contains(err.Error(), "ends after its last whole chunk") ||
 		strings.Count(err.Error(), path) != 1 {
 		t.Fatalf("Stop: %v; want the file error once with the path, and that the file was ended", err)

@@ -96,17 +96,12 @@ func TestPipelineSkipsFramesNobodyWants(t *testing.T) {
 	}, func(int) { dropped++ })
 	defer p.Close()
 	// Hold every slot so that the frames wait, then let the subscriber go.
-	var held []*renderSlot
-	for range cap(renderSlots) {
-		held = append(held, <-renderSlots)
-	}
+	release := holdRenderSlots()
 	for i := range 3 {
 		p.Submit(i)
 	}
 	sub.Close()
-	for _, s := range held {
-		renderSlots <- s
-	}
+	release()
 	p.Flush()
 	if ran != 0 || dropped != 3 {
 		t.Fatalf("%d frames rendered, %d released for nobody; want 0 and 3", ran, dropped)
@@ -139,16 +134,11 @@ func TestPipelineDropsAreCountedAndLoggedOnce(t *testing.T) {
 	}, nil)
 	defer p.Close()
 	// With every slot held no job runs: the queue keeps the last two of six.
-	var held []*renderSlot
-	for range cap(renderSlots) {
-		held = append(held, <-renderSlots)
-	}
+	release := holdRenderSlots()
 	for i := range 6 {
 		p.Submit(i)
 	}
-	for _, s := range held {
-		renderSlots <- s
-	}
+	release()
 	p.Flush()
 	// The worker may have taken the first job before the slots were all held by it; then it
 	// runs that one and the queue keeps two of the other five.
@@ -162,5 +152,19 @@ func TestPipelineDropsAreCountedAndLoggedOnce(t *testing.T) {
 	}
 	if !strings.Contains(logged.String(), "topic="+out.Topic) {
 		t.Fatalf("the warning does not name the topic:\n%s", logged.String())
+	}
+}
+
+// holdRenderSlots takes every render slot, so that no pipeline job runs, and returns what
+// gives them back.
+func holdRenderSlots() (release func()) {
+	var held []*renderSlot
+	for range cap(renderSlots) {
+		held = append(held, <-renderSlots)
+	}
+	return func() {
+		for _, s := range held {
+			renderSlots <- s
+		}
 	}
 }

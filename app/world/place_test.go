@@ -41,6 +41,13 @@ func builtinWorld(t *testing.T, track string, params map[string]any, n int) (*Wo
 	return New(cfg)
 }
 
+// sized returns a copy of v with a body length by width metres.
+func sized(v *plugins.VehicleDescriptor, length, width float64) *plugins.VehicleDescriptor {
+	v = v.Clone()
+	v.Body.Length, v.Body.Width = length, width
+	return v
+}
+
 // checkPlacement fails unless every robot of the snapshot stands on the floor, clear of the
 // track and of the other robots.
 func checkPlacement(t *testing.T, w *World) {
@@ -188,11 +195,8 @@ func TestSpawnWithoutRoomSaysWhy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v := *w.Models()[0].Vehicle
-	body := *v.Body
-	body.Length, body.Width = 0.9, 0.7
-	v.Body = &body
-	m, err := w.Spawn(AgentSpec{Name: "big", Vehicle: &v})
+	v := sized(w.Models()[0].Vehicle, 0.9, 0.7)
+	m, err := w.Spawn(AgentSpec{Name: "big", Vehicle: v})
 	if err == nil {
 		t.Fatalf("a 0.9 × 0.7 m car in the 0.6 m corridor was placed at %+v", bodyPose(m.Body))
 	}
@@ -211,13 +215,10 @@ func TestSpawnLongCarLengthwise(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v := *w.Models()[0].Vehicle
-	body := *v.Body
-	body.Length, body.Width = 0.55, 0.4
-	v.Body = &body
+	v := sized(w.Models()[0].Vehicle, 0.55, 0.4)
 	spawn := w.Models()[0].Initial
 	for _, name := range []string{"long1", "long2"} {
-		m, err := w.Spawn(AgentSpec{Name: name, Vehicle: &v})
+		m, err := w.Spawn(AgentSpec{Name: name, Vehicle: v})
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -226,10 +227,10 @@ func TestSpawnLongCarLengthwise(t *testing.T) {
 			t.Fatalf("%s at %+v: not on the spawn point's line %+v, facing its way", name, p, spawn)
 		}
 		w.Remove(name) // SpotFree checks the others: take this one out to check its own spot
-		if err := w.SpotFree(&v, p); err != nil {
+		if err := w.SpotFree(v, p); err != nil {
 			t.Fatalf("%s at %+v: %v", name, p, err)
 		}
-		if _, err := w.Spawn(AgentSpec{Name: name, Vehicle: &v, Spawn: &p}); err != nil {
+		if _, err := w.Spawn(AgentSpec{Name: name, Vehicle: v, Spawn: &p}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -1,0 +1,36 @@
+// Package recordtest helps tests of recordings: a full disk, made with the process's file
+// size limit.
+package recordtest
+
+import (
+	"syscall"
+	"testing"
+)
+
+// LimitFileSize makes writes past n bytes of any regular file of the process fail with
+// EFBIG, as a full disk fails them with ENOSPC (Go ignores the SIGXFSZ that comes with it),
+// and returns what lifts the limit again, which the test's cleanup also calls. It skips the
+// test where the limit cannot be set. Tests that call it must not run in parallel.
+func LimitFileSize(t testing.TB, n uint64) (lift func()) {
+	t.Helper()
+	var was syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_FSIZE, &was); err != nil {
+		t.Skip(err)
+	}
+	lim := was
+	lim.Cur = n
+	if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &lim); err != nil {
+		t.Skip(err)
+	}
+	lifted := false
+	lift = func() {
+		if !lifted {
+			lifted = true
+			if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &was); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	t.Cleanup(lift)
+	return lift
+}
