@@ -2,16 +2,22 @@
 // size limit.
 package recordtest
 
-import (
-	"syscall"
-	"testing"
-)
+import "syscall"
+
+// TB is what LimitFileSize needs of a test (*testing.T and *testing.B have it); an interface,
+// so that no package outside the tests links the testing package.
+type TB interface {
+	Helper()
+	Skip(args ...any)
+	Fatal(args ...any)
+	Cleanup(func())
+}
 
 // LimitFileSize makes writes past n bytes of any regular file of the process fail with
 // EFBIG, as a full disk fails them with ENOSPC (Go ignores the SIGXFSZ that comes with it),
 // and returns what lifts the limit again, which the test's cleanup also calls. It skips the
 // test where the limit cannot be set. Tests that call it must not run in parallel.
-func LimitFileSize(t testing.TB, n uint64) (lift func()) {
+func LimitFileSize(t TB, n uint64) (lift func()) {
 	t.Helper()
 	var was syscall.Rlimit
 	if err := syscall.Getrlimit(syscall.RLIMIT_FSIZE, &was); err != nil {
