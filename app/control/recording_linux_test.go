@@ -14,12 +14,7 @@ import (
 // write /abs/dir/full.mcap: no space left on device". The file-size limit of the process
 // stands in for the full disk.
 func TestStopRecordOnAFullDisk(t *testing.T) {
-	dir := t.TempDir()
-	e := start(t, Options{RecordDir: dir})
-	c := e.dial(t, "/control", nil)
-	if got := askJSON(t, c, `{"command":"start_record","filename":"full"}`)["result"]; got != "True" {
-		t.Fatalf("start_record answered %v", got)
-	}
+	_, dir, c := startRecording(t, "full")
 	lift := recordtest.LimitFileSize(t, 4<<10) // less than the first chunk
 	askJSON(t, c, `{"command":"step","steps":300}`)
 	got, _ := askJSON(t, c, `{"command":"stop_record"}`)["result"].(string)

@@ -11,15 +11,26 @@ import (
 	"time"
 
 	"simgui/app/record"
+
+	"github.com/gorilla/websocket"
 )
 
-func TestRecordCommands(t *testing.T) {
+// startRecording starts a control service recording into a folder of its own and a client
+// that has started a recording named filename; it returns the service, the folder and the
+// client.
+func startRecording(t *testing.T, filename string) (*env, string, *websocket.Conn) {
+	t.Helper()
 	dir := t.TempDir()
 	e := start(t, Options{RecordDir: dir})
 	c := e.dial(t, "/control", nil)
-	if got := askJSON(t, c, `{"command":"start_record","filename":"runs/first"}`)["result"]; got != "True" {
+	if got := askJSON(t, c, `{"command":"start_record","filename":"`+filename+`"}`)["result"]; got != "True" {
 		t.Fatalf("start_record answered %v", got)
 	}
+	return e, dir, c
+}
+
+func TestRecordCommands(t *testing.T) {
+	e, dir, c := startRecording(t, "runs/first")
 	// Named as the client named it: the record directory's path is not the client's business.
 	if got := askJSON(t, c, `{"command":"start_record","filename":"second"}`)["result"].(string); got != "already recording to runs/first.mcap; send stop_record first" {
 		t.Fatalf("second start_record answered %q", got)
