@@ -10,10 +10,15 @@ import (
 	"testing"
 	"time"
 
+	"google.golang.org/protobuf/proto"
+
 	"simgui/app"
 	"simgui/app/scenario"
+	"simgui/app/systems/gztopics"
 	"simgui/app/transport"
 	"simgui/app/transport/msgs"
+	"simgui/app/world"
+	"simgui/physics/drive"
 	"simgui/plugins"
 )
 
@@ -77,7 +82,13 @@ func TestRecordFaceFollowsTheActiveWorld(t *testing.T) {
 	for !ep.Bus.HasSubscribers("/model/trainee/pose") {
 		time.Sleep(time.Millisecond)
 	}
-	ep.Loop.Step(ctx, 100)
+	ep.Loop.Step(ctx, 50)
+	// The trainee's actions are in the file beside its poses, however they were given.
+	act := drive.Command{Throttle: 0.7, Steer: -0.2}
+	if err := ep.Loop.Call(ctx, func(w *world.World) error { return w.SetCommand("trainee", act) }); err != nil {
+		t.Fatal(err)
+	}
+	ep.Loop.Step(ctx, 50)
 	if err := stop(); err != nil {
 		t.Fatal(err)
 	}
@@ -95,6 +106,26 @@ func TestRecordFaceFollowsTheActiveWorld(t *testing.T) {
 			t.Fatalf("message %d (%s) logged at %v after %v (%s)", i, m.Topic, m.LogTime, last.LogTime, last.Topic)
 		}
 		last = m
+	}
+	if counts["/model/trainee/command"] != 2 || counts["/model/ego/command"] != 1 {
+		t.Fatalf("commands recorded %d times of the trainee (want its first and its change), %d of the ego (want 1)",
+			counts["/model/trainee/command"], counts["/model/ego/command"])
+	}
+	for _, m := range rec.Messages {
+		if m.Topic != "/model/trainee/command" || m.PublishTime != 255*time.Millisecond {
+			continue
+		}
+		var p msgs.Param
+		if err := proto.Unmarshal(m.Data, &p); err != nil {
+			t.Fatal(err)
+		}
+		if c, _ := gztopics.CommandFrom(&p, drive.Command{}); c != act {
+			t.Fatalf("the recorded action %+v, want %+v", c, act)
+		}
+		act = drive.Command{} // found
+	}
+	if act != (drive.Command{}) {
+		t.Fatal("the trainee's action after 0.25 s is not in the file")
 	}
 	if last.PublishTime != 500*time.Millisecond {
 		t.Errorf("the last message %s published at %v, want the episode's 0.5 s", last.Topic, last.PublishTime)

@@ -98,10 +98,11 @@ func TestRecordTenSeconds(t *testing.T) {
 		t.Fatalf("%d messages dropped", st.Dropped)
 	}
 	// The clock system publishes the clock and stats after each step, the gz topics system the
-	// poses; the test sent 20 commands.
+	// poses and the held command when it changes (at the first step, then at the first
+	// cmd_vel; the other 19 repeat it); the test sent 20 commands.
 	want := map[string]int{
 		"/clock": 2000, "/world/default/stats": 2000, "/model/car0/pose": 2000,
-		"/world/default/pose/info": 2000, "/model/car0/cmd_vel": 20,
+		"/world/default/pose/info": 2000, "/model/car0/cmd_vel": 20, "/model/car0/command": 2,
 	}
 	rec, err := ReadFile(path)
 	if err != nil {

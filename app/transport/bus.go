@@ -69,6 +69,8 @@ type Bus struct {
 	every  atomic.Bool
 	heard  atomic.Pointer[heard]
 	remake sync.Mutex
+	// made counts the subscriptions made (Subscriptions).
+	made atomic.Uint64
 }
 
 // heard is a snapshot of the topics that ever had a subscription, never changed after it is
@@ -274,6 +276,11 @@ func (b *Bus) HasSubscribers(topicName string) bool {
 	t, ok := h.topics[topicName]
 	return ok && t.listened.Load()
 }
+
+// Subscriptions counts the subscriptions made on the bus so far, SubscribeAll ones included. A
+// publisher that sends its state only when it changes compares it between publications, and
+// sends the state again for the listeners that came since.
+func (b *Bus) Subscriptions() uint64 { return b.made.Load() }
 
 // Topics returns every topic published, declared or subscribed to, sorted by name.
 func (b *Bus) Topics() []TopicInfo {

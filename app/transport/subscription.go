@@ -89,6 +89,7 @@ func (b *Bus) Subscribe(topicName string, opts ...SubscribeOption) *Subscription
 		t.heard = true
 		b.heard.Load().stale.Store(true)
 	}
+	b.made.Add(1)
 	return s
 }
 
@@ -105,6 +106,7 @@ func (b *Bus) SubscribeAll(opts ...SubscribeOption) *Subscription {
 	}
 	b.all = append(slices.Clip(b.all), s)
 	b.every.Store(true)
+	b.made.Add(1)
 	return s
 }
 

@@ -12,6 +12,11 @@ func CmdVelTopic(model string) string { return "/model/" + model + "/cmd_vel" }
 // CmdDriveTopic carries gz.msgs.Param normalised commands (throttle, steer, ...) for a model.
 func CmdDriveTopic(model string) string { return "/model/" + model + "/cmd_drive" }
 
+// CommandTopic carries gz.msgs.Param with the command a model's last step ran with (whoever
+// gave it: a key, the training API, cmd_vel or cmd_drive), so that a recording holds the actions
+// beside the frames.
+func CommandTopic(model string) string { return "/model/" + model + "/command" }
+
 // PoseTopic carries a model's gz.msgs.Pose after each step.
 func PoseTopic(model string) string { return "/model/" + model + "/pose" }
 
@@ -69,7 +74,7 @@ func BuiltinType(name string) (string, bool) {
 // The types of a model's and a world's topics by the part of the name after the model or world.
 var (
 	modelTopicTypes = map[string]string{
-		"cmd_vel": "gz.msgs.Twist", "cmd_drive": "gz.msgs.Param", "pose": "gz.msgs.Pose",
+		"cmd_vel": "gz.msgs.Twist", "cmd_drive": "gz.msgs.Param", "command": "gz.msgs.Param", "pose": "gz.msgs.Pose",
 		"micom": "gz.msgs.Micom", "wheels": "gz.msgs.Pose_V",
 	}
 	worldTopicTypes = map[string]string{

@@ -13,7 +13,9 @@
 // models run (on PRE_STEP) and held until the next one.
 //
 // Out, only while someone subscribes: /model/<name>/pose (gz.msgs.Pose) and
-// /world/<world>/pose/info (gz.msgs.Pose_V) after every step.
+// /world/<world>/pose/info (gz.msgs.Pose_V) after every step; /model/<name>/command
+// (gz.msgs.Param, CommandMsg) after a step whose command differs from the last one published
+// there, whoever gave it (a key, the training API, the topics above).
 //
 // Services, when the world has a loop:
 //   - /world/<world>/control (gz.msgs.WorldControl → gz.msgs.Boolean): reset (with the seed
@@ -74,6 +76,8 @@ type Adapter struct {
 	// Topic names made once (per world name, per model) rather than on every step.
 	infoWorld, infoTopic string
 	poseTopics           map[string]string
+	commands             map[string]*commandOut
+	subsSeen             uint64 // the bus's Subscriptions at the last publishCommands
 }
 
 // Validate checks the configuration.
@@ -101,7 +105,7 @@ func (a *Adapter) Init(w *world.World) error {
 	a.handles = append(a.handles,
 		// Inputs must reach the held commands before the drive models run in phase 1.
 		a.events.On(events.PreStep, func(events.Event) { a.applyInputs(w) }, -100),
-		a.events.On(events.PostStep, func(events.Event) { a.publishPoses(w) }, 0),
+		a.events.On(events.PostStep, func(events.Event) { a.publishPoses(w); a.publishCommands(w) }, 0),
 		a.events.On(events.AgentSpawned, func(ev events.Event) { a.watch(ev.Data.(events.Entity).Name) }, 0),
 		a.events.On(events.AgentRemoved, func(ev events.Event) { a.forget(ev.Data.(events.Entity).Name) }, 0),
 	)
@@ -163,6 +167,8 @@ func (a *Adapter) forget(model string) {
 		s.Close()
 	}
 	delete(a.subs, model)
+	delete(a.poseTopics, model)
+	delete(a.commands, model)
 }
 
 // applyInputs drains the command topics: the newest command per model wins and is held until
