@@ -16,6 +16,13 @@
 // we can bind it on the configured IP (default 127.0.0.1), so ports other programs listen on
 // are skipped, and simgui processes running side by side (parallel CI jobs) do not collide.
 //
+// A hashKey released and allocated again — its model leaving the served world and coming back,
+// as when the bridge moves to a training episode's world and back — gets its old port again,
+// and other hashKeys take remembered ports only once no other is free: cloisim_ros keeps a
+// node for every (model, device type, parts) it already runs and never reads its ports again,
+// so a model moved to other ports would fall silent for it, and cloisim_ros ends itself after
+// some seconds of silence.
+//
 // # Device endpoints
 //
 // [Start] serves, on the Manager's ports:

@@ -164,6 +164,47 @@ func TestBridgeFollowsTheActiveWorld(t *testing.T) {
 	waitPort(t, h, "roverMicomTx", false)
 }
 
+// A training episode that lists a newcomer before the scenario's robot: car0 keeps every port
+// it had, and the newcomer takes none of them. cloisim_ros never reads a running node's ports
+// again, so car0's nodes on ports that had moved to rover heard nothing and ended cloisim_ros.
+func TestBridgeKeepsARobotsPortsAcrossWorlds(t *testing.T) {
+	h, _, _ := hostWithBridge(t, app.BuildOptions{})
+	waitPort(t, h, "car0MicomTx", true)
+	before := h.Devices().PortList("car0")
+	ep, err := h.Build(testPlan(testCar, "rover", "car0"), app.BuildOptions{Lockstep: true, Kind: app.KindEpisode, Label: "episode 1", Logger: quiet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := h.AddEpisode("episode-1", []*app.Sim{ep}, ep); err != nil {
+		t.Fatal(err)
+	}
+	waitPort(t, h, "roverMicomTx", true)
+	waitFor(t, "car0's devices in the episode", func() bool { return len(h.Devices().PortList("car0")) == len(before) })
+	taken := map[uint16]string{}
+	for k, p := range before {
+		taken[p] = k
+	}
+	for k, p := range h.Devices().PortList("") {
+		if was, ok := taken[p]; ok && was != k {
+			t.Errorf("%s took port %d, car0's %s before", k, p, was)
+		}
+	}
+	for k, p := range before {
+		if now := devicePort(h, k); now != p {
+			t.Errorf("%s moved from port %d to %d", k, p, now)
+		}
+	}
+	// A client of car0's micom from before the episode reads the episode's car0.
+	tx := subscribeTo(t, before["car0MicomTx"], "car0MicomTx")
+	if _, err := ep.Loop.Step(context.Background(), 20); err != nil {
+		t.Fatal(err)
+	}
+	var mc msgs.Micom
+	if err := proto.Unmarshal(recvTimeout(t, tx, 10*time.Second).Frames[0][8:], &mc); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // Micom odometry is integrated on sim time: two runs with the same seed, one at real time and
 // one ten times faster, send the same messages over the wire, byte for byte.
 func TestMicomOdometrySameAtAnyTimeScale(t *testing.T) {

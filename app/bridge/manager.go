@@ -48,6 +48,15 @@ type Manager struct {
 	keyOfPort map[uint16]string // reverse of byKey
 	devices   DeviceMap
 	routes    map[uint16]route // where each port sits in devices
+
+	// lastPort and lastKey remember which port each hashKey last had, after it is released
+	// too. cloisim_ros keeps a node for as long as its (model, device type, parts) is listed
+	// and never reads its ports again, so a model that comes back (the bridge moving to a
+	// training episode's world and back, or a reset that lists the models in another order)
+	// must find its old ports, and a newcomer must not take them. Each port is remembered for
+	// one key at most, so both maps stay within the range's size.
+	lastPort map[string]uint16
+	lastKey  map[uint16]string
 }
 
 // route is a port's place in the device map.
@@ -65,6 +74,7 @@ func NewManager(opts Options) (*Manager, error) {
 		bindIP: opts.BindIP, first: opts.FirstPort, last: opts.LastPort,
 		byKey: map[string]uint16{}, keyOfPort: map[uint16]string{},
 		devices: DeviceMap{}, routes: map[uint16]route{},
+		lastPort: map[string]uint16{}, lastKey: map[uint16]string{},
 	}
 	if m.bindIP == "" {
 		m.bindIP = DefaultBindIP
@@ -113,8 +123,10 @@ func ParsePorts(s string) (first, last uint16, err error) {
 // BindIP returns the address ports are probed on.
 func (m *Manager) BindIP() string { return m.bindIP }
 
-// AllocateDevice gives the channel controlKey of a device its port: the first port from
-// FirstPort upward that is neither allocated here nor bindable by us on BindIP right now. The
+// AllocateDevice gives the channel controlKey of a device its port: the port the hashKey had
+// before, if it was allocated and released and is free again; else the first port from
+// FirstPort upward that is neither allocated here, nor remembered as another hashKey's (while
+// others are left), and that we can bind on BindIP right now. The
 // hashKey is modelName + partsName + subPartsName + controlKey. An empty hashKey, an unknown
 // device type or a hashKey already allocated (ErrHashKeyInUse) is refused; ErrNoFreePort when
 // the range is exhausted.
@@ -141,12 +153,19 @@ func (m *Manager) AllocateDevice(deviceType DeviceType, modelName, partsName, su
 	if p, dup := m.byKey[hashKey]; dup {
 		return hashKey, 0, fmt.Errorf("bridge: allocate %s: %w (port %d)", hashKey, ErrHashKeyInUse, p)
 	}
-	port, err = m.freePortLocked()
+	port, err = m.freePortLocked(hashKey)
 	if err != nil {
 		return hashKey, 0, fmt.Errorf("bridge: allocate %s: %w", hashKey, err)
 	}
 	m.byKey[hashKey] = port
 	m.keyOfPort[port] = hashKey
+	if old, ok := m.lastKey[port]; ok && old != hashKey {
+		delete(m.lastPort, old)
+	}
+	if old, ok := m.lastPort[hashKey]; ok && old != port {
+		delete(m.lastKey, old)
+	}
+	m.lastPort[hashKey], m.lastKey[port] = port, hashKey
 
 	r := route{model: modelName, typ: deviceType, partsKey: partsName + subPartsName, key: controlKey}
 	if _, ok := m.devices[modelName][deviceType][partsName]; ok {
@@ -172,26 +191,40 @@ func (m *Manager) AllocateDevice(deviceType DeviceType, modelName, partsName, su
 	return hashKey, port, nil
 }
 
-// freePortLocked scans the range for a port that is not ours and that we can bind.
-func (m *Manager) freePortLocked() (uint16, error) {
-	for p := int(m.first); p <= int(m.last); p++ {
-		port := uint16(p)
-		if _, ours := m.keyOfPort[port]; ours {
-			continue
-		}
-		if _, ours := m.routes[port]; ours {
-			continue
-		}
-		err := tryBind(m.bindIP, port)
-		if err == nil {
-			return port, nil
-		}
-		if portsExhausted(err) {
-			// Not the range: every port would fail alike.
-			return 0, fmt.Errorf("opening port %d: %w (the limit of open files is reached: raise ulimit -n)", port, err)
+// freePortLocked finds hashKey a port: its last one if that is free again, else the first in
+// the range that is not ours, skipping ports remembered for other keys unless only those are
+// left, and that we can bind.
+func (m *Manager) freePortLocked(hashKey string) (uint16, error) {
+	if port, ok := m.lastPort[hashKey]; ok && !m.ownedLocked(port) && tryBind(m.bindIP, port) == nil {
+		return port, nil
+	}
+	for _, spareOthers := range []bool{true, false} {
+		for p := int(m.first); p <= int(m.last); p++ {
+			port := uint16(p)
+			if m.ownedLocked(port) {
+				continue
+			}
+			if k, ok := m.lastKey[port]; spareOthers && ok && k != hashKey {
+				continue
+			}
+			err := tryBind(m.bindIP, port)
+			if err == nil {
+				return port, nil
+			}
+			if portsExhausted(err) {
+				// Not the range: every port would fail alike.
+				return 0, fmt.Errorf("opening port %d: %w (the limit of open files is reached: raise ulimit -n)", port, err)
+			}
 		}
 	}
 	return 0, fmt.Errorf("%w in %d-%d on %s", ErrNoFreePort, m.first, m.last, m.bindIP)
+}
+
+// ownedLocked reports whether port is allocated here.
+func (m *Manager) ownedLocked(port uint16) bool {
+	_, key := m.keyOfPort[port]
+	_, routed := m.routes[port]
+	return key || routed
 }
 
 // portsExhausted reports whether err says that no port can be opened for any device now:

@@ -205,15 +205,66 @@ func TestDeallocateFreesBothMaps(t *testing.T) {
 	if want := fmt.Sprintf(`{"ks0223":{"LASER":{"lidar":{"Data":%d}}}}`, lidar); string(js) != want {
 		t.Errorf("after deallocate: %s, want %s (empty levels pruned)", js, want)
 	}
-	// The freed ports are allocated again, lowest first.
-	if _, p, err := m.AllocateDevice(DeviceIMU, "ks0223", "imu", "", "Data"); err != nil || p != min(rx, tx) {
-		t.Errorf("reallocation got %d %v, want %d", p, err, min(rx, tx))
+	// The freed ports stay their keys' while other ports are free: a new key takes another,
+	// and the old key gets its own back.
+	if _, p, err := m.AllocateDevice(DeviceIMU, "ks0223", "imu", "", "Data"); err != nil || p == rx || p == tx {
+		t.Errorf("a new key got %d %v, a port freed by Rx (%d) or Tx (%d)", p, err, rx, tx)
+	}
+	if _, p, err := m.AllocateDevice(DeviceMicom, "ks0223", "micom", "", "Tx"); err != nil || p != tx {
+		t.Errorf("Tx allocated again got %d %v, want its port %d", p, err, tx)
 	}
 	err = m.DeallocateDevice([]uint16{1}, []string{"nope"})
 	if err == nil {
 		t.Error("deallocating unknown port and key gave no error")
 	}
 	t.Log(err)
+}
+
+// A model whose ports were released gets the same ones when it comes back, whatever was
+// allocated in between, as long as nobody else holds them: cloisim_ros keeps its node for a
+// (model, type, parts) it already runs and never reads the ports again, so a model moved to
+// other ports (the bridge moving to an episode that lists a newcomer first) went silent, and
+// cloisim_ros ends itself after some seconds of silence.
+func TestReleasedKeysGetTheirPortsBack(t *testing.T) {
+	base := freeRange(t, 8)
+	m := newManager(t, Options{FirstPort: base, LastPort: base + 7})
+	alloc := func(model, key string) uint16 {
+		t.Helper()
+		_, p, err := m.AllocateDevice(DeviceMicom, model, "Micom", "", key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	release := func(model string, ports ...uint16) {
+		t.Helper()
+		if err := m.DeallocateDevice(ports, []string{model + "MicomRx", model + "MicomTx"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rx, tx := alloc("ego", "Rx"), alloc("ego", "Tx")
+	release("ego", rx, tx)
+	// The next world lists a newcomer first.
+	nrx, ntx := alloc("agent_2", "Rx"), alloc("agent_2", "Tx")
+	if nrx == rx || nrx == tx || ntx == rx || ntx == tx {
+		t.Errorf("agent_2 took ego's released ports: %d %d (ego had %d %d)", nrx, ntx, rx, tx)
+	}
+	if r, x := alloc("ego", "Rx"), alloc("ego", "Tx"); r != rx || x != tx {
+		t.Errorf("ego came back on %d %d, want its ports %d %d", r, x, rx, tx)
+	}
+	// Remembered ports are lent out once nothing else is left, and their key then takes
+	// another.
+	release("agent_2", nrx, ntx)
+	var lent []uint16
+	for _, k := range []string{"a", "b", "c", "d", "e", "f"} {
+		lent = append(lent, alloc("x", k))
+	}
+	if _, _, err := m.AllocateDevice(DeviceMicom, "x", "Micom", "", "g"); !errors.Is(err, ErrNoFreePort) {
+		t.Fatalf("a ninth port in a range of eight: %v", err)
+	}
+	if lent[4] != min(nrx, ntx) && lent[4] != max(nrx, ntx) {
+		t.Errorf("the fifth newcomer got %d, want one of agent_2's remembered ports %d %d (all others taken)", lent[4], nrx, ntx)
+	}
 }
 
 // TestSubPartsGrouping: sub-devices of an existing parts entry (a multi-camera) are listed under
