@@ -354,7 +354,8 @@ func TestWindowResetWhilePausedRefreshesReadings(t *testing.T) {
 func rectOf4(r [4]int) image.Rectangle { return image.Rect(r[0], r[1], r[2], r[3]) }
 
 // TestWindowSmallWindow shrinks the window to 800×600: the toolbar wraps, every button is in
-// the window and clickable (Keys opens the overlay), and the overlay leaves the HUD readable.
+// the window and clickable (Keys opens the overlay), and the overlay leaves the HUD readable
+// and the toolbar uncovered.
 func TestWindowSmallWindow(t *testing.T) {
 	needDisplay(t)
 	g := startGUI(t, buildSimgui(t), quiet)
@@ -392,8 +393,12 @@ func TestWindowSmallWindow(t *testing.T) {
 	g.clickTarget("tool:Keys (F1)")
 	s = g.waitState("the keys overlay", 5*time.Second, func(s State) bool { _, ok := s.Targets["help"]; return ok })
 	g.shot("small-window-help.png")
-	if help, hud := rectOf4(s.Targets["help"]), rectOf4(s.Targets["hud"]); help.Overlaps(hud) {
+	help := rectOf4(s.Targets["help"])
+	if hud := rectOf4(s.Targets["hud"]); help.Overlaps(hud) {
 		t.Errorf("the keys overlay %v covers the HUD %v", help, hud)
+	}
+	if bar := rectOf4(s.Targets["bar"]); help.Overlaps(bar) {
+		t.Errorf("the keys overlay %v covers the toolbar %v", help, bar)
 	}
 }
 

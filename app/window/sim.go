@@ -43,6 +43,7 @@ type simScreen struct {
 	resetBy, closeBy time.Time
 	follow           bool
 	show             struct{ frusta, lidar, grid, markers, help, chase, briefHUD bool }
+	helpTop          int // the first key line the F1 overlay shows when cut to a short window
 
 	drv        driver
 	steerClock steerClock

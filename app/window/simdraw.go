@@ -67,7 +67,7 @@ func (s *simScreen) Draw(dst *ebiten.Image) {
 		x, y, w, h := s.helpBox()
 		b.rect(x, y, w, h, rgba{panelBG.R, panelBG.G, panelBG.B, 1})
 		b.draw(dst)
-		drawBox(dst, b, helpLines, x, y)
+		drawBox(dst, b, s.helpShown(), x, y)
 	}
 }
 
@@ -87,23 +87,6 @@ func (s *simScreen) drawAim(dst *ebiten.Image, b *batch) {
 	}
 	b.circle(x0, y0, 5, c)
 	b.draw(dst)
-}
-
-// helpLines is the F1 overlay with its title.
-var helpLines = append([]string{"Keys (F1 closes)", ""}, helpText...)
-
-// helpBox is where the F1 overlay goes: centred, but below the HUD, which stays readable, and
-// left of the camera panels where it fits there.
-func (s *simScreen) helpBox() (x, y, w, h float32) {
-	w, h = boxSize(helpLines)
-	y = max(float32(s.hudBottom()), min((float32(s.h)-h)/2, float32(s.h-s.barH)-h-4))
-	x = max(4, (float32(s.w)-w)/2)
-	for _, r := range s.panels.rects {
-		if float32(r.Min.X) < x+w && float32(r.Min.Y) < y+h && y < float32(r.Max.Y) {
-			x = max(4, min(x, float32(r.Min.X)-w-4))
-		}
-	}
-	return x, y, w, h
 }
 
 // drawWorld draws the top-down view: track, grid, route and spawn points, boxes, sensor

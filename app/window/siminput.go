@@ -139,15 +139,19 @@ func (s *simScreen) handleKeys() keys {
 	}
 }
 
-// handleMouse: the wheel zooms at the cursor; a left click uses the toolbar, a panel, the
-// spawn list, places an armed spawn or selects a robot; a left drag pans (or aims a spawn);
-// a right click disarms a spawn.
+// handleMouse: the wheel zooms at the cursor (or scrolls the keys overlay); a left click
+// uses the toolbar, a panel, the spawn list, places an armed spawn or selects a robot; a left
+// drag pans (or aims a spawn); a right click disarms a spawn.
 func (s *simScreen) handleMouse() {
 	x, y := ebiten.CursorPosition()
-	if _, wy := ebiten.Wheel(); wy != 0 && !s.panels.contains(x, y) && !s.overHelp(x, y) {
-		if s.show.chase {
+	if _, wy := ebiten.Wheel(); wy != 0 {
+		switch {
+		case s.overHelp(x, y): // drawn over the world and the panels
+			s.scrollHelp(wy)
+		case s.panels.contains(x, y):
+		case s.show.chase:
 			s.orbit.wheel(wy)
-		} else {
+		default:
 			s.view.zoomAt(float64(x), float64(y), math.Pow(1.15, wy))
 		}
 	}
@@ -520,14 +524,4 @@ func resetFailed(err error) string {
 		return msg
 	}
 	return "reset: " + err.Error()
-}
-
-// overHelp reports whether (x, y) is on the F1 overlay: the wheel there does not zoom the
-// world hidden behind it.
-func (s *simScreen) overHelp(x, y int) bool {
-	if !s.show.help {
-		return false
-	}
-	hx, hy, w, h := s.helpBox()
-	return float32(x) >= hx && float32(x) < hx+w && float32(y) >= hy && float32(y) < hy+h
 }
