@@ -217,6 +217,18 @@ func notBlank(t *testing.T, what string, img image.Image, r image.Rectangle) xte
 	return s
 }
 
+// brightest is the largest R+G+B of a pixel in r of img: a box's text.
+func brightest(img image.Image, r image.Rectangle) int {
+	m := 0
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			cr, cg, cb, _ := img.At(x, y).RGBA()
+			m = max(m, int(cr>>8+cg>>8+cb>>8))
+		}
+	}
+	return m
+}
+
 // freePort returns a free TCP port on 127.0.0.1.
 func freePort(t *testing.T) int {
 	t.Helper()

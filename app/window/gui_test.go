@@ -388,6 +388,16 @@ func TestWindowCameraPanel(t *testing.T) {
 		t.Errorf("the last frame sent is stamped %.3f s; the world paused at %.3f s", sentAt.Stamp, s.SimTime)
 	}
 	shot := g.shot("camera-panel.png")
+	// F12's "screenshot saved to" is drawn over the dimming, as bright as the HUD: it was
+	// hidden under the big frame. The next screenshot shows it.
+	saved := g.waitState("the screenshot's status line", 5*time.Second, func(s State) bool {
+		_, ok := s.Targets["status"]
+		return ok && strings.HasPrefix(s.Status, "screenshot saved")
+	})
+	again := g.shot("camera-panel-status.png")
+	if line, hudText := brightest(again, rectOf4(saved.Targets["status"])), brightest(again, rectOf4(hud)); line < hudText*9/10 {
+		t.Errorf("the status line's text is dimmed (brightest %d, the HUD's %d)", line, hudText)
+	}
 	// The middle of the panel's picture (below its 18-pixel label).
 	cx, cy := (big[0]+big[2])/2, (big[1]+18+big[3])/2
 	centre := image.Rect(cx-200, cy-120, cx+200, cy+120)

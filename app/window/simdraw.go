@@ -34,7 +34,12 @@ func (s *simScreen) Draw(dst *ebiten.Image) {
 	if s.spawnOn {
 		s.spawn.draw(dst, b, s.hudBottom())
 	}
-	// Toolbar and status line.
+	if s.panels.enlarged >= 0 {
+		s.panels.drawEnlarged(dst, b, s.hudBottom(), s.h-s.barH)
+		drawBox(dst, b, s.hud, 8, 8) // over the dimming: speed and sonar beside the big frame
+	}
+	// Toolbar and status line, over an enlarged panel's dimming: both take clicks under it,
+	// and F12's "screenshot saved to" was hidden under the big frame.
 	b.rect(0, float32(s.h-s.barH), float32(s.w), float32(s.barH), colorBar)
 	b.draw(dst)
 	drawButtons(dst, b, s.tools)
@@ -54,10 +59,6 @@ func (s *simScreen) Draw(dst *ebiten.Image) {
 			where = "click in the top view (C leaves the chase view)" // placing needs the map's ground
 		}
 		drawBox(dst, b, []string{where + " to place " + s.spawn.picked + " (drag to aim; right click cancels, Esc closes the list)"}, 8, float32(s.h-s.barH-lineHeight-14))
-	}
-	if s.panels.enlarged >= 0 {
-		s.panels.drawEnlarged(dst, b, s.hudBottom(), s.h-s.barH)
-		drawBox(dst, b, s.hud, 8, 8) // over the dimming: speed and sonar beside the big frame
 	}
 	if s.prompt != nil {
 		s.prompt.draw(dst, b)
