@@ -493,6 +493,12 @@ func TestWindowSpawnSaveOpen(t *testing.T) {
 	if !strings.HasPrefix(open.PromptNote, "Opening replaces this world and the 2 robots spawned here") {
 		t.Errorf("the open prompt's note %q does not warn of the robots spawned here", open.PromptNote)
 	}
+	// It still does while a path is typed, up to the Enter it warns of.
+	g.typeText("x")
+	typing := g.waitState("the typed path", 5*time.Second, func(s State) bool { return s.PromptText == "x" })
+	if typing.PromptNote != open.PromptNote {
+		t.Errorf("typing a path, the open prompt's note is %q, not the warning", typing.PromptNote)
+	}
 	g.keyUntil("Escape", "the open prompt closed", func(s State) bool { return s.Prompt == "" })
 	// Back to the red one: ego, arcade_red-1, arcade_green-1. One Tab at a time: two presses
 	// of a key in one frame are one for Ebiten.

@@ -33,7 +33,11 @@ type prompt struct {
 	// Enter; a second Enter with the same path overwrites it.
 	confirm string
 	note    string // a line under the field: why nothing happened yet
-	blink   time.Time
+	// warn takes the note's line while there is no note: what Enter will also do. Unlike a
+	// note it stays while the path is typed (Open's "replaces the robots spawned here" went
+	// with the first key, before the Enter it warned of).
+	warn  string
+	blink time.Time
 }
 
 // newPrompt opens a prompt holding initial, selected, so that typing replaces it.
@@ -200,12 +204,20 @@ func (p *prompt) draw(dst *ebiten.Image, b *batch) {
 	b.draw(dst)
 	drawText(dst, p.title+" — type a path and press Enter (Esc cancels, Ctrl+U clears), or Browse…", float32(r.Min.X+10), float32(r.Min.Y+6), textColor)
 	drawText(dst, string(text[from:to]), x0, ty, textColor)
-	if p.note != "" {
+	if note := p.shownNote(); note != "" {
 		// Cut to the box: a failed open's reason can be long (the status line above then
 		// has it whole; see noteCut).
-		drawText(dst, fitText(p.note, p.noteWidth()), float32(r.Min.X+10), float32(f.Max.Y+4), noteColor)
+		drawText(dst, fitText(note, p.noteWidth()), float32(r.Min.X+10), float32(f.Max.Y+4), noteColor)
 	}
 	drawButtons(dst, b, []button{p.browse, p.ok})
+}
+
+// shownNote is the line under the field: the note, else the warning.
+func (p *prompt) shownNote() string {
+	if p.note != "" {
+		return p.note
+	}
+	return p.warn
 }
 
 // noteWidth is the width the note's line has.

@@ -158,11 +158,10 @@ func (s *simScreen) openPromptAt(path, note string) {
 			}
 		})
 	})
-	if n := s.unsavedHere(); n > 0 && note == "" {
+	if n := s.unsavedHere(); n > 0 {
 		// The prompt is the confirmation: Enter replaces the world and these robots with it.
-		note = fmt.Sprintf("Opening replaces this world and the %s spawned here (Esc, then Ctrl+S, saves a world with them)", robotsCount(n))
-	}
-	if note == "" && s.g.cur.Plan.Scenario.Source != scenario.DefaultName {
+		s.prompt.warn = fmt.Sprintf("Opening replaces this world and the %s spawned here (Esc, then Ctrl+S, saves a world with them)", robotsCount(n))
+	} else if note == "" && s.g.cur.Plan.Scenario.Source != scenario.DefaultName {
 		note = `"` + defaultWord + `" opens the default scenario, the KS0223 in the cardboard corridor`
 	}
 	s.prompt.note = note

@@ -423,7 +423,7 @@ func (s *simScreen) state() State {
 			st.Targets["prompt:ok"] = rectOf(s.prompt.ok.r)
 		}
 		st.PromptText = s.prompt.line.Text()
-		st.PromptNote = s.prompt.note
+		st.PromptNote = s.prompt.shownNote()
 	}
 	for _, b := range s.tools {
 		st.Targets["tool:"+b.label] = rectOf(b.r)
