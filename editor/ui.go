@@ -27,6 +27,15 @@ var (
 // toolbarHeight is the height of the top window in pixels: title and four rows.
 const toolbarHeight = 124
 
+// toolbarTitle heads the editor: it says where F1's key list is (`simgui edit` said nothing
+// of it), and in the simulator's window (hosted) the way back.
+func toolbarTitle(hosted bool) string {
+	if hosted {
+		return "simgui plugin editor   (F2: back to the simulator, F1: keys)"
+	}
+	return "simgui plugin editor   (F1: keys)"
+}
+
 // layout lays out the editor's windows: the toolbar across the top, the form on the left, the
 // preview and the problems on the right. The windows are keyed by the screen size, so that a
 // resized window lays them out afresh.
@@ -35,11 +44,7 @@ func (e *Editor) layout(ctx *debugui.Context) {
 	formW := max(w*58/100, 420)
 	previewH := (h - toolbarHeight) * 62 / 100
 	ctx.IDScope(fmt.Sprintf("%dx%d", w, h), func() {
-		title := "simgui plugin editor"
-		if e.host.TestDrive != nil { // a screen of the simulator's window: say the way back
-			title += "   (F2: back to the simulator, F1: keys)"
-		}
-		ctx.Window(title, image.Rect(0, 0, w, toolbarHeight), func(l debugui.ContainerLayout) {
+		ctx.Window(toolbarTitle(e.host.TestDrive != nil), image.Rect(0, 0, w, toolbarHeight), func(l debugui.ContainerLayout) {
 			e.clip = l.BodyBounds
 			e.toolbar(ctx)
 		})

@@ -387,3 +387,17 @@ func TestFailedStatusIsPastAfterAChange(t *testing.T) {
 		t.Errorf("after a change: %q (%s), want it told as past without the failed badge", line, kind)
 	}
 }
+
+// The editor's title says F1 lists its keys, in `simgui edit`'s window too (it said nothing
+// there), and in the simulator's window F2 goes back.
+func TestToolbarTitleNamesTheKeys(t *testing.T) {
+	for _, hosted := range []bool{false, true} {
+		title := toolbarTitle(hosted)
+		if !strings.Contains(title, "F1: keys") {
+			t.Errorf("hosted %v: the title %q does not say F1 lists the keys", hosted, title)
+		}
+		if strings.Contains(title, "F2") != hosted {
+			t.Errorf("hosted %v: the title %q", hosted, title)
+		}
+	}
+}
