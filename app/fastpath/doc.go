@@ -58,7 +58,8 @@
 // the session; a well-formed request with bad values (a kind that is not 0–2, an action that
 // is not finite, a step before the env's first reset) is answered with an error and changes
 // nothing. Sizes are checked before anything is allocated: envs per session (maxEnvs), frame
-// sides (16–1024 px), shared memory (maxMemoryMB), sessions at once (maxSessions), the open
+// sides (16–1024 px), shared memory (maxMemoryMB), sessions at once (maxSessions; past it a
+// newcomer closes the session without requests for yieldAfter, 5 min, or longer), the open
 // request and its scenario (MaxOpenBytes, MaxScenarioBytes). The scenario comes as text, never
 // as a path, and its faces block is refused. A request that has not arrived whole
 // messageTimeout (10 s) after its first byte, or an open request that many seconds after

@@ -28,7 +28,11 @@ const (
 	// byte, and the open request from connecting: a client a few microseconds away that
 	// stops half-way is stuck, and would hold its session slot for good.
 	DefaultMessageTimeout = 10 * time.Second
-	maxSocketPath         = 104 // sun_path holds 108 bytes on Linux, 104 on the BSDs
+	// DefaultYieldAfter is how long a session goes without requests before a newcomer that
+	// finds every slot taken may close it: longer than any policy update between two steps,
+	// so that only sessions left behind (a notebook's env never closed) give way.
+	DefaultYieldAfter = 5 * time.Minute
+	maxSocketPath     = 104 // sun_path holds 108 bytes on Linux, 104 on the BSDs
 )
 
 func init() {
@@ -56,6 +60,9 @@ type Face struct {
 	// MessageTimeout ends a session whose request has not arrived whole this long after its
 	// first byte, or whose open request has not this long after connecting (default 10 s).
 	MessageTimeout time.Duration `yaml:"messageTimeout"`
+	// YieldAfter is how long a session must have gone without requests for a newcomer that
+	// finds all maxSessions slots taken to close it and take its slot (default 5 min).
+	YieldAfter time.Duration `yaml:"yieldAfter"`
 
 	h        *app.Host
 	ln       *net.UnixListener
@@ -85,6 +92,8 @@ func (f *Face) Validate() error {
 		return fmt.Errorf("idleTimeout %v is outside 1ms..1h (0: %v)", f.IdleTimeout, DefaultIdleTimeout)
 	case f.MessageTimeout != 0 && (f.MessageTimeout < time.Millisecond || f.MessageTimeout > time.Hour):
 		return fmt.Errorf("messageTimeout %v is outside 1ms..1h (0: %v)", f.MessageTimeout, DefaultMessageTimeout)
+	case f.YieldAfter != 0 && (f.YieldAfter < time.Second || f.YieldAfter > 24*time.Hour):
+		return fmt.Errorf("yieldAfter %v is outside 1s..24h (0: %v)", f.YieldAfter, DefaultYieldAfter)
 	}
 	return nil
 }
@@ -251,20 +260,45 @@ func (f *Face) accept(ctx context.Context) {
 
 // reserve takes a session slot for s, whose open request has come: only sessions opening or
 // open count against maxSessions, not connections that have sent nothing yet.
+//
+// When every slot is taken, the session that has gone without requests longest gives its
+// slot up if that is yieldAfter or more: it is closed, told why. Sessions a client left open
+// (a notebook's env never closed, a trainer stopped in a debugger) otherwise locked every
+// later client out until simgui restarted.
 func (f *Face) reserve(s *session) error {
 	f.mu.Lock()
-	defer f.mu.Unlock()
 	n := 0
+	var idlest *session
 	for o := range f.open {
-		if o.opened.Load() {
-			n++
+		if !o.opened.Load() {
+			continue
+		}
+		n++
+		if o.pendingSince.Load() == 0 && !o.busy.Load() && (idlest == nil || o.lastUse.Load() < idlest.lastUse.Load()) {
+			idlest = o
 		}
 	}
+	yield := cmp.Or(f.YieldAfter, DefaultYieldAfter)
 	if n >= f.maxSessions() {
-		return fmt.Errorf("%d sessions are open, the most this simgui serves (maxSessions): close one, or start "+
-			"simgui with a scenario that serves more (faces: {fastpath: {maxSessions: N}}, N up to 64)", n)
+		if idlest == nil || time.Since(time.Unix(0, idlest.lastUse.Load())) < yield {
+			f.mu.Unlock()
+			return fmt.Errorf("%d sessions are open, the most this simgui serves (maxSessions): close one, or start "+
+				"simgui with a scenario that serves more (faces: {fastpath: {maxSessions: N}}, N up to 64); "+
+				"a session %v without requests gives its slot up (yieldAfter)", n, yield)
+		}
+		delete(f.open, idlest) // its slot is the newcomer's; its worlds go as it closes
+	} else {
+		idlest = nil
 	}
 	s.opened.Store(true)
+	f.mu.Unlock()
+	if idlest != nil {
+		idle := time.Since(time.Unix(0, idlest.lastUse.Load())).Round(time.Second)
+		f.h.Logger().Warn("fast path: closed an idle session to make room", "session", idlest.id, "idle", idle)
+		idlest.fail(fmt.Errorf("closed to make room: this session had no request for %v and another client found all %d "+
+			"session slots taken (a session without requests for yieldAfter, %v, gives its slot up)", idle, n, yield))
+		idlest.hangUp()
+	}
 	return nil
 }
 

@@ -175,6 +175,61 @@ func TestHostileRequests(t *testing.T) {
 		runtime.KeepAlive(silent) // held open until now
 	})
 
+	// A newcomer that finds every slot taken closes the session without requests longest if
+	// that is yieldAfter or more (a notebook's env never closed locked everyone out); one used
+	// more recently keeps its slot, and the refusal says when a slot frees.
+	t.Run("idle sessions give way", func(t *testing.T) {
+		g := &Face{Socket: filepath.Join(shortTempDir(t), "s.sock"), MaxSessions: 2}
+		h := testHost(t, scenario.Default(), g)
+		small := OpenRequest{Envs: 1, FrameWidth: 16, FrameHeight: 16}
+		left, used := dial(t, g.Addr()), dial(t, g.Addr())
+		left.open(small)
+		left.resetAll(1)
+		used.open(small)
+		used.resetAll(1)
+		b := dial(t, g.Addr())
+		if err := b.tryOpen(small); err == nil || !strings.Contains(err.Error(), "a session 5m0s without requests gives its slot up (yieldAfter)") {
+			t.Fatalf("a third session, both slots used just now: %v", err)
+		}
+		wantClosed(t, b)
+		// left's last request was 6 minutes ago, used's 4 (once both are done answering).
+		pollFor(t, "both sessions answered", func() bool {
+			g.mu.Lock()
+			defer g.mu.Unlock()
+			for s := range g.open {
+				if s.busy.Load() {
+					return false
+				}
+			}
+			return true
+		})
+		g.mu.Lock()
+		for s := range g.open {
+			ago := map[string]time.Duration{"train-1": 6 * time.Minute, "train-2": 4 * time.Minute}[s.id]
+			s.lastUse.Store(time.Now().Add(-ago).UnixNano())
+		}
+		g.mu.Unlock()
+		c := dial(t, g.Addr())
+		c.open(small)
+		wantErr(t, left, "closed to make room: this session had no request for 6m0s and another client found all 2 session slots taken")
+		wantClosed(t, left)
+		c.resetAll(2)
+		c.stepAll([3]float64{0.5, 0})
+		used.stepAll([3]float64{0.5, 0})
+		pollFor(t, "the closed session's worlds gone", func() bool {
+			for _, w := range h.Worlds() {
+				if strings.HasPrefix(w.ID, "train-1/") {
+					return false
+				}
+			}
+			return true
+		})
+		// used, 4 minutes idle, keeps its slot: a fourth is refused.
+		if err := dial(t, g.Addr()).tryOpen(small); err == nil || !strings.Contains(err.Error(), "2 sessions are open") {
+			t.Fatalf("a fourth session: %v", err)
+		}
+	})
+
 	// A client that stops half-way through a request (or before its open request) is cut
 	// off after messageTimeout, freeing its slot; one idle between requests is not.
 	t.Run("stalled clients", func(t *testing.T) {

@@ -44,6 +44,9 @@ type session struct {
 	started []int
 
 	lastUse atomic.Int64 // unix ns of the last request
+	// busy is set while a request is answered. Cleared after the session's fields are
+	// written, so another goroutine that reads it false may read them (Face.reserve).
+	busy atomic.Bool
 	// pendingSince is the unix ns when the request now arriving began (its first byte, or
 	// the connection for the open request), 0 between requests and while one is answered.
 	pendingSince atomic.Int64
@@ -79,6 +82,10 @@ func (s *session) serve() {
 	// Buffered, so that a request's header and payload usually come in one read.
 	in := bufio.NewReaderSize(arrivals{s}, readBuffer)
 	for {
+		if s.busy.Load() { // answered: its idle time counts from here
+			s.lastUse.Store(time.Now().UnixNano())
+			s.busy.Store(false)
+		}
 		if s.envs != nil {
 			// A request is pending once its first byte is here; it may be already.
 			if in.Buffered() > 0 {
@@ -102,6 +109,7 @@ func (s *session) serve() {
 		}
 		buf = payload[:0] // read again by the next message; every payload is done with before
 		s.lastUse.Store(time.Now().UnixNano())
+		s.busy.Store(true)
 		switch typ {
 		case msgOpen:
 			if err := s.open(payload); err != nil {
