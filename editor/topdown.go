@@ -12,6 +12,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2/vector"
 
 	"simgui/plugins"
+	"simgui/render"
 )
 
 // Colours of the top-down views.
@@ -206,8 +207,8 @@ func drawVehicleTop(dst *ebiten.Image, v *plugins.VehicleDescriptor) {
 		var sector [][2]float64
 		switch m.Kind {
 		case "camera", "depth":
-			half := horizontalFOV(v, &m) / 2
-			sector = fan(u, w, 0.5*length, heading-half, heading+half)
+			left, right := cameraSpan(v, &m)
+			sector = fan(u, w, 0.5*length, heading-right, heading+left)
 		case "lidar":
 			r := math.Min(mountParam(&m, "rangeMax"), 0.45*reach)
 			sector = fan(u, w, r, heading+rad(mountParam(&m, "angleMinDeg")), heading+rad(mountParam(&m, "angleMaxDeg")))
@@ -227,20 +228,27 @@ func drawVehicleTop(dst *ebiten.Image, v *plugins.VehicleDescriptor) {
 	t.label("x forward is up, y left is left; grid "+num(step)+" m", 6, 4, labelColor)
 }
 
-// horizontalFOV is a camera mount's horizontal field of view, radians, from its vertical one
-// and its contract image's aspect ratio.
-func horizontalFOV(v *plugins.VehicleDescriptor, m *plugins.SensorMount) float64 {
-	fy := rad(mountParam(m, "fovDeg"))
+// cameraSpan is how far a camera or depth mount sees to the left and the right of its
+// heading, radians, in its contract's frame: a camera's as it draws it (render.MountView: a
+// calibrated fx or a fisheye lens, which leave fovDeg unused), a depth camera's from its
+// vertical field of view and the frame's aspect ratio.
+func cameraSpan(v *plugins.VehicleDescriptor, m *plugins.SensorMount) (left, right float64) {
 	// A shape out of range is drawn at the preview's own size, as the camera view is.
-	aspect := float64(previewW) / previewH
+	w, h := previewW, previewH
 	if v.Contract != nil {
 		for _, s := range v.Contract.Sensors {
-			if w, h, ok := s.FrameSize(); s.ID == m.ID && ok {
-				aspect = float64(w) / float64(h)
+			if sw, sh, ok := s.FrameSize(); s.ID == m.ID && ok {
+				w, h = sw, sh
 			}
 		}
 	}
-	return 2 * math.Atan(math.Tan(fy/2)*aspect)
+	if m.Kind == plugins.SensorCamera {
+		if left, right, ok := render.MountView(validParams(m), w, h); ok {
+			return left, right
+		}
+	}
+	half := math.Atan(math.Tan(rad(mountParam(m, "fovDeg"))/2) * float64(w) / float64(h))
+	return half, half
 }
 
 func visualColor(v *plugins.VehicleDescriptor, accent bool) string {

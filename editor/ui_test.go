@@ -342,12 +342,31 @@ func TestTopDownFanOfAnImpossibleShape(t *testing.T) {
 	v := &plugins.VehicleDescriptor{Contract: &plugins.DeviceContract{Sensors: []plugins.SensorDescriptor{{ID: "cam", Shape: []int{5000, 320, 3}}}}}
 	m := &plugins.SensorMount{ID: "cam", Kind: plugins.SensorCamera, Params: map[string]float64{"fovDeg": 60}}
 	want := 2 * math.Atan(math.Tan(rad(60)/2)*float64(previewW)/previewH)
-	if got := horizontalFOV(v, m); math.Abs(got-want) > 1e-12 {
-		t.Errorf("5000×320: %.1f°, want %.1f°", got*180/math.Pi, want*180/math.Pi)
+	if l, r := cameraSpan(v, m); math.Abs(l+r-want) > 1e-9 {
+		t.Errorf("5000×320: %.1f°, want %.1f°", (l+r)*180/math.Pi, want*180/math.Pi)
 	}
 	v.Contract.Sensors[0].Shape = []int{240, 640, 3}
-	if got, want := horizontalFOV(v, m), 2*math.Atan(math.Tan(rad(60)/2)*640/240); math.Abs(got-want) > 1e-12 {
-		t.Errorf("640×240: %.1f°, want %.1f°", got*180/math.Pi, want*180/math.Pi)
+	if l, r := cameraSpan(v, m); math.Abs(l+r-2*math.Atan(math.Tan(rad(60)/2)*640/240)) > 1e-9 {
+		t.Errorf("640×240: %.1f°, want %.1f°", (l+r)*180/math.Pi, 2*math.Atan(math.Tan(rad(60)/2)*640/240)*180/math.Pi)
+	}
+}
+
+// The top-down view's camera fan is the field the camera draws: a calibrated fx (fovDeg left
+// at 68°, unused) with the principal point off centre, and a fisheye lens. It was drawn from
+// fovDeg alone: ±42° for the first, which sees 28° left and 37° right.
+func TestTopDownFanFollowsTheLens(t *testing.T) {
+	v := &plugins.VehicleDescriptor{Contract: &plugins.DeviceContract{Sensors: []plugins.SensorDescriptor{{ID: "cam", Shape: []int{240, 320, 3}}}}}
+	m := &plugins.SensorMount{ID: "cam", Kind: plugins.SensorCamera, Params: map[string]float64{"fx": 300, "cx": 120}}
+	l, r := cameraSpan(v, m)
+	if wl, wr := math.Atan(120.5/300), math.Atan(199.5/300); math.Abs(l-wl) > 1e-9 || math.Abs(r-wr) > 1e-9 {
+		t.Errorf("fx 300, cx 120: %.1f° left, %.1f° right, want %.1f° and %.1f°", l*180/math.Pi, r*180/math.Pi, wl*180/math.Pi, wr*180/math.Pi)
+	}
+	// An equidistant fisheye of fx 70 over 160 pixels: 80/70 rad (65°) to each side, well
+	// past the 42° fovDeg's default gives.
+	v.Contract.Sensors[0].Shape = []int{120, 160, 3}
+	m.Params = map[string]float64{"lensModel": 1, "fx": 70}
+	if l, r := cameraSpan(v, m); math.Abs(l-80.0/70) > 1e-6 || math.Abs(r-80.0/70) > 1e-6 {
+		t.Errorf("fisheye: %.1f° left, %.1f° right, want %.1f° each", l*180/math.Pi, r*180/math.Pi, 80.0/70*180/math.Pi)
 	}
 }
 

@@ -112,3 +112,50 @@ func MountIsRealistic(params map[string]float64) bool {
 	cam, env, err := MountCamera(params, 64, 48, nil)
 	return err == nil && (env.Realistic || cam.Film != nil || cam.Lens.distorted())
 }
+
+// MountView returns how far a camera mount (params as MountCamera takes them) drawing
+// width × height pixels sees to each side of its optical axis along the frame's principal
+// row: left and right, radians, each at least 0. Its intrinsics (fx, fy, cx, cy and their
+// jitter) and lens distortion are included, as the camera draws them: a view from above that
+// drew fovDeg's fan showed a calibrated camera's, or a fisheye's, field as the fovDeg it
+// leaves unused. ok is false when the parameters make no camera (Camera.Validate).
+func MountView(params map[string]float64, width, height int) (left, right float64, ok bool) {
+	cam, _, err := MountCamera(params, width, height, nil)
+	if err != nil {
+		return 0, 0, false
+	}
+	left, right = cam.edgeAngles()
+	return left, right, true
+}
+
+// edgeAngles returns how far c sees to the left and the right of its axis along the
+// principal row, radians: the directions of its frame's outer edges (Lens: pixel centres at
+// whole coordinates, so the edges are half a pixel out), through its lens, up to where a
+// distorted frame turns black (the lens's fold or MaxLensAngleDeg).
+func (c *Camera) edgeAngles() (left, right float64) {
+	fx, _, cx, _ := c.Intrinsics()
+	l := &c.Lens
+	side := func(xd float64) float64 { // xd: the edge's distorted normalized x, signed
+		if !l.distorted() {
+			return math.Atan(math.Abs(xd))
+		}
+		fold := l.fold()
+		if x, _, ok := l.undistort(xd, 0, fold); ok {
+			return math.Atan(math.Abs(x))
+		}
+		// Past what the lens draws: the last direction drawn before the edge, by bisection
+		// along the row (the drawn part is the one around the axis).
+		lo, hi := 0.0, xd
+		for range 50 {
+			mid := (lo + hi) / 2
+			if _, _, ok := l.undistort(mid, 0, fold); ok {
+				lo = mid
+			} else {
+				hi = mid
+			}
+		}
+		x, _, _ := l.undistort(lo, 0, fold)
+		return math.Atan(math.Abs(x))
+	}
+	return side(-(cx + 0.5) / fx), side((float64(c.Width) - 0.5 - cx) / fx)
+}

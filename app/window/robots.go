@@ -143,9 +143,8 @@ func sensorFans(v *view, b *batch, m *world.ModelState, rc *raycast.Caster, read
 		switch s.Kind {
 		case plugins.SensorCamera, plugins.SensorDepth:
 			w, h := sensorSize(d, s.ID)
-			fov := s.Param("fovDeg") * math.Pi / 180
-			half := math.Atan(math.Tan(fov/2) * float64(w) / float64(h))
-			a0, a1, rng = yaw-half, yaw+half, math.Min(s.Param("far"), maxRange)
+			left, right := cameraView(s, w, h)
+			a0, a1, rng = yaw-right, yaw+left, math.Min(s.Param("far"), maxRange)
 			if s.Kind == plugins.SensorDepth {
 				col = colorDepthFr
 			}
