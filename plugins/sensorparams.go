@@ -34,7 +34,7 @@ const LineTrackerFalloff = 0.12
 
 var sensorKinds = []SensorKind{
 	{Name: "camera", Types: []string{SensorCamera}, Params: []ParamSpec{
-		{Name: "fovDeg", Unit: "deg", Default: 68, Min: 10, Max: 170, Doc: "vertical field of view"},
+		{Name: "fovDeg", Unit: "deg", Default: 68, Min: 10, Max: 170, Doc: "vertical field of view (unused when fx or fy is given)"},
 		{Name: "near", Unit: "m", Default: 0.03, Min: 0.001, Max: 10, Doc: "near clip, pulled in before a nearer wall"},
 		{Name: "far", Unit: "m", Default: 50, Min: 0.1, Max: 10000, Doc: "far clip"},
 		{Name: "jpegQuality", Default: 84, Min: 20, Max: 100, Integer: true, Doc: "JPEG quality of jpeg_base64 frames"},
@@ -222,6 +222,12 @@ func (ps *Problems) mount(path string, m SensorMount, s *SensorDescriptor) map[s
 			if p[name] != 0 {
 				ps.warn(path+".params."+name, "%s is not a coefficient of %s, which leaves it unused", name, model)
 			}
+		}
+		// A focal length in pixels replaces the field of view: a calibrated camera's fx with
+		// fovDeg still given draws the fx, and the fovDeg a reader takes for the camera's says
+		// nothing of it.
+		if _, given := m.Params["fovDeg"]; given && (p["fx"] != 0 || p["fy"] != 0) {
+			ps.warn(path+".params.fovDeg", "fovDeg is unused: fx or fy gives the focal length in pixels (with fx and fy 0, fovDeg gives it)")
 		}
 		// The film's and look's parameters given to a camera drawn in the flat look.
 		if p["realistic"] == 0 {

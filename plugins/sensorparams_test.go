@@ -209,7 +209,8 @@ func TestFrameSizeKeepsTheEdge(t *testing.T) {
 // TestMountWarningsNameWhatIsUnused: what a camera is given but does not use is warned of at
 // sensor.<id>.<param>: a coefficient of the other lens model, and a film or look parameter of
 // a camera in the flat look (with the way to turn the realistic look on, unless realistic: 0
-// is given). Defaults, the lens and a realistic camera's film draw no warning.
+// is given), and a fovDeg that a focal length in pixels replaces. Defaults, the lens and a
+// realistic camera's film draw no warning.
 func TestMountWarningsNameWhatIsUnused(t *testing.T) {
 	cam := func(params map[string]float64) SensorMount {
 		return SensorMount{ID: "front.rgb", Kind: SensorCamera, Params: params}
@@ -226,6 +227,9 @@ func TestMountWarningsNameWhatIsUnused(t *testing.T) {
 		{map[string]float64{"lensModel": 1, "p1": 0.2, "k4": 0.1},
 			[]string{"sensor.front.rgb.p1: not a coefficient of the equidistant model"}},
 		{map[string]float64{"k4": 0.1, "realistic": 1}, []string{"sensor.front.rgb.k4: not a coefficient of plumb_bob"}},
+		{map[string]float64{"fovDeg": 50, "fy": 300}, []string{"sensor.front.rgb.fovDeg: fovDeg is unused: fx or fy gives the focal length"}},
+		{map[string]float64{"fx": 300}, nil},
+		{map[string]float64{"fovDeg": 50, "cx": 100}, nil},
 		{nil, nil},
 	} {
 		got := MountWarnings(cam(tc.params))
