@@ -205,6 +205,10 @@ func TestRangeHints(t *testing.T) {
 		}
 	}
 	cases := map[string]func(x string) plugins.Problems{
+		"descriptor.body.length":         vehicle(func(f *vehicleForm, x string) { f.Length = x }),
+		"descriptor.body.width":          vehicle(func(f *vehicleForm, x string) { f.Width = x }),
+		"descriptor.body.radius":         vehicle(func(f *vehicleForm, x string) { f.BodyShape, f.Radius = "circle", x }),
+		"descriptor.body.height":         vehicle(func(f *vehicleForm, x string) { f.Height = x }),
 		"descriptor.body.mass":           vehicle(func(f *vehicleForm, x string) { f.Mass = x }),
 		"descriptor.body.friction":       vehicle(func(f *vehicleForm, x string) { f.Friction = x }),
 		"descriptor.body.linearDamping":  vehicle(func(f *vehicleForm, x string) { f.LinearDamping = x }),
@@ -220,23 +224,28 @@ func TestRangeHints(t *testing.T) {
 		t.Run(path, func(t *testing.T) {
 			spec, ok := rangeSpecs[path]()
 			hint := rangeHint(path)
-			if !ok || hint == "" || hint != spec.Range() {
+			if !ok || hint != spec.Range() {
 				t.Fatalf("hint %q, spec %+v (found %v)", hint, spec, ok)
 			}
 			for _, x := range []float64{spec.Min, spec.Max} {
 				if ps := validate(num(x)); problemAt(ps, path, "") {
-					t.Errorf("%s = %s, in the hint's range %s, is refused: %v", path, num(x), hint, ps)
+					t.Errorf("%s = %s, in the hint's range %s, is refused: %v", path, num(x), spec.Range(), ps)
 				}
 			}
 			for _, x := range []float64{spec.Min - 1, spec.Max * 2} {
-				if ps := validate(num(x)); !problemAt(ps, path, "outside the range "+hint) {
-					t.Errorf("%s = %s: %v, want outside the range %s", path, num(x), ps, hint)
+				if ps := validate(num(x)); !problemAt(ps, path, "outside the range "+spec.Range()) {
+					t.Errorf("%s = %s: %v, want outside the range %s", path, num(x), ps, spec.Range())
 				}
 			}
 		})
 	}
-	if h := rangeHint("descriptor.body.mass"); h != "0.01..10000 kg" {
+	// Each body field says what it does: the dampings that simgui does not apply, the mass
+	// that does not slow the drive (the hint was the range alone).
+	if h := meaningHint("descriptor.body.mass"); !strings.HasPrefix(h, "0.01..10000 kg: ") || !strings.Contains(h, "in contacts only") {
 		t.Errorf("mass hint %q", h)
+	}
+	if h := meaningHint("descriptor.body.linearDamping"); !strings.Contains(h, "not applied") {
+		t.Errorf("linear damping hint %q", h)
 	}
 }
 

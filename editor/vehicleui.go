@@ -133,6 +133,10 @@ func (e *Editor) numRow(ctx *debugui.Context, label, path string, buf *string) {
 // rangeSpecs are, by field path, the ranges the validator checks the numbers of numRow
 // against: read from its own tables, so that a hint cannot say other than the check.
 var rangeSpecs = map[string]func() (plugins.ParamSpec, bool){
+	"descriptor.body.length":         tableSpec(plugins.BodyParams(), "length"),
+	"descriptor.body.width":          tableSpec(plugins.BodyParams(), "width"),
+	"descriptor.body.radius":         tableSpec(plugins.BodyParams(), "radius"),
+	"descriptor.body.height":         tableSpec(plugins.BodyParams(), "height"),
 	"descriptor.body.mass":           bodySpec("mass"),
 	"descriptor.body.friction":       bodySpec("friction"),
 	"descriptor.body.linearDamping":  bodySpec("linear_damping"),
@@ -166,6 +170,19 @@ func rangeHint(path string) string {
 	return s.Range()
 }
 
+// meaningHint is rangeHint followed by what the number does, as the drive's and sensors'
+// hints say ("0.01..10000 kg: the body's mass, acting in contacts; ..."): the range alone left
+// unsaid that the dampings are not applied, or that the mass does not slow the drive.
+func meaningHint(path string) string {
+	r := rangeHint(path)
+	if spec, ok := rangeSpecs[path]; ok {
+		if s, ok := spec(); ok && s.Doc != "" {
+			return r + ": " + s.Doc
+		}
+	}
+	return r
+}
+
 func (e *Editor) baseRows(ctx *debugui.Context, b *baseForm, idHint string) {
 	ctx.SetGridLayout([]int{150, -3, -2}, nil)
 	e.row(ctx, "id", "descriptor.id", &b.ID, idHint)
@@ -195,14 +212,16 @@ func (e *Editor) vehicleBody(ctx *debugui.Context, f *vehicleForm) {
 	ctx.Text("shape")
 	e.choice(ctx, "descriptor.body.shape", &f.BodyShape, []string{"box", "circle"})
 	ctx.Text("box: length x width; circle: radius")
-	e.row(ctx, "length", "descriptor.body.length", &f.Length, "m, along x (box)")
-	e.row(ctx, "width", "descriptor.body.width", &f.Width, "m, along y (box)")
-	e.row(ctx, "radius", "descriptor.body.radius", &f.Radius, "m (circle)")
-	e.row(ctx, "height", "descriptor.body.height", &f.Height, "m")
-	e.numRow(ctx, "mass", "descriptor.body.mass", &f.Mass)
-	e.numRow(ctx, "friction", "descriptor.body.friction", &f.Friction)
-	e.numRow(ctx, "linear damping", "descriptor.body.linearDamping", &f.LinearDamping)
-	e.numRow(ctx, "angular damping", "descriptor.body.angularDamping", &f.AngularDamping)
+	// Numbers take a narrow field and leave the width to what they mean, as the drive's do.
+	ctx.SetGridLayout([]int{150, 120, -1}, nil)
+	e.row(ctx, "length", "descriptor.body.length", &f.Length, meaningHint("descriptor.body.length"))
+	e.row(ctx, "width", "descriptor.body.width", &f.Width, meaningHint("descriptor.body.width"))
+	e.row(ctx, "radius", "descriptor.body.radius", &f.Radius, meaningHint("descriptor.body.radius"))
+	e.row(ctx, "height", "descriptor.body.height", &f.Height, meaningHint("descriptor.body.height"))
+	e.row(ctx, "mass", "descriptor.body.mass", &f.Mass, meaningHint("descriptor.body.mass"))
+	e.row(ctx, "friction", "descriptor.body.friction", &f.Friction, meaningHint("descriptor.body.friction"))
+	e.row(ctx, "linear damping", "descriptor.body.linearDamping", &f.LinearDamping, meaningHint("descriptor.body.linearDamping"))
+	e.row(ctx, "angular damping", "descriptor.body.angularDamping", &f.AngularDamping, meaningHint("descriptor.body.angularDamping"))
 
 	ctx.SetGridLayout([]int{-1}, nil)
 	ctx.Text("Look")

@@ -42,7 +42,7 @@ var driveModels = []DriveModel{
 		{Name: "maxSpeed", Unit: "m/s", Default: 0.73, Min: 0.01, Max: 10, Doc: "top forward speed at full command"},
 		{Name: "accel", Unit: "m/s²", Default: 4.0, Min: 0.01, Max: 50, Doc: "motor-limited acceleration toward the commanded speed"},
 		{Name: "brakeDecel", Unit: "m/s²", Default: 6.5, Min: 0.01, Max: 50, Doc: "deceleration at full brake"},
-		{Name: "maxYawRateDeg", Unit: "deg/s", Default: 380, Min: 1, Max: 2000, Doc: "yaw rate at full differential command"},
+		{Name: "maxYawRateDeg", Unit: "deg/s", Default: 380, Min: 1, Max: 2000, Doc: "yaw rate at full differential command (the model has no track width, so the body's width does not set it: measure the robot spinning on the spot)"},
 		{Name: "yawAccelDeg", Unit: "deg/s²", Default: 1900, Min: 1, Max: 20000, Doc: "yaw acceleration limit"},
 		{Name: "motorGainLeft", Default: 1, Min: 0, Max: 2, Doc: "left motor gain, L' = L·gain (calibration, domain randomization)"},
 		{Name: "motorGainRight", Default: 1, Min: 0, Max: 2, Doc: "right motor gain, R' = R·gain"},

@@ -1,6 +1,9 @@
 package plugins
 
-import "errors"
+import (
+	"errors"
+	"slices"
+)
 
 // The ranges of every other number a descriptor or a scenario holds. They keep the physics
 // and the renderers in the sizes they work at (a body of 1e-300 m or a pose of 1e308 m makes
@@ -22,16 +25,19 @@ const MaxWaypoints = 2000
 // maxShapeDim bounds each dimension of a contract shape that is not a frame.
 const maxShapeDim = 100_000
 
+// BodyParams returns the fields of Body with their units, ranges and meanings (a copy).
+func BodyParams() []ParamSpec { return slices.Clone(bodyParams) }
+
 // bodyParams are the fields of Body.
 var bodyParams = []ParamSpec{
 	{Name: "length", Unit: "m", Min: 0.01, Max: 50, Doc: "box: size along the vehicle's x"},
 	{Name: "width", Unit: "m", Min: 0.01, Max: 50, Doc: "box: size across"},
 	{Name: "radius", Unit: "m", Min: 0.005, Max: 25, Doc: "circle: radius"},
 	{Name: "height", Unit: "m", Min: 0, Max: 50, Doc: "for renderers, sensors and flying vehicles' collisions"},
-	{Name: "mass", Unit: "kg", Min: 0.01, Max: 10_000, Doc: "the body's mass"},
+	{Name: "mass", Unit: "kg", Min: 0.01, Max: 10_000, Doc: "in contacts only; the drive's accel sets the acceleration"},
 	{Name: "friction", Min: 0, Max: 2, Doc: "contact friction coefficient (0: the default 0.7)"},
-	{Name: "linearDamping", Min: 0, Max: 100, Doc: "rusim's linear damping, kept and randomized; simgui's physics does not apply it"},
-	{Name: "angularDamping", Min: 0, Max: 100, Doc: "rusim's angular damping, kept and randomized; simgui's physics does not apply it"},
+	{Name: "linearDamping", Min: 0, Max: 100, Doc: "rusim's; kept and randomized, not applied by simgui's physics"},
+	{Name: "angularDamping", Min: 0, Max: 100, Doc: "rusim's; kept and randomized, not applied by simgui's physics"},
 }
 
 // contractParams are the numbers of a device contract's sensors and actuators.
