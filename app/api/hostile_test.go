@@ -116,7 +116,7 @@ func TestHostileRequests(t *testing.T) {
 		{"300 isolated agents", "POST", "/reset", agents(300, true), js, 400, "at most 256 agents (each is a world of its own); this one has 300"},
 		{"3 MiB of padding", "POST", "/reset", "{" + strings.Repeat(" ", 3<<20) + "}", js, 413, "larger than 2097152 bytes"},
 		{"only padding, past the limit", "POST", "/reset", strings.Repeat(" ", MaxBody+10), js, 413, "larger than 2097152 bytes"},
-		{"more agents than the floor holds", "POST", "/reset", agents(2000, false), js, 400, "vehicles without a spawn pose fit on the free floor"},
+		{"more agents than the floor holds", "POST", "/reset", agents(2000, false), js, 400, " of the 2000 fit on the free floor"},
 		{"50,000 list items", "POST", "/reset", manyKVs, js, 400, "more than 40000 list items"},
 		{"257 actions", "POST", "/step", actions, js, 400, "at most 256 actions; this one has 257"},
 		{"camera 4000 wide", "POST", "/reset", `{"vehicleParams": [{"key": "camera.width", "value": "4000"}]}`, js, 400, "16..1920"},

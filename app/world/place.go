@@ -346,14 +346,21 @@ func (p *placer) heading(x, y float64) float64 {
 // too big, not the simulator that failed.
 type NoRoomError struct {
 	Fit, Want int     // how many fit, of how many without a spawn pose
+	Total     int     // the agents altogether: Total-Want stand on spawn points or poses of their own
 	TrackID   string  // the track
 	X, Y      float64 // where the grid is centred (world frame, m)
 	Pitch     float64 // the grid's spacing (m)
 }
 
+// Error counts the agents as the scenario does: those on spawn points and given poses as well
+// as the grid's, so that "use at most" is a number agents.count takes as it is (a fleet of
+// 10,000 was told "7217 of 9999" fit, leaving its user to work out 7218 of 10,000).
 func (e *NoRoomError) Error() string {
-	return fmt.Sprintf("agents: %d of %d vehicles without a spawn pose fit on the free floor of track %s around (%.2f, %.2f) "+
-		"(%.2f m apart); give them agents.vehicles[].spawnPose or use fewer", e.Fit, e.Want, e.TrackID, e.X, e.Y, e.Pitch)
+	placed := e.Total - e.Want
+	return fmt.Sprintf("agents: %d of the %d fit on the free floor of track %s: %d on its spawn points or their own spawn poses, "+
+		"then %d of the %d others on a grid %.2f m apart around (%.2f, %.2f); use at most %d, a larger floor "+
+		"(the track's size params or another track), or give them agents.vehicles[].spawnPose",
+		placed+e.Fit, e.Total, e.TrackID, placed, e.Fit, e.Want, e.Pitch, e.X, e.Y, placed+e.Fit)
 }
 
 // placeAgents returns agents with the spawn poses of those that have none filled in: spawn
@@ -396,7 +403,7 @@ func placeAgents(space *physics.Space, layout *plugins.Layout, trackID string, a
 			pose, ok = p.lane(out[i].Vehicle)
 		}
 		if !ok {
-			return nil, &NoRoomError{Fit: n, Want: len(rest), TrackID: trackID, X: p.ax, Y: p.ay, Pitch: p.pitch}
+			return nil, &NoRoomError{Fit: n, Want: len(rest), Total: len(out), TrackID: trackID, X: p.ax, Y: p.ay, Pitch: p.pitch}
 		}
 		if out[i].SpawnYaw != nil {
 			pose.Yaw = *out[i].SpawnYaw

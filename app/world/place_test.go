@@ -127,7 +127,8 @@ func TestHundredAgentsInTheArena(t *testing.T) {
 }
 
 // In the cardboard corridor (0.6 m wide) robots queue behind the first; more than the
-// corridor holds is an error that says how many fit.
+// corridor holds is an error that says how many of all the agents fit, the first on the
+// spawn point included, and that many build.
 func TestAgentsInTheCorridorAndTooMany(t *testing.T) {
 	params := map[string]any{"length": 3.0, "width": 0.6}
 	w, err := builtinWorld(t, "track.cardboard_corridor.v1", params, 4)
@@ -136,10 +137,22 @@ func TestAgentsInTheCorridorAndTooMany(t *testing.T) {
 	}
 	checkPlacement(t, w)
 	_, err = builtinWorld(t, "track.cardboard_corridor.v1", params, 60)
-	if err == nil || !strings.Contains(err.Error(), "of 59 vehicles without a spawn pose fit") {
-		t.Fatalf("60 robots in a 3 m corridor: %v", err)
+	var room *NoRoomError
+	if !errors.As(err, &room) {
+		t.Fatalf("60 robots in a 3 m corridor: %v, want a NoRoomError", err)
 	}
 	t.Log(err)
+	fit := room.Total - room.Want + room.Fit
+	if room.Total != 60 || fit < 2 || !strings.Contains(err.Error(), fmt.Sprintf("%d of the 60 fit", fit)) ||
+		!strings.Contains(err.Error(), fmt.Sprintf("use at most %d,", fit)) {
+		t.Fatalf("60 robots in a 3 m corridor: %v: want how many of the 60 fit (%d) and to use at most that many", err, fit)
+	}
+	if _, err := builtinWorld(t, "track.cardboard_corridor.v1", params, fit); err != nil {
+		t.Fatalf("the %d robots the error says fit: %v", fit, err)
+	}
+	if _, err := builtinWorld(t, "track.cardboard_corridor.v1", params, fit+1); !errors.As(err, &room) {
+		t.Fatalf("%d robots, one more than the error says fit: %v", fit+1, err)
+	}
 }
 
 // In the default corridor the third robot stands in the corner, where the spawn point's
@@ -353,7 +366,7 @@ func TestScenarioCarsLengthwiseInTheCorridor(t *testing.T) {
 	if err := w.SpotFree(car, c0); err != nil {
 		t.Fatalf("the car's spot %+v: %v", c0, err)
 	}
-	if _, err := build(2); err == nil || !strings.Contains(err.Error(), "1 of 2 vehicles without a spawn pose fit") {
+	if _, err := build(2); err == nil || !strings.Contains(err.Error(), "2 of the 3 fit") {
 		t.Fatalf("two cars in the corridor: %v", err)
 	}
 }
