@@ -252,7 +252,7 @@ World
   +  faster     −  slower     0  real time (×1)
   I  spawn list: pick a plugin, then click in the world (it faces along a road or the route; drag to aim)
   Ctrl+O  open a scenario ("default": the default one)     Ctrl+S  save the world as a scenario
-  [ / ]  previous / next world (training episodes)     World…  pick the world on show
+  [ / ]  previous / next world (training episodes)     World…  pick the world on show (the wheel scrolls it)
 Window
   F1  this help     F2  next screen (editor)     F12  screenshot
   editor: Ctrl+S save   Ctrl+Z / Ctrl+Y undo / redo   drag a static track's points on its view

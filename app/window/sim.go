@@ -206,7 +206,7 @@ func (s *simScreen) Update() error {
 	}
 	s.spawn.layout(s.hudBottom())
 	if s.worlds.on {
-		s.worlds.layout(s.g.host, s.g.cur, s.hudBottom())
+		s.worlds.layout(s.g.host, s.g.cur, s.hudBottom(), s.h-s.barH)
 	}
 	chaseFPS := 0.0
 	if s.show.chase && s.chase != nil {

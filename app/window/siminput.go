@@ -149,6 +149,8 @@ func (s *simScreen) handleMouse() {
 		case s.overHelp(x, y): // drawn over the world and the panels
 			s.scrollHelp(wy)
 		case s.panels.contains(x, y):
+		case s.worlds.over(x, y):
+			s.worlds.scroll(-int(math.Round(3 * wy))) // three rows a notch, down for the wheel towards the user
 		case s.show.chase:
 			s.orbit.wheel(wy)
 		default:

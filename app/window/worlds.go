@@ -1,7 +1,9 @@
 package window
 
 import (
+	"fmt"
 	"image"
+	"slices"
 	"strconv"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -16,39 +18,83 @@ const autoWorld = "automatic: the training episode while one runs, else the scen
 // worldList lists the host's worlds — the scenario's and every training episode's (one per
 // agent when agents are isolated) — so the user can watch any of them. Picking one makes it
 // the host's active world: the bridge, /control and the recorder follow it too.
+//
+// A list longer than the window holds (256 isolated agents, 64 fast path envs) shows the rows
+// that fit, from first on, and scrolls with the wheel: laid out whole, its rows ran under the
+// toolbar and off the window, out of reach of the mouse.
 type worldList struct {
-	on   bool
-	ids  []string // world ID per row after the first ("" for the automatic row)
-	rows []button
+	on    bool
+	ids   []string // world ID per row shown ("" for the automatic row)
+	rows  []button // the rows shown
+	first int      // the index among all rows of the first row shown
+	more  string   // says how many rows are above and below those shown, "" when all are
+	box   image.Rectangle
+	shown string // the world last scrolled into view
 }
 
-// layout lists the worlds in a column at the right of the HUD.
-func (l *worldList) layout(h *app.Host, cur *app.Sim, top int) {
-	l.rows, l.ids = l.rows[:0], l.ids[:0]
+// worldRow is the height of a row of the list, and worldRowGap the space between rows.
+const worldRow, worldRowGap = 20, 2
+
+// layout lists the worlds in a column under the HUD (top), above bottom (the toolbar).
+func (l *worldList) layout(h *app.Host, cur *app.Sim, top, bottom int) {
 	pinned := h.Pinned()
-	labels := []string{autoWorld}
-	l.ids = append(l.ids, "")
+	labels, ids := []string{autoWorld}, []string{""}
 	for _, s := range h.Worlds() {
 		labels = append(labels, worldLabel(s))
-		l.ids = append(l.ids, s.ID)
+		ids = append(ids, s.ID)
 	}
+	curID := ""
+	if cur != nil {
+		curID = cur.ID
+	}
+	// Highlighted: the automatic row while the host chooses, else the pinned world and the
+	// one on show.
+	on := make([]bool, len(ids))
+	for i, id := range ids {
+		on[i] = (i == 0 && pinned == "") || (i > 0 && pinned != "" && (id == pinned || id == curID))
+	}
+	l.place(labels, ids, on, curID, top, bottom)
+}
+
+// place lays out the rows that fit between top and bottom, from l.first, the rows on says
+// highlighted. When the world on show (cur) changed since the last layout, its row is
+// scrolled into view, so that [ and ] move through a long list visibly.
+func (l *worldList) place(labels, ids []string, on []bool, cur string, top, bottom int) {
+	l.rows, l.ids, l.more = l.rows[:0], l.ids[:0], ""
 	w := 0
 	for _, t := range labels {
 		w = max(w, int(textWidth(t)))
 	}
 	y := top + lineHeight + 10
-	for i, t := range labels {
-		on := l.ids[i] == pinned
-		if i > 0 && pinned == "" {
-			on = false
+	fit := max(1, (bottom-y)/(worldRow+worldRowGap))
+	if len(labels) > fit {
+		fit = max(1, fit-1) // a line under the rows says what is out of view
+	}
+	if cur != l.shown {
+		l.shown = cur
+		if i := slices.Index(ids, cur); i >= 0 && (i < l.first || i >= l.first+fit) {
+			l.first = i - fit/2
 		}
-		if i > 0 && cur != nil && l.ids[i] == cur.ID && pinned != "" {
-			on = true
-		}
-		l.rows = append(l.rows, button{label: t, r: image.Rect(8, y, 8+w+16, y+20), on: on})
-		y += 22
+	}
+	l.first = max(0, min(l.first, len(labels)-fit))
+	end := min(len(labels), l.first+fit)
+	for i := l.first; i < end; i++ {
+		l.rows = append(l.rows, button{label: labels[i], r: image.Rect(8, y, 8+w+16, y+worldRow), on: on[i]})
+		l.ids = append(l.ids, ids[i])
+		y += worldRow + worldRowGap
+	}
+	l.box = image.Rect(8, top+lineHeight+10, 8+w+16, y)
+	if above, below := l.first, len(labels)-end; above+below > 0 {
+		l.more = fmt.Sprintf("%d more above, %d below: the wheel scrolls the list", above, below)
+		l.box.Max.Y += lineHeight + 6
 	}
 }
+
+// scroll moves the rows shown by n (down for n > 0); layout keeps them within the list.
+func (l *worldList) scroll(n int) { l.first = max(0, l.first+n) }
+
+// over reports whether (x, y) is on the list, where the wheel scrolls it rather than zooms.
+func (l *worldList) over(x, y int) bool { return l.on && image.Pt(x, y).In(l.box) }
 
 // worldLabel names a world in the list and the HUD.
 func worldLabel(s *app.Sim) string {
@@ -74,6 +120,12 @@ func (l *worldList) draw(dst *ebiten.Image, b *batch, top int) {
 	b.draw(dst)
 	drawText(dst, title, 12, float32(top+2), textColor)
 	drawButtons(dst, b, l.rows)
+	if l.more != "" && len(l.rows) > 0 {
+		y := l.rows[len(l.rows)-1].r.Max.Y + worldRowGap
+		b.rect(8, float32(y), textWidth(l.more)+16, lineHeight+4, panelBG)
+		b.draw(dst)
+		drawText(dst, l.more, 16, float32(y+2), textColor)
+	}
 }
 
 // pickWorld makes the world with id the active one ("" lets the host choose) and says so.
