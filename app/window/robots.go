@@ -270,18 +270,14 @@ func drawMarkers(v *view, b *batch, set *markers.Set) {
 	}
 }
 
-// markerTexts draws the text markers, following their model when they name one.
-func markerTexts(dst *ebiten.Image, v *view, set *markers.Set, snap *world.Snapshot) {
+// markerTexts draws the text markers, following their model (found by models) when they
+// name one.
+func markerTexts(dst *ebiten.Image, v *view, set *markers.Set, models *modelFinder) {
 	for m := range set.All() {
 		if m.Kind != "Text" || m.Text == "" {
 			continue
 		}
-		px, py := m.Point.X, m.Point.Y
-		if m.Following != "" {
-			if st, ok := snap.Model(m.Following); ok {
-				px, py = st.Pose.X+px, st.Pose.Y+py
-			}
-		}
+		px, py := textAnchor(&m, models)
 		x, y := v.toScreen(px, py)
 		w := textWidth(m.Text)
 		switch m.Align {
@@ -292,4 +288,16 @@ func markerTexts(dst *ebiten.Image, v *view, set *markers.Set, snap *world.Snaps
 		}
 		drawText(dst, m.Text, x, y-lineHeight/2, m.RGBA.NRGBA())
 	}
+}
+
+// textAnchor is where text marker m stands in the world: its point, from the model it
+// follows when there is one.
+func textAnchor(m *markers.Marker, models *modelFinder) (x, y float64) {
+	x, y = m.Point.X, m.Point.Y
+	if m.Following != "" {
+		if st, ok := models.find(m.Following); ok {
+			x, y = st.Pose.X+x, st.Pose.Y+y
+		}
+	}
+	return x, y
 }

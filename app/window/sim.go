@@ -77,8 +77,9 @@ type simScreen struct {
 	barH     int // height of the toolbar, which wraps in a narrow window
 	hud      []string
 	b        batch
-	labels   []label  // scratch for Draw
-	nameTags tagSpace // where Draw has put names this frame
+	labels   []label     // scratch for Draw
+	nameTags tagSpace    // where Draw has put names this frame
+	models   modelFinder // the robots text markers follow, by name
 	// savedNames are the robots of the scenario last saved from this world: closing the
 	// window or opening another scenario does not lose them.
 	savedNames map[string]bool

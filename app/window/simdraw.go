@@ -160,7 +160,8 @@ func (s *simScreen) drawWorld(dst *ebiten.Image, b *batch) {
 		drawText(dst, l.text, l.x, l.y, l.c)
 	}
 	if s.show.markers && set.Len() > 0 {
-		markerTexts(dst, v, set, s.snap)
+		s.models.use(s.snap)
+		markerTexts(dst, v, set, &s.models)
 	}
 }
 
