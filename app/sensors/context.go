@@ -143,6 +143,12 @@ func (c *Context) ViewIn(env *render.Environment, dst []render.Object) (View, er
 	return c.sys.scene.view(c.World, c.Model, c.sys.PeersVisible(c.Model.Name), env, dst)
 }
 
+// SharedViewIn is ViewIn for a shot rendered later on a worker: its Objects may be shared
+// with every other shot of the step, so they must be neither modified nor appended to.
+func (c *Context) SharedViewIn(env *render.Environment) (View, error) {
+	return c.sys.scene.sharedView(c.World, c.Model, c.sys.PeersVisible(c.Model.Name), env)
+}
+
 // BaseEnvironment is the sky and ground cameras start their look from (Options.Environment).
 func (c *Context) BaseEnvironment() *render.Environment { return c.sys.baseEnvironment() }
 

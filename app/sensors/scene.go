@@ -2,6 +2,7 @@ package sensors
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/go-gl/mathgl/mgl64"
@@ -14,7 +15,8 @@ import (
 
 // View is what a camera needs to draw one frame, captured on the loop goroutine: the static
 // scene and the dynamic objects at their poses of that step. It shares only immutable data
-// (Static, Meshes) with the world, so it may be rendered on any goroutine.
+// (Static, Meshes, and a camera shot's Objects with the step's other shots) with the world,
+// so it may be rendered on any goroutine.
 type View struct {
 	Static  *render.Static
 	Objects []render.Object
@@ -48,6 +50,9 @@ type scene struct {
 	models  []*world.Model
 	objs    []render.Object
 	nModels int
+	// shared is a copy of objs made for the cameras that see every vehicle, handed to all of
+	// this step's captures and never written again (nil until one asks for it this step).
+	shared []render.Object
 }
 
 // movableBoxes returns the layout elements World.Boxes() were built from, in order: boxes
@@ -234,6 +239,7 @@ func (sc *scene) capture(w *world.World) {
 		return
 	}
 	sc.step, sc.fresh = w.StepCount(), true
+	sc.shared = nil // the shots that hold the last one keep it
 	sc.models = append(sc.models[:0], w.Models()...)
 	sc.objs = sc.objs[:0]
 	for _, m := range sc.models {
@@ -257,6 +263,25 @@ func (sc *scene) capture(w *world.World) {
 // dst[:0].
 func (sc *scene) view(w *world.World, observer *world.Model, peers bool, env *render.Environment, dst []render.Object) (View, error) {
 	return sc.viewHiding(w, observer, peers, nil, env, dst)
+}
+
+// sharedView is view for a shot rendered later on a worker: when the camera sees every
+// vehicle, its objects are this step's scene, one slice shared by every shot taken in the
+// step, which nobody may modify or append to. A copy per shot made a fleet's queued frames
+// hold N objects each: 3,000 recorded cameras, four shots queued apiece, held 1.9 GB of them.
+func (sc *scene) sharedView(w *world.World, observer *world.Model, peers bool, env *render.Environment) (View, error) {
+	if !peers {
+		return sc.view(w, observer, false, env, nil) // the observer alone: a few objects
+	}
+	st, err := sc.staticIn(w, env)
+	if err != nil {
+		return View{}, err
+	}
+	sc.capture(w)
+	if sc.shared == nil {
+		sc.shared = slices.Clip(slices.Clone(sc.objs))
+	}
+	return View{Static: st, Objects: sc.shared}, nil
 }
 
 // viewHiding is view without the peers hide reports (nil: none).

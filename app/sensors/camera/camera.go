@@ -58,7 +58,7 @@ func Capture(ctx *sensors.Context, spec *sensors.Spec, lens render.Camera, env *
 	if !spec.Out.Wanted() {
 		return nil, false
 	}
-	view, err := ctx.ViewIn(env, nil)
+	view, err := ctx.SharedViewIn(env) // read-only on the worker: the step's scene, shared
 	if err != nil {
 		spec.Warn(err)
 		return nil, false

@@ -2,6 +2,7 @@ package camerabench
 
 import (
 	"fmt"
+	"math"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -15,13 +16,18 @@ import (
 )
 
 func init() {
-	const n = 200
-	base := fmt.Sprintf("sensors/camera/fleet-%d/unsubscribed", n)
-	bench.Register(bench.Case{Name: base, F: benchFleet(n, false),
-		Doc: fmt.Sprintf("World.Step of %d KS0223s in a 30 m arena whose 160x120 cameras (15 Hz) nobody reads", n)})
-	bench.Register(bench.Case{Name: fmt.Sprintf("sensors/camera/fleet-%d/subscribed", n), Baseline: base, F: benchFleet(n, true),
-		Doc: "the same with every camera subscribed (a recording of the fleet): frames/s, dropped-%, heap-MB after a GC, goroutines"})
+	for _, n := range []int{200, 1000} {
+		base := fmt.Sprintf("sensors/camera/fleet-%d/unsubscribed", n)
+		bench.Register(bench.Case{Name: base, F: benchFleet(n, false),
+			Doc: fmt.Sprintf("World.Step of %d KS0223s in a %.0f m arena whose 160x120 cameras (15 Hz) nobody reads", n, fleetArena(n))})
+		bench.Register(bench.Case{Name: fmt.Sprintf("sensors/camera/fleet-%d/subscribed", n), Baseline: base, F: benchFleet(n, true),
+			Doc: "the same with every camera subscribed (a recording of the fleet): frames/s, dropped-%, heap-MB after a GC " +
+				"with the frames queued (queued-heap-MB) and after they are drawn, goroutines"})
+	}
 }
+
+// fleetArena is the side of the square floor n robots stand on, 1.2 m apart.
+func fleetArena(n int) float64 { return max(30, 1.2*math.Ceil(math.Sqrt(float64(n)))+6) }
 
 // benchFleet steps n KS0223s with 160×120 cameras at their 15 Hz, every camera subscribed
 // or none: what a fleet's cameras cost the step loop, and what they hold in memory.
@@ -34,12 +40,17 @@ func benchFleet(n int, subscribed bool) func(bench.B) {
 			}
 		}
 		var agents []world.AgentSpec
-		side := 15
+		side := max(15, int(math.Ceil(math.Sqrt(float64(n)))))
 		for i := range n {
 			agents = append(agents, world.AgentSpec{Name: fmt.Sprintf("r%d", i), Vehicle: v,
 				Spawn: &world.Pose{X: 1.2*float64(i%side) - 8, Y: 1.2*float64(i/side) - 8}})
 		}
-		layout := &plugins.Layout{Floor: plugins.Floor{Length: 30, Width: 30, Texture: "plywood"}}
+		floor := plugins.Floor{Length: 30, Width: 30, Texture: "plywood"}
+		if a := fleetArena(n); a > floor.Length {
+			c := -8 + 1.2*float64(side-1)/2 // the grid's centre
+			floor.X, floor.Y, floor.Length, floor.Width = c, c, a, a
+		}
+		layout := &plugins.Layout{Floor: floor}
 		env := sensortest.New(b, layout, agents, sensors.Options{})
 		var frames atomic.Int64
 		var wg sync.WaitGroup
@@ -62,8 +73,14 @@ func benchFleet(n int, subscribed bool) func(bench.B) {
 			env.World.Step()
 			steps++
 		}
-		env.System.Flush()
 		var ms runtime.MemStats
+		if subscribed {
+			// What the frames waiting for the workers hold: their shots of the scene.
+			runtime.GC()
+			runtime.ReadMemStats(&ms)
+			b.ReportMetric(float64(ms.HeapInuse)/1e6, "queued-heap-MB")
+		}
+		env.System.Flush()
 		runtime.GC()
 		runtime.ReadMemStats(&ms)
 		b.ReportMetric(float64(ms.HeapInuse)/1e6, "heap-MB")
