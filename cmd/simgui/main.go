@@ -4,6 +4,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -13,6 +14,12 @@ func main() {
 	if err := newRoot().Execute(); err != nil {
 		// One line: the problems an error joins are told apart by "; ".
 		fmt.Fprintln(os.Stderr, "error: "+printable(strings.ReplaceAll(err.Error(), "\n", "; ")))
-		os.Exit(1)
+		// Exit status 1 unless the error names another (a run cut short by a signal).
+		code := 1
+		var ec interface{ ExitCode() int }
+		if errors.As(err, &ec) {
+			code = ec.ExitCode()
+		}
+		os.Exit(code)
 	}
 }

@@ -13,7 +13,6 @@ import (
 	"os/signal"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 	"unicode"
 
@@ -391,7 +390,7 @@ func runHeadless(ctx context.Context, stdout, stderr io.Writer, f runFlags, set 
 		}
 	}
 
-	ctx, stop := signal.NotifyContext(ctx, stopSignals()...)
+	ctx, stop := notifyStop(ctx)
 	defer stop()
 	if maxSteps > 0 && isTerminal(stderr) {
 		go showProgress(ctx, sim.Loop, maxSteps, stderr)
@@ -437,10 +436,19 @@ func runHeadless(ctx context.Context, stdout, stderr io.Writer, f runFlags, set 
 		sum.Models = append(sum.Models, modelSummary{Name: m.Name, VehicleID: m.VehicleID,
 			Pose: poseSummary{m.Pose.X, m.Pose.Y, m.Pose.Z, m.Pose.Yaw}, Speed: m.Speed})
 	}
+	// A signal that cut a run to --steps or --duration short is told after the summary.
+	var short error
+	var sig stopSignal
+	if maxSteps > 0 && sum.Steps < maxSteps && errors.As(context.Cause(ctx), &sig) {
+		short = &interruptedRun{sig: sig.sig, steps: sum.Steps, of: maxSteps}
+	}
 	if f.json {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		return enc.Encode(sum)
+		if err := enc.Encode(sum); err != nil {
+			return err
+		}
+		return short
 	}
 	if sc.DisplayName != "" {
 		fmt.Fprintf(stdout, "%s (%s)\n", sc.Title(), sc.ScenarioID)
@@ -461,7 +469,7 @@ func runHeadless(ctx context.Context, stdout, stderr io.Writer, f runFlags, set 
 	if line := droppedLine(sum.Sensors); line != "" {
 		fmt.Fprintln(stdout, line)
 	}
-	return nil
+	return short
 }
 
 // maxSummaryModels is how many models the plain summary lists: a fleet's thousands of lines
@@ -563,15 +571,4 @@ func startNote(maxSteps uint64, lockstep, sigintIgnored bool) string {
 		notes = append(notes, "runtime.lockstep: the world advances only when a client steps it (/control's step command); "+what)
 	}
 	return strings.Join(notes, "; ")
-}
-
-// stopSignals are the signals that end a run cleanly: SIGTERM, and SIGINT (Ctrl-C) unless
-// simgui was started with it ignored. Go's signal.Notify would un-ignore it, so that a
-// simgui started in the background of a script (whose jobs ignore SIGINT) ended on the
-// Ctrl-C that ends the script, under a training process that ignored it and lived on.
-func stopSignals() []os.Signal {
-	if signal.Ignored(os.Interrupt) {
-		return []os.Signal{syscall.SIGTERM}
-	}
-	return []os.Signal{os.Interrupt, syscall.SIGTERM}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -90,6 +91,46 @@ func TestStartNote(t *testing.T) {
 				if strings.Contains(got, w) {
 					t.Errorf("startNote = %q, want no %q in it", got, w)
 				}
+			}
+		})
+	}
+}
+
+// A run to --steps that a signal stops short prints its summary and exits with the shell's
+// status for that signal (128+n), saying so on stderr: it exited 0, so that a CI job whose
+// runner sent SIGTERM (or a script's `timeout -s INT`) took the shortened run's state hash
+// and dump for a finished run's.
+func TestSignalCutsABoundedRunShort(t *testing.T) {
+	for _, c := range []struct {
+		sig  syscall.Signal
+		name string
+		code int
+	}{{syscall.SIGTERM, "SIGTERM", 143}, {syscall.SIGINT, "SIGINT", 130}} {
+		t.Run(c.name, func(t *testing.T) {
+			port := freePort(t)
+			cmd := exec.Command(bin, "run", "--headless", "--steps", "1000000000000", "--json",
+				"--no-api", "--no-bridge", "--control-port", port)
+			var out, errb bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &out, &errb
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			defer cmd.Process.Kill()
+			if err := untilNoError(func() error { return stepOnce(port) }); err != nil {
+				t.Fatalf("control socket: %v", err)
+			}
+			cmd.Process.Signal(c.sig)
+			err := cmd.Wait()
+			code := -1
+			if ee, ok := err.(*exec.ExitError); ok {
+				code = ee.ExitCode()
+			}
+			var s runSummary
+			if jerr := json.Unmarshal(out.Bytes(), &s); jerr != nil || s.Steps == 0 || s.Steps >= 1000000000000 {
+				t.Errorf("stdout is not the shortened run's summary (%v): %q", jerr, out.String())
+			}
+			if code != c.code || !strings.Contains(errb.String(), c.name+" stopped the run after") {
+				t.Errorf("%s: exit %d (%v), want %d; stderr %s", c.name, code, err, c.code, errb.String())
 			}
 		})
 	}

@@ -1,0 +1,76 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+// stopSignals are the signals that end a run cleanly: SIGTERM, and SIGINT (Ctrl-C) unless
+// simgui was started with it ignored. Go's signal.Notify would un-ignore it, so that a
+// simgui started in the background of a script (whose jobs ignore SIGINT) ended on the
+// Ctrl-C that ends the script, under a training process that ignored it and lived on.
+func stopSignals() []os.Signal {
+	if signal.Ignored(os.Interrupt) {
+		return []os.Signal{syscall.SIGTERM}
+	}
+	return []os.Signal{os.Interrupt, syscall.SIGTERM}
+}
+
+// stopSignal is the cause of a context that a stop signal cancelled.
+type stopSignal struct{ sig os.Signal }
+
+func (s stopSignal) Error() string { return signalName(s.sig) + " received" }
+
+// notifyStop is signal.NotifyContext for stopSignals, with the signal kept as the context's
+// cause (context.Cause) so that the run can tell a signal from its own end.
+func notifyStop(parent context.Context) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancelCause(parent)
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, stopSignals()...)
+	go func() {
+		select {
+		case s := <-ch:
+			cancel(stopSignal{s})
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(ch)
+		cancel(nil)
+	}
+}
+
+// interruptedRun is the error of a run to --steps or --duration that a signal stopped short.
+// Its summary is still printed, but a script or CI job must not take the shortened run (its
+// state hash, its dump) for a finished one: it exited 0, as a finished run does. simgui exits
+// with the status a shell gives a command killed by the signal, 128+n (130 for SIGINT, 143
+// for SIGTERM). A run without an end, which a signal is the way to stop, still exits 0.
+type interruptedRun struct {
+	sig       os.Signal
+	steps, of uint64
+}
+
+func (e *interruptedRun) Error() string {
+	return fmt.Sprintf("%s stopped the run after %d of its %d steps (the summary is of the shortened run)", signalName(e.sig), e.steps, e.of)
+}
+
+// ExitCode is the process's exit status for this error (main uses it).
+func (e *interruptedRun) ExitCode() int {
+	if s, ok := e.sig.(syscall.Signal); ok {
+		return 128 + int(s)
+	}
+	return 1
+}
+
+func signalName(s os.Signal) string {
+	switch s {
+	case os.Interrupt:
+		return "SIGINT"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	}
+	return s.String()
+}
