@@ -41,6 +41,15 @@ func (s *Sim) DumpSensors(dir string) error {
 	return s.Sensors.StartDump(dir)
 }
 
+// SensorDumpFailed is closed when the sensor dump first fails to write
+// (sensors.System.DumpFailed); nil when none runs.
+func (s *Sim) SensorDumpFailed() <-chan struct{} {
+	if s.Sensors == nil {
+		return nil
+	}
+	return s.Sensors.DumpFailed()
+}
+
 // StopSensorDump waits for queued frames, closes the dump and says what it wrote. Call it
 // after Run has returned.
 func (s *Sim) StopSensorDump() (sensors.DumpSummary, error) {

@@ -42,10 +42,20 @@ func (s *System) StartDump(dir string) error {
 	} else if len(entries) > 0 {
 		return fmt.Errorf("sensor dump: %s holds %d entries (%s, ...): give an empty or new folder", dir, len(entries), entries[0].Name())
 	}
-	d := &dump{dir: dir, sensors: map[string]*dumpSensor{}}
+	d := &dump{dir: dir, sensors: map[string]*dumpSensor{}, failed: make(chan struct{})}
 	if old := s.dump.Swap(d); old != nil {
 		s.Flush()
 		old.close()
+	}
+	return nil
+}
+
+// DumpFailed is closed when the running dump first fails to write (a full disk, a folder
+// made unwritable): StopDump returns the error, and a run that would go on for hours writing
+// nothing can stop at once. It is nil, which blocks for ever, when no dump runs.
+func (s *System) DumpFailed() <-chan struct{} {
+	if d := s.dump.Load(); d != nil {
+		return d.failed
 	}
 	return nil
 }
@@ -113,6 +123,7 @@ type dump struct {
 	sensors map[string]*dumpSensor // by topic: a sensor rebuilt at reset keeps its file
 	order   []string
 	err     error
+	failed  chan struct{} // closed with the first error
 	closed  bool
 }
 
@@ -187,6 +198,7 @@ func (d *dump) sensorLocked(o *Output, image bool) (*dumpSensor, error) {
 func (d *dump) fail(err error) {
 	if d.err == nil {
 		d.err = err
+		close(d.failed)
 	}
 }
 
@@ -263,6 +275,10 @@ func (d *dump) writeImage(o *Output, r Reading, im *msgs.Image) {
 		tmp := path + ".tmp"
 		if err = os.WriteFile(tmp, data, 0o644); err == nil {
 			err = os.Rename(tmp, path)
+		}
+		if err != nil {
+			// A full disk left a half-written .tmp file for every frame that failed.
+			os.Remove(tmp)
 		}
 	}
 	d.mu.Lock()

@@ -76,3 +76,57 @@ func TestDumpOfMoreSensorsThanOpenFiles(t *testing.T) {
 		}
 	}
 }
+
+// A dump that cannot write its frames (here a file-size limit; a full disk alike) says so
+// through DumpFailed as the first frame fails, so that a run can stop rather than go on for
+// its whole duration writing nothing, and leaves no half-written .tmp file behind: a full
+// disk kept one per failed frame (436 in a 3 s run on a 300 KiB tmpfs).
+func TestDumpThatCannotWriteFailsAndLeavesNoTemporaryFiles(t *testing.T) {
+	v := sensortest.KS0223(t)
+	for i := range v.Contract.Sensors {
+		if v.Contract.Sensors[i].ID == "camera.front.rgb" {
+			v.Contract.Sensors[i].Shape = []int{48, 64, 3}
+		}
+	}
+	env := sensortest.Default(t, v, sensors.Options{})
+	dir := t.TempDir()
+	if env.System.DumpFailed() != nil {
+		t.Fatal("DumpFailed is not nil without a dump")
+	}
+	if err := env.System.StartDump(dir); err != nil {
+		t.Fatal(err)
+	}
+	failed := env.System.DumpFailed()
+	select {
+	case <-failed:
+		t.Fatal("DumpFailed closed before anything was written")
+	default:
+	}
+
+	var old syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_FSIZE, &old); err != nil {
+		t.Fatal(err)
+	}
+	low := old
+	low.Cur = 64 // bytes: less than any PNG frame; the JSON lines wait in memory below 16 KiB
+	if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &low); err != nil {
+		t.Skip("cannot lower the file-size limit:", err)
+	}
+	t.Cleanup(func() { syscall.Setrlimit(syscall.RLIMIT_FSIZE, &old) })
+	env.Step(40)
+	_, err := env.System.StopDump()
+	if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &old); err != nil {
+		t.Fatal(err)
+	}
+	if err == nil {
+		t.Fatal("StopDump: no error from frames that could not be written")
+	}
+	select {
+	case <-failed:
+	default:
+		t.Fatalf("DumpFailed not closed after %v", err)
+	}
+	if tmp, _ := filepath.Glob(filepath.Join(dir, "*.tmp")); len(tmp) > 0 {
+		t.Errorf("%d temporary files left behind, such as %s", len(tmp), filepath.Base(tmp[0]))
+	}
+}

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"image/png"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // --dump-sensors writes the default KS0223's camera frames as PNG and its other sensors as
@@ -55,5 +57,36 @@ func TestDumpSensors(t *testing.T) {
 	}
 	if _, errOut, code := simgui(t, nil, "run", "--dump-sensors", a); code == 0 || !strings.Contains(errOut, "--headless") {
 		t.Fatalf("--dump-sensors without --headless: exit %d, %q", code, errOut)
+	}
+}
+
+// A dump that cannot write (a file-size limit here, as a full disk) ends the run at once with
+// exit 1 and the write's error, and leaves no temporary files: a run for --duration 1e6 went
+// on to its end writing nothing, and a full disk kept a .tmp file per failed frame.
+func TestDumpThatCannotWriteEndsTheRun(t *testing.T) {
+	dir := t.TempDir()
+	cmd := exec.Command("/bin/sh", "-c", `ulimit -f 4; exec "$0" "$@"`, bin, "run", "--headless",
+		"--duration", "1000000", "--json", "--no-api", "--no-bridge", "--no-control", "--dump-sensors", dir)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	var err error
+	select {
+	case err = <-done:
+	case <-time.After(2 * time.Minute): // the run itself would take hours
+		cmd.Process.Kill()
+		<-done
+		t.Fatalf("the run went on after its dump failed; stderr %s", errb.String())
+	}
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 || !strings.Contains(errb.String(), "error: sensor dump: write") ||
+		!strings.Contains(errb.String(), "file too large") {
+		t.Errorf("exit %v, stderr %s", err, errb.String())
+	}
+	if tmp, _ := filepath.Glob(filepath.Join(dir, "*.tmp")); len(tmp) > 0 {
+		t.Errorf("%d temporary files left behind, such as %s", len(tmp), filepath.Base(tmp[0]))
 	}
 }

@@ -392,6 +392,20 @@ func runHeadless(ctx context.Context, stdout, stderr io.Writer, f runFlags, set 
 
 	ctx, stop := notifyStop(ctx)
 	defer stop()
+	if f.dumpDir != "" {
+		// A dump that cannot write (a full disk) ends the run at once with its error, rather
+		// than after --duration of frames that all fail.
+		var endRun context.CancelFunc
+		ctx, endRun = context.WithCancel(ctx)
+		defer endRun()
+		go func() {
+			select {
+			case <-sim.SensorDumpFailed():
+				endRun()
+			case <-ctx.Done():
+			}
+		}()
+	}
 	if maxSteps > 0 && isTerminal(stderr) {
 		go showProgress(ctx, sim.Loop, maxSteps, stderr)
 	}
