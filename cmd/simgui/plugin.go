@@ -132,11 +132,12 @@ func newPluginListCmd() *cobra.Command {
 			if asJSON {
 				return printJSON(cmd.OutOrStdout(), map[string]any{"count": len(items), "items": items})
 			}
+			out := &errWriter{w: cmd.OutOrStdout()}
 			for _, it := range items {
-				fmt.Fprintf(cmd.OutOrStdout(), "  %-12s %-40s %-35s %s\n", "["+it.Source+"]",
+				fmt.Fprintf(out, "  %-12s %-40s %-35s %s\n", "["+it.Source+"]",
 					printable(it.PluginID), printable(it.DisplayName), printable(it.Version))
 			}
-			return nil
+			return out.err
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
@@ -196,6 +197,7 @@ func newPluginValidateCmd() *cobra.Command {
 					return err
 				}
 			} else {
+				out := &errWriter{w: out}
 				for i, pr := range ps {
 					if i == maxProblemLines {
 						fmt.Fprintf(out, "… and %d more (--json lists them all)\n", len(ps)-i)
@@ -209,6 +211,9 @@ func newPluginValidateCmd() *cobra.Command {
 				}
 				if rep.Valid {
 					fmt.Fprintf(out, "%s: valid %s %s, %d files\n", p.ID(), p.Manifest.Type, printable(p.Manifest.Version), len(a.Names()))
+				}
+				if out.err != nil {
+					return out.err
 				}
 			}
 			if !rep.Valid {

@@ -464,24 +464,28 @@ func runHeadless(ctx context.Context, stdout, stderr io.Writer, f runFlags, set 
 		}
 		return short
 	}
+	text := &errWriter{w: stdout}
 	if sc.DisplayName != "" {
-		fmt.Fprintf(stdout, "%s (%s)\n", sc.Title(), sc.ScenarioID)
+		fmt.Fprintf(text, "%s (%s)\n", sc.Title(), sc.ScenarioID)
 	}
-	fmt.Fprintf(stdout, "%s: %d steps, %.3f s simulated in %.3f s (%.1f× real time), seed %d, state %s\n",
+	fmt.Fprintf(text, "%s: %d steps, %.3f s simulated in %.3f s (%.1f× real time), seed %d, state %s\n",
 		sum.Scenario, sum.Steps, sum.SimTime, sum.WallTime, sum.RealTimeFactor, sum.Seed, sum.StateHash)
 	for i, m := range sum.Models {
 		if i == maxSummaryModels {
-			fmt.Fprintf(stdout, "  and %d more (--json lists every model)\n", len(sum.Models)-i)
+			fmt.Fprintf(text, "  and %d more (--json lists every model)\n", len(sum.Models)-i)
 			break
 		}
-		fmt.Fprintf(stdout, "  %-12s %-28s x=%7.3f y=%7.3f yaw=%6.1f° speed=%.3f m/s\n",
+		fmt.Fprintf(text, "  %-12s %-28s x=%7.3f y=%7.3f yaw=%6.1f° speed=%.3f m/s\n",
 			m.Name, m.VehicleID, m.Pose.X, m.Pose.Y, m.Pose.Yaw*180/math.Pi, m.Speed)
 	}
 	if dump != nil {
-		fmt.Fprintln(stdout, dump)
+		fmt.Fprintln(text, dump)
 	}
 	if line := droppedLine(sum.Sensors); line != "" {
-		fmt.Fprintln(stdout, line)
+		fmt.Fprintln(text, line)
+	}
+	if text.err != nil {
+		return text.err
 	}
 	return short
 }

@@ -48,8 +48,8 @@ func newVersionCmd() *cobra.Command {
 			if !jpegenc.TurboBuilt {
 				enc += " (a static build cannot load libturbojpeg)"
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "simgui %s (%s, %s)\nbuild: %s\njpeg encoder: %s\n", v.Version, v.Go, v.Platform, v.Build, enc)
-			return nil
+			_, err := fmt.Fprintf(cmd.OutOrStdout(), "simgui %s (%s, %s)\nbuild: %s\njpeg encoder: %s\n", v.Version, v.Go, v.Platform, v.Build, enc)
+			return err
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
