@@ -8,15 +8,21 @@ import (
 	"syscall"
 )
 
-// stopSignals are the signals that end a run cleanly: SIGTERM, and SIGINT (Ctrl-C) unless
-// simgui was started with it ignored. Go's signal.Notify would un-ignore it, so that a
-// simgui started in the background of a script (whose jobs ignore SIGINT) ended on the
-// Ctrl-C that ends the script, under a training process that ignored it and lived on.
+// stopSignals are the signals that end a run cleanly: SIGTERM, SIGINT (Ctrl-C) and SIGHUP
+// (the terminal or ssh session that started simgui went away), each unless simgui was started
+// with it ignored. Go's signal.Notify would un-ignore it, so that a simgui started in the
+// background of a script (whose jobs ignore SIGINT) ended on the Ctrl-C that ends the script,
+// under a training process that ignored it and lived on, and one started under nohup would
+// end at logout. Without SIGHUP here, a hangup killed simgui at once: its recordings lacked
+// their MCAP footer and its fast-path socket stayed behind.
 func stopSignals() []os.Signal {
-	if signal.Ignored(os.Interrupt) {
-		return []os.Signal{syscall.SIGTERM}
+	sigs := []os.Signal{syscall.SIGTERM}
+	for _, s := range []os.Signal{os.Interrupt, syscall.SIGHUP} {
+		if !signal.Ignored(s) {
+			sigs = append(sigs, s)
+		}
 	}
-	return []os.Signal{os.Interrupt, syscall.SIGTERM}
+	return sigs
 }
 
 // stopSignal is the cause of a context that a stop signal cancelled.
@@ -47,7 +53,8 @@ func notifyStop(parent context.Context) (context.Context, context.CancelFunc) {
 // Its summary is still printed, but a script or CI job must not take the shortened run (its
 // state hash, its dump) for a finished one: it exited 0, as a finished run does. simgui exits
 // with the status a shell gives a command killed by the signal, 128+n (130 for SIGINT, 143
-// for SIGTERM). A run without an end, which a signal is the way to stop, still exits 0.
+// for SIGTERM, 129 for SIGHUP). A run without an end, which a signal is the way to stop,
+// still exits 0.
 type interruptedRun struct {
 	sig       os.Signal
 	steps, of uint64
@@ -71,6 +78,8 @@ func signalName(s os.Signal) string {
 		return "SIGINT"
 	case syscall.SIGTERM:
 		return "SIGTERM"
+	case syscall.SIGHUP:
+		return "SIGHUP"
 	}
 	return s.String()
 }

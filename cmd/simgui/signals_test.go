@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -131,6 +132,47 @@ func TestSignalCutsABoundedRunShort(t *testing.T) {
 			}
 			if code != c.code || !strings.Contains(errb.String(), c.name+" stopped the run after") {
 				t.Errorf("%s: exit %d (%v), want %d; stderr %s", c.name, code, err, c.code, errb.String())
+			}
+		})
+	}
+}
+
+// SIGHUP (the terminal or ssh session that started simgui closed) ends a run cleanly, as
+// SIGTERM does: it killed simgui at once, leaving its fast-path socket behind and its
+// recordings without their MCAP footer. Under nohup (SIGHUP ignored) it is still ignored.
+func TestSIGHUPEndsARunCleanlyUnlessIgnored(t *testing.T) {
+	for _, nohup := range []bool{false, true} {
+		t.Run(map[bool]string{false: "hangup", true: "nohup"}[nohup], func(t *testing.T) {
+			sock := filepath.Join(shortDir(t), "fast.sock")
+			trap := ":"
+			if nohup {
+				trap = `trap '' HUP` // as nohup does: SIG_IGN, which exec keeps
+			}
+			cmd := exec.Command("/bin/sh", "-c", trap+`; exec "$0" "$@"`, bin,
+				"run", "--headless", "--no-api", "--no-bridge", "--no-control", "--fast-path", sock)
+			var out, errb bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &out, &errb
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			defer cmd.Process.Kill()
+			if err := untilNoError(func() error { return openFastPath(sock) }); err != nil {
+				t.Fatalf("fast path: %v; stderr %s", err, errb.String())
+			}
+			cmd.Process.Signal(syscall.SIGHUP)
+			if nohup {
+				// Ignored, the hangup leaves simgui serving; SIGTERM then ends it. Had the
+				// hangup ended it, the socket would be gone or the exit a signal's.
+				if err := openFastPath(sock); err != nil {
+					t.Errorf("fast path after an ignored SIGHUP: %v", err)
+				}
+				cmd.Process.Signal(syscall.SIGTERM)
+			}
+			if err := cmd.Wait(); err != nil || !strings.Contains(out.String(), "default scenario:") {
+				t.Errorf("exit %v, stdout %q, stderr %s", err, out.String(), errb.String())
+			}
+			if _, err := os.Lstat(sock); err == nil {
+				t.Errorf("the fast-path socket %s is left behind", sock)
 			}
 		})
 	}
