@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"os"
 	"strings"
 	"syscall"
 
@@ -74,4 +75,20 @@ func explainFaceError(err error) error {
 		}
 	}
 	return err
+}
+
+// checkRecordDir makes --record-dir d and checks that a file can be written in it, now rather
+// than at the first start_record: a missing folder said "not a directory" to a client, and
+// one that is there but cannot be written (another user's, a read-only mount) let a server
+// start only to answer every start_record "permission denied".
+func checkRecordDir(d string) error {
+	if err := os.MkdirAll(d, 0o755); err != nil {
+		return fmt.Errorf("--record-dir %s: %w", d, err)
+	}
+	probe, err := os.CreateTemp(d, ".simgui-write-check-*")
+	if err != nil {
+		return fmt.Errorf("--record-dir %s: recordings cannot be written there: %w", d, err)
+	}
+	probe.Close()
+	return os.Remove(probe.Name())
 }

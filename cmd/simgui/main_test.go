@@ -149,6 +149,7 @@ func TestBadInputExitsWithOneLine(t *testing.T) {
 		{"allow-origin not a URL", "--allow-origin notaurl", `--allow-origin: origin "notaurl": want * or scheme://host[:port]`},
 		{"allow-origin with a path", "--allow-origin http://localhost:3000/app", `--allow-origin: origin "http://localhost:3000/app"`},
 		{"record-dir a file", "--record-dir " + write("afile", "x"), "--record-dir " + filepath.Join(dir, "afile") + ": mkdir " + filepath.Join(dir, "afile") + ": not a directory"},
+		{"record-dir unwritable", "--record-dir /proc/self", "--record-dir /proc/self: recordings cannot be written there"},
 		{"randomization problems", "--scenario " + write("r.yaml", "world: {trackId: track.basic_arena.v1}\n"+good+
 			"randomization: {visual: {textures: schema, distractors: [a, b], ambient: 0.2, ambient: 0.3}}\n"),
 			`textures (line 3): "schema" is not a number or "lo,hi"; randomization.visual.distractors (line 3): want [lo, hi] of two numbers, got [a, b]; ` +

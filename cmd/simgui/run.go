@@ -113,10 +113,9 @@ func (sf *serviceFlags) check() error {
 			return fmt.Errorf("--allow-origin: %w", err)
 		}
 	}
-	if d := sf.recordDir; d != "" {
-		// Now rather than at the first start_record, which said "not a directory" to a client.
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			return fmt.Errorf("--record-dir %s: %w", d, err)
+	if sf.recordDir != "" {
+		if err := checkRecordDir(sf.recordDir); err != nil {
+			return err
 		}
 	}
 	return nil
