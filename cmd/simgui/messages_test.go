@@ -212,3 +212,19 @@ func TestValidateNamesTheArgument(t *testing.T) {
 		}
 	}
 }
+
+// `completion` with a shell it does not know fails in one line and writes nothing to stdout;
+// it printed its help there and exited 0, so `simgui completion tcsh > file` made a
+// "completion script" of help text.
+func TestCompletionOfAnUnknownShellFails(t *testing.T) {
+	out, errOut, code := simgui(t, nil, "completion", "tcsh")
+	if code != 1 || out != "" || !strings.Contains(errOut, `unknown command "tcsh" for "simgui completion"`) {
+		t.Errorf("completion tcsh: exit %d, stdout %.80q, stderr %q", code, out, errOut)
+	}
+	if out, _, code := simgui(t, nil, "completion", "bash"); code != 0 || !strings.Contains(out, "bash completion") {
+		t.Errorf("completion bash: exit %d, stdout %.80q", code, out)
+	}
+	if out, _, code := simgui(t, nil, "completion"); code != 0 || !strings.Contains(out, "Usage:") {
+		t.Errorf("completion: exit %d, stdout %.80q", code, out)
+	}
+}

@@ -27,5 +27,14 @@ scenario; "simgui run --headless" runs the same simulation without a display.`,
 	services.register(root.Flags())
 	wf.register(root.Flags())
 	root.AddCommand(newRunCmd(), newVersionCmd(), newBenchCmd(), newPluginCmd(), newEditCmd())
+	// cobra's completion command cannot run itself, so an unknown shell (`completion tcsh`)
+	// printed the help to stdout and exited 0: a script redirecting it into a completion file
+	// sourced help text. Runnable, its NoArgs refuses the name as plugin's does.
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		if c.Name() == "completion" {
+			c.RunE = func(cmd *cobra.Command, _ []string) error { return cmd.Help() }
+		}
+	}
 	return root
 }
