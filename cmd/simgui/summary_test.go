@@ -1,6 +1,11 @@
 package main
 
-import "testing"
+import (
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+)
 
 // The plain summary names the sensors that dropped readings, the most first, and says
 // nothing when none did.
@@ -20,4 +25,36 @@ func TestDroppedLine(t *testing.T) {
 	if got := droppedLine(ss); got != want {
 		t.Fatalf("got  %q\nwant %q", got, want)
 	}
+}
+
+// README's "In scripts" names every key run --json writes, so that scripts parsing it can
+// rely on the list: a key added to the summary fails here until it is documented.
+func TestRunJSONKeysAreDocumented(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(readme), "### In scripts\n")
+	section, _, _ = strings.Cut(section, "\n### ")
+	if !ok {
+		t.Fatal(`README.md has no "### In scripts" section`)
+	}
+	var walk func(reflect.Type)
+	walk = func(typ reflect.Type) {
+		for typ.Kind() == reflect.Pointer || typ.Kind() == reflect.Slice {
+			typ = typ.Elem()
+		}
+		if typ.Kind() != reflect.Struct {
+			return
+		}
+		for i := range typ.NumField() {
+			f := typ.Field(i)
+			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			if !strings.Contains(section, "`"+name+"`") {
+				t.Errorf("README's In scripts does not name %s's key `%s`", typ.Name(), name)
+			}
+			walk(f.Type)
+		}
+	}
+	walk(reflect.TypeFor[runSummary]())
 }
