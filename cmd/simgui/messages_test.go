@@ -65,7 +65,8 @@ func TestStepsAndDuration(t *testing.T) {
 		}
 	}
 	for _, zero := range []string{"--steps=0", "--duration=0"} {
-		cmd := exec.Command(bin, "run", "--headless", zero, "--json", "--no-api", "--no-control", "--no-bridge")
+		port := freePort(t)
+		cmd := exec.Command(bin, "run", "--headless", zero, "--json", "--no-api", "--control-port", port, "--no-bridge")
 		var out xtest.LockedBuffer
 		cmd.Stdout, cmd.Stderr = &out, io.Discard
 		if err := cmd.Start(); err != nil {
@@ -73,6 +74,11 @@ func TestStepsAndDuration(t *testing.T) {
 		}
 		done := make(chan error, 1)
 		go func() { done <- cmd.Wait() }()
+		// The control socket answers once the run handles Ctrl-C: a SIGINT sent a fixed time
+		// after the start, on a loaded machine, came before that and killed it.
+		if err := untilNoError(func() error { return stepOnce(port) }); err != nil {
+			t.Fatalf("%s: control socket: %v", zero, err)
+		}
 		select {
 		case err := <-done:
 			t.Fatalf("%s ended by itself (%v), stdout %q", zero, err, out.String())
