@@ -419,16 +419,8 @@ func kvsFromMap(m map[string]any) []KV {
 // defaultVehicle is the vehicle of a reset that names none: the scenario's, else the first
 // registered.
 func (s *Service) defaultVehicle() string {
-	sc := s.opts.Scenario
-	if sc.Vehicle != nil && sc.Vehicle.VehicleID != "" {
-		return sc.Vehicle.VehicleID
-	}
-	if sc.Agents != nil {
-		for _, v := range sc.Agents.Vehicles {
-			if v.VehicleID != "" {
-				return v.VehicleID
-			}
-		}
+	if id, _, ok := s.opts.Scenario.LeadVehicle(); ok {
+		return id
 	}
 	if ids := s.opts.Plugins.Vehicles(); len(ids) > 0 {
 		return ids[0]

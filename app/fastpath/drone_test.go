@@ -114,3 +114,27 @@ func TestHangUpStopsTheSteps(t *testing.T) {
 		t.Errorf("%d world steps ran after the client hung up, all of its request's", ran)
 	}
 }
+
+// A session of a fleet scenario runs its primary agent's vehicle, not the first listed: the
+// drone marked primary second in the list trains with its climb column, and a KS0223 marked
+// primary after a drone trains with two columns.
+func TestSessionRunsTheScenariosPrimaryAgent(t *testing.T) {
+	_, f := startFace(t, scenario.Default())
+	for _, c := range []struct {
+		agents string
+		want   []string
+	}{
+		{"[{agentId: car, vehicleId: vehicle.ks0223.v1}, {agentId: fly, vehicleId: vehicle.drone.simple.v1, primary: true}]",
+			[]string{"throttle", "steer", "vertical"}},
+		{"[{agentId: fly, vehicleId: vehicle.drone.simple.v1}, {agentId: car, vehicleId: vehicle.ks0223.v1, isPrimary: true}]",
+			[]string{"throttle", "steer"}},
+	} {
+		cl := dial(t, f.Addr())
+		cl.open(OpenRequest{Scenario: "world: {trackId: track.basic_arena.v1}\nagents: {vehicles: " + c.agents + "}\n",
+			Envs: 1, FrameWidth: 16, FrameHeight: 16})
+		if !slices.Equal(cl.rep.Actions, c.want) {
+			t.Errorf("agents %s: actions %v, want %v (vehicle %s)", c.agents, cl.rep.Actions, c.want, cl.rep.VehicleID)
+		}
+
+	}
+}

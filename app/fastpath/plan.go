@@ -60,8 +60,8 @@ type episodePlan struct {
 }
 
 // planSession resolves an open request against base (the scenario, parsed) and the plugins,
-// the way the training API resolves a reset with one agent: the scenario's vehicle with its
-// params and the request's, called "ego", on the scenario's track with the request's track
+// the way the training API resolves a reset with one agent: the scenario's vehicle
+// (Scenario.LeadVehicle) with its params and the request's, called "ego", on the scenario's track with the request's track
 // params on top.
 func planSession(sc *scenario.Scenario, req *OpenRequest, r plugins.Resolver) (*sessionPlan, error) {
 	sp := &sessionPlan{width: req.FrameWidth, height: req.FrameHeight, image: map[string]float64{}}
@@ -91,17 +91,13 @@ func planSession(sc *scenario.Scenario, req *OpenRequest, r plugins.Resolver) (*
 		}
 		return nil, &fieldError{field, fmt.Errorf("frame %d×%d: give both sides, or 0×0 for the camera's size", req.FrameWidth, req.FrameHeight)}
 	}
-	vehicleID := ""
-	params := map[string]any{}
-	switch {
-	case sc.Vehicle != nil && sc.Vehicle.VehicleID != "":
-		vehicleID = sc.Vehicle.VehicleID
-		maps.Copy(params, sc.Vehicle.Params)
-	case sc.Agents != nil && len(sc.Agents.Vehicles) > 0:
-		vehicleID = sc.Agents.Vehicles[0].VehicleID
-		maps.Copy(params, sc.Agents.Vehicles[0].Params)
-	default:
+	vehicleID, leadParams, ok := sc.LeadVehicle()
+	if !ok {
 		return nil, errors.New("the scenario names no vehicle (vehicle.vehicleId)")
+	}
+	params := maps.Clone(leadParams)
+	if params == nil {
+		params = map[string]any{}
 	}
 	for k, v := range req.VehicleParams {
 		params[k] = v

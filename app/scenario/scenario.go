@@ -88,6 +88,36 @@ type Agents struct {
 	Vehicles          []AgentVehicle `yaml:"vehicles"`
 }
 
+// LeadVehicle is the vehicle a face that runs one agent (a training API reset that names no
+// vehicle, a fast path session) takes from the scenario, with its params (the scenario's, not
+// a copy): vehicle's, else that of agents.vehicles' primary agent (primary or isPrimary), else
+// the first listed with a vehicleId. ok is false when the scenario names none.
+func (s *Scenario) LeadVehicle() (id string, params map[string]any, ok bool) {
+	if s.Vehicle != nil && s.Vehicle.VehicleID != "" {
+		return s.Vehicle.VehicleID, s.Vehicle.Params, true
+	}
+	if s.Agents == nil {
+		return "", nil, false
+	}
+	var first *AgentVehicle
+	for i := range s.Agents.Vehicles {
+		v := &s.Agents.Vehicles[i]
+		if v.VehicleID == "" {
+			continue
+		}
+		if v.Primary || v.IsPrimary {
+			return v.VehicleID, v.Params, true
+		}
+		if first == nil {
+			first = v
+		}
+	}
+	if first == nil {
+		return "", nil, false
+	}
+	return first.VehicleID, first.Params, true
+}
+
 // AgentVehicle is one agent of agents.vehicles.
 type AgentVehicle struct {
 	AgentID     string         `yaml:"agentId"`

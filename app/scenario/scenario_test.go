@@ -182,3 +182,26 @@ agents: {count: 5}
 		t.Errorf("the built-in KS0223 as it is has unused parameters %q", u)
 	}
 }
+
+// A face that runs one agent takes the scenario's vehicle, else its primary agent's, else the
+// first listed with a vehicle.
+func TestLeadVehicle(t *testing.T) {
+	for _, c := range []struct{ yaml, want string }{
+		{"vehicle: {vehicleId: a.v1}\nagents: {vehicles: [{vehicleId: b.v1, primary: true}]}", "a.v1"},
+		{"agents: {vehicles: [{vehicleId: b.v1}, {vehicleId: c.v1, isPrimary: true}]}", "c.v1"},
+		{"agents: {vehicles: [{agentId: x}, {vehicleId: b.v1, params: {mass: 2}}, {vehicleId: c.v1}]}", "b.v1"},
+		{"agents: {count: 2}", ""},
+	} {
+		sc, err := Parse([]byte("world: {trackId: track.basic_arena.v1}\n"+c.yaml+"\n"), "lead.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		id, params, ok := sc.LeadVehicle()
+		if id != c.want || ok != (c.want != "") {
+			t.Errorf("%s: LeadVehicle = %q, %v; want %q", c.yaml, id, ok, c.want)
+		}
+		if c.want == "b.v1" && params["mass"] != 2 {
+			t.Errorf("%s: params %v, want the agent's", c.yaml, params)
+		}
+	}
+}
