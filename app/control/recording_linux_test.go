@@ -14,6 +14,9 @@ import (
 // write /abs/dir/full.mcap: no space left on device". The file-size limit of the process
 // stands in for the full disk.
 func TestStopRecordOnAFullDisk(t *testing.T) {
+	if !recordtest.InChild(t) {
+		return
+	}
 	_, dir, c := startRecording(t, "full")
 	lift := recordtest.LimitFileSize(t, 4<<10) // less than the first chunk
 	askJSON(t, c, `{"command":"step","steps":300}`)

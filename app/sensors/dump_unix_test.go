@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"testing"
 
+	"simgui/app/record/recordtest"
 	"simgui/app/sensors"
 	"simgui/app/sensors/sensortest"
 	"simgui/app/world"
@@ -82,6 +83,9 @@ func TestDumpOfMoreSensorsThanOpenFiles(t *testing.T) {
 // its whole duration writing nothing, and leaves no half-written .tmp file behind: a full
 // disk kept one per failed frame (436 in a 3 s run on a 300 KiB tmpfs).
 func TestDumpThatCannotWriteFailsAndLeavesNoTemporaryFiles(t *testing.T) {
+	if !recordtest.InChild(t) {
+		return
+	}
 	v := sensortest.KS0223(t)
 	for i := range v.Contract.Sensors {
 		if v.Contract.Sensors[i].ID == "camera.front.rgb" {

@@ -1,22 +1,12 @@
-// Package recordtest helps tests of recordings: a full disk, made with the process's file
-// size limit.
 package recordtest
 
 import "syscall"
 
-// TB is what LimitFileSize needs of a test (*testing.T and *testing.B have it); an interface,
-// so that no package outside the tests links the testing package.
-type TB interface {
-	Helper()
-	Skip(args ...any)
-	Fatal(args ...any)
-	Cleanup(func())
-}
-
 // LimitFileSize makes writes past n bytes of any regular file of the process fail with
 // EFBIG, as a full disk fails them with ENOSPC (Go ignores the SIGXFSZ that comes with it),
 // and returns what lifts the limit again, which the test's cleanup also calls. It skips the
-// test where the limit cannot be set. Tests that call it must not run in parallel.
+// test where the limit cannot be set. Tests that call it must not run in parallel, and must
+// run in a child process of their own (InChild).
 func LimitFileSize(t TB, n uint64) (lift func()) {
 	t.Helper()
 	var was syscall.Rlimit
