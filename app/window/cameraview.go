@@ -26,6 +26,11 @@ var views = struct {
 	m map[viewKey][2]float64
 }{m: map[viewKey][2]float64{}}
 
+// maxViews bounds views: room for a fleet of the largest reset (10,000 agents) whose lenses
+// domain randomization draws apart, at about 200 bytes an entry (3 MB). With 256, such a fleet
+// of 1,000 emptied the cache every frame and recomputed each lens: 60-90 ms a frame.
+const maxViews = 16384
+
 // cameraView is how far a camera or depth mount drawing w × h pixels sees to the left and the
 // right of its heading, radians: as the camera draws it, with its intrinsics and lens (a
 // calibrated camera's fx, a fisheye), which leave its fovDeg unused. A depth camera has only
@@ -55,7 +60,7 @@ func cameraView(s *plugins.SensorMount, w, h int) (left, right float64) {
 	if !ok {
 		left, right = pinhole()
 	}
-	if len(views.m) >= 256 { // randomized lenses make new keys at every reset
+	if len(views.m) >= maxViews { // randomized lenses make new keys at every reset
 		clear(views.m)
 	}
 	views.m[k] = [2]float64{left, right}

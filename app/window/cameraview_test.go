@@ -39,3 +39,29 @@ func TestFrustumFollowsTheIntrinsics(t *testing.T) {
 		t.Errorf("frustum spans %.1f° left and %.1f° right, want %.1f° and %.1f°", hi, -lo, wantLeft, wantRight)
 	}
 }
+
+// A fleet whose lenses domain randomization drew apart keeps them all cached between frames:
+// with room for 256, a fleet of 1,000 emptied the cache every frame and worked each lens out
+// again (the lens's inverse), 60-90 ms a frame.
+func TestCameraViewsOfAFleetStayCached(t *testing.T) {
+	views.Lock()
+	clear(views.m)
+	views.Unlock()
+	const n = 1000
+	mounts := make([]plugins.SensorMount, n)
+	for i := range mounts {
+		mounts[i] = plugins.SensorMount{ID: "cam", Kind: plugins.SensorCamera, Params: map[string]float64{
+			"fxScale": 0.8 + 0.4*float64(i)/n, "k1": -0.3 + 0.1*float64(i)/n}}
+	}
+	for range 2 { // two frames
+		for i := range mounts {
+			cameraView(&mounts[i], 640, 480)
+		}
+	}
+	views.Lock()
+	cached := len(views.m)
+	views.Unlock()
+	if cached != n {
+		t.Errorf("%d lenses cached after two frames of %d robots, each with its own lens; want all", cached, n)
+	}
+}
