@@ -274,13 +274,21 @@ func (f *Face) reserve(s *session) error {
 			continue
 		}
 		n++
-		if o.pendingSince.Load() == 0 && !o.busy.Load() && (idlest == nil || o.lastUse.Load() < idlest.lastUse.Load()) {
+		if o.pendingSince.Load() == 0 && o.state.Load() == idle && (idlest == nil || o.lastUse.Load() < idlest.lastUse.Load()) {
 			idlest = o
 		}
 	}
 	yield := cmp.Or(f.YieldAfter, DefaultYieldAfter)
+	var unused time.Duration
 	if n >= f.maxSessions() {
-		if idlest == nil || time.Since(time.Unix(0, idlest.lastUse.Load())) < yield {
+		if idlest != nil {
+			if unused = time.Since(time.Unix(0, idlest.lastUse.Load())); unused >= yield {
+				idlest.yieldErr = fmt.Errorf("closed to make room: this session had no request for %v and another client found all %d "+
+					"session slots taken (a session without requests for yieldAfter, %v, gives its slot up)", unused.Round(time.Second), n, yield)
+			}
+		}
+		// A request it began answering since the scan keeps it its slot.
+		if idlest == nil || unused < yield || !idlest.state.CompareAndSwap(idle, yielded) {
 			f.mu.Unlock()
 			return fmt.Errorf("%d sessions are open, the most this simgui serves (maxSessions): close one, or start "+
 				"simgui with a scenario that serves more (faces: {fastpath: {maxSessions: N}}, N up to 64); "+
@@ -293,11 +301,9 @@ func (f *Face) reserve(s *session) error {
 	s.opened.Store(true)
 	f.mu.Unlock()
 	if idlest != nil {
-		idle := time.Since(time.Unix(0, idlest.lastUse.Load())).Round(time.Second)
-		f.h.Logger().Warn("fast path: closed an idle session to make room", "session", idlest.id, "idle", idle)
-		idlest.fail(fmt.Errorf("closed to make room: this session had no request for %v and another client found all %d "+
-			"session slots taken (a session without requests for yieldAfter, %v, gives its slot up)", idle, n, yield))
-		idlest.hangUp()
+		f.h.Logger().Warn("fast path: closed an idle session to make room", "session", idlest.id, "idle", unused.Round(time.Second))
+		// Its own goroutine, woken, says why and closes it: it may be writing a reply.
+		_ = idlest.conn.CloseRead()
 	}
 	return nil
 }

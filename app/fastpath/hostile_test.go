@@ -197,7 +197,7 @@ func TestHostileRequests(t *testing.T) {
 			g.mu.Lock()
 			defer g.mu.Unlock()
 			for s := range g.open {
-				if s.busy.Load() {
+				if s.state.Load() == answering {
 					return false
 				}
 			}
@@ -228,6 +228,48 @@ func TestHostileRequests(t *testing.T) {
 		if err := dial(t, g.Addr()).tryOpen(small); err == nil || !strings.Contains(err.Error(), "2 sessions are open") {
 			t.Fatalf("a fourth session: %v", err)
 		}
+	})
+
+	// A session whose slot reserve gave up as its next request came in (read between reserve's
+	// scan and its closing the session) answers that request with why, and nothing else:
+	// reserve wrote the reason from the newcomer's goroutine while the session, unaware,
+	// stepped its worlds and wrote its reply too.
+	t.Run("a request that meets its session's yielding", func(t *testing.T) {
+		g := &Face{Socket: filepath.Join(shortTempDir(t), "s.sock"), MaxSessions: 1}
+		h := testHost(t, scenario.Default(), g)
+		left := dial(t, g.Addr())
+		left.open(OpenRequest{Envs: 1, FrameWidth: 16, FrameHeight: 16})
+		left.resetAll(1)
+		var s *session
+		pollFor(t, "the session answered", func() bool {
+			g.mu.Lock()
+			defer g.mu.Unlock()
+			for o := range g.open {
+				s = o
+			}
+			return s != nil && s.state.Load() == idle
+		})
+		// What reserve does under the lock, its reading not stopped yet.
+		g.mu.Lock()
+		s.yieldErr = errors.New("closed to make room: test")
+		if !s.state.CompareAndSwap(idle, yielded) {
+			t.Fatal("the session is not idle")
+		}
+		delete(g.open, s)
+		g.mu.Unlock()
+		_, err := left.step([]byte{kindStep}, [][3]float64{{0.5, 0}}, []int64{0})
+		if err == nil || err.Error() != "closed to make room: test" {
+			t.Fatalf("the request after the session yielded: %v, want why it closed", err)
+		}
+		wantClosed(t, left)
+		pollFor(t, "the session's worlds gone", func() bool {
+			for _, w := range h.Worlds() {
+				if strings.HasPrefix(w.ID, "train-") {
+					return false
+				}
+			}
+			return true
+		})
 	})
 
 	// A client that stops half-way through a request (or before its open request) is cut

@@ -44,9 +44,16 @@ type session struct {
 	started []int
 
 	lastUse atomic.Int64 // unix ns of the last request
-	// busy is set while a request is answered. Cleared after the session's fields are
-	// written, so another goroutine that reads it false may read them (Face.reserve).
-	busy atomic.Bool
+	// state is answering while a request is answered, idle between requests, and yielded
+	// once Face.reserve gave the session's slot to a newcomer. serve sets answering only
+	// from idle, and reserve yielded only from idle, so a session is never closed to make
+	// room in the middle of a request, and only serve's goroutine writes to the connection
+	// (a reply of reserve's could go out beside, or before, a step's). Set idle after the
+	// session's fields are written, so another goroutine that reads it idle may read them.
+	state atomic.Int32
+	// yieldErr says why the session yielded its slot; written by Face.reserve before it
+	// sets state yielded, read by serve after it sees that.
+	yieldErr error
 	// pendingSince is the unix ns when the request now arriving began (its first byte, or
 	// the connection for the open request), 0 between requests and while one is answered.
 	pendingSince atomic.Int64
@@ -60,6 +67,13 @@ type session struct {
 	// it left stop, rather than run on for nobody.
 	gone chan struct{}
 }
+
+// The session's states.
+const (
+	idle int32 = iota
+	answering
+	yielded
+)
 
 // serve answers the client until it closes, breaks the protocol or the face shuts down.
 func (s *session) serve() {
@@ -82,9 +96,9 @@ func (s *session) serve() {
 	// Buffered, so that a request's header and payload usually come in one read.
 	in := bufio.NewReaderSize(arrivals{s}, readBuffer)
 	for {
-		if s.busy.Load() { // answered: its idle time counts from here
+		if s.state.Load() == answering { // answered: its idle time counts from here
 			s.lastUse.Store(time.Now().UnixNano())
-			s.busy.Store(false)
+			s.state.Store(idle)
 		}
 		if s.envs != nil {
 			// A request is pending once its first byte is here; it may be already.
@@ -96,6 +110,12 @@ func (s *session) serve() {
 		}
 		typ, payload, err := readMessage(in, buf, limit)
 		s.pendingSince.Store(0)
+		if !s.state.CompareAndSwap(idle, answering) {
+			// Its slot went to a newcomer (reserve, which stopped the reading): the request
+			// read meanwhile, if any, gets why instead of an answer.
+			s.fail(s.yieldErr)
+			return
+		}
 		if err != nil {
 			var pe *protocolError
 			switch {
@@ -109,7 +129,6 @@ func (s *session) serve() {
 		}
 		buf = payload[:0] // read again by the next message; every payload is done with before
 		s.lastUse.Store(time.Now().UnixNano())
-		s.busy.Store(true)
 		switch typ {
 		case msgOpen:
 			if err := s.open(payload); err != nil {
