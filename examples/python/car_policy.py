@@ -68,7 +68,10 @@ def export_policy(src, dst):
     example = (torch.zeros(1, frame, frame, 3, dtype=torch.uint8), torch.zeros(1, 1))
     with torch.no_grad():
         traced = torch.jit.trace(mean, example)
-    torch.jit.save(traced, dst, _extra_files={"frame": str(frame)})
+    # The step's length it was trained at (train_ppo.py --action-period), "" for the task's: the
+    # car's loop should run at it, and `check` drives at it.
+    period = ck.get("action_period")
+    torch.jit.save(traced, dst, _extra_files={"frame": str(frame), "action_period": "" if period is None else repr(period)})
     return frame
 
 
@@ -108,7 +111,7 @@ class CarPolicy:
     def __init__(self, path):
         import torch
 
-        extra = {"frame": ""}
+        extra = {"frame": "", "action_period": ""}
         hint = "make one from a train_ppo.py policy.pt with `car_policy.py export policy.pt car.pt`"
         try:
             self.module = torch.jit.load(path, map_location="cpu", _extra_files=extra)
@@ -118,6 +121,9 @@ class CarPolicy:
             raise ValueError(f"{path} is not a car_policy.py export: it names no frame size; {hint}")
         self.module.eval()
         self.frame = int(extra["frame"])
+        #: Seconds between actions the policy was trained at; None: the task's (0.1 s), or an
+        #: export from before train_ppo.py had --action-period.
+        self.action_period = float(extra["action_period"]) if extra["action_period"] else None
         self._torch = torch
 
     def act(self, frame_rgb, sonar_m):
@@ -149,6 +155,8 @@ def check(path, episodes=8, seed_base=2_000_000_000, visual=False):
     policy = CarPolicy(path)
     done_ok = 0
     kw = {"randomization": simgui.VISUAL_RANDOMIZATION} if visual else {}
+    if policy.action_period is not None:
+        kw["action_period"] = policy.action_period
     env = simgui.make("simgui/KS0223Corridor-v0", frame_size=(640, 480), **kw)
     try:
         for k in range(episodes):

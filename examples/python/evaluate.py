@@ -65,7 +65,7 @@ def evaluate(policy=None, *, task=None, episodes=100, num_envs=16, gif=None, gif
     """Runs `episodes` episodes (one per held-out seed) and returns the scores: in the
     conditions the policy was trained in (its randomization and scenario), with
     `randomization` on top. A random policy runs in `scenario` (a file) when given."""
-    net, used, trained, scenario_text, scenario_path = None, set(), {}, None, None
+    net, used, trained, scenario_text, scenario_path, period = None, set(), {}, None, None, None
     if scenario is not None:
         scenario_path = os.path.abspath(scenario)
         scenario_text = Path(scenario_path).read_text()
@@ -74,6 +74,8 @@ def evaluate(policy=None, *, task=None, episodes=100, num_envs=16, gif=None, gif
         task, frame, randomize = ck["task"], ck["frame"], ck.get("randomize", True)
         trained, scenario_text = ck.get("randomization") or {}, ck.get("scenario_text")
         scenario_path = ck.get("scenario_path")
+        # The step's length it was trained at (train_ppo.py --action-period; None: the task's).
+        period = ck.get("action_period")
         used = set(ck["train_seeds"])
     with tempfile.TemporaryDirectory() as d:
         scenario = None
@@ -86,7 +88,7 @@ def evaluate(policy=None, *, task=None, episodes=100, num_envs=16, gif=None, gif
                 scenario = os.path.join(d, "scenario.yaml")
                 Path(scenario).write_text(scenario_text)
         make = {"frame_size": (frame, frame), "randomize": randomize,
-                "randomization": {**trained, **(randomization or {})}, "scenario": scenario}
+                "randomization": {**trained, **(randomization or {})}, "scenario": scenario, "action_period": period}
         return _evaluate(net, used, task, episodes, num_envs, gif, gif_episodes, seed_base, policy, make)
 
 
@@ -94,9 +96,11 @@ def _evaluate(net, used, task, episodes, num_envs, gif, gif_episodes, seed_base,
     rng = np.random.default_rng(0)
     seeds = held_out_seeds(episodes, used) if seed_base is None else list(range(seed_base, seed_base + episodes))
     results = []
+    period = make["action_period"]
     if episodes > 0:
         n = min(num_envs, episodes)
         env = simgui.make_vec(task, num_envs=n, **make)
+        period = env.action_period  # as simgui runs it: the task's when none was given
         for b in range(0, len(seeds), n):
             batch = seeds[b:b + n]
             batch += [batch[-1]] * (n - len(batch))  # pad; extra envs are not counted
@@ -121,7 +125,7 @@ def _evaluate(net, used, task, episodes, num_envs, gif, gif_episodes, seed_base,
         "mean_return": float(np.mean([r["return"] for r in results])) if results else None,
         "mean_length": float(np.mean([r["length"] for r in results])) if results else None,
         "seeds": [seeds[0], seeds[-1]] if seeds else [], "held_out": not (set(seeds) & used),
-        "randomization": make["randomization"],
+        "randomization": make["randomization"], "action_period": period,
     }
     if gif:
         out["gif"] = write_gif(net, task, make, held_out_seeds(gif_episodes, used | set(seeds)), gif, rng)

@@ -105,7 +105,7 @@ def train(args) -> dict:
     check_frame(args.frame, args.pool)
     envs = simgui.make_vec(args.task, num_envs=args.num_envs, frame_size=(args.frame, args.frame),
                            randomize=not args.no_randomize, window=args.window, randomization=randomization,
-                           scenario=args.scenario)
+                           scenario=args.scenario, action_period=args.action_period)
     n, t = args.num_envs, args.n_steps
     actions = envs.single_action_space.shape[0]  # 3 for a vehicle that flies
     net = Policy(args.frame, args.frame, pool=args.pool, actions=actions)
@@ -230,7 +230,7 @@ def train(args) -> dict:
     torch.save({"state_dict": net.state_dict(), "task": args.task, "frame": args.frame, "pool": args.pool,
                 "actions": actions, "action_names": list(envs.action_names),
                 "train_seeds": sorted(train_seeds), "randomize": not args.no_randomize,
-                "randomization": randomization, "scenario_text": scenario_text,
+                "randomization": randomization, "action_period": args.action_period, "scenario_text": scenario_text,
                 "scenario_path": str(Path(args.scenario).resolve()) if args.scenario else None}, out / "policy.pt")
     summary = {"task": args.task, "env_steps": steps, "wall_s": round(wall, 1), "sim_wall_s": round(sim_time, 1),
                "episodes": len(episodes), "final": curve[-1] if curve else None}
@@ -336,6 +336,9 @@ def parse(argv=None):
                    help="draw this too, as simgui's randomization flags take it (repeatable), "
                         "e.g. sensors.image_noise=0,4")
     p.add_argument("--scenario", help="a scenario file of your own for the task (its track, vehicle and route)")
+    p.add_argument("--action-period", type=float, metavar="SECONDS",
+                   help="sim time per step, a whole number of physics steps (the real KS0223's control loop: "
+                        "0.14); default the task's (0.1) or the scenario's runtime.actionPeriod")
     p.add_argument("--window", action="store_true", help="start simgui with its window to watch the envs")
     # --window-episodes, its first name, read as if it were about --window.
     p.add_argument("--curve-episodes", "--window-episodes", dest="curve_episodes", type=int, default=100,
@@ -360,6 +363,8 @@ def parse(argv=None):
             v = getattr(args, name)
             if not (math.isfinite(v) and ok(v)):
                 p.error(f"--{name.replace('_', '-')} {v}: want a finite number {want}")
+    if args.action_period is not None and not (math.isfinite(args.action_period) and args.action_period > 0):
+        p.error(f"--action-period {args.action_period}: want seconds of sim time per step, above 0")
     return args
 
 

@@ -385,6 +385,7 @@ class SimguiEnv(Env):
         self.task = self._s.task
         self.render_mode = render_mode
         self.action_names = self._s.action_names
+        self.action_period = self._s.action_period  # seconds of sim time per step, as simgui runs it
         self.observation_space, self.action_space = _spaces(self._s.width, self._s.height, len(self.action_names))
         self.metadata = dict(self.metadata, render_fps=round(1 / self._s.action_period))
         self._needs_reset = True
@@ -510,6 +511,7 @@ class SimguiVectorEnv(VectorEnv):
         self.render_mode = render_mode
         self.copy = copy
         self.action_names = self._s.action_names
+        self.action_period = self._s.action_period  # seconds of sim time per step, as simgui runs it
         self.single_observation_space, self.single_action_space = _spaces(self._s.width, self._s.height,
                                                                           len(self.action_names))
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)

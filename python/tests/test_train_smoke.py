@@ -122,6 +122,26 @@ class SmokeTraining(unittest.TestCase):
         with self.assertRaises(SystemExit):
             train_ppo.conditions(train_ppo.parse(["--randomization", "visual.distractors"]))
 
+    def test_action_period_travels_with_the_policy(self):
+        # docs/TRAINING.md tells a real-car user to act every 0.14 s as the car does: train_ppo.py
+        # takes it, and evaluate.py and the car's export run the policy at the period it learnt.
+        import car_policy
+        import evaluate
+        import train_ppo
+
+        with tempfile.TemporaryDirectory() as out:
+            args = train_ppo.parse(["--out", out, "--total-steps", "128", "--num-envs", "2", "--n-steps", "64",
+                                    "--epochs", "1", "--threads", "1", "--quiet", "--action-period", "0.14",
+                                    "--eval-episodes", "0", "--gif-episodes", "0"])
+            train_ppo.train(args)
+            policy = os.path.join(out, "policy.pt")
+            self.assertEqual(evaluate.load(policy)[1]["action_period"], 0.14)
+            res = evaluate.evaluate(policy, episodes=2, num_envs=2, seed_base=7)
+            self.assertAlmostEqual(res["action_period"], 0.14)
+            car_policy.export_policy(policy, os.path.join(out, "car.pt"))
+            self.assertEqual(car_policy.CarPolicy(os.path.join(out, "car.pt")).action_period, 0.14)
+        self.assertIsNone(train_ppo.parse([]).action_period)  # the task's own
+
 
 @unittest.skipIf(torch is None, "PyTorch is missing (Debian: python3-torch; build/setup.sh installs it)")
 class TrainingInputs(unittest.TestCase):
@@ -146,6 +166,7 @@ class TrainingInputs(unittest.TestCase):
                            (["--pool", "0"], "--pool 0: want a whole number"),
                            (["--minibatches", "5000", "--num-envs", "2", "--n-steps", "8"], "at most --num-envs × --n-steps (16)"),
                            (["--gamma", "nan"], "--gamma nan: want a finite number from 0 to 1"),
+                           (["--action-period", "0"], "--action-period 0.0: want seconds of sim time per step"),
                            (["--window-episodes", "0"], "--curve-episodes 0")):
             err = io.StringIO()
             with self.assertRaises(SystemExit) as cm, contextlib.redirect_stderr(err):
