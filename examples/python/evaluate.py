@@ -207,6 +207,10 @@ def main(argv=None):
     args = p.parse_args(argv)
     if not args.policy and not args.random:
         p.error("give a policy or --random")
+    try:  # an unknown id was a KeyError traceback
+        simgui.spec(args.task)
+    except KeyError as e:
+        p.error(f"--task: {e.args[0]}")
     for flag, v in (("--episodes", args.episodes), ("--gif-episodes", args.gif_episodes)):
         if v < 0:  # -3 episodes scored nothing without a word
             p.error(f"{flag} {v}: want a whole number, at least 0")

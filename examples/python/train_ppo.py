@@ -348,6 +348,10 @@ def parse(argv=None):
     p.add_argument("--gif-episodes", type=int, default=3)
     p.add_argument("--quiet", action="store_true")
     args = p.parse_args(argv)
+    try:  # an unknown id was a KeyError traceback once simgui had started
+        simgui.spec(args.task)
+    except KeyError as e:
+        p.error(f"--task: {e.args[0]}")
     # A 0 here divided by zero deep in the update (a traceback), and a negative one misread.
     for name, least in (("total_steps", 1), ("num_envs", 1), ("n_steps", 1), ("epochs", 1), ("minibatches", 1),
                         ("frame", 1), ("pool", 1), ("threads", 1), ("curve_episodes", 1), ("log_every", 1),

@@ -167,6 +167,7 @@ class TrainingInputs(unittest.TestCase):
                            (["--minibatches", "5000", "--num-envs", "2", "--n-steps", "8"], "at most --num-envs × --n-steps (16)"),
                            (["--gamma", "nan"], "--gamma nan: want a finite number from 0 to 1"),
                            (["--action-period", "0"], "--action-period 0.0: want seconds of sim time per step"),
+                           (["--task", "simgui/Nope-v0"], "--task: unknown env id 'simgui/Nope-v0' (known: simgui/KS0223Corridor-v0"),
                            (["--window-episodes", "0"], "--curve-episodes 0")):
             err = io.StringIO()
             with self.assertRaises(SystemExit) as cm, contextlib.redirect_stderr(err):
@@ -182,6 +183,11 @@ class TrainingInputs(unittest.TestCase):
             evaluate.main(["--random", "--episodes", "-3"])
         self.assertEqual(cm.exception.code, 2)
         self.assertIn("--episodes -3: want a whole number, at least 0", err.getvalue())
+        err = io.StringIO()
+        with self.assertRaises(SystemExit) as cm, contextlib.redirect_stderr(err):
+            evaluate.main(["--random", "--task", "simgui/Nope-v0"])
+        self.assertEqual(cm.exception.code, 2)
+        self.assertIn("--task: unknown env id 'simgui/Nope-v0'", err.getvalue())
 
     def test_summary_json_has_no_bare_nan(self):
         import train_ppo
