@@ -68,8 +68,9 @@ def export_policy(src, dst):
     example = (torch.zeros(1, frame, frame, 3, dtype=torch.uint8), torch.zeros(1, 1))
     with torch.no_grad():
         traced = torch.jit.trace(mean, example)
-    # The step's length it was trained at (train_ppo.py --action-period), "" for the task's: the
-    # car's loop should run at it, and `check` drives at it.
+    # The step's length it was trained at (train_ppo.py --action-period, else its task's or
+    # scenario's; "" for a policy.pt from before train_ppo.py kept it): the car's loop should run
+    # at it, and `check` drives at it.
     period = ck.get("action_period")
     torch.jit.save(traced, dst, _extra_files={"frame": str(frame), "action_period": "" if period is None else repr(period)})
     return frame
@@ -121,8 +122,8 @@ class CarPolicy:
             raise ValueError(f"{path} is not a car_policy.py export: it names no frame size; {hint}")
         self.module.eval()
         self.frame = int(extra["frame"])
-        #: Seconds between actions the policy was trained at; None: the task's (0.1 s), or an
-        #: export from before train_ppo.py had --action-period.
+        #: Seconds between actions the policy was trained at; None for an export of a policy.pt
+        #: from before train_ppo.py kept it (the task's 0.1 s).
         self.action_period = float(extra["action_period"]) if extra["action_period"] else None
         self._torch = torch
 

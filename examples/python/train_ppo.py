@@ -230,7 +230,10 @@ def train(args) -> dict:
     torch.save({"state_dict": net.state_dict(), "task": args.task, "frame": args.frame, "pool": args.pool,
                 "actions": actions, "action_names": list(envs.action_names),
                 "train_seeds": sorted(train_seeds), "randomize": not args.no_randomize,
-                "randomization": randomization, "action_period": args.action_period, "scenario_text": scenario_text,
+                "randomization": randomization, "scenario_text": scenario_text,
+                # The step's length simgui ran (the task's or the scenario's when not given):
+                # evaluate.py and the car's export run the policy at it.
+                "action_period": envs.action_period,
                 "scenario_path": str(Path(args.scenario).resolve()) if args.scenario else None}, out / "policy.pt")
     summary = {"task": args.task, "env_steps": steps, "wall_s": round(wall, 1), "sim_wall_s": round(sim_time, 1),
                "episodes": len(episodes), "final": curve[-1] if curve else None}

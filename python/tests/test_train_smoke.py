@@ -78,6 +78,7 @@ class SmokeTraining(unittest.TestCase):
 
         self.assertEqual(car_policy.export_policy(policy, exported), 84)
         car = car_policy.CarPolicy(exported)
+        self.assertEqual(car.action_period, 0.1)  # the task's, kept though not given
         net, _ = evaluate.load(policy)
         rng = np.random.default_rng(3)
         for _ in range(4):
@@ -140,7 +141,7 @@ class SmokeTraining(unittest.TestCase):
             self.assertAlmostEqual(res["action_period"], 0.14)
             car_policy.export_policy(policy, os.path.join(out, "car.pt"))
             self.assertEqual(car_policy.CarPolicy(os.path.join(out, "car.pt")).action_period, 0.14)
-        self.assertIsNone(train_ppo.parse([]).action_period)  # the task's own
+        self.assertIsNone(train_ppo.parse([]).action_period)  # the task's own, which the policy file keeps
 
 
 @unittest.skipIf(torch is None, "PyTorch is missing (Debian: python3-torch; build/setup.sh installs it)")
