@@ -20,6 +20,8 @@ import threading
 
 import numpy as np
 
+from .process import exit_text
+
 PROTOCOL = 2
 MSG_OPEN, MSG_STEP, MSG_CLOSE = 0x01, 0x02, 0x03
 MSG_OPENED, MSG_STEPPED, MSG_CLOSED, MSG_ERROR = 0x81, 0x82, 0x83, 0xEE
@@ -124,7 +126,7 @@ class FastPathClient:
             except subprocess.TimeoutExpired:
                 code = None
             if code is not None:
-                return FastPathError(f"simgui exited with status {code}; the end of its log:\n{p.log_tail()}")
+                return FastPathError(f"simgui {exit_text(code)}; the end of its log:\n{p.log_tail()}")
         return FastPathError("simgui closed the fast path connection")
 
     def _recv(self, with_fd=False):

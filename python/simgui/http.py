@@ -23,6 +23,8 @@ from urllib.parse import urlsplit
 
 import numpy as np
 
+from .process import exit_text
+
 STATE_FIELDS = ["x", "y", "yaw", "vx", "vy", "speed", "forward", "yaw_rate", "sim_time", "world_step", "actions",
                 "ultrasonic_m", "contacts", "touching", "route_index", "route_total", "route_distance",
                 "route_completed", "z", "climb"]
@@ -156,7 +158,7 @@ class HttpBackend:
             except subprocess.TimeoutExpired:
                 code = None
             if code is not None:
-                return HttpError(f"{path}: simgui exited with status {code}; the end of its log:\n{p.log_tail()}")
+                return HttpError(f"{path}: simgui {exit_text(code)}; the end of its log:\n{p.log_tail()}")
         return HttpError(f"{path}: the connection to simgui at {self._url} broke ({type(e).__name__}: {e})")
 
     def _device(self, vehicle):

@@ -114,6 +114,19 @@ def _popen(*args, **kwargs) -> subprocess.Popen:
     return _spawner.popen(*args, **kwargs)
 
 
+def exit_text(code: int) -> str:
+    """How simgui ended, for errors: "exited with status 1", or for a negative returncode (the
+    signal that killed it) "was killed by SIGKILL (signal 9)" rather than "status -9", which
+    read as an exit status; SIGKILL is what the out-of-memory killer sends."""
+    if code < 0:
+        try:
+            name = signal.Signals(-code).name
+        except ValueError:
+            name = "a signal"
+        return f"was killed by {name} (signal {-code})"
+    return f"exited with status {code}"
+
+
 def free_port() -> int:
     """A TCP port on 127.0.0.1 nobody uses right now."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
@@ -188,7 +201,7 @@ class SimguiProcess:
         deadline = time.monotonic() + timeout
         while True:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"simgui exited with status {self.proc.returncode}:\n{self.log_tail()}")
+                raise RuntimeError(f"simgui {exit_text(self.proc.returncode)}:\n{self.log_tail()}")
             if os.path.exists(self.fast_path) and (self.http_url is None or self._http_up()):
                 try:
                     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:

@@ -92,10 +92,18 @@ class DeadSimgui(unittest.TestCase):
             with self.assertRaises(simgui.fastpath.FastPathError) as cm:
                 for _ in range(3):
                     env.step(env.action_space.sample())
-            self.assertIn("simgui exited with status -9", str(cm.exception))
+            self.assertIn("simgui was killed by SIGKILL (signal 9)", str(cm.exception))
             self.assertIn("the end of its log", str(cm.exception))
         finally:
             env.close()
+
+    def test_exit_text_names_the_signal(self):
+        # A returncode of -9 read as "exited with status -9", an exit status no program has.
+        from simgui.process import exit_text
+
+        self.assertEqual(exit_text(1), "exited with status 1")
+        self.assertEqual(exit_text(-15), "was killed by SIGTERM (signal 15)")
+        self.assertEqual(exit_text(-9), "was killed by SIGKILL (signal 9)")
 
 
 class DeepTempFolder(unittest.TestCase):

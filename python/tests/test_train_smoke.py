@@ -316,7 +316,7 @@ class SimguiDiesMidTraining(unittest.TestCase):
                 envs._s.proc.proc.wait()
 
         with hooked_steps(train_ppo, die), tempfile.TemporaryDirectory() as out:
-            with self.assertRaisesRegex(RuntimeError, r"(?s)simgui exited with status -9.*the policy so far is in"):
+            with self.assertRaisesRegex(RuntimeError, r"(?s)simgui was killed by SIGKILL \(signal 9\).*the policy so far is in"):
                 train_ppo.train(train_ppo.parse(short_run(out)))
             ck = torch.load(os.path.join(out, "policy.pt"), map_location="cpu")
             self.assertIn("state_dict", ck)
@@ -324,7 +324,7 @@ class SimguiDiesMidTraining(unittest.TestCase):
                 summary = json.load(f)
             self.assertTrue(summary["interrupted"])
             self.assertEqual(summary["env_steps"], 2 * 69)
-            self.assertIn("simgui exited with status -9", summary["error"])
+            self.assertIn("simgui was killed by SIGKILL (signal 9)", summary["error"])
 
 
 @unittest.skipIf(torch is None, "PyTorch is missing (Debian: python3-torch; build/setup.sh installs it)")
