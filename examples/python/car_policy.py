@@ -11,6 +11,7 @@ Policy class. On the car (Python with torch, numpy and OpenCV; copy this file th
     from car_policy import CarPolicy
     policy = CarPolicy("car.pt")
     left, right = policy.motors(frame_rgb, sonar_m)   # each -1..1, scale to your PWM range
+    # once every policy.action_period seconds, the step it was trained at
 
 ``frame_rgb`` is the camera's frame as an (H, W, 3) uint8 array in RGB order (OpenCV gives
 BGR: ``frame[..., ::-1]``); ``sonar_m`` the ultrasonic reading in metres (None for no echo).
