@@ -153,6 +153,10 @@ class SimguiProcess:
         if any(str(a) == "--api-port" or str(a).startswith("--api-port=") for a in extra_args):
             raise ValueError("give the HTTP API's port as http_port=..., not --api-port in extra_args "
                              "(the process must know where to find the API)")
+        if window and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+            # simgui's own refusal suggested a `simgui run --headless ...` line nobody typed.
+            raise ValueError("window=True needs a display (DISPLAY is not set): leave the window off to run "
+                             "simgui headless (train_ppo.py: without --window)")
         self.binary = binary or find_binary()
         sweep_stale_folders()
         self._dir = tempfile.mkdtemp(prefix=_FOLDER_PREFIX)

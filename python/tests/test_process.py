@@ -174,3 +174,15 @@ class Fork(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class NoDisplay(unittest.TestCase):
+    def test_window_without_a_display_says_so_before_starting(self):
+        # simgui refused with "run headless instead: <a simgui command line>", a line the
+        # Python user never typed; the package says which argument to drop.
+        from unittest import mock
+
+        env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+        with mock.patch.dict(os.environ, env, clear=True):
+            with self.assertRaisesRegex(ValueError, r"^window=True needs a display \(DISPLAY is not set\)"):
+                simgui.make("simgui/KS0223Corridor-v0", window=True)
