@@ -65,6 +65,20 @@ var realisticOnly = func() map[string]bool {
 	return m
 }()
 
+// CameraViewParams are the camera parameters that decide how far it sees across its frame:
+// fovDeg and the lens's, its intrinsics and distortion (the realism table's rows before the
+// film's); the others (clip range, film, look) do not.
+var CameraViewParams = func() []string {
+	names := []string{"fovDeg"}
+	for _, p := range cameraRealismParams {
+		if p.Name == "exposure" {
+			break
+		}
+		names = append(names, p.Name)
+	}
+	return names
+}()
+
 // The camera kind's table holds them after its own parameters.
 func init() {
 	for i := range sensorKinds {

@@ -2,29 +2,21 @@ package window
 
 import (
 	"math"
+	"strconv"
 	"sync"
 
 	"simgui/plugins"
 	"simgui/render"
 )
 
-// lensParams are the camera parameters that decide how far it sees across its frame
-// (render.MountCamera's intrinsics and lens); the others (clip range, film, look) do not.
-var lensParams = [...]string{"fovDeg", "fx", "fy", "cx", "cy", "fxScale", "fyScale", "cxShift", "cyShift",
-	"lensModel", "k1", "k2", "k3", "k4", "p1", "p2"}
-
-// viewKey is a camera's lens parameters and frame size: what its view across depends on.
-type viewKey struct {
-	p    [len(lensParams)]float64
-	w, h int
-}
-
 // views caches cameraView's answers for lensed cameras: finding where a distorted frame's edge
 // looks takes the lens's inverse, too slow to redo for every robot at every frame of a fleet.
+// Its keys are a camera's plugins.CameraViewParams and frame size, written out in key.
 var views = struct {
 	sync.Mutex
-	m map[viewKey][2]float64
-}{m: map[viewKey][2]float64{}}
+	m   map[string][2]float64
+	key []byte
+}{m: map[string][2]float64{}}
 
 // maxViews bounds views: room for a fleet of the largest reset (10,000 agents) whose lenses
 // domain randomization draws apart, at about 200 bytes an entry (3 MB). With 256, such a fleet
@@ -43,18 +35,20 @@ func cameraView(s *plugins.SensorMount, w, h int) (left, right float64) {
 	if s.Kind != plugins.SensorCamera {
 		return pinhole()
 	}
-	k := viewKey{w: w, h: h}
-	for i, name := range lensParams {
-		k.p[i] = s.Param(name)
-	}
 	views.Lock()
 	defer views.Unlock()
-	if v, ok := views.m[k]; ok {
+	k := strconv.AppendInt(views.key[:0], int64(w), 10)
+	k = strconv.AppendInt(append(k, 'x'), int64(h), 10)
+	for _, name := range plugins.CameraViewParams {
+		k = strconv.AppendFloat(append(k, ' '), s.Param(name), 'g', -1, 64)
+	}
+	views.key = k
+	if v, ok := views.m[string(k)]; ok { // no string made for the lookup
 		return v[0], v[1]
 	}
-	params := make(map[string]float64, len(lensParams))
-	for i, name := range lensParams {
-		params[name] = k.p[i]
+	params := make(map[string]float64, len(plugins.CameraViewParams))
+	for _, name := range plugins.CameraViewParams {
+		params[name] = s.Param(name)
 	}
 	left, right, ok := render.MountView(params, w, h)
 	if !ok {
@@ -63,6 +57,6 @@ func cameraView(s *plugins.SensorMount, w, h int) (left, right float64) {
 	if len(views.m) >= maxViews { // randomized lenses make new keys at every reset
 		clear(views.m)
 	}
-	views.m[k] = [2]float64{left, right}
+	views.m[string(k)] = [2]float64{left, right}
 	return left, right
 }
