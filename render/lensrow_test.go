@@ -6,40 +6,56 @@ import (
 	"testing"
 )
 
-// TestLensRowMatchesGo holds lensRow (assembly on amd64) to lensRowGo's bytes: random taps
+// TestLensRowMatchesGo holds lensRow (each kernel) to lensRowGo's bytes: random taps
 // anywhere in a random undistorted image, random vignettes, rows of every length up to a
 // few noise draws and a 640-pixel one, through a noisy film with gains.
 func TestLensRowMatchesGo(t *testing.T) {
-	film := filmTable(&Film{Exposure: 1.3, WhiteBalance: [3]float64{1.1, 1, 0.8}, ReadNoise: 2, ShotNoise: 5})
-	rng := rand.New(rand.NewPCG(1, 2))
-	const iw, ih = 37, 23
-	src := make([]uint64, iw*ih)
-	for i := range src {
-		src[i] = packLin(rng.Uint32N(linMax+1), rng.Uint32N(linMax+1), rng.Uint32N(linMax+1))
-	}
-	lengths := []int{1, 2, 3, 4, 5, 7, 8, 9, 13, 640}
-	for trial := range 200 {
-		n := lengths[trial%len(lengths)]
-		taps, vig := make([]lensTap, n), make([]uint16, n)
-		for i := range taps {
-			x, y := rng.IntN(iw-1), rng.IntN(ih-1)
-			taps[i] = lensTap{idx: int32(y*iw + x), w: bilinearWeights(rng.Float64(), rng.Float64())}
-			if rng.IntN(8) == 0 {
-				taps[i].w = [4]uint8{} // where the lens sees nothing
-			}
-			vig[i] = uint16(rng.IntN(linOne + 1))
+	forEachLensKernel(t, func(t *testing.T) {
+		film := filmTable(&Film{Exposure: 1.3, WhiteBalance: [3]float64{1.1, 1, 0.8}, ReadNoise: 2, ShotNoise: 5})
+		rng := rand.New(rand.NewPCG(1, 2))
+		const iw, ih = 37, 23
+		src := make([]uint64, iw*ih)
+		for i := range src {
+			src[i] = packLin(rng.Uint32N(linMax+1), rng.Uint32N(linMax+1), rng.Uint32N(linMax+1))
 		}
-		seed := rng.Uint64()
-		want, got := make([]byte, 3*n), make([]byte, 3*n)
-		lensRowGo(want, taps, vig, src, iw, film.bucket, film.out, seed)
-		lensRow(got, taps, vig, src, iw, film.bucket, film.out, seed)
-		if !bytes.Equal(got, want) {
-			for i := range got {
-				if got[i] != want[i] {
-					t.Fatalf("trial %d (%d pixels): byte %d (pixel %d) is %d, want %d", trial, n, i, i/3, got[i], want[i])
+		lengths := []int{1, 2, 3, 4, 5, 7, 8, 9, 13, 640}
+		for trial := range 200 {
+			n := lengths[trial%len(lengths)]
+			taps, vig := make([]lensTap, n), make([]uint16, n)
+			for i := range taps {
+				x, y := rng.IntN(iw-1), rng.IntN(ih-1)
+				taps[i] = lensTap{idx: int32(y*iw + x), w: bilinearWeights(rng.Float64(), rng.Float64())}
+				if rng.IntN(8) == 0 {
+					taps[i].w = [4]uint8{} // where the lens sees nothing
+				}
+				vig[i] = uint16(rng.IntN(linOne + 1))
+			}
+			seed := rng.Uint64()
+			want, got := make([]byte, 3*n), make([]byte, 3*n)
+			lensRowGo(want, taps, vig, src, iw, film.bucket, film.out, seed)
+			lensRow(got, taps, vig, src, iw, film.bucket, film.out, seed)
+			if !bytes.Equal(got, want) {
+				for i := range got {
+					if got[i] != want[i] {
+						t.Fatalf("trial %d (%d pixels): byte %d (pixel %d) is %d, want %d", trial, n, i, i/3, got[i], want[i])
+					}
 				}
 			}
 		}
+	})
+}
+
+// forEachLensKernel runs f with lensRow's scalar kernel, then with its vector one where
+// the CPU has it.
+func forEachLensKernel(t *testing.T, f func(t *testing.T)) {
+	has := hasLensRow8
+	defer func() { hasLensRow8 = has }()
+	for _, vector := range []bool{false, true} {
+		if vector && !has {
+			continue
+		}
+		hasLensRow8 = vector
+		t.Run(map[bool]string{false: "scalar", true: "vector"}[vector], f)
 	}
 }
 
@@ -58,5 +74,123 @@ func TestLensRowFullWhite(t *testing.T) {
 	}
 	if want[0] < 250 || want[8] > 5 {
 		t.Fatalf("white developed to %v, black to %v", want[:3], want[6:])
+	}
+}
+
+// TestLensRowMatchesGoOnLensMaps holds lensRow to lensRowGo over whole frames of real lens
+// maps, whose rows curve across the undistorted image's rows (what the AVX-512 kernel's
+// loads and permutes follow, gathering elsewhere): barrel, pincushion, decentred and fisheye
+// lenses, frame widths that are not multiples of 8, and frames small enough that a round's
+// rows would reach past the undistorted image's end (which lies against an unreadable page).
+func TestLensRowMatchesGoOnLensMaps(t *testing.T) {
+	forEachLensKernel(t, func(t *testing.T) {
+		film := filmTable(&Film{Exposure: 0.9, WhiteBalance: [3]float64{1, 1.05, 0.9}, ReadNoise: 1.5, ShotNoise: 4})
+		cases := []struct {
+			w, h int
+			lens Lens
+		}{
+			{640, 480, Lens{Model: PlumbBob, K1: -0.12, K2: 0.02, P1: 0.001, P2: -0.0008}},
+			{84, 84, Lens{Model: PlumbBob, K1: -0.12, K2: 0.02}},
+			{101, 37, Lens{Model: PlumbBob, K1: 0.3, K2: 0.1, P1: -0.01}},
+			{330, 170, Lens{Fx: 150, Fy: 160, Cx: 140, Cy: 95, Model: PlumbBob, K1: -0.3, K2: 0.08, K3: -0.01}},
+			{200, 150, Lens{Model: Equidistant, K1: 0.05, K2: -0.01}},
+			{16, 8, Lens{Model: Equidistant, K1: -0.02}},
+		}
+		rng := rand.New(rand.NewPCG(3, 4))
+		for _, c := range cases {
+			cam := Camera{Width: c.w, Height: c.h, FovYDeg: 68, Lens: c.lens}
+			lm := newLensMap(&cam, lensKey{})
+			src := guardedUint64s(t, lm.w*lm.h)
+			for i := range src {
+				src[i] = packLin(rng.Uint32N(linMax+1), rng.Uint32N(linMax+1), rng.Uint32N(linMax+1))
+			}
+			vig := make([]uint16, c.w)
+			for i := range vig {
+				vig[i] = uint16(rng.IntN(linOne + 1))
+			}
+			want, got := make([]byte, 3*c.w), make([]byte, 3*c.w)
+			for y := range c.h {
+				taps := lm.taps[y*c.w : (y+1)*c.w]
+				lensRowGo(want, taps, vig, src, lm.w, film.bucket, film.out, uint64(y))
+				lensRow(got, taps, vig, src, lm.w, film.bucket, film.out, uint64(y))
+				if i := firstDiff(got, want); i >= 0 {
+					t.Fatalf("%dx%d %+v row %d: byte %d (pixel %d) is %d, want %d", c.w, c.h, c.lens, y, i, i/3, got[i], want[i])
+				}
+			}
+		}
+	})
+}
+
+// TestLensRowAtSourceEnds puts rounds of taps where the AVX-512 kernel's loads would reach
+// just past either end of the undistorted image (which lies between unreadable pages): it
+// must gather there, and load right up to the last pixel where that is inside.
+func TestLensRowAtSourceEnds(t *testing.T) {
+	forEachLensKernel(t, func(t *testing.T) {
+		film := filmTable(&Film{ReadNoise: 2, ShotNoise: 2})
+		const iw, ih = 32, 16 // 4 KiB: the image starts on a page boundary too
+		src := guardedUint64s(t, iw*ih)
+		rng := rand.New(rand.NewPCG(5, 6))
+		for i := range src {
+			src[i] = packLin(rng.Uint32N(linMax+1), rng.Uint32N(linMax+1), rng.Uint32N(linMax+1))
+		}
+		last := int32(iw*ih - 2*iw - 16) // the last first tap whose three rows of 16 are inside
+		seq := func(from int32) []int32 {
+			return []int32{from, from + 1, from + 2, from + 3, from + 4, from + 5, from + 6, from + 7}
+		}
+		for _, idx := range [][]int32{
+			{20, 0, 1, 2, 21, 22, 23, 24}, // taps a row above the first, at the image's start
+			seq(last),                     // rows right up to the end
+			seq(last + 1),                 // one past
+			{last - 4, last - 4 + iw, last - 3, last - 2 + iw, last - 1, last, last + 1, last + 2}, // the row below
+			{last + 4, last + 4 + iw, last + 5, last + 6, last + 7, last + 8, last + 9, last + 10}, // the row below, past the end
+		} {
+			taps := make([]lensTap, 8)
+			for i, j := range idx {
+				taps[i] = lensTap{idx: j, w: bilinearWeights(rng.Float64(), rng.Float64())}
+			}
+			vig := []uint16{linOne, linOne, linOne, linOne, linOne, linOne, linOne, linOne}
+			want, got := make([]byte, 24), make([]byte, 24)
+			lensRowGo(want, taps, vig, src, iw, film.bucket, film.out, 9)
+			lensRow(got, taps, vig, src, iw, film.bucket, film.out, 9)
+			if i := firstDiff(got, want); i >= 0 {
+				t.Fatalf("taps %v: byte %d is %d, want %d", idx, i, got[i], want[i])
+			}
+		}
+	})
+}
+
+// BenchmarkLensRow develops a 640×480 frame through a KS0223-like lens and a noisy,
+// vignetted film, with the scalar kernel and (where the CPU has AVX-512) the vector one.
+func BenchmarkLensRow(b *testing.B) {
+	cam := Camera{Width: 640, Height: 480, FovYDeg: 68, Lens: Lens{Model: PlumbBob, K1: -0.12, K2: 0.02, P1: 0.001, P2: -0.0008}}
+	lm := newLensMap(&cam, lensKey{})
+	film := filmTable(&Film{Exposure: 1.1, WhiteBalance: [3]float64{1.04, 1, 0.94}, Vignette: 0.35, ReadNoise: 1.2, ShotNoise: 3})
+	rng := rand.New(rand.NewPCG(1, 2))
+	src := make([]uint64, lm.w*lm.h)
+	for i := range src { // a smooth gradient with some texture, as frames have
+		v := uint32(1000+i%lm.w*4) + rng.Uint32N(300)
+		src[i] = packLin(v, v*2/3, v/2)
+	}
+	vig := make([]uint16, cam.Width)
+	for i := range vig {
+		vig[i] = uint16(linOne - i*2)
+	}
+	dst := make([]byte, 3*cam.Width)
+	has := hasLensRow8
+	defer func() { hasLensRow8 = has }()
+	for _, vector := range []bool{false, true} {
+		name := map[bool]string{false: "scalar", true: "avx512"}[vector]
+		b.Run(name, func(b *testing.B) {
+			if vector && !has {
+				b.Skip("no AVX-512 here")
+			}
+			hasLensRow8 = vector
+			for b.Loop() {
+				for y := range cam.Height {
+					lensRow(dst, lm.taps[y*cam.Width:(y+1)*cam.Width], vig, src, lm.w, film.bucket, film.out, uint64(y))
+				}
+			}
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "frames/s")
+		})
 	}
 }
