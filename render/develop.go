@@ -146,9 +146,15 @@ func (st *filmState) develop(dst []byte, src []uint64, y, w int, shift uint) {
 		}
 		return
 	}
-	b, o := st.lut.bucket, st.out
+	developNoisy(dst, src, vig, shift, st.lut.bucket, st.out, st.rowSeed(y))
+}
+
+// developNoisyGo is develop's noisy loop in Go (developNoisy's reference and fallback): the
+// row's noise stream starts at seed.
+func developNoisyGo(dst []byte, src []uint64, vig []uint16, shift uint, b *[3][linMax + 1]uint16, o *noiseOut, seed uint64) {
+	dst, vig = dst[:3*len(src)], vig[:len(src)]
+	shift &= 63
 	_, _ = b[0][0], o[0][0]
-	seed := st.rowSeed(y)
 	var bits uint64
 	for x, p := range src {
 		if x&3 == 0 { // 4 pixels' noise levels from one draw: 4 bits a channel

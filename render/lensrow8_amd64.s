@@ -13,7 +13,8 @@
 // noise stream's state, R14 its draw, R15 the pixels left to blend, BX the last first tap
 // whose three rows of 16 lie inside src; AX, CX, DX scratch. Z31 the lane mask, Z30 0xff
 // (a weight), Y29 the source width, Z28 each pixel's shift into its draw, Z27 a noise
-// level's mask, Z26 one, Y25 the span a row's taps may reach (14); K3 the round's upper 4
+// level's mask, Z26 one, Y25 the span a row's taps may reach (14), X24 the lanes' scale (a shift), Z23
+// 0xffff; K3 the round's upper 4
 // pixels (its second draw). The frame holds two buffers of a round's lookups, 3 channels ×
 // 8 dwords each: the bucket-table index, and the noise level above it.
 
@@ -51,11 +52,12 @@ GLOBL lensNoiseShifts<>(SB), RODATA|NOPTR, $64
 
 #define GATHERMASK KXNORW K0, K0, K1
 
-// INDEX8 turns channel lanes Z10 (scaled by 32) into bucket-table indices, each with the
-// channel's noise level (nshift into the pixel's 16 bits) above it, as dwords at off(SP).
+// INDEX8 turns channel lanes Z10 (scaled as X24 says) into bucket-table indices (uint16s,
+// as the Go code converts them), each with the channel's noise level (nshift into the pixel's 16 bits) above it, as dwords at off(SP).
 #define INDEX8(off, nshift) \
 	VPMULUDQ Z9, Z10, Z10; \
-	VPSRLQ   $const_resampledShift, Z10, Z10; \
+	VPSRLQ   X24, Z10, Z10; \
+	VPANDQ   Z23, Z10, Z10; \
 	VPSRLQ   $(nshift), Z20, Z12; \
 	VPANDQ   Z27, Z12, Z12; \
 	VPSLLQ   $16, Z12, Z12; \
@@ -88,20 +90,22 @@ GLOBL lensNoiseShifts<>(SB), RODATA|NOPTR, $64
 	VMOVDQA64 idx, dst; \
 	VPERMI2Q  hi, lo, dst
 
-// ROUND8 is a round's vector work: the two draws, the taps' bilinear blend (Z3) and the
-// three channels' indices and noise levels, at buf(SP) on; the taps and vignette move on.
-// (The labels are arguments: the loop runs it twice, once a buffer.) A round's taps are
-// fetched with loads and permutes where they lie in two neighbouring rows within 15 pixels
-// after the first tap's column: K4 marks the taps on the first tap's row, K5 those on the
-// row below (or, rebased, on the row above it: K6), Y2 and Y4 their column offsets; the
-// rows are Z16:Z17, Z18:Z19 and Z21:Z22 (the lower taps' bottom row), Z15 the columns.
-#define ROUND8(buf, lrows, lgather, lblend) \
+// DRAWS8 makes the round's two draws, pixel i's 16 bits at the bottom of Z20's lane i.
+#define DRAWS8 \
 	SPLITMIX8; \
 	VPBROADCASTQ R14, Z20; \
 	SPLITMIX8; \
 	VPBROADCASTQ R14, Z21; \
 	VPBLENDMQ    Z21, Z20, K3, Z20; \
-	VPSRLVQ      Z28, Z20, Z20; \
+	VPSRLVQ      Z28, Z20, Z20
+
+// TAPS8 is the taps' bilinear blend into Z3 (lanes scaled by 32). A round's taps are
+// fetched with loads and permutes where they lie in two neighbouring rows within 15 pixels
+// after the first tap's column: K4 marks the taps on the first tap's row, K5 those on the
+// row below (or, rebased, on the row above it: K6), Y2 and Y4 their column offsets; the
+// rows are Z16:Z17, Z18:Z19 and Z21:Z22 (the lower taps' bottom row), Z15 the columns.
+// Elsewhere they are gathered. (The labels are arguments: the loop runs it twice.)
+#define TAPS8(lrows, lgather, lblend) \
 	VMOVDQU64    (SI), Z0; \
 	VPMOVQD      Z0, Y1; \
 	MOVLQSX      (SI), CX; \
@@ -177,7 +181,10 @@ lblend: \
 	VPMULLQ Z7, Z6, Z6; \
 	VPADDQ  Z4, Z3, Z3; \
 	VPADDQ  Z6, Z5, Z5; \
-	VPADDQ  Z5, Z3, Z3; \
+	VPADDQ  Z5, Z3, Z3
+
+// CHANNELS8 vignettes the round's pixels Z3 and leaves each channel's lookups in buffer buf.
+#define CHANNELS8(buf) \
 	VPMOVZXWQ (R8), Z9; \
 	VPANDQ    Z31, Z3, Z10; \
 	INDEX8(buf, 0); \
@@ -185,7 +192,31 @@ lblend: \
 	VPANDQ    Z31, Z10, Z10; \
 	INDEX8(buf+32, 4); \
 	VPSRLQ    $(2*const_laneShift), Z3, Z10; \
-	INDEX8(buf+64, 8); \
+	INDEX8(buf+64, 8)
+
+// CONSTANTS8 loads the constant registers (but the lanes' scale, X24).
+#define CONSTANTS8 \
+	MOVQ         $const_laneMask, AX; \
+	VPBROADCASTQ AX, Z31; \
+	MOVQ         $0xff, AX; \
+	VPBROADCASTQ AX, Z30; \
+	VMOVDQU64    lensNoiseShifts<>(SB), Z28; \
+	MOVQ         $(const_noiseLevels-1), AX; \
+	VPBROADCASTQ AX, Z27; \
+	MOVQ         $1, AX; \
+	VPBROADCASTQ AX, Z26; \
+	MOVL         $14, AX; \
+	VPBROADCASTD AX, Y25; \
+	MOVL         $0xf0, AX; \
+	KMOVW        AX, K3; \
+	MOVQ         $0xffff, AX; \
+	VPBROADCASTQ AX, Z23
+
+// ROUND8 is a round's vector work through the lens, into buffer buf; taps and vignette move on.
+#define ROUND8(buf, lrows, lgather, lblend) \
+	DRAWS8; \
+	TAPS8(lrows, lgather, lblend); \
+	CHANNELS8(buf); \
 	ADDQ $(8*lensTap__size), SI; \
 	ADDQ $16, R8
 
@@ -205,20 +236,10 @@ TEXT ·lensRow8Asm(SB), NOSPLIT, $192-80
 	SUBQ R10, BX
 	SUBQ $16, BX
 
-	MOVQ         $const_laneMask, AX
-	VPBROADCASTQ AX, Z31
-	MOVQ         $0xff, AX
-	VPBROADCASTQ AX, Z30
+	CONSTANTS8
 	VPBROADCASTD R10, Y29
-	VMOVDQU64    lensNoiseShifts<>(SB), Z28
-	MOVQ         $(const_noiseLevels-1), AX
-	VPBROADCASTQ AX, Z27
-	MOVQ         $1, AX
-	VPBROADCASTQ AX, Z26
-	MOVL         $14, AX
-	VPBROADCASTD AX, Y25
-	MOVL         $0xf0, AX
-	KMOVW        AX, K3
+	MOVQ         $const_resampledShift, AX
+	VMOVQ        AX, X24
 
 	// Software-pipelined: the vector work of round r+1 goes before the lookups of round r,
 	// whose indices are then ready; the rounds alternate between two buffers.
@@ -246,5 +267,53 @@ lastB:
 	LOOKUPS8(96)
 
 finish:
+	VZEROUPPER
+	RET
+
+// DROUND8 is a round's vector work straight from the drawn pixels, into buffer buf.
+#define DROUND8(buf) \
+	DRAWS8; \
+	VMOVDQU64 (SI), Z3; \
+	CHANNELS8(buf); \
+	ADDQ $64, SI; \
+	ADDQ $16, R8
+
+// func developRow8Asm(dst *byte, src *uint64, vig *uint16, n int, shift uint, b *[3][linMax + 1]uint16, o *noiseOut, seed uint64)
+TEXT ·developRow8Asm(SB), NOSPLIT, $192-64
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ vig+16(FP), R8
+	MOVQ n+24(FP), R15
+	MOVQ b+40(FP), R11
+	MOVQ o+48(FP), R12
+	MOVQ seed+56(FP), R13
+	CONSTANTS8
+	MOVQ  shift+32(FP), AX
+	VMOVQ AX, X24
+
+	DROUND8(0)
+	SUBQ $8, R15
+
+dpair:
+	TESTQ R15, R15
+	JEQ   dlastA
+	DROUND8(96)
+	SUBQ $8, R15
+	LOOKUPS8(0)
+	TESTQ R15, R15
+	JEQ   dlastB
+	DROUND8(0)
+	SUBQ $8, R15
+	LOOKUPS8(96)
+	JMP  dpair
+
+dlastA:
+	LOOKUPS8(0)
+	JMP dfinish
+
+dlastB:
+	LOOKUPS8(96)
+
+dfinish:
 	VZEROUPPER
 	RET

@@ -6,9 +6,9 @@ import (
 	"golang.org/x/sys/cpu"
 )
 
-// hasLensRow8 says lensRow8Asm can run here: it uses AVX-512 F, VL (256-bit lanes and
-// masks) and DQ (the 64-bit multiply, byte masks).
-var hasLensRow8 = cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL && cpu.X86.HasAVX512DQ
+// hasRow8 says lensRow8Asm and developRow8Asm can run here: they use AVX-512 F, VL
+// (256-bit lanes and masks) and DQ (the 64-bit multiply, byte masks).
+var hasRow8 = cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL && cpu.X86.HasAVX512DQ
 
 // splitmixGamma is splitmixStep's increment: k draws move a stream's state by k of it.
 const splitmixGamma = 0x9e3779b97f4a7c15
@@ -25,7 +25,7 @@ func lensRow(dst []byte, taps []lensTap, vig []uint16, src []uint64, iw int, b *
 		return
 	}
 	_, _, _ = dst[3*n-1], vig[n-1], src[len(src)-1]
-	if n8 := n &^ 7; hasLensRow8 && n8 > 0 {
+	if n8 := n &^ 7; hasRow8 && n8 > 0 {
 		lensRow8Asm(unsafe.SliceData(dst), unsafe.SliceData(taps), unsafe.SliceData(vig), n8, unsafe.SliceData(src), iw, b, o, seed, len(src))
 		if n == n8 {
 			return
@@ -47,3 +47,22 @@ func lensRowAsm(dst *byte, taps *lensTap, vig *uint16, n int, src *uint64, iw in
 //
 //go:noescape
 func lensRow8Asm(dst *byte, taps *lensTap, vig *uint16, n int, src *uint64, iw int, b *[3][linMax + 1]uint16, o *noiseOut, seed uint64, srclen int)
+
+// developNoisy is develop's noisy loop, developNoisyGo's bytes: 8 pixels at a time with
+// AVX-512 where the CPU has it (a realistic camera's film without a lens), the rest in Go.
+func developNoisy(dst []byte, src []uint64, vig []uint16, shift uint, b *[3][linMax + 1]uint16, o *noiseOut, seed uint64) {
+	n := len(src)
+	if n8 := n &^ 7; hasRow8 && n8 > 0 {
+		_, _ = dst[3*n-1], vig[n-1]
+		developRow8Asm(unsafe.SliceData(dst), unsafe.SliceData(src), unsafe.SliceData(vig), n8, shift&63, b, o, seed)
+		dst, src, vig = dst[3*n8:], src[n8:], vig[n8:]
+		seed += uint64(n8/4) * splitmixGamma
+	}
+	developNoisyGo(dst, src, vig, shift, b, o, seed)
+}
+
+// developRow8Asm is developNoisyGo over n pixels, a multiple of 8, with AVX-512
+// (lensrow8_amd64.s).
+//
+//go:noescape
+func developRow8Asm(dst *byte, src *uint64, vig *uint16, n int, shift uint, b *[3][linMax + 1]uint16, o *noiseOut, seed uint64)

@@ -2,10 +2,15 @@
 
 package render
 
-// hasLensRow8 says a vector kernel develops lens rows: none here.
-var hasLensRow8 = false
+// hasRow8 says vector kernels develop rows: none here.
+var hasRow8 = false
 
 // lensRow develops one output row through the lens's taps (see lensRowGo).
 func lensRow(dst []byte, taps []lensTap, vig []uint16, src []uint64, iw int, b *[3][linMax + 1]uint16, o *noiseOut, seed uint64) {
 	lensRowGo(dst, taps, vig, src, iw, b, o, seed)
+}
+
+// developNoisy is develop's noisy loop (see developNoisyGo).
+func developNoisy(dst []byte, src []uint64, vig []uint16, shift uint, b *[3][linMax + 1]uint16, o *noiseOut, seed uint64) {
+	developNoisyGo(dst, src, vig, shift, b, o, seed)
 }

@@ -45,16 +45,16 @@ func TestLensRowMatchesGo(t *testing.T) {
 	})
 }
 
-// forEachLensKernel runs f with lensRow's scalar kernel, then with its vector one where
+// forEachLensKernel runs f with the scalar row kernels, then with the vector ones where
 // the CPU has it.
 func forEachLensKernel(t *testing.T, f func(t *testing.T)) {
-	has := hasLensRow8
-	defer func() { hasLensRow8 = has }()
+	has := hasRow8
+	defer func() { hasRow8 = has }()
 	for _, vector := range []bool{false, true} {
 		if vector && !has {
 			continue
 		}
-		hasLensRow8 = vector
+		hasRow8 = vector
 		t.Run(map[bool]string{false: "scalar", true: "vector"}[vector], f)
 	}
 }
@@ -176,15 +176,15 @@ func BenchmarkLensRow(b *testing.B) {
 		vig[i] = uint16(linOne - i*2)
 	}
 	dst := make([]byte, 3*cam.Width)
-	has := hasLensRow8
-	defer func() { hasLensRow8 = has }()
+	has := hasRow8
+	defer func() { hasRow8 = has }()
 	for _, vector := range []bool{false, true} {
 		name := map[bool]string{false: "scalar", true: "avx512"}[vector]
 		b.Run(name, func(b *testing.B) {
 			if vector && !has {
 				b.Skip("no AVX-512 here")
 			}
-			hasLensRow8 = vector
+			hasRow8 = vector
 			for b.Loop() {
 				for y := range cam.Height {
 					lensRow(dst, lm.taps[y*cam.Width:(y+1)*cam.Width], vig, src, lm.w, film.bucket, film.out, uint64(y))
@@ -193,4 +193,36 @@ func BenchmarkLensRow(b *testing.B) {
 			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "frames/s")
 		})
 	}
+}
+
+// TestDevelopNoisyMatchesGo holds developNoisy (each kernel) to developNoisyGo's bytes:
+// random lanes of every size a uint64 holds (past linMax too, where the index wraps as a
+// uint16), random vignettes, both scales, rows of many lengths.
+func TestDevelopNoisyMatchesGo(t *testing.T) {
+	forEachLensKernel(t, func(t *testing.T) {
+		film := filmTable(&Film{Exposure: 1.2, WhiteBalance: [3]float64{0.9, 1, 1.1}, ReadNoise: 3, ShotNoise: 2})
+		rng := rand.New(rand.NewPCG(7, 8))
+		for trial := range 120 {
+			n := []int{1, 3, 7, 8, 9, 15, 16, 17, 84, 640}[trial%10]
+			src, vig := make([]uint64, n), make([]uint16, n)
+			for i := range src {
+				src[i] = rng.Uint64()
+				if trial%2 == 0 {
+					src[i] = packLin(rng.Uint32N(linMax+1), rng.Uint32N(linMax+1), rng.Uint32N(linMax+1))
+				}
+				vig[i] = uint16(rng.IntN(linOne + 1))
+			}
+			shift := uint(drawnShift)
+			if trial%3 == 0 {
+				shift = resampledShift
+			}
+			seed := rng.Uint64()
+			want, got := make([]byte, 3*n), make([]byte, 3*n)
+			developNoisyGo(want, src, vig, shift, film.bucket, film.out, seed)
+			developNoisy(got, src, vig, shift, film.bucket, film.out, seed)
+			if i := firstDiff(got, want); i >= 0 {
+				t.Fatalf("trial %d (%d pixels, shift %d): byte %d (pixel %d) is %d, want %d", trial, n, shift, i, i/3, got[i], want[i])
+			}
+		}
+	})
 }
