@@ -170,9 +170,9 @@ func developNoisyGo(dst []byte, src []uint64, vig []uint16, shift uint, b *[3][l
 }
 
 // developLens develops output row y straight from the undistorted image src through the
-// lens's taps: resample and develop in one pass (the noisy film's; see develop). The pass is
-// most of a distorted frame's cost, so on amd64 it is written in assembly (lensRow), whose
-// bytes TestLensRowMatchesGo holds equal to lensRowGo's.
+// lens's taps: resample and develop in one pass. The pass is most of a distorted frame's
+// cost, so on amd64 it is written in assembly (lensRow, lensRowEnc without noise), whose
+// bytes TestLensRowMatchesGo and TestLensRowEncMatchesGo hold equal to the Go loops'.
 func (st *filmState) developLens(dst []byte, lm *lensMap, src []uint64, y, w int) {
 	vig := st.flat
 	if st.vig != nil {
@@ -182,7 +182,12 @@ func (st *filmState) developLens(dst []byte, lm *lensMap, src []uint64, y, w int
 		// The taps reach anywhere in the undistorted image (newLensMap keeps them inside).
 		panic("render: a lens row's source is smaller than the lens's undistorted image")
 	}
-	lensRow(dst[:3*w], lm.taps[y*w:(y+1)*w], vig[:w], src[:lm.w*lm.h], lm.w, st.lut.bucket, st.out, st.rowSeed(y))
+	taps, src := lm.taps[y*w:(y+1)*w], src[:lm.w*lm.h]
+	if !st.noisy {
+		lensRowEnc(dst[:3*w], taps, vig[:w], src, lm.w, st.enc)
+		return
+	}
+	lensRow(dst[:3*w], taps, vig[:w], src, lm.w, st.lut.bucket, st.out, st.rowSeed(y))
 }
 
 // lensRowGo is lensRow in Go: each tap's bilinear blend of src (iw pixels wide), then develop's
@@ -213,13 +218,18 @@ func (tp lensTap) blend(src []uint64, iw int) uint64 {
 	return top[0]*uint64(tp.w[0]) + top[1]*uint64(tp.w[1]) + bot[0]*uint64(tp.w[2]) + bot[1]*uint64(tp.w[3])
 }
 
-// resample fills row (lanes scaled by 32) with output row y of the lens's bilinear taps of
-// src, the undistorted image.
-func (lm *lensMap) resample(row, src []uint64, y int) {
-	W, iw := len(row), int(lm.w)
-	taps := lm.taps[y*W : (y+1)*W]
+// lensRowEncGo is lensRowGo for a film without noise: each tap's bilinear blend of src,
+// vignetted, indexes the film's table per channel. It is the reference lensRowEnc's assembly
+// is tested against, and lensRowEnc's where there is none.
+func lensRowEncGo(dst []byte, taps []lensTap, vig []uint16, src []uint64, iw int, e *encodeLUTs3) {
+	dst, vig = dst[:3*len(taps)], vig[:len(taps)]
+	_ = e[0][0]
 	for x, tp := range taps {
-		row[x] = tp.blend(src, iw)
+		p, k := tp.blend(src, iw), uint64(vig[x])
+		d := dst[3*x : 3*x+3 : 3*x+3]
+		d[0] = e[0][uint16((p&laneMask)*k>>resampledShift)]
+		d[1] = e[1][uint16((p>>laneShift&laneMask)*k>>resampledShift)]
+		d[2] = e[2][uint16((p>>(2*laneShift))*k>>resampledShift)]
 	}
 }
 

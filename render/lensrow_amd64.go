@@ -66,3 +66,22 @@ func developNoisy(dst []byte, src []uint64, vig []uint16, shift uint, b *[3][lin
 //
 //go:noescape
 func developRow8Asm(dst *byte, src *uint64, vig *uint16, n int, shift uint, b *[3][linMax + 1]uint16, o *noiseOut, seed uint64)
+
+// lensRowEnc develops one output row through the lens's taps with a film without noise:
+// lensRowEncGo's bytes, 8 pixels at a time with AVX-512 where the CPU has it, the rest in Go.
+// Every tap must lie inside src (see lensRow).
+func lensRowEnc(dst []byte, taps []lensTap, vig []uint16, src []uint64, iw int, e *encodeLUTs3) {
+	n := len(taps)
+	if n8 := n &^ 7; hasRow8 && n8 > 0 {
+		_, _, _ = dst[3*n-1], vig[n-1], src[len(src)-1]
+		lensRowEnc8Asm(unsafe.SliceData(dst), unsafe.SliceData(taps), unsafe.SliceData(vig), n8, unsafe.SliceData(src), iw, e, len(src))
+		dst, taps, vig = dst[3*n8:], taps[n8:], vig[n8:]
+	}
+	lensRowEncGo(dst, taps, vig, src, iw, e)
+}
+
+// lensRowEnc8Asm is lensRowEncGo over n pixels, a multiple of 8, with AVX-512
+// (lensrow8_amd64.s); srclen is src's length.
+//
+//go:noescape
+func lensRowEnc8Asm(dst *byte, taps *lensTap, vig *uint16, n int, src *uint64, iw int, e *encodeLUTs3, srclen int)

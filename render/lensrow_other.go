@@ -14,3 +14,9 @@ func lensRow(dst []byte, taps []lensTap, vig []uint16, src []uint64, iw int, b *
 func developNoisy(dst []byte, src []uint64, vig []uint16, shift uint, b *[3][linMax + 1]uint16, o *noiseOut, seed uint64) {
 	developNoisyGo(dst, src, vig, shift, b, o, seed)
 }
+
+// lensRowEnc develops one output row through the lens's taps with a film without noise (see
+// lensRowEncGo).
+func lensRowEnc(dst []byte, taps []lensTap, vig []uint16, src []uint64, iw int, e *encodeLUTs3) {
+	lensRowEncGo(dst, taps, vig, src, iw, e)
+}

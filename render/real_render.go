@@ -8,7 +8,6 @@ type postState struct {
 	w, h   int       // output size
 	lens   *lensMap  // nil: the drawing is the output
 	src    []uint64  // the linear image the film develops
-	rows   []uint64  // one row of scratch per band
 	fused  bool      // develop each band right after drawing it
 	innerZ []float32 // the drawing's depth in metres, for the lens's depth output
 	innerW int
@@ -27,7 +26,7 @@ func (r *Renderer) renderReal(dst *Frame, cam *Camera, static *Static, dyn []Obj
 		defer r.giveBack(r.borrowScratch())
 	}
 	ps := &fs.post
-	*ps = postState{rgb: dst.RGB, depth: dst.Depth, w: W, h: H, rows: ps.rows}
+	*ps = postState{rgb: dst.RGB, depth: dst.Depth, w: W, h: H}
 	inner := *cam
 	if cam.Lens.distorted() {
 		ps.lens = r.lenses.get(cam)
@@ -77,13 +76,6 @@ func (r *Renderer) renderReal(dst *Frame, cam *Camera, static *Static, dyn []Obj
 	fs.film.prepare(film, cam.Gains, W, H, cx, cy, cam.Seed)
 	ps.src = rf.lin
 	ps.fused = ps.lens == nil && !fs.blur.on && dst.RGB != nil
-	if !ps.fused && (dst.RGB != nil || ps.lens != nil && dst.Depth != nil) {
-		tiles := (H + tileRows - 1) / tileRows
-		if cap(ps.rows) < tiles*W {
-			ps.rows = make([]uint64, tiles*W)
-		}
-		ps.rows = ps.rows[:tiles*W]
-	}
 	switch {
 	case ps.lens != nil && !fs.blur.on && r.phaseWorkers(h, w) == 1:
 		// One goroutine draws: each output row is developed as soon as the rows of the
@@ -93,11 +85,11 @@ func (r *Renderer) renderReal(dst *Frame, cam *Camera, static *Static, dyn []Obj
 			y1 := min(h, y0+tileRows)
 			fs.drawBandReal(y0, y1)
 			for ; y < H && int(ps.lens.need[y]) <= y1; y++ {
-				fs.developRow(y, ps.rows[:W])
+				fs.developRow(y)
 			}
 		}
 		for ; y < H; y++ {
-			fs.developRow(y, ps.rows[:W])
+			fs.developRow(y)
 		}
 	default:
 		r.runPhase(h, w, (*frameState).drawBandReal)
@@ -170,17 +162,13 @@ func (fs *frameState) drawBandReal(y0, y1 int) {
 
 // developBand develops output rows y0..y1-1: through the lens (bilinear), then the film.
 func (fs *frameState) developBand(y0, y1 int) {
-	W := fs.post.w
-	band := y0 / tileRows
-	row := fs.post.rows[band*W : (band+1)*W]
 	for y := y0; y < y1; y++ {
-		fs.developRow(y, row)
+		fs.developRow(y)
 	}
 }
 
-// developRow develops output row y, with row as scratch: through the lens (bilinear), then the
-// film.
-func (fs *frameState) developRow(y int, row []uint64) {
+// developRow develops output row y: through the lens (bilinear), then the film.
+func (fs *frameState) developRow(y int) {
 	ps := &fs.post
 	W := ps.w
 	lm := ps.lens
@@ -190,13 +178,8 @@ func (fs *frameState) developRow(y int, row []uint64) {
 	if ps.rgb == nil {
 		return
 	}
-	if lm != nil && fs.film.noisy {
-		fs.film.developLens(ps.rgb[3*y*W:3*(y+1)*W], lm, ps.src, y, W)
-		return
-	}
 	if lm != nil {
-		lm.resample(row, ps.src, y)
-		fs.film.develop(ps.rgb[3*y*W:3*(y+1)*W], row, y, W, resampledShift)
+		fs.film.developLens(ps.rgb[3*y*W:3*(y+1)*W], lm, ps.src, y, W)
 	} else {
 		fs.film.develop(ps.rgb[3*y*W:3*(y+1)*W], ps.src[y*W:(y+1)*W], y, W, drawnShift)
 	}

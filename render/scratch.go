@@ -3,7 +3,7 @@ package render
 import "runtime"
 
 // bigFramePixels is the output size from which a realistic frame borrows its per-pixel scratch
-// (the linear drawing, its depth, the blurred copy, the shadow mask, rows of the film) from
+// (the linear drawing, its depth, the blurred copy, the shadow mask) from
 // the process instead of keeping its own. A renderer keeps its scratch from frame to frame,
 // and there is one per camera and world: 64 training worlds with 1920×1080 realistic
 // cameras held about 70 MB each, though two cores draw two frames at a time. Small frames
@@ -12,9 +12,9 @@ const bigFramePixels = 100_000
 
 // frameScratch is a realistic frame's per-pixel scratch, swapped into a renderer for the frame.
 type frameScratch struct {
-	z                          []float32
-	lin, blurred, rowTmp, rows []uint64
-	shade                      []uint16
+	z                    []float32
+	lin, blurred, rowTmp []uint64
+	shade                []uint16
 }
 
 // bigFrames bounds how many big frames are drawn at once, so that the scratch alive is a few
@@ -55,11 +55,10 @@ func (r *Renderer) giveBack(s *frameScratch) {
 
 // swapScratch exchanges r's per-pixel scratch with s's.
 func (r *Renderer) swapScratch(s *frameScratch) {
-	rf, ps := &r.fs.real, &r.fs.post
+	rf := &r.fs.real
 	r.zbuf, s.z = s.z, r.zbuf
 	rf.lin, s.lin = s.lin, rf.lin
 	rf.blurred, s.blurred = s.blurred, rf.blurred
 	rf.rowTmp, s.rowTmp = s.rowTmp, rf.rowTmp
-	ps.rows, s.rows = s.rows, ps.rows
 	rf.shade, s.shade = s.shade, rf.shade
 }

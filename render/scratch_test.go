@@ -39,7 +39,7 @@ func TestBigFramesBorrowTheirScratch(t *testing.T) {
 		if string(frames[i].RGB) != string(want.RGB) {
 			t.Errorf("renderer %d of %d drawing at once: other bytes than one alone", i, n)
 		}
-		if kept := cap(r.zbuf) + cap(r.fs.real.lin) + cap(r.fs.real.blurred) + cap(r.fs.post.rows); kept != 0 {
+		if kept := cap(r.zbuf) + cap(r.fs.real.lin) + cap(r.fs.real.blurred) + cap(r.fs.real.rowTmp); kept != 0 {
 			t.Errorf("renderer %d keeps %d values of a big frame's scratch", i, kept)
 		}
 	}
