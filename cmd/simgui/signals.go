@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"sync"
 	"syscall"
 )
 
@@ -31,20 +32,33 @@ type stopSignal struct{ sig os.Signal }
 func (s stopSignal) Error() string { return signalName(s.sig) + " received" }
 
 // notifyStop is signal.NotifyContext for stopSignals, with the signal kept as the context's
-// cause (context.Cause) so that the run can tell a signal from its own end.
+// cause (context.Cause) so that the run can tell a signal from its own end. A second stop
+// signal while the run is ending exits at once, with the signal's status: a user whose
+// Ctrl-C seems to do nothing (an ending held up by a stuck client or a slow disk) presses it
+// again, and had to kill simgui from another terminal.
 func notifyStop(parent context.Context) (context.Context, context.CancelFunc) {
 	ctx, cancel := context.WithCancelCause(parent)
 	ch := make(chan os.Signal, 1)
 	signal.Notify(ch, stopSignals()...)
+	stopped := make(chan struct{})
 	go func() {
 		select {
 		case s := <-ch:
 			cancel(stopSignal{s})
 		case <-ctx.Done():
+			return
+		}
+		select {
+		case s := <-ch:
+			fmt.Fprintf(os.Stderr, "simgui: %s again: exiting at once, without finishing (recordings may lack their footer)\n", signalName(s))
+			os.Exit(signalStatus(s))
+		case <-stopped:
 		}
 	}()
+	var once sync.Once
 	return ctx, func() {
 		signal.Stop(ch)
+		once.Do(func() { close(stopped) })
 		cancel(nil)
 	}
 }
@@ -65,9 +79,12 @@ func (e *interruptedRun) Error() string {
 }
 
 // ExitCode is the process's exit status for this error (main uses it).
-func (e *interruptedRun) ExitCode() int {
-	if s, ok := e.sig.(syscall.Signal); ok {
-		return 128 + int(s)
+func (e *interruptedRun) ExitCode() int { return signalStatus(e.sig) }
+
+// signalStatus is the exit status a shell gives a command killed by s: 128+n.
+func signalStatus(s os.Signal) int {
+	if n, ok := s.(syscall.Signal); ok {
+		return 128 + int(n)
 	}
 	return 1
 }

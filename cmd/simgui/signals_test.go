@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -175,5 +176,32 @@ func TestSIGHUPEndsARunCleanlyUnlessIgnored(t *testing.T) {
 				t.Errorf("the fast-path socket %s is left behind", sock)
 			}
 		})
+	}
+}
+
+// A second stop signal while a run is ending exits at once with the signal's status, saying
+// so: the ending here never finishes (the child holds it up), as one held up by a stuck
+// client would. The child is this test binary, which signals itself.
+func TestSecondSignalExitsAtOnce(t *testing.T) {
+	if os.Getenv("SIMGUI_SECOND_SIGNAL_CHILD") == "1" {
+		ctx, stop := notifyStop(context.Background())
+		defer stop()
+		syscall.Kill(os.Getpid(), syscall.SIGINT)
+		<-ctx.Done() // the run starts ending, and does not finish
+		syscall.Kill(os.Getpid(), syscall.SIGINT)
+		time.Sleep(time.Minute)
+		os.Exit(3)
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestSecondSignalExitsAtOnce$")
+	cmd.Env = append(os.Environ(), "SIMGUI_SECOND_SIGNAL_CHILD=1")
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	err := cmd.Run()
+	code := -1
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	}
+	if code != 130 || !strings.Contains(errb.String(), "SIGINT again: exiting at once") {
+		t.Errorf("exit %d (%v), want 130; stderr %s", code, err, errb.String())
 	}
 }
