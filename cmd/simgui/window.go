@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"os/signal"
 	"strconv"
 	"strings"
 	"time"
@@ -85,7 +84,7 @@ func runWindow(ctx context.Context, o windowOptions) error {
 			}
 		}
 	}
-	ctx, stop := signal.NotifyContext(ctx, stopSignals()...)
+	ctx, stop := notifyStop(ctx)
 	defer stop()
 	err = h.Run(ctx, faces...)
 	if errors.Is(err, window.ErrNoDisplay) {
