@@ -114,20 +114,23 @@ func newPluginListCmd() *cobra.Command {
 		Short: "List built-in and installed plugins",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			reg, err := openRegistry(nil)
-			if err != nil {
-				return err
-			}
-			items, err := reg.List()
-			if err != nil {
-				return err
-			}
-			shadows, err := reg.Shadowing()
-			if err != nil {
-				return err
-			}
-			for _, se := range shadows {
-				warn(cmd.ErrOrStderr(), []string{se.Error()})
+			var items []registry.Item
+			if reg, err := openRegistry(nil); err != nil {
+				// No home folder (a container, a CI job): the built-ins are still there, as
+				// they are for a run.
+				warn(cmd.ErrOrStderr(), []string{"only built-in plugins are listed: " + err.Error()})
+				items = registry.BuiltinItems(plugins.Builtin())
+			} else {
+				if items, err = reg.List(); err != nil {
+					return err
+				}
+				shadows, err := reg.Shadowing()
+				if err != nil {
+					return err
+				}
+				for _, se := range shadows {
+					warn(cmd.ErrOrStderr(), []string{se.Error()})
+				}
 			}
 			if asJSON {
 				return printJSON(cmd.OutOrStdout(), map[string]any{"count": len(items), "items": items})
@@ -381,6 +384,10 @@ func newPluginInfoCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			reg, err := openRegistry(nil)
 			if err != nil {
+				// No home folder: a built-in is still described, as plugin list lists it.
+				if in, ok := registry.BuiltinInfo(plugins.Builtin(), args[0]); ok {
+					return printJSON(cmd.OutOrStdout(), in)
+				}
 				return err
 			}
 			in, err := reg.Info(args[0])

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"image"
@@ -429,5 +430,48 @@ func TestExportToAFileNotNamedZip(t *testing.T) {
 	got, err := exportPath(filepath.Join(work, "new"), "vehicle.acme.rover.v1")
 	if want := filepath.Join(work, "new", "vehicle.acme.rover.v1"+archiveSuffix); err != nil || got != want {
 		t.Errorf("-o a new folder: %q, %v; want %q", got, err, want)
+	}
+}
+
+// Without a home folder ($HOME and $RUSIM_HOME unset, as in some containers and CI jobs),
+// plugin list and plugin info still show the built-ins, warning that the user registry is
+// out of reach: they failed asking for RUSIM_HOME, though a run uses the built-ins. Install
+// still fails, naming the remedy.
+func TestPluginListWithoutHome(t *testing.T) {
+	run := func(args ...string) (string, string, int) {
+		cmd := exec.Command(bin, args...)
+		for _, kv := range os.Environ() {
+			if !strings.HasPrefix(kv, "HOME=") && !strings.HasPrefix(kv, "RUSIM_HOME=") {
+				cmd.Env = append(cmd.Env, kv)
+			}
+		}
+		var out, errb bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		err := cmd.Run()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		}
+		return out.String(), errb.String(), code
+	}
+	out, errOut, code := run("plugin", "list", "--json")
+	var list struct {
+		Count int `json:"count"`
+		Items []struct {
+			PluginID, Source string
+		} `json:"items"`
+	}
+	if err := json.Unmarshal([]byte(out), &list); err != nil || code != 0 || list.Count != len(plugins.Builtin().IDs()) || list.Count == 0 {
+		t.Fatalf("plugin list: exit %d, %d items (%v), want the %d built-ins; stderr %s", code, list.Count, err, len(plugins.Builtin().IDs()), errOut)
+	}
+	if !strings.Contains(errOut, "warning: only built-in plugins are listed") || !strings.Contains(errOut, "RUSIM_HOME") {
+		t.Errorf("plugin list does not warn that the user registry is out of reach: %q", errOut)
+	}
+	out, errOut, code = run("plugin", "info", "vehicle.ks0223.v1")
+	if code != 0 || !strings.Contains(out, `"displayName": "Keyestudio KS0223"`) {
+		t.Errorf("plugin info of a built-in: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	if _, errOut, code = run("plugin", "info", "vehicle.nobody.v1"); code != 1 || !strings.Contains(errOut, "set RUSIM_HOME") {
+		t.Errorf("plugin info of an unknown id: exit %d, stderr %q", code, errOut)
 	}
 }

@@ -175,11 +175,7 @@ type Item struct {
 // List returns the built-in plugins sorted by id, then the user plugins in install order, as
 // the registry file records them (without loading them).
 func (r *Registry) List() ([]Item, error) {
-	var items []Item
-	for _, id := range r.builtin.IDs() {
-		m, _ := r.builtin.Manifest(id)
-		items = append(items, Item{m.PluginID, string(m.Type), m.DisplayName, m.Version, SourceBuiltin})
-	}
+	items := BuiltinItems(r.builtin)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.refresh()
@@ -190,6 +186,16 @@ func (r *Registry) List() ([]Item, error) {
 		items = append(items, Item{e.PluginID, e.Type, e.DisplayName, e.Version, SourceUser})
 	}
 	return items, nil
+}
+
+// BuiltinItems lists catalogue b's plugins as List does its built-ins.
+func BuiltinItems(b *plugins.Catalog) []Item {
+	var items []Item
+	for _, id := range b.IDs() {
+		m, _ := b.Manifest(id)
+		items = append(items, Item{m.PluginID, string(m.Type), m.DisplayName, m.Version, SourceBuiltin})
+	}
+	return items
 }
 
 // ShadowError is a user plugin with the id of a built-in (installed by another tool, such as
@@ -424,17 +430,27 @@ type Info struct {
 	Warnings []string `json:"warnings,omitempty"`
 }
 
+// BuiltinInfo describes catalogue b's plugin id as Info does a built-in; false if b has no
+// such plugin.
+func BuiltinInfo(b *plugins.Catalog, id string) (*Info, bool) {
+	m, err := b.Manifest(id)
+	if err != nil {
+		return nil, false
+	}
+	in := &Info{PluginID: id, Type: string(m.Type), DisplayName: m.DisplayName, Version: m.Version,
+		Author: m.Author, CompatibleRuntime: m.CompatibleRuntime, Source: SourceBuiltin}
+	p := &plugins.Plugin{Manifest: m}
+	p.Vehicle, _ = b.Vehicle(id)
+	p.Track, _ = b.Track(id)
+	in.describe(p)
+	return in, true
+}
+
 // Info describes the plugin with the id from either tier, or returns an
 // *plugins.UnknownPluginError. A user plugin that fails to load is described from its registry
 // entry, with Error set.
 func (r *Registry) Info(id string) (*Info, error) {
-	if m, err := r.builtin.Manifest(id); err == nil {
-		in := &Info{PluginID: id, Type: string(m.Type), DisplayName: m.DisplayName, Version: m.Version,
-			Author: m.Author, CompatibleRuntime: m.CompatibleRuntime, Source: SourceBuiltin}
-		p := &plugins.Plugin{Manifest: m}
-		p.Vehicle, _ = r.builtin.Vehicle(id)
-		p.Track, _ = r.builtin.Track(id)
-		in.describe(p)
+	if in, ok := BuiltinInfo(r.builtin, id); ok {
 		if err := r.shadowed(id); err != nil {
 			in.Error = err.Error()
 		}
