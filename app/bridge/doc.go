@@ -44,7 +44,8 @@
 //     (its Sonar state with the sensor's world pose) in uss and the powertrain's battery
 //     voltage in battery; Tf (PUB) — the wheel links (/model/<model>/wheels) as Poses with
 //     "parent_frame_id" in the header, one link per message in turn (about 50 Hz in all, as
-//     CLOiSim); Info (REP) — request_static_transforms, request_ros2 (frame_id base_link:
+//     CLOiSim), and, for a model without wheels, an empty transform every KeepAlive, as
+//     CLOiSim sends one (cloisim_ros drops it rather than warn of silence); Info (REP) — request_static_transforms, request_ros2 (frame_id base_link:
 //     cloisim_ros adds the static transform base_footprint → base_link from it),
 //     request_transform, reset_odometry (the odometry system's service).
 //   - <model> / LASER, IMU, CAMERA, DEPTHCAMERA, SONAR / <sensor id>: Data (PUB) from

@@ -109,7 +109,7 @@ func (b *Bridge) openMicom(m world.ModelState) (*node, error) {
 		// One link per wheels message, in turn: CLOiSim sends its links' transforms at about
 		// 50 Hz in all, not 50 Hz each.
 		next := 0
-		b.forward(n, tf, transport.WheelsTopic(m.Name), odometryQueue, func(msg transport.Message, emit func([]byte)) error {
+		b.forwardOr(n, tf, transport.WheelsTopic(m.Name), odometryQueue, func(msg transport.Message, emit func([]byte)) error {
 			v, ok := msg.Msg.(*msgs.Pose_V)
 			if !ok {
 				return fmt.Errorf("%w %s on a wheels topic", errWrongType, msg.Type)
@@ -126,9 +126,21 @@ func (b *Bridge) openMicom(m world.ModelState) (*node, error) {
 			}
 			emit(frame)
 			return nil
-		})
+		}, func() ([]byte, error) { return tf.frameOf(emptyTransform(b.source().Snapshot().SimTime)) })
 	})
 	return n, nil
+}
+
+// emptyTransform is what a micom's Tf port sends while its model has no links to send (a
+// drone has no wheels), as CLOiSim's does: a pose without a name or parent frame, which
+// cloisim_ros's micom node reads and drops, where silence made it warn of a receive timeout
+// every few seconds.
+func emptyTransform(simTime time.Duration) *msgs.Pose {
+	return &msgs.Pose{
+		Header:      &msgs.Header{Stamp: msgs.NewTime(simTime), Data: []*msgs.Header_Map{{Key: "parent_frame_id"}}},
+		Position:    &msgs.Vector3D{},
+		Orientation: &msgs.Quaternion{},
+	}
 }
 
 // followUSS keeps the latest reading of one ultrasonic sensor for Tx.

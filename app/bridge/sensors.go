@@ -344,6 +344,13 @@ type looper interface {
 // themselves after a few seconds of silence stay up; a client that subscribed meanwhile gets
 // the world's newest reading first (World.Republish).
 func (b *Bridge) forward(n *node, s *socket, topic string, queue int, encode func(m transport.Message, emit func([]byte)) error) {
+	b.forwardOr(n, s, topic, queue, encode, nil)
+}
+
+// forwardOr is forward with a frame for a port whose topic has nothing to send (idle, nil:
+// none): sent to a subscribed client every KeepAlive while the topic has sent nothing, time
+// running or not, as CLOiSim's micom sends an empty transform to a model without links.
+func (b *Bridge) forwardOr(n *node, s *socket, topic string, queue int, encode func(m transport.Message, emit func([]byte)) error, idle func() ([]byte, error)) {
 	var sub *transport.Subscription
 	defer func() {
 		if sub != nil {
@@ -374,6 +381,7 @@ func (b *Bridge) forward(n *node, s *socket, topic string, queue int, encode fun
 			case want && sub == nil:
 				sub = n.bus.Subscribe(topic, transport.WithQueueLen(queue))
 				asked = false
+				lastAt = time.Now() // an idle frame only after KeepAlive without one
 			case !want && sub != nil:
 				sub.Close()
 				sub = nil
@@ -394,6 +402,13 @@ func (b *Bridge) forward(n *node, s *socket, topic string, queue int, encode fun
 			sim := b.source().Snapshot().SimTime
 			still := sim == simTick
 			simTick = sim
+			if sub != nil && len(last) == 0 && idle != nil && now.Sub(lastAt) >= b.opts.KeepAlive {
+				if f, err := idle(); err == nil {
+					s.Publish(f)
+					lastAt = now
+				}
+				continue
+			}
 			if sub != nil && len(last) == 0 && still && !asked {
 				// Nothing to repeat: no step has published since the client came. The world
 				// publishes what it has at once (world.Republisher), once per subscription.
