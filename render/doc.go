@@ -101,9 +101,12 @@
 // 2nd, 4th or 8th pixel and interpolated between; rows keep the columns triangles reached,
 // so the floor and sky beyond them take no depth test; a distorted frame's output rows are
 // resampled and developed in one pass, by one goroutine as soon as the rows of the drawing
-// they read are drawn. That pass is most of such a frame's work, and on amd64 it is the
-// package's one assembly loop (lensrow_amd64.s): the Go loop, kept as the reference the
-// assembly must equal byte for byte and as the loop elsewhere, spills its registers.
+// they read are drawn. That pass, and the film's pass of a frame without a lens, is most of
+// such a frame's work, and on amd64 it is written in assembly: a scalar loop
+// (lensrow_amd64.s) and, where the CPU has AVX-512, kernels 8 pixels a round
+// (lensrow8_amd64.s) that blend the taps with loads and permutes and leave the film's table
+// lookups to scalar loads, twice as fast. The Go loops stay the reference each kernel must
+// equal byte for byte (a seed's frames do not depend on the CPU) and the loops elsewhere.
 //
 // Speed is measured by the benchmarks registered with simgui/app/bench (render/rgb/...,
 // render/rgbd/..., render/depth/..., render/real/... for the realistic look against the flat
