@@ -34,6 +34,10 @@ type meshPart struct {
 	// convex: the part is a convex solid or a flat convex piece (a cuboid, cylinder, sphere,
 	// triangle), so its shadow on the floor is the convex hull of its vertices' shadows.
 	convex bool
+	// mid and radius are the sphere around the box lo..hi the renderer culls the part by,
+	// made with the mesh rather than for every object every frame.
+	mid    mgl64.Vec3
+	radius float64
 }
 
 type meshTri struct {
@@ -132,6 +136,8 @@ func (b *MeshBuilder) Mesh() *Mesh {
 			}
 		}
 		p.lo, p.hi = bounds(m.verts[p.v0:p.v1])
+		plo, phi := vec64(p.lo), vec64(p.hi)
+		p.mid, p.radius = plo.Add(phi).Mul(0.5), phi.Sub(plo).Len()/2
 		m.parts = append(m.parts, p)
 	}
 	return m

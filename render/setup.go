@@ -102,6 +102,24 @@ func (v *view) sphereOutside(c mgl64.Vec3, r float64) bool {
 	return false
 }
 
+// partOutside reports whether mesh part p, placed by rotation rot and position pos, lies
+// wholly outside one frustum plane, by its sphere: sphereOutside(pos + rot·p.mid, p.radius)
+// in scalars, the same operations in the same order. Through mgl64's arrays the temporaries
+// went by the stack, and culling a vehicle's parts cost as much as transforming them.
+func (v *view) partOutside(rot *mgl64.Mat3, pos *mgl64.Vec3, p *meshPart) bool {
+	m0, m1, m2 := p.mid[0], p.mid[1], p.mid[2]
+	c0 := pos[0] + (rot[0]*m0 + rot[3]*m1 + rot[6]*m2)
+	c1 := pos[1] + (rot[1]*m0 + rot[4]*m1 + rot[7]*m2)
+	c2 := pos[2] + (rot[2]*m0 + rot[5]*m1 + rot[8]*m2)
+	for i := range v.planes {
+		pl := &v.planes[i]
+		if pl.n[0]*c0+pl.n[1]*c1+pl.n[2]*c2+pl.c < -p.radius {
+			return true
+		}
+	}
+	return false
+}
+
 // Vertex outcodes against the view frustum in the camera frame.
 const (
 	outNear = 1 << iota
@@ -241,9 +259,9 @@ func (r *Renderer) eachVisibleObjectPart(o *Object, s *Static, queue func(cv []c
 	a, t := v.rt.Mul3(rot), v.rt.Mul3x1(pos.Sub(v.pos))
 	lightObj := rot.Transpose().Mul3x1(s.light)
 	cv := r.scratch(len(o.Mesh.verts))
-	for _, p := range o.Mesh.parts {
-		plo, phi := vec64(p.lo), vec64(p.hi)
-		if v.sphereOutside(pos.Add(rot.Mul3x1(plo.Add(phi).Mul(0.5))), phi.Sub(plo).Len()/2) {
+	for i := range o.Mesh.parts {
+		p := &o.Mesh.parts[i]
+		if v.partOutside(&rot, &pos, p) {
 			continue
 		}
 		r.transform(o.Mesh, cv, p.v0, p.v1, a, t)
