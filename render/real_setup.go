@@ -88,7 +88,11 @@ func (r *Renderer) setupRealTris(m *Mesh, cv []cvert, t0, t1 int32, rl []triReal
 		if (a.code|b.code|c.code)&outClip == 0 && !r.fs.coversPixels(a, b, c) {
 			continue
 		}
-		var q rtriR
+		// The triangle is made in its slot at the queue's end (some 300 bytes: made in a
+		// local and copied in, it cost a tenth of a vehicle's setup), and taken off again if
+		// it is clipped or covers no pixel after all.
+		rf.tris = append(rf.tris, rtriR{})
+		q := &rf.tris[len(rf.tris)-1]
 		var alb [3]float32
 		var cos float64
 		if rl != nil {
@@ -118,7 +122,7 @@ func (r *Renderer) setupRealTris(m *Mesh, cv []cvert, t0, t1 int32, rl []triReal
 			q.flags &^= triTextured | triWallFoot
 			q.staticMap = false
 		}
-		rf.realLight(&q, alb, cos)
+		rf.realLight(q, alb, cos)
 		if q.flags&triTextured == 0 {
 			q.ambLUT, q.sunLUT, q.litLUT = nil, nil, nil
 		}
@@ -147,9 +151,13 @@ func (r *Renderer) setupRealTris(m *Mesh, cv []cvert, t0, t1 int32, rl []triReal
 			q.texel = t.tex.period / float64(t.tex.Size())
 		}
 		if (a.code|b.code|c.code)&outClip == 0 {
-			r.fs.emitReal(&rv[0], &rv[1], &rv[2], &q)
+			if !r.fs.finishReal(&rv[0], &rv[1], &rv[2], q) {
+				rf.tris = rf.tris[:len(rf.tris)-1]
+			}
 		} else {
-			r.clipEmitReal(rv, &q)
+			tq := *q
+			rf.tris = rf.tris[:len(rf.tris)-1]
+			r.clipEmitReal(rv, &tq)
 		}
 	}
 }
@@ -206,6 +214,16 @@ func (r *Renderer) clipEmitReal(in3 [3]realVertex, q *rtriR) {
 
 // emitReal queues a projected realistic triangle, or drops it when it covers no pixel centre.
 func (fs *frameState) emitReal(p0, p1, p2 *realVertex, q *rtriR) {
+	rf := &fs.real
+	rf.tris = append(rf.tris, *q)
+	if !fs.finishReal(p0, p1, p2, &rf.tris[len(rf.tris)-1]) {
+		rf.tris = rf.tris[:len(rf.tris)-1]
+	}
+}
+
+// finishReal makes t, lit but not yet placed, the scan of the projected triangle p0, p1, p2,
+// in place; false, when it covers no pixel centre.
+func (fs *frameState) finishReal(p0, p1, p2 *realVertex, t *rtriR) bool {
 	if p1.sy < p0.sy {
 		p0, p1 = p1, p0
 	}
@@ -215,15 +233,9 @@ func (fs *frameState) emitReal(p0, p1, p2 *realVertex, q *rtriR) {
 	if p1.sy < p0.sy {
 		p0, p1 = p1, p0
 	}
-	// Queued in place, as emit does: a realistic triangle is some 300 bytes, and copying it
-	// in and out of a local was a tenth of a vehicle's setup.
-	rf := &fs.real
-	rf.tris = append(rf.tris, *q)
-	t := &rf.tris[len(rf.tris)-1]
 	det, ok := t.rtri.setup(&p0.cvert, &p1.cvert, &p2.cvert, fs.h)
 	if !ok {
-		rf.tris = rf.tris[:len(rf.tris)-1]
-		return
+		return false
 	}
 	z0, z1, z2 := p0.iz, p1.iz, p2.iz
 	c0, c1, c2 := &p0.cvert, &p1.cvert, &p2.cvert
@@ -236,4 +248,5 @@ func (fs *frameState) emitReal(p0, p1, p2 *realVertex, q *rtriR) {
 		t.t = newAPlane(c0, c1, c2, p0.lt*z0, p1.lt*z1, p2.lt*z2, det)
 		t.d = newAPlane(c0, c1, c2, p0.ld*z0, p1.ld*z1, p2.ld*z2, det)
 	}
+	return true
 }
