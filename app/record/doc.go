@@ -32,7 +32,10 @@
 //
 // The recorder never blocks publishers: its subscription queue (Options.QueueLen) drops the
 // oldest message when the writer falls behind, and Stats reports how many were dropped. The
-// first drop is logged as a warning, and the record face logs the count at the end.
+// first drop is logged as a warning, and the record face logs the count at the end. The file
+// says so too: a message's MCAP sequence is its topic's publish count since the recording
+// began (continuing across worlds), so dropped ones are gaps in their channel's sequence, and
+// Stop writes a metadata record "simgui.recording" with the totals (messages, dropped, cut).
 //
 // # Concurrency
 //

@@ -121,6 +121,7 @@ type Recorder struct {
 	schemas  map[string]uint16 // message type -> schema ID
 	channels map[string]uint16 // topic -> channel ID
 	seq      map[uint16]uint32
+	pub      pubSeqs // numbers the messages of the subscription being drained
 	buf      []byte
 	// lastLog is the latest log time written; offset is added to the stamps of the current
 	// world's messages so that log time never goes back across a world switch or a reset.
@@ -210,6 +211,7 @@ func StartFile(bus *transport.Bus, f *os.File, opts Options) (*Recorder, error) 
 		queueBytes: opts.QueueBytes,
 		wake:       make(chan struct{}, 1),
 		sub:        bus.SubscribeAll(transport.WithQueueLen(opts.QueueLen), transport.WithMaxBytes(opts.QueueBytes)),
+		pub:        newPubSeqs(bus),
 		schemas:    map[string]uint16{}, channels: map[string]uint16{}, seq: map[uint16]uint32{},
 		perTopic: map[string]uint64{}, maxBytes: opts.MaxBytes,
 		world: opts.World, announce: opts.World != World{},
@@ -225,6 +227,7 @@ func StartFile(bus *transport.Bus, f *os.File, opts Options) (*Recorder, error) 
 type queuedSub struct {
 	sub   *transport.Subscription
 	world World
+	pub   pubSeqs
 }
 
 // Switch records bus, world w's, from now on instead of the bus recorded so far, in the same
@@ -247,7 +250,7 @@ func (r *Recorder) Switch(bus *transport.Bus, w World) {
 	}
 	old := r.sub
 	r.sub = next
-	r.queued = append(r.queued, queuedSub{next, w})
+	r.queued = append(r.queued, queuedSub{next, w, newPubSeqs(bus)})
 	r.subMu.Unlock()
 	old.Close()
 	r.poke()
@@ -292,7 +295,7 @@ func (r *Recorder) run(sub *transport.Subscription) {
 			r.subMu.Lock()
 			next, stopped := (*transport.Subscription)(nil), r.stopped
 			if len(r.queued) > 0 {
-				next, r.world = r.queued[0].sub, r.queued[0].world
+				next, r.world, r.pub = r.queued[0].sub, r.queued[0].world, r.queued[0].pub
 				r.queued = r.queued[1:]
 				r.rebase, r.announce = true, true
 			}
@@ -494,8 +497,9 @@ func (r *Recorder) write(m transport.Message, epoch int) error {
 			return err
 		}
 	}
-	r.seq[ch]++
-	if err := r.w.WriteMessage(&mcap.Message{ChannelID: ch, Sequence: r.seq[ch], LogTime: logTime, PublishTime: t, Data: r.buf}); err != nil {
+	seq := r.pub.sequence(m, r.seq[ch])
+	r.seq[ch] = max(r.seq[ch], seq)
+	if err := r.w.WriteMessage(&mcap.Message{ChannelID: ch, Sequence: seq, LogTime: logTime, PublishTime: t, Data: r.buf}); err != nil {
 		return err
 	}
 	r.messages.Add(1)
@@ -578,6 +582,9 @@ func (r *Recorder) Stop() (Stats, error) {
 		r.mu.Lock()
 		err := r.err
 		r.mu.Unlock()
+		if err == nil {
+			err = r.writeTotals(r.Stats())
+		}
 		if err == nil {
 			err = r.w.Close()
 		}

@@ -200,8 +200,7 @@ func (b *Bus) Publish(topicName string, m proto.Message, stamp time.Duration) er
 		return fmt.Errorf("publish %s: %w", topicName, err)
 	}
 
-	msg := Message{Topic: topicName, Type: t.typ, Stamp: stamp, Msg: m, t: t}
-	t.published.Add(1)
+	msg := Message{Topic: topicName, Type: t.typ, Stamp: stamp, Msg: m, Seq: t.published.Add(1), t: t}
 	for _, s := range subs {
 		s.deliver(msg)
 	}

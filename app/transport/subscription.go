@@ -20,6 +20,10 @@ type Message struct {
 	Stamp time.Duration
 	// Msg is the message; shared by all subscribers, so read-only.
 	Msg proto.Message
+	// Seq is the topic's publish count with this message (from 1): a gap between two that a
+	// subscriber receives is messages it lost (its queue dropped them), so that a recording
+	// can tell its readers where it lacks some.
+	Seq uint64
 
 	t    *topic // for drop accounting when the message is dropped from a queue
 	size int64  // proto.Size of Msg, counted by a subscription WithMaxBytes
