@@ -14,10 +14,11 @@ func CmdDriveTopic(model string) string { return "/model/" + model + "/cmd_drive
 
 // CommandTopic carries gz.msgs.Param with the command a model's last step ran with (whoever
 // gave it: a key, the training API, cmd_vel or cmd_drive), so that a recording holds the actions
-// beside the frames.
+// beside the frames; its header is stamped with that step's sim time.
 func CommandTopic(model string) string { return "/model/" + model + "/command" }
 
-// PoseTopic carries a model's gz.msgs.Pose after each step.
+// PoseTopic carries a model's gz.msgs.Pose after each step, its header stamped with the
+// step's sim time.
 func PoseTopic(model string) string { return "/model/" + model + "/pose" }
 
 // OdometryTopic carries a model's gz.msgs.Micom (wheel odometry on sim time).
@@ -27,7 +28,7 @@ func OdometryTopic(model string) string { return "/model/" + model + "/micom" }
 // current pose.
 func ResetOdometryService(model string) string { return "/model/" + model + "/reset_odometry" }
 
-// PoseInfoTopic carries gz.msgs.Pose_V with every model of a world.
+// PoseInfoTopic carries gz.msgs.Pose_V with every model of a world, stamped as PoseTopic.
 func PoseInfoTopic(world string) string { return "/world/" + world + "/pose/info" }
 
 // StatsTopic carries gz.msgs.WorldStatistics of a world.

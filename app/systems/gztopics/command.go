@@ -40,7 +40,9 @@ func (a *Adapter) publishCommands(w *world.World) {
 			continue
 		}
 		o.last, o.sent = m.Command, true
-		a.bus.Publish(o.topic, CommandMsg(m.Command), w.SimTime())
+		c := CommandMsg(m.Command)
+		c.Header = &msgs.Header{Stamp: msgs.NewTime(w.SimTime())} // the step it ran with
+		a.bus.Publish(o.topic, c, w.SimTime())
 	}
 }
 

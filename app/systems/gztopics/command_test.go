@@ -31,8 +31,9 @@ func TestCommandTopicCarriesTheHeldCommandOnChange(t *testing.T) {
 	}
 	l.Step(ctx, 4)
 	got := next(t, sub)
-	if got.Stamp != 30*time.Millisecond {
-		t.Fatalf("the changed command came at %v, want 30ms (after the step it first ran in)", got.Stamp)
+	if got.Stamp != 30*time.Millisecond || got.Msg.(*msgs.Param).GetHeader().GetStamp().AsDuration() != got.Stamp {
+		t.Fatalf("the changed command came at %v stamped %v, want 30ms (after the step it first ran in)",
+			got.Stamp, got.Msg.(*msgs.Param).GetHeader().GetStamp().AsDuration())
 	}
 	if c, _ := CommandFrom(got.Msg, drive.Command{}); c != keys {
 		t.Fatalf("command %+v, want %+v", c, keys)

@@ -264,9 +264,13 @@ func (a *Adapter) publishPoses(w *world.World) {
 	}
 	infoTopic := a.infoTopic
 	all := a.bus.HasSubscribers(infoTopic)
+	// Stamped with the step's sim time, as gz-sim's pose publisher stamps its poses: a
+	// recording's readers plot by it. One header, shared by the step's (read-only) messages.
+	var header *msgs.Header
 	var list *msgs.Pose_V
 	if all {
-		list = &msgs.Pose_V{Pose: make([]*msgs.Pose, 0, len(w.Models()))}
+		header = &msgs.Header{Stamp: msgs.NewTime(w.SimTime())}
+		list = &msgs.Pose_V{Header: header, Pose: make([]*msgs.Pose, 0, len(w.Models()))}
 	}
 	for _, m := range w.Models() {
 		topic, ok := a.poseTopics[m.Name]
@@ -281,8 +285,12 @@ func (a *Adapter) publishPoses(w *world.World) {
 		if !one && !all {
 			continue
 		}
+		if header == nil {
+			header = &msgs.Header{Stamp: msgs.NewTime(w.SimTime())}
+		}
 		pose, _ := w.Pose(m.Name)
 		p := PoseMsg(m.Name, m.ID, pose)
+		p.Header = header
 		if one {
 			a.bus.Publish(topic, p, w.SimTime())
 		}

@@ -92,11 +92,13 @@ func TestPoseTopics(t *testing.T) {
 	for i := 0; i < 3; i++ {
 		last = <-pose.C()
 	}
-	if p := last.Msg.(*msgs.Pose); p.GetName() != "car0" || last.Stamp != 15*time.Millisecond {
-		t.Fatalf("pose %v at %v", p, last.Stamp)
+	if p := last.Msg.(*msgs.Pose); p.GetName() != "car0" || last.Stamp != 15*time.Millisecond ||
+		p.GetHeader().GetStamp().AsDuration() != last.Stamp {
+		t.Fatalf("pose %v at %v: want car0's, stamped with the step's sim time", p, last.Stamp)
 	}
-	if v := (<-info.C()).Msg.(*msgs.Pose_V); len(v.GetPose()) != 1 || v.GetPose()[0].GetName() != "car0" {
-		t.Fatalf("pose/info %v", v)
+	if v := (<-info.C()).Msg.(*msgs.Pose_V); len(v.GetPose()) != 1 || v.GetPose()[0].GetName() != "car0" ||
+		v.GetHeader().GetStamp().AsDuration() != 5*time.Millisecond || v.GetPose()[0].GetHeader().GetStamp().AsDuration() != 5*time.Millisecond {
+		t.Fatalf("pose/info %v: want car0's, stamped with the first step's sim time", v)
 	}
 }
 
