@@ -1,5 +1,6 @@
 #include "go_asm.h"
 #include "textflag.h"
+#include "lensrow.h"
 
 // lensRow8Asm is lensRowAsm 8 pixels a round with AVX-512, the same bytes: the vector unit
 // blends the taps, vignettes the three channels down to their bucket-table indices and cuts
@@ -18,9 +19,6 @@
 // pixels (its second draw). The frame holds two buffers of a round's lookups, 3 channels ×
 // 8 dwords each: the bucket-table index, and the noise level above it.
 
-#define BUCKETS (2*(const_linMax+1))
-#define OUTS (const_noiseMask+1)
-
 DATA lensNoiseShifts<>+0(SB)/8, $0
 DATA lensNoiseShifts<>+8(SB)/8, $16
 DATA lensNoiseShifts<>+16(SB)/8, $32
@@ -30,25 +28,6 @@ DATA lensNoiseShifts<>+40(SB)/8, $16
 DATA lensNoiseShifts<>+48(SB)/8, $32
 DATA lensNoiseShifts<>+56(SB)/8, $48
 GLOBL lensNoiseShifts<>(SB), RODATA|NOPTR, $64
-
-// SPLITMIX8 is splitmixStep: R13 steps, R14 is the draw.
-#define SPLITMIX8 \
-	MOVQ  $0x9e3779b97f4a7c15, AX; \
-	ADDQ  AX, R13; \
-	MOVQ  R13, R14; \
-	MOVQ  R14, AX; \
-	SHRQ  $30, AX; \
-	XORQ  AX, R14; \
-	MOVQ  $0xbf58476d1ce4e5b9, AX; \
-	IMULQ AX, R14; \
-	MOVQ  R14, AX; \
-	SHRQ  $27, AX; \
-	XORQ  AX, R14; \
-	MOVQ  $0x94d049bb133111eb, AX; \
-	IMULQ AX, R14; \
-	MOVQ  R14, AX; \
-	SHRQ  $31, AX; \
-	XORQ  AX, R14
 
 #define GATHERMASK KXNORW K0, K0, K1
 
@@ -92,9 +71,9 @@ GLOBL lensNoiseShifts<>(SB), RODATA|NOPTR, $64
 
 // DRAWS8 makes the round's two draws, pixel i's 16 bits at the bottom of Z20's lane i.
 #define DRAWS8 \
-	SPLITMIX8; \
+	SPLITMIX; \
 	VPBROADCASTQ R14, Z20; \
-	SPLITMIX8; \
+	SPLITMIX; \
 	VPBROADCASTQ R14, Z21; \
 	VPBLENDMQ    Z21, Z20, K3, Z20; \
 	VPSRLVQ      Z28, Z20, Z20
@@ -220,6 +199,46 @@ lblend: \
 	ADDQ $(8*lensTap__size), SI; \
 	ADDQ $16, R8
 
+// PIPELINE is a kernel's loop, software-pipelined: the vector work of round r+1 (roundA,
+// roundB: the same round into the two buffers, at offsets 0 and 96; roundA2 is roundA again
+// with labels of its own) goes before the lookups of round r, whose indices are then ready.
+// The labels are arguments, as each kernel has its own.
+#define PIPELINE(roundA, roundB, roundA2, lookups, lpair, llastA, llastB, lfinish) \
+	roundA; \
+	SUBQ $8, R15; \
+lpair: \
+	TESTQ R15, R15; \
+	JEQ   llastA; \
+	roundB; \
+	SUBQ $8, R15; \
+	lookups(0); \
+	TESTQ R15, R15; \
+	JEQ   llastB; \
+	roundA2; \
+	SUBQ $8, R15; \
+	lookups(96); \
+	JMP  lpair; \
+llastA: \
+	lookups(0); \
+	JMP lfinish; \
+llastB: \
+	lookups(96); \
+lfinish: \
+	VZEROUPPER; \
+	RET
+
+// LENSSETUP readies a lens kernel whose BX holds src's length and R10 its width: BX becomes
+// the last first tap whose three rows of 16 lie inside src, and the constants are loaded,
+// the lanes' scale the resampled one.
+#define LENSSETUP \
+	SUBQ         R10, BX; \
+	SUBQ         R10, BX; \
+	SUBQ         $16, BX; \
+	CONSTANTS8; \
+	VPBROADCASTD R10, Y29; \
+	MOVQ         $const_resampledShift, AX; \
+	VMOVQ        AX, X24
+
 // func lensRow8Asm(dst *byte, taps *lensTap, vig *uint16, n int, src *uint64, iw int, b *[3][linMax + 1]uint16, o *noiseOut, seed uint64, srclen int)
 TEXT ·lensRow8Asm(SB), NOSPLIT, $192-80
 	MOVQ dst+0(FP), DI
@@ -232,43 +251,9 @@ TEXT ·lensRow8Asm(SB), NOSPLIT, $192-80
 	MOVQ o+56(FP), R12
 	MOVQ seed+64(FP), R13
 	MOVQ srclen+72(FP), BX
-	SUBQ R10, BX
-	SUBQ R10, BX
-	SUBQ $16, BX
+	LENSSETUP
 
-	CONSTANTS8
-	VPBROADCASTD R10, Y29
-	MOVQ         $const_resampledShift, AX
-	VMOVQ        AX, X24
-
-	// Software-pipelined: the vector work of round r+1 goes before the lookups of round r,
-	// whose indices are then ready; the rounds alternate between two buffers.
-	ROUND8(0, rowsA, gatherA, blendA)
-	SUBQ $8, R15
-
-pair:
-	TESTQ R15, R15
-	JEQ   lastA
-	ROUND8(96, rowsB, gatherB, blendB)
-	SUBQ $8, R15
-	LOOKUPS8(0)
-	TESTQ R15, R15
-	JEQ   lastB
-	ROUND8(0, rowsA2, gatherA2, blendA2)
-	SUBQ $8, R15
-	LOOKUPS8(96)
-	JMP  pair
-
-lastA:
-	LOOKUPS8(0)
-	JMP finish
-
-lastB:
-	LOOKUPS8(96)
-
-finish:
-	VZEROUPPER
-	RET
+	PIPELINE(ROUND8(0, rowsA, gatherA, blendA), ROUND8(96, rowsB, gatherB, blendB), ROUND8(0, rowsA2, gatherA2, blendA2), LOOKUPS8, pair, lastA, lastB, finish)
 
 // DROUND8 is a round's vector work straight from the drawn pixels, into buffer buf.
 #define DROUND8(buf) \
@@ -291,32 +276,7 @@ TEXT ·developRow8Asm(SB), NOSPLIT, $192-64
 	MOVQ  shift+32(FP), AX
 	VMOVQ AX, X24
 
-	DROUND8(0)
-	SUBQ $8, R15
-
-dpair:
-	TESTQ R15, R15
-	JEQ   dlastA
-	DROUND8(96)
-	SUBQ $8, R15
-	LOOKUPS8(0)
-	TESTQ R15, R15
-	JEQ   dlastB
-	DROUND8(0)
-	SUBQ $8, R15
-	LOOKUPS8(96)
-	JMP  dpair
-
-dlastA:
-	LOOKUPS8(0)
-	JMP dfinish
-
-dlastB:
-	LOOKUPS8(96)
-
-dfinish:
-	VZEROUPPER
-	RET
+	PIPELINE(DROUND8(0), DROUND8(96), DROUND8(0), LOOKUPS8, dpair, dlastA, dlastB, dfinish)
 
 // LOOKUPE develops channel c of pixel i of a film without noise: one table, the index's.
 #define LOOKUPE(buf, i, c) \
@@ -350,37 +310,6 @@ TEXT ·lensRowEnc8Asm(SB), NOSPLIT, $192-64
 	MOVQ iw+40(FP), R10
 	MOVQ e+48(FP), R11
 	MOVQ srclen+56(FP), BX
-	SUBQ R10, BX
-	SUBQ R10, BX
-	SUBQ $16, BX
-	CONSTANTS8
-	VPBROADCASTD R10, Y29
-	MOVQ         $const_resampledShift, AX
-	VMOVQ        AX, X24
+	LENSSETUP
 
-	ROUNDE8(0, erowsA, egatherA, eblendA)
-	SUBQ $8, R15
-
-epair:
-	TESTQ R15, R15
-	JEQ   elastA
-	ROUNDE8(96, erowsB, egatherB, eblendB)
-	SUBQ $8, R15
-	LOOKUPSE8(0)
-	TESTQ R15, R15
-	JEQ   elastB
-	ROUNDE8(0, erowsA2, egatherA2, eblendA2)
-	SUBQ $8, R15
-	LOOKUPSE8(96)
-	JMP  epair
-
-elastA:
-	LOOKUPSE8(0)
-	JMP efinish
-
-elastB:
-	LOOKUPSE8(96)
-
-efinish:
-	VZEROUPPER
-	RET
+	PIPELINE(ROUNDE8(0, erowsA, egatherA, eblendA), ROUNDE8(96, erowsB, egatherB, eblendB), ROUNDE8(0, erowsA2, egatherA2, eblendA2), LOOKUPSE8, epair, elastA, elastB, efinish)

@@ -1,33 +1,12 @@
 #include "go_asm.h"
 #include "textflag.h"
+#include "lensrow.h"
 
 // Register use: DI dst, SI taps, R8 vig (all at the current group of 4 pixels), R9 src,
 // R10 its width in pixels, R11 the bucket tables, R12 the output tables, R13 the noise
 // stream's state, R14 its last draw (16 bits a pixel), R15 the pixels left; AX, BX, CX and DX
 // are scratch.
 
-// Byte strides of the film's per-channel tables.
-#define BUCKETS (2*(const_linMax+1))
-#define OUTS (const_noiseMask+1)
-
-// SPLITMIX is splitmixStep: R13 steps, R14 is the draw.
-#define SPLITMIX \
-	MOVQ  $0x9e3779b97f4a7c15, AX; \
-	ADDQ  AX, R13; \
-	MOVQ  R13, R14; \
-	MOVQ  R14, AX; \
-	SHRQ  $30, AX; \
-	XORQ  AX, R14; \
-	MOVQ  $0xbf58476d1ce4e5b9, AX; \
-	IMULQ AX, R14; \
-	MOVQ  R14, AX; \
-	SHRQ  $27, AX; \
-	XORQ  AX, R14; \
-	MOVQ  $0x94d049bb133111eb, AX; \
-	IMULQ AX, R14; \
-	MOVQ  R14, AX; \
-	SHRQ  $31, AX; \
-	XORQ  AX, R14
 
 // CHANNEL develops one channel: its lane (in DX, scaled by 32) times the vignette (BX) to a
 // bucket, or'd with the 4 noise bits at bit nshift of R14, to the byte at off(DI).

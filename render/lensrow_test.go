@@ -14,10 +14,7 @@ func TestLensRowMatchesGo(t *testing.T) {
 		film := filmTable(&Film{Exposure: 1.3, WhiteBalance: [3]float64{1.1, 1, 0.8}, ReadNoise: 2, ShotNoise: 5})
 		rng := rand.New(rand.NewPCG(1, 2))
 		const iw, ih = 37, 23
-		src := make([]uint64, iw*ih)
-		for i := range src {
-			src[i] = packLin(rng.Uint32N(linMax+1), rng.Uint32N(linMax+1), rng.Uint32N(linMax+1))
-		}
+		src := randomLin(rng, make([]uint64, iw*ih))
 		lengths := []int{1, 2, 3, 4, 5, 7, 8, 9, 13, 640}
 		for trial := range 200 {
 			n := lengths[trial%len(lengths)]
@@ -43,6 +40,23 @@ func TestLensRowMatchesGo(t *testing.T) {
 			}
 		}
 	})
+}
+
+// randomLin fills src with random packed linear pixels and returns it.
+func randomLin(rng *rand.Rand, src []uint64) []uint64 {
+	for i := range src {
+		src[i] = packLin(rng.Uint32N(linMax+1), rng.Uint32N(linMax+1), rng.Uint32N(linMax+1))
+	}
+	return src
+}
+
+// randomVignette returns n random vignette factors, 0 to linOne.
+func randomVignette(rng *rand.Rand, n int) []uint16 {
+	vig := make([]uint16, n)
+	for i := range vig {
+		vig[i] = uint16(rng.IntN(linOne + 1))
+	}
+	return vig
 }
 
 // forEachLensKernel runs f with the scalar row kernels, then with the vector ones where
@@ -78,13 +92,15 @@ func TestLensRowFullWhite(t *testing.T) {
 }
 
 // TestLensRowMatchesGoOnLensMaps holds lensRow to lensRowGo over whole frames of real lens
-// maps, whose rows curve across the undistorted image's rows (what the AVX-512 kernel's
+// maps, for a noisy film and (lensRowEnc) one without noise, whose rows curve across the
+// undistorted image's rows (what the AVX-512 kernel's
 // loads and permutes follow, gathering elsewhere): barrel, pincushion, decentred and fisheye
 // lenses, frame widths that are not multiples of 8, and frames small enough that a round's
 // rows would reach past the undistorted image's end (which lies against an unreadable page).
 func TestLensRowMatchesGoOnLensMaps(t *testing.T) {
 	forEachLensKernel(t, func(t *testing.T) {
 		film := filmTable(&Film{Exposure: 0.9, WhiteBalance: [3]float64{1, 1.05, 0.9}, ReadNoise: 1.5, ShotNoise: 4})
+		clean := filmTable(&Film{Exposure: 1.4, WhiteBalance: [3]float64{1.1, 1, 0.7}, Gamma: 2}) // lensRowEnc's
 		cases := []struct {
 			w, h int
 			lens Lens
@@ -100,14 +116,8 @@ func TestLensRowMatchesGoOnLensMaps(t *testing.T) {
 		for _, c := range cases {
 			cam := Camera{Width: c.w, Height: c.h, FovYDeg: 68, Lens: c.lens}
 			lm := newLensMap(&cam, lensKey{})
-			src := guardedUint64s(t, lm.w*lm.h)
-			for i := range src {
-				src[i] = packLin(rng.Uint32N(linMax+1), rng.Uint32N(linMax+1), rng.Uint32N(linMax+1))
-			}
-			vig := make([]uint16, c.w)
-			for i := range vig {
-				vig[i] = uint16(rng.IntN(linOne + 1))
-			}
+			src := randomLin(rng, guardedUint64s(t, lm.w*lm.h))
+			vig := randomVignette(rng, c.w)
 			want, got := make([]byte, 3*c.w), make([]byte, 3*c.w)
 			for y := range c.h {
 				taps := lm.taps[y*c.w : (y+1)*c.w]
@@ -115,6 +125,11 @@ func TestLensRowMatchesGoOnLensMaps(t *testing.T) {
 				lensRow(got, taps, vig, src, lm.w, film.bucket, film.out, uint64(y))
 				if i := firstDiff(got, want); i >= 0 {
 					t.Fatalf("%dx%d %+v row %d: byte %d (pixel %d) is %d, want %d", c.w, c.h, c.lens, y, i, i/3, got[i], want[i])
+				}
+				lensRowEncGo(want, taps, vig, src, lm.w, clean.enc)
+				lensRowEnc(got, taps, vig, src, lm.w, clean.enc)
+				if i := firstDiff(got, want); i >= 0 {
+					t.Fatalf("%dx%d %+v row %d without noise: byte %d (pixel %d) is %d, want %d", c.w, c.h, c.lens, y, i, i/3, got[i], want[i])
 				}
 			}
 		}
@@ -128,11 +143,8 @@ func TestLensRowAtSourceEnds(t *testing.T) {
 	forEachLensKernel(t, func(t *testing.T) {
 		film := filmTable(&Film{ReadNoise: 2, ShotNoise: 2})
 		const iw, ih = 32, 16 // 4 KiB: the image starts on a page boundary too
-		src := guardedUint64s(t, iw*ih)
 		rng := rand.New(rand.NewPCG(5, 6))
-		for i := range src {
-			src[i] = packLin(rng.Uint32N(linMax+1), rng.Uint32N(linMax+1), rng.Uint32N(linMax+1))
-		}
+		src := randomLin(rng, guardedUint64s(t, iw*ih))
 		last := int32(iw*ih - 2*iw - 16) // the last first tap whose three rows of 16 are inside
 		seq := func(from int32) []int32 {
 			return []int32{from, from + 1, from + 2, from + 3, from + 4, from + 5, from + 6, from + 7}
@@ -222,36 +234,6 @@ func TestDevelopNoisyMatchesGo(t *testing.T) {
 			developNoisy(got, src, vig, shift, film.bucket, film.out, seed)
 			if i := firstDiff(got, want); i >= 0 {
 				t.Fatalf("trial %d (%d pixels, shift %d): byte %d (pixel %d) is %d, want %d", trial, n, shift, i, i/3, got[i], want[i])
-			}
-		}
-	})
-}
-
-// TestLensRowEncMatchesGo holds lensRowEnc (each kernel) to lensRowEncGo's bytes, the lens
-// pass of a film without noise: real lens maps of several sizes, random sources and vignettes.
-func TestLensRowEncMatchesGo(t *testing.T) {
-	forEachLensKernel(t, func(t *testing.T) {
-		film := filmTable(&Film{Exposure: 1.4, WhiteBalance: [3]float64{1.1, 1, 0.7}, Gamma: 2})
-		rng := rand.New(rand.NewPCG(9, 10))
-		for _, c := range []struct{ w, h int }{{640, 480}, {84, 84}, {101, 37}, {13, 9}} {
-			cam := Camera{Width: c.w, Height: c.h, FovYDeg: 68, Lens: Lens{Model: PlumbBob, K1: -0.2, K2: 0.05, P2: 0.002}}
-			lm := newLensMap(&cam, lensKey{})
-			src := guardedUint64s(t, lm.w*lm.h)
-			for i := range src {
-				src[i] = packLin(rng.Uint32N(linMax+1), rng.Uint32N(linMax+1), rng.Uint32N(linMax+1))
-			}
-			vig := make([]uint16, c.w)
-			for i := range vig {
-				vig[i] = uint16(rng.IntN(linOne + 1))
-			}
-			want, got := make([]byte, 3*c.w), make([]byte, 3*c.w)
-			for y := range c.h {
-				taps := lm.taps[y*c.w : (y+1)*c.w]
-				lensRowEncGo(want, taps, vig, src, lm.w, film.enc)
-				lensRowEnc(got, taps, vig, src, lm.w, film.enc)
-				if i := firstDiff(got, want); i >= 0 {
-					t.Fatalf("%dx%d row %d: byte %d (pixel %d) is %d, want %d", c.w, c.h, y, i, i/3, got[i], want[i])
-				}
 			}
 		}
 	})

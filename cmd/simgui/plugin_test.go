@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"image"
@@ -438,22 +437,9 @@ func TestExportToAFileNotNamedZip(t *testing.T) {
 // out of reach: they failed asking for RUSIM_HOME, though a run uses the built-ins. Install
 // still fails, naming the remedy.
 func TestPluginListWithoutHome(t *testing.T) {
-	run := func(args ...string) (string, string, int) {
-		cmd := exec.Command(bin, args...)
-		for _, kv := range os.Environ() {
-			if !strings.HasPrefix(kv, "HOME=") && !strings.HasPrefix(kv, "RUSIM_HOME=") {
-				cmd.Env = append(cmd.Env, kv)
-			}
-		}
-		var out, errb bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &errb
-		err := cmd.Run()
-		code := 0
-		if ee, ok := err.(*exec.ExitError); ok {
-			code = ee.ExitCode()
-		}
-		return out.String(), errb.String(), code
-	}
+	// Empty is unset to both: os.UserHomeDir and RUSIM_HOME's reader take "" for none.
+	noHome := []string{"HOME=", "RUSIM_HOME="}
+	run := func(args ...string) (string, string, int) { return simgui(t, noHome, args...) }
 	out, errOut, code := run("plugin", "list", "--json")
 	var list struct {
 		Count int `json:"count"`
