@@ -172,7 +172,7 @@ func developNoisyGo(dst []byte, src []uint64, vig []uint16, shift uint, b *[3][l
 // developLens develops output row y straight from the undistorted image src through the
 // lens's taps: resample and develop in one pass. The pass is most of a distorted frame's
 // cost, so on amd64 it is written in assembly (lensRow, lensRowEnc without noise), whose
-// bytes TestLensRowMatchesGo and TestLensRowEncMatchesGo hold equal to the Go loops'.
+// bytes TestLensRowMatchesGoOnLensMaps holds equal to the Go loops'.
 func (st *filmState) developLens(dst []byte, lm *lensMap, src []uint64, y, w int) {
 	vig := st.flat
 	if st.vig != nil {

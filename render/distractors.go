@@ -61,11 +61,15 @@ func (g *splitmix64) next() uint64 {
 	return z
 }
 
+// splitmixGamma is splitmixStep's increment: k draws move a stream's state by k of it
+// (lensRow's kernels continue a row's stream so; lensrow.h's SPLITMIX spells it out).
+const splitmixGamma = 0x9e3779b97f4a7c15
+
 // splitmixStep is SplitMix64 on its state as a value: the next state and the draw (a loop
 // that keeps the state in a local keeps it in a register, where a method's receiver would
 // be kept in memory).
 func splitmixStep(s uint64) (next, z uint64) {
-	s += 0x9e3779b97f4a7c15
+	s += splitmixGamma
 	z = s
 	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
 	z = (z ^ z>>27) * 0x94d049bb133111eb

@@ -6,18 +6,15 @@ import (
 	"golang.org/x/sys/cpu"
 )
 
-// hasRow8 says lensRow8Asm and developRow8Asm can run here: they use AVX-512 F, VL
-// (256-bit lanes and masks) and DQ (the 64-bit multiply, byte masks).
+// hasRow8 says the AVX-512 kernels (lensRow8Asm, lensRowEnc8Asm, developRow8Asm) can run
+// here: they use AVX-512 F, VL (256-bit lanes and masks) and DQ (the 64-bit multiply, byte
+// masks).
 var hasRow8 = cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL && cpu.X86.HasAVX512DQ
-
-// splitmixGamma is splitmixStep's increment: k draws move a stream's state by k of it.
-const splitmixGamma = 0x9e3779b97f4a7c15
 
 // lensRow develops one output row through the lens's taps: lensRowGo's bytes, in assembly
 // that keeps the row's pointers, the noise stream and the pixel in registers (the Go loop
 // spills a third of its instructions), 8 pixels at a time with AVX-512 where the CPU has it
-// (twice as fast: BenchmarkLensRow).
-// Every tap must lie inside src (newLensMap's taps do: developLens checks src covers the
+// (twice as fast: BenchmarkLensRow). Every tap must lie inside src (newLensMap's taps do: developLens checks src covers the
 // lens's undistorted image).
 func lensRow(dst []byte, taps []lensTap, vig []uint16, src []uint64, iw int, b *[3][linMax + 1]uint16, o *noiseOut, seed uint64) {
 	n := len(taps)
