@@ -8,10 +8,10 @@ package plugins
 var cameraRealismParams = []ParamSpec{
 	// Lens, OpenCV pixel coordinates ((0, 0) is the centre of the top-left pixel) of the
 	// contract's frame size; a frame drawn at another size scales them.
-	{Name: "fx", Unit: "px", Default: 0, Min: 0, Max: maxFocalPx, Doc: "horizontal focal length (0: from fovDeg, square pixels)"},
+	{Name: "fx", Unit: "px", Default: 0, Min: 0, Max: maxFocalPx, Doc: "horizontal focal length (0: fy when it is given, else from fovDeg; square pixels)"},
 	{Name: "fy", Unit: "px", Default: 0, Min: 0, Max: maxFocalPx, Doc: "vertical focal length (0: fx when it is given, else from fovDeg)"},
-	{Name: "cx", Unit: "px", Default: 0, Min: 0, Max: 16384, Doc: "principal point column, inside the frame (0: the centre column)"},
-	{Name: "cy", Unit: "px", Default: 0, Min: 0, Max: 16384, Doc: "principal point row, inside the frame (0: the centre row)"},
+	{Name: "cx", Unit: "px", Default: 0, Min: 0, Max: 16384, Doc: "principal point column in OpenCV's pixel coordinates (the left column's centre is 0), inside the frame (0: the centre, (W − 1)/2)"},
+	{Name: "cy", Unit: "px", Default: 0, Min: 0, Max: 16384, Doc: "principal point row (the top row's centre is 0), inside the frame (0: the centre, (H − 1)/2)"},
 	{Name: "fxScale", Default: 1, Min: 0.5, Max: 2, Doc: "factor on the horizontal focal length (intrinsics jitter at any frame size)"},
 	{Name: "fyScale", Default: 1, Min: 0.5, Max: 2, Doc: "factor on the vertical focal length"},
 	{Name: "cxShift", Default: 0, Min: -0.25, Max: 0.25, Doc: "principal point shift right, share of the frame width"},

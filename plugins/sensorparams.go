@@ -38,7 +38,9 @@ var sensorKinds = []SensorKind{
 		{Name: "near", Unit: "m", Default: 0.03, Min: 0.001, Max: 10, Doc: "near clip, pulled in before a nearer wall"},
 		{Name: "far", Unit: "m", Default: 50, Min: 0.1, Max: 10000, Doc: "far clip"},
 		{Name: "jpegQuality", Default: 84, Min: 20, Max: 100, Integer: true, Doc: "JPEG quality of jpeg_base64 frames"},
-	}, Order: []Order{{Lo: "near", Hi: "far", Strict: true}}},
+	}, Order: []Order{{Lo: "near", Hi: "far", Strict: true}}, Doc: "The lens is OpenCV's pinhole camera K = [fx 0 cx; 0 fy cy] for the contract's frame, in OpenCV's " +
+		"camera axes (x right, y down, z along the view: the mount's −y, −z and +x), with plumb_bob or equidistant distortion " +
+		"applied as `cv2.projectPoints` and `cv2.fisheye.projectPoints` apply them: those give the pixel a point is drawn at."},
 	{Name: "depth", Types: []string{SensorDepth}, Params: []ParamSpec{
 		{Name: "fovDeg", Unit: "deg", Default: 60, Min: 10, Max: 170, Doc: "vertical field of view"},
 		{Name: "near", Unit: "m", Default: 0.05, Min: 0.001, Max: 10, Doc: "nearest depth"},
