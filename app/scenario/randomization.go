@@ -59,7 +59,7 @@ var RandomParams = append([]RandomParam{
 	{Name: "vehicle.max_speed", Mode: Scale, Default: [2]float64{1, 1}, Doc: "top speed (m/s), factor"},
 	{Name: "vehicle.latency", Mode: Absolute, Doc: "command latency, seconds"},
 	{Name: "sensors.camera_pitch_deg", Mode: Offset, Default: [2]float64{-4, 4}, Doc: "camera pitch, degrees added (positive looks down)"},
-	{Name: "sensors.camera_fov_deg", Mode: Offset, Doc: "camera vertical field of view, degrees added"},
+	{Name: "sensors.camera_fov_deg", Mode: Offset, Doc: "camera vertical field of view, degrees added (refused for a camera given fx or fy: draw `camera_focal`)"},
 	{Name: "sensors.image_noise", Mode: Absolute, Doc: "camera noise stddev (its contract noise), 0..255 intensity"},
 	{Name: "sensors.brightness", Mode: Scale, Default: [2]float64{1, 1}, Doc: "image brightness gain, factor of 1"},
 	{Name: "sensors.color_jitter", Mode: Scale, Default: [2]float64{1, 1}, Doc: "per-channel colour gain (r, g, b drawn apart), factor of 1"},
@@ -371,8 +371,16 @@ func (r *Randomization) Inapplicable(vs ...*plugins.VehicleDescriptor) error {
 		})
 		if !takes {
 			var ids []string
+			calibrated := false
 			for _, v := range vs {
 				ids = append(ids, v.ID)
+				if cam := cameraMount(v); cam != nil && calibratedFocal(cam) {
+					calibrated = true
+				}
+			}
+			if p.Name == "sensors.camera_fov_deg" && calibrated {
+				errs = append(errs, fmt.Errorf("randomization.%s: the camera is given its focal length in pixels (fx or fy), which leaves its fovDeg unused; draw sensors.camera_focal (a factor on fx and fy) instead", p.Name))
+				continue
 			}
 			errs = append(errs, fmt.Errorf("randomization.%s: no vehicle here has what it draws (%s)", p.Name, strings.Join(slices.Compact(slices.Sorted(slices.Values(ids))), ", ")))
 		}

@@ -352,3 +352,45 @@ func TestInapplicableRanges(t *testing.T) {
 		t.Errorf("a fleet with a car takes them: %v", err)
 	}
 }
+
+// A field-of-view range for a camera given its focal length in pixels would draw a fovDeg the
+// camera leaves unused: it is refused, pointing at sensors.camera_focal, and nothing is drawn
+// for such a camera; a camera drawn from its fovDeg still takes it.
+func TestFovRangeRefusedForCalibratedCamera(t *testing.T) {
+	car, err := plugins.Builtin().Vehicle("vehicle.ks0223.v1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	calibrated, err := plugins.ApplyVehicleConfig(car, map[string]any{"sensor.camera.front.rgb.fx": 400.0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &Randomization{Enabled: true}
+	if err := r.SetAll([]Override{{Key: "sensors.camera_fov_deg", Name: "sensors.camera_fov_deg", Value: "5"}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Inapplicable(car); err != nil {
+		t.Errorf("a camera drawn from its fovDeg: %v", err)
+	}
+	err = r.Inapplicable(calibrated)
+	if err == nil || !strings.Contains(err.Error(), "randomization.sensors.camera_fov_deg: the camera is given its focal length in pixels (fx or fy)") ||
+		!strings.Contains(err.Error(), "sensors.camera_focal") {
+		t.Errorf("a calibrated camera given a field-of-view range: %v", err)
+	}
+	d, err := r.Sample(1, calibrated, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range d.Values {
+		if v.Param == "sensors.camera_fov_deg" {
+			t.Errorf("drew %s = %v for a calibrated camera", v.Key, v.Value)
+		}
+	}
+	d, err = r.Sample(1, car, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if x, ok := d.Vehicle["camera.fov_deg"].(float64); !ok || x < 63 || x > 73 {
+		t.Errorf("camera.fov_deg drawn for the car: %v", d.Vehicle["camera.fov_deg"])
+	}
+}

@@ -259,7 +259,9 @@ func vehicleTargets(name string, v *plugins.VehicleDescriptor) []target {
 			return at("camera.pitch_deg", cam.Pose.PitchDeg)
 		}
 	case "sensors.camera_fov_deg":
-		if cam != nil {
+		// A camera given its focal length in pixels (fx or fy) leaves fovDeg unused: a drawn
+		// field of view would change nothing (sensors.camera_focal jitters that focal length).
+		if cam != nil && !calibratedFocal(cam) {
 			return at("camera.fov_deg", cam.Param("fovDeg"))
 		}
 	case "sensors.image_noise":
@@ -290,6 +292,12 @@ func vehicleTargets(name string, v *plugins.VehicleDescriptor) []target {
 		}
 	}
 	return nil
+}
+
+// calibratedFocal reports whether camera m is given its focal length in pixels (fx or fy),
+// which its fovDeg then leaves unused.
+func calibratedFocal(m *plugins.SensorMount) bool {
+	return m.Param("fx") != 0 || m.Param("fy") != 0
 }
 
 // cameraMount returns v's first camera mount, or nil.
