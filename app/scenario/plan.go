@@ -58,10 +58,15 @@ func (p *Plan) Unused(given, otherwise string) []string {
 		for _, m := range a.Vehicle.Sensors {
 			for _, w := range plugins.MountWarnings(m) {
 				where := otherwise
+				var params map[string]any
 				if i < len(p.AgentParams) {
-					if _, ok := p.AgentParams[i][0][w.Path]; ok {
+					params = p.AgentParams[i][0]
+					if _, ok := params[w.Path]; ok {
 						where = given
 					}
+				}
+				if where == otherwise && focalOverFov(params, m.ID, w.Path) {
+					continue
 				}
 				line := fmt.Sprintf("vehicle %s: %s (%s): %s", a.Vehicle.ID, w.Path, where, w.Message)
 				if seen[line] {
@@ -80,6 +85,23 @@ func (p *Plan) Unused(given, otherwise string) []string {
 		out = append(out, fmt.Sprintf("and %d more", more))
 	}
 	return out
+}
+
+// focalOverFov reports whether path is camera id's fovDeg, left unused because params give
+// the camera's focal length in pixels (fx or fy) over a fovDeg params do not give: the
+// vehicle's descriptor has one (the KS0223's 68°) that calibrating its camera in a scenario
+// replaces, as the docs say, and cannot take out, so a warning on it is no news.
+func focalOverFov(params map[string]any, id, path string) bool {
+	prefix := "sensor." + id + "."
+	if path != prefix+"fovDeg" {
+		return false
+	}
+	if _, ok := params["camera.fov_deg"]; ok {
+		return false
+	}
+	_, fx := params[prefix+"fx"]
+	_, fy := params[prefix+"fy"]
+	return fx || fy
 }
 
 // Defaults used when a scenario leaves them out.

@@ -3,6 +3,7 @@ package scenario
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -180,6 +181,31 @@ agents: {count: 5}
 	}
 	if u := plain.Unused("set in the scenario", "elsewhere"); len(u) != 0 {
 		t.Errorf("the built-in KS0223 as it is has unused parameters %q", u)
+	}
+}
+
+// Calibrating the KS0223's camera in a scenario (fx, fy) replaces its descriptor's fovDeg, as
+// the docs say: that fovDeg, which the scenario cannot take out, is not reported as unused. A
+// field of view the scenario gives beside fx still is.
+func TestUnusedFovUnderCalibration(t *testing.T) {
+	for _, c := range []struct {
+		params string
+		want   []string
+	}{
+		{"{sensor.camera.front.rgb.fx: 470, sensor.camera.front.rgb.fy: 472}", nil},
+		{"{sensor.camera.front.rgb.fy: 300}", nil},
+		{"{sensor.camera.front.rgb.fx: 470, sensor.camera.front.rgb.fovDeg: 60}",
+			[]string{"vehicle vehicle.ks0223.v1: sensor.camera.front.rgb.fovDeg (set in the scenario): fovDeg is unused: fx or fy gives the focal length in pixels (with fx and fy 0, fovDeg gives it)"}},
+		{"{sensor.camera.front.rgb.fx: 470, camera.fov_deg: 60}",
+			[]string{"vehicle vehicle.ks0223.v1: sensor.camera.front.rgb.fovDeg (elsewhere): fovDeg is unused: fx or fy gives the focal length in pixels (with fx and fy 0, fovDeg gives it)"}},
+	} {
+		p, err := resolveText(t, "world: {trackId: track.basic_arena.v1}\nvehicle: {vehicleId: vehicle.ks0223.v1, params: "+c.params+"}\n")
+		if err != nil {
+			t.Fatalf("%s: %v", c.params, err)
+		}
+		if got := p.Unused("set in the scenario", "elsewhere"); !slices.Equal(got, c.want) {
+			t.Errorf("%s: unused %q, want %q", c.params, got, c.want)
+		}
 	}
 }
 
