@@ -8,6 +8,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"reflect"
 	"runtime/debug"
 	"time"
 
@@ -179,6 +180,12 @@ func decodeRequest(body []byte, dst any) error {
 		}
 	}
 	if err := json.Unmarshal(body, dst); err != nil {
+		// rusim's key/value lists are lists of pairs; a JSON object there (the natural
+		// first guess: {"flags": {"randomization.enabled": "false"}}) gets the shape.
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && te.Type == reflect.TypeFor[[]KV]() {
+			return badRequest(`Invalid JSON: %s must be a list of {"key": ..., "value": ...} pairs, not %s.`, te.Field, te.Value)
+		}
 		return badRequest("Invalid JSON: %v", err)
 	}
 	switch req := dst.(type) {
