@@ -34,7 +34,7 @@ var cameraRealismParams = []ParamSpec{
 	{Name: "shotNoise", Default: 1.5, Min: 0, Max: 255, Doc: "shot noise stddev at full scale, linear 0..255 units"},
 	{Name: "shutterS", Unit: "s", Default: 0, Min: 0, Max: 1, Doc: "exposure time for motion blur (0: none)"},
 	// Look.
-	{Name: "realistic", Default: 0, Min: 0, Max: 1, Integer: true, Doc: "1: materials, sun, shadows and film (4 to 8 times the flat look's cost a frame); 0: the flat look, which leaves the film (exposure to shutterS) and the look (the rows below) unused; the lens acts in both"},
+	{Name: "realistic", Default: 0, Min: 0, Max: 1, Integer: true, Doc: "1: materials, sun, shadows and film (3 to 6 times the flat look's cost a frame); 0: the flat look, which leaves the film (exposure to shutterS) and the look (the rows below) unused; the lens acts in both"},
 	{Name: "sunAzimuthDeg", Unit: "deg", Default: 35, Min: -360, Max: 360, Doc: "sun direction, counter-clockwise from east"},
 	{Name: "sunElevationDeg", Unit: "deg", Default: 50, Min: 0, Max: 90, Doc: "sun height above the horizon"},
 	{Name: "sunIntensity", Default: 0.85, Min: 0, Max: 16, Doc: "direct light on a surface facing the sun"},
