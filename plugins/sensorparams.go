@@ -75,9 +75,9 @@ var sensorKinds = []SensorKind{
 // mountPoseParams are the fields of a mount's pose (SensorMount.Pose), also accepted as
 // sensor.<id>.<key> vehicle params.
 var mountPoseParams = []ParamSpec{
-	{Name: "x", Unit: "m", Min: -10, Max: 10, Doc: "mount position forward"},
+	{Name: "x", Unit: "m", Min: -10, Max: 10, Doc: "mount position forward of the vehicle's centre"},
 	{Name: "y", Unit: "m", Min: -10, Max: 10, Doc: "mount position left"},
-	{Name: "z", Unit: "m", Min: -10, Max: 10, Doc: "mount position up"},
+	{Name: "z", Unit: "m", Min: -10, Max: 10, Doc: "mount position up, from the vehicle's origin: the floor under its centre (a flying vehicle's origin rises with it)"},
 	{Name: "rollDeg", Unit: "deg", Min: -180, Max: 180, Doc: "roll about the forward axis"},
 	{Name: "pitchDeg", Unit: "deg", Min: -90, Max: 90, Doc: "right-hand rule about +y: positive looks down"},
 	{Name: "yawDeg", Unit: "deg", Min: -180, Max: 180, Doc: "counter-clockwise from forward"},
