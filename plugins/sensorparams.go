@@ -2,6 +2,7 @@ package plugins
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -34,7 +35,7 @@ const LineTrackerFalloff = 0.12
 
 var sensorKinds = []SensorKind{
 	{Name: "camera", Types: []string{SensorCamera}, Params: []ParamSpec{
-		{Name: "fovDeg", Unit: "deg", Default: 68, Min: 10, Max: 170, Doc: "vertical field of view (unused when fx or fy is given)"},
+		{Name: "fovDeg", Unit: "deg", Default: 68, Min: 10, Max: maxFovDeg, Doc: "vertical field of view (unused when fx or fy is given)"},
 		{Name: "near", Unit: "m", Default: 0.03, Min: 0.001, Max: 10, Doc: "near clip, pulled in before a nearer wall"},
 		{Name: "far", Unit: "m", Default: 50, Min: 0.1, Max: 10000, Doc: "far clip"},
 		{Name: "jpegQuality", Default: 84, Min: 20, Max: 100, Integer: true, Doc: "JPEG quality of jpeg_base64 frames"},
@@ -42,7 +43,7 @@ var sensorKinds = []SensorKind{
 		"camera axes (x right, y down, z along the view: the mount's −y, −z and +x), with plumb_bob or equidistant distortion " +
 		"applied as `cv2.projectPoints` and `cv2.fisheye.projectPoints` apply them: those give the pixel a point is drawn at."},
 	{Name: "depth", Types: []string{SensorDepth}, Params: []ParamSpec{
-		{Name: "fovDeg", Unit: "deg", Default: 60, Min: 10, Max: 170, Doc: "vertical field of view"},
+		{Name: "fovDeg", Unit: "deg", Default: 60, Min: 10, Max: maxFovDeg, Doc: "vertical field of view"},
 		{Name: "near", Unit: "m", Default: 0.05, Min: 0.001, Max: 10, Doc: "nearest depth"},
 		{Name: "far", Unit: "m", Default: 10, Min: 0.1, Max: 10000, Doc: "farthest depth (reported beyond it)"},
 	}, Order: []Order{{Lo: "near", Hi: "far", Strict: true}}},
@@ -209,6 +210,18 @@ func (ps *Problems) mount(path string, m SensorMount, s *SensorDescriptor) map[s
 			if x := p[c.name]; c.side > 0 && x > float64(c.side)-0.5 {
 				ps.add(path+".params."+c.name, "%s px is outside the contract's frame, %d pixels %s (want 0..%s; 0: the centre)",
 					fmtNum(x), c.side, map[string]string{"cx": "wide", "cy": "high"}[c.name], fmtNum(float64(c.side)-0.5))
+			}
+		}
+		// A focal length so short that the frame spans more than fovDeg's widest view
+		// (maxFovDeg across its side): fx 0.001 drew a 180° view fovDeg itself would refuse.
+		for _, c := range []struct {
+			name string
+			side int
+		}{{"fx", frame[1]}, {"fy", frame[0]}} {
+			least := float64(c.side) / 2 / math.Tan(maxFovDeg/2*math.Pi/180)
+			if f := p[c.name]; f != 0 && c.side > 0 && f < least {
+				ps.add(path+".params."+c.name, "%s px makes the %d-pixel frame span more than %g° (want at least %s px, or 0 for fovDeg)",
+					fmtNum(f), c.side, float64(maxFovDeg), fmtNum(math.Ceil(least*1000)/1000))
 			}
 		}
 	}

@@ -47,6 +47,33 @@ func TestPrincipalPointInsideTheFrame(t *testing.T) {
 	}
 }
 
+// TestFocalLengthWithinTheWidestView refuses a focal length so short that the frame would
+// span more than fovDeg's widest view (170°): 28 px across the KS0223's 640 columns passes,
+// 27.9 px (and fx 0.001, a 180° view) is refused at its path, naming the least it takes.
+func TestFocalLengthWithinTheWidestView(t *testing.T) {
+	for _, c := range []struct {
+		params map[string]any
+		path   string
+	}{
+		{map[string]any{"fx": 28, "fy": 21}, ""},
+		{map[string]any{"fx": 27.9}, "descriptor.sensors[0].params.fx"},
+		{map[string]any{"fx": 0.001, "fy": 400}, "descriptor.sensors[0].params.fx"},
+		{map[string]any{"fy": 20.9}, "descriptor.sensors[0].params.fy"},
+	} {
+		_, ps := ReadPlugin(ks0223CameraWith(t, c.params))
+		var got []string
+		for _, p := range ps.Errors() {
+			got = append(got, p.Path)
+			if !strings.Contains(p.Message, "more than 170°") || !strings.Contains(p.Message, "want at least") {
+				t.Errorf("%v: %q does not say why or what it takes", c.params, p.Message)
+			}
+		}
+		if strings.Join(got, " ") != c.path {
+			t.Errorf("%v: errors at %v, want at %q (%v)", c.params, got, c.path, ps)
+		}
+	}
+}
+
 // A distortion coefficient the lens model does not use is a warning at its path, not an
 // error: k4 under plumb_bob, p1 and p2 under the equidistant model.
 func TestUnusedLensCoefficientsWarn(t *testing.T) {

@@ -511,6 +511,10 @@ func scaledIntrinsics(params map[string]float64, from, to [2]int) map[string]flo
 // maxFocalPx is the camera's largest focal length, fx's and fy's Max in cameraRealismParams.
 const maxFocalPx = 100000
 
+// maxFovDeg is the widest field of view a camera takes: fovDeg's maximum, and the least focal
+// length in pixels fx and fy may give across the frame.
+const maxFovDeg = 170
+
 // DefaultFrameWidth and DefaultFrameHeight are a camera's frame size where its contract gives
 // none.
 const DefaultFrameWidth, DefaultFrameHeight = 640, 480
