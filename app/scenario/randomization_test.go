@@ -201,6 +201,16 @@ func TestRandomizationErrors(t *testing.T) {
 			t.Errorf("%s: %v, want %q", tc.src, err, tc.want)
 		}
 	}
+	// A base plus a range's end reads as the user would write it: 0.2 + 0.1 is 0.3, not
+	// 0.30000000000000004.
+	shifted, err := plugins.ApplyVehicleConfig(v, map[string]any{"sensor.camera.front.rgb.cxShift": 0.2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = parseBlock(t, "randomization: {sensors: {camera_principal: 0.1}}").Sample(1, shifted, tr)
+	if want := "draws sensor.camera.front.rgb.cxShift from 0.1 to 0.3; it takes -0.25..0.25"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("a principal point range over a shifted camera: %v, want %q", err, want)
+	}
 }
 
 // TestSetAllRefusesUndrawnRanges gives ranges to a block that is off: without a word on

@@ -87,7 +87,7 @@ func (r *Randomization) Sample(seed int64, v *plugins.VehicleDescriptor, t *plug
 			}
 			if slack := 1e-9 * max(1, math.Abs(tg.min), math.Abs(tg.max)); lo < tg.min-slack || hi > tg.max+slack {
 				return d, fmt.Errorf("randomization.%s %s..%s draws %s from %s to %s; it takes %s..%s",
-					p.Name, fmtNum(rg.Lo), fmtNum(rg.Hi), tg.key, fmtNum(lo), fmtNum(hi), fmtNum(tg.min), fmtNum(tg.max))
+					p.Name, fmtNum(rg.Lo), fmtNum(rg.Hi), tg.key, fmtSum(lo), fmtSum(hi), fmtNum(tg.min), fmtNum(tg.max))
 			}
 			x := uniform(seed, tg.key, rg)
 			switch p.Mode {
@@ -206,6 +206,13 @@ func (r *Randomization) drawTrack(d *Draw, t *plugins.TrackDescriptor, salt stri
 
 // fmtNum writes x with the fewest digits that read back as it.
 func fmtNum(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+
+// fmtSum formats a value computed from the user's (a base times or plus a range's end) to 12
+// significant digits: 0.2 + 0.1 reads 0.3, not 0.30000000000000004.
+func fmtSum(x float64) string {
+	r, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'g', 12, 64), 64)
+	return fmtNum(r) // written as fmtNum writes the user's numbers (1e+06, not 1000000)
+}
 
 // target is one value a randomization parameter sets on a vehicle.
 type target struct {
