@@ -9,7 +9,9 @@
 
 
 // CHANNEL develops one channel: its lane (in DX, scaled by 32) times the vignette (BX) to a
-// bucket, or'd with the 4 noise bits at bit nshift of R14, to the byte at off(DI).
+// bucket, or'd with the 4 noise bits at bit nshift of R14, to the byte at off(DI). The bucket
+// table's entries are at most noiseMask with their low 4 bits clear (filmTable), so the or is
+// lensRowGo's (b|level)&noiseMask without the and.
 #define CHANNEL(tbl, nshift, off) \
 	IMULQ   BX, DX; \
 	SHRQ    $const_resampledShift, DX; \
@@ -19,7 +21,6 @@
 	SHRQ    $(nshift), CX; \
 	ANDQ    $(const_noiseLevels-1), CX; \
 	ORQ     CX, DX; \
-	ANDQ    $const_noiseMask, DX; \
 	MOVBLZX (tbl*OUTS)(R12)(DX*1), DX; \
 	MOVB    DX, (off)(DI)
 
