@@ -279,3 +279,23 @@ func TestFramesTheSameOnEveryCPU(t *testing.T) {
 		}
 	}
 }
+
+// TestBucketTablesLeaveTheLevelBits holds what both kernels rely on to or a noise level into
+// a bucket without the Go loop's and with noiseMask: every bucket-table entry is at most
+// noiseMask with its low 4 bits clear, over gains, white balance and gamma.
+func TestBucketTablesLeaveTheLevelBits(t *testing.T) {
+	for _, f := range []Film{
+		{ReadNoise: 1},
+		{Exposure: 4, WhiteBalance: [3]float64{2, 1, 0.3}, ShotNoise: 5, Gamma: 1},
+		{Exposure: 0.1, ReadNoise: 3, Gamma: 2.6},
+	} {
+		b := filmTable(&f).bucket
+		for c := range b {
+			for i, v := range b[c] {
+				if v&(noiseLevels-1) != 0 || v > noiseMask {
+					t.Fatalf("%+v: channel %d's bucket %d is %d", f, c, i, v)
+				}
+			}
+		}
+	}
+}
