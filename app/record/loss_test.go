@@ -28,18 +28,7 @@ func TestDropsShowInTheFile(t *testing.T) {
 		bus.Publish("/flood", &msgs.Double{Data: -1}, 0)
 	}
 	path := filepath.Join(t.TempDir(), "drops.mcap")
-	rec, err := Start(bus, path, Options{QueueLen: 1, Compression: "none", Logger: slog.New(slog.DiscardHandler)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	const n = 20000
-	for i := range n {
-		bus.Publish("/flood", &msgs.Double{Data: float64(i)}, time.Duration(i))
-	}
-	st, err := rec.Stop()
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, st := flood(t, bus, path, slog.New(slog.DiscardHandler))
 	if st.Dropped == 0 {
 		t.Fatal("nothing dropped; the test needs a writer that falls behind")
 	}
@@ -67,7 +56,7 @@ func TestDropsShowInTheFile(t *testing.T) {
 		written++
 		last = m.Sequence
 	}
-	if uint64(written) != st.Messages || last != n || uint64(last-written) != st.Dropped {
+	if uint64(written) != st.Messages || last != floodN || uint64(last-written) != st.Dropped {
 		t.Fatalf("written %d, last sequence %d, dropped %d: the gaps must be the drops", written, last, st.Dropped)
 	}
 
@@ -96,4 +85,26 @@ func TestDropsShowInTheFile(t *testing.T) {
 			t.Fatalf("metadata %q: %v, want %v", recordingMetadata, got, want)
 		}
 	}
+}
+
+// floodN is how many messages flood publishes.
+const floodN = 20000
+
+// flood records bus into path with a one-message queue while floodN doubles (0, 1, ...) are
+// published on /flood, faster than the writer keeps up, and returns the stopped recorder and
+// its stats.
+func flood(t *testing.T, bus *transport.Bus, path string, log *slog.Logger) (*Recorder, Stats) {
+	t.Helper()
+	rec, err := Start(bus, path, Options{QueueLen: 1, Compression: "none", Logger: log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range floodN {
+		bus.Publish("/flood", &msgs.Double{Data: float64(i)}, time.Duration(i))
+	}
+	st, err := rec.Stop()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rec, st
 }

@@ -275,20 +275,9 @@ func TestDropsAreCounted(t *testing.T) {
 	defer bus.Close()
 	path := filepath.Join(t.TempDir(), "drops.mcap")
 	var logged xtest.LockedBuffer
-	rec, err := Start(bus, path, Options{QueueLen: 1, Compression: "none", Logger: slog.New(slog.NewTextHandler(&logged, nil))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	const n = 20000
-	for i := range n {
-		bus.Publish("/flood", &msgs.Double{Data: float64(i)}, time.Duration(i))
-	}
-	st, err := rec.Stop()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if st.Messages+st.Dropped != n {
-		t.Fatalf("written %d + dropped %d != published %d", st.Messages, st.Dropped, n)
+	rec, st := flood(t, bus, path, slog.New(slog.NewTextHandler(&logged, nil)))
+	if st.Messages+st.Dropped != floodN {
+		t.Fatalf("written %d + dropped %d != published %d", st.Messages, st.Dropped, floodN)
 	}
 	if warned := strings.Contains(logged.String(), "recording is dropping messages"); warned != (st.Dropped > 0) || st.Dropped == 0 {
 		t.Errorf("%d dropped; warned %v:\n%s", st.Dropped, warned, logged.String())
