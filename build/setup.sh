@@ -12,8 +12,9 @@ pkgs=(
   libgtk-3-0
   # window tests: virtual display, key input, screenshots
   xvfb libgl1-mesa-dri xdotool imagemagick
-  # protobuf code generation (go generate builds protoc-gen-go from go.mod)
-  protobuf-compiler
+  # protobuf code generation (go generate builds protoc-gen-go from go.mod); libprotobuf-dev
+  # has the well-known types Foxglove's schemas import (google/protobuf/timestamp.proto)
+  protobuf-compiler libprotobuf-dev
   # fast JPEG for camera frames (loaded at run time through purego)
   libturbojpeg0
   # the Chipmunk 7 C peer of the physics benchmark (simgui bench builds it with cc at run time)

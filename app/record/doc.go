@@ -12,6 +12,15 @@
 // record "simgui.world" (id, kind, label and logTime) marks the log time from which each
 // world's messages are in the file ([Recording.Worlds]).
 //
+// # Foxglove's views
+//
+// Foxglove's Image and 3D panels draw only its own types (and ROS's), so with
+// Options.Foxglove (the record face's default) a camera frame, a lidar scan and the world's
+// pose list are also written in Foxglove's types, on the topic with [ViewSuffix]: a JPEG
+// foxglove.CompressedImage, a foxglove.LaserScan in the [WorldFrame] at the sensor's pose, and
+// foxglove.FrameTransforms with a frame per model under it (package foxglove holds the
+// messages). A view has its message's sequence and times.
+//
 // The file is chunked (zstd by default, Options.ChunkSize uncompressed bytes per chunk, CRCs on)
 // and written straight to its final name: if the process dies, every chunk written so far is
 // readable ([ReadFile] stops at the first incomplete chunk), and at most one chunk's worth of

@@ -59,6 +59,10 @@ type Options struct {
 	MaxBytes int64
 	// World names the world recorded first (see World); the zero World names none.
 	World World
+	// Foxglove also writes each camera frame, lidar scan and world pose list in Foxglove's
+	// own types, on the topic with ViewSuffix, which Foxglove's Image and 3D panels draw
+	// (see viewer). The record face sets it unless told otherwise.
+	Foxglove bool
 }
 
 // World names a world a recording follows: the file has a metadata record "simgui.world"
@@ -121,8 +125,13 @@ type Recorder struct {
 	schemas  map[string]uint16 // message type -> schema ID
 	channels map[string]uint16 // topic -> channel ID
 	seq      map[uint16]uint32
-	pub      pubSeqs // numbers the messages of the subscription being drained
-	buf      []byte
+	views    *viewer           // nil without Options.Foxglove
+	viewChs  map[string]uint16 // view topic -> channel ID
+	vbuf     []byte
+	// viewErr: a view failed and was logged; later failures are not.
+	viewErr bool
+	pub     pubSeqs // numbers the messages of the subscription being drained
+	buf     []byte
 	// lastLog is the latest log time written; offset is added to the stamps of the current
 	// world's messages so that log time never goes back across a world switch or a reset.
 	lastLog uint64
@@ -213,11 +222,14 @@ func StartFile(bus *transport.Bus, f *os.File, opts Options) (*Recorder, error) 
 		sub:        bus.SubscribeAll(transport.WithQueueLen(opts.QueueLen), transport.WithMaxBytes(opts.QueueBytes)),
 		pub:        newPubSeqs(bus),
 		schemas:    map[string]uint16{}, channels: map[string]uint16{}, seq: map[uint16]uint32{},
-		perTopic: map[string]uint64{}, maxBytes: opts.MaxBytes,
+		perTopic: map[string]uint64{}, maxBytes: opts.MaxBytes, viewChs: map[string]uint16{},
 		world: opts.World, announce: opts.World != World{},
 	}
 	if r.maxBytes <= 0 {
 		r.maxBytes = DefaultMaxBytes
+	}
+	if opts.Foxglove {
+		r.views = &viewer{}
 	}
 	go r.run(r.sub)
 	return r, nil
@@ -357,40 +369,6 @@ func (r *Recorder) drain(sub *transport.Subscription) {
 	}
 }
 
-// episodes tells the episodes of one world's messages apart: a reset sends its clock back,
-// and the reorder buffer must not write the new episode's early stamps before the old
-// episode's late ones.
-type episodes struct {
-	n        int           // the current episode, from 0
-	clock    time.Duration // its latest /clock stamp
-	hasClock bool
-	latest   time.Duration // its latest stamp, for a bus without /clock
-}
-
-// of returns the episode m belongs to.
-func (e *episodes) of(m transport.Message) int {
-	if m.Topic == transport.ClockTopic {
-		// The clock is published on the loop goroutine, in order: going back is a reset.
-		if e.hasClock && m.Stamp < e.clock {
-			e.n++
-		}
-		e.clock, e.hasClock = m.Stamp, true
-		return e.n
-	}
-	if e.hasClock {
-		if e.n > 0 && m.Stamp > e.clock+aheadOfClock {
-			return e.n - 1 // rendered before the reset, published after it
-		}
-		return e.n
-	}
-	if m.Stamp+rebaseAfter < e.latest {
-		e.n++
-		e.latest = m.Stamp
-	}
-	e.latest = max(e.latest, m.Stamp)
-	return e.n
-}
-
 func (r *Recorder) writeOrLog(m transport.Message, epoch int) {
 	if err := r.write(m, epoch); err != nil {
 		r.mu.Lock()
@@ -405,43 +383,6 @@ func (r *Recorder) writeOrLog(m transport.Message, epoch int) {
 	}
 }
 
-// ReorderWindow is how long, in wall time, a message waits for earlier-stamped ones before
-// it is written; maxPending bounds how many wait.
-const (
-	ReorderWindow = 250 * time.Millisecond
-	maxPending    = 4096
-)
-
-// held is a message waiting in the reorder buffer, with its episode (episodes.of).
-type held struct {
-	m     transport.Message
-	at    time.Time
-	seq   uint64
-	epoch int
-}
-
-// reorder is a min-heap of held messages by episode, stamp, then arrival.
-type reorder []held
-
-func (q reorder) Len() int { return len(q) }
-func (q reorder) Less(i, j int) bool {
-	if q[i].epoch != q[j].epoch {
-		return q[i].epoch < q[j].epoch
-	}
-	if q[i].m.Stamp != q[j].m.Stamp {
-		return q[i].m.Stamp < q[j].m.Stamp
-	}
-	return q[i].seq < q[j].seq
-}
-func (q reorder) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
-func (q *reorder) Push(x any)   { *q = append(*q, x.(held)) }
-func (q *reorder) Pop() any {
-	old := *q
-	x := old[len(old)-1]
-	*q = old[:len(old)-1]
-	return x
-}
-
 func (r *Recorder) write(m transport.Message, epoch int) error {
 	r.mu.Lock()
 	failed := r.err != nil
@@ -452,19 +393,26 @@ func (r *Recorder) write(m transport.Message, epoch int) error {
 	ch, ok := r.channels[m.Topic]
 	if !ok {
 		var err error
-		if ch, err = r.addChannel(m); err != nil {
+		if ch, err = r.addChannel(m.Topic, m.Type, m.Msg); err != nil {
 			return err
 		}
+		r.channels[m.Topic] = ch
 	}
 	var err error
 	r.buf, err = proto.MarshalOptions{}.MarshalAppend(r.buf[:0], m.Msg)
 	if err != nil {
 		return fmt.Errorf("marshal %s on %s: %w", m.Type, m.Topic, err)
 	}
+	var view proto.Message
+	var viewTopic string
+	if !r.full {
+		view, viewTopic = r.view(m)
+	}
 	// The bound is on the file, which is what fills a disk (compressed camera frames of the
 	// flat look are a three-hundredth of their message data): the chunks written so far, plus
-	// this message as if it did not compress. The open chunk, at most ChunkSize, comes on top.
-	if r.full || int64(r.w.Offset())+int64(len(r.buf)) > r.maxBytes {
+	// this message and its view as if they did not compress. The open chunk, at most
+	// ChunkSize, comes on top.
+	if r.full || int64(r.w.Offset())+int64(len(r.buf))+int64(len(r.vbuf)) > r.maxBytes {
 		if !r.full {
 			r.full = true
 			r.letGo()
@@ -502,11 +450,53 @@ func (r *Recorder) write(m transport.Message, epoch int) error {
 	if err := r.w.WriteMessage(&mcap.Message{ChannelID: ch, Sequence: seq, LogTime: logTime, PublishTime: t, Data: r.buf}); err != nil {
 		return err
 	}
-	r.messages.Add(1)
+	if view != nil {
+		vch, ok := r.viewChs[viewTopic]
+		if !ok {
+			if vch, err = r.addChannel(viewTopic, string(view.ProtoReflect().Descriptor().FullName()), view); err != nil {
+				return err
+			}
+			r.viewChs[viewTopic] = vch
+		}
+		if err := r.w.WriteMessage(&mcap.Message{ChannelID: vch, Sequence: seq, LogTime: logTime, PublishTime: t, Data: r.vbuf}); err != nil {
+			return err
+		}
+	}
+	n := uint64(1)
+	if view != nil {
+		n = 2
+	}
+	r.messages.Add(n)
 	r.mu.Lock()
 	r.perTopic[m.Topic]++
+	if view != nil {
+		r.perTopic[viewTopic]++
+	}
 	r.mu.Unlock()
 	return nil
+}
+
+// view marshals m's Foxglove view into vbuf (empty when it has none) and returns it and its
+// topic. A view that fails is left out, and the first failure logged: the message itself is
+// what the recording is for.
+func (r *Recorder) view(m transport.Message) (proto.Message, string) {
+	r.vbuf = r.vbuf[:0]
+	if r.views == nil {
+		return nil, ""
+	}
+	v, topic, err := r.views.view(m)
+	if err == nil && v != nil {
+		r.vbuf, err = proto.MarshalOptions{}.MarshalAppend(r.vbuf, v)
+	}
+	if err != nil {
+		if !r.viewErr {
+			r.viewErr = true
+			r.log.Warn("recording leaves out a Foxglove view", "path", r.path, "topic", m.Topic, "err", err)
+		}
+		r.vbuf = r.vbuf[:0]
+		return nil, ""
+	}
+	return v, topic
 }
 
 // letGo closes the recording's subscriptions once it is full. A subscription to every topic
@@ -528,27 +518,28 @@ func (r *Recorder) letGo() {
 	}
 }
 
-func (r *Recorder) addChannel(m transport.Message) (uint16, error) {
-	sid, ok := r.schemas[m.Type]
+// addChannel writes the channel of topic, whose messages are msg's type typ (and its schema,
+// the first time), and returns its ID.
+func (r *Recorder) addChannel(topic, typ string, msg proto.Message) (uint16, error) {
+	sid, ok := r.schemas[typ]
 	if !ok {
-		data, err := schemaData(m.Msg.ProtoReflect().Descriptor())
+		data, err := schemaData(msg.ProtoReflect().Descriptor())
 		if err != nil {
-			return 0, fmt.Errorf("schema %s: %w", m.Type, err)
+			return 0, fmt.Errorf("schema %s: %w", typ, err)
 		}
 		sid = uint16(len(r.schemas) + 1)
-		if err := r.w.WriteSchema(&mcap.Schema{ID: sid, Name: m.Type, Encoding: "protobuf", Data: data}); err != nil {
+		if err := r.w.WriteSchema(&mcap.Schema{ID: sid, Name: typ, Encoding: "protobuf", Data: data}); err != nil {
 			return 0, err
 		}
-		r.schemas[m.Type] = sid
+		r.schemas[typ] = sid
 	}
-	if len(r.channels) == 0xffff {
+	if len(r.channels)+len(r.viewChs) == 0xffff {
 		return 0, errors.New("more than 65535 topics")
 	}
-	ch := uint16(len(r.channels) + 1)
-	if err := r.w.WriteChannel(&mcap.Channel{ID: ch, SchemaID: sid, Topic: m.Topic, MessageEncoding: "protobuf"}); err != nil {
+	ch := uint16(len(r.channels) + len(r.viewChs) + 1)
+	if err := r.w.WriteChannel(&mcap.Channel{ID: ch, SchemaID: sid, Topic: topic, MessageEncoding: "protobuf"}); err != nil {
 		return 0, err
 	}
-	r.channels[m.Topic] = ch
 	return ch, nil
 }
 

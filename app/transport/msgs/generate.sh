@@ -1,13 +1,19 @@
 #!/bin/sh
 # generate.sh regenerates the Go code for proto/gz/msgs/*.proto; `go generate`
-# runs it from this directory.
+# runs it from this directory. Another package of generated messages runs it
+# from its own folder with its import path and its .proto folder under proto/:
+#   sh ../../transport/msgs/generate.sh simgui/app/record/foxglove foxglove
 #
 # protoc is Debian's (protobuf-compiler). protoc-gen-go is built from
 # google.golang.org/protobuf at the version go.mod requires, so generated code
 # and runtime always match: Debian 12's /usr/bin/protoc-gen-go is the v1.3
 # generator (github.com/golang/protobuf API), which this module does not use.
-# Set PROTOC_GEN_GO to use another protoc-gen-go binary.
+# Set PROTOC_GEN_GO to use another protoc-gen-go binary. Google's well-known
+# types (google/protobuf/timestamp.proto) come from Debian's libprotobuf-dev.
 set -eu
+
+module=${1:-simgui/app/transport/msgs}
+protos=${2:-gz/msgs}
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -26,5 +32,5 @@ fi
 
 rm -f ./*.pb.go
 "$protoc" --plugin=protoc-gen-go="$plugin" -I proto \
-	--go_out=. --go_opt=module=simgui/app/transport/msgs \
-	proto/gz/msgs/*.proto
+	--go_out=. --go_opt=module="$module" \
+	proto/"$protos"/*.proto

@@ -1,0 +1,222 @@
+package record
+
+import (
+	"bytes"
+	"image"
+	"image/jpeg"
+	"log/slog"
+	"math"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/descriptorpb"
+
+	"simgui/app/record/foxglove"
+	"simgui/app/transport"
+	"simgui/app/transport/msgs"
+)
+
+// viewBus publishes, once each: an RGB and a grey camera frame, a depth frame, a frame whose
+// sizes do not match its data, a lidar scan, the world's pose list and another Pose_V, and
+// returns what the recording of it wrote.
+func recordViews(t *testing.T, foxgloveViews bool) *Recording {
+	t.Helper()
+	bus := transport.NewBus(transport.Options{Logger: slog.New(slog.DiscardHandler)})
+	defer bus.Close()
+	path := filepath.Join(t.TempDir(), "views.mcap")
+	rec, err := Start(bus, path, Options{Foxglove: foxgloveViews, Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stamp := 1500 * time.Millisecond
+	pub := func(topic string, m proto.Message) {
+		t.Helper()
+		if err := bus.Publish(topic, m, stamp); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pub("/model/car0/sensor/camera/image", testFrame(64, 48, 3))
+	pub("/model/car0/sensor/grey/image", testFrame(40, 30, 1))
+	pub("/model/car0/sensor/depth/depth_image", &msgs.Image{Width: 4, Height: 2, Step: 16,
+		Data: make([]byte, 32), PixelFormatType: msgs.PixelFormatType_R_FLOAT32})
+	bad := testFrame(64, 48, 3)
+	bad.Height = 4800 // more rows than its data has
+	pub("/model/car0/sensor/bad/image", bad)
+	pub("/model/car0/sensor/lidar/scan", &msgs.LaserScan{
+		Frame: "car0::lidar", WorldPose: &msgs.Pose{Position: &msgs.Vector3D{X: 1, Y: 2, Z: 0.1},
+			Orientation: &msgs.Quaternion{Z: math.Sin(0.25), W: math.Cos(0.25)}},
+		AngleMin: -1, AngleMax: 1, AngleStep: 0.5, Count: 5, VerticalCount: 1,
+		Ranges: []float64{0.5, 1, math.Inf(1), 2, 0.25},
+	})
+	pub("/world/corridor/pose/info", &msgs.Pose_V{Pose: []*msgs.Pose{
+		{Name: "car0", Position: &msgs.Vector3D{X: 3, Y: -1}, Orientation: &msgs.Quaternion{W: 1}},
+		{Name: "car1", Position: &msgs.Vector3D{X: 4, Y: 5, Z: 0.5}}, // no orientation: identity
+	}})
+	pub("/model/car0/wheels", &msgs.Pose_V{Pose: []*msgs.Pose{{Name: "left"}}})
+	if _, err := rec.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadFile(path)
+	if err != nil || !got.Complete {
+		t.Fatalf("read back: %v (complete %v)", err, got != nil && got.Complete)
+	}
+	return got
+}
+
+// testFrame is a w×h frame of c channels (3: RGB_INT8, 1: L_INT8) with a gradient in each
+// channel, its rows padded by 8 bytes.
+func testFrame(w, h, c int) *msgs.Image {
+	step := w*c + 8
+	data := make([]byte, step*h)
+	for y := range h {
+		for x := range w {
+			for k := range c {
+				data[y*step+x*c+k] = byte(x*2 + y + k*30) // smooth: JPEG keeps it close
+			}
+		}
+	}
+	f := msgs.PixelFormatType_RGB_INT8
+	if c == 1 {
+		f = msgs.PixelFormatType_L_INT8
+	}
+	return &msgs.Image{Width: uint32(w), Height: uint32(h), Step: uint32(step), Data: data, PixelFormatType: f}
+}
+
+func viewsOf(rec *Recording) map[string]Message {
+	out := map[string]Message{}
+	for _, m := range rec.Messages {
+		out[m.Topic] = m
+	}
+	return out
+}
+
+func TestFoxgloveViews(t *testing.T) {
+	rec := recordViews(t, true)
+	byTopic := viewsOf(rec)
+	want := map[string]string{
+		"/model/car0/sensor/camera/image/foxglove": "foxglove.CompressedImage",
+		"/model/car0/sensor/grey/image/foxglove":   "foxglove.CompressedImage",
+		"/model/car0/sensor/lidar/scan/foxglove":   "foxglove.LaserScan",
+		"/world/corridor/pose/info/foxglove":       "foxglove.FrameTransforms",
+	}
+	var views []string
+	for topic, m := range byTopic {
+		if len(topic) > len(ViewSuffix) && topic[len(topic)-len(ViewSuffix):] == ViewSuffix {
+			views = append(views, topic)
+			if want[topic] != m.Type {
+				t.Errorf("%s: type %q, want %q", topic, m.Type, want[topic])
+			}
+			src := byTopic[topic[:len(topic)-len(ViewSuffix)]]
+			if m.Sequence != src.Sequence || m.PublishTime != src.PublishTime || m.LogTime != src.LogTime {
+				t.Errorf("%s: sequence %d, times %v %v; its message's %d, %v %v", topic, m.Sequence,
+					m.PublishTime, m.LogTime, src.Sequence, src.PublishTime, src.LogTime)
+			}
+		}
+	}
+	if len(views) != len(want) {
+		t.Errorf("views on %v, want those of %v (none for depth, a bad frame, other pose lists)", views, want)
+	}
+
+	for topic, c := range map[string]int{"/model/car0/sensor/camera/image": 3, "/model/car0/sensor/grey/image": 1} {
+		var img foxglove.CompressedImage
+		if err := proto.Unmarshal(byTopic[topic+ViewSuffix].Data, &img); err != nil {
+			t.Fatal(err)
+		}
+		if img.Format != "jpeg" || img.Timestamp.GetSeconds() != 1 || img.Timestamp.GetNanos() != 5e8 {
+			t.Errorf("%s: format %q, timestamp %v", topic, img.Format, img.Timestamp)
+		}
+		var src msgs.Image
+		if err := proto.Unmarshal(byTopic[topic].Data, &src); err != nil {
+			t.Fatal(err)
+		}
+		if d := jpegDiff(t, img.Data, &src, c); d > 4 {
+			t.Errorf("%s: the JPEG differs from the frame by %.1f levels on average", topic, d)
+		}
+	}
+	var cam foxglove.CompressedImage
+	_ = proto.Unmarshal(byTopic["/model/car0/sensor/camera/image/foxglove"].Data, &cam)
+	if cam.FrameId != "car0/camera" {
+		t.Errorf("camera frame %q, want car0/camera", cam.FrameId)
+	}
+
+	var scan foxglove.LaserScan
+	if err := proto.Unmarshal(byTopic["/model/car0/sensor/lidar/scan/foxglove"].Data, &scan); err != nil {
+		t.Fatal(err)
+	}
+	p := scan.GetPose()
+	if scan.FrameId != WorldFrame || scan.StartAngle != -1 || scan.EndAngle != 1 ||
+		!slices.Equal(scan.Ranges, []float64{0.5, 1, math.Inf(1), 2, 0.25}) ||
+		p.GetPosition().GetX() != 1 || p.GetPosition().GetY() != 2 || p.GetOrientation().GetZ() != math.Sin(0.25) {
+		t.Errorf("scan view %v", &scan)
+	}
+
+	var tf foxglove.FrameTransforms
+	if err := proto.Unmarshal(byTopic["/world/corridor/pose/info/foxglove"].Data, &tf); err != nil {
+		t.Fatal(err)
+	}
+	if len(tf.Transforms) != 2 {
+		t.Fatalf("transforms %v", &tf)
+	}
+	for i, w := range []struct {
+		child   string
+		x, y, z float64
+	}{{"car0", 3, -1, 0}, {"car1", 4, 5, 0.5}} {
+		f := tf.Transforms[i]
+		if f.ParentFrameId != WorldFrame || f.ChildFrameId != w.child || f.Translation.GetX() != w.x ||
+			f.Translation.GetY() != w.y || f.Translation.GetZ() != w.z || f.Rotation.GetW() != 1 {
+			t.Errorf("transform %d: %v", i, f)
+		}
+	}
+
+	// The schema is Foxglove's message by name, with every file it imports.
+	var set descriptorpb.FileDescriptorSet
+	if err := proto.Unmarshal(rec.Schemas["foxglove.LaserScan"], &set); err != nil {
+		t.Fatal(err)
+	}
+	var files []string
+	for _, f := range set.File {
+		files = append(files, f.GetName())
+	}
+	for _, f := range []string{"google/protobuf/timestamp.proto", "foxglove/Pose.proto", "foxglove/LaserScan.proto"} {
+		if !slices.Contains(files, f) {
+			t.Errorf("foxglove.LaserScan's schema has %v, not %s", files, f)
+		}
+	}
+}
+
+// jpegDiff decodes j and returns its mean absolute difference from src's pixels (c channels).
+func jpegDiff(t *testing.T, j []byte, src *msgs.Image, c int) float64 {
+	t.Helper()
+	img, err := jpeg.Decode(bytes.NewReader(j))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, h := int(src.Width), int(src.Height)
+	if img.Bounds() != image.Rect(0, 0, w, h) {
+		t.Fatalf("JPEG of %v, want %dx%d", img.Bounds(), w, h)
+	}
+	var sum, n float64
+	for y := range h {
+		for x := range w {
+			r, g, b, _ := img.At(x, y).RGBA()
+			got := []uint32{r >> 8, g >> 8, b >> 8}
+			for k := range 3 {
+				want := src.Data[y*int(src.Step)+x*c+min(k, c-1)]
+				sum += math.Abs(float64(got[k]) - float64(want))
+				n++
+			}
+		}
+	}
+	return sum / n
+}
+
+func TestNoFoxgloveViews(t *testing.T) {
+	for topic, m := range viewsOf(recordViews(t, false)) {
+		if len(m.Type) >= 9 && m.Type[:9] == "foxglove." {
+			t.Errorf("%s: a %s without Options.Foxglove", topic, m.Type)
+		}
+	}
+}
