@@ -3,6 +3,7 @@ package record
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"os"
 	"sync"
 	"time"
@@ -27,6 +28,10 @@ func init() {
 type Face struct {
 	// Compression is "zstd" (default), "lz4" or "none".
 	Compression string `yaml:"compression"`
+	// Foxglove writes the Foxglove views of camera frames, lidar scans and the world's poses
+	// beside them (Options.Foxglove); default true. false records the topics alone: a fleet's
+	// cameras each cost a JPEG per frame on the writer otherwise.
+	Foxglove *bool `yaml:"foxglove"`
 
 	h    *app.Host
 	mu   sync.Mutex
@@ -50,7 +55,12 @@ func (f *Face) Validate() error {
 
 // Start registers the recorder with h and follows the active world.
 func (f *Face) Start(_ context.Context, h *app.Host) error {
-	f.h, f.recs, f.stop = h, map[*Recorder]bool{}, make(chan struct{})
+	f.mu.Lock()
+	f.h, f.stop = h, make(chan struct{})
+	if f.recs == nil {
+		f.recs = map[*Recorder]bool{}
+	}
+	f.mu.Unlock()
 	h.SetRecorder(f)
 	f.wg.Add(1)
 	go func() {
@@ -92,7 +102,7 @@ func (f *Face) StartRecording(file *os.File) (func() error, error) {
 		file.Close()
 		return nil, errors.New("there is no world to record")
 	}
-	r, err := StartFile(a.Bus, file, Options{Compression: f.Compression, Logger: f.h.Logger(), World: worldOf(a)})
+	r, err := StartFile(a.Bus, file, Options{Compression: f.Compression, Logger: f.h.Logger(), World: worldOf(a), Foxglove: f.views()})
 	if err != nil {
 		return nil, err
 	}
@@ -120,20 +130,47 @@ func (f *Face) StartRecording(file *os.File) (func() error, error) {
 	}, nil
 }
 
+// Begin records a's topics into a new file at path (see Start) from before the host runs
+// (simgui run --record), so that a run's first step is in it; from Start on the recording
+// follows the active world as the others do, and Shutdown closes it. Call it before the
+// host's Run; the Recorder's Stop (idempotent) gives its stats after Run, and closes it when
+// Run is not reached.
+func (f *Face) Begin(a *app.Sim, path string, log *slog.Logger) (*Recorder, error) {
+	r, err := Start(a.Bus, path, Options{Compression: f.Compression, Logger: log, World: worldOf(a), Foxglove: f.views()})
+	if err != nil {
+		return nil, err
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.recs == nil {
+		f.recs = map[*Recorder]bool{}
+	}
+	f.recs[r] = true
+	f.take(a)
+	return r, nil
+}
+
+// views says whether recordings write the Foxglove views (Face.Foxglove, default true).
+func (f *Face) views() bool { return f.Foxglove == nil || *f.Foxglove }
+
 // worldOf names a world for the file.
 func worldOf(a *app.Sim) World { return World{ID: a.ID, Kind: string(a.Kind), Label: a.Label} }
 
 // Shutdown withdraws the recorder and closes every recording cleanly; it may be called again.
 func (f *Face) Shutdown(context.Context) error {
-	if f.h == nil {
-		return nil
+	if f.h != nil {
+		f.h.SetRecorder(nil)
+		f.stopOnce.Do(func() { close(f.stop) })
+		f.wg.Wait()
 	}
-	f.h.SetRecorder(nil)
-	f.stopOnce.Do(func() { close(f.stop) })
-	f.wg.Wait()
 	f.mu.Lock()
-	recs := f.recs
+	recs, taken := f.recs, f.taken
 	f.recs = nil
+	f.mu.Unlock()
+	if len(recs) > 0 {
+		flushFrames(taken) // the last frames taken, as stop_record waits for them
+	}
+	f.mu.Lock()
 	f.take(nil)
 	f.mu.Unlock()
 	var errs []error
@@ -166,18 +203,27 @@ const flushWait = 10 * time.Second
 
 // flushFrames waits until a's cameras have drawn and published the frames already taken, so
 // that a recording stopped right after a step batch ends with the batch's last frames. It
-// runs on a's loop, where no frame is taken meanwhile; a loop busy with a long step batch, or
-// stopped, is not waited for beyond flushWait.
+// runs on a's loop, where no frame is taken meanwhile, or at once when the loop has stopped;
+// a loop busy with a long step batch is not waited for beyond flushWait.
 func flushFrames(a *app.Sim) {
 	if a == nil || a.Sensors == nil || a.Loop == nil {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), flushWait)
 	defer cancel()
-	a.Loop.Call(ctx, func(*world.World) error {
+	err := a.Loop.Call(ctx, func(*world.World) error {
 		a.Sensors.Flush()
 		return nil
 	})
+	if err != nil {
+		select {
+		case <-a.Loop.Done():
+			// A run to --steps ends its loop before the faces: nothing takes frames now, and
+			// the last ones taken are still on their way.
+			a.Sensors.Flush()
+		default:
+		}
+	}
 }
 
 var (

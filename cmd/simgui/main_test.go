@@ -189,7 +189,7 @@ func TestRunHeadlessScenarioAndWindowFlags(t *testing.T) {
 	if code != 0 || json.Unmarshal([]byte(out), &s) != nil || s.Steps != 40 {
 		t.Fatalf("runtime.headless scenario: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
-	for _, flag := range []string{"--steps=10", "--duration=1", "--cmd=throttle=1", "--json"} {
+	for _, flag := range []string{"--steps=10", "--duration=1", "--cmd=throttle=1", "--json", "--record=x"} {
 		_, errOut, code := simgui(t, []string{"DISPLAY=", "WAYLAND_DISPLAY="}, "run", flag)
 		name, _, _ := strings.Cut(flag, "=")
 		if code != 1 || !strings.Contains(errOut, "error: "+name+" works with --headless") {

@@ -26,6 +26,7 @@ import (
 	"simgui/app/bridge"
 	ctlservice "simgui/app/control"
 	"simgui/app/httpguard"
+	"simgui/app/record"
 	"simgui/app/scenario"
 	"simgui/app/sensors"
 	"simgui/app/sensors/jpegenc"
@@ -48,6 +49,7 @@ type runFlags struct {
 	json      bool
 	goJPEG    bool
 	dumpDir   string
+	record    string
 	services  serviceFlags
 	window    windowFlags
 }
@@ -216,7 +218,7 @@ they run until interrupted. --cmd holds one command on every agent so a headless
 				f.headless = sc.Runtime.Headless
 			}
 			if !f.headless {
-				for _, name := range []string{"steps", "duration", "cmd", "json", "dump-sensors", "go-jpeg"} {
+				for _, name := range []string{"steps", "duration", "cmd", "json", "dump-sensors", "go-jpeg", "record"} {
 					if set(name) {
 						return fmt.Errorf("--%s works with --headless (or runtime.headless: true in the scenario); the window runs until it is closed", name)
 					}
@@ -242,6 +244,7 @@ they run until interrupted. --cmd holds one command on every agent so a headless
 	fl.BoolVar(&f.json, "json", false, "print the run summary as JSON")
 	fl.BoolVar(&f.goJPEG, "go-jpeg", false, "use Go's image/jpeg instead of libturbojpeg (also SIMGUI_JPEG=go)")
 	fl.StringVar(&f.dumpDir, "dump-sensors", "", "write camera and depth frames as PNG and other sensor readings as JSON lines into this directory, empty or new (headless)")
+	fl.StringVar(&f.record, "record", "", "record every topic from the first step to the end into this MCAP file, new (.mcap added if missing; headless; Foxglove opens it)")
 	f.services.register(fl)
 	f.window.register(fl)
 	return cmd
@@ -383,10 +386,19 @@ func runHeadless(ctx context.Context, stdout, stderr io.Writer, f runFlags, set 
 	}
 	h.SetScenario(sim)
 	defer h.Close()
+	var recording *record.Recorder
 	if f.dumpDir != "" {
 		if err := sim.DumpSensors(f.dumpDir); err != nil {
 			return err
 		}
+	}
+	if set("record") {
+		rec, err := beginRecording(faces, sim, f.record, h.Logger())
+		if err != nil {
+			return err
+		}
+		defer rec.Stop() // closed whole when the run fails before its faces start
+		recording = rec
 	}
 
 	ctx, stop := notifyStop(ctx)
@@ -424,6 +436,12 @@ func runHeadless(ctx context.Context, stdout, stderr io.Writer, f runFlags, set 
 		}
 		dump = &d
 	}
+	var recSum *recordingSummary
+	if recording != nil {
+		if recSum, err = endRecording(recording); err != nil {
+			return err
+		}
+	}
 	var sum runSummary
 	hash := sim.World.StateHash() // the loop has stopped: the world is ours now
 	snap := sim.Loop.Snapshot()
@@ -435,7 +453,7 @@ func runHeadless(ctx context.Context, stdout, stderr io.Writer, f runFlags, set 
 		Scenario: sc.Source, ScenarioID: sc.ScenarioID, DisplayName: sc.DisplayName, Version: sc.Version,
 		Description: strings.TrimSpace(sc.Description), LoggingTag: sc.LogTag(), Seed: snap.Seed, Steps: snap.Step,
 		SimTime: snap.SimTime.Seconds(), WallTime: wall.Seconds(), StateHash: hash,
-		JPEGEncoder: jpegenc.Default().Name(), Models: []modelSummary{}, SensorDump: dump,
+		JPEGEncoder: jpegenc.Default().Name(), Models: []modelSummary{}, SensorDump: dump, Recording: recSum,
 		Sensors: []sensorSummary{},
 	}
 	for _, s := range sim.Sensors.Sensors() {
@@ -479,6 +497,9 @@ func runHeadless(ctx context.Context, stdout, stderr io.Writer, f runFlags, set 
 	}
 	if dump != nil {
 		fmt.Fprintln(text, dump)
+	}
+	if recSum != nil {
+		fmt.Fprintln(text, recSum)
 	}
 	if line := droppedLine(sum.Sensors); line != "" {
 		fmt.Fprintln(text, line)

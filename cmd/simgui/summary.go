@@ -28,6 +28,7 @@ type runSummary struct {
 	StateHash      string               `json:"stateHash"`
 	JPEGEncoder    string               `json:"jpegEncoder"`
 	SensorDump     *sensors.DumpSummary `json:"sensorDump,omitempty"`
+	Recording      *recordingSummary    `json:"recording,omitempty"`
 	// Sensors counts each sensor's readings and those dropped because its frames took longer
 	// to draw than its rate allows.
 	Sensors []sensorSummary `json:"sensors"`

@@ -1,0 +1,91 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"simgui/app/record"
+)
+
+// --record records the run from its first step to its end, Foxglove's views included, and
+// the summary says what the file holds.
+func TestRunRecords(t *testing.T) {
+	dir := t.TempDir()
+	name := filepath.Join(dir, "sub", "run1") // .mcap added, the folder made
+	s := runJSON(t, "--steps", "400", "--record", name, "--no-api", "--no-control", "--no-bridge")
+	if s.Recording == nil || s.Recording.Path != name+".mcap" {
+		t.Fatalf("summary's recording %+v, want the path %s.mcap", s.Recording, name)
+	}
+	rec, err := record.ReadFile(name + ".mcap")
+	if err != nil || !rec.Complete {
+		t.Fatalf("read back: %v, complete %v", err, rec != nil && rec.Complete)
+	}
+	counts := rec.Counts()
+	if len(rec.Messages) != int(s.Recording.Messages) || len(counts) != s.Recording.Topics || s.Recording.Dropped != 0 {
+		t.Errorf("the file holds %d messages on %d topics; the summary says %+v", len(rec.Messages), len(counts), s.Recording)
+	}
+	// Every step's clock, the first one's included.
+	if counts["/clock"] != 400 {
+		t.Errorf("/clock: %d messages, want one a step (400)", counts["/clock"])
+	}
+	image := "/model/ego/sensor/camera.front.rgb/image"
+	// The camera's 15 Hz over 2 s, the last frames (taken as the run ended) included: 0.005,
+	// 0.07, ..., 2.0 s.
+	if counts[image] != 31 || counts[image+record.ViewSuffix] != 31 {
+		t.Errorf("camera: %d frames and %d views, want 31 each", counts[image], counts[image+record.ViewSuffix])
+	}
+}
+
+func TestRunRecordRefusals(t *testing.T) {
+	dir := t.TempDir()
+	taken := filepath.Join(dir, "taken.mcap")
+	if err := os.WriteFile(taken, []byte("keep me"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	off := filepath.Join(dir, "off.yaml")
+	if err := os.WriteFile(off, []byte("world: {trackId: track.basic_arena.v1}\nvehicle: {vehicleId: vehicle.ks0223.v1}\nfaces: {record: false}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ name, want string }{
+		{filepath.Join(dir, "taken"), "--record: record " + taken + ": the file exists; choose another name or remove it"},
+		{filepath.Join(dir, "x") + " --scenario " + off, "--record: the scenario turns the recorder off (faces: {record: false})"},
+	} {
+		args := append([]string{"run", "--headless", "--steps", "10", "--no-api", "--no-control", "--no-bridge", "--record"}, strings.Fields(tc.name)...)
+		_, errOut, code := simgui(t, nil, args...)
+		if code != 1 || strings.TrimSpace(errOut) != "error: "+tc.want {
+			t.Errorf("--record %s: exit %d, stderr %q; want %q", tc.name, code, errOut, tc.want)
+		}
+	}
+	if b, _ := os.ReadFile(taken); string(b) != "keep me" {
+		t.Errorf("the file in the way now holds %q", b)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "x.mcap")); err == nil {
+		t.Error("a refused --record left its file")
+	}
+}
+
+// faces: {record: {foxglove: false}} records the topics alone.
+func TestRunRecordsWithoutViews(t *testing.T) {
+	dir := t.TempDir()
+	sc := filepath.Join(dir, "s.yaml")
+	if err := os.WriteFile(sc, []byte("world: {trackId: track.basic_arena.v1}\nvehicle: {vehicleId: vehicle.ks0223.v1}\nfaces: {record: {foxglove: false}}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "plain.mcap")
+	s := runJSON(t, "--steps", "100", "--scenario", sc, "--record", path, "--no-api", "--no-control", "--no-bridge")
+	rec, err := record.ReadFile(path)
+	if err != nil || s.Recording == nil || len(rec.Messages) != int(s.Recording.Messages) {
+		t.Fatalf("read back: %v; summary %+v", err, s.Recording)
+	}
+	counts := rec.Counts()
+	for topic := range counts {
+		if strings.HasSuffix(topic, record.ViewSuffix) {
+			t.Errorf("%s recorded with foxglove: false", topic)
+		}
+	}
+	if counts["/model/ego/sensor/camera.front.rgb/image"] == 0 {
+		t.Errorf("no camera frames: %v", counts)
+	}
+}
