@@ -28,7 +28,7 @@
 // one); F follow the selected robot; C 3D chase view; V sensor frusta; L lidar rays; G grid;
 // M markers; H the top-left box in one line; P pause/resume; N one step; R reset with the
 // same seed; + / − time scale (0 back to 1×); I spawn list; Ctrl+O open, Ctrl+S save a
-// scenario; F12 screenshot; F1 all keys; F2 next screen; Esc closes what is open. Mouse: drag
+// scenario; F12 screenshot; F9 record (MCAP) / stop; F1 all keys; F2 next screen; Esc closes what is open. Mouse: drag
 // to pan, wheel to zoom (over the World… list, to scroll it), click a panel to enlarge it.
 // The file prompts take simgui/app/window/lineedit's keys (Ctrl+A selects all, Ctrl+U clears to the start, Esc
 // cancels); the save prompt suggests a file that does not exist and asks before it overwrites

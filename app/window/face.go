@@ -26,6 +26,8 @@ type Face struct {
 	Height int `yaml:"height"`
 	// ScreenshotDir is where F12 writes PNGs (default the working directory).
 	ScreenshotDir string `yaml:"screenshotDir"`
+	// RecordDir is where F9 writes recordings (default the working directory).
+	RecordDir string `yaml:"recordDir"`
 	// StateFile receives the window's state for tests (Options.StateFile).
 	StateFile string `yaml:"stateFile"`
 
@@ -62,6 +64,9 @@ func (f *Face) RunMain(ctx context.Context) error {
 	}
 	if f.ScreenshotDir != "" {
 		o.ScreenshotDir = f.ScreenshotDir
+	}
+	if f.RecordDir != "" {
+		o.RecordDir = f.RecordDir
 	}
 	if f.StateFile != "" {
 		o.StateFile = f.StateFile

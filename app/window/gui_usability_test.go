@@ -384,8 +384,8 @@ func TestWindowSmallWindow(t *testing.T) {
 			tools = append(tools, b)
 		}
 	}
-	if len(tools) != 15 {
-		t.Errorf("%d toolbar buttons, want 15", len(tools))
+	if len(tools) != 16 {
+		t.Errorf("%d toolbar buttons, want 16", len(tools))
 	}
 	if bar := rectOf4(s.Targets["bar"]); bar.Dy() <= toolbarHeight {
 		t.Errorf("the toolbar did not wrap: %v", bar)

@@ -255,6 +255,7 @@ World
   [ / ]  previous / next world (training episodes)     World…  pick the world on show (the wheel scrolls it)
 Window
   F1  this help     F2  next screen (editor)     F12  screenshot
+  F9  record / stop: every topic to an MCAP file in --record-dir, which Foxglove opens
   editor: Ctrl+S save   Ctrl+Z / Ctrl+Y undo / redo   drag a static track's points on its view
   text fields: Ctrl+C / Ctrl+X / Ctrl+V copy / cut / paste   Ctrl+A select all   Tab next field
   Esc  close what is open (a long message, this help, an enlarged panel, the spawn list, World…)

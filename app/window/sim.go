@@ -86,6 +86,8 @@ type simScreen struct {
 
 	stateW *desktop.StateFile[State]
 	shots  []string
+	// rec is the recording F9 started, if any.
+	rec recording
 }
 
 // mouseState follows a left-button press: a click if it does not move, a drag (pan, or aim
@@ -410,7 +412,7 @@ func (s *simScreen) state() State {
 		SimTime: s.snap.SimTime.Seconds(), Step: s.snap.Step, Paused: s.snap.Paused, TimeScale: s.snap.TimeScale,
 		Selected: s.selected, Models: len(s.snap.Models),
 		Chase: s.show.chase, Screen: screenName(s.g.screens[s.g.active], s.g.active),
-		TPS: ebiten.ActualTPS(), FPS: ebiten.ActualFPS(), Shots: s.shots, Status: s.statusLine(),
+		TPS: ebiten.ActualTPS(), FPS: ebiten.ActualFPS(), Shots: s.shots, Status: s.statusLine(), Recording: s.rec.path,
 		Scenario: s.g.cur.Plan.Scenario.Source, Targets: map[string][4]int{},
 	}
 	st.Frames, st.Rates = s.panels.counts()

@@ -60,6 +60,9 @@ func (s *simScreen) handleKeys() keys {
 	if pressed(ebiten.KeyF1) {
 		s.show.help = !s.show.help
 	}
+	if pressed(ebiten.KeyF9) {
+		s.toggleRecording()
+	}
 	if pressed(ebiten.KeyEscape) {
 		switch {
 		case s.statusOpen:
@@ -264,6 +267,7 @@ func (s *simScreen) toolbar() []button {
 		{label: "Frusta (V)", on: s.show.frusta, action: func() { s.show.frusta = !s.show.frusta }},
 		{label: "Lidar (L)", on: s.show.lidar, action: s.toggleLidar},
 		{label: "Follow (F)", on: s.follow, action: func() { s.follow = !s.follow }},
+		{label: "Record (F9)", on: s.rec.stop != nil, action: s.toggleRecording},
 		{label: "Keys (F1)", on: s.show.help, action: func() { s.show.help = !s.show.help }},
 	}
 }

@@ -74,6 +74,8 @@ type State struct {
 	FPS       float64 `json:"fps"`
 	// Shots lists the screenshots written, in order.
 	Shots []string `json:"shots"`
+	// Recording is the file F9's recording is writing, "" when none runs.
+	Recording string `json:"recording,omitempty"`
 	// Status is the status line.
 	Status string `json:"status"`
 	// Scenario is the source of the scenario on show.

@@ -54,6 +54,8 @@ type Options struct {
 	Resolve func(sc *scenario.Scenario) (*scenario.Plan, error)
 	// ScreenshotDir is where F12 writes PNGs; default the working directory.
 	ScreenshotDir string
+	// RecordDir is where F9 writes recordings (MCAP); default the working directory.
+	RecordDir string
 	// StateFile, when set, receives the window's state as JSON about ten times a second of
 	// wall time (sim time, pause, the selected robot, camera frames, TPS, FPS): a hook for
 	// tests that drive the window with real key events and check the outcome.

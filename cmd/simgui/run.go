@@ -79,7 +79,7 @@ func (sf *serviceFlags) register(fl *pflag.FlagSet) {
 	fl.StringSliceVar(&sf.allowOrigins, "allow-origin", nil, "browser origin allowed to use the control socket and the training API (repeatable; * = any)")
 	fl.StringSliceVar(&sf.allowHosts, "allow-host", nil, "host name the control socket and the training API answer to besides IP addresses and localhost (repeatable)")
 	fl.StringVar(&sf.token, "token", "", "require this token from control and training API clients (Authorization: Bearer or ?token=; default $"+httpguard.TokenEnv+")")
-	fl.StringVar(&sf.recordDir, "record-dir", "", "directory start_record writes MCAP files to (default: the working directory)")
+	fl.StringVar(&sf.recordDir, "record-dir", "", "directory start_record (and F9 in the window) writes MCAP recordings to (default: the working directory)")
 	fl.BoolVar(&sf.noBridge, "no-bridge", false, "do not serve the devices on CLOiSim's ZeroMQ ports")
 	fl.StringVar(&sf.bridgeIP, "bridge-ip", bridge.DefaultBindIP, "address the device ports bind (0.0.0.0: every interface)")
 	fl.IntVar(&sf.bridgeMaxMsg, "bridge-max-msg", bridge.DefaultMaxMessage, "largest message in bytes a device port accepts; a client sending more is disconnected")

@@ -79,6 +79,7 @@ func runWindow(ctx context.Context, o windowOptions) error {
 				Resolve:       func(sc *scenario.Scenario) (*scenario.Plan, error) { return scenario.Resolve(sc, pluginResolver()) },
 				Plugins:       spawnCatalog(pluginResolver()),
 				ScreenshotDir: o.window.screenshotDir,
+				RecordDir:     o.services.recordDir,
 				StateFile:     o.window.stateFile,
 				Start:         start,
 			}

@@ -1,0 +1,88 @@
+package window
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// recording is a recording F9 started: its file and how to stop it.
+type recording struct {
+	path  string
+	stop  func() error
+	since time.Time
+	// busy: a start or a stop is under way on the worker.
+	busy bool
+}
+
+// toggleRecording starts recording every topic of the world on show to a new MCAP file in
+// Options.RecordDir (simgui-<time>.mcap), or stops the recording it started, on the worker:
+// the recorder waits for the frames the cameras have taken.
+func (s *simScreen) toggleRecording() {
+	if s.rec.busy {
+		return
+	}
+	if stop, path := s.rec.stop, s.rec.path; stop != nil {
+		s.rec.busy = true
+		since := s.rec.since
+		s.g.async(func() func() {
+			err := stop()
+			return func() {
+				s.rec = recording{}
+				if err != nil {
+					s.status("recording: " + err.Error())
+					return
+				}
+				s.status(fmt.Sprintf("recording saved to %s (%s); Foxglove opens it", path, time.Since(since).Round(time.Second)))
+			}
+		})
+		return
+	}
+	r := s.g.host.Recorder()
+	if r == nil {
+		s.status("recording is off in this run (the scenario's faces: {record: false})")
+		return
+	}
+	dir := s.g.opts.RecordDir
+	if dir == "" {
+		dir = "."
+	}
+	path := filepath.Join(dir, "simgui-"+time.Now().Format("20060102-150405")+".mcap")
+	s.rec.busy = true
+	s.g.async(func() func() {
+		stop, err := startRecording(r.StartRecording, path)
+		return func() {
+			s.rec.busy = false
+			if err != nil {
+				s.status("recording: " + err.Error())
+				return
+			}
+			s.rec = recording{path: path, stop: stop, since: time.Now()}
+			s.status("recording every topic to " + path + "; F9 stops")
+		}
+	})
+}
+
+// startRecording creates path, new, and starts a recording into it; a file it made for a
+// recording that did not start is removed.
+func startRecording(start func(*os.File) (func() error, error), path string) (func() error, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
+	if errors.Is(err, fs.ErrExist) {
+		return nil, fmt.Errorf("%s exists (a recording started this second); press F9 again in a second", path)
+	}
+	if err != nil {
+		return nil, err
+	}
+	stop, err := start(f) // it owns f from here, closed on failure too
+	if err != nil {
+		os.Remove(path)
+		return nil, err
+	}
+	return stop, nil
+}
