@@ -19,7 +19,9 @@
 // pose list are also written in Foxglove's types, on the topic with [ViewSuffix]: a JPEG
 // foxglove.CompressedImage, a foxglove.LaserScan in the [WorldFrame] at the sensor's pose, and
 // foxglove.FrameTransforms with a frame per model under it (package foxglove holds the
-// messages). A view has its message's sequence and times.
+// messages). A view has its message's sequence and times. Where a world's messages begin, its
+// scene (World.Scene, a foxglove.SceneUpdate on [SceneTopic]: the track, and each robot's shape
+// locked to its frame) replaces the last one.
 //
 // The file is chunked (zstd by default, Options.ChunkSize uncompressed bytes per chunk, CRCs on)
 // and written straight to its final name: if the process dies, every chunk written so far is

@@ -71,7 +71,7 @@ func (f *Face) Start(_ context.Context, h *app.Host) error {
 			if a := h.Active(); a != nil && a != cur {
 				f.mu.Lock()
 				for r := range f.recs {
-					r.Switch(a.Bus, worldOf(a))
+					r.Switch(a.Bus, f.worldOf(a))
 				}
 				if len(f.recs) > 0 {
 					f.take(a)
@@ -102,7 +102,7 @@ func (f *Face) StartRecording(file *os.File) (func() error, error) {
 		file.Close()
 		return nil, errors.New("there is no world to record")
 	}
-	r, err := StartFile(a.Bus, file, Options{Compression: f.Compression, Logger: f.h.Logger(), World: worldOf(a), Foxglove: f.views()})
+	r, err := StartFile(a.Bus, file, Options{Compression: f.Compression, Logger: f.h.Logger(), World: f.worldOf(a), Foxglove: f.views()})
 	if err != nil {
 		return nil, err
 	}
@@ -136,7 +136,7 @@ func (f *Face) StartRecording(file *os.File) (func() error, error) {
 // host's Run; the Recorder's Stop (idempotent) gives its stats after Run, and closes it when
 // Run is not reached.
 func (f *Face) Begin(a *app.Sim, path string, log *slog.Logger) (*Recorder, error) {
-	r, err := Start(a.Bus, path, Options{Compression: f.Compression, Logger: log, World: worldOf(a), Foxglove: f.views()})
+	r, err := Start(a.Bus, path, Options{Compression: f.Compression, Logger: log, World: f.worldOf(a), Foxglove: f.views()})
 	if err != nil {
 		return nil, err
 	}
@@ -153,8 +153,21 @@ func (f *Face) Begin(a *app.Sim, path string, log *slog.Logger) (*Recorder, erro
 // views says whether recordings write the Foxglove views (Face.Foxglove, default true).
 func (f *Face) views() bool { return f.Foxglove == nil || *f.Foxglove }
 
-// worldOf names a world for the file.
-func worldOf(a *app.Sim) World { return World{ID: a.ID, Kind: string(a.Kind), Label: a.Label} }
+// worldOf names a world for the file, with its Foxglove scene when the views are on.
+func (f *Face) worldOf(a *app.Sim) World {
+	w := World{ID: a.ID, Kind: string(a.Kind), Label: a.Label}
+	if snap := a.Loop.Snapshot(); f.views() && snap != nil {
+		var err error
+		if w.Scene, err = sceneOf(snap); err != nil {
+			log := slog.Default()
+			if f.h != nil {
+				log = f.h.Logger()
+			}
+			log.Warn("recording without the world's Foxglove scene", "world", a.ID, "err", err)
+		}
+	}
+	return w
+}
 
 // Shutdown withdraws the recorder and closes every recording cleanly; it may be called again.
 func (f *Face) Shutdown(context.Context) error {

@@ -16,6 +16,7 @@ import (
 	"github.com/foxglove/mcap/go/mcap"
 	"google.golang.org/protobuf/proto"
 
+	"simgui/app/record/foxglove"
 	"simgui/app/transport"
 )
 
@@ -71,6 +72,9 @@ type Options struct {
 // topics.
 type World struct {
 	ID, Kind, Label string
+	// Scene is the world's Foxglove scene, written on SceneTopic with the mark when the
+	// recording writes Foxglove's views (nil: none).
+	Scene *foxglove.SceneUpdate
 }
 
 // worldMetadata is the name of the metadata records that mark where a world's messages begin.
@@ -130,6 +134,7 @@ type Recorder struct {
 	vbuf     []byte
 	// viewErr: a view failed and was logged; later failures are not.
 	viewErr bool
+	scenes  uint32  // scenes written
 	pub     pubSeqs // numbers the messages of the subscription being drained
 	buf     []byte
 	// lastLog is the latest log time written; offset is added to the stamps of the current
@@ -443,6 +448,11 @@ func (r *Recorder) write(m transport.Message, epoch int) error {
 			"id": w.ID, "kind": w.Kind, "label": w.Label, "logTime": strconv.FormatUint(logTime, 10),
 		}}); err != nil {
 			return err
+		}
+		if w.Scene != nil && r.views != nil {
+			if err := r.writeScene(w.Scene, logTime, t); err != nil {
+				return err
+			}
 		}
 	}
 	seq := r.pub.sequence(m, r.seq[ch])

@@ -1,0 +1,111 @@
+package record
+
+import (
+	"fmt"
+	"log/slog"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"google.golang.org/protobuf/proto"
+
+	"simgui/app/record/foxglove"
+	"simgui/app/transport"
+	"simgui/app/transport/msgs"
+	"simgui/app/world"
+	"simgui/plugins"
+)
+
+// sceneSnapshot is a world of testTrack's layout and n test cars.
+func sceneSnapshot(n int) *world.Snapshot {
+	s := &world.Snapshot{SimTime: 2 * time.Second, Layout: &plugins.Layout{Elements: testTrack.Elements}}
+	for i := range n {
+		s.Models = append(s.Models, world.ModelState{Name: fmt.Sprintf("car%d", i), VehicleID: testVehicle.ID, Vehicle: testVehicle})
+	}
+	return s
+}
+
+func TestSceneOfAWorld(t *testing.T) {
+	up, err := sceneOf(sceneSnapshot(maxRobotMeshes + 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(up.Deletions) != 1 || up.Deletions[0].Type != foxglove.SceneEntityDeletion_ALL {
+		t.Errorf("deletions %v, want one of ALL (the scene replaces the last world's)", up.Deletions)
+	}
+	if len(up.Entities) != maxRobotMeshes+2 {
+		t.Fatalf("%d entities, want the track and %d robots", len(up.Entities), maxRobotMeshes+1)
+	}
+	track := up.Entities[0]
+	points := 0
+	for _, l := range track.Triangles {
+		points += len(l.Points)
+	}
+	// The north wall: a box of 12 triangles.
+	if track.Id != "track" || track.FrameId != WorldFrame || track.FrameLocked || points != 36 || track.Lifetime == nil {
+		t.Errorf("track entity %s in %q (locked %v), %d points, lifetime %v", track.Id, track.FrameId, track.FrameLocked, points, track.Lifetime)
+	}
+	for i, e := range up.Entities[1:] {
+		name := fmt.Sprintf("car%d", i)
+		if e.Id != "robot/"+name || e.FrameId != name || !e.FrameLocked || e.Timestamp.GetSeconds() != 2 {
+			t.Errorf("robot entity %d: %s in %q, locked %v, at %v", i, e.Id, e.FrameId, e.FrameLocked, e.Timestamp)
+		}
+		mesh, cube := len(e.Triangles) > 0, len(e.Cubes) == 1
+		if i < maxRobotMeshes && (!mesh || cube) || i >= maxRobotMeshes && (mesh || !cube) {
+			t.Errorf("robot %d: %d triangle lists, %d cubes; want its mesh for the first %d, a box after", i, len(e.Triangles), len(e.Cubes), maxRobotMeshes)
+		}
+		if cube {
+			c := e.Cubes[0]
+			b := testVehicle.Body
+			if c.Size.X != b.Length || c.Size.Y != b.Width || c.Size.Z != b.Height || c.Pose.Position.Z != b.Height/2 {
+				t.Errorf("robot %d's box %v, want the body's %+v standing on the floor", i, c, b)
+			}
+		}
+	}
+}
+
+// A recording writes each world's scene where its messages begin, after the world's mark.
+func TestSceneWrittenPerWorld(t *testing.T) {
+	quiet := slog.New(slog.DiscardHandler)
+	a, b := transport.NewBus(transport.Options{Logger: quiet}), transport.NewBus(transport.Options{Logger: quiet})
+	defer a.Close()
+	defer b.Close()
+	sa, _ := sceneOf(sceneSnapshot(1))
+	sb, _ := sceneOf(sceneSnapshot(2))
+	path := filepath.Join(t.TempDir(), "scenes.mcap")
+	rec, err := Start(a, path, Options{Foxglove: true, Logger: quiet, World: World{ID: "a", Scene: sa}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Publish("/clock", &msgs.Clock{}, time.Second)
+	rec.Switch(b, World{ID: "b", Scene: sb})
+	b.Publish("/clock", &msgs.Clock{}, time.Second)
+	if _, err := rec.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var topics []string
+	var scenes []*foxglove.SceneUpdate
+	for _, m := range got.Messages {
+		topics = append(topics, m.Topic)
+		if m.Topic == SceneTopic {
+			var s foxglove.SceneUpdate
+			if err := proto.Unmarshal(m.Data, &s); err != nil {
+				t.Fatal(err)
+			}
+			scenes = append(scenes, &s)
+		}
+	}
+	if fmt.Sprint(topics) != fmt.Sprint([]string{SceneTopic, "/clock", SceneTopic, "/clock"}) {
+		t.Errorf("messages on %v, want each world's scene before its first message", topics)
+	}
+	if len(scenes) == 2 && (len(scenes[0].Entities) != 2 || len(scenes[1].Entities) != 3) {
+		t.Errorf("scenes of %d and %d entities, want 2 and 3", len(scenes[0].Entities), len(scenes[1].Entities))
+	}
+	if len(got.Worlds) != 2 || got.Worlds[1].ID != "b" {
+		t.Errorf("worlds %v", got.Worlds)
+	}
+}
