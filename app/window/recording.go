@@ -26,9 +26,8 @@ func (s *simScreen) toggleRecording() {
 		return
 	}
 	if stop, path := s.rec.stop, s.rec.path; stop != nil {
-		s.rec.busy = true
 		since := s.rec.since
-		s.g.async(func() func() {
+		s.rec.busy = s.g.async(func() func() {
 			err := stop()
 			return func() {
 				s.rec = recording{}
@@ -51,8 +50,7 @@ func (s *simScreen) toggleRecording() {
 		dir = "."
 	}
 	path := filepath.Join(dir, "simgui-"+time.Now().Format("20060102-150405")+".mcap")
-	s.rec.busy = true
-	s.g.async(func() func() {
+	s.rec.busy = s.g.async(func() func() {
 		stop, err := startRecording(r.StartRecording, path)
 		return func() {
 			s.rec.busy = false

@@ -185,12 +185,15 @@ func (g *game) runJob(job func() func()) (apply func()) {
 }
 
 // async queues work for the worker; apply (if returned) runs later in Update. It never blocks:
-// when the queue is full the request is dropped with a message. Game goroutine only.
-func (g *game) async(work func() func()) {
+// when the queue is full the request is dropped with a message, and async returns false.
+// Game goroutine only.
+func (g *game) async(work func() func()) bool {
 	select {
 	case g.jobs <- work:
+		return true
 	default:
 		g.Status("busy: the last request is still running")
+		return false
 	}
 }
 
