@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"simgui/app"
+	"simgui/app/record/foxglove"
 	"simgui/app/world"
 )
 
@@ -156,15 +157,25 @@ func (f *Face) views() bool { return f.Foxglove == nil || *f.Foxglove }
 // worldOf names a world for the file, with its Foxglove scene when the views are on.
 func (f *Face) worldOf(a *app.Sim) World {
 	w := World{ID: a.ID, Kind: string(a.Kind), Label: a.Label}
-	if snap := a.Loop.Snapshot(); f.views() && snap != nil {
-		var err error
-		if w.Scene, err = sceneOf(snap); err != nil {
-			log := slog.Default()
-			if f.h != nil {
-				log = f.h.Logger()
-			}
+	if !f.views() {
+		return w
+	}
+	log := slog.Default()
+	if f.h != nil {
+		log = f.h.Logger()
+	}
+	warned := false
+	w.Scene = func() *foxglove.SceneUpdate {
+		snap := a.Loop.Snapshot()
+		if snap == nil {
+			return nil
+		}
+		s, err := sceneOf(snap)
+		if err != nil && !warned {
+			warned = true
 			log.Warn("recording without the world's Foxglove scene", "world", a.ID, "err", err)
 		}
+		return s
 	}
 	return w
 }

@@ -131,8 +131,9 @@ func TestRecordFaceFollowsTheActiveWorld(t *testing.T) {
 		t.Errorf("the last message %s published at %v, want the episode's 0.5 s", last.Topic, last.PublishTime)
 	}
 	// Each world is named where its messages begin: they all publish the same topics.
-	if len(rec.Worlds) != 2 || rec.Worlds[0].World != (World{ID: sc.ID, Kind: "scenario", Label: sc.Label}) ||
-		rec.Worlds[1].World != (World{ID: ep.ID, Kind: "episode", Label: "episode 1"}) {
+	name := func(w World) [3]string { return [3]string{w.ID, w.Kind, w.Label} }
+	if len(rec.Worlds) != 2 || name(rec.Worlds[0].World) != [3]string{sc.ID, "scenario", sc.Label} ||
+		name(rec.Worlds[1].World) != [3]string{ep.ID, "episode", "episode 1"} {
 		t.Fatalf("worlds %+v; want the scenario's, then episode-1's", rec.Worlds)
 	}
 	for _, m := range rec.Messages {

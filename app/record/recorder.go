@@ -72,9 +72,11 @@ type Options struct {
 // topics.
 type World struct {
 	ID, Kind, Label string
-	// Scene is the world's Foxglove scene, written on SceneTopic with the mark when the
-	// recording writes Foxglove's views (nil: none).
-	Scene *foxglove.SceneUpdate
+	// Scene returns the world's Foxglove scene as it is now, written on SceneTopic with the
+	// mark when the recording writes Foxglove's views, and again when the world's pose list
+	// names other robots than the scene has (at most once a second of the file's time); nil
+	// writes none. The writer goroutine calls it.
+	Scene func() *foxglove.SceneUpdate
 }
 
 // worldMetadata is the name of the metadata records that mark where a world's messages begin.
@@ -134,9 +136,13 @@ type Recorder struct {
 	vbuf     []byte
 	// viewErr: a view failed and was logged; later failures are not.
 	viewErr bool
-	scenes  uint32  // scenes written
-	pub     pubSeqs // numbers the messages of the subscription being drained
-	buf     []byte
+	// scenes counts the scenes written; sceneRobots are the robots of the last one and
+	// sceneAt its log time.
+	scenes      uint32
+	sceneRobots map[string]bool
+	sceneAt     uint64
+	pub         pubSeqs // numbers the messages of the subscription being drained
+	buf         []byte
 	// lastLog is the latest log time written; offset is added to the stamps of the current
 	// world's messages so that log time never goes back across a world switch or a reset.
 	lastLog uint64
@@ -228,7 +234,7 @@ func StartFile(bus *transport.Bus, f *os.File, opts Options) (*Recorder, error) 
 		pub:        newPubSeqs(bus),
 		schemas:    map[string]uint16{}, channels: map[string]uint16{}, seq: map[uint16]uint32{},
 		perTopic: map[string]uint64{}, maxBytes: opts.MaxBytes, viewChs: map[string]uint16{},
-		world: opts.World, announce: opts.World != World{},
+		world: opts.World, announce: opts.World.ID != "" || opts.World.Kind != "" || opts.World.Label != "",
 	}
 	if r.maxBytes <= 0 {
 		r.maxBytes = DefaultMaxBytes
@@ -449,16 +455,19 @@ func (r *Recorder) write(m transport.Message, epoch int) error {
 		}}); err != nil {
 			return err
 		}
-		if w.Scene != nil && r.views != nil {
-			if err := r.writeScene(w.Scene, logTime, t); err != nil {
-				return err
-			}
+		if err := r.writeScene(logTime, t); err != nil {
+			return err
 		}
 	}
 	seq := r.pub.sequence(m, r.seq[ch])
 	r.seq[ch] = max(r.seq[ch], seq)
 	if err := r.w.WriteMessage(&mcap.Message{ChannelID: ch, Sequence: seq, LogTime: logTime, PublishTime: t, Data: r.buf}); err != nil {
 		return err
+	}
+	if r.sceneStale(m, logTime) {
+		if err := r.writeScene(logTime, t); err != nil {
+			return err
+		}
 	}
 	if view != nil {
 		vch, ok := r.viewChs[viewTopic]

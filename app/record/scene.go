@@ -2,6 +2,7 @@ package record
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/foxglove/mcap/go/mcap"
@@ -11,6 +12,8 @@ import (
 	"google.golang.org/protobuf/types/known/timestamppb"
 
 	"simgui/app/record/foxglove"
+	"simgui/app/transport"
+	"simgui/app/transport/msgs"
 	"simgui/app/world"
 	"simgui/render"
 )
@@ -41,6 +44,7 @@ func sceneOf(snap *world.Snapshot) (*foxglove.SceneUpdate, error) {
 	meshes := map[string]*render.Mesh{}
 	for i, m := range snap.Models {
 		e := &foxglove.SceneEntity{Timestamp: ts, FrameId: m.Name, Id: "robot/" + m.Name, FrameLocked: true, Lifetime: forever}
+		up.Entities = append(up.Entities, e) // with a shape or without: the scene knows the robot
 		v := m.Vehicle
 		if v == nil {
 			continue
@@ -65,7 +69,6 @@ func sceneOf(snap *world.Snapshot) (*foxglove.SceneUpdate, error) {
 			}}
 			e.Cubes[0].Pose.Position.Z = b.Height / 2
 		}
-		up.Entities = append(up.Entities, e)
 	}
 	return up, nil
 }
@@ -95,8 +98,46 @@ func fgColour(c render.RGB) *foxglove.Color {
 	return &foxglove.Color{R: float64(c.R) / 255, G: float64(c.G) / 255, B: float64(c.B) / 255, A: 1}
 }
 
-// writeScene writes a world's scene where its messages begin. Writer goroutine only.
-func (r *Recorder) writeScene(s *foxglove.SceneUpdate, logTime, publish uint64) error {
+// sceneRefresh is how often, in the file's time, the scene may be written again for robots
+// that came or went.
+const sceneRefresh = uint64(time.Second)
+
+// sceneStale says whether m is the world's pose list naming other robots than the last scene
+// has, and that scene is sceneRefresh old.
+func (r *Recorder) sceneStale(m transport.Message, logTime uint64) bool {
+	list, ok := m.Msg.(*msgs.Pose_V)
+	if !ok || r.views == nil || r.world.Scene == nil || logTime < r.sceneAt+sceneRefresh || !isPoseInfo(m.Topic) {
+		return false
+	}
+	poses := list.GetPose()
+	if len(poses) != len(r.sceneRobots) {
+		return true
+	}
+	for _, p := range poses {
+		if !r.sceneRobots[p.GetName()] {
+			return true
+		}
+	}
+	return false
+}
+
+// writeScene writes the world's scene as it is now (World.Scene; none without it or without
+// the views). Writer goroutine only.
+func (r *Recorder) writeScene(logTime, publish uint64) error {
+	if r.views == nil || r.world.Scene == nil {
+		return nil
+	}
+	s := r.world.Scene()
+	r.sceneAt = logTime
+	if s == nil {
+		return nil
+	}
+	r.sceneRobots = map[string]bool{}
+	for _, e := range s.Entities {
+		if name, ok := strings.CutPrefix(e.Id, "robot/"); ok {
+			r.sceneRobots[name] = true
+		}
+	}
 	var err error
 	if r.vbuf, err = (proto.MarshalOptions{}).MarshalAppend(r.vbuf[:0], s); err != nil {
 		return fmt.Errorf("marshal the scene: %w", err)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"log/slog"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
@@ -73,12 +74,12 @@ func TestSceneWrittenPerWorld(t *testing.T) {
 	sa, _ := sceneOf(sceneSnapshot(1))
 	sb, _ := sceneOf(sceneSnapshot(2))
 	path := filepath.Join(t.TempDir(), "scenes.mcap")
-	rec, err := Start(a, path, Options{Foxglove: true, Logger: quiet, World: World{ID: "a", Scene: sa}})
+	rec, err := Start(a, path, Options{Foxglove: true, Logger: quiet, World: World{ID: "a", Scene: func() *foxglove.SceneUpdate { return sa }}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	a.Publish("/clock", &msgs.Clock{}, time.Second)
-	rec.Switch(b, World{ID: "b", Scene: sb})
+	rec.Switch(b, World{ID: "b", Scene: func() *foxglove.SceneUpdate { return sb }})
 	b.Publish("/clock", &msgs.Clock{}, time.Second)
 	if _, err := rec.Stop(); err != nil {
 		t.Fatal(err)
@@ -107,5 +108,74 @@ func TestSceneWrittenPerWorld(t *testing.T) {
 	}
 	if len(got.Worlds) != 2 || got.Worlds[1].ID != "b" {
 		t.Errorf("worlds %v", got.Worlds)
+	}
+}
+
+// A robot that comes into the world's pose list brings the scene again, at most once a
+// second of the file's time; the same robots do not.
+func TestSceneFollowsTheRobots(t *testing.T) {
+	quiet := slog.New(slog.DiscardHandler)
+	bus := transport.NewBus(transport.Options{Logger: quiet})
+	defer bus.Close()
+	var mu sync.Mutex
+	robots := 1
+	scene := func() *foxglove.SceneUpdate {
+		mu.Lock()
+		defer mu.Unlock()
+		s, _ := sceneOf(sceneSnapshot(robots))
+		return s
+	}
+	path := filepath.Join(t.TempDir(), "robots.mcap")
+	rec, err := Start(bus, path, Options{Foxglove: true, Logger: quiet, World: World{ID: "w", Scene: scene}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Each list is written before the robots change: the scene is the world as it is when
+	// the writer comes to the list.
+	sent := uint64(0)
+	poses := func(n int, at time.Duration) {
+		list := &msgs.Pose_V{}
+		for i := range n {
+			list.Pose = append(list.Pose, &msgs.Pose{Name: fmt.Sprintf("car%d", i)})
+		}
+		if err := bus.Publish("/world/w/pose/info", list, at); err != nil {
+			t.Fatal(err)
+		}
+		sent++
+		for rec.Stats().PerTopic["/world/w/pose/info"] < sent {
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+	poses(1, 0)             // the first scene, car0
+	poses(1, 2*time.Second) // the same robots: none
+	mu.Lock()
+	robots = 2
+	mu.Unlock()
+	poses(2, 2500*time.Millisecond) // car1 came: a scene, car0 and car1
+	mu.Lock()
+	robots = 3
+	mu.Unlock()
+	poses(3, 3*time.Second)         // within a second of the last: none yet
+	poses(3, 3600*time.Millisecond) // a scene with car2
+	if _, err := rec.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var at []time.Duration
+	var entities []int
+	for _, m := range got.Messages {
+		if m.Topic == SceneTopic {
+			var s foxglove.SceneUpdate
+			if err := proto.Unmarshal(m.Data, &s); err != nil {
+				t.Fatal(err)
+			}
+			at, entities = append(at, m.PublishTime), append(entities, len(s.Entities))
+		}
+	}
+	if fmt.Sprint(at) != "[0s 2.5s 3.6s]" || fmt.Sprint(entities) != "[2 3 4]" {
+		t.Errorf("scenes at %v of %v entities; want at [0s 2.5s 3.6s] of [2 3 4] (the track and the robots)", at, entities)
 	}
 }

@@ -51,7 +51,7 @@ func (v *viewer) view(m transport.Message) (proto.Message, string, error) {
 	case *msgs.LaserScan:
 		return v.scan(msg), m.Topic + ViewSuffix, nil
 	case *msgs.Pose_V:
-		if !strings.HasPrefix(m.Topic, "/world/") || !strings.HasSuffix(m.Topic, "/pose/info") {
+		if !isPoseInfo(m.Topic) {
 			return nil, "", nil
 		}
 		return v.transforms(msg), m.Topic + ViewSuffix, nil
@@ -98,6 +98,11 @@ func (v *viewer) image(topic string, msg *msgs.Image) (proto.Message, string, er
 	}
 	v.img = foxglove.CompressedImage{Timestamp: &v.ts, FrameId: cameraFrame(topic), Data: v.jpg, Format: "jpeg"}
 	return &v.img, topic + ViewSuffix, nil
+}
+
+// isPoseInfo says whether topic is a world's pose list, /world/<world>/pose/info.
+func isPoseInfo(topic string) bool {
+	return strings.HasPrefix(topic, "/world/") && strings.HasSuffix(topic, "/pose/info")
 }
 
 // cameraFrame names a camera's frame after its topic: /model/<m>/sensor/<id>/image gives
