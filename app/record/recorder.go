@@ -74,7 +74,7 @@ type World struct {
 	ID, Kind, Label string
 	// Scene returns the world's Foxglove scene as it is now, written on SceneTopic with the
 	// mark when the recording writes Foxglove's views, and again when the world's pose list
-	// names other robots than the scene has (at most once a second of the file's time); nil
+	// names other robots than the scene has (looked for once a second of the file's time); nil
 	// writes none. The writer goroutine calls it.
 	Scene func() *foxglove.SceneUpdate
 }
@@ -136,8 +136,8 @@ type Recorder struct {
 	vbuf     []byte
 	// viewErr: a view failed and was logged; later failures are not.
 	viewErr bool
-	// scenes counts the scenes written; sceneRobots are the robots of the last one and
-	// sceneAt its log time.
+	// scenes counts the scenes written; sceneRobots are the robots of the last one, and
+	// sceneAt the log time it was written or last found current.
 	scenes      uint32
 	sceneRobots map[string]bool
 	sceneAt     uint64

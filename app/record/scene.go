@@ -103,12 +103,13 @@ func fgColour(c render.RGB) *foxglove.Color {
 const sceneRefresh = uint64(time.Second)
 
 // sceneStale says whether m is the world's pose list naming other robots than the last scene
-// has, and that scene is sceneRefresh old.
+// has. It looks once every sceneRefresh (a fleet's list is long, and comes every step).
 func (r *Recorder) sceneStale(m transport.Message, logTime uint64) bool {
 	list, ok := m.Msg.(*msgs.Pose_V)
 	if !ok || r.views == nil || r.world.Scene == nil || logTime < r.sceneAt+sceneRefresh || !isPoseInfo(m.Topic) {
 		return false
 	}
+	r.sceneAt = logTime
 	poses := list.GetPose()
 	if len(poses) != len(r.sceneRobots) {
 		return true

@@ -111,7 +111,7 @@ func TestSceneWrittenPerWorld(t *testing.T) {
 	}
 }
 
-// A robot that comes into the world's pose list brings the scene again, at most once a
+// A robot that comes into the world's pose list brings the scene again, looked for once a
 // second of the file's time; the same robots do not.
 func TestSceneFollowsTheRobots(t *testing.T) {
 	quiet := slog.New(slog.DiscardHandler)
@@ -146,17 +146,19 @@ func TestSceneFollowsTheRobots(t *testing.T) {
 			time.Sleep(5 * time.Millisecond)
 		}
 	}
-	poses(1, 0)             // the first scene, car0
-	poses(1, 2*time.Second) // the same robots: none
-	mu.Lock()
-	robots = 2
-	mu.Unlock()
-	poses(2, 2500*time.Millisecond) // car1 came: a scene, car0 and car1
-	mu.Lock()
-	robots = 3
-	mu.Unlock()
-	poses(3, 3*time.Second)         // within a second of the last: none yet
-	poses(3, 3600*time.Millisecond) // a scene with car2
+	set := func(n int) {
+		mu.Lock()
+		robots = n
+		mu.Unlock()
+	}
+	poses(1, 0)                     // the first scene: car0
+	poses(1, 2*time.Second)         // the same robots: none
+	set(2)                          //
+	poses(2, 2500*time.Millisecond) // car1 came, but the last look was within a second: none
+	poses(2, 3200*time.Millisecond) // a scene with car1
+	set(3)                          //
+	poses(3, 3500*time.Millisecond) // within a second of the last scene: none
+	poses(3, 4500*time.Millisecond) // a scene with car2
 	if _, err := rec.Stop(); err != nil {
 		t.Fatal(err)
 	}
@@ -175,7 +177,7 @@ func TestSceneFollowsTheRobots(t *testing.T) {
 			at, entities = append(at, m.PublishTime), append(entities, len(s.Entities))
 		}
 	}
-	if fmt.Sprint(at) != "[0s 2.5s 3.6s]" || fmt.Sprint(entities) != "[2 3 4]" {
-		t.Errorf("scenes at %v of %v entities; want at [0s 2.5s 3.6s] of [2 3 4] (the track and the robots)", at, entities)
+	if fmt.Sprint(at) != "[0s 3.2s 4.5s]" || fmt.Sprint(entities) != "[2 3 4]" {
+		t.Errorf("scenes at %v of %v entities; want at [0s 3.2s 4.5s] of [2 3 4] (the track and the robots)", at, entities)
 	}
 }
