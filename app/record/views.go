@@ -1,7 +1,9 @@
 package record
 
 import (
+	"encoding/binary"
 	"fmt"
+	"math"
 	"strings"
 	"time"
 
@@ -9,6 +11,7 @@ import (
 	"google.golang.org/protobuf/types/known/timestamppb"
 
 	"simgui/app/record/foxglove"
+	"simgui/app/sensors"
 	"simgui/app/sensors/jpegenc"
 	"simgui/app/transport"
 	"simgui/app/transport/msgs"
@@ -29,14 +32,16 @@ const WorldFrame = "world"
 // panels draw only its own types (and ROS's), not gz.msgs. A camera's frame (gz.msgs.Image,
 // RGB_INT8 or L_INT8) is viewed as a foxglove.CompressedImage, a JPEG; a lidar scan
 // (gz.msgs.LaserScan, one layer) as a foxglove.LaserScan placed in the world frame at the
-// sensor's pose; the world's pose list (/world/<w>/pose/info, gz.msgs.Pose_V) as
+// sensor's pose; a depth frame (R_FLOAT32) as a foxglove.RawImage of 16-bit millimetres; the
+// world's pose list (/world/<w>/pose/info, gz.msgs.Pose_V) as
 // foxglove.FrameTransforms, a frame per model under the world frame. Other messages have
 // none. Writer goroutine only: the views share its buffers.
 type viewer struct {
-	enc      jpegenc.Encoder
-	rgb, jpg []byte
-	img      foxglove.CompressedImage
-	ts       timestamppb.Timestamp
+	enc           jpegenc.Encoder
+	rgb, jpg, raw []byte
+	img           foxglove.CompressedImage
+	rawImg        foxglove.RawImage
+	ts            timestamppb.Timestamp
 }
 
 // view returns m's view and its topic, or nil when m has none (another type, or a frame
@@ -68,7 +73,9 @@ func (v *viewer) image(topic string, msg *msgs.Image) (proto.Message, string, er
 		bpp = 3
 	case msgs.PixelFormatType_L_INT8:
 		bpp = 1
-	default: // depth (R_FLOAT32): Foxglove would draw metres as brightness from 0 to 1
+	case msgs.PixelFormatType_R_FLOAT32:
+		return v.depth(topic, msg)
+	default:
 		return nil, "", nil
 	}
 	// The sizes come from whoever published: checked against the data before anything is
@@ -103,6 +110,27 @@ func (v *viewer) image(topic string, msg *msgs.Image) (proto.Message, string, er
 // isPoseInfo says whether topic is a world's pose list, /world/<world>/pose/info.
 func isPoseInfo(topic string) bool {
 	return strings.HasPrefix(topic, "/world/") && strings.HasSuffix(topic, "/pose/info")
+}
+
+// depth views a depth frame as 16-bit millimetres (16UC1, 0 = no return), as the depth
+// images of a sensor dump: Foxglove draws 32FC1 as brightness from 0 to 1, and colours
+// 16UC1 by a range its Image panel sets.
+func (v *viewer) depth(topic string, msg *msgs.Image) (proto.Message, string, error) {
+	w, h, step, data := int(msg.GetWidth()), int(msg.GetHeight()), int(msg.GetStep()), msg.GetData()
+	if w <= 0 || h <= 0 || step < 4*w || len(data)/step < h || w > 1<<15 || h > 1<<15 {
+		return nil, "", nil
+	}
+	v.raw = v.raw[:0]
+	for y := range h {
+		row := data[y*step:][:4*w]
+		for x := range w {
+			d := math.Float32frombits(binary.LittleEndian.Uint32(row[4*x:]))
+			v.raw = binary.LittleEndian.AppendUint16(v.raw, sensors.DepthMillimetres(d))
+		}
+	}
+	v.rawImg = foxglove.RawImage{Timestamp: &v.ts, FrameId: cameraFrame(topic), Width: uint32(w), Height: uint32(h),
+		Encoding: "16UC1", Step: uint32(2 * w), Data: v.raw}
+	return &v.rawImg, topic + ViewSuffix, nil
 }
 
 // cameraFrame names a camera's frame after its topic: /model/<m>/sensor/<id>/image gives

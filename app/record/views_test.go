@@ -2,6 +2,7 @@ package record
 
 import (
 	"bytes"
+	"encoding/binary"
 	"image"
 	"image/jpeg"
 	"log/slog"
@@ -19,7 +20,7 @@ import (
 	"simgui/app/transport/msgs"
 )
 
-// viewBus publishes, once each: an RGB and a grey camera frame, a depth frame, a frame whose
+// recordViews publishes, once each: an RGB and a grey camera frame, a depth frame, a frame whose
 // sizes do not match its data, a lidar scan, the world's pose list and another Pose_V, and
 // returns what the recording of it wrote.
 func recordViews(t *testing.T, foxgloveViews bool) *Recording {
@@ -40,8 +41,17 @@ func recordViews(t *testing.T, foxgloveViews bool) *Recording {
 	}
 	pub("/model/car0/sensor/camera/image", testFrame(64, 48, 3))
 	pub("/model/car0/sensor/grey/image", testFrame(40, 30, 1))
-	pub("/model/car0/sensor/depth/depth_image", &msgs.Image{Width: 4, Height: 2, Step: 16,
-		Data: make([]byte, 32), PixelFormatType: msgs.PixelFormatType_R_FLOAT32})
+	// 3×2 metres, rows padded by 4 bytes: no return, far beyond 16 bits of millimetres.
+	depth := []float32{0.5, float32(math.Inf(1)), 1.2345, 70, 0, 2}
+	var dd []byte
+	for i, d := range depth {
+		dd = binary.LittleEndian.AppendUint32(dd, math.Float32bits(d))
+		if i%3 == 2 {
+			dd = append(dd, 0, 0, 0, 0)
+		}
+	}
+	pub("/model/car0/sensor/depth/depth_image", &msgs.Image{Width: 3, Height: 2, Step: 16,
+		Data: dd, PixelFormatType: msgs.PixelFormatType_R_FLOAT32})
 	bad := testFrame(64, 48, 3)
 	bad.Height = 4800 // more rows than its data has
 	pub("/model/car0/sensor/bad/image", bad)
@@ -97,10 +107,11 @@ func TestFoxgloveViews(t *testing.T) {
 	rec := recordViews(t, true)
 	byTopic := viewsOf(rec)
 	want := map[string]string{
-		"/model/car0/sensor/camera/image/foxglove": "foxglove.CompressedImage",
-		"/model/car0/sensor/grey/image/foxglove":   "foxglove.CompressedImage",
-		"/model/car0/sensor/lidar/scan/foxglove":   "foxglove.LaserScan",
-		"/world/corridor/pose/info/foxglove":       "foxglove.FrameTransforms",
+		"/model/car0/sensor/camera/image/foxglove":      "foxglove.CompressedImage",
+		"/model/car0/sensor/grey/image/foxglove":        "foxglove.CompressedImage",
+		"/model/car0/sensor/depth/depth_image/foxglove": "foxglove.RawImage",
+		"/model/car0/sensor/lidar/scan/foxglove":        "foxglove.LaserScan",
+		"/world/corridor/pose/info/foxglove":            "foxglove.FrameTransforms",
 	}
 	var views []string
 	for topic, m := range byTopic {
@@ -117,7 +128,20 @@ func TestFoxgloveViews(t *testing.T) {
 		}
 	}
 	if len(views) != len(want) {
-		t.Errorf("views on %v, want those of %v (none for depth, a bad frame, other pose lists)", views, want)
+		t.Errorf("views on %v, want those of %v (none for a bad frame, other pose lists)", views, want)
+	}
+
+	var raw foxglove.RawImage
+	if err := proto.Unmarshal(byTopic["/model/car0/sensor/depth/depth_image/foxglove"].Data, &raw); err != nil {
+		t.Fatal(err)
+	}
+	var mm []uint16
+	for i := 0; i+1 < len(raw.Data); i += 2 {
+		mm = append(mm, binary.LittleEndian.Uint16(raw.Data[i:]))
+	}
+	if raw.Encoding != "16UC1" || raw.Width != 3 || raw.Height != 2 || raw.Step != 6 || raw.FrameId != "car0/depth" ||
+		!slices.Equal(mm, []uint16{500, 0, 1235, 65535, 0, 2000}) {
+		t.Errorf("depth view %s %dx%d step %d frame %q, millimetres %v", raw.Encoding, raw.Width, raw.Height, raw.Step, raw.FrameId, mm)
 	}
 
 	for topic, c := range map[string]int{"/model/car0/sensor/camera/image": 3, "/model/car0/sensor/grey/image": 1} {

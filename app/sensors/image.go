@@ -139,11 +139,7 @@ func EncodeDepth(dst *Image) error {
 			*g = *image.NewGray16(image.Rect(0, 0, dst.Width, dst.Height))
 		}
 		for i, d := range dst.Depth[:n] {
-			mm := 0.0
-			if !math.IsInf(float64(d), 0) && !math.IsNaN(float64(d)) {
-				mm = min(math.Round(float64(d)*1000), 65535)
-			}
-			binary.BigEndian.PutUint16(g.Pix[2*i:], uint16(mm))
+			binary.BigEndian.PutUint16(g.Pix[2*i:], DepthMillimetres(d))
 		}
 		dst.png.Reset()
 		err := pngEncoder.Encode(&dst.png, g)
@@ -151,6 +147,15 @@ func EncodeDepth(dst *Image) error {
 		return err
 	}
 	return CheckDepthFormat(dst.Format)
+}
+
+// DepthMillimetres is a depth reading (metres) as 16-bit depth images carry it: whole
+// millimetres up to 65535, 0 for no return (+Inf) and NaN.
+func DepthMillimetres(d float32) uint16 {
+	if math.IsInf(float64(d), 0) || math.IsNaN(float64(d)) {
+		return 0
+	}
+	return uint16(max(0, min(math.Round(float64(d)*1000), 65535)))
 }
 
 // AppendFloat32s appends little-endian float32s (the layout of R_FLOAT32 images).
