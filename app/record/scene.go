@@ -139,8 +139,9 @@ func (r *Recorder) writeScene(logTime, publish uint64) error {
 			r.sceneRobots[name] = true
 		}
 	}
-	var err error
-	if r.vbuf, err = (proto.MarshalOptions{}).MarshalAppend(r.vbuf[:0], s); err != nil {
+	// Its own buffer: vbuf holds the view of the message being written.
+	data, err := proto.Marshal(s)
+	if err != nil {
 		return fmt.Errorf("marshal the scene: %w", err)
 	}
 	ch, ok := r.viewChs[SceneTopic]
@@ -151,7 +152,7 @@ func (r *Recorder) writeScene(logTime, publish uint64) error {
 		r.viewChs[SceneTopic] = ch
 	}
 	r.scenes++
-	if err := r.w.WriteMessage(&mcap.Message{ChannelID: ch, Sequence: r.scenes, LogTime: logTime, PublishTime: publish, Data: r.vbuf}); err != nil {
+	if err := r.w.WriteMessage(&mcap.Message{ChannelID: ch, Sequence: r.scenes, LogTime: logTime, PublishTime: publish, Data: data}); err != nil {
 		return err
 	}
 	r.messages.Add(1)

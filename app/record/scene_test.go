@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"log/slog"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -169,6 +170,13 @@ func TestSceneFollowsTheRobots(t *testing.T) {
 	var at []time.Duration
 	var entities []int
 	for _, m := range got.Messages {
+		if m.Topic == "/world/w/pose/info/foxglove" {
+			// Each list's own view, also where a scene was written with it.
+			var tf foxglove.FrameTransforms
+			if err := proto.Unmarshal(m.Data, &tf); err != nil || len(tf.Transforms) == 0 || !strings.HasPrefix(tf.Transforms[0].ChildFrameId, "car") {
+				t.Errorf("the view at %v is not the list's transforms: %v (%v)", m.PublishTime, &tf, err)
+			}
+		}
 		if m.Topic == SceneTopic {
 			var s foxglove.SceneUpdate
 			if err := proto.Unmarshal(m.Data, &s); err != nil {
