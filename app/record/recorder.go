@@ -416,14 +416,15 @@ func (r *Recorder) write(m transport.Message, epoch int) error {
 	}
 	var view proto.Message
 	var viewTopic string
+	var viewSize int
 	if !r.full {
-		view, viewTopic = r.view(m)
+		view, viewTopic, viewSize = r.view(m)
 	}
 	// The bound is on the file, which is what fills a disk (compressed camera frames of the
 	// flat look are a three-hundredth of their message data): the chunks written so far, plus
 	// this message and its view as if they did not compress. The open chunk, at most
 	// ChunkSize, comes on top.
-	if r.full || int64(r.w.Offset())+int64(len(r.buf))+int64(len(r.vbuf)) > r.maxBytes {
+	if r.full || int64(r.w.Offset())+int64(len(r.buf))+int64(viewSize) > r.maxBytes {
 		if !r.full {
 			r.full = true
 			r.letGo()
@@ -470,14 +471,7 @@ func (r *Recorder) write(m transport.Message, epoch int) error {
 		}
 	}
 	if view != nil {
-		vch, ok := r.viewChs[viewTopic]
-		if !ok {
-			if vch, err = r.addChannel(viewTopic, string(view.ProtoReflect().Descriptor().FullName()), view); err != nil {
-				return err
-			}
-			r.viewChs[viewTopic] = vch
-		}
-		if err := r.w.WriteMessage(&mcap.Message{ChannelID: vch, Sequence: seq, LogTime: logTime, PublishTime: t, Data: r.vbuf}); err != nil {
+		if err := r.writeView(view, viewTopic, seq, logTime, t); err != nil {
 			return err
 		}
 	}
@@ -493,29 +487,6 @@ func (r *Recorder) write(m transport.Message, epoch int) error {
 	}
 	r.mu.Unlock()
 	return nil
-}
-
-// view marshals m's Foxglove view into vbuf (empty when it has none) and returns it and its
-// topic. A view that fails is left out, and the first failure logged: the message itself is
-// what the recording is for.
-func (r *Recorder) view(m transport.Message) (proto.Message, string) {
-	r.vbuf = r.vbuf[:0]
-	if r.views == nil {
-		return nil, ""
-	}
-	v, topic, err := r.views.view(m)
-	if err == nil && v != nil {
-		r.vbuf, err = proto.MarshalOptions{}.MarshalAppend(r.vbuf, v)
-	}
-	if err != nil {
-		if !r.viewErr {
-			r.viewErr = true
-			r.log.Warn("recording leaves out a Foxglove view", "path", r.path, "topic", m.Topic, "err", err)
-		}
-		r.vbuf = r.vbuf[:0]
-		return nil, ""
-	}
-	return v, topic
 }
 
 // letGo closes the recording's subscriptions once it is full. A subscription to every topic

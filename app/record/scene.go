@@ -32,7 +32,7 @@ const maxRobotMeshes = 32
 // frames and scans, the track and the robots as they are (robots spawned later have frames
 // but no shape). It replaces the scene of a world recorded before it.
 func sceneOf(snap *world.Snapshot) (*foxglove.SceneUpdate, error) {
-	ts := timestamppb.New(time.Unix(0, 0).Add(max(snap.SimTime, 0)))
+	ts := timestamppb.New(time.Unix(0, 0).Add(max(snap.SimTime, 0))) // the recorder's log time replaces it
 	up := &foxglove.SceneUpdate{Deletions: []*foxglove.SceneEntityDeletion{{Timestamp: ts, Type: foxglove.SceneEntityDeletion_ALL}}}
 	if snap.Layout != nil {
 		track := &foxglove.SceneEntity{Timestamp: ts, FrameId: WorldFrame, Id: "track", Lifetime: forever}
@@ -43,7 +43,7 @@ func sceneOf(snap *world.Snapshot) (*foxglove.SceneUpdate, error) {
 	}
 	meshes := map[string]*render.Mesh{}
 	for i, m := range snap.Models {
-		e := &foxglove.SceneEntity{Timestamp: ts, FrameId: m.Name, Id: "robot/" + m.Name, FrameLocked: true, Lifetime: forever}
+		e := &foxglove.SceneEntity{Timestamp: ts, FrameId: robotFrame(m.Name), Id: "robot/" + m.Name, FrameLocked: true, Lifetime: forever}
 		up.Entities = append(up.Entities, e) // with a shape or without: the scene knows the robot
 		v := m.Vehicle
 		if v == nil {
@@ -133,8 +133,14 @@ func (r *Recorder) writeScene(logTime, publish uint64) error {
 	if s == nil {
 		return nil
 	}
+	// Stamped with the log time, as the views are (writeView).
+	ts := timestamppb.New(time.Unix(0, int64(logTime)))
+	for _, d := range s.Deletions {
+		d.Timestamp = ts
+	}
 	r.sceneRobots = map[string]bool{}
 	for _, e := range s.Entities {
+		e.Timestamp = ts
 		if name, ok := strings.CutPrefix(e.Id, "robot/"); ok {
 			r.sceneRobots[name] = true
 		}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/foxglove/mcap/go/mcap"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/timestamppb"
 
@@ -46,10 +47,9 @@ type viewer struct {
 
 // view returns m's view and its topic, or nil when m has none (another type, or a frame
 // whose sizes do not match its data: the bus carries what scenarios and clients publish
-// too). The view holds the viewer's buffers until the next call.
+// too). The view holds the viewer's buffers until the next call, and its stamps are the
+// viewer's ts, which the recorder sets to the message's log time before it writes it.
 func (v *viewer) view(m transport.Message) (proto.Message, string, error) {
-	stamp := max(m.Stamp, 0)
-	v.ts = timestamppb.Timestamp{Seconds: int64(stamp / time.Second), Nanos: int32(stamp % time.Second)}
 	switch msg := m.Msg.(type) {
 	case *msgs.Image:
 		return v.image(m.Topic, msg)
@@ -105,6 +105,46 @@ func (v *viewer) image(topic string, msg *msgs.Image) (proto.Message, string, er
 	}
 	v.img = foxglove.CompressedImage{Timestamp: &v.ts, FrameId: cameraFrame(topic), Data: v.jpg, Format: "jpeg"}
 	return &v.img, topic + ViewSuffix, nil
+}
+
+// view returns m's Foxglove view, its topic and about how many bytes it takes (nil when it has
+// none). A view that fails is left out, and the first failure logged: the message itself is
+// what the recording is for. So is a view whose topic a publisher on the bus has taken.
+func (r *Recorder) view(m transport.Message) (proto.Message, string, int) {
+	if r.views == nil {
+		return nil, "", 0
+	}
+	v, topic, err := r.views.view(m)
+	if err != nil {
+		if !r.viewErr {
+			r.viewErr = true
+			r.log.Warn("recording leaves out a Foxglove view", "path", r.path, "topic", m.Topic, "err", err)
+		}
+		return nil, "", 0
+	}
+	if _, taken := r.channels[topic]; v == nil || taken {
+		return nil, "", 0
+	}
+	return v, topic, proto.Size(v) + 16 // and the stamps written later
+}
+
+// writeView writes view on topic beside its message (sequence seq), stamped with the
+// message's log time: Foxglove orders transforms by their stamps, and a world's sim time
+// starts again at each reset and in each training episode while the file's time goes on.
+func (r *Recorder) writeView(view proto.Message, topic string, seq uint32, logTime, publish uint64) error {
+	r.views.ts = timestamppb.Timestamp{Seconds: int64(logTime / uint64(time.Second)), Nanos: int32(logTime % uint64(time.Second))}
+	var err error
+	if r.vbuf, err = (proto.MarshalOptions{}).MarshalAppend(r.vbuf[:0], view); err != nil {
+		return fmt.Errorf("marshal the view on %s: %w", topic, err)
+	}
+	ch, ok := r.viewChs[topic]
+	if !ok {
+		if ch, err = r.addChannel(topic, string(view.ProtoReflect().Descriptor().FullName()), view); err != nil {
+			return err
+		}
+		r.viewChs[topic] = ch
+	}
+	return r.w.WriteMessage(&mcap.Message{ChannelID: ch, Sequence: seq, LogTime: logTime, PublishTime: publish, Data: r.vbuf})
 }
 
 // isPoseInfo says whether topic is a world's pose list, /world/<world>/pose/info.
@@ -180,11 +220,20 @@ func (v *viewer) transforms(msg *msgs.Pose_V) proto.Message {
 		}
 		fp := fgPose(p.GetPosition(), p.GetOrientation())
 		out.Transforms = append(out.Transforms, &foxglove.FrameTransform{
-			Timestamp: &v.ts, ParentFrameId: WorldFrame, ChildFrameId: p.GetName(),
+			Timestamp: &v.ts, ParentFrameId: WorldFrame, ChildFrameId: robotFrame(p.GetName()),
 			Translation: fp.Position, Rotation: fp.Orientation,
 		})
 	}
 	return out
+}
+
+// robotFrame is the frame of the robot named name: its name, but for a robot named as the
+// world frame, whose frame would be its own parent.
+func robotFrame(name string) string {
+	if name == WorldFrame {
+		return "robot/" + name
+	}
+	return name
 }
 
 // fgPose is a gz position and orientation as Foxglove's pose; a missing orientation is the

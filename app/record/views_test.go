@@ -244,3 +244,78 @@ func TestNoFoxgloveViews(t *testing.T) {
 		}
 	}
 }
+
+// A view is stamped with its message's log time, which goes on through a reset, where the
+// world's sim time starts again: Foxglove orders transforms by their stamps.
+func TestViewStampsFollowTheFile(t *testing.T) {
+	quiet := slog.New(slog.DiscardHandler)
+	bus := transport.NewBus(transport.Options{Logger: quiet})
+	defer bus.Close()
+	path := filepath.Join(t.TempDir(), "reset.mcap")
+	rec, err := Start(bus, path, Options{Foxglove: true, Logger: quiet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, at := range []time.Duration{2 * time.Second, 500 * time.Millisecond} { // a reset between
+		bus.Publish(transport.ClockTopic, &msgs.Clock{}, at)
+		bus.Publish("/world/w/pose/info", &msgs.Pose_V{Pose: []*msgs.Pose{{Name: "world"}, {Name: "car"}}}, at)
+	}
+	if _, err := rec.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stamps []time.Duration
+	for _, m := range got.Messages {
+		if m.Topic != "/world/w/pose/info/foxglove" {
+			continue
+		}
+		var tf foxglove.FrameTransforms
+		if err := proto.Unmarshal(m.Data, &tf); err != nil || len(tf.Transforms) != 2 {
+			t.Fatalf("view %v (%v)", &tf, err)
+		}
+		ts := tf.Transforms[0].Timestamp.AsTime().Sub(time.Unix(0, 0))
+		if ts != m.LogTime {
+			t.Errorf("a view stamped %v, logged at %v", ts, m.LogTime)
+		}
+		stamps = append(stamps, ts)
+		// A robot named as the world frame gets a frame of its own, not one that is its own parent.
+		if f := tf.Transforms[0]; f.ChildFrameId == f.ParentFrameId {
+			t.Errorf("transform from %q to itself", f.ChildFrameId)
+		}
+	}
+	if len(stamps) != 2 || stamps[1] <= stamps[0] {
+		t.Errorf("view stamps %v, want them going on through the reset", stamps)
+	}
+}
+
+// A view whose topic a publisher has taken is left out: one topic, one schema.
+func TestViewTopicTaken(t *testing.T) {
+	quiet := slog.New(slog.DiscardHandler)
+	bus := transport.NewBus(transport.Options{Logger: quiet})
+	defer bus.Close()
+	path := filepath.Join(t.TempDir(), "taken.mcap")
+	rec, err := Start(bus, path, Options{Foxglove: true, Logger: quiet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bus.Publish("/world/w/pose/info/foxglove", &msgs.Clock{}, 0)
+	bus.Publish("/world/w/pose/info", &msgs.Pose_V{Pose: []*msgs.Pose{{Name: "car"}}}, 0)
+	if _, err := rec.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range got.Messages {
+		if m.Topic == "/world/w/pose/info/foxglove" && m.Type != "gz.msgs.Clock" {
+			t.Errorf("a %s on the publisher's topic", m.Type)
+		}
+	}
+	if n := got.Counts()["/world/w/pose/info/foxglove"]; n != 1 {
+		t.Errorf("%d messages on the taken topic, want the publisher's 1", n)
+	}
+}

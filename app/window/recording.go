@@ -49,9 +49,9 @@ func (s *simScreen) toggleRecording() {
 	if dir == "" {
 		dir = "."
 	}
-	path := filepath.Join(dir, "simgui-"+time.Now().Format("20060102-150405")+".mcap")
+	base := filepath.Join(dir, "simgui-"+time.Now().Format("20060102-150405"))
 	s.rec.busy = s.g.async(func() func() {
-		stop, err := startRecording(r.StartRecording, path)
+		stop, path, err := startRecording(r.StartRecording, base)
 		return func() {
 			s.rec.busy = false
 			if err != nil {
@@ -64,23 +64,31 @@ func (s *simScreen) toggleRecording() {
 	})
 }
 
-// startRecording creates path, new, and starts a recording into it; a file it made for a
-// recording that did not start is removed.
-func startRecording(start func(*os.File) (func() error, error), path string) (func() error, error) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, err
+// startRecording creates base.mcap, new (base-2.mcap, base-3.mcap, ... when a recording of
+// the same second has it), and starts a recording into it; a file it made for a recording
+// that did not start is removed.
+func startRecording(start func(*os.File) (func() error, error), base string) (stop func() error, path string, err error) {
+	if err := os.MkdirAll(filepath.Dir(base), 0o755); err != nil {
+		return nil, "", err
 	}
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
-	if errors.Is(err, fs.ErrExist) {
-		return nil, fmt.Errorf("%s exists (a recording started this second); press F9 again in a second", path)
+	var f *os.File
+	for n := 1; ; n++ {
+		path = base + ".mcap"
+		if n > 1 {
+			path = fmt.Sprintf("%s-%d.mcap", base, n)
+		}
+		f, err = os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
+		if !errors.Is(err, fs.ErrExist) || n == 100 {
+			break
+		}
 	}
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	stop, err := start(f) // it owns f from here, closed on failure too
+	stop, err = start(f) // it owns f from here, closed on failure too
 	if err != nil {
 		os.Remove(path)
-		return nil, err
+		return nil, "", err
 	}
-	return stop, nil
+	return stop, path, nil
 }

@@ -40,8 +40,9 @@ func recordPath(name string) string {
 // beginRecording starts --record's recording of sim through the record face among faces,
 // before the host runs, so that the run's first step is in it.
 func beginRecording(faces []app.Face, sim *app.Sim, name string, log *slog.Logger) (*record.Recorder, error) {
-	if strings.TrimSpace(name) == "" || strings.HasSuffix(name, "/") || strings.HasSuffix(name, string(filepath.Separator)) {
-		return nil, fmt.Errorf("--record %q: want a file's name (run1 records into run1.mcap)", name)
+	if strings.TrimSpace(name) == "" || strings.HasSuffix(name, "/") || strings.HasSuffix(name, string(filepath.Separator)) ||
+		strings.HasPrefix(filepath.Base(name), ".") {
+		return nil, fmt.Errorf("--record %q: want a file's name, not starting with a dot (run1 records into run1.mcap)", name)
 	}
 	if fi, err := os.Stat(name); err == nil && fi.IsDir() {
 		return nil, fmt.Errorf("--record %s is a folder: want a file's name in it (%s)", name, filepath.Join(name, "run1"))

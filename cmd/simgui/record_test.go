@@ -51,7 +51,8 @@ func TestRunRecordRefusals(t *testing.T) {
 	for _, tc := range []struct{ name, want string }{
 		{filepath.Join(dir, "taken"), "--record: record " + taken + ": the file exists; choose another name or remove it"},
 		{dir, "--record " + dir + " is a folder: want a file's name in it (" + filepath.Join(dir, "run1") + ")"},
-		{dir + "/", `--record "` + dir + `/": want a file's name (run1 records into run1.mcap)`},
+		{dir + "/", `--record "` + dir + `/": want a file's name, not starting with a dot (run1 records into run1.mcap)`},
+		{filepath.Join(dir, ".mcap"), `--record "` + filepath.Join(dir, ".mcap") + `": want a file's name, not starting with a dot (run1 records into run1.mcap)`},
 		{filepath.Join(dir, "x") + " --scenario " + off, "--record: the scenario turns the recorder off (faces: {record: false})"},
 	} {
 		args := append([]string{"run", "--headless", "--steps", "10", "--no-api", "--no-control", "--no-bridge", "--record"}, strings.Fields(tc.name)...)
