@@ -40,10 +40,18 @@
 // it is recorded: 100 KS0223s with their cameras ran at 0.06× on two cores (their frames,
 // 84 MB/s, then outrun the writer too; record fleets with sensors.camera.enabled: false).
 //
-// # Slow disks
+// # A writer behind
 //
-// The recorder never blocks publishers: its subscription queue (Options.QueueLen) drops the
-// oldest message when the writer falls behind, and Stats reports how many were dropped. The
+// The world the record face records also waits for the writer: at each step, while a
+// recording's queue is half full ([Recorder.Behind]), the step waits ([Recorder.WaitWriter]),
+// so that a world faster than the writer (a run to --steps as fast as possible: 60 s of the
+// default scenario, its JPEG views encoded on the writer, lost a fifth of its messages) is
+// recorded whole, at the writer's pace. A real-time world that the writer keeps up with never
+// waits.
+//
+// The recorder itself never blocks publishers: the other publishers on the bus (clients, a
+// camera's worker between two steps) fill its subscription queue (Options.QueueLen) up to the
+// end, where the oldest message is dropped, and Stats reports how many were dropped. The
 // first drop is logged as a warning, and the record face logs the count at the end. The file
 // says so too: a message's MCAP sequence is its topic's publish count since the recording
 // began (continuing across worlds), so dropped ones are gaps in their channel's sequence, and

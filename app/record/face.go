@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"simgui/app"
@@ -38,8 +39,10 @@ type Face struct {
 	mu   sync.Mutex
 	recs map[*Recorder]bool
 	// taken is the world the recordings take, whose cameras keep every frame while one runs
-	// (nil when none does).
+	// and which waits for their writers (nil when none does); unpace removes its wait.
 	taken    *app.Sim
+	unpace   func()
+	pacing   atomic.Pointer[[]*Recorder] // the recordings, for the taken world's loop
 	stop     chan struct{}
 	wg       sync.WaitGroup
 	stopOnce sync.Once
@@ -108,6 +111,7 @@ func (f *Face) StartRecording(file *os.File) (func() error, error) {
 		return nil, err
 	}
 	f.recs[r] = true
+	f.recsChanged()
 	f.take(a)
 	return func() error {
 		f.mu.Lock()
@@ -119,6 +123,7 @@ func (f *Face) StartRecording(file *os.File) (func() error, error) {
 		st, err := r.Stop()
 		f.mu.Lock()
 		delete(f.recs, r)
+		f.recsChanged()
 		if len(f.recs) == 0 {
 			f.take(nil)
 		}
@@ -147,6 +152,7 @@ func (f *Face) Begin(a *app.Sim, path string, log *slog.Logger) (*Recorder, erro
 		f.recs = map[*Recorder]bool{}
 	}
 	f.recs[r] = true
+	f.recsChanged()
 	f.take(a)
 	return r, nil
 }
@@ -190,6 +196,7 @@ func (f *Face) Shutdown(context.Context) error {
 	f.mu.Lock()
 	recs, taken := f.recs, f.taken
 	f.recs = nil
+	f.recsChanged()
 	f.mu.Unlock()
 	if len(recs) > 0 {
 		flushFrames(taken) // the last frames taken, as stop_record waits for them
@@ -207,7 +214,8 @@ func (f *Face) Shutdown(context.Context) error {
 
 // take makes a the world the recordings take (nil: none): its cameras draw every frame, none
 // dropped, so that a world stepped faster than they draw (lockstep, a step batch, time scale
-// 0) is recorded with all its frames rather than one in ten. Call it with f.mu held.
+// 0) is recorded with all its frames rather than one in ten, and it waits for the writers
+// that fall behind, so that no message is dropped either. Call it with f.mu held.
 func (f *Face) take(a *app.Sim) {
 	if f.taken == a {
 		return
@@ -215,9 +223,39 @@ func (f *Face) take(a *app.Sim) {
 	if f.taken != nil && f.taken.Sensors != nil {
 		f.taken.Sensors.SetLossless(false)
 	}
+	if f.unpace != nil {
+		f.unpace()
+		f.unpace = nil
+	}
 	f.taken = a
 	if a != nil && a.Sensors != nil {
 		a.Sensors.SetLossless(true)
+	}
+	if a != nil && a.Loop != nil {
+		// The world waits at each step while a writer is half its queue behind (see
+		// Recorder.WaitWriter). The handle is the loop goroutine's, as the callbacks are.
+		var h world.CallbackHandle
+		a.Loop.Do(func(w *world.World) { h = w.AddCallback(f.waitWriters, 0) })
+		f.unpace = func() { a.Loop.Do(func(w *world.World) { w.RemoveCallback(h) }) }
+	}
+}
+
+// recsChanged publishes the recordings for waitWriters. Call it with f.mu held.
+func (f *Face) recsChanged() {
+	recs := make([]*Recorder, 0, len(f.recs))
+	for r := range f.recs {
+		recs = append(recs, r)
+	}
+	f.pacing.Store(&recs)
+}
+
+// waitWriters is the taken world's callback at each step: it waits for the recordings'
+// writers that are behind. On the world's loop goroutine.
+func (f *Face) waitWriters(*world.World, float64) {
+	if recs := f.pacing.Load(); recs != nil {
+		for _, r := range *recs {
+			r.WaitWriter(nil)
+		}
 	}
 }
 

@@ -126,6 +126,9 @@ type Recorder struct {
 	wake     chan struct{} // Switch and Stop wake a writer whose bus closed under it
 
 	messages atomic.Uint64
+	// waiting: a world waits in WaitWriter, woken through caughtUp.
+	waiting  atomic.Bool
+	caughtUp chan struct{}
 
 	// Writer-goroutine state; mu guards perTopic and err for Stats and Stop.
 	schemas  map[string]uint16 // message type -> schema ID
@@ -230,6 +233,7 @@ func StartFile(bus *transport.Bus, f *os.File, opts Options) (*Recorder, error) 
 		path: path, f: f, w: w, log: opts.Logger, done: make(chan struct{}), queueLen: opts.QueueLen,
 		queueBytes: opts.QueueBytes,
 		wake:       make(chan struct{}, 1),
+		caughtUp:   make(chan struct{}, 1),
 		sub:        bus.SubscribeAll(transport.WithQueueLen(opts.QueueLen), transport.WithMaxBytes(opts.QueueBytes)),
 		pub:        newPubSeqs(bus),
 		schemas:    map[string]uint16{}, channels: map[string]uint16{}, seq: map[uint16]uint32{},
@@ -354,6 +358,7 @@ func (r *Recorder) drain(sub *transport.Subscription) {
 			h := heap.Pop(&pending).(held)
 			r.writeOrLog(h.m, h.epoch)
 			sub.Release(h.m)
+			r.pokeWaiter()
 		}
 		if len(pending) > 0 {
 			timer.Reset(ReorderWindow - now.Sub(pending[0].at))
@@ -368,6 +373,7 @@ func (r *Recorder) drain(sub *transport.Subscription) {
 			}
 			seq++
 			heap.Push(&pending, held{m: m, at: time.Now(), seq: seq, epoch: ep.of(m)})
+			r.pokeWaiter()
 			if !r.warnedDrops && sub.Dropped() > 0 {
 				r.warnedDrops = true
 				r.log.Warn("recording is dropping messages: the writer falls behind the bus (a slow disk, or a world faster than real time); the file will lack them",

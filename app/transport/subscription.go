@@ -141,6 +141,10 @@ func (s *Subscription) Topic() string { return s.topic }
 // Dropped returns how many messages were dropped because the queue was full.
 func (s *Subscription) Dropped() uint64 { return s.dropped.Load() }
 
+// Backlog returns how many messages are queued, and the bytes held (queued, or received and
+// not yet Released; 0 without WithMaxBytes): what a reader that keeps up leaves near zero.
+func (s *Subscription) Backlog() (n int, bytes int64) { return len(s.ch), s.bytes.Load() }
+
 // Close stops deliveries and closes C. It is idempotent and safe to call from
 // any goroutine, including while publishers deliver.
 func (s *Subscription) Close() {
