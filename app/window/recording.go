@@ -64,6 +64,15 @@ func (s *simScreen) toggleRecording() {
 	})
 }
 
+// recClock is a recording's length as the HUD shows it: m:ss, h:mm:ss past an hour.
+func recClock(d time.Duration) string {
+	s := int(d / time.Second)
+	if s >= 3600 {
+		return fmt.Sprintf("%d:%02d:%02d", s/3600, s/60%60, s%60)
+	}
+	return fmt.Sprintf("%d:%02d", s/60, s%60)
+}
+
 // startRecording creates base.mcap, new (base-2.mcap, base-3.mcap, ... when a recording of
 // the same second has it), and starts a recording into it; a file it made for a recording
 // that did not start is removed.

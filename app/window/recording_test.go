@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 // Two recordings started in one second go to two files; one that does not start leaves none.
@@ -36,5 +37,13 @@ func TestStartRecordingNamesFiles(t *testing.T) {
 	}
 	if len(opened) != 2 || opened[1] != base+"-2.mcap" {
 		t.Errorf("opened %v", opened)
+	}
+}
+
+func TestRecClock(t *testing.T) {
+	for d, want := range map[time.Duration]string{0: "0:00", 61 * time.Second: "1:01", 59*time.Minute + 59*time.Second: "59:59", 3723 * time.Second: "1:02:03"} {
+		if got := recClock(d); got != want {
+			t.Errorf("recClock(%v) = %q, want %q", d, got, want)
+		}
 	}
 }

@@ -1,8 +1,10 @@
 package window
 
 import (
+	"fmt"
 	"image"
 	"math"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -223,6 +225,15 @@ func (s *simScreen) Update() error {
 	if s.show.briefHUD {
 		// One line, so that the map under the box shows (robots parked there hid under it).
 		s.hud = []string{s.hud[0] + "   (H: details)"}
+	}
+	if s.rec.stop != nil {
+		// Said while it lasts: the status line's message fades.
+		rec := fmt.Sprintf("REC %s  %s  (F9 stops)", recClock(now.Sub(s.rec.since)), filepath.Base(s.rec.path))
+		if s.show.briefHUD {
+			s.hud[0] = rec + " · " + s.hud[0]
+		} else {
+			s.hud = append([]string{rec}, s.hud...)
+		}
 	}
 	return nil
 }
