@@ -106,13 +106,11 @@ func (f *Face) StartRecording(file *os.File) (func() error, error) {
 		file.Close()
 		return nil, errors.New("there is no world to record")
 	}
-	r, err := StartFile(a.Bus, file, Options{Compression: f.Compression, Logger: f.h.Logger(), World: f.worldOf(a), Foxglove: f.views()})
+	r, err := StartFile(a.Bus, file, f.options(a, f.h.Logger()))
 	if err != nil {
 		return nil, err
 	}
-	f.recs[r] = true
-	f.recsChanged()
-	f.take(a)
+	f.add(r, a)
 	return func() error {
 		f.mu.Lock()
 		taken := f.taken
@@ -142,7 +140,7 @@ func (f *Face) StartRecording(file *os.File) (func() error, error) {
 // host's Run; the Recorder's Stop (idempotent) gives its stats after Run, and closes it when
 // Run is not reached.
 func (f *Face) Begin(a *app.Sim, path string, log *slog.Logger) (*Recorder, error) {
-	r, err := Start(a.Bus, path, Options{Compression: f.Compression, Logger: log, World: f.worldOf(a), Foxglove: f.views()})
+	r, err := Start(a.Bus, path, f.options(a, log))
 	if err != nil {
 		return nil, err
 	}
@@ -151,10 +149,20 @@ func (f *Face) Begin(a *app.Sim, path string, log *slog.Logger) (*Recorder, erro
 	if f.recs == nil {
 		f.recs = map[*Recorder]bool{}
 	}
+	f.add(r, a)
+	return r, nil
+}
+
+// options are a recording's of world a, as the face is configured.
+func (f *Face) options(a *app.Sim, log *slog.Logger) Options {
+	return Options{Compression: f.Compression, Logger: log, World: f.worldOf(a), Foxglove: f.views()}
+}
+
+// add makes r one of the face's recordings, of world a. Call it with f.mu held.
+func (f *Face) add(r *Recorder, a *app.Sim) {
 	f.recs[r] = true
 	f.recsChanged()
 	f.take(a)
-	return r, nil
 }
 
 // views says whether recordings write the Foxglove views (Face.Foxglove, default true).
