@@ -31,11 +31,11 @@ const maxRobotMeshes = 32
 // sceneOf is the Foxglove scene of the world snap shows: what the 3D panel draws around the
 // frames and scans, the track and the robots as they are (robots spawned later have frames
 // but no shape). It replaces the scene of a world recorded before it.
+// Its stamps are left to writeScene.
 func sceneOf(snap *world.Snapshot) (*foxglove.SceneUpdate, error) {
-	ts := timestamppb.New(time.Unix(0, 0).Add(max(snap.SimTime, 0))) // the recorder's log time replaces it
-	up := &foxglove.SceneUpdate{Deletions: []*foxglove.SceneEntityDeletion{{Timestamp: ts, Type: foxglove.SceneEntityDeletion_ALL}}}
+	up := &foxglove.SceneUpdate{Deletions: []*foxglove.SceneEntityDeletion{{Type: foxglove.SceneEntityDeletion_ALL}}}
 	if snap.Layout != nil {
-		track := &foxglove.SceneEntity{Timestamp: ts, FrameId: WorldFrame, Id: "track", Lifetime: forever}
+		track := &foxglove.SceneEntity{FrameId: WorldFrame, Id: "track", Lifetime: forever}
 		if err := render.LayoutTriangles(snap.Layout, byColour(&track.Triangles)); err != nil {
 			return nil, fmt.Errorf("the track's scene: %w", err)
 		}
@@ -43,7 +43,7 @@ func sceneOf(snap *world.Snapshot) (*foxglove.SceneUpdate, error) {
 	}
 	meshes := map[string]*render.Mesh{}
 	for i, m := range snap.Models {
-		e := &foxglove.SceneEntity{Timestamp: ts, FrameId: robotFrame(m.Name), Id: "robot/" + m.Name, FrameLocked: true, Lifetime: forever}
+		e := &foxglove.SceneEntity{FrameId: robotFrame(m.Name), Id: "robot/" + m.Name, FrameLocked: true, Lifetime: forever}
 		up.Entities = append(up.Entities, e) // with a shape or without: the scene knows the robot
 		v := m.Vehicle
 		if v == nil {
