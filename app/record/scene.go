@@ -29,9 +29,9 @@ const SceneTopic = "/scene" + ViewSuffix
 const maxRobotMeshes = 32
 
 // sceneOf is the Foxglove scene of the world snap shows: what the 3D panel draws around the
-// frames and scans, the track and the robots as they are (robots spawned later have frames
-// but no shape). It replaces the scene of a world recorded before it.
-// Its stamps are left to writeScene.
+// frames and scans, the track and the robots as they are. It replaces the last scene written
+// (a world recorded before, or the robots before some came or went); its stamps are left to
+// writeScene.
 func sceneOf(snap *world.Snapshot) (*foxglove.SceneUpdate, error) {
 	up := &foxglove.SceneUpdate{Deletions: []*foxglove.SceneEntityDeletion{{Type: foxglove.SceneEntityDeletion_ALL}}}
 	if snap.Layout != nil {
