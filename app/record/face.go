@@ -203,13 +203,15 @@ func (f *Face) Shutdown(context.Context) error {
 	}
 	f.mu.Lock()
 	recs, taken := f.recs, f.taken
-	f.recs = nil
-	f.recsChanged()
 	f.mu.Unlock()
 	if len(recs) > 0 {
-		flushFrames(taken) // the last frames taken, as stop_record waits for them
+		// The last frames taken, as stop_record waits for them; still waiting for the
+		// writers as they are published.
+		flushFrames(taken)
 	}
 	f.mu.Lock()
+	f.recs = nil
+	f.recsChanged()
 	f.take(nil)
 	f.mu.Unlock()
 	var errs []error
@@ -222,14 +224,16 @@ func (f *Face) Shutdown(context.Context) error {
 
 // take makes a the world the recordings take (nil: none): its cameras draw every frame, none
 // dropped, so that a world stepped faster than they draw (lockstep, a step batch, time scale
-// 0) is recorded with all its frames rather than one in ten, and it waits for the writers
-// that fall behind, so that no message is dropped either. Call it with f.mu held.
+// 0) is recorded with all its frames rather than one in ten, and its steps and its sensors'
+// readings wait for the writers that fall behind, so that no message is dropped either. Call
+// it with f.mu held.
 func (f *Face) take(a *app.Sim) {
 	if f.taken == a {
 		return
 	}
 	if f.taken != nil && f.taken.Sensors != nil {
 		f.taken.Sensors.SetLossless(false)
+		f.taken.Sensors.SetPublishGate(nil)
 	}
 	if f.unpace != nil {
 		f.unpace()
@@ -238,6 +242,7 @@ func (f *Face) take(a *app.Sim) {
 	f.taken = a
 	if a != nil && a.Sensors != nil {
 		a.Sensors.SetLossless(true)
+		a.Sensors.SetPublishGate(f.waitAll)
 	}
 	if a != nil && a.Loop != nil {
 		// The world waits at each step while a writer is half its queue behind (see
@@ -259,7 +264,11 @@ func (f *Face) recsChanged() {
 
 // waitWriters is the taken world's callback at each step: it waits for the recordings'
 // writers that are behind. On the world's loop goroutine.
-func (f *Face) waitWriters(*world.World, float64) {
+func (f *Face) waitWriters(*world.World, float64) { f.waitAll() }
+
+// waitAll waits for the recordings' writers that are behind: the taken world's steps and its
+// sensors' readings wait in it (WaitWriter). Any goroutine.
+func (f *Face) waitAll() {
 	if recs := f.pacing.Load(); recs != nil {
 		for _, r := range *recs {
 			r.WaitWriter(nil)

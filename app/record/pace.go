@@ -1,9 +1,9 @@
 package record
 
 // Behind says whether the writer has fallen half its queue behind the bus (Options.QueueLen
-// messages or QueueBytes bytes): a world waiting in WaitWriter loses nothing, where one that
-// runs on fills the queue and has its oldest messages dropped. False once the recording has
-// stopped or let go of the bus.
+// messages or QueueBytes bytes): a publisher waiting in WaitWriter loses nothing, where one
+// that goes on fills the queue and has its oldest messages dropped. False once the recording
+// has stopped or let go of the bus.
 func (r *Recorder) Behind() bool {
 	r.subMu.Lock()
 	sub, done := r.sub, r.stopped || r.detached
@@ -16,35 +16,42 @@ func (r *Recorder) Behind() bool {
 }
 
 // WaitWriter returns once the writer is not Behind, the recording ends, or stop closes. The
-// record face calls it from the world it records, at every step, so that a world faster
-// than the writer (a run to --steps as fast as possible, a training episode) waits for it,
-// as it waits for its cameras, rather than has messages dropped.
+// record face has the world it records call it at every step and before each sensor reading
+// it publishes (a camera's worker publishes between steps), so that a world faster than the
+// writer (a run to --steps as fast as possible, a training episode, a fleet's cameras) waits
+// for it, as it waits for its cameras, rather than has messages dropped. Any goroutine.
 func (r *Recorder) WaitWriter(stop <-chan struct{}) {
 	for {
-		// Said before looking, so that the writer, which looks after every message it
-		// takes, cannot catch up unseen between the look and the wait.
-		r.waiting.Store(true)
-		if !r.Behind() {
-			r.waiting.Store(false)
-			return
+		// Counted, and the wake-up channel taken, before looking: the writer, which looks
+		// after every message it takes, then cannot catch up unseen between the look and
+		// the wait.
+		r.waitMu.Lock()
+		woken := r.caughtUp
+		r.waiters.Add(1)
+		r.waitMu.Unlock()
+		behind := r.Behind()
+		if behind {
+			select {
+			case <-woken:
+			case <-r.done:
+				behind = false
+			case <-stop:
+				behind = false
+			}
 		}
-		select {
-		case <-r.caughtUp:
-		case <-r.done:
-			return
-		case <-stop:
+		r.waiters.Add(-1)
+		if !behind {
 			return
 		}
 	}
 }
 
-// pokeWaiter wakes a WaitWriter once the writer is no longer Behind. Writer goroutine.
+// pokeWaiter wakes every WaitWriter once the writer is no longer Behind. Writer goroutine.
 func (r *Recorder) pokeWaiter() {
-	if r.waiting.Load() && !r.Behind() {
-		r.waiting.Store(false)
-		select {
-		case r.caughtUp <- struct{}{}:
-		default:
-		}
+	if r.waiters.Load() > 0 && !r.Behind() {
+		r.waitMu.Lock()
+		close(r.caughtUp)
+		r.caughtUp = make(chan struct{})
+		r.waitMu.Unlock()
 	}
 }

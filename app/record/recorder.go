@@ -126,8 +126,10 @@ type Recorder struct {
 	wake     chan struct{} // Switch and Stop wake a writer whose bus closed under it
 
 	messages atomic.Uint64
-	// waiting: a world waits in WaitWriter, woken through caughtUp.
-	waiting  atomic.Bool
+	// waiters count the WaitWriter calls waiting; caughtUp, guarded by waitMu, is closed
+	// (and replaced) to wake them all.
+	waiters  atomic.Int32
+	waitMu   sync.Mutex
 	caughtUp chan struct{}
 
 	// Writer-goroutine state; mu guards perTopic and err for Stats and Stop.
@@ -233,7 +235,7 @@ func StartFile(bus *transport.Bus, f *os.File, opts Options) (*Recorder, error) 
 		path: path, f: f, w: w, log: opts.Logger, done: make(chan struct{}), queueLen: opts.QueueLen,
 		queueBytes: opts.QueueBytes,
 		wake:       make(chan struct{}, 1),
-		caughtUp:   make(chan struct{}, 1),
+		caughtUp:   make(chan struct{}),
 		sub:        bus.SubscribeAll(transport.WithQueueLen(opts.QueueLen), transport.WithMaxBytes(opts.QueueBytes)),
 		pub:        newPubSeqs(bus),
 		schemas:    map[string]uint16{}, channels: map[string]uint16{}, seq: map[uint16]uint32{},

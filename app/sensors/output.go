@@ -7,6 +7,7 @@ import (
 
 	"google.golang.org/protobuf/proto"
 
+	"simgui/app/transport"
 	"simgui/app/transport/msgs"
 )
 
@@ -91,12 +92,25 @@ func (o *Output) Emit(r Reading) {
 	o.count.Add(1)
 	s := o.sys
 	if b := s.opts.Bus; b != nil && b.HasSubscribers(o.Topic) {
-		if err := b.Publish(o.Topic, r.Msg, r.Stamp); err != nil {
-			s.warnOnce(o.Topic, "sensor reading not published", err)
+		if g := s.gate.Load(); g != nil {
+			// One reading at a time through the gate: readings that all passed it at once
+			// (a fleet's cameras' workers) would overrun what it waited for.
+			s.gateMu.Lock()
+			(*g)()
+			o.publish(b, r)
+			s.gateMu.Unlock()
+		} else {
+			o.publish(b, r)
 		}
 	}
 	if d := s.dump.Load(); d != nil {
 		d.write(o, r)
+	}
+}
+
+func (o *Output) publish(b *transport.Bus, r Reading) {
+	if err := b.Publish(o.Topic, r.Msg, r.Stamp); err != nil {
+		o.sys.warnOnce(o.Topic, "sensor reading not published", err)
 	}
 }
 

@@ -65,8 +65,11 @@ type System struct {
 	renderer *render.Renderer
 
 	dump atomic.Pointer[dump]
-	// keepFrames is SetLossless's: a recording takes the world's readings.
+	// keepFrames is SetLossless's: a recording takes the world's readings; gate is
+	// SetPublishGate's.
 	keepFrames atomic.Bool
+	gate       atomic.Pointer[func()]
+	gateMu     sync.Mutex // one reading at a time through the gate
 
 	flushMu  sync.Mutex
 	flushers map[flusher]struct{}
@@ -525,6 +528,17 @@ func (s *System) lossless() bool {
 // fired (a world stepped faster than its cameras draw then slows down to them, as during a
 // dump). It may be called from any goroutine.
 func (s *System) SetLossless(on bool) { s.keepFrames.Store(on) }
+
+// SetPublishGate makes every reading wait for gate before it is published, one reading at a
+// time (nil: none): a recording that falls behind holds the cameras' workers, which publish
+// between the steps, as it holds the world's steps. It may be called from any goroutine.
+func (s *System) SetPublishGate(gate func()) {
+	if gate == nil {
+		s.gate.Store(nil)
+		return
+	}
+	s.gate.Store(&gate)
+}
 
 // warnOnce logs a warning with err the first time key is seen.
 func (s *System) warnOnce(key, msg string, err error) { s.warnOnceWith(key, msg, "err", err) }

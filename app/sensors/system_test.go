@@ -8,14 +8,17 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"simgui/app/sensors"
 	"simgui/app/sensors/sensortest"
 	_ "simgui/app/sensors/standard"
+	"simgui/app/transport"
 	"simgui/app/transport/msgs"
 	"simgui/app/world"
 	"simgui/physics/drive"
@@ -361,5 +364,43 @@ func TestUnknownSensorTypePublishedRaw(t *testing.T) {
 	}
 	if n := strings.Count(logs.String(), "no special handling"); n != 1 {
 		t.Fatalf("warning logged %d times:\n%s", n, logs.String())
+	}
+}
+
+// A publish gate sees every reading that goes out, one at a time, the cameras' workers' too.
+func TestPublishGateOneReadingAtATime(t *testing.T) {
+	var cams []sensortest.Sensor
+	for _, id := range []string{"a", "b", "c", "d"} {
+		cams = append(cams, tinyCamera(id, 100, 0))
+	}
+	v := sensortest.KS0223(t, cams...)
+	env := sensortest.New(t, corridor(), []world.AgentSpec{{Name: "ego", Vehicle: v, Spawn: &world.Pose{}}}, sensors.Options{Lossless: true})
+	var subs []*transport.Subscription
+	for _, id := range []string{"a", "b", "c", "d"} {
+		subs = append(subs, env.Subscribe("ego", id, sensors.TopicImage))
+	}
+	var inside, most, calls atomic.Int32
+	env.System.SetPublishGate(func() {
+		n := inside.Add(1)
+		for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
+		}
+		calls.Add(1)
+		runtime.Gosched() // a reading let through beside this one would be inside now
+		inside.Add(-1)
+	})
+	env.Step(200)
+	env.System.Flush()
+	frames := 0
+	for _, s := range subs {
+		frames += len(env.Drain(s))
+	}
+	if frames != 4*101 || int(calls.Load()) != frames || most.Load() != 1 {
+		t.Errorf("%d frames, %d through the gate, at most %d in it at once; want 404 (101 a camera), 404, 1", frames, calls.Load(), most.Load())
+	}
+	env.System.SetPublishGate(nil)
+	env.Step(20)
+	env.System.Flush()
+	if c := calls.Load(); c != int32(frames) {
+		t.Errorf("the gate saw %d readings after it was taken away", c-int32(frames))
 	}
 }
