@@ -168,6 +168,7 @@ type Recorder struct {
 	mu       sync.Mutex
 	perTopic map[string]uint64
 	err      error
+	failed   chan struct{} // closed with the first err
 
 	stopOnce sync.Once
 	stopErr  error
@@ -236,6 +237,7 @@ func StartFile(bus *transport.Bus, f *os.File, opts Options) (*Recorder, error) 
 		queueBytes: opts.QueueBytes,
 		wake:       make(chan struct{}, 1),
 		caughtUp:   make(chan struct{}),
+		failed:     make(chan struct{}),
 		sub:        bus.SubscribeAll(transport.WithQueueLen(opts.QueueLen), transport.WithMaxBytes(opts.QueueBytes)),
 		pub:        newPubSeqs(bus),
 		schemas:    map[string]uint16{}, channels: map[string]uint16{}, seq: map[uint16]uint32{},
@@ -397,10 +399,15 @@ func (r *Recorder) writeOrLog(m transport.Message, epoch int) {
 		}
 		r.mu.Unlock()
 		if first {
+			close(r.failed)
 			r.log.Error("recording stopped writing", "path", r.path, "err", err)
 		}
 	}
 }
+
+// Failed is closed when a write fails (a full disk): the file takes nothing more, and Stop
+// says why.
+func (r *Recorder) Failed() <-chan struct{} { return r.failed }
 
 func (r *Recorder) write(m transport.Message, epoch int) error {
 	r.mu.Lock()

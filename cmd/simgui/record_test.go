@@ -1,8 +1,11 @@
 package main
 
 import (
+	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -110,5 +113,28 @@ func TestRunRecordsEveryMessage(t *testing.T) {
 	image := "/model/ego/sensor/camera.front.rgb/image"
 	if counts["/clock"] != 12000 || counts[image] != 901 || counts[image+record.ViewSuffix] != 901 {
 		t.Errorf("%d clocks, %d frames, %d views; want 12000, 901, 901", counts["/clock"], counts[image], counts[image+record.ViewSuffix])
+	}
+}
+
+// A recording its disk fills ends the run at once with its error (as a sensor dump does),
+// and the file reads up to its last whole chunk. The run has no end of its own: one that
+// went on stepping, recording nothing, as it did, is not waited for past the test's timeout.
+func TestRunRecordEndsOnAFullDisk(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the file-size limit stands for a full disk on Linux")
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "full.mcap")
+	// 10,000 blocks of 512 bytes: about 5 MB, a few seconds of the default scenario.
+	cmd := exec.Command("sh", "-c", `ulimit -f 10000; exec "$0" "$@"`, bin, "run", "--headless", "--time-scale", "0",
+		"--record", path, "--no-api", "--no-control", "--no-bridge")
+	out, err := cmd.CombinedOutput()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 1 || !strings.Contains(string(out), "error: record "+path+": write: file too large; the file ends after its last whole chunk") {
+		t.Fatalf("exit %v, output:\n%s", err, out)
+	}
+	rec, err := record.ReadFile(path)
+	if err != nil || len(rec.Messages) == 0 || rec.Truncated {
+		t.Fatalf("the file: %v, %d messages, truncated %v", err, len(rec.Messages), rec != nil && rec.Truncated)
 	}
 }

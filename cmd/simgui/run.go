@@ -403,15 +403,21 @@ func runHeadless(ctx context.Context, stdout, stderr io.Writer, f runFlags, set 
 
 	ctx, stop := notifyStop(ctx)
 	defer stop()
-	if f.dumpDir != "" {
-		// A dump that cannot write (a full disk) ends the run at once with its error, rather
-		// than after --duration of frames that all fail.
+	if f.dumpDir != "" || recording != nil {
+		// A dump or a recording that cannot write (a full disk) ends the run at once with
+		// its error, rather than after --duration of frames that all fail.
 		var endRun context.CancelFunc
 		ctx, endRun = context.WithCancel(ctx)
 		defer endRun()
+		var recFailed <-chan struct{}
+		if recording != nil {
+			recFailed = recording.Failed()
+		}
 		go func() {
 			select {
 			case <-sim.SensorDumpFailed():
+				endRun()
+			case <-recFailed:
 				endRun()
 			case <-ctx.Done():
 			}
