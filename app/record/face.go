@@ -37,7 +37,7 @@ type Face struct {
 
 	h    *app.Host
 	mu   sync.Mutex
-	recs map[*Recorder]bool
+	recs map[*Recorder]bool // true: Shutdown reports how it ended (Begin's caller hears it)
 	// taken is the world the recordings take, whose cameras keep every frame while one runs
 	// and which waits for their writers (nil when none does); unpace removes its wait.
 	taken    *app.Sim
@@ -110,7 +110,7 @@ func (f *Face) StartRecording(file *os.File) (func() error, error) {
 	if err != nil {
 		return nil, err
 	}
-	f.add(r, a)
+	f.add(r, a, true)
 	return func() error {
 		f.mu.Lock()
 		taken := f.taken
@@ -149,7 +149,7 @@ func (f *Face) Begin(a *app.Sim, path string, log *slog.Logger) (*Recorder, erro
 	if f.recs == nil {
 		f.recs = map[*Recorder]bool{}
 	}
-	f.add(r, a)
+	f.add(r, a, false) // its caller hears how it ended, from Stop
 	return r, nil
 }
 
@@ -158,9 +158,10 @@ func (f *Face) options(a *app.Sim, log *slog.Logger) Options {
 	return Options{Compression: f.Compression, Logger: log, World: f.worldOf(a), Foxglove: f.views()}
 }
 
-// add makes r one of the face's recordings, of world a. Call it with f.mu held.
-func (f *Face) add(r *Recorder, a *app.Sim) {
-	f.recs[r] = true
+// add makes r one of the face's recordings, of world a; report: Shutdown returns how it
+// ended. Call it with f.mu held.
+func (f *Face) add(r *Recorder, a *app.Sim, report bool) {
+	f.recs[r] = report
 	f.recsChanged()
 	f.take(a)
 }
@@ -215,9 +216,10 @@ func (f *Face) Shutdown(context.Context) error {
 	f.take(nil)
 	f.mu.Unlock()
 	var errs []error
-	for r := range recs {
-		_, err := r.Stop()
-		errs = append(errs, err)
+	for r, report := range recs {
+		if _, err := r.Stop(); report {
+			errs = append(errs, err)
+		}
 	}
 	return errors.Join(errs...)
 }
