@@ -21,6 +21,9 @@ func (r *Recorder) Behind() bool {
 // writer (a run to --steps as fast as possible, a training episode, a fleet's cameras) waits
 // for it, as it waits for its cameras, rather than has messages dropped. Any goroutine.
 func (r *Recorder) WaitWriter(stop <-chan struct{}) {
+	if !r.Behind() {
+		return // the usual case, at every step and reading: no waiter to count
+	}
 	for {
 		// Counted, and the wake-up channel taken, before looking: the writer, which looks
 		// after every message it takes, then cannot catch up unseen between the look and
