@@ -16,12 +16,12 @@
 //
 // Foxglove's Image and 3D panels draw only its own types (and ROS's), so with
 // Options.Foxglove (the record face's default) a camera frame, a lidar scan and the world's
-// pose list are also written in Foxglove's types, on the topic with [ViewSuffix]: a JPEG
+// pose list are also written in Foxglove's types, on the topic with [foxview.ViewSuffix]: a JPEG
 // foxglove.CompressedImage (a depth frame: a foxglove.RawImage of 16-bit millimetres), a
-// foxglove.LaserScan in the [WorldFrame] at the sensor's pose, and
+// foxglove.LaserScan in the [foxview.WorldFrame] at the sensor's pose, and
 // foxglove.FrameTransforms with a frame per model under it (package foxglove holds the
 // messages). A view has its message's sequence and times. Where a world's messages begin, its
-// scene (World.Scene, a foxglove.SceneUpdate on [SceneTopic]: the track, and each robot's shape
+// scene (World.Scene, a foxglove.SceneUpdate on [foxview.SceneTopic]: the track, and each robot's shape
 // locked to its frame) replaces the last one.
 //
 // The file is chunked (zstd by default, Options.ChunkSize uncompressed bytes per chunk, CRCs on)

@@ -10,7 +10,8 @@ import (
 	"time"
 
 	"simgui/app"
-	"simgui/app/record/foxglove"
+	"simgui/app/foxview"
+	"simgui/app/foxview/foxglove"
 	"simgui/app/world"
 )
 
@@ -185,7 +186,7 @@ func (f *Face) worldOf(a *app.Sim) World {
 		if snap == nil {
 			return nil
 		}
-		s, err := sceneOf(snap)
+		s, err := foxview.Scene(snap)
 		if err != nil && !warned {
 			warned = true
 			log.Warn("recording without the world's Foxglove scene", "world", a.ID, "err", err)

@@ -15,6 +15,7 @@ import (
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/descriptorpb"
 
+	"simgui/app/foxview"
 	"simgui/app/systems/clock"
 	"simgui/app/systems/gztopics"
 	"simgui/app/transport"
@@ -414,7 +415,7 @@ func TestStartRefusals(t *testing.T) {
 }
 
 func TestSchemaHasImports(t *testing.T) {
-	data, err := schemaData((&msgs.Marker_V{}).ProtoReflect().Descriptor())
+	data, err := foxview.SchemaData((&msgs.Marker_V{}).ProtoReflect().Descriptor())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,7 +16,8 @@ import (
 	"github.com/foxglove/mcap/go/mcap"
 	"google.golang.org/protobuf/proto"
 
-	"simgui/app/record/foxglove"
+	"simgui/app/foxview"
+	"simgui/app/foxview/foxglove"
 	"simgui/app/transport"
 )
 
@@ -61,7 +62,7 @@ type Options struct {
 	// World names the world recorded first (see World); the zero World names none.
 	World World
 	// Foxglove also writes each camera frame, lidar scan and world pose list in Foxglove's
-	// own types, on the topic with ViewSuffix, which Foxglove's Image and 3D panels draw
+	// own types, on the topic with foxview.ViewSuffix, which Foxglove's Image and 3D panels draw
 	// (see viewer). The record face sets it unless told otherwise.
 	Foxglove bool
 }
@@ -72,7 +73,7 @@ type Options struct {
 // topics.
 type World struct {
 	ID, Kind, Label string
-	// Scene returns the world's Foxglove scene as it is now, written on SceneTopic with the
+	// Scene returns the world's Foxglove scene as it is now, written on foxview.SceneTopic with the
 	// mark when the recording writes Foxglove's views, and again when the world's pose list
 	// names other robots than the scene has (looked for once a second of the file's time); nil
 	// writes none. The writer goroutine calls it.
@@ -136,7 +137,7 @@ type Recorder struct {
 	schemas  map[string]uint16 // message type -> schema ID
 	channels map[string]uint16 // topic -> channel ID
 	seq      map[uint16]uint32
-	views    *viewer           // nil without Options.Foxglove
+	views    *foxview.Viewer   // nil without Options.Foxglove
 	viewChs  map[string]uint16 // view topic -> channel ID
 	vbuf     []byte
 	// viewErr: a view failed and was logged; later failures are not.
@@ -248,7 +249,7 @@ func StartFile(bus *transport.Bus, f *os.File, opts Options) (*Recorder, error) 
 		r.maxBytes = DefaultMaxBytes
 	}
 	if opts.Foxglove {
-		r.views = &viewer{}
+		r.views = &foxview.Viewer{}
 	}
 	go r.run(r.sub)
 	return r, nil
@@ -528,7 +529,7 @@ func (r *Recorder) letGo() {
 func (r *Recorder) addChannel(topic, typ string, msg proto.Message) (uint16, error) {
 	sid, ok := r.schemas[typ]
 	if !ok {
-		data, err := schemaData(msg.ProtoReflect().Descriptor())
+		data, err := foxview.SchemaData(msg.ProtoReflect().Descriptor())
 		if err != nil {
 			return 0, fmt.Errorf("schema %s: %w", typ, err)
 		}

@@ -11,7 +11,8 @@ import (
 
 	"google.golang.org/protobuf/proto"
 
-	"simgui/app/record/foxglove"
+	"simgui/app/foxview"
+	"simgui/app/foxview/foxglove"
 	"simgui/app/transport"
 	"simgui/app/transport/msgs"
 	"simgui/app/world"
@@ -28,15 +29,15 @@ func sceneSnapshot(n int) *world.Snapshot {
 }
 
 func TestSceneOfAWorld(t *testing.T) {
-	up, err := sceneOf(sceneSnapshot(maxRobotMeshes + 1))
+	up, err := foxview.Scene(sceneSnapshot(foxview.MaxRobotMeshes + 1))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(up.Deletions) != 1 || up.Deletions[0].Type != foxglove.SceneEntityDeletion_ALL {
 		t.Errorf("deletions %v, want one of ALL (the scene replaces the last world's)", up.Deletions)
 	}
-	if len(up.Entities) != maxRobotMeshes+2 {
-		t.Fatalf("%d entities, want the track and %d robots", len(up.Entities), maxRobotMeshes+1)
+	if len(up.Entities) != foxview.MaxRobotMeshes+2 {
+		t.Fatalf("%d entities, want the track and %d robots", len(up.Entities), foxview.MaxRobotMeshes+1)
 	}
 	track := up.Entities[0]
 	points := 0
@@ -44,7 +45,7 @@ func TestSceneOfAWorld(t *testing.T) {
 		points += len(l.Points)
 	}
 	// The north wall: a box of 12 triangles.
-	if track.Id != "track" || track.FrameId != WorldFrame || track.FrameLocked || points != 36 || track.Lifetime == nil {
+	if track.Id != "track" || track.FrameId != foxview.WorldFrame || track.FrameLocked || points != 36 || track.Lifetime == nil {
 		t.Errorf("track entity %s in %q (locked %v), %d points, lifetime %v", track.Id, track.FrameId, track.FrameLocked, points, track.Lifetime)
 	}
 	for i, e := range up.Entities[1:] {
@@ -53,8 +54,8 @@ func TestSceneOfAWorld(t *testing.T) {
 			t.Errorf("robot entity %d: %s in %q, locked %v", i, e.Id, e.FrameId, e.FrameLocked)
 		}
 		mesh, cube := len(e.Triangles) > 0, len(e.Cubes) == 1
-		if i < maxRobotMeshes && (!mesh || cube) || i >= maxRobotMeshes && (mesh || !cube) {
-			t.Errorf("robot %d: %d triangle lists, %d cubes; want its mesh for the first %d, a box after", i, len(e.Triangles), len(e.Cubes), maxRobotMeshes)
+		if i < foxview.MaxRobotMeshes && (!mesh || cube) || i >= foxview.MaxRobotMeshes && (mesh || !cube) {
+			t.Errorf("robot %d: %d triangle lists, %d cubes; want its mesh for the first %d, a box after", i, len(e.Triangles), len(e.Cubes), foxview.MaxRobotMeshes)
 		}
 		if cube {
 			c := e.Cubes[0]
@@ -72,8 +73,8 @@ func TestSceneWrittenPerWorld(t *testing.T) {
 	a, b := transport.NewBus(transport.Options{Logger: quiet}), transport.NewBus(transport.Options{Logger: quiet})
 	defer a.Close()
 	defer b.Close()
-	sa, _ := sceneOf(sceneSnapshot(1))
-	sb, _ := sceneOf(sceneSnapshot(2))
+	sa, _ := foxview.Scene(sceneSnapshot(1))
+	sb, _ := foxview.Scene(sceneSnapshot(2))
 	path := filepath.Join(t.TempDir(), "scenes.mcap")
 	rec, err := Start(a, path, Options{Foxglove: true, Logger: quiet, World: World{ID: "a", Scene: func() *foxglove.SceneUpdate { return sa }}})
 	if err != nil {
@@ -93,7 +94,7 @@ func TestSceneWrittenPerWorld(t *testing.T) {
 	var scenes []*foxglove.SceneUpdate
 	for _, m := range got.Messages {
 		topics = append(topics, m.Topic)
-		if m.Topic == SceneTopic {
+		if m.Topic == foxview.SceneTopic {
 			var s foxglove.SceneUpdate
 			if err := proto.Unmarshal(m.Data, &s); err != nil {
 				t.Fatal(err)
@@ -101,7 +102,7 @@ func TestSceneWrittenPerWorld(t *testing.T) {
 			scenes = append(scenes, &s)
 		}
 	}
-	if fmt.Sprint(topics) != fmt.Sprint([]string{SceneTopic, "/clock", SceneTopic, "/clock"}) {
+	if fmt.Sprint(topics) != fmt.Sprint([]string{foxview.SceneTopic, "/clock", foxview.SceneTopic, "/clock"}) {
 		t.Errorf("messages on %v, want each world's scene before its first message", topics)
 	}
 	if len(scenes) == 2 && (len(scenes[0].Entities) != 2 || len(scenes[1].Entities) != 3) {
@@ -123,7 +124,7 @@ func TestSceneFollowsTheRobots(t *testing.T) {
 	scene := func() *foxglove.SceneUpdate {
 		mu.Lock()
 		defer mu.Unlock()
-		s, _ := sceneOf(sceneSnapshot(robots))
+		s, _ := foxview.Scene(sceneSnapshot(robots))
 		return s
 	}
 	path := filepath.Join(t.TempDir(), "robots.mcap")
@@ -177,7 +178,7 @@ func TestSceneFollowsTheRobots(t *testing.T) {
 				t.Errorf("the view at %v is not the list's transforms: %v (%v)", m.PublishTime, &tf, err)
 			}
 		}
-		if m.Topic == SceneTopic {
+		if m.Topic == foxview.SceneTopic {
 			var s foxglove.SceneUpdate
 			if err := proto.Unmarshal(m.Data, &s); err != nil {
 				t.Fatal(err)

@@ -15,7 +15,8 @@ import (
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/descriptorpb"
 
-	"simgui/app/record/foxglove"
+	"simgui/app/foxview"
+	"simgui/app/foxview/foxglove"
 	"simgui/app/transport"
 	"simgui/app/transport/msgs"
 )
@@ -115,12 +116,12 @@ func TestFoxgloveViews(t *testing.T) {
 	}
 	var views []string
 	for topic, m := range byTopic {
-		if len(topic) > len(ViewSuffix) && topic[len(topic)-len(ViewSuffix):] == ViewSuffix {
+		if len(topic) > len(foxview.ViewSuffix) && topic[len(topic)-len(foxview.ViewSuffix):] == foxview.ViewSuffix {
 			views = append(views, topic)
 			if want[topic] != m.Type {
 				t.Errorf("%s: type %q, want %q", topic, m.Type, want[topic])
 			}
-			src := byTopic[topic[:len(topic)-len(ViewSuffix)]]
+			src := byTopic[topic[:len(topic)-len(foxview.ViewSuffix)]]
 			if m.Sequence != src.Sequence || m.PublishTime != src.PublishTime || m.LogTime != src.LogTime {
 				t.Errorf("%s: sequence %d, times %v %v; its message's %d, %v %v", topic, m.Sequence,
 					m.PublishTime, m.LogTime, src.Sequence, src.PublishTime, src.LogTime)
@@ -146,7 +147,7 @@ func TestFoxgloveViews(t *testing.T) {
 
 	for topic, c := range map[string]int{"/model/car0/sensor/camera/image": 3, "/model/car0/sensor/grey/image": 1} {
 		var img foxglove.CompressedImage
-		if err := proto.Unmarshal(byTopic[topic+ViewSuffix].Data, &img); err != nil {
+		if err := proto.Unmarshal(byTopic[topic+foxview.ViewSuffix].Data, &img); err != nil {
 			t.Fatal(err)
 		}
 		if img.Format != "jpeg" || img.Timestamp.GetSeconds() != 1 || img.Timestamp.GetNanos() != 5e8 {
@@ -171,7 +172,7 @@ func TestFoxgloveViews(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := scan.GetPose()
-	if scan.FrameId != WorldFrame || scan.StartAngle != -1 || scan.EndAngle != 1 ||
+	if scan.FrameId != foxview.WorldFrame || scan.StartAngle != -1 || scan.EndAngle != 1 ||
 		!slices.Equal(scan.Ranges, []float64{0.5, 1, math.Inf(1), 2, 0.25}) ||
 		p.GetPosition().GetX() != 1 || p.GetPosition().GetY() != 2 || p.GetOrientation().GetZ() != math.Sin(0.25) {
 		t.Errorf("scan view %v", &scan)
@@ -189,7 +190,7 @@ func TestFoxgloveViews(t *testing.T) {
 		x, y, z float64
 	}{{"car0", 3, -1, 0}, {"car1", 4, 5, 0.5}} {
 		f := tf.Transforms[i]
-		if f.ParentFrameId != WorldFrame || f.ChildFrameId != w.child || f.Translation.GetX() != w.x ||
+		if f.ParentFrameId != foxview.WorldFrame || f.ChildFrameId != w.child || f.Translation.GetX() != w.x ||
 			f.Translation.GetY() != w.y || f.Translation.GetZ() != w.z || f.Rotation.GetW() != 1 {
 			t.Errorf("transform %d: %v", i, f)
 		}

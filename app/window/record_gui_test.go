@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"simgui/app/foxview"
 	"simgui/app/record"
 )
 
@@ -36,8 +37,8 @@ func TestWindowF9Records(t *testing.T) {
 	counts := rec.Counts()
 	image := "/model/ego/sensor/camera.front.rgb/image"
 	// A second or more of the 15 Hz camera, each frame with its view.
-	if counts[image] < 15 || counts[image+record.ViewSuffix] != counts[image] {
-		t.Errorf("%d camera frames, %d views; want 15 or more, a view each", counts[image], counts[image+record.ViewSuffix])
+	if counts[image] < 15 || counts[image+foxview.ViewSuffix] != counts[image] {
+		t.Errorf("%d camera frames, %d views; want 15 or more, a view each", counts[image], counts[image+foxview.ViewSuffix])
 	}
 	var driven bool
 	for _, m := range rec.Messages {

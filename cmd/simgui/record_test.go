@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"simgui/app/foxview"
 	"simgui/app/record"
 )
 
@@ -36,8 +37,8 @@ func TestRunRecords(t *testing.T) {
 	image := "/model/ego/sensor/camera.front.rgb/image"
 	// The camera's 15 Hz over 2 s, the last frames (taken as the run ended) included: 0.005,
 	// 0.07, ..., 2.0 s.
-	if counts[image] != 31 || counts[image+record.ViewSuffix] != 31 {
-		t.Errorf("camera: %d frames and %d views, want 31 each", counts[image], counts[image+record.ViewSuffix])
+	if counts[image] != 31 || counts[image+foxview.ViewSuffix] != 31 {
+		t.Errorf("camera: %d frames and %d views, want 31 each", counts[image], counts[image+foxview.ViewSuffix])
 	}
 }
 
@@ -87,7 +88,7 @@ func TestRunRecordsWithoutViews(t *testing.T) {
 	}
 	counts := rec.Counts()
 	for topic := range counts {
-		if strings.HasSuffix(topic, record.ViewSuffix) {
+		if strings.HasSuffix(topic, foxview.ViewSuffix) {
 			t.Errorf("%s recorded with foxglove: false", topic)
 		}
 	}
@@ -111,8 +112,8 @@ func TestRunRecordsEveryMessage(t *testing.T) {
 	}
 	counts := rec.Counts()
 	image := "/model/ego/sensor/camera.front.rgb/image"
-	if counts["/clock"] != 12000 || counts[image] != 901 || counts[image+record.ViewSuffix] != 901 {
-		t.Errorf("%d clocks, %d frames, %d views; want 12000, 901, 901", counts["/clock"], counts[image], counts[image+record.ViewSuffix])
+	if counts["/clock"] != 12000 || counts[image] != 901 || counts[image+foxview.ViewSuffix] != 901 {
+		t.Errorf("%d clocks, %d frames, %d views; want 12000, 901, 901", counts["/clock"], counts[image], counts[image+foxview.ViewSuffix])
 	}
 }
 

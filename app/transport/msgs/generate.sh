@@ -2,7 +2,7 @@
 # generate.sh regenerates the Go code for proto/gz/msgs/*.proto; `go generate`
 # runs it from this directory. Another package of generated messages runs it
 # from its own folder with its import path and its .proto folder under proto/:
-#   sh ../../transport/msgs/generate.sh simgui/app/record/foxglove foxglove
+#   sh ../../transport/msgs/generate.sh simgui/app/foxview/foxglove foxglove
 #
 # protoc is Debian's (protobuf-compiler). protoc-gen-go is built from
 # google.golang.org/protobuf at the version go.mod requires, so generated code

@@ -1,3 +1,0 @@
-package foxglove
-
-//go:generate sh ../../transport/msgs/generate.sh simgui/app/record/foxglove foxglove
