@@ -14,6 +14,7 @@ import (
 	"simgui/app/bridge"
 	_ "simgui/app/control"
 	_ "simgui/app/fastpath"
+	_ "simgui/app/foxglovews"
 	_ "simgui/app/record"
 )
 
@@ -27,6 +28,7 @@ var faceFlags = map[string]struct{ label, move, bind, off string }{
 	"faces.bridge": {"device bridge", "bind another address with --bridge-ip", "bind another address with --bridge-ip",
 		"turn it off with --no-bridge"},
 	"faces.fastpath": {"training fast path", "choose another with --fast-path", "", "leave --fast-path out"},
+	"faces.foxglove": {"Foxglove live view", "choose another with --foxglove-port", "", "leave --foxglove-port out"},
 }
 
 // explainFaceError rewrites a face's failure to listen (app.Host.Run's "faces.api: training

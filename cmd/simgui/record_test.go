@@ -135,7 +135,10 @@ func TestRunRecordEndsOnAFullDisk(t *testing.T) {
 		t.Fatalf("exit %v, output:\n%s", err, out)
 	}
 	rec, err := record.ReadFile(path)
-	if err != nil || len(rec.Messages) == 0 || rec.Truncated {
-		t.Fatalf("the file: %v, %d messages, truncated %v", err, len(rec.Messages), rec != nil && rec.Truncated)
+	if err != nil {
+		t.Fatalf("the file: %v", err)
+	}
+	if len(rec.Messages) == 0 || rec.Truncated {
+		t.Fatalf("the file: %d messages, truncated %v", len(rec.Messages), rec.Truncated)
 	}
 }

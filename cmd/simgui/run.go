@@ -25,6 +25,7 @@ import (
 	"simgui/app/api"
 	"simgui/app/bridge"
 	ctlservice "simgui/app/control"
+	"simgui/app/foxglovews"
 	"simgui/app/httpguard"
 	"simgui/app/record"
 	"simgui/app/scenario"
@@ -70,6 +71,7 @@ type serviceFlags struct {
 	apiPort      int
 	noAPI        bool
 	fastPath     string
+	foxglovePort int
 }
 
 func (sf *serviceFlags) register(fl *pflag.FlagSet) {
@@ -87,6 +89,7 @@ func (sf *serviceFlags) register(fl *pflag.FlagSet) {
 	fl.IntVar(&sf.apiPort, "api-port", 0, fmt.Sprintf("training HTTP API port (rusim's /health /contract /reset /step; default %d or $%s)", api.DefaultPort, api.PortEnv))
 	fl.BoolVar(&sf.noAPI, "no-api", false, "do not serve the training HTTP API")
 	fl.StringVar(&sf.fastPath, "fast-path", "", "serve the training fast path (N envs per request, frames in shared memory) on this Unix socket")
+	fl.IntVar(&sf.foxglovePort, "foxglove-port", 0, fmt.Sprintf("serve a live view of the world to Foxglove on this port (open ws://127.0.0.1:PORT in Foxglove; its usual port is %d; 0 picks a free one)", foxglovews.DefaultPort))
 }
 
 // check refuses flag values the services cannot use.
@@ -94,7 +97,7 @@ func (sf *serviceFlags) check() error {
 	for _, p := range []struct {
 		name string
 		port int
-	}{{"--control-port", sf.controlPort}, {"--api-port", sf.apiPort}} {
+	}{{"--control-port", sf.controlPort}, {"--api-port", sf.apiPort}, {"--foxglove-port", sf.foxglovePort}} {
 		if p.port < 0 || p.port > 65535 {
 			return fmt.Errorf("%s %d is not a port number (0-65535)", p.name, p.port)
 		}
@@ -131,8 +134,8 @@ func (sf *serviceFlags) settings(set func(string) bool) app.FaceSettings {
 	if !set("token") {
 		token = os.Getenv(httpguard.TokenEnv)
 	}
-	control, training := map[string]any{}, map[string]any{}
-	for _, face := range []map[string]any{control, training} {
+	control, training, live := map[string]any{}, map[string]any{}, map[string]any{}
+	for _, face := range []map[string]any{control, training, live} {
 		if set("allow-origin") {
 			face["allowOrigins"] = sf.allowOrigins
 		}
@@ -182,6 +185,10 @@ func (sf *serviceFlags) settings(set func(string) bool) app.FaceSettings {
 	if set("fast-path") {
 		out["fastpath"] = map[string]any{"enabled": sf.fastPath != "", "socket": sf.fastPath}
 	}
+	if set("foxglove-port") {
+		live["listen"] = net.JoinHostPort("127.0.0.1", strconv.Itoa(sf.foxglovePort))
+	}
+	out["foxglove"] = live
 	if sf.noControl {
 		out["control"] = false
 	}

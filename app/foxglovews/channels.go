@@ -1,0 +1,125 @@
+package foxglovews
+
+import (
+	"context"
+	"encoding/base64"
+	"path"
+	"slices"
+	"strings"
+	"time"
+
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/reflect/protoregistry"
+
+	"simgui/app"
+	"simgui/app/foxview"
+	"simgui/app/foxview/foxglove"
+	"simgui/app/sensors"
+	"simgui/app/transport"
+	"simgui/app/transport/msgs"
+	"simgui/app/world"
+)
+
+// kind is what a channel's messages are made of.
+type kind int
+
+const (
+	// raw channels carry a bus topic's messages as they are (gz.msgs, which Foxglove's Raw
+	// Messages and Plot panels read).
+	raw kind = iota
+	// view channels carry the Foxglove view of a bus topic's messages (foxview.Viewer),
+	// which its Image and 3D panels draw.
+	view
+	// scene channels carry the world's scene (foxview.Scene), sent when a client subscribes
+	// and again when robots come or go.
+	scene
+)
+
+// spec is a channel a world offers: its topic, the bus topic its messages come from and
+// their type.
+type spec struct {
+	topic  string
+	source string
+	kind   kind
+	md     protoreflect.MessageDescriptor
+}
+
+// key names a channel across worlds: a world that offers the same topic with the same type
+// gets the channel's ID again, as the protocol allows.
+func (s spec) key() string { return s.topic + "\x00" + string(s.md.FullName()) }
+
+// sensorTypes are the messages of the sensors' topic kinds (the topic's last element), raw
+// and viewed; a kind without a view has none.
+var sensorTypes = map[string][2]protoreflect.MessageDescriptor{
+	sensors.TopicImage:      {(&msgs.Image{}).ProtoReflect().Descriptor(), (&foxglove.CompressedImage{}).ProtoReflect().Descriptor()},
+	sensors.TopicDepthImage: {(&msgs.Image{}).ProtoReflect().Descriptor(), (&foxglove.RawImage{}).ProtoReflect().Descriptor()},
+	sensors.TopicScan:       {(&msgs.LaserScan{}).ProtoReflect().Descriptor(), (&foxglove.LaserScan{}).ProtoReflect().Descriptor()},
+	sensors.TopicIMU:        {(&msgs.IMU{}).ProtoReflect().Descriptor()},
+	sensors.TopicScalar:     {(&msgs.Float_V{}).ProtoReflect().Descriptor()},
+}
+
+// specTimeout bounds how long listing a world's sensors waits for its loop.
+const specTimeout = 2 * time.Second
+
+// specsOf lists the channels a world offers: each sensor's topic and its view, the world's
+// pose list and its transforms, the scene, and every other topic on its bus of a known type.
+// ok is false when the world's loop did not answer (the last list stands).
+func specsOf(ctx context.Context, a *app.Sim) (out []spec, ok bool) {
+	if a == nil {
+		return nil, true
+	}
+	var infos []sensors.Info
+	var name string
+	ctx, cancel := context.WithTimeout(ctx, specTimeout)
+	defer cancel()
+	err := a.Loop.Call(ctx, func(w *world.World) error {
+		infos, name = a.Sensors.Sensors(), w.Name()
+		return nil
+	})
+	if err != nil {
+		return nil, false
+	}
+	seen := map[string]bool{}
+	add := func(s spec) {
+		if !seen[s.topic] {
+			seen[s.topic] = true
+			out = append(out, s)
+		}
+	}
+	for _, in := range infos {
+		types, known := sensorTypes[path.Base(in.Topic)]
+		if !known {
+			continue
+		}
+		add(spec{topic: in.Topic, source: in.Topic, kind: raw, md: types[0]})
+		if types[1] != nil {
+			add(spec{topic: in.Topic + foxview.ViewSuffix, source: in.Topic, kind: view, md: types[1]})
+		}
+	}
+	info := transport.PoseInfoTopic(name)
+	add(spec{topic: info, source: info, kind: raw, md: (&msgs.Pose_V{}).ProtoReflect().Descriptor()})
+	add(spec{topic: info + foxview.ViewSuffix, source: info, kind: view, md: (&foxglove.FrameTransforms{}).ProtoReflect().Descriptor()})
+	add(spec{topic: foxview.SceneTopic, source: info, kind: scene, md: (&foxglove.SceneUpdate{}).ProtoReflect().Descriptor()})
+	for _, t := range a.Bus.Topics() {
+		if t.Type == "" || strings.HasSuffix(t.Name, foxview.ViewSuffix) {
+			continue
+		}
+		mt, err := protoregistry.GlobalTypes.FindMessageByName(protoreflect.FullName(t.Type))
+		if err != nil {
+			continue
+		}
+		add(spec{topic: t.Name, source: t.Name, kind: raw, md: mt.Descriptor()})
+	}
+	slices.SortFunc(out, func(a, b spec) int { return strings.Compare(a.topic, b.topic) })
+	return out, true
+}
+
+// advertisement describes channel id of s, its schema a base64 FileDescriptorSet.
+func advertisement(id uint32, s spec) (advertised, error) {
+	data, err := foxview.SchemaData(s.md)
+	if err != nil {
+		return advertised{}, err
+	}
+	return advertised{ID: id, Topic: s.topic, Encoding: "protobuf", SchemaName: string(s.md.FullName()),
+		Schema: base64.StdEncoding.EncodeToString(data), SchemaEncoding: "protobuf"}, nil
+}

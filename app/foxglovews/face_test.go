@@ -1,0 +1,354 @@
+package foxglovews
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/binary"
+	"encoding/json"
+	"image/jpeg"
+	"io"
+	"log/slog"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protodesc"
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/types/descriptorpb"
+
+	"simgui/app"
+	"simgui/app/foxview/foxglove"
+	"simgui/app/scenario"
+	"simgui/app/world"
+	"simgui/plugins"
+)
+
+// liveWorld runs the default KS0223 scenario (lockstep: the test steps it) on a host with the
+// live view listening on a free port, until the test ends.
+func liveWorld(t *testing.T, face *Face) (*app.Sim, string) {
+	t.Helper()
+	sc, err := scenario.Parse([]byte("world: {trackId: track.cardboard_corridor.v1}\nvehicle: {vehicleId: vehicle.ks0223.v1}\n"), "live.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := scenario.Resolve(sc, plugins.Builtin())
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := app.NewHost(app.HostOptions{Logger: slog.New(slog.DiscardHandler)})
+	sim, err := h.Build(plan, app.BuildOptions{Lockstep: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.SetScenario(sim)
+	face.Listen = "127.0.0.1:0"
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- h.Run(ctx, face) }()
+	t.Cleanup(func() { cancel(); <-done; h.Close() })
+	<-h.Start.Done()
+	if face.Addr() == nil {
+		t.Fatal("the live view did not start")
+	}
+	return sim, face.Addr().String()
+}
+
+// viewer is a test client: it reads the server's messages on its own goroutine.
+type viewer struct {
+	t    *testing.T
+	conn *websocket.Conn
+	text chan map[string]any
+	data chan []byte
+}
+
+func dial(t *testing.T, url string) *viewer {
+	t.Helper()
+	d := websocket.Dialer{Subprotocols: []string{Subprotocol}}
+	conn, resp, err := d.Dial(url, nil)
+	if err != nil {
+		t.Fatalf("dial %s: %v (%v)", url, err, resp)
+	}
+	if conn.Subprotocol() != Subprotocol {
+		t.Fatalf("subprotocol %q, want %q", conn.Subprotocol(), Subprotocol)
+	}
+	v := &viewer{t: t, conn: conn, text: make(chan map[string]any, 64), data: make(chan []byte, 64)}
+	go func() {
+		defer close(v.text)
+		for {
+			typ, msg, err := conn.ReadMessage()
+			if err != nil {
+				return
+			}
+			if typ == websocket.BinaryMessage {
+				select {
+				case v.data <- msg:
+				default: // the test reads what it needs; the rest goes
+				}
+				continue
+			}
+			var m map[string]any
+			if err := json.Unmarshal(msg, &m); err != nil {
+				t.Errorf("text message %q is not JSON: %v", msg, err)
+				return
+			}
+			v.text <- m
+		}
+	}()
+	t.Cleanup(func() { conn.Close() })
+	return v
+}
+
+// next returns the next text message whose op is op, failing after a while (the server sends
+// them within milliseconds; the wait is only against a hang).
+func (v *viewer) next(op string) map[string]any {
+	v.t.Helper()
+	timeout := time.After(30 * time.Second)
+	for {
+		select {
+		case m, ok := <-v.text:
+			if !ok {
+				v.t.Fatalf("connection closed waiting for %s", op)
+			}
+			if m["op"] == op {
+				return m
+			}
+		case <-timeout:
+			v.t.Fatalf("no %s message", op)
+		}
+	}
+}
+
+func (v *viewer) send(req string) {
+	v.t.Helper()
+	if err := v.conn.WriteMessage(websocket.TextMessage, []byte(req)); err != nil {
+		v.t.Fatal(err)
+	}
+}
+
+// channels returns an Advertise's channels by topic.
+func channels(t *testing.T, adv map[string]any) map[string]map[string]any {
+	out := map[string]map[string]any{}
+	for _, c := range adv["channels"].([]any) {
+		ch := c.(map[string]any)
+		out[ch["topic"].(string)] = ch
+	}
+	return out
+}
+
+// A client is told of the world's channels with schemas it can decode, and gets a camera's
+// frames as JPEGs and the scene once it subscribes to them.
+func TestLiveViewServesTheWorld(t *testing.T) {
+	sim, addr := liveWorld(t, &Face{})
+	v := dial(t, "ws://"+addr+"/")
+	info := v.next("serverInfo")
+	if info["name"] != "simgui" || info["sessionId"] == "" {
+		t.Errorf("serverInfo %v", info)
+	}
+	chans := channels(t, v.next("advertise"))
+	const cam = "/model/ego/sensor/camera.front.rgb/image"
+	for topic, schema := range map[string]string{
+		cam: "gz.msgs.Image", cam + "/foxglove": "foxglove.CompressedImage", "/scene/foxglove": "foxglove.SceneUpdate",
+		"/world/default/pose/info/foxglove": "foxglove.FrameTransforms", "/model/ego/sensor/speedometer/scalar": "gz.msgs.Float_V",
+	} {
+		ch := chans[topic]
+		if ch == nil || ch["schemaName"] != schema || ch["encoding"] != "protobuf" || ch["schemaEncoding"] != "protobuf" {
+			t.Fatalf("channel %s: %v, want %s in protobuf (have %d channels)", topic, ch, schema, len(chans))
+		}
+		// The schema is a FileDescriptorSet that describes the message by its name.
+		data, err := base64.StdEncoding.DecodeString(ch["schema"].(string))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var set descriptorpb.FileDescriptorSet
+		if err := proto.Unmarshal(data, &set); err != nil {
+			t.Fatal(err)
+		}
+		files, err := protodesc.NewFiles(&set)
+		if err != nil {
+			t.Fatalf("%s's schema: %v", topic, err)
+		}
+		if _, err := files.FindDescriptorByName(protoreflect.FullName(schema)); err != nil {
+			t.Errorf("%s's schema lacks %s: %v", topic, schema, err)
+		}
+	}
+
+	camID, sceneID := chans[cam+"/foxglove"]["id"], chans["/scene/foxglove"]["id"]
+	v.send(`{"op":"subscribe","subscriptions":[{"id":7,"channelId":` + num(camID) + `},{"id":9,"channelId":` + num(sceneID) + `}]}`)
+	var gotFrame, gotScene bool
+	ctx := context.Background()
+	for !gotFrame || !gotScene {
+		// The camera publishes once someone listens: step until its frames come.
+		if _, err := sim.Loop.Step(ctx, 10); err != nil {
+			t.Fatal(err)
+		}
+		var msg []byte
+		select {
+		case msg = <-v.data:
+		case <-time.After(10 * time.Millisecond):
+			continue
+		}
+		if len(msg) < messageHeader || msg[0] != opMessageData {
+			t.Fatalf("binary message % x: want a Message Data frame", msg[:min(len(msg), 16)])
+		}
+		sub, ns := binary.LittleEndian.Uint32(msg[1:]), binary.LittleEndian.Uint64(msg[5:])
+		if d := time.Since(time.Unix(0, int64(ns))); d < 0 || d > time.Minute {
+			t.Errorf("receive time %d is %v from now, want the wall clock", ns, d)
+		}
+		switch sub {
+		case 7:
+			var img foxglove.CompressedImage
+			if err := proto.Unmarshal(msg[messageHeader:], &img); err != nil {
+				t.Fatal(err)
+			}
+			cfg, err := jpeg.DecodeConfig(bytes.NewReader(img.Data))
+			if err != nil || img.Format != "jpeg" || cfg.Width != 640 || cfg.Height != 480 || img.FrameId != "ego/camera.front.rgb" {
+				t.Fatalf("camera view: format %q, frame %q, %dx%d JPEG (%v)", img.Format, img.FrameId, cfg.Width, cfg.Height, err)
+			}
+			gotFrame = true
+		case 9:
+			var up foxglove.SceneUpdate
+			if err := proto.Unmarshal(msg[messageHeader:], &up); err != nil {
+				t.Fatal(err)
+			}
+			if len(up.Entities) != 2 || up.Entities[0].Id != "track" || up.Entities[1].Id != "robot/ego" || len(up.Entities[0].Triangles) == 0 {
+				t.Fatalf("scene of %d entities, want the track's triangles and robot/ego", len(up.Entities))
+			}
+			gotScene = true
+		default:
+			t.Fatalf("data of subscription %d, subscribed 7 and 9", sub)
+		}
+	}
+
+	// A robot that comes is advertised with its channels within the refresh; one that goes
+	// is unadvertised.
+	if err := sim.Loop.Call(ctx, func(w *world.World) error {
+		_, err := w.Spawn(world.AgentSpec{Name: "guest", Vehicle: w.Models()[0].Vehicle})
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	// Its sensors start at the next step: step until their channels are advertised.
+	const guestCamTopic = "/model/guest/sensor/camera.front.rgb/image/foxglove"
+	var guestCam any
+	for guestCam == nil {
+		if _, err := sim.Loop.Step(ctx, 1); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case m := <-v.text:
+			if m["op"] == "advertise" {
+				if ch := channels(t, m)[guestCamTopic]; ch != nil {
+					guestCam = ch["id"]
+				}
+			}
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	if err := sim.Loop.Call(ctx, func(w *world.World) error { return w.Remove("guest") }); err != nil {
+		t.Fatal(err)
+	}
+	var gone map[string]any
+	for gone == nil {
+		if _, err := sim.Loop.Step(ctx, 1); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case m := <-v.text:
+			if m["op"] == "unadvertise" {
+				gone = m
+			}
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	if !slices.Contains(gone["channelIds"].([]any), guestCam) {
+		t.Errorf("unadvertised %v, want the guest's camera (%v) among them", gone["channelIds"], guestCam)
+	}
+}
+
+// num prints a JSON number (float64 once decoded) as an integer, or a list of them.
+func num(v any) string {
+	data, _ := json.Marshal(v)
+	return string(data)
+}
+
+// Requests the server does not serve are answered with a status message saying why, and the
+// connection goes on.
+func TestLiveViewRequestsRefused(t *testing.T) {
+	_, addr := liveWorld(t, &Face{})
+	v := dial(t, "ws://"+addr+"/")
+	chans := channels(t, v.next("advertise"))
+	id := num(chans["/scene/foxglove"]["id"])
+	for _, c := range []struct{ req, want string }{
+		{`not json`, "not a request"},
+		{`{"op":"subscribe","subscriptions":[{"id":1,"channelId":99999}]}`, "no channel 99999"},
+		{`{"op":"subscribe","subscriptions":[{"id":-1,"channelId":1}]}`, "not a request"},
+		{`{"op":"subscribe","subscriptions":[{"channelId":1}]}`, "lacks its id"},
+		{`{"op":"subscribe","subscriptions":[{"id":1,"channelId":` + id + `}]}`, ""}, // taken
+		{`{"op":"subscribe","subscriptions":[{"id":1,"channelId":` + id + `}]}`, "subscription id 1 is in use"},
+		{`{"op":"subscribe","subscriptions":[{"id":2,"channelId":` + id + `}]}`, "subscribed already, as 1"},
+		{`{"op":"unsubscribe","subscriptionIds":[5]}`, "no subscription 5"},
+		{`{"op":"getParameters","parameterNames":[]}`, `op "getParameters" is not served`},
+		{`{"op":"advertise","channels":[]}`, `op "advertise" is not served`},
+	} {
+		v.send(c.req)
+		if c.want == "" {
+			continue
+		}
+		st := v.next("status")
+		if msg, _ := st["message"].(string); !strings.Contains(msg, c.want) {
+			t.Errorf("%s: status %q, want it to say %q", c.req, msg, c.want)
+		}
+	}
+	if err := v.conn.WriteMessage(websocket.BinaryMessage, []byte{1, 0, 0, 0, 0}); err != nil {
+		t.Fatal(err)
+	}
+	if st := v.next("status"); !strings.Contains(st["message"].(string), "no clientPublish") {
+		t.Errorf("binary message: status %v", st)
+	}
+	// Larger than a request may be: the connection is closed.
+	if err := v.conn.WriteMessage(websocket.TextMessage, bytes.Repeat([]byte(" "), maxRequest+1)); err != nil {
+		t.Fatal(err)
+	}
+	for range v.text {
+	}
+}
+
+// Connections are checked as the control socket's are: the subprotocol, the token, the
+// origin; and the number of clients is bounded.
+func TestLiveViewConnections(t *testing.T) {
+	_, addr := liveWorld(t, &Face{Token: "s3cret", MaxClients: 1})
+	try := func(url string, header http.Header, protos ...string) (int, string) {
+		d := websocket.Dialer{Subprotocols: protos}
+		conn, resp, err := d.Dial(url, header)
+		if err == nil {
+			t.Cleanup(func() { conn.Close() })
+			return http.StatusSwitchingProtocols, ""
+		}
+		if resp == nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(body)
+	}
+	url := "ws://" + addr + "/"
+	if code, body := try(url+"?token=s3cret", nil); code != http.StatusBadRequest || !strings.Contains(body, Subprotocol) {
+		t.Errorf("without the subprotocol: %d %q", code, body)
+	}
+	if code, body := try(url, nil, Subprotocol); code != http.StatusUnauthorized || !strings.Contains(body, "token") {
+		t.Errorf("without the token: %d %q", code, body)
+	}
+	if code, body := try(url+"?token=s3cret", http.Header{"Origin": {"https://evil.example"}}, Subprotocol); code != http.StatusForbidden || !strings.Contains(body, "--allow-origin") {
+		t.Errorf("from a web page: %d %q", code, body)
+	}
+	if code, _ := try(url+"?token=s3cret", nil, Subprotocol); code != http.StatusSwitchingProtocols {
+		t.Fatalf("with the token: %d", code)
+	}
+	if code, body := try(url+"?token=s3cret", nil, Subprotocol); code != http.StatusServiceUnavailable || !strings.Contains(body, "takes 1 client(s) at once") {
+		t.Errorf("past MaxClients: %d %q", code, body)
+	}
+}

@@ -1,0 +1,199 @@
+package foxglovews
+
+import (
+	"maps"
+	"time"
+
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/timestamppb"
+
+	"simgui/app"
+	"simgui/app/foxview"
+	"simgui/app/transport"
+	"simgui/app/transport/msgs"
+)
+
+// feedQueue is how many messages a feed's bus subscription holds: a live view wants the
+// latest, so a slow feed drops the oldest.
+const feedQueue = 4
+
+// sceneCheck is how often a scene feed looks whether robots came or went.
+const sceneCheck = time.Second
+
+// channel is an advertised channel. Its fields are guarded by Server.mu.
+type channel struct {
+	id   uint32
+	spec spec
+	adv  advertised
+	// subs maps each subscribed client to its subscription ID.
+	subs map[*client]uint32
+	// stop is closed to stop the running feed (nil when none runs).
+	stop chan struct{}
+	// latched is the last scene sent, for clients that subscribe later.
+	latched []byte
+}
+
+// subscribe adds client c as subscription id, starting the feed for the first, and sends it
+// the latched scene. Server.mu is held.
+func (ch *channel) subscribe(s *Server, c *client, id uint32) {
+	ch.subs[c] = id
+	if ch.latched != nil {
+		c.sendData(dataFrame(id, uint64(time.Now().UnixNano()), ch.latched))
+	}
+	ch.startFeed(s)
+}
+
+// unsubscribe removes client c, stopping the feed after the last. Server.mu is held.
+func (ch *channel) unsubscribe(c *client) {
+	delete(ch.subs, c)
+	if len(ch.subs) == 0 {
+		ch.stopFeed()
+		ch.latched = nil
+	}
+}
+
+// startFeed starts the channel's feed from the server's world when someone is subscribed
+// and none runs. Server.mu is held.
+func (ch *channel) startFeed(s *Server) {
+	if ch.stop != nil || len(ch.subs) == 0 || s.world == nil || s.closed {
+		return
+	}
+	stop := make(chan struct{})
+	ch.stop = stop
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		if ch.spec.kind == scene {
+			s.feedScene(ch, s.world, stop)
+		} else {
+			s.feed(ch, s.world, stop)
+		}
+	}()
+}
+
+// stopFeed stops the running feed, if any, without waiting for it. Server.mu is held.
+func (ch *channel) stopFeed() {
+	if ch.stop != nil {
+		close(ch.stop)
+		ch.stop = nil
+	}
+}
+
+// feed sends the channel's messages from world a's bus, as they are or viewed, until stop.
+// It runs on its own goroutine: it reads the world's bus, never the world.
+func (s *Server) feed(ch *channel, a *app.Sim, stop chan struct{}) {
+	sub := a.Bus.Subscribe(ch.spec.source, transport.WithQueueLen(feedQueue))
+	defer sub.Close()
+	var v foxview.Viewer
+	var buf []byte
+	for {
+		var m transport.Message
+		var ok bool
+		select {
+		case <-stop:
+			return
+		case m, ok = <-sub.C():
+			if !ok {
+				return
+			}
+		}
+		now := uint64(time.Now().UnixNano())
+		msg := m.Msg
+		if ch.spec.kind == view {
+			v.SetStamp(now)
+			var err error
+			if msg, _, err = v.View(m); err != nil || msg == nil {
+				continue // a message of another kind, or sizes that do not match its data
+			}
+		}
+		var err error
+		if buf, err = (proto.MarshalOptions{}).MarshalAppend(buf[:0], msg); err != nil {
+			s.log.Warn("live view cannot encode a message", "topic", ch.spec.topic, "err", err)
+			continue
+		}
+		s.deliver(ch, stop, now, buf, false)
+	}
+}
+
+// feedScene sends world a's scene at once and again when the robots in its pose list are
+// others, looked at once every sceneCheck, until stop.
+func (s *Server) feedScene(ch *channel, a *app.Sim, stop chan struct{}) {
+	sub := a.Bus.Subscribe(ch.spec.source, transport.WithQueueLen(1))
+	defer sub.Close()
+	var robots map[string]bool
+	send := func() {
+		snap := a.Loop.Snapshot()
+		if snap == nil {
+			return
+		}
+		sc, err := foxview.Scene(snap)
+		if err != nil {
+			s.log.Warn("live view without the world's scene", "world", a.ID, "err", err)
+			return
+		}
+		now := uint64(time.Now().UnixNano())
+		foxview.StampScene(sc, timestamppb.New(time.Unix(0, int64(now))))
+		robots = foxview.SceneRobots(sc)
+		data, err := proto.Marshal(sc)
+		if err != nil {
+			s.log.Warn("live view cannot encode the scene", "err", err)
+			return
+		}
+		s.deliver(ch, stop, now, data, true)
+	}
+	send()
+	var last time.Time
+	for {
+		var m transport.Message
+		var ok bool
+		select {
+		case <-stop:
+			return
+		case m, ok = <-sub.C():
+			if !ok {
+				return
+			}
+		}
+		if time.Since(last) < sceneCheck {
+			continue
+		}
+		last = time.Now()
+		if !maps.Equal(robots, posed(m)) {
+			send()
+		}
+	}
+}
+
+// posed returns the names in a pose list.
+func posed(m transport.Message) map[string]bool {
+	out := map[string]bool{}
+	if l, ok := m.Msg.(*msgs.Pose_V); ok {
+		for _, p := range l.GetPose() {
+			out[p.GetName()] = true
+		}
+	}
+	return out
+}
+
+// deliver sends a message of ch to each of its subscribers, unless the feed that made it has
+// been stopped (another took its place). latch keeps it for later subscribers.
+func (s *Server) deliver(ch *channel, stop chan struct{}, ns uint64, payload []byte, latch bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if ch.stop != stop {
+		return
+	}
+	if latch {
+		ch.latched = append([]byte(nil), payload...)
+	}
+	for c, id := range ch.subs {
+		c.sendData(dataFrame(id, ns, payload))
+	}
+}
+
+// dataFrame is a Message Data frame of subscription id.
+func dataFrame(id uint32, ns uint64, payload []byte) []byte {
+	h := messageData(id, ns)
+	out := make([]byte, 0, len(h)+len(payload))
+	return append(append(out, h[:]...), payload...)
+}
