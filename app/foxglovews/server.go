@@ -98,7 +98,10 @@ func Listen(opts Options) (*Server, error) {
 		ctx:      ctx, cancel: cancel, poke: make(chan struct{}, 1),
 		channels: map[uint32]*channel{}, ids: map[string]uint32{}, clients: map[*client]struct{}{},
 	}
-	s.srv = &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(s.log.Handler(), slog.LevelDebug)}
+	// Connections not yet upgraded are bounded as the other HTTP faces' are; upgraded ones by
+	// MaxClients.
+	s.srv = &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(s.log.Handler(), slog.LevelDebug),
+		ConnState: (&httpguard.ConnLimit{}).Track}
 	return s, nil
 }
 
