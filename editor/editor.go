@@ -29,8 +29,10 @@ type Host struct {
 	// (world.Loop.Do) and reports the outcome itself. Nil: Install & test drive installs only.
 	TestDrive func(v *plugins.VehicleDescriptor) error
 	// DriveTrack runs the track just installed, with a robot to drive, in place of the
-	// running scenario. It must not block. Nil: Install & test drive installs a track only.
-	DriveTrack func(trackID string)
+	// running scenario. It must not block. It returns a question when the host wants the
+	// drive asked for again first (robots spawned there would go), and the next click
+	// drives. Nil: Install & test drive installs a track only.
+	DriveTrack func(trackID string) (ask string)
 	// Files shows a native file dialog off the game goroutine and calls done on the game
 	// goroutine with the chosen path ("" when cancelled or unavailable). Nil: the editor
 	// shows its own (desktop.ShowDialog on a goroutine of its own).

@@ -217,8 +217,12 @@ const driveAction = "drive "
 // driveTrack hands the installed track to the host, which replaces the running scenario with
 // it and reports the outcome in its own status line.
 func (e *Editor) driveTrack(id string) {
+	if ask := e.host.DriveTrack(id); ask != "" {
+		// Robots spawned in the simulator would go: the next click drives.
+		e.done(ask)
+		return
+	}
 	e.armed = ""
-	e.host.DriveTrack(id)
 	e.record.TestDriven = append(e.record.TestDriven, id)
 	e.done("asked the simulator to run " + id + " with a robot to drive")
 }

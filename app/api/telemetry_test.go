@@ -2,6 +2,7 @@ package api
 
 import (
 	"slices"
+	"strconv"
 	"testing"
 
 	"simgui/plugins"
@@ -37,5 +38,18 @@ func TestSensorRigKeys(t *testing.T) {
 	}
 	if r := newSensorRig(&plugins.VehicleDescriptor{}); r.pwm || r.vertical {
 		t.Errorf("no contract: pwm %v vertical %v, want no echo", r.pwm, r.vertical)
+	}
+}
+
+// A draw's value reads back as the number drawn, and a whole one (a seed) as an integer too.
+func TestFmtExact(t *testing.T) {
+	for x, want := range map[float64]string{
+		1816941748: "1816941748", -3: "-3", 0: "0", 0.1: "0.1", 1.0 / 3: "0.3333333333333333", 1e-7: "1e-07", 1e300: "1e+300",
+	} {
+		got := fmtExact(x)
+		back, err := strconv.ParseFloat(got, 64)
+		if got != want || err != nil || back != x {
+			t.Errorf("fmtExact(%v) = %q (reads back %v, %v), want %q", x, got, back, err, want)
+		}
 	}
 }

@@ -277,8 +277,14 @@ func fmt3(x float64) string {
 	return strconv.FormatFloat(x, 'f', -1, 64)
 }
 
-// fmtExact formats x so that parsing the text gives x back (for replayable draws).
-func fmtExact(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+// fmtExact formats x so that parsing the text gives x back (for replayable draws). A whole
+// number (a seed drawn) is written without an exponent, so that int() and Atoi read it too.
+func fmtExact(x float64) string {
+	if x == math.Trunc(x) && math.Abs(x) < 1<<53 {
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	}
+	return strconv.FormatFloat(x, 'g', -1, 64)
+}
 
 // kvLookup finds key in kvs case-insensitively; the last match wins.
 func kvLookup(kvs []KV, key string) (string, bool) {

@@ -39,12 +39,12 @@ func (b *connBudget) admit(c net.Conn, a *activity) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if len(b.conns) >= b.max {
-		victim, va := idlest(b.conns)
-		victim.Close()
-		delete(b.conns, victim)
+		out, va := victim(b.conns, time.Now())
+		out.Close()
+		delete(b.conns, out)
 		if ok, leftOut := b.evictLog.Allow(); ok {
-			b.log.Warn("bridge: too many connections on the device ports together; closed the one idle the longest",
-				"closed", victim.RemoteAddr(), "port", victim.LocalAddr(), "idle", time.Since(time.Unix(0, va.last.Load())).Round(time.Millisecond),
+			b.log.Warn("bridge: too many connections on the device ports together; closed one to make room (the one idle the longest, or the newest when all are busy)",
+				"closed", out.RemoteAddr(), "port", out.LocalAddr(), "idle", time.Since(time.Unix(0, va.last.Load())).Round(time.Millisecond),
 				"limit", b.max, "notLoggedSinceLast", leftOut)
 		}
 	}
@@ -58,19 +58,50 @@ func (b *connBudget) leave(c net.Conn) {
 	b.mu.Unlock()
 }
 
-// idlest returns the connection to close to make room: one still in its handshake before any
-// that has done it (connections that never speak ZMTP must not push out a quiet subscriber
-// that did), and of those the one idle the longest. conns must not be empty.
-func idlest(conns map[net.Conn]*activity) (net.Conn, *activity) {
-	var idle net.Conn
-	var ia *activity
-	var since int64
-	var idleReady bool
-	for c, a := range conns {
-		t, ready := a.last.Load(), a.ready.Load()
-		if idle == nil || idleReady && !ready || idleReady == ready && t < since {
-			idle, ia, since, idleReady = c, a, t, ready
+// busyWithin is how recently a connection must have sent or been sent a message to count as
+// busy: a subscriber of a port that publishes (a clock at 50 Hz, a camera) is sent one every
+// few tens of milliseconds.
+const busyWithin = 2 * time.Second
+
+// victim returns the connection to close to make room, at now, the first of these there is:
+//   - one still in its handshake, the one idle the longest: connections that never speak
+//     ZMTP must not push out a quiet subscriber that did;
+//   - one that has done the handshake and nothing since (no subscription, no request, sent
+//     nothing), the oldest;
+//   - one idle for busyWithin or longer, the one idle the longest;
+//   - else, all busy, the newest: a flood of subscribers that connect again and again pushes
+//     out its own connections, not the client that was there before it (of busy ones, the
+//     one idle the longest is only the one the last message reached first).
+//
+// conns must not be empty.
+func victim(conns map[net.Conn]*activity, now time.Time) (net.Conn, *activity) {
+	const busy = 3
+	rank := func(a *activity) int {
+		switch last := a.last.Load(); {
+		case !a.ready.Load():
+			return 0
+		case last == a.since:
+			return 1
+		case now.Sub(time.Unix(0, last)) >= busyWithin:
+			return 2
 		}
+		return busy
 	}
-	return idle, ia
+	var out net.Conn
+	var oa *activity
+	best := busy + 1
+	for c, a := range conns {
+		r := rank(a)
+		switch {
+		case r < best:
+		case r > best:
+			continue
+		case r == busy && a.since > oa.since:
+		case r < busy && a.last.Load() < oa.last.Load():
+		default:
+			continue
+		}
+		out, oa, best = c, a, r
+	}
+	return out, oa
 }

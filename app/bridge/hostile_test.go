@@ -303,14 +303,14 @@ func TestPortConnectionCap(t *testing.T) {
 	}
 	client := dialRaw(t, s.Port(), zmq4.Req)
 	ask(client, "hello")
-	if _, ok := rec.find("closed the one idle the longest", "closed="+idle[0].LocalAddr().String(), "limit=2"); !ok {
+	if _, ok := rec.find("closed one to make room", "closed="+idle[0].LocalAddr().String(), "limit=2"); !ok {
 		t.Errorf("no log line for the first idle connection closed; log %q", rec.lines)
 	}
 	// The next newcomer closes the other idle one, not the client that asked.
 	late := dialRaw(t, s.Port(), zmq4.Req)
 	ask(late, "late")
 	ask(client, "again")
-	if _, ok := rec.find("closed the one idle the longest", "closed="+idle[1].LocalAddr().String()); !ok {
+	if _, ok := rec.find("closed one to make room", "closed="+idle[1].LocalAddr().String()); !ok {
 		t.Errorf("no log line for the second idle connection closed; log %q", rec.lines)
 	}
 }
@@ -539,7 +539,53 @@ func TestConnectionBudgetAcrossPorts(t *testing.T) {
 	if m := client.recv(t); len(m.Frames) != 2 || string(m.Frames[1][8:]) != "still" {
 		t.Fatalf("reply %s", fmtFrames(m))
 	}
-	if _, ok := rec.find("on the device ports together; closed the one idle the longest", "limit=3"); !ok {
+	if _, ok := rec.find("on the device ports together; closed one to make room", "limit=3"); !ok {
 		t.Errorf("no log line for a connection closed for the budget; log %q", rec.lines)
 	}
+}
+
+// TestVictimOrder: a full port closes, first, a connection in its handshake; then one that
+// did nothing since; then the one idle the longest; and when all are busy, the newest, so that
+// a flood of subscribers churns its own connections and not the client that was there first
+// (its subscriber only reads: what it is sent is its activity).
+func TestVictimOrder(t *testing.T) {
+	now := time.Now()
+	at := func(ago time.Duration) int64 { return now.Add(-ago).UnixNano() }
+	conn := func(name string) net.Conn { c, _ := net.Pipe(); return namedConn{c, name} }
+	mk := func(ready bool, since, last time.Duration) *activity {
+		a := &activity{since: at(since)}
+		a.last.Store(at(last))
+		a.ready.Store(ready)
+		return a
+	}
+	client := mk(true, time.Hour, 10*time.Millisecond) // a subscriber sent a frame just now
+	for _, tc := range []struct {
+		name  string
+		conns map[string]*activity
+		want  string
+	}{
+		{"handshake first", map[string]*activity{"client": client, "idle": mk(true, time.Hour, time.Minute),
+			"hs": mk(false, time.Second, time.Second), "hs-old": mk(false, 3*time.Second, 3*time.Second)}, "hs-old"},
+		{"unused next", map[string]*activity{"client": client, "idle": mk(true, time.Hour, time.Minute),
+			"unused": mk(true, time.Second, time.Second), "unused-old": mk(true, 5*time.Second, 5*time.Second)}, "unused-old"},
+		{"then the idlest", map[string]*activity{"client": client, "idle": mk(true, time.Hour, time.Minute),
+			"idler": mk(true, time.Hour, 2*time.Minute)}, "idler"},
+		{"all busy: the newest", map[string]*activity{"client": client,
+			"flood1": mk(true, 300*time.Millisecond, 20*time.Millisecond), "flood2": mk(true, 100*time.Millisecond, 30*time.Millisecond)}, "flood2"},
+	} {
+		conns := map[net.Conn]*activity{}
+		for name, a := range tc.conns {
+			conns[conn(name)] = a
+		}
+		got, _ := victim(conns, now)
+		if got.(namedConn).name != tc.want {
+			t.Errorf("%s: closed %s, want %s", tc.name, got.(namedConn).name, tc.want)
+		}
+	}
+}
+
+// namedConn is a connection a test tells apart by name.
+type namedConn struct {
+	net.Conn
+	name string
 }

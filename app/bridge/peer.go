@@ -16,6 +16,8 @@ import (
 type activity struct {
 	last  atomic.Int64
 	ready atomic.Bool // the ZMTP handshake is done
+	// since is when the connection was accepted (UnixNano), set before it is shared.
+	since int64
 }
 
 func (a *activity) touch() { a.last.Store(time.Now().UnixNano()) }
@@ -93,6 +95,9 @@ func (p *peer) writeLoop() {
 			p.s.cfg.log.Debug("bridge: dropping subscriber", "key", p.s.hashKey, "peer", p.raw.RemoteAddr(), "err", err)
 			return
 		}
+		// A subscriber speaks once, to subscribe, and then only reads: what it is sent is its
+		// activity, or a full port would close it first.
+		p.act.touch()
 		p.s.sent.Add(1)
 	}
 }

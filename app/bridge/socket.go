@@ -169,23 +169,23 @@ func (s *socket) accept() {
 			return
 		}
 		if len(s.conns) >= s.cfg.maxPeers {
-			// The connection idle the longest makes room: refusing the newcomer let 64
-			// silent connections lock the real client out. A client of libzmq's that loses
-			// its connection makes a new one.
-			idle, ia := idlest(s.conns)
+			// A connection makes room (victim): refusing the newcomer let 64 silent
+			// connections lock the real client out. A client of libzmq's that loses its
+			// connection makes a new one.
+			idle, ia := victim(s.conns, time.Now())
 			idle.Close() // its serve goroutine takes it out of conns
 			delete(s.conns, idle)
 			if s.cfg.budget != nil {
 				s.cfg.budget.leave(idle)
 			}
 			if ok, leftOut := s.evictLog.Allow(); ok {
-				s.cfg.log.Warn("bridge: too many connections on a port; closed the one idle the longest", "key", s.hashKey,
+				s.cfg.log.Warn("bridge: too many connections on a port; closed one to make room (the one idle the longest, or the newest when all are busy)", "key", s.hashKey,
 					"closed", idle.RemoteAddr(), "idle", time.Since(time.Unix(0, ia.last.Load())).Round(time.Millisecond), "limit", s.cfg.maxPeers,
 					"notLoggedSinceLast", leftOut)
 			}
 		}
-		a := &activity{}
-		a.touch()
+		a := &activity{since: time.Now().UnixNano()}
+		a.last.Store(a.since) // not used yet: victim closes such connections first
 		if s.cfg.budget != nil {
 			s.cfg.budget.admit(c, a)
 		}

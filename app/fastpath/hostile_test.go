@@ -92,7 +92,7 @@ func TestHostileRequests(t *testing.T) {
 		{name: "randomization", want: "randomization", req: OpenRequest{Envs: 1, Randomization: map[string]string{"vehicle.wings": "1"}}, field: "randomization"},
 		{name: "sensor", want: "no sensor \"lidar.top\" (it has camera.front.rgb, ", req: OpenRequest{Envs: 1, Sensors: []string{"lidar.top"}}},
 		{name: "vehicle param", want: "camera.width", req: OpenRequest{Envs: 1, VehicleParams: map[string]any{"camera.width": "84.5"}}},
-		{name: "a profile past the frame sides", want: "the camera's frame is 1600×900", req: OpenRequest{Envs: 1, VehicleParams: map[string]any{"camera.profile": "ultra"}}},
+		{name: "a profile past the frame sides", want: "the camera's frame is 1600×900", req: OpenRequest{Envs: 1, VehicleParams: map[string]any{"camera.profile": "ultra"}}, field: "frameWidth"},
 		{name: "a long key", want: "randomization: a key of 10000 bytes (at most 256)", req: OpenRequest{Envs: 1, Randomization: map[string]string{strings.Repeat("k", 10000): "1"}}, field: "randomization"},
 		{name: "300 track params", want: "trackParams has 300 entries; at most 256", req: OpenRequest{Envs: 1, TrackParams: manyKeys(300)}, field: "trackParams"},
 	} {

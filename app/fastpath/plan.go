@@ -198,8 +198,10 @@ func planSession(sc *scenario.Scenario, req *OpenRequest, r plugins.Resolver) (*
 	}
 	// The camera's own size (its contract's, or a camera.profile's) is held to the same sides.
 	if max(sp.width, sp.height) > maxFrameSide || min(sp.width, sp.height) < minFrameSide {
-		return nil, fmt.Errorf("the camera's frame is %d×%d; each side must be %d..%d px here: set frameWidth and frameHeight",
-			sp.width, sp.height, minFrameSide, maxFrameSide)
+		// The frame size's field: a client that asked for the camera's own size gets its
+		// argument for the frame size named (the Python envs' frame_size).
+		return nil, &fieldError{"frameWidth", fmt.Errorf("the camera's frame is %d×%d; each side must be %d..%d px here: set frameWidth and frameHeight",
+			sp.width, sp.height, minFrameSide, maxFrameSide)}
 	}
 	return sp, nil
 }

@@ -28,45 +28,6 @@ func sceneSnapshot(n int) *world.Snapshot {
 	return s
 }
 
-func TestSceneOfAWorld(t *testing.T) {
-	up, err := foxview.Scene(sceneSnapshot(foxview.MaxRobotMeshes + 1))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(up.Deletions) != 1 || up.Deletions[0].Type != foxglove.SceneEntityDeletion_ALL {
-		t.Errorf("deletions %v, want one of ALL (the scene replaces the last world's)", up.Deletions)
-	}
-	if len(up.Entities) != foxview.MaxRobotMeshes+2 {
-		t.Fatalf("%d entities, want the track and %d robots", len(up.Entities), foxview.MaxRobotMeshes+1)
-	}
-	track := up.Entities[0]
-	points := 0
-	for _, l := range track.Triangles {
-		points += len(l.Points)
-	}
-	// The north wall: a box of 12 triangles.
-	if track.Id != "track" || track.FrameId != foxview.WorldFrame || track.FrameLocked || points != 36 || track.Lifetime == nil {
-		t.Errorf("track entity %s in %q (locked %v), %d points, lifetime %v", track.Id, track.FrameId, track.FrameLocked, points, track.Lifetime)
-	}
-	for i, e := range up.Entities[1:] {
-		name := fmt.Sprintf("car%d", i)
-		if e.Id != "robot/"+name || e.FrameId != name || !e.FrameLocked {
-			t.Errorf("robot entity %d: %s in %q, locked %v", i, e.Id, e.FrameId, e.FrameLocked)
-		}
-		mesh, cube := len(e.Triangles) > 0, len(e.Cubes) == 1
-		if i < foxview.MaxRobotMeshes && (!mesh || cube) || i >= foxview.MaxRobotMeshes && (mesh || !cube) {
-			t.Errorf("robot %d: %d triangle lists, %d cubes; want its mesh for the first %d, a box after", i, len(e.Triangles), len(e.Cubes), foxview.MaxRobotMeshes)
-		}
-		if cube {
-			c := e.Cubes[0]
-			b := testVehicle.Body
-			if c.Size.X != b.Length || c.Size.Y != b.Width || c.Size.Z != b.Height || c.Pose.Position.Z != b.Height/2 {
-				t.Errorf("robot %d's box %v, want the body's %+v standing on the floor", i, c, b)
-			}
-		}
-	}
-}
-
 // A recording writes each world's scene where its messages begin, after the world's mark.
 func TestSceneWrittenPerWorld(t *testing.T) {
 	quiet := slog.New(slog.DiscardHandler)

@@ -133,7 +133,7 @@ func (o *Output) Dropped() uint64 { return o.dropped.Load() }
 func (o *Output) noteDrop() {
 	o.dropped.Add(1)
 	if o.sys != nil {
-		o.sys.warnOnceWith("dropped "+o.Topic, "sensor readings dropped: its frames take longer to draw than its rate allows (the run's summary counts them)",
+		o.sys.warnOnceWith("dropped "+o.Topic, "sensor readings dropped: its frames take longer to draw than its rate allows (a headless run's summary counts them)",
 			"topic", o.Topic)
 	}
 }

@@ -213,9 +213,9 @@ func TestWindowHostsScreens(t *testing.T) {
 	g.key("t")
 	// The robot is selected once a snapshot has it: a state may show it a frame before that.
 	back := g.waitState("the test drive", 10*time.Second, func(st State) bool {
-		return st.Screen == "sim" && st.Models == 2 && st.Selected == "arcade_blue-1"
+		return st.Screen == "sim" && st.Models == 2 && st.Selected == "arcade_blue_1"
 	})
-	if back.Selected != "arcade_blue-1" || math.Hypot(back.Pose[0]+1.5, back.Pose[1]+1.5) > 0.05 || back.SimTime < later.SimTime {
+	if back.Selected != "arcade_blue_1" || math.Hypot(back.Pose[0]+1.5, back.Pose[1]+1.5) > 0.05 || back.SimTime < later.SimTime {
 		t.Errorf("after T: selected %q at (%.3f, %.3f)", back.Selected, back.Pose[0], back.Pose[1])
 	}
 	// A second test drive of the plugin replaces the first's robot, in the same place.
@@ -223,9 +223,9 @@ func TestWindowHostsScreens(t *testing.T) {
 	g.waitState("the hosted screen again", 5*time.Second, func(s State) bool { return s.Screen == "editor" })
 	g.key("t")
 	again := g.waitState("the second test drive", 10*time.Second, func(st State) bool {
-		return st.Screen == "sim" && st.Selected == "arcade_blue-2"
+		return st.Screen == "sim" && st.Selected == "arcade_blue_2"
 	})
-	if _, kept := again.Robots["arcade_blue-1"]; kept || again.Models != 2 {
+	if _, kept := again.Robots["arcade_blue_1"]; kept || again.Models != 2 {
 		t.Errorf("after the second test drive: %d robots %v, want the first drive's replaced", again.Models, again.Robots)
 	}
 }
@@ -500,7 +500,7 @@ func TestWindowSpawnSaveOpen(t *testing.T) {
 		t.Errorf("typing a path, the open prompt's note is %q, not the warning", typing.PromptNote)
 	}
 	g.keyUntil("Escape", "the open prompt closed", func(s State) bool { return s.Prompt == "" })
-	// Back to the red one: ego, arcade_red-1, arcade_green-1. One Tab at a time: two presses
+	// Back to the red one: ego, arcade_red_1, arcade_green_1. One Tab at a time: two presses
 	// of a key in one frame are one for Ebiten.
 	g.key("Tab")
 	g.waitState("ego selected", 5*time.Second, func(s State) bool { return s.Selected == "ego" })

@@ -68,7 +68,9 @@ type Host interface {
 	TestDrive(v *plugins.VehicleDescriptor, at *world.Pose)
 	// DriveTrack runs the track with one robot to drive in place of the running scenario
 	// (game.DriveTrack says which robot and where); the outcome arrives in the status line.
-	DriveTrack(trackID string)
+	// It returns a question, and does not start, when robots spawned here would go: asked
+	// again soon after, it drives.
+	DriveTrack(trackID string) (ask string)
 	// ShowScreen brings the named screen on show ("sim" is the simulator); false if unknown.
 	ShowScreen(name string) bool
 	// Status shows a one-line message in the simulator screen's status line.

@@ -41,11 +41,11 @@ type simScreen struct {
 	// replaces it instead of piling up copies of older versions.
 	testDriven map[string]string
 	// resetBy: until then a second R confirms a reset that removes robots spawned here;
-	// closeBy likewise a second close request.
-	resetBy, closeBy time.Time
-	follow           bool
-	show             struct{ frusta, lidar, grid, markers, help, chase, briefHUD bool }
-	helpTop          int // the first key line the F1 overlay shows when cut to a short window
+	// closeBy likewise a second close request, and replaceBy a second test drive on a track.
+	resetBy, closeBy, replaceBy time.Time
+	follow                      bool
+	show                        struct{ frusta, lidar, grid, markers, help, chase, briefHUD bool }
+	helpTop                     int // the first key line the F1 overlay shows when cut to a short window
 
 	drv        driver
 	steerClock steerClock
@@ -405,6 +405,12 @@ func (s *simScreen) onSession() {
 }
 
 func (s *simScreen) close() {
+	if s.rec.path != "" {
+		// The recorder closes the file cleanly when the process ends; the window that started
+		// it says where it is, as F9 does, since its status line is gone.
+		s.g.log.Info("recording saved as the window closed; Foxglove opens it", "path", s.rec.path,
+			"length", time.Since(s.rec.since).Round(time.Second).String())
+	}
 	s.panels.close()
 	if s.chase != nil {
 		s.chase.close()

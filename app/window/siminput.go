@@ -333,6 +333,10 @@ func (s *simScreen) toggleLidar() {
 // robots spawned in the window.
 const resetAgain = 4 * time.Second
 
+// replaceAgain is how long a second Install & test drive of a track has to confirm replacing a
+// world with robots spawned in the window: the editor is on show, its question to be read.
+const replaceAgain = 10 * time.Second
+
 // markersSaid says what M did: markers shown or hidden, and when shown, whether the world has
 // any (a press on a world without any changed nothing to see).
 func (s *simScreen) markersSaid() {
@@ -375,6 +379,20 @@ func (s *simScreen) MayClose() bool {
 		return false
 	}
 	return true
+}
+
+// mayReplace returns "" when a test drive on another track may replace the world now, and
+// otherwise the question to show: with robots spawned here and not saved it asks first, as
+// closing does, and lets it when asked again within replaceAgain. again says how to ask again
+// (a %.0f for the seconds).
+func (s *simScreen) mayReplace(again string) string {
+	if n := s.unsavedHere(); n > 0 && time.Now().After(s.replaceBy) {
+		s.replaceBy = time.Now().Add(replaceAgain)
+		return fmt.Sprintf(again, replaceAgain.Seconds()) + fmt.Sprintf(": it replaces the running world and drops the %s spawned there (F2 shows the simulator, where Ctrl+S saves a world with them)",
+			robotsCount(n))
+	}
+	s.replaceBy = time.Time{}
+	return ""
 }
 
 func (s *simScreen) reset() {
@@ -482,9 +500,9 @@ func (s *simScreen) spawnPicked(pose *world.Pose) {
 	s.g.async(func() func() {
 		v, err := cat.Vehicle(id)
 		if err == nil {
-			err = spawnVehicle(ctx, loop, v, name, pose, "")
+			_, err = spawnVehicle(ctx, loop, v, name, pose, "")
 		}
-		return func() { s.spawned(name, false, err) }
+		return func() { s.spawned(name, "", false, err) }
 	})
 }
 
@@ -495,7 +513,7 @@ func (s *simScreen) testDrive(v *plugins.VehicleDescriptor, at *world.Pose) {
 	old := s.testDriven[v.ID]
 	s.status("spawning " + name + " for a test drive …")
 	s.g.async(func() func() {
-		err := spawnVehicle(ctx, loop, v, name, at, old)
+		replaced, err := spawnVehicle(ctx, loop, v, name, at, old)
 		if at == nil && errors.Is(err, world.ErrNoFreePlace) {
 			// Placed by a click, a robot needs room for its outline only, turned as it is aimed.
 			err = fmt.Errorf("%w; pick it in the spawn list (I) and click where it goes", err)
@@ -507,20 +525,24 @@ func (s *simScreen) testDrive(v *plugins.VehicleDescriptor, at *world.Pose) {
 				}
 				s.testDriven[v.ID] = name
 			}
-			s.spawned(name, true, err)
+			note := ""
+			if replaced {
+				note = ", in place of " + old + ", the earlier test drive of " + v.ID
+			}
+			s.spawned(name, note, true, err)
 		}
 	})
 }
 
 // spawned selects a spawned robot, and frames it if frame, once the snapshot has it (see
-// pending).
-func (s *simScreen) spawned(name string, frame bool, err error) {
+// pending); note ends the status line.
+func (s *simScreen) spawned(name, note string, frame bool, err error) {
 	if err != nil {
 		s.status("spawn failed: " + err.Error())
 		return
 	}
 	s.pending, s.pendingBy, s.pendingFrame = name, time.Now().Add(3*time.Second), frame
-	s.status("spawned " + name + " (selected)")
+	s.status("spawned " + name + " (selected)" + note)
 }
 
 // resetFailed is the status line of a reset that failed: the world's errors say "reset: "

@@ -69,7 +69,9 @@ func (s *spawnList) draw(dst *ebiten.Image, b *batch, top int) {
 }
 
 // spawnName picks a model name for a vehicle id that no model in snap has: the id's middle
-// part ("ks0223" for vehicle.ks0223.v1) and a number.
+// part ("ks0223" for vehicle.ks0223.v1) and a number, "ks0223_1". It is a ROS 2 name (letters,
+// digits and underscores, not beginning with a digit), so that ROS tools reach the robot by
+// the name the window shows (the bridge would rename ks0223-1 to ks0223_1).
 func spawnName(id string, snap *world.Snapshot) string {
 	base := id
 	parts := strings.Split(id, ".")
@@ -77,16 +79,16 @@ func spawnName(id string, snap *world.Snapshot) string {
 		base = strings.Join(parts[1:len(parts)-1], "_")
 	}
 	base = strings.Map(func(r rune) rune {
-		if r == '_' || r == '-' || (r >= '0' && r <= '9') || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') {
+		if r == '_' || (r >= '0' && r <= '9') || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') {
 			return r
 		}
 		return '_'
 	}, base)
-	if base == "" {
-		base = "robot"
+	if base == "" || base[0] >= '0' && base[0] <= '9' {
+		base = "robot" + base
 	}
 	for n := 1; ; n++ {
-		name := base + "-" + strconv.Itoa(n)
+		name := base + "_" + strconv.Itoa(n)
 		if _, taken := snap.Model(name); !taken {
 			return name
 		}
@@ -94,20 +96,22 @@ func spawnName(id string, snap *world.Snapshot) string {
 }
 
 // spawnVehicle spawns v as name at pose (nil: the track's next spawn point) through the loop
-// and waits for the result. Worker goroutine.
-func spawnVehicle(ctx context.Context, loop *world.Loop, v *plugins.VehicleDescriptor, name string, pose *world.Pose, replace string) error {
+// and waits for the result, replacing the robot named replace when it is of the same plugin;
+// replaced says whether it did. Worker goroutine.
+func spawnVehicle(ctx context.Context, loop *world.Loop, v *plugins.VehicleDescriptor, name string, pose *world.Pose, replace string) (replaced bool, err error) {
 	if err := v.CheckSimulation(); err != nil {
-		return fmt.Errorf("%s cannot be simulated: %w", v.ID, err)
+		return false, fmt.Errorf("%s cannot be simulated: %w", v.ID, err)
 	}
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	return loop.Call(ctx, func(w *world.World) error {
+	err = loop.Call(ctx, func(w *world.World) error {
 		// An earlier test drive of the same plugin goes first: its copy is of an older
 		// version, and it takes the place the new one is given.
 		if m := w.Model(replace); replace != "" && m != nil && m.Vehicle != nil && m.Vehicle.ID == v.ID {
 			if err := w.Remove(replace); err != nil {
 				return err
 			}
+			replaced = true
 		}
 		if pose != nil {
 			if err := w.SpotFree(v, *pose); err != nil {
@@ -117,6 +121,7 @@ func spawnVehicle(ctx context.Context, loop *world.Loop, v *plugins.VehicleDescr
 		_, err := w.Spawn(world.AgentSpec{Name: name, Vehicle: v, Spawn: pose})
 		return err
 	})
+	return replaced && err == nil, err
 }
 
 // spawnHeading is the yaw a robot clicked into place at (x, y) without a drag gets: along the

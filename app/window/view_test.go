@@ -72,11 +72,14 @@ func TestGridStep(t *testing.T) {
 }
 
 func TestSpawnName(t *testing.T) {
-	snap := &world.Snapshot{Models: []world.ModelState{{Name: "ks0223-1"}, {Name: "ks0223-2"}}}
+	snap := &world.Snapshot{Models: []world.ModelState{{Name: "ks0223_1"}, {Name: "ks0223_2"}}}
 	for _, tc := range []struct{ id, want string }{
-		{"vehicle.ks0223.v1", "ks0223-3"},
-		{"vehicle.arcade.red.v1", "arcade_red-1"},
-		{"my robot", "my_robot-1"},
+		{"vehicle.ks0223.v1", "ks0223_3"},
+		{"vehicle.arcade.red.v1", "arcade_red_1"},
+		{"my robot", "my_robot_1"},
+		{"vehicle.acme.my-rover.v1", "acme_my_rover_1"},
+		{"vehicle.3pi.v1", "robot3pi_1"},
+		{"", "robot_1"},
 	} {
 		if got := spawnName(tc.id, snap); got != tc.want {
 			t.Errorf("spawnName(%q) = %q, want %q", tc.id, got, tc.want)

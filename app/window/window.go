@@ -390,11 +390,16 @@ func (g *game) TestDrive(v *plugins.VehicleDescriptor, at *world.Pose) {
 // selected robot's vehicle (else the running scenario's first), at the track's first spawn
 // point, selected, on the simulator screen. Routes, spawn poses and systems belong to the old
 // track and are left out. The outcome arrives in the status line.
-func (g *game) DriveTrack(trackID string) {
+func (g *game) DriveTrack(trackID string) (ask string) {
+	// As R, Ctrl+O and closing the window do, the drive asks first when it would drop robots
+	// spawned here; the question goes to the editor, which is on show.
+	if ask := g.sim.mayReplace("click Install & test drive again within %.0f s to drive on " + trackID); ask != "" {
+		return ask
+	}
 	g.show(0)
 	if g.opts.Resolve == nil || g.opts.New == nil {
 		g.Status("this window cannot open scenarios; name " + trackID + " as world.trackId in a scenario")
-		return
+		return ""
 	}
 	vehicleID := ""
 	if snap := g.Snapshot(); snap != nil {
@@ -419,6 +424,7 @@ func (g *game) DriveTrack(trackID string) {
 	// Errors name the track: the scenario's Source is the test drive's.
 	g.replaceScenario("", func() (*scenario.Plan, error) { return g.opts.Resolve(sc) },
 		"driving "+vehicleID+" on "+trackID+": W A S D drive, Ctrl+O opens another scenario", nil)
+	return ""
 }
 
 // screenshot saves the screen as drawn to a PNG in Options.ScreenshotDir, off the game

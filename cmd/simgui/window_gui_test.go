@@ -174,12 +174,12 @@ func TestGUIInstallAndTestDrive(t *testing.T) {
 	copyAs("vehicle.ks0223.v1", id)
 	click("button:install")
 
-	s := waitWin("the test drive", func(s winS) bool { return s.Screen == "sim" && s.Selected == "acme_rover-1" && s.Models == 2 })
-	p := s.Robots["acme_rover-1"]
+	s := waitWin("the test drive", func(s winS) bool { return s.Screen == "sim" && s.Selected == "acme_rover_1" && s.Models == 2 })
+	p := s.Robots["acme_rover_1"]
 	if d := math.Hypot(s.View[0]-p[0], s.View[1]-p[1]); d > 0.5 {
 		t.Errorf("the view is %.2f m from the new robot: it is not framed", d)
 	}
-	if !strings.Contains(s.Status, "spawned acme_rover-1") {
+	if !strings.Contains(s.Status, "spawned acme_rover_1") {
 		t.Errorf("window status %q", s.Status)
 	}
 	e := waitEd("the install marked done", func(s edS) bool { return len(s.Installed) == 1 })
@@ -199,10 +199,20 @@ func TestGUIInstallAndTestDrive(t *testing.T) {
 	if s := waitWin("the window after the install", func(winS) bool { return true }); s.Screen != "editor" || s.Track == trackID {
 		t.Errorf("the first click left the editor (%s) or ran the track (%s)", s.Screen, s.Track)
 	}
-	// The second click hands the screen to the simulator at once: the window's state says
-	// what it did (the editor, off screen, writes no more).
+	// The second click asks first: the rover test-driven above was spawned in the window and
+	// would go with the world, as R and Ctrl+O ask.
 	r := e.Targets["button:install"]
 	win.Xdo("mousemove", "--window", win.Win, fmt.Sprint((r[0]+r[2])/2), fmt.Sprint((r[1]+r[3])/2))
+	win.Xdo("click", "1")
+	e = waitEd("the question", func(s edS) bool { return strings.Contains(s.Status, "drops the 1 robot spawned there") })
+	if !strings.HasPrefix(e.Status, "click Install & test drive again within 10 s to drive on "+trackID) {
+		t.Errorf("the question: editor status %q", e.Status)
+	}
+	if s := waitWin("the window after the question", func(winS) bool { return true }); s.Screen != "editor" || s.Track == trackID {
+		t.Errorf("the question left the editor (%s) or ran the track (%s)", s.Screen, s.Track)
+	}
+	// The third click hands the screen to the simulator at once: the window's state says
+	// what it did (the editor, off screen, writes no more).
 	win.Xdo("click", "1")
 	s = waitWin("the track's test drive", func(s winS) bool { return s.Screen == "sim" && s.Track == trackID && s.Models == 1 })
 	if want := "driving " + id + " on " + trackID; !strings.HasPrefix(s.Status, want) || s.Selected == "" {

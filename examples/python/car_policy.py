@@ -132,7 +132,7 @@ class CarPolicy:
         """(throttle, steer) for one camera frame and sonar reading."""
         torch = self._torch
         frame = np.asarray(frame_rgb)
-        if frame.ndim != 3 or frame.shape[2] != 3:
+        if frame.ndim != 3 or frame.shape[2] != 3 or min(frame.shape[:2]) == 0:
             raise ValueError(f"frame_rgb: want an (H, W, 3) RGB frame, got shape {frame.shape}")
         if frame.dtype != np.uint8:
             # A 0..1 float frame cast to uint8 is black: say so rather than drive blind.
@@ -185,6 +185,8 @@ def main(argv=None):
     ck.add_argument("--episodes", type=int, default=8)
     ck.add_argument("--visual", action="store_true", help="with visual randomization (the realistic look)")
     args = ap.parse_args(argv)
+    if args.cmd == "check" and args.episodes < 1:
+        ap.error(f"--episodes {args.episodes}: want a whole number, at least 1")
     # This checkout's simgui package and evaluate.py, as the other examples find them (on the
     # car, where this file is alone, neither is needed).
     here = Path(__file__).resolve().parent

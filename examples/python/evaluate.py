@@ -19,6 +19,7 @@ import os
 import pickle
 import sys
 import tempfile
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -37,7 +38,11 @@ def load(path):
     from train_ppo import Policy
 
     try:
-        ck = torch.load(path, map_location="cpu")
+        with warnings.catch_warnings():
+            # A TorchScript file (a car.pt) makes torch.load warn before it fails; the error
+            # below says what the file is and what reads it.
+            warnings.filterwarnings("ignore", message=".*TorchScript.*")
+            ck = torch.load(path, map_location="cpu")
     except (RuntimeError, pickle.UnpicklingError, EOFError) as e:  # a TorchScript file: NotImplementedError()
         ck, why = None, f" ({type(e).__name__}: {e})" if str(e) else ""
     else:
