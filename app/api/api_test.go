@@ -57,6 +57,12 @@ func TestErrorsAndStatusCodes(t *testing.T) {
 	s.wantError(http.MethodPost, "/reset", `{"seed": 1, "selectedVehicleId": "x"}`, 400, "Unknown vehicle id: 'x'.")
 	s.wantError(http.MethodPost, "/reset", `{"selectedTrackId": "track.nope.v1"}`, 400, "Unknown track id: 'track.nope.v1'.")
 	s.wantError(http.MethodPost, "/reset", `{"agents": [{"agentId": "a", "vehicleId": "vehicle.nope.v1"}]}`, 500, "Unknown vehicle id: 'vehicle.nope.v1'.")
+	// Agent ids name topics and, to ROS 2, the device bridge's robots: named in the request's
+	// words.
+	s.wantError(http.MethodPost, "/reset", `{"agents": [{}, {"agentId": "robot 2"}]}`, 400,
+		`agents[1].agentId: "robot 2" must be 1 to 64 letters, digits, '_' or '-' (it names the robot's topics)`)
+	s.wantError(http.MethodPost, "/reset", `{"agents": [{"agentId": "robot-2"}, {"agentId": "robot_2"}]}`, 400,
+		`agents[1].agentId: "robot-2" and "robot_2" are one name to ROS 2, robot_2, by which the device bridge serves a robot's devices: name them apart`)
 
 	// Malformed JSON and bad parameters are argument errors too; their text is ours.
 	for _, body := range []string{`{"seed": `, `[1,2]`, `{"seed": "x"}`,

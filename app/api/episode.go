@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"simgui/app/rosname"
 	"simgui/app/scenario"
 	"simgui/plugins"
 
@@ -141,6 +142,7 @@ func (s *Service) planReset(req *ResetRequest) (*episodePlan, error) {
 		agents = []AgentRequest{{AgentID: "ego", VehicleID: globalVehicle, IsPrimary: true}}
 	}
 	seen := map[string]bool{}
+	ros := map[string]string{}
 	primary := -1
 	for i, ar := range agents {
 		ap := agentPlan{id: strings.TrimSpace(ar.AgentID), vehicleID: strings.TrimSpace(ar.VehicleID), seed: req.Seed + int64(i)}
@@ -151,6 +153,16 @@ func (s *Service) planReset(req *ResetRequest) (*episodePlan, error) {
 			return nil, badRequest("Duplicate agentId '%s'.", ap.id)
 		}
 		seen[ap.id] = true
+		// Named in the request's words here: the scenario the reset builds checks them too,
+		// under its own.
+		if !scenario.ValidName(ap.id) {
+			return nil, badRequest("agents[%d].agentId: %q must be 1 to 64 letters, digits, '_' or '-' (it names the robot's topics)", i, ap.id)
+		}
+		rn := rosname.Of(ap.id)
+		if other, clash := ros[rn]; clash && !ep.isolated {
+			return nil, badRequest("agents[%d].agentId: %q and %q are one name to ROS 2, %s, by which the device bridge serves a robot's devices: name them apart", i, other, ap.id, rn)
+		}
+		ros[rn] = ap.id
 		if ap.vehicleID == "" {
 			ap.vehicleID = globalVehicle
 		}

@@ -2,11 +2,11 @@ package bridge
 
 import (
 	"math"
-	"strings"
 
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 
+	"simgui/app/rosname"
 	"simgui/app/transport/msgs"
 	"simgui/plugins"
 )
@@ -186,29 +186,9 @@ func quatRPY(roll, pitch, yaw float64) *msgs.Quaternion {
 }
 
 // rosName is the name a model's devices are listed under: cloisim_ros makes it the namespace
-// of the robot's nodes, and a ROS 2 name holds letters, digits and '_' and starts with no
-// digit, so rusim's "agent-2" is served as "agent_2" (partsName's rule).
-func rosName(model string) string { return partsName(model) }
+// of the robot's nodes, so rusim's "agent-2" is served as "agent_2" (package rosname).
+func rosName(model string) string { return rosname.Of(model) }
 
 // partsName turns a sensor id into a CLOiSim parts name. cloisim_ros names a ROS node after
-// the parts and rebuilds the hashKey from that node name, and ROS node names allow only
-// letters, digits and '_', so everything else becomes '_' ("lidar.top" → "lidar_top"); a
-// leading digit gets a '_' in front.
-func partsName(id string) string {
-	var b strings.Builder
-	for i, c := range id {
-		ok := c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
-		if i == 0 && c >= '0' && c <= '9' {
-			b.WriteByte('_')
-		}
-		if ok {
-			b.WriteRune(c)
-		} else {
-			b.WriteByte('_')
-		}
-	}
-	if b.Len() == 0 {
-		return "_"
-	}
-	return b.String()
-}
+// the parts and rebuilds the hashKey from that node name: "lidar.top" → "lidar_top".
+func partsName(id string) string { return rosname.Of(id) }

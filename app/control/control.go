@@ -12,6 +12,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"simgui/app/rosname"
 	"simgui/app/world"
 	"simgui/physics/drive"
 )
@@ -349,8 +350,12 @@ func cmdModelInfo(s *Service, ctx context.Context, req *request, _ []byte) any {
 	return s.withLoop(ctx, func(l *world.Loop) any {
 		var p world.Pose
 		err := l.Call(ctx, func(w *world.World) error {
+			name, ok := modelNamed(w, req.TargetModel)
+			if !ok {
+				return errUnknownModel
+			}
 			var err error
-			p, err = w.Pose(req.TargetModel)
+			p, err = w.Pose(name)
 			return err
 		})
 		if err != nil {
@@ -381,6 +386,20 @@ type teleportRequest struct {
 }
 
 var errUnknownModel = errors.New("unknown model")
+
+// modelNamed returns the name of the model of w that name names: its own name, or the ROS 2
+// name device_list lists its devices under ("agent_2" for rusim's "agent-2"). Loop goroutine.
+func modelNamed(w *world.World, name string) (string, bool) {
+	if w.Model(name) != nil {
+		return name, true
+	}
+	for _, m := range w.Models() {
+		if rosname.Of(m.Name) == name {
+			return m.Name, true
+		}
+	}
+	return "", false
+}
 
 // cmdTeleport places models: {targets:[{target, pose:{x,y,z,roll,pitch,yaw}, reset}],
 // world_reset}. With world_reset the world is reset first (CLOiSim resets after teleporting,
@@ -418,19 +437,22 @@ func cmdTeleport(s *Service, ctx context.Context, _ *request, raw []byte) any {
 		}
 		missing := ""
 		err := l.Call(ctx, func(w *world.World) error {
-			for _, t := range tr.Targets {
-				if w.Model(t.Target) == nil {
+			names := make([]string, len(tr.Targets))
+			for i, t := range tr.Targets {
+				name, ok := modelNamed(w, t.Target)
+				if !ok {
 					missing = t.Target
 					return errUnknownModel
 				}
+				names[i] = name
 			}
-			for _, t := range tr.Targets {
-				m := w.Model(t.Target)
+			for i, t := range tr.Targets {
+				m := w.Model(names[i])
 				if t.Reset {
 					m.Drive.Reset()
 					m.Command = drive.Command{}
 				}
-				if err := w.SetPose(t.Target, world.Pose{X: t.Pose.X, Y: t.Pose.Y, Z: t.Pose.Z, Yaw: t.Pose.Yaw}); err != nil {
+				if err := w.SetPose(names[i], world.Pose{X: t.Pose.X, Y: t.Pose.Y, Z: t.Pose.Z, Yaw: t.Pose.Yaw}); err != nil {
 					return err
 				}
 			}

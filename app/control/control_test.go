@@ -216,6 +216,21 @@ func TestResetAndTeleport(t *testing.T) {
 		t.Fatalf("refused teleport moved car0 to %+v", m.Pose)
 	}
 
+	// A model whose name is no ROS 2 name is found by the one device_list lists it under too.
+	if err := e.loop.Call(context.Background(), func(w *world.World) error {
+		_, err := w.Spawn(world.AgentSpec{Name: "agent-2", Vehicle: w.Model("car0").Vehicle, Spawn: &world.Pose{X: 2, Y: 2}})
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if got := askJSON(t, c, `{"command":"teleport","targets":[{"target":"agent_2","pose":{"x":-2,"y":1.25}}]}`)["result"]; got != "ok" {
+		t.Fatalf("teleport of agent_2 answered %v", got)
+	}
+	info = askJSON(t, c, `{"command":"get_model_info","target_model":"agent_2"}`)
+	if pos := info["result"].(map[string]any)["pose"].(map[string]any)["position"].(map[string]any); pos["x"] != -2.0 || pos["y"] != 1.25 {
+		t.Fatalf("agent_2's model info %v", info)
+	}
+
 	// indent: the same answer, pretty-printed with two spaces.
 	ind := ask(t, c, `{"command":"get_model_info","target_model":"car0","indent":true}`)
 	if !strings.HasPrefix(string(ind), "{\n  \"sim_version\": \"5.4.2\",\n  \"command\": \"get_model_info\",") {

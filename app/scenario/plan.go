@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"simgui/app/rosname"
 	"simgui/app/systems"
 	"simgui/app/world"
 	"simgui/physics"
@@ -129,7 +130,7 @@ func resolve(s *Scenario, r plugins.Resolver) (*Plan, error) {
 	if p.WorldName == "" {
 		p.WorldName = "default"
 	}
-	if !validName(p.WorldName) {
+	if !ValidName(p.WorldName) {
 		return nil, fmt.Errorf("world.name: %q must be letters, digits, '_' or '-'", p.WorldName)
 	}
 	var err error
@@ -319,14 +320,20 @@ func resolveAgents(s *Scenario, r plugins.Resolver, p *Plan) error {
 	}
 	var followed []string
 	seen := map[string]bool{}
+	ros := map[string]string{}
 	for _, w := range wants {
-		if !validName(w.name) {
+		if !ValidName(w.name) {
 			return fmt.Errorf("%s.agentId: %q must be letters, digits, '_' or '-'", w.key, w.name)
 		}
 		if seen[w.name] {
 			return fmt.Errorf("%s.agentId: %q is used twice", w.key, w.name)
 		}
 		seen[w.name] = true
+		rn := rosname.Of(w.name)
+		if other, clash := ros[rn]; clash {
+			return fmt.Errorf("%s.agentId: %q and %q are one name to ROS 2, %s, by which the device bridge serves a robot's devices: name them apart", w.key, other, w.name, rn)
+		}
+		ros[rn] = w.name
 		if w.vehicleID == "" {
 			return fmt.Errorf("%s.vehicleId is required (for example vehicle.ks0223.v1)", w.key)
 		}
@@ -444,8 +451,9 @@ func merge(a, b map[string]any) map[string]any {
 	return out
 }
 
-// validName accepts names safe in topic paths.
-func validName(s string) bool {
+// ValidName reports whether s may name a world or an agent: 1 to 64 letters, digits, '_' or
+// '-', safe in topic paths.
+func ValidName(s string) bool {
 	if s == "" || len(s) > 64 {
 		return false
 	}

@@ -127,6 +127,8 @@ func TestErrorsNameFileKeyAndExpectation(t *testing.T) {
 		{"two primaries", "world: {trackId: track.basic_arena.v1}\nagents: {vehicles: [{agentId: a, vehicleId: vehicle.ks0223.v1, primary: true}, {agentId: b, vehicleId: vehicle.ks0223.v1, primary: true}]}",
 			"test.yaml: agents.vehicles[1].primary: a is the primary agent already; mark one"},
 		{"duplicate agent", "world: {trackId: track.basic_arena.v1}\nagents: {vehicles: [{agentId: a, vehicleId: vehicle.ks0223.v1}, {agentId: a, vehicleId: vehicle.ks0223.v1}]}", `"a" is used twice`},
+		{"one ROS 2 name", "world: {trackId: track.basic_arena.v1}\nagents: {vehicles: [{agentId: a-1, vehicleId: vehicle.ks0223.v1}, {agentId: a_1, vehicleId: vehicle.ks0223.v1}]}",
+			`agents.vehicles[1].agentId: "a-1" and "a_1" are one name to ROS 2, a_1`},
 		{"bad position", "world: {trackId: track.basic_arena.v1}\nagents: {vehicles: [{vehicleId: vehicle.ks0223.v1, spawnPose: {position: [1]}}]}", "position needs 2 or 3 numbers"},
 		{"empty", "  \n", "test.yaml: the scenario is empty"},
 		{"randomization", "world: {trackId: track.basic_arena.v1}\nvehicle: {vehicleId: vehicle.ks0223.v1}\nrandomization: {vehicle: {mass: lots}}", "randomization"},
