@@ -11,6 +11,7 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"simgui/app/rosname"
 	"simgui/app/world"
 	"simgui/plugins"
 )
@@ -69,23 +70,16 @@ func (s *spawnList) draw(dst *ebiten.Image, b *batch, top int) {
 }
 
 // spawnName picks a model name for a vehicle id that no model in snap has: the id's middle
-// part ("ks0223" for vehicle.ks0223.v1) and a number, "ks0223_1". It is a ROS 2 name (letters,
-// digits and underscores, not beginning with a digit), so that ROS tools reach the robot by
-// the name the window shows (the bridge would rename ks0223-1 to ks0223_1).
+// part ("ks0223" for vehicle.ks0223.v1) and a number, "ks0223_1". It is a ROS 2 name (package
+// rosname), so that ROS tools reach the robot by the name the window shows.
 func spawnName(id string, snap *world.Snapshot) string {
 	base := id
 	parts := strings.Split(id, ".")
 	if len(parts) >= 3 {
 		base = strings.Join(parts[1:len(parts)-1], "_")
 	}
-	base = strings.Map(func(r rune) rune {
-		if r == '_' || (r >= '0' && r <= '9') || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') {
-			return r
-		}
-		return '_'
-	}, base)
-	if base == "" || base[0] >= '0' && base[0] <= '9' {
-		base = "robot" + base
+	if base = rosname.Of(base); base == "_" {
+		base = "robot"
 	}
 	for n := 1; ; n++ {
 		name := base + "_" + strconv.Itoa(n)

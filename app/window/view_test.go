@@ -78,7 +78,7 @@ func TestSpawnName(t *testing.T) {
 		{"vehicle.arcade.red.v1", "arcade_red_1"},
 		{"my robot", "my_robot_1"},
 		{"vehicle.acme.my-rover.v1", "acme_my_rover_1"},
-		{"vehicle.3pi.v1", "robot3pi_1"},
+		{"vehicle.3pi.v1", "_3pi_1"},
 		{"", "robot_1"},
 	} {
 		if got := spawnName(tc.id, snap); got != tc.want {
