@@ -177,7 +177,9 @@ class _Session:
                        "actionPeriod": ("action_period", action_period),
                        "randomization": ("randomization", asked)}.get(e.field)
                 if arg:
-                    raise ValueError(f"{arg[0]} {arg[1]!r}: {str(e).removeprefix('open: ')}") from e
+                    # In the argument's words, not the wire's.
+                    why = str(e).removeprefix("open: ").replace("frameWidth and frameHeight", "frame_size")
+                    raise ValueError(f"{arg[0]} {arg[1]!r}: {why}") from e
                 raise
             self.contacts = True
         elif transport == "http":
@@ -185,6 +187,10 @@ class _Session:
                 raise ValueError("the HTTP transport runs one env; use the fast path for vector envs")
             if action_period is not None:
                 raise ValueError("the HTTP API's action period is its scenario's runtime.actionPeriod")
+            if layout:
+                # rusim's /reset reply has no place for the track's elements.
+                raise ValueError("layout=True: the track's layout comes with the fast path's resets only; "
+                                 "use transport='fast'")
             from .http import HttpBackend
 
             if simgui is None:

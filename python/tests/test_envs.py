@@ -506,6 +506,8 @@ class Misuse(unittest.TestCase):
             simgui.make_vec(ID, num_envs=2, simgui=never, copy="no")
         with self.assertRaisesRegex(fastpath.FastPathError, "fast path at /nonexistent/simgui.sock: no such socket"):
             simgui.make(ID, simgui=never)
+        with self.assertRaisesRegex(ValueError, "layout=True: the track's layout comes with the fast path's resets only"):
+            simgui.make(ID, simgui="http://127.0.0.1:1", transport="http", layout=True)
         for kwargs, want in (
             ({"randomize": "no"}, "randomize 'no': want True or False"),
             ({"layout": 1}, "layout 1: want True or False"),
@@ -524,6 +526,14 @@ class Misuse(unittest.TestCase):
         ):
             with self.subTest(kwargs=kwargs), self.assertRaisesRegex(ValueError, want):
                 make(ID, simgui=PROC, **kwargs)
+        # The camera's own size, past what the fast path serves.
+        with tempfile.TemporaryDirectory() as d:
+            ultra = os.path.join(d, "ultra.yaml")
+            with open(ultra, "w") as f:
+                f.write("world: {trackId: track.cardboard_corridor.v1}\n"
+                        "vehicle: {vehicleId: vehicle.ks0223.v1, params: {camera.profile: ultra}}\n")
+            with self.assertRaisesRegex(ValueError, r"^frame_size \(0, 0\): the camera's frame is 1600×900; each side must be 16..1024 px here"):
+                simgui.make(ID, simgui=PROC, scenario=ultra, frame_size=(0, 0))
         env = simgui.make(ID, simgui=PROC, action_period=0.02)
         try:
             env.reset(seed=1)
