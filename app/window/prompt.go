@@ -202,7 +202,9 @@ func (p *prompt) draw(dst *ebiten.Image, b *batch) {
 		b.rect(at(p.line.Caret()), ty+1, 1, lineHeight, rgba{0.92, 0.93, 0.95, 1})
 	}
 	b.draw(dst)
-	drawText(dst, p.title+" — type a path and press Enter (Esc cancels, Ctrl+U clears), or Browse…", float32(r.Min.X+10), float32(r.Min.Y+6), textColor)
+	// Cut to the box, as the note is: in a small window the whole line ran past its border.
+	drawText(dst, fitText(p.title+" — type a path and press Enter (Esc cancels, Ctrl+U clears), or Browse…", p.noteWidth()),
+		float32(r.Min.X+10), float32(r.Min.Y+6), textColor)
 	drawText(dst, string(text[from:to]), x0, ty, textColor)
 	if note := p.shownNote(); note != "" {
 		// Cut to the box: a failed open's reason can be long (the status line above then

@@ -485,7 +485,7 @@ func (s *simScreen) state() State {
 	if !s.statusBox.Empty() && s.statusBoxOf == s.statusShownAs() {
 		st.Targets["status"] = rectOf(s.statusBox)
 	}
-	if w, h := boxSize(s.hud); w > 0 {
+	if w, h := boxSize(s.hudFitted()); w > 0 {
 		st.Targets["hud"] = [4]int{8, 8, 8 + int(w), 8 + int(h)}
 	}
 	if s.show.help {
@@ -509,6 +509,31 @@ func (s *simScreen) state() State {
 }
 
 func rectOf(r image.Rectangle) [4]int { return [4]int{r.Min.X, r.Min.Y, r.Max.X, r.Max.Y} }
+
+// hudFitted is the HUD cut to the room left of the camera panels beside it: in a narrow
+// window its lines ran over the first panel's title. Lines stay whole when that room is under
+// hudMinWidth.
+func (s *simScreen) hudFitted() []string {
+	// The text's room: the box starts 8 px in, pads its text by 8 px a side, and keeps 8 px
+	// from a panel.
+	room := float32(s.w - 32)
+	for _, r := range s.panels.rects {
+		if r.Min.Y < s.hudBottom() {
+			room = min(room, float32(r.Min.X-32))
+		}
+	}
+	if w, _ := boxSize(s.hud); w-16 <= room || room < hudMinWidth {
+		return s.hud
+	}
+	out := make([]string, len(s.hud))
+	for i, l := range s.hud {
+		out[i] = fitText(l, room)
+	}
+	return out
+}
+
+// hudMinWidth is the narrowest the HUD is cut to, pixels.
+const hudMinWidth = 160
 
 // hudBottom is the y just below the HUD box.
 func (s *simScreen) hudBottom() int { return 8 + len(s.hud)*lineHeight + 8 + 6 }

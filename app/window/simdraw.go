@@ -27,7 +27,8 @@ func (s *simScreen) Draw(dst *ebiten.Image) {
 		s.drawAim(dst, b)
 	}
 	s.panels.draw(dst, b)
-	drawBox(dst, b, s.hud, 8, 8)
+	hud := s.hudFitted()
+	drawBox(dst, b, hud, 8, 8)
 	if s.worlds.on {
 		s.worlds.draw(dst, b, s.hudBottom())
 	}
@@ -36,7 +37,7 @@ func (s *simScreen) Draw(dst *ebiten.Image) {
 	}
 	if s.panels.enlarged >= 0 {
 		s.panels.drawEnlarged(dst, b, s.hudBottom(), s.h-s.barH)
-		drawBox(dst, b, s.hud, 8, 8) // over the dimming: speed and sonar beside the big frame
+		drawBox(dst, b, hud, 8, 8) // over the dimming: speed and sonar beside the big frame
 	}
 	// Toolbar and status line, over an enlarged panel's dimming: both take clicks under it,
 	// and F12's "screenshot saved to" was hidden under the big frame.
