@@ -31,6 +31,12 @@ import (
 // liveWorld runs the default KS0223 scenario (lockstep: the test steps it) on a host with the
 // live view listening on a free port, until the test ends.
 func liveWorld(t *testing.T, face *Face) (*app.Sim, string) {
+	sim, _, addr := liveHost(t, face)
+	return sim, addr
+}
+
+// corridorPlan is the KS0223 in the cardboard corridor.
+func corridorPlan(t *testing.T) *scenario.Plan {
 	t.Helper()
 	sc, err := scenario.Parse([]byte("world: {trackId: track.cardboard_corridor.v1}\nvehicle: {vehicleId: vehicle.ks0223.v1}\n"), "live.yaml")
 	if err != nil {
@@ -40,6 +46,13 @@ func liveWorld(t *testing.T, face *Face) (*app.Sim, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return plan
+}
+
+// liveHost is liveWorld with its host.
+func liveHost(t *testing.T, face *Face) (*app.Sim, *app.Host, string) {
+	t.Helper()
+	plan := corridorPlan(t)
 	h := app.NewHost(app.HostOptions{Logger: slog.New(slog.DiscardHandler)})
 	sim, err := h.Build(plan, app.BuildOptions{Lockstep: true})
 	if err != nil {
@@ -55,7 +68,7 @@ func liveWorld(t *testing.T, face *Face) (*app.Sim, string) {
 	if face.Addr() == nil {
 		t.Fatal("the live view did not start")
 	}
-	return sim, face.Addr().String()
+	return sim, h, face.Addr().String()
 }
 
 // viewer is a test client: it reads the server's messages on its own goroutine.
@@ -350,5 +363,60 @@ func TestLiveViewConnections(t *testing.T) {
 	}
 	if code, body := try(url+"?token=s3cret", nil, Subprotocol); code != http.StatusServiceUnavailable || !strings.Contains(body, "takes 1 client(s) at once") {
 		t.Errorf("past MaxClients: %d %q", code, body)
+	}
+}
+
+// A subscription follows the active world: when a training episode of the same robot becomes
+// active, its channels keep their IDs and their messages come from the episode's world.
+func TestLiveViewFollowsTheActiveWorld(t *testing.T) {
+	_, h, addr := liveHost(t, &Face{})
+	v := dial(t, "ws://"+addr+"/")
+	chans := channels(t, v.next("advertise"))
+	const info = "/world/default/pose/info/foxglove"
+	id := chans[info]["id"]
+	v.send(`{"op":"subscribe","subscriptions":[{"id":3,"channelId":` + num(id) + `}]}`)
+
+	plan := corridorPlan(t)
+	plan.Agents[0].Name = "trainee"
+	ep, err := h.Build(plan, app.BuildOptions{Lockstep: true, Kind: app.KindEpisode, Label: "episode 1", Agents: []string{"trainee"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := h.AddEpisode("episode-1", []*app.Sim{ep}, ep); err != nil {
+		t.Fatal(err)
+	}
+	// The feed moves to the episode's bus on the server's goroutine: step the episode until
+	// its transforms come, of its trainee.
+	ctx := context.Background()
+	for steps := 0; ; steps++ {
+		if steps == 20000 {
+			t.Fatal("no transforms of the episode's world after 20000 of its steps")
+		}
+		if _, err := ep.Loop.Step(ctx, 1); err != nil {
+			t.Fatal(err)
+		}
+		var msg []byte
+		select {
+		case msg = <-v.data:
+		case <-time.After(10 * time.Millisecond):
+			continue
+		}
+		var tf foxglove.FrameTransforms
+		if err := proto.Unmarshal(msg[messageHeader:], &tf); err != nil {
+			t.Fatal(err)
+		}
+		if sub := binary.LittleEndian.Uint32(msg[1:]); sub != 3 || len(tf.Transforms) != 1 {
+			t.Fatalf("subscription %d, %d transforms", sub, len(tf.Transforms))
+		}
+		if tf.Transforms[0].ChildFrameId == "trainee" {
+			break // the episode's
+		}
+	}
+	select {
+	case m := <-v.text:
+		if m["op"] == "unadvertise" && slices.Contains(m["channelIds"].([]any), id) {
+			t.Errorf("the pose list's channel %v was unadvertised though the episode has it", id)
+		}
+	default:
 	}
 }

@@ -60,13 +60,16 @@ func (ch *channel) startFeed(s *Server) {
 	}
 	stop := make(chan struct{})
 	ch.stop = stop
+	// The feed takes the spec and the world as they are now: a world change replaces both
+	// under the lock while a stopped feed may still be finishing.
+	sp, a := ch.spec, s.world
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
-		if ch.spec.kind == scene {
-			s.feedScene(ch, s.world, stop)
+		if sp.kind == scene {
+			s.feedScene(ch, sp, a, stop)
 		} else {
-			s.feed(ch, s.world, stop)
+			s.feed(ch, sp, a, stop)
 		}
 	}()
 }
@@ -81,8 +84,8 @@ func (ch *channel) stopFeed() {
 
 // feed sends the channel's messages from world a's bus, as they are or viewed, until stop.
 // It runs on its own goroutine: it reads the world's bus, never the world.
-func (s *Server) feed(ch *channel, a *app.Sim, stop chan struct{}) {
-	sub := a.Bus.Subscribe(ch.spec.source, transport.WithQueueLen(feedQueue))
+func (s *Server) feed(ch *channel, sp spec, a *app.Sim, stop chan struct{}) {
+	sub := a.Bus.Subscribe(sp.source, transport.WithQueueLen(feedQueue))
 	defer sub.Close()
 	var v foxview.Viewer
 	var buf []byte
@@ -99,7 +102,7 @@ func (s *Server) feed(ch *channel, a *app.Sim, stop chan struct{}) {
 		}
 		now := uint64(time.Now().UnixNano())
 		msg := m.Msg
-		if ch.spec.kind == view {
+		if sp.kind == view {
 			v.SetStamp(now)
 			var err error
 			if msg, _, err = v.View(m); err != nil || msg == nil {
@@ -108,7 +111,7 @@ func (s *Server) feed(ch *channel, a *app.Sim, stop chan struct{}) {
 		}
 		var err error
 		if buf, err = (proto.MarshalOptions{}).MarshalAppend(buf[:0], msg); err != nil {
-			s.log.Warn("live view cannot encode a message", "topic", ch.spec.topic, "err", err)
+			s.log.Warn("live view cannot encode a message", "topic", sp.topic, "err", err)
 			continue
 		}
 		s.deliver(ch, stop, now, buf, false)
@@ -117,8 +120,8 @@ func (s *Server) feed(ch *channel, a *app.Sim, stop chan struct{}) {
 
 // feedScene sends world a's scene at once and again when the robots in its pose list are
 // others, looked at once every sceneCheck, until stop.
-func (s *Server) feedScene(ch *channel, a *app.Sim, stop chan struct{}) {
-	sub := a.Bus.Subscribe(ch.spec.source, transport.WithQueueLen(1))
+func (s *Server) feedScene(ch *channel, sp spec, a *app.Sim, stop chan struct{}) {
+	sub := a.Bus.Subscribe(sp.source, transport.WithQueueLen(1))
 	defer sub.Close()
 	var robots map[string]bool
 	send := func() {
