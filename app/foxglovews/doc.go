@@ -12,9 +12,13 @@
 // The scene comes when a client subscribes and again when robots come or go.
 //
 // The channel list is looked at again every second while clients are connected, and when the
-// active world changes: new channels are advertised, gone ones unadvertised, and the
-// subscribed ones follow the new world. A client that reads too slowly loses messages (the
-// newest are kept for later); one that sends what the server does not serve gets a status
-// message saying so. Connections pass the same checks as the control socket's (package
-// httpguard): Host, Origin and the token.
+// active world changes: new channels are advertised, gone ones unadvertised (their
+// subscriptions end; unsubscribing them after is quiet), and the subscribed ones follow the new
+// world. What waits for a client is its server messages, written first, and each
+// subscription's newest message: a client that reads slower than the world publishes gets the
+// latest of every topic and loses those in between, never frames that grow older. One that
+// sends what the server does not serve gets a status message saying so. Connections pass the
+// same checks as the control socket's (package httpguard): Host, Origin and the token. Past
+// the clients the server takes, a newcomer takes the place of a client that has subscribed to
+// nothing since it connected (Options.IdleGrace).
 package foxglovews

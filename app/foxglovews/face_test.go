@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
+	"fmt"
 	"image/jpeg"
 	"io"
 	"log/slog"
@@ -262,6 +263,8 @@ func TestLiveViewServesTheWorld(t *testing.T) {
 		case <-time.After(10 * time.Millisecond):
 		}
 	}
+	// Subscribed, as Foxglove would be, when the guest goes.
+	v.send(`{"op":"subscribe","subscriptions":[{"id":20,"channelId":` + num(guestCam) + `}]}`)
 	if err := sim.Loop.Call(ctx, func(w *world.World) error { return w.Remove("guest") }); err != nil {
 		t.Fatal(err)
 	}
@@ -281,6 +284,12 @@ func TestLiveViewServesTheWorld(t *testing.T) {
 	if !slices.Contains(gone["channelIds"].([]any), guestCam) {
 		t.Errorf("unadvertised %v, want the guest's camera (%v) among them", gone["channelIds"], guestCam)
 	}
+	// Foxglove unsubscribes what an unadvertise ended: that is quiet; an unknown one is not.
+	v.send(`{"op":"unsubscribe","subscriptionIds":[20]}`)
+	v.send(`{"op":"unsubscribe","subscriptionIds":[21]}`)
+	if st := v.next("status"); !strings.Contains(st["message"].(string), "no subscription 21") {
+		t.Errorf("status %v, want only the unknown subscription 21's", st)
+	}
 }
 
 // num prints a JSON number (float64 once decoded) as an integer, or a list of them.
@@ -299,9 +308,11 @@ func TestLiveViewRequestsRefused(t *testing.T) {
 	for _, c := range []struct{ req, want string }{
 		{`not json`, "not a request"},
 		{`{"op":"subscribe","subscriptions":[{"id":1,"channelId":99999}]}`, "no channel 99999"},
-		{`{"op":"subscribe","subscriptions":[{"id":-1,"channelId":1}]}`, "not a request"},
+		{`{"op":"subscribe","subscriptions":[{"id":-1,"channelId":1}]}`, "subscription 0 ({\"id\":-1,\"channelId\":1}): json: cannot unmarshal"},
+		{`{"op":"unsubscribe","subscriptionIds":["x"]}`, `subscriptionIds[0] ("x") is not a subscription id`},
 		{`{"op":"subscribe","subscriptions":[{"channelId":1}]}`, "lacks its id"},
-		{`{"op":"subscribe","subscriptions":[{"id":1,"channelId":` + id + `}]}`, ""}, // taken
+		// One bad entry costs only itself: the good one after it is taken.
+		{`{"op":"subscribe","subscriptions":[{"id":1.5,"channelId":` + id + `},{"id":1,"channelId":` + id + `}]}`, "subscription 0"},
 		{`{"op":"subscribe","subscriptions":[{"id":1,"channelId":` + id + `}]}`, "subscription id 1 is in use"},
 		{`{"op":"subscribe","subscriptions":[{"id":2,"channelId":` + id + `}]}`, "subscribed already, as 1"},
 		{`{"op":"unsubscribe","subscriptionIds":[5]}`, "no subscription 5"},
@@ -388,9 +399,11 @@ func TestLiveViewFollowsTheActiveWorld(t *testing.T) {
 	// The feed moves to the episode's bus on the server's goroutine: step the episode until
 	// its transforms come, of its trainee.
 	ctx := context.Background()
+	var texts []string
+	data := 0
 	for steps := 0; ; steps++ {
 		if steps == 20000 {
-			t.Fatal("no transforms of the episode's world after 20000 of its steps")
+			t.Fatalf("no transforms of the episode's world after 20000 of its steps (%d messages, then %v)", data, texts)
 		}
 		if _, err := ep.Loop.Step(ctx, 1); err != nil {
 			t.Fatal(err)
@@ -398,6 +411,10 @@ func TestLiveViewFollowsTheActiveWorld(t *testing.T) {
 		var msg []byte
 		select {
 		case msg = <-v.data:
+			data++
+		case m := <-v.text:
+			texts = append(texts, fmt.Sprint(m["op"], m["message"]))
+			continue
 		case <-time.After(10 * time.Millisecond):
 			continue
 		}
@@ -418,5 +435,59 @@ func TestLiveViewFollowsTheActiveWorld(t *testing.T) {
 			t.Errorf("the pose list's channel %v was unadvertised though the episode has it", id)
 		}
 	default:
+	}
+}
+
+// A client's queue holds server messages first, then each subscription's newest message,
+// oldest subscription first; an ended subscription's message goes.
+func TestClientQueue(t *testing.T) {
+	c := newClient(nil)
+	c.sendData(1, 10, []byte("a1"))
+	c.sendData(2, 11, []byte("b1"))
+	c.sendData(1, 12, []byte("a2")) // replaces a1, keeps its place
+	c.sendData(3, 13, []byte("c1"))
+	c.status(levelInfo, "hello")
+	c.forget(3)
+	var got []string
+	for {
+		text, data, ok := c.next()
+		if !ok {
+			break
+		}
+		if text != nil {
+			got = append(got, "text")
+			continue
+		}
+		sub := binary.LittleEndian.Uint32(data.header[1:])
+		got = append(got, fmt.Sprintf("%d:%s@%d", sub, data.payload, binary.LittleEndian.Uint64(data.header[5:])))
+	}
+	if want := []string{"text", "1:a2@12", "2:b1@11"}; !slices.Equal(got, want) {
+		t.Errorf("queue %v, want %v", got, want)
+	}
+	if c.dropped.Load() != 1 {
+		t.Errorf("%d messages dropped, want a1", c.dropped.Load())
+	}
+}
+
+// Past MaxClients, a newcomer takes the place of a client that has watched nothing for
+// IdleGrace, which is told why; clients that watch keep theirs.
+func TestLiveViewMakesRoom(t *testing.T) {
+	srv, err := Listen(Options{Addr: "127.0.0.1:0", MaxClients: 1, IdleGrace: time.Nanosecond,
+		Active: func() *app.Sim { return nil }, Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	go srv.Serve()
+	t.Cleanup(func() { srv.Shutdown(context.Background()) })
+	url := "ws://" + srv.Addr().String() + "/"
+	idle := dial(t, url)
+	idle.next("advertise")
+	second := dial(t, url)
+	second.next("advertise")
+	// The first is closed with 1013 (try again later).
+	for range idle.text {
+	}
+	if _, _, err := idle.conn.ReadMessage(); !websocket.IsCloseError(err, websocket.CloseTryAgainLater) {
+		t.Errorf("the idle client's end: %v, want close code 1013", err)
 	}
 }

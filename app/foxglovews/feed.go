@@ -38,7 +38,7 @@ type channel struct {
 func (ch *channel) subscribe(s *Server, c *client, id uint32) {
 	ch.subs[c] = id
 	if ch.latched != nil {
-		c.sendData(dataFrame(id, uint64(time.Now().UnixNano()), ch.latched))
+		c.sendData(id, uint64(time.Now().UnixNano()), ch.latched)
 	}
 	ch.startFeed(s)
 }
@@ -179,24 +179,19 @@ func posed(m transport.Message) map[string]bool {
 }
 
 // deliver sends a message of ch to each of its subscribers, unless the feed that made it has
-// been stopped (another took its place). latch keeps it for later subscribers.
+// been stopped (another took its place). latch keeps it for later subscribers. The subscribers
+// share one copy of the payload, made before the lock is taken.
 func (s *Server) deliver(ch *channel, stop chan struct{}, ns uint64, payload []byte, latch bool) {
+	shared := append([]byte(nil), payload...)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if ch.stop != stop {
 		return
 	}
 	if latch {
-		ch.latched = append([]byte(nil), payload...)
+		ch.latched = shared
 	}
 	for c, id := range ch.subs {
-		c.sendData(dataFrame(id, ns, payload))
+		c.sendData(id, ns, shared)
 	}
-}
-
-// dataFrame is a Message Data frame of subscription id.
-func dataFrame(id uint32, ns uint64, payload []byte) []byte {
-	h := messageData(id, ns)
-	out := make([]byte, 0, len(h)+len(payload))
-	return append(append(out, h[:]...), payload...)
 }

@@ -62,14 +62,18 @@ type status struct {
 }
 
 // request is what a client sends: Subscribe, Unsubscribe, or an op simgui does not serve.
-// IDs are uint32, so a negative, fractional or too large one fails to decode.
+// Each entry is decoded on its own (subscription), so that one bad entry costs only itself.
 type request struct {
-	Op            string `json:"op"`
-	Subscriptions []struct {
-		ID        *uint32 `json:"id"`
-		ChannelID *uint32 `json:"channelId"`
-	} `json:"subscriptions"`
-	SubscriptionIDs []uint32 `json:"subscriptionIds"`
+	Op              string            `json:"op"`
+	Subscriptions   []json.RawMessage `json:"subscriptions"`
+	SubscriptionIDs []json.RawMessage `json:"subscriptionIds"`
+}
+
+// subscription is an entry of a Subscribe. IDs are uint32, so a negative, fractional or too
+// large one fails to decode.
+type subscription struct {
+	ID        *uint32 `json:"id"`
+	ChannelID *uint32 `json:"channelId"`
 }
 
 // parseRequest decodes a client's text message, with an error a client can act on.
@@ -81,12 +85,28 @@ func parseRequest(data []byte) (*request, error) {
 	if r.Op == "" {
 		return nil, fmt.Errorf("request without op: want subscribe or unsubscribe")
 	}
-	for i, s := range r.Subscriptions {
-		if s.ID == nil || s.ChannelID == nil {
-			return nil, fmt.Errorf("subscribe: subscription %d lacks its id or channelId", i)
-		}
-	}
 	return &r, nil
+}
+
+// parseSubscription decodes entry i of a Subscribe.
+func parseSubscription(i int, raw json.RawMessage) (id, channel uint32, err error) {
+	var s subscription
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return 0, 0, fmt.Errorf("subscribe: subscription %d (%.64s): %v (want {\"id\": N, \"channelId\": N}, whole numbers 0 to 4294967295)", i, raw, err)
+	}
+	if s.ID == nil || s.ChannelID == nil {
+		return 0, 0, fmt.Errorf("subscribe: subscription %d lacks its id or channelId", i)
+	}
+	return *s.ID, *s.ChannelID, nil
+}
+
+// parseID decodes entry i of an Unsubscribe.
+func parseID(i int, raw json.RawMessage) (uint32, error) {
+	var id uint32
+	if err := json.Unmarshal(raw, &id); err != nil {
+		return 0, fmt.Errorf("unsubscribe: subscriptionIds[%d] (%.64s) is not a subscription id, a whole number 0 to 4294967295", i, raw)
+	}
+	return id, nil
 }
 
 // messageData returns the header of a Message Data frame for subscription sub received at

@@ -25,12 +25,11 @@ const (
 	// maxRequest is the largest text message a client may send; a subscription takes about
 	// 30 bytes, so this holds thousands.
 	maxRequest = 256 << 10
-	// queueFrames and queueBytes bound what waits to be written to one client: past them its
-	// messages are dropped, newest kept for the next (a live view wants the latest frame).
-	queueFrames = 256
-	queueBytes  = 32 << 20
 	// writeTimeout is how long one write to a client may take before it is cut off.
 	writeTimeout = 10 * time.Second
+	// DefaultIdleGrace is Options.IdleGrace's default: Foxglove subscribes within a second of
+	// connecting.
+	DefaultIdleGrace = 5 * time.Second
 	// refreshEvery is how often the channel list is looked at again for robots that came or
 	// went, while clients are connected.
 	refreshEvery = time.Second
@@ -45,6 +44,9 @@ type Options struct {
 	Token                    string
 	// MaxClients bounds the clients at once (DefaultMaxClients when 0).
 	MaxClients int
+	// IdleGrace is how long a client may watch nothing (no subscription) before a newcomer
+	// past MaxClients takes its place (DefaultIdleGrace when 0).
+	IdleGrace time.Duration
 	// Active returns the world to serve, nil for none yet.
 	Active func() *app.Sim
 	Logger *slog.Logger
@@ -84,6 +86,9 @@ func Listen(opts Options) (*Server, error) {
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
+	}
+	if opts.IdleGrace <= 0 {
+		opts.IdleGrace = DefaultIdleGrace
 	}
 	ln, err := net.Listen("tcp", opts.Addr)
 	if err != nil {
@@ -166,9 +171,17 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.mu.Lock()
+	if !s.closed && len(s.clients)+s.opening >= s.opts.MaxClients {
+		// A client that watches nothing makes room: connections that never subscribe must
+		// not lock Foxglove out.
+		if idle := s.unwatchingLocked(time.Now()); idle != nil {
+			delete(s.clients, idle)
+			go idle.evict() // its close handshake waits up to a second: not under the lock
+		}
+	}
 	if s.closed || len(s.clients)+s.opening >= s.opts.MaxClients {
 		s.mu.Unlock()
-		http.Error(w, fmt.Sprintf("the live view takes %d client(s) at once and has them; try again when one leaves", s.opts.MaxClients), http.StatusServiceUnavailable)
+		http.Error(w, fmt.Sprintf("the live view takes %d client(s) at once, and each is watching; try again when one leaves", s.opts.MaxClients), http.StatusServiceUnavailable)
 		return
 	}
 	s.opening++
@@ -200,6 +213,18 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		c.writeLoop()
 	}()
 	s.readLoop(c)
+}
+
+// unwatchingLocked returns the client connected the longest of those that have subscribed to
+// nothing for IdleGrace since they connected, or nil. s.mu is held.
+func (s *Server) unwatchingLocked(now time.Time) *client {
+	var out *client
+	for c := range s.clients {
+		if len(c.subs) == 0 && now.Sub(c.since) >= s.opts.IdleGrace && (out == nil || c.since.Before(out.since)) {
+			out = c
+		}
+	}
+	return out
 }
 
 func worldID(a *app.Sim) string {
@@ -255,12 +280,17 @@ func (s *Server) drop(c *client) {
 func (s *Server) subscribe(c *client, req *request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for _, sub := range req.Subscriptions {
-		id, chID := *sub.ID, *sub.ChannelID
+	for i, raw := range req.Subscriptions {
+		if c.subs == nil {
+			return // the client has left
+		}
+		id, chID, err := parseSubscription(i, raw)
+		if err != nil {
+			c.status(levelError, err.Error())
+			continue
+		}
 		ch := s.channels[chID]
 		switch {
-		case c.subs == nil:
-			return // the client has left
 		case ch == nil:
 			c.status(levelError, fmt.Sprintf("subscribe: no channel %d (advertised: %d channels)", chID, len(s.channels)))
 			continue
@@ -273,20 +303,34 @@ func (s *Server) subscribe(c *client, req *request) {
 			continue
 		}
 		c.subs[id] = chID
+		delete(c.gone, id)
 		ch.subscribe(s, c, id)
 	}
 }
 
-func (s *Server) unsubscribe(c *client, ids []uint32) {
+func (s *Server) unsubscribe(c *client, ids []json.RawMessage) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for _, id := range ids {
+	for i, raw := range ids {
+		id, err := parseID(i, raw)
+		if err != nil {
+			c.status(levelError, err.Error())
+			continue
+		}
+		if c.subs == nil {
+			return // the client has left
+		}
 		chID, ok := c.subs[id]
 		if !ok {
-			c.status(levelWarning, fmt.Sprintf("unsubscribe: no subscription %d", id))
+			// A subscription its channel's unadvertise ended: Foxglove unsubscribes it then.
+			if !c.gone[id] {
+				c.status(levelWarning, fmt.Sprintf("unsubscribe: no subscription %d", id))
+			}
+			delete(c.gone, id)
 			continue
 		}
 		delete(c.subs, id)
+		c.forget(id)
 		if ch := s.channels[chID]; ch != nil {
 			ch.unsubscribe(c)
 		}
@@ -379,12 +423,10 @@ func (s *Server) refresh() {
 			continue
 		}
 		ch.stopFeed()
-		for c := range ch.subs {
-			for sub, chID := range c.subs {
-				if chID == id {
-					delete(c.subs, sub)
-				}
-			}
+		for c, sub := range ch.subs {
+			delete(c.subs, sub)
+			c.forget(sub)
+			c.gone[sub] = true
 		}
 		delete(s.channels, id)
 		gone = append(gone, id)
