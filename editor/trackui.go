@@ -32,7 +32,7 @@ func (e *Editor) trackGeneral(ctx *debugui.Context, f *trackForm) {
 	e.baseRows(ctx, &f.Base, "track.{name}.v{major}")
 	ctx.Text("generator")
 	e.choice(ctx, "descriptor.generator", &f.Generator, append([]string{""}, trackgen.Names()...))
-	ctx.Text("none: the elements are the layout")
+	ctx.Text("none: the elements are the layout; a generator lays its own, and the elements go on top")
 
 	ctx.SetGridLayout([]int{-1}, nil)
 	ctx.Text("")
