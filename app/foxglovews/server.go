@@ -181,7 +181,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if s.closed || len(s.clients)+s.opening >= s.opts.MaxClients {
 		s.mu.Unlock()
-		http.Error(w, fmt.Sprintf("the live view takes %d client(s) at once, and each is watching; try again when one leaves", s.opts.MaxClients), http.StatusServiceUnavailable)
+		http.Error(w, fmt.Sprintf("the live view takes %d client(s) at once, and each is watching or has just connected; try again when one leaves", s.opts.MaxClients), http.StatusServiceUnavailable)
 		return
 	}
 	s.opening++
