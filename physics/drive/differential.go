@@ -12,7 +12,7 @@ func init() { Register("differential", newDifferential) }
 // differential is the KS0223 drive (as rusim's Ks0223Vehicle.cs drives it): left and right motors
 // L, R in [-1, 1] (from rusim's mixing L = throttle − steer, R = throttle + steer, or given
 // directly), scaled by the motor gains; v_cmd = (L+R)/2, w_cmd = (R−L)/2, clamped to [-1, 1].
-// Forward speed ramps toward maxSpeed·v_cmd at accel (toward 0 at brake·brakeDecel when braking),
+// Forward speed ramps toward maxSpeed·v_cmd at accel, then toward 0 at brake·brakeDecel,
 // yaw rate toward maxYawRate·w_cmd at yawAccel; sideways speed is bled off by tyre friction.
 type differential struct {
 	maxSpeed, accel, brakeDecel float64
@@ -47,11 +47,12 @@ func (d *differential) Update(b *physics.Body, cmd *Command, dt float64) {
 		vTarget = clamp((l+r)/2, -1, 1) * d.maxSpeed
 		wTarget = clamp((r-l)/2, -1, 1) * d.maxYaw
 	}
+	// As rusim's tick: toward the commanded speed, then toward 0 at the brake's rate. With the
+	// throttle held, a partial brake slows the car by its rate times the tick, no more.
+	fwd = approach(fwd, vTarget, d.accel*dt)
 	if brake, ok := braking(cmd); ok {
 		fwd = approach(fwd, 0, brake*d.brakeDecel*dt)
-		vTarget = approach(vTarget, 0, math.Abs(vTarget)*brake)
 	}
-	fwd = approach(fwd, vTarget, d.accel*dt)
 	lat = lateralGrip(lat, d.grip, dt)
 	b.SetLocalMotion(fwd, lat, approach(w, wTarget, d.yawAcc*dt))
 }

@@ -102,6 +102,20 @@ func TestDifferentialBrakeStopsFasterThanCoasting(t *testing.T) {
 	}
 }
 
+// Braking with the throttle held follows rusim's tick: toward 0.73·v_cmd at 4 m/s², then
+// toward 0 at brake·6.5 m/s², so a half brake at full throttle holds the car at 0.73 − 3.25·dt
+// and a full brake stops it.
+func TestDifferentialBrakeWithThrottle(t *testing.T) {
+	for _, tc := range []struct{ brake, want float64 }{{0.5, 0.73 - 0.5*6.5*0.005}, {1, 0}} {
+		s := physics.NewSpace(physics.Options{})
+		b, m := newVehicle(t, s, "differential", nil, physics.Pose{})
+		run(s, b, m, Command{Throttle: 1, Brake: tc.brake}, 2)
+		if fwd, _, _ := b.LocalMotion(); math.Abs(fwd-tc.want) > 0.01 {
+			t.Errorf("brake %.1f at full throttle: %.4f m/s after 2 s, want %.4f", tc.brake, fwd, tc.want)
+		}
+	}
+}
+
 func TestLateralFrictionStopsSideways(t *testing.T) {
 	s := physics.NewSpace(physics.Options{})
 	b, m := newVehicle(t, s, "differential", nil, physics.Pose{})
