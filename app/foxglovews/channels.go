@@ -48,16 +48,6 @@ type spec struct {
 // gets the channel's ID again, as the protocol allows.
 func (s spec) key() string { return s.topic + "\x00" + string(s.md.FullName()) }
 
-// sensorTypes are the messages of the sensors' topic kinds (the topic's last element), raw
-// and viewed; a kind without a view has none.
-var sensorTypes = map[string][2]protoreflect.MessageDescriptor{
-	sensors.TopicImage:      {(&msgs.Image{}).ProtoReflect().Descriptor(), (&foxglove.CompressedImage{}).ProtoReflect().Descriptor()},
-	sensors.TopicDepthImage: {(&msgs.Image{}).ProtoReflect().Descriptor(), (&foxglove.RawImage{}).ProtoReflect().Descriptor()},
-	sensors.TopicScan:       {(&msgs.LaserScan{}).ProtoReflect().Descriptor(), (&foxglove.LaserScan{}).ProtoReflect().Descriptor()},
-	sensors.TopicIMU:        {(&msgs.IMU{}).ProtoReflect().Descriptor()},
-	sensors.TopicScalar:     {(&msgs.Float_V{}).ProtoReflect().Descriptor()},
-}
-
 // specTimeout bounds how long listing a world's sensors waits for its loop.
 const specTimeout = 2 * time.Second
 
@@ -87,13 +77,14 @@ func specsOf(ctx context.Context, a *app.Sim) (out []spec, ok bool) {
 		}
 	}
 	for _, in := range infos {
-		types, known := sensorTypes[path.Base(in.Topic)]
+		kind := path.Base(in.Topic)
+		md, known := sensors.TopicMessage(kind)
 		if !known {
 			continue
 		}
-		add(spec{topic: in.Topic, source: in.Topic, kind: raw, md: types[0]})
-		if types[1] != nil {
-			add(spec{topic: in.Topic + foxview.ViewSuffix, source: in.Topic, kind: view, md: types[1]})
+		add(spec{topic: in.Topic, source: in.Topic, kind: raw, md: md})
+		if vmd := foxview.ViewOf(kind); vmd != nil {
+			add(spec{topic: in.Topic + foxview.ViewSuffix, source: in.Topic, kind: view, md: vmd})
 		}
 	}
 	info := transport.PoseInfoTopic(name)

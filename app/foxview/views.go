@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/types/known/timestamppb"
 
 	"simgui/app/foxview/foxglove"
@@ -69,6 +70,20 @@ func (v *Viewer) View(m transport.Message) (proto.Message, string, error) {
 // stamped with it.
 func (v *Viewer) SetStamp(ns uint64) {
 	v.ts = timestamppb.Timestamp{Seconds: int64(ns / uint64(time.Second)), Nanos: int32(ns % uint64(time.Second))}
+}
+
+// ViewOf returns the message of the view of a sensor topic kind's messages (sensors.TopicImage,
+// ...), or nil for a kind without one.
+func ViewOf(kind string) protoreflect.MessageDescriptor {
+	switch kind {
+	case sensors.TopicImage:
+		return (&foxglove.CompressedImage{}).ProtoReflect().Descriptor()
+	case sensors.TopicDepthImage:
+		return (&foxglove.RawImage{}).ProtoReflect().Descriptor()
+	case sensors.TopicScan:
+		return (&foxglove.LaserScan{}).ProtoReflect().Descriptor()
+	}
+	return nil
 }
 
 // image views a camera frame as a JPEG.

@@ -7,7 +7,11 @@ import (
 	"strings"
 	"sync"
 
+	"simgui/app/transport/msgs"
 	"simgui/plugins"
+
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
 // Topic kinds: the last element of a sensor topic /model/<model>/sensor/<id>/<kind> and the
@@ -19,6 +23,21 @@ const (
 	TopicIMU        = "imu"         // gz.msgs.IMU
 	TopicScalar     = "scalar"      // gz.msgs.Float_V, the contract's shape flattened
 )
+
+// topicMessages are the topic kinds' messages.
+var topicMessages = map[string]proto.Message{
+	TopicImage: &msgs.Image{}, TopicDepthImage: &msgs.Image{}, TopicScan: &msgs.LaserScan{},
+	TopicIMU: &msgs.IMU{}, TopicScalar: &msgs.Float_V{},
+}
+
+// TopicMessage returns the message a topic kind carries; ok is false for another kind.
+func TopicMessage(kind string) (md protoreflect.MessageDescriptor, ok bool) {
+	m, ok := topicMessages[kind]
+	if !ok {
+		return nil, false
+	}
+	return m.ProtoReflect().Descriptor(), true
+}
 
 // Kind is a sensor implementation, registered under the mount kind it implements
 // (plugins.SensorMount.Kind: "camera", "lidar", "speedometer", ...).
