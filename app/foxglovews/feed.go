@@ -1,7 +1,6 @@
 package foxglovews
 
 import (
-	"maps"
 	"time"
 
 	"google.golang.org/protobuf/proto"
@@ -161,21 +160,10 @@ func (s *Server) feedScene(ch *channel, sp spec, a *app.Sim, stop chan struct{})
 			continue
 		}
 		last = time.Now()
-		if !maps.Equal(robots, posed(m)) {
+		if list, ok := m.Msg.(*msgs.Pose_V); ok && !foxview.SameRobots(robots, list) {
 			send()
 		}
 	}
-}
-
-// posed returns the names in a pose list.
-func posed(m transport.Message) map[string]bool {
-	out := map[string]bool{}
-	if l, ok := m.Msg.(*msgs.Pose_V); ok {
-		for _, p := range l.GetPose() {
-			out[p.GetName()] = true
-		}
-	}
-	return out
 }
 
 // deliver sends a message of ch to each of its subscribers, unless the feed that made it has

@@ -9,6 +9,7 @@ import (
 	"google.golang.org/protobuf/types/known/timestamppb"
 
 	"simgui/app/foxview/foxglove"
+	"simgui/app/transport/msgs"
 	"simgui/app/world"
 	"simgui/render"
 )
@@ -105,6 +106,21 @@ func StampScene(s *foxglove.SceneUpdate, ts *timestamppb.Timestamp) {
 
 // robotEntity begins the ID of a robot's entity in a scene.
 const robotEntity = "robot/"
+
+// SameRobots says whether a world's pose list names the robots of a scene (SceneRobots), no
+// more and no fewer: a scene that does not is to be made again.
+func SameRobots(robots map[string]bool, list *msgs.Pose_V) bool {
+	poses := list.GetPose()
+	if len(poses) != len(robots) {
+		return false
+	}
+	for _, p := range poses {
+		if !robots[p.GetName()] {
+			return false
+		}
+	}
+	return true
+}
 
 // SceneRobots returns the names of the robots a scene has.
 func SceneRobots(s *foxglove.SceneUpdate) map[string]bool {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"simgui/app/foxview/foxglove"
+	"simgui/app/transport/msgs"
 	"simgui/app/world"
 	"simgui/plugins"
 )
@@ -74,5 +75,25 @@ func TestSceneRobots(t *testing.T) {
 	got := SceneRobots(up)
 	if len(got) != 3 || !got["car0"] || !got["car2"] || got["track"] {
 		t.Errorf("robots %v, want car0..car2", got)
+	}
+}
+
+// A pose list names a scene's robots when it has the same names, no more and no fewer.
+func TestSameRobots(t *testing.T) {
+	robots := map[string]bool{"car0": true, "car1": true}
+	list := func(names ...string) *msgs.Pose_V {
+		l := &msgs.Pose_V{}
+		for _, n := range names {
+			l.Pose = append(l.Pose, &msgs.Pose{Name: n})
+		}
+		return l
+	}
+	for _, tc := range []struct {
+		names []string
+		want  bool
+	}{{[]string{"car1", "car0"}, true}, {[]string{"car0"}, false}, {[]string{"car0", "car2"}, false}, {[]string{"car0", "car1", "car2"}, false}} {
+		if got := SameRobots(robots, list(tc.names...)); got != tc.want {
+			t.Errorf("SameRobots(%v) = %v, want %v", tc.names, got, tc.want)
+		}
 	}
 }

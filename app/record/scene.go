@@ -25,16 +25,7 @@ func (r *Recorder) sceneStale(m transport.Message, logTime uint64) bool {
 		return false
 	}
 	r.sceneAt = logTime
-	poses := list.GetPose()
-	if len(poses) != len(r.sceneRobots) {
-		return true
-	}
-	for _, p := range poses {
-		if !r.sceneRobots[p.GetName()] {
-			return true
-		}
-	}
-	return false
+	return !foxview.SameRobots(r.sceneRobots, list)
 }
 
 // writeScene writes the world's scene as it is now (World.Scene; none without it or without
