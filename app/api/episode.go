@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 
-	"simgui/app/rosname"
 	"simgui/app/scenario"
 	"simgui/plugins"
 
@@ -142,7 +141,7 @@ func (s *Service) planReset(req *ResetRequest) (*episodePlan, error) {
 		agents = []AgentRequest{{AgentID: "ego", VehicleID: globalVehicle, IsPrimary: true}}
 	}
 	seen := map[string]bool{}
-	ros := map[string]string{}
+	ids := scenario.AgentIDs{}
 	primary := -1
 	for i, ar := range agents {
 		ap := agentPlan{id: strings.TrimSpace(ar.AgentID), vehicleID: strings.TrimSpace(ar.VehicleID), seed: req.Seed + int64(i)}
@@ -153,16 +152,15 @@ func (s *Service) planReset(req *ResetRequest) (*episodePlan, error) {
 			return nil, badRequest("Duplicate agentId '%s'.", ap.id)
 		}
 		seen[ap.id] = true
-		// Named in the request's words here: the scenario the reset builds checks them too,
-		// under its own.
-		if !scenario.ValidName(ap.id) {
-			return nil, badRequest("agents[%d].agentId: %q must be 1 to 64 letters, digits, '_' or '-' (it names the robot's topics)", i, ap.id)
+		// Checked here to be named in the request's words: the scenario the reset builds would
+		// name agents.vehicles[i]. Isolated agents are each a world of their own.
+		world := ids
+		if ep.isolated {
+			world = scenario.AgentIDs{}
 		}
-		rn := rosname.Of(ap.id)
-		if other, clash := ros[rn]; clash && !ep.isolated {
-			return nil, badRequest("agents[%d].agentId: %q and %q are one name to ROS 2, %s, by which the device bridge serves a robot's devices: name them apart", i, other, ap.id, rn)
+		if err := world.Add(ap.id); err != nil {
+			return nil, badRequest("agents[%d].agentId: %v", i, err)
 		}
-		ros[rn] = ap.id
 		if ap.vehicleID == "" {
 			ap.vehicleID = globalVehicle
 		}

@@ -320,20 +320,15 @@ func resolveAgents(s *Scenario, r plugins.Resolver, p *Plan) error {
 	}
 	var followed []string
 	seen := map[string]bool{}
-	ros := map[string]string{}
+	ids := AgentIDs{}
 	for _, w := range wants {
-		if !ValidName(w.name) {
-			return fmt.Errorf("%s.agentId: %q must be letters, digits, '_' or '-'", w.key, w.name)
-		}
 		if seen[w.name] {
 			return fmt.Errorf("%s.agentId: %q is used twice", w.key, w.name)
 		}
 		seen[w.name] = true
-		rn := rosname.Of(w.name)
-		if other, clash := ros[rn]; clash {
-			return fmt.Errorf("%s.agentId: %q and %q are one name to ROS 2, %s, by which the device bridge serves a robot's devices: name them apart", w.key, other, w.name, rn)
+		if err := ids.Add(w.name); err != nil {
+			return fmt.Errorf("%s.agentId: %w", w.key, err)
 		}
-		ros[rn] = w.name
 		if w.vehicleID == "" {
 			return fmt.Errorf("%s.vehicleId is required (for example vehicle.ks0223.v1)", w.key)
 		}
@@ -449,6 +444,24 @@ func merge(a, b map[string]any) map[string]any {
 		out[k] = v
 	}
 	return out
+}
+
+// AgentIDs checks the ids of the agents of one world as they come, by their ROS 2 names.
+type AgentIDs map[string]string
+
+// Add checks id and keeps it: an agent id is a ValidName, and no two agents of a world are
+// one name to ROS 2, by which the device bridge serves a robot's devices. The error names no
+// field: its caller says which, in its own words.
+func (a AgentIDs) Add(id string) error {
+	if !ValidName(id) {
+		return fmt.Errorf("%q must be 1 to 64 letters, digits, '_' or '-' (it names the robot's topics)", id)
+	}
+	rn := rosname.Of(id)
+	if other, clash := a[rn]; clash {
+		return fmt.Errorf("%q and %q are one name to ROS 2, %s, by which the device bridge serves a robot's devices: name them apart", other, id, rn)
+	}
+	a[rn] = id
+	return nil
 }
 
 // ValidName reports whether s may name a world or an agent: 1 to 64 letters, digits, '_' or
