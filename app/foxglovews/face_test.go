@@ -10,6 +10,7 @@ import (
 	"image/jpeg"
 	"io"
 	"log/slog"
+	"math"
 	"net/http"
 	"slices"
 	"strings"
@@ -53,7 +54,12 @@ func corridorPlan(t *testing.T) *scenario.Plan {
 // liveHost is liveWorld with its host.
 func liveHost(t *testing.T, face *Face) (*app.Sim, *app.Host, string) {
 	t.Helper()
-	plan := corridorPlan(t)
+	return liveHostOf(t, face, corridorPlan(t))
+}
+
+// liveHostOf is liveHost of plan's world.
+func liveHostOf(t *testing.T, face *Face, plan *scenario.Plan) (*app.Sim, *app.Host, string) {
+	t.Helper()
 	h := app.NewHost(app.HostOptions{Logger: slog.New(slog.DiscardHandler)})
 	sim, err := h.Build(plan, app.BuildOptions{Lockstep: true})
 	if err != nil {
@@ -436,6 +442,67 @@ func TestLiveViewFollowsTheActiveWorld(t *testing.T) {
 		}
 	default:
 	}
+}
+
+// The pushable boxes come on their own channel where they are, and again as they move.
+func TestLiveViewFollowsTheBoxes(t *testing.T) {
+	plan := corridorPlan(t)
+	track := *plan.Track
+	// Away from the corridor the generator lays: nothing touches it but the test.
+	track.Elements = append(slices.Clone(track.Elements), plugins.Element{Kind: plugins.ElementBox, Name: "crate",
+		X: 5, Y: 5, Length: 0.1, Width: 0.1, Height: 0.1, Movable: true, Mass: 0.3, Color: "#c08040"})
+	plan.Track = &track
+	sim, _, addr := liveHostOf(t, &Face{}, plan)
+	v := dial(t, "ws://"+addr+"/")
+	chans := channels(t, v.next("advertise"))
+	ch := chans["/scene/boxes/foxglove"]
+	if ch == nil || ch["schemaName"] != "foxglove.SceneUpdate" {
+		t.Fatalf("boxes channel %v, want foxglove.SceneUpdate", ch)
+	}
+	v.send(`{"op":"subscribe","subscriptions":[{"id":4,"channelId":` + num(ch["id"]) + `}]}`)
+	ctx := context.Background()
+	// crateAt steps the world until the crate is shown at x.
+	crateAt := func(x float64) {
+		t.Helper()
+		var seen []float64
+		for steps := 0; ; steps++ {
+			if steps == 20000 {
+				t.Fatalf("the crate not shown at x = %g after 20000 steps (shown at %v)", x, seen)
+			}
+			if _, err := sim.Loop.Step(ctx, 1); err != nil {
+				t.Fatal(err)
+			}
+			var msg []byte
+			select {
+			case msg = <-v.data:
+			case <-time.After(time.Millisecond):
+				continue
+			}
+			var up foxglove.SceneUpdate
+			if err := proto.Unmarshal(msg[messageHeader:], &up); err != nil {
+				t.Fatal(err)
+			}
+			if len(up.Entities) != 1 || up.Entities[0].Id != "box/crate" || len(up.Deletions) != 1 || len(up.Entities[0].Triangles) == 0 {
+				t.Fatalf("boxes' scene %v, want a deletion and the crate", &up)
+			}
+			got := up.Entities[0].Triangles[0].Pose.Position.X
+			seen = append(seen, got)
+			if math.Abs(got-x) < 1e-9 {
+				return
+			}
+		}
+	}
+	crateAt(5)
+	if err := sim.Loop.Call(ctx, func(w *world.World) error {
+		b := w.Boxes()[0]
+		p := b.Pose()
+		p.X += 0.25
+		b.SetPose(p)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	crateAt(5.25)
 }
 
 // A client's queue holds server messages first, then each subscription's newest message,

@@ -8,6 +8,7 @@ import (
 
 	"simgui/app"
 	"simgui/app/foxview"
+	"simgui/app/foxview/foxglove"
 	"simgui/app/transport"
 	"simgui/app/transport/msgs"
 )
@@ -16,8 +17,13 @@ import (
 // latest, so a slow feed drops the oldest.
 const feedQueue = 4
 
-// sceneCheck is how often a scene feed looks whether robots came or went.
-const sceneCheck = time.Second
+// sceneCheck is how often a scene feed looks whether robots came or went; boxCheck how often
+// a boxes feed looks whether they moved (ten updates a second: pushed boxes move smoothly
+// enough to the eye, and a world of many boxes sends little).
+const (
+	sceneCheck = time.Second
+	boxCheck   = 100 * time.Millisecond
+)
 
 // channel is an advertised channel. Its fields are guarded by Server.mu.
 type channel struct {
@@ -28,7 +34,7 @@ type channel struct {
 	subs map[*client]uint32
 	// stop is closed to stop the running feed (nil when none runs).
 	stop chan struct{}
-	// latched is the last scene sent, for clients that subscribe later.
+	// latched is the last scene (or boxes' scene) sent, for clients that subscribe later.
 	latched []byte
 }
 
@@ -65,7 +71,7 @@ func (ch *channel) startFeed(s *Server) {
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
-		if sp.kind == scene {
+		if sp.kind == scene || sp.kind == boxes {
 			s.feedScene(ch, sp, a, stop)
 		} else {
 			s.feed(ch, sp, a, stop)
@@ -117,28 +123,47 @@ func (s *Server) feed(ch *channel, sp spec, a *app.Sim, stop chan struct{}) {
 	}
 }
 
-// feedScene sends world a's scene at once and again when the robots in its pose list are
-// others, looked at once every sceneCheck, until stop.
+// feedScene sends world a's scene (a channel of kind scene) or the scene of its pushable
+// boxes (kind boxes) at once, and again when it changes: when the robots in the pose list are
+// others, looked at once every sceneCheck, or when boxes moved, once every boxCheck; until
+// stop. The last one sent is latched for later subscribers.
 func (s *Server) feedScene(ch *channel, sp spec, a *app.Sim, stop chan struct{}) {
 	sub := a.Bus.Subscribe(sp.source, transport.WithQueueLen(1))
 	defer sub.Close()
 	var robots map[string]bool
+	var bw foxview.BoxWatch
+	every := sceneCheck
+	if sp.kind == boxes {
+		every = boxCheck
+	}
+	warned := false
 	send := func() {
 		snap := a.Loop.Snapshot()
 		if snap == nil {
 			return
 		}
-		sc, err := foxview.Scene(snap)
+		var sc *foxglove.SceneUpdate
+		var err error
+		if sp.kind == boxes {
+			sc, err = bw.Update(snap)
+		} else if sc, err = foxview.Scene(snap); err == nil {
+			robots = foxview.SceneRobots(sc)
+		}
 		if err != nil {
-			s.log.Warn("live view without the world's scene", "world", a.ID, "err", err)
+			if !warned {
+				warned = true
+				s.log.Warn("live view without the world's scene", "world", a.ID, "topic", sp.topic, "err", err)
+			}
 			return
+		}
+		if sc == nil {
+			return // the boxes are where they were
 		}
 		now := uint64(time.Now().UnixNano())
 		foxview.StampScene(sc, timestamppb.New(time.Unix(0, int64(now))))
-		robots = foxview.SceneRobots(sc)
 		data, err := proto.Marshal(sc)
 		if err != nil {
-			s.log.Warn("live view cannot encode the scene", "err", err)
+			s.log.Warn("live view cannot encode the scene", "topic", sp.topic, "err", err)
 			return
 		}
 		s.deliver(ch, stop, now, data, true)
@@ -156,11 +181,13 @@ func (s *Server) feedScene(ch *channel, sp spec, a *app.Sim, stop chan struct{})
 				return
 			}
 		}
-		if time.Since(last) < sceneCheck {
+		if time.Since(last) < every {
 			continue
 		}
 		last = time.Now()
-		if list, ok := m.Msg.(*msgs.Pose_V); ok && !foxview.SameRobots(robots, list) {
+		if sp.kind == boxes {
+			send()
+		} else if list, ok := m.Msg.(*msgs.Pose_V); ok && !foxview.SameRobots(robots, list) {
 			send()
 		}
 	}

@@ -2,6 +2,8 @@ package foxview
 
 import (
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 
 	"github.com/go-gl/mathgl/mgl64"
@@ -11,13 +13,14 @@ import (
 	"simgui/app/foxview/foxglove"
 	"simgui/app/transport/msgs"
 	"simgui/app/world"
+	"simgui/plugins"
 	"simgui/render"
 )
 
 // SceneTopic is the topic of a recording's Foxglove scene (foxglove.SceneUpdate), written
 // where each world's messages begin: the track in the world frame (entity "track") and each
 // robot's shape in its own frame (entity "robot/<name>", frame-locked, so that it moves with
-// the robot's frame from the pose list's view).
+// the robot's frame from the pose list's view). The pushable boxes are on BoxesTopic.
 const SceneTopic = "/scene" + ViewSuffix
 
 // MaxRobotMeshes is how many robots a scene draws as their meshes (some thousand points
@@ -104,8 +107,108 @@ func StampScene(s *foxglove.SceneUpdate, ts *timestamppb.Timestamp) {
 	}
 }
 
-// robotEntity begins the ID of a robot's entity in a scene.
-const robotEntity = "robot/"
+// robotEntity begins the ID of a robot's entity in a scene; boxEntity a pushable box's (on
+// BoxesTopic).
+const (
+	robotEntity = "robot/"
+	boxEntity   = "box/"
+)
+
+// boxes returns the entities of snap's pushable boxes where they are now, in the world
+// frame: each the mesh the cameras draw it with (kept in meshes), placed at the box's pose.
+func boxes(snap *world.Snapshot, meshes map[*plugins.Element]*render.Mesh) ([]*foxglove.SceneEntity, error) {
+	out := make([]*foxglove.SceneEntity, 0, len(snap.Boxes))
+	for i := range snap.Boxes {
+		b := &snap.Boxes[i]
+		if b.Element == nil {
+			continue
+		}
+		mesh := meshes[b.Element]
+		if mesh == nil {
+			var err error
+			if mesh, err = render.NewElementMesh(b.Element); err != nil {
+				return nil, fmt.Errorf("the scene's box %s: %w", boxName(b), err)
+			}
+			meshes[b.Element] = mesh
+		}
+		e := &foxglove.SceneEntity{FrameId: WorldFrame, Id: boxEntity + boxName(b), Lifetime: forever}
+		mesh.EachTriangle(byColour(&e.Triangles))
+		s, c := math.Sincos(b.Pose.Yaw / 2)
+		for _, l := range e.Triangles {
+			l.Pose = &foxglove.Pose{
+				Position:    &foxglove.Vector3{X: b.Pose.X, Y: b.Pose.Y, Z: b.Pose.Z},
+				Orientation: &foxglove.Quaternion{Z: s, W: c},
+			}
+		}
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+// boxName names a box's entity: its element's name, or its body's number for a box without one.
+func boxName(b *world.BoxState) string {
+	if b.Name != "" {
+		return b.Name
+	}
+	return strconv.FormatUint(uint64(b.ID), 10)
+}
+
+// BoxesTopic is the topic of the Foxglove scene of a world's pushable boxes
+// (foxglove.SceneUpdate), apart from SceneTopic because they move: each message deletes the
+// last one's boxes and has every box where it is now, so that the last message before any
+// moment (what Foxglove reads when it seeks) shows them all.
+const BoxesTopic = "/scene/boxes" + ViewSuffix
+
+// BoxWatch follows a world's pushable boxes for a viewer of BoxesTopic. The zero BoxWatch
+// is ready; one goroutine at a time.
+type BoxWatch struct {
+	sent   bool
+	layout uint64
+	boxes  []world.BoxState // where the boxes were last sent (a snapshot's, never modified)
+	meshes map[*plugins.Element]*render.Mesh
+}
+
+// Update returns the boxes' scene of snap when it differs from the last one returned (or
+// for the first call, to replace a world viewed before), else nil: a box moved a
+// millimetre or turned a tenth of a degree, or the layout was rebuilt. Its stamps are left
+// to the caller.
+func (bw *BoxWatch) Update(snap *world.Snapshot) (*foxglove.SceneUpdate, error) {
+	if bw.sent && snap.LayoutVersion == bw.layout && !boxesMoved(bw.boxes, snap.Boxes) {
+		return nil, nil
+	}
+	if bw.meshes == nil || snap.LayoutVersion != bw.layout {
+		bw.meshes = map[*plugins.Element]*render.Mesh{}
+	}
+	ents, err := boxes(snap, bw.meshes)
+	if err != nil {
+		return nil, err
+	}
+	bw.sent, bw.layout, bw.boxes = true, snap.LayoutVersion, snap.Boxes
+	return &foxglove.SceneUpdate{
+		Deletions: []*foxglove.SceneEntityDeletion{{Type: foxglove.SceneEntityDeletion_ALL}},
+		Entities:  ents,
+	}, nil
+}
+
+func boxesMoved(a, b []world.BoxState) bool {
+	if len(a) != len(b) {
+		return true
+	}
+	for i := range a {
+		if boxMoved(&a[i], &b[i]) {
+			return true
+		}
+	}
+	return false
+}
+
+// boxMoved says whether a box moved enough since a to be drawn again: a millimetre, or a
+// tenth of a degree.
+func boxMoved(a, b *world.BoxState) bool {
+	const far, turned = 1e-3, 0.1 * math.Pi / 180
+	return math.Abs(a.Pose.X-b.Pose.X) > far || math.Abs(a.Pose.Y-b.Pose.Y) > far || math.Abs(a.Pose.Z-b.Pose.Z) > far ||
+		math.Abs(world.WrapAngle(a.Pose.Yaw-b.Pose.Yaw)) > turned
+}
 
 // SameRobots says whether a world's pose list names the robots of a scene (SceneRobots), no
 // more and no fewer: a scene that does not is to be made again.

@@ -2,6 +2,7 @@ package foxview
 
 import (
 	"fmt"
+	"math"
 	"testing"
 	"time"
 
@@ -95,5 +96,86 @@ func TestSameRobots(t *testing.T) {
 		if got := SameRobots(robots, list(tc.names...)); got != tc.want {
 			t.Errorf("SameRobots(%v) = %v, want %v", tc.names, got, tc.want)
 		}
+	}
+}
+
+// boxSnapshot is a world with one pushable crate at (x, y), turned yaw, and one without a name.
+func boxSnapshot(layout uint64, x, y, yaw float64) *world.Snapshot {
+	l := &plugins.Layout{Elements: []plugins.Element{
+		{Kind: "box", Name: "crate", X: 1, Y: 1, Length: 0.3, Width: 0.2, Height: 0.1, Movable: true, Color: "#a07040"},
+		{Kind: "box", X: 3, Y: 0, Length: 0.1, Width: 0.1, Height: 0.1, Movable: true},
+	}}
+	return &world.Snapshot{Layout: l, LayoutVersion: layout, Boxes: []world.BoxState{
+		{ID: 7, Name: "crate", Pose: world.Pose{X: x, Y: y, Yaw: yaw}, Length: 0.3, Width: 0.2, Height: 0.1, Element: &l.Elements[0]},
+		{ID: 8, Pose: world.Pose{X: 3}, Length: 0.1, Width: 0.1, Height: 0.1, Element: &l.Elements[1]},
+	}}
+}
+
+func TestBoxWatch(t *testing.T) {
+	var bw BoxWatch
+	up, err := bw.Update(boxSnapshot(1, 1, 1, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if up == nil || len(up.Deletions) != 1 || up.Deletions[0].Type != foxglove.SceneEntityDeletion_ALL || len(up.Entities) != 2 {
+		t.Fatalf("first update %v: want a deletion of ALL and both boxes", up)
+	}
+	crate, other := up.Entities[0], up.Entities[1]
+	if crate.Id != "box/crate" || other.Id != "box/8" || crate.FrameId != WorldFrame || crate.FrameLocked {
+		t.Errorf("entities %s and %s in %q (locked %v), want box/crate and box/8 in the world frame", crate.Id, other.Id, crate.FrameId, crate.FrameLocked)
+	}
+	points := 0
+	for _, l := range crate.Triangles {
+		points += len(l.Points)
+		if p := l.Pose.Position; p.X != 1 || p.Y != 1 || p.Z != 0 {
+			t.Errorf("crate's triangles placed at %v, want (1, 1, 0)", p)
+		}
+		// The element's colour, shaded per face by the mesh: brown, red above blue.
+		if c := l.Color; !(c.R > c.B) {
+			t.Errorf("crate's colour %v is not the element's brown", c)
+		}
+	}
+	if points != 36 {
+		t.Errorf("crate of %d points, want a box of 12 triangles", points)
+	}
+
+	for _, tc := range []struct {
+		what         string
+		snap         *world.Snapshot
+		want         bool
+		x, y, qz, qw float64
+	}{
+		{"the same", boxSnapshot(1, 1, 1, 0), false, 0, 0, 0, 0},
+		{"half a millimetre on", boxSnapshot(1, 1.0005, 1, 0), false, 0, 0, 0, 0},
+		{"2 mm on", boxSnapshot(1, 1.002, 1, 0), true, 1.002, 1, 0, 1},
+		{"the same again", boxSnapshot(1, 1.002, 1, 0), false, 0, 0, 0, 0},
+		{"turned 90°", boxSnapshot(1, 1.002, 1, math.Pi/2), true, 1.002, 1, math.Sqrt2 / 2, math.Sqrt2 / 2},
+		{"a new layout", boxSnapshot(2, 1.002, 1, math.Pi/2), true, 1.002, 1, math.Sqrt2 / 2, math.Sqrt2 / 2},
+	} {
+		up, err := bw.Update(tc.snap)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (up != nil) != tc.want {
+			t.Errorf("%s: update %v, want one: %v", tc.what, up != nil, tc.want)
+			continue
+		}
+		if up == nil {
+			continue
+		}
+		p := up.Entities[0].Triangles[0].Pose
+		if math.Abs(p.Position.X-tc.x) > 1e-12 || p.Position.Y != tc.y || math.Abs(p.Orientation.Z-tc.qz) > 1e-12 || math.Abs(p.Orientation.W-tc.qw) > 1e-12 {
+			t.Errorf("%s: crate at %v turned %v, want (%g, %g) and (0, 0, %g, %g)", tc.what, p.Position, p.Orientation, tc.x, tc.y, tc.qz, tc.qw)
+		}
+	}
+
+	// A world without boxes after one with: its first update deletes them.
+	var fresh BoxWatch
+	up, err = fresh.Update(&world.Snapshot{})
+	if err != nil || up == nil || len(up.Entities) != 0 || len(up.Deletions) != 1 {
+		t.Errorf("a world without boxes: update %v (%v), want a deletion of ALL alone", up, err)
+	}
+	if up, _ := fresh.Update(&world.Snapshot{}); up != nil {
+		t.Errorf("a world without boxes, again: %v, want none", up)
 	}
 }

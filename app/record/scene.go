@@ -9,6 +9,7 @@ import (
 	"google.golang.org/protobuf/types/known/timestamppb"
 
 	"simgui/app/foxview"
+	"simgui/app/foxview/foxglove"
 	"simgui/app/transport"
 	"simgui/app/transport/msgs"
 )
@@ -28,6 +29,19 @@ func (r *Recorder) sceneStale(m transport.Message, logTime uint64) bool {
 	return !foxview.SameRobots(r.sceneRobots, list)
 }
 
+// boxRefresh is how often, in the file's time, the pushable boxes are looked at for moves.
+const boxRefresh = uint64(100 * time.Millisecond)
+
+// boxesDue says whether m is the world's pose list and the boxes were last looked at
+// boxRefresh ago or more.
+func (r *Recorder) boxesDue(m transport.Message, logTime uint64) bool {
+	if r.views == nil || r.world.Boxes == nil || logTime < r.boxesAt+boxRefresh || !foxview.IsPoseInfo(m.Topic) {
+		return false
+	}
+	_, ok := m.Msg.(*msgs.Pose_V)
+	return ok
+}
+
 // writeScene writes the world's scene as it is now (World.Scene; none without it or without
 // the views). Writer goroutine only.
 func (r *Recorder) writeScene(logTime, publish uint64) error {
@@ -39,28 +53,49 @@ func (r *Recorder) writeScene(logTime, publish uint64) error {
 	if s == nil {
 		return nil
 	}
-	// Stamped with the log time, as the views are (writeView).
-	foxview.StampScene(s, timestamppb.New(time.Unix(0, int64(logTime))))
 	r.sceneRobots = foxview.SceneRobots(s)
+	return r.writeSceneOn(foxview.SceneTopic, s, logTime, publish)
+}
+
+// writeBoxes writes the scene of the world's pushable boxes when they moved (World.Boxes;
+// none without it or without the views). Writer goroutine only.
+func (r *Recorder) writeBoxes(logTime, publish uint64) error {
+	if r.views == nil || r.world.Boxes == nil {
+		return nil
+	}
+	r.boxesAt = logTime
+	if s := r.world.Boxes(); s != nil {
+		return r.writeSceneOn(foxview.BoxesTopic, s, logTime, publish)
+	}
+	return nil
+}
+
+// writeSceneOn writes scene update s on topic, stamped with the log time as the views are
+// (writeView).
+func (r *Recorder) writeSceneOn(topic string, s *foxglove.SceneUpdate, logTime, publish uint64) error {
+	foxview.StampScene(s, timestamppb.New(time.Unix(0, int64(logTime))))
 	// Its own buffer: vbuf holds the view of the message being written.
 	data, err := proto.Marshal(s)
 	if err != nil {
 		return fmt.Errorf("marshal the scene: %w", err)
 	}
-	ch, ok := r.viewChs[foxview.SceneTopic]
+	ch, ok := r.viewChs[topic]
 	if !ok {
-		if ch, err = r.addChannel(foxview.SceneTopic, string(s.ProtoReflect().Descriptor().FullName()), s); err != nil {
+		if ch, err = r.addChannel(topic, string(s.ProtoReflect().Descriptor().FullName()), s); err != nil {
 			return err
 		}
-		r.viewChs[foxview.SceneTopic] = ch
+		r.viewChs[topic] = ch
 	}
-	r.scenes++
-	if err := r.w.WriteMessage(&mcap.Message{ChannelID: ch, Sequence: r.scenes, LogTime: logTime, PublishTime: publish, Data: data}); err != nil {
+	if r.scenes == nil {
+		r.scenes = map[string]uint32{}
+	}
+	r.scenes[topic]++
+	if err := r.w.WriteMessage(&mcap.Message{ChannelID: ch, Sequence: r.scenes[topic], LogTime: logTime, PublishTime: publish, Data: data}); err != nil {
 		return err
 	}
 	r.messages.Add(1)
 	r.mu.Lock()
-	r.perTopic[foxview.SceneTopic]++
+	r.perTopic[topic]++
 	r.mu.Unlock()
 	return nil
 }

@@ -156,3 +156,73 @@ func TestSceneFollowsTheRobots(t *testing.T) {
 		t.Errorf("scenes at %v of %v entities; want at [0s 3.2s 4.5s] of [2 3 4] (the track and the robots)", at, entities)
 	}
 }
+
+// The pushable boxes are written where the world begins and again as they move, looked for
+// at most every 100 ms of the file's time.
+func TestBoxesFollowTheirMoves(t *testing.T) {
+	quiet := slog.New(slog.DiscardHandler)
+	bus := transport.NewBus(transport.Options{Logger: quiet})
+	defer bus.Close()
+	crate := plugins.Element{Kind: "box", Name: "crate", X: 1, Y: 1, Length: 0.3, Width: 0.2, Height: 0.1, Movable: true}
+	var mu sync.Mutex
+	x := 1.0
+	var bw foxview.BoxWatch
+	boxes := func() *foxglove.SceneUpdate {
+		mu.Lock()
+		defer mu.Unlock()
+		up, err := bw.Update(&world.Snapshot{Boxes: []world.BoxState{{ID: 3, Name: "crate", Pose: world.Pose{X: x, Y: 1}, Element: &crate}}})
+		if err != nil {
+			t.Error(err)
+		}
+		return up
+	}
+	path := filepath.Join(t.TempDir(), "boxes.mcap")
+	rec, err := Start(bus, path, Options{Foxglove: true, Logger: quiet, World: World{ID: "w", Boxes: boxes}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sent := uint64(0)
+	poses := func(at time.Duration, to float64) {
+		if err := bus.Publish("/world/w/pose/info", &msgs.Pose_V{Pose: []*msgs.Pose{{Name: "car0"}}}, at); err != nil {
+			t.Fatal(err)
+		}
+		sent++
+		for rec.Stats().PerTopic["/world/w/pose/info"] < sent {
+			time.Sleep(5 * time.Millisecond)
+		}
+		mu.Lock()
+		x = to
+		mu.Unlock()
+	}
+	poses(0, 1.5)                     // the boxes at x = 1 with the world's mark; then the crate moves
+	poses(50*time.Millisecond, 1.5)   // within 100 ms of the last look: none
+	poses(150*time.Millisecond, 1.5)  // moved: the crate at 1.5
+	poses(300*time.Millisecond, 1.6)  // where it was: none; then it moves again
+	poses(310*time.Millisecond, 1.6)  // too soon
+	poses(2000*time.Millisecond, 1.6) // the crate at 1.6
+	if _, err := rec.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var at []time.Duration
+	var xs []float64
+	for _, m := range got.Messages {
+		if m.Topic != foxview.BoxesTopic {
+			continue
+		}
+		var s foxglove.SceneUpdate
+		if err := proto.Unmarshal(m.Data, &s); err != nil {
+			t.Fatal(err)
+		}
+		if len(s.Entities) != 1 || s.Entities[0].Id != "box/crate" || len(s.Deletions) != 1 {
+			t.Fatalf("boxes at %v: %v, want a deletion and the crate", m.PublishTime, &s)
+		}
+		at, xs = append(at, m.PublishTime), append(xs, s.Entities[0].Triangles[0].Pose.Position.X)
+	}
+	if fmt.Sprint(at) != "[0s 150ms 2s]" || fmt.Sprint(xs) != "[1 1.5 1.6]" {
+		t.Errorf("boxes written at %v with the crate at x = %v; want at [0s 150ms 2s], x = [1 1.5 1.6]", at, xs)
+	}
+}

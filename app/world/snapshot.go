@@ -68,6 +68,9 @@ type BoxState struct {
 	Pose                  Pose
 	Length, Width, Height float64
 	Color                 string // the element's "#rrggbb", empty for the default
+	// Element is the layout element the box was built from (at its place in the layout,
+	// not where the box is now); shared with the world and never modified.
+	Element *plugins.Element
 }
 
 // Snapshot builds a snapshot of the current state.
@@ -93,8 +96,8 @@ func (w *World) Snapshot() *Snapshot {
 	if len(w.boxes) > 0 {
 		s.Boxes = make([]BoxState, len(w.boxes))
 		for i, b := range w.boxes {
-			e := w.boxElems[i]
-			s.Boxes[i] = BoxState{ID: b.ID, Name: b.Name, Pose: bodyPose(b), Length: e.Length, Width: e.Width, Height: b.Height, Color: e.Color}
+			e := &w.boxElems[i]
+			s.Boxes[i] = BoxState{ID: b.ID, Name: b.Name, Pose: bodyPose(b), Length: e.Length, Width: e.Width, Height: b.Height, Color: e.Color, Element: &w.boxElems[i]}
 		}
 	}
 	if len(w.overlays) > 0 {
