@@ -47,7 +47,7 @@ var cameraRealismParams = []ParamSpec{
 	{Name: "lookSeed", Default: 0, Min: 0, Max: 2147483647, Integer: true, Doc: "seed of the scene's randomized textures, colours and distractors"},
 	{Name: "textureSwap", Default: 0, Min: 0, Max: 1, Doc: "share of elements taking a random texture of their material's set"},
 	{Name: "colorJitter", Default: 0, Min: 0, Max: 0.5, Doc: "per-element albedo jitter, ± per channel"},
-	{Name: "distractors", Default: 0, Min: 0, Max: 64, Integer: true, Doc: "distractor objects on the floor off the route (drawn only)"},
+	{Name: "distractors", Default: 0, Min: 0, Max: 64, Integer: true, Doc: "distractor objects on the floor off the path robots drive, spawn point to route end (drawn only)"},
 }
 
 // realisticOnly are the camera parameters only the realistic look draws with (the film's and

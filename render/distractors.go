@@ -77,7 +77,7 @@ func splitmixStep(s uint64) (next, z uint64) {
 }
 
 // Distractor placement: at least distractorClearance metres plus the object's radius from the
-// route (and the spawn points), clear of every element's footprint by its radius.
+// path robots drive (drivenPath), clear of every element's footprint by its radius.
 const distractorClearance = 0.16
 
 var distractorMaterials = []string{"cardboard", "painted_wood", "concrete", "brick", "tape", "plywood", "carpet"}
@@ -123,14 +123,7 @@ func distractors(l *plugins.Layout, env *Environment, p *pick) []distractor {
 	if !(x0 < x1 && y0 < y1) {
 		return nil
 	}
-	var route [][2]float64
-	if l.Route != nil {
-		route = l.Route.Waypoints
-	}
-	var spots [][2]float64
-	for _, sp := range l.SpawnPoints {
-		spots = append(spots, [2]float64{sp.X, sp.Y})
-	}
+	path := drivenPath(l)
 	var placed []disc
 	var out []distractor
 	for k := range env.Distractors {
@@ -147,7 +140,7 @@ func distractors(l *plugins.Layout, env *Environment, p *pick) []distractor {
 		for try := range 40 {
 			x = x0 + r + (x1-x0-2*r)*u(10+2*try)
 			y = y0 + r + (y1-y0-2*r)*u(11+2*try)
-			ok = clearOf(x, y, r+distractorClearance, route, spots)
+			ok = clearOf(x, y, r+distractorClearance, path)
 			for _, d := range blocked {
 				ok = ok && math.Hypot(x-d.x, y-d.y) > r+d.r
 			}
@@ -209,20 +202,40 @@ func tintTo(to, from RGB) [3]float32 {
 	return g
 }
 
-// clearOf reports whether (x, y) is farther than d from the route polyline and the spots.
-func clearOf(x, y, d float64, route, spots [][2]float64) bool {
-	for _, s := range spots {
-		if math.Hypot(x-s[0], y-s[1]) < d {
-			return false
+// drivenPath is the path robots drive on l, as segments: from each spawn point to the route's
+// first waypoint (a spawn point alone without a route), along the route, and back to its
+// first waypoint when it loops.
+func drivenPath(l *plugins.Layout) [][2][2]float64 {
+	var route [][2]float64
+	if l.Route != nil {
+		route = l.Route.Waypoints
+	}
+	var out [][2][2]float64
+	for _, sp := range l.SpawnPoints {
+		s := [2]float64{sp.X, sp.Y}
+		to := s
+		if len(route) > 0 {
+			to = route[0]
 		}
+		out = append(out, [2][2]float64{s, to})
 	}
 	for i := range route {
-		a := route[i]
-		b := a
-		if i+1 < len(route) {
-			b = route[i+1]
+		switch {
+		case i+1 < len(route):
+			out = append(out, [2][2]float64{route[i], route[i+1]})
+		case l.Route.Loop && i > 1:
+			out = append(out, [2][2]float64{route[i], route[0]})
+		default:
+			out = append(out, [2][2]float64{route[i], route[i]})
 		}
-		if segDist(x, y, a, b) < d {
+	}
+	return out
+}
+
+// clearOf reports whether (x, y) is farther than d from every segment of path.
+func clearOf(x, y, d float64, path [][2][2]float64) bool {
+	for _, sg := range path {
+		if segDist(x, y, sg[0], sg[1]) < d {
 			return false
 		}
 	}

@@ -89,3 +89,40 @@ func TestTextureCacheBytesAreBounded(t *testing.T) {
 		}
 	}
 }
+
+// Distractors stand off the whole path robots drive: from the spawn point to the route's
+// first waypoint, along the route, and back to its start when it loops (the first and the
+// last leg once had objects across them, which robots drove through, as distractors are drawn
+// only).
+func TestDistractorsKeepOffTheDrivenPath(t *testing.T) {
+	layout := &plugins.Layout{
+		Floor:       plugins.Floor{Length: 4, Width: 4},
+		SpawnPoints: []plugins.SpawnPoint{{X: -1.5, Y: -1.5}},
+		Route:       &plugins.Route{Waypoints: [][2]float64{{1.5, -1.5}, {1.5, 1.5}, {-1.5, 1.5}}, Loop: true},
+	}
+	legs := [][2][2]float64{
+		{{-1.5, -1.5}, {1.5, -1.5}}, // spawn point to the first waypoint
+		{{1.5, -1.5}, {1.5, 1.5}},
+		{{1.5, 1.5}, {-1.5, 1.5}},
+		{{-1.5, 1.5}, {1.5, -1.5}}, // the loop's closing leg, across the floor
+	}
+	placed := 0
+	for seed := range uint64(20) {
+		env := RealisticEnvironment()
+		env.Distractors = 64
+		p := newPick(seed + 1)
+		for _, d := range distractors(layout, &env, &p) {
+			placed++
+			x, y := float64(d.mesh.min[0]+d.mesh.max[0])/2, float64(d.mesh.min[1]+d.mesh.max[1])/2
+			for i, leg := range legs {
+				if dist := segDist(x, y, leg[0], leg[1]); dist < distractorClearance {
+					t.Errorf("seed %d: a distractor at (%.2f, %.2f), %.3f m from leg %d of the driven path; want %g m or more",
+						seed+1, x, y, dist, i, distractorClearance)
+				}
+			}
+		}
+	}
+	if placed < 200 {
+		t.Errorf("%d distractors placed in 20 looks of 64: the floor has room for more", placed)
+	}
+}

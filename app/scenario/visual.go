@@ -40,7 +40,7 @@ var visualParams = []RandomParam{
 	{Name: "visual.sun_intensity", Mode: Scale, Default: [2]float64{1, 1}, Limit: [2]float64{0, 16}, Doc: "direct sunlight, factor"},
 	{Name: "visual.sun_color", Mode: Scale, Default: [2]float64{1, 1}, Limit: [2]float64{0, 16}, Doc: "sun colour gains r, g, b (drawn apart), factor"},
 	{Name: "visual.ambient", Mode: Scale, Default: [2]float64{1, 1}, Limit: [2]float64{0, 16}, Doc: "sky (ambient) light, factor"},
-	{Name: "visual.distractors", Mode: Absolute, Limit: [2]float64{0, 64}, Doc: "number of distractor objects off the route (rounded)"},
+	{Name: "visual.distractors", Mode: Absolute, Limit: [2]float64{0, 64}, Doc: "number of distractor objects off the path robots drive, spawn point to route end (rounded)"},
 }
 
 // visualTargets returns where a visual randomization parameter lands on v's first camera.
