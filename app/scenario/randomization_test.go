@@ -213,6 +213,44 @@ func TestRandomizationErrors(t *testing.T) {
 	}
 }
 
+// A default range nobody named, around a value near its parameter's limit (±4° of pitch
+// around a camera pitched 88°), is drawn over the part the parameter takes; the same range
+// named is refused. A scenario with such a camera loads, randomization on or off.
+func TestDefaultRangeNarrowsAtTheLimit(t *testing.T) {
+	v, tr := ks0223(t)
+	steep, err := plugins.ApplyVehicleConfig(v, map[string]any{"camera.pitch_deg": 88.0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	on := parseBlock(t, "randomization: {vehicle: {mass: 0.1}}")
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for seed := range int64(200) {
+		d, err := on.Sample(seed, steep, tr)
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		p := d.Vehicle["camera.pitch_deg"].(float64)
+		lo, hi = min(lo, p), max(hi, p)
+	}
+	if lo < 84 || lo > 84.2 || hi > 90 || hi < 89.8 {
+		t.Errorf("pitch drawn over %g..%g, want 84..90 spread across", lo, hi)
+	}
+	if _, err := parseBlock(t, "randomization: {sensors: {camera_pitch_deg: 4}}").Sample(1, steep, tr); err == nil ||
+		!strings.Contains(err.Error(), "draws camera.pitch_deg from 84 to 92; it takes -90..90") {
+		t.Errorf("a named range past the limit: %v, want it refused", err)
+	}
+	for _, block := range []string{"", "randomization: {enabled: false}\n"} {
+		src := "world: {trackId: track.cardboard_corridor.v1}\nvehicle: {vehicleId: vehicle.ks0223.v1, params: {camera.pitch_deg: 88}}\n" + block
+		sc, err := Parse([]byte(src), "steep.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Resolve(sc, plugins.Builtin()); err != nil {
+			t.Errorf("a camera pitched 88° with %q: %v", block, err)
+		}
+	}
+}
+
 // TestSetAllRefusesUndrawnRanges gives ranges to a block that is off: without a word on
 // enabled they are refused (they would not be drawn), with enabled=true they are drawn, with
 // enabled=false they are kept unused; a bad range names its key.

@@ -54,8 +54,9 @@ func ImageGains(image map[string]float64) [3]float64 {
 // values are relative to v (the vehicle with its params applied); track values lie inside
 // t's schema (t nil skips them). Each parameter has its own random stream derived from the seed
 // and its name, so turning one parameter on or off does not change another's draw. A range
-// that reaches past the valid range of what it sets (plugins' ParamSpec) is an error: clamped,
-// its draws would pile up at the limit. Parameters the vehicle does not have (a camera pitch on
+// the block names that reaches past the valid range of what it sets (plugins' ParamSpec) is an
+// error: clamped, its draws would pile up at the limit. A default range the block does not
+// name is drawn over the part of it the parameter takes. Parameters the vehicle does not have (a camera pitch on
 // a vehicle without a camera) are skipped.
 func (r *Randomization) Sample(seed int64, v *plugins.VehicleDescriptor, t *plugins.TrackDescriptor) (Draw, error) {
 	d := Draw{Seed: seed, Vehicle: map[string]any{}, Image: map[string]float64{}, Track: map[string]any{}}
@@ -85,16 +86,23 @@ func (r *Randomization) Sample(seed int64, v *plugins.VehicleDescriptor, t *plug
 			case Offset:
 				lo, hi = lo+tg.base, hi+tg.base
 			}
+			var x float64
 			if slack := 1e-9 * max(1, math.Abs(tg.min), math.Abs(tg.max)); lo < tg.min-slack || hi > tg.max+slack {
-				return d, fmt.Errorf("randomization.%s %s..%s draws %s from %s to %s; it takes %s..%s",
-					p.Name, fmtNum(rg.Lo), fmtNum(rg.Hi), tg.key, fmtSum(lo), fmtSum(hi), fmtNum(tg.min), fmtNum(tg.max))
-			}
-			x := uniform(seed, tg.key, rg)
-			switch p.Mode {
-			case Scale:
-				x *= tg.base
-			case Offset:
-				x += tg.base
+				if _, named := r.ranges[p.Name]; named {
+					return d, fmt.Errorf("randomization.%s %s..%s draws %s from %s to %s; it takes %s..%s",
+						p.Name, fmtNum(rg.Lo), fmtNum(rg.Hi), tg.key, fmtSum(lo), fmtSum(hi), fmtNum(tg.min), fmtNum(tg.max))
+				}
+				// A default range nobody named, around a value near its limit (the camera's
+				// ±4° of pitch around 88°): drawn over the part the parameter takes.
+				x = uniform(seed, tg.key, Range{Lo: max(lo, tg.min), Hi: min(hi, tg.max)})
+			} else {
+				x = uniform(seed, tg.key, rg)
+				switch p.Mode {
+				case Scale:
+					x *= tg.base
+				case Offset:
+					x += tg.base
+				}
 			}
 			x = math.Max(tg.min, math.Min(tg.max, x))
 			if tg.integer {
