@@ -270,7 +270,7 @@ func (p *previewer) track(out *previewOut, t *plugins.TrackDescriptor) error {
 	var objs []render.Object
 	for i := range movable {
 		e := &movable[i]
-		if m, err := render.NewElementMesh(e); err == nil {
+		if m, err := render.NewElementMesh(layout, e); err == nil {
 			objs = append(objs, render.Object{Mesh: m, Pose: render.Pose{X: e.X, Y: e.Y, Z: e.Z, Yaw: rad(e.YawDeg)}})
 		}
 	}

@@ -88,13 +88,14 @@ func buildElement(b *MeshBuilder, e *plugins.Element) error {
 // Object{Mesh: m, Pose: Pose{X: e.X, Y: e.Y, Z: e.Z, Yaw: yaw}} draws it where it is. Kinds
 // placed by Points (polygon, road) keep world coordinates and are drawn with a zero Pose.
 //
-// The mesh carries the element's material (a built-in one; its kind's default when it names
-// none or one the renderer lacks) for the realistic look.
-func NewElementMesh(e *plugins.Element) (*Mesh, error) {
+// The mesh carries the element's material for the realistic look: a built-in one or one of
+// l's own (the track's images; l nil: built-in ones only), its kind's default when it names
+// none or one neither has.
+func NewElementMesh(l *plugins.Layout, e *plugins.Element) (*Mesh, error) {
 	local := *e
 	local.X, local.Y, local.Z, local.YawDeg = 0, 0, 0, 0
 	var b MeshBuilder
-	tex, err := elementTexture(nil, &local, 0)
+	tex, err := elementTexture(l, &local, 0)
 	if err != nil {
 		local.Material = ""
 		tex, _ = elementTexture(nil, &local, 0)

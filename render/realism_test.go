@@ -86,7 +86,7 @@ func TestShadowLengthFromTheWest(t *testing.T) {
 	env.ContactShadow = 0
 	mov := box
 	mov.Movable, mov.Mass = true, 1
-	movMesh, err := NewElementMesh(&mov)
+	movMesh, err := NewElementMesh(nil, &mov)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -300,7 +300,7 @@ func TestShadowsOnEachOther(t *testing.T) {
 	}}
 	mov := box(0, 0, 0.3)
 	mov.Movable, mov.Mass = true, 1
-	m, err := NewElementMesh(&mov)
+	m, err := NewElementMesh(nil, &mov)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -380,7 +380,7 @@ func TestFloorWalkKeepsItsLine(t *testing.T) {
 // 16 samples a pixel), not as a staircase of whole pixels or of shadow-map texels.
 func TestMovingShadowEdgeIsSoft(t *testing.T) {
 	mov := plugins.Element{Kind: plugins.ElementBox, Length: 0.2, Width: 0.2, Height: 0.3, Color: "#c04040", Movable: true, Mass: 1}
-	m, err := NewElementMesh(&mov)
+	m, err := NewElementMesh(nil, &mov)
 	if err != nil {
 		t.Fatal(err)
 	}

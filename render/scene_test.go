@@ -1,7 +1,11 @@
 package render
 
 import (
+	"bytes"
 	"errors"
+	"image"
+	"image/color"
+	"image/png"
 	"math"
 	"strings"
 	"testing"
@@ -164,7 +168,7 @@ func TestMovableBoxAsObject(t *testing.T) {
 	if s.Triangles() != 0 {
 		t.Fatalf("movable box baked into the static scene (%d triangles)", s.Triangles())
 	}
-	m, err := NewElementMesh(&e)
+	m, err := NewElementMesh(nil, &e)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,6 +185,61 @@ func TestMovableBoxAsObject(t *testing.T) {
 	}
 	if box < 500 || diff > box/50 {
 		t.Errorf("box covers %d pixels, %d differ between static and object", box, diff)
+	}
+}
+
+// TestMovableBoxKeepsTheTracksMaterial draws a box in a material of the track's own (a
+// magenta and green check) in the realistic look, once of the Static and once movable: the
+// two agree, as a pushable box was drawn in the kind's cardboard instead.
+func TestMovableBoxKeepsTheTracksMaterial(t *testing.T) {
+	img := image.NewNRGBA(image.Rect(0, 0, 32, 32))
+	for y := range 32 {
+		for x := range 32 {
+			c := color.NRGBA{230, 20, 230, 255}
+			if (x/8+y/8)%2 == 1 {
+				c = color.NRGBA{20, 230, 20, 255}
+			}
+			img.Set(x, y, c)
+		}
+	}
+	var b bytes.Buffer
+	if err := png.Encode(&b, img); err != nil {
+		t.Fatal(err)
+	}
+	mats := []plugins.Material{{Name: "poster", Textures: []string{"assets/poster.png"}, SizeM: 0.2, Images: [][]byte{b.Bytes()}}}
+	e := plugins.Element{Kind: plugins.ElementBox, X: 0.4, Y: 2, Length: 0.6, Width: 0.3, Height: 0.4, YawDeg: 30, Material: "poster"}
+	cam := Camera{Pose: Pose{Z: 0.8, Yaw: 1.4, Pitch: 0.25}, FovYDeg: 60, Near: 0.05, Far: 50, Width: 160, Height: 120}
+	env := RealisticEnvironment()
+	env.Shadows, env.ContactShadow = false, 0
+	fixed := render(t, cam, mustStatic(t, &plugins.Layout{Elements: []plugins.Element{e}, Materials: mats}, &env), nil, Options{Workers: 1})
+	e.Movable = true
+	l := &plugins.Layout{Elements: []plugins.Element{e}, Materials: mats}
+	m, err := NewElementMesh(l, &e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	moved := render(t, cam, mustStatic(t, l, &env), []Object{{Mesh: m, Pose: Pose{X: e.X, Y: e.Y, Yaw: mgl64.DegToRad(e.YawDeg)}}}, Options{Workers: 1})
+	// The check's phase follows the box's place in the static scene, not in the moving one:
+	// count each colour, not equal pixels.
+	count := func(f *Frame) (magenta, green int) {
+		for i := range cam.Width * cam.Height {
+			c := f.At(i%cam.Width, i/cam.Width)
+			switch {
+			case int(c.R) > int(c.G)+40 && int(c.B) > int(c.G)+40:
+				magenta++
+			case int(c.G) > int(c.R)+40 && int(c.G) > int(c.B)+40:
+				green++
+			}
+		}
+		return magenta, green
+	}
+	fm, fg := count(fixed)
+	mm, mg := count(moved)
+	if fm < 200 || fg < 200 {
+		t.Fatalf("the track's box shows %d magenta and %d green pixels: the test would check nothing", fm, fg)
+	}
+	if mm < fm/2 || mg < fg/2 {
+		t.Errorf("the pushable box shows %d magenta and %d green pixels, the track's %d and %d: want the track's material on both", mm, mg, fm, fg)
 	}
 }
 

@@ -126,7 +126,7 @@ func boxes(snap *world.Snapshot, meshes map[*plugins.Element]*render.Mesh) ([]*f
 		mesh := meshes[b.Element]
 		if mesh == nil {
 			var err error
-			if mesh, err = render.NewElementMesh(b.Element); err != nil {
+			if mesh, err = render.NewElementMesh(snap.Layout, b.Element); err != nil {
 				return nil, fmt.Errorf("the scene's box %s: %w", boxName(b), err)
 			}
 			meshes[b.Element] = mesh

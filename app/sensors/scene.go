@@ -81,7 +81,7 @@ func (sc *scene) update(w *world.World) error {
 		return sc.err
 	}
 	for _, e := range movableBoxes(w.Layout()) {
-		m, err := render.NewElementMesh(e)
+		m, err := render.NewElementMesh(w.Layout(), e)
 		if err != nil {
 			sc.err = fmt.Errorf("camera scene: %w", err)
 			return sc.err
