@@ -615,3 +615,26 @@ func TestFloatsAreWrittenAsFloats(t *testing.T) {
 		}
 	}
 }
+
+// A once-only log set keeps a bounded part of each key: steps name agent ids of any length
+// up to a request's size, and 128 of them whole were a quarter of a gigabyte. Long keys that
+// share their beginning are still told apart, and one seen again is not new.
+func TestOnceSetBoundsItsKeys(t *testing.T) {
+	var o onceSet
+	long := strings.Repeat("x", 1<<20)
+	for i := range 10 {
+		if !o.first(long + strconv.Itoa(i)) {
+			t.Fatalf("long key %d not new", i)
+		}
+	}
+	if o.first(long + "3") {
+		t.Error("a long key seen before is new again")
+	}
+	held := 0
+	for k := range o.seen {
+		held += len(k)
+	}
+	if held > 10*(maxOnceKey+32) {
+		t.Errorf("the set holds %d bytes of 10 keys of 1 MiB, want at most %d", held, 10*(maxOnceKey+32))
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"reflect"
 	"slices"
 	"strconv"
@@ -217,8 +218,18 @@ type onceSet struct {
 // maxOnce bounds the keys an onceSet holds (and so the lines logged through it).
 const maxOnce = 128
 
-// first reports whether key is new, and notes it.
+// maxOnceKey bounds the bytes an onceSet keeps of a key: keys are clients' (an agent id a step
+// names, up to a request's size), and 128 of them whole could hold a quarter of a gigabyte.
+const maxOnceKey = 256
+
+// first reports whether key is new, and notes it. A key longer than maxOnceKey is kept as its
+// beginning, length and hash.
 func (o *onceSet) first(key string) bool {
+	if len(key) > maxOnceKey {
+		h := fnv.New64a()
+		h.Write([]byte(key))
+		key = fmt.Sprintf("%s…%d:%x", key[:maxOnceKey-32], len(key), h.Sum64())
+	}
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.seen[key] {
