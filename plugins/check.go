@@ -330,13 +330,21 @@ func elementProblems(e Element) Problems {
 			ps.add("", "radius and height must be positive")
 		}
 	case ElementPolygon:
-		if len(e.Points) < 3 {
-			ps.add("points", "a polygon needs at least 3 points")
+		switch {
+		case len(e.Points) > MaxPolygonPoints:
+			ps.add("points", "a polygon of %d points is over the limit of %d", len(e.Points), MaxPolygonPoints)
+		default:
+			if why := polygonProblem(e.Points); why != "" {
+				ps.add("points", "%s", why)
+			}
 		}
 	case ElementRoad:
 		// Each named for its field, so that an editor frames the field at fault.
-		if len(e.Points) < 2 {
+		switch {
+		case len(e.Points) < 2:
 			ps.add("points", "a road needs at least 2 points")
+		case len(e.Points) > MaxRoadPoints:
+			ps.add("points", "a road of %d points is over the limit of %d", len(e.Points), MaxRoadPoints)
 		}
 		if !(e.Width > 0) {
 			ps.add("width", "a road needs a positive width")

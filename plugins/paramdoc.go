@@ -50,7 +50,7 @@ func ParamDocs() string {
 	table(&b, bodyParams, false)
 	fmt.Fprintf(&b, "\n### Device contract (`device-contract.json`)\n\nFrames (camera, depth) are at most %d pixels a side; other shapes at most %d values.\n\n", MaxFrameSide, maxShapeDim)
 	table(&b, contractParams, false)
-	fmt.Fprintf(&b, "\n### Track geometry (`descriptor.floor`, `.elements`, `.spawnPoints`, `.route`, and every generated layout)\n\nPositions are within ±%d m of the origin; a route has at most %d waypoints.\n\n", WorldExtent, MaxWaypoints)
+	fmt.Fprintf(&b, "\n### Track geometry (`descriptor.floor`, `.elements`, `.spawnPoints`, `.route`, and every generated layout)\n\nPositions are within ±%d m of the origin; a route has at most %d waypoints. A polygon's points (3 to %d) outline a simple polygon: it has an area and its edges do not cross or touch but at their shared corners. A road has at most %d points.\n\n", WorldExtent, MaxWaypoints, MaxPolygonPoints, MaxRoadPoints)
 	table(&b, GeometryParams, false)
 	b.WriteString("\n### Spawn poses (a scenario's `agents.vehicles[].spawnPose`)\n\n")
 	table(&b, SpawnPoseParams, false)

@@ -22,6 +22,15 @@ const MaxFrameSide = 4096
 // one string of 150,000 points made each agent's step 20 ms.
 const MaxWaypoints = 2000
 
+// MaxPolygonPoints is the most points a polygon element's outline may have: it is cut into
+// triangles by ear clipping, whose time grows with the cube of the points at worst.
+// MaxRoadPoints is the most a road's centre line may have (the generated road systems' longest
+// has a few hundred).
+const (
+	MaxPolygonPoints = 512
+	MaxRoadPoints    = 4096
+)
+
 // maxShapeDim bounds each dimension of a contract shape that is not a frame.
 const maxShapeDim = 100_000
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
+	"math"
 	"path"
 	"slices"
 	"strings"
@@ -203,6 +204,9 @@ func TestValidateTrackPaths(t *testing.T) {
 	DeclareGenerator("static", FloorWhole)
 	DeclareGenerator("maze", FloorNone)
 	base := builtinFiles(t, "track.basic_arena.v1")
+	polygon := func(pts ...any) map[string]any {
+		return map[string]any{"kind": "polygon", "name": "pad", "points": pts}
+	}
 	marker := func(id int, width float64) map[string]any {
 		return map[string]any{"kind": "marker", "name": "tag", "x": 0.5, "z": 0.1, "length": 0.1, "width": width, "arucoId": id}
 	}
@@ -235,6 +239,27 @@ func TestValidateTrackPaths(t *testing.T) {
 			"descriptor.floor.length", "-1 is not positive"},
 		{"road points", func(m map[string]any) { m["elements"].([]any)[0].(map[string]any)["points"] = []any{[]any{0, 0}} },
 			"descriptor.elements[0].points", "road.A: a road needs at least 2 points"},
+		{"polygon crossing itself", func(m map[string]any) {
+			m["elements"].([]any)[0] = polygon([]any{0, 0}, []any{1, 1}, []any{1, 0}, []any{0, 1})
+		},
+			"descriptor.elements[0].points", "pad: the polygon has no area"},
+		{"polygon of one point thrice", func(m map[string]any) { m["elements"].([]any)[0] = polygon([]any{1, 1}, []any{1, 1}, []any{1, 1}) },
+			"descriptor.elements[0].points", "pad: a polygon needs at least 3 distinct points"},
+		{"polygon star", func(m map[string]any) {
+			m["elements"].([]any)[0] = polygon([]any{0, 1}, []any{0.59, -0.81}, []any{-0.95, 0.31}, []any{0.95, 0.31}, []any{-0.59, -0.81})
+		}, "descriptor.elements[0].points", "pad: the polygon crosses itself: its edge from point 0 meets the one from point 2"},
+		{"polygon pinched", func(m map[string]any) {
+			// A corner on another edge: the outline touches itself.
+			m["elements"].([]any)[0] = polygon([]any{0, 0}, []any{2, 0}, []any{2, 2}, []any{1, 0}, []any{0, 2})
+		}, "descriptor.elements[0].points", "pad: the polygon crosses itself"},
+		{"polygon too long", func(m map[string]any) {
+			var pts []any
+			for i := range MaxPolygonPoints + 1 {
+				a := 2 * math.Pi * float64(i) / float64(MaxPolygonPoints+1)
+				pts = append(pts, []any{math.Cos(a), math.Sin(a)})
+			}
+			m["elements"].([]any)[0] = polygon(pts...)
+		}, "descriptor.elements[0].points", "pad: a polygon of 513 points is over the limit of 512"},
 		{"id", func(m map[string]any) { m["id"] = "track.Basic_Arena.v1" }, "descriptor.id", "does not follow"},
 		{"aruco id on a road", func(m map[string]any) { m["elements"].([]any)[0].(map[string]any)["arucoId"] = 0 },
 			"descriptor.elements[0].arucoId", "road.A: only a marker can be an ArUco marker"},
