@@ -55,22 +55,41 @@ func (s spec) key() string { return s.topic + "\x00" + string(s.md.FullName()) }
 const specTimeout = 2 * time.Second
 
 // specsOf lists the channels a world offers: each sensor's topic and its view, the world's
-// pose list and its transforms, the scene and its pushable boxes, and every other topic on its bus of a known type.
-// ok is false when the world's loop did not answer (the last list stands).
-func specsOf(ctx context.Context, a *app.Sim) (out []spec, ok bool) {
+// pose list and its transforms, the scene and its pushable boxes, and every other topic on its
+// bus of a known type; a robot's own topics (/model/<name>/...) for the first maxRobots
+// robots only, unlisted saying how many more there are. ok is false when the world's loop did
+// not answer (the last list stands).
+func specsOf(ctx context.Context, a *app.Sim, maxRobots int) (out []spec, unlisted int, ok bool) {
 	if a == nil {
-		return nil, true
+		return nil, 0, true
 	}
 	var infos []sensors.Info
 	var name string
+	listed := map[string]bool{}
 	ctx, cancel := context.WithTimeout(ctx, specTimeout)
 	defer cancel()
 	err := a.Loop.Call(ctx, func(w *world.World) error {
 		infos, name = a.Sensors.Sensors(), w.Name()
+		for i, m := range w.Models() {
+			if i == maxRobots {
+				unlisted = len(w.Models()) - maxRobots
+				break
+			}
+			listed[m.Name] = true
+		}
 		return nil
 	})
 	if err != nil {
-		return nil, false
+		return nil, 0, false
+	}
+	// A robot's topic of one left out; a topic of no robot is listed.
+	leftOut := func(topic string) bool {
+		rest, ok := strings.CutPrefix(topic, "/model/")
+		if !ok || unlisted == 0 {
+			return false
+		}
+		model, _, _ := strings.Cut(rest, "/")
+		return !listed[model]
 	}
 	seen := map[string]bool{}
 	add := func(s spec) {
@@ -80,6 +99,9 @@ func specsOf(ctx context.Context, a *app.Sim) (out []spec, ok bool) {
 		}
 	}
 	for _, in := range infos {
+		if leftOut(in.Topic) {
+			continue
+		}
 		kind := path.Base(in.Topic)
 		md, known := sensors.TopicMessage(kind)
 		if !known {
@@ -96,7 +118,7 @@ func specsOf(ctx context.Context, a *app.Sim) (out []spec, ok bool) {
 	add(spec{topic: foxview.SceneTopic, source: info, kind: scene, md: (&foxglove.SceneUpdate{}).ProtoReflect().Descriptor()})
 	add(spec{topic: foxview.BoxesTopic, source: info, kind: boxes, md: (&foxglove.SceneUpdate{}).ProtoReflect().Descriptor()})
 	for _, t := range a.Bus.Topics() {
-		if t.Type == "" || strings.HasSuffix(t.Name, foxview.ViewSuffix) {
+		if t.Type == "" || strings.HasSuffix(t.Name, foxview.ViewSuffix) || leftOut(t.Name) {
 			continue
 		}
 		mt, err := protoregistry.GlobalTypes.FindMessageByName(protoreflect.FullName(t.Type))
@@ -106,7 +128,7 @@ func specsOf(ctx context.Context, a *app.Sim) (out []spec, ok bool) {
 		add(spec{topic: t.Name, source: t.Name, kind: raw, md: mt.Descriptor()})
 	}
 	slices.SortFunc(out, func(a, b spec) int { return strings.Compare(a.topic, b.topic) })
-	return out, true
+	return out, unlisted, true
 }
 
 // advertisement describes channel id of s, its schema a base64 FileDescriptorSet.

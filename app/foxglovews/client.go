@@ -80,8 +80,10 @@ func (c *client) signal() {
 }
 
 // sendJSON queues a server message.
-func (c *client) sendJSON(v any) {
-	data := marshalJSON(v)
+func (c *client) sendJSON(v any) { c.sendText(marshalJSON(v)) }
+
+// sendText queues a server message already encoded; clients share it, read-only.
+func (c *client) sendText(data []byte) {
 	c.mu.Lock()
 	full := len(c.text) >= maxText
 	if !full {

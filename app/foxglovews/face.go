@@ -3,6 +3,7 @@ package foxglovews
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	"strconv"
@@ -39,6 +40,8 @@ type Face struct {
 	Token        string   `yaml:"token"`
 	// MaxClients bounds the viewers at once (DefaultMaxClients when 0).
 	MaxClients int `yaml:"maxClients"`
+	// MaxRobots bounds the robots whose channels are listed (DefaultMaxRobots when 0).
+	MaxRobots int `yaml:"maxRobots"`
 
 	srv  *Server
 	stop chan struct{}
@@ -56,6 +59,9 @@ func (f *Face) Validate() error {
 	if f.MaxClients < 0 || f.MaxClients > 1024 {
 		return errors.New("maxClients: want 1 to 1024 (0 for the default, 16)")
 	}
+	if f.MaxRobots < 0 || f.MaxRobots > maxMaxRobots {
+		return fmt.Errorf("maxRobots: want 1 to %d (0 for the default, %d)", maxMaxRobots, DefaultMaxRobots)
+	}
 	return nil
 }
 
@@ -66,7 +72,7 @@ func (f *Face) Start(ctx context.Context, h *app.Host) error {
 		addr = DefaultAddr
 	}
 	srv, err := Listen(Options{Addr: addr, AllowOrigins: f.AllowOrigins, AllowHosts: f.AllowHosts, Token: f.Token,
-		MaxClients: f.MaxClients, Active: h.Active, Logger: h.Logger()})
+		MaxClients: f.MaxClients, MaxRobots: f.MaxRobots, Active: h.Active, Logger: h.Logger()})
 	if err != nil {
 		return err
 	}

@@ -444,6 +444,64 @@ func TestLiveViewFollowsTheActiveWorld(t *testing.T) {
 	}
 }
 
+// Past MaxRobots, a robot's own channels are not listed, and viewers are told; the
+// world's channels stay.
+func TestLiveViewListsTheFirstRobots(t *testing.T) {
+	sim, addr := liveWorld(t, &Face{MaxRobots: 1})
+	v := dial(t, "ws://"+addr+"/")
+	chans := channels(t, v.next("advertise"))
+	if chans["/model/ego/sensor/camera.front.rgb/image/foxglove"] == nil {
+		t.Fatal("the first robot's camera is not listed")
+	}
+	ctx := context.Background()
+	if err := sim.Loop.Call(ctx, func(w *world.World) error {
+		_, err := w.Spawn(world.AgentSpec{Name: "guest", Vehicle: w.Models()[0].Vehicle})
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	var told string
+	for steps := 0; told == ""; steps++ {
+		if steps == 20000 {
+			t.Fatal("no status after 20000 steps")
+		}
+		if _, err := sim.Loop.Step(ctx, 1); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case m := <-v.text:
+			switch m["op"] {
+			case "status":
+				told = m["message"].(string)
+			case "advertise":
+				for topic := range channels(t, m) {
+					if strings.HasPrefix(topic, "/model/guest/") {
+						t.Errorf("the second robot's %s listed past MaxRobots 1", topic)
+					}
+				}
+			}
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	if !strings.Contains(told, "the first 1 robots; 1 more") || v.conn == nil {
+		t.Errorf("status %q, want the robots left out", told)
+	}
+	// A newcomer is told too, and still gets the world's channels.
+	late := dial(t, "ws://"+addr+"/")
+	lateChans := channels(t, late.next("advertise"))
+	if lateChans["/scene/foxglove"] == nil || lateChans["/world/default/pose/info/foxglove"] == nil {
+		t.Error("the world's channels are not listed")
+	}
+	for topic := range lateChans {
+		if strings.HasPrefix(topic, "/model/guest/") {
+			t.Errorf("the second robot's %s listed to a newcomer", topic)
+		}
+	}
+	if st := late.next("status"); !strings.Contains(st["message"].(string), "1 more") {
+		t.Errorf("newcomer's status %v", st)
+	}
+}
+
 // The pushable boxes come on their own channel where they are, and again as they move.
 func TestLiveViewFollowsTheBoxes(t *testing.T) {
 	plan := corridorPlan(t)

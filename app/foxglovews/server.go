@@ -22,6 +22,13 @@ import (
 const (
 	// DefaultMaxClients bounds the clients connected at once.
 	DefaultMaxClients = 16
+	// DefaultMaxRobots is how many robots' channels (their sensors and other /model/<name>/ topics)
+	// are listed, the first in the world's order, as the bridge serves as many: a fleet of
+	// 3000 had some 30,000 channels, an Advertise of 56 MB for each viewer. The pose list, its
+	// transforms and the scene still hold every robot.
+	DefaultMaxRobots = 256
+	// maxMaxRobots bounds what a scenario may raise MaxRobots to.
+	maxMaxRobots = 4096
 	// maxRequest is the largest text message a client may send; a subscription takes about
 	// 30 bytes, so this holds thousands.
 	maxRequest = 256 << 10
@@ -47,6 +54,8 @@ type Options struct {
 	// IdleGrace is how long a client may watch nothing (no subscription) before a newcomer
 	// past MaxClients takes its place (DefaultIdleGrace when 0).
 	IdleGrace time.Duration
+	// MaxRobots bounds the robots whose channels are listed (DefaultMaxRobots when 0).
+	MaxRobots int
 	// Active returns the world to serve, nil for none yet.
 	Active func() *app.Sim
 	Logger *slog.Logger
@@ -75,6 +84,8 @@ type Server struct {
 	channels map[uint32]*channel
 	ids      map[string]uint32 // spec.key → the ID it was given
 	nextID   uint32
+	// unlisted is how many robots the last listing left out for MaxRobots.
+	unlisted int
 	clients  map[*client]struct{}
 	opening  int // upgrades under way, counted against MaxClients
 }
@@ -89,6 +100,9 @@ func Listen(opts Options) (*Server, error) {
 	}
 	if opts.IdleGrace <= 0 {
 		opts.IdleGrace = DefaultIdleGrace
+	}
+	if opts.MaxRobots <= 0 {
+		opts.MaxRobots = DefaultMaxRobots
 	}
 	ln, err := net.Listen("tcp", opts.Addr)
 	if err != nil {
@@ -205,6 +219,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	c.sendJSON(serverInfo{Op: "serverInfo", Name: "simgui", Capabilities: []string{}, SessionID: s.session,
 		Metadata: map[string]string{"world": worldID(s.world)}})
 	c.sendJSON(s.advertiseLocked(nil))
+	if s.unlisted > 0 {
+		c.status(levelWarning, s.unlistedMessage())
+	}
 	s.mu.Unlock()
 	s.WorldChanged() // a first client: list the channels now, not within a second
 	s.wg.Add(1)
@@ -379,7 +396,7 @@ func (s *Server) refresher() {
 // ones and moves the subscribed ones' feeds to the world when it is another.
 func (s *Server) refresh() {
 	a := s.opts.Active()
-	specs, ok := specsOf(s.ctx, a)
+	specs, unlisted, ok := specsOf(s.ctx, a, s.opts.MaxRobots)
 	if !ok {
 		return
 	}
@@ -387,6 +404,15 @@ func (s *Server) refresh() {
 	defer s.mu.Unlock()
 	if s.closed {
 		return
+	}
+	if unlisted != s.unlisted {
+		s.unlisted = unlisted
+		if unlisted > 0 {
+			s.log.Warn("live view lists the channels of the first robots only", "limit", s.opts.MaxRobots, "unlisted", unlisted)
+			for c := range s.clients {
+				c.status(levelWarning, s.unlistedMessage())
+			}
+		}
 	}
 	moved := a != s.world
 	s.world = a
@@ -433,14 +459,27 @@ func (s *Server) refresh() {
 	}
 	slices.Sort(added)
 	slices.Sort(gone)
+	// Encoded once for every client: a large world's list is megabytes.
+	var unadv, adv []byte
+	if len(gone) > 0 {
+		unadv = marshalJSON(unadvertise{Op: "unadvertise", ChannelIDs: gone})
+	}
+	if len(added) > 0 {
+		adv = marshalJSON(s.advertiseLocked(added))
+	}
 	for c := range s.clients {
-		if len(gone) > 0 {
-			c.sendJSON(unadvertise{Op: "unadvertise", ChannelIDs: gone})
+		if unadv != nil {
+			c.sendText(unadv)
 		}
-		if len(added) > 0 {
-			c.sendJSON(s.advertiseLocked(added))
+		if adv != nil {
+			c.sendText(adv)
 		}
 	}
+}
+
+// unlistedMessage tells a viewer that robots' channels are not listed. s.mu is held.
+func (s *Server) unlistedMessage() string {
+	return fmt.Sprintf("the live view lists the channels of the first %d robots; %d more are in the world's pose list and scene only", s.opts.MaxRobots, s.unlisted)
 }
 
 // marshalJSON encodes a server message; they are all plain structs.
