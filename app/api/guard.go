@@ -125,7 +125,10 @@ func (s *Service) readBody(w http.ResponseWriter, r *http.Request) (body []byte,
 	if r.ContentLength > MaxBody {
 		return nil, release, errTooLarge
 	}
-	_, err = buf.ReadFrom(io.LimitReader(r.Body, smallBody+1))
+	// Read as the connection limit watches it: a body that stalls may make room for others.
+	in, done := s.conns.Body(r)
+	defer done()
+	_, err = buf.ReadFrom(io.LimitReader(in, smallBody+1))
 	if err == nil && buf.Len() > smallBody {
 		// Its whole size — as declared, or MaxBody and one byte to tell a longer one — is
 		// taken from the budget before it is read, into a buffer of that size.
@@ -141,7 +144,7 @@ func (s *Service) readBody(w http.ResponseWriter, r *http.Request) (body []byte,
 		big.Write(buf.Bytes())
 		bodyPool.Put(buf)
 		buf = big
-		_, err = buf.ReadFrom(io.LimitReader(r.Body, need-int64(buf.Len())))
+		_, err = buf.ReadFrom(io.LimitReader(in, need-int64(buf.Len())))
 	}
 	if err != nil {
 		return nil, release, err

@@ -100,8 +100,10 @@ type Service struct {
 	log        *slog.Logger
 	ln         net.Listener
 	srv        *http.Server
-	random     *scenario.Randomization
-	httpGuard  *httpguard.Guard
+	// conns bounds the connections, making room by closing idle ones and stalled bodies.
+	conns     httpguard.ConnLimit
+	random    *scenario.Randomization
+	httpGuard *httpguard.Guard
 	// bodies is the budget of request bodies over smallBody bytes held at once.
 	bodies *semaphore.Weighted
 
@@ -181,7 +183,7 @@ func New(opts Options) (*Service, error) {
 		httpGuard: httpguard.New(opts.AllowOrigins, opts.AllowHosts, opts.Token), bodies: semaphore.NewWeighted(bodyBudget)}
 	s.srv = &http.Server{Handler: s, ReadHeaderTimeout: opts.HeaderTimeout, ReadTimeout: opts.BodyTimeout, IdleTimeout: IdleTimeout,
 		MaxHeaderBytes: maxHeaderBytes, ErrorLog: slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
-		ConnState: (&httpguard.ConnLimit{}).Track}
+		ConnState: s.conns.Track, ConnContext: s.conns.ConnContext}
 	return s, nil
 }
 

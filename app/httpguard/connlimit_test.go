@@ -2,10 +2,13 @@ package httpguard
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"testing"
 	"time"
 )
@@ -146,5 +149,91 @@ func TestConnLimitClosesSilentConnections(t *testing.T) {
 	resp.Body.Close()
 	if l.Evicted.Load() != 1 || l.Refused.Load() != 0 {
 		t.Errorf("evicted %d, refused %d", l.Evicted.Load(), l.Refused.Load())
+	}
+}
+
+// A connection whose request body stalls makes room for a newcomer once it has given no
+// bytes for a second; a request being answered (its body read) does not.
+func TestConnLimitClosesStalledBodies(t *testing.T) {
+	l := &ConnLimit{Max: 3}
+	release := make(chan struct{})
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, done := l.Body(r)
+		_, err := io.ReadAll(body)
+		done()
+		if err != nil {
+			return
+		}
+		if r.URL.Path == "/block" {
+			<-release
+		}
+		fmt.Fprint(w, "ok")
+	}))
+	srv.Config.ConnState, srv.Config.ConnContext = l.Track, l.ConnContext
+	srv.Start()
+	defer srv.Close()
+	defer close(release)
+	addr := srv.Listener.Addr().String()
+	// The clients' ends close first: the server's Close waits for the stalled bodies.
+	var conns []net.Conn
+	defer func() {
+		for _, c := range conns {
+			c.Close()
+		}
+	}()
+	dial := func() net.Conn {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		conns = append(conns, c)
+		c.SetDeadline(time.Now().Add(60 * time.Second))
+		return c
+	}
+	reading := func() (n int) {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		for _, s := range l.open {
+			if s.body {
+				n++
+			}
+		}
+		return n
+	}
+	// One request being answered, its body read, and two bodies that stop after a byte.
+	busy := dial()
+	fmt.Fprintf(busy, "POST /block HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\n\r\nok")
+	var stalled []net.Conn
+	for range 2 {
+		c := dial()
+		fmt.Fprintf(c, "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1000\r\n\r\nx")
+		stalled = append(stalled, c)
+	}
+	for deadline := time.Now().Add(30 * time.Second); l.Open() != 3 || reading() != 2; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d open, %d reading bodies; want 3 and 2", l.Open(), reading())
+		}
+	}
+	// A newcomer is refused until a body has stalled a second, then answered.
+	var got string
+	for deadline := time.Now().Add(30 * time.Second); got != "ok"; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no answer for a newcomer: %d open, %d evicted, %d refused", l.Open(), l.Evicted.Load(), l.Refused.Load())
+		}
+		c := dial()
+		fmt.Fprintf(c, "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+		if resp, err := http.ReadResponse(bufio.NewReader(c), nil); err == nil {
+			b, _ := io.ReadAll(resp.Body)
+			got = string(b)
+		}
+		c.Close()
+	}
+	if l.Evicted.Load() == 0 {
+		t.Error("answered without a stalled body closed")
+	}
+	// The request being answered is still there: its connection was not taken.
+	busy.SetReadDeadline(time.Now().Add(50 * time.Millisecond))
+	if _, err := busy.Read(make([]byte, 1)); err == nil || !errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Errorf("the connection being answered: %v, want it open and waiting", err)
 	}
 }
