@@ -117,6 +117,28 @@ func LookupFace(name string) (FaceModule, error) {
 // key by key.
 type FaceSettings map[string]any
 
+// TurnsOff says whether s turns the face name off: false, or a mapping with enabled: false.
+func (s FaceSettings) TurnsOff(name string) bool {
+	want, err := LookupFace(name)
+	if err != nil {
+		return false
+	}
+	for k, v := range s {
+		if m, err := LookupFace(k); err != nil || m.ID != want.ID {
+			continue
+		}
+		switch v := v.(type) {
+		case bool:
+			return !v
+		case map[string]any:
+			if on, ok := v["enabled"].(bool); ok {
+				return !on
+			}
+		}
+	}
+	return false
+}
+
 // Faces makes the faces the settings turn on, each with its settings decoded strictly (an
 // unknown key is an error naming the face, also for a face that stays off), in registry order.
 // A face that is off by default (the window, the fast path) comes up with true, enabled: true

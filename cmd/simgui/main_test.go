@@ -189,6 +189,18 @@ func TestRunHeadlessScenarioAndWindowFlags(t *testing.T) {
 	if code != 0 || json.Unmarshal([]byte(out), &s) != nil || s.Steps != 40 {
 		t.Fatalf("runtime.headless scenario: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
+	// The window's face turned off is as runtime.headless.
+	for _, faces := range []string{"{window: false}", "{window: {enabled: false}}"} {
+		off := filepath.Join(t.TempDir(), "nw.yaml")
+		if err := os.WriteFile(off, []byte("faces: "+faces+"\nworld: {trackId: track.basic_arena.v1}\nvehicle: {vehicleId: vehicle.ks0223.v1}\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out, errOut, code := simgui(t, []string{"DISPLAY=", "WAYLAND_DISPLAY="}, "run", "--scenario", off, "--steps", "30", "--json", "--no-api", "--no-control", "--no-bridge")
+		var s runSummary
+		if code != 0 || json.Unmarshal([]byte(out), &s) != nil || s.Steps != 30 {
+			t.Errorf("faces: %s: exit %d, stdout %q, stderr %q", faces, code, out, errOut)
+		}
+	}
 	for _, flag := range []string{"--steps=10", "--duration=1", "--cmd=throttle=1", "--json", "--record=x"} {
 		_, errOut, code := simgui(t, []string{"DISPLAY=", "WAYLAND_DISPLAY="}, "run", flag)
 		name, _, _ := strings.Cut(flag, "=")

@@ -206,8 +206,8 @@ func newRunCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "run",
 		Short: "Run a scenario (in the window, or headless with --headless)",
-		Long: `Run a scenario. Without --headless, or the scenario's runtime.headless: true, it
-opens the window. Headless runs with --steps or --duration go as fast as possible, and one
+		Long: `Run a scenario. Without --headless, the scenario's runtime.headless: true or its
+faces: {window: false}, it opens the window. Headless runs with --steps or --duration go as fast as possible, and one
 without either at the scenario's runtime.timeScale (real time unless the scenario says
 otherwise, as in the window), unless --time-scale is given. They stop
 after --steps or --duration (simulated seconds), or on Ctrl-C; without either, or with 0,
@@ -217,17 +217,18 @@ they run until interrupted. --cmd holds one command on every agent so a headless
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			set := func(name string) bool { return cmd.Flags().Changed(name) }
 			if !f.headless && f.scenario != "" {
-				// runtime.headless: true runs the scenario without a window, as --headless.
+				// runtime.headless: true, or faces: {window: false}, runs the scenario
+				// without a window, as --headless.
 				sc, err := scenario.Load(f.scenario)
 				if err != nil {
 					return err
 				}
-				f.headless = sc.Runtime.Headless
+				f.headless = sc.Runtime.Headless || app.FaceSettings(sc.Faces).TurnsOff(app.WindowFaceID)
 			}
 			if !f.headless {
 				for _, name := range []string{"steps", "duration", "cmd", "json", "dump-sensors", "go-jpeg", "record"} {
 					if set(name) {
-						return fmt.Errorf("--%s works with --headless (or runtime.headless: true in the scenario); the window runs until it is closed", name)
+						return fmt.Errorf("--%s works with --headless (or runtime.headless: true, or faces: {window: false}, in the scenario); the window runs until it is closed", name)
 					}
 				}
 				o := windowOptions{scenario: f.scenario, seed: f.seed, seedSet: set("seed"),
