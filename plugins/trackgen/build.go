@@ -75,6 +75,12 @@ func applyCommon(l *plugins.Layout, p Params) error {
 		}
 		return l.Route
 	}
+	if g := r.String("waypoint.graph", ""); waypoints != nil && p.Has("waypoint.graph") && l.Route != nil && l.Route.Graph != "" && g == l.Route.Graph {
+		// Waypoints given with waypoint.graph naming the track's own route are rusim's
+		// fallback for a scene without that graph (showcase-city.yaml's list crosses a
+		// city block): the track has it, so its route stands.
+		waypoints = nil
+	}
 	if waypoints != nil {
 		// Waypoints given make a route of their own, as rusim configures one at every reset:
 		// reached within 1 m (route.reach_distance_m's default) and not looping unless the

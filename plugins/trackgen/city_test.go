@@ -91,3 +91,29 @@ func TestCityGrid(t *testing.T) {
 		t.Errorf("offset beyond the intersection: %v", err)
 	}
 }
+
+// Waypoints given with waypoint.graph naming the city's route are rusim's fallback for a
+// scene without the graph (showcase-city.yaml's cross a block): the city's route stands, with
+// the loop and reach given. Naming another graph, or none, the waypoints are the route.
+func TestWaypointGraphKeepsTheTracksRoute(t *testing.T) {
+	tr, err := plugins.Builtin().Track("track.city_polygon.v1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hint := "0,-12;0,-2;10,0;10,10;-10,10;-10,-10;0,-12"
+	l := build(t, tr, map[string]any{"route.waypoints": hint, "waypoint.graph": "city.default", "route.loop": true, "route.reach_distance_m": 1.5}, 0)
+	want := [][2]float64{{0, -15}, {0, 15}, {15, 15}, {15, -15}}
+	if !reflect.DeepEqual(l.Route.Waypoints, want) || !l.Route.Loop || l.Route.ReachDistance != 1.5 || l.Route.Graph != "city.default" {
+		t.Errorf("route %+v, want the city's own with the loop and reach given", l.Route)
+	}
+	for _, graph := range []string{"elsewhere", ""} {
+		params := map[string]any{"route.waypoints": hint}
+		if graph != "" {
+			params["waypoint.graph"] = graph
+		}
+		l := build(t, tr, params, 0)
+		if len(l.Route.Waypoints) != 7 || l.Route.Waypoints[2] != [2]float64{10, 0} {
+			t.Errorf("graph %q: route %v, want the waypoints given", graph, l.Route.Waypoints)
+		}
+	}
+}

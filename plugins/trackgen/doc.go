@@ -17,7 +17,8 @@
 // Build validates the parameters against the track's schema (plugins.ResolveTrackParams), adds
 // the schema's defaults, runs the generator and then applies the parameters every track takes:
 // spawn.position and spawn.yaw_deg override the first spawn point, route.waypoints replaces the
-// route (reach 1 m, not looping), route.loop and route.reach_distance_m override its reach and
+// route (reach 1 m, not looping) unless waypoint.graph names the track's own route (the
+// waypoints are then rusim's fallback for a scene without it), route.loop and route.reach_distance_m override its reach and
 // looping, and waypoints given without a spawn position
 // put the vehicle on the first waypoint facing the second. Then the route metadata of rusim's
 // scenarios: corridor.width_m and goal.radius_m become the route's CorridorWidth and GoalRadius,

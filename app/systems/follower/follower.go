@@ -31,7 +31,10 @@ const (
 // Follower steers each of its models towards the next waypoint of the layout's route: steer
 // proportional to the heading error, throttle reduced on sharp turns. A waypoint counts as
 // reached within the route's reach distance; after the last one a looping route starts over,
-// any other route leaves the model stopped. Its state is per episode (Reset clears it).
+// any other route leaves the model stopped. A model starts at the route's first waypoint, or,
+// on a looping route, joins it where it is nearest (heading for that point, then on along the
+// loop): fleets spawned round a city loop would otherwise all cut across the blocks to its
+// first waypoint. Its state is per episode (Reset clears it).
 type Follower struct {
 	// Models are the names of the models to drive.
 	Models []string `yaml:"models"`
@@ -41,6 +44,8 @@ type Follower struct {
 	Gain float64 `yaml:"gain"`
 
 	next map[string]int // waypoint each model heads for
+	// join is where a model joins a looping route, headed for before next; gone once reached.
+	join map[string][2]float64
 }
 
 // Validate checks the config and fills defaults.
@@ -61,7 +66,7 @@ func (f *Follower) Validate() error {
 }
 
 // Reset starts every model over at the route's first waypoint.
-func (f *Follower) Reset(*world.World) { f.next = nil }
+func (f *Follower) Reset(*world.World) { f.next, f.join = nil, nil }
 
 // Step sets each model's command for the next step.
 func (f *Follower) Step(w *world.World, _ float64) {
@@ -75,7 +80,7 @@ func (f *Follower) Step(w *world.World, _ float64) {
 		reach = defaultReach
 	}
 	if f.next == nil {
-		f.next = map[string]int{}
+		f.next, f.join = map[string]int{}, map[string][2]float64{}
 	}
 	for _, name := range f.Models {
 		m := w.Model(name)
@@ -83,7 +88,22 @@ func (f *Follower) Step(w *world.World, _ float64) {
 			continue
 		}
 		p := m.Body.Pose()
-		i := f.next[name]
+		i, started := f.next[name]
+		if !started && r.Loop && len(r.Waypoints) > 1 {
+			q, k := nearestOnLoop(r.Waypoints, p.X, p.Y)
+			i = k
+			if math.Hypot(q[0]-p.X, q[1]-p.Y) > reach {
+				f.join[name] = q
+			}
+		}
+		if q, joining := f.join[name]; joining {
+			if math.Hypot(q[0]-p.X, q[1]-p.Y) > reach {
+				f.next[name] = i
+				m.Command = f.towards(q, p.X, p.Y, p.Yaw)
+				continue
+			}
+			delete(f.join, name)
+		}
 		for range r.Waypoints { // at most one lap per step
 			if i >= len(r.Waypoints) {
 				break
@@ -102,13 +122,36 @@ func (f *Follower) Step(w *world.World, _ float64) {
 			m.Command = drive.Command{Brake: 1}
 			continue
 		}
-		wp := r.Waypoints[i]
-		e := world.WrapAngle(math.Atan2(wp[1]-p.Y, wp[0]-p.X) - p.Yaw)
-		m.Command = drive.Command{
-			Throttle: f.Throttle * math.Max(0.2, math.Cos(e)),
-			Steer:    math.Max(-1, math.Min(1, f.Gain*e)),
+		m.Command = f.towards(r.Waypoints[i], p.X, p.Y, p.Yaw)
+	}
+}
+
+// towards is the command that steers a model at (x, y) heading yaw to the point to.
+func (f *Follower) towards(to [2]float64, x, y, yaw float64) drive.Command {
+	e := world.WrapAngle(math.Atan2(to[1]-y, to[0]-x) - yaw)
+	return drive.Command{
+		Throttle: f.Throttle * math.Max(0.2, math.Cos(e)),
+		Steer:    math.Max(-1, math.Min(1, f.Gain*e)),
+	}
+}
+
+// nearestOnLoop returns the point of the closed route wps nearest (x, y) and the waypoint
+// that ends its leg (the first such leg on a tie).
+func nearestOnLoop(wps [][2]float64, x, y float64) (q [2]float64, next int) {
+	best := math.Inf(1)
+	for k, a := range wps {
+		b := wps[(k+1)%len(wps)]
+		dx, dy := b[0]-a[0], b[1]-a[1]
+		t := 0.0
+		if l2 := dx*dx + dy*dy; l2 > 0 {
+			t = math.Max(0, math.Min(1, ((x-a[0])*dx+(y-a[1])*dy)/l2))
+		}
+		p := [2]float64{a[0] + t*dx, a[1] + t*dy}
+		if d := math.Hypot(x-p[0], y-p[1]); d < best {
+			best, q, next = d, p, (k+1)%len(wps)
 		}
 	}
+	return q, next
 }
 
 var (
