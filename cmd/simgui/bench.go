@@ -53,9 +53,23 @@ depend on the machine's load (dropped frames, achieved rates) are reported, not 
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			out := cmd.OutOrStdout()
+			var re *regexp.Regexp
+			if filter != "" {
+				var err error
+				if re, err = regexp.Compile(filter); err != nil {
+					return fmt.Errorf("--filter: %w", err)
+				}
+			}
 			if list {
+				// The cases --filter names, as a run would take them (without their baselines).
+				var b strings.Builder
 				for _, c := range bench.Cases() {
-					fmt.Fprintf(out, "%s\t%s\n", c.Name, c.Doc)
+					if re == nil || re.MatchString(c.Name) {
+						fmt.Fprintf(&b, "%s\t%s\n", c.Name, c.Doc)
+					}
+				}
+				if _, err := io.WriteString(out, b.String()); err != nil {
+					return fmt.Errorf("write the list: %w", err)
 				}
 				return nil
 			}
@@ -67,12 +81,7 @@ depend on the machine's load (dropped frames, achieved rates) are reported, not 
 			}
 			opts := bench.Options{Target: target, Limit: limit,
 				Progress: func(name string) { fmt.Fprintf(cmd.ErrOrStderr(), "bench: %s\n", name) }}
-			if filter != "" {
-				var err error
-				if opts.Filter, err = regexp.Compile(filter); err != nil {
-					return fmt.Errorf("--filter: %w", err)
-				}
-			}
+			opts.Filter = re
 			var res []bench.Result
 			run := func() (err error) {
 				res, err = bench.Run(opts)

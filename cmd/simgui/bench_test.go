@@ -96,6 +96,17 @@ func TestBenchRunsEveryCase(t *testing.T) {
 			t.Errorf("%s is not registered", n)
 		}
 	}
+	// --filter names the cases listed, as those run.
+	some, _, code := simgui(t, nil, "bench", "--list", "--filter", "^sensors/camera/")
+	lines := strings.Split(strings.TrimSpace(some), "\n")
+	if code != 0 || len(lines) == 0 || len(lines) >= len(names) {
+		t.Errorf("bench --list --filter: exit %d, %d of %d cases", code, len(lines), len(names))
+	}
+	for _, line := range lines {
+		if !strings.HasPrefix(line, "sensors/camera/") {
+			t.Errorf("bench --list --filter ^sensors/camera/ lists %q", line)
+		}
+	}
 	out, errOut, code := simgui(t, nil, "bench", "--time", "1ns", "--json")
 	if code != 0 {
 		t.Fatalf("bench: exit %d: %s\n%s", code, errOut, out)
