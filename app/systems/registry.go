@@ -175,7 +175,7 @@ func Build(e Entry) (Built, error) {
 		return Built{}, fmt.Errorf("system %s: frequency %g must not be negative", m.ID, e.Frequency)
 	}
 	if e.Frequency != 0 && e.Frequency < world.MinFrequency {
-		return Built{}, fmt.Errorf("system %s: frequency %g Hz is below the lowest, %.3g Hz (0 runs it every step)", m.ID, e.Frequency, world.MinFrequency)
+		return Built{}, fmt.Errorf("system %s: frequency %g Hz is below the lowest, %g Hz (0 runs it every step)", m.ID, e.Frequency, world.MinFrequency)
 	}
 	priority := 0
 	if e.XML != "" {

@@ -66,7 +66,8 @@ func TestBuildErrors(t *testing.T) {
 		{"type: test.counter\nclass: test.other", `gives type "test.counter" and class "test.other"`},
 		{"class: test.nope", `unknown system type "test.nope"`},
 		{"type: test.counter\nfrequency: -1", "must not be negative"},
-		{"type: test.counter\nfrequency: 1e-300", "frequency 1e-300 Hz is below the lowest, 1.08e-10 Hz"},
+		{"type: test.counter\nfrequency: 1e-300", "frequency 1e-300 Hz is below the lowest, 1.0842021724855044e-10 Hz"},
+		{"type: test.counter\nfrequency: 1.08e-10", "frequency 1.08e-10 Hz is below the lowest, 1.0842021724855044e-10 Hz"},
 	} {
 		_, err := Build(entry(t, tc.src))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
