@@ -22,6 +22,10 @@ const MaxFrameSide = 4096
 // one string of 150,000 points made each agent's step 20 ms.
 const MaxWaypoints = 2000
 
+// MaxLensAngleDeg is how far off the optical axis a camera with lens distortion draws: its
+// frame is resampled from a pinhole view, which cannot reach 90°.
+const MaxLensAngleDeg = 75
+
 // MaxPolygonPoints is the most points a polygon element's outline may have: it is cut into
 // triangles by ear clipping, whose time grows with the cube of the points at worst.
 // MaxRoadPoints is the most a road's centre line may have (the generated road systems' longest

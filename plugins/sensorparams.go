@@ -41,7 +41,9 @@ var sensorKinds = []SensorKind{
 		{Name: "jpegQuality", Default: 84, Min: 20, Max: 100, Integer: true, Doc: "JPEG quality of jpeg_base64 frames"},
 	}, Order: []Order{{Lo: "near", Hi: "far", Strict: true}}, Doc: "The lens is OpenCV's pinhole camera K = [fx 0 cx; 0 fy cy] for the contract's frame, in OpenCV's " +
 		"camera axes (x right, y down, z along the view: the mount's −y, −z and +x), with plumb_bob or equidistant distortion " +
-		"applied as `cv2.projectPoints` and `cv2.fisheye.projectPoints` apply them: those give the pixel a point is drawn at."},
+		"applied as `cv2.projectPoints` and `cv2.fisheye.projectPoints` apply them: those give the pixel a point is drawn at. " +
+		"A distorted frame shows what is up to " + strconv.Itoa(MaxLensAngleDeg) + "° off the optical axis (a " + strconv.Itoa(2*MaxLensAngleDeg) +
+		"° field): a wider fisheye's frame is black past that, as it is past a plumb_bob lens's fold."},
 	{Name: "depth", Types: []string{SensorDepth}, Params: []ParamSpec{
 		{Name: "fovDeg", Unit: "deg", Default: 60, Min: 10, Max: maxFovDeg, Doc: "vertical field of view"},
 		{Name: "near", Unit: "m", Default: 0.05, Min: 0.001, Max: 10, Doc: "nearest depth"},

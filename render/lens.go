@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"math"
+	"simgui/plugins"
 	"sync"
 	"unsafe"
 )
@@ -43,7 +44,7 @@ const (
 )
 
 // MaxLensAngleDeg is how far off the optical axis a distorted frame is drawn.
-const MaxLensAngleDeg = 75
+const MaxLensAngleDeg = plugins.MaxLensAngleDeg
 
 // MaxDistortedPixels is the largest frame (width × height) drawn with lens distortion: its
 // resampling map takes 8 bytes a pixel.
