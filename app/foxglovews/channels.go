@@ -56,8 +56,8 @@ const specTimeout = 2 * time.Second
 
 // specsOf lists the channels a world offers: each sensor's topic and its view, the world's
 // pose list and its transforms, the scene and its pushable boxes, and every other topic on its
-// bus of a known type; a robot's own topics (/model/<name>/...) for the first maxRobots
-// robots only, unlisted saying how many more there are. ok is false when the world's loop did
+// bus of a known type; a robot's own topics (/model/<name>/...) for the world's robots, the
+// first maxRobots only, unlisted saying how many more there are. ok is false when the world's loop did
 // not answer (the last list stands).
 func specsOf(ctx context.Context, a *app.Sim, maxRobots int) (out []spec, unlisted int, ok bool) {
 	if a == nil {
@@ -82,10 +82,11 @@ func specsOf(ctx context.Context, a *app.Sim, maxRobots int) (out []spec, unlist
 	if err != nil {
 		return nil, 0, false
 	}
-	// A robot's topic of one left out; a topic of no robot is listed.
+	// A robot's topic of one left out, or of one no longer in the world (the bus keeps the
+	// topics it has known); a topic of no robot is listed.
 	leftOut := func(topic string) bool {
 		rest, ok := strings.CutPrefix(topic, "/model/")
-		if !ok || unlisted == 0 {
+		if !ok {
 			return false
 		}
 		model, _, _ := strings.Cut(rest, "/")

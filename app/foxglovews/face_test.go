@@ -174,6 +174,9 @@ func TestLiveViewServesTheWorld(t *testing.T) {
 	for topic, schema := range map[string]string{
 		cam: "gz.msgs.Image", cam + "/foxglove": "foxglove.CompressedImage", "/scene/foxglove": "foxglove.SceneUpdate",
 		"/world/default/pose/info/foxglove": "foxglove.FrameTransforms", "/model/ego/sensor/speedometer/scalar": "gz.msgs.Float_V",
+		// Published only while someone subscribes, listed before.
+		"/clock": "gz.msgs.Clock", "/world/default/stats": "gz.msgs.WorldStatistics", "/model/ego/pose": "gz.msgs.Pose",
+		"/model/ego/command": "gz.msgs.Param", "/model/ego/micom": "gz.msgs.Micom", "/model/ego/wheels": "gz.msgs.Pose_V",
 	} {
 		ch := chans[topic]
 		if ch == nil || ch["schemaName"] != schema || ch["encoding"] != "protobuf" || ch["schemaEncoding"] != "protobuf" {

@@ -49,6 +49,12 @@ func (c *Clock) Init(w *world.World) error {
 		return errors.New("the world has no transport bus (world.Config.Bus)")
 	}
 	c.events = w.Events()
+	// Declared, so that the bus lists them (a live view offers them) before anyone subscribes:
+	// they are published only while someone does.
+	for _, topic := range []string{transport.ClockTopic, transport.StatsTopic(w.Name()), transport.ResetTopic(w.Name())} {
+		typ, _ := transport.BuiltinType(topic)
+		c.bus.DeclareTopic(topic, typ)
+	}
 	publish := func(events.Event) { c.publish(w) }
 	for _, name := range []events.Name{events.Paused, events.Resumed} {
 		c.handles = append(c.handles, c.events.On(name, publish, 0))

@@ -147,12 +147,13 @@ func (a *Adapter) Shutdown() error {
 }
 
 // watch subscribes to a model's command topics. They are declared with their types so a
-// publisher of the wrong type is refused at once.
+// publisher of the wrong type is refused at once; so are its pose and command topics, so that
+// the bus lists them (a live view offers them) before anyone subscribes.
 func (a *Adapter) watch(model string) {
 	if _, ok := a.subs[model]; ok {
 		return
 	}
-	for _, topic := range []string{transport.CmdVelTopic(model), transport.CmdDriveTopic(model)} {
+	for _, topic := range []string{transport.CmdVelTopic(model), transport.CmdDriveTopic(model), transport.PoseTopic(model), transport.CommandTopic(model)} {
 		typ, _ := transport.BuiltinType(topic)
 		a.bus.DeclareTopic(topic, typ)
 	}

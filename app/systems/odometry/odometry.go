@@ -183,6 +183,16 @@ func (o *Odometry) add(w *world.World, m *world.Model) {
 		}
 	}
 	od.odomTopic, od.wheelsTopic = transport.OdometryTopic(m.Name), transport.WheelsTopic(m.Name)
+	// Declared, so that the bus lists them before anyone subscribes (they are published only
+	// while someone does).
+	topics := []string{od.odomTopic}
+	if od.wheels {
+		topics = append(topics, od.wheelsTopic)
+	}
+	for _, topic := range topics {
+		typ, _ := transport.BuiltinType(topic)
+		o.bus.DeclareTopic(topic, typ)
+	}
 	o.models[m.Name] = od
 }
 
