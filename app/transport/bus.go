@@ -69,8 +69,8 @@ type Bus struct {
 	every  atomic.Bool
 	heard  atomic.Pointer[heard]
 	remake sync.Mutex
-	// made counts the subscriptions made (Subscriptions).
-	made atomic.Uint64
+	// allMade counts the SubscribeAll subscriptions made (SubscriptionsTo).
+	allMade atomic.Uint64
 }
 
 // heard is a snapshot of the topics that ever had a subscription, never changed after it is
@@ -115,6 +115,8 @@ type topic struct {
 
 	published atomic.Uint64
 	dropped   atomic.Uint64
+	// made counts the subscriptions made to the topic (SubscriptionsTo).
+	made atomic.Uint64
 }
 
 // TopicInfo describes a topic at the moment Topics was called.
@@ -276,10 +278,20 @@ func (b *Bus) HasSubscribers(topicName string) bool {
 	return ok && t.listened.Load()
 }
 
-// Subscriptions counts the subscriptions made on the bus so far, SubscribeAll ones included. A
-// publisher that sends its state only when it changes compares it between publications, and
-// sends the state again for the listeners that came since.
-func (b *Bus) Subscriptions() uint64 { return b.made.Load() }
+// SubscriptionsTo counts the subscriptions made so far that hear topic: its own and
+// SubscribeAll ones. A publisher of state on topic compares it between publications, and
+// sends the state again for the listeners that came since, whoever else subscribed elsewhere.
+func (b *Bus) SubscriptionsTo(topicName string) uint64 {
+	n := b.allMade.Load()
+	h := b.heard.Load()
+	if h.stale.Load() {
+		h = b.reheard()
+	}
+	if t, ok := h.topics[topicName]; ok {
+		n += t.made.Load()
+	}
+	return n
+}
 
 // Topics returns every topic published, declared or subscribed to, sorted by name.
 func (b *Bus) Topics() []TopicInfo {

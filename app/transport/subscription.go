@@ -89,11 +89,11 @@ func (b *Bus) Subscribe(topicName string, opts ...SubscribeOption) *Subscription
 	t := b.topicLocked(topicName)
 	t.subs = append(slices.Clip(t.subs), s)
 	t.listened.Store(true)
+	t.made.Add(1)
 	if !t.heard {
 		t.heard = true
 		b.heard.Load().stale.Store(true)
 	}
-	b.made.Add(1)
 	return s
 }
 
@@ -110,7 +110,7 @@ func (b *Bus) SubscribeAll(opts ...SubscribeOption) *Subscription {
 	}
 	b.all = append(slices.Clip(b.all), s)
 	b.every.Store(true)
-	b.made.Add(1)
+	b.allMade.Add(1)
 	return s
 }
 

@@ -11,18 +11,17 @@ import (
 type commandOut struct {
 	topic string
 	last  drive.Command
-	sent  bool // last went to the topic's present listeners
+	sent  bool   // last went to the topic's present listeners
+	subs  uint64 // Bus.SubscriptionsTo(topic) when last published
 }
 
 // publishCommands publishes each vehicle's held command, the one its step just ran with, where
 // someone listens and it changed since the last publication: a training policy sets one every
-// action period, and a recording needs the actions beside the frames. After a subscription
-// anywhere on the bus every held command goes out again, so that a listener that came since
-// has it after the next step.
+// action period, and a recording needs the actions beside the frames. After a subscription to
+// a command topic (or to every topic) its held command goes out again, so that a listener that
+// came since has it after the next step; subscriptions elsewhere (a face starting at its own
+// pace) do not, so that a recording holds the same messages run after run.
 func (a *Adapter) publishCommands(w *world.World) {
-	made := a.bus.Subscriptions()
-	again := made != a.subsSeen
-	a.subsSeen = made
 	for _, m := range w.Models() {
 		o := a.commands[m.Name]
 		if o == nil {
@@ -36,10 +35,11 @@ func (a *Adapter) publishCommands(w *world.World) {
 			o.sent = false
 			continue
 		}
-		if o.sent && !again && o.last == m.Command {
+		subs := a.bus.SubscriptionsTo(o.topic)
+		if o.sent && subs == o.subs && o.last == m.Command {
 			continue
 		}
-		o.last, o.sent = m.Command, true
+		o.last, o.sent, o.subs = m.Command, true, subs
 		c := CommandMsg(m.Command)
 		c.Header = &msgs.Header{Stamp: msgs.NewTime(w.SimTime())} // the step it ran with
 		a.bus.Publish(o.topic, c, w.SimTime())

@@ -59,6 +59,16 @@ func TestCommandTopicCarriesTheHeldCommandOnChange(t *testing.T) {
 		t.Fatalf("an unchanged command was published again at %v", m.Stamp)
 	default:
 	}
+	// A subscription elsewhere does not bring it again: a face starting at its own pace
+	// would make a recording's messages differ from run to run.
+	elsewhere := bus.Subscribe("/clock")
+	defer elsewhere.Close()
+	l.Step(ctx, 1)
+	select {
+	case m := <-sub.C():
+		t.Fatalf("the unchanged command was published again at %v after a subscription to /clock", m.Stamp)
+	default:
+	}
 	// A listener that comes later gets the held command after the next step.
 	late := bus.Subscribe(transport.CommandTopic("car0"))
 	l.Step(ctx, 1)

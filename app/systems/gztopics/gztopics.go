@@ -77,7 +77,6 @@ type Adapter struct {
 	infoWorld, infoTopic string
 	poseTopics           map[string]string
 	commands             map[string]*commandOut
-	subsSeen             uint64 // the bus's Subscriptions at the last publishCommands
 }
 
 // Validate checks the configuration.
