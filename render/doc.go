@@ -21,9 +21,11 @@
 // one directional light, and every non-movable plugins.Element as lit world-frame triangles.
 // Element kinds: wall and box (Length along YawDeg, Width across, Height up from Z), cylinder
 // (Radius, Height), polygon (Points extruded from Z to Z+Height; flat on the floor when Height
-// is 0), road (a strip of Width along Points, 1 mm above the floor, with round joints), marker
-// (a square tag of side Length: upright at centre height Z > 0 facing YawDeg, 1 mm proud of a
-// wall, or flat on the floor when Z = 0). Vehicles ("ks0223", "car", "drone", "box"; others
+// is 0), road (a strip of Width along Points, with round joints), marker (a square tag of side
+// Length: upright at centre height Z > 0 facing YawDeg, 1 mm proud of a wall, or flat on the
+// floor when Z = 0, 2 mm up). Flat roads and polygons lie 1 to 1.9 mm above Z, each over the
+// ones listed before it where they overlap (a tape line over its road), as the editor's
+// top-down view draws them and the window's draws roads. Vehicles ("ks0223", "car", "drone", "box"; others
 // can be registered), movable boxes (NewElementMesh) and markers (MeshBuilder: Sphere, Box,
 // Segment) are Meshes drawn each frame as Objects at a Pose.
 //

@@ -280,6 +280,53 @@ func TestRoadAndMarker(t *testing.T) {
 	}
 }
 
+// TestTapeOverRoad checks that a flat element listed after another shows over it where they
+// overlap, as the top-down views draw roads: a tape line crossing a road, seen from the
+// KS0223's camera 9 cm above the floor, in both looks.
+func TestTapeOverRoad(t *testing.T) {
+	l := &plugins.Layout{
+		Floor: plugins.Floor{Length: 8, Width: 8, Color: "#808080"},
+		Elements: []plugins.Element{
+			{Kind: plugins.ElementRoad, Name: "road.1", Points: [][2]float64{{0, -2.5}, {0, 2.5}}, Width: 0.4, Color: "#3e3e42"},
+			{Kind: plugins.ElementRoad, Name: "tape.1", Points: [][2]float64{{-1.5, -1}, {-1.5, 1.5}, {1.5, 1.5}},
+				Width: 0.05, Material: "tape", Color: "#e8c428"},
+		},
+	}
+	cam := Camera{Pose: Pose{Y: 1.1, Z: 0.09, Yaw: math.Pi / 2, Pitch: mgl64.DegToRad(6)},
+		FovYDeg: 68, Near: 0.03, Far: 50, Width: 640, Height: 480}
+	real := RealisticEnvironment()
+	for _, c := range []struct {
+		look string
+		env  *Environment
+	}{{"flat", &flatLight}, {"realistic", &real}} {
+		f := render(t, cam, mustStatic(t, l, c.env), nil, Options{Workers: 1})
+		at := func(x, y float64) RGB {
+			col, row, _, ok := cam.Project(mgl64.Vec3{x, y, 0})
+			if !ok {
+				t.Fatalf("(%g, %g) is not in view", x, y)
+			}
+			return f.At(int(col), int(row))
+		}
+		tape, road := at(0.3, 1.5), at(0, 1.3) // the tape beside the road, the road before it
+		if tape == road {
+			t.Fatalf("%s: the tape and the road are both %v", c.look, tape)
+		}
+		// Every pixel of the crossing, 5 mm in from its edges, is the tape's (give or take
+		// its texture): yellow, where the road is grey.
+		bad := 0
+		for x := -0.195; x <= 0.195; x += 0.005 {
+			for y := 1.48; y <= 1.52; y += 0.005 {
+				if p := at(x, y); int(p.R)-int(p.B) < int(tape.R)-int(tape.B)-40 {
+					bad++
+				}
+			}
+		}
+		if bad > 0 {
+			t.Errorf("%s: %d of the crossing's points are not the tape's %v (the road is %v)", c.look, bad, tape, road)
+		}
+	}
+}
+
 // A road whose last point is its first closes its loop with a round corner, as its other
 // corners are: seen from above, the corner's outer wedge is road, not floor.
 func TestClosedRoadCorner(t *testing.T) {

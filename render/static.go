@@ -82,6 +82,7 @@ func NewStatic(layout *plugins.Layout, env *Environment) (*Static, error) {
 			s.floor.tex = t
 		}
 	}
+	lifts := layerLifts(layout)
 	var b MeshBuilder
 	for i := range layout.Elements {
 		e := &layout.Elements[i]
@@ -89,7 +90,7 @@ func NewStatic(layout *plugins.Layout, env *Environment) (*Static, error) {
 			continue
 		}
 		b = MeshBuilder{verts: b.verts[:0], tris: b.tris[:0], marks: b.marks[:0], convex: b.convex[:0]}
-		if err := buildElement(&b, e); err != nil {
+		if err := buildElement(&b, lifted(e, lifts[i])); err != nil {
 			return nil, fmt.Errorf("element %d %s: %w", i, elementName(e), err)
 		}
 		s.AddMesh(b.Mesh())

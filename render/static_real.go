@@ -134,6 +134,7 @@ func newRealStatic(layout *plugins.Layout, s *Static) (*Static, error) {
 		}
 		r.floorAlb = mul3(r.floorAlb, rng.jitter(-1, env.ColorJitter))
 	}
+	lifts := layerLifts(layout)
 	var b MeshBuilder
 	for i := range layout.Elements {
 		e := &layout.Elements[i]
@@ -146,7 +147,7 @@ func newRealStatic(layout *plugins.Layout, s *Static) (*Static, error) {
 			return nil, fmt.Errorf("element %d %s: %w", i, elementName(e), err)
 		}
 		b.SetTexture(tex)
-		if err := buildElement(&b, e); err != nil {
+		if err := buildElement(&b, lifted(e, lifts[i])); err != nil {
 			return nil, fmt.Errorf("element %d %s: %w", i, elementName(e), err)
 		}
 		s.addRealMesh(b.Mesh(), rng.jitter(i, env.ColorJitter), rng.offset(i))
