@@ -43,7 +43,7 @@ type elementBody struct {
 }
 
 // elementShapes maps a track element onto a body. Elements with no height (roads, markers,
-// lines) and visual kinds are not bodies. Movable boxes are pushable bodies; walls, fixed
+// flat polygons) and visual kinds are not bodies. Movable boxes are pushable bodies; walls, fixed
 // boxes, cylinders and polygons (as outline segments, which are right for concave ones too)
 // are static.
 func elementShapes(e plugins.Element) (eb elementBody, ok bool, err error) {

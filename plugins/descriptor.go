@@ -119,7 +119,8 @@ type Floor struct {
 	Color   string  `json:"color,omitempty"`
 }
 
-// Element kinds. Elements with Height 0 (road, line, marker) are visual only.
+// Element kinds. Walls, boxes and cylinders need a positive Height; roads, markers and
+// polygons of Height 0 lie flat and are visual only (nothing collides with them).
 const (
 	ElementWall     = "wall"     // static box: centre X,Y, Length along YawDeg, Width = thickness
 	ElementBox      = "box"      // box, static unless Movable (then pushable with Mass)

@@ -68,7 +68,7 @@ var GeometryParams = []ParamSpec{
 	{Name: "x", Unit: "m", Min: -WorldExtent, Max: WorldExtent, Doc: "positions (elements, points, spawn points, waypoints, floor centre)"},
 	{Name: "z", Unit: "m", Min: -1000, Max: 1000, Doc: "an element's base above the floor"},
 	{Name: "size", Unit: "m", Min: 0, Max: 2 * WorldExtent, Doc: "lengths, widths and radii (positive where the kind needs them)"},
-	{Name: "height", Unit: "m", Min: 0, Max: 1000, Doc: "element height (0: visual only)"},
+	{Name: "height", Unit: "m", Min: 0, Max: 1000, Doc: "element height: positive for walls, boxes and cylinders; 0 lays a polygon flat on the floor, visual only; roads and markers are flat and visual only whatever it is"},
 	{Name: "yawDeg", Unit: "deg", Min: -360, Max: 360, Doc: "element and spawn headings, counter-clockwise from +x"},
 	{Name: "mass", Unit: "kg", Min: 0, Max: 10_000, Doc: "a movable box's mass (positive)"},
 	{Name: "friction", Min: 0, Max: 2, Doc: "contact friction coefficient (0: the default 0.7)"},
