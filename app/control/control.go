@@ -302,11 +302,14 @@ func cmdStep(s *Service, ctx context.Context, req *request, _ []byte) any {
 		n = int(v)
 	}
 	return s.withLoop(ctx, func(l *world.Loop) any {
-		snap, err := l.Step(ctx, n)
+		// The steps that ran, which are fewer than asked when the run ends on the way
+		// (--steps, --duration): counted from the step count right before them.
+		var from uint64
+		snap, err := l.StepAfter(ctx, func(w *world.World) { from = w.StepCount() }, n)
 		if err != nil {
 			return "step: " + err.Error()
 		}
-		return stepResult{Steps: n, Iterations: snap.Step, SimTime: snap.SimTime.Seconds()}
+		return stepResult{Steps: int(snap.Step - from), Iterations: snap.Step, SimTime: snap.SimTime.Seconds()}
 	})
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gorilla/websocket"
 
+	"simgui/app"
 	"simgui/app/bridge"
 	"simgui/app/world"
 )
@@ -75,6 +76,18 @@ func mustJSON(t *testing.T, v any) string {
 
 // badScale is the answer to a set_time_scale the loop cannot keep.
 const badScale = "set_time_scale needs scale: 0 (as fast as possible) or a number from 0.001 up to 1000000 (1 is real time)"
+
+// A step answers with the steps that ran: fewer than asked when the run ends on the way.
+func TestStepCountsTheStepsRun(t *testing.T) {
+	e := start(t, Options{}, func(o *app.BuildOptions) { o.MaxSteps = 50 })
+	c := e.dial(t, "/control", nil)
+	for _, want := range []struct{ steps, iterations float64 }{{30, 30}, {20, 50}} {
+		res := askJSON(t, c, `{"command":"step","steps":30}`)["result"].(map[string]any)
+		if res["steps"] != want.steps || res["iterations"] != want.iterations {
+			t.Fatalf("step 30 answered %v, want %v steps to iteration %v", res, want.steps, want.iterations)
+		}
+	}
+}
 
 func TestLockstepStep(t *testing.T) {
 	e := start(t, Options{})

@@ -32,7 +32,7 @@ type env struct {
 
 // start runs a lockstep world with car0, a bridge with car0's micom and lidar ports, and a
 // service configured by opts (Loop, Bus, Bridge and Addr are filled in).
-func start(t *testing.T, opts Options) *env {
+func start(t *testing.T, opts Options, build ...func(*app.BuildOptions)) *env {
 	t.Helper()
 	// The app's builder: the world with its default systems (gz topics, clock, odometry).
 	plan := &scenario.Plan{Scenario: &scenario.Scenario{Source: "control test"}, WorldName: "default",
@@ -43,7 +43,11 @@ func start(t *testing.T, opts Options) *env {
 			Body:  &plugins.Body{Shape: "box", Length: 0.25, Width: 0.15, Height: 0.12, Mass: 1, Friction: 0.9},
 			Drive: &plugins.Drive{Model: "differential"},
 		}}}}
-	sim, err := app.Build(plan, app.BuildOptions{Lockstep: true, Logger: slog.New(slog.DiscardHandler)})
+	bo := app.BuildOptions{Lockstep: true, Logger: slog.New(slog.DiscardHandler)}
+	for _, f := range build {
+		f(&bo)
+	}
+	sim, err := app.Build(plan, bo)
 	if err != nil {
 		t.Fatal(err)
 	}
