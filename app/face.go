@@ -58,7 +58,14 @@ type FaceModule struct {
 	// window). New is then nil: a scenario written for the full build still loads, its
 	// settings for the face are ignored, and turning the face on is an error saying why.
 	Absent string
+	// Settings, for an Absent face, are the setting names the builds that have it take: a
+	// name not among them is refused as it is there.
+	Settings []string
 }
+
+// WindowSettings are the window face's setting names (its Face's yaml keys), for the headless
+// build, which has no window but refuses what the window would.
+var WindowSettings = []string{"height", "recordDir", "screenshotDir", "stateFile", "width"}
 
 // WindowFaceID is the window's face in the registry: app/window registers it, and the headless
 // build, which cannot import that package, registers it as absent.
@@ -175,6 +182,13 @@ func Faces(layers ...FaceSettings) ([]Face, error) {
 		if m.Absent != "" {
 			if e, ok := cfg["enabled"]; ok && e == true {
 				return nil, fmt.Errorf("faces.%s: %s", m.Name(), m.Absent)
+			}
+			if m.Settings != nil {
+				for _, k := range slices.Sorted(maps.Keys(cfg)) {
+					if k != "enabled" && !slices.Contains(m.Settings, k) {
+						return nil, fmt.Errorf("faces.%s: unknown setting %q (known: %s)", m.Name(), k, strings.Join(append(slices.Clone(m.Settings), "enabled"), ", "))
+					}
+				}
 			}
 			continue
 		}

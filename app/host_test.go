@@ -268,6 +268,7 @@ func TestFacesStartAndStopInOnePlace(t *testing.T) {
 func init() {
 	RegisterFace(FaceModule{ID: "faces.probe", New: func() Face { return &probeFace{calls: new([]string)} }, Doc: "a test face"})
 	RegisterFace(FaceModule{ID: "faces.ghost", Absent: "this build has no ghost", Doc: "a face this build lacks"})
+	RegisterFace(FaceModule{ID: "faces.shade", Absent: "this build has no shade", Settings: []string{"width"}, Doc: "a face this build lacks, its settings known"})
 }
 
 // A face the build lacks takes any settings without complaint, so a scenario written for the
@@ -287,6 +288,13 @@ func TestAbsentFace(t *testing.T) {
 	}
 	if _, err := Faces(FaceSettings{"ghost": false}); err != nil {
 		t.Errorf("turning an absent face off: %v", err)
+	}
+	// One whose settings are known takes those and refuses others, as the build with it does.
+	if _, err := Faces(FaceSettings{"shade": map[string]any{"width": 800, "enabled": false}}); err != nil {
+		t.Errorf("a known setting of an absent face: %v", err)
+	}
+	if _, err := Faces(FaceSettings{"shade": map[string]any{"widht": 800}}); err == nil || err.Error() != `faces.shade: unknown setting "widht" (known: width, enabled)` {
+		t.Errorf("an unknown setting of an absent face: %v", err)
 	}
 	defer func() {
 		if recover() == nil {

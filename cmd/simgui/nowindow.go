@@ -12,12 +12,14 @@ import (
 )
 
 // A scenario written for the full build may set the window's size or screenshot folder; here
-// those settings are ignored, so the same file runs headless.
+// those settings are ignored, so the same file runs headless, and a setting the window does
+// not take is refused, as there.
 func init() {
 	app.RegisterFace(app.FaceModule{
-		ID:     app.WindowFaceID,
-		Absent: "this simgui is a headless build (-tags headless) and has no window",
-		Doc:    "the desktop window (not in this headless build)",
+		ID:       app.WindowFaceID,
+		Absent:   "this simgui is a headless build (-tags headless) and has no window",
+		Settings: app.WindowSettings,
+		Doc:      "the desktop window (not in this headless build)",
 	})
 }
 
