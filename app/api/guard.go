@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"reflect"
 	"runtime/debug"
+	"strings"
 	"time"
 
 	"simgui/app/scenario"
@@ -81,8 +82,14 @@ func (s *Service) guard(w http.ResponseWriter, r *http.Request) bool {
 	}
 	if r.Method == http.MethodPost {
 		ct := r.Header.Get("Content-Type")
-		if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
+		mt, params, err := mime.ParseMediaType(ct)
+		if err != nil || mt != "application/json" {
 			s.writeJSON(w, http.StatusUnsupportedMediaType, errorBody{fmt.Sprintf("Content-Type must be application/json, not %q.", ct)})
+			return true
+		}
+		// JSON is UTF-8 (RFC 8259); a body declared otherwise would be read as garbage.
+		if cs, ok := params["charset"]; ok && !strings.EqualFold(cs, "utf-8") && !strings.EqualFold(cs, "utf8") {
+			s.writeJSON(w, http.StatusUnsupportedMediaType, errorBody{fmt.Sprintf("Content-Type charset must be utf-8, not %q.", cs)})
 			return true
 		}
 	}

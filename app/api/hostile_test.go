@@ -108,6 +108,7 @@ func TestHostileRequests(t *testing.T) {
 			map[string]string{"Content-Type": "text/plain;charset=UTF-8", "Origin": "http://evil.example"}, 403, "origin http://evil.example"},
 		{"form body", "POST", "/step", `throttle=1`, map[string]string{"Content-Type": "application/x-www-form-urlencoded"}, 415, "must be application/json"},
 		{"no content type", "POST", "/step", `{"throttle": 1}`, nil, 415, `not ""`},
+		{"JSON in UTF-16", "POST", "/step", `{"throttle": 1}`, map[string]string{"Content-Type": "application/json; charset=utf-16"}, 415, `charset must be utf-8, not "utf-16"`},
 		{"cross-origin JSON", "POST", "/step", `{"throttle": 1}`, with(js, "Origin", "http://evil.example"), 403, "--allow-origin http://evil.example"},
 		{"rebound host: health", "GET", "/health", "", map[string]string{"Host": "evil.example:" + strconv.Itoa(port)}, 403, "--allow-host evil.example"},
 		{"rebound host: step", "POST", "/step", `{}`, with(js, "Host", "evil.example:"+strconv.Itoa(port), "Origin", "http://evil.example:"+strconv.Itoa(port)), 403, "is not served"},
