@@ -203,11 +203,8 @@ func TestConnLimitClosesStalledBodies(t *testing.T) {
 	// One request being answered, its body read, and two bodies that stop after a byte.
 	busy := dial()
 	fmt.Fprintf(busy, "POST /block HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\n\r\nok")
-	var stalled []net.Conn
 	for range 2 {
-		c := dial()
-		fmt.Fprintf(c, "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1000\r\n\r\nx")
-		stalled = append(stalled, c)
+		fmt.Fprintf(dial(), "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1000\r\n\r\nx")
 	}
 	for deadline := time.Now().Add(30 * time.Second); l.Open() != 3 || reading() != 2; time.Sleep(5 * time.Millisecond) {
 		if time.Now().After(deadline) {
