@@ -110,7 +110,8 @@ func (e *Editor) dragTrack() {
 		e.views.zoom, e.views.pan, e.views.zoomFor = nil, nil, e.d
 	}
 	if f == nil || !e.views.trackShown {
-		e.drag, e.views.pan = nil, nil
+		e.endDrag()
+		e.views.pan = nil
 		return
 	}
 	p := image.Pt(ebiten.CursorPosition())
@@ -155,14 +156,31 @@ func (e *Editor) dragTrack() {
 		e.fields.focus = "" // the fields take the drag's numbers, not the keys
 		return
 	}
+	e.carryDrag(f, p, ebiten.IsMouseButtonPressed(ebiten.MouseButtonLeft))
+}
+
+// carryDrag moves the dragged handle to pointer p, and drops it there when the button is no
+// longer held.
+func (e *Editor) carryDrag(f *trackForm, p image.Point, held bool) {
 	d := e.drag
 	// The pointer's place this frame first: a release seen in the frame of the last move
 	// still drops the handle where the pointer went.
 	e.dragTo(d, f, p)
-	if !ebiten.IsMouseButtonPressed(ebiten.MouseButtonLeft) {
-		e.drag = nil
+	if !held {
+		e.endDrag()
 		e.setStatus(fmt.Sprintf("moved %s to (%s, %s)", d.name(), num(d.x), num(d.y)))
 	}
+}
+
+// endDrag ends the drag under way. Its last move is checked while the drag lasts, to join the
+// drag's undo step (Update's check comes after the drop), and that step ends with it, so that
+// the next drag of the same handle is a step of its own.
+func (e *Editor) endDrag() {
+	if e.drag == nil {
+		return
+	}
+	e.check()
+	e.drag, e.undo.group = nil, ""
 }
 
 // dragTo moves the dragged handle to where pointer p puts it, on the snap grid.

@@ -1,6 +1,8 @@
 package editor
 
 import (
+	"image"
+	"slices"
 	"testing"
 
 	"simgui/plugins"
@@ -76,5 +78,50 @@ func TestCloseQuestionGoesStale(t *testing.T) {
 	}
 	if !e.MayClose() {
 		t.Fatal("a close right after the question did not close")
+	}
+}
+
+// One drag on the track view is one undo step, the move of the frame the button is let go in
+// too, and the next drag of the same point is another.
+func TestUndoDrag(t *testing.T) {
+	e := testEditor(t, plugins.TypeTrack)
+	f := e.d.track
+	i := slices.IndexFunc(f.handles(), func(h trackHandle) bool { return h.name() == "waypoint[0]" })
+	if i < 0 {
+		t.Fatalf("the new track has no waypoint[0] to drag: %v", f.handles())
+	}
+	h := f.handles()[i]
+	v := topView{s: 100} // a pixel a centimetre, the origin at the view's corner
+	at := func(x, y float64) image.Point {
+		px, py := v.at(x, y)
+		return image.Pt(int(px), int(py))
+	}
+	drag := func(to ...[2]float64) {
+		t.Helper()
+		e.drag = &trackDrag{trackHandle: h, view: v}
+		for k, p := range to {
+			e.carryDrag(f, at(p[0], p[1]), k < len(to)-1) // the last frame moves and lets go
+			e.check()                                     // as Update does after each frame's drag
+		}
+		if e.drag != nil {
+			t.Fatal("the drag did not end")
+		}
+	}
+	undo := func() { e.stepHistory(&e.undo.past, &e.undo.future, "undone", "nothing to undo") }
+
+	start := f.Waypoints
+	drag([2]float64{h.x + 0.5, h.y}, [2]float64{h.x + 1, h.y}, [2]float64{h.x + 1.5, h.y})
+	first := f.Waypoints
+	drag([2]float64{h.x + 2, h.y}, [2]float64{h.x + 2.5, h.y})
+	if f.Waypoints == first || first == start {
+		t.Fatalf("the drags did not move waypoint[0]: %q, then %q, then %q", start, first, f.Waypoints)
+	}
+	undo()
+	if got := e.d.track.Waypoints; got != first {
+		t.Errorf("one undo after two drags: waypoints %q, want %q, as the first drag left them", got, first)
+	}
+	undo()
+	if got := e.d.track.Waypoints; got != start {
+		t.Errorf("two undos after two drags: waypoints %q, want %q, as they started", got, start)
 	}
 }
