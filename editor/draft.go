@@ -3,8 +3,10 @@ package editor
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strings"
 
@@ -203,10 +205,30 @@ func withoutRepeats(ps plugins.Problems) plugins.Problems {
 	})
 }
 
+// archiveProblem checks files by the archive's rules, as opening the plugin's folder or archive
+// again does: nil when they pass. Over the total, it says what the files come to, rounded up
+// (64.0 MiB would read as within 64).
+func archiveProblem(files map[string][]byte) error {
+	err := archive.DefaultLimits.Check(files)
+	if _, ok := errors.AsType[*archive.TotalError](err); ok {
+		var n int64
+		for _, b := range files {
+			n += int64(len(b))
+		}
+		return fmt.Errorf("the plugin's files come to %.1f MiB, over the %d MiB a plugin may hold in all",
+			math.Ceil(float64(n)/(1<<20)*10)/10, archive.DefaultLimits.MaxTotal>>20)
+	}
+	return err
+}
+
 // check is validate for one stand-in.
 func (b *built) check() (*archive.Archive, plugins.Problems) {
 	ps := append(plugins.Problems(nil), b.parse...)
-	a, err := archive.DefaultLimits.FromFiles(b.files)
+	err := archiveProblem(b.files)
+	var a *archive.Archive
+	if err == nil {
+		a, err = archive.DefaultLimits.FromFiles(b.files)
+	}
 	if err != nil {
 		return nil, append(ps, plugins.Problem{Message: err.Error()})
 	}

@@ -40,14 +40,14 @@ func splitList(s string) []string {
 	return out
 }
 
-// addMaterialImage copies the PNG file at p into the draft's assets/ folder, under a name of
-// its own made from the file's, and appends that name to m's textures. A file that is not a
-// material image (too big, not a PNG, not square, pixels that do not decode) is refused with
-// the reason and nothing changes.
 // errImageKept is addMaterialImage's answer for an image the material has already: nothing to
 // do, not a failure.
 var errImageKept = errors.New("nothing added")
 
+// addMaterialImage copies the PNG file at p into the draft's assets/ folder, under a name of
+// its own made from the file's, and appends that name to m's textures. A file that is not a
+// material image (too big, not a PNG, not square, pixels that do not decode), or that would
+// take the plugin past the archive's limits, is refused with the reason and nothing changes.
 func (d *draft) addMaterialImage(m *materialRow, p string) (string, error) {
 	p = expandHome(strings.TrimSpace(p))
 	if p == "" {
@@ -80,7 +80,8 @@ func (d *draft) addMaterialImage(m *materialRow, p string) (string, error) {
 	if slices.Contains(splitList(m.Textures), name) {
 		return "", fmt.Errorf("%w: %s is already among this material's images, as %s", errImageKept, p, name)
 	}
-	if name == "" {
+	textures, fresh := m.Textures, name == ""
+	if fresh {
 		name = d.freeAsset(assetStem(filepath.Base(p)))
 		d.extra[name] = b
 		if d.added == nil {
@@ -92,6 +93,20 @@ func (d *draft) addMaterialImage(m *materialRow, p string) (string, error) {
 		m.Textures = name
 	} else {
 		m.Textures = strings.TrimRight(strings.TrimSpace(m.Textures), ";") + "; " + name
+	}
+	// The plugin must open again once saved: an image that takes its files past the archive's
+	// limits (each image was within its own, the whole was not) is taken out again.
+	built, err := d.build()
+	if err == nil {
+		err = archiveProblem(built.files)
+	}
+	if err != nil {
+		m.Textures = textures
+		if fresh {
+			delete(d.extra, name)
+			delete(d.added, name)
+		}
+		return "", fmt.Errorf("%s: not added: with it, %w", p, err)
 	}
 	return name, nil
 }

@@ -3,9 +3,11 @@ package editor
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"image"
 	"image/color"
 	"image/png"
+	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
@@ -15,6 +17,7 @@ import (
 	"testing"
 
 	"simgui/plugins"
+	"simgui/plugins/archive"
 )
 
 // testPNG is a w×w PNG of one colour.
@@ -447,5 +450,58 @@ func TestVehicleOwnMaterials(t *testing.T) {
 	}
 	if f := v2.vehicle; len(f.Materials) != 1 || f.Materials[0] != (materialRow{Name: "camo", SizeM: "0.5", Textures: "assets/camo_paint.png"}) || f.Material != "camo" {
 		t.Fatalf("the vehicle's form after the round trip: %+v, part %q", f.Materials, f.Material)
+	}
+}
+
+// TestAddMaterialImageWithinTheTotal: an image that would take the plugin's files past the
+// archive's total is refused with the reason and nothing changes, as an image over its own
+// limits is; Save refuses files past the total, which would not open again.
+func TestAddMaterialImageWithinTheTotal(t *testing.T) {
+	d, _, err := draftFromFiles(materialTrackFiles(t), "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	img := filepath.Join(t.TempDir(), "stripe.png")
+	pix := testPNG(t, 32, color.RGBA{1, 2, 3, 255})
+	if err := os.WriteFile(img, pix, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b, err := d.build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var total int64
+	for _, f := range b.files {
+		total += int64(len(f))
+	}
+	// Other images fill the plugin to a byte short of the image's own size.
+	const filler = "assets/filler.png"
+	d.extra[filler] = make([]byte, archive.DefaultLimits.MaxTotal-total-int64(len(pix))+1)
+	m := &d.track.Materials[0]
+	textures, files := m.Textures, len(d.extra)
+	if name, err := d.addMaterialImage(m, img); err == nil || !strings.Contains(err.Error(), "over the 64 MiB a plugin may hold in all") {
+		t.Errorf("an image past the total: added as %q (%v)", name, err)
+	}
+	if m.Textures != textures || len(d.extra) != files || len(d.added) != 0 {
+		t.Errorf("a refused image changed the draft: textures %q, %d files, added %v", m.Textures, len(d.extra), d.added)
+	}
+	d.extra[filler] = d.extra[filler][:len(d.extra[filler])-1024]
+	if _, err := d.addMaterialImage(m, img); err != nil {
+		t.Fatalf("an image within the total: %v", err)
+	}
+
+	e := testEditor(t, plugins.TypeTrack)
+	e.jobs = make(chan func() func(), 8)
+	e.opts.ExportDir = t.TempDir()
+	e.load(d, nil)
+	e.d.track.Base.ID = "track.acme.full.v1"
+	e.d.extra[filler] = append(e.d.extra[filler], make([]byte, 2048)...) // past the total again
+	e.save()
+	finish(t, e)
+	if e.statusKind != statusFailed || !strings.Contains(e.status, "nothing saved: the plugin's files come to 64.1 MiB, over the 64 MiB") {
+		t.Errorf("saving files past the total: %q (%s)", e.status, e.statusKind)
+	}
+	if _, err := os.Stat(filepath.Join(e.opts.ExportDir, "track.acme.full.v1")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a refused Save made the folder: %v", err)
 	}
 }

@@ -21,7 +21,8 @@ import (
 // whole through a temporary file and only when it changed, so that the folder, `simgui plugin
 // export` of it and the editor agree. Files the form does not make (assets/) stay as they
 // are. A plugin with problems is saved too (work in progress), but not text that is not a
-// number: the files would hold 0 in its place.
+// number (the files would hold 0 in its place), nor files past the archive's limits (the
+// folder would not open again).
 //
 // A plugin from no folder (new, an archive, an installed one) is saved as a new plugin folder
 // named for its id beside where Export writes, which Save then writes back to. So is a plugin
@@ -52,6 +53,10 @@ func (e *Editor) save() {
 	}
 	if len(b.parse) > 0 {
 		e.failed(fmt.Sprintf("nothing saved: %s %s (fix the text that is not a number first)", b.parse[0].Path, b.parse[0].Message))
+		return
+	}
+	if err := archiveProblem(b.files); err != nil {
+		e.failed("nothing saved: " + err.Error() + " (saved, the folder would not open again)")
 		return
 	}
 	files, key, problems := maps.Clone(b.files), e.liveKey, len(e.live.Errors())

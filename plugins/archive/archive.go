@@ -57,6 +57,22 @@ func (e *EntryError) Error() string {
 	return fmt.Sprintf("archive entry %q: %s", e.Name, e.Reason)
 }
 
+// TotalError is a plugin's files over Limits.MaxTotal bytes in all.
+type TotalError struct {
+	Limit int64
+	// Name is the file that took the total over, in the order the files were checked.
+	Name string
+	// InFolder says the files are a plugin folder's (ReadDir), not an archive's.
+	InFolder bool
+}
+
+func (e *TotalError) Error() string {
+	if e.InFolder {
+		return fmt.Sprintf("the plugin folder's files are over %s in all, the most a plugin may hold (at file %q)", mib(uint64(e.Limit)), e.Name)
+	}
+	return fmt.Sprintf("the archive's uncompressed size is over %s (at entry %q)", mib(uint64(e.Limit)), e.Name)
+}
+
 // Archive is the checked content of a plugin archive or folder: file names (slash-separated,
 // relative to the root) and their bytes. It is immutable and safe for concurrent use.
 type Archive struct {
@@ -101,23 +117,33 @@ func (a *Archive) Without(name string) *Archive {
 	return &Archive{files: files}
 }
 
-// FromFiles checks files by name as Read checks an archive's entries and returns them as an
-// Archive. The bytes are copied.
+// FromFiles checks files by name as Read checks an archive's entries (Check) and returns them
+// as an Archive. The bytes are copied.
 func (l Limits) FromFiles(files map[string][]byte) (*Archive, error) {
-	if len(files) > l.MaxEntries {
-		return nil, fmt.Errorf("the archive has %d entries; a plugin may have at most %d", len(files), l.MaxEntries)
+	if err := l.Check(files); err != nil {
+		return nil, err
 	}
-	var total int64
-	seen := newNameSet()
-	out := map[string][]byte{}
-	for _, name := range slices.Sorted(maps.Keys(files)) {
-		b := files[name]
-		if err := l.checkEntry(name, uint64(len(b)), seen, &total); err != nil {
-			return nil, err
-		}
+	out := make(map[string][]byte, len(files))
+	for name, b := range files {
 		out[name] = bytes.Clone(b)
 	}
 	return &Archive{files: out}, nil
+}
+
+// Check checks files by name as Read checks an archive's entries, without copying them: nil
+// when FromFiles would take them.
+func (l Limits) Check(files map[string][]byte) error {
+	if len(files) > l.MaxEntries {
+		return fmt.Errorf("the archive has %d entries; a plugin may have at most %d", len(files), l.MaxEntries)
+	}
+	var total int64
+	seen := newNameSet()
+	for _, name := range slices.Sorted(maps.Keys(files)) {
+		if err := l.checkEntry(name, uint64(len(files[name])), seen, &total); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // nameSet is the names an archive's entries took so far, by folded case: its files and
@@ -170,7 +196,7 @@ func (l Limits) checkEntry(name string, size uint64, seen *nameSet, total *int64
 		return &EntryError{Name: name, Reason: fmt.Sprintf("%s; a JSON file may be at most %s", mib(size), mib(uint64(l.MaxJSON)))}
 	}
 	if size > uint64(l.MaxTotal) || *total+int64(size) > l.MaxTotal {
-		return fmt.Errorf("the archive's uncompressed size is over %s (at entry %q)", mib(uint64(l.MaxTotal)), name)
+		return &TotalError{Limit: l.MaxTotal, Name: name}
 	}
 	*total += int64(size)
 	return nil
@@ -366,6 +392,9 @@ func (l Limits) ReadDir(dir string) (*Archive, error) {
 	})
 	if ee, ok := errors.AsType[*EntryError](err); ok {
 		ee.InFolder = true
+	}
+	if te, ok := errors.AsType[*TotalError](err); ok {
+		te.InFolder = true
 	}
 	if err != nil {
 		return nil, err

@@ -197,6 +197,20 @@ func TestLimits(t *testing.T) {
 	if _, err := l.FromFiles(files); err == nil || !strings.Contains(err.Error(), "uncompressed size is over") {
 		t.Errorf("total: %v", err)
 	}
+	// A folder over the total is called a folder: it has no uncompressed size.
+	dir := t.TempDir()
+	for name, b := range files {
+		if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err := l.ReadDir(dir)
+	if total, ok := errors.AsType[*TotalError](err); !ok || !total.InFolder || !strings.Contains(err.Error(), "plugin folder's files are over") {
+		t.Errorf("total of a folder: %v", err)
+	}
 	delete(files, "assets/a.png")
 	files["descriptor.json"] = make([]byte, 101)
 	if _, err := l.FromFiles(files); err == nil || !strings.Contains(err.Error(), "a JSON file may be at most") {
@@ -216,7 +230,7 @@ func TestLimits(t *testing.T) {
 		t.Errorf("bomb: %v", err)
 	}
 	var entry *EntryError
-	_, err := l.Read(bytes.NewReader(b.Bytes()), int64(b.Len()))
+	_, err = l.Read(bytes.NewReader(b.Bytes()), int64(b.Len()))
 	if !errors.As(err, &entry) || entry.Name != "assets/z.png" {
 		t.Errorf("bomb error %T %v", err, err)
 	}
