@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -387,6 +388,36 @@ func TestFullRecordingLetsGoOfTheBus(t *testing.T) {
 	}
 	r, err := ReadFile(path)
 	if err != nil || !r.Complete || len(r.Messages) != 0 {
+		t.Fatalf("file: complete %v, %d messages (%v)", r.Complete, len(r.Messages), err)
+	}
+}
+
+// Topics past what a file holds (a fleet of thousands with cameras) are left out and
+// counted; the recording goes on with the others.
+func TestTopicsPastTheFileAreLeftOut(t *testing.T) {
+	bus := transport.NewBus(transport.Options{Logger: slog.New(slog.DiscardHandler)})
+	defer bus.Close()
+	path := filepath.Join(t.TempDir(), "many.mcap")
+	rec, err := Start(bus, path, Options{QueueLen: MaxChannels + 16, Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range MaxChannels + 5 {
+		if err := bus.Publish("/t/"+strconv.Itoa(i), &msgs.Double{Data: float64(i)}, time.Duration(i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// An early topic again: still written.
+	bus.Publish("/t/0", &msgs.Double{Data: -1}, time.Duration(MaxChannels+5))
+	st, err := rec.Stop()
+	if err != nil {
+		t.Fatalf("Stop: %v", err)
+	}
+	if st.Topics != MaxChannels || st.TopicsLeftOut != 5 || st.Messages != MaxChannels+1 || st.Dropped != 0 {
+		t.Fatalf("%d topics, %d left out, %d messages, %d dropped; want %d, 5, %d, 0", st.Topics, st.TopicsLeftOut, st.Messages, st.Dropped, MaxChannels, MaxChannels+1)
+	}
+	r, err := ReadFile(path)
+	if err != nil || !r.Complete || len(r.Messages) != MaxChannels+1 {
 		t.Fatalf("file: complete %v, %d messages (%v)", r.Complete, len(r.Messages), err)
 	}
 }

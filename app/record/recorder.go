@@ -108,7 +108,17 @@ type Stats struct {
 	// Cut counts messages not written because the recording had reached Options.MaxBytes:
 	// those already on their way when it let go of the bus.
 	Cut uint64
+	// TopicsLeftOut counts the topics not written because the file had MaxChannels already
+	// (a fleet of thousands of robots with cameras).
+	TopicsLeftOut int
 }
+
+// MaxChannels is how many topics (and their Foxglove views) a recording holds: an MCAP
+// channel's ID is 16 bits. Later topics are left out, counted in Stats.TopicsLeftOut.
+const MaxChannels = 0xffff
+
+// errTooManyChannels says the file holds MaxChannels channels already.
+var errTooManyChannels = errors.New("more than 65535 topics")
 
 // Recorder writes every message of a bus to an MCAP file until Stop; Switch moves it to
 // another bus (another world) in the same file.
@@ -155,6 +165,10 @@ type Recorder struct {
 	sceneRobots map[string]bool
 	sceneAt     uint64
 	boxesAt     uint64
+	// leftOut are the topics not written for want of channels (leaveOut); topicsLeftOut
+	// counts them for Stats, under mu.
+	leftOut       map[string]bool
+	topicsLeftOut int
 	pub         pubSeqs // numbers the messages of the subscription being drained
 	buf         []byte
 	// lastLog is the latest log time written; offset is added to the stamps of the current
@@ -409,6 +423,8 @@ func (r *Recorder) writeOrLog(m transport.Message, epoch int) {
 		r.mu.Unlock()
 		if first {
 			close(r.failed)
+			// Nothing more is written: the cameras need not draw for it.
+			r.letGo()
 			r.log.Error("recording stopped writing", "path", r.path, "err", err)
 		}
 	}
@@ -427,8 +443,15 @@ func (r *Recorder) write(m transport.Message, epoch int) error {
 	}
 	ch, ok := r.channels[m.Topic]
 	if !ok {
+		if r.leftOut[m.Topic] {
+			return nil
+		}
 		var err error
 		if ch, err = r.addChannel(m.Topic, m.Type, m.Msg); err != nil {
+			if errors.Is(err, errTooManyChannels) {
+				r.leaveOut(m.Topic)
+				return nil
+			}
 			return err
 		}
 		r.channels[m.Topic] = ch
@@ -506,6 +529,9 @@ func (r *Recorder) write(m transport.Message, epoch int) error {
 		if err := r.writeView(view, viewTopic, seq, logTime, t); err != nil {
 			return err
 		}
+		if r.leftOut[viewTopic] {
+			view = nil // not written: counted as the message alone
+		}
 	}
 	n := uint64(1)
 	if view != nil {
@@ -521,7 +547,20 @@ func (r *Recorder) write(m transport.Message, epoch int) error {
 	return nil
 }
 
-// letGo closes the recording's subscriptions once it is full. A subscription to every topic
+// leaveOut notes that topic is not written for want of channels, warning at the first.
+// Writer goroutine only.
+func (r *Recorder) leaveOut(topic string) {
+	if r.leftOut == nil {
+		r.leftOut = map[string]bool{}
+		r.log.Warn("the recording holds as many topics as a file can; later topics are left out of it", "path", r.path, "limit", MaxChannels)
+	}
+	r.leftOut[topic] = true
+	r.mu.Lock()
+	r.topicsLeftOut++
+	r.mu.Unlock()
+}
+
+// letGo closes the recording's subscriptions once it is full or has failed. A subscription to every topic
 // makes every camera of the world draw each frame for it: a recording left running by a
 // client that went away, past its limit, held an idle four-camera world at 11 % of a core
 // instead of 2 % and halved the training API's steps a second, for nothing written. The
@@ -555,8 +594,8 @@ func (r *Recorder) addChannel(topic, typ string, msg proto.Message) (uint16, err
 		}
 		r.schemas[typ] = sid
 	}
-	if len(r.channels)+len(r.viewChs) == 0xffff {
-		return 0, errors.New("more than 65535 topics")
+	if len(r.channels)+len(r.viewChs) >= MaxChannels {
+		return 0, errTooManyChannels
 	}
 	ch := uint16(len(r.channels) + len(r.viewChs) + 1)
 	if err := r.w.WriteChannel(&mcap.Channel{ID: ch, SchemaID: sid, Topic: topic, MessageEncoding: "protobuf"}); err != nil {
@@ -573,7 +612,7 @@ func (r *Recorder) Stats() Stats {
 	dropped := r.dropped + r.sub.Dropped()
 	r.subMu.Unlock()
 	s := Stats{Path: r.path, Messages: r.messages.Load(), Dropped: dropped, Cut: r.cut.Load(), Topics: len(r.perTopic),
-		PerTopic: make(map[string]uint64, len(r.perTopic))}
+		PerTopic: make(map[string]uint64, len(r.perTopic)), TopicsLeftOut: r.topicsLeftOut}
 	for k, v := range r.perTopic {
 		s.PerTopic[k] = v
 	}

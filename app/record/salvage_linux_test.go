@@ -104,6 +104,18 @@ func TestStopOnAFullDisk(t *testing.T) {
 		}
 		bus.Publish("/frame", &msgs.Image{Width: 64, Height: 128, Step: 64, Data: frame}, time.Duration(i)*time.Millisecond)
 	}
+	// A failed recording lets go of the bus: cameras need not draw for a file that takes
+	// nothing more (a fleet's kept drawing, its memory growing, and the run never ended).
+	select {
+	case <-rec.Failed():
+	case <-time.After(time.Minute):
+		t.Fatal("the writes past the file's limit did not fail")
+	}
+	for deadline := time.Now().Add(time.Minute); bus.HasSubscribers("/model/car/sensor/camera/image"); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("a failed recording still subscribes to the bus")
+		}
+	}
 	st, err := rec.Stop()
 	lift()
 	if err == nil || !errors.Is(err, syscall.EFBIG) || !strings.Contains(err.Error(), "ends after its last whole chunk") ||

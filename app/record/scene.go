@@ -1,6 +1,7 @@
 package record
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
@@ -82,6 +83,10 @@ func (r *Recorder) writeSceneOn(topic string, s *foxglove.SceneUpdate, logTime, 
 	ch, ok := r.viewChs[topic]
 	if !ok {
 		if ch, err = r.addChannel(topic, string(s.ProtoReflect().Descriptor().FullName()), s); err != nil {
+			if errors.Is(err, errTooManyChannels) {
+				r.leaveOut(topic)
+				return nil
+			}
 			return err
 		}
 		r.viewChs[topic] = ch

@@ -1,6 +1,7 @@
 package record
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/foxglove/mcap/go/mcap"
@@ -41,7 +42,14 @@ func (r *Recorder) writeView(view proto.Message, topic string, seq uint32, logTi
 	}
 	ch, ok := r.viewChs[topic]
 	if !ok {
+		if r.leftOut[topic] {
+			return nil
+		}
 		if ch, err = r.addChannel(topic, string(view.ProtoReflect().Descriptor().FullName()), view); err != nil {
+			if errors.Is(err, errTooManyChannels) {
+				r.leaveOut(topic)
+				return nil
+			}
 			return err
 		}
 		r.viewChs[topic] = ch

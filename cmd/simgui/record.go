@@ -19,12 +19,17 @@ type recordingSummary struct {
 	Topics   int    `json:"topics"`
 	// Dropped counts messages the writer could not keep up with (see record.Stats).
 	Dropped uint64 `json:"dropped"`
+	// TopicsLeftOut counts topics past what a file holds (record.MaxChannels).
+	TopicsLeftOut int `json:"topicsLeftOut,omitempty"`
 }
 
 func (r *recordingSummary) String() string {
 	s := fmt.Sprintf("recording: %s, %d messages on %d topics", r.Path, r.Messages, r.Topics)
 	if r.Dropped > 0 {
 		s += fmt.Sprintf(", %d dropped (the writer fell behind)", r.Dropped)
+	}
+	if r.TopicsLeftOut > 0 {
+		s += fmt.Sprintf(", %d topics left out (a file holds %d)", r.TopicsLeftOut, record.MaxChannels)
 	}
 	return s
 }
@@ -62,5 +67,5 @@ func beginRecording(faces []app.Face, sim *app.Sim, name string, log *slog.Logge
 // endRecording closes r (the host has closed it already when it ran) and sums it up.
 func endRecording(r *record.Recorder) (*recordingSummary, error) {
 	st, err := r.Stop()
-	return &recordingSummary{Path: st.Path, Messages: st.Messages, Topics: st.Topics, Dropped: st.Dropped}, err
+	return &recordingSummary{Path: st.Path, Messages: st.Messages, Topics: st.Topics, Dropped: st.Dropped, TopicsLeftOut: st.TopicsLeftOut}, err
 }
