@@ -147,7 +147,11 @@ func (d devices) ControlClients() int   { return d.b.ControlClients() }
 func (d devices) AnnounceReset() string { return d.b.AnnounceReset() }
 func (d devices) ResetFailed()          { d.b.ResetFailed() }
 
+// DeviceList lists the devices of the world's models as they are now: a sync first, which
+// waits for one under way, so that a client polling right after a reset (cloisim_ros builds
+// its nodes from the first list it gets) never reads a fleet half opened.
 func (d devices) DeviceList(filter string) map[string]map[string]map[string]map[string]uint16 {
+	d.b.syncGuarded()
 	out := map[string]map[string]map[string]map[string]uint16{}
 	for model, types := range d.m.GetDeviceMapList(filter) {
 		byType := map[string]map[string]map[string]uint16{}
@@ -159,7 +163,11 @@ func (d devices) DeviceList(filter string) map[string]map[string]map[string]map[
 	return out
 }
 
-func (d devices) PortList(filter string) map[string]uint16 { return d.m.GetDevicePortList(filter) }
+// PortList lists the ports of the world's models as they are now, as DeviceList.
+func (d devices) PortList(filter string) map[string]uint16 {
+	d.b.syncGuarded()
+	return d.m.GetDevicePortList(filter)
+}
 
 var (
 	_ app.Face          = (*Face)(nil)

@@ -99,6 +99,40 @@ func TestBridgeFaceStartsServesAndShutsDown(t *testing.T) {
 	}
 }
 
+// The device and port lists are the world's models as they are when asked: robots spawned
+// a moment before are listed whole, never a fleet half opened (cloisim_ros builds its nodes
+// from the first list it gets).
+func TestDeviceListIsTheWorldNow(t *testing.T) {
+	h, _, sim := hostWithBridge(t, app.BuildOptions{Lockstep: true})
+	waitPort(t, h, "car0MicomTx", true)
+	const guests = 40
+	if err := sim.Loop.Call(context.Background(), func(w *world.World) error {
+		for i := range guests {
+			if _, err := w.Spawn(world.AgentSpec{Name: "guest" + strconv.Itoa(i), Vehicle: w.Models()[0].Vehicle}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	// The step publishes the world with them (a reset publishes its world as it returns).
+	if _, err := sim.Loop.Step(context.Background(), 1); err != nil {
+		t.Fatal(err)
+	}
+	list := h.Devices().DeviceList("")
+	ports := h.Devices().PortList("")
+	for i := range guests {
+		name := "guest" + strconv.Itoa(i)
+		if _, ok := list[name]["MICOM"]; !ok {
+			t.Errorf("device_list right after the spawn lacks %s (%d models listed)", name, len(list))
+		}
+		if ports[name+"MicomTx"] == 0 {
+			t.Errorf("port_list right after the spawn lacks %sMicomTx", name)
+		}
+	}
+}
+
 // Switching the active world re-registers the devices: the episode's robot gets ports, the
 // scenario's loses them, and a client reads the new robot's clock and micom odometry.
 func TestBridgeFollowsTheActiveWorld(t *testing.T) {
