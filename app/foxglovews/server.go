@@ -27,8 +27,9 @@ const (
 	// 3000 had some 30,000 channels, an Advertise of 56 MB for each viewer. The pose list, its
 	// transforms and the scene still hold every robot.
 	DefaultMaxRobots = 256
-	// maxMaxRobots bounds what a scenario may raise MaxRobots to.
-	maxMaxRobots = 4096
+	// maxMaxRobots bounds what a scenario may raise MaxRobots to: 1024 KS0223s make an
+	// Advertise of some 35 MB (every channel carries its schema), 4096 one of 139 MB.
+	maxMaxRobots = 1024
 	// maxRequest is the largest text message a client may send; a subscription takes about
 	// 30 bytes, so this holds thousands.
 	maxRequest = 256 << 10
@@ -86,6 +87,9 @@ type Server struct {
 	nextID   uint32
 	// unlisted is how many robots the last listing left out for MaxRobots.
 	unlisted int
+	// advAll is the Advertise of every channel, encoded once for the clients that connect
+	// until the list changes (nil: not made yet).
+	advAll []byte
 	clients  map[*client]struct{}
 	opening  int // upgrades under way, counted against MaxClients
 }
@@ -218,7 +222,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// reaches the client before them.
 	c.sendJSON(serverInfo{Op: "serverInfo", Name: "simgui", Capabilities: []string{}, SessionID: s.session,
 		Metadata: map[string]string{"world": worldID(s.world)}})
-	c.sendJSON(s.advertiseLocked(nil))
+	if s.advAll == nil {
+		s.advAll = marshalJSON(s.advertiseLocked(nil))
+	}
+	c.sendText(s.advAll)
 	if s.unlisted > 0 {
 		c.status(levelWarning, s.unlistedMessage())
 	}
@@ -459,6 +466,9 @@ func (s *Server) refresh() {
 	}
 	slices.Sort(added)
 	slices.Sort(gone)
+	if len(added) > 0 || len(gone) > 0 {
+		s.advAll = nil
+	}
 	// Encoded once for every client: a large world's list is megabytes.
 	var unadv, adv []byte
 	if len(gone) > 0 {
