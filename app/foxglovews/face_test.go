@@ -10,6 +10,7 @@ import (
 	"image/jpeg"
 	"io"
 	"log/slog"
+	"maps"
 	"math"
 	"net/http"
 	"slices"
@@ -150,6 +151,26 @@ func (v *viewer) send(req string) {
 	}
 }
 
+// listed reads Advertise messages until they have named every one of topics, and returns
+// their channels by topic: a client that connects as the server starts gets the channels in
+// more than one (the first before the server has listed the world's).
+func (v *viewer) listed(topics ...string) map[string]map[string]any {
+	v.t.Helper()
+	out := map[string]map[string]any{}
+	for {
+		missing := false
+		for _, topic := range topics {
+			if out[topic] == nil {
+				missing = true
+			}
+		}
+		if !missing {
+			return out
+		}
+		maps.Copy(out, channels(v.t, v.next("advertise")))
+	}
+}
+
 // channels returns an Advertise's channels by topic.
 func channels(t *testing.T, adv map[string]any) map[string]map[string]any {
 	out := map[string]map[string]any{}
@@ -169,8 +190,9 @@ func TestLiveViewServesTheWorld(t *testing.T) {
 	if info["name"] != "simgui" || info["sessionId"] == "" {
 		t.Errorf("serverInfo %v", info)
 	}
-	chans := channels(t, v.next("advertise"))
 	const cam = "/model/ego/sensor/camera.front.rgb/image"
+	chans := v.listed(cam, cam+"/foxglove", "/scene/foxglove", "/world/default/pose/info/foxglove", "/model/ego/sensor/speedometer/scalar",
+		"/clock", "/world/default/stats", "/model/ego/pose", "/model/ego/command", "/model/ego/micom", "/model/ego/wheels")
 	for topic, schema := range map[string]string{
 		cam: "gz.msgs.Image", cam + "/foxglove": "foxglove.CompressedImage", "/scene/foxglove": "foxglove.SceneUpdate",
 		"/world/default/pose/info/foxglove": "foxglove.FrameTransforms", "/model/ego/sensor/speedometer/scalar": "gz.msgs.Float_V",
@@ -312,7 +334,7 @@ func num(v any) string {
 func TestLiveViewRequestsRefused(t *testing.T) {
 	_, addr := liveWorld(t, &Face{})
 	v := dial(t, "ws://"+addr+"/")
-	chans := channels(t, v.next("advertise"))
+	chans := v.listed("/scene/foxglove")
 	id := num(chans["/scene/foxglove"]["id"])
 	for _, c := range []struct{ req, want string }{
 		{`not json`, "not a request"},
@@ -391,8 +413,8 @@ func TestLiveViewConnections(t *testing.T) {
 func TestLiveViewFollowsTheActiveWorld(t *testing.T) {
 	_, h, addr := liveHost(t, &Face{})
 	v := dial(t, "ws://"+addr+"/")
-	chans := channels(t, v.next("advertise"))
 	const info = "/world/default/pose/info/foxglove"
+	chans := v.listed(info)
 	id := chans[info]["id"]
 	v.send(`{"op":"subscribe","subscriptions":[{"id":3,"channelId":` + num(id) + `}]}`)
 
@@ -452,7 +474,7 @@ func TestLiveViewFollowsTheActiveWorld(t *testing.T) {
 func TestLiveViewListsTheFirstRobots(t *testing.T) {
 	sim, addr := liveWorld(t, &Face{MaxRobots: 1})
 	v := dial(t, "ws://"+addr+"/")
-	chans := channels(t, v.next("advertise"))
+	chans := v.listed("/model/ego/sensor/camera.front.rgb/image/foxglove")
 	if chans["/model/ego/sensor/camera.front.rgb/image/foxglove"] == nil {
 		t.Fatal("the first robot's camera is not listed")
 	}
@@ -491,7 +513,7 @@ func TestLiveViewListsTheFirstRobots(t *testing.T) {
 	}
 	// A newcomer is told too, and still gets the world's channels.
 	late := dial(t, "ws://"+addr+"/")
-	lateChans := channels(t, late.next("advertise"))
+	lateChans := late.listed("/scene/foxglove", "/world/default/pose/info/foxglove")
 	if lateChans["/scene/foxglove"] == nil || lateChans["/world/default/pose/info/foxglove"] == nil {
 		t.Error("the world's channels are not listed")
 	}
@@ -515,8 +537,7 @@ func TestLiveViewFollowsTheBoxes(t *testing.T) {
 	plan.Track = &track
 	sim, _, addr := liveHostOf(t, &Face{}, plan)
 	v := dial(t, "ws://"+addr+"/")
-	chans := channels(t, v.next("advertise"))
-	ch := chans["/scene/boxes/foxglove"]
+	ch := v.listed("/scene/boxes/foxglove")["/scene/boxes/foxglove"]
 	if ch == nil || ch["schemaName"] != "foxglove.SceneUpdate" {
 		t.Fatalf("boxes channel %v, want foxglove.SceneUpdate", ch)
 	}
