@@ -11,6 +11,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/inpututil"
 
+	"simgui/app"
 	"simgui/app/markers"
 	"simgui/app/world"
 	"simgui/plugins"
@@ -275,7 +276,21 @@ func (s *simScreen) toolbar() []button {
 // World controls. Each runs on the worker (the loop methods wait for the loop) and reports in
 // the status line.
 
+// clientDriven says, in the status line, that the world on show is a training episode,
+// which its client resets and steps (it waits for the client's steps): the window's reset,
+// pause and step would change it under the client without a word. It reports whether it is.
+func (s *simScreen) clientDriven(what string) bool {
+	if s.g.cur == nil || s.g.cur.Kind != app.KindEpisode {
+		return false
+	}
+	s.status(what + ": this world is a training episode, which its client resets and steps; the window only shows it ([ and ] show another world)")
+	return true
+}
+
 func (s *simScreen) pauseResume() {
+	if s.clientDriven("pause") {
+		return
+	}
 	loop, paused := s.g.cur.Loop, s.snap.Paused
 	s.g.async(func() func() {
 		var err error
@@ -298,6 +313,9 @@ func (s *simScreen) pauseResume() {
 }
 
 func (s *simScreen) stepOnce() {
+	if s.clientDriven("step") {
+		return
+	}
 	loop, paused, ctx := s.g.cur.Loop, s.snap.Paused, s.g.ctx
 	s.g.async(func() func() {
 		if !paused {
@@ -396,6 +414,9 @@ func (s *simScreen) mayReplace(again string) string {
 }
 
 func (s *simScreen) reset() {
+	if s.clientDriven("reset") {
+		return
+	}
 	if n := s.spawnedHere(); n > 0 && time.Now().After(s.resetBy) {
 		s.resetBy = time.Now().Add(resetAgain)
 		s.status(fmt.Sprintf("R again within %.0f s resets the world and removes the %s spawned here (Ctrl+S first saves a world with them)",

@@ -75,6 +75,14 @@ func TestWindowWatchesTraining(t *testing.T) {
 	s := g.waitState("the episode on show", 20*time.Second, func(s State) bool {
 		return s.World == "episode-1" && s.Worlds == 2 && s.Selected == "alpha"
 	})
+	// The client resets and steps the episode: the window's reset, pause and step say so
+	// rather than change it under the client.
+	for _, k := range [][2]string{{"r", "reset"}, {"p", "pause"}, {"n", "step"}} {
+		g.key(k[0])
+		g.waitState("the window to refuse "+k[1]+" on the episode", 10*time.Second, func(s State) bool {
+			return strings.HasPrefix(s.Status, k[1]+": this world is a training episode") && !s.Paused && s.Step == 0
+		})
+	}
 	// Stop following the robot, so that the view stays put while it drives.
 	g.key("f")
 	s = g.waitState("the view to stay put", 10*time.Second, func(s State) bool { return !s.Follow })
