@@ -248,6 +248,7 @@ func (l *Loop) setPaused(w *World, p bool) {
 	}
 	l.paused = p
 	l.reanchor()
+	l.restartRTF()
 	info := events.StepInfo{Step: w.step, Dt: w.dt, SimTime: int64(w.simTime)}
 	if p {
 		w.bus.Emit(events.Paused, info)
@@ -266,6 +267,7 @@ func (l *Loop) SetTimeScale(x float64) error {
 	return l.Call(context.Background(), func(*World) error {
 		l.timeScale = x
 		l.reanchor()
+		l.restartRTF()
 		l.publish()
 		return nil
 	})
@@ -276,6 +278,7 @@ func (l *Loop) SetLockstep(on bool) error {
 	return l.Call(context.Background(), func(*World) error {
 		l.lockstep = on
 		l.reanchor()
+		l.restartRTF()
 		l.publish()
 		return nil
 	})
@@ -319,6 +322,7 @@ func (l *Loop) StartReset(seed int64, before, then func(w *World) error, done fu
 func (l *Loop) reset(seed int64) error {
 	err := l.w.Reset(seed)
 	l.reanchor()
+	l.restartRTF()
 	l.publish()
 	return err
 }
@@ -444,6 +448,13 @@ func (l *Loop) stepOnce() {
 	l.publish()
 }
 
+// restartRTF starts the real-time factor's measure afresh, keeping the last figure until the
+// next: wall time paused, or at another pace, is not time the loop fell behind in (a resume
+// read "0.11, cannot keep up").
+func (l *Loop) restartRTF() {
+	l.rtfWall, l.rtfSim = time.Now(), l.w.simTime
+}
+
 func (l *Loop) reanchor() {
 	l.anchorWall = time.Now()
 	l.anchorSim = l.w.simTime
@@ -455,7 +466,7 @@ func (l *Loop) decorate(s *Snapshot) *Snapshot {
 	if !l.start.IsZero() {
 		now := time.Now()
 		s.RealTime, s.Published = now.Sub(l.start), now
-		if el := now.Sub(l.rtfWall); el >= 500*time.Millisecond {
+		if el := now.Sub(l.rtfWall); el >= 500*time.Millisecond && !l.paused {
 			l.rtf = float64(l.w.simTime-l.rtfSim) / float64(el)
 			if l.rtf < 0 { // a reset went back in time
 				l.rtf = 0

@@ -121,3 +121,37 @@ func TestQueuedPanicIsContained(t *testing.T) {
 		t.Errorf("Do's panic not logged: %s", logs.String())
 	}
 }
+
+// A pause is not time the loop fell behind in: the real-time factor after a resume is the one
+// before the pause until it is measured again (a resume read "0.11, cannot keep up").
+func TestRealTimeFactorSkipsPauses(t *testing.T) {
+	w := newTestWorld(t, 1, nil)
+	l := NewLoop(w, LoopOptions{})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go l.Run(ctx)
+	deadline := time.Now().Add(30 * time.Second)
+	for l.Snapshot() == nil || l.Snapshot().RealTimeFactor == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("no real-time factor measured")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if err := l.Pause(); err != nil {
+		t.Fatal(err)
+	}
+	before := l.Snapshot().RealTimeFactor
+	// Ten seconds paused, as far as the measure can tell.
+	if err := l.Call(ctx, func(*World) error { l.rtfWall = l.rtfWall.Add(-10 * time.Second); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if got := l.Snapshot().RealTimeFactor; got != before {
+		t.Errorf("paused: factor %g, was %g", got, before)
+	}
+	if err := l.Resume(); err != nil {
+		t.Fatal(err)
+	}
+	if got := l.Snapshot().RealTimeFactor; got != before {
+		t.Errorf("resumed: factor %g, was %g before the pause", got, before)
+	}
+}
