@@ -436,6 +436,9 @@ type Devices interface {
 // stop is called. It owns f from then on, also when it fails.
 type Recorder interface {
 	StartRecording(f *os.File) (stop func() error, err error)
+	// Recordings lists the files being recorded, whoever started them (the window's F9,
+	// the control socket's start_record, --record), sorted.
+	Recordings() []string
 }
 
 // SetDevices registers the device bridge's port lists (nil withdraws them).

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"os"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -133,6 +134,22 @@ func (f *Face) StartRecording(file *os.File) (func() error, error) {
 		}
 		return err
 	}, nil
+}
+
+// Recordings lists the files being recorded, whoever started them, sorted.
+func (f *Face) Recordings() []string {
+	f.mu.Lock()
+	recs := make([]*Recorder, 0, len(f.recs))
+	for r := range f.recs {
+		recs = append(recs, r)
+	}
+	f.mu.Unlock()
+	out := make([]string, 0, len(recs))
+	for _, r := range recs {
+		out = append(out, r.path)
+	}
+	slices.Sort(out)
+	return out
 }
 
 // Begin records a's topics into a new file at path (see Start) from before the host runs

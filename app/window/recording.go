@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 )
 
@@ -59,9 +60,37 @@ func (s *simScreen) toggleRecording() {
 				return
 			}
 			s.rec = recording{path: path, stop: stop, since: time.Now()}
-			s.status("recording every topic to " + path + "; F9 stops")
+			s.othersAt = time.Time{} // look again: this one is the window's
+			msg := "recording every topic to " + path + "; F9 stops"
+			if len(s.others) > 0 {
+				msg += " (beside " + strings.Join(s.others, ", ") + ", which F9 does not stop)"
+			}
+			s.status(msg)
 		}
 	})
+}
+
+// othersEvery is how often the window asks which recordings others run.
+const othersEvery = 500 * time.Millisecond
+
+// otherRecordings returns the base names of the files recorded by others than F9 (the control
+// socket's start_record, --record), asked at most every othersEvery.
+func (s *simScreen) otherRecordings(now time.Time) []string {
+	if now.Sub(s.othersAt) < othersEvery {
+		return s.others
+	}
+	s.othersAt = now
+	s.others = s.others[:0]
+	r := s.g.host.Recorder()
+	if r == nil {
+		return nil
+	}
+	for _, p := range r.Recordings() {
+		if s.rec.path == "" || filepath.Clean(p) != filepath.Clean(s.rec.path) {
+			s.others = append(s.others, filepath.Base(p))
+		}
+	}
+	return s.others
 }
 
 // recClock is a recording's length as the HUD shows it: m:ss, h:mm:ss past an hour.

@@ -5,6 +5,7 @@ import (
 	"image"
 	"math"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -90,6 +91,10 @@ type simScreen struct {
 	shots  []string
 	// rec is the recording F9 started, if any.
 	rec recording
+	// others are the files recorded by others (the control socket, --record), looked at
+	// every othersEvery.
+	others   []string
+	othersAt time.Time
 }
 
 // mouseState follows a left-button press: a click if it does not move, a drag (pan, or aim
@@ -226,9 +231,19 @@ func (s *simScreen) Update() error {
 		// One line, so that the map under the box shows (robots parked there hid under it).
 		s.hud = []string{s.hud[0] + "   (H: details)"}
 	}
+	var rec string
 	if s.rec.stop != nil {
 		// Said while it lasts: the status line's message fades.
-		rec := fmt.Sprintf("REC %s  %s  (F9 stops)", recClock(now.Sub(s.rec.since)), filepath.Base(s.rec.path))
+		rec = fmt.Sprintf("REC %s  %s  (F9 stops)", recClock(now.Sub(s.rec.since)), filepath.Base(s.rec.path))
+	}
+	if others := s.otherRecordings(now); len(others) > 0 {
+		// Every camera draws every frame for a recording: the window says so, whoever started it.
+		if rec != "" {
+			rec += "  · "
+		}
+		rec += "REC " + strings.Join(others, ", ") + " (stop_record ends it)"
+	}
+	if rec != "" {
 		if s.show.briefHUD {
 			s.hud[0] = rec + " · " + s.hud[0]
 		} else {
@@ -429,7 +444,7 @@ func (s *simScreen) state() State {
 		SimTime: s.snap.SimTime.Seconds(), Step: s.snap.Step, Paused: s.snap.Paused, TimeScale: s.snap.TimeScale,
 		Selected: s.selected, Models: len(s.snap.Models),
 		Chase: s.show.chase, Screen: screenName(s.g.screens[s.g.active], s.g.active),
-		TPS: ebiten.ActualTPS(), FPS: ebiten.ActualFPS(), Shots: s.shots, Status: s.statusLine(), Recording: s.rec.path,
+		TPS: ebiten.ActualTPS(), FPS: ebiten.ActualFPS(), Shots: s.shots, Status: s.statusLine(), Recording: s.rec.path, OtherRecordings: slices.Clone(s.others),
 		Scenario: s.g.cur.Plan.Scenario.Source, Targets: map[string][4]int{},
 	}
 	st.Frames, st.Rates = s.panels.counts()

@@ -76,6 +76,9 @@ type State struct {
 	Shots []string `json:"shots"`
 	// Recording is the file F9's recording is writing, "" when none runs.
 	Recording string `json:"recording,omitempty"`
+	// OtherRecordings are the files others record (the control socket, --record), as the
+	// HUD names them.
+	OtherRecordings []string `json:"otherRecordings,omitempty"`
 	// Status is the status line.
 	Status string `json:"status"`
 	// Scenario is the source of the scenario on show.

@@ -107,6 +107,10 @@ func TestWindowWatchesTraining(t *testing.T) {
 	if got := ask(`{"command":"start_record","filename":"episode"}`); got != "True" {
 		t.Fatalf("start_record: %v", got)
 	}
+	// The window says a recording runs, though it did not start it.
+	g.waitState("the window to show the control socket's recording", 10*time.Second, func(s State) bool {
+		return slices.Equal(s.OtherRecordings, []string{"episode.mcap"})
+	})
 	var last map[string]any
 	for range 40 {
 		last = post("/step", `{"targetAgentId": "alpha", "throttle": 1}`)
