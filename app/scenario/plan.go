@@ -43,6 +43,29 @@ type Plan struct {
 	SeeEachOther      bool
 }
 
+// RunNote is a line a run of a plan says about it (see Plan.RunNotes); Warn: as a warning.
+type RunNote struct {
+	Text string
+	Warn bool
+}
+
+// RunNotes are what simgui run and the window say of the plan as they show it: what the
+// vehicles are given but leave unused (see Unused), and that a randomization block is drawn
+// only at training resets, not in this run.
+func (p *Plan) RunNotes() []RunNote {
+	var out []RunNote
+	for _, line := range p.Unused("set in the scenario", "set in the vehicle's descriptor") {
+		out = append(out, RunNote{Text: "scenario: " + line, Warn: true})
+	}
+	if p.Scenario != nil {
+		if r, err := ParseRandomization(&p.Scenario.Randomization); err == nil && r.Enabled {
+			out = append(out, RunNote{Text: "the scenario's randomization block is drawn at each training-API and fast-path reset; " +
+				"this run shows the scenario as written"})
+		}
+	}
+	return out
+}
+
 // Unused lists what the agents' vehicles are given but leave unused (see
 // plugins.MountWarnings), once per vehicle and line however many agents share it, as
 // "vehicle <id>: sensor.<id>.<param> (<where>): why", where is given when the agent's own

@@ -233,3 +233,30 @@ func TestLeadVehicle(t *testing.T) {
 		}
 	}
 }
+
+// A run says what the scenario's vehicles leave unused and that a randomization block is
+// drawn only at training resets: the notes simgui run logs and the window's status shows.
+func TestRunNotes(t *testing.T) {
+	resolve := func(src string) *Plan {
+		t.Helper()
+		sc, err := Parse([]byte(src), "notes.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := Resolve(sc, plugins.Builtin())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	const base = "world: {trackId: track.cardboard_corridor.v1}\n"
+	if notes := resolve(base + "vehicle: {vehicleId: vehicle.ks0223.v1}\n").RunNotes(); len(notes) != 0 {
+		t.Errorf("a plain scenario's notes: %v", notes)
+	}
+	notes := resolve(base + "vehicle: {vehicleId: vehicle.ks0223.v1, params: {sensor.camera.front.rgb.exposure: 2}}\n" +
+		"randomization: {vehicle: {mass: 0.1}}\n").RunNotes()
+	if len(notes) != 2 || !notes[0].Warn || !strings.Contains(notes[0].Text, "exposure") ||
+		notes[1].Warn || !strings.Contains(notes[1].Text, "randomization block is drawn at each training-API") {
+		t.Errorf("notes %+v, want the unused exposure (a warning), then the randomization block", notes)
+	}
+}

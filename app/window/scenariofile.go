@@ -260,7 +260,16 @@ func (g *game) replaceScenario(prefix string, plan func() (*scenario.Plan, error
 			return fail(err)
 		}
 		g.host.SetScenario(sim)
-		return func() { g.Status(done) }
+		// What the run says of the scenario (values it leaves unused, a randomization block
+		// it does not draw), which the log alone would keep from the window's user.
+		msg := done
+		if notes := p.RunNotes(); len(notes) > 0 {
+			msg += "; " + notes[0].Text
+			if len(notes) > 1 {
+				msg += fmt.Sprintf(" (and %d more in the log)", len(notes)-1)
+			}
+		}
+		return func() { g.Status(msg) }
 	})
 }
 

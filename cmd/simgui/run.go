@@ -273,16 +273,17 @@ func loadPlan(path string, seed *int64) (*scenario.Plan, error) {
 		sc.Runtime.Seed = *seed
 	}
 	plan, err := scenario.Resolve(sc, pluginResolver())
-	if err == nil {
-		for _, line := range plan.Unused("set in the scenario", "set in the vehicle's descriptor") {
-			slog.Warn("scenario: " + line)
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range plan.RunNotes() {
+		if n.Warn {
+			slog.Warn(n.Text)
+		} else {
+			slog.Info(n.Text)
 		}
 	}
-	if r, rerr := scenario.ParseRandomization(&sc.Randomization); err == nil && rerr == nil && r.Enabled {
-		slog.Info("the scenario's randomization block is drawn at each training-API and fast-path reset; " +
-			"this run shows the scenario as written")
-	}
-	return plan, err
+	return plan, nil
 }
 
 // parseCmd parses "throttle=0.5,steer=-0.2".
