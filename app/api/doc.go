@@ -34,7 +34,8 @@
 // route.lateral_offset_m and route.in_corridor.
 //
 // A reset builds new worlds (one per agent when agents.isolated, else one for all) from the
-// process's scenario with the request on top: selectedTrackId and selectedVehicleId default to
+// scenario on show (the process's, or another the window's user opened since) with the
+// request on top: selectedTrackId and selectedVehicleId default to
 // the scenario's track and vehicle, whose scenario params are the base the request's params
 // override. The worlds are built by the app's one builder and run by the host as an episode
 // ("episode-<n>", its worlds "episode-<n>/<agent>" when isolated), in lockstep; the previous

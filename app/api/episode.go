@@ -60,12 +60,15 @@ func (s *Service) planReset(req *ResetRequest) (*episodePlan, error) {
 	if err := checkKeys(req); err != nil {
 		return nil, err
 	}
-	base := s.opts.Scenario
+	base, random, err := s.baseNow()
+	if err != nil {
+		return nil, internalError("%v", err)
+	}
 	if base.RusimAxes() {
 		// Requests are converted to the world frame as they arrive; so is the scenario under them.
-		var err error
+		source := base.Source
 		if base, err = base.InWorldAxes(nil); err != nil {
-			return nil, internalError("Scenario %s: %v", s.opts.Scenario.Source, err)
+			return nil, internalError("Scenario %s: %v", source, err)
 		}
 	}
 	ep := &episodePlan{seed: req.Seed}
@@ -125,7 +128,7 @@ func (s *Service) planReset(req *ResetRequest) (*episodePlan, error) {
 	maps.Copy(trackParams, reqTrack)
 
 	// Vehicles and agents.
-	defaultVehicle := s.defaultVehicle()
+	defaultVehicle := s.defaultVehicle(base)
 	globalVehicle := req.SelectedVehicleID
 	if globalVehicle == "" {
 		globalVehicle = defaultVehicle
@@ -184,7 +187,7 @@ func (s *Service) planReset(req *ResetRequest) (*episodePlan, error) {
 		if ap.trackParams, err = worldTrackParams(ar.TrackParams); err != nil {
 			return nil, err
 		}
-		ap.random = s.random.Clone()
+		ap.random = random.Clone()
 		var overrides []scenario.Override
 		for _, kv := range mergeKVs(req.Flags, ar.Flags) {
 			if name, ok := strings.CutPrefix(strings.ToLower(kv.Key), "randomization."); ok {
@@ -428,8 +431,8 @@ func kvsFromMap(m map[string]any) []KV {
 
 // defaultVehicle is the vehicle of a reset that names none: the scenario's, else the first
 // registered.
-func (s *Service) defaultVehicle() string {
-	if id, _, ok := s.opts.Scenario.LeadVehicle(); ok {
+func (s *Service) defaultVehicle(base *scenario.Scenario) string {
+	if id, _, ok := base.LeadVehicle(); ok {
 		return id
 	}
 	if ids := s.opts.Plugins.Vehicles(); len(ids) > 0 {

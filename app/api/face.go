@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"simgui/app"
+	"simgui/app/scenario"
 	"simgui/plugins"
 )
 
@@ -61,7 +62,14 @@ func (f *Face) Start(ctx context.Context, h *app.Host) error {
 	if _, builtin := h.Plugins().(*plugins.Catalog); builtin {
 		source = "builtin"
 	}
-	svc, err := New(Options{Addr: f.Listen, Scenario: sc.Plan.Scenario, Host: h, IdleTimeout: f.IdleTimeout,
+	// Resets start from the scenario on show: the window's user may open another.
+	onShow := func() *scenario.Scenario {
+		if sc := h.Scenario(); sc != nil && sc.Plan != nil {
+			return sc.Plan.Scenario
+		}
+		return nil
+	}
+	svc, err := New(Options{Addr: f.Listen, Scenario: sc.Plan.Scenario, OnShow: onShow, Host: h, IdleTimeout: f.IdleTimeout,
 		RegistrySource: source, AllowOrigins: f.AllowOrigins, AllowHosts: f.AllowHosts, Token: f.Token, Logger: h.Logger()})
 	if err != nil {
 		if !f.Required && errors.Is(err, syscall.EADDRINUSE) {

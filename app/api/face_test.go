@@ -86,6 +86,26 @@ func TestAPIFaceEpisodesAreWorldsOfTheHost(t *testing.T) {
 	if len(h.Worlds()) != 2 || h.World("episode-1") != nil {
 		t.Fatalf("the first episode's world is still there: %d worlds", len(h.Worlds()))
 	}
+	// Another scenario opened (the window's Ctrl+O): resets that name no track start from it.
+	other, err := scenario.Parse([]byte("world: {trackId: track.basic_arena.v1}\nvehicle: {vehicleId: vehicle.ks0223.v1}\n"), "arena.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	otherPlan, err := scenario.Resolve(other, plugins.Builtin())
+	if err != nil {
+		t.Fatal(err)
+	}
+	arena, err := h.Build(otherPlan, app.BuildOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.SetScenario(arena)
+	post("/reset", `{"seed": 7}`)
+	ep3 := waitActive("the third episode", func(s *app.Sim) bool { return s.ID == "episode-3" })
+	if track := ep3.Plan.Track.ID; track != "track.basic_arena.v1" {
+		t.Fatalf("a reset after another scenario was opened is on %s, want the opened one's track.basic_arena.v1", track)
+	}
+	sc = arena
 	if err := f.Shutdown(context.Background()); err != nil {
 		t.Fatal(err)
 	}

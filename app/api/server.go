@@ -48,6 +48,9 @@ type Options struct {
 	// Scenario is the process's scenario: what a reset that names no track or vehicle gets,
 	// the step size, action period, randomization block and agent flags.
 	Scenario *scenario.Scenario
+	// OnShow, when not nil, returns the scenario to reset from in Scenario's place (nil: keep
+	// Scenario): the window's, which its user may open another of.
+	OnShow func() *scenario.Scenario
 	// Host builds and runs the episodes' worlds; required. Its plugins resolve vehicle and
 	// track ids unless Plugins is set.
 	Host *app.Host
@@ -101,8 +104,12 @@ type Service struct {
 	ln         net.Listener
 	srv        *http.Server
 	// conns bounds the connections, making room by closing idle ones and stalled bodies.
-	conns     httpguard.ConnLimit
-	random    *scenario.Randomization
+	conns httpguard.ConnLimit
+	// base is the scenario resets start from and random its randomization (see baseNow),
+	// under baseMu.
+	baseMu sync.Mutex
+	base   *scenario.Scenario
+	random *scenario.Randomization
 	httpGuard *httpguard.Guard
 	// bodies is the budget of request bodies over smallBody bytes held at once.
 	bodies *semaphore.Weighted
@@ -154,15 +161,9 @@ func New(opts Options) (*Service, error) {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	random, err := scenario.ParseRandomization(&opts.Scenario.Randomization)
+	random, err := randomizationOf(opts.Scenario)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", opts.Scenario.Source, err)
-	}
-	if opts.Scenario.Randomization.IsZero() {
-		// No block: every reset draws the default ranges (mass, dampings, motor gains,
-		// camera pitch), seeded, as rusim's KS0223 does at each episode; a reset's flag
-		// randomization.enabled=false, or a block saying enabled: false, draws nothing.
-		random.Enabled = true
+		return nil, err
 	}
 	if opts.Addr == "" {
 		if opts.Addr, err = DefaultAddr(); err != nil {
@@ -179,12 +180,44 @@ func New(opts Options) (*Service, error) {
 	if opts.BodyTimeout <= 0 {
 		opts.BodyTimeout = BodyTimeout
 	}
-	s := &Service{opts: opts, log: opts.Logger, ln: ln, random: random,
+	s := &Service{opts: opts, log: opts.Logger, ln: ln, base: opts.Scenario, random: random,
 		httpGuard: httpguard.New(opts.AllowOrigins, opts.AllowHosts, opts.Token), bodies: semaphore.NewWeighted(bodyBudget)}
 	s.srv = &http.Server{Handler: s, ReadHeaderTimeout: opts.HeaderTimeout, ReadTimeout: opts.BodyTimeout, IdleTimeout: IdleTimeout,
 		MaxHeaderBytes: maxHeaderBytes, ErrorLog: slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
 		ConnState: s.conns.Track, ConnContext: s.conns.ConnContext}
 	return s, nil
+}
+
+// randomizationOf is what a scenario's resets draw: its block, or without one the default
+// ranges (mass, dampings, motor gains, camera pitch), seeded, as rusim's KS0223 draws them at
+// each episode; a reset's flag randomization.enabled=false, or a block saying enabled: false,
+// draws nothing.
+func randomizationOf(sc *scenario.Scenario) (*scenario.Randomization, error) {
+	random, err := scenario.ParseRandomization(&sc.Randomization)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", sc.Source, err)
+	}
+	if sc.Randomization.IsZero() {
+		random.Enabled = true
+	}
+	return random, nil
+}
+
+// baseNow returns the scenario a reset starts from, and its randomization: Options.OnShow's
+// when it gives one (the window's user may have opened another since), else Scenario's.
+func (s *Service) baseNow() (*scenario.Scenario, *scenario.Randomization, error) {
+	s.baseMu.Lock()
+	defer s.baseMu.Unlock()
+	if s.opts.OnShow != nil {
+		if sc := s.opts.OnShow(); sc != nil && sc != s.base {
+			random, err := randomizationOf(sc)
+			if err != nil {
+				return nil, nil, err
+			}
+			s.base, s.random = sc, random
+		}
+	}
+	return s.base, s.random, nil
 }
 
 // Addr returns the address the service listens on.
