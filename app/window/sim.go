@@ -38,6 +38,10 @@ type simScreen struct {
 	pending      string
 	pendingBy    time.Time
 	pendingFrame bool
+	// reveal is a robot just placed where the user clicked: once its own panels are laid out,
+	// the view moves to it if they cover it (a robot with a camera and a depth camera was
+	// placed right under them, and nothing seemed to happen).
+	reveal string
 	// testDriven is the robot of each plugin's last test drive, by plugin id: the next one
 	// replaces it instead of piling up copies of older versions.
 	testDriven map[string]string
@@ -150,6 +154,8 @@ func (s *simScreen) Update() error {
 			s.selectModel(s.pending)
 			if s.pendingFrame {
 				s.frame(m)
+			} else {
+				s.reveal = s.pending
 			}
 			s.pending = ""
 		} else if now.After(s.pendingBy) {
@@ -204,6 +210,14 @@ func (s *simScreen) Update() error {
 	s.panels.refreshPaused(sim.Loop, s.snap)
 	s.panels.update(now, s.snap.Paused)
 	s.panels.layout(s.w, s.h, s.barH)
+	if s.reveal != "" {
+		if m, ok := s.snap.Model(s.reveal); ok && s.reveal == s.selected {
+			if x, y := s.view.toScreen(m.Pose.X, m.Pose.Y); s.panels.contains(int(x), int(y)) {
+				s.view.CX, s.view.CY = m.Pose.X, m.Pose.Y
+			}
+		}
+		s.reveal = ""
+	}
 	if s.show.chase {
 		if s.chase == nil {
 			s.chase = newChaseView()
