@@ -107,9 +107,9 @@ type Service struct {
 	conns httpguard.ConnLimit
 	// base is the scenario resets start from and random its randomization (see baseNow),
 	// under baseMu.
-	baseMu sync.Mutex
-	base   *scenario.Scenario
-	random *scenario.Randomization
+	baseMu    sync.Mutex
+	base      *scenario.Scenario
+	random    *scenario.Randomization
 	httpGuard *httpguard.Guard
 	// bodies is the budget of request bodies over smallBody bytes held at once.
 	bodies *semaphore.Weighted

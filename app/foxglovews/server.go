@@ -89,9 +89,9 @@ type Server struct {
 	unlisted int
 	// advAll is the Advertise of every channel, encoded once for the clients that connect
 	// until the list changes (nil: not made yet).
-	advAll []byte
-	clients  map[*client]struct{}
-	opening  int // upgrades under way, counted against MaxClients
+	advAll  []byte
+	clients map[*client]struct{}
+	opening int // upgrades under way, counted against MaxClients
 }
 
 // Listen opens the listener, so that a port in use is reported here.

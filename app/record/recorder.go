@@ -169,8 +169,8 @@ type Recorder struct {
 	// counts them for Stats, under mu.
 	leftOut       map[string]bool
 	topicsLeftOut int
-	pub         pubSeqs // numbers the messages of the subscription being drained
-	buf         []byte
+	pub           pubSeqs // numbers the messages of the subscription being drained
+	buf           []byte
 	// lastLog is the latest log time written; offset is added to the stamps of the current
 	// world's messages so that log time never goes back across a world switch or a reset.
 	lastLog uint64
