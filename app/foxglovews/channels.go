@@ -33,9 +33,6 @@ const (
 	// scene channels carry the world's scene (foxview.Scene), sent when a client subscribes
 	// and again when robots come or go.
 	scene
-	// boxes channels carry the scene of the world's pushable boxes (foxview.BoxWatch), sent
-	// when a client subscribes and again as they move.
-	boxes
 )
 
 // spec is a channel a world offers: its topic, the bus topic its messages come from and
@@ -55,7 +52,7 @@ func (s spec) key() string { return s.topic + "\x00" + string(s.md.FullName()) }
 const specTimeout = 2 * time.Second
 
 // specsOf lists the channels a world offers: each sensor's topic and its view, the world's
-// pose list and its transforms, the scene and its pushable boxes, and every other topic on its
+// pose list and its transforms, the scene, and every other topic on its
 // bus of a known type; a robot's own topics (/model/<name>/...) for the world's robots, the
 // first maxRobots only, unlisted saying how many more there are. ok is false when the world's loop did
 // not answer (the last list stands).
@@ -117,7 +114,6 @@ func specsOf(ctx context.Context, a *app.Sim, maxRobots int) (out []spec, unlist
 	add(spec{topic: info, source: info, kind: raw, md: (&msgs.Pose_V{}).ProtoReflect().Descriptor()})
 	add(spec{topic: info + foxview.ViewSuffix, source: info, kind: view, md: (&foxglove.FrameTransforms{}).ProtoReflect().Descriptor()})
 	add(spec{topic: foxview.SceneTopic, source: info, kind: scene, md: (&foxglove.SceneUpdate{}).ProtoReflect().Descriptor()})
-	add(spec{topic: foxview.BoxesTopic, source: info, kind: boxes, md: (&foxglove.SceneUpdate{}).ProtoReflect().Descriptor()})
 	for _, t := range a.Bus.Topics() {
 		if t.Type == "" || strings.HasSuffix(t.Name, foxview.ViewSuffix) || leftOut(t.Name) {
 			continue

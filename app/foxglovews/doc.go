@@ -5,12 +5,11 @@
 // A client is told of a channel per topic: each sensor's topic as gz.msgs and, for cameras,
 // depth cameras and lidars, its Foxglove view on the topic with foxview.ViewSuffix; the
 // world's pose list and its transforms; the scene (foxview.SceneTopic, the track and each
-// robot's shape) and its pushable boxes (foxview.BoxesTopic); and every other topic of a known type on the world's bus. All are protobuf,
+// robot's shape and each pushable box, moved by the transforms); and every other topic of a known type on the world's bus. All are protobuf,
 // their schemas FileDescriptorSets. A subscribed channel's messages come as the world
 // publishes them, stamped with the wall clock (a world's sim time starts again at each reset);
 // a subscription is what makes a sensor publish, so channels nobody watches cost nothing.
-// The scene comes when a client subscribes and again when robots come or go; the boxes when a
-// client subscribes and up to ten times a second while they move.
+// The scene comes when a client subscribes and again when robots come or go.
 //
 // The channel list is looked at again every second while clients are connected, and when the
 // active world changes: new channels are advertised, gone ones unadvertised (their

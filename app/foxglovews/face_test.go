@@ -527,7 +527,7 @@ func TestLiveViewListsTheFirstRobots(t *testing.T) {
 	}
 }
 
-// The pushable boxes come on their own channel where they are, and again as they move.
+// The pushable boxes are in the scene, each locked to its frame, and the transforms move them.
 func TestLiveViewFollowsTheBoxes(t *testing.T) {
 	plan := corridorPlan(t)
 	track := *plan.Track
@@ -537,19 +537,18 @@ func TestLiveViewFollowsTheBoxes(t *testing.T) {
 	plan.Track = &track
 	sim, _, addr := liveHostOf(t, &Face{}, plan)
 	v := dial(t, "ws://"+addr+"/")
-	ch := v.listed("/scene/boxes/foxglove")["/scene/boxes/foxglove"]
-	if ch == nil || ch["schemaName"] != "foxglove.SceneUpdate" {
-		t.Fatalf("boxes channel %v, want foxglove.SceneUpdate", ch)
-	}
-	v.send(`{"op":"subscribe","subscriptions":[{"id":4,"channelId":` + num(ch["id"]) + `}]}`)
+	const info = "/world/default/pose/info/foxglove"
+	chans := v.listed("/scene/foxglove", info)
+	v.send(`{"op":"subscribe","subscriptions":[{"id":4,"channelId":` + num(chans["/scene/foxglove"]["id"]) + `},{"id":5,"channelId":` + num(chans[info]["id"]) + `}]}`)
 	ctx := context.Background()
-	// crateAt steps the world until the crate is shown at x.
+	scened := false
+	// crateAt steps the world until the transforms put the crate at x (and the scene came).
 	crateAt := func(x float64) {
 		t.Helper()
 		var seen []float64
 		for steps := 0; ; steps++ {
 			if steps == 20000 {
-				t.Fatalf("the crate not shown at x = %g after 20000 steps (shown at %v)", x, seen)
+				t.Fatalf("the crate not at x = %g after 20000 steps (at %v; scene %v)", x, seen, scened)
 			}
 			if _, err := sim.Loop.Step(ctx, 1); err != nil {
 				t.Fatal(err)
@@ -560,17 +559,30 @@ func TestLiveViewFollowsTheBoxes(t *testing.T) {
 			case <-time.After(time.Millisecond):
 				continue
 			}
-			var up foxglove.SceneUpdate
-			if err := proto.Unmarshal(msg[messageHeader:], &up); err != nil {
-				t.Fatal(err)
-			}
-			if len(up.Entities) != 1 || up.Entities[0].Id != "box/crate" || len(up.Deletions) != 1 || len(up.Entities[0].Triangles) == 0 {
-				t.Fatalf("boxes' scene %v, want a deletion and the crate", &up)
-			}
-			got := up.Entities[0].Triangles[0].Pose.Position.X
-			seen = append(seen, got)
-			if math.Abs(got-x) < 1e-9 {
-				return
+			switch binary.LittleEndian.Uint32(msg[1:]) {
+			case 4:
+				var up foxglove.SceneUpdate
+				if err := proto.Unmarshal(msg[messageHeader:], &up); err != nil {
+					t.Fatal(err)
+				}
+				for _, e := range up.Entities {
+					if e.Id == "box/crate" && e.FrameId == "box/crate" && e.FrameLocked && len(e.Triangles) > 0 {
+						scened = true
+					}
+				}
+			case 5:
+				var tf foxglove.FrameTransforms
+				if err := proto.Unmarshal(msg[messageHeader:], &tf); err != nil {
+					t.Fatal(err)
+				}
+				for _, f := range tf.Transforms {
+					if f.ChildFrameId == "box/crate" {
+						seen = append(seen, f.Translation.X)
+						if math.Abs(f.Translation.X-x) < 1e-9 && scened {
+							return
+						}
+					}
+				}
 			}
 		}
 	}

@@ -8,7 +8,6 @@ import (
 
 	"simgui/app"
 	"simgui/app/foxview"
-	"simgui/app/foxview/foxglove"
 	"simgui/app/transport"
 	"simgui/app/transport/msgs"
 )
@@ -17,13 +16,8 @@ import (
 // latest, so a slow feed drops the oldest.
 const feedQueue = 4
 
-// sceneCheck is how often a scene feed looks whether robots came or went; boxCheck how often
-// a boxes feed looks whether they moved (ten updates a second: pushed boxes move smoothly
-// enough to the eye, and a world of many boxes sends little).
-const (
-	sceneCheck = time.Second
-	boxCheck   = 100 * time.Millisecond
-)
+// sceneCheck is how often a scene feed looks whether robots came or went.
+const sceneCheck = time.Second
 
 // channel is an advertised channel. Its fields are guarded by Server.mu.
 type channel struct {
@@ -34,7 +28,7 @@ type channel struct {
 	subs map[*client]uint32
 	// stop is closed to stop the running feed (nil when none runs).
 	stop chan struct{}
-	// latched is the last scene (or boxes' scene) sent, for clients that subscribe later.
+	// latched is the last scene sent, for clients that subscribe later.
 	latched []byte
 }
 
@@ -71,7 +65,7 @@ func (ch *channel) startFeed(s *Server) {
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
-		if sp.kind == scene || sp.kind == boxes {
+		if sp.kind == scene {
 			s.feedScene(ch, sp, a, stop)
 		} else {
 			s.feed(ch, sp, a, stop)
@@ -123,47 +117,33 @@ func (s *Server) feed(ch *channel, sp spec, a *app.Sim, stop chan struct{}) {
 	}
 }
 
-// feedScene sends world a's scene (a channel of kind scene) or the scene of its pushable
-// boxes (kind boxes) at once, and again when it changes: when the robots in the pose list are
-// others, looked at once every sceneCheck, or when boxes moved, once every boxCheck; until
-// stop. The last one sent is latched for later subscribers.
+// feedScene sends world a's scene at once and again when the robots (or pushable boxes) in its
+// pose list are others, looked at once every sceneCheck, until stop. The last one sent is
+// latched for later subscribers.
 func (s *Server) feedScene(ch *channel, sp spec, a *app.Sim, stop chan struct{}) {
 	sub := a.Bus.Subscribe(sp.source, transport.WithQueueLen(1))
 	defer sub.Close()
 	var robots map[string]bool
-	var bw foxview.BoxWatch
-	every := sceneCheck
-	if sp.kind == boxes {
-		every = boxCheck
-	}
 	warned := false
 	send := func() {
 		snap := a.Loop.Snapshot()
 		if snap == nil {
 			return
 		}
-		var sc *foxglove.SceneUpdate
-		var err error
-		if sp.kind == boxes {
-			sc, err = bw.Update(snap)
-		} else if sc, err = foxview.Scene(snap); err == nil {
-			robots = foxview.SceneRobots(sc)
-		}
+		sc, err := foxview.Scene(snap)
 		if err != nil {
 			if !warned {
 				warned = true
-				s.log.Warn("live view without the world's scene", "world", a.ID, "topic", sp.topic, "err", err)
+				s.log.Warn("live view without the world's scene", "world", a.ID, "err", err)
 			}
 			return
 		}
-		if sc == nil {
-			return // the boxes are where they were
-		}
+		robots = foxview.SceneRobots(sc)
 		now := uint64(time.Now().UnixNano())
 		foxview.StampScene(sc, timestamppb.New(time.Unix(0, int64(now))))
 		data, err := proto.Marshal(sc)
 		if err != nil {
-			s.log.Warn("live view cannot encode the scene", "topic", sp.topic, "err", err)
+			s.log.Warn("live view cannot encode the scene", "err", err)
 			return
 		}
 		s.deliver(ch, stop, now, data, true)
@@ -181,13 +161,11 @@ func (s *Server) feedScene(ch *channel, sp spec, a *app.Sim, stop chan struct{})
 				return
 			}
 		}
-		if time.Since(last) < every {
+		if time.Since(last) < sceneCheck {
 			continue
 		}
 		last = time.Now()
-		if sp.kind == boxes {
-			send()
-		} else if list, ok := m.Msg.(*msgs.Pose_V); ok && !foxview.SameRobots(robots, list) {
+		if list, ok := m.Msg.(*msgs.Pose_V); ok && !foxview.SameRobots(robots, list) {
 			send()
 		}
 	}

@@ -2,8 +2,6 @@ package foxview
 
 import (
 	"fmt"
-	"math"
-	"strconv"
 	"strings"
 
 	"github.com/go-gl/mathgl/mgl64"
@@ -18,9 +16,10 @@ import (
 )
 
 // SceneTopic is the topic of a recording's Foxglove scene (foxglove.SceneUpdate), written
-// where each world's messages begin: the track in the world frame (entity "track") and each
-// robot's shape in its own frame (entity "robot/<name>", frame-locked, so that it moves with
-// the robot's frame from the pose list's view). The pushable boxes are on BoxesTopic.
+// where each world's messages begin: the track in the world frame (entity "track"), each
+// pushable box in its own frame (entity "box/<name>", its name in the pose list) and each
+// robot's shape in its own frame (entity "robot/<name>"), frame-locked, so that they move with
+// their frames from the pose list's view.
 const SceneTopic = "/scene" + ViewSuffix
 
 // MaxRobotMeshes is how many robots a scene draws as their meshes (some thousand points
@@ -28,7 +27,7 @@ const SceneTopic = "/scene" + ViewSuffix
 const MaxRobotMeshes = 32
 
 // Scene is the Foxglove scene of the world snap shows: what the 3D panel draws around the
-// frames and scans, the track and the robots as they are. It replaces the last scene written
+// frames and scans, the track, its pushable boxes and the robots as they are. It replaces the last scene written
 // (a world recorded before, or the robots before some came or went); its stamps are left to
 // the caller.
 func Scene(snap *world.Snapshot) (*foxglove.SceneUpdate, error) {
@@ -40,6 +39,11 @@ func Scene(snap *world.Snapshot) (*foxglove.SceneUpdate, error) {
 		}
 		up.Entities = append(up.Entities, track)
 	}
+	bs, err := boxEntities(snap)
+	if err != nil {
+		return nil, err
+	}
+	up.Entities = append(up.Entities, bs...)
 	meshes := map[string]*render.Mesh{}
 	for i, m := range snap.Models {
 		e := &foxglove.SceneEntity{FrameId: RobotFrame(m.Name), Id: robotEntity + m.Name, FrameLocked: true, Lifetime: forever}
@@ -107,16 +111,18 @@ func StampScene(s *foxglove.SceneUpdate, ts *timestamppb.Timestamp) {
 	}
 }
 
-// robotEntity begins the ID of a robot's entity in a scene; boxEntity a pushable box's (on
-// BoxesTopic).
+// robotEntity begins the ID of a robot's entity in a scene; boxEntity a pushable box's, whose
+// ID is its name in the pose list (world.BoxPoseName).
 const (
 	robotEntity = "robot/"
-	boxEntity   = "box/"
+	boxEntity   = world.BoxPosePrefix
 )
 
-// boxes returns the entities of snap's pushable boxes where they are now, in the world
-// frame: each the mesh the cameras draw it with (kept in meshes), placed at the box's pose.
-func boxes(snap *world.Snapshot, meshes map[*plugins.Element]*render.Mesh) ([]*foxglove.SceneEntity, error) {
+// boxEntities returns the entities of snap's pushable boxes, each frame-locked to its frame
+// in the pose list (world.BoxPoseName), so that the transforms move it as it is pushed: the
+// mesh the cameras draw it with, in its own frame.
+func boxEntities(snap *world.Snapshot) ([]*foxglove.SceneEntity, error) {
+	meshes := map[*plugins.Element]*render.Mesh{}
 	out := make([]*foxglove.SceneEntity, 0, len(snap.Boxes))
 	for i := range snap.Boxes {
 		b := &snap.Boxes[i]
@@ -127,91 +133,20 @@ func boxes(snap *world.Snapshot, meshes map[*plugins.Element]*render.Mesh) ([]*f
 		if mesh == nil {
 			var err error
 			if mesh, err = render.NewElementMesh(snap.Layout, b.Element); err != nil {
-				return nil, fmt.Errorf("the scene's box %s: %w", boxName(b), err)
+				return nil, fmt.Errorf("the scene's %s: %w", b.PoseName(), err)
 			}
 			meshes[b.Element] = mesh
 		}
-		e := &foxglove.SceneEntity{FrameId: WorldFrame, Id: boxEntity + boxName(b), Lifetime: forever}
+		name := b.PoseName()
+		e := &foxglove.SceneEntity{FrameId: RobotFrame(name), Id: name, FrameLocked: true, Lifetime: forever}
 		mesh.EachTriangle(byColour(&e.Triangles))
-		s, c := math.Sincos(b.Pose.Yaw / 2)
-		for _, l := range e.Triangles {
-			l.Pose = &foxglove.Pose{
-				Position:    &foxglove.Vector3{X: b.Pose.X, Y: b.Pose.Y, Z: b.Pose.Z},
-				Orientation: &foxglove.Quaternion{Z: s, W: c},
-			}
-		}
 		out = append(out, e)
 	}
 	return out, nil
 }
 
-// boxName names a box's entity: its element's name, or its body's number for a box without one.
-func boxName(b *world.BoxState) string {
-	if b.Name != "" {
-		return b.Name
-	}
-	return strconv.FormatUint(uint64(b.ID), 10)
-}
-
-// BoxesTopic is the topic of the Foxglove scene of a world's pushable boxes
-// (foxglove.SceneUpdate), apart from SceneTopic because they move: each message deletes the
-// last one's boxes and has every box where it is now, so that the last message before any
-// moment (what Foxglove reads when it seeks) shows them all.
-const BoxesTopic = "/scene/boxes" + ViewSuffix
-
-// BoxWatch follows a world's pushable boxes for a viewer of BoxesTopic. The zero BoxWatch
-// is ready; one goroutine at a time.
-type BoxWatch struct {
-	sent   bool
-	layout uint64
-	boxes  []world.BoxState // where the boxes were last sent (a snapshot's, never modified)
-	meshes map[*plugins.Element]*render.Mesh
-}
-
-// Update returns the boxes' scene of snap when it differs from the last one returned (or
-// for the first call, to replace a world viewed before), else nil: a box moved a
-// millimetre or turned a tenth of a degree, or the layout was rebuilt. Its stamps are left
-// to the caller.
-func (bw *BoxWatch) Update(snap *world.Snapshot) (*foxglove.SceneUpdate, error) {
-	if bw.sent && snap.LayoutVersion == bw.layout && !boxesMoved(bw.boxes, snap.Boxes) {
-		return nil, nil
-	}
-	if bw.meshes == nil || snap.LayoutVersion != bw.layout {
-		bw.meshes = map[*plugins.Element]*render.Mesh{}
-	}
-	ents, err := boxes(snap, bw.meshes)
-	if err != nil {
-		return nil, err
-	}
-	bw.sent, bw.layout, bw.boxes = true, snap.LayoutVersion, snap.Boxes
-	return &foxglove.SceneUpdate{
-		Deletions: []*foxglove.SceneEntityDeletion{{Type: foxglove.SceneEntityDeletion_ALL}},
-		Entities:  ents,
-	}, nil
-}
-
-func boxesMoved(a, b []world.BoxState) bool {
-	if len(a) != len(b) {
-		return true
-	}
-	for i := range a {
-		if boxMoved(&a[i], &b[i]) {
-			return true
-		}
-	}
-	return false
-}
-
-// boxMoved says whether a box moved enough since a to be drawn again: a millimetre, or a
-// tenth of a degree.
-func boxMoved(a, b *world.BoxState) bool {
-	const far, turned = 1e-3, 0.1 * math.Pi / 180
-	return math.Abs(a.Pose.X-b.Pose.X) > far || math.Abs(a.Pose.Y-b.Pose.Y) > far || math.Abs(a.Pose.Z-b.Pose.Z) > far ||
-		math.Abs(world.WrapAngle(a.Pose.Yaw-b.Pose.Yaw)) > turned
-}
-
-// SameRobots says whether a world's pose list names the robots of a scene (SceneRobots), no
-// more and no fewer: a scene that does not is to be made again.
+// SameRobots says whether a world's pose list names the robots and boxes of a scene
+// (SceneRobots), no more and no fewer: a scene that does not is to be made again.
 func SameRobots(robots map[string]bool, list *msgs.Pose_V) bool {
 	poses := list.GetPose()
 	if len(poses) != len(robots) {
@@ -225,12 +160,14 @@ func SameRobots(robots map[string]bool, list *msgs.Pose_V) bool {
 	return true
 }
 
-// SceneRobots returns the names of the robots a scene has.
+// SceneRobots returns the names in the pose list of the robots and pushable boxes a scene has.
 func SceneRobots(s *foxglove.SceneUpdate) map[string]bool {
 	out := map[string]bool{}
 	for _, e := range s.Entities {
 		if name, ok := strings.CutPrefix(e.Id, robotEntity); ok {
 			out[name] = true
+		} else if strings.HasPrefix(e.Id, boxEntity) {
+			out[e.Id] = true
 		}
 	}
 	return out

@@ -3,6 +3,7 @@ package foxview
 import (
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 	"time"
 
@@ -111,71 +112,50 @@ func boxSnapshot(layout uint64, x, y, yaw float64) *world.Snapshot {
 	}}
 }
 
-func TestBoxWatch(t *testing.T) {
-	var bw BoxWatch
-	up, err := bw.Update(boxSnapshot(1, 1, 1, 0))
+// The scene has each pushable box frame-locked to its frame in the pose list, drawn with the
+// cameras' mesh in its own frame: the transforms move it.
+func TestSceneHasTheBoxes(t *testing.T) {
+	up, err := Scene(boxSnapshot(1, 1, 1, 0))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if up == nil || len(up.Deletions) != 1 || up.Deletions[0].Type != foxglove.SceneEntityDeletion_ALL || len(up.Entities) != 2 {
-		t.Fatalf("first update %v: want a deletion of ALL and both boxes", up)
+	var boxes []*foxglove.SceneEntity
+	for _, e := range up.Entities {
+		if strings.HasPrefix(e.Id, "box/") {
+			boxes = append(boxes, e)
+		}
 	}
-	crate, other := up.Entities[0], up.Entities[1]
-	if crate.Id != "box/crate" || other.Id != "box/8" || crate.FrameId != WorldFrame || crate.FrameLocked {
-		t.Errorf("entities %s and %s in %q (locked %v), want box/crate and box/8 in the world frame", crate.Id, other.Id, crate.FrameId, crate.FrameLocked)
+	if len(boxes) != 2 {
+		t.Fatalf("%d box entities, want 2", len(boxes))
+	}
+	crate, other := boxes[0], boxes[1]
+	if crate.Id != "box/crate" || other.Id != "box/8" || crate.FrameId != "box/crate" || !crate.FrameLocked {
+		t.Errorf("entities %s and %s in %q (locked %v), want box/crate and box/8, each locked to its frame", crate.Id, other.Id, crate.FrameId, crate.FrameLocked)
 	}
 	points := 0
 	for _, l := range crate.Triangles {
 		points += len(l.Points)
-		if p := l.Pose.Position; p.X != 1 || p.Y != 1 || p.Z != 0 {
-			t.Errorf("crate's triangles placed at %v, want (1, 1, 0)", p)
-		}
 		// The element's colour, shaded per face by the mesh: brown, red above blue.
 		if c := l.Color; !(c.R > c.B) {
 			t.Errorf("crate's colour %v is not the element's brown", c)
+		}
+		for _, p := range l.Points {
+			// In its own frame: the box's half sizes about the origin, from its base up.
+			if math.Abs(p.X) > 0.15+1e-6 || math.Abs(p.Y) > 0.1+1e-6 || p.Z < -1e-6 || p.Z > 0.1+1e-6 { // float32 vertices
+				t.Fatalf("crate point %v outside the box in its own frame", p)
+			}
 		}
 	}
 	if points != 36 {
 		t.Errorf("crate of %d points, want a box of 12 triangles", points)
 	}
-
-	for _, tc := range []struct {
-		what         string
-		snap         *world.Snapshot
-		want         bool
-		x, y, qz, qw float64
-	}{
-		{"the same", boxSnapshot(1, 1, 1, 0), false, 0, 0, 0, 0},
-		{"half a millimetre on", boxSnapshot(1, 1.0005, 1, 0), false, 0, 0, 0, 0},
-		{"2 mm on", boxSnapshot(1, 1.002, 1, 0), true, 1.002, 1, 0, 1},
-		{"the same again", boxSnapshot(1, 1.002, 1, 0), false, 0, 0, 0, 0},
-		{"turned 90°", boxSnapshot(1, 1.002, 1, math.Pi/2), true, 1.002, 1, math.Sqrt2 / 2, math.Sqrt2 / 2},
-		{"a new layout", boxSnapshot(2, 1.002, 1, math.Pi/2), true, 1.002, 1, math.Sqrt2 / 2, math.Sqrt2 / 2},
-	} {
-		up, err := bw.Update(tc.snap)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if (up != nil) != tc.want {
-			t.Errorf("%s: update %v, want one: %v", tc.what, up != nil, tc.want)
-			continue
-		}
-		if up == nil {
-			continue
-		}
-		p := up.Entities[0].Triangles[0].Pose
-		if math.Abs(p.Position.X-tc.x) > 1e-12 || p.Position.Y != tc.y || math.Abs(p.Orientation.Z-tc.qz) > 1e-12 || math.Abs(p.Orientation.W-tc.qw) > 1e-12 {
-			t.Errorf("%s: crate at %v turned %v, want (%g, %g) and (0, 0, %g, %g)", tc.what, p.Position, p.Orientation, tc.x, tc.y, tc.qz, tc.qw)
-		}
+	// The pose list naming the robots and boxes is the scene's; without a box it is not.
+	list := &msgs.Pose_V{Pose: []*msgs.Pose{{Name: "box/crate"}, {Name: "box/8"}}}
+	if !SameRobots(SceneRobots(up), list) {
+		t.Errorf("the pose list of the boxes is not the scene's (%v)", SceneRobots(up))
 	}
-
-	// A world without boxes after one with: its first update deletes them.
-	var fresh BoxWatch
-	up, err = fresh.Update(&world.Snapshot{})
-	if err != nil || up == nil || len(up.Entities) != 0 || len(up.Deletions) != 1 {
-		t.Errorf("a world without boxes: update %v (%v), want a deletion of ALL alone", up, err)
-	}
-	if up, _ := fresh.Update(&world.Snapshot{}); up != nil {
-		t.Errorf("a world without boxes, again: %v, want none", up)
+	list.Pose = list.Pose[:1]
+	if SameRobots(SceneRobots(up), list) {
+		t.Error("a pose list without a box is the scene's")
 	}
 }

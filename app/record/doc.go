@@ -22,8 +22,7 @@
 // foxglove.FrameTransforms with a frame per model under it (package foxglove holds the
 // messages). A view has its message's sequence and times. Where a world's messages begin, its
 // scene (World.Scene, a foxglove.SceneUpdate on [foxview.SceneTopic]: the track, and each robot's shape
-// locked to its frame) replaces the last one, and so does the scene of its pushable boxes
-// (World.Boxes, on [foxview.BoxesTopic]), written again while they move.
+// and each pushable box locked to its frame) replaces the last one.
 //
 // The file is chunked (zstd by default, Options.ChunkSize uncompressed bytes per chunk, CRCs on)
 // and written straight to its final name: if the process dies, every chunk written so far is

@@ -210,19 +210,6 @@ func (f *Face) worldOf(a *app.Sim) World {
 		}
 		return s
 	}
-	var boxes foxview.BoxWatch
-	w.Boxes = func() *foxglove.SceneUpdate {
-		snap := a.Loop.Snapshot()
-		if snap == nil {
-			return nil
-		}
-		s, err := boxes.Update(snap)
-		if err != nil && !warned {
-			warned = true
-			log.Warn("recording without the world's Foxglove scene", "world", a.ID, "err", err)
-		}
-		return s
-	}
 	return w
 }
 

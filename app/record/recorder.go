@@ -78,12 +78,6 @@ type World struct {
 	// names other robots than the scene has (looked for once a second of the file's time); nil
 	// writes none. The writer goroutine calls it.
 	Scene func() *foxglove.SceneUpdate
-	// Boxes returns the scene of the world's pushable boxes when it differs from the last
-	// one it returned (the first call returns one, to replace the last world's), else nil;
-	// written on foxview.BoxesTopic with the mark, and as they move (looked for at most ten
-	// times a second of the file's time, as the pose list comes); nil writes none. The writer
-	// goroutine calls it.
-	Boxes func() *foxglove.SceneUpdate
 }
 
 // worldMetadata is the name of the metadata records that mark where a world's messages begin.
@@ -159,12 +153,10 @@ type Recorder struct {
 	// viewErr: a view failed and was logged; later failures are not.
 	viewErr bool
 	// scenes counts the messages written on each scene topic; sceneRobots are the robots of
-	// the last scene, and sceneAt the log time it was written or last found current; boxesAt
-	// the log time the boxes were last looked at.
+	// the last scene, and sceneAt the log time it was written or last found current.
 	scenes      map[string]uint32
 	sceneRobots map[string]bool
 	sceneAt     uint64
-	boxesAt     uint64
 	// leftOut are the topics not written for want of channels (leaveOut); topicsLeftOut
 	// counts them for Stats, under mu.
 	leftOut       map[string]bool
@@ -506,9 +498,6 @@ func (r *Recorder) write(m transport.Message, epoch int) error {
 		if err := r.writeScene(logTime, t); err != nil {
 			return err
 		}
-		if err := r.writeBoxes(logTime, t); err != nil {
-			return err
-		}
 	}
 	seq := r.pub.sequence(m, r.seq[ch])
 	r.seq[ch] = max(r.seq[ch], seq)
@@ -517,11 +506,6 @@ func (r *Recorder) write(m transport.Message, epoch int) error {
 	}
 	if r.sceneStale(m, logTime) {
 		if err := r.writeScene(logTime, t); err != nil {
-			return err
-		}
-	}
-	if r.boxesDue(m, logTime) {
-		if err := r.writeBoxes(logTime, t); err != nil {
 			return err
 		}
 	}

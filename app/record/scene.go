@@ -30,19 +30,6 @@ func (r *Recorder) sceneStale(m transport.Message, logTime uint64) bool {
 	return !foxview.SameRobots(r.sceneRobots, list)
 }
 
-// boxRefresh is how often, in the file's time, the pushable boxes are looked at for moves.
-const boxRefresh = uint64(100 * time.Millisecond)
-
-// boxesDue says whether m is the world's pose list and the boxes were last looked at
-// boxRefresh ago or more.
-func (r *Recorder) boxesDue(m transport.Message, logTime uint64) bool {
-	if r.views == nil || r.world.Boxes == nil || logTime < r.boxesAt+boxRefresh || !foxview.IsPoseInfo(m.Topic) {
-		return false
-	}
-	_, ok := m.Msg.(*msgs.Pose_V)
-	return ok
-}
-
 // writeScene writes the world's scene as it is now (World.Scene; none without it or without
 // the views). Writer goroutine only.
 func (r *Recorder) writeScene(logTime, publish uint64) error {
@@ -56,19 +43,6 @@ func (r *Recorder) writeScene(logTime, publish uint64) error {
 	}
 	r.sceneRobots = foxview.SceneRobots(s)
 	return r.writeSceneOn(foxview.SceneTopic, s, logTime, publish)
-}
-
-// writeBoxes writes the scene of the world's pushable boxes when they moved (World.Boxes;
-// none without it or without the views). Writer goroutine only.
-func (r *Recorder) writeBoxes(logTime, publish uint64) error {
-	if r.views == nil || r.world.Boxes == nil {
-		return nil
-	}
-	r.boxesAt = logTime
-	if s := r.world.Boxes(); s != nil {
-		return r.writeSceneOn(foxview.BoxesTopic, s, logTime, publish)
-	}
-	return nil
 }
 
 // writeSceneOn writes scene update s on topic, stamped with the log time as the views are

@@ -28,7 +28,8 @@ func OdometryTopic(model string) string { return "/model/" + model + "/micom" }
 // current pose.
 func ResetOdometryService(model string) string { return "/model/" + model + "/reset_odometry" }
 
-// PoseInfoTopic carries gz.msgs.Pose_V with every model of a world, stamped as PoseTopic.
+// PoseInfoTopic carries gz.msgs.Pose_V with every model of a world, stamped as PoseTopic: the
+// robots, then the pushable boxes (named by world.BoxPoseName).
 func PoseInfoTopic(world string) string { return "/world/" + world + "/pose/info" }
 
 // StatsTopic carries gz.msgs.WorldStatistics of a world.

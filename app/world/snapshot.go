@@ -2,8 +2,10 @@ package world
 
 import (
 	"math"
+	"strconv"
 	"time"
 
+	"simgui/physics"
 	"simgui/physics/drive"
 	"simgui/plugins"
 )
@@ -72,6 +74,25 @@ type BoxState struct {
 	// not where the box is now); shared with the world and never modified.
 	Element *plugins.Element
 }
+
+// BoxPoseName is a pushable box's name in the world's pose list (and its frame in Foxglove's
+// views): "box/" and its element's name, or its body's number for a box without one, apart
+// from the robots' names.
+func BoxPoseName(name string, id uint32) string {
+	if name == "" {
+		name = strconv.FormatUint(uint64(id), 10)
+	}
+	return BoxPosePrefix + name
+}
+
+// BoxPosePrefix begins every pushable box's name in the pose list.
+const BoxPosePrefix = "box/"
+
+// PoseName is b's name in the world's pose list (BoxPoseName).
+func (b *BoxState) PoseName() string { return BoxPoseName(b.Name, b.ID) }
+
+// BoxPose is where a pushable box's body stands: its base's height as Z.
+func BoxPose(b *physics.Body) Pose { return bodyPose(b) }
 
 // Snapshot builds a snapshot of the current state.
 func (w *World) Snapshot() *Snapshot {

@@ -13,7 +13,7 @@
 // models run (on PRE_STEP) and held until the next one.
 //
 // Out, only while someone subscribes: /model/<name>/pose (gz.msgs.Pose) and
-// /world/<world>/pose/info (gz.msgs.Pose_V) after every step; /model/<name>/command
+// /world/<world>/pose/info (gz.msgs.Pose_V, the robots and the pushable boxes) after every step; /model/<name>/command
 // (gz.msgs.Param, CommandMsg) after a step whose command differs from the last one published
 // there, whoever gave it (a key, the training API, the topics above).
 //
@@ -299,6 +299,13 @@ func (a *Adapter) publishPoses(w *world.World) {
 		}
 	}
 	if all {
+		// The pushable boxes too, as gz-sim lists every model: a recording and a live view
+		// place them by their frames, stamped as the robots' are.
+		for _, b := range w.Boxes() {
+			p := PoseMsg(world.BoxPoseName(b.Name, b.ID), b.ID, world.BoxPose(b))
+			p.Header = header
+			list.Pose = append(list.Pose, p)
+		}
 		a.bus.Publish(infoTopic, list, w.SimTime())
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -172,5 +173,46 @@ func TestCommandsSurviveAFailedReset(t *testing.T) {
 	s, _ := l.Step(ctx, 200)
 	if m, _ := s.Model("car0"); math.Abs(m.Forward-0.4) > 1e-9 || s.Step != 210 || s.Seed != 7 {
 		t.Fatalf("after the failed reset: forward %.4f at step %d seed %d", m.Forward, s.Step, s.Seed)
+	}
+}
+
+// The pose list holds the pushable boxes after the robots, each by its box name, where it
+// stands as it is pushed: a recording's transforms place them at each step's time.
+func TestPoseListHoldsTheBoxes(t *testing.T) {
+	withBox := *arena
+	withBox.Elements = []plugins.Element{
+		{Kind: plugins.ElementBox, Name: "crate", X: 2, Y: 1, Length: 0.2, Width: 0.2, Height: 0.1, Movable: true, Mass: 0.3},
+		{Kind: plugins.ElementBox, X: -2, Y: 1, Length: 0.2, Width: 0.2, Height: 0.1, Movable: true, Mass: 0.3},
+	}
+	bus := transport.NewBus(transport.Options{})
+	w, err := world.New(world.Config{Track: &withBox, BuildLayout: asIs, Seed: 7, Bus: bus,
+		Logger: slog.New(slog.DiscardHandler), Agents: []world.AgentSpec{{Name: "car0", Vehicle: car}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bus.Close()
+	defer w.Close()
+	if err := w.AddSystem(&Adapter{}, world.SystemOptions{Name: ID}); err != nil {
+		t.Fatal(err)
+	}
+	info := bus.Subscribe(transport.PoseInfoTopic("default"))
+	w.Step()
+	b := w.Boxes()[0]
+	p := b.Pose()
+	p.X += 0.5
+	b.SetPose(p)
+	w.Step()
+	<-info.C()
+	v := (<-info.C()).Msg.(*msgs.Pose_V)
+	var names []string
+	for _, p := range v.GetPose() {
+		names = append(names, p.GetName())
+	}
+	if strings.Join(names, ",") != "car0,box/crate,box/"+strconv.Itoa(int(w.Boxes()[1].ID)) {
+		t.Fatalf("pose list %v, want car0 then the two boxes", names)
+	}
+	if crate := v.GetPose()[1]; crate.GetPosition().GetX() != 2.5 || crate.GetPosition().GetY() != 1 ||
+		crate.GetHeader().GetStamp().AsDuration() != 10*time.Millisecond {
+		t.Errorf("crate %v, want at (2.5, 1) stamped with the second step", crate)
 	}
 }
