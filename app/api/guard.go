@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"reflect"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"time"
 
@@ -87,8 +88,9 @@ func (s *Service) guard(w http.ResponseWriter, r *http.Request) bool {
 			s.writeJSON(w, http.StatusUnsupportedMediaType, errorBody{fmt.Sprintf("Content-Type must be application/json, not %q.", ct)})
 			return true
 		}
-		// JSON is UTF-8 (RFC 8259); a body declared otherwise would be read as garbage.
-		if cs, ok := params["charset"]; ok && !strings.EqualFold(cs, "utf-8") && !strings.EqualFold(cs, "utf8") {
+		// JSON is UTF-8 (RFC 8259); a body declared otherwise (but in ASCII, which is UTF-8)
+		// would be read as garbage.
+		if cs, ok := params["charset"]; ok && !slices.ContainsFunc([]string{"utf-8", "utf8", "us-ascii"}, func(c string) bool { return strings.EqualFold(c, cs) }) {
 			s.writeJSON(w, http.StatusUnsupportedMediaType, errorBody{fmt.Sprintf("Content-Type charset must be utf-8, not %q.", cs)})
 			return true
 		}

@@ -109,6 +109,7 @@ func TestHostileRequests(t *testing.T) {
 		{"form body", "POST", "/step", `throttle=1`, map[string]string{"Content-Type": "application/x-www-form-urlencoded"}, 415, "must be application/json"},
 		{"no content type", "POST", "/step", `{"throttle": 1}`, nil, 415, `not ""`},
 		{"JSON in UTF-16", "POST", "/step", `{"throttle": 1}`, map[string]string{"Content-Type": "application/json; charset=utf-16"}, 415, `charset must be utf-8, not "utf-16"`},
+		{"JSON in Latin-1", "POST", "/step", `{"throttle": 1}`, map[string]string{"Content-Type": "application/json; charset=latin1"}, 415, `charset must be utf-8, not "latin1"`},
 		{"cross-origin JSON", "POST", "/step", `{"throttle": 1}`, with(js, "Origin", "http://evil.example"), 403, "--allow-origin http://evil.example"},
 		{"rebound host: health", "GET", "/health", "", map[string]string{"Host": "evil.example:" + strconv.Itoa(port)}, 403, "--allow-host evil.example"},
 		{"rebound host: step", "POST", "/step", `{}`, with(js, "Host", "evil.example:"+strconv.Itoa(port), "Origin", "http://evil.example:"+strconv.Itoa(port)), 403, "is not served"},

@@ -106,7 +106,7 @@ func (s *Service) Reset(req *ResetRequest) (*StepResult, error) {
 // a training run resets thousands of times.
 func (s *Service) noteUnused(plan *episodePlan) {
 	for _, w := range plan.worlds {
-		for _, line := range w.Unused("set in the reset", "from the vehicle's descriptor or a draw") {
+		for _, line := range w.Unused("set in the reset or its scenario", "from the vehicle's descriptor or a draw") {
 			if s.loggedUnused.first(line) {
 				s.log.Warn("training API: reset: " + line)
 			}

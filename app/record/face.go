@@ -132,6 +132,10 @@ func (f *Face) StartRecording(file *os.File) (func() error, error) {
 			f.h.Logger().Warn("the recording lacks messages the writer could not keep up with",
 				"path", st.Path, "written", st.Messages, "dropped", st.Dropped)
 		}
+		if st.TopicsLeftOut > 0 {
+			f.h.Logger().Warn("the recording left out topics past what a file holds",
+				"path", st.Path, "topics", st.Topics, "leftOut", st.TopicsLeftOut, "limit", MaxChannels)
+		}
 		return err
 	}, nil
 }

@@ -68,7 +68,7 @@ func (p *Plan) RunNotes() []RunNote {
 
 // Unused lists what the agents' vehicles are given but leave unused (see
 // plugins.MountWarnings), once per vehicle and line however many agents share it, as
-// "vehicle <id>: sensor.<id>.<param> (<where>): why", where is given when the agent's own
+// "<vehicle id>: sensor.<id>.<param> (<where>): why", where is given when the agent's own
 // params hold the key and otherwise when they do not (at most plugins.MaxWorded lines, then
 // a count).
 func (p *Plan) Unused(given, otherwise string) []string {
@@ -92,7 +92,7 @@ func (p *Plan) Unused(given, otherwise string) []string {
 				if where == otherwise && focalOverFov(params, m.ID, w.Path) {
 					continue
 				}
-				line := fmt.Sprintf("vehicle %s: %s (%s): %s", a.Vehicle.ID, w.Path, where, w.Message)
+				line := fmt.Sprintf("%s: %s (%s): %s", a.Vehicle.ID, w.Path, where, w.Message)
 				if seen[line] {
 					continue
 				}

@@ -173,7 +173,7 @@ agents: {count: 5}
 		t.Fatal(err)
 	}
 	got := p.Unused("set in the scenario", "elsewhere")
-	want := "vehicle vehicle.ks0223.v1: sensor.camera.front.rgb.exposure (set in the scenario): exposure acts only in the realistic look"
+	want := "vehicle.ks0223.v1: sensor.camera.front.rgb.exposure (set in the scenario): exposure acts only in the realistic look"
 	if len(got) != 1 || !strings.HasPrefix(got[0], want) {
 		t.Errorf("unused %q, want one line starting %q", got, want)
 	}
@@ -197,9 +197,9 @@ func TestUnusedFovUnderCalibration(t *testing.T) {
 		{"{sensor.camera.front.rgb.fx: 470, sensor.camera.front.rgb.fy: 472}", nil},
 		{"{sensor.camera.front.rgb.fy: 300}", nil},
 		{"{sensor.camera.front.rgb.fx: 470, sensor.camera.front.rgb.fovDeg: 60}",
-			[]string{"vehicle vehicle.ks0223.v1: sensor.camera.front.rgb.fovDeg (set in the scenario): fovDeg is unused: fx or fy gives the focal length in pixels (with fx and fy 0, fovDeg gives it)"}},
+			[]string{"vehicle.ks0223.v1: sensor.camera.front.rgb.fovDeg (set in the scenario): fovDeg is unused: fx or fy gives the focal length in pixels (with fx and fy 0, fovDeg gives it)"}},
 		{"{sensor.camera.front.rgb.fx: 470, camera.fov_deg: 60}",
-			[]string{"vehicle vehicle.ks0223.v1: sensor.camera.front.rgb.fovDeg (elsewhere): fovDeg is unused: fx or fy gives the focal length in pixels (with fx and fy 0, fovDeg gives it)"}},
+			[]string{"vehicle.ks0223.v1: sensor.camera.front.rgb.fovDeg (elsewhere): fovDeg is unused: fx or fy gives the focal length in pixels (with fx and fy 0, fovDeg gives it)"}},
 	} {
 		p, err := resolveText(t, "world: {trackId: track.basic_arena.v1}\nvehicle: {vehicleId: vehicle.ks0223.v1, params: "+c.params+"}\n")
 		if err != nil {

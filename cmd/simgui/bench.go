@@ -62,9 +62,29 @@ depend on the machine's load (dropped frames, achieved rates) are reported, not 
 			}
 			if list {
 				// The cases --filter names, as a run would take them (without their baselines).
-				var b strings.Builder
+				type listed struct {
+					Name     string `json:"name"`
+					Baseline string `json:"baseline,omitempty"`
+					Doc      string `json:"doc"`
+				}
+				var cases []listed
 				for _, c := range bench.Cases() {
 					if re == nil || re.MatchString(c.Name) {
+						cases = append(cases, listed{c.Name, c.Baseline, c.Doc})
+					}
+				}
+				if len(cases) == 0 {
+					return fmt.Errorf("--filter %q matches no case (simgui bench --list names them)", filter)
+				}
+				var b strings.Builder
+				if asJSON {
+					data, err := json.MarshalIndent(map[string]any{"cases": cases}, "", "  ")
+					if err != nil {
+						return err
+					}
+					b.Write(append(data, '\n'))
+				} else {
+					for _, c := range cases {
 						fmt.Fprintf(&b, "%s\t%s\n", c.Name, c.Doc)
 					}
 				}

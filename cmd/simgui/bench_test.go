@@ -107,6 +107,17 @@ func TestBenchRunsEveryCase(t *testing.T) {
 			t.Errorf("bench --list --filter ^sensors/camera/ lists %q", line)
 		}
 	}
+	// A filter naming nothing is an error, as for a run; --json lists the cases as JSON.
+	if _, errOut, code := simgui(t, nil, "bench", "--list", "--filter", "^nothing-is-called-this$"); code != 1 || !strings.Contains(errOut, "matches no case") {
+		t.Errorf("bench --list with a filter naming nothing: exit %d, %q", code, errOut)
+	}
+	js, _, code := simgui(t, nil, "bench", "--list", "--json", "--filter", "^sensors/camera/")
+	var listed struct {
+		Cases []struct{ Name, Baseline, Doc string } `json:"cases"`
+	}
+	if err := json.Unmarshal([]byte(js), &listed); code != 0 || err != nil || len(listed.Cases) != len(lines) || listed.Cases[0].Doc == "" {
+		t.Errorf("bench --list --json: exit %d, %d cases (%v), want %d", code, len(listed.Cases), err, len(lines))
+	}
 	out, errOut, code := simgui(t, nil, "bench", "--time", "1ns", "--json")
 	if code != 0 {
 		t.Fatalf("bench: exit %d: %s\n%s", code, errOut, out)
