@@ -152,9 +152,9 @@ type Recorder struct {
 	vbuf     []byte
 	// viewErr: a view failed and was logged; later failures are not.
 	viewErr bool
-	// scenes counts the messages written on each scene topic; sceneRobots are the robots of
-	// the last scene, and sceneAt the log time it was written or last found current.
-	scenes      map[string]uint32
+	// scenes counts the scenes written; sceneRobots are the robots of the last one, and
+	// sceneAt the log time it was written or last found current.
+	scenes      uint32
 	sceneRobots map[string]bool
 	sceneAt     uint64
 	// leftOut are the topics not written for want of channels (leaveOut); topicsLeftOut

@@ -10,7 +10,6 @@ import (
 	"google.golang.org/protobuf/types/known/timestamppb"
 
 	"simgui/app/foxview"
-	"simgui/app/foxview/foxglove"
 	"simgui/app/transport"
 	"simgui/app/transport/msgs"
 )
@@ -42,39 +41,34 @@ func (r *Recorder) writeScene(logTime, publish uint64) error {
 		return nil
 	}
 	r.sceneRobots = foxview.SceneRobots(s)
-	return r.writeSceneOn(foxview.SceneTopic, s, logTime, publish)
-}
-
-// writeSceneOn writes scene update s on topic, stamped with the log time as the views are
-// (writeView).
-func (r *Recorder) writeSceneOn(topic string, s *foxglove.SceneUpdate, logTime, publish uint64) error {
+	// Stamped with the log time, as the views are (writeView).
 	foxview.StampScene(s, timestamppb.New(time.Unix(0, int64(logTime))))
 	// Its own buffer: vbuf holds the view of the message being written.
 	data, err := proto.Marshal(s)
 	if err != nil {
 		return fmt.Errorf("marshal the scene: %w", err)
 	}
-	ch, ok := r.viewChs[topic]
+	ch, ok := r.viewChs[foxview.SceneTopic]
 	if !ok {
-		if ch, err = r.addChannel(topic, string(s.ProtoReflect().Descriptor().FullName()), s); err != nil {
+		if r.leftOut[foxview.SceneTopic] {
+			return nil
+		}
+		if ch, err = r.addChannel(foxview.SceneTopic, string(s.ProtoReflect().Descriptor().FullName()), s); err != nil {
 			if errors.Is(err, errTooManyChannels) {
-				r.leaveOut(topic)
+				r.leaveOut(foxview.SceneTopic)
 				return nil
 			}
 			return err
 		}
-		r.viewChs[topic] = ch
+		r.viewChs[foxview.SceneTopic] = ch
 	}
-	if r.scenes == nil {
-		r.scenes = map[string]uint32{}
-	}
-	r.scenes[topic]++
-	if err := r.w.WriteMessage(&mcap.Message{ChannelID: ch, Sequence: r.scenes[topic], LogTime: logTime, PublishTime: publish, Data: data}); err != nil {
+	r.scenes++
+	if err := r.w.WriteMessage(&mcap.Message{ChannelID: ch, Sequence: r.scenes, LogTime: logTime, PublishTime: publish, Data: data}); err != nil {
 		return err
 	}
 	r.messages.Add(1)
 	r.mu.Lock()
-	r.perTopic[topic]++
+	r.perTopic[foxview.SceneTopic]++
 	r.mu.Unlock()
 	return nil
 }
