@@ -2,6 +2,7 @@ package foxview
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/go-gl/mathgl/mgl64"
@@ -158,6 +159,22 @@ func SameRobots(robots map[string]bool, list *msgs.Pose_V) bool {
 		}
 	}
 	return true
+}
+
+// OnlyListed drops from scene s the robots and pushable boxes list does not name: a scene made
+// from the world as it is now, for a pose list of some steps before (a recorder behind a fast
+// world), shows what the list has and no robot that came since.
+func OnlyListed(s *foxglove.SceneUpdate, list *msgs.Pose_V) {
+	named := map[string]bool{}
+	for _, p := range list.GetPose() {
+		named[p.GetName()] = true
+	}
+	s.Entities = slices.DeleteFunc(s.Entities, func(e *foxglove.SceneEntity) bool {
+		if name, ok := strings.CutPrefix(e.Id, robotEntity); ok {
+			return !named[name]
+		}
+		return strings.HasPrefix(e.Id, boxEntity) && !named[e.Id]
+	})
 }
 
 // SceneRobots returns the names in the pose list of the robots and pushable boxes a scene has.

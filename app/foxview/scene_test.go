@@ -158,4 +158,9 @@ func TestSceneHasTheBoxes(t *testing.T) {
 	if SameRobots(SceneRobots(up), list) {
 		t.Error("a pose list without a box is the scene's")
 	}
+	// Kept to what a list names, the scene is that list's.
+	OnlyListed(up, list)
+	if !SameRobots(SceneRobots(up), list) || len(up.Entities) != 2 || up.Entities[0].Id != "track" || up.Entities[1].Id != "box/crate" {
+		t.Errorf("the scene kept to box/crate has %d entities (%v), want the track and the crate", len(up.Entities), SceneRobots(up))
+	}
 }

@@ -495,7 +495,7 @@ func (r *Recorder) write(m transport.Message, epoch int) error {
 		}}); err != nil {
 			return err
 		}
-		if err := r.writeScene(logTime, t); err != nil {
+		if err := r.writeScene(logTime, t, nil); err != nil {
 			return err
 		}
 	}
@@ -504,8 +504,8 @@ func (r *Recorder) write(m transport.Message, epoch int) error {
 	if err := r.w.WriteMessage(&mcap.Message{ChannelID: ch, Sequence: seq, LogTime: logTime, PublishTime: t, Data: r.buf}); err != nil {
 		return err
 	}
-	if r.sceneStale(m, logTime) {
-		if err := r.writeScene(logTime, t); err != nil {
+	if list := r.sceneStale(m, logTime); list != nil {
+		if err := r.writeScene(logTime, t, list); err != nil {
 			return err
 		}
 	}

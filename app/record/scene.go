@@ -18,20 +18,25 @@ import (
 // that came or went.
 const sceneRefresh = uint64(time.Second)
 
-// sceneStale says whether m is the world's pose list naming other robots than the last scene
-// has. It looks once every sceneRefresh (a fleet's list is long, and comes every step).
-func (r *Recorder) sceneStale(m transport.Message, logTime uint64) bool {
+// sceneStale returns m, the world's pose list, when it names other robots than the last scene
+// has, else nil. It looks once every sceneRefresh (a fleet's list is long, and comes every
+// step).
+func (r *Recorder) sceneStale(m transport.Message, logTime uint64) *msgs.Pose_V {
 	list, ok := m.Msg.(*msgs.Pose_V)
 	if !ok || r.views == nil || r.world.Scene == nil || logTime < r.sceneAt+sceneRefresh || !foxview.IsPoseInfo(m.Topic) {
-		return false
+		return nil
 	}
 	r.sceneAt = logTime
-	return !foxview.SameRobots(r.sceneRobots, list)
+	if foxview.SameRobots(r.sceneRobots, list) {
+		return nil
+	}
+	return list
 }
 
 // writeScene writes the world's scene as it is now (World.Scene; none without it or without
-// the views). Writer goroutine only.
-func (r *Recorder) writeScene(logTime, publish uint64) error {
+// the views), with only the robots list names when it is not nil: the world may be steps
+// ahead of the message being written. Writer goroutine only.
+func (r *Recorder) writeScene(logTime, publish uint64, list *msgs.Pose_V) error {
 	if r.views == nil || r.world.Scene == nil {
 		return nil
 	}
@@ -39,6 +44,9 @@ func (r *Recorder) writeScene(logTime, publish uint64) error {
 	r.sceneAt = logTime
 	if s == nil {
 		return nil
+	}
+	if list != nil {
+		foxview.OnlyListed(s, list)
 	}
 	r.sceneRobots = foxview.SceneRobots(s)
 	// Stamped with the log time, as the views are (writeView).

@@ -122,6 +122,8 @@ func TestSceneFollowsTheRobots(t *testing.T) {
 	set(3)                          //
 	poses(3, 3500*time.Millisecond) // within a second of the last scene: none
 	poses(3, 4500*time.Millisecond) // a scene with car2
+	set(5)                          // the world two robots ahead of the writer:
+	poses(4, 5600*time.Millisecond) // a scene with car3, not car4, which this list lacks
 	if _, err := rec.Stop(); err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +154,7 @@ func TestSceneFollowsTheRobots(t *testing.T) {
 			}
 		}
 	}
-	if fmt.Sprint(at) != "[0s 3.2s 4.5s]" || fmt.Sprint(entities) != "[2 3 4]" {
-		t.Errorf("scenes at %v of %v entities; want at [0s 3.2s 4.5s] of [2 3 4] (the track and the robots)", at, entities)
+	if fmt.Sprint(at) != "[0s 3.2s 4.5s 5.6s]" || fmt.Sprint(entities) != "[2 3 4 5]" {
+		t.Errorf("scenes at %v of %v entities; want at [0s 3.2s 4.5s 5.6s] of [2 3 4 5] (the track and the listed robots)", at, entities)
 	}
 }
