@@ -133,7 +133,7 @@ func (s solid) crosses(a, b [2]float64) bool {
 		}
 		return false
 	case s.kind == ElementCylinder:
-		return segmentDistance(a, b, [2]float64{s.x, s.y}) < s.hl
+		return SegmentDistance(a, b, [2]float64{s.x, s.y}) < s.hl
 	}
 	// A rectangle: in its frame, the segment against its four sides.
 	ax, ay := s.local(a[0], a[1])
@@ -168,14 +168,20 @@ func segmentsCross(p1, p2, q1, q2 [2]float64) bool {
 	return (d1 > 0) != (d2 > 0) && (d3 > 0) != (d4 > 0)
 }
 
-// segmentDistance is the distance from c to the segment a-b.
-func segmentDistance(a, b, c [2]float64) float64 {
+// NearestOnSegment returns the point of the segment a-b nearest c.
+func NearestOnSegment(a, b, c [2]float64) [2]float64 {
 	dx, dy := b[0]-a[0], b[1]-a[1]
 	t := 0.0
 	if n := dx*dx + dy*dy; n > 0 {
 		t = max(0, min(1, ((c[0]-a[0])*dx+(c[1]-a[1])*dy)/n))
 	}
-	return math.Hypot(c[0]-(a[0]+t*dx), c[1]-(a[1]+t*dy))
+	return [2]float64{a[0] + t*dx, a[1] + t*dy}
+}
+
+// SegmentDistance is the distance from c to the segment a-b.
+func SegmentDistance(a, b, c [2]float64) float64 {
+	q := NearestOnSegment(a, b, c)
+	return math.Hypot(c[0]-q[0], c[1]-q[1])
 }
 
 // DistanceToPolyline is the distance from (x, y) to the nearest point of the waypoints' line.
@@ -185,13 +191,7 @@ func DistanceToPolyline(wps [][2]float64, x, y float64) float64 {
 	}
 	best := math.Inf(1)
 	for i := 1; i < len(wps); i++ {
-		a, b := wps[i-1], wps[i]
-		dx, dy := b[0]-a[0], b[1]-a[1]
-		t := 0.0
-		if l2 := dx*dx + dy*dy; l2 > 0 {
-			t = math.Max(0, math.Min(1, ((x-a[0])*dx+(y-a[1])*dy)/l2))
-		}
-		best = math.Min(best, math.Hypot(x-a[0]-t*dx, y-a[1]-t*dy))
+		best = math.Min(best, SegmentDistance(wps[i-1], wps[i], [2]float64{x, y}))
 	}
 	return best
 }

@@ -235,21 +235,11 @@ func drivenPath(l *plugins.Layout) [][2][2]float64 {
 // clearOf reports whether (x, y) is farther than d from every segment of path.
 func clearOf(x, y, d float64, path [][2][2]float64) bool {
 	for _, sg := range path {
-		if segDist(x, y, sg[0], sg[1]) < d {
+		if plugins.SegmentDistance(sg[0], sg[1], [2]float64{x, y}) < d {
 			return false
 		}
 	}
 	return true
-}
-
-func segDist(x, y float64, a, b [2]float64) float64 {
-	dx, dy := b[0]-a[0], b[1]-a[1]
-	l2 := dx*dx + dy*dy
-	t := 0.0
-	if l2 > 0 {
-		t = clampTo(((x-a[0])*dx+(y-a[1])*dy)/l2, 0, 1)
-	}
-	return math.Hypot(x-a[0]-t*dx, y-a[1]-t*dy)
 }
 
 // nearRect reports whether the disc (x, y, r) touches the convex quadrilateral q.
@@ -257,7 +247,7 @@ func nearRect(x, y, r float64, q [4][2]float64) bool {
 	inside := true
 	for i := range 4 {
 		a, b := q[i], q[(i+1)%4]
-		if segDist(x, y, a, b) < r {
+		if plugins.SegmentDistance(a, b, [2]float64{x, y}) < r {
 			return true
 		}
 		if (b[0]-a[0])*(y-a[1])-(b[1]-a[1])*(x-a[0]) < 0 {

@@ -115,7 +115,7 @@ func TestDistractorsKeepOffTheDrivenPath(t *testing.T) {
 			placed++
 			x, y := float64(d.mesh.min[0]+d.mesh.max[0])/2, float64(d.mesh.min[1]+d.mesh.max[1])/2
 			for i, leg := range legs {
-				if dist := segDist(x, y, leg[0], leg[1]); dist < distractorClearance {
+				if dist := plugins.SegmentDistance(leg[0], leg[1], [2]float64{x, y}); dist < distractorClearance {
 					t.Errorf("seed %d: a distractor at (%.2f, %.2f), %.3f m from leg %d of the driven path; want %g m or more",
 						seed+1, x, y, dist, i, distractorClearance)
 				}

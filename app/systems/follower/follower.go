@@ -11,6 +11,7 @@ import (
 	"simgui/app/systems"
 	"simgui/app/world"
 	"simgui/physics/drive"
+	"simgui/plugins"
 )
 
 // ID is the registry name.
@@ -140,13 +141,7 @@ func (f *Follower) towards(to [2]float64, x, y, yaw float64) drive.Command {
 func nearestOnLoop(wps [][2]float64, x, y float64) (q [2]float64, next int) {
 	best := math.Inf(1)
 	for k, a := range wps {
-		b := wps[(k+1)%len(wps)]
-		dx, dy := b[0]-a[0], b[1]-a[1]
-		t := 0.0
-		if l2 := dx*dx + dy*dy; l2 > 0 {
-			t = math.Max(0, math.Min(1, ((x-a[0])*dx+(y-a[1])*dy)/l2))
-		}
-		p := [2]float64{a[0] + t*dx, a[1] + t*dy}
+		p := plugins.NearestOnSegment(a, wps[(k+1)%len(wps)], [2]float64{x, y})
 		if d := math.Hypot(x-p[0], y-p[1]); d < best {
 			best, q, next = d, p, (k+1)%len(wps)
 		}
