@@ -7,22 +7,9 @@ import "fmt"
 // two edges that cross or touch other than at the corner they share. "" when none does. A
 // repeated point in a row and a closing point equal to the first are allowed.
 func polygonProblem(pts [][2]float64) string {
-	p := make([][2]float64, 0, len(pts))
-	for _, q := range pts {
-		if len(p) == 0 || q != p[len(p)-1] {
-			p = append(p, q)
-		}
-	}
-	if len(p) > 1 && p[0] == p[len(p)-1] {
-		p = p[:len(p)-1]
-	}
+	p, area := PolygonOutline(pts)
 	if len(p) < 3 {
 		return "a polygon needs at least 3 distinct points"
-	}
-	area := 0.0
-	for i := range p {
-		j := (i + 1) % len(p)
-		area += p[i][0]*p[j][1] - p[j][0]*p[i][1]
 	}
 	if area == 0 {
 		return "the polygon has no area: its points are on one line or its edges cancel out"
@@ -41,6 +28,26 @@ func polygonProblem(pts [][2]float64) string {
 		}
 	}
 	return ""
+}
+
+// PolygonOutline returns a polygon's points without a point repeated in a row or a closing
+// point equal to the first, and twice its signed area (positive counter-clockwise): what a
+// polygon element's points outline, for its checks and for cutting it into triangles.
+func PolygonOutline(pts [][2]float64) (outline [][2]float64, area2 float64) {
+	p := make([][2]float64, 0, len(pts))
+	for _, q := range pts {
+		if len(p) == 0 || q != p[len(p)-1] {
+			p = append(p, q)
+		}
+	}
+	if len(p) > 1 && p[0] == p[len(p)-1] {
+		p = p[:len(p)-1]
+	}
+	for i := range p {
+		j := (i + 1) % len(p)
+		area2 += p[i][0]*p[j][1] - p[j][0]*p[i][1]
+	}
+	return p, area2
 }
 
 // segmentsMeet reports whether segments ab and cd have a point in common.

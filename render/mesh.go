@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"simgui/plugins"
 
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/go-gl/mathgl/mgl64"
@@ -379,23 +380,9 @@ var errPolygon = errors.New("polygon is not simple (it crosses itself) or has fe
 // triangulate splits a simple polygon into triangles by ear clipping. It returns the points in
 // counter-clockwise order (without a repeated closing point) and index triples into them.
 func triangulate(pts [][2]float64) ([][2]float64, [][3]int, error) {
-	p := make([][2]float64, 0, len(pts))
-	for i, q := range pts {
-		if i > 0 && q == p[len(p)-1] {
-			continue
-		}
-		p = append(p, q)
-	}
-	if len(p) > 1 && p[0] == p[len(p)-1] {
-		p = p[:len(p)-1]
-	}
+	p, area := plugins.PolygonOutline(pts)
 	if len(p) < 3 {
 		return nil, nil, fmt.Errorf("triangulate %d points: %w", len(pts), errPolygon)
-	}
-	area := 0.0
-	for i := range p {
-		j := (i + 1) % len(p)
-		area += p[i][0]*p[j][1] - p[j][0]*p[i][1]
 	}
 	if area == 0 {
 		return nil, nil, fmt.Errorf("triangulate: zero area: %w", errPolygon)
