@@ -433,22 +433,10 @@ func (r *Recorder) write(m transport.Message, epoch int) error {
 	if failed {
 		return nil // after a write error the file is abandoned; keep draining
 	}
-	ch, ok := r.channels[m.Topic]
+	ch, ok, err := r.channelOf(r.channels, m.Topic, m.Type, m.Msg)
 	if !ok {
-		if r.leftOut[m.Topic] {
-			return nil
-		}
-		var err error
-		if ch, err = r.addChannel(m.Topic, m.Type, m.Msg); err != nil {
-			if errors.Is(err, errTooManyChannels) {
-				r.leaveOut(m.Topic)
-				return nil
-			}
-			return err
-		}
-		r.channels[m.Topic] = ch
+		return err
 	}
-	var err error
 	r.buf, err = proto.MarshalOptions{}.MarshalAppend(r.buf[:0], m.Msg)
 	if err != nil {
 		return fmt.Errorf("marshal %s on %s: %w", m.Type, m.Topic, err)
@@ -561,6 +549,28 @@ func (r *Recorder) letGo() {
 	for _, s := range subs {
 		s.Close()
 	}
+}
+
+// channelOf returns the channel of topic in chans (the topics' or the views'), adding it (with
+// addChannel) the first time. ok is false when it has none: an error, or the topic left out
+// for want of channels (leaveOut; err nil).
+func (r *Recorder) channelOf(chans map[string]uint16, topic, typ string, msg proto.Message) (ch uint16, ok bool, err error) {
+	if ch, ok := chans[topic]; ok {
+		return ch, true, nil
+	}
+	if r.leftOut[topic] {
+		return 0, false, nil
+	}
+	ch, err = r.addChannel(topic, typ, msg)
+	if errors.Is(err, errTooManyChannels) {
+		r.leaveOut(topic)
+		return 0, false, nil
+	}
+	if err != nil {
+		return 0, false, err
+	}
+	chans[topic] = ch
+	return ch, true, nil
 }
 
 // addChannel writes the channel of topic, whose messages are msg's type typ (and its schema,

@@ -1,7 +1,6 @@
 package record
 
 import (
-	"errors"
 	"fmt"
 	"time"
 
@@ -56,19 +55,9 @@ func (r *Recorder) writeScene(logTime, publish uint64, list *msgs.Pose_V) error 
 	if err != nil {
 		return fmt.Errorf("marshal the scene: %w", err)
 	}
-	ch, ok := r.viewChs[foxview.SceneTopic]
+	ch, ok, err := r.channelOf(r.viewChs, foxview.SceneTopic, string(s.ProtoReflect().Descriptor().FullName()), s)
 	if !ok {
-		if r.leftOut[foxview.SceneTopic] {
-			return nil
-		}
-		if ch, err = r.addChannel(foxview.SceneTopic, string(s.ProtoReflect().Descriptor().FullName()), s); err != nil {
-			if errors.Is(err, errTooManyChannels) {
-				r.leaveOut(foxview.SceneTopic)
-				return nil
-			}
-			return err
-		}
-		r.viewChs[foxview.SceneTopic] = ch
+		return err
 	}
 	r.scenes++
 	if err := r.w.WriteMessage(&mcap.Message{ChannelID: ch, Sequence: r.scenes, LogTime: logTime, PublishTime: publish, Data: data}); err != nil {

@@ -1,7 +1,6 @@
 package record
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/foxglove/mcap/go/mcap"
@@ -40,19 +39,9 @@ func (r *Recorder) writeView(view proto.Message, topic string, seq uint32, logTi
 	if r.vbuf, err = (proto.MarshalOptions{}).MarshalAppend(r.vbuf[:0], view); err != nil {
 		return fmt.Errorf("marshal the view on %s: %w", topic, err)
 	}
-	ch, ok := r.viewChs[topic]
+	ch, ok, err := r.channelOf(r.viewChs, topic, string(view.ProtoReflect().Descriptor().FullName()), view)
 	if !ok {
-		if r.leftOut[topic] {
-			return nil
-		}
-		if ch, err = r.addChannel(topic, string(view.ProtoReflect().Descriptor().FullName()), view); err != nil {
-			if errors.Is(err, errTooManyChannels) {
-				r.leaveOut(topic)
-				return nil
-			}
-			return err
-		}
-		r.viewChs[topic] = ch
+		return err
 	}
 	return r.w.WriteMessage(&mcap.Message{ChannelID: ch, Sequence: seq, LogTime: logTime, PublishTime: publish, Data: r.vbuf})
 }
