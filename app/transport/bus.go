@@ -239,6 +239,18 @@ func (b *Bus) DeclareTopic(topicName, typeName string) error {
 	return nil
 }
 
+// DeclareBuiltin declares topics named by this package's functions (BuiltinType) with their
+// types, so that Topics lists them before they are published (some only are while someone
+// subscribes) and a publisher of another type is refused at once. A name that is not one is
+// left alone.
+func (b *Bus) DeclareBuiltin(topics ...string) {
+	for _, topic := range topics {
+		if typ, ok := BuiltinType(topic); ok {
+			b.DeclareTopic(topic, typ)
+		}
+	}
+}
+
 // check reports whether a message of type mt may go on t. Types are compared
 // by full name; the pointer comparison is the fast path.
 func (t *topic) check(mt protoreflect.MessageType) error {

@@ -51,10 +51,7 @@ func (c *Clock) Init(w *world.World) error {
 	c.events = w.Events()
 	// Declared, so that the bus lists them (a live view offers them) before anyone subscribes:
 	// they are published only while someone does.
-	for _, topic := range []string{transport.ClockTopic, transport.StatsTopic(w.Name()), transport.ResetTopic(w.Name())} {
-		typ, _ := transport.BuiltinType(topic)
-		c.bus.DeclareTopic(topic, typ)
-	}
+	c.bus.DeclareBuiltin(transport.ClockTopic, transport.StatsTopic(w.Name()), transport.ResetTopic(w.Name()))
 	publish := func(events.Event) { c.publish(w) }
 	for _, name := range []events.Name{events.Paused, events.Resumed} {
 		c.handles = append(c.handles, c.events.On(name, publish, 0))

@@ -152,10 +152,7 @@ func (a *Adapter) watch(model string) {
 	if _, ok := a.subs[model]; ok {
 		return
 	}
-	for _, topic := range []string{transport.CmdVelTopic(model), transport.CmdDriveTopic(model), transport.PoseTopic(model), transport.CommandTopic(model)} {
-		typ, _ := transport.BuiltinType(topic)
-		a.bus.DeclareTopic(topic, typ)
-	}
+	a.bus.DeclareBuiltin(transport.CmdVelTopic(model), transport.CmdDriveTopic(model), transport.PoseTopic(model), transport.CommandTopic(model))
 	a.subs[model] = [2]*transport.Subscription{
 		a.bus.Subscribe(transport.CmdVelTopic(model), transport.WithQueueLen(a.QueueLen)),
 		a.bus.Subscribe(transport.CmdDriveTopic(model), transport.WithQueueLen(a.QueueLen)),

@@ -189,10 +189,7 @@ func (o *Odometry) add(w *world.World, m *world.Model) {
 	if od.wheels {
 		topics = append(topics, od.wheelsTopic)
 	}
-	for _, topic := range topics {
-		typ, _ := transport.BuiltinType(topic)
-		o.bus.DeclareTopic(topic, typ)
-	}
+	o.bus.DeclareBuiltin(topics...)
 	o.models[m.Name] = od
 }
 
