@@ -60,22 +60,22 @@ depend on the machine's load (dropped frames, achieved rates) are reported, not 
 					return fmt.Errorf("--filter: %w", err)
 				}
 			}
+			// The cases --filter names, as a run takes them (with their baselines besides).
+			type listed struct {
+				Name     string `json:"name"`
+				Baseline string `json:"baseline,omitempty"`
+				Doc      string `json:"doc"`
+			}
+			var cases []listed
+			for _, c := range bench.Cases() {
+				if re == nil || re.MatchString(c.Name) {
+					cases = append(cases, listed{c.Name, c.Baseline, c.Doc})
+				}
+			}
+			if len(cases) == 0 {
+				return fmt.Errorf("--filter %q matches no case (simgui bench --list names them)", filter)
+			}
 			if list {
-				// The cases --filter names, as a run would take them (without their baselines).
-				type listed struct {
-					Name     string `json:"name"`
-					Baseline string `json:"baseline,omitempty"`
-					Doc      string `json:"doc"`
-				}
-				var cases []listed
-				for _, c := range bench.Cases() {
-					if re == nil || re.MatchString(c.Name) {
-						cases = append(cases, listed{c.Name, c.Baseline, c.Doc})
-					}
-				}
-				if len(cases) == 0 {
-					return fmt.Errorf("--filter %q matches no case (simgui bench --list names them)", filter)
-				}
 				var b strings.Builder
 				if asJSON {
 					data, err := json.MarshalIndent(map[string]any{"cases": cases}, "", "  ")
@@ -125,9 +125,6 @@ depend on the machine's load (dropped frames, achieved rates) are reported, not 
 			}
 			if err != nil {
 				return err
-			}
-			if len(res) == 0 {
-				return fmt.Errorf("--filter %q matches no case (simgui bench --list names them)", filter)
 			}
 			if asJSON {
 				enc := json.NewEncoder(out)
