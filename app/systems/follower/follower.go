@@ -8,6 +8,7 @@ import (
 	"errors"
 	"math"
 
+	"simgui/app/route"
 	"simgui/app/systems"
 	"simgui/app/world"
 	"simgui/physics/drive"
@@ -26,13 +27,13 @@ func init() {
 const (
 	DefaultThrottle = 0.5
 	DefaultGain     = 1.5 // steer per radian of heading error
-	defaultReach    = 1.0 // m, when the route gives no reach distance (rusim's)
 )
 
 // Follower steers each of its models towards the next waypoint of the layout's route: steer
 // proportional to the heading error, throttle reduced on sharp turns. A waypoint counts as
-// reached within the route's reach distance; after the last one a looping route starts over,
-// any other route leaves the model stopped. A model starts at the route's first waypoint, or,
+// reached as route.Progress counts it (within the route's reach distance); after the last one
+// a looping route starts over, any other route (or its goal radius reached) leaves the model
+// stopped. A model starts at the route's first waypoint, or,
 // on a looping route, joins it where it is nearest (heading for that point, then on along the
 // loop): fleets spawned round a city loop would otherwise all cut across the blocks to its
 // first waypoint. Its state is per episode (Reset clears it).
@@ -44,8 +45,11 @@ type Follower struct {
 	// Gain is the steer per radian of heading error (default 1.5).
 	Gain float64 `yaml:"gain"`
 
-	next map[string]int // waypoint each model heads for
-	// join is where a model joins a looping route, headed for before next; gone once reached.
+	// progress is each model's along the route (its next waypoint, counted as the training
+	// faces count it).
+	progress map[string]*route.Progress
+	// join is where a model joins a looping route, headed for before its next waypoint; gone
+	// once reached.
 	join map[string][2]float64
 }
 
@@ -67,7 +71,7 @@ func (f *Follower) Validate() error {
 }
 
 // Reset starts every model over at the route's first waypoint.
-func (f *Follower) Reset(*world.World) { f.next, f.join = nil, nil }
+func (f *Follower) Reset(*world.World) { f.progress, f.join = nil, nil }
 
 // Step sets each model's command for the next step.
 func (f *Follower) Step(w *world.World, _ float64) {
@@ -75,13 +79,8 @@ func (f *Follower) Step(w *world.World, _ float64) {
 	if l == nil || l.Route == nil || len(l.Route.Waypoints) == 0 {
 		return
 	}
-	r := l.Route
-	reach := r.ReachDistance
-	if reach <= 0 {
-		reach = defaultReach
-	}
-	if f.next == nil {
-		f.next, f.join = map[string]int{}, map[string][2]float64{}
+	if f.progress == nil {
+		f.progress, f.join = map[string]*route.Progress{}, map[string][2]float64{}
 	}
 	for _, name := range f.Models {
 		m := w.Model(name)
@@ -89,41 +88,32 @@ func (f *Follower) Step(w *world.World, _ float64) {
 			continue
 		}
 		p := m.Body.Pose()
-		i, started := f.next[name]
-		if !started && r.Loop && len(r.Waypoints) > 1 {
-			q, k := nearestOnLoop(r.Waypoints, p.X, p.Y)
-			i = k
-			if math.Hypot(q[0]-p.X, q[1]-p.Y) > reach {
-				f.join[name] = q
+		pr, started := f.progress[name]
+		if !started {
+			pr = route.New(l)
+			pr.Corridor = 0 // the follower steers by the waypoints: no lateral offset to measure
+			if pr.Loop && len(pr.Waypoints) > 1 {
+				q, k := nearestOnLoop(pr.Waypoints, p.X, p.Y)
+				pr.Index = k
+				if math.Hypot(q[0]-p.X, q[1]-p.Y) > pr.Reach {
+					f.join[name] = q
+				}
 			}
+			f.progress[name] = pr
 		}
 		if q, joining := f.join[name]; joining {
-			if math.Hypot(q[0]-p.X, q[1]-p.Y) > reach {
-				f.next[name] = i
+			if math.Hypot(q[0]-p.X, q[1]-p.Y) > pr.Reach {
 				m.Command = f.towards(q, p.X, p.Y, p.Yaw)
 				continue
 			}
 			delete(f.join, name)
 		}
-		for range r.Waypoints { // at most one lap per step
-			if i >= len(r.Waypoints) {
-				break
-			}
-			wp := r.Waypoints[i]
-			if math.Hypot(wp[0]-p.X, wp[1]-p.Y) > reach {
-				break
-			}
-			i++
-			if i == len(r.Waypoints) && r.Loop {
-				i = 0
-			}
-		}
-		f.next[name] = i
-		if i >= len(r.Waypoints) {
+		pr.Update(p.X, p.Y)
+		if pr.Completed {
 			m.Command = drive.Command{Brake: 1}
 			continue
 		}
-		m.Command = f.towards(r.Waypoints[i], p.X, p.Y, p.Yaw)
+		m.Command = f.towards(pr.Waypoints[pr.Index], p.X, p.Y, p.Yaw)
 	}
 }
 
