@@ -16,9 +16,9 @@ import (
 type background struct {
 	base, dx, dy mgl64.Vec3 // view ray of pixel (0, 0)'s centre and its change per column, row
 	cam          mgl64.Vec3
-	above        bool // the camera is above the plane z = 0, so it can see it
-	rollFree     bool // dx is horizontal
-	near, far    float64
+	above        bool    // the camera is above the plane z = 0, so it can see it
+	rollFree     bool    // dx is horizontal
+	near, far    float64 // the planar depths at which the plane is seen (near: see planeNearDiv)
 	sky          *[skyLUTSize]RGB
 	ground       RGB
 	floor        *floorRect
@@ -30,12 +30,17 @@ type background struct {
 	groundP, plainP uint32
 }
 
+// planeNearDiv brings the plane's near limit this much closer than the triangles' near plane.
+// The plane is ray-cast, not clipped, so it needs none; but a wide lens low over the floor sees
+// it nearer than the near plane at the bottom of the frame, and there the sky showed.
+const planeNearDiv = 64
+
 func newBackground(v *view, s *Static, gains *GainTable) background {
 	ix, iy := 1/v.fx, 1/v.fy
 	bg := background{
 		base: v.fwd.Add(v.left.Mul((v.cx - 0.5) * ix)).Add(v.up.Mul((v.cy - 0.5) * iy)),
 		dx:   v.left.Mul(-ix), dy: v.up.Mul(-iy),
-		cam: v.pos, above: v.pos[2] > 0, near: v.near, far: v.far,
+		cam: v.pos, above: v.pos[2] > 0, near: v.near / planeNearDiv, far: v.far,
 		sky: &s.sky, ground: s.ground, floor: &s.floor,
 		gains: gains, groundP: packRGB(gains.rgb(s.ground)), plainP: packRGB(gains.rgb(s.floor.plain)),
 	}
@@ -44,6 +49,30 @@ func newBackground(v *view, s *Static, gains *GainTable) background {
 		bg.texel = s.floor.tex.period / float64(s.floor.tex.Size())
 	}
 	return bg
+}
+
+// clampNear raises the depths of depth (nil: none asked for) nearer than the near plane to it,
+// after a drawing of w×h pixels,
+// when the plane can be seen that near: depth readings stay within near..far (or +Inf) while
+// the colour shows the floor. The plane's 1/depth is linear over the drawing, so it is nearest
+// at one of its corners; a lens's output samples inside the drawing.
+func (bg *background) clampNear(depth []float32, w, h int) {
+	if depth == nil || !bg.above {
+		return
+	}
+	near := bg.near * planeNearDiv
+	x, y := float64(w-1), float64(h-1)
+	b := bg.base[2]
+	dz := -min(b, b+x*bg.dx[2], b+y*bg.dy[2], b+x*bg.dx[2]+y*bg.dy[2])
+	if dz*near <= bg.cam[2] { // 1/t = dz/z <= 1/near everywhere
+		return
+	}
+	n32 := float32(near)
+	for i, d := range depth {
+		if d < n32 {
+			depth[i] = n32
+		}
+	}
 }
 
 // skyAt returns the sky colour seen along direction d.

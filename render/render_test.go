@@ -354,3 +354,37 @@ func TestAnyCameraStaysInRange(t *testing.T) {
 		}
 	}
 }
+
+// TestFloorNearerThanNearPlane looks down steeply from 2 cm over the floor, with the near plane
+// at 5 cm: the bottom rows meet the floor nearer than the near plane, and must still see it (a
+// wide lens low over the floor showed a band of sky there), in both looks and rolled or not,
+// as a camera with a nearer near plane sees it, while their depth stays at the near plane.
+func TestFloorNearerThanNearPlane(t *testing.T) {
+	real := RealisticEnvironment()
+	for _, env := range []*Environment{nil, &real} {
+		s := mustStatic(t, &plugins.Layout{Floor: plugins.Floor{X: -5, Y: -5, Length: 10, Width: 10}}, env)
+		for _, roll := range []float64{0, 0.2} {
+			cam := Camera{Pose: Pose{Z: 0.02, Pitch: 0.5, Roll: roll}, FovYDeg: 90, Near: 0.05, Far: 50, Width: 64, Height: 48}
+			f := render(t, cam, s, nil, Options{Workers: 1})
+			close := cam
+			close.Near = 0.001
+			want := render(t, close, s, nil, Options{Workers: 1})
+			v := newView(&cam)
+			bg := newBackground(&v, s, nil)
+			for _, y := range []int{40, 47} {
+				for _, x := range []int{0, 32, 63} {
+					d := bg.base.Add(bg.dx.Mul(float64(x))).Add(bg.dy.Mul(float64(y)))
+					if floor := cam.Z / -d[2]; floor >= cam.Near {
+						t.Fatalf("pixel (%d, %d) meets the floor at %.3f m, beyond the near plane: the test looks too far", x, y, floor)
+					}
+					if got, w := f.At(x, y), want.At(x, y); got != w {
+						t.Errorf("realistic %t, roll %g, pixel (%d, %d): colour %v, want the floor's %v", env != nil, roll, x, y, got, w)
+					}
+					if got := f.DepthAt(x, y); got != float32(cam.Near) {
+						t.Errorf("realistic %t, roll %g, pixel (%d, %d): depth %.4f m, want the near plane's %g", env != nil, roll, x, y, got, cam.Near)
+					}
+				}
+			}
+		}
+	}
+}

@@ -175,6 +175,7 @@ func (r *Renderer) Render(dst *Frame, cam Camera, static *Static, dyn []Object) 
 	if static.env.Realistic || cam.Lens.distorted() || cam.Film != nil {
 		r.renderReal(dst, &cam, static, dyn) // with depth buffers of its own (a big frame's borrowed)
 		fs.rgb, fs.z, fs.gains = nil, nil, nil
+		fs.background.clampNear(dst.Depth, fs.w, fs.h)
 		return nil
 	}
 	if fs.depth {
@@ -204,6 +205,7 @@ func (r *Renderer) Render(dst *Frame, cam Camera, static *Static, dyn []Object) 
 	}
 	r.runPhase(h, w, (*frameState).drawBand)
 	fs.rgb, fs.z, fs.gains = nil, nil, nil
+	fs.background.clampNear(dst.Depth, fs.w, fs.h)
 	return nil
 }
 
