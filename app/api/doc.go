@@ -147,7 +147,8 @@
 // address, localhost or a name in Options.AllowHosts (DNS rebinding), an Origin must be in
 // Options.AllowOrigins or the same IP/localhost host (403 otherwise), and with Options.Token
 // every request, /health included, must carry "Authorization: Bearer <token>" or ?token=
-// (401). A POST must declare Content-Type application/json (415 otherwise): browsers send
+// (401). A POST with a body must declare Content-Type application/json (415 otherwise; one
+// without a body is refused as empty, 400): browsers send
 // text/plain, form and multipart bodies to any site without asking, never JSON. rusim's
 // client sends JSON (requests' json=). Timeouts: header 10 s, the whole request 30 s, idle
 // keep-alive 2 min, writing a reply 30 s. Bodies are at most MaxBody (2 MiB) with at most

@@ -438,3 +438,21 @@ func TestRefusedParamsNamedAsSent(t *testing.T) {
 		s.wantError("POST", "/reset", tc.body, http.StatusBadRequest, tc.want)
 	}
 }
+
+// TestEmptyBodyWithoutContentType: a POST with no body and no Content-Type (curl -X POST, or
+// requests' post(json=None)) gets rusim's answer to an empty body, not the Content-Type
+// refusal; a body without the JSON Content-Type is still refused with 415.
+func TestEmptyBodyWithoutContentType(t *testing.T) {
+	s := startServer(t, Options{})
+	for _, path := range []string{"/reset", "/step"} {
+		if code, msg := s.raw("POST", path, "", nil); code != http.StatusBadRequest || msg != "Request body is empty." {
+			t.Errorf("POST %s without a body: got %d %q, want 400 \"Request body is empty.\"", path, code, msg)
+		}
+	}
+	if code, msg := s.raw("POST", "/health", "", nil); code != http.StatusNotFound || msg != "not_found" {
+		t.Errorf("POST /health without a body: got %d %q, want 404 not_found", code, msg)
+	}
+	if code, _ := s.raw("POST", "/reset", `{"seed": 1}`, nil); code != http.StatusUnsupportedMediaType {
+		t.Errorf("POST /reset with a body but no Content-Type: got %d, want 415", code)
+	}
+}
