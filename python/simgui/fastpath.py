@@ -91,6 +91,10 @@ class FastPathClient:
         # The SimguiProcess at the other end when this Python process owns it: a connection it
         # closes then reports the exit status and the end of its log.
         self.process = None
+        # The process that opened the session: a child forked from it shares the connection,
+        # and its copy of the client must not end the parent's session when it closes (at its
+        # exit, say).
+        self._pid = os.getpid()
 
     # -- wire ---------------------------------------------------------------------------------
 
@@ -280,6 +284,10 @@ class FastPathClient:
 
     def close(self):
         """Ends the session (simgui removes its worlds) and unmaps the memory."""
+        if self.sock.fileno() >= 0 and os.getpid() != self._pid:
+            # A forked child's copy: the socket (and its options, which the parent's copy
+            # shares) stays the parent's; only this process's descriptor goes.
+            self.sock.close()
         if self.sock.fileno() >= 0:
             # A short wait: a simgui that does not answer (stopped, hung) must not hold close()
             # for the whole reply timeout; closing the socket ends the session anyway. A stream

@@ -194,7 +194,9 @@ class SimguiProcess:
             env.setdefault("GOGC", str(gogc))
         self.proc = _popen(args, stdin=subprocess.DEVNULL, stdout=self._log, stderr=subprocess.STDOUT,
                                      preexec_fn=_die_with_parent, env=env)
-        self._finalizer = weakref.finalize(self, _stop, self.proc, self._log, self._dir)
+        # The process that started simgui: a child forked from it inherits this object, whose
+        # finalizer (run at the child's exit) must not stop the parent's simgui or remove its folder.
+        self._finalizer = weakref.finalize(self, _stop, self.proc, self._log, self._dir, os.getpid())
         try:
             self._wait_ready(start_timeout)
         except BaseException:
@@ -303,7 +305,12 @@ def sweep_stale_folders(tmp: str | None = None) -> list[str]:
 _STOP_TIMEOUT = 3
 
 
-def _stop(proc, log, folder):
+def _stop(proc, log, folder, owner=None):
+    if owner is not None and os.getpid() != owner:
+        # A forked child's copy: simgui and its folder are the parent's (poll() would not even
+        # see simgui, which is not the child's child, and call it ended).
+        log.close()
+        return
     if proc.poll() is None:
         proc.terminate()
         try:

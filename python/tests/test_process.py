@@ -171,6 +171,30 @@ class Fork(unittest.TestCase):
         self.assertEqual(got, b"ok")
         self.assertEqual(os.waitstatus_to_exitcode(status), 0)
 
+    def test_a_forked_child_that_ends_leaves_the_parents_env_alone(self):
+        # A child forked while the parent holds an env inherits the env, its connection and
+        # its SimguiProcess. When the child ends normally (sys.exit: atexit and __del__ run),
+        # it closed the parent's fast path session and removed the parent's simgui folder.
+        script = (
+            "import os, sys, numpy as np\n"
+            "import simgui\n"
+            "env = simgui.make('simgui/KS0223Corridor-v0', frame_size=(32, 24))\n"
+            "env.reset(seed=1)\n"
+            "folder = env._s.proc._dir\n"
+            "pid = os.fork()\n"
+            "if pid == 0:\n"
+            "    sys.exit(0)\n"
+            "os.waitpid(pid, 0)\n"
+            "print('folder', os.path.isdir(folder))\n"
+            "env.step(np.zeros(2, np.float32))\n"
+            "print('stepped')\n"
+            "env.close()\n"
+            "print('closed', os.path.isdir(folder))\n"
+        )
+        env = dict(os.environ, PYTHONPATH=PYTHON_DIR)
+        out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=120)
+        self.assertEqual(out.stdout.split("\n")[:3], ["folder True", "stepped", "closed False"], out.stderr[-2000:])
+
 
 if __name__ == "__main__":
     unittest.main()
