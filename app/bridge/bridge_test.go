@@ -235,7 +235,8 @@ func TestMicomInfo(t *testing.T) {
 }
 
 // TestLidarForwarding: the lidar topic is read only while a client subscribes; scans arrive
-// with misses as NaN and intensities as long as ranges; Info answers output type and mount.
+// with misses and hits nearer than range_min as NaN, as CLOiSim sends every range outside its
+// limits, and intensities as long as ranges; Info answers output type and mount.
 func TestLidarForwarding(t *testing.T) {
 	tw := startWorld(t)
 	topic := SensorTopic("car0", "lidar.top", "scan")
@@ -248,7 +249,7 @@ func TestLidarForwarding(t *testing.T) {
 	scan := &msgs.LaserScan{
 		Header:   &msgs.Header{Stamp: msgs.NewTime(1500 * time.Millisecond)},
 		AngleMin: -math.Pi, AngleMax: math.Pi, AngleStep: math.Pi / 2, RangeMax: 12,
-		Ranges: []float64{1, inf, 2.5, inf}, Intensities: []float64{0.5},
+		Ranges: []float64{1, inf, 2.5, -inf}, Intensities: []float64{0.5},
 	}
 	if err := tw.bus.Publish(topic, scan, 1500*time.Millisecond); err != nil {
 		t.Fatal(err)

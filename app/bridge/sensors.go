@@ -247,7 +247,8 @@ func (d *sensorDevice) worldPose() *msgs.Pose {
 	}
 }
 
-// encodeScan writes a LaserScan as CLOiSim does: misses (+Inf here) as NaN, intensities as
+// encodeScan writes a LaserScan as CLOiSim does: misses and hits nearer than range_min (+Inf
+// and −Inf here) as NaN, as CLOiSim writes every range outside min..max, intensities as
 // long as ranges (cloisim_ros indexes both alike), count and vertical_count filled in, frame
 // named after the device (the ROS frame id cloisim_ros announces for it).
 func encodeScan(d *sensorDevice, s *socket, m transport.Message) ([]byte, error) {
@@ -276,7 +277,7 @@ func encodeScan(d *sensorDevice, s *socket, m transport.Message) ([]byte, error)
 	}
 	nan := math.NaN()
 	for i, r := range in.Ranges {
-		if math.IsInf(r, 1) {
+		if math.IsInf(r, 0) {
 			r = nan
 		}
 		out.Ranges[i] = r
