@@ -118,6 +118,8 @@ type Bridge struct {
 	failed map[robotID]string // models whose nodes could not be opened, not retried
 	// unserved is how many models the last sync left without ports for MaxModels.
 	unserved int
+	// parked is the sockets of the models a Retarget in progress let go (nil otherwise).
+	parked *parking
 
 	done chan struct{}
 	wg   sync.WaitGroup
@@ -198,18 +200,21 @@ func Start(opts Config) (*Bridge, error) {
 	return b, nil
 }
 
-// Retarget serves another world: every model's ports are released and the new world's
+// Retarget serves another world: every model's devices are released and the new world's
 // models get theirs (as CLOiSim does when a world is loaded), the world clock follows the new
-// world's time, and the Manager lists only the new devices when Retarget returns. The clock
-// jumps to the new world's time: tell the world Control clients first (AnnounceMove).
+// world's time, and the Manager lists only the new devices when Retarget returns. A device of
+// the new world with the hash key and port of one of the old keeps its sockets, so its clients
+// stay connected and read the new world's model (see parking); the other sockets close. The
+// clock jumps to the new world's time: tell the world Control clients first (AnnounceMove).
 func (b *Bridge) Retarget(bus *transport.Bus, src Source) {
 	b.mu.Lock()
 	if b.closed {
 		b.mu.Unlock()
 		return
 	}
+	b.parked = newParking(b.mgr)
 	for name, r := range b.robots {
-		r.close()
+		r.park(b.parked)
 		delete(b.robots, name)
 	}
 	clear(b.failed)
@@ -220,6 +225,10 @@ func (b *Bridge) Retarget(bus *transport.Bus, src Source) {
 	b.moved = make(chan struct{})
 	b.movedMu.Unlock()
 	b.sync()
+	b.mu.Lock()
+	b.parked.closeAll()
+	b.parked = nil
+	b.mu.Unlock()
 }
 
 func setDefault[T int | float64 | time.Duration](v *T, def T) {
@@ -355,6 +364,7 @@ func (b *Bridge) Close() error {
 		errs = append(errs, r.close())
 		delete(b.robots, name)
 	}
+	b.parked.closeAll() // a Retarget's, when Close came during it
 	errs = append(errs, b.clock.close())
 	return errors.Join(errs...)
 }
@@ -433,6 +443,12 @@ func (b *Bridge) openNode(typ DeviceType, model, parts string, chans ...channel)
 			if err != nil {
 				break
 			}
+			if s = b.parked.take(key, port, c.kind); s != nil {
+				s.rebind(c.h)
+				n.ports = append(n.ports, port)
+				n.keys = append(n.keys, key)
+				break
+			}
 			s, err = bindSocket(c.kind, b.mgr.BindIP(), port, key, b.cfg, c.h)
 			if err == nil {
 				n.ports = append(n.ports, port)
@@ -477,6 +493,21 @@ func (n *node) close() error {
 	return n.closeErr
 }
 
+// park stops the node's feeds and releases its ports in the Manager, but leaves its sockets
+// open, in pk, for the devices of the next world. Close does nothing after.
+func (n *node) park(pk *parking) {
+	n.closeOnce.Do(func() {
+		close(n.done)
+		n.wg.Wait()
+		for _, s := range n.socks {
+			pk.add(s)
+		}
+		if len(n.ports) > 0 {
+			n.closeErr = n.b.mgr.DeallocateDevice(n.ports, n.keys)
+		}
+	})
+}
+
 // robot is the nodes of one model.
 type robot struct {
 	id    robotID
@@ -489,6 +520,13 @@ func (r *robot) close() error {
 		errs = append(errs, r.nodes[i].close())
 	}
 	return errors.Join(errs...)
+}
+
+// park parks every node of the robot (node.park).
+func (r *robot) park(pk *parking) {
+	for i := len(r.nodes) - 1; i >= 0; i-- {
+		r.nodes[i].park(pk)
+	}
 }
 
 // openRobot opens the micom and one node per served sensor mount of m; it fails (closing

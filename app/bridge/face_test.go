@@ -239,6 +239,50 @@ func TestBridgeKeepsARobotsPortsAcrossWorlds(t *testing.T) {
 	}
 }
 
+// A client connected to a robot's device before a training episode that has the robot too
+// reads the episode's robot on the same connection: the socket stays, only its feed moves. A
+// closed and rebound port left cloisim_ros's clients without data until libzmq reconnected,
+// a second later, at every reset.
+func TestBridgeKeepsClientsAcrossWorlds(t *testing.T) {
+	h, _, _ := hostWithBridge(t, app.BuildOptions{})
+	port := waitPort(t, h, "car0MicomTx", true)
+	tag := TagBytes("car0MicomTx")
+	p := dialRaw(t, port, zmq4.Sub)
+	if err := p.zc.SendMsg(zmq4.NewMsg(append([]byte{1}, tag[:]...))); err != nil {
+		t.Fatal(err)
+	}
+	p.recv(t) // the scenario's car0
+
+	ep, err := h.Build(testPlan(testCar, "car0"), app.BuildOptions{Lockstep: true, Kind: app.KindEpisode, Label: "episode 1", Logger: quiet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := h.AddEpisode("episode-1", []*app.Sim{ep}, ep); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the bridge to read the episode's car0", func() bool {
+		return ep.Bus.HasSubscribers(transport.OdometryTopic("car0"))
+	})
+	if got := devicePort(h, "car0MicomTx"); got != port {
+		t.Fatalf("car0MicomTx moved from port %d to %d", port, got)
+	}
+	if _, err := ep.Loop.Step(context.Background(), 20); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; ; i++ {
+		var mc msgs.Micom
+		if err := proto.Unmarshal(p.recv(t).Frames[0][8:], &mc); err != nil {
+			t.Fatal(err)
+		}
+		if mc.GetTime().AsDuration() == 100*time.Millisecond {
+			break // the episode's car0 after 20 steps, on the connection made before it
+		}
+		if i > 1000 {
+			t.Fatal("no odometry of the episode's car0 at 0.1 s")
+		}
+	}
+}
+
 // Micom odometry is integrated on sim time: two runs with the same seed, one at real time and
 // one ten times faster, send the same messages over the wire, byte for byte.
 func TestMicomOdometrySameAtAnyTimeScale(t *testing.T) {

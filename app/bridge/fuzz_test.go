@@ -42,9 +42,9 @@ func FuzzFrameReader(f *testing.F) {
 			kind: socketKind(k % 3), hashKey: key, tag: tag,
 			cfg: socketConfig{queueLen: 2, handshakeTimeout: 2 * time.Second, writeTimeout: 2 * time.Second,
 				maxMessage: max, maxPeers: 1, log: slog.New(rec)},
-			h:     handlers{onMessage: check, onRequest: func(p []byte) []byte { check(p); return p }},
 			conns: map[net.Conn]*activity{}, peers: map[*peer]struct{}{}, demand: make(chan struct{}, 1),
 		}
+		s.h.Store(&handlers{onMessage: check, onRequest: func(p []byte) []byte { check(p); return p }})
 		server, client := net.Pipe()
 		go io.Copy(io.Discard, client) // what the server sends
 		go func() {

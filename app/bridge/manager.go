@@ -63,6 +63,10 @@ type Manager struct {
 	// the range left every port remembered, and each allocation then took about 1 ms (a reset
 	// of 256 new models, 2,048 ports, 2.5 s with the manager locked).
 	forgotten int
+	// held is the ports the bridge keeps bound during a Retarget for the devices of the next
+	// world (parking), by the hashKey they were the port of: free for that key without a test
+	// bind, which they would fail.
+	held map[uint16]string
 }
 
 // route is a port's place in the device map.
@@ -80,7 +84,7 @@ func NewManager(opts Options) (*Manager, error) {
 		bindIP: opts.BindIP, first: opts.FirstPort, last: opts.LastPort,
 		byKey: map[string]uint16{}, keyOfPort: map[uint16]string{},
 		devices: DeviceMap{}, routes: map[uint16]route{},
-		lastPort: map[string]uint16{}, lastKey: map[uint16]string{},
+		lastPort: map[string]uint16{}, lastKey: map[uint16]string{}, held: map[uint16]string{},
 	}
 	if m.bindIP == "" {
 		m.bindIP = DefaultBindIP
@@ -203,7 +207,7 @@ func (m *Manager) AllocateDevice(deviceType DeviceType, modelName, partsName, su
 // the range that is not ours, skipping ports remembered for other keys unless only those are
 // left, and that we can bind.
 func (m *Manager) freePortLocked(hashKey string) (uint16, error) {
-	if port, ok := m.lastPort[hashKey]; ok && !m.ownedLocked(port) && tryBind(m.bindIP, port) == nil {
+	if port, ok := m.lastPort[hashKey]; ok && !m.ownedLocked(port) && (m.held[port] == hashKey || tryBind(m.bindIP, port) == nil) {
 		return port, nil
 	}
 	for _, spareOthers := range []bool{true, false} {
@@ -236,6 +240,19 @@ func (m *Manager) freePortLocked(hashKey string) (uint16, error) {
 		}
 	}
 	return 0, fmt.Errorf("%w in %d-%d on %s", ErrNoFreePort, m.first, m.last, m.bindIP)
+}
+
+// hold marks port as bound by the bridge for hashKey's device of the next world; unhold ends it.
+func (m *Manager) hold(port uint16, hashKey string) {
+	m.mu.Lock()
+	m.held[port] = hashKey
+	m.mu.Unlock()
+}
+
+func (m *Manager) unhold(port uint16) {
+	m.mu.Lock()
+	delete(m.held, port)
+	m.mu.Unlock()
 }
 
 // ownedLocked reports whether port is allocated here.

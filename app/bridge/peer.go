@@ -169,8 +169,8 @@ func (p *peer) receive() {
 			continue
 		}
 		p.act.touch()
-		if p.s.h.onMessage != nil {
-			p.s.h.onMessage(f[8:])
+		if h := p.s.h.Load(); h.onMessage != nil {
+			h.onMessage(f[8:])
 		}
 	}
 }
@@ -207,8 +207,8 @@ func (p *peer) reply() {
 			payload = body[8:]
 		}
 		var rep []byte
-		if p.s.h.onRequest != nil {
-			rep = p.s.h.onRequest(payload)
+		if h := p.s.h.Load(); h.onRequest != nil {
+			rep = h.onRequest(payload)
 		}
 		out := p.s.Frame(len(rep))
 		out = append(out, rep...)

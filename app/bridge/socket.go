@@ -70,7 +70,9 @@ type socket struct {
 	ln      net.Listener
 	cfg     socketConfig
 
-	h handlers
+	// h is the socket's callbacks; a Retarget that keeps the socket for the new world's
+	// device swaps them (rebind), while peers' goroutines read them.
+	h atomic.Pointer[handlers]
 
 	// Warnings a peer can cause as fast as it connects: a burst, then one a second (lograte).
 	evictLog, overLimitLog lograte.Limiter
@@ -108,13 +110,22 @@ func bindSocket(kind socketKind, ip string, port uint16, hashKey string, cfg soc
 		return nil, fmt.Errorf("bridge: bind %s port for %s: %w", kind, hashKey, err)
 	}
 	s := &socket{
-		kind: kind, hashKey: hashKey, tag: TagBytes(hashKey), ln: ln, cfg: cfg, h: h,
+		kind: kind, hashKey: hashKey, tag: TagBytes(hashKey), ln: ln, cfg: cfg,
 		conns: map[net.Conn]*activity{}, peers: map[*peer]struct{}{},
 		demand: make(chan struct{}, 1),
 	}
+	s.h.Store(&h)
 	s.wg.Add(1)
 	go s.accept()
 	return s, nil
+}
+
+// rebind gives the socket the callbacks of another device with its key (the same device of
+// the next world), and signals demand, so that the device's new feed, which has not seen the
+// clients subscribe, looks at them.
+func (s *socket) rebind(h handlers) {
+	s.h.Store(&h)
+	s.signal()
 }
 
 // Port returns the bound TCP port.
