@@ -114,7 +114,7 @@ func Listen(opts Options) (*Server, error) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Server{
-		opts: opts, log: opts.Logger, ln: ln, guard: httpguard.New(opts.AllowOrigins, opts.AllowHosts, opts.Token),
+		opts: opts, log: opts.Logger, ln: ln, guard: httpguard.New(opts.AllowOrigins, opts.AllowHosts, opts.Token).WithLocalPages(), // Foxglove's desktop app
 		// The guard has checked the origin before the upgrade.
 		upgrader: websocket.Upgrader{Subprotocols: []string{Subprotocol}, CheckOrigin: func(*http.Request) bool { return true }},
 		session:  strconv.FormatInt(time.Now().UnixNano(), 10),

@@ -35,6 +35,19 @@ type Guard struct {
 	allowOrigins []string
 	allowHosts   []string
 	token        string
+	localPages   bool // Origin file:// passes (WithLocalPages)
+}
+
+// LocalPageOrigin is the Origin Chromium sends from a page loaded from a file: that of
+// Electron apps such as Foxglove's desktop app.
+const LocalPageOrigin = "file://"
+
+// WithLocalPages makes g let requests from pages loaded from files (Origin file://) pass, as
+// a face that desktop apps built on Electron use needs, and returns g. Such a page is a file
+// the machine's user opened; "null", which any sandboxed frame of any site sends, still fails.
+func (g *Guard) WithLocalPages() *Guard {
+	g.localPages = true
+	return g
 }
 
 // New returns a guard. allowOrigins are scheme://host[:port] (a trailing '/' is ignored) or
@@ -79,6 +92,9 @@ func (g *Guard) Check(r *http.Request) *Refusal {
 			"host %q is not served: use an IP address or localhost, or start simgui with --allow-host %s", r.Host, hostname(r.Host))}
 	}
 	if origin := r.Header.Get("Origin"); !g.OriginOK(origin, r.Host) {
+		if CheckOrigin(origin) != nil { // no flag can allow it
+			return &Refusal{http.StatusForbidden, fmt.Sprintf("origin %s may not use this service", origin)}
+		}
 		return &Refusal{http.StatusForbidden, fmt.Sprintf(
 			"origin %s may not use this service; start simgui with --allow-origin %s to allow it", origin, origin)}
 	}
@@ -109,7 +125,7 @@ func (g *Guard) HostOK(host string) bool {
 
 // OriginOK reports whether a request with this Origin may proceed on host.
 func (g *Guard) OriginOK(origin, host string) bool {
-	if origin == "" {
+	if origin == "" || g.localPages && origin == LocalPageOrigin {
 		return true
 	}
 	for _, a := range g.allowOrigins {
