@@ -67,8 +67,25 @@ func (c *client) close() {
 // evict closes the client to make room for another, saying why (close code 1013, try again
 // later).
 func (c *client) evict() {
-	msg := websocket.FormatCloseMessage(websocket.CloseTryAgainLater, "the live view is full and this client watches nothing")
-	c.conn.WriteControl(websocket.CloseMessage, msg, time.Now().Add(time.Second))
+	c.closeWith(websocket.CloseTryAgainLater, "the live view is full and this client watches nothing", time.Second)
+}
+
+// goAwayWait bounds how long the server, stopping, waits for a client to take its Close frame:
+// one that has stopped reading is cut off without it.
+const goAwayWait = 250 * time.Millisecond
+
+// goAway closes the client because the server is stopping (close code 1001, going away), as
+// RFC 6455 has an endpoint that goes away say, rather than dropping the connection (which a
+// client sees as 1006, abnormal closure).
+func (c *client) goAway() {
+	c.closeWith(websocket.CloseGoingAway, "simgui's live view is stopping", goAwayWait)
+}
+
+// closeWith closes the client after sending it a Close frame with code and reason, waiting at
+// most wait for the frame to go out.
+func (c *client) closeWith(code int, reason string, wait time.Duration) {
+	msg := websocket.FormatCloseMessage(code, reason)
+	c.conn.WriteControl(websocket.CloseMessage, msg, time.Now().Add(wait))
 	c.close()
 }
 

@@ -653,3 +653,23 @@ func TestLiveViewMakesRoom(t *testing.T) {
 		t.Errorf("the idle client's end: %v, want close code 1013", err)
 	}
 }
+
+// A server that stops tells its clients so with a Close frame (1001, going away), rather than
+// dropping their connections, which they would take for a failure (1006).
+func TestLiveViewSaysGoodbye(t *testing.T) {
+	srv, err := Listen(Options{Addr: "127.0.0.1:0", Active: func() *app.Sim { return nil }, Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	go srv.Serve()
+	v := dial(t, "ws://"+srv.Addr().String()+"/")
+	v.next("advertise")
+	if err := srv.Shutdown(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for range v.text {
+	}
+	if _, _, err := v.conn.ReadMessage(); !websocket.IsCloseError(err, websocket.CloseGoingAway) {
+		t.Errorf("the client's end when the server stops: %v, want close code 1001", err)
+	}
+}

@@ -161,9 +161,13 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	s.mu.Unlock()
 	s.cancel()
 	err := s.srv.Shutdown(ctx)
+	// Each client is told that the server goes away, all at once: one that has stopped
+	// reading holds its Close frame back for goAwayWait at most.
+	var bye sync.WaitGroup
 	for _, c := range clients {
-		c.close()
+		bye.Go(c.goAway)
 	}
+	bye.Wait()
 	done := make(chan struct{})
 	go func() { s.wg.Wait(); close(done) }()
 	select {
