@@ -40,8 +40,21 @@ echo "setup: installing ${#missing[@]} Debian package(s): ${missing[*]}" >&2
 sudo=""
 [ "$(id -u)" -ne 0 ] && sudo="sudo"
 export DEBIAN_FRONTEND=noninteractive
-# A fresh machine often has apt busy (unattended upgrades): wait for its lock, not fail.
+# A fresh machine often has apt busy (unattended upgrades): wait for its locks, not fail.
+# DPkg::Lock::Timeout waits for dpkg's; the package lists' lock is retried here.
 lock=(-o DPkg::Lock::Timeout=600)
-$sudo apt-get "${lock[@]}" update -qq >/dev/null
+for try in $(seq 60); do
+  if $sudo apt-get "${lock[@]}" update -qq >/dev/null 2>/tmp/simgui-setup-update.$$; then
+    break
+  fi
+  if [ "$try" -eq 60 ] || ! grep -q "lock" /tmp/simgui-setup-update.$$; then
+    cat /tmp/simgui-setup-update.$$ >&2
+    rm -f /tmp/simgui-setup-update.$$
+    exit 1
+  fi
+  [ "$try" -eq 1 ] && echo "setup: apt is busy (another install or unattended upgrades); waiting for it" >&2
+  sleep 10
+done
+rm -f /tmp/simgui-setup-update.$$
 $sudo apt-get "${lock[@]}" install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 echo "setup: done" >&2
