@@ -334,8 +334,11 @@ func (ap *agentPlan) splitVehicleParams(kvs []KV) error {
 				limit = maxFrameHeight
 			}
 			n, err := strconv.Atoi(val)
-			if err != nil || n < minFrameSide || n > limit {
-				return badRequest("vehicleParams %s: '%s' is not a whole number in %d..%d.", key, val, minFrameSide, limit)
+			if err != nil {
+				return badRequest("vehicleParams %s: '%s' is not a whole number (pixels, %d..%d).", key, val, minFrameSide, limit)
+			}
+			if n < minFrameSide || n > limit {
+				return badRequest("vehicleParams %s: %d pixels is outside %d..%d.", key, n, minFrameSide, limit)
 			}
 			if lower == keyCameraWidth {
 				ap.width = n
