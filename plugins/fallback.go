@@ -1,6 +1,7 @@
 package plugins
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -53,8 +54,9 @@ var colorWords = []struct{ word, color string }{
 // the same id, else by type: cameras take the fallback camera's pose and parameters, depth,
 // lidar and imu sensors a mount of that kind, scalar sensors a kind guessed from their id
 // (speed → speedometer, ultrasonic/sonar/range → ultrasonic, odom → odometry, ...). A scalar
-// sensor whose id gives no hint stays unmounted, so CheckSimulation reports it. A colour word in
-// the id (green, red, ...) colours the fallback visual.
+// sensor whose id gives no hint stays unmounted, so CheckSimulation reports it. The fallback's
+// other sensors and actuators are added too (addFallbackDevices). A colour word in the id
+// (green, red, ...) colours the fallback visual.
 func (v *VehicleDescriptor) WithFallback() *VehicleDescriptor {
 	out := v.Clone()
 	if out.DeviceType == "" && out.Contract != nil {
@@ -92,7 +94,38 @@ func (v *VehicleDescriptor) WithFallback() *VehicleDescriptor {
 			mounted[s.ID] = true
 		}
 	}
+	addFallbackDevices(out, fb)
 	return out
+}
+
+// addFallbackDevices gives v the fallback's sensors of the kinds v mounts none of, with their
+// contract entries, and the fallback's actuators v's contract lacks (by id): rusim runs a
+// ground car it has no simulation data for on the KS0223's controller, sensors and telemetry
+// whatever its exported contract lists (an SDK export's template has a camera and a
+// speedometer), and its clients read the sonar, line tracker and power keys. An id v's
+// contract has already is left to v.
+func addFallbackDevices(v, fb *VehicleDescriptor) {
+	kinds := map[string]bool{}
+	for _, m := range v.Sensors {
+		kinds[m.Kind] = true
+	}
+	for _, m := range fb.Sensors {
+		if kinds[m.Kind] || v.Contract.sensor(m.ID) != nil {
+			continue
+		}
+		s := fb.Contract.sensor(m.ID)
+		if s == nil {
+			continue
+		}
+		v.Contract.Sensors = append(v.Contract.Sensors, *s)
+		v.Sensors = append(v.Sensors, m)
+		kinds[m.Kind] = true
+	}
+	for _, a := range fb.Contract.Actuators {
+		if !slices.ContainsFunc(v.Contract.Actuators, func(b ActuatorDescriptor) bool { return b.ID == a.ID }) {
+			v.Contract.Actuators = append(v.Contract.Actuators, a)
+		}
+	}
 }
 
 // fallbackMount picks a mount for contract sensor s from fallback vehicle fb.

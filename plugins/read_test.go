@@ -83,9 +83,20 @@ func TestRusimVehicleArchiveParses(t *testing.T) {
 	if f.Visual.Color != "#2e9e48" || f.Visual.Shape != "ks0223" {
 		t.Errorf("visual = %+v, want the green KS0223", f.Visual)
 	}
+	// The contract's sensors on the KS0223's mounts, then the KS0223's others, which rusim's
+	// runtime simulates and reports for any ground car (its telemetry: sonar, line tracker,
+	// power; its PWM echo).
 	kinds := mapSlice(f.Sensors, func(m SensorMount) string { return m.ID + "=" + m.Kind })
-	if !slices.Equal(kinds, []string{"camera=camera", "speedometer=speedometer"}) {
+	if !slices.Equal(kinds, []string{"camera=camera", "speedometer=speedometer", "ultrasonic.front=ultrasonic",
+		"line_tracker.front=line_tracker", "powertrain.estimate=powertrain", "odometry.wheel=odometry"}) {
 		t.Errorf("mounts = %v", kinds)
+	}
+	actIDs := mapSlice(f.Contract.Actuators, func(a ActuatorDescriptor) string { return a.ID })
+	if !slices.Contains(actIDs, "drive.left_pwm_norm") || !slices.Contains(actIDs, "drive.right_pwm_norm") || actIDs[0] != "throttle" {
+		t.Errorf("actuators = %v, want the export's, then the KS0223's it lacks", actIDs)
+	}
+	if len(v.Contract.Sensors) != 2 {
+		t.Errorf("WithFallback changed its receiver's contract: %d sensors", len(v.Contract.Sensors))
 	}
 	if f.Sensors[0].Pose != (Pose3{X: 0.12, Z: 0.09, PitchDeg: 6}) {
 		t.Errorf("camera mount pose %+v, want the KS0223 camera's", f.Sensors[0].Pose)
@@ -200,7 +211,7 @@ func TestFallbackVehicleByDeviceType(t *testing.T) {
 		t.Errorf("drive %s deviceType %s", f.Drive.Model, f.DeviceType)
 	}
 	kinds := mapSlice(f.Sensors, func(m SensorMount) string { return m.ID + "=" + m.Kind })
-	if !slices.Equal(kinds, []string{"cam=camera", "baro_altitude=altimeter"}) {
+	if !slices.Equal(kinds, []string{"cam=camera", "baro_altitude=altimeter", "imu=imu"}) {
 		t.Errorf("mounts %v", kinds)
 	}
 	if err := f.CheckSimulation(); err == nil || err.Error() != `device-contract.sensors[2]: sensor "battery" is not mounted on the vehicle: add a descriptor.sensors entry with this id` {

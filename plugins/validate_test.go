@@ -72,7 +72,7 @@ func TestBuiltinsAndFixturesValidate(t *testing.T) {
 	}
 	p, _ := ReadPlugin(readZip(t, "vehicle.arcade.green.v1.rusim-plugin.zip"))
 	v := p.ForSimulation()
-	if v.Body == nil || v.Drive.Model != "differential" || v.Visual.Color != "#2e9e48" || len(v.Sensors) != 2 || v.CheckSimulation() != nil {
+	if v.Body == nil || v.Drive.Model != "differential" || v.Visual.Color != "#2e9e48" || len(v.Sensors) != 6 || v.CheckSimulation() != nil {
 		t.Errorf("fallback vehicle: %+v", v)
 	}
 	if p.Vehicle.Body != nil {

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -175,5 +176,27 @@ func TestAPIFaceWithUserPlugins(t *testing.T) {
 	var res StepResult
 	if err := json.NewDecoder(r.Body).Decode(&res); err != nil || r.StatusCode != 200 || res.ActiveVehicleID != "vehicle.arcade.green.v1" {
 		t.Fatalf("reset with the user plugin: %d %v %s", r.StatusCode, err, res.ActiveVehicleID)
+	}
+	// Its exported contract has a camera and a speedometer; rusim runs an arcade car on the
+	// KS0223's controller and telemetry, which its clients read (the sonar above all).
+	keys := func(res StepResult) []string {
+		var k []string
+		for _, kv := range res.State.Telemetry {
+			k = append(k, kv.Key)
+		}
+		return k
+	}
+	green := keys(res)
+	r2, err := http.Post(base+"/reset", "application/json", strings.NewReader(`{"seed": 1, "selectedVehicleId": "vehicle.ks0223.v1"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r2.Body.Close()
+	var ks StepResult
+	if err := json.NewDecoder(r2.Body).Decode(&ks); err != nil || r2.StatusCode != 200 {
+		t.Fatalf("reset with the KS0223: %d %v", r2.StatusCode, err)
+	}
+	if want := keys(ks); !slices.Equal(green, want) || !slices.Contains(green, telSonar) {
+		t.Errorf("the exported arcade car's telemetry keys %v, want the KS0223's %v", green, want)
 	}
 }
