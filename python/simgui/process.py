@@ -3,8 +3,9 @@
 The binary is ``$SIMGUI_BIN``, else ``bin/simgui`` of the checkout this package sits in (or,
 installed elsewhere, of the checkout its venv or the current folder is in), else ``simgui`` on ``PATH``. An owned process serves the fast path on a socket in a private
 temporary folder (and the HTTP API on a free port when asked), is told to die with its parent,
-and is stopped by ``close()``. The folder of a Python process killed without a chance to clean
-up (SIGKILL) is removed by the next owned process this user starts.
+and is stopped by ``close()``. The folder of a Python process that ends without cleaning up
+(SIGKILL, or SIGTERM, which Python does not turn into an exit of its own) is removed by the
+next owned process this user starts; simgui itself ends with the Python process either way.
 """
 
 from __future__ import annotations
