@@ -17,7 +17,10 @@
 // is empty.", "Unknown vehicle id: 'x'.", "Unknown track id: 'x'.", invalid JSON or params,
 // more agents than the track's free floor holds), 500 for invalid states (a step before any
 // reset: "Active vehicle is not initialized. Call ResetSimulation first.", an unknown agent
-// vehicle, an ambiguous targetVehicleId).
+// vehicle, an ambiguous targetVehicleId). A trackParams or vehicleParams key the track or
+// vehicle does not take is a 400 naming the keys it does take, where rusim's runtime reads
+// the keys it knows and passes over the others: a misspelt key would leave its default in
+// force without a word.
 //
 // # Stepping
 //
