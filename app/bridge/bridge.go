@@ -116,6 +116,9 @@ type Bridge struct {
 	clock  *node
 	robots map[string]*robot  // by model name
 	failed map[robotID]string // models whose nodes could not be opened, not retried
+	// portless is the models left without ports for want of them, retried once a served
+	// model lets its ports go.
+	portless map[robotID]struct{}
 	// unserved is how many models the last sync left without ports for MaxModels.
 	unserved int
 	// parked is the sockets of the models a Retarget in progress let go (nil otherwise).
@@ -185,7 +188,7 @@ func Start(opts Config) (*Bridge, error) {
 			writeTimeout: opts.WriteTimeout, maxMessage: opts.MaxMessage, maxPeers: opts.MaxPeers, log: opts.Logger,
 			budget: newConnBudget(opts.MaxConns, opts.Logger),
 		},
-		robots: map[string]*robot{}, failed: map[robotID]string{},
+		robots: map[string]*robot{}, failed: map[robotID]string{}, portless: map[robotID]struct{}{},
 		done: make(chan struct{}),
 	}
 	b.target.Store(&target{bus: opts.Bus, src: opts.Source})
@@ -218,6 +221,7 @@ func (b *Bridge) Retarget(bus *transport.Bus, src Source) {
 		delete(b.robots, name)
 	}
 	clear(b.failed)
+	clear(b.portless)
 	b.target.Store(&target{bus: bus, src: src})
 	b.mu.Unlock()
 	b.movedMu.Lock()
@@ -273,6 +277,7 @@ func (b *Bridge) sync() {
 		if !present[r.id] {
 			r.close()
 			delete(b.robots, name)
+			clear(b.portless) // their ports may serve them now
 			b.log.Debug("bridge: model gone, ports released", "model", name)
 		}
 	}
@@ -281,12 +286,18 @@ func (b *Bridge) sync() {
 			delete(b.failed, id)
 		}
 	}
+	for id := range b.portless {
+		if !present[id] {
+			delete(b.portless, id)
+		}
+	}
 	unserved := 0
-	// Once no more ports can be opened (the range is used up, or the process's files), the
-	// models after go without trying: each would scan the whole range again and log the same
-	// line (a fleet of thousands, thousands of them).
+	// Once no more ports can be opened (the range is used up, or the process's files), only
+	// the models that need no more ports than the range has left, as far as the Manager knows,
+	// are tried: each would scan the whole range again (a fleet of thousands, thousands of
+	// times). They are counted in one line, and tried again when a served model goes.
 	var noPort error
-	portless := 0
+	free, portless := 0, 0
 	// The served models by the ROS 2 name their devices are listed under, made when a model
 	// is first to be opened in this pass.
 	var listed map[string]string
@@ -298,12 +309,16 @@ func (b *Bridge) sync() {
 		if _, ok := b.failed[id]; ok {
 			continue
 		}
+		if _, ok := b.portless[id]; ok {
+			continue
+		}
 		if len(b.robots) >= b.opts.MaxModels {
 			unserved++
 			continue
 		}
-		if noPort != nil {
-			b.failed[id] = noPort.Error()
+		need := portsOf(m)
+		if noPort != nil && need > free {
+			b.portless[id] = struct{}{}
 			portless++
 			continue
 		}
@@ -322,17 +337,24 @@ func (b *Bridge) sync() {
 		}
 		r, err := b.openRobot(m)
 		if err != nil {
-			b.failed[id] = err.Error()
 			if portsExhausted(err) {
+				if noPort == nil && errors.Is(err, ErrNoFreePort) {
+					free = b.mgr.freeCount()
+				} else {
+					free = 0 // out of files, or a second miss: the count is not to be trusted
+				}
 				noPort = err
+				b.portless[id] = struct{}{}
 				portless++
 				continue
 			}
+			b.failed[id] = err.Error()
 			b.log.Error("bridge: cannot serve model's devices", "model", m.Name, "err", err)
 			continue
 		}
 		b.robots[m.Name] = r
 		listed[rn] = m.Name
+		free -= need
 	}
 	if portless > 0 {
 		b.log.Error("bridge: no more device ports can be opened; models left without them (a used-up range: widen it with --bridge-ports or the scenario's faces: bridge: ports)",
@@ -520,6 +542,26 @@ func (r *robot) close() error {
 		errs = append(errs, r.nodes[i].close())
 	}
 	return errors.Join(errs...)
+}
+
+// Ports a model's devices take: the micom's Info, Rx, Tx and Tf (openMicom), and each served
+// sensor's Info and Data (openSensor).
+const (
+	micomPorts  = 4
+	sensorPorts = 2
+)
+
+// portsOf is how many ports openRobot takes for m.
+func portsOf(m world.ModelState) int {
+	n := micomPorts
+	if m.Vehicle != nil {
+		for _, mount := range m.Vehicle.Sensors {
+			if _, ok := sensorKinds[mount.Kind]; ok {
+				n += sensorPorts
+			}
+		}
+	}
+	return n
 }
 
 // park parks every node of the robot (node.park).

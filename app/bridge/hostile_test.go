@@ -460,6 +460,38 @@ func TestUsedUpPortRangeSaysSoOnce(t *testing.T) {
 	}
 }
 
+// TestSmallerModelsTakeThePortsLeft: when a model finds too few ports left, a later one that
+// needs fewer is still served; the one left out is served once a served model lets its ports
+// go. portsOf counts a model's ports as openRobot takes them.
+func TestSmallerModelsTakeThePortsLeft(t *testing.T) {
+	first := freeRange(t, 20)
+	tw := startWorldOpts(t, testCar, Config{Logger: quiet, FirstPort: first, LastPort: first + 19})
+	m := tw.bridge.Manager()
+	if got, want := len(m.GetDevicePortList("car0")), portsOf(world.ModelState{Vehicle: testCar}); got != want {
+		t.Fatalf("car0 has %d ports, portsOf says %d", got, want)
+	}
+	// 2 for the world, 12 for car0: 6 left, too few for car1 (12), enough for bot (4).
+	bare := testCar.Clone()
+	bare.Sensors, bare.Contract = nil, nil
+	if err := tw.loop.Call(context.Background(), func(w *world.World) error {
+		if _, err := w.Spawn(world.AgentSpec{Name: "car1", Vehicle: testCar}); err != nil {
+			return err
+		}
+		_, err := w.Spawn(world.AgentSpec{Name: "bot", Vehicle: bare})
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "bot's micom", func() bool { return len(m.GetDevicePortList("bot")) == micomPorts })
+	if n := len(m.GetDevicePortList("car1")); n != 0 {
+		t.Fatalf("car1 has %d ports in a range that has not 12 left", n)
+	}
+	if err := tw.loop.Call(context.Background(), func(w *world.World) error { return w.Remove("car0") }); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "car1 served with car0's ports", func() bool { return len(m.GetDevicePortList("car1")) == 12 })
+}
+
 // TestModelsListedUnderOneNameSayWhich: two models whose names make the same ROS 2 name
 // (r-1, r_1) cannot both be listed; the second is refused with a line naming the first and
 // the name they share, and the first keeps its devices.

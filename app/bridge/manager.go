@@ -242,6 +242,20 @@ func (m *Manager) freePortLocked(hashKey string) (uint16, error) {
 	return 0, fmt.Errorf("%w in %d-%d on %s", ErrNoFreePort, m.first, m.last, m.bindIP)
 }
 
+// freeCount is how many ports of the range are not allocated here (another program may have
+// some of them).
+func (m *Manager) freeCount() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	n := 0
+	for p := int(m.first); p <= int(m.last); p++ {
+		if !m.ownedLocked(uint16(p)) {
+			n++
+		}
+	}
+	return n
+}
+
 // hold marks port as bound by the bridge for hashKey's device of the next world; unhold ends it.
 func (m *Manager) hold(port uint16, hashKey string) {
 	m.mu.Lock()
