@@ -515,21 +515,6 @@ func (n *node) close() error {
 	return n.closeErr
 }
 
-// park stops the node's feeds and releases its ports in the Manager, but leaves its sockets
-// open, in pk, for the devices of the next world. Close does nothing after.
-func (n *node) park(pk *parking) {
-	n.closeOnce.Do(func() {
-		close(n.done)
-		n.wg.Wait()
-		for _, s := range n.socks {
-			pk.add(s)
-		}
-		if len(n.ports) > 0 {
-			n.closeErr = n.b.mgr.DeallocateDevice(n.ports, n.keys)
-		}
-	})
-}
-
 // robot is the nodes of one model.
 type robot struct {
 	id    robotID
@@ -562,13 +547,6 @@ func portsOf(m world.ModelState) int {
 		}
 	}
 	return n
-}
-
-// park parks every node of the robot (node.park).
-func (r *robot) park(pk *parking) {
-	for i := len(r.nodes) - 1; i >= 0; i-- {
-		r.nodes[i].park(pk)
-	}
 }
 
 // openRobot opens the micom and one node per served sensor mount of m; it fails (closing
