@@ -54,8 +54,8 @@
 //     request_camera_info (cameras, answered with a bare CameraSensor: the horizontal field of
 //     view cloisim_ros turns back into the lens's fx, plumb_bob's coefficients as the
 //     distortion; a lens it cannot carry — fx ≠ fy, an off-centre principal point, the
-//     equidistant model — is logged once). Lidar misses and depth
-//     +Inf go out as NaN, as CLOiSim sends them; images go out as RAWI frames (28-byte
+//     equidistant model — is logged once). Lidar misses and ranges
+//     nearer than range_min, and depth +Inf, go out as NaN, as CLOiSim sends them; images go out as RAWI frames (28-byte
 //     little-endian header, then the pixels), not protobuf; an ultrasonic goes out as
 //     CLOiSim's Sonar (range, range_min and range_max from the mount, radius the cone's opening
 //     in radians), which cloisim_ros_range publishes as sensor_msgs/Range.
@@ -68,7 +68,10 @@
 // its newest reading (world.Republisher): the sensors' latest, or one drawn at once.
 //
 // [Bridge.Retarget] moves the bridge to another world: every model's ports are released, the
-// new world's models get theirs, the clock and Control follow the new world. The bridge face
+// new world's models get theirs, the clock and Control follow the new world. A device the new
+// world has too (the same model name and device, so the same hash key and port) keeps its
+// sockets: its clients stay connected and read the new world's model, where a port closed and
+// bound again left each libzmq client without data until it reconnected (cloisim_ros: 1 s). The bridge face
 // ([Face]) does this whenever the host's active world changes, so cloisim_ros sees the robots
 // of the world on show (a training episode's, for example).
 //
