@@ -334,6 +334,9 @@ func (ap *agentPlan) splitVehicleParams(kvs []KV) error {
 				limit = maxFrameHeight
 			}
 			n, err := strconv.Atoi(val)
+			if errors.Is(err, strconv.ErrRange) { // a whole number, too many digits for an int
+				return badRequest("vehicleParams %s: %s pixels is outside %d..%d.", key, val, minFrameSide, limit)
+			}
 			if err != nil {
 				return badRequest("vehicleParams %s: '%s' is not a whole number (pixels, %d..%d).", key, val, minFrameSide, limit)
 			}

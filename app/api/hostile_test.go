@@ -123,6 +123,7 @@ func TestHostileRequests(t *testing.T) {
 		{"257 actions", "POST", "/step", actions, js, 400, "at most 256 actions; this one has 257"},
 		{"camera 4000 wide", "POST", "/reset", `{"vehicleParams": [{"key": "camera.width", "value": "4000"}]}`, js, 400, "16..1920"},
 		{"camera 0 high", "POST", "/reset", `{"vehicleParams": [{"key": "camera.height", "value": "0"}]}`, js, 400, "0 pixels is outside 16..1080"},
+		{"camera 20 digits wide", "POST", "/reset", `{"vehicleParams": [{"key": "camera.width", "value": "99999999999999999999"}]}`, js, 400, "99999999999999999999 pixels is outside 16..1920"},
 		{"camera 1.5 wide", "POST", "/reset", `{"vehicleParams": [{"key": "camera.width", "value": "1.5"}]}`, js, 400, "'1.5' is not a whole number (pixels, 16..1920)"},
 		{"camera NaN wide", "POST", "/reset", `{"vehicleParams": [{"key": "camera.width", "value": "NaN"}]}`, js, 400, "16..1920"},
 		{"brightness NaN", "POST", "/reset", `{"vehicleParams": [{"key": "camera.brightness", "value": "NaN"}]}`, js, 400, "0..4"},
