@@ -21,8 +21,8 @@ func init() {
 }
 
 // Face is the device bridge as a face of the host: it serves the devices of the active world
-// and, when the active world changes, releases their ports and registers the new world's
-// devices, so a cloisim_ros client asking device_list sees the robots on show. It offers the
+// and, when the active world changes, moves to the new world's devices (Bridge.Retarget), so a
+// cloisim_ros client asking device_list sees the robots on show. It offers the
 // port lists to other faces (app.Devices).
 type Face struct {
 	// IP is the address the device ports bind (default 127.0.0.1; 0.0.0.0 serves other
