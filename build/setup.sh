@@ -41,20 +41,28 @@ sudo=""
 [ "$(id -u)" -ne 0 ] && sudo="sudo"
 export DEBIAN_FRONTEND=noninteractive
 # A fresh machine often has apt busy (unattended upgrades): wait for its locks, not fail.
-# DPkg::Lock::Timeout waits for dpkg's; the package lists' lock is retried here.
-lock=(-o DPkg::Lock::Timeout=600)
-for try in $(seq 60); do
-  if $sudo apt-get "${lock[@]}" update -qq >/dev/null 2>/tmp/simgui-setup-update.$$; then
-    break
-  fi
-  if [ "$try" -eq 60 ] || ! grep -q "lock" /tmp/simgui-setup-update.$$; then
-    cat /tmp/simgui-setup-update.$$ >&2
-    rm -f /tmp/simgui-setup-update.$$
-    exit 1
-  fi
-  [ "$try" -eq 1 ] && echo "setup: apt is busy (another install or unattended upgrades); waiting for it" >&2
-  sleep 10
-done
-rm -f /tmp/simgui-setup-update.$$
-$sudo apt-get "${lock[@]}" install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+# DPkg::Lock::Timeout waits for dpkg's; the package lists' and the download cache's locks are
+# waited for here: a refusal that names a lock is retried every 10 s for up to 10 minutes.
+errs=$(mktemp)
+trap 'rm -f "$errs"' EXIT
+said=""
+apt_wait() {
+  local try
+  for try in $(seq 60); do
+    if $sudo apt-get -o DPkg::Lock::Timeout=600 "$@" >/dev/null 2>"$errs"; then
+      return 0
+    fi
+    if [ "$try" -eq 60 ] || ! grep -qi "lock" "$errs"; then
+      cat "$errs" >&2
+      return 1
+    fi
+    if [ -z "$said" ]; then
+      echo "setup: apt is busy (another install or unattended upgrades); waiting for it" >&2
+      said=1
+    fi
+    sleep 10
+  done
+}
+apt_wait update -qq
+apt_wait install -y -qq --no-install-recommends "${missing[@]}"
 echo "setup: done" >&2
