@@ -230,6 +230,23 @@ func TestWindowHostsScreens(t *testing.T) {
 	}
 }
 
+// TestWindowKeyWithF2StaysOnItsScreen presses T and F2 in one frame on the simulator
+// screen. The key belongs to the screen on show when it was pressed: the hosted screen, shown
+// first, took it (T test-drives there, and in the editor a letter went into the focused field).
+func TestWindowKeyWithF2StaysOnItsScreen(t *testing.T) {
+	needDisplay(t)
+	g := startGUI(t, "", nil, childEnv+"=screens")
+	g.waitState("the simulator screen", 10*time.Second, func(s State) bool { return s.Screen == "sim" && s.Models == 1 })
+	// One xdotool call, no delay: both keys are down in the same frame.
+	g.xdo("keydown", "--delay", "0", "t", "F2")
+	g.xdo("keyup", "--delay", "0", "t", "F2")
+	s := g.waitState("the hosted screen", 5*time.Second, func(s State) bool { return s.Screen == "editor" })
+	end := g.waitState("a second on the hosted screen", 10*time.Second, func(st State) bool { return st.SimTime > s.SimTime+1 })
+	if end.Screen != "editor" || end.Models != 1 {
+		t.Errorf("T pressed with F2 on the simulator screen reached the hosted screen: screen %q, %d robots %v", end.Screen, end.Models, end.Robots)
+	}
+}
+
 // TestWindowCloseAsksScreens closes the window as a window manager's close button does,
 // from the simulator screen, while the hosted screen holds work not kept: the window stays
 // and shows that screen; a second close ends the program cleanly.

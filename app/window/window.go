@@ -259,8 +259,9 @@ func (g *game) Update() error {
 	}
 	g.keyBuf = inpututil.AppendJustPressedKeys(g.keyBuf[:0])
 	g.keyPresses += len(g.keyBuf)
+	next := -1
 	if inpututil.IsKeyJustPressed(ebiten.KeyF2) && len(g.screens) > 1 {
-		g.show((g.active + 1) % len(g.screens))
+		next = (g.active + 1) % len(g.screens)
 	}
 	if inpututil.IsKeyJustPressed(ebiten.KeyF12) {
 		g.shot = true
@@ -270,6 +271,12 @@ func (g *game) Update() error {
 		g.lastTitle = t
 	}
 	err := g.screens[g.active].Update()
+	if next >= 0 {
+		// After this frame's Update: a key pressed in the same frame as F2 belongs to the
+		// screen that was on show. Shown first, the next screen took it: G (the grid) and
+		// F2 pressed quickly typed a g into the editor's focused field.
+		g.show(next)
+	}
 	g.sim.writeState(time.Now())
 	return err
 }
