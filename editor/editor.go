@@ -351,7 +351,8 @@ func (e *Editor) mayLeave(action, again string) bool {
 			keep = "Save them to " + e.d.folder
 		}
 		// The way on first: a long folder path may not fit the line.
-		e.setOutcome(statusAsk, fmt.Sprintf("%s has changes not kept: %s to discard them, or %s", e.formTitle(), again, keep))
+		e.setOutcome(statusAsk, fmt.Sprintf("%s has changes not kept: %s within %s to discard them, or %s",
+			e.formTitle(), again, askAgain, keep))
 		return false
 	}
 	e.armed = ""

@@ -119,7 +119,7 @@ func TestLeavingAsksBeforeDiscarding(t *testing.T) {
 	}
 	e.d.track.Base.DisplayName = "Yard"
 	e.leave("New track", start)
-	if started != 1 || e.statusKind != statusAsk || !strings.Contains(e.status, "click New track again to discard them") {
+	if started != 1 || e.statusKind != statusAsk || !strings.Contains(e.status, "click New track again within 10s to discard them") {
 		t.Fatalf("first click with changes: %d starts, %q", started, e.status)
 	}
 	e.d.track.Base.DisplayName = "Yard 2" // changed since: ask again
