@@ -7,6 +7,7 @@ import (
 	"os/signal"
 	"sync"
 	"syscall"
+	"time"
 )
 
 // stopSignals are the signals that end a run cleanly: SIGTERM, SIGINT (Ctrl-C) and SIGHUP
@@ -31,9 +32,18 @@ type stopSignal struct{ sig os.Signal }
 
 func (s stopSignal) Error() string { return signalName(s.sig) + " received" }
 
+// repeatWindow is how soon after the first stop signal another one counts as the same stop
+// rather than a second one. One stop often arrives twice at once: timeout(1) signals its
+// command and then its own process group, which holds the command; a CI runner or a parent
+// that forwards Ctrl-C to a child in the terminal's process group does the same. Taken as a
+// second signal, it made simgui exit at once, intermittently, without its summary (stdout
+// empty) and with its recordings lacking their footer. A user pressing Ctrl-C again because
+// the first seems to do nothing does so later than this.
+var repeatWindow = 500 * time.Millisecond
+
 // notifyStop is signal.NotifyContext for stopSignals, with the signal kept as the context's
 // cause (context.Cause) so that the run can tell a signal from its own end. A second stop
-// signal while the run is ending exits at once, with the signal's status: a user whose
+// signal while the run is ending (after repeatWindow) exits at once, with the signal's status: a user whose
 // Ctrl-C seems to do nothing (an ending held up by a stuck client or a slow disk) presses it
 // again, and had to kill simgui from another terminal.
 func notifyStop(parent context.Context) (context.Context, context.CancelFunc) {
@@ -48,11 +58,18 @@ func notifyStop(parent context.Context) (context.Context, context.CancelFunc) {
 		case <-ctx.Done():
 			return
 		}
-		select {
-		case s := <-ch:
-			fmt.Fprintf(os.Stderr, "simgui: %s again: exiting at once, without finishing (recordings may lack their footer)\n", signalName(s))
-			os.Exit(signalStatus(s))
-		case <-stopped:
+		first := time.Now()
+		for {
+			select {
+			case s := <-ch:
+				if time.Since(first) < repeatWindow {
+					continue // the same stop, delivered twice (timeout(1), a process group's kill)
+				}
+				fmt.Fprintf(os.Stderr, "simgui: %s again: exiting at once, without finishing (recordings may lack their footer)\n", signalName(s))
+				os.Exit(signalStatus(s))
+			case <-stopped:
+				return
+			}
 		}
 	}()
 	var once sync.Once

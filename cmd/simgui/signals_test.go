@@ -188,6 +188,7 @@ func TestSecondSignalExitsAtOnce(t *testing.T) {
 		defer stop()
 		syscall.Kill(os.Getpid(), syscall.SIGINT)
 		<-ctx.Done() // the run starts ending, and does not finish
+		time.Sleep(repeatWindow + 200*time.Millisecond)
 		syscall.Kill(os.Getpid(), syscall.SIGINT)
 		time.Sleep(time.Minute)
 		os.Exit(3)
@@ -203,5 +204,30 @@ func TestSecondSignalExitsAtOnce(t *testing.T) {
 	}
 	if code != 130 || !strings.Contains(errb.String(), "SIGINT again: exiting at once") {
 		t.Errorf("exit %d (%v), want 130; stderr %s", code, err, errb.String())
+	}
+}
+
+// One stop delivered twice at once — timeout(1) signals its command and then its own process
+// group, which holds the command — is one stop, not a second: the run ends cleanly. simgui
+// took the copy for a second signal (intermittently, whenever it read the first before the
+// copy came) and exited at once with no summary on stdout and its recording without a footer.
+// The child is this test binary: it signals itself twice as timeout does, the copy landing
+// after the first was read, and exits 0 if the ending runs on.
+func TestSignalDeliveredTwiceAtOnceIsOneStop(t *testing.T) {
+	if os.Getenv("SIMGUI_TWICE_SIGNAL_CHILD") == "1" {
+		ctx, stop := notifyStop(context.Background())
+		syscall.Kill(os.Getpid(), syscall.SIGTERM)
+		<-ctx.Done() // the first is read: the run starts ending
+		syscall.Kill(os.Getpid(), syscall.SIGTERM)
+		time.Sleep(repeatWindow / 2) // the ending takes a while
+		stop()
+		os.Exit(0)
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestSignalDeliveredTwiceAtOnceIsOneStop$")
+	cmd.Env = append(os.Environ(), "SIMGUI_TWICE_SIGNAL_CHILD=1")
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	if err := cmd.Run(); err != nil || strings.Contains(errb.String(), "again") {
+		t.Errorf("a signal delivered twice at once: %v; stderr %s", err, errb.String())
 	}
 }
