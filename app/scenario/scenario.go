@@ -3,6 +3,7 @@ package scenario
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 
@@ -325,6 +326,19 @@ func Load(path string) (*Scenario, error) {
 	return Parse(data, path)
 }
 
+// emptyDocument reports whether n, a decoded YAML document, holds nothing (a trailing "---").
+func emptyDocument(n *yaml.Node) bool {
+	if n.Kind == 0 {
+		return true
+	}
+	for _, c := range n.Content {
+		if c.Kind != yaml.ScalarNode || c.ShortTag() != "!!null" || c.Value != "" {
+			return false
+		}
+	}
+	return true
+}
+
 // Parse decodes a scenario; source names it in errors. The limits of limits.go are checked
 // first.
 func Parse(data []byte, source string) (*Scenario, error) {
@@ -338,6 +352,18 @@ func Parse(data []byte, source string) (*Scenario, error) {
 	dec.KnownFields(true)
 	var s Scenario
 	if err := dec.Decode(&s); err != nil {
+		return nil, fmt.Errorf("%s: %s", source, explainYAML(err, data))
+	}
+	// A scenario is one document: a second one after "---" was read by nobody, not even for
+	// its syntax, so that a file of two (two scenarios pasted together) ran the first alone.
+	var more yaml.Node
+	if err := dec.Decode(&more); err == nil && !emptyDocument(&more) {
+		line := more.Line
+		if len(more.Content) > 0 {
+			line = more.Content[0].Line
+		}
+		return nil, fmt.Errorf("%s: line %d: a second YAML document (after ---); a scenario file holds one", source, line)
+	} else if err != nil && err != io.EOF {
 		return nil, fmt.Errorf("%s: %s", source, explainYAML(err, data))
 	}
 	if err := checkWholeNumbers(data); err != nil {

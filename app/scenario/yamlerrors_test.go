@@ -47,3 +47,23 @@ func TestWholeFloatsAreWholeNumbers(t *testing.T) {
 		t.Fatalf("seed %d, count %v; want 1000 and 4", s.Runtime.Seed, s.Agents.Count)
 	}
 }
+
+// A scenario file is one YAML document: a second one after "---" was ignored, unread even for
+// its syntax, so that two scenarios pasted into one file ran the first alone without a word.
+// A trailing "---" or "..." with nothing after it is still fine.
+func TestSecondDocumentRefused(t *testing.T) {
+	one := "world: {trackId: track.maze.v1}\nvehicle: {vehicleId: vehicle.ks0223.v1}\n"
+	for _, c := range []struct{ in, want string }{
+		{one + "---\nworld: {trackId: track.basic_arena.v1}\n", "f.yaml: line 4: a second YAML document"},
+		{one + "---\n: : [\n", "f.yaml: line"},
+	} {
+		if _, err := Parse([]byte(c.in), "f.yaml"); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: error %v, want one containing %q", c.in, err, c.want)
+		}
+	}
+	for _, in := range []string{one, "---\n" + one, one + "---\n", one + "...\n", one + "---\n# the end\n"} {
+		if _, err := Parse([]byte(in), "f.yaml"); err != nil {
+			t.Errorf("%q: %v", in, err)
+		}
+	}
+}
