@@ -202,7 +202,7 @@ func (e *Editor) install() {
 					return
 				}
 				e.record.TestDriven = append(e.record.TestDriven, id)
-				msg += "; spawning it in the running world"
+				msg += "; handed to the running world to spawn (F2 shows it there)"
 			}
 			e.done(msg)
 			e.hostStatus(msg)
