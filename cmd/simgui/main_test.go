@@ -464,3 +464,20 @@ func TestSummaryOfAFleetIsShort(t *testing.T) {
 		t.Errorf("--json: %d models (%v), want 80", len(s.Models), err)
 	}
 }
+
+// The plain summary gives a flying vehicle's height, which --json has as z; a ground
+// vehicle's line has none.
+func TestSummaryGivesAFlyersHeight(t *testing.T) {
+	sc := filepath.Join(t.TempDir(), "drone.yaml")
+	if err := os.WriteFile(sc, []byte("world: {trackId: track.basic_arena.v1}\nvehicle: {vehicleId: vehicle.drone.simple.v1}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := simgui(t, nil, "run", "--headless", "--no-api", "--no-control", "--no-bridge", "--scenario", sc, "--duration", "2", "--cmd", "vertical=1")
+	if code != 0 || !strings.Contains(out, " z=") {
+		t.Fatalf("a climbing drone's summary (exit %d): %q %s", code, out, errOut)
+	}
+	out, _, _ = simgui(t, nil, "run", "--headless", "--no-api", "--no-control", "--no-bridge", "--steps", "10")
+	if strings.Contains(out, " z=") {
+		t.Errorf("the KS0223's summary has a height: %q", out)
+	}
+}

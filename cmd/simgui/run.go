@@ -507,8 +507,12 @@ func runHeadless(ctx context.Context, stdout, stderr io.Writer, f runFlags, set 
 			fmt.Fprintf(text, "  and %d more (--json lists every model)\n", len(sum.Models)-i)
 			break
 		}
-		fmt.Fprintf(text, "  %-12s %-28s x=%7.3f y=%7.3f yaw=%6.1f° speed=%.3f m/s\n",
-			m.Name, m.VehicleID, m.Pose.X, m.Pose.Y, m.Pose.Yaw*180/math.Pi, m.Speed)
+		height := "" // a flying vehicle's; ground vehicles stay at 0
+		if m.Pose.Z != 0 {
+			height = fmt.Sprintf(" z=%7.3f", m.Pose.Z)
+		}
+		fmt.Fprintf(text, "  %-12s %-28s x=%7.3f y=%7.3f%s yaw=%6.1f° speed=%.3f m/s\n",
+			m.Name, m.VehicleID, m.Pose.X, m.Pose.Y, height, m.Pose.Yaw*180/math.Pi, m.Speed)
 	}
 	if dump != nil {
 		fmt.Fprintln(text, dump)
