@@ -114,7 +114,7 @@ func (c *Context) dropdown(selectedIndex *int, options []string, idPart string) 
 					dropdownPos := image.Pt(bounds.Min.X, bounds.Max.Y)
 					buttonWidth := bounds.Dx()
 					optionHeight := c.style().defaultHeight + c.style().padding + 1
-					totalHeight := len(options) * optionHeight
+					totalHeight := dropdownListHeight(*c.style(), len(options))
 
 					maxDropdownHeight := c.style().defaultHeight * 12 // around 10 items visible?
 					actualHeight := min(totalHeight, maxDropdownHeight)
@@ -160,4 +160,13 @@ func (c *Context) dropdown(selectedIndex *int, options []string, idPart string) 
 		}
 		c.drawIcon(icon, arrowBounds, c.style().colors[colorText])
 	})
+}
+
+// dropdownListHeight is the height of a drop-down's list of n options, before it is cut to
+// the room it has (simgui): upstream's n*(defaultHeight+padding+1), at least the options laid
+// out in it (defaultHeight each, spacing between, padding around), which that is short of
+// for one or two options: such a list showed a scroll bar beside its options and cut the
+// last one's edge (the editor's body shape, box or circle).
+func dropdownListHeight(s style, n int) int {
+	return max(n*(s.defaultHeight+s.padding+1), n*s.defaultHeight+(n-1)*s.spacing+2*s.padding)
 }
