@@ -43,7 +43,7 @@ require (
 	golang.org/x/mobile v0.0.0-20250606033058-a2a15c67f36f // indirect
 )
 
-replace github.com/ebitengine/debugui => ./third_party/debugui
+replace github.com/ebitengine/debugui => ./app/window/debugui
 
 replace github.com/foxglove/mcap/go/mcap => ./third_party/mcap
 

@@ -77,7 +77,7 @@ func TestEditorDropdownNearTheBottomOpensUp(t *testing.T) {
 	g.shot("dropdown-near-bottom.png")
 }
 
-// The drop-down lists of debugui (third_party/debugui): each option takes dropdownBox pixels
+// The drop-down lists of debugui (app/window/debugui): each option takes dropdownBox pixels
 // of the list's height, at most dropdownMaxBox in all (it scrolls past), and lies
 // dropdownPitch pixels below the one before.
 const dropdownBox, dropdownMaxBox, dropdownPitch = 24, 18 * 12, 22
