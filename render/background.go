@@ -52,10 +52,9 @@ func newBackground(v *view, s *Static, gains *GainTable) background {
 }
 
 // clampNear raises the depths of depth (nil: none asked for) nearer than the near plane to it,
-// after a drawing of w×h pixels,
-// when the plane can be seen that near: depth readings stay within near..far (or +Inf) while
-// the colour shows the floor. The plane's 1/depth is linear over the drawing, so it is nearest
-// at one of its corners; a lens's output samples inside the drawing.
+// when a drawing of w×h pixels can see the plane that near: depth readings stay within
+// near..far (or +Inf) while the colour shows the floor. The plane's 1/depth is linear over the
+// drawing, so it is nearest at one of its corners; a lens's output samples inside the drawing.
 func (bg *background) clampNear(depth []float32, w, h int) {
 	if depth == nil || !bg.above {
 		return
