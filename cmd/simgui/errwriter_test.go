@@ -9,7 +9,7 @@ import (
 
 // Text printed to a stdout that cannot take it (a full disk, here /dev/full) fails the command
 // as JSON did: `simgui run ... > summary.txt`, version and plugin list exited 0 with nothing
-// written.
+// written. Help and completion text (printed by cobra, which drops its write errors) too.
 func TestTextToAFullDiskFails(t *testing.T) {
 	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
 	if err != nil {
@@ -23,6 +23,9 @@ func TestTextToAFullDiskFails(t *testing.T) {
 		{"version"},
 		{"plugin", "list"},
 		{"plugin", "validate", "vehicle.ks0223.v1"},
+		{"run", "--help"},
+		{"--help"},
+		{"completion", "bash"},
 	} {
 		cmd := exec.Command(bin, args...)
 		cmd.Env = append(os.Environ(), "RUSIM_HOME="+home)
