@@ -22,6 +22,9 @@ const (
 var (
 	ErrHashKeyInUse = errors.New("hashKey already allocated")
 	ErrNoFreePort   = errors.New("no free port")
+	// ErrRangeUsedUp joins ErrNoFreePort when every port of the range is this bridge's
+	// own: the range is too small for the devices, rather than taken by other programs.
+	ErrRangeUsedUp = errors.New("this bridge holds every one")
 )
 
 // Options configure a [Manager]. The zero value gives CLOiSim's range on 127.0.0.1.
@@ -238,6 +241,17 @@ func (m *Manager) freePortLocked(hashKey string) (uint16, error) {
 				return 0, fmt.Errorf("opening port %d: %w (the limit of open files is reached: raise ulimit -n)", port, err)
 			}
 		}
+	}
+	// Whether the range is used up by this bridge or held by others tells the user which
+	// to change: the range, or what else runs.
+	size, own := int(m.last)-int(m.first)+1, 0
+	for p := int(m.first); p <= int(m.last); p++ {
+		if m.ownedLocked(uint16(p)) {
+			own++
+		}
+	}
+	if own == size {
+		return 0, fmt.Errorf("%w in %d-%d on %s: %w", ErrNoFreePort, m.first, m.last, m.bindIP, ErrRangeUsedUp)
 	}
 	return 0, fmt.Errorf("%w in %d-%d on %s", ErrNoFreePort, m.first, m.last, m.bindIP)
 }

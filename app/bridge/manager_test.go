@@ -118,8 +118,8 @@ func TestExhaustionAndReuse(t *testing.T) {
 	if err != nil || p2 != base+2 {
 		t.Fatalf("second: port %d err %v, want %d", p2, err, base+2)
 	}
-	if _, _, err := m.AllocateDevice(DeviceLaser, "cloi0", "lidar", "", "Tf"); !errors.Is(err, ErrNoFreePort) {
-		t.Fatalf("third: err %v, want ErrNoFreePort", err)
+	if _, _, err := m.AllocateDevice(DeviceLaser, "cloi0", "lidar", "", "Tf"); !errors.Is(err, ErrNoFreePort) || errors.Is(err, ErrRangeUsedUp) {
+		t.Fatalf("third: err %v, want ErrNoFreePort, another program holding a port", err)
 	}
 	// Deallocating the first device frees its port for the next allocation.
 	if err := m.DeallocateDevice([]uint16{p1}, []string{"cloi0lidarData"}); err != nil {
@@ -259,8 +259,8 @@ func TestReleasedKeysGetTheirPortsBack(t *testing.T) {
 	for _, k := range []string{"a", "b", "c", "d", "e", "f"} {
 		lent = append(lent, alloc("x", k))
 	}
-	if _, _, err := m.AllocateDevice(DeviceMicom, "x", "Micom", "", "g"); !errors.Is(err, ErrNoFreePort) {
-		t.Fatalf("a ninth port in a range of eight: %v", err)
+	if _, _, err := m.AllocateDevice(DeviceMicom, "x", "Micom", "", "g"); !errors.Is(err, ErrRangeUsedUp) {
+		t.Fatalf("a ninth port in a range of eight, all this bridge's: %v, want ErrRangeUsedUp", err)
 	}
 	if lent[4] != min(nrx, ntx) && lent[4] != max(nrx, ntx) {
 		t.Errorf("the fifth newcomer got %d, want one of agent_2's remembered ports %d %d (all others taken)", lent[4], nrx, ntx)

@@ -58,6 +58,10 @@ func explainFaceError(err error) error {
 		return fmt.Errorf("%s: %s is already in use (another simgui?); %s", face.label, addr, hint)
 	case errors.Is(err, syscall.EADDRNOTAVAIL) && addr != "":
 		return fmt.Errorf("%s: %s is not an address of this machine; %s or %s", face.label, addr, face.bind, face.off)
+	case errors.Is(err, bridge.ErrRangeUsedUp):
+		_, why, _ := strings.Cut(rest, bridge.ErrNoFreePort.Error())
+		why, _, _ = strings.Cut(why, ": ")
+		return fmt.Errorf("%s: too few ports%s for the devices; widen the range with --bridge-ports or %s", face.label, why, face.off)
 	case errors.Is(err, bridge.ErrNoFreePort):
 		// The bridge probes ports before it binds: on an address that is not this machine's
 		// every probe fails, and no port seems free.

@@ -123,6 +123,12 @@ func TestPortInUseNamesTheFlags(t *testing.T) {
 		"error: device bridge: 192.0.2.1 is not an address of this machine; bind another address with --bridge-ip or turn it off with --no-bridge"; got != want {
 		t.Errorf("bridge ip:\n got %s\nwant %s", got, want)
 	}
+	// A range too small for the devices is named as such, not as ports others hold.
+	one := freePort(t)
+	if got, want := errorLine(t, nil, "run", "--headless", "--steps", "10", "--no-api", "--no-control", "--bridge-ports", one+"-"+one),
+		"error: device bridge: too few ports in "+one+"-"+one+" on 127.0.0.1 for the devices; widen the range with --bridge-ports or turn it off with --no-bridge"; got != want {
+		t.Errorf("one-port bridge range:\n got %s\nwant %s", got, want)
+	}
 	if got, want := errorLine(t, nil, append(run, "--no-api", "--control-ip", "192.0.2.1")...),
 		"error: control service: 192.0.2.1:8080 is not an address of this machine; bind another address with --control-ip (it follows --bridge-ip) or turn it off with --no-control"; got != want {
 		t.Errorf("control ip:\n got %s\nwant %s", got, want)
