@@ -33,6 +33,9 @@ const (
 	// scene channels carry the world's scene (foxview.Scene), sent when a client subscribes
 	// and again when robots come or go.
 	scene
+	// calibration channels carry the calibration of a camera (foxview.Viewer.Calibration)
+	// with each of its frames, as a ROS camera sends its camera_info.
+	calibration
 )
 
 // spec is a channel a world offers: its topic, the bus topic its messages come from and
@@ -51,7 +54,8 @@ func (s spec) key() string { return s.topic + "\x00" + string(s.md.FullName()) }
 // specTimeout bounds how long listing a world's sensors waits for its loop.
 const specTimeout = 2 * time.Second
 
-// specsOf lists the channels a world offers: each sensor's topic and its view, the world's
+// specsOf lists the channels a world offers: each sensor's topic and its view, each camera's
+// calibration, the world's
 // pose list and its transforms, the scene, and every other topic on its
 // bus of a known type; a robot's own topics (/model/<name>/...) for the world's robots, the
 // first maxRobots only, unlisted saying how many more there are. ok is false when the world's loop did
@@ -108,6 +112,10 @@ func specsOf(ctx context.Context, a *app.Sim, maxRobots int) (out []spec, unlist
 		add(spec{topic: in.Topic, source: in.Topic, kind: raw, md: md})
 		if vmd := foxview.ViewOf(kind); vmd != nil {
 			add(spec{topic: in.Topic + foxview.ViewSuffix, source: in.Topic, kind: view, md: vmd})
+		}
+		if kind == sensors.TopicImage || kind == sensors.TopicDepthImage {
+			add(spec{topic: foxview.CalibrationTopic(in.Topic), source: in.Topic, kind: calibration,
+				md: (&foxglove.CameraCalibration{}).ProtoReflect().Descriptor()})
 		}
 	}
 	info := transport.PoseInfoTopic(name)

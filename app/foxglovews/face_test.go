@@ -191,10 +191,12 @@ func TestLiveViewServesTheWorld(t *testing.T) {
 		t.Errorf("serverInfo %v", info)
 	}
 	const cam = "/model/ego/sensor/camera.front.rgb/image"
-	chans := v.listed(cam, cam+"/foxglove", "/scene/foxglove", "/world/default/pose/info/foxglove", "/model/ego/sensor/speedometer/scalar",
+	const calib = "/model/ego/sensor/camera.front.rgb/calibration/foxglove"
+	chans := v.listed(cam, cam+"/foxglove", calib, "/scene/foxglove", "/world/default/pose/info/foxglove", "/model/ego/sensor/speedometer/scalar",
 		"/clock", "/world/default/stats", "/model/ego/pose", "/model/ego/command", "/model/ego/micom", "/model/ego/wheels")
 	for topic, schema := range map[string]string{
-		cam: "gz.msgs.Image", cam + "/foxglove": "foxglove.CompressedImage", "/scene/foxglove": "foxglove.SceneUpdate",
+		cam: "gz.msgs.Image", cam + "/foxglove": "foxglove.CompressedImage", calib: "foxglove.CameraCalibration",
+		"/scene/foxglove":                   "foxglove.SceneUpdate",
 		"/world/default/pose/info/foxglove": "foxglove.FrameTransforms", "/model/ego/sensor/speedometer/scalar": "gz.msgs.Float_V",
 		// Published only while someone subscribes, listed before.
 		"/clock": "gz.msgs.Clock", "/world/default/stats": "gz.msgs.WorldStatistics", "/model/ego/pose": "gz.msgs.Pose",
@@ -222,11 +224,12 @@ func TestLiveViewServesTheWorld(t *testing.T) {
 		}
 	}
 
-	camID, sceneID := chans[cam+"/foxglove"]["id"], chans["/scene/foxglove"]["id"]
-	v.send(`{"op":"subscribe","subscriptions":[{"id":7,"channelId":` + num(camID) + `},{"id":9,"channelId":` + num(sceneID) + `}]}`)
-	var gotFrame, gotScene bool
+	camID, sceneID, calibID := chans[cam+"/foxglove"]["id"], chans["/scene/foxglove"]["id"], chans[calib]["id"]
+	v.send(`{"op":"subscribe","subscriptions":[{"id":7,"channelId":` + num(camID) + `},{"id":9,"channelId":` + num(sceneID) +
+		`},{"id":11,"channelId":` + num(calibID) + `}]}`)
+	var gotFrame, gotScene, gotCalib bool
 	ctx := context.Background()
-	for !gotFrame || !gotScene {
+	for !gotFrame || !gotScene || !gotCalib {
 		// The camera publishes once someone listens: step until its frames come.
 		if _, err := sim.Loop.Step(ctx, 10); err != nil {
 			t.Fatal(err)
@@ -264,8 +267,20 @@ func TestLiveViewServesTheWorld(t *testing.T) {
 				t.Fatalf("scene of %d entities, want the track's triangles and robot/ego", len(up.Entities))
 			}
 			gotScene = true
+		case 11:
+			// The KS0223's camera: 68° over its 480 rows, centred.
+			var c foxglove.CameraCalibration
+			if err := proto.Unmarshal(msg[messageHeader:], &c); err != nil {
+				t.Fatal(err)
+			}
+			fy := 240 / math.Tan(34*math.Pi/180)
+			if c.FrameId != "ego/camera.front.rgb" || c.Width != 640 || c.Height != 480 || len(c.K) != 9 ||
+				math.Abs(c.K[4]-fy) > 1e-9 || c.K[2] != 319.5 || c.K[5] != 239.5 || c.DistortionModel != "plumb_bob" {
+				t.Fatalf("camera calibration %v, want fy %g about (319.5, 239.5)", &c, fy)
+			}
+			gotCalib = true
 		default:
-			t.Fatalf("data of subscription %d, subscribed 7 and 9", sub)
+			t.Fatalf("data of subscription %d, subscribed 7, 9 and 11", sub)
 		}
 	}
 
@@ -454,8 +469,14 @@ func TestLiveViewFollowsTheActiveWorld(t *testing.T) {
 		if err := proto.Unmarshal(msg[messageHeader:], &tf); err != nil {
 			t.Fatal(err)
 		}
-		if sub := binary.LittleEndian.Uint32(msg[1:]); sub != 3 || len(tf.Transforms) != 1 {
+		if sub := binary.LittleEndian.Uint32(msg[1:]); sub != 3 || len(tf.Transforms) < 1 {
 			t.Fatalf("subscription %d, %d transforms", sub, len(tf.Transforms))
+		}
+		// The robot's, then its cameras' under it.
+		for _, f := range tf.Transforms[1:] {
+			if f.ParentFrameId != tf.Transforms[0].ChildFrameId {
+				t.Fatalf("transforms %v: want one robot's and its cameras'", tf.Transforms)
+			}
 		}
 		if tf.Transforms[0].ChildFrameId == "trainee" {
 			break // the episode's

@@ -86,7 +86,7 @@ func (ch *channel) stopFeed() {
 func (s *Server) feed(ch *channel, sp spec, a *app.Sim, stop chan struct{}) {
 	sub := a.Bus.Subscribe(sp.source, transport.WithQueueLen(feedQueue))
 	defer sub.Close()
-	var v foxview.Viewer
+	v := foxview.Viewer{World: a.Loop.Snapshot}
 	var buf []byte
 	for {
 		var m transport.Message
@@ -101,11 +101,17 @@ func (s *Server) feed(ch *channel, sp spec, a *app.Sim, stop chan struct{}) {
 		}
 		now := uint64(time.Now().UnixNano())
 		msg := m.Msg
-		if sp.kind == view {
+		switch sp.kind {
+		case view:
 			v.SetStamp(now)
 			var err error
 			if msg, _, err = v.View(m); err != nil || msg == nil {
 				continue // a message of another kind, or sizes that do not match its data
+			}
+		case calibration:
+			v.SetStamp(now)
+			if msg, _ = v.Calibration(m); msg == nil {
+				continue // not a camera's frame, or a camera the world no longer has
 			}
 		}
 		var err error

@@ -16,6 +16,8 @@ import (
 	"simgui/app/sensors/jpegenc"
 	"simgui/app/transport"
 	"simgui/app/transport/msgs"
+	"simgui/app/world"
+	"simgui/plugins"
 )
 
 // ViewSuffix ends the topic of a message's Foxglove view: a camera's frames on
@@ -35,14 +37,24 @@ const WorldFrame = "world"
 // (gz.msgs.LaserScan, one layer) as a foxglove.LaserScan placed in the world frame at the
 // sensor's pose; a depth frame (R_FLOAT32) as a foxglove.RawImage of 16-bit millimetres; the
 // world's pose list (/world/<w>/pose/info, gz.msgs.Pose_V) as
-// foxglove.FrameTransforms, a frame per model under the world frame. Other messages have
-// none. The zero Viewer is ready; one goroutine at a time: the views share its buffers.
+// foxglove.FrameTransforms, a frame per model under the world frame, and with World a frame
+// per camera under its robot's. Other messages have none. A camera's frame has a calibration
+// too (Calibration). The zero Viewer is ready; one goroutine at a time: the views share its
+// buffers.
 type Viewer struct {
+	// World returns the world the messages come from as it is now, whose robots' sensor
+	// mounts place their cameras' frames and give their calibrations; nil leaves both out.
+	World func() *world.Snapshot
+
 	enc           jpegenc.Encoder
 	rgb, jpg, raw []byte
 	img           foxglove.CompressedImage
 	rawImg        foxglove.RawImage
+	calib         foxglove.CameraCalibration
 	ts            timestamppb.Timestamp
+	// rigByName holds the vehicles of rigSnap's robots by name.
+	rigSnap   *world.Snapshot
+	rigByName map[string]*plugins.VehicleDescriptor
 }
 
 // View returns m's view and its topic, or nil when m has none (another type, or a frame
@@ -158,16 +170,25 @@ func (v *Viewer) depth(topic string, msg *msgs.Image) (proto.Message, string, er
 // CameraFrame names a camera's frame after its topic: /model/<m>/sensor/<id>/image gives
 // "<m>/<id>".
 func CameraFrame(topic string) string {
+	model, id, ok := sensorOf(topic)
+	if !ok {
+		return ""
+	}
+	return model + "/" + id
+}
+
+// sensorOf returns the robot and the sensor of a sensor's topic, /model/<m>/sensor/<id>/....
+func sensorOf(topic string) (model, id string, ok bool) {
 	rest, ok := strings.CutPrefix(topic, "/model/")
 	if !ok {
-		return ""
+		return "", "", false
 	}
-	model, rest, ok := strings.Cut(rest, "/sensor/")
+	model, rest, ok = strings.Cut(rest, "/sensor/")
 	if !ok {
-		return ""
+		return "", "", false
 	}
-	id, _, _ := strings.Cut(rest, "/")
-	return model + "/" + id
+	id, _, _ = strings.Cut(rest, "/")
+	return model, id, true
 }
 
 // scan views a lidar scan in the world frame, from the sensor's world pose. A scan of several
@@ -193,9 +214,11 @@ func (v *Viewer) scan(msg *msgs.LaserScan) proto.Message {
 	}
 }
 
-// transforms views the world's pose list as a frame per model under the world frame.
+// transforms views the world's pose list as a frame per model under the world frame, and a
+// frame per camera of a robot in the Viewer's world under the robot's.
 func (v *Viewer) transforms(msg *msgs.Pose_V) proto.Message {
 	out := &foxglove.FrameTransforms{Transforms: make([]*foxglove.FrameTransform, 0, len(msg.GetPose()))}
+	rigs := v.rigs()
 	for _, p := range msg.GetPose() {
 		if p.GetName() == "" {
 			continue
@@ -205,6 +228,9 @@ func (v *Viewer) transforms(msg *msgs.Pose_V) proto.Message {
 			Timestamp: &v.ts, ParentFrameId: WorldFrame, ChildFrameId: RobotFrame(p.GetName()),
 			Translation: fp.Position, Rotation: fp.Orientation,
 		})
+		if rig := rigs[p.GetName()]; rig != nil {
+			out.Transforms = v.cameraFrames(out.Transforms, rig, p.GetName())
+		}
 	}
 	return out
 }

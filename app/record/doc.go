@@ -19,8 +19,10 @@
 // pose list are also written in Foxglove's types, on the topic with [foxview.ViewSuffix]: a JPEG
 // foxglove.CompressedImage (a depth frame: a foxglove.RawImage of 16-bit millimetres), a
 // foxglove.LaserScan in the [foxview.WorldFrame] at the sensor's pose, and
-// foxglove.FrameTransforms with a frame per model under it (package foxglove holds the
-// messages). A view has its message's sequence and times. Where a world's messages begin, its
+// foxglove.FrameTransforms with a frame per model under it and, given World.Snapshot, a frame
+// per camera under its robot's (package foxglove holds the messages). Given World.Snapshot, a
+// camera or depth frame has its camera's foxglove.CameraCalibration beside it too
+// ([foxview.CalibrationTopic]). A view has its message's sequence and times. Where a world's messages begin, its
 // scene (World.Scene, a foxglove.SceneUpdate on [foxview.SceneTopic]: the track, and each robot's shape
 // and each pushable box locked to its frame) replaces the last one.
 //

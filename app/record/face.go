@@ -201,6 +201,7 @@ func (f *Face) worldOf(a *app.Sim) World {
 	if f.h != nil {
 		log = f.h.Logger()
 	}
+	w.Snapshot = a.Loop.Snapshot
 	warned := false
 	w.Scene = func() *foxglove.SceneUpdate {
 		snap := a.Loop.Snapshot()

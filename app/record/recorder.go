@@ -19,6 +19,7 @@ import (
 	"simgui/app/foxview"
 	"simgui/app/foxview/foxglove"
 	"simgui/app/transport"
+	"simgui/app/world"
 )
 
 // How far a stamp may lie from its episode's time before the recorder takes it for another
@@ -78,6 +79,10 @@ type World struct {
 	// names other robots than the scene has (looked for once a second of the file's time); nil
 	// writes none. The writer goroutine calls it.
 	Scene func() *foxglove.SceneUpdate
+	// Snapshot returns the world as it is now, whose robots' sensor mounts the views of
+	// cameras need (their frames in the pose list's view, their calibrations); nil leaves
+	// those out. The writer goroutine calls it.
+	Snapshot func() *world.Snapshot
 }
 
 // worldMetadata is the name of the metadata records that mark where a world's messages begin.
@@ -441,11 +446,10 @@ func (r *Recorder) write(m transport.Message, epoch int) error {
 	if err != nil {
 		return fmt.Errorf("marshal %s on %s: %w", m.Type, m.Topic, err)
 	}
-	var view proto.Message
-	var viewTopic string
+	var views [2]view
 	var viewSize int
 	if !r.full {
-		view, viewTopic, viewSize = r.view(m)
+		views, viewSize = r.viewsOf(m)
 	}
 	// The bound is on the file, which is what fills a disk (compressed camera frames of the
 	// flat look are a three-hundredth of their message data): the chunks written so far, plus
@@ -497,23 +501,27 @@ func (r *Recorder) write(m transport.Message, epoch int) error {
 			return err
 		}
 	}
-	if view != nil {
-		if err := r.writeView(view, viewTopic, seq, logTime, t); err != nil {
+	n := uint64(1)
+	for i, v := range views {
+		if v.msg == nil {
+			continue
+		}
+		if err := r.writeView(v.msg, v.topic, seq, logTime, t); err != nil {
 			return err
 		}
-		if r.leftOut[viewTopic] {
-			view = nil // not written: counted as the message alone
+		if r.leftOut[v.topic] {
+			views[i].msg = nil // not written: not counted
+		} else {
+			n++
 		}
-	}
-	n := uint64(1)
-	if view != nil {
-		n = 2
 	}
 	r.messages.Add(n)
 	r.mu.Lock()
 	r.perTopic[m.Topic]++
-	if view != nil {
-		r.perTopic[viewTopic]++
+	for _, v := range views {
+		if v.msg != nil {
+			r.perTopic[v.topic]++
+		}
 	}
 	r.mu.Unlock()
 	return nil

@@ -9,25 +9,37 @@ import (
 	"simgui/app/transport"
 )
 
-// view returns m's Foxglove view, its topic and about how many bytes it takes (nil when it has
-// none). A view that fails is left out, and the first failure logged: the message itself is
-// what the recording is for. So is a view whose topic a publisher on the bus has taken.
-func (r *Recorder) view(m transport.Message) (proto.Message, string, int) {
+// view is a Foxglove view of a message to write beside it.
+type view struct {
+	msg   proto.Message
+	topic string
+}
+
+// viewsOf returns m's Foxglove views — its view (Viewer.View) and, for a camera's frame, its
+// camera's calibration — and about how many bytes they take (none when it has none). A view
+// that fails is left out, and the first failure logged: the message itself is what the
+// recording is for. So is a view whose topic a publisher on the bus has taken.
+func (r *Recorder) viewsOf(m transport.Message) (views [2]view, size int) {
 	if r.views == nil {
-		return nil, "", 0
+		return views, 0
 	}
+	r.views.World = r.world.Snapshot
 	v, topic, err := r.views.View(m)
 	if err != nil {
 		if !r.viewErr {
 			r.viewErr = true
 			r.log.Warn("recording leaves out a Foxglove view", "path", r.path, "topic", m.Topic, "err", err)
 		}
-		return nil, "", 0
+		return views, 0
 	}
-	if _, taken := r.channels[topic]; v == nil || taken {
-		return nil, "", 0
+	c, ctopic := r.views.Calibration(m)
+	for i, o := range []view{{v, topic}, {c, ctopic}} {
+		if _, taken := r.channels[o.topic]; o.msg != nil && !taken {
+			views[i] = o
+			size += proto.Size(o.msg) + 16 // and the stamps written later
+		}
 	}
-	return v, topic, proto.Size(v) + 16 // and the stamps written later
+	return views, size
 }
 
 // writeView writes view on topic beside its message (sequence seq), stamped with the

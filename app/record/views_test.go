@@ -19,17 +19,19 @@ import (
 	"simgui/app/foxview/foxglove"
 	"simgui/app/transport"
 	"simgui/app/transport/msgs"
+	"simgui/app/world"
+	"simgui/plugins"
 )
 
 // recordViews publishes, once each: an RGB and a grey camera frame, a depth frame, a frame whose
 // sizes do not match its data, a lidar scan, the world's pose list and another Pose_V, and
-// returns what the recording of it wrote.
-func recordViews(t *testing.T, foxgloveViews bool) *Recording {
+// returns what the recording of it, of world w, wrote.
+func recordViews(t *testing.T, foxgloveViews bool, w World) *Recording {
 	t.Helper()
 	bus := transport.NewBus(transport.Options{Logger: slog.New(slog.DiscardHandler)})
 	defer bus.Close()
 	path := filepath.Join(t.TempDir(), "views.mcap")
-	rec, err := Start(bus, path, Options{Foxglove: foxgloveViews, Logger: slog.New(slog.DiscardHandler)})
+	rec, err := Start(bus, path, Options{Foxglove: foxgloveViews, World: w, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +107,7 @@ func viewsOf(rec *Recording) map[string]Message {
 }
 
 func TestFoxgloveViews(t *testing.T) {
-	rec := recordViews(t, true)
+	rec := recordViews(t, true, World{})
 	byTopic := viewsOf(rec)
 	want := map[string]string{
 		"/model/car0/sensor/camera/image/foxglove":      "foxglove.CompressedImage",
@@ -129,7 +131,7 @@ func TestFoxgloveViews(t *testing.T) {
 		}
 	}
 	if len(views) != len(want) {
-		t.Errorf("views on %v, want those of %v (none for a bad frame, other pose lists)", views, want)
+		t.Errorf("views on %v, want those of %v (none for a bad frame, other pose lists; no calibrations without the world)", views, want)
 	}
 
 	var raw foxglove.RawImage
@@ -239,7 +241,7 @@ func jpegDiff(t *testing.T, j []byte, src *msgs.Image, c int) float64 {
 }
 
 func TestNoFoxgloveViews(t *testing.T) {
-	for topic, m := range viewsOf(recordViews(t, false)) {
+	for topic, m := range viewsOf(recordViews(t, false, World{})) {
 		if len(m.Type) >= 9 && m.Type[:9] == "foxglove." {
 			t.Errorf("%s: a %s without Options.Foxglove", topic, m.Type)
 		}
@@ -318,5 +320,66 @@ func TestViewTopicTaken(t *testing.T) {
 	}
 	if n := got.Counts()["/world/w/pose/info/foxglove"]; n != 1 {
 		t.Errorf("%d messages on the taken topic, want the publisher's 1", n)
+	}
+}
+
+// With the world's robots known, each camera frame has its camera's calibration beside it, and
+// the pose list's view places the cameras' frames under their robots.
+func TestCameraCalibrationsBesideTheirFrames(t *testing.T) {
+	car := &plugins.VehicleDescriptor{ID: "vehicle.test.car.v1", Sensors: []plugins.SensorMount{
+		{ID: "camera", Kind: plugins.SensorCamera, Pose: plugins.Pose3{X: 0.1, Z: 0.08, PitchDeg: 6}, Params: map[string]float64{"fovDeg": 68}},
+		{ID: "depth", Kind: plugins.SensorDepth, Pose: plugins.Pose3{X: 0.1, Z: 0.05}},
+	}}
+	snap := &world.Snapshot{Models: []world.ModelState{{Name: "car0", VehicleID: car.ID, Vehicle: car}}}
+	rec := recordViews(t, true, World{ID: "w", Snapshot: func() *world.Snapshot { return snap }})
+	byTopic := viewsOf(rec)
+	for topic, src := range map[string]string{
+		"/model/car0/sensor/camera/calibration/foxglove": "/model/car0/sensor/camera/image",
+		"/model/car0/sensor/depth/calibration/foxglove":  "/model/car0/sensor/depth/depth_image",
+	} {
+		m, ok := byTopic[topic]
+		if !ok || m.Type != "foxglove.CameraCalibration" {
+			t.Fatalf("%s: %q (written %v)", topic, m.Type, ok)
+		}
+		if f := byTopic[src]; m.Sequence != f.Sequence || m.LogTime != f.LogTime {
+			t.Errorf("%s: sequence %d at %d, its frame's %d at %d", topic, m.Sequence, m.LogTime, f.Sequence, f.LogTime)
+		}
+		var c foxglove.CameraCalibration
+		if err := proto.Unmarshal(m.Data, &c); err != nil {
+			t.Fatal(err)
+		}
+		var img msgs.Image
+		if err := proto.Unmarshal(byTopic[src].Data, &img); err != nil {
+			t.Fatal(err)
+		}
+		if c.FrameId != foxview.CameraFrame(src) || c.Width != img.Width || c.Height != img.Height || c.Timestamp.AsTime().UnixNano() != int64(m.LogTime) {
+			t.Errorf("%s: %v, want frame %q, %dx%d, stamped %d", topic, &c, foxview.CameraFrame(src), img.Width, img.Height, m.LogTime)
+		}
+	}
+	// The camera's: fy for 68° over its 48 rows.
+	var c foxglove.CameraCalibration
+	_ = proto.Unmarshal(byTopic["/model/car0/sensor/camera/calibration/foxglove"].Data, &c)
+	if fy := 24 / math.Tan(34*math.Pi/180); math.Abs(c.K[4]-fy) > 1e-9 {
+		t.Errorf("camera fy %g, want %g", c.K[4], fy)
+	}
+	var tf foxglove.FrameTransforms
+	if err := proto.Unmarshal(byTopic["/world/corridor/pose/info/foxglove"].Data, &tf); err != nil {
+		t.Fatal(err)
+	}
+	var children []string
+	for _, f := range tf.Transforms {
+		children = append(children, f.ParentFrameId+">"+f.ChildFrameId)
+	}
+	if !slices.Equal(children, []string{"world>car0", "car0>car0/camera", "car0>car0/depth", "world>car1"}) {
+		t.Errorf("frames %v, want each robot's and car0's cameras under it", children)
+	}
+	n := 0
+	for _, m := range rec.Messages {
+		if m.Topic == "/model/car0/sensor/camera/calibration/foxglove" {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d calibrations of the camera's one frame", n)
 	}
 }
