@@ -151,7 +151,7 @@
 // Options.AllowOrigins or the same IP/localhost host (403 otherwise), and with Options.Token
 // every request, /health included, must carry "Authorization: Bearer <token>" or ?token=
 // (401). A POST with a body must declare Content-Type application/json (415 otherwise; one
-// without a body is refused as empty, 400): browsers send
+// without a body, or with an empty chunked one, is refused as empty, 400): browsers send
 // text/plain, form and multipart bodies to any site without asking, never JSON. rusim's
 // client sends JSON (requests' json=). Timeouts: header 10 s, the whole request 30 s, idle
 // keep-alive 2 min, writing a reply 30 s. Bodies are at most MaxBody (2 MiB) with at most

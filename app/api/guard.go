@@ -73,8 +73,9 @@ const (
 // bodies cross-origin without asking first (CORS "simple" requests), never JSON. A POST
 // without a body carries nothing to declare: it goes on to its handler, which refuses it as
 // rusim does ("Request body is empty.", 400; 404 off /reset and /step), as
-// `curl -X POST .../reset` and requests' post(json=None) send it. It reports whether it
-// answered.
+// `curl -X POST .../reset` and requests' post(json=None) send it; so does one of unknown
+// length (chunked) and no Content-Type, which decode refuses once it is read if it is not
+// empty. It reports whether it answered.
 func (s *Service) guard(w http.ResponseWriter, r *http.Request) bool {
 	if ref := s.httpGuard.Check(r); ref != nil {
 		if ok, leftOut := s.refusedLog.Allow(); ok { // a client repeating it must not fill the log
@@ -84,7 +85,10 @@ func (s *Service) guard(w http.ResponseWriter, r *http.Request) bool {
 		s.writeJSON(w, ref.Status, errorBody{ref.Message})
 		return true
 	}
-	if r.Method == http.MethodPost && r.ContentLength != 0 {
+	// A body of unknown length (chunked) without a Content-Type may be empty: decode tells,
+	// once it is read (a body there without one is refused as here).
+	_, typed := r.Header["Content-Type"]
+	if r.Method == http.MethodPost && r.ContentLength != 0 && (typed || r.ContentLength > 0) {
 		ct := r.Header.Get("Content-Type")
 		mt, params, err := mime.ParseMediaType(ct)
 		if err != nil || mt != "application/json" {

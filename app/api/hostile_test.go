@@ -457,4 +457,42 @@ func TestEmptyBodyWithoutContentType(t *testing.T) {
 	if code, _ := s.raw("POST", "/reset", `{"seed": 1}`, nil); code != http.StatusUnsupportedMediaType {
 		t.Errorf("POST /reset with a body but no Content-Type: got %d, want 415", code)
 	}
+	// The same, chunked (a length not told before the body): an empty one is empty, one with
+	// JSON in it still lacks its Content-Type.
+	for _, c := range []struct {
+		body, ct string
+		code     int
+		want     string
+	}{
+		{"", "", http.StatusBadRequest, "Request body is empty."},
+		{"  \r\n", "", http.StatusBadRequest, "Request body is empty."},
+		{`{"seed": 1}`, "", http.StatusUnsupportedMediaType, `Content-Type must be application/json, not "".`},
+		{`{"seed": 1}`, "text/plain", http.StatusUnsupportedMediaType, `Content-Type must be application/json, not "text/plain".`},
+	} {
+		addr := s.svc.Addr().String()
+		conn, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		head := "POST /reset HTTP/1.1\r\nHost: " + addr + "\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n"
+		if c.ct != "" {
+			head += "Content-Type: " + c.ct + "\r\n"
+		}
+		chunk := ""
+		if c.body != "" {
+			chunk = fmt.Sprintf("%x\r\n%s\r\n", len(c.body), c.body)
+		}
+		fmt.Fprintf(conn, "%s\r\n%s0\r\n\r\n", head, chunk)
+		r, err := http.ReadResponse(bufio.NewReader(conn), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var e errorBody
+		err = json.NewDecoder(r.Body).Decode(&e)
+		r.Body.Close()
+		conn.Close()
+		if r.StatusCode != c.code || err != nil || e.Error != c.want {
+			t.Errorf("chunked POST /reset %q, Content-Type %q: got %d %q (%v), want %d %q", c.body, c.ct, r.StatusCode, e.Error, err, c.code, c.want)
+		}
+	}
 }

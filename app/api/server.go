@@ -388,6 +388,11 @@ func (s *Service) decode(w http.ResponseWriter, r *http.Request, dst any) bool {
 		}
 		return false
 	}
+	if _, typed := r.Header["Content-Type"]; !typed && len(bytes.TrimSpace(body)) > 0 {
+		// A chunked body, which guard let through for want of its length.
+		s.writeJSON(w, http.StatusUnsupportedMediaType, errorBody{`Content-Type must be application/json, not "".`})
+		return false
+	}
 	if err := decodeRequest(body, dst); err != nil {
 		status := http.StatusBadRequest
 		if e, ok := errors.AsType[*Error](err); ok {
