@@ -65,7 +65,7 @@ type FaceModule struct {
 
 // WindowSettings are the window face's setting names (its Face's yaml keys), for the headless
 // build, which has no window but refuses what the window would.
-var WindowSettings = []string{"height", "recordDir", "screenshotDir", "stateFile", "width"}
+var WindowSettings = []string{"height", "recordDir", "screenshotDir", "width"}
 
 // WindowFaceID is the window's face in the registry: app/window registers it, and the headless
 // build, which cannot import that package, registers it as absent.

@@ -28,8 +28,9 @@ type Face struct {
 	ScreenshotDir string `yaml:"screenshotDir"`
 	// RecordDir is where F9 writes recordings (default the working directory).
 	RecordDir string `yaml:"recordDir"`
-	// StateFile receives the window's state for tests (Options.StateFile).
-	StateFile string `yaml:"stateFile"`
+	// The state file (Options.StateFile, a test hook) is not a setting: a scenario, which
+	// comes from anyone, would name a file the window replaces ten times a second. Only the
+	// command line's hidden --state-file gives it.
 
 	// Options are what the program, not the settings, gives: hosted screens, how to open a
 	// scenario, the spawn list's plugins, the start time. The fields above override theirs.
@@ -67,9 +68,6 @@ func (f *Face) RunMain(ctx context.Context) error {
 	}
 	if f.RecordDir != "" {
 		o.RecordDir = f.RecordDir
-	}
-	if f.StateFile != "" {
-		o.StateFile = f.StateFile
 	}
 	if o.Logger == nil {
 		o.Logger = f.h.Logger()

@@ -27,3 +27,16 @@ func TestWindowSettingsNameTheFacesKeys(t *testing.T) {
 		t.Errorf("window.Face takes %v, app.WindowSettings names %v", keys, app.WindowSettings)
 	}
 }
+
+// A scenario comes from anyone: its faces block must not name the state file, which the window
+// replaces ten times a second wherever it points (a scenario naming ~/.bashrc replaced it with
+// JSON). Only the hidden --state-file flag sets it.
+func TestScenarioCannotSetTheStateFile(t *testing.T) {
+	faces, err := app.Faces(app.FaceSettings{"window": map[string]any{"enabled": true, "stateFile": "/tmp/victim"}})
+	if err == nil {
+		t.Fatalf("the scenario's stateFile was taken (%d faces)", len(faces))
+	}
+	if want := `faces.window: unknown setting "stateFile"`; !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("error %q, want it to start %q", err, want)
+	}
+}
