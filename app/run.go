@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"errors"
-	"fmt"
 	"slices"
 	"time"
 
@@ -58,7 +57,7 @@ func (h *Host) Run(ctx context.Context, faces ...Face) error {
 		for _, f := range faces {
 			if err := f.Start(ctx, h); err != nil {
 				h.Start.Failed(FaceName(f), err)
-				return fmt.Errorf("%s: %w", FaceName(f), err)
+				return &FaceStartError{Face: FaceName(f), Err: err}
 			}
 			h.Start.Started(FaceName(f))
 			started = append(started, f)
@@ -90,6 +89,18 @@ func (h *Host) Run(ctx context.Context, faces ...Face) error {
 	}
 	return errors.Join(err, loopErr)
 }
+
+// FaceStartError is Run's error when a face could not start (its port taken, say): the run
+// did not begin, although its worlds may have taken their first steps meanwhile, so what a
+// caller set up to keep the run's output can be taken away again.
+type FaceStartError struct {
+	// Face is the face's name (FaceName).
+	Face string
+	Err  error
+}
+
+func (e *FaceStartError) Error() string { return e.Face + ": " + e.Err.Error() }
+func (e *FaceStartError) Unwrap() error { return e.Err }
 
 // halt ends a world's loop and waits for it; it returns the loop's error.
 func (h *Host) halt(s *Sim) error {

@@ -58,3 +58,12 @@ func (s *Sim) StopSensorDump() (sensors.DumpSummary, error) {
 	}
 	return s.Sensors.StopDump()
 }
+
+// DiscardSensorDump stops the sensor dump and removes what it wrote
+// (sensors.System.DiscardDump): for a run that failed to start.
+func (s *Sim) DiscardSensorDump() error {
+	if s.Sensors == nil {
+		return nil
+	}
+	return s.Sensors.DiscardDump()
+}

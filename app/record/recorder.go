@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -122,7 +123,9 @@ var errTooManyChannels = errors.New("more than 65535 topics")
 // Recorder writes every message of a bus to an MCAP file until Stop; Switch moves it to
 // another bus (another world) in the same file.
 type Recorder struct {
-	path       string
+	path string
+	// made are the folders Start made for the file (outermost first), which Discard removes.
+	made       []string
 	f          *os.File
 	w          *mcap.Writer
 	log        *slog.Logger
@@ -200,13 +203,13 @@ func Start(bus *transport.Bus, path string, opts Options) (*Recorder, error) {
 	if _, err := compression(opts.Compression); err != nil {
 		return nil, fmt.Errorf("record %s: %w", path, err)
 	}
-	if dir := filepath.Dir(path); dir != "" {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return nil, fmt.Errorf("record %s: %w", path, err)
-		}
+	made, err := mkdirAll(filepath.Dir(path))
+	if err != nil {
+		return nil, fmt.Errorf("record %s: %w", path, err)
 	}
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
+		removeFolders(made)
 		if errors.Is(err, os.ErrExist) {
 			return nil, fmt.Errorf("record %s: the file exists; choose another name or remove it", path)
 		}
@@ -214,9 +217,41 @@ func Start(bus *transport.Bus, path string, opts Options) (*Recorder, error) {
 	}
 	r, err := StartFile(bus, f, opts)
 	if err != nil {
+		// Nothing left behind: a header the disk had no room for left the file and the
+		// folders made for it.
 		os.Remove(path)
+		removeFolders(made)
+		return nil, err
 	}
-	return r, err
+	r.made = made
+	return r, nil
+}
+
+// mkdirAll makes dir and its missing parents, as os.MkdirAll does, and returns the folders it
+// made, outermost first, so that a recording that does not happen can take them away again.
+func mkdirAll(dir string) ([]string, error) {
+	var missing []string
+	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(d); !errors.Is(err, fs.ErrNotExist) {
+			break // there, or not ours to claim
+		}
+		missing = append(missing, d)
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	slices.Reverse(missing)
+	return missing, nil
+}
+
+// removeFolders removes the folders mkdirAll made, innermost first, each only if it is empty.
+func removeFolders(made []string) {
+	for i := len(made) - 1; i >= 0; i-- {
+		os.Remove(made[i])
+	}
 }
 
 // StartFile records every message published on bus from now on into f, a new empty file the
@@ -619,6 +654,19 @@ func (r *Recorder) Stats() Stats {
 		s.PerTopic[k] = v
 	}
 	return s
+}
+
+// Discard stops recording and removes the file, and the folders Start made for it: for a
+// recording of a run that failed to start (a port taken), whose file would otherwise be left
+// with the run's first steps in it and make the same command refuse it next time ("the file
+// exists").
+func (r *Recorder) Discard() error {
+	r.Stop()
+	if err := os.Remove(r.path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("record %s: %w", r.path, err)
+	}
+	removeFolders(r.made)
+	return nil
 }
 
 // Stop stops recording, writes the rest of the queue, the last chunk and the summary, and

@@ -7,9 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -32,23 +34,104 @@ import (
 // frame (none is dropped, so a slow disk slows the loop down). Call it before the loop runs or
 // on the loop goroutine.
 func (s *System) StartDump(dir string) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	made, err := mkdirAll(dir)
+	if err != nil {
 		return fmt.Errorf("sensor dump: %w", err)
 	}
 	// A folder holding an earlier run's files would end up describing neither run: its
 	// .jsonl files rewritten, its images left beside the new ones.
 	if entries, err := os.ReadDir(dir); err != nil {
+		removeFolders(made)
 		return fmt.Errorf("sensor dump: %w", err)
 	} else if len(entries) > 0 {
 		return fmt.Errorf("sensor dump: %s holds %d entries (%s, ...): give an empty or new folder", dir, len(entries), entries[0].Name())
 	}
-	d := &dump{dir: dir, sensors: map[string]*dumpSensor{}, failed: make(chan struct{})}
+	d := &dump{dir: dir, made: made, sensors: map[string]*dumpSensor{}, failed: make(chan struct{})}
 	if old := s.dump.Swap(d); old != nil {
 		s.Flush()
 		old.close()
 	}
 	return nil
 }
+
+// DiscardDump stops the running dump and removes what it wrote (its JSON-lines files and
+// frames) and the folders StartDump made: for a run that failed to start (a port taken),
+// whose dump would otherwise be left holding its first steps, and refused as not empty when
+// the same command is given again. It does nothing when no dump runs. Call it where StopDump
+// may be called.
+func (s *System) DiscardDump() error {
+	if s.dump.Load() == nil {
+		return nil
+	}
+	s.Flush() // no frame is still being written
+	d := s.dump.Swap(nil)
+	if d == nil {
+		return nil
+	}
+	d.close() // its error is of files about to go
+	return d.remove()
+}
+
+// mkdirAll makes dir and its missing parents, as os.MkdirAll does, and returns the folders it
+// made, outermost first, so that a dump that does not happen can take them away again.
+func mkdirAll(dir string) ([]string, error) {
+	var missing []string
+	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(d); !errors.Is(err, fs.ErrNotExist) {
+			break // there, or not ours to claim
+		}
+		missing = append(missing, d)
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	slices.Reverse(missing)
+	return missing, nil
+}
+
+// removeFolders removes the folders mkdirAll made, innermost first, each only if it is empty.
+func removeFolders(made []string) {
+	for i := len(made) - 1; i >= 0; i-- {
+		os.Remove(made[i])
+	}
+}
+
+// remove deletes the files the closed dump wrote, found by its sensors' names (the folder was
+// empty or new when it started, but another program may have put files there since), then
+// the folders it made.
+func (d *dump) remove() error {
+	d.mu.Lock()
+	bases := make([]string, 0, len(d.sensors))
+	for _, ds := range d.sensors {
+		bases = append(bases, dumpBase(ds.stat.Model, ds.stat.Sensor))
+	}
+	d.mu.Unlock()
+	entries, err := os.ReadDir(d.dir)
+	if err != nil {
+		return fmt.Errorf("sensor dump: %w", err)
+	}
+	var errs []error
+	for _, e := range entries {
+		name := e.Name()
+		ours := slices.ContainsFunc(bases, func(base string) bool {
+			return name == base+".jsonl" || strings.HasPrefix(name, base+"__") && strings.HasSuffix(name, ".png")
+		})
+		if !ours || !e.Type().IsRegular() {
+			continue
+		}
+		if err := os.Remove(filepath.Join(d.dir, name)); err != nil {
+			errs = append(errs, fmt.Errorf("sensor dump: %w", err))
+		}
+	}
+	removeFolders(d.made)
+	return errors.Join(errs...)
+}
+
+// dumpBase is the start of the names of a sensor's files in a dump.
+func dumpBase(model, sensor string) string { return fileSafe(model) + "__" + fileSafe(sensor) }
 
 // DumpFailed is closed when the running dump first fails to write (a full disk, a folder
 // made unwritable): StopDump returns the error, and a run that would go on for hours writing
@@ -118,7 +201,9 @@ func (d DumpSummary) String() string {
 }
 
 type dump struct {
-	dir     string
+	dir string
+	// made are the folders StartDump made (outermost first), which DiscardDump removes.
+	made    []string
 	mu      sync.Mutex
 	sensors map[string]*dumpSensor // by topic: a sensor rebuilt at reset keeps its file
 	order   []string
@@ -176,7 +261,7 @@ func (d *dump) sensorLocked(o *Output, image bool) (*dumpSensor, error) {
 	if ds, ok := d.sensors[o.Topic]; ok {
 		return ds, nil
 	}
-	base := fileSafe(o.Model) + "__" + fileSafe(o.Sensor)
+	base := dumpBase(o.Model, o.Sensor)
 	ds := &dumpSensor{stat: DumpStat{Model: o.Model, Sensor: o.Sensor, Kind: o.Kind}}
 	if image {
 		ds.stat.Path = filepath.Join(d.dir, base+"__*step*.png")
@@ -269,7 +354,7 @@ func (d *dump) writeImage(o *Output, r Reading, im *msgs.Image) {
 	if o.Episode > 0 {
 		episode = fmt.Sprintf("ep%d_", o.Episode)
 	}
-	name := fmt.Sprintf("%s__%s__%sstep%08d_t%.6fs.png", fileSafe(o.Model), fileSafe(o.Sensor), episode, r.Step, r.Stamp.Seconds())
+	name := fmt.Sprintf("%s__%sstep%08d_t%.6fs.png", dumpBase(o.Model, o.Sensor), episode, r.Step, r.Stamp.Seconds())
 	path := filepath.Join(d.dir, name)
 	if err == nil {
 		tmp := path + ".tmp"

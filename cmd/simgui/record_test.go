@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -140,5 +141,57 @@ func TestRunRecordEndsOnAFullDisk(t *testing.T) {
 	}
 	if len(rec.Messages) == 0 || rec.Truncated {
 		t.Fatalf("the file: %d messages, truncated %v", len(rec.Messages), rec.Truncated)
+	}
+}
+
+// A run that does not start (its port taken) leaves neither its recording nor its sensor dump,
+// nor the folders made for them: they held its first steps, and the same command, given again
+// once the port was free, refused both ("the file exists", "give an empty or new folder").
+func TestRunThatDoesNotStartLeavesNoOutput(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	_, port, _ := net.SplitHostPort(ln.Addr().String())
+	dir := t.TempDir()
+	rec, dump := filepath.Join(dir, "new", "rec", "run1"), filepath.Join(dir, "dumps", "run1")
+	args := []string{"run", "--headless", "--steps", "400", "--no-control", "--no-bridge", "--record", rec, "--dump-sensors", dump}
+	_, errOut, code := simgui(t, nil, append(args, "--api-port", port)...)
+	if code != 1 || !strings.Contains(errOut, "is already in use") {
+		t.Fatalf("a run on a taken port: exit %d, stderr %q", code, errOut)
+	}
+	if entries, err := os.ReadDir(dir); err != nil || len(entries) != 0 {
+		names := []string{}
+		filepath.WalkDir(dir, func(p string, _ os.DirEntry, _ error) error { names = append(names, p); return nil })
+		t.Fatalf("the run that did not start left %v (%v)", names, err)
+	}
+	// The same command runs once the port is free.
+	if _, errOut, code := simgui(t, nil, append(args, "--no-api")...); code != 0 {
+		t.Fatalf("the same run again: exit %d: %s", code, errOut)
+	}
+	if _, err := os.Stat(rec + ".mcap"); err != nil {
+		t.Errorf("the run's recording: %v", err)
+	}
+	if entries, err := os.ReadDir(dump); err != nil || len(entries) == 0 {
+		t.Errorf("the run's dump: %d files (%v)", len(entries), err)
+	}
+}
+
+// Refused before the run starts, --record leaves no sensor dump folder behind.
+func TestRecordRefusalLeavesNoDumpFolder(t *testing.T) {
+	dir := t.TempDir()
+	taken := filepath.Join(dir, "taken.mcap")
+	if err := os.WriteFile(taken, []byte("keep me"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dump := filepath.Join(dir, "dumps", "run1")
+	_, errOut, code := simgui(t, nil, "run", "--headless", "--steps", "10", "--no-api", "--no-control", "--no-bridge",
+		"--dump-sensors", dump, "--record", taken)
+	if code != 1 || !strings.Contains(errOut, "the file exists") {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "dumps")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the dump's folder is left: %v", err)
 	}
 }

@@ -396,6 +396,19 @@ func runHeadless(ctx context.Context, stdout, stderr io.Writer, f runFlags, set 
 	h.SetScenario(sim)
 	defer h.Close()
 	var recording *record.Recorder
+	// discard takes away the dump's and the recording's files of a run that did not start:
+	// left, they held its first steps as if it had run, and the same command, given again
+	// once the cause was fixed, refused both (a folder not empty, a file that exists).
+	discard := func() {
+		if err := sim.DiscardSensorDump(); err != nil {
+			h.Logger().Warn("the sensor dump of the run that did not start was not removed", "err", err)
+		}
+		if recording != nil {
+			if err := recording.Discard(); err != nil {
+				h.Logger().Warn("the recording of the run that did not start was not removed", "err", err)
+			}
+		}
+	}
 	if f.dumpDir != "" {
 		if err := sim.DumpSensors(f.dumpDir); err != nil {
 			return err
@@ -404,6 +417,7 @@ func runHeadless(ctx context.Context, stdout, stderr io.Writer, f runFlags, set 
 	if set("record") {
 		rec, err := beginRecording(faces, sim, f.record, h.Logger())
 		if err != nil {
+			discard()
 			return err
 		}
 		defer rec.Stop() // closed whole when the run fails before its faces start
@@ -440,6 +454,9 @@ func runHeadless(ctx context.Context, stdout, stderr io.Writer, f runFlags, set 
 	}
 	start := time.Now()
 	if err := h.Run(ctx, faces...); err != nil {
+		if _, ok := errors.AsType[*app.FaceStartError](err); ok {
+			discard()
+		}
 		return explainFaceError(err)
 	}
 	wall := time.Since(start)
