@@ -87,13 +87,17 @@ func explainFaceError(err error) error {
 // than at the first start_record: a missing folder said "not a directory" to a client, and
 // one that is there but cannot be written (another user's, a read-only mount) let a server
 // start only to answer every start_record "permission denied".
-func checkRecordDir(d string) error {
+func checkRecordDir(d string) error { return checkOutputDir("--record-dir", d, "recordings") }
+
+// checkOutputDir makes the folder d that flag names and checks that files (what, for the
+// message) can be written in it.
+func checkOutputDir(flag, d, what string) error {
 	if err := os.MkdirAll(d, 0o755); err != nil {
-		return fmt.Errorf("--record-dir %s: %w", d, err)
+		return fmt.Errorf("%s %s: %w", flag, d, err)
 	}
 	probe, err := os.CreateTemp(d, ".simgui-write-check-*")
 	if err != nil {
-		return fmt.Errorf("--record-dir %s: recordings cannot be written there: %w", d, err)
+		return fmt.Errorf("%s %s: %s cannot be written there: %w", flag, d, what, err)
 	}
 	probe.Close()
 	return os.Remove(probe.Name())

@@ -240,3 +240,34 @@ func TestCompletionOfAnUnknownShellFails(t *testing.T) {
 		t.Errorf("completion: exit %d, stdout %.80q", code, out)
 	}
 }
+
+// --screenshot-dir is checked when the window would open, as --record-dir is, not at the first
+// F12; a headless run, which takes no screenshots, refuses it as the window refuses the
+// headless flags.
+func TestScreenshotDirIsChecked(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "a-file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	noDisplay := []string{"DISPLAY=", "WAYLAND_DISPLAY="} // the check comes before the display's
+	if got, want := errorLine(t, noDisplay, "--screenshot-dir", file),
+		"error: --screenshot-dir "+file+": mkdir "+file+": not a directory"; got != want {
+		t.Errorf("a file as the folder:\n got %s\nwant %s", got, want)
+	}
+	if got, want := errorLine(t, nil, "run", "--headless", "--steps", "1", "--no-api", "--no-control", "--no-bridge", "--screenshot-dir", dir),
+		"error: --screenshot-dir works in the window (without --headless); a headless run takes no screenshots"; got != want {
+		t.Errorf("headless:\n got %s\nwant %s", got, want)
+	}
+	// The headless command the missing display suggests leaves the flag out.
+	made := filepath.Join(dir, "shots", "new")
+	for _, args := range [][]string{{"--screenshot-dir", made}, {"--screenshot-dir=" + made}} {
+		_, errOut, _ := simgui(t, noDisplay, append(args, "--no-api", "--no-control", "--no-bridge")...)
+		if want := "run headless instead: " + bin + " run --headless --no-api --no-control --no-bridge --duration 10\n"; !strings.HasSuffix(errOut, want) {
+			t.Errorf("%v without a display: %q; want it to end %q", args, errOut, want)
+		}
+	}
+	if fi, err := os.Stat(made); err != nil || !fi.IsDir() {
+		t.Errorf("the new folder was not made: %v", err)
+	}
+}

@@ -349,6 +349,11 @@ func runHeadless(ctx context.Context, stdout, stderr io.Writer, f runFlags, set 
 	if set("steps") && set("duration") {
 		return errors.New("give --steps or --duration, not both")
 	}
+	// As the window refuses the headless flags: a flag that would do nothing is a mistake
+	// to say, not to pass over (the run had no F12, and wrote no screenshot).
+	if set("screenshot-dir") {
+		return errors.New("--screenshot-dir works in the window (without --headless); a headless run takes no screenshots")
+	}
 	if err := world.CheckTimeScale(f.timeScale); err != nil {
 		return fmt.Errorf("--time-scale: %w", err)
 	}
@@ -596,10 +601,16 @@ func headlessArgs(args []string) string {
 	}
 	out := []string{"run", "--headless"}
 	bounded := false
-	for _, a := range args {
-		name, _, _ := strings.Cut(a, "=")
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		name, _, inline := strings.Cut(a, "=")
 		switch name {
 		case "--headless":
+			continue
+		case "--screenshot-dir": // the window's only: a headless run refuses it
+			if !inline {
+				i++ // its value
+			}
 			continue
 		case "--steps", "--duration", "--fast-path":
 			bounded = true

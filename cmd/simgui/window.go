@@ -32,6 +32,9 @@ func runWindow(ctx context.Context, o windowOptions) error {
 	if err := o.services.check(); err != nil {
 		return err
 	}
+	if err := o.window.check(); err != nil {
+		return err
+	}
 	var seed *int64
 	if o.seedSet {
 		seed = &o.seed

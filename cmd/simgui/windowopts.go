@@ -15,6 +15,16 @@ func (wf *windowFlags) register(fl *pflag.FlagSet) {
 	fl.MarkHidden("state-file")
 }
 
+// check makes --screenshot-dir and checks that screenshots can be written there, as
+// --record-dir is checked, when the window opens rather than at the first F12: a file's path
+// or a read-only folder let the window open only to fail every screenshot.
+func (wf *windowFlags) check() error {
+	if wf.screenshotDir == "" {
+		return nil
+	}
+	return checkOutputDir("--screenshot-dir", wf.screenshotDir, "screenshots")
+}
+
 type windowOptions struct {
 	scenario string
 	seed     int64
