@@ -341,10 +341,9 @@ func newPluginExportCmd() *cobra.Command {
 			if absDir, _ := filepath.Abs(dir); strings.HasPrefix(absOut, absDir+string(filepath.Separator)) {
 				return fmt.Errorf("-o %s is inside the project folder; write the archive elsewhere", out)
 			}
-			if err := os.MkdirAll(filepath.Dir(absOut), 0o755); err != nil {
-				return fmt.Errorf("-o %s: %w", out, err)
-			}
 			rep := exportReport{Action: "export", PluginID: p.ID(), Type: string(p.Manifest.Type), Version: p.Manifest.Version, Archive: absOut}
+			// Signed before -o's folders are made: a key that could not be read left them
+			// behind, empty, for an archive never written.
 			if key != "" {
 				priv, err := signing.ReadPrivateKey(key)
 				if err != nil {
@@ -359,7 +358,12 @@ func newPluginExportCmd() *cobra.Command {
 				}
 				rep.SignedBy = signing.KeyID(priv.Public().(ed25519.PublicKey))
 			}
+			made, err := safefile.MkdirAll(filepath.Dir(absOut), 0o755)
+			if err != nil {
+				return fmt.Errorf("-o %s: %w", out, err)
+			}
 			if err := a.WriteFile(absOut); err != nil {
+				safefile.RemoveMade(made) // a full disk: no empty folders for an archive not written
 				return err
 			}
 			b, err := os.ReadFile(absOut)

@@ -461,3 +461,16 @@ func TestPluginListWithoutHome(t *testing.T) {
 		t.Errorf("plugin info of an unknown id: exit %d, stderr %q", code, errOut)
 	}
 }
+
+// An export that fails leaves no folders made for its -o: a signing key that could not be read
+// left -o's new folders behind, empty, for an archive never written.
+func TestFailedExportMakesNoFolders(t *testing.T) {
+	work, home := t.TempDir(), t.TempDir()
+	pluginCLI(t, home, "plugin", "new", "--type", "vehicle", "vehicle.acme.rover.v1", "--output-dir", work)
+	out := filepath.Join(work, "dist", "v1")
+	pluginFails(t, home, "no such file or directory", "plugin", "export", filepath.Join(work, "vehicle.acme.rover.v1"),
+		"-o", out, "--sign", filepath.Join(work, "missing.key"))
+	if _, err := os.Stat(filepath.Join(work, "dist")); !os.IsNotExist(err) {
+		t.Errorf("the failed export left %s: %v", filepath.Join(work, "dist"), err)
+	}
+}
