@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -21,6 +20,7 @@ import (
 	"simgui/app/foxview/foxglove"
 	"simgui/app/transport"
 	"simgui/app/world"
+	"simgui/safefile"
 )
 
 // How far a stamp may lie from its episode's time before the recorder takes it for another
@@ -203,13 +203,13 @@ func Start(bus *transport.Bus, path string, opts Options) (*Recorder, error) {
 	if _, err := compression(opts.Compression); err != nil {
 		return nil, fmt.Errorf("record %s: %w", path, err)
 	}
-	made, err := mkdirAll(filepath.Dir(path))
+	made, err := safefile.MkdirAll(filepath.Dir(path), 0o755)
 	if err != nil {
 		return nil, fmt.Errorf("record %s: %w", path, err)
 	}
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
-		removeFolders(made)
+		safefile.RemoveMade(made)
 		if errors.Is(err, os.ErrExist) {
 			return nil, fmt.Errorf("record %s: the file exists; choose another name or remove it", path)
 		}
@@ -220,38 +220,11 @@ func Start(bus *transport.Bus, path string, opts Options) (*Recorder, error) {
 		// Nothing left behind: a header the disk had no room for left the file and the
 		// folders made for it.
 		os.Remove(path)
-		removeFolders(made)
+		safefile.RemoveMade(made)
 		return nil, err
 	}
 	r.made = made
 	return r, nil
-}
-
-// mkdirAll makes dir and its missing parents, as os.MkdirAll does, and returns the folders it
-// made, outermost first, so that a recording that does not happen can take them away again.
-func mkdirAll(dir string) ([]string, error) {
-	var missing []string
-	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
-		if _, err := os.Lstat(d); !errors.Is(err, fs.ErrNotExist) {
-			break // there, or not ours to claim
-		}
-		missing = append(missing, d)
-		if filepath.Dir(d) == d {
-			break
-		}
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
-	}
-	slices.Reverse(missing)
-	return missing, nil
-}
-
-// removeFolders removes the folders mkdirAll made, innermost first, each only if it is empty.
-func removeFolders(made []string) {
-	for i := len(made) - 1; i >= 0; i-- {
-		os.Remove(made[i])
-	}
 }
 
 // StartFile records every message published on bus from now on into f, a new empty file the
@@ -665,7 +638,7 @@ func (r *Recorder) Discard() error {
 	if err := os.Remove(r.path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("record %s: %w", r.path, err)
 	}
-	removeFolders(r.made)
+	safefile.RemoveMade(r.made)
 	return nil
 }
 

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"image"
-	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -18,6 +17,7 @@ import (
 	"google.golang.org/protobuf/encoding/protojson"
 
 	"simgui/app/transport/msgs"
+	"simgui/safefile"
 )
 
 // StartDump writes every reading from now on into dir, which is created if needed: each
@@ -34,14 +34,14 @@ import (
 // frame (none is dropped, so a slow disk slows the loop down). Call it before the loop runs or
 // on the loop goroutine.
 func (s *System) StartDump(dir string) error {
-	made, err := mkdirAll(dir)
+	made, err := safefile.MkdirAll(dir, 0o755)
 	if err != nil {
 		return fmt.Errorf("sensor dump: %w", err)
 	}
 	// A folder holding an earlier run's files would end up describing neither run: its
 	// .jsonl files rewritten, its images left beside the new ones.
 	if entries, err := os.ReadDir(dir); err != nil {
-		removeFolders(made)
+		safefile.RemoveMade(made)
 		return fmt.Errorf("sensor dump: %w", err)
 	} else if len(entries) > 0 {
 		return fmt.Errorf("sensor dump: %s holds %d entries (%s, ...): give an empty or new folder", dir, len(entries), entries[0].Name())
@@ -72,33 +72,6 @@ func (s *System) DiscardDump() error {
 	return d.remove()
 }
 
-// mkdirAll makes dir and its missing parents, as os.MkdirAll does, and returns the folders it
-// made, outermost first, so that a dump that does not happen can take them away again.
-func mkdirAll(dir string) ([]string, error) {
-	var missing []string
-	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
-		if _, err := os.Lstat(d); !errors.Is(err, fs.ErrNotExist) {
-			break // there, or not ours to claim
-		}
-		missing = append(missing, d)
-		if filepath.Dir(d) == d {
-			break
-		}
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
-	}
-	slices.Reverse(missing)
-	return missing, nil
-}
-
-// removeFolders removes the folders mkdirAll made, innermost first, each only if it is empty.
-func removeFolders(made []string) {
-	for i := len(made) - 1; i >= 0; i-- {
-		os.Remove(made[i])
-	}
-}
-
 // remove deletes the files the closed dump wrote, found by its sensors' names (the folder was
 // empty or new when it started, but another program may have put files there since), then
 // the folders it made.
@@ -126,7 +99,7 @@ func (d *dump) remove() error {
 			errs = append(errs, fmt.Errorf("sensor dump: %w", err))
 		}
 	}
-	removeFolders(d.made)
+	safefile.RemoveMade(d.made)
 	return errors.Join(errs...)
 }
 
