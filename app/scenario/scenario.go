@@ -158,6 +158,7 @@ func (p *SpawnPose) UnmarshalYAML(n *yaml.Node) error {
 	if n.Kind != yaml.MappingNode {
 		return fmt.Errorf("line %d: spawnPose must be a mapping {position, yawDeg}", n.Line)
 	}
+	yawKey := ""
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
 		switch k.Value {
@@ -168,12 +169,66 @@ func (p *SpawnPose) UnmarshalYAML(n *yaml.Node) error {
 			}
 			p.Position, p.components = pos, c
 		case "yawDeg", "yaw_deg":
-			if err := v.Decode(&p.YawDeg); err != nil {
+			var yaw float64
+			if err := v.Decode(&yaw); err != nil {
 				return err
 			}
-			p.hasYaw = true
+			// Both spellings with different values: the one written last won without a
+			// word, so the agent faced a way the file also said it did not.
+			if yawKey != "" && yaw != p.YawDeg {
+				return fmt.Errorf("line %d: spawnPose gives %s %g and %s %g: give one (yaw_deg is another name for yawDeg)",
+					k.Line, yawKey, p.YawDeg, k.Value, yaw)
+			}
+			p.YawDeg, p.hasYaw, yawKey = yaw, true, k.Value
 		default:
 			return fmt.Errorf("line %d: field %s not found in type scenario.SpawnPose", k.Line, k.Value)
+		}
+	}
+	return nil
+}
+
+// checkPrimarySpellings refuses an agents.vehicles entry that gives primary and isPrimary
+// (rusim's spelling) with different values: decoded, the two were or-ed, so "primary: true,
+// isPrimary: false" made the agent primary without a word, as the file also said it was not.
+func checkPrimarySpellings(data []byte) error {
+	var doc yaml.Node
+	if yaml.Unmarshal(data, &doc) != nil || len(doc.Content) == 0 {
+		return nil // Decode has reported it
+	}
+	vehicles := mappingValue(mappingValue(doc.Content[0], "agents"), "vehicles")
+	if vehicles == nil || vehicles.Kind != yaml.SequenceNode {
+		return nil
+	}
+	for i, item := range vehicles.Content {
+		primary, isPrimary := mappingValue(item, "primary"), mappingValue(item, "isPrimary")
+		if primary == nil || isPrimary == nil {
+			continue
+		}
+		var a, b bool
+		if primary.Decode(&a) == nil && isPrimary.Decode(&b) == nil && a != b {
+			return fmt.Errorf("line %d: agents.vehicles[%d] gives primary: %t and isPrimary: %t: give one (isPrimary is another name for primary)",
+				isPrimary.Line, i, a, b)
+		}
+	}
+	return nil
+}
+
+// mappingValue returns the value of key in the mapping n (aliases followed), nil when n is
+// not a mapping or has no such key.
+func mappingValue(n *yaml.Node, key string) *yaml.Node {
+	for n != nil && n.Kind == yaml.AliasNode {
+		n = n.Alias
+	}
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			v := n.Content[i+1]
+			for v.Kind == yaml.AliasNode && v.Alias != nil {
+				v = v.Alias
+			}
+			return v
 		}
 	}
 	return nil
@@ -367,6 +422,9 @@ func Parse(data []byte, source string) (*Scenario, error) {
 		return nil, fmt.Errorf("%s: %s", source, explainYAML(err, data))
 	}
 	if err := checkWholeNumbers(data); err != nil {
+		return nil, fmt.Errorf("%s: %w", source, err)
+	}
+	if err := checkPrimarySpellings(data); err != nil {
 		return nil, fmt.Errorf("%s: %w", source, err)
 	}
 	if err := s.checkNumbers(); err != nil {

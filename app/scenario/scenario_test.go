@@ -260,3 +260,30 @@ func TestRunNotes(t *testing.T) {
 		t.Errorf("notes %+v, want the unused exposure (a warning), then the randomization block", notes)
 	}
 }
+
+// A key with two spellings (yawDeg and rusim's yaw_deg, primary and rusim's isPrimary) given
+// twice with different values is refused, as plugins' type and class are: the one written last
+// (the yaw) or either (primary) won without a word. The same value twice is fine.
+func TestTwoSpellingsThatDisagreeAreRefused(t *testing.T) {
+	for _, tc := range []struct{ name, agent, want string }{
+		{"yaw", "{vehicleId: vehicle.ks0223.v1, spawnPose: {position: [1, 2], yawDeg: 10, yaw_deg: 80}}",
+			"test.yaml: line 2: spawnPose gives yawDeg 10 and yaw_deg 80: give one (yaw_deg is another name for yawDeg)"},
+		{"primary", "{vehicleId: vehicle.ks0223.v1, primary: true, isPrimary: false}",
+			"test.yaml: line 2: agents.vehicles[0] gives primary: true and isPrimary: false: give one (isPrimary is another name for primary)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := resolveText(t, "world: {trackId: track.basic_arena.v1}\nagents: {vehicles: ["+tc.agent+"]}")
+			if err == nil || err.Error() != tc.want {
+				t.Fatalf("error %v\nwant %s", err, tc.want)
+			}
+		})
+	}
+	p, err := resolveText(t, "world: {trackId: track.basic_arena.v1}\nagents: {vehicles: [{agentId: a, vehicleId: vehicle.ks0223.v1},"+
+		" {agentId: b, vehicleId: vehicle.ks0223.v1, primary: true, isPrimary: true, spawnPose: {position: [1, 2], yawDeg: 30, yaw_deg: 30}}]}")
+	if err != nil {
+		t.Fatalf("agreeing spellings: %v", err)
+	}
+	if p.Primary != "b" {
+		t.Errorf("primary %q, want b", p.Primary)
+	}
+}
