@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"simgui/app"
+	"simgui/app/httpguard"
 	"simgui/app/scenario"
 	"simgui/plugins"
 )
@@ -45,6 +46,9 @@ type Face struct {
 
 // Validate checks the settings.
 func (f *Face) Validate() error {
+	if err := httpguard.CheckToken(f.Token); err != nil {
+		return fmt.Errorf("token: %w", err)
+	}
 	if f.IdleTimeout < 0 || f.IdleTimeout > time.Hour {
 		return fmt.Errorf("idleTimeout %v is outside 0..1h", f.IdleTimeout)
 	}

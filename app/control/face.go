@@ -3,12 +3,14 @@ package control
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"os"
 	"sync"
 	"syscall"
 
 	"simgui/app"
+	"simgui/app/httpguard"
 	"simgui/app/transport"
 	"simgui/app/world"
 )
@@ -51,6 +53,9 @@ var errNoRecorder = errors.New("record service is unavailable")
 
 // Validate checks the bind address.
 func (f *Face) Validate() error {
+	if err := httpguard.CheckToken(f.Token); err != nil {
+		return fmt.Errorf("token: %w", err)
+	}
 	if f.IP != "" && net.ParseIP(f.IP) == nil {
 		return errors.New("ip: " + f.IP + " is not an IP address")
 	}

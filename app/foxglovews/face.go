@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"simgui/app"
+	"simgui/app/httpguard"
 )
 
 // FaceID is the live viewer's face in the app's registry.
@@ -51,6 +52,9 @@ type Face struct {
 
 // Validate checks the settings.
 func (f *Face) Validate() error {
+	if err := httpguard.CheckToken(f.Token); err != nil {
+		return fmt.Errorf("token: %w", err)
+	}
 	if f.Listen != "" {
 		if _, _, err := net.SplitHostPort(f.Listen); err != nil {
 			return errors.New("listen: " + err.Error() + " (want host:port, for example 127.0.0.1:8765)")

@@ -19,16 +19,39 @@ package httpguard
 
 import (
 	"crypto/subtle"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
 	"net/url"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // TokenEnv is the environment variable the command line takes the token from when --token is
 // not given.
 const TokenEnv = "SIMGUI_TOKEN"
+
+// MaxTokenBytes bounds a token: a request's headers are bounded (the training API's at 64 KiB),
+// and a token no request can carry locks every client out.
+const MaxTokenBytes = 4096
+
+// CheckToken refuses a token no client could send, which would lock every client out without
+// a word: one over MaxTokenBytes, one holding a control character (a newline cannot be in a
+// header) or starting or ending with a space (TokenOK trims the Authorization header's, so
+// only ?token= could match it). "" (no token) is fine.
+func CheckToken(token string) error {
+	switch {
+	case len(token) > MaxTokenBytes:
+		return fmt.Errorf("the token has %d bytes; at most %d", len(token), MaxTokenBytes)
+	case !utf8.ValidString(token) || strings.ContainsFunc(token, unicode.IsControl):
+		return errors.New("the token holds a control character or is not UTF-8; clients cannot send it in a header")
+	case strings.TrimSpace(token) != token:
+		return errors.New("the token starts or ends with a space; clients cannot send it in a header")
+	}
+	return nil
+}
 
 // Guard checks requests; the zero value checks Host and Origin and asks no token.
 type Guard struct {

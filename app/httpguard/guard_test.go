@@ -64,3 +64,23 @@ func TestCheck(t *testing.T) {
 		})
 	}
 }
+
+// A token no client can send in a header is refused: it would lock every client out.
+func TestCheckTokenRefusesWhatNoHeaderCarries(t *testing.T) {
+	for _, tok := range []string{"", "s3cret", "my secret", strings.Repeat("a", MaxTokenBytes)} {
+		if err := CheckToken(tok); err != nil {
+			t.Errorf("%q: %v", tok, err)
+		}
+	}
+	for tok, want := range map[string]string{
+		" ":                                  "the token starts or ends with a space; clients cannot send it in a header",
+		"abc\n":                              "the token holds a control character or is not UTF-8; clients cannot send it in a header",
+		"a\x00b":                             "the token holds a control character or is not UTF-8; clients cannot send it in a header",
+		"\xff":                               "the token holds a control character or is not UTF-8; clients cannot send it in a header",
+		strings.Repeat("a", MaxTokenBytes+1): "the token has 4097 bytes; at most 4096",
+	} {
+		if err := CheckToken(tok); err == nil || err.Error() != want {
+			t.Errorf("%.20q: %v, want %s", tok, err, want)
+		}
+	}
+}

@@ -271,3 +271,17 @@ func TestScreenshotDirIsChecked(t *testing.T) {
 		t.Errorf("the new folder was not made: %v", err)
 	}
 }
+
+// A token no client can send is refused at start, named by where it came from: the run
+// served its faces with every client locked out.
+func TestUnsendableTokenIsRefused(t *testing.T) {
+	run := []string{"run", "--headless", "--steps", "1", "--no-bridge", "--api-port", "0", "--control-port", "0"}
+	if got, want := errorLine(t, nil, append(run, "--token", "a\nb")...),
+		"error: --token: the token holds a control character or is not UTF-8; clients cannot send it in a header"; got != want {
+		t.Errorf("--token:\n got %s\nwant %s", got, want)
+	}
+	if got, want := errorLine(t, []string{"SIMGUI_TOKEN=s3cret "}, run...),
+		"error: $SIMGUI_TOKEN: the token starts or ends with a space; clients cannot send it in a header"; got != want {
+		t.Errorf("$SIMGUI_TOKEN:\n got %s\nwant %s", got, want)
+	}
+}

@@ -118,6 +118,13 @@ func (sf *serviceFlags) check() error {
 			return fmt.Errorf("--allow-origin: %w", err)
 		}
 	}
+	// Named by where it came from, before the faces' own check names the face.
+	if err := httpguard.CheckToken(sf.token); err != nil {
+		return fmt.Errorf("--token: %w", err)
+	}
+	if err := httpguard.CheckToken(os.Getenv(httpguard.TokenEnv)); err != nil && sf.token == "" {
+		return fmt.Errorf("$%s: %w", httpguard.TokenEnv, err)
+	}
 	if sf.recordDir != "" {
 		if err := checkRecordDir(sf.recordDir); err != nil {
 			return err
