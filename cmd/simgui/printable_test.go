@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -82,3 +83,35 @@ func TestPluginInstallRefusesFIFO(t *testing.T) {
 }
 
 func must(out, _ string) string { return out }
+
+// A scenario's texts reach the terminal escaped in run's summary, as plugins' do: a displayName
+// holding an escape sequence retitled the terminal and cleared it, and a bidirectional
+// control reordered the line. The JSON summary decodes to the scenario's own strings.
+func TestRunSummaryEscapesTheScenariosTexts(t *testing.T) {
+	const name, id = "\x1b]0;pwned\x07\x1b[31mRED\u202e", "id\x1b[2J"
+	sc := filepath.Join(t.TempDir(), "esc.yaml")
+	src := "displayName: \"\\x1b]0;pwned\\x07\\x1b[31mRED\\u202e\"\nscenarioId: \"id\\x1b[2J\"\n" +
+		"world: {trackId: track.basic_arena.v1}\nvehicle: {vehicleId: vehicle.ks0223.v1}\n"
+	if err := os.WriteFile(sc, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"run", "--headless", "--steps", "1", "--no-api", "--no-control", "--no-bridge", "--scenario", sc}
+	out, errOut, code := simgui(t, nil, args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if want := `\x1b]0;pwned\x07\x1b[31mRED\u202e (id\x1b[2J)` + "\n"; !strings.HasPrefix(out, want) || needsEscape(strings.ReplaceAll(out, "\n", "")) {
+		t.Errorf("text summary %q; want it to start %q and hold nothing a terminal acts on", out, want)
+	}
+	out, errOut, code = simgui(t, nil, append(args, "--json")...)
+	if code != 0 {
+		t.Fatalf("--json: exit %d: %s", code, errOut)
+	}
+	if needsEscape(strings.ReplaceAll(out, "\n", "")) {
+		t.Errorf("JSON summary holds characters a terminal acts on: %q", out)
+	}
+	var s runSummary
+	if err := json.Unmarshal([]byte(out), &s); err != nil || s.DisplayName != name || s.ScenarioID != id {
+		t.Errorf("JSON summary decodes to displayName %q, scenarioId %q (%v); want %q, %q", s.DisplayName, s.ScenarioID, err, name, id)
+	}
+}

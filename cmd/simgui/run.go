@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -517,20 +518,27 @@ func runHeadless(ctx context.Context, stdout, stderr io.Writer, f runFlags, set 
 	if maxSteps > 0 && sum.Steps < maxSteps && errors.As(context.Cause(ctx), &sig) {
 		short = &interruptedRun{sig: sig.sig, steps: sum.Steps, of: maxSteps}
 	}
+	// A scenario comes from anyone: its texts (displayName, scenarioId, description, logging
+	// tag) reach the terminal escaped, as plugins' do, so that they cannot retitle the window,
+	// clear the screen or reorder what is shown.
 	if f.json {
-		enc := json.NewEncoder(stdout)
+		var b bytes.Buffer
+		enc := json.NewEncoder(&b)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(sum); err != nil {
+			return err
+		}
+		if _, err := stdout.Write(escapeJSON(b.Bytes())); err != nil {
 			return err
 		}
 		return short
 	}
 	text := &errWriter{w: stdout}
 	if sc.DisplayName != "" {
-		fmt.Fprintf(text, "%s (%s)\n", sc.Title(), sc.ScenarioID)
+		fmt.Fprintf(text, "%s (%s)\n", printable(sc.Title()), printable(sc.ScenarioID))
 	}
 	fmt.Fprintf(text, "%s: %d steps, %.3f s simulated in %.3f s (%.1f× real time), seed %d, state %s\n",
-		sum.Scenario, sum.Steps, sum.SimTime, sum.WallTime, sum.RealTimeFactor, sum.Seed, sum.StateHash)
+		printable(sum.Scenario), sum.Steps, sum.SimTime, sum.WallTime, sum.RealTimeFactor, sum.Seed, sum.StateHash)
 	for i, m := range sum.Models {
 		if i == maxSummaryModels {
 			fmt.Fprintf(text, "  and %d more (--json lists every model)\n", len(sum.Models)-i)
