@@ -24,8 +24,9 @@
 // Ebiten reports a key's last press per tick, so two presses of the same editing key in one
 // frame count once, and editing keys of a frame apply before its characters (a Backspace
 // typed after a character in the same frame deletes the character before it); a Ctrl
-// combination in the frame its letter is also typed in is taken for the letter. Characters
-// are never lost or doubled.
+// combination in the frame its letter is also typed in is taken for the letter, and a Shift
+// first pressed in the frame of a Tab and a capital letter for the letter's (Tab, not
+// Shift+Tab). Characters are never lost or doubled.
 package lineedit
 
 import (
@@ -99,6 +100,9 @@ func (k *Keyboard) Read(now time.Time) Input {
 	in := Input{Runes: k.runes}
 	ctrl := ebiten.IsKeyPressed(ebiten.KeyControl) || ebiten.IsKeyPressed(ebiten.KeyMeta)
 	shift := ebiten.IsKeyPressed(ebiten.KeyShift)
+	// A Shift pressed in this tick: inpututil has seen it down for at most this tick (0: it
+	// was pressed and let go within the tick, which ebiten still reports as pressed).
+	shiftTyped := shift && inpututil.KeyPressDuration(ebiten.KeyShift) <= 1 && slices.ContainsFunc(in.Runes, unicode.IsUpper)
 	for _, key := range editingKeys {
 		if !inpututil.IsKeyJustPressed(key) {
 			continue
@@ -111,7 +115,15 @@ func (k *Keyboard) Read(now time.Time) Input {
 				continue
 			}
 		}
-		in.Keys = append(in.Keys, Press{Key: key, Ctrl: ctrl, Shift: shift})
+		p := Press{Key: key, Ctrl: ctrl, Shift: shift}
+		if key == ebiten.KeyTab && shiftTyped {
+			// Shift, too, counts when it was down at any point of the tick: Tab and then a
+			// capital letter in one frame (a display name typed on after the id) looked like
+			// Shift+Tab and sent the keyboard back a field. A Shift first pressed in this tick
+			// that typed a capital was the letter's; held from an earlier tick it is Tab's.
+			p.Shift = false
+		}
+		in.Keys = append(in.Keys, p)
 	}
 	if k.held == nil {
 		k.held = map[ebiten.Key]*holding{}
