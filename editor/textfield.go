@@ -25,6 +25,7 @@ import (
 type fields struct {
 	kb    lineedit.Keyboard
 	in    lineedit.Input // this tick's keys, applied by the focused field as it is laid out
+	typed []rune         // this tick's characters while no field has the keyboard, for a click (endFields)
 	focus string         // target name of the focused field, "" for none
 	line  lineedit.Line  // its text while focused
 	wrote string         // the text the field last wrote to its value
@@ -59,12 +60,20 @@ var (
 // fieldPad is the space between a field's edge and its text, pixels.
 const fieldPad = 5
 
-// beginFields reads this tick's keys for the focused field. Update, before the layout.
+// beginFields reads this tick's keys for the focused field (or, none focused, its characters
+// for a field clicked in it). Update, before the layout.
 func (e *Editor) beginFields(now time.Time) {
 	f := &e.fields
-	f.in = lineedit.Input{}
+	f.in, f.typed = lineedit.Input{}, f.typed[:0]
+	// The keyboard is read whether a field has it or not: a slow frame (a loaded machine, a
+	// preview being drawn) can hold a click on a field and the keys typed just after it, and
+	// those keys, read only once a field had the keyboard, were lost (the start of a path
+	// typed into the open field).
+	in := f.kb.Read(now)
 	if f.focus != "" {
-		f.in = f.kb.Read(now)
+		f.in = in
+	} else {
+		f.typed = append(f.typed, in.Runes...)
 	}
 	f.order, f.move, f.claimed, f.click = f.order[:0], lineedit.None, false, nil
 }
@@ -83,6 +92,9 @@ func (e *Editor) endFields() {
 		}
 		f.line.MoveTo(f.from + (c.x+charWidth/2)/charWidth)
 		f.blink = time.Now()
+		// Typed with the click, while no field had the keyboard: into the field clicked, which
+		// writes its value as it is laid out next (f.wrote stays the value it has now).
+		f.line.Apply(lineedit.Input{Runes: f.typed})
 		return
 	}
 	if f.move == lineedit.None || len(f.order) == 0 {
