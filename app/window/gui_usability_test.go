@@ -542,3 +542,16 @@ func TestWindowSpawnPickShowsWhereToClick(t *testing.T) {
 		t.Errorf("with a plugin picked the status line still says %q over where to click", s.Status)
 	}
 }
+
+// TestWindowTabWithOneRobotSays: Tab in the default scenario, whose one robot is selected,
+// says there is no other to go to; it did nothing at all, as if the key were not read.
+func TestWindowTabWithOneRobotSays(t *testing.T) {
+	needDisplay(t)
+	g := startGUI(t, buildSimgui(t), quiet)
+	g.waitState("the default scenario's robot", 20*time.Second, func(s State) bool { return s.Models == 1 && s.Selected == "ego" })
+	g.key("Tab")
+	s := g.waitState("Tab's answer", 10*time.Second, func(s State) bool { return s.Status != "" })
+	if s.Selected != "ego" || !strings.Contains(s.Status, "ego is the only robot") || !strings.Contains(s.Status, "I spawns") {
+		t.Errorf("Tab with one robot: selected %q, status %q", s.Selected, s.Status)
+	}
+}
