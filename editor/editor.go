@@ -148,6 +148,11 @@ type Editor struct {
 	goFrames int
 	goFocus  bool
 	goAt     image.Rectangle
+	// toTop has the form scrolled back to its top on its next layout: debugui keeps a
+	// window's scroll by where it is laid out, not by its title, so another plugin loaded
+	// (New, Open, Installed...) came up scrolled as far as the last one was, its tabs and
+	// id out of sight.
+	toTop bool
 
 	preview *previewer
 	views   previewImages
@@ -312,7 +317,7 @@ func (e *Editor) Close() error {
 // load replaces the plugin being edited.
 func (e *Editor) load(d *draft, notes []string) {
 	e.d = d
-	e.tab = tabGeneral
+	e.tab, e.toTop = tabGeneral, true
 	e.problems, e.checkKey, e.liveKey, e.checkOf = nil, "", "", nil
 	e.current, e.live = nil, nil
 	e.exportPath = ""

@@ -51,6 +51,10 @@ func (e *Editor) layout(ctx *debugui.Context) {
 		ctx.Window(e.formTitle(), image.Rect(0, toolbarHeight, formW, h), func(l debugui.ContainerLayout) {
 			e.clip = l.BodyBounds
 			e.revealAt, e.goAt = image.Rectangle{}, image.Rectangle{}
+			if e.toTop {
+				ctx.SetScroll(image.Point{}) // from the next frame on
+				e.toTop = false
+			}
 			e.form(ctx)
 			e.scrollToGoTo(ctx, l)
 			if e.reveal != "" && !e.revealAt.Empty() {
