@@ -555,3 +555,28 @@ func TestWindowTabWithOneRobotSays(t *testing.T) {
 		t.Errorf("Tab with one robot: selected %q, status %q", s.Selected, s.Status)
 	}
 }
+
+// TestWindowOpenAFolderOffersItsScenario types an example's folder into the Open prompt, as
+// the examples are laid out (examples/maze/scenario.yaml): the prompt comes back holding the
+// scenario in it, saying so, and Enter opens it. It said only "not a regular file (a folder)".
+func TestWindowOpenAFolderOffersItsScenario(t *testing.T) {
+	needDisplay(t)
+	dir := t.TempDir()
+	file := filepath.Join(dir, "scenario.yaml")
+	if err := os.WriteFile(file, []byte("world: {trackId: track.basic_arena.v1}\nvehicle: {vehicleId: vehicle.ks0223.v1}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	g := startGUI(t, buildSimgui(t), quiet)
+	g.waitState("the default scenario", 20*time.Second, func(s State) bool { return s.Models == 1 })
+	g.key("ctrl+o")
+	g.waitState("the open prompt", 5*time.Second, func(s State) bool { return s.Prompt != "" })
+	g.key("ctrl+a")
+	g.typeText(dir)
+	g.key("Return")
+	s := g.waitState("the prompt holding the folder's scenario", 10*time.Second, func(s State) bool { return s.PromptText == file })
+	if !strings.Contains(s.PromptNote, "is a folder: Enter opens scenario.yaml") {
+		t.Errorf("the prompt's note %q", s.PromptNote)
+	}
+	g.key("Return")
+	g.waitState("the folder's scenario opened", 15*time.Second, func(s State) bool { return s.Scenario == file && s.Track == "track.basic_arena.v1" })
+}

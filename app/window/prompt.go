@@ -38,6 +38,9 @@ type prompt struct {
 	// with the first key, before the Enter it warned of).
 	warn  string
 	blink time.Time
+	// inFolder, when set, names the file a folder typed stands for ("" for none): Enter then
+	// puts that file in the field, saying so, and a second Enter submits it.
+	inFolder func(dir string) string
 }
 
 // newPrompt opens a prompt holding initial, selected, so that typing replaces it.
@@ -120,6 +123,13 @@ func (p *prompt) done() bool {
 	if path == "" {
 		p.note = "type a path first (Esc cancels)"
 		return true
+	}
+	if p.inFolder != nil {
+		if f := p.inFolder(path); f != "" {
+			p.line.SetText(f)
+			p.note = path + " is a folder: Enter opens " + filepath.Base(f) + " in it"
+			return true
+		}
 	}
 	if p.req.Save && p.confirm != path {
 		if st, err := os.Stat(path); err == nil {

@@ -158,6 +158,9 @@ func (s *simScreen) openPromptAt(path, note string) {
 			}
 		})
 	})
+	// The examples are folders (examples/maze/scenario.yaml): a folder typed failed as "not a
+	// regular file (a folder)", leaving the file in it to be guessed.
+	s.prompt.inFolder = folderScenario
 	if n := s.unsavedHere(); n > 0 {
 		// The prompt is the confirmation: Enter replaces the world and these robots with it.
 		s.prompt.warn = fmt.Sprintf("Opening replaces this world and the %s spawned here (Esc, then Ctrl+S, saves a world with them)", robotsCount(n))
@@ -283,6 +286,20 @@ func freeName(dir, base, ext string) string {
 		p = filepath.Join(dir, fmt.Sprintf("%s-%d%s", base, n, ext))
 	}
 	return p
+}
+
+// folderScenario is the scenario file in folder p (scenario.yaml or .yml, as the examples
+// have), or "" when p is not a folder or holds neither.
+func folderScenario(p string) string {
+	if st, err := os.Stat(p); err != nil || !st.IsDir() {
+		return ""
+	}
+	for _, name := range []string{"scenario.yaml", "scenario.yml"} {
+		if f := filepath.Join(p, name); fileExists(f) {
+			return f
+		}
+	}
+	return ""
 }
 
 func fileExists(p string) bool {
