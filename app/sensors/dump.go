@@ -46,6 +46,17 @@ func (s *System) StartDump(dir string) error {
 	} else if len(entries) > 0 {
 		return fmt.Errorf("sensor dump: %s holds %d entries (%s, ...): give an empty or new folder", dir, len(entries), entries[0].Name())
 	}
+	// A folder that cannot be written (another user's, a read-only mount) is said now, not
+	// at the first frame, after the run has started.
+	probe, err := os.CreateTemp(dir, ".simgui-write-check-*")
+	if err != nil {
+		safefile.RemoveMade(made)
+		return fmt.Errorf("sensor dump: files cannot be written in %s: %w", dir, err)
+	}
+	probe.Close()
+	if err := os.Remove(probe.Name()); err != nil {
+		return fmt.Errorf("sensor dump: %w", err)
+	}
 	d := &dump{dir: dir, made: made, sensors: map[string]*dumpSensor{}, failed: make(chan struct{})}
 	if old := s.dump.Swap(d); old != nil {
 		s.Flush()

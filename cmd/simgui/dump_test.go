@@ -90,3 +90,23 @@ func TestDumpThatCannotWriteEndsTheRun(t *testing.T) {
 		t.Errorf("%d temporary files left behind, such as %s", len(tmp), filepath.Base(tmp[0]))
 	}
 }
+
+// A dump into an empty folder that cannot be written (sysfs's, which refuses new files even to
+// root) is refused before the run starts, as an unwritable --record-dir is; it started and
+// failed at its first frame.
+func TestDumpIntoAnUnwritableFolderIsRefusedAtStart(t *testing.T) {
+	dir := ""
+	for _, d := range []string{"/sys/kernel/software_nodes", "/sys/kernel/iommu_groups", "/sys/fs/pstore"} {
+		if entries, err := os.ReadDir(d); err == nil && len(entries) == 0 {
+			dir = d
+			break
+		}
+	}
+	if dir == "" {
+		t.Skip("no empty sysfs folder here")
+	}
+	out, errOut, code := simgui(t, nil, "run", "--headless", "--steps", "10", "--no-api", "--no-bridge", "--no-control", "--dump-sensors", dir)
+	if want := "error: sensor dump: files cannot be written in " + dir + ": "; code != 1 || out != "" || !strings.HasPrefix(errOut, want) || strings.Count(errOut, "\n") != 1 {
+		t.Errorf("exit %d, stdout %q, stderr %q; want exit 1 and one line %q...", code, out, errOut, want)
+	}
+}
