@@ -31,7 +31,7 @@ const (
 //   - loop (bool, default false): start over after period seconds.
 //   - period (seconds, default 0 = the time of the last keyframe): the length of one cycle. A
 //     period shorter than the last keyframe is extended to it. With the default, the last
-//     keyframe and the next cycle's first fire on the same step. Looping needs a period > 0.
+//     keyframe and the next cycle's first fire on the same step. Looping needs a period of at least 1 ns.
 //   - keyframes (list, at least one): points on the timeline, in any order; keyframes with the
 //     same time fire in the order listed.
 type Config struct {
@@ -176,7 +176,8 @@ func (c *Config) compile() (*plan, error) {
 	p.last = p.frames[len(p.frames)-1].at
 	p.period = max(seconds(c.Period), p.last)
 	if p.loop && p.period <= 0 {
-		return nil, errors.New("looping needs a period > 0: set period, or put a keyframe after time 0")
+		// Times are kept to the nanosecond: a period that rounds to 0 ns (1e-300) is none.
+		return nil, errors.New("looping needs a period of at least 1 ns: set period, or put a keyframe after time 0")
 	}
 	return p, nil
 }

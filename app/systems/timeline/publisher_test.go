@@ -99,9 +99,10 @@ func TestLoopNeedsAPeriod(t *testing.T) {
 	for _, src := range []string{
 		marks("loop: true", "0:1"),
 		marks("loop: true\nperiod: 0", "0:1", "0:2"),
+		marks("loop: true\nperiod: 1e-300", "0:1"), // above 0, but 0 ns
 	} {
 		_, err := buildErr(src)
-		if err == nil || !strings.Contains(err.Error(), "looping needs a period > 0") {
+		if err == nil || !strings.Contains(err.Error(), "looping needs a period of at least 1 ns") {
 			t.Errorf("%s\nerror %v, want a load error about the period", src, err)
 		}
 	}
