@@ -57,3 +57,16 @@ func Cause(err error) error {
 	}
 	return err
 }
+
+// CanCreateIn checks that a file can be created in the folder dir, by creating one and
+// removing it: a folder that is there but takes no file (another user's, a read-only mount)
+// is told before a command starts its work rather than at its first write. The error is the
+// file system's reason (Cause).
+func CanCreateIn(dir string) error {
+	probe, err := os.CreateTemp(dir, ".simgui-write-check-*")
+	if err != nil {
+		return Cause(err)
+	}
+	probe.Close()
+	return os.Remove(probe.Name())
+}

@@ -36,3 +36,26 @@ func TestCheckWritableSaysWhy(t *testing.T) {
 		}
 	}
 }
+
+// CanCreateIn leaves nothing behind where it can create a file, and gives the file system's
+// reason, without the probe's name, where it cannot.
+func TestCanCreateIn(t *testing.T) {
+	dir := t.TempDir()
+	if err := CanCreateIn(dir); err != nil {
+		t.Fatalf("a temporary folder: %v", err)
+	}
+	if left, _ := os.ReadDir(dir); len(left) != 0 {
+		t.Errorf("the probe left %s", left[0].Name())
+	}
+	plain := filepath.Join(dir, "plain")
+	if err := os.WriteFile(plain, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := CanCreateIn(plain); err != syscall.ENOTDIR {
+		t.Errorf("a file as the folder: %v, want ENOTDIR alone", err)
+	}
+	// sysfs takes no new file, even from root.
+	if err := CanCreateIn("/sys/kernel"); err == nil {
+		t.Error("/sys/kernel took a file")
+	}
+}

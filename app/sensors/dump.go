@@ -48,14 +48,9 @@ func (s *System) StartDump(dir string) error {
 	}
 	// A folder that cannot be written (another user's, a read-only mount) is said now, not
 	// at the first frame, after the run has started.
-	probe, err := os.CreateTemp(dir, ".simgui-write-check-*")
-	if err != nil {
+	if err := safefile.CanCreateIn(dir); err != nil {
 		safefile.RemoveMade(made)
 		return fmt.Errorf("sensor dump: files cannot be written in %s: %w", dir, err)
-	}
-	probe.Close()
-	if err := os.Remove(probe.Name()); err != nil {
-		return fmt.Errorf("sensor dump: %w", err)
 	}
 	d := &dump{dir: dir, made: made, sensors: map[string]*dumpSensor{}, failed: make(chan struct{})}
 	if old := s.dump.Swap(d); old != nil {

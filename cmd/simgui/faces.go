@@ -16,6 +16,7 @@ import (
 	_ "simgui/app/fastpath"
 	_ "simgui/app/foxglovews"
 	_ "simgui/app/record"
+	"simgui/safefile"
 )
 
 // faceFlags names, for each face that listens, what it is to people and the flags that move
@@ -95,10 +96,8 @@ func checkOutputDir(flag, d, what string) error {
 	if err := os.MkdirAll(d, 0o755); err != nil {
 		return fmt.Errorf("%s %s: %w", flag, d, err)
 	}
-	probe, err := os.CreateTemp(d, ".simgui-write-check-*")
-	if err != nil {
+	if err := safefile.CanCreateIn(d); err != nil {
 		return fmt.Errorf("%s %s: %s cannot be written there: %w", flag, d, what, err)
 	}
-	probe.Close()
-	return os.Remove(probe.Name())
+	return nil
 }
