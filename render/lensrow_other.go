@@ -5,6 +5,9 @@ package render
 // hasRow8 says vector kernels develop rows: none here.
 var hasRow8 = false
 
+// Kernels names the kernels the lens and film rows run with: Go's, on this architecture.
+func Kernels() string { return "Go" }
+
 // lensRow develops one output row through the lens's taps (see lensRowGo).
 func lensRow(dst []byte, taps []lensTap, vig []uint16, src []uint64, iw int, b *[3][linMax + 1]uint16, o *noiseOut, seed uint64) {
 	lensRowGo(dst, taps, vig, src, iw, b, o, seed)

@@ -28,6 +28,7 @@ import (
 	_ "simgui/app/transport/transportbench"
 	_ "simgui/app/world/worldbench"
 	"simgui/plugins/archive"
+	"simgui/render"
 	_ "simgui/render/renderbench"
 )
 
@@ -165,6 +166,10 @@ func printBench(out io.Writer, res []bench.Result) error {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Name, r.Status, nsOp, allocs, r.Baseline, ratio, extraText(r))
 	}
 	if err := tw.Flush(); err != nil {
+		return err
+	}
+	// The realistic look's figures depend on the CPU's vector kernels: say which ran.
+	if _, err := fmt.Fprintf(out, "render kernels: %s\n", render.Kernels()); err != nil {
 		return err
 	}
 	var errs []error

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"simgui/app/bench"
+	"simgui/render"
 )
 
 // The cases are registered once for the process (bench has no way to remove one), so that the
@@ -65,7 +66,7 @@ func TestBenchReportsFailuresWithoutPanicking(t *testing.T) {
 			t.Errorf("%s: status %q, want %q\n%s", k, status[k], v, out.String())
 		}
 	}
-	for _, msg := range []string{"selftest/errors failed: 3 of 8 frames wrong", "selftest/panics failed: panic: boom", "selftest/skips skipped: no library"} {
+	for _, msg := range []string{"\nrender kernels: " + render.Kernels() + "\n", "selftest/errors failed: 3 of 8 frames wrong", "selftest/panics failed: panic: boom", "selftest/skips skipped: no library"} {
 		if !strings.Contains(out.String(), msg) {
 			t.Errorf("output lacks %q:\n%s", msg, out.String())
 		}

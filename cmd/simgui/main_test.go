@@ -9,12 +9,15 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/gorilla/websocket"
+
+	"simgui/render"
 )
 
 // bin is the simgui binary built once for these tests: they run the real command line.
@@ -238,10 +241,21 @@ func TestVersion(t *testing.T) {
 	if code != 0 || json.Unmarshal([]byte(out), &v) != nil || v.Version == "" || v.JPEGEncoder == "" {
 		t.Fatalf("version: %d %q", code, out)
 	}
+	if v.RenderKernels != render.Kernels() {
+		t.Errorf("render kernels %q, want this process's %q", v.RenderKernels, render.Kernels())
+	}
 	out, _, _ = simgui(t, []string{"SIMGUI_JPEG=go"}, "version", "--json")
 	json.Unmarshal([]byte(out), &v)
 	if v.JPEGEncoder != "image/jpeg" {
 		t.Fatalf("SIMGUI_JPEG=go: encoder %q", v.JPEGEncoder)
+	}
+	// The README's way of measuring without AVX-512: the kernels follow GODEBUG.
+	if runtime.GOARCH == "amd64" {
+		out, _, _ = simgui(t, []string{"GODEBUG=cpu.avx512f=off"}, "version", "--json")
+		json.Unmarshal([]byte(out), &v)
+		if v.RenderKernels != "x86-64 (no AVX-512)" {
+			t.Errorf("GODEBUG=cpu.avx512f=off: render kernels %q", v.RenderKernels)
+		}
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"simgui/app"
 	"simgui/app/sensors/jpegenc"
+	"simgui/render"
 )
 
 type versionInfo struct {
@@ -18,15 +19,18 @@ type versionInfo struct {
 	// Build is "window" or "headless (...)" (go build -tags headless).
 	Build       string `json:"build"`
 	JPEGEncoder string `json:"jpegEncoder"`
+	// RenderKernels is render.Kernels: what the realistic look's figures depend on.
+	RenderKernels string `json:"renderKernels"`
 }
 
 func currentVersion() versionInfo {
 	return versionInfo{
-		Version:     app.Version,
-		Go:          runtime.Version(),
-		Platform:    runtime.GOOS + "/" + runtime.GOARCH,
-		Build:       buildKind,
-		JPEGEncoder: jpegenc.Default().Name(),
+		Version:       app.Version,
+		Go:            runtime.Version(),
+		Platform:      runtime.GOOS + "/" + runtime.GOARCH,
+		Build:         buildKind,
+		JPEGEncoder:   jpegenc.Default().Name(),
+		RenderKernels: render.Kernels(),
 	}
 }
 
@@ -48,7 +52,7 @@ func newVersionCmd() *cobra.Command {
 			if !jpegenc.TurboBuilt {
 				enc += " (a static build cannot load libturbojpeg)"
 			}
-			_, err := fmt.Fprintf(cmd.OutOrStdout(), "simgui %s (%s, %s)\nbuild: %s\njpeg encoder: %s\n", v.Version, v.Go, v.Platform, v.Build, enc)
+			_, err := fmt.Fprintf(cmd.OutOrStdout(), "simgui %s (%s, %s)\nbuild: %s\njpeg encoder: %s\nrender kernels: %s\n", v.Version, v.Go, v.Platform, v.Build, enc, v.RenderKernels)
 			return err
 		},
 	}
