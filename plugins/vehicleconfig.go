@@ -30,6 +30,10 @@ func LookupCameraProfile(name string) (CameraProfile, bool) {
 	return p, ok
 }
 
+// CameraProfileNames returns the camera.profile presets' names, sorted, for messages that
+// list them.
+func CameraProfileNames() []string { return sortedKeys(cameraProfiles) }
+
 // vehicleKey is one flat vehicle parameter: num applies a number checked against spec, str a
 // string.
 type vehicleKey struct {

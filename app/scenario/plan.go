@@ -166,6 +166,13 @@ func resolve(s *Scenario, r plugins.Resolver) (*Plan, error) {
 	if tp := s.Sensors.telemetryProfile(); tp != "" && tp != TelemetryDefault {
 		return nil, fmt.Errorf("sensors.telemetry.profile: %q is not a telemetry profile (known: %s)", tp, TelemetryDefault)
 	}
+	// The profile reaches each vehicle as its camera.profile param, whose check would name
+	// vehicle.params, a key the file may not have: it is checked here, under its own key.
+	if cp := s.Sensors.cameraProfile(); cp != "" {
+		if _, ok := plugins.LookupCameraProfile(cp); !ok {
+			return nil, fmt.Errorf("sensors.camera.profile: %q is not a camera profile (known: %s)", cp, strings.Join(plugins.CameraProfileNames(), ", "))
+		}
+	}
 	if s.Runtime.TimeScale != nil {
 		p.TimeScale = *s.Runtime.TimeScale
 		if err := world.CheckTimeScale(p.TimeScale); err != nil {

@@ -195,6 +195,7 @@ func TestUnknownKeysStillErrors(t *testing.T) {
 	}
 	for _, tc := range []struct{ old, new, want string }{
 		{"telemetry: {profile: default}", "telemetry: {profile: full}", `sensors.telemetry.profile: "full" is not a telemetry profile (known: default)`},
+		{"camera: {enabled: true, profile: high}", "camera: {enabled: true, profile: extreme}", `sensors.camera.profile: "extreme" is not a camera profile (known: balanced, high, performance, ultra)`},
 		{"    spawn.yaw_deg: 0", "    spawn.yaw_deg: north", `route.params.spawn.yaw_deg: "north" is not a number`},
 		{"spawn.position: -6.000,0.200,-8.500", "spawn.position: west", `route.params.spawn.position: "west" is not "x,z" or "x,y,z"`},
 		{"    - [2.0, 0.0, 6.0]", "    - [2.0]", `route.waypoints[2]: want [x, z] or [x, y, z], got 1 numbers`},

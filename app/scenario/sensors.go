@@ -21,6 +21,14 @@ func (s *Sensors) telemetryProfile() string {
 	return s.Telemetry.Profile
 }
 
+// cameraProfile returns sensors.camera.profile, "" when absent.
+func (s *Sensors) cameraProfile() string {
+	if s == nil || s.Camera == nil {
+		return ""
+	}
+	return s.Camera.Profile
+}
+
 // off returns the mount kinds the block turns off (enabled: false).
 func (s *Sensors) off() []string {
 	if s == nil {
