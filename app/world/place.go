@@ -13,8 +13,8 @@ import (
 // Placing vehicles that come without a spawn pose.
 //
 // The first agents take the track's spawn points in order. The others stand on a grid around
-// the last spawn point, facing its way: rows behind it first, then beside and ahead of it, in
-// rings of growing size. Neighbouring cells are a footprint diameter of the largest vehicle
+// the last spawn point, facing its way, in rings of growing size (see cell.rank): the cells
+// beside it and behind it before those ahead, a row ahead counting as two behind. Neighbouring cells are a footprint diameter of the largest vehicle
 // placed plus placeGap apart. A cell is used when a vehicle there keeps placeClearance from
 // the track's walls, boxes and solids and from the vehicles already standing, lies on the
 // floor, and can be reached from the spawn point by steps between neighbouring cells that hit
