@@ -193,7 +193,7 @@ func (l Limits) checkEntry(name string, size uint64, seen *nameSet, total *int64
 	}
 	seen.entries[key] = name
 	if isJSON(name) && size > uint64(l.MaxJSON) {
-		return &EntryError{Name: name, Reason: fmt.Sprintf("%s; a JSON file may be at most %s", mib(size), mib(uint64(l.MaxJSON)))}
+		return &EntryError{Name: name, Reason: fmt.Sprintf("%s; a JSON file may be at most %s", mibPast(size, uint64(l.MaxJSON)), mib(uint64(l.MaxJSON)))}
 	}
 	if size > uint64(l.MaxTotal) || *total+int64(size) > l.MaxTotal {
 		return &TotalError{Limit: l.MaxTotal, Name: name}
@@ -425,4 +425,13 @@ func mib(n uint64) string {
 		return fmt.Sprintf("%d MiB", n>>20)
 	}
 	return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+}
+
+// mibPast formats a size over limit in MiB, or in bytes when a tenth of a MiB would round it
+// to the limit itself ("1.0 MiB; a JSON file may be at most 1 MiB" says nothing is wrong).
+func mibPast(n, limit uint64) string {
+	if fmt.Sprintf("%.1f", float64(n)/(1<<20)) == fmt.Sprintf("%.1f", float64(limit)/(1<<20)) {
+		return fmt.Sprintf("%d bytes", n)
+	}
+	return mib(n)
 }

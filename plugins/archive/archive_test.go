@@ -175,6 +175,9 @@ func TestReadDirRefusesLinksAndStrays(t *testing.T) {
 		{"big JSON", func(d string) {
 			os.WriteFile(filepath.Join(d, "descriptor.json"), bytes.Repeat([]byte(" "), 2<<20), 0o644)
 		}, `"descriptor.json": 2 MiB; a JSON file may be at most 1 MiB`},
+		{"JSON just past the limit", func(d string) {
+			os.WriteFile(filepath.Join(d, "descriptor.json"), bytes.Repeat([]byte(" "), 1<<20+10), 0o644)
+		}, `"descriptor.json": 1048586 bytes; a JSON file may be at most 1 MiB`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d := mk(t)
