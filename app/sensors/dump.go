@@ -43,7 +43,9 @@ func (s *System) StartDump(dir string) error {
 	if entries, err := os.ReadDir(dir); err != nil {
 		safefile.RemoveMade(made)
 		return fmt.Errorf("sensor dump: %w", err)
-	} else if len(entries) > 0 {
+	} else if len(entries) == 1 {
+		return fmt.Errorf("sensor dump: %s holds %s: give an empty or new folder", dir, entries[0].Name())
+	} else if len(entries) > 1 {
 		return fmt.Errorf("sensor dump: %s holds %d entries (%s, ...): give an empty or new folder", dir, len(entries), entries[0].Name())
 	}
 	// A folder that cannot be written (another user's, a read-only mount) is said now, not

@@ -305,6 +305,20 @@ func TestSlowWorkerDropsOldestFrames(t *testing.T) {
 	t.Logf("%d of 400 frames published, %d dropped", len(ms), info.Dropped)
 }
 
+// A folder holding one file is refused naming the file, not as "1 entries (notes.txt, ...)".
+func TestDumpRefusesAFolderWithOneFile(t *testing.T) {
+	v := sensortest.KS0223(t, tinyCamera("cam", 10, 0), speedometer(10))
+	env := sensortest.New(t, corridor(), []world.AgentSpec{{Name: "ego", Vehicle: v, Spawn: &world.Pose{}}}, sensors.Options{})
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "notes.txt"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := "sensor dump: " + dir + " holds notes.txt: give an empty or new folder"
+	if err := env.System.StartDump(dir); err == nil || err.Error() != want {
+		t.Errorf("a dump into a folder with one file: %v\nwant %s", err, want)
+	}
+}
+
 // A dump across a reset keeps both episodes: the JSON lines go on in the same file with the
 // episode number, and the frames of the second episode are named ep1_.
 func TestDumpAcrossReset(t *testing.T) {
