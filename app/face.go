@@ -40,6 +40,14 @@ type FaceValidator interface {
 	Validate() error
 }
 
+// FaceReadyChecker is implemented by a face with a setting it cannot run without that a face
+// left off may lack (the fast path's socket). Faces checks it for the faces it turns on, so
+// that the run is refused naming the setting before any face starts, rather than after the
+// others are listening.
+type FaceReadyChecker interface {
+	CheckReady() error
+}
+
 // FaceModule describes a face type for the registry.
 type FaceModule struct {
 	// ID is the dotted registry name, "faces.<name>"; the name alone also finds it.
@@ -217,6 +225,11 @@ func Faces(layers ...FaceSettings) ([]Face, error) {
 			}
 		}
 		if on {
+			if c, ok := f.(FaceReadyChecker); ok {
+				if err := c.CheckReady(); err != nil {
+					return nil, fmt.Errorf("faces.%s: %w", m.Name(), err)
+				}
+			}
 			out = append(out, f)
 		}
 	}

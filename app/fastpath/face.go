@@ -109,10 +109,21 @@ func orDefault(v, def int) int {
 	return v
 }
 
+// errNoSocket is the fast path turned on without its socket.
+var errNoSocket = errors.New("needs its Unix socket: faces: {fastpath: {socket: PATH}}, or --fast-path PATH")
+
+// CheckReady refuses a fast path turned on without its socket (app.FaceReadyChecker).
+func (f *Face) CheckReady() error {
+	if f.Socket == "" {
+		return errNoSocket
+	}
+	return nil
+}
+
 // Start listens on the socket and serves sessions until Shutdown.
 func (f *Face) Start(ctx context.Context, h *app.Host) error {
-	if f.Socket == "" {
-		return errors.New("socket: a Unix socket path is required (--fast-path PATH)")
+	if err := f.CheckReady(); err != nil {
+		return err
 	}
 	path, err := filepath.Abs(f.Socket)
 	if err != nil {
