@@ -85,7 +85,10 @@ func (f *Face) Start(_ context.Context, h *app.Host) error {
 		return err
 	}
 	f.b, f.h, f.stop = b, h, make(chan struct{})
-	h.Logger().Info("device bridge serving", "ip", b.Manager().BindIP(), "devices", len(b.Manager().GetDevicePortList("")))
+	// The ports each device got are in the control socket's device_list; the range says
+	// where to look (a firewall, a port forward).
+	h.Logger().Info("device bridge serving", "ip", b.Manager().BindIP(), "ports", b.Manager().PortRange(),
+		"devices", len(b.Manager().GetDevicePortList("")))
 	h.SetDevices(devices{b.Manager(), b})
 	f.wg.Add(1)
 	go f.follow(act)

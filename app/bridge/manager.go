@@ -137,6 +137,9 @@ func ParsePorts(s string) (first, last uint16, err error) {
 // BindIP returns the address ports are probed on.
 func (m *Manager) BindIP() string { return m.bindIP }
 
+// PortRange returns the range device ports are taken from, as "first-last".
+func (m *Manager) PortRange() string { return fmt.Sprintf("%d-%d", m.first, m.last) }
+
 // AllocateDevice gives the channel controlKey of a device its port: the port the hashKey had
 // before, if it was allocated and released and is free again; else the first port from
 // FirstPort upward that is neither allocated here, nor remembered as another hashKey's (while

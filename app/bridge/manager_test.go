@@ -166,6 +166,13 @@ func TestBadArgumentsAndOptions(t *testing.T) {
 	if got := newManager(t, Options{}).BindIP(); got != "127.0.0.1" {
 		t.Errorf("default bind IP %q", got)
 	}
+	// The range the start line logs: the defaults, or the one given.
+	if got, want := newManager(t, Options{}).PortRange(), fmt.Sprintf("%d-%d", DefaultFirstPort, DefaultLastPort); got != want {
+		t.Errorf("default port range %q, want %q", got, want)
+	}
+	if got := newManager(t, Options{FirstPort: 25000, LastPort: 25100}).PortRange(); got != "25000-25100" {
+		t.Errorf("port range %q, want 25000-25100", got)
+	}
 }
 
 // TestDeallocateFreesBothMaps also checks the device map layout and its JSON form.
