@@ -42,17 +42,18 @@ func (ch *channel) subscribe(s *Server, c *client, id uint32) {
 	ch.startFeed(s)
 }
 
-// unsubscribe removes client c, stopping the feed after the last. Server.mu is held.
+// unsubscribe removes client c. The feed goes on until its next message, where it retires if
+// nobody has subscribed again (wanted): stopping it here, and starting another at the next
+// subscribe, let a client that subscribed and unsubscribed in a loop start feeds faster than
+// the stopped ones could leave the world's bus, 50,000 of them on one topic, which slowed
+// every publication of the world. Server.mu is held.
 func (ch *channel) unsubscribe(c *client) {
 	delete(ch.subs, c)
-	if len(ch.subs) == 0 {
-		ch.stopFeed()
-		ch.latched = nil
-	}
 }
 
 // startFeed starts the channel's feed from the server's world when someone is subscribed
-// and none runs. Server.mu is held.
+// and none runs (one that nobody has wanted since its last message counts: it serves the
+// newcomer). Server.mu is held.
 func (ch *channel) startFeed(s *Server) {
 	if ch.stop != nil || len(ch.subs) == 0 || s.world == nil || s.closed {
 		return
@@ -71,6 +72,24 @@ func (ch *channel) startFeed(s *Server) {
 			s.feed(ch, sp, a, stop)
 		}
 	}()
+}
+
+// wanted reports whether the feed that stop belongs to goes on: it is still the channel's and
+// someone subscribes to it. A feed nobody subscribes to retires here, so that its topic's
+// publisher, which may publish only while someone listens (a camera draws only for someone),
+// stops.
+func (s *Server) wanted(ch *channel, stop chan struct{}) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if ch.stop != stop {
+		return false
+	}
+	if len(ch.subs) == 0 {
+		ch.stop = nil // the feed returns: nobody else waits on stop
+		ch.latched = nil
+		return false
+	}
+	return true
 }
 
 // stopFeed stops the running feed, if any, without waiting for it. Server.mu is held.
@@ -98,6 +117,9 @@ func (s *Server) feed(ch *channel, sp spec, a *app.Sim, stop chan struct{}) {
 			if !ok {
 				return
 			}
+		}
+		if !s.wanted(ch, stop) {
+			return
 		}
 		now := uint64(time.Now().UnixNano())
 		msg := m.Msg
@@ -166,6 +188,9 @@ func (s *Server) feedScene(ch *channel, sp spec, a *app.Sim, stop chan struct{})
 			if !ok {
 				return
 			}
+		}
+		if !s.wanted(ch, stop) {
+			return
 		}
 		if time.Since(last) < sceneCheck {
 			continue
