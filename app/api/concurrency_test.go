@@ -29,7 +29,7 @@ func TestStepsAndResetsAtOnce(t *testing.T) {
 	for i := range resetters {
 		wg.Go(func() {
 			for j := range resets {
-				if _, err := s.svc.Reset(&ResetRequest{Seed: int64(10*i + j)}); err != nil {
+				if _, err := s.svc.Reset(context.Background(), &ResetRequest{Seed: int64(10*i + j)}); err != nil {
 					errs <- err
 				}
 			}
@@ -67,5 +67,26 @@ func TestStepOfAClientThatLeft(t *testing.T) {
 	s2, _ := s.ok("/step", `{}`)
 	if got := simStep(t, s2) - simStep(t, s1); period == 0 || got != period {
 		t.Fatalf("the next step advanced %d world steps, one action period is %d", got, period)
+	}
+}
+
+// TestResetOfAClientThatLeft: a reset whose client has left (its request's context ended)
+// before its episode is in place keeps the episode in place. A large reset whose client had
+// hung up once built after a small one sent later, and replaced that client's episode.
+func TestResetOfAClientThatLeft(t *testing.T) {
+	s := startServer(t, Options{})
+	s.ok("/reset", `{"seed": 1}`)
+	before := s.svc.Current()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := s.svc.Reset(ctx, &ResetRequest{Seed: 2, Agents: []AgentRequest{{AgentID: "gone"}}}); err == nil {
+		t.Fatal("a reset for a client that left answered")
+	}
+	if cur := s.svc.Current(); cur == nil || before == nil || cur.ID != before.ID {
+		t.Errorf("current episode %+v after a reset whose client left, want %+v", cur, before)
+	}
+	r, _ := s.ok("/step", `{}`)
+	if r.ActiveAgentID != "ego" || len(r.Agents) != 1 {
+		t.Errorf("the step answered for %q with %d agents, want the episode in place: ego alone", r.ActiveAgentID, len(r.Agents))
 	}
 }

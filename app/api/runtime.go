@@ -57,7 +57,12 @@ func paramRefusal(err error, agents bool) (*Error, bool) {
 // Reset builds a new episode as req asks (track, vehicles, params, agents, flags, seed),
 // replaces the current one and returns the primary agent's first observation with a frame.
 // The draws of domain randomization are in the reply's info. Errors are *Error.
-func (s *Service) Reset(req *ResetRequest) (*StepResult, error) {
+//
+// When ctx ends (the client left) before the episode is in place, it is not built, or not put
+// in place: nobody waits for it, and a reset that waited for its turn behind a larger one
+// would replace the episode of a client that reset after it (a small reset plans faster than
+// a large one sent before it, and builds first).
+func (s *Service) Reset(ctx context.Context, req *ResetRequest) (*StepResult, error) {
 	plan, err := s.planReset(req)
 	if err != nil {
 		return nil, err
@@ -67,6 +72,9 @@ func (s *Service) Reset(req *ResetRequest) (*StepResult, error) {
 	}
 	s.building.Lock()
 	defer s.building.Unlock()
+	if ctx.Err() != nil {
+		return nil, errResetLeft
+	}
 	ep, err := buildEpisode(s.opts.Host, s.episodes.Add(1), plan)
 	if err != nil {
 		var room *world.NoRoomError
@@ -84,6 +92,10 @@ func (s *Service) Reset(req *ResetRequest) (*StepResult, error) {
 		return nil, internalError("Reading the first state failed: %v", err)
 	}
 	s.noteUnused(plan)
+	if ctx.Err() != nil {
+		ep.stop()
+		return nil, errResetLeft
+	}
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
@@ -100,6 +112,9 @@ func (s *Service) Reset(req *ResetRequest) (*StepResult, error) {
 	}
 	return s.result(ep, ep.primary, []*agent{ep.primary}, ep.drawInfo()), nil
 }
+
+// errResetLeft answers a reset whose client left before its episode was in place.
+var errResetLeft = internalError("The client left before the reset was done; the episode in place was kept.")
 
 // noteUnused logs what the episode's vehicles are given but leave unused (a camera's drawn
 // film in the flat look that realistic=0 keeps, say), each line once for the server's life:

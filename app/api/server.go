@@ -352,7 +352,7 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if !s.decode(w, r, &req) {
 			return
 		}
-		res, err := s.Reset(&req)
+		res, err := s.Reset(r.Context(), &req) // a client that leaves takes its reset with it
 		s.reply(w, res, err)
 	case r.URL.Path == "/step" && r.Method == http.MethodPost:
 		var req StepRequest
