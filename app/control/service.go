@@ -141,15 +141,18 @@ var ErrClosed = errors.New("control: service closed")
 type Service struct {
 	markerPub markerPub
 	overlay   overlayPub
-	// refusedLog bounds the log lines of refused requests (lograte).
-	refusedLog lograte.Limiter
-	opts       Options
-	log        *slog.Logger
-	ln         net.Listener
-	srv        *http.Server
-	upgrader   websocket.Upgrader
-	guard      *httpguard.Guard
-	markers    *markers.Store
+	// refusedLog bounds the log lines of refused requests (lograte); evictLog those of
+	// sessions closed to make room, which a client reconnecting in a loop causes as fast as
+	// it connects.
+	refusedLog, evictLog lograte.Limiter
+
+	opts     Options
+	log      *slog.Logger
+	ln       net.Listener
+	srv      *http.Server
+	upgrader websocket.Upgrader
+	guard    *httpguard.Guard
+	markers  *markers.Store
 
 	// ctx ends at Shutdown and cancels the commands sessions are waiting on.
 	ctx    context.Context

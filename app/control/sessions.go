@@ -34,8 +34,13 @@ func (s *Service) makeRoomLocked(newPeer string) bool {
 		return false
 	}
 	delete(s.sessions, victim) // its goroutine ends when the close below reaches its read
-	s.log.Info("control: closed the session idle the longest to make room", "peer", victim.RemoteAddr(),
-		"idle", time.Since(oldest.lastUsed).Round(time.Millisecond), "new peer", newPeer, "limit", s.opts.MaxSessions)
+	// A client reconnecting in a loop makes room at every connection: a line each filled the
+	// log at 400 KB a second.
+	if ok, leftOut := s.evictLog.Allow(); ok {
+		s.log.Info("control: closed the session idle the longest to make room", "peer", victim.RemoteAddr(),
+			"idle", time.Since(oldest.lastUsed).Round(time.Millisecond), "new peer", newPeer, "limit", s.opts.MaxSessions,
+			"notLoggedSinceLast", leftOut)
+	}
 	msg := websocket.FormatCloseMessage(websocket.CloseTryAgainLater,
 		fmt.Sprintf("closed to make room for a new session (at most %d are open)", s.opts.MaxSessions))
 	go func() {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/gorilla/websocket"
 
+	"simgui/app/lograte"
 	"simgui/app/transport"
 	"simgui/app/world"
 )
@@ -191,4 +192,40 @@ func TestPlainHTTPIsToldWhatTheEndpointIs(t *testing.T) {
 	if resp.StatusCode != http.StatusBadRequest || !strings.Contains(string(b), "/control is a WebSocket endpoint: connect with a WebSocket client") {
 		t.Errorf("POST /control: %d %q", resp.StatusCode, b)
 	}
+}
+
+// A client that connects again and again, each session closing the one idle the longest, is
+// logged a few lines at a time, as refusals are: a line per connection once filled the log
+// at 400 KB a second.
+func TestMakingRoomIsLoggedSparingly(t *testing.T) {
+	var log lockedBuffer
+	e := start(t, Options{MaxSessions: 1, Logger: slog.New(slog.NewTextHandler(&log, nil))})
+	e.svc.evictLog.Every = time.Hour // no line comes back during the test
+	const sessions = 100
+	for range sessions {
+		// Each session is open and idle before the next comes, which closes it to make room.
+		e.dial(t, "/control", nil)
+		e.waitIdle(t, 1)
+	}
+	if n := strings.Count(log.String(), "closed the session idle the longest"); n != lograte.DefaultBurst {
+		t.Errorf("%d sessions, each closing the one before, logged %d lines, want %d (lograte's burst)", sessions, n, lograte.DefaultBurst)
+	}
+}
+
+// lockedBuffer is a log's output, written by the service's goroutines and read by the test.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf strings.Builder
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
