@@ -261,6 +261,13 @@ func cmdReset(s *Service, ctx context.Context, _ *request, _ []byte) any {
 func (s *Service) resetWorld(ctx context.Context) any {
 	return s.withLoop(ctx, func(l *world.Loop) any {
 		if err := l.Reset(ctx, l.Snapshot().Seed); err != nil {
+			if ctx.Err() != nil {
+				// The client left (or the service stops) before the loop's turn: the reset is
+				// dropped as a step is, and nothing failed. A client that sent reset and hung
+				// up during a long step once logged an ERROR each time.
+				s.log.Debug("control: reset dropped", "err", err)
+				return resultFail
+			}
 			s.log.Error("control: reset", "err", err)
 			return resultFail
 		}

@@ -229,3 +229,32 @@ func (b *lockedBuffer) String() string {
 	defer b.mu.Unlock()
 	return b.buf.String()
 }
+
+// A reset whose client hangs up while it waits for the loop is dropped without an error in
+// the log: the client left, nothing failed.
+func TestResetOfAClientThatLeftIsNoError(t *testing.T) {
+	var log lockedBuffer
+	e := start(t, Options{Logger: slog.New(slog.NewTextHandler(&log, nil))})
+	release := busyLoop(t, e.loop)
+	c := e.dial(t, "/control", nil)
+	if err := c.WriteMessage(websocket.TextMessage, []byte(`{"command":"reset"}`)); err != nil {
+		t.Fatal(err)
+	}
+	// The reset holds a place among the commands waiting on the loop.
+	for waiting := 0; waiting == 0; {
+		time.Sleep(time.Millisecond)
+		waiting = len(e.svc.slots)
+	}
+	c.Close()
+	// The session ends once its reset has returned.
+	for open := 1; open > 0; {
+		time.Sleep(time.Millisecond)
+		e.svc.mu.Lock()
+		open = len(e.svc.sessions)
+		e.svc.mu.Unlock()
+	}
+	release()
+	if strings.Contains(log.String(), "level=ERROR") {
+		t.Errorf("a reset whose client left logged an error:\n%s", log.String())
+	}
+}
