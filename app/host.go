@@ -105,6 +105,14 @@ func NewHost(o HostOptions) *Host {
 // worlds added start at once.
 func (h *Host) Running() <-chan struct{} { return h.running }
 
+// Stopping says whether the host's run has ended or is ending: its worlds stop with it, and
+// work for them fails as stopped rather than broken.
+func (h *Host) Stopping() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.ctx != nil && h.ctx.Err() != nil
+}
+
 // Logger returns the host's logger.
 func (h *Host) Logger() *slog.Logger { return h.log }
 

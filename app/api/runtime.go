@@ -100,7 +100,7 @@ func (s *Service) Reset(ctx context.Context, req *ResetRequest) (*StepResult, er
 	if s.closed {
 		s.mu.Unlock()
 		ep.stop()
-		return nil, internalError("The runtime is shutting down.")
+		return nil, errShuttingDown
 	}
 	// Resets build one at a time (building): the episode in place is always an earlier one.
 	old := s.current
@@ -112,6 +112,9 @@ func (s *Service) Reset(ctx context.Context, req *ResetRequest) (*StepResult, er
 	}
 	return s.result(ep, ep.primary, []*agent{ep.primary}, ep.drawInfo()), nil
 }
+
+// errShuttingDown answers work that comes too late: the runtime is stopping.
+var errShuttingDown = internalError("The runtime is shutting down.")
 
 // errResetLeft answers a reset whose client left before its episode was in place.
 var errResetLeft = internalError("The client left before the reset was done; the episode in place was kept.")
@@ -352,6 +355,10 @@ func (s *Service) Step(ctx context.Context, req *StepRequest) (*StepResult, erro
 		return nil, err
 	}
 	err := parallel(order, func(wk *envWork) error { return wk.env.step(ctx, wk.cmds, wk.frames) })
+	if err != nil && s.opts.Host.Stopping() {
+		// The worlds stopped with the runtime: say so, as a reset then does.
+		return nil, errShuttingDown
+	}
 	if err != nil {
 		return nil, internalError("Step failed: %v", err)
 	}
