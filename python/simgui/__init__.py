@@ -63,10 +63,20 @@ def _load(entry_point: str):
     return getattr(importlib.import_module(mod), name)
 
 
+def _with_limit(s: EnvSpec, kwargs: dict) -> dict:
+    """The registered kwargs, then the caller's, with the spec's max_episode_steps unless the
+    caller gives one or time_limit=False: gymnasium.make truncates at the registered limit, and
+    an id registered with a limit other than its task's ran to the task's."""
+    out = {**s.kwargs, **kwargs}
+    if s.max_episode_steps is not None and out.get("time_limit", True) in (True, 1):
+        out.setdefault("max_episode_steps", s.max_episode_steps)
+    return out
+
+
 def make(id: str, **kwargs):
-    """Makes one env, as gymnasium.make: the registered kwargs, then yours."""
+    """Makes one env, as gymnasium.make: the registered kwargs and episode limit, then yours."""
     s = spec(id)
-    env = _load(s.entry_point)(**{**s.kwargs, **kwargs})
+    env = _load(s.entry_point)(**_with_limit(s, kwargs))
     env.spec = EnvSpec(id=s.id, entry_point=s.entry_point, max_episode_steps=env.max_episode_steps,
                        kwargs={**s.kwargs, **kwargs}, vector_entry_point=s.vector_entry_point)
     return env
@@ -79,7 +89,7 @@ def make_vec(id: str, num_envs: int = 1, vectorization_mode: str | None = None, 
     only)."""
     s = spec(id)
     if vectorization_mode in (None, "vector_entry_point"):
-        env = _load(s.vector_entry_point)(num_envs=num_envs, **{**s.kwargs, **kwargs}, **dict(vector_kwargs or {}))
+        env = _load(s.vector_entry_point)(num_envs=num_envs, **_with_limit(s, {**kwargs, **dict(vector_kwargs or {})}))
     elif vectorization_mode in ("sync", "async") and HAVE_GYMNASIUM:  # pragma: no cover
         import gymnasium
 
