@@ -560,7 +560,7 @@ class SimguiVectorEnv(VectorEnv):
     @property
     def worlds(self) -> list:
         """The ids of the envs' worlds in simgui (its window lists them)."""
-        return list(self._s.backend.info.get("worlds", []))
+        return list(self._live().backend.info.get("worlds", []))
 
     @_one_thread
     def reset(self, *, seed=None, options=None):
@@ -646,8 +646,14 @@ class SimguiVectorEnv(VectorEnv):
 
     def render(self):
         if self.render_mode == "rgb_array":
-            return tuple(self._s.backend.images.copy())
+            return tuple(self._live().backend.images.copy())
         return None
+
+    def _live(self) -> _Session:
+        # A closed env says so, as its reset and step do, rather than fail on its missing session.
+        if self._s is None:
+            raise RuntimeError("the env is closed")
+        return self._s
 
     def close(self, **kwargs):
         if self._s is not None:

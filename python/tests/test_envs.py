@@ -390,10 +390,15 @@ class Misuse(unittest.TestCase):
             env.step([0.0, 0.0])
         finally:
             env.close()
-        venv = simgui.make_vec(ID, num_envs=1, simgui=PROC)
+        venv = simgui.make_vec(ID, num_envs=1, simgui=PROC, render_mode="rgb_array")
         venv.close()
         with self.assertRaisesRegex(RuntimeError, "closed"):
             venv.reset(seed=1)
+        # Not an AttributeError on the closed env's missing session.
+        with self.assertRaisesRegex(RuntimeError, "closed"):
+            venv.render()
+        with self.assertRaisesRegex(RuntimeError, "closed"):
+            venv.worlds
 
     def test_time_limit(self):
         # time_limit=False leaves the limit to a TimeLimit wrapper (gymnasium.make registers the
