@@ -372,6 +372,14 @@ class Misuse(unittest.TestCase):
                 with self.assertRaisesRegex(ValueError, r"want \(2, 2\)"):
                     venv.step(bad)
             venv.step(np.zeros((2, 2)))  # the right shape still steps
+            # Out of range is clipped to -1..1 (the docs say so): the same episode as the bounds.
+            for far, bound in (([7.0, -3.0], [1.0, -1.0]), ([-2.0, 1.5], [-1.0, 1.0])):
+                env.reset(seed=4)
+                got = env.step(far)
+                env.reset(seed=4)
+                want = env.step(bound)
+                self.assertEqual(got[0]["image"].tobytes(), want[0]["image"].tobytes())
+                self.assertEqual((got[1], got[4]["x"], got[4]["y"]), (want[1], want[4]["x"], want[4]["y"]))
         finally:
             env.close()
             venv.close()
