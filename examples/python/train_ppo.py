@@ -394,9 +394,21 @@ def main(argv=None):
     return summary
 
 
-if __name__ == "__main__":
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
+#: The exit status of a run Ctrl-C stopped, as shells report a command SIGINT ended (128 + 2).
+INTERRUPTED_STATUS = 130
+
+
+def cli(argv=None) -> int:
+    """main() as a command: its exit status. A run Ctrl-C stopped has saved the policy so far
+    but did not finish, and says so with INTERRUPTED_STATUS: with 0, `train_ppo.py && ...` in a
+    script carried on with the half-trained policy as if the run had finished."""
     try:
-        main()
+        summary = main(argv)
     except (ValueError, OSError, RuntimeError) as e:  # a bad argument, file or simgui: one line, no traceback
         sys.exit(f"train_ppo: {e}")
+    return INTERRUPTED_STATUS if summary.get("interrupted") else 0
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    sys.exit(cli())

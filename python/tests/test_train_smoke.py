@@ -3,6 +3,7 @@ to drive: on held-out seeds its policy's mean return beats a random policy's by 
 (a random policy scores about −9 in the corridor; driving straight on scores about −1)."""
 
 import contextlib
+import io
 import os
 import sys
 import tempfile
@@ -231,6 +232,22 @@ class TrainingInputs(unittest.TestCase):
             self.assertIn("state_dict", ck)
             with open(os.path.join(out, "train.json")) as f:
                 self.assertTrue(json.load(f)["interrupted"])
+
+    def test_ctrl_c_is_not_a_success(self):
+        # The command exited 0 after Ctrl-C, so `train_ppo.py && car_policy.py export ...`
+        # went on with the half-trained policy; it exits as an interrupted command does.
+        import train_ppo
+
+        def interrupt(n, envs):
+            if n == 3:
+                raise KeyboardInterrupt
+
+        with hooked_steps(train_ppo, interrupt), tempfile.TemporaryDirectory() as out, \
+                contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            self.assertEqual(train_ppo.cli(short_run(out)), 130)
+            self.assertTrue(os.path.exists(os.path.join(out, "policy.pt")))
+        with tempfile.TemporaryDirectory() as out, contextlib.redirect_stdout(io.StringIO()):
+            self.assertEqual(train_ppo.cli(short_run(out)), 0)  # a finished run
 
 
 def short_run(out):
