@@ -241,6 +241,14 @@ class SimguiProcess:
         """Stops simgui and removes its temporary folder."""
         self._finalizer()
 
+    # A process shared by several envs is closed as they are: `with SimguiProcess() as p:`.
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
 
 _FOLDER_PREFIX = "simgui-"
 #: The longest fast path socket path simgui takes, in bytes (the BSDs' sun_path, which simgui

@@ -143,6 +143,18 @@ class HttpPort(unittest.TestCase):
                 process.SimguiProcess(http=True, http_port=bad)
 
 
+class Shared(unittest.TestCase):
+    def test_a_shared_process_is_a_context_manager(self):
+        # Envs are context managers and a SimguiProcess shared by them was not: `with` raised
+        # AttributeError (__enter__). Leaving the block stops simgui and removes its folder.
+        with simgui.SimguiProcess() as p:
+            folder = os.path.dirname(p.fast_path)
+            with simgui.make("simgui/KS0223Corridor-v0", simgui=p) as env:
+                env.reset(seed=0)
+        self.assertIsNotNone(p.proc.returncode)
+        self.assertFalse(os.path.exists(folder))
+
+
 class Fork(unittest.TestCase):
     def test_a_forked_child_starts_its_own_simgui(self):
         # Gymnasium's AsyncVectorEnv (fork start method) makes an env in the parent, then forks
