@@ -33,7 +33,8 @@ def find_binary() -> str:
     """The simgui binary to start: $SIMGUI_BIN, the checkout's bin/simgui, or simgui on PATH."""
     env = os.environ.get("SIMGUI_BIN")
     if env:
-        if not os.access(env, os.X_OK):
+        # A folder passes os.access(X_OK) too, and Popen then failed with a bare PermissionError.
+        if not (os.path.isfile(env) and os.access(env, os.X_OK)):
             raise SimguiNotFound(f"SIMGUI_BIN={env!r} is not an executable file")
         return env
     # The checkout the package sits in (used from the tree), else (the package installed into a

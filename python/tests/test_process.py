@@ -143,6 +143,24 @@ class HttpPort(unittest.TestCase):
                 process.SimguiProcess(http=True, http_port=bad)
 
 
+class Binary(unittest.TestCase):
+    def test_simgui_bin_must_be_an_executable_file(self):
+        # A folder in SIMGUI_BIN (the checkout's bin, say) passed the check and failed to start
+        # with "PermissionError: [Errno 13] Permission denied"; it is named as the other misses are.
+        old = os.environ.get("SIMGUI_BIN")
+        try:
+            with tempfile.TemporaryDirectory() as d:
+                for bad in (d, os.path.join(d, "missing")):
+                    os.environ["SIMGUI_BIN"] = bad
+                    with self.subTest(bad=bad), self.assertRaisesRegex(process.SimguiNotFound, "not an executable file"):
+                        process.find_binary()
+        finally:
+            if old is None:
+                os.environ.pop("SIMGUI_BIN", None)
+            else:
+                os.environ["SIMGUI_BIN"] = old
+
+
 class Shared(unittest.TestCase):
     def test_a_shared_process_is_a_context_manager(self):
         # Envs are context managers and a SimguiProcess shared by them was not: `with` raised
