@@ -38,7 +38,8 @@
 //	0xEE error    simgui → client  JSON {"error": "...", "field": "..."}; field names the open
 //	                               request's field whose value is refused (envs, frameWidth,
 //	                               frameHeight, actionPeriod, vehicleParams, trackParams,
-//	                               randomization), when one is
+//	                               randomization, scenario: one that does not parse, is over
+//	                               its limit or has a faces block), when one is
 //
 // The A actions of an env are those OpenReply.Actions names: throttle and steer, and vertical
 // (the climb, −1..1) for a vehicle that flies. Protocol 1 is still served: its sessions take

@@ -237,6 +237,11 @@ func (s *session) open(payload []byte) error {
 	}
 	sc, err := s.scenario(req.Scenario)
 	if err != nil {
+		if req.Scenario != "" {
+			// The request's own scenario is at fault: the field lets a client name the file
+			// it read the text from, which simgui never sees.
+			return &fieldError{"scenario", err}
+		}
 		return err
 	}
 	sp, err := planSession(sc, &req, s.h.Plugins())
