@@ -176,9 +176,13 @@ class _Session:
                        "frameHeight": ("frame_size", frame_size),
                        "actionPeriod": ("action_period", action_period),
                        "randomization": ("randomization", asked)}.get(e.field)
+                if e.field == "scenario" and self.task._own():
+                    # A file of one's own; simgui saw its text only, so the file is named here.
+                    arg = ("scenario", self.task.scenario)
                 if arg:
                     # In the argument's words, not the wire's.
-                    why = str(e).removeprefix("open: ").replace("frameWidth and frameHeight", "frame_size")
+                    why = str(e).removeprefix("open: ").removeprefix("fast path scenario: ")
+                    why = why.replace("frameWidth and frameHeight", "frame_size")
                     raise ValueError(f"{arg[0]} {arg[1]!r}: {why}") from e
                 raise
             self.contacts = True

@@ -494,8 +494,15 @@ class Misuse(unittest.TestCase):
             big = os.path.join(d, "big.yaml")
             with open(big, "w") as f:
                 f.write(text + "#" * (300 << 10))
-            with self.assertRaisesRegex(Exception, "limit is 262144"):
+            with self.assertRaisesRegex(ValueError, "^scenario '.*big.yaml': .*limit is 262144"):
                 simgui.make(ID, simgui=PROC, scenario=big)
+            # A file simgui cannot read is the argument's fault: a ValueError naming the file
+            # (it was a FastPathError about "fast path scenario", the file unnamed).
+            typo = os.path.join(d, "typo.yaml")
+            with open(typo, "w") as f:
+                f.write("world: [\n")
+            with self.assertRaisesRegex(ValueError, "^scenario '.*typo.yaml': line 1"):
+                simgui.make_vec(ID, num_envs=2, simgui=PROC, scenario=typo)
 
     def test_bad_arguments_name_themselves(self):
         # Refused before any simgui starts (simgui=a path that does not exist is never dialled).
