@@ -406,7 +406,10 @@ func Parse(data []byte, source string) (*Scenario, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	var s Scenario
-	if err := dec.Decode(&s); err != nil {
+	if err := dec.Decode(&s); err == io.EOF {
+		// Comments alone: no document at all, which yaml reports as a bare "EOF".
+		return nil, fmt.Errorf("%s: the scenario is empty (it holds only comments)", source)
+	} else if err != nil {
 		return nil, fmt.Errorf("%s: %s", source, explainYAML(err, data))
 	}
 	// A scenario is one document: a second one after "---" was read by nobody, not even for

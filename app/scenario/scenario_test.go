@@ -131,6 +131,7 @@ func TestErrorsNameFileKeyAndExpectation(t *testing.T) {
 			`agents.vehicles[1].agentId: "a-1" and "a_1" are one name to ROS 2, a_1`},
 		{"bad position", "world: {trackId: track.basic_arena.v1}\nagents: {vehicles: [{vehicleId: vehicle.ks0223.v1, spawnPose: {position: [1]}}]}", "position needs 2 or 3 numbers"},
 		{"empty", "  \n", "test.yaml: the scenario is empty"},
+		{"comments only", "# world: {trackId: track.basic_arena.v1}\n  # vehicle: ...\n", "test.yaml: the scenario is empty (it holds only comments)"},
 		{"randomization", "world: {trackId: track.basic_arena.v1}\nvehicle: {vehicleId: vehicle.ks0223.v1}\nrandomization: {vehicle: {mass: lots}}", "randomization"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
