@@ -66,6 +66,9 @@ class Task:
                 data = f.read(_MAX_OPEN_BYTES + 1)
             if len(data) > _MAX_OPEN_BYTES:
                 raise ValueError(f"scenario {self.scenario!r} is over the {_MAX_OPEN_BYTES >> 20} MiB a fast path open request may hold")
+            if not data.strip():
+                # An empty text asks the fast path for its default scenario: not what a file meant.
+                raise ValueError(f"scenario {self.scenario!r}: the scenario is empty")
             return data.decode("utf-8")
         return resources.files("simgui").joinpath("scenarios", self.scenario).read_text()
 

@@ -503,6 +503,14 @@ class Misuse(unittest.TestCase):
                 f.write("world: [\n")
             with self.assertRaisesRegex(ValueError, "^scenario '.*typo.yaml': line 1"):
                 simgui.make_vec(ID, num_envs=2, simgui=PROC, scenario=typo)
+            # An empty file is no scenario (its text, "", asked for the default one), nor is
+            # one of comments alone.
+            for name, body in (("empty.yaml", ""), ("blank.yaml", " \n\n"), ("comments.yaml", "# world: ...\n")):
+                path = os.path.join(d, name)
+                with open(path, "w") as f:
+                    f.write(body)
+                with self.assertRaisesRegex(ValueError, f"^scenario '.*{name}': the scenario is empty"):
+                    simgui.make(ID, simgui=PROC, scenario=path)
 
     def test_bad_arguments_name_themselves(self):
         # Refused before any simgui starts (simgui=a path that does not exist is never dialled).
