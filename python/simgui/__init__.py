@@ -17,7 +17,7 @@ path socket path, an HTTP URL, or a ``SimguiProcess`` to share).
 from __future__ import annotations
 
 from ._compat import HAVE_GYMNASIUM, EnvSpec
-from .envs import SimguiEnv, SimguiVectorEnv
+from .envs import NO_TIME_LIMIT, SimguiEnv, SimguiVectorEnv
 from .process import SimguiProcess, find_binary
 from .tasks import TASKS, VISUAL_RANDOMIZATION, Task, parse_randomization
 
@@ -73,11 +73,17 @@ def _with_limit(s: EnvSpec, kwargs: dict) -> dict:
     return out
 
 
+def _spec_limit(n: int):
+    """The spec's max_episode_steps for an env's limit: None for time_limit=False's, as a
+    Gymnasium spec without a TimeLimit says."""
+    return None if n >= NO_TIME_LIMIT else n
+
+
 def make(id: str, **kwargs):
     """Makes one env, as gymnasium.make: the registered kwargs and episode limit, then yours."""
     s = spec(id)
     env = _load(s.entry_point)(**_with_limit(s, kwargs))
-    env.spec = EnvSpec(id=s.id, entry_point=s.entry_point, max_episode_steps=env.max_episode_steps,
+    env.spec = EnvSpec(id=s.id, entry_point=s.entry_point, max_episode_steps=_spec_limit(env.max_episode_steps),
                        kwargs={**s.kwargs, **kwargs}, vector_entry_point=s.vector_entry_point)
     return env
 
@@ -98,7 +104,7 @@ def make_vec(id: str, num_envs: int = 1, vectorization_mode: str | None = None, 
     else:
         raise ValueError(f"vectorization_mode {vectorization_mode!r}: without Gymnasium only the default "
                          "(simgui's vector env) is available")
-    env.spec = EnvSpec(id=s.id, entry_point=s.entry_point, max_episode_steps=env.task.max_episode_steps,
+    env.spec = EnvSpec(id=s.id, entry_point=s.entry_point, max_episode_steps=_spec_limit(env.task.max_episode_steps),
                        kwargs={**s.kwargs, **kwargs}, vector_entry_point=s.vector_entry_point)
     return env
 

@@ -60,6 +60,10 @@ class Registry(unittest.TestCase):
             env.reset(seed=1)
             ends = [env.step([0.0, 0.0])[3] for _ in range(20)]
             self.assertEqual(ends, [False] * 20)
+            # Its spec says it has no limit, as a Gymnasium spec without a TimeLimit does.
+            self.assertIsNone(env.spec.max_episode_steps)
+        with simgui.make_vec(SHORT, num_envs=2, simgui=PROC, time_limit=False) as envs:
+            self.assertIsNone(envs.spec.max_episode_steps)
 
     def test_task_ids_keep_their_limits(self):
         with simgui.make(ID, simgui=PROC) as env:
