@@ -49,7 +49,7 @@ class HttpBackend:
     fields, num_envs, kinds, actions, seeds, request()) so that the envs drive both alike."""
 
     def __init__(self, url: str, *, frame=(84, 84), vehicle_params=None, track_params=None, randomization=None,
-                 timeout: float = 60.0, expect: tuple = (None, None)):
+                 timeout: float = 60.0, expect: tuple = (None, None), expect_period: float | None = None):
         try:
             from PIL import Image  # noqa: F401
         except ImportError as e:  # pragma: no cover
@@ -110,6 +110,12 @@ class HttpBackend:
             period = next((kv["value"] for kv in res["info"] if kv["key"] == "sim.action_period_s"), None)
             if period is not None:
                 self.info["actionPeriod"] = float(period)
+                # A simgui that steps another period runs another scenario than the task's,
+                # though it may run its track and vehicle: its steps would be the wrong length.
+                if expect_period is not None and not math.isclose(float(period), expect_period, rel_tol=1e-9):
+                    raise HttpError(f"simgui at {url} advances {float(period):g} s of sim time a step, not the task's "
+                                    f"{expect_period:g} s (its scenario's runtime.actionPeriod): start it with the task's "
+                                    "scenario (simgui run --scenario), or let the env start it (simgui=None)")
         except BaseException:
             self.conn.close()  # a refused world, a bad frame size: the socket goes with the error
             raise

@@ -190,7 +190,8 @@ class _Session:
             url = simgui.http_url if isinstance(simgui, SimguiProcess) else str(simgui)
             self.backend = HttpBackend(url, frame=(w, h), vehicle_params=self.task.vehicle_params,
                                        track_params=self.task.track_params, randomization=randomization,
-                                       expect=self.task.plugin_ids(), timeout=self.reply_timeout)
+                                       expect=self.task.plugin_ids(), expect_period=self.task.action_period(),
+                                       timeout=self.reply_timeout)
             if isinstance(simgui, SimguiProcess):
                 self.backend.process = simgui  # a broken connection then says why simgui ended
             self.contacts = False

@@ -84,6 +84,18 @@ class Task:
             ids.append(found.pop() if len(found) == 1 else None)
         return tuple(ids)
 
+    def action_period(self):
+        """The sim time one step advances as the scenario names it (runtime.actionPeriod), or
+        None when it names none once (comments aside): simgui's default then applies."""
+        lines = [ln.split("#", 1)[0] for ln in self.scenario_text().splitlines()]
+        found = {m.group(1) for ln in lines for m in re.finditer(r"\bactionPeriod\s*:\s*([0-9][0-9.eE+-]*)", ln)}
+        if len(found) != 1:
+            return None
+        try:
+            return float(found.pop())
+        except ValueError:
+            return None  # simgui refuses it itself
+
     def scenario_path(self):
         """A context manager giving the scenario as a file (for `simgui run --scenario`)."""
         if self._own():

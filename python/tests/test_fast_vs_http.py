@@ -61,6 +61,14 @@ class FastVersusHTTP(unittest.TestCase):
                 env.reset(seed=1)  # its own task's simgui: no complaint
         finally:
             proc.close()
+        # The task's track and vehicle, but another scenario (the default one, 0.05 s a step,
+        # its own randomization): the steps would be half the task's length.
+        proc = simgui.SimguiProcess(http=True)
+        try:
+            with self.assertRaisesRegex(RuntimeError, r"advances 0.05 s of sim time a step, not the task's 0.1 s"):
+                simgui.make(ID, transport="http", simgui=proc.http_url)
+        finally:
+            proc.close()
 
     def test_a_refused_http_env_closes_its_socket(self):
         # An HTTP env refused while it is made (another task's simgui) left its connection to
