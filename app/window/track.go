@@ -60,6 +60,7 @@ type trackGeom struct {
 	floorCol  rgba
 	floorTex  *ebiten.Image // nil for a plain floor
 	texPeriod float64       // metres per texture repeat
+	texMean   rgba          // the texture's mean colour, for a floor zoomed out past its detail
 
 	// rays clips the sensor wedges: the layout's obstacles and, set every tick, the boxes and
 	// robots where they are (nil when the layout has none that raycast takes).
@@ -101,7 +102,8 @@ func newTrackGeom(l *plugins.Layout, version uint64) *trackGeom {
 		t.floorCol = parseColor(f.Color, colorFloor)
 		if f.Texture != "" {
 			if tex, err := render.NewNamedTexture(f.Texture, f.Color); err == nil {
-				t.floorTex, t.texPeriod = textureImage(tex), tex.Period()
+				t.floorTex, t.texMean = textureImage(tex)
+				t.texPeriod = tex.Period()
 			}
 		}
 	}
@@ -141,23 +143,27 @@ func (t *trackGeom) setMoving(snap *world.Snapshot) {
 	t.rays.SetDynamic(t.movingSh)
 }
 
-// textureImage samples a floor texture's level 0 into an image.
-func textureImage(tex *render.Texture) *ebiten.Image {
+// textureImage samples a floor texture's level 0 into an image and returns its mean colour.
+func textureImage(tex *render.Texture) (*ebiten.Image, rgba) {
 	n := tex.Size()
 	px := make([]byte, 4*n*n)
+	var sum [3]float64
 	for row := range n {
 		for col := range n {
 			// Row 0 of the image is the far (north) edge of one repeat: v grows north.
 			c := tex.At((float64(col)+0.5)/float64(n)*tex.Period(), (float64(n-1-row)+0.5)/float64(n)*tex.Period())
 			o := 4 * (row*n + col)
 			px[o], px[o+1], px[o+2], px[o+3] = c.R, c.G, c.B, 255
+			sum[0], sum[1], sum[2] = sum[0]+float64(c.R), sum[1]+float64(c.G), sum[2]+float64(c.B)
 		}
 	}
+	k := 255 * float64(n*n)
+	mean := rgba{float32(sum[0] / k), float32(sum[1] / k), float32(sum[2] / k), 1}
 	// Unmanaged: outside Ebiten's texture atlas, so that linear filtering at a repeat's edge
 	// does not blend in a neighbour on the atlas.
 	img := ebiten.NewImageWithOptions(image.Rect(0, 0, n, n), &ebiten.NewImageOptions{Unmanaged: true})
 	img.WritePixels(px)
-	return img
+	return img, mean
 }
 
 func (t *trackGeom) add(e *plugins.Element) {
@@ -239,9 +245,15 @@ func (t *trackGeom) draw(dst *ebiten.Image, v *view, b *batch) {
 	if t.floor {
 		x0, y0 := v.toScreen(t.floorRect[0], t.floorRect[3])
 		x1, y1 := v.toScreen(t.floorRect[2], t.floorRect[1])
-		if t.floorTex != nil {
+		switch {
+		case t.floorTex != nil && t.texPeriod*v.Scale >= minRepeatPx:
 			t.drawFloorTexture(dst, v)
-		} else {
+		case t.floorTex != nil:
+			// Zoomed out so far that a repeat is a few pixels: its quads would only alias,
+			// and a large floor in view (a 330 m city of 1 m repeats) made 109,000 of them a frame.
+			b.rect(x0, y0, x1-x0, y1-y0, t.texMean)
+			b.draw(dst)
+		default:
 			b.rect(x0, y0, x1-x0, y1-y0, t.floorCol)
 			b.draw(dst)
 		}
@@ -284,33 +296,56 @@ func (t *trackGeom) draw(dst *ebiten.Image, v *view, b *batch) {
 	b.draw(dst)
 }
 
-// drawFloorTexture draws the floor texture over the floor, one quad per texture repeat (the
-// texture anchored at the world origin), each sampling inside the texture: tiling by geometry
-// rather than by address wrapping keeps the result the same on every GPU driver.
+// minRepeatPx is the fewest pixels a floor texture's repeat spans for the texture to be drawn;
+// below it the floor takes the texture's mean colour. It bounds the quads a frame draws by the
+// window's size, whatever the floor's: about 8,000 on a 1920×1080 window.
+const minRepeatPx = 16
+
+// drawFloorTexture draws the floor texture over the part of the floor in view, one quad per
+// texture repeat (the texture anchored at the world origin), each sampling inside the texture:
+// tiling by geometry rather than by address wrapping keeps the result the same on every GPU
+// driver.
 func (t *trackGeom) drawFloorTexture(dst *ebiten.Image, v *view) {
 	n := float32(t.floorTex.Bounds().Dx())
-	p := t.texPeriod
-	r := t.floorRect
 	t.floorVs, t.floorIs = t.floorVs[:0], t.floorIs[:0]
 	vert := func(x, y, u, w float64) {
 		sx, sy := v.toScreen(x, y)
 		t.floorVs = append(t.floorVs, ebiten.Vertex{DstX: sx, DstY: sy, SrcX: float32(u) * n, SrcY: (1 - float32(w)) * n,
 			ColorR: 1, ColorG: 1, ColorB: 1, ColorA: 1})
 	}
+	floorRepeats(t.floorRect, v.visible(), t.texPeriod, func(q repeatQuad) {
+		k := uint32(len(t.floorVs))
+		vert(q.x0, q.y1, q.u0, q.w1)
+		vert(q.x1, q.y1, q.u1, q.w1)
+		vert(q.x1, q.y0, q.u1, q.w0)
+		vert(q.x0, q.y0, q.u0, q.w0)
+		t.floorIs = append(t.floorIs, k, k+1, k+2, k, k+2, k+3)
+	})
+	if len(t.floorIs) > 0 {
+		dst.DrawTriangles32(t.floorVs, t.floorIs, t.floorTex, &ebiten.DrawTrianglesOptions{Filter: ebiten.FilterLinear})
+	}
+}
+
+// repeatQuad is the part of one texture repeat to draw: world x0..x1, y0..y1, and where those
+// lie inside the repeat, u0..u1 east and w0..w1 north, each 0..1.
+type repeatQuad struct {
+	x0, y0, x1, y1 float64
+	u0, w0, u1, w1 float64
+}
+
+// floorRepeats calls fn for each repeat of a texture of period p (anchored at the world
+// origin) over the part of floor r that lies in vis (both x0, y0, x1, y1). Only the repeats in
+// view: the whole floor of a large track was hundreds of thousands of quads a frame, 1 GB of
+// vertices, and the window drew two frames a second.
+func floorRepeats(r, vis [4]float64, p float64, fn func(repeatQuad)) {
+	r = [4]float64{max(r[0], vis[0]), max(r[1], vis[1]), min(r[2], vis[2]), min(r[3], vis[3])}
 	for j := math.Floor(r[1] / p); j*p < r[3]; j++ {
 		y0, y1 := math.Max(r[1], j*p), math.Min(r[3], (j+1)*p)
 		for i := math.Floor(r[0] / p); i*p < r[2]; i++ {
 			x0, x1 := math.Max(r[0], i*p), math.Min(r[2], (i+1)*p)
-			k := uint32(len(t.floorVs))
-			// u, w: position inside this repeat, 0..1 east and north.
-			vert(x0, y1, x0/p-i, y1/p-j)
-			vert(x1, y1, x1/p-i, y1/p-j)
-			vert(x1, y0, x1/p-i, y0/p-j)
-			vert(x0, y0, x0/p-i, y0/p-j)
-			t.floorIs = append(t.floorIs, k, k+1, k+2, k, k+2, k+3)
+			fn(repeatQuad{x0, y0, x1, y1, x0/p - i, y0/p - j, x1/p - i, y1/p - j})
 		}
 	}
-	dst.DrawTriangles32(t.floorVs, t.floorIs, t.floorTex, &ebiten.DrawTrianglesOptions{Filter: ebiten.FilterLinear})
 }
 
 // drawOverlay draws the route and the spawn points.

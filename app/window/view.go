@@ -34,6 +34,13 @@ func (v *view) toWorld(sx, sy float64) (float64, float64) {
 	return v.CX + (sx-float64(v.W)/2)/v.Scale, v.CY - (sy-float64(v.H)/2)/v.Scale
 }
 
+// visible returns the world rectangle in view: x0, y0, x1, y1.
+func (v *view) visible() [4]float64 {
+	x0, y1 := v.toWorld(0, 0)
+	x1, y0 := v.toWorld(float64(v.W), float64(v.H))
+	return [4]float64{x0, y0, x1, y1}
+}
+
 // geoM returns the world-to-screen transform for paths drawn in world coordinates.
 func (v *view) geoM() ebiten.GeoM {
 	var m ebiten.GeoM
