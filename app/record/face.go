@@ -194,6 +194,9 @@ func (f *Face) views() bool { return f.Foxglove == nil || *f.Foxglove }
 // worldOf names a world for the file, with its Foxglove scene when the views are on.
 func (f *Face) worldOf(a *app.Sim) World {
 	w := World{ID: a.ID, Kind: string(a.Kind), Label: a.Label}
+	if a.Plan != nil {
+		w.Models = len(a.Plan.Agents)
+	}
 	if !f.views() {
 		return w
 	}

@@ -288,3 +288,29 @@ func TestRecordingKeepsEveryCameraFrame(t *testing.T) {
 		}
 	}
 }
+
+// The face tells a recording how many robots the world it records holds, so that the queue
+// has room for a step of the fleet (queueFor).
+func TestFaceNamesTheFleet(t *testing.T) {
+	sc, err := scenario.Parse([]byte("world: {trackId: track.basic_arena.v1}\nvehicle: {vehicleId: vehicle.ks0223.v1}\nagents: {count: 40}\n"), "fleet.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := scenario.Resolve(sc, plugins.Builtin())
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := app.Build(plan, app.BuildOptions{Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	f := &Face{}
+	w := f.options(a, slog.New(slog.DiscardHandler)).World
+	if w.Models != 40 {
+		t.Errorf("the recording's world holds %d robots, want 40", w.Models)
+	}
+	if got, want := queueFor(DefaultQueueLen, w), DefaultQueueLen+40*stepRoom; got != want {
+		t.Errorf("its queue holds %d messages, want %d", got, want)
+	}
+}

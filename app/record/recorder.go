@@ -45,8 +45,9 @@ type Options struct {
 	// Compression is "zstd" (default), "lz4" or "none".
 	Compression string
 	// QueueLen is how many messages may wait for the writer before the oldest is dropped
-	// (default 16384), and QueueBytes how many bytes of them (default 256 MiB): a world of
-	// many cameras would otherwise queue gigabytes of frames behind a slow writer.
+	// (default 16384, and room for a step of each robot of World.Models more), and
+	// QueueBytes how many bytes of them (default 256 MiB): a world of many cameras would
+	// otherwise queue gigabytes of frames behind a slow writer.
 	QueueLen   int
 	QueueBytes int64
 	// Logger receives the first write error; default slog.Default().
@@ -73,6 +74,9 @@ type Options struct {
 // topics.
 type World struct {
 	ID, Kind, Label string
+	// Models is how many robots the world holds: the recording's queue keeps room for a step
+	// of theirs (queueFor).
+	Models int
 	// Scene returns the world's Foxglove scene as it is now, written on foxview.SceneTopic with the
 	// mark when the recording writes Foxglove's views, and again when the world's pose list
 	// names other robots than the scene has (looked for once a second of the file's time); nil
@@ -128,7 +132,7 @@ type Recorder struct {
 	w          *mcap.Writer
 	log        *slog.Logger
 	done       chan struct{}
-	queueLen   int
+	baseQueue  int // Options.QueueLen
 	queueBytes int64
 
 	// subMu guards the subscriptions: sub is the newest, queued those the writer has not
@@ -136,6 +140,7 @@ type Recorder struct {
 	// reached MaxBytes and subscribes to nothing more (letGo).
 	subMu    sync.Mutex
 	sub      *transport.Subscription
+	queueLen int // sub's queue length
 	queued   []queuedSub
 	stopped  bool
 	detached bool
@@ -259,14 +264,14 @@ func StartFile(bus *transport.Bus, f *os.File, opts Options) (*Recorder, error) 
 		return nil, fmt.Errorf("record %s: %w", path, err)
 	}
 	r := &Recorder{
-		path: path, f: f, w: w, log: opts.Logger, done: make(chan struct{}), queueLen: opts.QueueLen,
-		queueBytes: opts.QueueBytes,
-		wake:       make(chan struct{}, 1),
-		caughtUp:   make(chan struct{}),
-		failed:     make(chan struct{}),
-		sub:        bus.SubscribeAll(transport.WithQueueLen(opts.QueueLen), transport.WithMaxBytes(opts.QueueBytes)),
-		pub:        newPubSeqs(bus),
-		schemas:    map[string]uint16{}, channels: map[string]uint16{}, seq: map[uint16]uint32{},
+		path: path, f: f, w: w, log: opts.Logger, done: make(chan struct{}), baseQueue: opts.QueueLen,
+		queueLen: queueFor(opts.QueueLen, opts.World), queueBytes: opts.QueueBytes,
+		wake:     make(chan struct{}, 1),
+		caughtUp: make(chan struct{}),
+		failed:   make(chan struct{}),
+		sub:      bus.SubscribeAll(transport.WithQueueLen(queueFor(opts.QueueLen, opts.World)), transport.WithMaxBytes(opts.QueueBytes)),
+		pub:      newPubSeqs(bus),
+		schemas:  map[string]uint16{}, channels: map[string]uint16{}, seq: map[uint16]uint32{},
 		perTopic: map[string]uint64{}, maxBytes: opts.MaxBytes, viewChs: map[string]uint16{},
 		world: opts.World, announce: opts.World.ID != "" || opts.World.Kind != "" || opts.World.Label != "",
 	}
@@ -298,7 +303,8 @@ func (r *Recorder) Switch(bus *transport.Bus, w World) {
 	if detached {
 		return // a subscription would only make the new world's cameras draw for nothing
 	}
-	next := bus.SubscribeAll(transport.WithQueueLen(r.queueLen), transport.WithMaxBytes(r.queueBytes))
+	n := queueFor(r.baseQueue, w)
+	next := bus.SubscribeAll(transport.WithQueueLen(n), transport.WithMaxBytes(r.queueBytes))
 	r.subMu.Lock()
 	if r.stopped || r.detached {
 		r.subMu.Unlock()
@@ -306,7 +312,7 @@ func (r *Recorder) Switch(bus *transport.Bus, w World) {
 		return
 	}
 	old := r.sub
-	r.sub = next
+	r.sub, r.queueLen = next, n
 	r.queued = append(r.queued, queuedSub{next, w, newPubSeqs(bus)})
 	r.subMu.Unlock()
 	old.Close()
