@@ -20,18 +20,33 @@ var face = sync.OnceValue(func() text.Face { return text.NewGoXFace(bitmapfont.F
 // textWidth returns the advance of s in pixels.
 func textWidth(s string) float32 { return float32(text.AdvanceAt(s, len(s), face())) }
 
-// fitText returns s, or its longest start that fits width pixels with "…" after it.
-func fitText(s string, width float32) string {
-	if textWidth(s) <= width {
+// fitText returns s, or its longest start that fits width pixels with "…" after it ("" when
+// none does). The start is found by halving: a start grows no narrower with a rune more.
+// Trying one length after another, from the longest down, measured a whole start each time:
+// the HUD's world line of a training episode of 10,000 agents (69 KB, naming every agent) took
+// longer than a frame, and allocated gigabytes a second, so the window neither drew nor closed.
+func fitText(s string, width float32) string { return fitWith(s, width, textWidth) }
+
+// fitWith is fitText with measure for textWidth.
+func fitWith(s string, width float32, measure func(string) float32) string {
+	if measure(s) <= width {
 		return s
 	}
 	r := []rune(s)
-	for n := len(r) - 1; n > 0; n-- {
-		if t := string(r[:n]) + "…"; textWidth(t) <= width {
-			return t
+	// lo fits (or is 0), hi does not: len(r) itself is too wide even without the "…".
+	lo, hi := 0, len(r)
+	for hi-lo > 1 {
+		mid := lo + (hi-lo)/2
+		if measure(string(r[:mid])+"…") <= width {
+			lo = mid
+		} else {
+			hi = mid
 		}
 	}
-	return ""
+	if lo == 0 {
+		return ""
+	}
+	return string(r[:lo]) + "…"
 }
 
 // drawText draws s with its top-left corner at (x, y).
