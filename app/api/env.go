@@ -238,11 +238,17 @@ func buildEpisode(h *app.Host, seq uint64, ep *episodePlan) (*episode, error) {
 }
 
 // worldLabel names world w of an episode for the window's list: "episode 3 · ego", or with
-// isolated agents "episode 3 · agent-2 (isolated)".
+// isolated agents "episode 3 · agent-2 (isolated)". A shared world of more than labelAgents
+// agents names the first and counts the others: naming all of 10,000 made a 69 KB label,
+// which the window's HUD and world list and each recording's world mark carried.
 func worldLabel(id string, ep *episodePlan, w int) string {
 	var names []string
-	for _, i := range ep.owners[w] {
+	owners := ep.owners[w]
+	for _, i := range owners[:min(len(owners), labelAgents)] {
 		names = append(names, ep.agents[i].id)
+	}
+	if more := len(owners) - len(names); more > 0 {
+		names = append(names, fmt.Sprintf("and %d more", more))
 	}
 	label := strings.Replace(id, "-", " ", 1) + " · " + strings.Join(names, ", ")
 	if ep.isolated {
@@ -250,6 +256,9 @@ func worldLabel(id string, ep *episodePlan, w int) string {
 	}
 	return label
 }
+
+// labelAgents is how many agents a world's label names.
+const labelAgents = 8
 
 // stop stops and closes every world of the episode.
 func (ep *episode) stop() {
