@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -35,6 +36,12 @@ type Writer struct {
 	uncompressed     *bytes.Buffer
 	compressed       *bytes.Buffer
 	compressedWriter *countingCRCWriter
+
+	// chunkIndexes are the message indexes of the channels the open chunk holds messages
+	// of, and channelRank each channel's place in channelIDs, which orders them: closing a
+	// chunk went through every channel of the file.
+	chunkIndexes []*MessageIndex
+	channelRank  map[uint16]int
 
 	currentChunkStartTime    uint64
 	currentChunkEndTime      uint64
@@ -182,6 +189,7 @@ func (w *Writer) AddChannel(c *Channel) {
 	if _, ok := w.channels[c.ID]; !ok {
 		w.Statistics.ChannelCount++
 		w.channels[c.ID] = c
+		w.channelRank[c.ID] = len(w.channelIDs)
 		w.channelIDs = append(w.channelIDs, c.ID)
 	}
 }
@@ -211,6 +219,9 @@ func (w *Writer) WriteMessage(m *Message) error {
 				Records:   nil,
 			}
 			w.messageIndexes[m.ChannelID] = idx
+		}
+		if idx.IsEmpty() {
+			w.chunkIndexes = append(w.chunkIndexes, idx)
 		}
 		idx.Add(m.LogTime, uint64(w.compressedWriter.Size()))
 		_, err := w.writeRecord(w.compressedWriter, OpMessage, w.msg[:offset])
@@ -557,21 +568,20 @@ func (w *Writer) flushActiveChunk() error {
 	// message indexes
 	messageIndexes := []*MessageIndex{}
 	if !w.opts.SkipMessageIndexing {
-		for _, chanID := range w.channelIDs {
-			messageIndex, ok := w.messageIndexes[chanID]
-			if ok && !messageIndex.IsEmpty() {
-				messageIndexes = append(messageIndexes, messageIndex)
-			}
-		}
+		slices.SortFunc(w.chunkIndexes, func(a, b *MessageIndex) int {
+			return w.channelRank[a.ChannelID] - w.channelRank[b.ChannelID]
+		})
+		messageIndexes = w.chunkIndexes
 	}
 
 	err = w.WriteChunkWithIndexes(&chunk, messageIndexes)
 	if err != nil {
 		return err
 	}
-	for _, idx := range w.messageIndexes {
+	for _, idx := range w.chunkIndexes {
 		idx.Reset()
 	}
+	w.chunkIndexes = w.chunkIndexes[:0]
 	w.currentChunkStartTime = math.MaxUint64
 	w.currentChunkEndTime = 0
 	w.currentChunkMessageCount = 0
@@ -977,6 +987,7 @@ func NewWriter(w io.Writer, opts *WriterOptions) (*Writer, error) {
 		channels:                 make(map[uint16]*Channel),
 		schemas:                  make(map[uint16]*Schema),
 		messageIndexes:           make(map[uint16]*MessageIndex),
+		channelRank:              make(map[uint16]int),
 		uncompressed:             &bytes.Buffer{},
 		compressed:               &compressed,
 		compressedWriter:         compressedWriter,
