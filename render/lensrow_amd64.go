@@ -12,7 +12,7 @@ import (
 var hasRow8 = cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL && cpu.X86.HasAVX512DQ
 
 // Kernels names the kernels the lens and film rows run with on this CPU, for version and
-// benchmark reports: without AVX-512 a realistic 640x480 frame takes about a tenth longer.
+// benchmark reports: without AVX-512 a realistic 640x480 frame takes about a fifth longer.
 // GODEBUG=cpu.avx512f=off turns them off, to measure what a CPU without them gets.
 func Kernels() string {
 	if hasRow8 {
