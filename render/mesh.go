@@ -19,6 +19,9 @@ type Mesh struct {
 	tris     []meshTri
 	parts    []meshPart
 	min, max mgl32.Vec3 // bounding box of verts
+	// reach is the radius about the mesh's origin that holds its bounding box's sphere (the
+	// box's centre's distance plus its half diagonal), which inView tests.
+	reach float64
 	// chord is how far (metres) the mesh's round parts lie inside the round shapes they
 	// approximate, at most; lods are coarser builds of the same shape, coarsest last (see
 	// forScale).
@@ -116,6 +119,8 @@ func (b *MeshBuilder) Mesh() *Mesh {
 	}
 	if len(m.verts) > 0 {
 		m.min, m.max = bounds(m.verts)
+		lo, hi := m.Bounds()
+		m.reach = lo.Add(hi).Mul(0.5).Len() + hi.Sub(lo).Len()/2
 	}
 	// Primitive k's triangles run from marks[k] to the next mark; any before the first mark
 	// make a part of their own.

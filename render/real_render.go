@@ -1,5 +1,7 @@
 package render
 
+import "github.com/go-gl/mathgl/mgl64"
+
 // postState is what the film pass reads: where the output goes and, with a lens, where each
 // output pixel samples the drawing.
 type postState struct {
@@ -59,6 +61,12 @@ func (r *Renderer) renderReal(dst *Frame, cam *Camera, static *Static, dyn []Obj
 	sc := static.realPart()
 	rf.scene, rf.lt = sc, &sc.light
 	rf.tris = rf.tris[:0]
+	// Floor shadows as setupDynShadows casts them: with the shadow map, the sun well up.
+	var sun *mgl64.Vec3
+	if sc.hasShadow && sc.sunUp > 0.02 {
+		sun = &sc.shadow.ld
+	}
+	dyn = r.withLOD(cam, r.inView(dyn, sun))
 	r.setupDynShadows(dyn, sc)
 	r.setupFloorShadows(sc)
 	fs.sizeRows(w, h)

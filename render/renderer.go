@@ -57,12 +57,13 @@ type Renderer struct {
 	// returns it rather than let a helper goroutine take the process down.
 	fault atomic.Pointer[error]
 
-	fs      frameState
-	cv      []cvert
-	zbuf    []float32
-	casters []caster
-	lverts  []lvert
-	lodObjs []Object // the frame's objects at their levels of detail (withLOD)
+	fs       frameState
+	cv       []cvert
+	zbuf     []float32
+	casters  []caster
+	lverts   []lvert
+	lodObjs  []Object // the frame's objects at their levels of detail (withLOD)
+	nearObjs []Object // the frame's objects that may show in it (inView)
 	// Scratch of the casters' floor shadows (setupFloorShadows): their vertices' shadows, a
 	// part's and its hull, and a polygon as it is clipped.
 	floorPts, hullIn, hull [][2]float64
@@ -166,7 +167,6 @@ func (r *Renderer) Render(dst *Frame, cam Camera, static *Static, dyn []Object) 
 	if dst.RGB == nil && dst.Depth == nil {
 		return nil
 	}
-	dyn = r.withLOD(&cam, dyn)
 	fs := &r.fs
 	fs.w, fs.h = w, h
 	fs.rgb = dst.RGB
@@ -191,6 +191,7 @@ func (r *Renderer) Render(dst *Frame, cam Camera, static *Static, dyn []Object) 
 	}
 	fs.cover = fs.cover[:h]
 	fs.view = newView(&cam)
+	dyn = r.withLOD(&cam, r.inView(dyn, nil))
 	fs.static = static
 	fs.background = newBackground(&fs.view, static, cam.Gains)
 	if cam.Gains != nil {

@@ -34,7 +34,7 @@ func init() {
 			Doc: fmt.Sprintf("one %dx%d frame of the built-in corridor on one core, the flat look (the baseline of render/real)", w, h)})
 		for _, c := range realismCases {
 			base := flat
-			if c.fleet {
+			if c.fleet || c.crowd {
 				base = fmt.Sprintf("render/real/%dx%d/all", w, h)
 			}
 			bench.Register(bench.Case{
@@ -61,6 +61,7 @@ type realismCase struct {
 	flat, shadows, lens, film, blur bool
 	mount                           bool // the look and film of the camera's mount with realistic: 1
 	fleet                           bool // fleetSize more KS0223s ahead
+	crowd                           bool // crowdSize more KS0223s around, most out of view
 }
 
 var realismCases = []realismCase{
@@ -76,7 +77,12 @@ var realismCases = []realismCase{
 	{name: "all+blur", doc: "every realism feature with motion blur over a 1/60 s shutter", shadows: true, lens: true, film: true, blur: true},
 	{name: "fleet", doc: "as all, with 24 more KS0223s 0.8 to 3.6 m ahead (against all: what a fleet in view costs, its far robots at coarser levels of detail)",
 		shadows: true, lens: true, film: true, fleet: true},
+	{name: "crowd", doc: "as all, with 10,000 more KS0223s 5 to 155 m around, most out of view (against all: what a large training world's robots cost a camera that sees few of them)",
+		shadows: true, lens: true, film: true, crowd: true},
 }
+
+// crowdSize is how many more KS0223s the crowd cases put around the camera.
+const crowdSize = 10000
 
 // fleetSize is how many more KS0223s the fleet cases put ahead of the camera.
 const fleetSize = 24
@@ -169,6 +175,15 @@ func benchRealism(b benchB, w, h int, c realismCase) {
 			d, side := 0.8+0.12*float64(i), 0.3*math.Sin(a)
 			dyn = append(dyn, render.Object{Mesh: dyn[1].Mesh, Pose: render.Pose{
 				X: own.X + d*math.Cos(cam.Yaw+side), Y: own.Y + d*math.Sin(cam.Yaw+side), Yaw: a}})
+		}
+	}
+	if c.crowd {
+		// Rings 5 to 155 m out, every way: a camera sees a few of them.
+		own := dyn[0].Pose
+		for i := range crowdSize {
+			a, d := float64(i)*0.7, 5+float64(i%100)*1.5
+			dyn = append(dyn, render.Object{Mesh: dyn[1].Mesh, Pose: render.Pose{
+				X: own.X + d*math.Cos(a), Y: own.Y + d*math.Sin(a), Yaw: a}})
 		}
 	}
 	r := render.NewRenderer(render.Options{Workers: 1})
