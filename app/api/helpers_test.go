@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -65,6 +66,14 @@ func startServer(t *testing.T, opts Options) *testServer {
 // episodes run on it.
 func startHost(t *testing.T, sc *scenario.Scenario) *app.Host {
 	t.Helper()
+	h, _ := runHost(t, sc)
+	return h
+}
+
+// runHost is startHost that also returns stop, which ends the host's run and returns what Run
+// returned; the test's cleanup stops it if the test has not.
+func runHost(t *testing.T, sc *scenario.Scenario) (*app.Host, func() error) {
+	t.Helper()
 	plan, err := scenario.Resolve(sc, plugins.Builtin())
 	if err != nil {
 		t.Fatal(err)
@@ -78,15 +87,18 @@ func startHost(t *testing.T, sc *scenario.Scenario) *app.Host {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- h.Run(ctx) }()
-	t.Cleanup(func() {
+	stop := sync.OnceValue(func() error {
 		cancel()
-		if err := <-done; err != nil {
+		return <-done
+	})
+	t.Cleanup(func() {
+		if err := stop(); err != nil {
 			t.Errorf("host: %v", err)
 		}
 		h.Close()
 	})
 	<-h.Running() // episodes can start from now on
-	return h
+	return h, stop
 }
 
 func fixedClock() time.Time { return time.UnixMilli(1700000000123) }
